@@ -1,0 +1,206 @@
+"""The immutable regex AST shared by all three dialects.
+
+One tree type serves the simple, extended and python dialects, so everything downstream
+(compilation to automata, metrics, prompts) is written once. Nodes are frozen ``attrs`` values with
+cached hashes, so trees can key caches and be compared structurally.
+
+The tree describes a *language*, not a matcher: capturing groups, group names and greedy/lazy/
+possessive quantifier flavours are gone after parsing. Two invariants keep the representation
+canonical with respect to associativity, which is what makes ``parse(unparse(r)) == r`` hold:
+
+* ``Concat``, ``Union`` and ``Intersection`` have at least two children, and no child has the
+  same node type as its parent (they are flat). Use :func:`concat`, :func:`union` and
+  :func:`intersection` to build them from any number of parts.
+* A literal character is a ``Chars`` node whose set has one element.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import TypeAlias
+
+import attrs
+
+from regexlang.charset import CharSet
+
+
+@attrs.frozen(cache_hash=True)
+class EmptySet:
+    """The empty language."""
+
+
+@attrs.frozen(cache_hash=True)
+class Epsilon:
+    """The language containing only the empty string."""
+
+
+@attrs.frozen(cache_hash=True)
+class Chars:
+    """One character drawn from ``chars`` (a literal when the set has one element)."""
+
+    chars: CharSet
+
+
+@attrs.frozen(cache_hash=True)
+class Concat:
+    """Concatenation of two or more parts, in order."""
+
+    parts: tuple[Regex, ...] = attrs.field(converter=tuple)
+
+    @parts.validator
+    def _check(self, attribute: attrs.Attribute[object], value: tuple[Regex, ...]) -> None:
+        _check_flat(Concat, value)
+
+
+@attrs.frozen(cache_hash=True)
+class Union:
+    """Alternation of two or more options (order kept as written)."""
+
+    options: tuple[Regex, ...] = attrs.field(converter=tuple)
+
+    @options.validator
+    def _check(self, attribute: attrs.Attribute[object], value: tuple[Regex, ...]) -> None:
+        _check_flat(Union, value)
+
+
+@attrs.frozen(cache_hash=True)
+class Intersection:
+    """Strings in every one of two or more parts (extended dialect ``&``)."""
+
+    parts: tuple[Regex, ...] = attrs.field(converter=tuple)
+
+    @parts.validator
+    def _check(self, attribute: attrs.Attribute[object], value: tuple[Regex, ...]) -> None:
+        _check_flat(Intersection, value)
+
+
+@attrs.frozen(cache_hash=True)
+class Complement:
+    """Strings over the dialect's universe that are not in ``inner`` (extended dialect ``~``)."""
+
+    inner: Regex
+
+
+@attrs.frozen(cache_hash=True)
+class Star:
+    """Zero or more repetitions."""
+
+    inner: Regex
+
+
+@attrs.frozen(cache_hash=True)
+class Plus:
+    """One or more repetitions."""
+
+    inner: Regex
+
+
+@attrs.frozen(cache_hash=True)
+class Optional:
+    """Zero or one occurrence."""
+
+    inner: Regex
+
+
+@attrs.frozen(cache_hash=True)
+class Repeat:
+    """Counted repetition: ``{min}`` when ``max == min``, ``{min,max}``, or ``{min,}`` when ``max`` is None."""
+
+    inner: Regex
+    min: int
+    max: int | None
+
+    def __attrs_post_init__(self) -> None:
+        if self.min < 0:
+            raise ValueError(f"repetition minimum {self.min} is negative")
+        if self.max is not None and self.max < self.min:
+            raise ValueError(f"repetition maximum {self.max} is below the minimum {self.min}")
+
+
+class AssertKind(enum.Enum):
+    """Zero-width assertions of the python dialect, with ``re.fullmatch`` semantics."""
+
+    WORD_BOUNDARY = "\\b"
+    NOT_WORD_BOUNDARY = "\\B"
+    TEXT_START = "\\A"  # also ``^`` without MULTILINE
+    TEXT_END = "\\Z"
+    END_OR_FINAL_NEWLINE = "$"  # ``$`` without MULTILINE: at the end or before a final "\n"
+    LINE_START = "^(?m)"  # ``^`` with MULTILINE: at the start or after "\n"
+    LINE_END = "$(?m)"  # ``$`` with MULTILINE: at the end or before "\n"
+
+
+@attrs.frozen(cache_hash=True)
+class Assertion:
+    """A zero-width assertion; matches the empty string where its condition holds."""
+
+    kind: AssertKind
+
+
+Regex: TypeAlias = (
+    EmptySet | Epsilon | Chars | Concat | Union | Intersection | Complement | Star | Plus | Optional | Repeat | Assertion
+)
+
+#: Node types with exactly one child in the ``inner`` field.
+UNARY_TYPES = (Complement, Star, Plus, Optional, Repeat)
+
+
+def _check_flat(node_type: type, children: tuple[Regex, ...]) -> None:
+    if len(children) < 2:
+        raise ValueError(f"{node_type.__name__} needs at least two children, got {len(children)}")
+    if any(type(child) is node_type for child in children):
+        raise ValueError(f"{node_type.__name__} children must be flattened")
+
+
+def _flatten(node_type: type, parts: tuple[Regex, ...]) -> list[Regex]:
+    flat: list[Regex] = []
+    for part in parts:
+        if type(part) is node_type:
+            flat.extend(getattr(part, "parts" if node_type is not Union else "options"))
+        else:
+            flat.append(part)
+    return flat
+
+
+def literal(char: str) -> Chars:
+    """A single character."""
+    return Chars(CharSet.of(char))
+
+
+def text(string: str) -> Regex:
+    """The language holding exactly ``string``."""
+    return concat(*(literal(c) for c in string))
+
+
+def concat(*parts: Regex) -> Regex:
+    """Concatenation of any number of parts: flattened, ε for none, the part itself for one."""
+    flat = _flatten(Concat, parts)
+    if not flat:
+        return Epsilon()
+    return flat[0] if len(flat) == 1 else Concat(tuple(flat))
+
+
+def union(*options: Regex) -> Regex:
+    """Alternation of any number of options: flattened, ∅ for none, the option itself for one."""
+    flat = _flatten(Union, options)
+    if not flat:
+        return EmptySet()
+    return flat[0] if len(flat) == 1 else Union(tuple(flat))
+
+
+def intersection(*parts: Regex) -> Regex:
+    """Intersection of one or more parts, flattened."""
+    flat = _flatten(Intersection, parts)
+    if not flat:
+        raise ValueError("intersection of no parts is the universe; build Complement(EmptySet()) instead")
+    return flat[0] if len(flat) == 1 else Intersection(tuple(flat))
+
+
+def children(node: Regex) -> tuple[Regex, ...]:
+    """The direct sub-expressions of a node."""
+    if isinstance(node, (Concat, Intersection)):
+        return node.parts
+    if isinstance(node, Union):
+        return node.options
+    if isinstance(node, UNARY_TYPES):
+        return (node.inner,)
+    return ()

@@ -1,0 +1,30 @@
+"""The errors of the regex front end.
+
+Messages are short and precise because they are shown verbatim to a learner (an LLM) in repair
+prompts: they name the construct and the 0-based position, and ``caret()`` draws the position
+under the text.
+"""
+
+from __future__ import annotations
+
+
+class RegexError(ValueError):
+    """Base class of every error raised by ``regexlang``."""
+
+
+class RegexSyntaxError(RegexError):
+    """Text that is not a regex of the requested dialect."""
+
+    def __init__(self, message: str, text: str, position: int) -> None:
+        self.message = message
+        self.text = text
+        self.position = max(0, min(position, len(text)))
+        super().__init__(f"{message} at {self.position}")
+
+    def caret(self) -> str:
+        """The text and a caret line under the offending position."""
+        return f"{self.text}\n{' ' * self.position}^"
+
+
+class NotExpressible(RegexError):
+    """An AST that the requested dialect cannot print (e.g. intersection in the python dialect)."""
