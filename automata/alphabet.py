@@ -9,19 +9,26 @@ points.
 
 A partition is stored as the sorted start points of its *elementary intervals* (maximal runs of
 code points with the same membership signature) and the class of each interval, so looking up the
-class of a character is one binary search. DFAs built over different partitions of the same
-universe are combined by refining both to their common partition (:func:`common_refinement`) and
-re-indexing their columns.
+class of a character is one binary search. Classes are numbered in order of their smallest code
+point, so comparing class sequences compares the strings of their representatives. DFAs built over
+different partitions of the same universe are combined by refining both to their common partition
+(:func:`common_refinement`) and re-indexing their columns.
+
+Partitions are pure functions of (universe, sets) and the same few alphabets recur constantly (every
+simple-dialect regex uses a subset of ``{a}, {b}, {c}``), so both constructions are memoised.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import functools
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
+from automata.errors import AlphabetMismatch
 from regexlang.charset import MAX_CODE_POINT, CharSet
 
 IntArray = npt.NDArray[np.int32]
@@ -45,6 +52,8 @@ class Alphabet:
         return len(self.classes)
 
     def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
         return isinstance(other, Alphabet) and self.universe == other.universe and self.classes == other.classes
 
     def __hash__(self) -> int:
@@ -57,9 +66,9 @@ class Alphabet:
 
     def encode(self, string: str) -> IntArray:
         """The class index of each character of ``string`` (-1 outside the universe)."""
-        codes = np.fromiter((ord(c) for c in string), dtype=np.int64, count=len(string))
+        codes = np.frombuffer(string.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
         idx = np.searchsorted(self.starts, codes, side="right") - 1
-        return self.interval_class[idx].astype(np.int32)
+        return self.interval_class[idx]
 
     def representative(self, cls: int) -> str:
         """The canonical character of a class: its smallest code point."""
@@ -76,50 +85,96 @@ class Alphabet:
 
 def partition(universe: CharSet, sets: Iterable[CharSet] = ()) -> Alphabet:
     """The coarsest partition of ``universe`` that does not split any of ``sets``."""
-    set_list = [s.intersection(universe) for s in sets]
+    return _partition(universe, frozenset(sets))[0]
+
+
+def partition_with_members(
+    universe: CharSet, sets: Iterable[CharSet]
+) -> tuple[Alphabet, Mapping[CharSet, tuple[int, ...]]]:
+    """:func:`partition`, plus for each of ``sets`` the sorted classes it contains."""
+    return _partition(universe, frozenset(sets))
+
+
+@functools.lru_cache(maxsize=4096)
+def _partition(
+    universe: CharSet, sets: frozenset[CharSet]
+) -> tuple[Alphabet, Mapping[CharSet, tuple[int, ...]]]:
+    ordered = sorted(sets, key=lambda s: s.intervals)
+    clipped = [s.intersection(universe) for s in ordered]
     cuts = {0, MAX_CODE_POINT + 1}
-    for s in [universe, *set_list]:
+    for s in [universe, *clipped]:
         for lo, hi in s.intervals:
             cuts.add(lo)
             cuts.add(hi + 1)
-    starts = sorted(cuts)[:-1]
+    bounds = sorted(cuts)
+    starts = bounds[:-1]
+    # One sweep per set marks the elementary intervals it covers; interval i belongs to a set
+    # exactly when its start does, because every set boundary is a cut.
+    inside = [_covered(universe, starts)] + [_covered(s, starts) for s in clipped]
     signature_class: dict[tuple[bool, ...], int] = {}
     members: list[list[tuple[int, int]]] = []
     interval_class: list[int] = []
-    ends = sorted(cuts)[1:]
-    for lo, end in zip(starts, ends):
-        if lo not in universe:
+    for i, lo in enumerate(starts):
+        if not inside[0][i]:
             interval_class.append(-1)
             continue
-        signature = tuple(lo in s for s in set_list)
+        signature = tuple(row[i] for row in inside[1:])
         cls = signature_class.get(signature)
         if cls is None:
             cls = signature_class[signature] = len(members)
             members.append([])
-        members[cls].append((lo, end - 1))
+        members[cls].append((lo, bounds[i + 1] - 1))
         interval_class.append(cls)
-    return Alphabet(
+    alphabet = Alphabet(
         universe=universe,
         classes=tuple(CharSet(m) for m in members),
-        starts=np.asarray(starts, dtype=np.int64).astype(np.int32),
-        interval_class=np.asarray(interval_class, dtype=np.int32),
+        starts=_frozen(np.asarray(starts, dtype=np.int64).astype(np.int32)),
+        interval_class=_frozen(np.asarray(interval_class, dtype=np.int32)),
     )
+    contained = {
+        s: tuple(sorted(cls for sig, cls in signature_class.items() if sig[j]))
+        for j, s in enumerate(ordered)
+    }
+    return alphabet, MappingProxyType(contained)
+
+
+def _covered(chars: CharSet, starts: list[int]) -> list[bool]:
+    covered = []
+    intervals = chars.intervals
+    j = 0
+    for lo in starts:
+        while j < len(intervals) and intervals[j][1] < lo:
+            j += 1
+        covered.append(j < len(intervals) and intervals[j][0] <= lo)
+    return covered
+
+
+def _frozen(array: IntArray) -> IntArray:
+    array.flags.writeable = False
+    return array
 
 
 def common_refinement(alphabets: Sequence[Alphabet]) -> tuple[Alphabet, list[IntArray]]:
     """The coarsest partition refining every alphabet, and for each input alphabet the map
-    ``new class -> old class`` used to re-index a DFA's columns."""
+    ``new class -> old class`` used to re-index a DFA's columns (``transitions[:, map]``)."""
     if not alphabets:
         raise ValueError("no alphabets to refine")
+    first = alphabets[0]
+    if all(a is first for a in alphabets):
+        identity = _frozen(np.arange(len(first), dtype=np.int32))
+        return first, [identity for _ in alphabets]
+    refined, maps = _refine(tuple(alphabets))
+    return refined, list(maps)
+
+
+@functools.lru_cache(maxsize=4096)
+def _refine(alphabets: tuple[Alphabet, ...]) -> tuple[Alphabet, tuple[IntArray, ...]]:
     universe = alphabets[0].universe
     if any(a.universe != universe for a in alphabets):
-        raise ValueError("alphabets over different universes cannot be combined")
-    if all(a == alphabets[0] for a in alphabets):
-        identity = np.arange(len(alphabets[0]), dtype=np.int32)
-        return alphabets[0], [identity for _ in alphabets]
+        raise AlphabetMismatch("alphabets over different universes cannot be combined")
     refined = partition(universe, [c for a in alphabets for c in a.classes])
-    maps = [
-        np.asarray([a.class_of(refined.representative(k)) for k in range(len(refined))], dtype=np.int32)
+    maps = tuple(
+        _frozen(np.asarray([a.class_of(refined.representative(k)) for k in range(len(refined))], dtype=np.int32))
         for a in alphabets
-    ]
+    )
     return refined, maps

@@ -1,0 +1,126 @@
+"""Regex AST → minimal DFA: the entry points of the automata layer.
+
+The pipeline is the one of rust-lang/regex, one layer per module: choose the alphabet (the
+character classes every set of the regexes induces, :mod:`automata.alphabet`), build a Thompson
+NFA (:mod:`automata.nfa`), determinize it (:mod:`automata.determinize`) and minimize it
+(:mod:`automata.minimize`). The result is canonical, so equal languages compiled over the same
+alphabet give identical arrays.
+
+Intersection and complement nodes are compiled by recursion into products and complements of the
+minimal DFAs of their parts (:mod:`automata.ops`) and spliced back into the NFA. Complement is
+relative to the universe of the dialect. Assertions below such a node would need the context the
+splice does not carry; no dialect can write that, so it is rejected.
+
+Regexes compared with each other should be compiled together (:func:`compile_many`) so their DFAs
+share one alphabet; DFAs compiled apart are still combinable through :func:`automata.ops.align`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from automata import assertions, ops
+from automata.alphabet import Alphabet, partition_with_members
+from automata.determinize import determinize
+from automata.dfa import DFA
+from automata.errors import DEFAULT_STATE_LIMIT, UnsupportedRegex
+from automata.minimize import minimize
+from automata.nfa import thompson
+from regexlang.ast import Assertion, AssertKind, Chars, Complement, Intersection, Regex, children
+from regexlang.charset import CharSet
+from regexlang.dialects import Dialect, parse, universe
+
+
+def compile_regex(
+    regex: Regex,
+    universe: CharSet,
+    *,
+    extra_sets: Iterable[CharSet] = (),
+    state_limit: int = DEFAULT_STATE_LIMIT,
+) -> DFA:
+    """The minimal complete DFA of ``regex`` over ``universe``.
+
+    ``extra_sets`` are character sets the alphabet must keep apart (e.g. the sets of a regex this
+    one will be compared with). Raises ``StateLimitExceeded`` past ``state_limit`` states.
+    """
+    return compile_many([regex], universe, extra_sets=extra_sets, state_limit=state_limit)[0]
+
+
+def compile_many(
+    regexes: Sequence[Regex],
+    universe: CharSet,
+    *,
+    extra_sets: Iterable[CharSet] = (),
+    state_limit: int = DEFAULT_STATE_LIMIT,
+) -> list[DFA]:
+    """Minimal DFAs of ``regexes``, all over one shared alphabet."""
+    alphabet, members = _alphabet(regexes, universe, extra_sets)
+    return [_compile(regex, alphabet, members, state_limit) for regex in regexes]
+
+
+def from_text(
+    text: str,
+    dialect: Dialect,
+    *,
+    alphabet: CharSet | None = None,
+    extra_sets: Iterable[CharSet] = (),
+    state_limit: int = DEFAULT_STATE_LIMIT,
+) -> DFA:
+    """Parse ``text`` in ``dialect`` and compile it over the dialect's universe (or ``alphabet``)."""
+    sigma = universe(dialect) if alphabet is None else alphabet
+    return compile_regex(parse(text, dialect, alphabet), sigma, extra_sets=extra_sets, state_limit=state_limit)
+
+
+def alphabet_of(
+    regexes: Iterable[Regex], universe: CharSet, *, extra_sets: Iterable[CharSet] = ()
+) -> Alphabet:
+    """The alphabet :func:`compile_many` would use for ``regexes``."""
+    return _alphabet(regexes, universe, extra_sets)[0]
+
+
+def _alphabet(
+    regexes: Iterable[Regex], universe: CharSet, extra_sets: Iterable[CharSet]
+) -> tuple[Alphabet, Mapping[CharSet, tuple[int, ...]]]:
+    sets: set[CharSet] = set(extra_sets)
+    kinds: set[AssertKind] = set()
+    for regex in regexes:
+        _collect(regex, sets, kinds)
+    sets.update(assertions.required_sets(kinds))
+    return partition_with_members(universe, sets)
+
+
+def _collect(regex: Regex, sets: set[CharSet], kinds: set[AssertKind]) -> None:
+    stack = [regex]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Chars):
+            sets.add(node.chars)
+        elif isinstance(node, Assertion):
+            kinds.add(node.kind)
+        else:
+            stack.extend(children(node))
+
+
+def _compile(
+    regex: Regex, alphabet: Alphabet, members: Mapping[CharSet, tuple[int, ...]], state_limit: int
+) -> DFA:
+    def nested(node: Intersection | Complement) -> DFA:
+        parts = node.parts if isinstance(node, Intersection) else (node.inner,)
+        dfas = []
+        for part in parts:
+            found: set[AssertKind] = set()
+            _collect(part, set(), found)
+            if found:
+                raise UnsupportedRegex("zero-width assertions inside intersection or complement are not supported")
+            dfas.append(_compile(part, alphabet, members, state_limit))
+        if isinstance(node, Complement):
+            return ops.complement(dfas[0])
+        result = dfas[0]
+        for dfa in dfas[1:]:
+            result = ops.intersection(result, dfa, state_limit=state_limit)
+        return result
+
+    if isinstance(regex, (Intersection, Complement)):
+        return nested(regex)
+    nfa = thompson(regex, alphabet, members, nested, state_limit=state_limit)
+    return minimize(determinize(nfa, state_limit=state_limit))

@@ -1,0 +1,36 @@
+"""The errors of the automata layer.
+
+Automaton constructions can blow up exponentially (``(a|b)*a(a|b){30}`` has a 2³¹-state DFA), so
+every builder takes a ``state_limit`` and fails fast with :class:`StateLimitExceeded` instead of
+exhausting memory, like ``dfa_size_limit`` in rust-lang/regex. The message names what was being
+built, the limit, and the keyword that raises it, because callers (and LLM repair prompts) show it
+verbatim.
+"""
+
+from __future__ import annotations
+
+#: The ``state_limit`` every construction uses unless told otherwise.
+DEFAULT_STATE_LIMIT = 200_000
+
+
+class AutomataError(Exception):
+    """Base class of every error raised by ``automata``."""
+
+
+class StateLimitExceeded(AutomataError):
+    """A construction would need more states (or NFA-state entries) than its limit allows."""
+
+    def __init__(self, what: str, limit: int, unit: str = "states") -> None:
+        self.what = what
+        self.limit = limit
+        super().__init__(
+            f"{what} needs more than {limit:,} {unit}; pass a larger state_limit= to allow it"
+        )
+
+
+class UnsupportedRegex(AutomataError, ValueError):
+    """A regex tree the compiler has no exact construction for (e.g. an assertion under ``~``)."""
+
+
+class AlphabetMismatch(AutomataError, ValueError):
+    """Automata over different universes cannot be combined."""

@@ -1,0 +1,182 @@
+"""The algebra of regular languages on DFAs: boolean operations, decisions, membership.
+
+Binary operations first bring both automata onto one alphabet (:func:`align`: the common
+refinement of their partitions, with columns re-indexed), then explore the *reachable* part of the
+product breadth-first in a numba kernel. Boolean operations minimize the product, so every DFA
+this module returns is canonical (see :mod:`automata.minimize`).
+
+Decisions never build the product: :func:`equivalence_witness` and :func:`inclusion_witness` search
+it on the fly and stop at the first pair of states that answers the question. Breadth-first order
+with classes tried in index order makes the witness the shortest string and, among those, the one
+whose class sequence is smallest; classes are numbered by their smallest character, so that is the
+lexicographically smallest string of representatives. Complement is relative to the universe:
+characters outside it never occur, so flipping the accepting bits of a complete DFA is exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from automata import _kernels
+from automata.alphabet import Alphabet, common_refinement
+from automata.dfa import DFA, BoolArray
+from automata.errors import DEFAULT_STATE_LIMIT, StateLimitExceeded
+from automata.minimize import minimize
+
+_SYMMETRIC = np.array([[False, True], [True, False]])
+_LEFT_ONLY = np.array([[False, False], [True, False]])
+
+
+@attrs.frozen
+class Witness:
+    """A shortest string on which two automata disagree, and the side that accepts it."""
+
+    string: str
+    classes: tuple[int, ...]
+    alphabet: Alphabet
+    accepted_by: Literal["left", "right"]
+
+
+def align(left: DFA, right: DFA) -> tuple[DFA, DFA]:
+    """Both automata over the common refinement of their alphabets (the same object)."""
+    if left.alphabet is right.alphabet:
+        return left, right
+    alphabet, (left_map, right_map) = common_refinement([left.alphabet, right.alphabet])
+    return _reindex(left, alphabet, left_map), _reindex(right, alphabet, right_map)
+
+
+def _reindex(dfa: DFA, alphabet: Alphabet, columns: npt.NDArray[np.int32]) -> DFA:
+    if dfa.alphabet is alphabet:
+        return dfa
+    return DFA(np.ascontiguousarray(dfa.transitions[:, columns]), dfa.accepting, dfa.start, alphabet)
+
+
+def complement(dfa: DFA) -> DFA:
+    """The strings of the universe that ``dfa`` rejects."""
+    return minimize(DFA(dfa.transitions, ~dfa.accepting, dfa.start, dfa.alphabet))
+
+
+def intersection(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> DFA:
+    """Strings both accept."""
+    return _boolean(left, right, np.logical_and, "the intersection", state_limit)
+
+
+def union(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> DFA:
+    """Strings either accepts."""
+    return _boolean(left, right, np.logical_or, "the union", state_limit)
+
+
+def difference(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> DFA:
+    """Strings ``left`` accepts and ``right`` rejects."""
+    return _boolean(left, right, lambda a, b: a & ~b, "the difference", state_limit)
+
+
+def symmetric_difference(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> DFA:
+    """Strings exactly one of the two accepts."""
+    return _boolean(left, right, np.logical_xor, "the symmetric difference", state_limit)
+
+
+def _boolean(
+    left: DFA,
+    right: DFA,
+    combine: object,
+    what: str,
+    state_limit: int,
+) -> DFA:
+    left, right = align(left, right)
+    table, lefts, rights, status = _kernels.product(
+        left.transitions, left.start, right.transitions, right.start, state_limit
+    )
+    if status != _kernels.OK:
+        raise StateLimitExceeded(f"the product automaton for {what}", state_limit)
+    accepting = combine(left.accepting[lefts], right.accepting[rights])  # type: ignore[operator]
+    return minimize(DFA(table, accepting, 0, left.alphabet))
+
+
+def equivalence_witness(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> Witness | None:
+    """A shortest string in exactly one of the two languages, or None when they are equal."""
+    return _search(left, right, _SYMMETRIC, state_limit)
+
+
+def inclusion_witness(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> Witness | None:
+    """A shortest string ``left`` accepts and ``right`` rejects, or None when ``left ⊆ right``."""
+    return _search(left, right, _LEFT_ONLY, state_limit)
+
+
+def equivalent(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> bool:
+    """Whether the two automata accept the same language."""
+    return equivalence_witness(left, right, state_limit=state_limit) is None
+
+
+def is_subset(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> bool:
+    """Whether every string ``left`` accepts, ``right`` accepts too."""
+    return inclusion_witness(left, right, state_limit=state_limit) is None
+
+
+def _search(left: DFA, right: DFA, wanted: BoolArray, state_limit: int) -> Witness | None:
+    left, right = align(left, right)
+    status, found, path = _kernels.shortest_distinction(
+        left.transitions,
+        left.accepting,
+        left.start,
+        right.transitions,
+        right.accepting,
+        right.start,
+        wanted,
+        state_limit,
+    )
+    if status != _kernels.OK:
+        raise StateLimitExceeded("searching the product automaton for a distinguishing string", state_limit)
+    if not found:
+        return None
+    alphabet = left.alphabet
+    classes = tuple(int(c) for c in path)
+    string = "".join(alphabet.representative(c) for c in classes)
+    return Witness(string, classes, alphabet, "left" if left.accepts(string) else "right")
+
+
+def is_empty(dfa: DFA) -> bool:
+    """Whether ``dfa`` accepts no string."""
+    return not bool(dfa.accepting[_kernels.reachable(dfa.transitions, dfa.start)].any())
+
+
+def is_universal(dfa: DFA) -> bool:
+    """Whether ``dfa`` accepts every string over its universe."""
+    return bool(dfa.accepting[_kernels.reachable(dfa.transitions, dfa.start)].all())
+
+
+def accepts(dfa: DFA, string: str) -> bool:
+    """Whether ``dfa`` accepts ``string`` (characters outside the universe reject)."""
+    return dfa.accepts(string)
+
+
+def accepts_many(dfa: DFA, strings: Iterable[str]) -> BoolArray:
+    """Membership of every string, as a bool array, in one pass of a compiled loop."""
+    batch = list(strings)
+    offsets = np.zeros(len(batch) + 1, dtype=np.int64)
+    np.cumsum([len(s) for s in batch], out=offsets[1:])
+    classes = dfa.alphabet.encode("".join(batch))
+    result: BoolArray = _kernels.run_many(dfa.transitions, dfa.accepting, dfa.start, classes, offsets)
+    return result
+
+
+#: The name :mod:`oracle.probes` imports.
+accepts_batch = accepts_many
+
+
+def dead_state(dfa: DFA) -> int | None:
+    """The first rejecting state whose every transition loops back to it, or None."""
+    loops = (dfa.transitions == np.arange(dfa.n_states, dtype=np.int32)[:, None]).all(axis=1) & ~dfa.accepting
+    hits = np.flatnonzero(loops)
+    return int(hits[0]) if hits.size else None
+
+
+def num_states(dfa: DFA) -> int:
+    """States of the minimal DFA without the dead state: the ``#States`` of the seed paper."""
+    minimal = minimize(dfa)
+    return minimal.n_states - (dead_state(minimal) is not None)

@@ -1,0 +1,169 @@
+"""Loop-free accepting paths: the raw material of clustered counterexamples.
+
+At a DFA state, all the characters that lead to the same next state are interchangeable there, so
+the classes of one (state, next state) pair merge into one *super-character*: the union
+``CharSet`` of those classes (the seed paper's Γ(q, q')). A path from the start state to an
+accepting state, one super-character per step, then stands for every string spelling one character
+of each step's set, and all of them are accepted; the learner reads it with that universal
+meaning (``S[0-9]#run``). Paths that visit no state twice are finitely many, and they are where
+the distinct "mistakes" of a difference automaton live; loops only repeat them.
+
+Their number can still explode, so :func:`accepting_paths` searches breadth-first (short, readable
+paths first) under three budgets (length, partial paths kept per level, partial paths expanded) and
+returns them in a *diverse* order: think of the paths as a trie over their state sequences, and
+visit it round-robin, one path from each branch at the first point where paths diverge (shorter
+first within a round), then the second from each, recursively. The first few paths therefore differ as early as they can rather
+than being siblings of one long prefix. The same ordering decides which partial paths survive when
+a level outgrows the frontier budget. Branch order at each trie node is shuffled with the seed, so
+the result is deterministic for a given seed.
+
+Profiling showed this search is dominated by tuple building for a few thousand partial paths, well
+under a millisecond at the default budgets, so it stays in Python; a numba version would spend its
+gain converting paths back to Python objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain, zip_longest
+from math import prod
+
+import attrs
+import numpy as np
+
+from automata.counting import coreachable
+from automata.dfa import DFA
+from regexlang.charset import CharSet
+
+StatePath = tuple[int, ...]
+
+
+@attrs.frozen
+class Step:
+    """One super-character: every character of ``chars`` leads from ``source`` to ``target``."""
+
+    source: int
+    target: int
+    classes: tuple[int, ...]
+    chars: CharSet
+
+
+@attrs.frozen
+class Path:
+    """A loop-free walk from ``start`` through ``steps``; accepting when returned by a search."""
+
+    start: int
+    steps: tuple[Step, ...]
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    @property
+    def states(self) -> StatePath:
+        """The visited states, start included."""
+        return (self.start, *(step.target for step in self.steps))
+
+    def size(self) -> int:
+        """How many strings the path stands for."""
+        return prod(len(step.chars) for step in self.steps)
+
+    def representative(self) -> str:
+        """The string spelling the smallest character of every step."""
+        return "".join(step.chars.first() for step in self.steps)
+
+    def random_string(self, rng: np.random.Generator) -> str:
+        """A string spelling a uniform character of every step."""
+        return "".join(_nth(step.chars, int(rng.integers(len(step.chars)))) for step in self.steps)
+
+
+def _nth(chars: CharSet, index: int) -> str:
+    for lo, hi in chars.intervals:
+        if index <= hi - lo:
+            return chr(lo + index)
+        index -= hi - lo + 1
+    raise IndexError("index beyond the character set")
+
+
+def steps_from(dfa: DFA, state: int) -> list[Step]:
+    """The super-characters leaving ``state``, one per distinct next state, in class order."""
+    by_target: dict[int, list[int]] = {}
+    for k, target in enumerate(dfa.transitions[state].tolist()):
+        by_target.setdefault(target, []).append(k)
+    return [_step(dfa, state, target, tuple(ks)) for target, ks in by_target.items()]
+
+
+def _step(dfa: DFA, source: int, target: int, classes: tuple[int, ...]) -> Step:
+    chars = CharSet(tuple(chain.from_iterable(dfa.alphabet.classes[k].intervals for k in classes)))
+    return Step(source=source, target=target, classes=classes, chars=chars)
+
+
+def accepting_paths(
+    dfa: DFA,
+    *,
+    max_paths: int = 50,
+    max_len: int = 32,
+    max_expansions: int = 10_000,
+    max_frontier: int = 1_000,
+    seed: int = 0,
+) -> list[Path]:
+    """Up to ``max_paths`` loop-free accepting paths of at most ``max_len`` steps, diverse first.
+
+    The search stops after the level at which ``max_paths`` paths are known, when ``max_len`` is
+    reached, or when ``max_expansions`` partial paths have been extended; each level keeps at most
+    ``max_frontier`` partial paths, chosen in the diverse order.
+    """
+    rng = np.random.default_rng(seed)
+    live = coreachable(dfa).tolist()
+    accepting = dfa.accepting.tolist()
+    if not live[dfa.start]:
+        return []
+    rows = dfa.transitions.tolist()
+    successors = {}  # state -> distinct live next states, in class order
+    frontier: list[StatePath] = [(dfa.start,)]
+    found: list[StatePath] = [(dfa.start,)] if accepting[dfa.start] else []
+    expansions = 0
+    for _ in range(max_len):
+        level: list[StatePath] = []
+        for partial in frontier:
+            if expansions == max_expansions:
+                break
+            expansions += 1
+            last = partial[-1]
+            if last not in successors:
+                successors[last] = [t for t in dict.fromkeys(rows[last]) if live[t]]
+            for target in successors[last]:
+                if target not in partial:
+                    extended = (*partial, target)
+                    level.append(extended)
+                    if accepting[target]:
+                        found.append(extended)
+        if not level or len(found) >= max_paths or expansions == max_expansions:
+            break
+        frontier = diverse_order(level, rng)[:max_frontier]
+    return [_to_path(dfa, states) for states in diverse_order(found, rng)[:max_paths]]
+
+
+def diverse_order(paths: Sequence[StatePath], rng: np.random.Generator) -> list[StatePath]:
+    """``paths`` (distinct, sharing their first state) in round-robin order over their trie."""
+    return _round_robin(list(paths), 1, rng)
+
+
+def _round_robin(paths: list[StatePath], depth: int, rng: np.random.Generator) -> list[StatePath]:
+    ends_here = [p for p in paths if len(p) == depth]
+    branches: dict[int, list[StatePath]] = {}
+    for p in paths:
+        if len(p) > depth:
+            branches.setdefault(p[depth], []).append(p)
+    keys = list(branches)
+    ordered = [_round_robin(branches[keys[i]], depth + 1, rng) for i in rng.permutation(len(keys))]
+    interleaved = [p for layer in zip_longest(*ordered) for p in sorted(filter(None, layer), key=len)]
+    return ends_here + interleaved
+
+
+def _to_path(dfa: DFA, states: StatePath) -> Path:
+    rows = dfa.transitions
+    steps = []
+    for source, target in zip(states, states[1:]):
+        classes = tuple(int(k) for k in np.flatnonzero(rows[source] == target))
+        steps.append(_step(dfa, source, target, classes))
+    return Path(start=states[0], steps=tuple(steps))

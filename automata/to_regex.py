@@ -1,0 +1,227 @@
+"""From a DFA back to a regex, by state elimination, kept readable.
+
+State elimination (Brzozowski–McCluskey) turns the automaton into a *generalised* one whose edges
+carry regexes: a fresh initial state with an ε-edge to the start state, a fresh final state with
+ε-edges from every accepting state, and between two states the union of the characters leading
+from one to the other as one ``Chars`` node (the same grouping that makes super-characters in
+:mod:`automata.paths`). Eliminating a state ``q`` replaces every pair of edges ``p → q → r`` by
+the edge ``p → r`` labelled ``R(p,q) R(q,q)* R(q,r)``, unioned with what was there; when only the
+two fresh states remain, their edge is the regex. Only *useful* states (reachable and able to
+reach acceptance) take part, so dead states never leak ``∅`` into the result.
+
+The result is language-equivalent for any order, but its size is not: order matters exponentially
+in the worst case. We take the state with the fewest new edges first (``|in| × |out|``, self-loops
+aside), breaking ties by the weight of Delgado and Morais (the size the new edges would add), then
+by state number so the output is deterministic. Every edge is built through smart constructors that
+keep it small: ``∅`` annihilates concatenation and vanishes from unions, ``ε`` vanishes from
+concatenation, ``r r*`` and ``r* r`` become ``r+``, a union with ``ε`` becomes ``r?`` (or ``r*``
+when ``r`` is ``s+``), options that are all characters merge into one class, options subsumed by
+a starred sibling drop out, and options sharing a first or last factor are factored
+(``ab|ac`` → ``a[bc]``). Stars go through :func:`regexlang.normalize.normalize`, which owns the
+star identities (``(r*)* = r*``, ``(ε|r|s*)* = (r|s)*``), and the final tree gets one more pass.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+
+import numpy as np
+
+from automata.counting import coreachable
+from automata.dfa import DFA
+from regexlang.ast import Chars, Concat, EmptySet, Epsilon, Optional, Plus, Regex, Star, Union, children, concat, union
+from regexlang.charset import CharSet
+from regexlang.normalize import normalize
+
+_EMPTY = EmptySet()
+_EPSILON = Epsilon()
+_INITIAL = -1
+_FINAL = -2
+
+
+def to_regex(dfa: DFA) -> Regex:
+    """A regex with the language of ``dfa`` (``+`` and ``?`` included; dialects without them
+    desugar on printing)."""
+    out, into = _generalised(dfa)
+    remaining = set(out) - {_INITIAL, _FINAL}
+    while remaining:
+        victim = min(remaining, key=lambda q: _cost(q, out, into))
+        remaining.remove(victim)
+        _eliminate(victim, out, into)
+    return normalize(out[_INITIAL].get(_FINAL, _EMPTY))
+
+
+Edges = dict[int, dict[int, Regex]]
+
+
+def _generalised(dfa: DFA) -> tuple[Edges, Edges]:
+    """Out- and in-edges of the generalised automaton over the useful states of ``dfa``."""
+    reachable = np.zeros(dfa.n_states, dtype=np.bool_)
+    reachable[dfa.start] = True
+    frontier = reachable
+    while frontier.any():
+        following = np.zeros(dfa.n_states, dtype=np.bool_)
+        following[dfa.transitions[frontier].ravel()] = True
+        frontier = following & ~reachable
+        reachable |= following
+    useful = (reachable & coreachable(dfa)).tolist()
+    out: Edges = {_INITIAL: {}, _FINAL: {}}
+    into: Edges = {_INITIAL: {}, _FINAL: {}}
+    for state in range(dfa.n_states):
+        if useful[state]:
+            out[state], into[state] = {}, {}
+    for state in list(out):
+        if state < 0:
+            continue
+        by_target: dict[int, list[CharSet]] = {}
+        for k, target in enumerate(dfa.transitions[state].tolist()):
+            if useful[target]:
+                by_target.setdefault(target, []).append(dfa.alphabet.classes[k])
+        for target, classes in by_target.items():
+            _add(out, into, state, target, Chars(functools.reduce(CharSet.union, classes)))
+        if dfa.accepting[state]:
+            _add(out, into, state, _FINAL, _EPSILON)
+    if useful[dfa.start]:
+        _add(out, into, _INITIAL, dfa.start, _EPSILON)
+    return out, into
+
+
+def _add(out: Edges, into: Edges, source: int, target: int, label: Regex) -> None:
+    out[source][target] = into[target][source] = label
+
+
+def _cost(state: int, out: Edges, into: Edges) -> tuple[int, int, int]:
+    ins = [(p, r) for p, r in into[state].items() if p != state]
+    outs = [(t, r) for t, r in out[state].items() if t != state]
+    loop = out[state].get(state)
+    weight = (
+        sum(_size(r) for _, r in ins) * (len(outs) - 1)
+        + sum(_size(r) for _, r in outs) * (len(ins) - 1)
+        + (_size(loop) * (len(ins) * len(outs) - 1) if loop is not None else 0)
+    )
+    return len(ins) * len(outs), weight, state
+
+
+@functools.lru_cache(maxsize=4096)
+def _size(regex: Regex) -> int:
+    return 1 + sum(_size(child) for child in children(regex))
+
+
+def _eliminate(state: int, out: Edges, into: Edges) -> None:
+    loop = out[state].pop(state, None)
+    into[state].pop(state, None)
+    middle = _EPSILON if loop is None else normalize(Star(loop))
+    for source, first in into[state].items():
+        del out[source][state]
+        for target, last in out[state].items():
+            path = _concat([first, middle, last])
+            old = out[source].get(target)
+            _add(out, into, source, target, path if old is None else _union([old, path]))
+    for target in out[state]:
+        del into[target][state]
+    del out[state], into[state]
+
+
+def _parts(regex: Regex) -> tuple[Regex, ...]:
+    return regex.parts if isinstance(regex, Concat) else (regex,)
+
+
+def _concat(parts: Iterable[Regex]) -> Regex:
+    kept: list[Regex] = []
+    for part in (p for item in parts for p in _parts(item)):
+        if part == _EMPTY:
+            return _EMPTY
+        if part != _EPSILON:
+            kept.append(part)
+            _fuse_tail(kept)
+    return concat(*kept)
+
+
+def _fuse_tail(kept: list[Regex]) -> None:
+    """Rewrite the end of ``kept`` after an append: ``r* r*`` → ``r*``, ``r r*`` and ``r* r`` → ``r+``."""
+    last = kept[-1]
+    if isinstance(last, Star):
+        if len(kept) >= 2 and kept[-2] in (last, Plus(last.inner)):
+            kept.pop()
+            return
+        body = _parts(last.inner)
+        if tuple(kept[-1 - len(body) : -1]) == body:
+            kept[-1 - len(body) :] = [Plus(last.inner)]
+        return
+    if isinstance(last, Plus) and len(kept) >= 2 and kept[-2] == Star(last.inner):
+        del kept[-2]
+        return
+    for start in range(len(kept) - 2, -1, -1):
+        candidate = kept[start]
+        if isinstance(candidate, Star) and _parts(candidate.inner) == tuple(kept[start + 1 :]):
+            kept[start:] = [Plus(candidate.inner)]
+            return
+
+
+def _union(options: Iterable[Regex]) -> Regex:
+    kept: list[Regex] = []
+    for option in (o for item in options for o in (item.options if isinstance(item, Union) else (item,))):
+        if option != _EMPTY and option not in kept:
+            kept.append(option)
+    kept = [o for o in _merge_chars(kept) if not any(_subsumes(other, o) for other in kept)]
+    optional = _EPSILON in kept and len(kept) > 1
+    if optional:
+        kept.remove(_EPSILON)
+    factored = _factor(kept)
+    if not optional or _nullable(factored):
+        return factored
+    return Star(factored.inner) if isinstance(factored, Plus) else Optional(factored)
+
+
+def _subsumes(big: Regex, small: Regex) -> bool:
+    """Whether the option ``big`` makes the different option ``small`` redundant (by its shape)."""
+    if big == small:
+        return False
+    if isinstance(big, Star):
+        return small in (big.inner, Plus(big.inner), Optional(big.inner), _EPSILON)
+    if isinstance(big, (Plus, Optional)):
+        return small == big.inner or (small == _EPSILON and isinstance(big, Optional))
+    return False
+
+
+def _merge_chars(options: list[Regex]) -> list[Regex]:
+    """Options that are character sets merge into one, where the first of them stood."""
+    sets = [o.chars for o in options if isinstance(o, Chars)]
+    if len(sets) < 2:
+        return options
+    first = next(i for i, o in enumerate(options) if isinstance(o, Chars))
+    rest = [o for o in options if not isinstance(o, Chars)]
+    return [*rest[:first], Chars(functools.reduce(CharSet.union, sets)), *rest[first:]]
+
+
+def _factor(options: list[Regex]) -> Regex:
+    """Factor options sharing a first factor, then options sharing a last one: ``ab|ac`` → ``a(b|c)``."""
+    for position in (0, -1):
+        groups: dict[Regex, list[Regex]] = {}
+        for option in options:
+            groups.setdefault(_parts(option)[position], []).append(option)
+        if len(groups) < len(options):
+            return _union(_factored(group, position) if len(group) > 1 else group[0] for group in groups.values())
+    return union(*options)
+
+
+def _factored(group: list[Regex], position: int) -> Regex:
+    common = _parts(group[0])[position]
+    if position == 0:
+        return _concat([common, _union(concat(*_parts(o)[1:]) for o in group)])
+    return _concat([_union(concat(*_parts(o)[:-1]) for o in group), common])
+
+
+def _nullable(regex: Regex) -> bool:
+    match regex:
+        case Epsilon() | Star() | Optional():
+            return True
+        case Concat(parts):
+            return all(_nullable(part) for part in parts)
+        case Union(options):
+            return any(_nullable(option) for option in options)
+        case Plus(inner):
+            return _nullable(inner)
+        case _:
+            return False

@@ -1,0 +1,164 @@
+"""An append-only log of every chat call, and the replay that reads it back.
+
+One SQLite file (stdlib ``sqlite3``) holds every request body the client sent and the typed result
+it got, keyed by :meth:`llm.chat.Request.key`. SQLite gives what an experiment log needs without a
+service: each append is its own committed transaction, so a crash loses at most the call in
+flight; WAL mode lets reports and dashboards read the file while a run appends to it; and a busy
+timeout lets several processes share one log.
+
+The log never sees credentials: the client stores the JSON *body*, and the API key only ever
+travels in a header.
+
+Lookup rules, used by the client's ``record`` and ``replay`` modes:
+
+* a successful result (``completion`` or ``truncated``) is reused: it was paid for, and at
+  temperature 0 asking again should give the same answer; the first one logged wins;
+* a ``failed`` result is never reused in record mode (a re-run should try again), but replay
+  returns the latest one when nothing better exists, so a replayed run takes the path the
+  recorded run took.
+
+Models found by discovery are logged too, so that replay chooses the same model and clamps the
+same completion budget without a server.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import attrs
+
+from llm.chat import ModelInfo, Request
+from llm.results import Result, result_from_data, result_kind, result_to_data
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS calls (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL,
+    model TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('completion', 'truncated', 'failed')),
+    request TEXT NOT NULL,
+    result TEXT NOT NULL,
+    prompt_tokens INTEGER,
+    completion_tokens INTEGER,
+    reasoning_tokens INTEGER,
+    cached_tokens INTEGER,
+    latency_s REAL NOT NULL,
+    attempts INTEGER NOT NULL,
+    created_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS calls_by_key ON calls (key, kind);
+CREATE TABLE IF NOT EXISTS models (
+    id TEXT PRIMARY KEY,
+    max_model_len INTEGER,
+    recorded_at REAL NOT NULL
+);
+"""
+
+
+@attrs.frozen
+class ModelTotals:
+    """What the logged calls of one model cost; token sums skip calls whose usage was unknown."""
+
+    model: str
+    calls: int
+    completions: int
+    truncated: int
+    failed: int
+    prompt_tokens: int
+    completion_tokens: int
+    reasoning_tokens: int
+    cached_tokens: int
+    latency_s: float
+
+
+class CallLog:
+    """A call log file, opened (and created if needed) at ``path``; use as a context manager."""
+
+    def __init__(self, path: str | Path, *, busy_timeout: float = 30.0) -> None:
+        self.path = Path(path)
+        self._db = sqlite3.connect(self.path, timeout=busy_timeout, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(_SCHEMA)
+
+    def __enter__(self) -> CallLog:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the file; committed rows are already on disk."""
+        self._db.close()
+
+    def __len__(self) -> int:
+        (count,) = self._db.execute("SELECT COUNT(*) FROM calls").fetchone()
+        return int(count)
+
+    def append(self, request: Request, body: dict[str, Any], result: Result, created_at: float) -> None:
+        """Log one call: the body sent for ``request`` and its result, committed at once."""
+        usage = getattr(result, "usage", None)
+        self._db.execute(
+            "INSERT INTO calls (key, model, kind, request, result, prompt_tokens, completion_tokens,"
+            " reasoning_tokens, cached_tokens, latency_s, attempts, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                request.key(),
+                request.model,
+                result_kind(result),
+                _dumps(body),
+                _dumps(result_to_data(result)),
+                None if usage is None else usage.prompt_tokens,
+                None if usage is None else usage.completion_tokens,
+                None if usage is None else usage.reasoning_tokens,
+                None if usage is None else usage.cached_tokens,
+                result.latency_s,
+                result.attempts,
+                created_at,
+            ),
+        )
+
+    def lookup(self, key: str, *, accept_failed: bool) -> Result | None:
+        """The logged result for ``key`` (see the module doc for which one), or ``None``."""
+        row = self._db.execute(
+            "SELECT result FROM calls WHERE key = ? AND kind != 'failed' ORDER BY id LIMIT 1", (key,)
+        ).fetchone()
+        if row is None and accept_failed:
+            row = self._db.execute(
+                "SELECT result FROM calls WHERE key = ? AND kind = 'failed' ORDER BY id DESC LIMIT 1", (key,)
+            ).fetchone()
+        return None if row is None else result_from_data(json.loads(row[0]))
+
+    def record_models(self, models: tuple[ModelInfo, ...], recorded_at: float) -> None:
+        """Remember what model discovery found (the latest listing of an id wins)."""
+        self._db.executemany(
+            "INSERT OR REPLACE INTO models (id, max_model_len, recorded_at) VALUES (?, ?, ?)",
+            [(model.id, model.max_model_len, recorded_at) for model in models],
+        )
+
+    def models(self) -> tuple[ModelInfo, ...]:
+        """The models recorded by discovery, by id."""
+        rows = self._db.execute("SELECT id, max_model_len FROM models ORDER BY id").fetchall()
+        return tuple(ModelInfo(id=model_id, max_model_len=length) for model_id, length in rows)
+
+    def totals(self) -> tuple[ModelTotals, ...]:
+        """Calls, outcomes, token sums and total latency per model, by model name."""
+        rows = self._db.execute(
+            "SELECT model, COUNT(*), SUM(kind = 'completion'), SUM(kind = 'truncated'), SUM(kind = 'failed'),"
+            " TOTAL(prompt_tokens), TOTAL(completion_tokens), TOTAL(reasoning_tokens), TOTAL(cached_tokens),"
+            " TOTAL(latency_s) FROM calls GROUP BY model ORDER BY model"
+        ).fetchall()
+        return tuple(
+            ModelTotals(model, calls, ok, cut, failed, int(pt), int(ct), int(rt), int(cached), latency)
+            for model, calls, ok, cut, failed, pt, ct, rt, cached, latency in rows
+        )
+
+
+def _dumps(data: object) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

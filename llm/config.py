@@ -1,0 +1,82 @@
+"""Where the server is, how to reach it, and how hard to try.
+
+Settings resolve in one order: an explicit argument, then the environment (``OPENAI_BASE_URL``,
+``OPENAI_API_KEY``, the variables the official SDKs read), then the default, a local vLLM server
+at ``http://localhost:8000/v1``.
+
+The base URL is the *API root* as the OpenAI SDKs define it: requests go to
+``{base_url}/chat/completions`` and ``{base_url}/models``. Trailing slashes are dropped, but a
+missing ``/v1`` is never added: real OpenAI-compatible roots do not all end in ``/v1`` (Gemini's
+ends in ``/v1beta/openai``), so guessing would break some servers to help others. A root without
+its version segment shows up as a ``not_found`` failure whose message says to check the root.
+
+The API key is held outside ``repr`` and is never logged or written to the call log; servers that
+need none (vLLM by default) get the dummy key ``EMPTY``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+import attrs
+
+from llm.errors import ConfigError
+from llm.retry import RetryPolicy
+
+DEFAULT_BASE_URL = "http://localhost:8000/v1"
+DUMMY_API_KEY = "EMPTY"
+
+
+def normalize_base_url(url: str) -> str:
+    """``url`` without surrounding whitespace and trailing slashes; it must be http(s) with a host."""
+    cleaned = url.strip().rstrip("/")
+    parts = urlsplit(cleaned)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError(f"base URL must look like http://host[:port]/v1, got {url!r}")
+    if parts.query or parts.fragment:
+        raise ConfigError(f"base URL must not carry a query or fragment, got {url!r}")
+    return cleaned
+
+
+def _positive(instance: object, attribute: attrs.Attribute[Any], value: float) -> None:
+    if value <= 0:
+        raise ConfigError(f"{attribute.name} must be positive, got {value}")
+
+
+@attrs.frozen
+class ClientConfig:
+    """Everything an :class:`llm.client.LLMClient` needs to reach one server.
+
+    ``model`` may be left ``None`` when the server serves exactly one model; ``concurrency`` bounds
+    the calls in flight; ``total_timeout`` bounds one HTTP attempt (reasoning models can think for
+    many minutes).
+    """
+
+    base_url: str = attrs.field(default=DEFAULT_BASE_URL, converter=normalize_base_url)
+    api_key: str = attrs.field(default=DUMMY_API_KEY, repr=False)
+    model: str | None = None
+    concurrency: int = attrs.field(default=64, validator=_positive)
+    connect_timeout: float = attrs.field(default=10.0, validator=_positive)
+    total_timeout: float = attrs.field(default=1800.0, validator=_positive)
+    retry: RetryPolicy = RetryPolicy()
+
+    @classmethod
+    def resolve(
+        cls,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        *,
+        model: str | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> ClientConfig:
+        """A config from explicit arguments, then ``environ`` (default ``os.environ``), then defaults.
+
+        Empty values count as unset. Change the other fields with ``attrs.evolve``.
+        """
+        env = os.environ if environ is None else environ
+        url = base_url or env.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
+        key = api_key or env.get("OPENAI_API_KEY") or DUMMY_API_KEY
+        return cls(base_url=url, api_key=key, model=model or None)

@@ -1,0 +1,39 @@
+"""The errors of the LLM edge.
+
+A misbehaving *server* never raises: the client turns errors, timeouts, garbage and truncation into
+typed result values (:mod:`llm.results`). Exceptions are kept for mistakes of the *caller* or of
+the environment that no retry can fix: an unusable configuration, an ambiguous model choice, a
+replay that asks for something the log never saw.
+"""
+
+from __future__ import annotations
+
+
+class LLMError(Exception):
+    """Base class of every exception raised by ``llm``."""
+
+
+class ConfigError(LLMError, ValueError):
+    """A setting that cannot work (a base URL without a scheme, a concurrency below one...)."""
+
+
+class ModelDiscoveryError(LLMError):
+    """No model could be chosen; ``served`` lists the ids the server (or the log) offers."""
+
+    def __init__(self, message: str, served: tuple[str, ...]) -> None:
+        self.served = served
+        listing = ", ".join(served) if served else "none"
+        super().__init__(f"{message} (served: {listing})")
+
+
+class ReplayMiss(LLMError, LookupError):
+    """Replay mode was asked a request that the call log does not hold."""
+
+    def __init__(self, key: str, model: str) -> None:
+        self.key = key
+        self.model = model
+        super().__init__(f"no logged call for model {model!r} with request key {key[:16]}…")
+
+
+class MalformedResponse(LLMError, ValueError):
+    """A body that is not the JSON the protocol promises; the client turns it into a ``Failed``."""

@@ -1,0 +1,141 @@
+"""What a chat call returns: a completion, a truncated completion, or a typed failure.
+
+A run of hundreds of calls must not die because one server reply was odd, so the client never
+raises on server behaviour. It returns one of three frozen values:
+
+* :class:`Completion`: the server finished (``finish_reason`` ``stop``, ``content_filter``...).
+* :class:`Truncated`: every choice hit the token budget (``finish_reason == "length"``), often
+  with empty content because a reasoning model spent the budget thinking. Not a crash, not an
+  answer: the caller decides whether to retry with a larger budget or count a failure.
+* :class:`Failed`: no usable reply after the retries, with a :data:`FailureReason` and the
+  server's message.
+
+All three carry the attempts and wall time they cost, and ``from_log`` when the call log answered
+instead of the server. ``result_to_data``/``result_from_data`` convert them to and from JSON data
+for the call log.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypeAlias
+
+import attrs
+
+FailureReason = Literal[
+    "connection",  # refused, reset or dropped before a full reply
+    "timeout",  # connect or total timeout
+    "malformed_response",  # a 2xx body that is not a chat completion
+    "rate_limited",  # 429 until the retries ran out
+    "quota_exhausted",  # 429 insufficient_quota: retrying cannot help
+    "server_error",  # 5xx, 408 or 409 until the retries ran out
+    "bad_request",  # 400 or 422: the request itself is wrong
+    "auth",  # 401 or 403
+    "not_found",  # 404: wrong base URL or model
+    "http_error",  # any other status
+]
+
+
+@attrs.frozen
+class Usage:
+    """Token counts as the server reported them; every field is optional."""
+
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    cached_tokens: int | None = None
+
+
+@attrs.frozen
+class Choice:
+    """One sampled answer: the visible content and the reasoning channel, if any."""
+
+    content: str
+    reasoning: str | None = None
+    finish_reason: str | None = None
+
+
+@attrs.frozen
+class Completion:
+    """A finished reply; ``content`` and ``reasoning`` are those of the first choice."""
+
+    model: str
+    choices: tuple[Choice, ...]
+    usage: Usage = Usage()
+    latency_s: float = 0.0
+    attempts: int = 1
+    from_log: bool = False
+
+    @property
+    def content(self) -> str:
+        return self.choices[0].content
+
+    @property
+    def reasoning(self) -> str | None:
+        return self.choices[0].reasoning
+
+
+@attrs.frozen
+class Truncated:
+    """A reply whose every choice ran out of completion tokens; ``content`` may be cut or empty."""
+
+    model: str
+    choices: tuple[Choice, ...]
+    usage: Usage = Usage()
+    latency_s: float = 0.0
+    attempts: int = 1
+    from_log: bool = False
+
+    @property
+    def content(self) -> str:
+        return self.choices[0].content
+
+    @property
+    def reasoning(self) -> str | None:
+        return self.choices[0].reasoning
+
+
+@attrs.frozen
+class Failed:
+    """No usable reply: why, the server's message, and the HTTP status and error code if any."""
+
+    reason: FailureReason
+    message: str
+    status: int | None = None
+    error_code: str | None = None
+    attempts: int = 1
+    latency_s: float = 0.0
+    from_log: bool = False
+
+
+Result: TypeAlias = Completion | Truncated | Failed
+ResultKind = Literal["completion", "truncated", "failed"]
+
+
+def result_kind(result: Result) -> ResultKind:
+    """The log's name for the result's type."""
+    if isinstance(result, Completion):
+        return "completion"
+    if isinstance(result, Truncated):
+        return "truncated"
+    return "failed"
+
+
+def result_to_data(result: Result) -> dict[str, Any]:
+    """``result`` as JSON data, ``from_log`` left out (it describes a lookup, not the reply)."""
+    data = attrs.asdict(result, filter=lambda attribute, _: attribute.name != "from_log")
+    data["kind"] = result_kind(result)
+    return data
+
+
+def result_from_data(data: dict[str, Any], *, from_log: bool = True) -> Result:
+    """The inverse of :func:`result_to_data`; raises ``ValueError`` on an unknown kind."""
+    fields = {name: value for name, value in data.items() if name != "kind"}
+    kind = data.get("kind")
+    if kind == "failed":
+        return Failed(**fields, from_log=from_log)
+    if kind not in ("completion", "truncated"):
+        raise ValueError(f"unknown result kind {kind!r}")
+    choices = tuple(Choice(**choice) for choice in fields.pop("choices"))
+    usage = Usage(**fields.pop("usage"))
+    cls = Completion if kind == "completion" else Truncated
+    return cls(choices=choices, usage=usage, from_log=from_log, **fields)

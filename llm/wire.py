@@ -1,0 +1,198 @@
+"""The OpenAI chat protocol on the wire: request bodies in, completions and errors out.
+
+Pure functions over bytes and JSON data, so every server quirk is testable without a socket:
+
+* Bodies adapt to what a server accepts (:class:`WireOptions`): a server that rejects
+  ``max_completion_tokens`` (older vLLM, some proxies) gets ``max_tokens``; one that refuses
+  ``temperature`` (OpenAI's reasoning models) gets none. The client flips an option once, on a
+  400 that names the field, and keeps it for its lifetime.
+* Replies read ``choices[].message.content``; the reasoning channel is ``message.reasoning``
+  (vLLM ≥ 0.10, OpenRouter) or else ``reasoning_content`` (DeepSeek, older vLLM); ``usage`` and
+  its details are optional.
+* Error bodies come as OpenAI's ``{"error": {...}}``, vLLM's top-level
+  ``{"object": "error", "message": ...}``, FastAPI's ``{"detail": ...}`` or plain text.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+import attrs
+
+from llm.chat import ModelInfo, Request
+from llm.errors import MalformedResponse
+from llm.results import Choice, Usage
+
+MESSAGE_LIMIT = 1000
+
+
+@attrs.frozen
+class WireOptions:
+    """The request-shape adaptations a client has learned about its server."""
+
+    budget_field: Literal["max_completion_tokens", "max_tokens"] = "max_completion_tokens"
+    send_temperature: bool = True
+
+
+@attrs.frozen
+class ServerError:
+    """An error body, whatever shape it came in."""
+
+    message: str
+    type: str | None = None
+    code: str | None = None
+    param: str | None = None
+
+
+def request_body(request: Request, options: WireOptions) -> dict[str, Any]:
+    """The JSON body of ``POST /chat/completions`` for ``request``."""
+    params = request.params
+    body: dict[str, Any] = {
+        "model": request.model,
+        "messages": [message.to_wire() for message in request.messages],
+        options.budget_field: params.max_completion_tokens,
+    }
+    if options.send_temperature:
+        body["temperature"] = params.temperature
+    if params.seed is not None:
+        body["seed"] = params.seed
+    if params.n != 1:
+        body["n"] = params.n
+    if params.stop:
+        body["stop"] = list(params.stop)
+    if params.reasoning_effort is not None:
+        body["reasoning_effort"] = params.reasoning_effort
+    if params.structured is not None:
+        body["structured_outputs"] = {params.structured.kind: params.structured.pattern}
+    return body
+
+
+def adapt(options: WireOptions, body: dict[str, Any], error: ServerError) -> WireOptions | None:
+    """Options that avoid the field a 400 ``error`` complains about, or ``None`` if none helps.
+
+    The test is on ``body``, what was sent, not on ``options``: concurrent calls may already
+    have flipped the option, and their retries must flip it again rather than give up.
+    """
+    def names(field: str) -> bool:
+        return error.param == field or field in error.message
+
+    if "max_completion_tokens" in body and names("max_completion_tokens"):
+        return attrs.evolve(options, budget_field="max_tokens")
+    if "temperature" in body and names("temperature"):
+        return attrs.evolve(options, send_temperature=False)
+    return None
+
+
+def parse_error(body: bytes) -> ServerError:
+    """The error carried by an error response body (never raises)."""
+    text = body.decode("utf-8", errors="replace").strip()
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return ServerError(message=_clip(text) or "(empty body)")
+    if isinstance(data, dict):
+        inner = data.get("error")
+        if isinstance(inner, dict):
+            return _error_fields(inner)
+        if isinstance(inner, str):
+            return ServerError(message=_clip(inner), code=_text(data.get("code")))
+        if "message" in data:
+            return _error_fields(data)
+        if "detail" in data:
+            return ServerError(message=_clip(_text(data["detail"]) or json.dumps(data["detail"])))
+    return ServerError(message=_clip(text))
+
+
+def _error_fields(data: dict[str, Any]) -> ServerError:
+    return ServerError(
+        message=_clip(_text(data.get("message")) or json.dumps(data)),
+        type=_text(data.get("type")),
+        code=_text(data.get("code")),
+        param=_text(data.get("param")),
+    )
+
+
+def parse_completion(body: bytes) -> tuple[tuple[Choice, ...], Usage]:
+    """The choices and usage of a chat completion body; raises ``MalformedResponse``."""
+    data = _json_object(body)
+    raw_choices = data.get("choices")
+    if not isinstance(raw_choices, list) or not raw_choices:
+        if "error" in data or data.get("object") == "error":
+            raise MalformedResponse(f"error in a success response: {parse_error(body).message}")
+        raise MalformedResponse("response has no choices")
+    ordered = sorted(raw_choices, key=lambda c: c.get("index", 0) if isinstance(c, dict) else 0)
+    return tuple(_choice(raw) for raw in ordered), _usage(data.get("usage"))
+
+
+def parse_models(body: bytes) -> tuple[ModelInfo, ...]:
+    """The models listed by a ``GET /models`` body; raises ``MalformedResponse``."""
+    entries = _json_object(body).get("data")
+    if not isinstance(entries, list):
+        raise MalformedResponse("model list has no data array")
+    models = []
+    for entry in entries:
+        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
+            raise MalformedResponse(f"model entry without an id: {_clip(json.dumps(entry))}")
+        models.append(ModelInfo(id=entry["id"], max_model_len=_count(entry.get("max_model_len"))))
+    return tuple(models)
+
+
+def _choice(raw: object) -> Choice:
+    if not isinstance(raw, dict) or not isinstance(raw.get("message"), dict):
+        raise MalformedResponse("choice without a message")
+    message = raw["message"]
+    content = _content(message.get("content"))
+    reasoning = _text(message.get("reasoning")) or _text(message.get("reasoning_content"))
+    return Choice(content=content, reasoning=reasoning, finish_reason=_text(raw.get("finish_reason")))
+
+
+def _content(value: object) -> str:
+    """Message content: a string, ``null`` (nothing, e.g. when truncated) or a list of text parts."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "".join(part["text"] for part in value if isinstance(part, dict) and isinstance(part.get("text"), str))
+    raise MalformedResponse(f"message content is a {type(value).__name__}")
+
+
+def _usage(value: object) -> Usage:
+    if not isinstance(value, dict):
+        return Usage()
+    completion = value.get("completion_tokens_details")
+    prompt = value.get("prompt_tokens_details")
+    return Usage(
+        prompt_tokens=_count(value.get("prompt_tokens")),
+        completion_tokens=_count(value.get("completion_tokens")),
+        reasoning_tokens=_count(completion.get("reasoning_tokens")) if isinstance(completion, dict) else None,
+        cached_tokens=_count(prompt.get("cached_tokens")) if isinstance(prompt, dict) else None,
+    )
+
+
+def _json_object(body: bytes) -> dict[str, Any]:
+    try:
+        data = json.loads(body)
+    except ValueError as error:  # covers UnicodeDecodeError
+        raise MalformedResponse(f"body is not JSON ({error}): {_clip(body.decode('utf-8', 'replace'))}") from None
+    if not isinstance(data, dict):
+        raise MalformedResponse(f"body is a JSON {type(data).__name__}, not an object")
+    return data
+
+
+def _count(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _text(value: object) -> str | None:
+    """A non-empty string, or a number rendered as text (vLLM sends numeric error codes)."""
+    if isinstance(value, str):
+        return value or None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MESSAGE_LIMIT else text[:MESSAGE_LIMIT] + "…"

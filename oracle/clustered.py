@@ -1,0 +1,78 @@
+"""Clustered counterexamples: building them from difference automata, and checking them exactly.
+
+A clustered example is a path through the *minimal* difference automaton with one super-character
+per step (:mod:`automata.paths` groups the classes that lead from a state to the same successor).
+Every string it stands for follows the same state path, so all of them are counterexamples with the
+same label. Beyond the loop-free paths of :func:`automata.paths.accepting_paths`, any witness string
+can be *lifted* to the super-character path it follows (:func:`lift`), which is how the shortest
+and uniform sampling modes produce clustered examples too.
+
+The learner must read a clustered example universally: a hypothesis satisfies it iff it labels
+*every* represented string correctly. :func:`satisfies` decides that exactly without expanding
+the product of positions (``[^0-9]`` over Unicode has a million members): it walks the hypothesis
+DFA with the *set* of states reachable through each position's classes, then checks that all of
+the reached states accept (label 1) or none does (label 0). Characters outside the hypothesis's
+universe lead nowhere, so they count as rejected strings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from automata.dfa import DFA
+from automata.paths import Path, Step, steps_from
+from oracle.examples import ClusteredExample, Counterexample, Example
+
+
+def from_path(path: Path, label: bool, dfa: DFA) -> ClusteredExample:
+    """The clustered example spelled by an accepting path of ``dfa``."""
+    return ClusteredExample(tuple(step.chars for step in path.steps), label, dfa.alphabet.universe)
+
+
+def lift(dfa: DFA, string: str, label: bool) -> ClusteredExample:
+    """The super-character path that ``string`` follows through ``dfa`` (which must accept it)."""
+    cache: dict[int, list[Step]] = {}
+    state = dfa.start
+    positions = []
+    for cls in dfa.alphabet.encode(string).tolist():
+        if cls < 0:
+            raise ValueError(f"{string!r} leaves the universe of the automaton")
+        if state not in cache:
+            cache[state] = steps_from(dfa, state)
+        step = next(s for s in cache[state] if cls in s.classes)
+        positions.append(step.chars)
+        state = step.target
+    return ClusteredExample(tuple(positions), label, dfa.alphabet.universe)
+
+
+def reachable_states(dfa: DFA, example: ClusteredExample) -> tuple[frozenset[int], bool]:
+    """The states ``dfa`` reaches on the strings of ``example``, and whether some of them leave
+    the universe (those strings are rejected and reach no state)."""
+    states = np.asarray([dfa.start], dtype=np.int64)
+    universe = dfa.alphabet.universe
+    leaves = False
+    for chars in example.positions:
+        leaves = leaves or not chars.issubset(universe)
+        classes = dfa.alphabet.classes_within(chars)
+        if not classes or states.size == 0:
+            return frozenset(), True
+        states = np.unique(dfa.transitions[np.ix_(states, np.asarray(classes))])
+    return frozenset(int(s) for s in states), leaves
+
+
+def satisfies(dfa: DFA, example: Counterexample) -> bool:
+    """Whether the hypothesis ``dfa`` labels every string of ``example`` as the example does."""
+    if isinstance(example, Example):
+        return dfa.accepts(example.string) == example.label
+    states, leaves = reachable_states(dfa, example)
+    accepting = [bool(dfa.accepting[s]) for s in states]
+    if example.label:
+        return not leaves and all(accepting)
+    return not any(accepting)
+
+
+def misclassified(dfa: DFA, examples: Iterable[Counterexample]) -> tuple[Counterexample, ...]:
+    """The examples ``dfa`` does not satisfy (the repair loop's satisfaction check)."""
+    return tuple(e for e in examples if not satisfies(dfa, e))

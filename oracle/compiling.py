@@ -1,0 +1,57 @@
+"""From regex text or tree to a minimal DFA, with every failure turned into a typed :class:`Issue`.
+
+Teachers must never let bad input escape as an exception: a learner's hypothesis that does not
+parse, or whose automaton would pass the state limit, is an ordinary outcome of a learning round and
+is reported in the verdict. This module is the one place that catches those errors. It also flags
+the two degenerate languages, empty and universal, which are legal (an empty target has only
+negative counterexamples) but worth telling the caller about.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from automata.compile import compile_regex
+from automata.dfa import DFA
+from automata.errors import StateLimitExceeded, UnsupportedRegex
+from automata.ops import is_empty, is_universal
+from oracle.protocol import Issue, Subject
+from regexlang.ast import Regex
+from regexlang.charset import CharSet
+from regexlang.dialects import Dialect, parse
+from regexlang.errors import RegexError
+
+
+@attrs.frozen(eq=False)
+class Compiled:
+    """A regex and its minimal DFA, or the issues that prevented building it."""
+
+    regex: Regex | None
+    dfa: DFA | None
+    issues: tuple[Issue, ...] = ()
+
+
+def compile_subject(
+    regex: str | Regex, subject: Subject, *, dialect: Dialect, universe: CharSet, state_limit: int
+) -> Compiled:
+    """Parse (when given text) and compile ``regex``; failures and degenerate languages become issues."""
+    try:
+        tree = parse(regex, dialect, universe) if isinstance(regex, str) else regex
+    except RegexError as error:
+        return Compiled(None, None, (Issue(subject, "syntax_error", str(error)),))
+    try:
+        dfa = compile_regex(tree, universe, state_limit=state_limit)
+    except StateLimitExceeded as error:
+        return Compiled(tree, None, (Issue(subject, "state_limit", str(error)),))
+    except UnsupportedRegex as error:
+        return Compiled(tree, None, (Issue(subject, "unsupported", str(error)),))
+    return Compiled(tree, dfa, language_issues(dfa, subject))
+
+
+def language_issues(dfa: DFA, subject: Subject) -> tuple[Issue, ...]:
+    """An issue when ``dfa`` accepts nothing or everything over its universe."""
+    if is_empty(dfa):
+        return (Issue(subject, "empty_language"),)
+    if is_universal(dfa):
+        return (Issue(subject, "universal_language"),)
+    return ()

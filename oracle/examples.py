@@ -1,0 +1,169 @@
+"""Labeled examples as the learner sees them: plain strings and clustered (symbolic) strings.
+
+An :class:`Example` is one string and whether the target contains it. A :class:`ClusteredExample`
+is a sequence of *positions*, each a set of characters (a single character is a literal), and it
+stands for every string that picks one character per position. The teacher builds clustered
+examples from a path through a minimal difference automaton, grouping the characters that lead from
+one state to the same successor, so every string a clustered example stands for follows the same
+state path and has the same label. The learner must read it *universally*: a hypothesis satisfies
+it only if it labels every one of those strings correctly (:func:`oracle.clustered.satisfies`).
+
+Both print in the prompt format of the seed paper, ``<string>, <label>`` with the empty string as an
+empty field (``, 1``). Clustered positions print as a literal character, a class such as ``[0-9]``
+or ``[A-Za-z]``, or the negated class ``[^0-9]`` relative to the universe when that needs fewer
+ranges, so ``S[0-9]#run, 1`` stands for ``S0#run`` … ``S9#run``. Characters that are regex syntax inside a
+clustered example (``[ ] \\ ^ -``) are escaped with a backslash so the text stays unambiguous; a
+plain example prints its string verbatim.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import TypeAlias
+
+import attrs
+
+from regexlang.charset import UNICODE, CharSet
+
+_LITERAL_ESCAPES = frozenset("[]\\")
+_CLASS_ESCAPES = frozenset("[]\\^-")
+
+
+@attrs.frozen
+class Example:
+    """A string and whether the target language contains it."""
+
+    string: str
+    label: bool
+
+    def text(self) -> str:
+        """The prompt line: ``<string>, <1|0>``."""
+        return f"{self.string}, {int(self.label)}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+    @classmethod
+    def from_text(cls, line: str) -> Example:
+        """Parse a prompt line ``<string>, <1|0>`` (the string may itself contain ``", "``)."""
+        string, sep, label = line.rpartition(", ")
+        if not sep or label.strip() not in ("0", "1"):
+            raise ValueError(f"not an example line '<string>, <0|1>': {line!r}")
+        return cls(string, label.strip() == "1")
+
+
+def _positions(value: tuple[CharSet | str, ...]) -> tuple[CharSet, ...]:
+    sets = tuple(CharSet.of(p) if isinstance(p, str) else p for p in value)
+    if any(isinstance(p, str) and len(p) != 1 for p in value):
+        raise ValueError("a literal position must be exactly one character")
+    if any(s.is_empty() for s in sets):
+        raise ValueError("a clustered position cannot be empty")
+    return sets
+
+
+@attrs.frozen
+class ClusteredExample:
+    """Positions (literal characters or character classes) standing for many strings, one label.
+
+    ``universe`` only decides how a class prints (``[^0-9]`` is relative to it); it takes no part in
+    equality, since the strings represented are fixed by ``positions`` alone.
+    """
+
+    positions: tuple[CharSet, ...] = attrs.field(converter=_positions)
+    label: bool
+    universe: CharSet = attrs.field(default=UNICODE, eq=False, repr=False)
+
+    @classmethod
+    def of_string(cls, string: str, label: bool, universe: CharSet = UNICODE) -> ClusteredExample:
+        """The clustered example holding exactly one string."""
+        return cls(tuple(CharSet.of(c) for c in string), label, universe)
+
+    def is_literal(self) -> bool:
+        """Whether every position is a single character (it stands for exactly one string)."""
+        return all(p.is_single() for p in self.positions)
+
+    def representative(self) -> str:
+        """The smallest string represented: the first character of every position."""
+        return "".join(p.first() for p in self.positions)
+
+    def size(self) -> int:
+        """How many strings the example stands for."""
+        count = 1
+        for p in self.positions:
+            count *= len(p)
+        return count
+
+    def __contains__(self, string: object) -> bool:
+        return (
+            isinstance(string, str)
+            and len(string) == len(self.positions)
+            and all(c in p for c, p in zip(string, self.positions))
+        )
+
+    def strings(self) -> Iterator[str]:
+        """Every represented string, in lexicographic order of code points (can be huge)."""
+        return map("".join, itertools.product(*self.positions))
+
+    def pattern(self) -> str:
+        """The positions printed compactly, e.g. ``S[0-9]#run``."""
+        return "".join(format_position(p, self.universe) for p in self.positions)
+
+    def text(self) -> str:
+        """The prompt line: ``<pattern>, <1|0>``."""
+        return f"{self.pattern()}, {int(self.label)}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+Counterexample: TypeAlias = Example | ClusteredExample
+ExampleKey: TypeAlias = str | tuple[CharSet, ...]
+
+
+def identity(example: Counterexample) -> ExampleKey:
+    """What makes two counterexamples the same one, whatever their label or type: the string, or the
+    positions of a clustered example (a clustered example of single characters is its string)."""
+    if isinstance(example, Example):
+        return example.string
+    return example.representative() if example.is_literal() else example.positions
+
+
+def _char(c: str, escapes: frozenset[str]) -> str:
+    if c in escapes:
+        return "\\" + c
+    if c.isprintable():
+        return c
+    code = ord(c)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def _class_body(chars: CharSet) -> str:
+    parts = []
+    for lo, hi in chars.intervals:
+        first = _char(chr(lo), _CLASS_ESCAPES)
+        if hi == lo:
+            parts.append(first)
+        elif hi == lo + 1:
+            parts.append(first + _char(chr(hi), _CLASS_ESCAPES))
+        else:
+            parts.append(f"{first}-{_char(chr(hi), _CLASS_ESCAPES)}")
+    return "".join(parts)
+
+
+def format_position(chars: CharSet, universe: CharSet = UNICODE) -> str:
+    """A position printed compactly: a literal, ``[a-c]``, or ``[^0-9]`` relative to ``universe``.
+
+    The negated form is used when it needs fewer ranges than the positive one. A class holding the
+    whole universe prints as ``.`` when listing it would need escapes (all of Unicode); a small
+    printable universe such as ``{a, b, c}`` prints as the class itself.
+    """
+    if chars.is_single():
+        return _char(chars.first(), _LITERAL_ESCAPES)
+    positive = f"[{_class_body(chars)}]"
+    rest = universe.difference(chars)
+    if rest.is_empty():
+        return positive if positive.isascii() and "\\" not in positive else "."
+    if len(rest.intervals) < len(chars.intervals):
+        return f"[^{_class_body(rest)}]"
+    return positive

@@ -1,0 +1,152 @@
+"""What a teacher answers, and the small protocols a user implements to plug in an oracle.
+
+Following AALpy, the learner, the teacher and the loop are separate objects: the loop calls
+``teacher.check(hypothesis, already_given)`` and gets a :class:`Verdict` value back. Anything with
+that method is a :class:`Teacher` — no base class to inherit — so an exact DFA teacher, a hidden
+test suite or a user's own oracle are interchangeable. A learner that asks membership queries uses
+a :class:`MembershipOracle` (``label(string) -> bool``), wrapped in :class:`CountedMembership` when
+the queries must be counted.
+
+The teacher keeps no memory between rounds: what was already shown to the learner is an immutable
+collection passed in, and :func:`remember` folds a verdict's counterexamples into it, so a run is a
+fold ``given = remember(given, teacher.check(h, given))``.
+
+Bad input never escapes a teacher as an exception. A target or hypothesis that does not parse or
+exceeds the state limit, or a language that is empty or universal, is reported as an :class:`Issue`
+in the verdict; blocking issues (the hypothesis or target could not be judged at all) make the
+verdict invalid, the others are flags.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from typing import Literal, Protocol, get_args
+
+import attrs
+
+from oracle.examples import Counterexample, ExampleKey, identity
+from regexlang.ast import Regex
+
+#: How an exact teacher picks counterexamples from the difference languages.
+SamplingMode = Literal["paths", "shortest", "uniform"]
+SAMPLING_MODES: tuple[SamplingMode, ...] = get_args(SamplingMode)
+
+Subject = Literal["target", "hypothesis"]
+IssueKind = Literal[
+    "syntax_error",  # the regex text does not parse in the dialect
+    "state_limit",  # its minimal DFA would exceed the state limit
+    "unsupported",  # it parses but has no exact automaton (e.g. an assertion under complement)
+    "empty_language",  # it denotes the empty language
+    "universal_language",  # it denotes every string over the universe
+    "beyond_max_len",  # the languages differ, but only on strings longer than max_len
+    "exhausted",  # every counterexample within max_len was already given
+]
+BLOCKING: frozenset[IssueKind] = frozenset({"syntax_error", "state_limit", "unsupported"})
+
+
+@attrs.frozen
+class Issue:
+    """A typed reason why a target or hypothesis is unusual or could not be judged."""
+
+    subject: Subject
+    kind: IssueKind
+    detail: str = ""
+
+    @property
+    def blocking(self) -> bool:
+        """Whether the subject could not be judged at all."""
+        return self.kind in BLOCKING
+
+    def __str__(self) -> str:
+        return f"{self.subject}: {self.kind.replace('_', ' ')}" + (f" ({self.detail})" if self.detail else "")
+
+
+@attrs.frozen
+class Spend:
+    """What an oracle spent on one answer: wall-clock seconds and strings (or paths) examined."""
+
+    seconds: float = 0.0
+    strings_examined: int = 0
+
+    def __add__(self, other: Spend) -> Spend:
+        return Spend(self.seconds + other.seconds, self.strings_examined + other.strings_examined)
+
+
+@attrs.frozen
+class Verdict:
+    """A teacher's answer to one hypothesis.
+
+    ``equivalent`` is the teacher's judgement that no disagreement exists; ``exact`` says whether it
+    was decided on the languages themselves (True) or only on finite tests. Counterexamples are
+    labeled by the target: a positive one (label 1) is in the target and rejected by the hypothesis,
+    a negative one (label 0) the reverse. ``mode`` names how they were chosen (``paths``,
+    ``shortest``, ``uniform``, ``tests``, or a custom oracle's own name).
+    """
+
+    equivalent: bool
+    counterexamples: tuple[Counterexample, ...] = ()
+    mode: str = ""
+    spend: Spend = Spend()
+    issues: tuple[Issue, ...] = ()
+    exact: bool = True
+
+    @property
+    def valid(self) -> bool:
+        """Whether both target and hypothesis could be judged (no blocking issue)."""
+        return not any(issue.blocking for issue in self.issues)
+
+    @property
+    def positives(self) -> tuple[Counterexample, ...]:
+        """Counterexamples in the target that the hypothesis rejects."""
+        return tuple(c for c in self.counterexamples if c.label)
+
+    @property
+    def negatives(self) -> tuple[Counterexample, ...]:
+        """Counterexamples the hypothesis accepts that are not in the target."""
+        return tuple(c for c in self.counterexamples if not c.label)
+
+    def has(self, kind: IssueKind) -> bool:
+        """Whether the verdict reports an issue of this kind."""
+        return any(issue.kind == kind for issue in self.issues)
+
+
+class Teacher(Protocol):
+    """An equivalence oracle: judge a hypothesis, answering with new counterexamples."""
+
+    def check(self, hypothesis: Regex, already_given: Collection[Counterexample] = ...) -> Verdict:
+        """Judge ``hypothesis``; never repeat a counterexample in ``already_given``."""
+        ...
+
+
+class MembershipOracle(Protocol):
+    """A membership oracle: whether the target contains a string."""
+
+    def label(self, string: str) -> bool:
+        """Whether ``string`` is in the target language."""
+        ...
+
+
+class CountedMembership:
+    """A membership oracle that counts the queries asked through it (a thin, mutable edge)."""
+
+    def __init__(self, oracle: MembershipOracle) -> None:
+        self._oracle = oracle
+        self.queries = 0
+
+    def label(self, string: str) -> bool:
+        """The wrapped oracle's answer; counts one query."""
+        self.queries += 1
+        return self._oracle.label(string)
+
+
+def remember(already_given: Iterable[Counterexample], verdict: Verdict) -> tuple[Counterexample, ...]:
+    """The counterexamples given so far followed by the verdict's new ones, without duplicates."""
+    seen: set[ExampleKey] = set()
+    kept: list[Counterexample] = []
+    for example in (*already_given, *verdict.counterexamples):
+        key = identity(example)
+        if key not in seen:
+            seen.add(key)
+            kept.append(example)
+    return tuple(kept)
+

@@ -1,0 +1,376 @@
+"""The python dialect: Python ``re`` syntax for ``str`` patterns, read with ``re.fullmatch`` semantics.
+
+The parser follows ``re._parser`` step by step (same tokens, same order of checks, the same odd
+corners: ``{`` that is not a valid repetition is a literal, ``a(?#c)*`` repeats ``a``, global
+flags only at the very start, verbose-mode whitespace and comments), so it accepts what
+``re.compile`` accepts, with the same meaning, and reports errors at the positions ``re`` would.
+Flags are applied while parsing: ``(?i)`` turns each literal and class into the set of characters
+``re`` would match (:mod:`regexlang.python_casefold`), ``(?s)`` widens ``.``, ``(?m)`` picks the
+line anchors. The tree therefore needs no flags, and printing never emits any except ``(?m:^)``
+and ``(?m:$)`` for the line anchors.
+
+Rejected although ``re`` accepts them, because the tree cannot hold them or they are not regular:
+backreferences, lookarounds, conditionals, atomic groups and possessive quantifiers (both change
+the language, ``a*+a`` matches nothing), the ``(?a)`` and ``(?t)`` flags, and counts above
+:data:`~regexlang.scanner.MAX_REPEAT_COUNT`. Capture groups, names and lazy quantifiers parse and
+vanish: under ``fullmatch`` they do not change the language.
+
+One deliberate simplification of ``re``'s optimiser: ``re`` turns an alternation of single
+characters into a class, which changes the language only under ``(?i)`` for uppercase letters
+outside the BMP; that case is reproduced when the alternatives are single characters, but not
+after ``re`` factors out a common prefix (``(?i)x\\U00010400|xy``).
+
+Printing spells ε as the empty string where that is unambiguous (``a|``) and ``(?:)`` elsewhere,
+the empty set as ``[^\\s\\S]``, assertions as ``^ $ \\Z \\b \\B``, and character sets compactly
+(:mod:`regexlang.python_printing`); intersection and complement raise ``NotExpressible``.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Literal
+
+import attrs
+
+from regexlang import python_printing
+from regexlang.ast import AssertKind, Assertion, Chars, EmptySet, Optional, Plus, Regex, Repeat, Star, concat, union
+from regexlang.charset import UNICODE, CharSet
+from regexlang.python_casefold import ClassSpec, class_chars, literal_chars
+from regexlang.python_escapes import EscapeReader
+from regexlang.scanner import MAX_REPEAT_COUNT, Scanner
+
+
+class Flag(enum.IntFlag):
+    """The inline flags that change how a pattern reads."""
+
+    IGNORECASE = 1
+    MULTILINE = 2
+    DOTALL = 4
+    VERBOSE = 8
+
+
+_FLAGS = {"i": Flag.IGNORECASE, "m": Flag.MULTILINE, "s": Flag.DOTALL, "x": Flag.VERBOSE, "u": Flag(0)}
+_REJECTED_FLAGS = {
+    "a": "the ASCII flag (?a) is not supported",
+    "L": "bad inline flags: cannot use 'L' flag with a str pattern",
+    "t": "the template flag (?t) is not supported",
+}
+_SPECIAL = frozenset(".\\[{()*+?^$|")
+_WHITESPACE = frozenset(" \t\n\r\v\f")
+_DIGITS = frozenset("0123456789")
+
+_QUANTIFIERS: dict[str, type[Star] | type[Plus] | type[Optional]] = {"*": Star, "+": Plus, "?": Optional}
+
+_Kind = Literal["unit", "assert", "repeat"]
+
+
+@attrs.frozen
+class _Item:
+    """One element of a sequence, as ``re`` sees it: a unit, an assertion or a repetition.
+
+    ``spec`` is set for single characters and non-negated classes, which ``re`` merges when they
+    are the whole of every alternative; ``contents`` holds the items of a plain ``(?:...)`` group,
+    which ``re`` splices into the enclosing sequence.
+    """
+
+    node: Regex
+    kind: _Kind = "unit"
+    spec: ClassSpec | None = None
+    contents: tuple[_Item, ...] | None = None
+
+
+def _chars_node(chars: CharSet) -> Regex:
+    return Chars(chars) if chars else EmptySet()
+
+
+def parse(text: str) -> Regex:
+    """Parse a Python ``re`` pattern into the language ``re.fullmatch`` accepts."""
+    parser = _Parser(text)
+    items = parser.alternation(Flag(0), 0)
+    if not parser.scan.at_end():
+        raise parser.scan.error("unbalanced ')'")
+    return concat(*(item.node for item in items))
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.scan = Scanner(text)
+        self.escapes = EscapeReader(self.scan)
+        self.global_flags = Flag(0)
+        self.group_names: set[str] = set()
+
+    def alternation(self, flags: Flag, depth: int) -> list[_Item]:
+        branches: list[list[_Item]] = []
+        while True:
+            if depth == 0:
+                flags = self.global_flags
+            branches.append(self.sequence(flags, depth, first=depth == 0 and not branches))
+            if not self.scan.accept("|"):
+                break
+        if len(branches) == 1:
+            return branches[0]
+        return [_merge_branches(branches, bool(flags & Flag.IGNORECASE))]
+
+    def sequence(self, flags: Flag, depth: int, first: bool) -> list[_Item]:
+        scan = self.scan
+        items: list[_Item] = []
+        while scan.peek() not in ("", "|", ")"):
+            start = scan.pos
+            char = scan.peek()
+            ignorecase = bool(flags & Flag.IGNORECASE)
+            if flags & Flag.VERBOSE and char in _WHITESPACE:
+                scan.next()
+            elif flags & Flag.VERBOSE and char == "#":
+                while self.escapes.token() not in ("", "\n"):
+                    pass
+            elif char == "\\":
+                items.append(self.escape(ignorecase))
+            elif char not in _SPECIAL:
+                scan.next()
+                items.append(_literal_item(ord(char), ignorecase))
+            elif char == "[":
+                items.append(self.char_class(ignorecase))
+            elif char in "*+?{":
+                self.repeat(items, ignorecase)
+            elif char == ".":
+                scan.next()
+                items.append(_Item(Chars(UNICODE if flags & Flag.DOTALL else python_printing.NOT_NEWLINE)))
+            elif char == "(":
+                group = self.group(flags, depth, first and not items)
+                if group is None:
+                    flags = self.global_flags if depth == 0 else flags
+                else:
+                    items.append(group)
+            else:
+                scan.next()
+                items.append(_anchor(char, flags))
+            assert scan.pos > start
+        return [inner for item in items for inner in (item.contents or (item,))]
+
+    def escape(self, ignorecase: bool) -> _Item:
+        start = self.scan.pos
+        kind, value = self.escapes.outside_class()
+        if kind == "assert":
+            assert isinstance(value, AssertKind)
+            return _Item(Assertion(value), "assert")
+        if kind == "category":
+            assert isinstance(value, CharSet)
+            spec = ClassSpec(categories=frozenset([value]))
+            return _Item(_chars_node(class_chars(spec, ignorecase)), spec=spec)
+        if kind == "backreference":
+            raise self.scan.error("backreferences are not regular", at=start)
+        assert isinstance(value, int)
+        return _literal_item(value, ignorecase)
+
+    def char_class(self, ignorecase: bool) -> _Item:
+        scan = self.scan
+        start = scan.pos
+        scan.next()
+        negate = scan.accept("^")
+        literals: set[int] = set()
+        ranges: set[tuple[int, int]] = set()
+        categories: set[CharSet] = set()
+        while True:
+            item_start = scan.pos
+            if scan.at_end():
+                raise scan.error("unterminated character set", at=start)
+            if scan.peek() == "]" and (literals or ranges or categories):
+                scan.next()
+                break
+            low = self.escapes.in_class()
+            if scan.peek() == "-" and scan.peek(1) not in ("", "]"):
+                scan.next()
+                high = self.escapes.in_class()
+                if not isinstance(low, int) or not isinstance(high, int):
+                    raise scan.error(f"bad range {scan.text[item_start:scan.pos]}", at=item_start)
+                if high < low:
+                    raise scan.error(f"bad range {scan.text[item_start:scan.pos]}", at=item_start)
+                ranges.add((low, high))
+            else:
+                if scan.peek() == "-" and scan.peek(1) == "]":
+                    literals.add(ord("-"))
+                    scan.next()
+                if isinstance(low, int):
+                    literals.add(low)
+                else:
+                    categories.add(low)
+        if len(literals) == 1 and not ranges and not categories:
+            (code,) = literals
+            if not negate:
+                return _literal_item(code, ignorecase)
+            return _Item(_chars_node(literal_chars(code, ignorecase).complement()))
+        spec = ClassSpec(frozenset(literals), frozenset(ranges), frozenset(categories), negate)
+        return _Item(_chars_node(class_chars(spec, ignorecase)), spec=None if negate else spec)
+
+    def repeat(self, items: list[_Item], ignorecase: bool) -> None:
+        scan = self.scan
+        start = scan.pos
+        char = scan.next()
+        node_for: type[Star] | type[Plus] | type[Optional] | tuple[int, int | None]
+        if char == "{":
+            if scan.peek() == "}":
+                items.append(_literal_item(ord("{"), ignorecase))
+                return
+            low = scan.take_while(_DIGITS)
+            high = scan.take_while(_DIGITS) if scan.accept(",") else low
+            if not scan.accept("}"):
+                scan.pos = start + 1
+                items.append(_literal_item(ord("{"), ignorecase))
+                return
+            minimum, maximum = int(low or 0), int(high) if high else None
+            if max(minimum, maximum or 0) > MAX_REPEAT_COUNT:
+                raise scan.error(f"repetition count too large (max {MAX_REPEAT_COUNT})", at=start)
+            if maximum is not None and maximum < minimum:
+                raise scan.error(f"repetition {scan.text[start:scan.pos]} has max below min", at=start)
+            node_for = (minimum, maximum)
+        else:
+            node_for = _QUANTIFIERS[char]
+        if not items or items[-1].kind == "assert":
+            raise scan.error("nothing to repeat", at=start)
+        if items[-1].kind == "repeat":
+            raise scan.error("multiple repeat", at=start)
+        if scan.peek() == "+":
+            raise scan.error("possessive quantifiers are not supported (they change the language)", at=start)
+        scan.accept("?")
+        inner = items.pop().node
+        node = Repeat(inner, *node_for) if isinstance(node_for, tuple) else node_for(inner)
+        items.append(_Item(node, "repeat"))
+
+    def group(self, flags: Flag, depth: int, first: bool) -> _Item | None:
+        """A parenthesised construct; None for comments and global flags, which add no item."""
+        scan = self.scan
+        start = scan.pos
+        scan.next()
+        capture = True
+        if scan.accept("?"):
+            capture = False
+            char = scan.next()
+            if char == "P":
+                capture = self.named_group(start)
+            elif char == "#":
+                while (token := self.escapes.token()) != ")":
+                    if not token:
+                        raise scan.error("missing ), unterminated comment", at=start)
+                return None
+            elif char in ("=", "!", "<"):
+                if char == "<" and scan.next() not in ("=", "!"):
+                    raise self.unknown_extension("?<", start)
+                raise scan.error("lookarounds are not supported", at=start)
+            elif char == "(":
+                raise scan.error("conditional groups are not supported", at=start)
+            elif char == ">":
+                raise scan.error("atomic groups are not supported (they change the language)", at=start)
+            elif char in _FLAGS or char in _REJECTED_FLAGS or char == "-":
+                scoped = self.flags(char)
+                if scoped is None:
+                    if not first:
+                        raise scan.error("global flags not at the start of the expression", at=start)
+                    return None
+                flags = (flags | scoped[0]) & ~scoped[1]
+                return self.group_body(flags, depth, start, plain=False)
+            elif not char:
+                raise scan.error("unexpected end of pattern")
+            elif char != ":":
+                raise scan.error(f"unknown extension ?{char}", at=start + 1)
+        return self.group_body(flags, depth, start, plain=not capture)
+
+    def group_body(self, flags: Flag, depth: int, start: int, plain: bool) -> _Item:
+        items = self.alternation(flags, depth + 1)
+        if not self.scan.accept(")"):
+            raise self.scan.error("unbalanced '('", at=start)
+        node = concat(*(item.node for item in items))
+        return _Item(node, contents=tuple(items) if plain else None)
+
+    def named_group(self, start: int) -> bool:
+        """After ``(?P``: read ``<name>`` and return True (capture); reject ``=name)``."""
+        scan = self.scan
+        if scan.accept("<"):
+            name = self.escapes.until(">", "group name")
+            self.check_group_name(name)
+            if name in self.group_names:
+                raise scan.error(f"redefinition of group name {name!r}", at=scan.pos - len(name) - 1)
+            self.group_names.add(name)
+            return True
+        if scan.accept("="):
+            self.check_group_name(self.escapes.until(")", "group name"))
+            raise scan.error("backreferences are not regular", at=start)
+        raise self.unknown_extension("?P", start)
+
+    def check_group_name(self, name: str) -> None:
+        if not name.isidentifier():
+            raise self.scan.error(f"bad character in group name {name!r}", at=self.scan.pos - len(name) - 1)
+
+    def unknown_extension(self, prefix: str, start: int) -> Exception:
+        char = self.scan.text[self.scan.pos - 1] if self.scan.pos - 1 > start + len(prefix) else ""
+        if not char:
+            return self.scan.error("unexpected end of pattern")
+        return self.scan.error(f"unknown extension {prefix}{char}", at=start + 1)
+
+    def flags(self, char: str) -> tuple[Flag, Flag] | None:
+        """Flags after ``(?``: None for global ``(?imsx)`` (recorded), else the scoped (on, off) pair."""
+        scan = self.scan
+        on = off = Flag(0)
+        while char not in ("-", ":", ")"):
+            on |= self.flag_letter(char, "missing -, : or )")
+            char = scan.next()
+        if char == ")":
+            self.global_flags |= on
+            return None
+        if char == "-":
+            char = scan.next()
+            if char in (":", ")", ""):
+                raise scan.error("missing flag", at=scan.pos - len(char))
+            while char != ":":
+                off |= self.flag_letter(char, "missing :")
+                char = scan.next()
+            if on & off:
+                raise scan.error("bad inline flags: flag turned on and off", at=scan.pos - 1)
+        return on, off
+
+    def flag_letter(self, char: str, missing: str) -> Flag:
+        scan = self.scan
+        if char in _REJECTED_FLAGS:
+            raise scan.error(_REJECTED_FLAGS[char], at=scan.pos - 1)
+        if char not in _FLAGS:
+            message = "unknown flag" if char.isalpha() else missing
+            raise scan.error(message, at=scan.pos - len(char))
+        return _FLAGS[char]
+
+
+def _literal_item(code: int, ignorecase: bool) -> _Item:
+    return _Item(Chars(literal_chars(code, ignorecase)), spec=ClassSpec(literals=frozenset([code])))
+
+
+def _anchor(char: str, flags: Flag) -> _Item:
+    multiline = bool(flags & Flag.MULTILINE)
+    if char == "^":
+        kind = AssertKind.LINE_START if multiline else AssertKind.TEXT_START
+    else:
+        kind = AssertKind.LINE_END if multiline else AssertKind.END_OR_FINAL_NEWLINE
+    return _Item(Assertion(kind), "assert")
+
+
+def _merge_branches(branches: list[list[_Item]], ignorecase: bool) -> _Item:
+    """The alternation as one item; see the module docstring for ``re``'s class merging."""
+    written = union(*(concat(*(item.node for item in branch)) for branch in branches))
+    singles = [branch[0] for branch in branches if len(branch) == 1 and branch[0].spec is not None]
+    if len(singles) < len(branches):
+        return _Item(written)
+    spec = singles[0].spec
+    assert spec is not None
+    for item in singles[1:]:
+        assert item.spec is not None
+        spec = spec.merge(item.spec)
+    if ignorecase:
+        merged = class_chars(spec, True)
+        separate = CharSet()
+        for item in singles:
+            separate |= item.node.chars if isinstance(item.node, Chars) else CharSet()
+        if merged != separate:
+            return _Item(_chars_node(merged), spec=spec)
+    return _Item(written, spec=spec)
+
+
+def unparse(regex: Regex) -> str:
+    """Print ``regex`` as a Python ``re`` pattern (for ``re.fullmatch``) with minimal groups."""
+    return python_printing.unparse(regex)

@@ -1,0 +1,61 @@
+"""A position-tracking cursor over regex text, shared by the three dialect parsers.
+
+Every parser here is a hand-written recursive descent over characters, and every error must carry
+the 0-based position of the offending character. Keeping the cursor and the error construction in
+one small class means each parser states *what* went wrong (``raise scan.error("nothing to
+repeat")``) and never computes positions by hand; ``at=`` points an error back at the start of a
+construct (the ``{`` of a bad repetition, the ``(`` of an unclosed group).
+"""
+
+from __future__ import annotations
+
+from regexlang.errors import RegexSyntaxError
+
+
+class Scanner:
+    """A cursor over ``text``; ``pos`` is the index of the next unread character."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+
+    def at_end(self) -> bool:
+        """Whether every character has been read."""
+        return self.pos >= len(self.text)
+
+    def peek(self, offset: int = 0) -> str:
+        """The character ``offset`` places ahead, or ``""`` past the end."""
+        index = self.pos + offset
+        return self.text[index] if index < len(self.text) else ""
+
+    def next(self) -> str:
+        """Read one character (``""`` at the end, without moving)."""
+        char = self.peek()
+        if char:
+            self.pos += 1
+        return char
+
+    def accept(self, literal: str) -> bool:
+        """Read ``literal`` if the text continues with it."""
+        if self.text.startswith(literal, self.pos):
+            self.pos += len(literal)
+            return True
+        return False
+
+    def take_while(self, allowed: str | frozenset[str], limit: int | None = None) -> str:
+        """Read up to ``limit`` characters from ``allowed`` and return them."""
+        start = self.pos
+        while self.pos < len(self.text) and self.text[self.pos] in allowed:
+            if limit is not None and self.pos - start >= limit:
+                break
+            self.pos += 1
+        return self.text[start : self.pos]
+
+    def error(self, message: str, at: int | None = None) -> RegexSyntaxError:
+        """A syntax error at ``at`` (default: the current position)."""
+        return RegexSyntaxError(message, self.text, self.pos if at is None else at)
+
+
+#: The largest count accepted in ``{n}``/``{n,m}``; ``re`` allows far more, but a learner writing
+#: ``a{200000}`` has made a mistake, and automata for such counts would not fit in memory anyway.
+MAX_REPEAT_COUNT = 100_000

@@ -1,0 +1,72 @@
+"""The python dialect compiles exactly: ``accepts`` agrees with ``re.fullmatch`` on the printed pattern.
+
+Random trees cover classes (Unicode ``\\w``, ``\\d``, ``\\s``, negations, ``.``), every quantifier
+including counted ones, alternation and every zero-width assertion; random strings mix the
+characters those sets tell apart with arbitrary Unicode, ``"\\n"`` and the empty string.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from automata.compile import compile_regex
+from automata.ops import accepts_many
+from regexlang import ast as A
+from regexlang import parse, unparse
+from regexlang.charset import UNICODE
+from tests.automata.reference import PYTHON_POOL, python_regexes, python_strings, strings_up_to
+
+
+@settings(max_examples=1500)
+@given(python_regexes(), st.lists(python_strings(), min_size=1, max_size=8))
+def test_accepts_agrees_with_fullmatch(regex: A.Regex, strings: list[str]) -> None:
+    pattern = re.compile(unparse(regex, "python"))
+    dfa = compile_regex(regex, UNICODE)
+    expected = [pattern.fullmatch(s) is not None for s in strings]
+    assert [dfa.accepts(s) for s in strings] == expected, pattern.pattern
+    assert accepts_many(dfa, strings).tolist() == expected
+
+
+@settings(max_examples=300)
+@given(python_regexes(max_leaves=5))
+def test_agrees_on_every_short_string_of_the_pool(regex: A.Regex) -> None:
+    pattern = re.compile(unparse(regex, "python"))
+    dfa = compile_regex(regex, UNICODE)
+    strings = list(strings_up_to("a \n_", 4))
+    expected = [pattern.fullmatch(s) is not None for s in strings]
+    assert accepts_many(dfa, strings).tolist() == expected, pattern.pattern
+
+
+ASSERTION_CASES = [
+    (r"\b", ["", "a", " "]),
+    (r"\B", ["", "a", " "]),
+    (r"a\b", ["a", "a ", ""]),
+    (r"\ba\b", ["a"]),
+    (r"a\B", ["a", "ab"]),
+    (r"a\Bb", ["ab", "a b"]),
+    (r"a$", ["a", "a\n", "a\n\n"]),
+    (r"a$\n", ["a\n", "a", "a\n\n"]),
+    (r"a$\n$", ["a\n", "a\n\n"]),
+    (r"a\n?$\n?", ["a", "a\n", "a\n\n"]),
+    (r"a\Z\n", ["a\n"]),
+    (r"$", ["", "\n"]),
+    (r"(?m:$)\n(?m:^)a", ["\na", "\n\na"]),
+    (r"(?m:^)a(?m:$)\n(?m:^)b(?m:$)", ["a\nb", "a\nb\n"]),
+    (r"\A\n*\Z", ["", "\n", "\n\n"]),
+    (r".*\b.*", ["", "a", " ", "a b", "é"]),
+    (r"(\b|a)*", ["", "a", "aa"]),
+    (r"(\B.)*", ["", "a", "ab", " ", "  ", "a "]),
+    (r"[\w\n]*\b\n", ["ab\n", "\n", "é\n", "٣\n"]),
+    (r"(?m:^)*a", ["a"]),
+]
+
+
+@pytest.mark.parametrize(("pattern", "strings"), ASSERTION_CASES)
+def test_assertion_corners(pattern: str, strings: list[str]) -> None:
+    dfa = compile_regex(parse(pattern, "python"), UNICODE)
+    for string in [*strings, *strings_up_to(PYTHON_POOL[:5], 2)]:
+        assert dfa.accepts(string) == (re.fullmatch(pattern, string) is not None), (pattern, string)

@@ -1,0 +1,173 @@
+"""The call log: record then replay without a server, misses, reuse rules, durability, totals."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import attrs
+import pytest
+
+from llm.calllog import CallLog, ModelTotals
+from llm.chat import Message, Request, SamplingParams
+from llm.errors import ReplayMiss
+from llm.results import Choice, Completion, Failed, Result, Truncated, Usage, result_from_data, result_to_data
+from tests.llm.fake_server import Answer, FakeServer, Status
+from tests.llm.support import MESSAGES, fast_retries, make_client
+
+OTHER = (Message("user", "something else"),)
+
+
+def test_record_then_replay_without_a_server(tmp_path: Path) -> None:
+    path = tmp_path / "calls.sqlite"
+
+    async def record() -> list[Result]:
+        async with FakeServer(models=("m1",), max_model_len=50_000) as server:
+            server.push(Answer(content="<ans>a</ans>", reasoning="r"), Answer(content=None, finish_reason="length"))
+            with CallLog(path) as log:
+                async with make_client(server.base_url, log=log, mode="record") as client:
+                    return [await client.complete(MESSAGES), await client.complete(OTHER)]
+
+    async def replay() -> list[Result]:
+        with CallLog(path) as log:
+            async with make_client("http://127.0.0.1:9/v1", log=log, mode="replay") as client:
+                assert (await client.model()).max_model_len == 50_000
+                return [await client.complete(MESSAGES), await client.complete(OTHER)]
+
+    recorded = asyncio.run(record())
+    replayed = asyncio.run(replay())
+    assert isinstance(replayed[0], Completion) and isinstance(replayed[1], Truncated)
+    assert all(r.from_log for r in replayed) and not any(r.from_log for r in recorded)
+    assert [_content(r) for r in replayed] == ["<ans>a</ans>", ""]
+    assert replayed[0].reasoning == "r"
+
+
+def test_replay_miss_is_a_typed_error(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        with CallLog(tmp_path / "empty.sqlite") as log:
+            async with make_client("http://127.0.0.1:9/v1", log=log, mode="replay", model="m") as client:
+                with pytest.raises(ReplayMiss) as caught:
+                    await client.complete(MESSAGES)
+        assert caught.value.model == "m" and len(caught.value.key) == 64
+
+    asyncio.run(scenario())
+
+
+def test_record_mode_reuses_what_was_paid_for_but_retries_failures(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with FakeServer() as server:
+            server.push(Status(401, "denied"))
+            with CallLog(tmp_path / "calls.sqlite") as log:
+                async with make_client(server.base_url, log=log, mode="record") as client:
+                    failed = await client.complete(MESSAGES)
+                    fresh = await client.complete(MESSAGES)
+                    reused = await client.complete(MESSAGES)
+                assert len(server.requests) == 2  # the third call never reached the server
+                assert len(log) == 2
+                async with make_client(server.base_url, log=log, mode="replay") as client:
+                    replayed = await client.complete(MESSAGES)
+        assert isinstance(failed, Failed) and isinstance(fresh, Completion)
+        assert reused == attrs.evolve(fresh, from_log=True)
+        assert replayed == reused
+
+    asyncio.run(scenario())
+
+
+def test_replay_reproduces_a_logged_failure(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with FakeServer(default=Status(400, "bad")) as server:
+            with CallLog(tmp_path / "calls.sqlite") as log:
+                async with make_client(server.base_url, log=log, mode="record") as client:
+                    await client.complete(MESSAGES)
+                async with make_client(server.base_url, log=log, mode="replay") as client:
+                    replayed = await client.complete(MESSAGES)
+        assert isinstance(replayed, Failed) and replayed.reason == "bad_request" and replayed.from_log
+
+    asyncio.run(scenario())
+
+
+def test_sample_index_distinguishes_intentional_resamples(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with FakeServer() as server:
+            server.push(Answer(content="one"), Answer(content="two"))
+            with CallLog(tmp_path / "calls.sqlite") as log:
+                async with make_client(server.base_url, log=log, mode="record") as client:
+                    params = SamplingParams(temperature=1.0)
+                    first = await client.complete(MESSAGES, params, sample_index=0)
+                    second = await client.complete(MESSAGES, params, sample_index=1)
+                    again = await client.complete(MESSAGES, params, sample_index=1)
+        assert [_content(r) for r in (first, second, again)] == ["one", "two", "two"]
+        assert len(server.requests) == 2
+
+    asyncio.run(scenario())
+
+
+def test_committed_rows_are_visible_to_a_second_connection(tmp_path: Path) -> None:
+    path = tmp_path / "calls.sqlite"
+    request = Request("m", MESSAGES)
+    result = Completion("m", (Choice("x"),), Usage(3, 4))
+    writer = CallLog(path)
+    writer.append(request, {"model": "m"}, result, created_at=1.0)
+    # no close(): a reader must see the row as if the writer had crashed right after appending
+    with CallLog(path) as reader:
+        assert reader.lookup(request.key(), accept_failed=False) == Completion("m", (Choice("x"),), Usage(3, 4), from_log=True)
+    raw = sqlite3.connect(path)
+    assert raw.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    assert raw.execute("SELECT COUNT(*) FROM calls").fetchone() == (1,)
+    raw.close()
+    writer.close()
+
+
+def test_the_api_key_never_reaches_the_log(tmp_path: Path) -> None:
+    path = tmp_path / "calls.sqlite"
+
+    async def scenario() -> None:
+        async with FakeServer() as server:
+            with CallLog(path) as log:
+                async with make_client(server.base_url, log=log, mode="record") as client:
+                    await client.complete(MESSAGES)
+
+    asyncio.run(scenario())
+    stored = b"".join(p.read_bytes() for p in tmp_path.iterdir())
+    assert b"sk-test-secret" not in stored and b"test-model" in stored
+
+
+def test_token_and_latency_totals_per_model(tmp_path: Path) -> None:
+    with CallLog(tmp_path / "calls.sqlite") as log:
+        log.append(Request("a", MESSAGES), {}, Completion("a", (Choice("x"),), Usage(10, 5, 2, 8), latency_s=1.5), 0)
+        log.append(Request("a", OTHER), {}, Truncated("a", (Choice(""),), Usage(10, 100), latency_s=2.0), 0)
+        log.append(Request("b", MESSAGES), {}, Failed("timeout", "slow", latency_s=30.0, attempts=6), 0)
+        assert log.totals() == (
+            ModelTotals("a", 2, 1, 1, 0, 20, 105, 2, 8, 3.5),
+            ModelTotals("b", 1, 0, 0, 1, 0, 0, 0, 0, 30.0),
+        )
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        Completion("m", (Choice("a", "r", "stop"), Choice("b")), Usage(1, 2, 3, 4), 0.5, 2),
+        Truncated("m", (Choice(""),), Usage()),
+        Failed("rate_limited", "slow down", 429, "rate_limit_exceeded", 6, 12.0),
+    ],
+)
+def test_results_survive_the_json_round_trip(result: Result) -> None:
+    assert result_from_data(result_to_data(result), from_log=False) == result
+
+
+def test_failures_in_the_transport_do_not_stop_logging(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with FakeServer(default=Status(503, "down")) as server:
+            with CallLog(tmp_path / "calls.sqlite") as log:
+                async with make_client(server.base_url, log=log, mode="record", retry=fast_retries(2)) as client:
+                    await client.complete(MESSAGES)
+                (totals,) = log.totals()
+        assert (totals.calls, totals.failed) == (1, 1)
+
+    asyncio.run(scenario())
+
+
+def _content(result: Result) -> str:
+    assert not isinstance(result, Failed), result
+    return result.content

@@ -1,0 +1,114 @@
+"""Wire formats: error body shapes, completion parsing edge cases, field adaptation."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from llm.chat import Message, ModelInfo, Request, SamplingParams
+from llm.errors import MalformedResponse
+from llm.results import Choice
+from llm.wire import ServerError, WireOptions, adapt, parse_completion, parse_error, parse_models, request_body
+
+
+def _bytes(data: Any) -> bytes:
+    return json.dumps(data).encode()
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (
+            _bytes({"error": {"message": "bad", "type": "invalid_request_error", "code": "x", "param": "n"}}),
+            ServerError("bad", "invalid_request_error", "x", "n"),
+        ),
+        (
+            _bytes({"object": "error", "message": "too long", "type": "BadRequestError", "code": 400}),
+            ServerError("too long", "BadRequestError", "400"),
+        ),
+        (_bytes({"error": "plain string", "code": "c"}), ServerError("plain string", code="c")),
+        (_bytes({"detail": "Not Found"}), ServerError("Not Found")),
+        (b"<html>502 Bad Gateway</html>", ServerError("<html>502 Bad Gateway</html>")),
+        (b"", ServerError("(empty body)")),
+        (_bytes([1, 2]), ServerError("[1, 2]")),
+    ],
+)
+def test_error_body_shapes(body: bytes, expected: ServerError) -> None:
+    assert parse_error(body) == expected
+
+
+@given(st.binary(max_size=200))
+def test_error_parsing_never_raises(body: bytes) -> None:
+    assert isinstance(parse_error(body).message, str)
+
+
+def test_long_error_messages_are_clipped() -> None:
+    assert len(parse_error(b"x" * 5000).message) <= 1001
+
+
+def test_content_parts_and_choice_order() -> None:
+    body = _bytes(
+        {
+            "choices": [
+                {"index": 1, "message": {"content": "second"}, "finish_reason": "stop"},
+                {"index": 0, "message": {"content": [{"type": "text", "text": "fi"}, {"text": "rst"}]}},
+            ]
+        }
+    )
+    choices, _ = parse_completion(body)
+    assert choices == (Choice("first"), Choice("second", finish_reason="stop"))
+
+
+def test_empty_reasoning_falls_back_to_reasoning_content() -> None:
+    message = {"content": "x", "reasoning": "", "reasoning_content": "why"}
+    choices, _ = parse_completion(_bytes({"choices": [{"message": message}]}))
+    assert choices[0].reasoning == "why"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"not json",
+        b"\xff\xfe",
+        _bytes([]),
+        _bytes({"choices": []}),
+        _bytes({"choices": [{"no": "message"}]}),
+        _bytes({"choices": [{"message": {"content": 3}}]}),
+        _bytes({"error": {"message": "upstream failed"}}),
+    ],
+)
+def test_malformed_completions_raise(body: bytes) -> None:
+    with pytest.raises(MalformedResponse):
+        parse_completion(body)
+
+
+def test_garbage_usage_counts_are_dropped() -> None:
+    body = _bytes({"choices": [{"message": {"content": ""}}], "usage": {"prompt_tokens": "12", "completion_tokens": -1}})
+    _, usage = parse_completion(body)
+    assert (usage.prompt_tokens, usage.completion_tokens) == (None, None)
+
+
+def test_model_listing() -> None:
+    body = _bytes({"data": [{"id": "a", "max_model_len": 8192}, {"id": "b"}]})
+    assert parse_models(body) == (ModelInfo("a", 8192), ModelInfo("b"))
+    with pytest.raises(MalformedResponse):
+        parse_models(_bytes({"data": [{"name": "a"}]}))
+
+
+def test_adaptation_targets_only_fields_that_were_sent() -> None:
+    request = Request("m", (Message("user", "hi"),), SamplingParams())
+    options = WireOptions()
+    body = request_body(request, options)
+    budget = ServerError("Unsupported parameter: 'max_completion_tokens'")
+    switched = adapt(options, body, budget)
+    assert switched == WireOptions(budget_field="max_tokens")
+    assert "max_tokens" in request_body(request, switched)
+    # OpenAI's reverse complaint names max_completion_tokens, which was not sent: no ping-pong.
+    assert adapt(switched, request_body(request, switched), budget) is None
+    temperature = ServerError("x", param="temperature")
+    assert adapt(options, body, temperature) == WireOptions(send_temperature=False)
+    assert adapt(options, body, ServerError("prompt too long")) is None
