@@ -24,13 +24,28 @@ star identities (``(r*)* = r*``, ``(ε|r|s*)* = (r|s)*``), and the final tree ge
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Iterable
 
 import numpy as np
 
 from automata.counting import coreachable
 from automata.dfa import DFA
-from regexlang.ast import Chars, Concat, EmptySet, Epsilon, Optional, Plus, Regex, Star, Union, children, concat, union
+from regexlang.ast import (
+    Chars,
+    Concat,
+    EmptySet,
+    Epsilon,
+    Optional,
+    Plus,
+    Regex,
+    Repeat,
+    Star,
+    Union,
+    children,
+    concat,
+    union,
+)
 from regexlang.charset import CharSet
 from regexlang.normalize import normalize
 
@@ -49,7 +64,7 @@ def to_regex(dfa: DFA) -> Regex:
         victim = min(remaining, key=lambda q: _cost(q, out, into))
         remaining.remove(victim)
         _eliminate(victim, out, into)
-    return normalize(out[_INITIAL].get(_FINAL, _EMPTY))
+    return _fold_runs(normalize(out[_INITIAL].get(_FINAL, _EMPTY)))
 
 
 Edges = dict[int, dict[int, Regex]]
@@ -161,17 +176,26 @@ def _fuse_tail(kept: list[Regex]) -> None:
 
 def _union(options: Iterable[Regex]) -> Regex:
     kept: list[Regex] = []
-    for option in (o for item in options for o in (item.options if isinstance(item, Union) else (item,))):
+    for option in (o for item in options for o in _options(item)):
         if option != _EMPTY and option not in kept:
             kept.append(option)
     kept = [o for o in _merge_chars(kept) if not any(_subsumes(other, o) for other in kept)]
     optional = _EPSILON in kept and len(kept) > 1
     if optional:
         kept.remove(_EPSILON)
+    if optional and any(isinstance(o, Plus) for o in kept):
+        first = next(i for i, o in enumerate(kept) if isinstance(o, Plus))
+        kept[first] = Star(kept[first].inner)  # type: ignore[union-attr]
+        optional = False
     factored = _factor(kept)
-    if not optional or _nullable(factored):
-        return factored
-    return Star(factored.inner) if isinstance(factored, Plus) else Optional(factored)
+    return Optional(factored) if optional and not _nullable(factored) else factored
+
+
+def _options(regex: Regex) -> tuple[Regex, ...]:
+    """The options of a union, reading ``r?`` as ``r|ε`` so that ``ε`` is decided once, at the top."""
+    if isinstance(regex, Optional):
+        return (*_options(regex.inner), _EPSILON)
+    return regex.options if isinstance(regex, Union) else (regex,)
 
 
 def _subsumes(big: Regex, small: Regex) -> bool:
@@ -225,3 +249,52 @@ def _nullable(regex: Regex) -> bool:
             return _nullable(inner)
         case _:
             return False
+
+
+def _fold_runs(regex: Regex) -> Regex:
+    """Runs of one factor under different quantifiers become one count: ``xxx*`` → ``x{2,}``.
+
+    Runs of up to three bare literal characters stay as they are (``aa`` reads better than ``a{2}``).
+    """
+    match regex:
+        case Concat(parts):
+            folded: list[Regex] = []
+            for base, group in itertools.groupby((_fold_runs(p) for p in parts), key=_base):
+                run = list(group)
+                if len(run) == 1 or (len(run) <= 3 and run[0] == base and isinstance(base, Chars) and base.chars.is_single()):
+                    folded.extend(run)
+                    continue
+                low, high = 0, 0
+                for low_i, high_i in map(_bounds, run):
+                    low, high = low + low_i, None if high is None or high_i is None else high + high_i
+                folded.append(_counted(base, low, high))
+            return concat(*folded)
+        case Union(options):
+            return union(*(_fold_runs(o) for o in options))
+        case Star(inner) | Plus(inner) | Optional(inner):
+            return type(regex)(_fold_runs(inner))
+        case _:
+            return regex
+
+
+def _base(regex: Regex) -> Regex:
+    return regex.inner if isinstance(regex, (Star, Plus, Optional, Repeat)) else regex
+
+
+def _bounds(regex: Regex) -> tuple[int, int | None]:
+    match regex:
+        case Star():
+            return 0, None
+        case Plus():
+            return 1, None
+        case Optional():
+            return 0, 1
+        case Repeat(_, low, high):
+            return low, high
+        case _:
+            return 1, 1
+
+
+def _counted(base: Regex, low: int, high: int | None) -> Regex:
+    shapes: dict[tuple[int, int | None], Regex] = {(0, None): Star(base), (1, None): Plus(base), (0, 1): Optional(base)}
+    return shapes.get((low, high), Repeat(base, low, high))

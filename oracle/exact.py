@@ -38,7 +38,7 @@ import numpy as np
 
 from automata.dfa import DFA
 from automata.errors import DEFAULT_STATE_LIMIT, StateLimitExceeded
-from automata.ops import difference, equivalent, is_empty
+from automata.ops import accepts_many, difference, equivalent, is_empty
 from automata.paths import Path, accepting_paths
 from automata.sampling import sample_strings, shortest
 from oracle.clustered import from_path, lift
@@ -50,6 +50,9 @@ from regexlang.ast import Regex
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
 from regexlang.dialects import universe as dialect_universe
+
+#: Most witness strings drawn for one side of one verdict before settling for fewer than asked.
+_MAX_DRAWS = 8192
 
 #: How a verdict lists its counterexamples: alternating sides, positives first, or shortest first.
 Order = Literal["interleaved", "grouped", "by_length"]
@@ -172,8 +175,7 @@ class ExactTeacher:
         if want <= 0 or is_empty(diff):
             return [], 0
         cfg = self.config
-        need = want + len(given)  # enough candidates to survive the exclusion of old ones
-        candidates: Iterable[Counterexample]
+        need = want + _collisions(diff, given)  # enough candidates to survive the exclusion of old ones
         if cfg.mode == "paths":
             paths = accepting_paths(
                 diff,
@@ -184,17 +186,23 @@ class ExactTeacher:
                 seed=seed,
             )
             if cfg.clustered:
-                candidates = (from_path(p, label, diff) for p in paths)
-            else:
-                candidates = (Example(s, label) for s in _path_strings(paths, 4 * need, np.random.default_rng(seed)))
-        else:
-            draws = need * (4 if cfg.clustered else 1)  # lifted witnesses often share a path
+                return _fresh((from_path(p, label, diff) for p in paths), given, want)
+            strings = _path_strings(paths, 4 * need, np.random.default_rng(seed))
+            return _fresh((Example(s, label) for s in strings), given, want)
+        # Witness strings; lifted ones often share a super-character path, so draw more until
+        # enough distinct ones turn up, the language runs out, or the draw cap is reached.
+        draws, examined = need, 0
+        while True:
             if cfg.mode == "shortest":
                 strings = shortest(diff, draws, max_len=cfg.max_len)
             else:
                 strings = sample_strings(diff, draws, np.random.default_rng(seed), max_len=cfg.max_len)
-            candidates = (lift(diff, s, label) if cfg.clustered else Example(s, label) for s in strings)
-        return _fresh(candidates, given, want)
+            lifted = (lift(diff, s, label) if cfg.clustered else Example(s, label) for s in strings)
+            fresh, seen = _fresh(lifted, given, want)
+            examined += seen
+            if len(fresh) == want or len(strings) < draws or draws >= _MAX_DRAWS:
+                return fresh, examined
+            draws = min(4 * draws, _MAX_DRAWS)
 
     def _arrange(self, pos: list[Counterexample], neg: list[Counterexample]) -> tuple[Counterexample, ...]:
         if self.config.order == "grouped":
@@ -218,6 +226,17 @@ def _path_strings(paths: Sequence[Path], limit: int, rng: np.random.Generator) -
         return
     for path in itertools.islice(itertools.cycle(paths), limit):
         yield "".join(_pick(readable(step.chars), rng) for step in path.steps)
+
+
+def _collisions(diff: DFA, given: AbstractSet[ExampleKey]) -> int:
+    """How many already-given examples lie in ``diff`` (only those can be drawn again)."""
+    if not given:
+        return 0
+    return int(sum(accepts_many(diff, [k if isinstance(k, str) else _first(k) for k in given])))
+
+
+def _first(positions: tuple[CharSet, ...]) -> str:
+    return "".join(p.first() for p in positions)
 
 
 def _pick(members: str, rng: np.random.Generator) -> str:

@@ -45,7 +45,7 @@ class Chars:
 class Concat:
     """Concatenation of two or more parts, in order."""
 
-    parts: tuple[Regex, ...] = attrs.field(converter=tuple)
+    parts: tuple[Regex, ...] = attrs.field()
 
     @parts.validator
     def _check(self, attribute: attrs.Attribute[object], value: tuple[Regex, ...]) -> None:
@@ -56,7 +56,7 @@ class Concat:
 class Union:
     """Alternation of two or more options (order kept as written)."""
 
-    options: tuple[Regex, ...] = attrs.field(converter=tuple)
+    options: tuple[Regex, ...] = attrs.field()
 
     @options.validator
     def _check(self, attribute: attrs.Attribute[object], value: tuple[Regex, ...]) -> None:
@@ -67,7 +67,7 @@ class Union:
 class Intersection:
     """Strings in every one of two or more parts (extended dialect ``&``)."""
 
-    parts: tuple[Regex, ...] = attrs.field(converter=tuple)
+    parts: tuple[Regex, ...] = attrs.field()
 
     @parts.validator
     def _check(self, attribute: attrs.Attribute[object], value: tuple[Regex, ...]) -> None:
@@ -145,6 +145,8 @@ UNARY_TYPES = (Complement, Star, Plus, Optional, Repeat)
 
 
 def _check_flat(node_type: type, children: tuple[Regex, ...]) -> None:
+    if not isinstance(children, tuple):
+        raise TypeError(f"{node_type.__name__} children must be a tuple (hashable), got {type(children).__name__}")
     if len(children) < 2:
         raise ValueError(f"{node_type.__name__} needs at least two children, got {len(children)}")
     if any(type(child) is node_type for child in children):

@@ -162,7 +162,7 @@ def _intersection(parts: Iterable[Regex]) -> Regex:
 
 
 def _complement(inner: Regex) -> Regex:
-    return inner.inner if isinstance(inner, Complement) else Complement(_star_body(inner))
+    return inner.inner if isinstance(inner, Complement) else Complement(inner)
 
 
 def _star_body(regex: Regex) -> Regex:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from typing import Literal
 
 from regexlang.ast import AssertKind
 from regexlang.charset import CharSet
@@ -33,9 +32,6 @@ _HEX_WIDTH = {"x": 2, "u": 4, "U": 8}
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _OCT_DIGITS = frozenset("01234567")
 _DIGITS = frozenset("0123456789")
-
-EscapeKind = Literal["literal", "category", "assert", "backreference"]
-
 
 @functools.cache
 def category(letter: str) -> CharSet:
@@ -72,22 +68,23 @@ class EscapeReader:
             raise self.scan.error(f"missing {what}", at=self.scan.pos - 1)
         return name
 
-    def outside_class(self) -> tuple[EscapeKind, int | CharSet | AssertKind | None]:
-        """An escape outside brackets, the scanner being on its backslash."""
+    def outside_class(self) -> int | CharSet | AssertKind:
+        """An escape outside brackets (a character code, a shorthand's set or an assertion), the
+        scanner being on its backslash."""
         start = self.scan.pos
         letter = self.token()[1]
         if letter in _ASSERTIONS:
-            return "assert", _ASSERTIONS[letter]
+            return _ASSERTIONS[letter]
         if letter in "dDsSwW":
-            return "category", category(letter)
+            return category(letter)
         if letter == "0":
-            return "literal", int(letter + self.scan.take_while(_OCT_DIGITS, 2), 8)
+            return int(letter + self.scan.take_while(_OCT_DIGITS, 2), 8)
         if letter in _DIGITS:
             digits = letter + self.scan.take_while(_DIGITS, 1)
             if len(digits) == 2 and letter in _OCT_DIGITS and digits[1] in _OCT_DIGITS and self.scan.peek() in _OCT_DIGITS:
-                return "literal", self.octal(digits + self.scan.next(), start)
-            return "backreference", None
-        return "literal", self.common(letter, start)
+                return self.octal(digits + self.scan.next(), start)
+            raise self.scan.error("backreferences are not regular", at=start)
+        return self.common(letter, start)
 
     def in_class(self) -> int | CharSet:
         """A class member: a character code, or the set of a shorthand such as ``\\d``."""

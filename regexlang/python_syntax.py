@@ -28,6 +28,7 @@ the empty set as ``[^\\s\\S]``, assertions as ``^ $ \\Z \\b \\B``, and character
 from __future__ import annotations
 
 import enum
+import functools
 from typing import Literal
 
 import attrs
@@ -115,7 +116,6 @@ class _Parser:
         scan = self.scan
         items: list[_Item] = []
         while scan.peek() not in ("", "|", ")"):
-            start = scan.pos
             char = scan.peek()
             ignorecase = bool(flags & Flag.IGNORECASE)
             if flags & Flag.VERBOSE and char in _WHITESPACE:
@@ -144,22 +144,15 @@ class _Parser:
             else:
                 scan.next()
                 items.append(_anchor(char, flags))
-            assert scan.pos > start
         return [inner for item in items for inner in (item.contents or (item,))]
 
     def escape(self, ignorecase: bool) -> _Item:
-        start = self.scan.pos
-        kind, value = self.escapes.outside_class()
-        if kind == "assert":
-            assert isinstance(value, AssertKind)
+        value = self.escapes.outside_class()
+        if isinstance(value, AssertKind):
             return _Item(Assertion(value), "assert")
-        if kind == "category":
-            assert isinstance(value, CharSet)
+        if isinstance(value, CharSet):
             spec = ClassSpec(categories=frozenset([value]))
             return _Item(_chars_node(class_chars(spec, ignorecase)), spec=spec)
-        if kind == "backreference":
-            raise self.scan.error("backreferences are not regular", at=start)
-        assert isinstance(value, int)
         return _literal_item(value, ignorecase)
 
     def char_class(self, ignorecase: bool) -> _Item:
@@ -181,9 +174,7 @@ class _Parser:
             if scan.peek() == "-" and scan.peek(1) not in ("", "]"):
                 scan.next()
                 high = self.escapes.in_class()
-                if not isinstance(low, int) or not isinstance(high, int):
-                    raise scan.error(f"bad range {scan.text[item_start:scan.pos]}", at=item_start)
-                if high < low:
+                if not isinstance(low, int) or not isinstance(high, int) or high < low:
                     raise scan.error(f"bad range {scan.text[item_start:scan.pos]}", at=item_start)
                 ranges.add((low, high))
             else:
@@ -253,8 +244,8 @@ class _Parser:
                         raise scan.error("missing ), unterminated comment", at=start)
                 return None
             elif char in ("=", "!", "<"):
-                if char == "<" and scan.next() not in ("=", "!"):
-                    raise self.unknown_extension("?<", start)
+                if char == "<" and (after := scan.next()) not in ("=", "!"):
+                    raise self.unknown_extension("?<", after, start)
                 raise scan.error("lookarounds are not supported", at=start)
             elif char == "(":
                 raise scan.error("conditional groups are not supported", at=start)
@@ -294,14 +285,14 @@ class _Parser:
         if scan.accept("="):
             self.check_group_name(self.escapes.until(")", "group name"))
             raise scan.error("backreferences are not regular", at=start)
-        raise self.unknown_extension("?P", start)
+        raise self.unknown_extension("?P", scan.next(), start)
 
     def check_group_name(self, name: str) -> None:
         if not name.isidentifier():
             raise self.scan.error(f"bad character in group name {name!r}", at=self.scan.pos - len(name) - 1)
 
-    def unknown_extension(self, prefix: str, start: int) -> Exception:
-        char = self.scan.text[self.scan.pos - 1] if self.scan.pos - 1 > start + len(prefix) else ""
+    def unknown_extension(self, prefix: str, char: str, start: int) -> Exception:
+        """The error for ``(?P`` or ``(?<`` followed by ``char`` ("" at the end)."""
         if not char:
             return self.scan.error("unexpected end of pattern")
         return self.scan.error(f"unknown extension {prefix}{char}", at=start + 1)
@@ -330,7 +321,7 @@ class _Parser:
     def flag_letter(self, char: str, missing: str) -> Flag:
         scan = self.scan
         if char in _REJECTED_FLAGS:
-            raise scan.error(_REJECTED_FLAGS[char], at=scan.pos - 1)
+            raise scan.error(_REJECTED_FLAGS[char])
         if char not in _FLAGS:
             message = "unknown flag" if char.isalpha() else missing
             raise scan.error(message, at=scan.pos - len(char))
@@ -350,25 +341,22 @@ def _anchor(char: str, flags: Flag) -> _Item:
     return _Item(Assertion(kind), "assert")
 
 
+def _single_spec(branch: list[_Item]) -> ClassSpec | None:
+    return branch[0].spec if len(branch) == 1 else None
+
+
 def _merge_branches(branches: list[list[_Item]], ignorecase: bool) -> _Item:
     """The alternation as one item; see the module docstring for ``re``'s class merging."""
     written = union(*(concat(*(item.node for item in branch)) for branch in branches))
-    singles = [branch[0] for branch in branches if len(branch) == 1 and branch[0].spec is not None]
-    if len(singles) < len(branches):
+    specs = [spec for spec in map(_single_spec, branches) if spec is not None]
+    if len(specs) < len(branches):
         return _Item(written)
-    spec = singles[0].spec
-    assert spec is not None
-    for item in singles[1:]:
-        assert item.spec is not None
-        spec = spec.merge(item.spec)
+    merged = functools.reduce(ClassSpec.merge, specs)
     if ignorecase:
-        merged = class_chars(spec, True)
-        separate = CharSet()
-        for item in singles:
-            separate |= item.node.chars if isinstance(item.node, Chars) else CharSet()
-        if merged != separate:
-            return _Item(_chars_node(merged), spec=spec)
-    return _Item(written, spec=spec)
+        chars = class_chars(merged, True)
+        if chars != class_chars(_written_union(written), False):
+            return _Item(_chars_node(chars), spec=merged)
+    return _Item(written, spec=merged)
 
 
 def unparse(regex: Regex) -> str:

@@ -38,12 +38,13 @@ PAIRS: list[tuple[Dialect, str, str]] = [
 
 
 def strings_of(example: Counterexample, rng: np.random.Generator) -> list[str]:
-    """The strings an example stands for: all of them, or 2000 random ones when there are more."""
+    """The strings an example stands for: all of them, or 256 random ones when there are more."""
     if isinstance(example, Example):
         return [example.string]
-    if example.size() <= 20_000:
+    if example.size() <= 256:
         return list(example.strings())
-    return ["".join(p.intervals and list(p)[rng.integers(len(p))] for p in example.positions) for _ in range(2000)]
+    members = [list(p) for p in example.positions]
+    return ["".join(m[int(rng.integers(len(m)))] for m in members) for _ in range(256)]
 
 
 def assert_genuine(teacher: ExactTeacher, hypothesis: str, verdict: Verdict) -> None:
@@ -95,10 +96,10 @@ def test_batch_is_balanced_when_both_sides_exist() -> None:
 
 def test_short_side_hands_its_share_to_the_other() -> None:
     teacher = ExactTeacher.from_regex("a (a + b + c)*", "simple").with_config(mode="shortest", batch=50)
-    verdict = teacher.check("a (a + b + c)* + b")  # only one negative exists: "b"
+    verdict = teacher.check("a (a + b + c)* c + b")  # only one negative exists: "b"
     assert [e.text() for e in verdict.negatives] == ["b, 0"]
     assert len(verdict.positives) == 49
-    assert_genuine(teacher, "a (a + b + c)* + b", verdict)
+    assert_genuine(teacher, "a (a + b + c)* c + b", verdict)
 
 
 def test_shortest_mode_is_shortlex() -> None:
@@ -124,12 +125,14 @@ def test_order_setting(order: str) -> None:
 def test_no_repeats_across_rounds(mode: str, clustered: bool) -> None:
     teacher = ExactTeacher.from_regex("[A-Za-z]+[0-9]", "extended").with_config(mode=mode, clustered=clustered, batch=10)
     given: tuple[Counterexample, ...] = ()
-    for _ in range(4):  # the same (inconsistent) hypothesis every round: each round must add new ones
+    for _ in range(4):  # the same (inconsistent) hypothesis every round: old counterexamples never return
         verdict = teacher.check("[A-Za-z0-9]*", given)
-        assert verdict.counterexamples
         before = len(given)
         given = remember(given, verdict)
         assert len(given) == before + len(verdict.counterexamples)
+        # Loop-free paths are finitely many; the other modes have strings to spare.
+        assert verdict.counterexamples or (mode == "paths" and clustered and verdict.has("exhausted"))
+    assert len(given) == (4 if mode == "paths" and clustered else 40)
 
 
 def test_same_seed_same_output_and_seed_matters() -> None:
@@ -174,7 +177,7 @@ def test_bad_hypotheses_are_typed_reasons_not_exceptions() -> None:
 
 
 def test_empty_target_is_allowed_and_flagged() -> None:
-    teacher = ExactTeacher.from_regex(EmptySet(), "simple").with_config(batch=6)
+    teacher = ExactTeacher.from_regex(EmptySet(), "simple").with_config(batch=6, mode="shortest")
     assert [i.kind for i in teacher.issues] == ["empty_language"]
     verdict = teacher.check("a*")
     assert verdict.valid and verdict.has("empty_language")

@@ -232,7 +232,7 @@ def test_case_insensitive_literals_agree_with_re() -> None:
         (Star(Assertion(AssertKind.WORD_BOUNDARY)), "(?:\\b)*"),
         (text("a.b\n\x00\u200b"), "a\\.b\\n\\x00\\u200b"),
         (EmptySet(), "[^\\s\\S]"),
-        (Union((literal("["), literal("^"))), "\\[|\\^"),
+        (union(literal("["), literal("^")), "\\[|\\^"),
     ],
 )
 def test_unparse(tree: Regex, expected: str) -> None:

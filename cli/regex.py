@@ -1,0 +1,55 @@
+"""``python -m cli regex``: parse, measure and compile one regex; optionally compare it with another.
+
+This is the practitioner's quick look at a regex: its canonical form in the dialect, the paper's
+complexity metrics (#States, StarDepth), the shortest strings it accepts, and — with ``--against``
+— whether two regexes denote the same language, with the shortest string that tells them apart.
+"""
+
+from __future__ import annotations
+
+
+import click
+
+from automata.compile import compile_many
+from automata.errors import StateLimitExceeded
+from automata.ops import equivalence_witness, num_states
+from automata.sampling import shortest
+from regexlang import DIALECTS, Dialect, RegexError, RegexSyntaxError, parse, universe, unparse
+from regexlang.metrics import node_count, star_depth, text_length
+
+
+
+@click.command()
+@click.argument("text")
+@click.option("--dialect", type=click.Choice(DIALECTS), default="python", show_default=True)
+@click.option("--against", metavar="TEXT", help="A second regex (same dialect) to compare with.")
+@click.option("--examples", default=5, show_default=True, help="How many shortest accepted strings to show.")
+@click.option("--state-limit", default=200_000, show_default=True, help="Stop determinization past this many states.")
+def regex(text: str, dialect: Dialect, against: str | None, examples: int, state_limit: int) -> None:
+    """Parse TEXT, print its canonical form and metrics, and compile it to a minimal DFA."""
+    texts = [text] if against is None else [text, against]
+    trees = []
+    for t in texts:
+        try:
+            trees.append(parse(t, dialect))
+        except RegexSyntaxError as error:
+            raise click.ClickException(f"{error}\n{error.caret()}") from None
+    try:
+        dfas = compile_many(trees, universe(dialect), state_limit=state_limit)
+    except (StateLimitExceeded, RegexError) as error:
+        raise click.ClickException(str(error)) from None
+    tree, dfa = trees[0], dfas[0]
+    click.echo(f"canonical:  {unparse(tree, dialect)}")
+    click.echo(f"length:     {text_length(text)}")
+    click.echo(f"nodes:      {node_count(tree)}")
+    click.echo(f"star depth: {star_depth(tree)}")
+    click.echo(f"#states:    {num_states(dfa)}  (minimal DFA without the dead state)")
+    strings = shortest(dfa, examples)
+    click.echo("shortest:   " + (", ".join(repr(s) for s in strings) if strings else "(the language is empty)"))
+    if against is not None:
+        witness = equivalence_witness(dfas[0], dfas[1], state_limit=state_limit)
+        if witness is None:
+            click.echo("equivalent: yes")
+        else:
+            side = "the first" if witness.accepted_by == "left" else "--against"
+            click.echo(f"equivalent: no — {witness.string!r} is accepted only by {side}")
