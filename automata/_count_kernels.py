@@ -1,10 +1,17 @@
-"""numba kernels behind counting and sampling: dense dynamic programs over a DFA's table.
+"""numba kernels behind counting and sampling: exact dynamic programs over a DFA's table.
 
 Counting the strings of each length a DFA accepts is a matrix power in disguise: the number of
 accepted strings of length ``r`` from state ``s`` is ``sum_k size[k] * table[r-1, delta(s, k)]``.
-The kernel runs that recurrence in float64, which is exact while every value stays below 2**53;
-:mod:`automata.counting` checks the row maxima and finishes in Python integers past that point, so
-the fast path never trades exactness for speed.
+Those numbers outgrow every machine integer (``|universe| ** r``; over Unicode 2**64 is passed at
+length 4), and float64 would round them. So :func:`completion_table` computes in *limbs*: each
+count is a little-endian array of base-2**32 digits held in int64, and the only operation the
+recurrence needs, "add a class size times a big number", is a digit-by-digit multiply-add with a
+carry. A class size is below 2**21 (the code-point range), so every intermediate value stays below
+2**54 and int64 never overflows. The caller sizes the digit arrays from the bound
+``|universe| ** max_len`` and turns the digits into Python ``int``s only for the counts it reads.
+
+:func:`unrank` turns indices into strings (see :mod:`automata.sampling`) while the counts fit int64;
+:func:`coreachable` is the backward reachability every consumer of counts needs to skip dead states.
 
 Kernels take and return plain numpy arrays and carry no explicit signatures, so importing this
 module compiles nothing; the first call compiles (and caches on disk with ``cache=True``).
@@ -16,24 +23,126 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+DIGIT_BITS = 32
+_DIGIT_MASK = (1 << DIGIT_BITS) - 1
 
-@numba.njit(cache=True)  # type: ignore[untyped-decorator]
+
+@numba.njit(cache=True)
 def completion_table(
     transitions: npt.NDArray[np.int32],
-    sizes: npt.NDArray[np.float64],
+    sizes: npt.NDArray[np.int64],
     accepting: npt.NDArray[np.bool_],
     max_len: int,
-) -> npt.NDArray[np.float64]:
-    """``table[r, s]``: the number of strings of length ``r`` accepted from state ``s``."""
+    n_digits: int,
+) -> npt.NDArray[np.int64]:
+    """``table[r, s]``: the base-2**32 digits of the number of strings of length ``r`` accepted
+    from state ``s`` (``n_digits`` must hold the largest count)."""
     n_states, n_classes = transitions.shape
-    table = np.zeros((max_len + 1, n_states), dtype=np.float64)
+    table = np.zeros((max_len + 1, n_states, n_digits), dtype=np.int64)
+    used = np.zeros((max_len + 1, n_states), dtype=np.int64)  # digits in use: the rest are zero
     for s in range(n_states):
         if accepting[s]:
-            table[0, s] = 1.0
+            table[0, s, 0] = 1
+            used[0, s] = 1
     for r in range(1, max_len + 1):
         for s in range(n_states):
-            total = 0.0
+            total = table[r, s]
+            top = 0
             for k in range(n_classes):
-                total += sizes[k] * table[r - 1, transitions[s, k]]
-            table[r, s] = total
+                target = transitions[s, k]
+                digits = used[r - 1, target]
+                if digits == 0:
+                    continue
+                size = sizes[k]
+                source = table[r - 1, target]
+                carry = 0
+                i = 0
+                while i < digits or carry:
+                    value = total[i] + size * source[i] + carry if i < digits else total[i] + carry
+                    total[i] = value & _DIGIT_MASK
+                    carry = value >> DIGIT_BITS
+                    i += 1
+                top = max(top, i)
+            while top > 0 and total[top - 1] == 0:
+                top -= 1
+            used[r, s] = top
     return table
+
+
+@numba.njit(cache=True)
+def coreachable(transitions: npt.NDArray[np.int32], accepting: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """States from which an accepting state can be reached (backward search over reversed edges)."""
+    n_states, n_classes = transitions.shape
+    in_degree = np.zeros(n_states + 1, dtype=np.int64)
+    for s in range(n_states):
+        for k in range(n_classes):
+            in_degree[transitions[s, k] + 1] += 1
+    bounds = np.cumsum(in_degree)
+    fill = bounds[:-1].copy()
+    sources = np.empty(n_states * n_classes, dtype=np.int64)
+    for s in range(n_states):
+        for k in range(n_classes):
+            t = transitions[s, k]
+            sources[fill[t]] = s
+            fill[t] += 1
+    live = accepting.copy()
+    stack = np.flatnonzero(accepting)
+    stack = np.concatenate((stack, np.empty(n_states, dtype=stack.dtype)))
+    size = np.count_nonzero(accepting)
+    while size:
+        size -= 1
+        t = stack[size]
+        for e in range(bounds[t], bounds[t + 1]):
+            s = sources[e]
+            if not live[s]:
+                live[s] = True
+                stack[size] = s
+                size += 1
+    return live
+
+
+@numba.njit(cache=True)
+def unrank(
+    group_bounds: npt.NDArray[np.int64],
+    group_target: npt.NDArray[np.int64],
+    group_size: npt.NDArray[np.int64],
+    interval_bounds: npt.NDArray[np.int64],
+    interval_start: npt.NDArray[np.int64],
+    interval_offset: npt.NDArray[np.int64],
+    table: npt.NDArray[np.int64],
+    starts: npt.NDArray[np.int64],
+    lengths: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+) -> npt.NDArray[np.int32]:
+    """The code points of the ``indices[j]``-th string of ``lengths[j]`` accepted from state
+    ``starts[j]``, for every ``j``, concatenated.
+
+    The edge groups of state ``s`` are ``group_bounds[s]..group_bounds[s+1]``; the characters of
+    group ``g`` are the intervals ``interval_bounds[g]..interval_bounds[g+1]``, each a first code
+    point and the number of the group's characters before it. ``table`` must fit in int64.
+    """
+    codes = np.empty(lengths.sum(), dtype=np.int32)
+    pos = 0
+    for j in range(lengths.size):
+        state = starts[j]
+        index = indices[j]
+        for remaining in range(lengths[j], 0, -1):
+            for g in range(group_bounds[state], group_bounds[state + 1]):
+                tail = table[remaining - 1, group_target[g]]
+                block = group_size[g] * tail
+                if index < block:
+                    within = index // tail
+                    index -= within * tail
+                    lo, hi = interval_bounds[g], interval_bounds[g + 1] - 1
+                    while lo < hi:  # the last interval starting at or before ``within``
+                        mid = (lo + hi + 1) // 2
+                        if interval_offset[mid] <= within:
+                            lo = mid
+                        else:
+                            hi = mid - 1
+                    codes[pos] = interval_start[lo] + within - interval_offset[lo]
+                    pos += 1
+                    state = group_target[g]
+                    break
+                index -= block
+    return codes

@@ -22,12 +22,15 @@ depth-first walk per length pruned to states that can still accept in exactly th
 
 from __future__ import annotations
 
+import random
 from bisect import bisect_right
 from collections.abc import Iterator
 from typing import Literal
 
 import numpy as np
+import numpy.typing as npt
 
+from automata import _count_kernels
 from automata.counting import Completions, completions, coreachable
 from automata.dfa import DFA, BoolArray
 
@@ -35,79 +38,99 @@ Mode = Literal["uniform", "representatives"]
 LengthDistribution = Literal["uniform", "proportional"]
 
 
-def random_below(rng: np.random.Generator, n: int) -> int:
-    """A uniform integer in ``0..n-1`` for any positive Python ``int`` ``n``."""
-    if n <= 0:
-        raise ValueError(f"no integer below {n}")
-    if n < 2**63:
-        return int(rng.integers(n))
-    bits = n.bit_length()
-    n_bytes = (bits + 7) // 8
-    while True:
-        value = int.from_bytes(rng.bytes(n_bytes), "little") >> (8 * n_bytes - bits)
-        if value < n:
-            return value
-
-
 class _Unranker:
     """Maps indices ``0..count(n)-1`` to the accepted strings of length ``n``, bijectively."""
 
     def __init__(self, table: Completions) -> None:
         dfa = table.dfa
-        alphabet = dfa.alphabet
+        classes = dfa.alphabet.classes
+        live = coreachable(dfa).tolist()
         self.table = table
-        self.per_class = table.per_class
-        sizes = [1] * len(alphabet) if table.per_class else alphabet.sizes()
-        self.representatives = [alphabet.representative(k) for k in range(len(alphabet))]
-        self.class_starts = [[lo for lo, _ in c.intervals] for c in alphabet.classes]
-        self.class_offsets = [_prefix_sums([hi - lo + 1 for lo, hi in c.intervals]) for c in alphabet.classes]
-        # Per state: (target, group size, classes of the group, prefix sums of their sizes).
+        # Per state, one entry per live next state: (target, number of characters, the characters
+        # as interval starts and the prefix sums of interval lengths). With ``per_class`` the
+        # characters are the representatives, one per class.
         self.groups: list[list[tuple[int, int, list[int], list[int]]]] = []
         for row in dfa.transitions.tolist():
-            by_target: dict[int, list[int]] = {}
+            by_target: dict[int, list[tuple[int, int]]] = {}
             for k, target in enumerate(row):
-                by_target.setdefault(target, []).append(k)
-            self.groups.append(
-                [
-                    (target, sum(sizes[k] for k in ks), ks, _prefix_sums([sizes[k] for k in ks]))
-                    for target, ks in by_target.items()
-                ]
-            )
+                if live[target]:
+                    chars = [(classes[k].intervals[0][0],) * 2] if table.per_class else classes[k].intervals
+                    by_target.setdefault(target, []).extend(chars)
+            self.groups.append([(target, *_flatten(sorted(ivs))) for target, ivs in by_target.items()])
+        # Rows below ``int64_rows`` (and every block within them) fit the compiled unranker.
+        self.int64_rows = table.int64_rows()
 
-    def string(self, length: int, index: int) -> str:
-        """The ``index``-th accepted string of ``length`` (0 <= index < count(length))."""
-        rows = self.table.rows
+    def strings(self, picks: list[tuple[int, int]]) -> list[str]:
+        """The strings named by ``(length, index)`` pairs, in order.
+
+        Python integers walk the first steps, while the counts left may exceed int64; the compiled
+        kernel finishes every string from there (for most languages, from the first character).
+        """
+        if not picks:
+            return []
+        heads, states, remaining, indices = [], [], [], []
+        for length, index in picks:
+            head, state, index = self._walk(length, index, length - self.int64_rows + 1)
+            heads.append(head)
+            states.append(state)
+            remaining.append(length - len(head))
+            indices.append(index)
+        lengths = np.asarray(remaining, dtype=np.int64)
+        codes = _count_kernels.unrank(
+            *self._arrays(),
+            self.table.int64_table(self.int64_rows),
+            np.asarray(states, dtype=np.int64),
+            lengths,
+            np.asarray(indices, dtype=np.int64),
+        )
+        text = codes.tobytes().decode("utf-32-le", "surrogatepass")
+        ends = np.cumsum(lengths).tolist()
+        return [head + text[end - n : end] for head, end, n in zip(heads, ends, remaining)]
+
+    def _walk(self, length: int, index: int, steps: int) -> tuple[str, int, int]:
+        """The first ``steps`` characters of the ``index``-th string of ``length``, the state they
+        reach and the index of the rest among the strings accepted from there."""
         state = self.table.dfa.start
-        chars: list[str] = []
-        for remaining in range(length, 0, -1):
-            below = rows[remaining - 1]
-            for target, group_size, classes, offsets in self.groups[state]:
+        codes: list[int] = []
+        for remaining in range(length, length - steps, -1):
+            below = self.table.row(remaining - 1)
+            for target, size, starts, offsets in self.groups[state]:
                 tail = below[target]
-                block = group_size * tail
+                block = size * tail
                 if index < block:
                     within, index = divmod(index, tail)
                     i = bisect_right(offsets, within) - 1
-                    chars.append(self._char(classes[i], within - offsets[i]))
+                    codes.append(starts[i] + within - offsets[i])
                     state = target
                     break
                 index -= block
-            else:
-                raise IndexError("index beyond the number of accepted strings")
-        return "".join(chars)
+        return "".join(map(chr, codes)), state, index
 
-    def _char(self, cls: int, offset: int) -> str:
-        if self.per_class:
-            return self.representatives[cls]
-        offsets = self.class_offsets[cls]
-        i = bisect_right(offsets, offset) - 1
-        return chr(self.class_starts[cls][i] + offset - offsets[i])
+    def _arrays(self) -> tuple[npt.NDArray[np.int64], ...]:
+        """The edge groups as the flat arrays :func:`automata._count_kernels.unrank` reads."""
+        group_bounds, interval_bounds = [0], [0]
+        targets, sizes, starts, offsets = [], [], [], []
+        for groups in self.groups:
+            for target, size, group_starts, group_offsets in groups:
+                targets.append(target)
+                sizes.append(size)
+                starts.extend(group_starts)
+                offsets.extend(group_offsets)
+                interval_bounds.append(len(starts))
+            group_bounds.append(len(targets))
+        return tuple(
+            np.asarray(a, dtype=np.int64) for a in (group_bounds, targets, sizes, interval_bounds, starts, offsets)
+        )
 
 
-def _prefix_sums(values: list[int]) -> list[int]:
-    sums = [0]
-    for v in values[:-1]:
-        sums.append(sums[-1] + v)
-    return sums
+def _flatten(intervals: list[tuple[int, int]]) -> tuple[int, list[int], list[int]]:
+    """Size, interval starts and prefix sums of the lengths of sorted disjoint ``intervals``."""
+    starts, offsets, size = [], [], 0
+    for lo, hi in intervals:
+        starts.append(lo)
+        offsets.append(size)
+        size += hi - lo + 1
+    return size, starts, offsets
 
 
 def sample(dfa: DFA, length: int, rng: np.random.Generator, *, mode: Mode = "uniform") -> str | None:
@@ -132,35 +155,36 @@ def sample_strings(
     ``lengths="uniform"`` first draws a length uniformly among those that have strings, then a
     string of that length uniformly; ``"proportional"`` is uniform over all the strings in range.
     With ``unique`` the strings are distinct: a length leaves the draw once its strings are used up,
-    and fewer than ``n`` come back when the language in range has fewer (or when ``8 * n + 64``
-    draws in a row hit duplicates, which needs very skewed counts).
+    and fewer than ``n`` come back when the language in range has fewer (or after ``8 * n + 64``
+    duplicate draws, which needs very skewed counts).
     """
+    draw = random.Random(int(rng.integers(2**63)))  # exact for big ints, and fast per call
     unranker = _Unranker(completions(dfa, max_len, per_class=mode == "representatives"))
     counts = unranker.table.by_length()
     available = [length for length in range(min_len, max_len + 1) if counts[length]]
     drawn = dict.fromkeys(available, 0)
-    seen: set[str] = set()
-    out: list[str] = []
+    picks: list[tuple[int, int]] = []  # (length, index): distinct pairs name distinct strings
+    seen: set[tuple[int, int]] = set()
     misses = 0
-    while len(out) < n and available and misses <= 8 * n + 64:
-        length = _pick_length(rng, available, counts, lengths)
-        string = unranker.string(length, random_below(rng, counts[length]))
+    while len(picks) < n and available and misses <= 8 * n + 64:
+        length = _pick_length(draw, available, counts, lengths)
+        pick = (length, draw.randrange(counts[length]))
         if unique:
-            if string in seen:
+            if pick in seen:
                 misses += 1
                 continue
-            seen.add(string)
+            seen.add(pick)
             drawn[length] += 1
             if drawn[length] == counts[length]:
                 available.remove(length)
-        out.append(string)
-    return out
+        picks.append(pick)
+    return unranker.strings(picks)
 
 
-def _pick_length(rng: np.random.Generator, available: list[int], counts: list[int], how: LengthDistribution) -> int:
+def _pick_length(draw: random.Random, available: list[int], counts: list[int], how: LengthDistribution) -> int:
     if how == "uniform":
-        return available[int(rng.integers(len(available)))]
-    index = random_below(rng, sum(counts[length] for length in available))
+        return available[draw.randrange(len(available))]
+    index = draw.randrange(sum(counts[length] for length in available))
     for length in available:
         if index < counts[length]:
             return length

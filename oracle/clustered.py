@@ -17,7 +17,7 @@ universe lead nowhere, so they count as rejected strings.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 
@@ -33,18 +33,28 @@ def from_path(path: Path, label: bool, dfa: DFA) -> ClusteredExample:
 
 def lift(dfa: DFA, string: str, label: bool) -> ClusteredExample:
     """The super-character path that ``string`` follows through ``dfa`` (which must accept it)."""
-    cache: dict[int, list[Step]] = {}
-    state = dfa.start
-    positions = []
-    for cls in dfa.alphabet.encode(string).tolist():
-        if cls < 0:
-            raise ValueError(f"{string!r} leaves the universe of the automaton")
-        if state not in cache:
-            cache[state] = steps_from(dfa, state)
-        step = next(s for s in cache[state] if cls in s.classes)
-        positions.append(step.chars)
-        state = step.target
-    return ClusteredExample(tuple(positions), label, dfa.alphabet.universe)
+    return next(lift_many(dfa, [string], label))
+
+
+def lift_many(dfa: DFA, strings: Iterable[str], label: bool) -> Iterator[ClusteredExample]:
+    """The distinct super-character paths that ``strings`` follow through ``dfa``, in first-seen
+    order. A path is fixed by its state sequence, so duplicates are skipped before being built."""
+    steps: dict[int, dict[int, Step]] = {}  # state -> class -> the step holding it
+    seen: set[tuple[int, ...]] = set()
+    for string in strings:
+        state, path = dfa.start, []
+        for cls in dfa.alphabet.encode(string).tolist():
+            if cls < 0:
+                raise ValueError(f"{string!r} leaves the universe of the automaton")
+            if state not in steps:
+                steps[state] = {k: step for step in steps_from(dfa, state) for k in step.classes}
+            step = steps[state][cls]
+            path.append(step)
+            state = step.target
+        key = tuple(step.target for step in path)
+        if key not in seen:
+            seen.add(key)
+            yield ClusteredExample(tuple(step.chars for step in path), label, dfa.alphabet.universe)
 
 
 def reachable_states(dfa: DFA, example: ClusteredExample) -> tuple[frozenset[int], bool]:

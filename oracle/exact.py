@@ -41,7 +41,7 @@ from automata.errors import DEFAULT_STATE_LIMIT, StateLimitExceeded
 from automata.ops import accepts_many, difference, equivalent, is_empty
 from automata.paths import Path, accepting_paths
 from automata.sampling import sample_strings, shortest
-from oracle.clustered import from_path, lift
+from oracle.clustered import from_path, lift_many
 from oracle.compiling import Compiled, compile_subject
 from oracle.examples import Counterexample, Example, ExampleKey, identity
 from oracle.mutations import readable
@@ -52,7 +52,7 @@ from regexlang.dialects import Dialect
 from regexlang.dialects import universe as dialect_universe
 
 #: Most witness strings drawn for one side of one verdict before settling for fewer than asked.
-_MAX_DRAWS = 8192
+_MAX_DRAWS = 4096
 
 #: How a verdict lists its counterexamples: alternating sides, positives first, or shortest first.
 Order = Literal["interleaved", "grouped", "by_length"]
@@ -187,22 +187,23 @@ class ExactTeacher:
             )
             if cfg.clustered:
                 return _fresh((from_path(p, label, diff) for p in paths), given, want)
-            strings = _path_strings(paths, 4 * need, np.random.default_rng(seed))
-            return _fresh((Example(s, label) for s in strings), given, want)
-        # Witness strings; lifted ones often share a super-character path, so draw more until
-        # enough distinct ones turn up, the language runs out, or the draw cap is reached.
-        draws, examined = need, 0
+            spread = _path_strings(paths, 4 * need, np.random.default_rng(seed))
+            return _fresh((Example(s, label) for s in spread), given, want)
+        # Witness strings. Lifted ones often share a super-character path, so draw four times more
+        # until enough distinct ones turn up, the language runs out, a larger draw adds nothing to
+        # what the previous one found (saturation), or the draw cap is reached.
+        draws, examined, found = need, 0, -1
         while True:
             if cfg.mode == "shortest":
                 strings = shortest(diff, draws, max_len=cfg.max_len)
             else:
                 strings = sample_strings(diff, draws, np.random.default_rng(seed), max_len=cfg.max_len)
-            lifted = (lift(diff, s, label) if cfg.clustered else Example(s, label) for s in strings)
-            fresh, seen = _fresh(lifted, given, want)
-            examined += seen
-            if len(fresh) == want or len(strings) < draws or draws >= _MAX_DRAWS:
+            candidates = lift_many(diff, strings, label) if cfg.clustered else (Example(s, label) for s in strings)
+            fresh, _ = _fresh(candidates, given, want)
+            examined += len(strings)
+            if len(fresh) == want or 0 < len(fresh) == found or len(strings) < draws or draws >= _MAX_DRAWS:
                 return fresh, examined
-            draws = min(4 * draws, _MAX_DRAWS)
+            draws, found = min(4 * draws, _MAX_DRAWS), len(fresh)
 
     def _arrange(self, pos: list[Counterexample], neg: list[Counterexample]) -> tuple[Counterexample, ...]:
         if self.config.order == "grouped":

@@ -54,12 +54,16 @@ class Example:
 
 
 def _positions(value: tuple[CharSet | str, ...]) -> tuple[CharSet, ...]:
-    sets = tuple(CharSet.of(p) if isinstance(p, str) else p for p in value)
-    if any(isinstance(p, str) and len(p) != 1 for p in value):
-        raise ValueError("a literal position must be exactly one character")
-    if any(s.is_empty() for s in sets):
-        raise ValueError("a clustered position cannot be empty")
-    return sets
+    sets = []
+    for p in value:
+        if isinstance(p, str):
+            if len(p) != 1:
+                raise ValueError("a literal position must be exactly one character")
+            p = CharSet.of(p)
+        elif not p.intervals:
+            raise ValueError("a clustered position cannot be empty")
+        sets.append(p)
+    return tuple(sets)
 
 
 @attrs.frozen

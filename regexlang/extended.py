@@ -28,7 +28,20 @@ The empty set has no spelling (no negated or empty classes), so printing it rais
 from __future__ import annotations
 
 from regexlang import printing
-from regexlang.ast import AssertKind, Chars, Complement, Epsilon, Optional, Plus, Regex, Repeat, Star, concat, intersection, union
+from regexlang.ast import (
+    AssertKind,
+    Chars,
+    Complement,
+    Epsilon,
+    Optional,
+    Plus,
+    Regex,
+    Repeat,
+    Star,
+    concat,
+    intersection,
+    union,
+)
 from regexlang.charset import CharSet
 from regexlang.errors import NotExpressible
 from regexlang.printing import Prec, Printed
@@ -125,7 +138,7 @@ class _Parser:
         if char == "?":
             return Optional(node)
         low = scan.take_while(_DIGITS)
-        high: str | None = scan.take_while(_DIGITS) if scan.accept(",") else low
+        high = scan.take_while(_DIGITS) if scan.accept(",") else low
         if not scan.accept("}") or (not low and not high):
             raise scan.error("bad repetition; expected {n}, {n,m} or {n,}", at=start)
         spelled = scan.text[start : scan.pos]
@@ -144,7 +157,8 @@ class _Parser:
         char = scan.next()
         if char == "(":
             if scan.peek() == "?":
-                raise scan.error("'(?' groups (lookarounds, flags, named groups) are not part of the extended dialect", at=start)
+                message = "'(?' groups (lookarounds, flags, named groups) are not part of the extended dialect"
+                raise scan.error(message, at=start)
             if scan.accept(")"):
                 return Epsilon()
             inner = self.union()
@@ -161,7 +175,9 @@ class _Parser:
             raise scan.error(f"anchor '{char}' is not part of the extended dialect", at=start)
         if char == "\\":
             char = self.escape(start)
-        return Chars(CharSet.of(self.member(char, start)))
+        if char not in self.alphabet:
+            raise scan.error(f"{char!r} is not in the alphabet {describe_alphabet(self.alphabet)}", at=start)
+        return Chars(CharSet.of(char))
 
     def escape(self, start: int) -> str:
         """The character after a backslash at ``start`` (the backslash is already read)."""
@@ -174,11 +190,6 @@ class _Parser:
             raise self.scan.error("backreferences are not regular", at=start)
         if char.isalnum():
             raise self.scan.error(f"unknown escape \\{char}", at=start)
-        return char
-
-    def member(self, char: str, start: int) -> str:
-        if char not in self.alphabet:
-            raise self.scan.error(f"{char!r} is not in the alphabet {describe_alphabet(self.alphabet)}", at=start)
         return char
 
     def char_class(self, start: int) -> Regex:

@@ -23,7 +23,6 @@ from typing import Protocol
 
 from regexlang.ast import (
     AssertKind,
-    Assertion,
     Chars,
     Complement,
     Concat,

@@ -62,7 +62,8 @@ class EscapeReader:
         name = ""
         while (token := self.token()) != terminator:
             if not token:
-                raise self.scan.error(f"missing {what}" if not name else f"missing {terminator}, unterminated name", at=start)
+                message = f"missing {terminator}, unterminated name" if name else f"missing {what}"
+                raise self.scan.error(message, at=start)
             name += token
         if not name:
             raise self.scan.error(f"missing {what}", at=self.scan.pos - 1)
@@ -81,7 +82,8 @@ class EscapeReader:
             return int(letter + self.scan.take_while(_OCT_DIGITS, 2), 8)
         if letter in _DIGITS:
             digits = letter + self.scan.take_while(_DIGITS, 1)
-            if len(digits) == 2 and letter in _OCT_DIGITS and digits[1] in _OCT_DIGITS and self.scan.peek() in _OCT_DIGITS:
+            octal = digits + self.scan.peek()
+            if len(octal) == 3 and _OCT_DIGITS.issuperset(octal):
                 return self.octal(digits + self.scan.next(), start)
             raise self.scan.error("backreferences are not regular", at=start)
         return self.common(letter, start)

@@ -8,12 +8,15 @@ shorthands are Unicode-wide, so they only appear when the set really contains al
 
 Escaping is conservative: metacharacters, class specials, and every non-printable character
 (``\\n``, ``\\x00``, ``\\u200b``, ``\\U000e0001``) get a backslash form, so printed patterns never
-depend on the ``(?x)`` flag or on invisible characters.
+depend on invisible characters. Trees carry no flags, so printed patterns need none either, except
+``(?m:^)`` and ``(?m:$)`` for the line anchors. ε prints as nothing where ``re`` allows it (``a|``)
+and as ``(?:)`` elsewhere; the empty set as ``[^\\s\\S]``.
 """
 
 from __future__ import annotations
 
 import functools
+
 from regexlang import printing
 from regexlang.ast import AssertKind, Regex
 from regexlang.charset import UNICODE, CharSet

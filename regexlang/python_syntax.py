@@ -20,9 +20,8 @@ characters into a class, which changes the language only under ``(?i)`` for uppe
 outside the BMP; that case is reproduced when the alternatives are single characters, but not
 after ``re`` factors out a common prefix (``(?i)x\\U00010400|xy``).
 
-Printing spells ε as the empty string where that is unambiguous (``a|``) and ``(?:)`` elsewhere,
-the empty set as ``[^\\s\\S]``, assertions as ``^ $ \\Z \\b \\B``, and character sets compactly
-(:mod:`regexlang.python_printing`); intersection and complement raise ``NotExpressible``.
+Printing lives in :mod:`regexlang.python_printing`; intersection and complement have no ``re``
+spelling and raise ``NotExpressible``.
 """
 
 from __future__ import annotations
@@ -354,7 +353,8 @@ def _merge_branches(branches: list[list[_Item]], ignorecase: bool) -> _Item:
     merged = functools.reduce(ClassSpec.merge, specs)
     if ignorecase:
         chars = class_chars(merged, True)
-        if chars != class_chars(_written_union(written), False):
+        separate = [branch[0].node.chars for branch in branches if isinstance(branch[0].node, Chars)]
+        if chars != functools.reduce(CharSet.union, separate, CharSet()):
             return _Item(_chars_node(chars), spec=merged)
     return _Item(written, spec=merged)
 

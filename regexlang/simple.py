@@ -179,7 +179,8 @@ def desugar(regex: Regex, alphabet: CharSet) -> Regex:
 
 def _expand_repeat(regex: Repeat, alphabet: CharSet) -> Regex:
     if max(regex.min, regex.max or 0) > MAX_EXPANDED_COUNT:
-        raise NotExpressible(f"repetition {printing.quantifier_suffix(regex)} is too large to write out in the simple dialect")
+        spelled = printing.quantifier_suffix(regex)
+        raise NotExpressible(f"repetition {spelled} is too large to write out in the simple dialect")
     inner = desugar(regex.inner, alphabet)
     if regex.max is None:
         return concat(*[inner] * regex.min, Star(inner))
@@ -193,7 +194,8 @@ def _check_symbols(chars: CharSet, alphabet: CharSet) -> None:
     if not bad:
         bad = CharSet.of(c for c in chars if c.isspace())
     if bad:
-        raise NotExpressible(f"{bad.first()!r} is not a symbol of the simple dialect over {describe_alphabet(alphabet)}")
+        symbols = describe_alphabet(alphabet)
+        raise NotExpressible(f"{bad.first()!r} is not a symbol of the simple dialect over {symbols}")
 
 
 class _SimpleNotation:

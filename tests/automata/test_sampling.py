@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from automata.counting import count_by_length
 from automata.dfa import DFA
-from automata.sampling import random_below, sample, sample_strings, shortest
+from automata.sampling import sample, sample_strings, shortest
 from regexlang.charset import UNICODE, CharSet
 from tests.automata.reference import strings_up_to
 from tests.automata.test_counting import acceptor, dfa_from_rows, dfas
@@ -102,14 +102,6 @@ def test_sampling_over_unicode_uses_exact_big_integers() -> None:
     rng = np.random.default_rng(5)
     strings = sample_strings(no_a, 50, rng, min_len=20, max_len=20)
     assert len(set(strings)) == 50 and all(len(s) == 20 and "a" not in s for s in strings)
-
-
-def test_random_below_covers_big_ranges() -> None:
-    rng = np.random.default_rng(0)
-    n = 3 * 2**70 + 1
-    values = [random_below(rng, n) for _ in range(2000)]
-    assert all(0 <= v < n for v in values)
-    assert sum(v < n // 2 for v in values) in range(900, 1100)
 
 
 @settings(max_examples=100)

@@ -9,7 +9,7 @@ from automata.compile import compile_regex
 from automata.dfa import DFA
 from automata.ops import difference
 from oracle.clustered import lift, misclassified, satisfies
-from oracle.examples import ClusteredExample, Example
+from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.charset import EXTENDED_ALPHABET, SIMPLE_ALPHABET, UNICODE, CharSet
 from regexlang.dialects import parse
 
@@ -59,7 +59,11 @@ def test_characters_outside_the_universe_are_rejected_strings() -> None:
 
 def test_plain_examples_and_misclassified() -> None:
     dfa = simple_dfa("a b*")
-    examples = [Example("abb", True), Example("b", True), ClusteredExample(("a", CharSet.of("bc")), False)]
+    examples: list[Counterexample] = [
+        Example("abb", True),
+        Example("b", True),
+        ClusteredExample(("a", CharSet.of("bc")), False),
+    ]
     assert [satisfies(dfa, e) for e in examples] == [True, False, False]
     assert misclassified(dfa, examples) == tuple(examples[1:])
     assert satisfies(dfa, ClusteredExample((), False)) and not satisfies(dfa, Example("", True))

@@ -21,7 +21,7 @@ from oracle import (
     satisfies,
 )
 from regexlang.ast import EmptySet
-from regexlang.dialects import Dialect
+from regexlang.dialects import Dialect, parse
 
 MODES = ("paths", "shortest", "uniform")
 
@@ -202,4 +202,4 @@ def test_membership_queries_and_protocol_conformance() -> None:
     assert [counted.label(s) for s in ("", "abb", "b")] == [True, True, False]
     assert counted.queries == 3
     as_protocol: Teacher = teacher
-    assert as_protocol.check("c*").counterexamples
+    assert as_protocol.check(parse("c*", "simple")).counterexamples

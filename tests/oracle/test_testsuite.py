@@ -10,6 +10,7 @@ import re
 import pytest
 
 from oracle import Example, SuiteConfig, SuiteOracle, Teacher, remember
+from regexlang import parse
 
 NL_RX = [
     (".*(dog){2,}.*", "lines with the word dog repeated at least twice"),
@@ -51,16 +52,16 @@ def test_gold_passes_hidden_tests_probes_and_exact_check(gold: str, description:
 def test_failures_come_with_directional_witnesses() -> None:
     gold = "([0-9]).*([a-z]).*"
     suite = SuiteOracle.from_gold(gold)
-    report = suite.evaluate("[0-9][a-z]*")  # too narrow and too broad at once
+    report = suite.evaluate("[^0-9].*")  # too narrow (every positive starts with a digit) and too broad
     assert not report.passed and report.probes is None
     assert report.outcomes.count(False) == len(report.false_negatives) + len(report.false_positives)
-    assert all(fullmatch(gold, t.string) and not fullmatch("[0-9][a-z]*", t.string) for t in report.false_negatives)
-    assert all(fullmatch("[0-9][a-z]*", t.string) and not fullmatch(gold, t.string) for t in report.false_positives)
-    verdict = suite.check("[0-9][a-z]*")
+    assert all(fullmatch(gold, t.string) and not fullmatch("[^0-9].*", t.string) for t in report.false_negatives)
+    assert all(fullmatch("[^0-9].*", t.string) and not fullmatch(gold, t.string) for t in report.false_positives)
+    verdict = suite.check("[^0-9].*")
     assert not verdict.equivalent and not verdict.exact and verdict.mode == "tests"
     assert 0 < len(verdict.positives) <= 3 and 0 < len(verdict.negatives) <= 3
     assert set(verdict.counterexamples) <= set(report.false_negatives + report.false_positives)
-    later = suite.check("[0-9][a-z]*", remember((), verdict))
+    later = suite.check("[^0-9].*", remember((), verdict))
     assert not set(later.counterexamples) & set(verdict.counterexamples)
 
 
@@ -108,4 +109,4 @@ def test_bad_gold_and_bad_hypothesis_are_reported() -> None:
 
 def test_suite_oracle_is_a_teacher() -> None:
     teacher: Teacher = SuiteOracle.from_gold(NL_RX[1][0])
-    assert teacher.check("[0-9].*[a-z].*").equivalent
+    assert teacher.check(parse("[0-9].*[a-z].*", "python")).equivalent

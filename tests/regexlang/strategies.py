@@ -38,7 +38,9 @@ def quantified(children: st.SearchStrategy[Regex]) -> st.SearchStrategy[Regex]:
         children.map(Star),
         children.map(Plus),
         children.map(Optional),
-        st.builds(lambda r, lo, extra: Repeat(r, lo, None if extra is None else lo + extra), children, counts, st.none() | counts),
+        st.builds(
+            lambda r, lo, extra: Repeat(r, lo, None if extra is None else lo + extra), children, counts, st.none() | counts
+        ),
     )
 
 
@@ -76,7 +78,9 @@ python_sets = st.one_of(
     st.lists(st.tuples(_code_points, st.integers(0, 300)), min_size=1, max_size=4).map(
         lambda pairs: CharSet([(lo, min(lo + size, 0x10FFFF)) for lo, size in pairs])
     ),
-    st.sampled_from([digit_chars(), word_chars(), word_chars() - CharSet.of("_"), UNICODE, CharSet.of("\n").complement()]),
+    st.sampled_from(
+        [digit_chars(), word_chars(), word_chars() - CharSet.of("_"), UNICODE, CharSet.of("\n").complement()]
+    ),
     st.sets(st.sampled_from(_ODD_CHARS), min_size=1, max_size=3).map(lambda chars: CharSet.of(chars).complement()),
 )
 python_trees = _trees(

@@ -53,9 +53,14 @@ SIGMA = Chars(EXTENDED_ALPHABET)
         ("[0-z]", Chars(CharSet([(ord("0"), ord("9")), (ord("A"), ord("Z")), (ord("a"), ord("z"))]))),
         (
             "([A-Za-z0-9#]*z[A-Za-z0-9#]*)&~([A-Za-z0-9#]*q[A-Za-z0-9#]*)",
-            intersection(concat(Star(SIGMA), literal("z"), Star(SIGMA)), Complement(concat(Star(SIGMA), literal("q"), Star(SIGMA)))),
+            intersection(
+                concat(Star(SIGMA), literal("z"), Star(SIGMA)), Complement(concat(Star(SIGMA), literal("q"), Star(SIGMA)))
+            ),
         ),
-        ("([A-Za-z0-9#]*[0-9][A-Za-z0-9#]*){2,}", Repeat(concat(Star(SIGMA), Chars(CharSet.range("0", "9")), Star(SIGMA)), 2, None)),
+        (
+            "([A-Za-z0-9#]*[0-9][A-Za-z0-9#]*){2,}",
+            Repeat(concat(Star(SIGMA), Chars(CharSet.range("0", "9")), Star(SIGMA)), 2, None),
+        ),
     ],
 )
 def test_parse(source: str, expected: Regex) -> None:
@@ -114,4 +119,5 @@ def test_core_text_matches_like_python(tree: Regex) -> None:
     python_text = unparse(tree, "python")
     for n in range(4):
         for word in map("".join, itertools.product("abZ", repeat=n)):
-            assert bool(re.fullmatch(extended_text, word)) == bool(re.fullmatch(python_text, word)), (extended_text, word)
+            expected = bool(re.fullmatch(python_text, word))
+            assert bool(re.fullmatch(extended_text, word)) == expected, (extended_text, word)
