@@ -76,8 +76,9 @@ def _to_ints(digits: Digits) -> list[int]:
     """Python ints from rows of base-2**32 digits."""
     if not digits[:, 2:].any():
         return (digits[:, 0].astype(np.uint64) | (digits[:, 1].astype(np.uint64) << np.uint64(32))).tolist()  # type: ignore[no-any-return]
-    as_bytes = digits.astype("<u4")
-    return [int.from_bytes(row.tobytes(), "little") for row in as_bytes]
+    raw = digits.astype("<u4").tobytes()
+    width = 4 * digits.shape[1]
+    return [int.from_bytes(raw[i : i + width], "little") for i in range(0, len(raw), width)]
 
 
 def coreachable(dfa: DFA) -> BoolArray:

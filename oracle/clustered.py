@@ -17,7 +17,7 @@ universe lead nowhere, so they count as rejected strings.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -36,14 +36,17 @@ def lift(dfa: DFA, string: str, label: bool) -> ClusteredExample:
     return next(lift_many(dfa, [string], label))
 
 
-def lift_many(dfa: DFA, strings: Iterable[str], label: bool) -> Iterator[ClusteredExample]:
+def lift_many(dfa: DFA, strings: Sequence[str], label: bool) -> Iterator[ClusteredExample]:
     """The distinct super-character paths that ``strings`` follow through ``dfa``, in first-seen
     order. A path is fixed by its state sequence, so duplicates are skipped before being built."""
     steps: dict[int, dict[int, Step]] = {}  # state -> class -> the step holding it
     seen: set[tuple[int, ...]] = set()
+    classes = dfa.alphabet.encode("".join(strings)).tolist()  # one lookup pass for all strings
+    end = 0
     for string in strings:
+        start, end = end, end + len(string)
         state, path = dfa.start, []
-        for cls in dfa.alphabet.encode(string).tolist():
+        for cls in classes[start:end]:
             if cls < 0:
                 raise ValueError(f"{string!r} leaves the universe of the automaton")
             if state not in steps:

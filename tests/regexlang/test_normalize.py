@@ -149,14 +149,17 @@ def _repeat(args: tuple[Regex, int, int | None]) -> Regex:
     return Repeat(inner, low, None if extra is None else low + extra)
 
 
+# Literals are listed thrice to weigh them over the leaves that make most trees trivial.
+LEAVES: st.SearchStrategy[Regex] = st.one_of(
+    *[st.sampled_from(ALPHABET).map(literal)] * 3,
+    st.frozensets(st.sampled_from(ALPHABET), max_size=3).map(lambda chars: Chars(CharSet.of(chars))),
+    st.sampled_from([EmptySet(), Epsilon()]),
+    st.sampled_from(list(AssertKind)).map(Assertion),
+)
+
+
 def regexes(*, boolean: bool = True, max_leaves: int = 8) -> st.SearchStrategy[Regex]:
     """Trees over ``ALPHABET``; ``boolean`` adds intersection and complement."""
-    leaves: st.SearchStrategy[Regex] = st.one_of(
-        st.sampled_from(ALPHABET).map(literal),
-        st.frozensets(st.sampled_from(ALPHABET), max_size=3).map(lambda chars: Chars(CharSet.of(chars))),
-        st.sampled_from([EmptySet(), Epsilon()]),
-        st.sampled_from(list(AssertKind)).map(Assertion),
-    )
 
     def extend(inner: st.SearchStrategy[Regex]) -> st.SearchStrategy[Regex]:
         several = st.lists(inner, min_size=2, max_size=3) | inner.map(lambda twice: [twice, twice])
@@ -172,7 +175,7 @@ def regexes(*, boolean: bool = True, max_leaves: int = 8) -> st.SearchStrategy[R
             nodes += [several.map(lambda parts: intersection(*parts)), inner.map(Complement)]
         return st.one_of(nodes)
 
-    return st.recursive(leaves, extend, max_leaves=max_leaves)
+    return st.recursive(LEAVES, extend, max_leaves=max_leaves)
 
 
 def _python_pattern(regex: Regex) -> str:
@@ -209,20 +212,27 @@ def test_normalize_preserves_the_language(regex: Regex) -> None:
     assert after == before
 
 
-def _counted(low: int, high: int | None) -> Callable[[Regex], Regex]:
+Wrapper = Callable[[Regex], Regex]
+
+
+def _counted(low: int, high: int | None) -> Wrapper:
     return lambda inner: Repeat(inner, low, high)
 
 
+def _beside(other: Regex) -> st.SearchStrategy[Wrapper]:
+    contexts: list[Wrapper] = [lambda r: concat(r, other), lambda r: concat(other, r), lambda r: union(r, other)]
+    return st.sampled_from(contexts)
+
+
 BOUNDS = [(0, 0), (0, 1), (0, 2), (1, 1), (1, 3), (2, 2), (2, 3), (0, None), (1, None), (2, None)]
-REPETITIONS: list[Callable[[Regex], Regex]] = [Star, Plus, Optional, *(_counted(low, high) for low, high in BOUNDS)]
+REPETITIONS: list[Wrapper] = [Star, Plus, Optional, *(_counted(low, high) for low, high in BOUNDS)]
+WRAPPERS = st.sampled_from(REPETITIONS) | LEAVES.flatmap(_beside)
 
 
 @settings(max_examples=200)
-@given(regexes(max_leaves=3), st.lists(st.sampled_from(REPETITIONS), min_size=1, max_size=3))
-def test_normalize_preserves_the_language_of_nested_repetitions(
-    inner: Regex, repetitions: list[Callable[[Regex], Regex]]
-) -> None:
-    regex = functools.reduce(lambda tree, repeat: repeat(tree), repetitions, inner)
+@given(regexes(max_leaves=3), st.lists(WRAPPERS, min_size=1, max_size=4))
+def test_normalize_preserves_the_language_of_repetitions_in_context(inner: Regex, wrappers: list[Wrapper]) -> None:
+    regex = functools.reduce(lambda tree, wrap: wrap(tree), wrappers, inner)
     before, after = languages(regex, normalize(regex))
     assert after == before
 

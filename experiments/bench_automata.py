@@ -1,0 +1,487 @@
+"""Benchmark of the automata engine against pyformlang, the library the seed paper's teacher used.
+
+The workload is the seed paper's benchmark list (``cegml/regex_list.json``): the first 3 regexes of
+every (#States, Stardepth) cell, 105 Simple (pyformlang ``Regex``) and 60 Extended (pyformlang
+``PythonRegex``, which cannot express ``&`` and ``~``; those are counted, not run). Each regex gets
+a seeded one-edit mutation of its text (a symbol swapped for another, or a star deleted; the first
+candidate, in seeded order, that parses and changes the language), and five operations run on both
+engines, interleaved case by case in one process:
+
+1. text → minimal DFA;
+2. equivalence of the regex and its mutant (both DFAs built beforehand);
+3. their symmetric difference and 250 counterexample strings (ours: ``ops.symmetric_difference``
+   and uniform sampling; pyformlang has no sampler, so it runs the seed paper's own: the two
+   differences, then breadth-first random strings to random accepting states, 125 per side);
+4. the number of accepted strings of each length up to 32 (pyformlang: the same dynamic program
+   over its transition dict, in Python integers);
+5. one teacher step with the regex as target (compiled beforehand) and the mutant as hypothesis:
+   compile the hypothesis, decide equivalence, answer with 125 + 125 witnesses.
+
+Our times are the best of ``--repeat`` runs after a warm-up (so JIT compilation is excluded);
+pyformlang runs once per case, stopped after ``--limit`` seconds (reported as skipped). The table
+gives p50 and p95 over the cases and the median over cases of the per-case ratio pyformlang/ours.
+Cold start is measured separately: a fresh interpreter runs a teacher step with an empty numba
+cache directory, then again with the cache it left. Run:
+
+    python -m experiments.bench_automata [--data ../shared/data] [--limit 2] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
+from typing import Any, TypeVar
+
+import attrs
+import click
+import numpy as np
+from pyformlang.finite_automaton import DeterministicFiniteAutomaton
+from pyformlang.regular_expression import PythonRegex, Regex
+
+from automata import ops
+from automata.compile import from_text
+from automata.counting import count_by_length
+from automata.dfa import DFA
+from automata.errors import AutomataError
+from automata.sampling import sample_strings
+from regexlang.dialects import Dialect
+from regexlang.errors import RegexError
+
+_ROOT = Path(__file__).resolve().parents[1]
+_DEFAULT_DATA = _ROOT.parent / "shared" / "data"
+_LISTS: dict[Dialect, str] = {"simple": "simplyrx", "extended": "extrx"}
+_SYMBOLS: dict[Dialect, str] = {
+    "simple": "abc",
+    "extended": "#0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+}
+OPERATIONS = {
+    "compile": "text → minimal DFA",
+    "equivalence": "equivalence vs mutant",
+    "counterexamples": "sym. difference + 250",
+    "counts": "counts up to length 32",
+    "teacher": "teacher step",
+}
+WITNESSES = 250
+MAX_LEN = 32
+SPEEDUP_TARGET = 50.0  # operations 1 and 2
+TEACHER_P95_MS: dict[Dialect, float] = {"simple": 20.0, "extended": 100.0}
+T = TypeVar("T")
+
+
+@attrs.frozen
+class Case:
+    """One benchmark regex, its mutant, and the (#States, Stardepth) cell it comes from."""
+
+    dialect: Dialect
+    text: str
+    mutant: str
+    cell: tuple[int, int]
+
+
+def load_cases(data: Path, per_cell: int = 3, seed: int = 0) -> list[Case]:
+    """The first ``per_cell`` regexes of every cell of both lists, each with its mutant."""
+    lists = json.loads((data / "cegml" / "regex_list.json").read_text())
+    cases = []
+    for dialect, key in _LISTS.items():
+        for group in lists[key]:
+            for cell in group["regex_list"]:
+                for text in cell["regex_list"][:per_cell]:
+                    mutant = mutate(text, dialect, random.Random(f"{seed}/{text}"))
+                    cases.append(Case(dialect, text, mutant, (group["#States"], cell["Stardepth"])))
+    return cases
+
+
+def mutate(text: str, dialect: Dialect, rng: random.Random) -> str:
+    """A one-edit mutant of ``text``: the first edit, in ``rng``'s order, that parses and changes
+    the language (or the first that parses, or ``text`` itself when none does)."""
+    candidates = list(_edits(text, dialect, rng))
+    rng.shuffle(candidates)
+    original = from_text(text, dialect)
+    fallback = text
+    for candidate in candidates:
+        try:
+            changed = not ops.equivalent(from_text(candidate, dialect), original)
+        except (RegexError, AutomataError):
+            continue
+        if changed:
+            return candidate
+        fallback = candidate if fallback == text else fallback
+    return fallback
+
+
+def _edits(text: str, dialect: Dialect, rng: random.Random) -> Iterator[str]:
+    """Every one-symbol swap (to a random other symbol) and star deletion outside ``[...]`` and ``{...}``."""
+    symbols = _SYMBOLS[dialect]
+    depth = 0
+    for i, char in enumerate(text):
+        depth += char in "[{"
+        if depth == 0 and char in symbols and (i == 0 or text[i - 1] != "\\"):
+            yield text[:i] + rng.choice(symbols.replace(char, "")) + text[i + 1 :]
+        elif depth == 0 and char == "*":
+            yield text[:i] + text[i + 1 :]
+        depth -= char in "]}"
+
+
+class _Timeout(Exception):
+    pass
+
+
+@contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    def expire(signum: int, frame: FrameType | None) -> None:
+        raise _Timeout
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _best_of(repeat: int, run: Callable[[], T]) -> tuple[float, T]:
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = run()
+        best = min(best, time.perf_counter() - start)
+    return best, result  # type: ignore[return-value]
+
+
+def _capped(limit: float, run: Callable[[], T]) -> tuple[float | None, T | None]:
+    """Seconds and result of one run, or (None, None) when it passes ``limit`` or fails."""
+    start = time.perf_counter()
+    try:
+        with _deadline(limit):
+            result = run()
+    except Exception:  # noqa: BLE001 - pyformlang raises assorted errors on inputs it cannot handle
+        return None, None
+    return time.perf_counter() - start, result
+
+
+# --- our engine --------------------------------------------------------------------------------
+
+
+def _our_witnesses(target: DFA, hypothesis: DFA, rng: np.random.Generator) -> list[str]:
+    if ops.equivalence_witness(target, hypothesis) is None:
+        return []
+    half = WITNESSES // 2
+    positive = sample_strings(ops.difference(target, hypothesis), half, rng, max_len=MAX_LEN)
+    negative = sample_strings(ops.difference(hypothesis, target), WITNESSES - half, rng, max_len=MAX_LEN)
+    return positive + negative
+
+
+def _our_teacher_step(target: DFA, hypothesis: str, dialect: Dialect) -> list[str]:
+    return _our_witnesses(target, from_text(hypothesis, dialect), np.random.default_rng(0))
+
+
+def _our_counterexamples(a: DFA, b: DFA) -> list[str]:
+    return sample_strings(ops.symmetric_difference(a, b), WITNESSES, np.random.default_rng(0), max_len=MAX_LEN)
+
+
+# --- pyformlang, with the seed paper's sampler -------------------------------------------------
+
+PyDFA = DeterministicFiniteAutomaton
+
+
+def _py_unsupported(text: str, dialect: Dialect) -> str | None:
+    """Why pyformlang cannot run ``text`` (``&`` and ``~`` are literals to ``PythonRegex``)."""
+    return "uses & or ~" if dialect == "extended" and ("&" in text or "~" in text) else None
+
+
+def _py_compile(text: str, dialect: Dialect) -> PyDFA:
+    regex = Regex(text) if dialect == "simple" else PythonRegex(text)
+    dfa: PyDFA = regex.to_epsilon_nfa().to_deterministic().minimize()
+    return dfa
+
+
+def _py_counts(dfa: PyDFA, max_len: int) -> list[int]:
+    if dfa.start_state is None:
+        return [0] * (max_len + 1)
+    table = dfa.to_dict()
+    finals = dfa.final_states
+    current = {dfa.start_state: 1}
+    counts = []
+    for _ in range(max_len + 1):
+        counts.append(sum(n for state, n in current.items() if state in finals))
+        following: dict[Any, int] = {}
+        for state, n in current.items():
+            for target in table.get(state, {}).values():
+                following[target] = following.get(target, 0) + n
+        current = following
+    return counts
+
+
+def _py_strings_to(dfa: PyDFA, targets: set[Any], rng: random.Random) -> str | None:
+    """The seed paper's sampler: breadth-first over (state, depth) from the start, then a random
+    one of the strings that reached ``targets``."""
+    table = dfa.to_dict()
+    found = []
+    queue = deque([(dfa.start_state, "")])
+    visited = {(dfa.start_state, 0)}
+    while queue:
+        state, path = queue.popleft()
+        if state in targets:
+            found.append(path)
+        if len(path) >= MAX_LEN:
+            continue
+        for symbol, target in table.get(state, {}).items():
+            if (target, len(path) + 1) not in visited:
+                visited.add((target, len(path) + 1))
+                queue.append((target, path + str(symbol)))
+    return rng.choice(found) if found else None
+
+
+def _py_witnesses(dfa: PyDFA, k: int, rng: random.Random) -> list[str]:
+    """The seed paper's ``k_witnesses_sample``: round-robin over accepting states, 16 tries each."""
+    finals = list(dfa.final_states)
+    if not finals or dfa.start_state is None:
+        return []
+    rng.shuffle(finals)
+    out: list[str] = []
+    seen: set[str] = set()
+    for target in [finals[i % len(finals)] for i in range(k)]:
+        for _ in range(16):
+            string = _py_strings_to(dfa, {target}, rng)
+            if string is None:
+                break
+            if string not in seen:
+                seen.add(string)
+                out.append(string)
+                break
+    return out
+
+
+def _py_counterexamples(a: PyDFA, b: PyDFA, rng: random.Random) -> list[str]:
+    half = WITNESSES // 2
+    return _py_witnesses(a.get_difference(b).minimize(), half, rng) + _py_witnesses(
+        b.get_difference(a).minimize(), WITNESSES - half, rng
+    )
+
+
+def _py_teacher_step(target: PyDFA, hypothesis: str, dialect: Dialect) -> list[str]:
+    guess = _py_compile(hypothesis, dialect)
+    if target.is_equivalent_to(guess):
+        return []
+    return _py_counterexamples(target, guess, random.Random(0))
+
+
+# --- running -----------------------------------------------------------------------------------
+
+
+@attrs.define
+class Timings:
+    """Seconds per case for one operation and dialect; None where pyformlang was skipped."""
+
+    ours: list[float] = attrs.field(factory=list)
+    pyformlang: list[float | None] = attrs.field(factory=list)
+
+
+def run(cases: list[Case], *, limit: float, repeat: int, echo: Callable[[str], None] = print) -> dict[str, Any]:
+    """Time every operation on every case with both engines; the raw timings and skip reasons."""
+    timings = {(op, dialect): Timings() for op in OPERATIONS for dialect in _LISTS}
+    unsupported: dict[str, list[str]] = {dialect: [] for dialect in _LISTS}
+    for case in cases[:2] + [c for c in cases if c.dialect == "extended"][:2]:  # warm up the kernels
+        _measure_ours(case, 1)
+    for i, case in enumerate(cases):
+        reason = _py_unsupported(case.text, case.dialect) or _py_unsupported(case.mutant, case.dialect)
+        if reason:
+            unsupported[case.dialect].append(case.text)
+        # Alternate which engine goes first, so neither always runs on a warmer machine.
+        if i % 2:
+            theirs = {} if reason else _measure_pyformlang(case, limit)
+            ours = _measure_ours(case, repeat)
+        else:
+            ours = _measure_ours(case, repeat)
+            theirs = {} if reason else _measure_pyformlang(case, limit)
+        for op in OPERATIONS:
+            timings[op, case.dialect].ours.append(ours[op])
+            if not reason:
+                timings[op, case.dialect].pyformlang.append(theirs.get(op))
+        if (i + 1) % 20 == 0:
+            echo(f"  {i + 1}/{len(cases)} cases")
+    return {
+        "timings": {f"{op}/{dialect}": attrs.asdict(t) for (op, dialect), t in timings.items()},
+        "unsupported": unsupported,
+    }
+
+
+def _measure_ours(case: Case, repeat: int) -> dict[str, float]:
+    times: dict[str, float] = {}
+    times["compile"], target = _best_of(repeat, lambda: from_text(case.text, case.dialect))
+    mutant = from_text(case.mutant, case.dialect)
+    times["equivalence"], _ = _best_of(repeat, lambda: ops.equivalent(target, mutant))
+    times["counterexamples"], _ = _best_of(repeat, lambda: _our_counterexamples(target, mutant))
+    times["counts"], _ = _best_of(repeat, lambda: count_by_length(target, MAX_LEN))
+    times["teacher"], _ = _best_of(repeat, lambda: _our_teacher_step(target, case.mutant, case.dialect))
+    return times
+
+
+def _measure_pyformlang(case: Case, limit: float) -> dict[str, float | None]:
+    times: dict[str, float | None] = dict.fromkeys(OPERATIONS)
+    times["compile"], target = _capped(limit, lambda: _py_compile(case.text, case.dialect))
+    _, mutant = _capped(limit, lambda: _py_compile(case.mutant, case.dialect))
+    if target is None or mutant is None:
+        return times
+    times["equivalence"], _ = _capped(limit, lambda: target.is_equivalent_to(mutant))
+    times["counterexamples"], _ = _capped(limit, lambda: _py_counterexamples(target, mutant, random.Random(0)))
+    times["counts"], _ = _capped(limit, lambda: _py_counts(target, MAX_LEN))
+    times["teacher"], _ = _capped(limit, lambda: _py_teacher_step(target, case.mutant, case.dialect))
+    return times
+
+
+# --- cold start --------------------------------------------------------------------------------
+
+_COLD_START = """
+import json, sys, time
+start = time.perf_counter()
+import numpy as np
+from automata import ops
+from automata.compile import from_text
+from automata.counting import count_by_length
+from automata.sampling import sample_strings
+imported = time.perf_counter()
+steps = []
+for text, mutant, dialect in json.loads(sys.argv[1]) * 2:
+    begin = time.perf_counter()
+    target, guess = from_text(text, dialect), from_text(mutant, dialect)
+    if ops.equivalence_witness(target, guess) is not None:
+        for diff in (ops.difference(target, guess), ops.difference(guess, target)):
+            sample_strings(diff, 125, np.random.default_rng(0))
+    count_by_length(target, 32)
+    steps.append(time.perf_counter() - begin)
+print(json.dumps({"import": imported - start, "steps": steps}))
+"""
+
+
+def measure_cold_start(cases: list[Case]) -> dict[str, Any]:
+    """Import time and first teacher steps in fresh interpreters: with an empty numba cache, then
+    with the cache that run left behind, then (for reference) the same steps warm in-process."""
+    picks = [next(c for c in cases if c.dialect == d) for d in _LISTS]
+    argument = json.dumps([[c.text, c.mutant, c.dialect] for c in picks])
+    result: dict[str, Any] = {"cases": [c.text for c in picks]}
+    with tempfile.TemporaryDirectory() as cache:
+        for label in ("empty cache", "warm cache"):
+            env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(_ROOT)}
+            begin = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-c", _COLD_START, argument], env=env, cwd=_ROOT, capture_output=True, text=True, check=True
+            )
+            result[label] = {**json.loads(done.stdout), "process": time.perf_counter() - begin}
+    return result
+
+
+# --- reporting ---------------------------------------------------------------------------------
+
+
+def summarize(raw: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per operation and dialect: our p50/p95, pyformlang's, skips and the median per-case ratio."""
+    rows = []
+    for key, timing in raw["timings"].items():
+        op, dialect = key.split("/")
+        ours = np.asarray(timing["ours"])
+        theirs = timing["pyformlang"]
+        paired = [(t, o) for t, o in zip(theirs, ours) if t is not None]
+        ran = np.asarray([t for t, _ in paired])
+        rows.append(
+            {
+                "operation": op,
+                "dialect": dialect,
+                "cases": len(ours),
+                "ours_p50": float(np.median(ours)) if ours.size else None,
+                "ours_p95": float(np.percentile(ours, 95)) if ours.size else None,
+                "pyformlang_ran": len(paired),
+                "pyformlang_skipped": len(theirs) - len(paired),
+                "pyformlang_unsupported": len(raw["unsupported"][dialect]),
+                "pyformlang_p50": float(np.median(ran)) if paired else None,
+                "pyformlang_p95": float(np.percentile(ran, 95)) if paired else None,
+                "ratio": float(np.median([t / o for t, o in paired])) if paired else None,
+            }
+        )
+    return rows
+
+
+def _ms(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.0f} µs"
+    return f"{seconds * 1e3:.2f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def render(rows: list[dict[str, Any]], cold: dict[str, Any] | None, limit: float) -> str:
+    """The results as a plain-text table, the targets, and the cold-start costs."""
+    header = ["operation", "dialect", "cases", "ours p50", "ours p95", "pyformlang p50", "p95", "ratio", "pyf. ran/skipped/unsupported"]
+    lines = [
+        [
+            OPERATIONS[r["operation"]],
+            r["dialect"],
+            str(r["cases"]),
+            _ms(r["ours_p50"]),
+            _ms(r["ours_p95"]),
+            _ms(r["pyformlang_p50"]),
+            _ms(r["pyformlang_p95"]),
+            "-" if r["ratio"] is None else f"{r['ratio']:.0f}×",
+            f"{r['pyformlang_ran']}/{r['pyformlang_skipped']}/{r['pyformlang_unsupported']}",
+        ]
+        for r in rows
+    ]
+    widths = [max(len(row[i]) for row in [header, *lines]) for i in range(len(header))]
+    out = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)) for row in [header, *lines]]
+    out.insert(1, "  ".join("-" * w for w in widths))
+    out.append("")
+    out.append(f"ratio: median over cases of pyformlang time / our time, on the cases pyformlang finished; "
+               f"skipped: over {limit:g} s or failed; unsupported: & or ~.")
+    out.append("targets:")
+    for r in rows:
+        if r["operation"] in ("compile", "equivalence") and r["ratio"] is not None:
+            verdict = "met" if r["ratio"] >= SPEEDUP_TARGET else "MISSED"
+            out.append(f"  {OPERATIONS[r['operation']]} ({r['dialect']}): ≥{SPEEDUP_TARGET:.0f}× pyformlang: {verdict}")
+        if r["operation"] == "teacher":
+            budget = TEACHER_P95_MS[r["dialect"]] / 1e3
+            verdict = "met" if r["ours_p95"] <= budget else "MISSED"
+            out.append(f"  teacher step ({r['dialect']}): p95 ≤ {_ms(budget)}: {verdict} ({_ms(r['ours_p95'])})")
+    if cold is not None:
+        out.append(f"cold start (fresh interpreter; teacher step on {cold['cases'][0]!r} then {cold['cases'][1]!r}):")
+        for label in ("empty cache", "warm cache"):
+            run_ = cold[label]
+            steps = ", ".join(_ms(s) for s in run_["steps"])
+            out.append(f"  numba {label}: import {_ms(run_['import'])}, steps {steps}; whole process {_ms(run_['process'])}")
+    return "\n".join(out)
+
+
+@click.command()
+@click.option("--data", type=click.Path(path_type=Path), default=_DEFAULT_DATA, show_default=True, help="shared data folder")
+@click.option("--limit", type=float, default=2.0, show_default=True, help="seconds allowed per pyformlang operation")
+@click.option("--repeat", type=int, default=3, show_default=True, help="runs per operation for our engine (best kept)")
+@click.option("--per-cell", type=int, default=3, show_default=True, help="regexes per (#States, Stardepth) cell")
+@click.option("--seed", type=int, default=0, show_default=True, help="seed of the mutations")
+@click.option("--cold-start/--no-cold-start", default=True, show_default=True, help="measure fresh-process costs")
+@click.option("--json", "json_path", type=click.Path(path_type=Path), default=None, help="also write the results here")
+def main(data: Path, limit: float, repeat: int, per_cell: int, seed: int, cold_start: bool, json_path: Path | None) -> None:
+    """Time our automata engine against pyformlang on the seed paper's benchmark regexes."""
+    cases = load_cases(data, per_cell, seed)
+    click.echo(f"{len(cases)} cases; pyformlang limited to {limit:g} s per operation")
+    raw = run(cases, limit=limit, repeat=repeat, echo=click.echo)
+    rows = summarize(raw)
+    cold = measure_cold_start(cases) if cold_start else None
+    click.echo(render(rows, cold, limit))
+    if json_path is not None:
+        report = {"limit": limit, "repeat": repeat, "seed": seed, "summary": rows, "cold_start": cold, **raw}
+        json_path.write_text(json.dumps(report, indent=1, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
