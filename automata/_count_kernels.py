@@ -3,14 +3,15 @@
 Counting the strings of each length a DFA accepts is a matrix power in disguise: the number of
 accepted strings of length ``r`` from state ``s`` is ``sum_k size[k] * table[r-1, delta(s, k)]``.
 Those numbers outgrow every machine integer (``|universe| ** r``; over Unicode 2**64 is passed at
-length 4), and float64 would round them. So :func:`completion_table` computes in *limbs*: each
-count is a little-endian array of base-2**32 digits held in int64, and the only operation the
-recurrence needs, "add a class size times a big number", is a digit-by-digit multiply-add with a
-carry. A class size is below 2**21 (the code-point range), so every intermediate value stays below
-2**54 and int64 never overflows. The caller sizes the digit arrays from the bound
+length 4), and float64 would round them. So :func:`completion_table` computes with multi-digit
+integers: each count is a little-endian array of base-2**32 digits held in int64, and the only
+operation the recurrence needs, "add a class size times a big number", is a digit-by-digit
+multiply-add with a carry. A class size is below 2**21 (the code-point range), so every
+intermediate value stays below 2**54 and int64 never overflows. The caller sizes the digit arrays from the bound
 ``|universe| ** max_len`` and turns the digits into Python ``int``s only for the counts it reads.
 
-:func:`unrank` turns indices into strings (see :mod:`automata.sampling`) while the counts fit int64;
+:func:`unrank` turns indices into strings (see :mod:`automata.sampling`) once the counts left fit
+int64 (every block it compares is at most the count of its row, so nothing overflows);
 :func:`coreachable` is the backward reachability every consumer of counts needs to skip dead states.
 
 Kernels take and return plain numpy arrays and carry no explicit signatures, so importing this

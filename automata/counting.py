@@ -75,7 +75,8 @@ class Completions:
 def _to_ints(digits: Digits) -> list[int]:
     """Python ints from rows of base-2**32 digits."""
     if not digits[:, 2:].any():
-        return (digits[:, 0].astype(np.uint64) | (digits[:, 1].astype(np.uint64) << np.uint64(32))).tolist()  # type: ignore[no-any-return]
+        low, high = digits[:, 0].astype(np.uint64), digits[:, 1].astype(np.uint64)
+        return (low | (high << np.uint64(32))).tolist()  # type: ignore[no-any-return]
     raw = digits.astype("<u4").tobytes()
     width = 4 * digits.shape[1]
     return [int.from_bytes(raw[i : i + width], "little") for i in range(0, len(raw), width)]

@@ -122,7 +122,7 @@ def accepting_paths(
     if not live[dfa.start]:
         return []
     rows = dfa.transitions.tolist()
-    successors = {}  # state -> distinct live next states, in class order
+    successors: dict[int, list[int]] = {}  # state -> distinct live next states, in class order
     frontier: list[StatePath] = [(dfa.start,)]
     found: list[StatePath] = [(dfa.start,)] if accepting[dfa.start] else []
     expansions = 0
@@ -147,13 +147,11 @@ def accepting_paths(
         if len(level) > min(max_frontier, max_expansions - expansions):
             level = diverse_order(level, draw)[:max_frontier]
         frontier = level
+    chosen = diverse_order(found, draw)[:max_paths]
     steps: dict[tuple[int, int], Step] = {}
-    for source, target in {pair for states in found for pair in zip(states, states[1:])}:
+    for source, target in {pair for states in chosen for pair in zip(states, states[1:])}:
         steps[source, target] = _step(dfa, source, target, tuple(k for k, t in enumerate(rows[source]) if t == target))
-    return [
-        Path(start=states[0], steps=tuple(steps[pair] for pair in zip(states, states[1:])))
-        for states in diverse_order(found, draw)[:max_paths]
-    ]
+    return [Path(start=states[0], steps=tuple(steps[pair] for pair in zip(states, states[1:]))) for states in chosen]
 
 
 def diverse_order(paths: Sequence[StatePath], draw: random.Random) -> list[StatePath]:

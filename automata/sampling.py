@@ -2,13 +2,19 @@
 
 Uniform sampling is *unranking*. The completion table of :mod:`automata.counting` says how many
 accepted strings of length ``r`` leave each state, so the strings of length ``n`` can be numbered
-``0..N-1`` (edges in a fixed order, characters of a class in code-point order), and a uniform
-integer below ``N`` names a uniform string. Walking from the start state, the index picks the
-outgoing edge group whose block of numbers contains it (a group of ``m`` characters leading to a
-state with ``c`` completions owns ``m * c`` numbers), ``divmod`` by ``c`` splits it into the
-character within the group and the index of the rest of the string. One exact random integer per
-string, Python integers throughout, so uniformity holds however large the counts get (over Unicode
-they pass 2**64 at length 4); randomness is an explicit ``numpy.random.Generator``.
+``0..N-1`` (edges in a fixed order, characters in code-point order), and a uniform integer below
+``N`` names a uniform string. Walking from the start state, the index picks the outgoing edge group
+whose block of numbers contains it (a group of ``m`` characters leading to a state with ``c``
+completions owns ``m * c`` numbers), and ``divmod`` by ``c`` splits it into the character within
+the group and the index of the rest of the string. Exact integers all the way, so uniformity holds
+however large the counts get (over Unicode they pass 2**64 at length 4).
+
+That shape also makes it fast. Distinct ``(length, index)`` pairs name distinct strings, so
+duplicates are rejected before any string is built. Indices come from a Python ``random.Random``
+seeded from the caller's ``numpy.random.Generator`` (exact below any bound, and cheap per call).
+The walk runs in Python integers only while the counts ahead exceed int64, then a numba kernel
+(:func:`automata._count_kernels.unrank`) finishes all strings in one call: over ``{a,b,c}`` that is
+every string, over ``[A-Za-z0-9#]`` at least the last ten characters of each.
 
 Two modes. ``"uniform"`` is uniform over the strings themselves: a class of a thousand characters is
 a thousand times as likely as a one-character class. ``"representatives"`` is uniform over the
@@ -36,6 +42,7 @@ from automata.dfa import DFA, BoolArray
 
 Mode = Literal["uniform", "representatives"]
 LengthDistribution = Literal["uniform", "proportional"]
+Int64s = npt.NDArray[np.int64]
 
 
 class _Unranker:
@@ -106,7 +113,7 @@ class _Unranker:
                 index -= block
         return "".join(map(chr, codes)), state, index
 
-    def _arrays(self) -> tuple[npt.NDArray[np.int64], ...]:
+    def _arrays(self) -> tuple[Int64s, Int64s, Int64s, Int64s, Int64s, Int64s]:
         """The edge groups as the flat arrays :func:`automata._count_kernels.unrank` reads."""
         group_bounds, interval_bounds = [0], [0]
         targets, sizes, starts, offsets = [], [], [], []
@@ -118,9 +125,10 @@ class _Unranker:
                 offsets.extend(group_offsets)
                 interval_bounds.append(len(starts))
             group_bounds.append(len(targets))
-        return tuple(
+        group_bounds_, targets_, sizes_, interval_bounds_, starts_, offsets_ = (
             np.asarray(a, dtype=np.int64) for a in (group_bounds, targets, sizes, interval_bounds, starts, offsets)
         )
+        return group_bounds_, targets_, sizes_, interval_bounds_, starts_, offsets_
 
 
 def _flatten(intervals: list[tuple[int, int]]) -> tuple[int, list[int], list[int]]:
@@ -205,7 +213,7 @@ def shortest(dfa: DFA, k: int, *, max_len: int | None = None) -> list[str]:
     out: list[str] = []
     length = 0
     while len(out) < k and (reachable & live).any() and (max_len is None or length <= max_len):
-        viable.append(viable[-1][dfa.transitions].any(axis=1))
+        viable.append(np.logical_or.reduce(viable[-1][dfa.transitions], axis=1))
         if viable[length][dfa.start]:
             for string in _strings_of_length(dfa.start, length, table, chars, viable):
                 out.append(string)

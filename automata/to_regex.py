@@ -14,11 +14,13 @@ in the worst case. We take the state with the fewest new edges first (``|in| × 
 aside), breaking ties by the weight of Delgado and Morais (the size the new edges would add), then
 by state number so the output is deterministic. Every edge is built through smart constructors that
 keep it small: ``∅`` annihilates concatenation and vanishes from unions, ``ε`` vanishes from
-concatenation, ``r r*`` and ``r* r`` become ``r+``, a union with ``ε`` becomes ``r?`` (or ``r*``
-when ``r`` is ``s+``), options that are all characters merge into one class, options subsumed by
-a starred sibling drop out, and options sharing a first or last factor are factored
-(``ab|ac`` → ``a[bc]``). Stars go through :func:`regexlang.normalize.normalize`, which owns the
-star identities (``(r*)* = r*``, ``(ε|r|s*)* = (r|s)*``), and the final tree gets one more pass.
+concatenation, ``r r*`` and ``r* r`` become ``r+``, options that are all characters merge into one
+class, options subsumed by a starred sibling drop out, options sharing a first or last factor are
+factored (``ab|ac`` → ``a[bc]``), and an ``ε`` option turns an ``s+`` sibling into ``s*`` or else
+makes the union optional (``r?``). Stars go through :func:`regexlang.normalize.normalize`, which
+owns the star identities (``(r*)* = r*``, ``(ε|r|s*)* = (r|s)*``); the final tree gets one more
+pass, then runs of one factor fold into a count (``[A-Z][A-Z]`` → ``[A-Z]{2}``, ``bbb*`` → ``b{2,}``).
+Dialects without ``+``, ``?`` or counts spell them out when printing.
 """
 
 from __future__ import annotations
@@ -56,8 +58,7 @@ _FINAL = -2
 
 
 def to_regex(dfa: DFA) -> Regex:
-    """A regex with the language of ``dfa`` (``+`` and ``?`` included; dialects without them
-    desugar on printing)."""
+    """A readable regex with exactly the language of ``dfa``."""
     out, into = _generalised(dfa)
     remaining = set(out) - {_INITIAL, _FINAL}
     while remaining:
@@ -261,10 +262,12 @@ def _fold_runs(regex: Regex) -> Regex:
             folded: list[Regex] = []
             for base, group in itertools.groupby((_fold_runs(p) for p in parts), key=_base):
                 run = list(group)
-                if len(run) == 1 or (len(run) <= 3 and run[0] == base and isinstance(base, Chars) and base.chars.is_single()):
+                short_literal = len(run) <= 3 and run[0] == base and isinstance(base, Chars) and base.chars.is_single()
+                if len(run) == 1 or short_literal:
                     folded.extend(run)
                     continue
-                low, high = 0, 0
+                low: int = 0
+                high: int | None = 0
                 for low_i, high_i in map(_bounds, run):
                     low, high = low + low_i, None if high is None or high_i is None else high + high_i
                 folded.append(_counted(base, low, high))

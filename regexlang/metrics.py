@@ -5,15 +5,18 @@ its regularizer bounds the *length* of the regex the model writes ("ignoring spa
 nesting depth. Both are measured here, next to the node count and the characters a regex uses.
 
 StarDepth counts ``*``, ``+`` and ``{n,}`` and nothing else. That is the convention of the paper's
-data: every regex of the ``cegml`` benchmark lists is filed under the depth this function computes,
-whereas counting ``?`` too (as the paper's Extended Regex regularization prompt, "(*, +, ?)",
-suggests) would misfile ``xyz([A-Za-z0-9#]*xyz)?`` (filed under depth 1). Bounded repetition
-``{n}``/``{n,m}``, complement and intersection do not add depth either.
+data: each of the 175 + 60 benchmark regexes of ``cegml/regex_list.json`` and the 821 labelled
+regexes of ``cegml/KB13_extrx.txt`` is filed under the depth computed here. Counting ``?`` as well
+(as the paper's Extended Regex regularization prompt, "(*, +, ?)", suggests) would misfile five of
+them, e.g. ``xyz([A-Za-z0-9#]*xyz)?`` (filed under 1); counting bounded repetition ``{n}``/``{n,m}``
+would misfile 107, and leaving out ``{n,}`` 65. Whether ``+`` counts the data cannot tell, since
+no ``+`` in it is nested deeper than every star; it counts here, being ``{1,}``. Complement and
+intersection add no depth.
 
 Length comes in two flavours: :func:`text_length` measures exactly what a model wrote, and
 :func:`regex_length` measures a tree through its canonical text in a dialect, so two spellings of
-the same tree have the same length. Every function here is pure and walks the tree with an explicit
-stack, so deeply nested generated regexes cannot hit Python's recursion limit.
+the same tree have the same length. The functions are pure, and their own walks over the tree use an
+explicit stack, so deeply nested generated regexes cannot hit Python's recursion limit.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Language-preserving simplification of regexes, for the output of generators and learners.
 
-A model that writes ``((a)*)*`` or ``(b|b|∅)`` means ``a*`` or ``b``; comparing, deduplicating and
+A model that writes ``((a)*)*`` or ``(b|b)`` means ``a*`` or ``b``; comparing, deduplicating and
 measuring candidates is easier on such a simplified tree. :func:`normalize` rebuilds a tree bottom
 up through *smart constructors*: each one receives children that are already normalized and applies
 the identities below for its own node type, so a single pass reaches a fixed point and
@@ -141,8 +141,9 @@ def _union(options: Iterable[Regex]) -> Regex:
             kept.append(option)
     if _EPSILON in kept and any(_nullable(option) for option in kept if option != _EPSILON):
         kept.remove(_EPSILON)
-    if len(kept) > 1 and all(isinstance(option, Chars) for option in kept):
-        return Chars(functools.reduce(CharSet.union, (option.chars for option in kept if isinstance(option, Chars))))
+    sets = [option.chars for option in kept if isinstance(option, Chars)]
+    if len(kept) > 1 and len(sets) == len(kept):
+        return Chars(functools.reduce(CharSet.union, sets))
     return union(*kept)
 
 
@@ -155,8 +156,9 @@ def _intersection(parts: Iterable[Regex]) -> Regex:
             kept.append(part)
     if not kept:
         return _TOP
-    if len(kept) > 1 and all(isinstance(part, Chars) for part in kept):
-        common = functools.reduce(CharSet.intersection, (part.chars for part in kept if isinstance(part, Chars)))
+    sets = [part.chars for part in kept if isinstance(part, Chars)]
+    if len(kept) > 1 and len(sets) == len(kept):
+        common = functools.reduce(CharSet.intersection, sets)
         return Chars(common) if common else _EMPTY
     return intersection(*kept)
 

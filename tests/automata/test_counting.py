@@ -34,7 +34,10 @@ def dfa_from_rows(
     order = [sets.index(c) for c in alphabet.classes]
     table = np.asarray(rows, dtype=np.int32)[:, order]
     return DFA(
-        transitions=np.ascontiguousarray(table), accepting=np.asarray(accepting, dtype=np.bool_), start=start, alphabet=alphabet
+        transitions=np.ascontiguousarray(table),
+        accepting=np.asarray(accepting, dtype=np.bool_),
+        start=start,
+        alphabet=alphabet,
     )
 
 
@@ -47,7 +50,8 @@ def dfas(draw: st.DrawFn, max_states: int = 5, universe: str = UNIVERSE) -> DFA:
         groups[label] = groups.get(label, "") + char
     classes = list(groups.values())
     n = draw(st.integers(1, max_states))
-    rows = draw(st.lists(st.lists(st.integers(0, n - 1), min_size=len(classes), max_size=len(classes)), min_size=n, max_size=n))
+    row = st.lists(st.integers(0, n - 1), min_size=len(classes), max_size=len(classes))
+    rows = draw(st.lists(row, min_size=n, max_size=n))
     accepting = draw(st.lists(st.booleans(), min_size=n, max_size=n))
     return dfa_from_rows(rows, accepting, classes, start=draw(st.integers(0, n - 1)))
 

@@ -1,7 +1,8 @@
-"""Operations against brute force: every string up to length 6 over the universe, labelled by ``re``.
+"""Operations against brute force: every string up to length 6 over the universe.
 
 Regexes over ``{a, b, c}`` are compiled *separately* (so their alphabets differ and every binary
-operation has to align them) and their languages enumerated with ``re.fullmatch``.
+operation has to align them) and their languages up to length 6 enumerated bottom-up
+(:func:`finite_language`); witnesses longer than that are checked with ``re.fullmatch``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from automata.dfa import DFA
 from regexlang import ast as A
 from regexlang import unparse
 from regexlang.charset import SIMPLE_ALPHABET, CharSet
-from tests.automata.reference import regexes, strings_up_to
+from tests.automata.reference import finite_language, regexes, strings_up_to
 
 MAX_LEN = 6
 STRINGS = list(strings_up_to("abc", MAX_LEN))
@@ -27,8 +28,8 @@ AB_STRINGS = list(strings_up_to("ab", MAX_LEN))
 
 
 def language(regex: A.Regex, strings: list[str] = STRINGS) -> np.ndarray:
-    pattern = re.compile(unparse(regex, "python"))
-    return np.array([pattern.fullmatch(s) is not None for s in strings])
+    members = finite_language(regex, "".join(sorted(set("".join(strings)))), MAX_LEN)
+    return np.array([s in members for s in strings])
 
 
 def labels(dfa: DFA, strings: list[str] = STRINGS) -> np.ndarray:

@@ -90,7 +90,8 @@ def test_length_distributions() -> None:
     both = dfa_from_rows([[0, 1], [1, 1]], [True, True], ["a", "b"])
     rng = np.random.default_rng(1)
     uniform = Counter(len(s) for s in sample_strings(both, 2000, rng, max_len=10, unique=False))
-    proportional = Counter(len(s) for s in sample_strings(both, 2000, rng, max_len=10, lengths="proportional", unique=False))
+    drawn = sample_strings(both, 2000, rng, max_len=10, lengths="proportional", unique=False)
+    proportional = Counter(len(s) for s in drawn)
     assert set(uniform) == set(range(11)) and min(uniform.values()) > 100
     assert proportional[10] > 800 and proportional[0] < 10
     assert all(2 <= len(s) <= 3 for s in sample_strings(both, 50, rng, min_len=2, max_len=3))

@@ -10,15 +10,16 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 
 from automata import ops
 from automata.compile import compile_regex, from_text
 from automata.dfa import DFA
 from automata.to_regex import to_regex
-from regexlang import parse, unparse
+from regexlang import Dialect, parse, unparse
 from regexlang.ast import Chars, Concat, EmptySet, Epsilon, Optional, Plus, Regex, Repeat, Star, Union
-from regexlang.charset import SIMPLE_ALPHABET, CharSet
+from regexlang.charset import SIMPLE_ALPHABET
 from tests.automata.reference import regexes, strings_up_to
 from tests.automata.test_counting import acceptor, dfa_from_rows, dfas
 
@@ -52,19 +53,30 @@ def test_round_trip_preserves_the_language(dfa: DFA) -> None:
         assert (pattern.fullmatch(string) is not None) == accepts(string), string
 
 
-def test_readable_shapes() -> None:
-    a_then_bs = dfa_from_rows([[1, 2], [2, 1], [2, 2]], [False, True, False], ["a", "b"])
-    assert to_regex(a_then_bs) == Concat((Chars(CharSet.of("a")), Star(Chars(CharSet.of("b")))))
-    pairs = dfa_from_rows([[1, 2], [2, 0], [2, 2]], [True, False, False], ["a", "bc"])
-    assert to_regex(pairs) == Star(Concat((Chars(CharSet.of("a")), Chars(CharSet.of("bc")))))
-    some_as = dfa_from_rows([[1, 2], [1, 2], [2, 2]], [False, True, False], ["a", "b"])
-    assert to_regex(some_as) == Plus(Chars(CharSet.of("a")))
-    optional_b = dfa_from_rows([[1, 3], [3, 2], [3, 3], [3, 3]], [False, True, True, False], ["a", "b"])
-    assert to_regex(optional_b) == Concat((Chars(CharSet.of("a")), Optional(Chars(CharSet.of("b")))))
-    nothing = dfa_from_rows([[0, 0]], [False], ["a", "b"])
-    assert to_regex(nothing) == EmptySet()
-    only_empty = dfa_from_rows([[1, 1], [1, 1]], [True, False], ["a", "b"])
-    assert to_regex(only_empty) == Epsilon()
+@pytest.mark.parametrize(
+    ("text", "dialect", "printed"),
+    [
+        ("a b*", "simple", "ab*"),
+        ("(a (b+c))*", "simple", "(?:a[bc])*"),
+        ("a a*", "simple", "a+"),
+        ("(ab)*ab", "python", "(?:ab)+"),
+        ("a (b+epsilon)", "simple", "ab?"),
+        ("((b)*+a)+c", "simple", "[ac]|b*"),
+        ("a b+a c", "simple", "a[bc]"),
+        ("b a+c a", "simple", "[bc]a"),
+        ("b b b b*", "simple", "bbb+"),
+        ("[A-Za-z]{4}", "extended", "[A-Za-z]{4}"),
+        ("[A-Za-z0-9#]{2,3}", "extended", "[A-Za-z0-9#]{2,3}"),
+        ("(A[A-Za-z0-9#]*)|(An[A-Za-z0-9#]*)", "extended", "A[A-Za-z0-9#]*"),
+    ],
+)
+def test_readable_shapes(text: str, dialect: Dialect, printed: str) -> None:
+    assert unparse(to_regex(from_text(text, dialect)), "python") == printed
+
+
+def test_empty_language_and_empty_string() -> None:
+    assert to_regex(dfa_from_rows([[0, 0]], [False], ["a", "b"])) == EmptySet()
+    assert to_regex(dfa_from_rows([[1, 1], [1, 1]], [True, False], ["a", "b"])) == Epsilon()
 
 
 @settings(max_examples=150)
@@ -83,9 +95,10 @@ def test_compiled_regexes_survive_the_round_trip_through_every_dialect(regex: Re
 
 def test_benchmark_regexes_round_trip(shared_data: Path) -> None:
     lists = json.loads((shared_data / "cegml" / "regex_list.json").read_text())
+    dialects: tuple[tuple[str, Dialect], ...] = (("simplyrx", "simple"), ("extrx", "extended"))
     cases = [
         (text, dialect)
-        for key, dialect in (("simplyrx", "simple"), ("extrx", "extended"))
+        for key, dialect in dialects
         for cell in lists[key]
         for depth in cell["regex_list"]
         for text in depth["regex_list"][:3]
