@@ -161,10 +161,25 @@ def common_refinement(alphabets: Sequence[Alphabet]) -> tuple[Alphabet, list[Int
         raise ValueError("no alphabets to refine")
     first = alphabets[0]
     if all(a is first for a in alphabets):
-        identity = _frozen(np.arange(len(first), dtype=np.int32))
+        identity = _identity(len(first))
         return first, [identity for _ in alphabets]
-    refined, maps = _refine(tuple(alphabets))
-    return refined, list(maps)
+    # Hashing an alphabet hashes all its classes, so look up by identity first (partitions are
+    # memoised, so the same objects recur); the entry keeps its alphabets alive, so ids stay valid.
+    key = tuple(map(id, alphabets))
+    hit = _BY_IDENTITY.get(key)
+    if hit is None or any(a is not b for a, b in zip(hit[0], alphabets)):
+        if len(_BY_IDENTITY) >= 4096:
+            _BY_IDENTITY.clear()
+        hit = _BY_IDENTITY[key] = (tuple(alphabets), *_refine(tuple(alphabets)))
+    return hit[1], list(hit[2])
+
+
+_BY_IDENTITY: dict[tuple[int, ...], tuple[tuple[Alphabet, ...], Alphabet, tuple[IntArray, ...]]] = {}
+
+
+@functools.lru_cache(maxsize=256)
+def _identity(n: int) -> IntArray:
+    return _frozen(np.arange(n, dtype=np.int32))
 
 
 @functools.lru_cache(maxsize=4096)

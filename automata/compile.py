@@ -26,7 +26,7 @@ from automata.dfa import DFA
 from automata.errors import DEFAULT_STATE_LIMIT, UnsupportedRegex
 from automata.minimize import minimize
 from automata.nfa import thompson
-from regexlang.ast import Assertion, AssertKind, Chars, Complement, Intersection, Regex, children
+from regexlang.ast import UNARY_TYPES, Assertion, AssertKind, Chars, Complement, Concat, Intersection, Regex, Union
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect, parse, universe
 
@@ -90,15 +90,21 @@ def _alphabet(
 
 
 def _collect(regex: Regex, sets: set[CharSet], kinds: set[AssertKind]) -> None:
+    # Exact type tests instead of ``children()``: this walk runs on every compile.
     stack = [regex]
     while stack:
         node = stack.pop()
-        if isinstance(node, Chars):
-            sets.add(node.chars)
-        elif isinstance(node, Assertion):
-            kinds.add(node.kind)
-        else:
-            stack.extend(children(node))
+        kind = type(node)
+        if kind is Chars:
+            sets.add(node.chars)  # type: ignore[union-attr]
+        elif kind is Concat or kind is Intersection:
+            stack.extend(node.parts)  # type: ignore[union-attr]
+        elif kind is Union:
+            stack.extend(node.options)  # type: ignore[union-attr]
+        elif kind is Assertion:
+            kinds.add(node.kind)  # type: ignore[union-attr]
+        elif kind in UNARY_TYPES:
+            stack.append(node.inner)  # type: ignore[union-attr]
 
 
 def _compile(

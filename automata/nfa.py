@@ -91,9 +91,9 @@ def thompson(
     builder = _Builder(members, nested, state_limit)
     start = builder.build(regex, builder.add(MATCH, -1, -1))
     program = np.array(builder.code, dtype=np.int32).reshape(-1, 3)
-    set_mask = np.zeros((len(builder.set_ids), len(alphabet)), dtype=np.bool_)
-    for classes, set_id in builder.set_ids.items():
-        set_mask[set_id, list(classes)] = True
+    n_classes = len(alphabet)
+    set_mask = np.zeros((len(builder.set_ids), n_classes), dtype=np.bool_)
+    set_mask.ravel()[[i * n_classes + c for classes, i in builder.set_ids.items() for c in classes]] = True
     return NFA(program, start, set_mask, frozenset(builder.assertions), alphabet)
 
 
@@ -108,15 +108,18 @@ class _Builder:
         self.nested = nested
         self.limit = state_limit
         self.code: list[int] = []
+        self.n_states = 0
         self.set_ids: dict[tuple[int, ...], int] = {}
+        self.char_set_ids: dict[CharSet, int] = {}
         self.assertions: set[AssertKind] = set()
         self.fail_state = -1
 
     def add(self, kind: int, a: int, b: int) -> int:
-        state = len(self.code) // 3
+        state = self.n_states
         if state >= self.limit:
             raise StateLimitExceeded("the Thompson NFA of this regex", self.limit)
         self.code += (kind, a, b)
+        self.n_states = state + 1
         return state
 
     def fail(self) -> int:
@@ -146,10 +149,19 @@ class _Builder:
         self.code[3 * fork + 1] = self.build(inner, fork)
         return fork
 
+    def chars(self, chars: CharSet, out: int) -> int:
+        set_id = self.char_set_ids.get(chars)
+        if set_id is None:
+            classes = self.members[chars]
+            if not classes:
+                return self.fail()
+            set_id = self.char_set_ids[chars] = self.set_ids.setdefault(classes, len(self.set_ids))
+        return self.add(CHAR, out, set_id)
+
     def build(self, node: Regex, out: int) -> int:
         """The entry state of ``node`` followed by state ``out``."""
         if isinstance(node, Chars):
-            return self.char(self.members[node.chars], out)
+            return self.chars(node.chars, out)
         if isinstance(node, Concat):
             for part in reversed(node.parts):
                 out = self.build(part, out)

@@ -184,10 +184,11 @@ def _union(options: Iterable[Regex]) -> Regex:
     optional = _EPSILON in kept and len(kept) > 1
     if optional:
         kept.remove(_EPSILON)
-    if optional and any(isinstance(o, Plus) for o in kept):
-        first = next(i for i, o in enumerate(kept) if isinstance(o, Plus))
-        kept[first] = Star(kept[first].inner)  # type: ignore[union-attr]
-        optional = False
+    for i, option in enumerate(kept if optional else ()):
+        if isinstance(option, Plus):
+            kept[i] = Star(option.inner)
+            optional = False
+            break
     factored = _factor(kept)
     return Optional(factored) if optional and not _nullable(factored) else factored
 
@@ -262,8 +263,8 @@ def _fold_runs(regex: Regex) -> Regex:
             folded: list[Regex] = []
             for base, group in itertools.groupby((_fold_runs(p) for p in parts), key=_base):
                 run = list(group)
-                short_literal = len(run) <= 3 and run[0] == base and isinstance(base, Chars) and base.chars.is_single()
-                if len(run) == 1 or short_literal:
+                bare = all(item == base for item in run) and isinstance(base, Chars) and base.chars.is_single()
+                if len(run) == 1 or (bare and len(run) <= 3):
                     folded.extend(run)
                     continue
                 low: int = 0

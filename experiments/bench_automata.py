@@ -373,8 +373,8 @@ print(json.dumps({"import": imported - start, "first": steps[:half], "again": st
 
 
 def measure_cold_start(cases: list[Case]) -> dict[str, Any]:
-    """Import time and first teacher steps in fresh interpreters: with an empty numba cache, then
-    with the cache that run left behind, then (for reference) the same steps warm in-process."""
+    """Import time and teacher steps in fresh interpreters, first with an empty numba cache, then
+    with the cache that run left behind; each runs its steps twice, the second pass being warm."""
     picks = [next(c for c in cases if c.dialect == d) for d in _LISTS]
     argument = json.dumps([[c.text, c.mutant, c.dialect] for c in picks])
     result: dict[str, Any] = {"cases": [c.text for c in picks]}

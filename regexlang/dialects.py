@@ -15,9 +15,15 @@ from typing import Literal, get_args
 from regexlang import extended, python_syntax, simple
 from regexlang.ast import Regex
 from regexlang.charset import EXTENDED_ALPHABET, SIMPLE_ALPHABET, UNICODE, CharSet
+from regexlang.errors import RegexSyntaxError
 
 Dialect = Literal["simple", "extended", "python"]
 DIALECTS: tuple[Dialect, ...] = get_args(Dialect)
+
+#: Deepest group nesting accepted. The parsers, printers and compilers recurse over the tree, so
+#: a bound here turns a would-be ``RecursionError`` deep inside any of them into a syntax error
+#: at the offending parenthesis. No benchmark regex nests deeper than 12.
+MAX_NESTING = 100
 
 _DEFAULT_UNIVERSE: dict[Dialect, CharSet] = {
     "simple": SIMPLE_ALPHABET,
@@ -40,11 +46,16 @@ def parse(text: str, dialect: Dialect, alphabet: CharSet | None = None) -> Regex
     Raises ``RegexSyntaxError`` with the 0-based position of the first problem.
     """
     sigma = universe(dialect) if alphabet is None else alphabet
-    if dialect == "simple":
-        return simple.parse(text, sigma)
-    if dialect == "extended":
-        return extended.parse(text, sigma)
-    return python_syntax.parse(text)
+    _check_nesting(text)
+    try:
+        if dialect == "simple":
+            return simple.parse(text, sigma)
+        if dialect == "extended":
+            return extended.parse(text, sigma)
+        return python_syntax.parse(text)
+    except RecursionError:
+        # Nesting without parentheses (e.g. a long chain of prefix ``~``) can still be too deep.
+        raise RegexSyntaxError("expression nested too deeply", text, 0) from None
 
 
 def unparse(regex: Regex, dialect: Dialect, alphabet: CharSet | None = None) -> str:
@@ -58,3 +69,28 @@ def unparse(regex: Regex, dialect: Dialect, alphabet: CharSet | None = None) -> 
     if dialect == "extended":
         return extended.unparse(regex, sigma)
     return python_syntax.unparse(regex)
+
+
+def _check_nesting(text: str) -> None:
+    """Reject group nesting deeper than ``MAX_NESTING`` (escapes and class contents skipped)."""
+    depth = 0
+    in_class = False
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            if text.startswith("]", i + 1) or text.startswith("^]", i + 1):
+                i += 1 + (text[i + 1] == "^")
+        elif char == "(":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise RegexSyntaxError(f"groups nested deeper than {MAX_NESTING} levels", text, i)
+        elif char == ")":
+            depth = max(0, depth - 1)
+        i += 1

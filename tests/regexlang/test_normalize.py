@@ -23,6 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from regexlang import Dialect, parse, unparse
 from regexlang.ast import (
     AssertKind,
     Assertion,
@@ -46,6 +47,7 @@ from regexlang.ast import (
 from regexlang.charset import CharSet
 from regexlang.metrics import star_depth
 from regexlang.normalize import normalize
+from tests.regexlang.strategies import python_trees, simple_trees
 
 ALPHABET = "ab\n"
 MAX_LENGTH = 5
@@ -233,8 +235,10 @@ def test_normalize_preserves_the_language_of_repetitions_in_context(inner: Regex
     assert language(normalize(regex)) == language(regex)
 
 
-SMALL_TREES = [a, ab, concat(a, b), union(a, concat(b, b)), Star(a), Optional(a), union(EPS, concat(a, b)), EPS, NONE]
-SMALL_TREES += [BOUNDARY, concat(BOUNDARY, a)]
+SMALL_TREES = [
+    *(a, ab, EPS, NONE, BOUNDARY, Star(a), Optional(a)),
+    *(concat(a, b), concat(BOUNDARY, a), union(a, concat(b, b)), union(EPS, concat(a, b))),
+]
 STEPS: list[Wrapper] = [
     *REPETITIONS,
     lambda r: concat(r, b),
@@ -258,6 +262,21 @@ def test_normalize_is_idempotent_and_never_deepens_stars(regex: Regex) -> None:
     once = normalize(regex)
     assert normalize(once) == once
     assert star_depth(once) <= star_depth(regex)
+
+
+def _prints_and_reads_back(regex: Regex, dialect: Dialect) -> None:
+    once = normalize(regex)
+    assert normalize(parse(unparse(once, dialect), dialect)) == once
+
+
+@given(simple_trees)
+def test_normalized_simple_trees_print_and_read_back(regex: Regex) -> None:
+    _prints_and_reads_back(regex, "simple")
+
+
+@given(python_trees)
+def test_normalized_python_trees_print_and_read_back(regex: Regex) -> None:
+    _prints_and_reads_back(regex, "python")
 
 
 REWRITES: list[tuple[str, Regex, Regex]] = [
