@@ -11,24 +11,31 @@ Pairs of states are explored breadth-first and interned in an open-addressing ha
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
+import numpy.typing as npt
+
+from automata.dfa import BoolArray, IntArray
+
+Int64Array = npt.NDArray[np.int64]
 
 OK, TOO_MANY_STATES = 0, 1
 _GOLDEN = -7046029254386353131  # 2**64 / golden ratio, as a signed 64-bit multiplier
 
 
 @numba.njit(cache=True)
-def _slot(keys, key):  # type: ignore[no-untyped-def]
-    mask = keys.shape[0] - 1
-    slot = ((key * _GOLDEN) >> 20) & mask
+def _slot(keys: Int64Array, key: int) -> int:
+    mask = len(keys) - 1
+    slot: int = ((key * _GOLDEN) >> 20) & mask
     while keys[slot] >= 0 and keys[slot] != key:
         slot = (slot + 1) & mask
     return slot
 
 
 @numba.njit(cache=True)
-def _rehash(keys, values):  # type: ignore[no-untyped-def]
+def _rehash(keys: Int64Array, values: IntArray) -> tuple[Int64Array, IntArray]:
     bigger_keys = np.full(2 * keys.shape[0], -1, dtype=np.int64)
     bigger_values = np.empty(2 * keys.shape[0], dtype=np.int32)
     for i in range(keys.shape[0]):
@@ -40,20 +47,29 @@ def _rehash(keys, values):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _grow(array, size):  # type: ignore[no-untyped-def]
+def _grow(array: npt.NDArray[Any], size: int) -> npt.NDArray[Any]:
     grown = np.empty(size, dtype=array.dtype)
     grown[: array.shape[0]] = array
     return grown
 
 
 @numba.njit(cache=True)
-def product(left, left_start, right, right_start, state_limit):  # type: ignore[no-untyped-def]
-    """The reachable part of the product of two complete tables over the same classes.
+def product(
+    left: IntArray,
+    left_columns: IntArray,
+    left_start: int,
+    right: IntArray,
+    right_columns: IntArray,
+    right_start: int,
+    state_limit: int,
+) -> tuple[IntArray, IntArray, IntArray, int]:
+    """The reachable part of the product of two complete tables. Class ``c`` of the product reads
+    column ``left_columns[c]`` of ``left`` and ``right_columns[c]`` of ``right``.
 
     Returns the product table, the left and right component of each product state, and a status.
     """
     n_right = right.shape[0]
-    k = left.shape[1]
+    k = left_columns.shape[0]
     keys = np.full(64, -1, dtype=np.int64)
     values = np.empty(64, dtype=np.int32)
     lefts = np.empty(32, dtype=np.int32)
@@ -66,7 +82,8 @@ def product(left, left_start, right, right_start, state_limit):  # type: ignore[
     while head < count:
         p, q = lefts[head], rights[head]
         for c in range(k):
-            key = np.int64(left[p, c]) * n_right + right[q, c]
+            p2, q2 = left[p, left_columns[c]], right[q, right_columns[c]]
+            key = np.int64(p2) * n_right + q2
             slot = _slot(keys, key)
             if keys[slot] < 0:
                 if count >= state_limit:
@@ -77,7 +94,7 @@ def product(left, left_start, right, right_start, state_limit):  # type: ignore[
                     wider = np.empty((2 * count, k), dtype=np.int32)
                     wider[:count] = table[:count]
                     table = wider
-                lefts[count], rights[count] = left[p, c], right[q, c]
+                lefts[count], rights[count] = p2, q2
                 keys[slot], values[slot] = key, count
                 count += 1
                 if 2 * count > keys.shape[0]:
@@ -89,15 +106,27 @@ def product(left, left_start, right, right_start, state_limit):  # type: ignore[
 
 
 @numba.njit(cache=True)
-def shortest_distinction(left, left_accepting, left_start, right, right_accepting, right_start, wanted, state_limit):  # type: ignore[no-untyped-def]
-    """Breadth-first search of the product for the first pair ``(p, q)`` with
-    ``wanted[left_accepting[p], right_accepting[q]]``, classes tried in index order, so the path
-    found is the shortest and, among those, the smallest class sequence.
+def shortest_distinction(
+    left: IntArray,
+    left_columns: IntArray,
+    left_accepting: BoolArray,
+    left_start: int,
+    right: IntArray,
+    right_columns: IntArray,
+    right_accepting: BoolArray,
+    right_start: int,
+    wanted: BoolArray,
+    state_limit: int,
+) -> tuple[int, bool, IntArray, bool]:
+    """Breadth-first search of the product (columns as in :func:`product`) for the first pair
+    ``(p, q)`` with ``wanted[left_accepting[p], right_accepting[q]]``, classes tried in index order,
+    so the path found is the shortest and, among those, the smallest class sequence.
 
-    Returns ``(status, found, path)``; the product is explored on the fly, never materialized.
+    Returns ``(status, found, path, left accepts the path)``; the product is explored on the fly,
+    never materialized.
     """
     n_right = right.shape[0]
-    k = left.shape[1]
+    k = left_columns.shape[0]
     keys = np.full(64, -1, dtype=np.int64)
     values = np.empty(64, dtype=np.int32)
     lefts = np.empty(32, dtype=np.int32)
@@ -115,13 +144,13 @@ def shortest_distinction(left, left_accepting, left_start, right, right_acceptin
     while goal < 0 and head < count:
         p, q = lefts[head], rights[head]
         for c in range(k):
-            p2, q2 = left[p, c], right[q, c]
+            p2, q2 = left[p, left_columns[c]], right[q, right_columns[c]]
             key = np.int64(p2) * n_right + q2
             slot = _slot(keys, key)
             if keys[slot] >= 0:
                 continue
             if count >= state_limit:
-                return TOO_MANY_STATES, False, np.zeros(0, dtype=np.int32)
+                return TOO_MANY_STATES, False, np.zeros(0, dtype=np.int32), False
             if count == lefts.shape[0]:
                 lefts = _grow(lefts, 2 * count)
                 rights = _grow(rights, 2 * count)
@@ -137,7 +166,7 @@ def shortest_distinction(left, left_accepting, left_start, right, right_acceptin
                 break
         head += 1
     if goal < 0:
-        return OK, False, np.zeros(0, dtype=np.int32)
+        return OK, False, np.zeros(0, dtype=np.int32), False
     length = 0
     node = goal
     while parent[node] >= 0:
@@ -148,11 +177,13 @@ def shortest_distinction(left, left_accepting, left_start, right, right_acceptin
     for i in range(length - 1, -1, -1):
         path[i] = via[node]
         node = parent[node]
-    return OK, True, path
+    return OK, True, path, left_accepting[lefts[goal]]
 
 
 @numba.njit(cache=True)
-def run_many(transitions, accepting, start, classes, offsets):  # type: ignore[no-untyped-def]
+def run_many(
+    transitions: IntArray, accepting: BoolArray, start: int, classes: IntArray, offsets: Int64Array
+) -> BoolArray:
     """Membership of each string ``classes[offsets[i]:offsets[i+1]]`` (class -1 rejects)."""
     n = offsets.shape[0] - 1
     result = np.zeros(n, dtype=np.bool_)
@@ -170,7 +201,22 @@ def run_many(transitions, accepting, start, classes, offsets):  # type: ignore[n
 
 
 @numba.njit(cache=True)
-def reachable(transitions, start):  # type: ignore[no-untyped-def]
+def first_sink(transitions: IntArray, accepting: BoolArray) -> int:
+    """The first rejecting state whose transitions all loop back to it, or -1."""
+    for q in range(transitions.shape[0]):
+        if not accepting[q]:
+            sink = True
+            for c in range(transitions.shape[1]):
+                if transitions[q, c] != q:
+                    sink = False
+                    break
+            if sink:
+                return q
+    return -1
+
+
+@numba.njit(cache=True)
+def reachable(transitions: IntArray, start: int) -> BoolArray:
     """The states reachable from ``start``."""
     seen = np.zeros(transitions.shape[0], dtype=np.bool_)
     stack = np.empty(transitions.shape[0], dtype=np.int32)

@@ -94,17 +94,16 @@ def _collect(regex: Regex, sets: set[CharSet], kinds: set[AssertKind]) -> None:
     stack = [regex]
     while stack:
         node = stack.pop()
-        kind = type(node)
-        if kind is Chars:
-            sets.add(node.chars)  # type: ignore[union-attr]
-        elif kind is Concat or kind is Intersection:
-            stack.extend(node.parts)  # type: ignore[union-attr]
-        elif kind is Union:
-            stack.extend(node.options)  # type: ignore[union-attr]
-        elif kind is Assertion:
-            kinds.add(node.kind)  # type: ignore[union-attr]
-        elif kind in UNARY_TYPES:
-            stack.append(node.inner)  # type: ignore[union-attr]
+        if type(node) is Chars:
+            sets.add(node.chars)
+        elif type(node) is Concat or type(node) is Intersection:
+            stack.extend(node.parts)
+        elif type(node) is Union:
+            stack.extend(node.options)
+        elif type(node) is Assertion:
+            kinds.add(node.kind)
+        elif isinstance(node, UNARY_TYPES):
+            stack.append(node.inner)
 
 
 def _compile(

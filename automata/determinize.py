@@ -23,18 +23,22 @@ turns that into :class:`StateLimitExceeded` long before memory runs out.
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import numba
 import numpy as np
 import numpy.typing as npt
 
 from automata import assertions
-from automata.dfa import DFA
+from automata.dfa import DFA, BoolArray, IntArray
 from automata.errors import DEFAULT_STATE_LIMIT, StateLimitExceeded
 from automata.nfa import ASSERT, CHAR, MATCH, NFA, SPLIT
 
 #: Stored NFA-state entries allowed per permitted DFA state (bounds memory: 4 bytes each).
 ITEMS_PER_STATE = 256
+
+Int8Array = npt.NDArray[np.int8]
+Int64Array = npt.NDArray[np.int64]
 
 _OK, _TOO_MANY_STATES, _TOO_MANY_ITEMS = 0, 1, 2
 _AT_START = assertions.AT_START
@@ -71,15 +75,17 @@ def _verdicts() -> npt.NDArray[np.int8]:
 
 
 @numba.njit(cache=True)
-def _hash(context, items, count):  # type: ignore[no-untyped-def]
+def _hash(context: int, items: IntArray, count: int) -> int:
     h = np.int64(context) * np.int64(-7046029254386353131)
     for i in range(count):
         h = (h ^ np.int64(items[i])) * np.int64(1099511628211)
-    return h ^ (h >> 29)
+    return int(h ^ (h >> 29))
 
 
 @numba.njit(cache=True)
-def _closure(program, seeds, n_seeds, mark, gen, stack, out):  # type: ignore[no-untyped-def]
+def _closure(
+    program: IntArray, seeds: IntArray, n_seeds: int, mark: Int64Array, gen: int, stack: IntArray, out: IntArray
+) -> int:
     """ε-closure of the seed items, stopped at CHAR/ASSERT/MATCH; sorted, deduplicated into ``out``."""
     top = 0
     for i in range(n_seeds):
@@ -129,7 +135,19 @@ def _closure(program, seeds, n_seeds, mark, gen, stack, out):  # type: ignore[no
 
 
 @numba.njit(cache=True)
-def _resolve(program, items, lo, hi, context, lookahead, verdicts, mark, gen, stack, out):  # type: ignore[no-untyped-def]
+def _resolve(
+    program: IntArray,
+    items: IntArray,
+    lo: int,
+    hi: int,
+    context: int,
+    lookahead: int,
+    verdicts: Int8Array,
+    mark: Int64Array,
+    gen: int,
+    stack: IntArray,
+    out: IntArray,
+) -> int:
     """CHAR items reachable from the free items once assertions meet ``lookahead``; an item's low
     bit says it crossed ``$`` before the final newline."""
     top = 0
@@ -172,7 +190,19 @@ def _resolve(program, items, lo, hi, context, lookahead, verdicts, mark, gen, st
 
 
 @numba.njit(cache=True)
-def _accepts_at_end(program, items, lo, hi, context, verdicts, mark, gen, stack):  # type: ignore[no-untyped-def]
+def _accepts_at_end(
+    program: IntArray,
+    items: IntArray,
+    lo: int,
+    hi: int,
+    context: int,
+    verdicts: Int8Array,
+    mark: Int64Array,
+    gen: int,
+    stack: IntArray,
+) -> bool:
+    """Whether MATCH is reachable from the items with the end of text as lookahead (must-end
+    marks no longer matter there)."""
     top = 0
     for i in range(lo, hi):
         state = items[i] >> 1
@@ -186,8 +216,13 @@ def _accepts_at_end(program, items, lo, hi, context, verdicts, mark, gen, stack)
         kind = program[state, 0]
         if kind == MATCH:
             return True
-        passes = kind == ASSERT and verdicts[program[state, 2], context, _END] == _PASS
-        for field in range(1, 3 if kind == SPLIT else 2 if passes else 1):
+        if kind == SPLIT:
+            n_targets = 2
+        elif kind == ASSERT and verdicts[program[state, 2], context, _END] == _PASS:
+            n_targets = 1
+        else:
+            continue
+        for field in range(1, 1 + n_targets):
             target = program[state, field]
             if target >= 0 and mark[2 * target] != gen:
                 mark[2 * target] = gen
@@ -197,7 +232,16 @@ def _accepts_at_end(program, items, lo, hi, context, verdicts, mark, gen, stack)
 
 
 @numba.njit(cache=True)
-def _subset(program, start, set_mask, lookahead, verdicts, context_mask, state_limit, item_limit):  # type: ignore[no-untyped-def]
+def _subset(
+    program: IntArray,
+    start: int,
+    set_mask: BoolArray,
+    lookahead: Int8Array,
+    verdicts: Int8Array,
+    context_mask: int,
+    state_limit: int,
+    item_limit: int,
+) -> tuple[IntArray, BoolArray, int]:
     n_nfa = program.shape[0]
     n_classes = set_mask.shape[1]
     mark = np.zeros(2 * n_nfa, dtype=np.int64)
@@ -284,7 +328,17 @@ def _subset(program, start, set_mask, lookahead, verdicts, context_mask, state_l
 
 
 @numba.njit(cache=True)
-def _find(table, h, context, fresh, count, hashes, contexts, bounds, items):  # type: ignore[no-untyped-def]
+def _find(
+    table: Int64Array,
+    h: int,
+    context: int,
+    fresh: IntArray,
+    count: int,
+    hashes: Int64Array,
+    contexts: Int64Array,
+    bounds: Int64Array,
+    items: IntArray,
+) -> tuple[int, int]:
     """The slot of (context, fresh[:count]) in the table and its state, or a free slot and -1."""
     mask = table.shape[0] - 1
     slot = h & mask
@@ -304,14 +358,14 @@ def _find(table, h, context, fresh, count, hashes, contexts, bounds, items):  # 
 
 
 @numba.njit(cache=True)
-def _grow(array, size):  # type: ignore[no-untyped-def]
+def _grow(array: npt.NDArray[Any], size: int) -> npt.NDArray[Any]:
     grown = np.empty(size, dtype=array.dtype)
     grown[: array.shape[0]] = array
     return grown
 
 
 @numba.njit(cache=True)
-def _rehash(table, hashes, n_states):  # type: ignore[no-untyped-def]
+def _rehash(table: Int64Array, hashes: Int64Array, n_states: int) -> Int64Array:
     bigger = np.full(2 * table.shape[0], -1, dtype=np.int64)
     mask = bigger.shape[0] - 1
     for state in range(n_states):

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from automata.dfa import DFA
+from automata.dfa import DFA, BoolArray, IntArray
 
 
 def minimize(dfa: DFA) -> DFA:
@@ -42,7 +42,7 @@ def minimize(dfa: DFA) -> DFA:
 
 
 @numba.njit(cache=True)
-def _reach(elems, loc, state, reached):  # type: ignore[no-untyped-def]
+def _reach(elems: IntArray, loc: IntArray, state: int, reached: int) -> int:
     i = loc[state]
     if i >= reached:
         elems[i] = elems[reached]
@@ -54,7 +54,7 @@ def _reach(elems, loc, state, reached):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _adjacency(key, n_trans, n_states, adjacent, offsets):  # type: ignore[no-untyped-def]
+def _adjacency(key: IntArray, n_trans: int, n_states: int, adjacent: IntArray, offsets: IntArray) -> None:
     """``adjacent[offsets[q]:offsets[q+1]]``: the transitions whose ``key`` end is ``q``."""
     offsets[:] = 0
     for t in range(n_trans):
@@ -67,7 +67,18 @@ def _adjacency(key, n_trans, n_states, adjacent, offsets):  # type: ignore[no-un
 
 
 @numba.njit(cache=True)
-def _trim(tail, head, label, n_trans, n_states, elems, loc, adjacent, offsets, reached):  # type: ignore[no-untyped-def]
+def _trim(
+    tail: IntArray,
+    head: IntArray,
+    label: IntArray,
+    n_trans: int,
+    n_states: int,
+    elems: IntArray,
+    loc: IntArray,
+    adjacent: IntArray,
+    offsets: IntArray,
+    reached: int,
+) -> tuple[int, int]:
     """Close ``elems[:reached]`` under ``tail → head`` and drop transitions whose tail is outside."""
     _adjacency(tail, n_trans, n_states, adjacent, offsets)
     i = 0
@@ -87,7 +98,16 @@ def _trim(tail, head, label, n_trans, n_states, elems, loc, adjacent, offsets, r
 
 
 @numba.njit(cache=True)
-def _mark(elems, loc, sets, first, marked, touched, n_touched, e):  # type: ignore[no-untyped-def]
+def _mark(
+    elems: IntArray,
+    loc: IntArray,
+    sets: IntArray,
+    first: IntArray,
+    marked: IntArray,
+    touched: IntArray,
+    n_touched: int,
+    e: int,
+) -> int:
     s = sets[e]
     i = loc[e]
     j = first[s] + marked[s]
@@ -103,7 +123,16 @@ def _mark(elems, loc, sets, first, marked, touched, n_touched, e):  # type: igno
 
 
 @numba.njit(cache=True)
-def _split(elems, sets, first, past, marked, touched, n_touched, n_sets):  # type: ignore[no-untyped-def]
+def _split(
+    elems: IntArray,
+    sets: IntArray,
+    first: IntArray,
+    past: IntArray,
+    marked: IntArray,
+    touched: IntArray,
+    n_touched: int,
+    n_sets: int,
+) -> int:
     """Split every touched set into its marked and unmarked parts; the smaller gets a new index."""
     while n_touched > 0:
         n_touched -= 1
@@ -129,7 +158,7 @@ def _split(elems, sets, first, past, marked, touched, n_touched, n_sets):  # typ
 
 
 @numba.njit(cache=True)
-def _minimize(transitions, accepting, start):  # type: ignore[no-untyped-def]
+def _minimize(transitions: IntArray, accepting: BoolArray, start: int) -> tuple[IntArray, BoolArray]:
     n, k = transitions.shape
     tail = np.empty(n * k, dtype=np.int32)
     label = np.empty(n * k, dtype=np.int32)
@@ -209,7 +238,16 @@ def _minimize(transitions, accepting, start):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _canonical(transitions, accepting, start, live, b_elems, b_sets, b_first, n_blocks):  # type: ignore[no-untyped-def]
+def _canonical(
+    transitions: IntArray,
+    accepting: BoolArray,
+    start: int,
+    live: BoolArray,
+    b_elems: IntArray,
+    b_sets: IntArray,
+    b_first: IntArray,
+    n_blocks: int,
+) -> tuple[IntArray, BoolArray]:
     """Number blocks breadth-first from the start block; the dead state, if needed, comes last."""
     k = transitions.shape[1]
     number = np.full(n_blocks, -1, dtype=np.int32)

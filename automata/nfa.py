@@ -68,11 +68,6 @@ class NFA:
     assertions: frozenset[AssertKind]
     alphabet: Alphabet
 
-    @property
-    def n_states(self) -> int:
-        """Number of program states."""
-        return int(self.program.shape[0])
-
 
 def thompson(
     regex: Regex,
@@ -127,7 +122,8 @@ class _Builder:
             self.fail_state = self.add(FAIL, -1, -1)
         return self.fail_state
 
-    def char(self, classes: tuple[int, ...], out: int) -> int:
+    def on_classes(self, classes: tuple[int, ...], out: int) -> int:
+        """A CHAR state reading any class of ``classes``."""
         if not classes:
             return self.fail()
         set_id = self.set_ids.setdefault(classes, len(self.set_ids))
@@ -149,7 +145,8 @@ class _Builder:
         self.code[3 * fork + 1] = self.build(inner, fork)
         return fork
 
-    def chars(self, chars: CharSet, out: int) -> int:
+    def on_chars(self, chars: CharSet, out: int) -> int:
+        """A CHAR state reading any character of ``chars`` (memoised per set: hashing is not free)."""
         set_id = self.char_set_ids.get(chars)
         if set_id is None:
             classes = self.members[chars]
@@ -161,7 +158,7 @@ class _Builder:
     def build(self, node: Regex, out: int) -> int:
         """The entry state of ``node`` followed by state ``out``."""
         if isinstance(node, Chars):
-            return self.chars(node.chars, out)
+            return self.on_chars(node.chars, out)
         if isinstance(node, Concat):
             for part in reversed(node.parts):
                 out = self.build(part, out)
@@ -213,7 +210,7 @@ class _Builder:
                     by_target.setdefault(target, []).append(cls)
             options = []
             for target, classes in by_target.items():
-                char = self.char(tuple(classes), -1)
+                char = self.on_classes(tuple(classes), -1)
                 pending.append((char, target))
                 options.append(char)
             if dfa.accepting[state]:

@@ -1,8 +1,9 @@
 """The algebra of regular languages on DFAs: boolean operations, decisions, membership.
 
-Binary operations first bring both automata onto one alphabet (:func:`align`: the common
-refinement of their partitions, with columns re-indexed), then explore the *reachable* part of the
-product breadth-first in a numba kernel. Boolean operations minimize the product, so every DFA
+Binary operations work over the common refinement of the two alphabets: the kernels read each
+table through a map from refined class to original column instead of copying it (:func:`align`
+materializes the re-indexed DFAs for callers that need them), and explore the *reachable* part of
+the product breadth-first. Boolean operations minimize the product, so every DFA
 this module returns is canonical (see :mod:`automata.minimize`).
 
 Decisions never build the product: :func:`equivalence_witness` and :func:`inclusion_witness` search
@@ -15,15 +16,14 @@ characters outside it never occur, so flipping the accepting bits of a complete 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Literal
 
 import attrs
 import numpy as np
-import numpy.typing as npt
 
 from automata import _kernels
-from automata.alphabet import Alphabet, common_refinement
+from automata.alphabet import Alphabet, IntArray, common_refinement
 from automata.dfa import DFA, BoolArray
 from automata.errors import DEFAULT_STATE_LIMIT, StateLimitExceeded
 from automata.minimize import minimize
@@ -50,10 +50,17 @@ def align(left: DFA, right: DFA) -> tuple[DFA, DFA]:
     return _reindex(left, alphabet, left_map), _reindex(right, alphabet, right_map)
 
 
-def _reindex(dfa: DFA, alphabet: Alphabet, columns: npt.NDArray[np.int32]) -> DFA:
+def _reindex(dfa: DFA, alphabet: Alphabet, columns: IntArray) -> DFA:
     if dfa.alphabet is alphabet:
         return dfa
     return DFA(np.ascontiguousarray(dfa.transitions[:, columns]), dfa.accepting, dfa.start, alphabet)
+
+
+def _columns(left: DFA, right: DFA) -> tuple[Alphabet, IntArray, IntArray]:
+    """The common alphabet and, for each side, the column each of its classes reads: the kernels
+    re-index on the fly instead of copying the tables."""
+    alphabet, (left_map, right_map) = common_refinement([left.alphabet, right.alphabet])
+    return alphabet, left_map, right_map
 
 
 def complement(dfa: DFA) -> DFA:
@@ -63,12 +70,12 @@ def complement(dfa: DFA) -> DFA:
 
 def intersection(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> DFA:
     """Strings both accept."""
-    return _boolean(left, right, np.logical_and, "the intersection", state_limit)
+    return _boolean(left, right, lambda a, b: a & b, "the intersection", state_limit)
 
 
 def union(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> DFA:
     """Strings either accepts."""
-    return _boolean(left, right, np.logical_or, "the union", state_limit)
+    return _boolean(left, right, lambda a, b: a | b, "the union", state_limit)
 
 
 def difference(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> DFA:
@@ -78,24 +85,24 @@ def difference(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT)
 
 def symmetric_difference(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> DFA:
     """Strings exactly one of the two accepts."""
-    return _boolean(left, right, np.logical_xor, "the symmetric difference", state_limit)
+    return _boolean(left, right, lambda a, b: a ^ b, "the symmetric difference", state_limit)
 
 
 def _boolean(
     left: DFA,
     right: DFA,
-    combine: object,
+    combine: Callable[[BoolArray, BoolArray], BoolArray],
     what: str,
     state_limit: int,
 ) -> DFA:
-    left, right = align(left, right)
+    alphabet, left_columns, right_columns = _columns(left, right)
     table, lefts, rights, status = _kernels.product(
-        left.transitions, left.start, right.transitions, right.start, state_limit
+        left.transitions, left_columns, left.start, right.transitions, right_columns, right.start, state_limit
     )
     if status != _kernels.OK:
         raise StateLimitExceeded(f"the product automaton for {what}", state_limit)
-    accepting = combine(left.accepting[lefts], right.accepting[rights])  # type: ignore[operator]
-    return minimize(DFA(table, accepting, 0, left.alphabet))
+    accepting = combine(left.accepting[lefts], right.accepting[rights])
+    return minimize(DFA(table, accepting, 0, alphabet))
 
 
 def equivalence_witness(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> Witness | None:
@@ -119,12 +126,14 @@ def is_subset(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) 
 
 
 def _search(left: DFA, right: DFA, wanted: BoolArray, state_limit: int) -> Witness | None:
-    left, right = align(left, right)
-    status, found, path = _kernels.shortest_distinction(
+    alphabet, left_columns, right_columns = _columns(left, right)
+    status, found, path, in_left = _kernels.shortest_distinction(
         left.transitions,
+        left_columns,
         left.accepting,
         left.start,
         right.transitions,
+        right_columns,
         right.accepting,
         right.start,
         wanted,
@@ -134,10 +143,9 @@ def _search(left: DFA, right: DFA, wanted: BoolArray, state_limit: int) -> Witne
         raise StateLimitExceeded("searching the product automaton for a distinguishing string", state_limit)
     if not found:
         return None
-    alphabet = left.alphabet
-    classes = tuple(int(c) for c in path)
-    string = "".join(alphabet.representative(c) for c in classes)
-    return Witness(string, classes, alphabet, "left" if left.accepts(string) else "right")
+    classes = tuple(path.tolist())
+    string = "".join([alphabet.representative(c) for c in classes])
+    return Witness(string, classes, alphabet, "left" if in_left else "right")
 
 
 def is_empty(dfa: DFA) -> bool:
@@ -165,15 +173,11 @@ def accepts_many(dfa: DFA, strings: Iterable[str]) -> BoolArray:
     return result
 
 
-#: The name :mod:`oracle.probes` imports.
-accepts_batch = accepts_many
-
-
 def dead_state(dfa: DFA) -> int | None:
-    """The first rejecting state whose every transition loops back to it, or None."""
-    loops = (dfa.transitions == np.arange(dfa.n_states, dtype=np.int32)[:, None]).all(axis=1) & ~dfa.accepting
-    hits = np.flatnonzero(loops)
-    return int(hits[0]) if hits.size else None
+    """The first rejecting state whose every transition loops back to it, or None (in a minimal
+    DFA: the dead state)."""
+    sink = int(_kernels.first_sink(dfa.transitions, dfa.accepting))
+    return sink if sink >= 0 else None
 
 
 def num_states(dfa: DFA) -> int:

@@ -8,12 +8,16 @@ characters those sets tell apart with arbitrary Unicode, ``"\\n"`` and the empty
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata.compile import compile_regex
+from automata import ops
+from automata.compile import compile_many, compile_regex
 from automata.ops import accepts_many
 from regexlang import ast as A
 from regexlang import parse, unparse
@@ -70,3 +74,39 @@ def test_assertion_corners(pattern: str, strings: list[str]) -> None:
     dfa = compile_regex(parse(pattern, "python"), UNICODE)
     for string in [*strings, *strings_up_to(PYTHON_POOL[:5], 2)]:
         assert dfa.accepts(string) == (re.fullmatch(pattern, string) is not None), (pattern, string)
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        (r"^a$", r"\Aa\Z"),
+        (r"a\b", r"a"),
+        (r"\ba", r"a"),
+        (r"a\B|b", r"b"),
+        (r"\B|a", r"a"),
+        (r"(?m:^)a(?m:$)", r"a"),
+        (r"a$\n", r"a\n"),
+        (r"\w\b\W", r"\w\W"),
+    ],
+)
+def test_assertions_vanish_where_re_says_they_always_hold_or_fail(left: str, right: str) -> None:
+    a, b = compile_many([parse(left, "python"), parse(right, "python")], UNICODE)
+    assert ops.equivalence_witness(a, b) is None
+    assert ops.num_states(a) == ops.num_states(b)
+
+
+def test_witness_between_assertion_regexes_is_checked_by_re() -> None:
+    a, b = compile_many([parse(r"a\n*", "python"), parse(r"a$\n*", "python")], UNICODE)
+    witness = ops.equivalence_witness(a, b)
+    assert witness is not None and witness.string == "a\n\n" and witness.accepted_by == "left"
+    assert re.fullmatch(r"a\n*", witness.string) and not re.fullmatch(r"a$\n*", witness.string)
+
+
+def test_importing_automata_compiles_no_kernel() -> None:
+    probe = (
+        "import automata, automata.determinize as d, automata.minimize as m, automata._kernels as k\n"
+        "import numba\n"
+        "kernels = [v for mod in (d, m, k) for v in vars(mod).values() if isinstance(v, numba.core.registry.CPUDispatcher)]\n"
+        "assert kernels and all(not f.signatures for f in kernels), [f for f in kernels if f.signatures]\n"
+    )
+    subprocess.run([sys.executable, "-c", probe], check=True, cwd=Path(__file__).resolve().parents[2])
