@@ -35,7 +35,7 @@ def _normalize(intervals: Iterable[Interval]) -> tuple[Interval, ...]:
     return tuple((lo, hi) for lo, hi in merged)
 
 
-@attrs.frozen(order=False)
+@attrs.frozen(order=False, cache_hash=True)
 class CharSet:
     """An immutable set of code points stored as canonical inclusive intervals."""
 
