@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from experiments import bench_automata
+from experiments import bench_automata, bench_llm, bench_oracle
 
 
 @click.group()
@@ -17,3 +17,5 @@ def bench() -> None:
 
 
 bench.add_command(bench_automata.main, name="automata")
+bench.add_command(bench_oracle.main, name="oracle")
+bench.add_command(bench_llm.main, name="llm")

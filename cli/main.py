@@ -6,6 +6,7 @@ import click
 
 from cli.bench import bench
 from cli.regex import regex
+from experiments.corpus_stats import main as corpus_stats
 
 
 @click.group()
@@ -15,3 +16,4 @@ def main() -> None:
 
 main.add_command(regex)
 main.add_command(bench)
+main.add_command(corpus_stats, name="corpus-stats")
