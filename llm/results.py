@@ -55,8 +55,8 @@ class Choice:
 
 
 @attrs.frozen
-class Completion:
-    """A finished reply; ``content`` and ``reasoning`` are those of the first choice."""
+class _Reply:
+    """The fields shared by replies that carry choices: the model, the choices and the accounting."""
 
     model: str
     choices: tuple[Choice, ...]
@@ -67,31 +67,23 @@ class Completion:
 
     @property
     def content(self) -> str:
+        """The visible content of the first choice."""
         return self.choices[0].content
 
     @property
     def reasoning(self) -> str | None:
+        """The reasoning channel of the first choice, if any."""
         return self.choices[0].reasoning
 
 
 @attrs.frozen
-class Truncated:
+class Completion(_Reply):
+    """A finished reply; ``content`` and ``reasoning`` are those of the first choice."""
+
+
+@attrs.frozen
+class Truncated(_Reply):
     """A reply whose every choice ran out of completion tokens; ``content`` may be cut or empty."""
-
-    model: str
-    choices: tuple[Choice, ...]
-    usage: Usage = Usage()
-    latency_s: float = 0.0
-    attempts: int = 1
-    from_log: bool = False
-
-    @property
-    def content(self) -> str:
-        return self.choices[0].content
-
-    @property
-    def reasoning(self) -> str | None:
-        return self.choices[0].reasoning
 
 
 @attrs.frozen
