@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from automata import assertions, ops
+from automata import assertions, ops, positions
 from automata.alphabet import Alphabet, partition_with_members
 from automata.determinize import determinize
 from automata.dfa import DFA
 from automata.errors import DEFAULT_STATE_LIMIT, UnsupportedRegex
-from automata.minimize import minimize
+from automata.minimize import minimal_rows, minimize, table
 from automata.nfa import thompson
 from regexlang.ast import UNARY_TYPES, Assertion, AssertKind, Chars, Complement, Concat, Intersection, Regex, Union
 from regexlang.charset import CharSet
@@ -127,5 +127,9 @@ def _compile(
 
     if isinstance(regex, (Intersection, Complement)):
         return nested(regex)
-    nfa = thompson(regex, alphabet, members, nested, state_limit=state_limit)
-    return minimize(determinize(nfa, state_limit=state_limit))
+    try:
+        rows, accepting = positions.subset_rows(regex, members, len(alphabet), nested, state_limit)
+    except positions.Fallback:
+        nfa = thompson(regex, alphabet, members, nested, state_limit=state_limit)
+        return minimize(determinize(nfa, state_limit=state_limit))
+    return table(*minimal_rows(rows, accepting, 0), alphabet)

@@ -4,9 +4,17 @@ A DFA is a complete transition table ``int32[n_states, n_classes]`` over an :cla
 an ``accepting`` bit per state and a start state. Complete means every cell holds a state, so a
 rejecting sink ("dead state") is an ordinary row when the language needs one. Characters outside
 the alphabet's universe are rejected by :meth:`DFA.accepts`.
+
+``canonical`` records what :func:`automata.minimize.minimize` guarantees: the table is the minimal
+DFA of its language, numbered canonically. Two canonical DFAs over one alphabet accept the same
+language exactly when their arrays are equal, which is what lets :func:`automata.ops.equivalent`
+answer without a product search. Only ``minimize`` (and re-indexing onto a finer alphabet, which
+keeps the numbering) sets it; a DFA built by hand is not assumed canonical.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import attrs
 import numpy as np
@@ -26,6 +34,7 @@ class DFA:
     accepting: BoolArray
     start: int
     alphabet: Alphabet
+    canonical: bool = attrs.field(default=False, kw_only=True)
 
     def __attrs_post_init__(self) -> None:
         n = self.transitions.shape[0]
@@ -49,3 +58,19 @@ class DFA:
                 return False
             state = int(self.transitions[state, cls])
         return bool(self.accepting[state])
+
+
+def coreachable_states(rows: Sequence[Sequence[int]], accepting: Sequence[bool]) -> list[bool]:
+    """The states of a table (as lists) from which an accepting state can be reached."""
+    predecessors: list[list[int]] = [[] for _ in rows]
+    for state, row in enumerate(rows):
+        for target in set(row):
+            predecessors[target].append(state)
+    live = list(accepting)
+    frontier = [s for s, a in enumerate(accepting) if a]
+    while frontier:
+        for pred in predecessors[frontier.pop()]:
+            if not live[pred]:
+                live[pred] = True
+                frontier.append(pred)
+    return live

@@ -14,6 +14,13 @@ numbered canonically: breadth-first from the start, classes in index order, with
 state (if the language needs one) last. Equal languages over the same alphabet therefore give
 identical arrays, and the number of live states is the size the literature reports.
 
+Small tables take a plain-Python path instead (:func:`minimal_rows`, chosen by :func:`minimize` when
+the table has at most :data:`SMALL_TABLE` cells, and used directly by the small-regex compiler of
+:mod:`automata.positions`): at a handful of states the kernel's dispatch and array set-up cost more
+than the work, and a fresh process would have to JIT-compile it before its first answer. It is
+Moore's round-based refinement on lists, which at that size beats Hopcroft's bookkeeping, followed by
+the same canonical numbering, so both paths return identical arrays.
+
 A future optimiser could skip the kernel for automata already known to be minimal (products of
 minimal DFAs are not, so every operation currently re-minimizes), or minimize during the subset
 construction for acyclic automata.
@@ -24,7 +31,12 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from automata.alphabet import Alphabet
 from automata.dfa import DFA, BoolArray, IntArray
+
+
+#: Tables with at most this many cells (states × classes) are minimized in plain Python.
+SMALL_TABLE = 1024
 
 
 def minimize(dfa: DFA) -> DFA:
@@ -33,12 +45,75 @@ def minimize(dfa: DFA) -> DFA:
     Accepts tables with unreachable states, several dead states, or ``-1`` for a missing
     transition (a partial DFA).
     """
+    if dfa.transitions.size <= SMALL_TABLE:
+        rows, final = minimal_rows(dfa.transitions.tolist(), dfa.accepting.tolist(), dfa.start)
+        return table(rows, final, dfa.alphabet)
     transitions, accepting = _minimize(
         np.ascontiguousarray(dfa.transitions, dtype=np.int32),
         np.ascontiguousarray(dfa.accepting, dtype=np.bool_),
         dfa.start,
     )
-    return DFA(transitions, accepting, 0, dfa.alphabet)
+    return DFA(transitions, accepting, 0, dfa.alphabet, canonical=True)
+
+
+def table(rows: list[list[int]], accepting: list[bool], alphabet: Alphabet) -> DFA:
+    """The canonical DFA of :func:`minimal_rows`' result."""
+    transitions = np.array(rows, dtype=np.int32).reshape(len(rows), len(alphabet))
+    return DFA(transitions, np.array(accepting, dtype=np.bool_), 0, alphabet, canonical=True)
+
+
+def minimal_rows(rows: list[list[int]], accepting: list[bool], start: int) -> tuple[list[list[int]], list[bool]]:
+    """:func:`minimize` on a table given as lists: Moore refinement, then the canonical numbering."""
+    if any(-1 in row for row in rows):  # a partial table: send the missing moves to a new sink
+        sink = len(rows)
+        rows = [[sink if target < 0 else target for target in row] for row in rows]
+        rows.append([sink] * len(rows[0]))
+        accepting = [*accepting, False]
+    # Refine {accepting, rejecting} by the blocks of the successors until no block splits.
+    block = [1 if final else 0 for final in accepting]
+    count = len(set(block))
+    while True:
+        ids: dict[tuple[int, ...], int] = {}
+        get = block.__getitem__
+        refined = [ids.setdefault((b, *map(get, row)), len(ids)) for b, row in zip(block, rows)]
+        if len(ids) == count:
+            break
+        block, count = refined, len(ids)
+    # The empty language's block (a rejecting block looping on itself) is the dead state: last.
+    member: dict[int, int] = {}
+    for state, b in enumerate(block):
+        member.setdefault(b, state)
+    dead = -1
+    for b, state in member.items():
+        if not accepting[state] and all(block[target] == b for target in rows[state]):
+            dead = b
+            break
+    width = len(rows[0])
+    if block[start] == dead:
+        return [[0] * width], [False]
+    number = {block[start]: 0}
+    order = [block[start]]
+    result = []
+    for b in order:
+        row = []
+        for target in rows[member[b]]:
+            t = block[target]
+            if t == dead:
+                row.append(-1)
+                continue
+            index = number.get(t)
+            if index is None:
+                index = number[t] = len(order)
+                order.append(t)
+            row.append(index)
+        result.append(row)
+    final = [accepting[member[b]] for b in order]
+    n_live = len(order)
+    if any(-1 in row for row in result):
+        result = [[n_live if t < 0 else t for t in row] for row in result]
+        result.append([n_live] * width)
+        final.append(False)
+    return result, final
 
 
 @numba.njit(cache=True)

@@ -22,7 +22,6 @@ from llm.prompts import (
     description_prompt,
     example_prompt,
     example_system_prompt,
-    render_example,
 )
 from llm.results import Choice, Completion, Failed, FailureReason, Result, Truncated, Usage
 from llm.retry import RetryPolicy
@@ -73,5 +72,4 @@ __all__ = [
     "parse_answer",
     "parse_candidates",
     "parse_regex",
-    "render_example",
 ]

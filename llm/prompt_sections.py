@@ -50,6 +50,11 @@ def input_format(dialect: Dialect, alphabet: str, clustered: bool) -> str:
         "- The empty string is written as nothing before the comma: `, 1` puts it in the language.",
         f"- {alphabet}",
     ]
+    if dialect == "python":
+        lines.append(
+            "- Backslashes and characters that cannot be printed are written as Python string escapes:\n"
+            "  `\\\\` is one backslash, `\\n` a line break, `\\t` a tab, `\\x00` the character with code 0."
+        )
     if clustered:
         line, expansion = _CLUSTER_EXAMPLES[dialect]
         lines += [

@@ -11,8 +11,9 @@ paper's template, which ends with the data. Data only grows by appending counter
 consecutive calls of a run (the repair attempts of an epoch, and the next epoch) share the whole
 data block as a cached prefix, while the feedback that differs comes last.
 
-Example lines arrive already rendered (``render_example`` writes one); the oracle owns the
-example values and their clustered rendering.
+Example lines arrive already rendered: the oracle owns the example values and their one line
+format (``oracle.Example.text()``, ``oracle.ClusteredExample.text()``), so prompts never disagree
+with the teacher about how a string is written.
 """
 
 from __future__ import annotations
@@ -115,13 +116,6 @@ class DiagnosticFeedback:
 
 
 Feedback: TypeAlias = NoFeedback | GenericFeedback | ErrorCountFeedback | DiagnosticFeedback
-
-
-def render_example(string: str, label: bool | int) -> str:
-    """One training-data line, ``<string>, <label>``; the empty string leaves the field blank."""
-    if "\n" in string or "\r" in string:
-        raise ValueError(f"a training line cannot hold a line break: {string!r}")
-    return f"{string}, {int(bool(label))}"
 
 
 def example_system_prompt(spec: PromptSpec) -> str:

@@ -12,13 +12,17 @@ Both print in the prompt format of the seed paper, ``<string>, <label>`` with th
 empty field (``, 1``). Clustered positions print as a literal character, a class such as ``[0-9]``
 or ``[A-Za-z]``, or the negated class ``[^0-9]`` relative to the universe when that needs fewer
 ranges, so ``S[0-9]#run, 1`` stands for ``S0#run`` … ``S9#run``. Characters that are regex syntax inside a
-clustered example (``[ ] \\ ^ -``) are escaped with a backslash so the text stays unambiguous; a
-plain example prints its string verbatim.
+clustered example (``[ ] \\ ^ -``) are escaped with a backslash so the text stays unambiguous. A
+plain example prints its string verbatim except for backslashes and characters that cannot be
+printed, which take Python string escapes (``\\\\``, ``\\n``, ``\\x00``): a line break inside a string
+would otherwise end the line, and the python dialect's teacher does produce such strings (the
+shortest string telling ``.*`` from ``(?s).*`` is a newline).
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterator
 from typing import TypeAlias
 
@@ -26,6 +30,7 @@ import attrs
 
 from regexlang.charset import UNICODE, CharSet
 
+_STRING_ESCAPES = frozenset("\\")
 _LITERAL_ESCAPES = frozenset("[]\\")
 _CLASS_ESCAPES = frozenset("[]\\^-")
 
@@ -38,8 +43,8 @@ class Example:
     label: bool
 
     def text(self) -> str:
-        """The prompt line: ``<string>, <1|0>``."""
-        return f"{self.string}, {int(self.label)}"
+        """The prompt line: ``<string>, <1|0>``, with backslashes and unprintable characters escaped."""
+        return f"{escape_string(self.string)}, {int(self.label)}"
 
     def __str__(self) -> str:
         return self.text()
@@ -50,7 +55,7 @@ class Example:
         string, sep, label = line.rpartition(", ")
         if not sep or label.strip() not in ("0", "1"):
             raise ValueError(f"not an example line '<string>, <0|1>': {line!r}")
-        return cls(string, label.strip() == "1")
+        return cls(unescape_string(string), label.strip() == "1")
 
 
 def _positions(value: tuple[CharSet | str, ...]) -> tuple[CharSet, ...]:
@@ -133,11 +138,27 @@ def identity(example: Counterexample) -> ExampleKey:
     return example.representative() if example.is_literal() else example.positions
 
 
+def escape_string(string: str) -> str:
+    """``string`` with backslashes doubled and unprintable characters as Python escapes."""
+    return "".join(_char(c, _STRING_ESCAPES) for c in string)
+
+
+_ESCAPE = re.compile(r"\\(\\|n|t|r|x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8})")
+_NAMED = {"\\": "\\", "n": "\n", "t": "\t", "r": "\r"}
+
+
+def unescape_string(text: str) -> str:
+    """The inverse of :func:`escape_string`."""
+    return _ESCAPE.sub(lambda m: _NAMED.get(m[1]) or chr(int(m[1][1:], 16)), text)
+
+
 def _char(c: str, escapes: frozenset[str]) -> str:
     if c in escapes:
         return "\\" + c
     if c.isprintable():
         return c
+    if c in "\n\t\r":
+        return {"\n": "\\n", "\t": "\\t", "\r": "\\r"}[c]
     code = ord(c)
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 

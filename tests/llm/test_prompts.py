@@ -21,12 +21,12 @@ from llm.prompts import (
     description_prompt,
     example_prompt,
     example_system_prompt,
-    render_example,
 )
+from oracle import Example
 from regexlang import DIALECTS, Dialect
 
-DATA_A = (render_example("ab", 1), render_example("", 0))
-DATA_B = (render_example("ba", 0), render_example("abab", 1), render_example("c", 1))
+DATA_A = (Example("ab", True).text(), Example("", False).text())
+DATA_B = (Example("ba", False).text(), Example("abab", True).text(), Example("c", True).text())
 REFLECTION = Reflection("it looked like a*", "a*", ("b, 1",), failure="b was rejected")
 
 # Sentences of the seed paper's templates that must not be copied (our prompts are our own words).
@@ -117,11 +117,10 @@ def test_training_data_block() -> None:
     assert user == f"{DATA_HEADER}\nab, 1\n, 0"
 
 
-def test_render_example() -> None:
-    assert render_example("", True) == ", 1"
-    assert render_example("a#b", 0) == "a#b, 0"
-    with pytest.raises(ValueError):
-        render_example("a\nb", 1)
+def test_example_lines_keep_one_example_per_line() -> None:
+    assert Example("", True).text() == ", 1"
+    assert Example("a#b", False).text() == "a#b, 0"
+    assert Example("a\nb", True).text() == "a\\nb, 1"
 
 
 def test_reflection_block() -> None:

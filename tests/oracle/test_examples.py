@@ -24,6 +24,19 @@ def test_example_text_round_trips(string: str, label: bool) -> None:
     assert Example.from_text(Example(string, label).text()) == Example(string, label)
 
 
+@given(st.text(max_size=12), st.booleans())
+def test_example_text_is_one_printable_line(string: str, label: bool) -> None:
+    line = Example(string, label).text()
+    assert line.isprintable()
+
+
+def test_example_text_escapes_backslashes_and_unprintables() -> None:
+    assert Example("a\nb", True).text() == "a\\nb, 1"
+    assert Example("x\\y", False).text() == "x\\\\y, 0"
+    assert Example("\t\x00\u2028", True).text() == "\\t\\x00\\u2028, 1"
+    assert Example.from_text("a\\\\n, 1") == Example("a\\n", True)
+
+
 def test_example_from_text_rejects_bad_lines() -> None:
     with pytest.raises(ValueError):
         Example.from_text("abc 1")
@@ -46,7 +59,7 @@ def test_clustered_text_uses_literals_classes_and_negation() -> None:
 def test_clustered_text_escapes_class_syntax() -> None:
     assert format_position(CharSet.of("["), UNICODE) == "\\["
     assert format_position(CharSet.of("-^]"), UNICODE) == "[\\-\\]\\^]"
-    assert format_position(CharSet.of("\n"), UNICODE) == "\\x0a"
+    assert format_position(CharSet.of("\n"), UNICODE) == "\\n"
 
 
 def test_clustered_semantics() -> None:

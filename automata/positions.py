@@ -1,0 +1,264 @@
+"""The small-regex path of the compiler: a position (Glushkov) automaton over Python-int bitsets.
+
+Why it exists: the regexes of a learning loop are small (a dozen characters, DFAs of 3 to 30
+states), and for them the numba pipeline of :mod:`automata.nfa`, :mod:`automata.determinize` and
+:mod:`automata.minimize` costs more in dispatch and array allocation than in work, and its kernels
+take seconds to JIT-compile in a fresh process. This module compiles such a regex in plain Python
+and hands the table to the list-based minimizer (:func:`automata.minimize.minimal_rows`); the result
+is the same canonical array the kernels produce.
+
+How: every ``Chars`` occurrence is a *position*, and one pass over the tree computes, as int
+bitsets, the positions that can come first, the ones that can come last and, for each position,
+the ones that can follow it (Glushkov's construction; no ε-edges, so no ε-closures). Subset
+construction then keys a DFA state by the positions that can fire next plus one bit "the last
+character read can end a match". That key is exactly the item set the Thompson subset
+construction stores (its CHAR items are these positions, its MATCH item this bit), so the states
+counted here and their stored items are the ones :func:`automata.determinize.determinize` would
+count, and ``state_limit`` trips at the same point with the same message. Intersection and
+complement are compiled by the caller's ``nested`` and spliced in with one position per (state,
+next state) pair, again mirroring the Thompson splice.
+
+When it is taken: for every regex without assertions, unless the construction outgrows
+:data:`MAX_DFA_STATES` (Python is then slower than the kernels) or the Thompson NFA could exceed
+``state_limit`` (an upper bound on its size is kept along the way; only the Thompson builder knows
+its exact size, and it must report that limit as it always has). Then :class:`Fallback` is raised
+and the caller runs the numba pipeline from scratch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from automata.determinize import ITEMS_PER_STATE
+from automata.dfa import DFA, coreachable_states
+from automata.errors import StateLimitExceeded
+from regexlang.ast import (
+    Chars,
+    Complement,
+    Concat,
+    EmptySet,
+    Epsilon,
+    Intersection,
+    Optional,
+    Plus,
+    Regex,
+    Repeat,
+    Star,
+    Union,
+)
+from regexlang.charset import CharSet
+
+#: Most DFA states built in Python before handing over to the kernels.
+MAX_DFA_STATES = 400
+
+#: (nullable, first positions, last positions) of a subexpression.
+Fragment = tuple[bool, int, int]
+_EMPTY: Fragment = (False, 0, 0)
+
+
+class Fallback(Exception):
+    """The regex is not one for this path; compile it with the numba pipeline instead."""
+
+
+def subset_rows(
+    regex: Regex,
+    members: Mapping[CharSet, tuple[int, ...]],
+    n_classes: int,
+    nested: Callable[[Intersection | Complement], DFA],
+    state_limit: int,
+) -> tuple[list[list[int]], list[bool]]:
+    """The complete subset-construction DFA of ``regex`` as Python lists (start state 0)."""
+    builder = _Positions(members, nested, state_limit)
+    builder.grow(1)  # the MATCH state
+    nullable, first, last = builder.build(regex)
+    follow = builder.follow
+    by_class = [0] * n_classes  # by_class[c]: the positions that can read class c
+    for position, classes in enumerate(builder.classes):
+        for cls in classes:
+            by_class[cls] |= 1 << position
+
+    item_limit = state_limit * ITEMS_PER_STATE
+    start = first << 1 | nullable
+    ids = {start: 0}
+    keys = [start]
+    items = start.bit_count()
+    if items > item_limit:
+        _too_large(state_limit, True)
+    moves: dict[int, int] = {}  # fired positions -> key of the next state
+    rows = []
+    for key in keys:
+        ready = key >> 1
+        row = []
+        for mask in by_class:
+            fired = ready & mask
+            target = moves.get(fired)
+            if target is None:
+                following = 0
+                rest = fired
+                while rest:
+                    low = rest & -rest
+                    following |= follow[low.bit_length() - 1]
+                    rest ^= low
+                target = moves[fired] = following << 1 | (fired & last != 0)
+            state = ids.get(target)
+            if state is None:
+                state = len(keys)
+                count = target.bit_count()
+                if state >= state_limit or items + count > item_limit:
+                    _too_large(state_limit, state < state_limit)
+                if state >= MAX_DFA_STATES:
+                    raise Fallback
+                items += count
+                ids[target] = state
+                keys.append(target)
+            row.append(state)
+        rows.append(row)
+    return rows, [bool(key & 1) for key in keys]
+
+
+def _too_large(state_limit: int, items: bool) -> None:
+    what = "determinizing this regex (subset construction)"
+    if items:
+        raise StateLimitExceeded(what, state_limit * ITEMS_PER_STATE, "stored NFA states")
+    raise StateLimitExceeded(what, state_limit)
+
+
+class _Positions:
+    """Glushkov's construction. Sequences are built right to left and options left to right, the
+    order of the Thompson builder, so ``nested`` sees the same nodes in the same order and an error
+    it raises is the one the Thompson path would raise."""
+
+    def __init__(
+        self,
+        members: Mapping[CharSet, tuple[int, ...]],
+        nested: Callable[[Intersection | Complement], DFA],
+        state_limit: int,
+    ) -> None:
+        self.members = members
+        self.nested = nested
+        self.limit = state_limit
+        self.classes: list[tuple[int, ...]] = []  # classes[p]: what position p reads
+        self.follow: list[int] = []  # follow[p]: positions that can come right after p
+        self.thompson = 0  # an upper bound on the Thompson NFA's states built so far
+
+    def grow(self, thompson_states: int) -> None:
+        self.thompson += thompson_states
+        if self.thompson > self.limit:
+            raise Fallback
+
+    def position(self, classes: tuple[int, ...]) -> int:
+        self.classes.append(classes)
+        self.follow.append(0)
+        return 1 << (len(self.classes) - 1)
+
+    def link(self, last: int, first: int) -> None:
+        """Every position of ``last`` can be followed by every position of ``first``."""
+        follow = self.follow
+        while last:
+            low = last & -last
+            follow[low.bit_length() - 1] |= first
+            last ^= low
+
+    def then(self, head: Fragment, tail: Fragment) -> Fragment:
+        """``head`` followed by ``tail``."""
+        head_nullable, head_first, head_last = head
+        tail_nullable, tail_first, tail_last = tail
+        if head_last and tail_first:
+            self.link(head_last, tail_first)
+        return (
+            head_nullable and tail_nullable,
+            head_first | tail_first if head_nullable else head_first,
+            tail_last | head_last if tail_nullable else tail_last,
+        )
+
+    def build(self, node: Regex) -> Fragment:
+        kind = type(node)
+        if kind is Chars:
+            self.grow(1)
+            classes = self.members[node.chars]  # type: ignore[union-attr]
+            if not classes:
+                return _EMPTY
+            bit = self.position(classes)
+            return False, bit, bit
+        if kind is Concat:
+            parts = node.parts  # type: ignore[union-attr]
+            fragment = self.build(parts[-1])
+            for part in reversed(parts[:-1]):
+                fragment = self.then(self.build(part), fragment)
+            return fragment
+        if kind is Star or kind is Plus:
+            self.grow(1)
+            nullable, first, last = self.build(node.inner)  # type: ignore[union-attr]
+            self.link(last, first)
+            return nullable or kind is Star, first, last
+        if kind is Union:
+            options = node.options  # type: ignore[union-attr]
+            self.grow(len(options))
+            nullable, first, last = False, 0, 0
+            for option in options:
+                option_nullable, option_first, option_last = self.build(option)
+                nullable = nullable or option_nullable
+                first |= option_first
+                last |= option_last
+            return nullable, first, last
+        if kind is Optional:
+            _, first, last = self.build(node.inner)  # type: ignore[union-attr]
+            self.grow(1)
+            return True, first, last
+        if kind is Repeat:
+            return self.repeat(node)  # type: ignore[arg-type]
+        if kind is Epsilon:
+            return True, 0, 0
+        if kind is EmptySet:
+            self.grow(1)
+            return _EMPTY
+        if kind is Intersection or kind is Complement:
+            return self.splice(self.nested(node))  # type: ignore[arg-type]
+        raise Fallback  # an assertion: only the Thompson pipeline resolves those
+
+    def repeat(self, node: Repeat) -> Fragment:
+        # x{2,4} = x x (x (x)?)?, built from the back like the Thompson builder does.
+        if node.max is None:
+            self.grow(1)
+            nullable, first, last = self.build(node.inner)
+            self.link(last, first)
+            fragment = True, first, last
+        else:
+            fragment = True, 0, 0
+            for _ in range(node.max - node.min):
+                _, first, last = self.then(self.build(node.inner), fragment)
+                self.grow(1)
+                fragment = True, first, last
+        for _ in range(node.min):
+            fragment = self.then(self.build(node.inner), fragment)
+        return fragment
+
+    def splice(self, dfa: DFA) -> Fragment:
+        """One position per (state, live next state) pair of ``dfa``, reading the classes between."""
+        rows = dfa.transitions.tolist()
+        accepting = dfa.accepting.tolist()
+        live = coreachable_states(rows, accepting)
+        if not live[dfa.start]:
+            self.grow(1)
+            return _EMPTY
+        leaving: list[int] = [0] * len(rows)  # leaving[q]: the positions that leave state q
+        reaching: list[list[tuple[int, int]]] = [[] for _ in rows]  # (position, target) pairs
+        last = 0
+        for state, row in enumerate(rows):
+            if not live[state]:
+                continue
+            by_target: dict[int, list[int]] = {}
+            for cls, target in enumerate(row):
+                if live[target]:
+                    by_target.setdefault(target, []).append(cls)
+            self.grow(2 * len(by_target) + 1)
+            for target, classes in by_target.items():
+                bit = self.position(tuple(classes))
+                leaving[state] |= bit
+                reaching[state].append((bit, target))
+                if accepting[target]:
+                    last |= bit
+        for pairs in reaching:
+            for bit, target in pairs:
+                self.link(bit, leaving[target])
+        return accepting[dfa.start], leaving[dfa.start], last
