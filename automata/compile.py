@@ -132,4 +132,4 @@ def _compile(
     except positions.Fallback:
         nfa = thompson(regex, alphabet, members, nested, state_limit=state_limit)
         return minimize(determinize(nfa, state_limit=state_limit))
-    return table(*minimal_rows(rows, accepting, 0), alphabet)
+    return table(*minimal_rows(rows, accepting), alphabet)

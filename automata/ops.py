@@ -53,7 +53,8 @@ def align(left: DFA, right: DFA) -> tuple[DFA, DFA]:
 def _reindex(dfa: DFA, alphabet: Alphabet, columns: IntArray) -> DFA:
     if dfa.alphabet is alphabet:
         return dfa
-    return DFA(np.ascontiguousarray(dfa.transitions[:, columns]), dfa.accepting, dfa.start, alphabet)
+    transitions = np.ascontiguousarray(dfa.transitions[:, columns])
+    return DFA(transitions, dfa.accepting, dfa.start, alphabet, canonical=dfa.canonical)
 
 
 def _columns(left: DFA, right: DFA) -> tuple[Alphabet, IntArray, IntArray]:
@@ -116,8 +117,22 @@ def inclusion_witness(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE
 
 
 def equivalent(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> bool:
-    """Whether the two automata accept the same language."""
-    return equivalence_witness(left, right, state_limit=state_limit) is None
+    """Whether the two automata accept the same language.
+
+    Canonical DFAs (every DFA :func:`minimize` returns, so every compiled one) are compared as
+    arrays, with no product search and so no ``state_limit`` to hit: equal languages have minimal
+    DFAs of the same size, and over the common alphabet identical tables (re-indexing columns onto
+    a finer alphabet keeps the canonical numbering, because classes are numbered by their smallest
+    character and every old class first appears, in the finer order, at its own smallest one).
+    """
+    if not (left.canonical and right.canonical):
+        return equivalence_witness(left, right, state_limit=state_limit) is None
+    _, left_columns, right_columns = _columns(left, right)
+    if left.n_states != right.n_states or not np.array_equal(left.accepting, right.accepting):
+        return False
+    if left.alphabet is right.alphabet:
+        return np.array_equal(left.transitions, right.transitions)
+    return np.array_equal(left.transitions[:, left_columns], right.transitions[:, right_columns])
 
 
 def is_subset(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> bool:

@@ -50,6 +50,8 @@ from regexlang.charset import CharSet
 
 #: Most DFA states built in Python before handing over to the kernels.
 MAX_DFA_STATES = 400
+#: Most positions (characters of the expanded regex) for this path.
+MAX_POSITIONS = 2000
 
 #: (nullable, first positions, last positions) of a subexpression.
 Fragment = tuple[bool, int, int]
@@ -68,52 +70,53 @@ def subset_rows(
     state_limit: int,
 ) -> tuple[list[list[int]], list[bool]]:
     """The complete subset-construction DFA of ``regex`` as Python lists (start state 0)."""
-    builder = _Positions(members, nested, state_limit)
-    builder.grow(1)  # the MATCH state
-    nullable, first, last = builder.build(regex)
-    follow = builder.follow
+    positions = _Positions(members, nested, state_limit)
+    nullable, first, last = positions.build(regex)
+    positions.check()
+    follow = positions.follow
     by_class = [0] * n_classes  # by_class[c]: the positions that can read class c
-    for position, classes in enumerate(builder.classes):
+    for position, classes in enumerate(positions.classes):
         for cls in classes:
             by_class[cls] |= 1 << position
 
     item_limit = state_limit * ITEMS_PER_STATE
     start = first << 1 | nullable
-    ids = {start: 0}
-    keys = [start]
     items = start.bit_count()
     if items > item_limit:
         _too_large(state_limit, True)
-    moves: dict[int, int] = {}  # fired positions -> key of the next state
+    ids = {start: 0}  # state key -> state
+    keys = [start]
+    moved: dict[int, int] = {}  # fired positions -> the state they lead to
     rows = []
     for key in keys:
         ready = key >> 1
-        row = []
-        for mask in by_class:
-            fired = ready & mask
-            target = moves.get(fired)
-            if target is None:
+        row = [moved.get(ready & mask) for mask in by_class]
+        if None in row:
+            for cls, mask in enumerate(by_class):
+                if row[cls] is not None:
+                    continue
+                fired = ready & mask
                 following = 0
                 rest = fired
                 while rest:
                     low = rest & -rest
                     following |= follow[low.bit_length() - 1]
                     rest ^= low
-                target = moves[fired] = following << 1 | (fired & last != 0)
-            state = ids.get(target)
-            if state is None:
-                state = len(keys)
-                count = target.bit_count()
-                if state >= state_limit or items + count > item_limit:
-                    _too_large(state_limit, state < state_limit)
-                if state >= MAX_DFA_STATES:
-                    raise Fallback
-                items += count
-                ids[target] = state
-                keys.append(target)
-            row.append(state)
-        rows.append(row)
-    return rows, [bool(key & 1) for key in keys]
+                target = following << 1 | (fired & last != 0)
+                state = ids.get(target)
+                if state is None:
+                    state = len(keys)
+                    count = target.bit_count()
+                    if state >= state_limit or items + count > item_limit:
+                        _too_large(state_limit, state < state_limit)
+                    if state >= MAX_DFA_STATES:
+                        raise Fallback
+                    items += count
+                    ids[target] = state
+                    keys.append(target)
+                row[cls] = moved[fired] = state
+        rows.append(row)  # type: ignore[arg-type]
+    return rows, [bool(key & 1) for key in keys]  # type: ignore[return-value]
 
 
 def _too_large(state_limit: int, items: bool) -> None:
@@ -126,7 +129,12 @@ def _too_large(state_limit: int, items: bool) -> None:
 class _Positions:
     """Glushkov's construction. Sequences are built right to left and options left to right, the
     order of the Thompson builder, so ``nested`` sees the same nodes in the same order and an error
-    it raises is the one the Thompson path would raise."""
+    it raises is the one the Thompson path would raise.
+
+    ``extra`` counts the Thompson states that are not CHAR states (one per position), so
+    ``1 + positions + extra`` bounds the Thompson NFA built so far, MATCH included: it is checked
+    before every nested compilation and at the end.
+    """
 
     def __init__(
         self,
@@ -139,17 +147,12 @@ class _Positions:
         self.limit = state_limit
         self.classes: list[tuple[int, ...]] = []  # classes[p]: what position p reads
         self.follow: list[int] = []  # follow[p]: positions that can come right after p
-        self.thompson = 0  # an upper bound on the Thompson NFA's states built so far
+        self.extra = 0
 
-    def grow(self, thompson_states: int) -> None:
-        self.thompson += thompson_states
-        if self.thompson > self.limit:
+    def check(self) -> None:
+        """Hand over to the Thompson builder when its NFA could pass the limit (it reports that)."""
+        if 1 + len(self.classes) + self.extra > self.limit or len(self.classes) > MAX_POSITIONS:
             raise Fallback
-
-    def position(self, classes: tuple[int, ...]) -> int:
-        self.classes.append(classes)
-        self.follow.append(0)
-        return 1 << (len(self.classes) - 1)
 
     def link(self, last: int, first: int) -> None:
         """Every position of ``last`` can be followed by every position of ``first``."""
@@ -158,6 +161,84 @@ class _Positions:
             low = last & -last
             follow[low.bit_length() - 1] |= first
             last ^= low
+
+    def build(self, node: Regex) -> Fragment:
+        kind = type(node)
+        if kind is Chars:
+            classes = self.members[node.chars]  # type: ignore[union-attr]
+            if not classes:
+                self.extra += 1
+                return _EMPTY
+            bit = 1 << len(self.classes)
+            self.classes.append(classes)
+            self.follow.append(0)
+            return False, bit, bit
+        if kind is Concat:
+            parts = node.parts  # type: ignore[union-attr]
+            nullable, first, last = self.build(parts[-1])
+            for part in parts[-2::-1]:
+                part_nullable, part_first, part_last = self.build(part)
+                if part_last and first:
+                    self.link(part_last, first)
+                if part_nullable:
+                    first |= part_first
+                else:
+                    first = part_first
+                if nullable:
+                    last |= part_last
+                nullable = nullable and part_nullable
+            return nullable, first, last
+        if kind is Star or kind is Plus:
+            self.extra += 1
+            nullable, first, last = self.build(node.inner)  # type: ignore[union-attr]
+            self.link(last, first)
+            return nullable or kind is Star, first, last
+        if kind is Union:
+            options = node.options  # type: ignore[union-attr]
+            self.extra += len(options)
+            nullable, first, last = False, 0, 0
+            for option in options:
+                option_nullable, option_first, option_last = self.build(option)
+                nullable = nullable or option_nullable
+                first |= option_first
+                last |= option_last
+            return nullable, first, last
+        if kind is Optional:
+            self.extra += 1
+            _, first, last = self.build(node.inner)  # type: ignore[union-attr]
+            return True, first, last
+        if kind is Repeat:
+            return self.repeat(node)  # type: ignore[arg-type]
+        if kind is Epsilon:
+            return True, 0, 0
+        if kind is EmptySet:
+            self.extra += 1
+            return _EMPTY
+        if kind is Intersection or kind is Complement:
+            self.check()
+            return self.splice(self.nested(node))  # type: ignore[arg-type]
+        raise Fallback  # an assertion: only the Thompson pipeline resolves those
+
+    def repeat(self, node: Repeat) -> Fragment:
+        # x{2,4} = x x (x (x)?)?, built from the back like the Thompson builder does; the Thompson
+        # builder expands every copy, so the bound is checked per copy.
+        if node.max is None:
+            self.extra += 1
+            nullable, first, last = self.build(node.inner)
+            self.link(last, first)
+            fragment = True, first, last
+        else:
+            fragment = True, 0, 0
+            for _ in range(node.max - node.min):
+                self.extra += 1
+                self.check()
+                _, first, last = self.then(self.build(node.inner), fragment)
+                fragment = True, first, last
+        for _ in range(node.min):
+            self.extra += 1  # not a Thompson state, but it keeps a repeated ε from looping for long
+            self.check()
+            fragment = self.then(self.build(node.inner), fragment)
+        return fragment
 
     def then(self, head: Fragment, tail: Fragment) -> Fragment:
         """``head`` followed by ``tail``."""
@@ -171,75 +252,13 @@ class _Positions:
             tail_last | head_last if tail_nullable else tail_last,
         )
 
-    def build(self, node: Regex) -> Fragment:
-        kind = type(node)
-        if kind is Chars:
-            self.grow(1)
-            classes = self.members[node.chars]  # type: ignore[union-attr]
-            if not classes:
-                return _EMPTY
-            bit = self.position(classes)
-            return False, bit, bit
-        if kind is Concat:
-            parts = node.parts  # type: ignore[union-attr]
-            fragment = self.build(parts[-1])
-            for part in reversed(parts[:-1]):
-                fragment = self.then(self.build(part), fragment)
-            return fragment
-        if kind is Star or kind is Plus:
-            self.grow(1)
-            nullable, first, last = self.build(node.inner)  # type: ignore[union-attr]
-            self.link(last, first)
-            return nullable or kind is Star, first, last
-        if kind is Union:
-            options = node.options  # type: ignore[union-attr]
-            self.grow(len(options))
-            nullable, first, last = False, 0, 0
-            for option in options:
-                option_nullable, option_first, option_last = self.build(option)
-                nullable = nullable or option_nullable
-                first |= option_first
-                last |= option_last
-            return nullable, first, last
-        if kind is Optional:
-            _, first, last = self.build(node.inner)  # type: ignore[union-attr]
-            self.grow(1)
-            return True, first, last
-        if kind is Repeat:
-            return self.repeat(node)  # type: ignore[arg-type]
-        if kind is Epsilon:
-            return True, 0, 0
-        if kind is EmptySet:
-            self.grow(1)
-            return _EMPTY
-        if kind is Intersection or kind is Complement:
-            return self.splice(self.nested(node))  # type: ignore[arg-type]
-        raise Fallback  # an assertion: only the Thompson pipeline resolves those
-
-    def repeat(self, node: Repeat) -> Fragment:
-        # x{2,4} = x x (x (x)?)?, built from the back like the Thompson builder does.
-        if node.max is None:
-            self.grow(1)
-            nullable, first, last = self.build(node.inner)
-            self.link(last, first)
-            fragment = True, first, last
-        else:
-            fragment = True, 0, 0
-            for _ in range(node.max - node.min):
-                _, first, last = self.then(self.build(node.inner), fragment)
-                self.grow(1)
-                fragment = True, first, last
-        for _ in range(node.min):
-            fragment = self.then(self.build(node.inner), fragment)
-        return fragment
-
     def splice(self, dfa: DFA) -> Fragment:
         """One position per (state, live next state) pair of ``dfa``, reading the classes between."""
         rows = dfa.transitions.tolist()
         accepting = dfa.accepting.tolist()
         live = coreachable_states(rows, accepting)
         if not live[dfa.start]:
-            self.grow(1)
+            self.extra += 1
             return _EMPTY
         leaving: list[int] = [0] * len(rows)  # leaving[q]: the positions that leave state q
         reaching: list[list[tuple[int, int]]] = [[] for _ in rows]  # (position, target) pairs
@@ -251,9 +270,11 @@ class _Positions:
             for cls, target in enumerate(row):
                 if live[target]:
                     by_target.setdefault(target, []).append(cls)
-            self.grow(2 * len(by_target) + 1)
+            self.extra += len(by_target) + 1
             for target, classes in by_target.items():
-                bit = self.position(tuple(classes))
+                bit = 1 << len(self.classes)
+                self.classes.append(tuple(classes))
+                self.follow.append(0)
                 leaving[state] |= bit
                 reaching[state].append((bit, target))
                 if accepting[target]:

@@ -17,6 +17,7 @@ canonical with respect to associativity, which is what makes ``parse(unparse(r))
 from __future__ import annotations
 
 import enum
+import functools
 from typing import TypeAlias
 
 import attrs
@@ -145,26 +146,29 @@ UNARY_TYPES = (Complement, Star, Plus, Optional, Repeat)
 
 
 def _check_flat(node_type: type, children: tuple[Regex, ...]) -> None:
+    # Runs on every node built: a plain loop is the cheapest scan of two or three children.
     if not isinstance(children, tuple):
         raise TypeError(f"{node_type.__name__} children must be a tuple (hashable), got {type(children).__name__}")
     if len(children) < 2:
         raise ValueError(f"{node_type.__name__} needs at least two children, got {len(children)}")
-    if any(type(child) is node_type for child in children):
-        raise ValueError(f"{node_type.__name__} children must be flattened")
+    for child in children:
+        if type(child) is node_type:
+            raise ValueError(f"{node_type.__name__} children must be flattened")
 
 
-def _flatten(node_type: type, parts: tuple[Regex, ...]) -> list[Regex]:
+def _flatten(node_type: type, field: str, parts: tuple[Regex, ...]) -> list[Regex]:
     flat: list[Regex] = []
     for part in parts:
         if type(part) is node_type:
-            flat.extend(getattr(part, "parts" if node_type is not Union else "options"))
+            flat.extend(getattr(part, field))
         else:
             flat.append(part)
     return flat
 
 
+@functools.lru_cache(maxsize=1024)
 def literal(char: str) -> Chars:
-    """A single character."""
+    """A single character (one shared node per character: nodes are immutable)."""
     return Chars(CharSet.of(char))
 
 
@@ -175,7 +179,7 @@ def text(string: str) -> Regex:
 
 def concat(*parts: Regex) -> Regex:
     """Concatenation of any number of parts: flattened, ε for none, the part itself for one."""
-    flat = _flatten(Concat, parts)
+    flat = _flatten(Concat, "parts", parts)
     if not flat:
         return Epsilon()
     return flat[0] if len(flat) == 1 else Concat(tuple(flat))
@@ -183,7 +187,7 @@ def concat(*parts: Regex) -> Regex:
 
 def union(*options: Regex) -> Regex:
     """Alternation of any number of options: flattened, ∅ for none, the option itself for one."""
-    flat = _flatten(Union, options)
+    flat = _flatten(Union, "options", options)
     if not flat:
         return EmptySet()
     return flat[0] if len(flat) == 1 else Union(tuple(flat))
@@ -191,7 +195,7 @@ def union(*options: Regex) -> Regex:
 
 def intersection(*parts: Regex) -> Regex:
     """Intersection of one or more parts, flattened."""
-    flat = _flatten(Intersection, parts)
+    flat = _flatten(Intersection, "parts", parts)
     if not flat:
         raise ValueError("intersection of no parts is the universe; build Complement(EmptySet()) instead")
     return flat[0] if len(flat) == 1 else Intersection(tuple(flat))

@@ -46,7 +46,8 @@ def parse(text: str, dialect: Dialect, alphabet: CharSet | None = None) -> Regex
     Raises ``RegexSyntaxError`` with the 0-based position of the first problem.
     """
     sigma = universe(dialect) if alphabet is None else alphabet
-    _check_nesting(text)
+    if text.count("(") > MAX_NESTING:  # nesting cannot pass the bound with fewer parentheses
+        _check_nesting(text)
     try:
         if dialect == "simple":
             return simple.parse(text, sigma)

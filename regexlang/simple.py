@@ -23,9 +23,21 @@ Printing is defined for the nodes of the dialect (ε, single symbols, concatenat
 :func:`desugar` first rewrites the rest into those: ``r+`` → ``r r*``, ``r?`` → ``r+epsilon``,
 ``r{n,m}`` → n copies then m−n optional copies, a class → the union of its symbols. So
 ``parse(unparse(r)) == desugar(r)``, which is ``r`` itself for every tree of the dialect.
+
+Parsing has one fast path, because a learning loop parses thousands of answers and character-level
+recursive descent costs several method calls per character: :func:`_parse_tokens` splits the text
+with one compiled ``re`` (``epsilon`` or any single character, whitespace dropped) and folds the
+tokens with an explicit stack of open groups. It accepts only well-formed text over the alphabet
+and gives up (returns None) at the first thing it does not expect; the character-level parser
+then reads the text again and produces the result or the positioned error, so every error message
+comes from one place.
 """
 
 from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
 
 from regexlang import printing
 from regexlang.ast import (
@@ -67,6 +79,11 @@ def describe_alphabet(alphabet: CharSet) -> str:
 
 def parse(text: str, alphabet: CharSet) -> Regex:
     """Parse simple-dialect ``text`` whose symbols are characters of ``alphabet``."""
+    symbols = _symbols(alphabet)
+    if symbols is not None:
+        regex = _parse_tokens(_tokens(text, symbols), symbols)
+        if regex is not None:
+            return regex
     parser = _Parser(text, alphabet)
     parser.skip_space()
     if parser.scan.at_end():
@@ -75,6 +92,85 @@ def parse(text: str, alphabet: CharSet) -> Regex:
     if not parser.scan.at_end():
         raise parser.scan.error("unbalanced ')'")
     return regex
+
+
+#: One token: ``epsilon`` or a single character, after the common whitespace (other whitespace
+#: becomes a token that :func:`_parse_tokens` rejects, leaving it to the careful parser).
+_TOKEN = re.compile(r"[ \t\n\r]*(epsilon|[^ \t\n\r])")
+_SPACES = str.maketrans("", "", " \t\n\r")  # without ``epsilon``, the tokens are the other characters
+_EPSILON = Epsilon()
+
+
+def _tokens(text: str, symbols: dict[str, Chars]) -> Iterable[str]:
+    """The tokens of ``text`` for :func:`_parse_tokens`. Without ``epsilon`` they are the characters
+    that are not common whitespace, and a group around one symbol, which the corpus writes before
+    every star (``(a)*``), is that symbol: the tree is the same and there are fewer tokens to read."""
+    if "epsilon" in text:
+        return _TOKEN.findall(text)
+    tokens = text.translate(_SPACES)
+    if len(symbols) <= 8:
+        for symbol in symbols:
+            tokens = tokens.replace(f"({symbol})", symbol)
+    return tokens
+
+
+@functools.lru_cache(maxsize=64)
+def _symbols(alphabet: CharSet) -> dict[str, Chars] | None:
+    """The literal of every symbol of a small alphabet (None for a large one: no fast path)."""
+    if len(alphabet) > 4096:
+        return None
+    return {c: literal(c) for c in alphabet if c not in METACHARS and not c.isspace()}
+
+
+def _parse_tokens(tokens: Iterable[str], symbols: dict[str, Chars]) -> Regex | None:
+    """The tree of well-formed simple-dialect tokens, or None at anything else (see the module
+    docstring). ``parts`` is the concatenation being read, ``options`` the union around it, and
+    ``groups`` the pairs of both saved at each open parenthesis."""
+    groups: list[tuple[list[Regex], list[Regex]]] = []
+    options: list[Regex] = []
+    parts: list[Regex] = []
+    operand = True  # an operand must come next (at the start, after '(', '+', '|' and '.')
+    for token in tokens:
+        node = symbols.get(token)
+        if node is not None:
+            parts.append(node)
+            operand = False
+        elif token == "*":
+            if operand:
+                return None
+            parts[-1] = Star(parts[-1])
+        elif token == "(":
+            groups.append((options, parts))
+            options, parts, operand = [], [], True
+        elif token == ")":
+            if operand or not groups:
+                return None
+            inner = _close(options, parts)
+            options, parts = groups.pop()
+            parts.append(inner)
+        elif token == "+" or token == "|":
+            if operand:
+                return None
+            options.append(parts[0] if len(parts) == 1 else concat(*parts))
+            parts, operand = [], True
+        elif token == "epsilon" or token == "$":
+            parts.append(_EPSILON)
+            operand = False
+        elif token == ".":
+            if operand:
+                return None
+            operand = True
+        else:
+            return None
+    if operand or groups:
+        return None
+    return _close(options, parts)
+
+
+def _close(options: list[Regex], parts: list[Regex]) -> Regex:
+    """The union of ``options`` and the concatenation of ``parts``."""
+    last = parts[0] if len(parts) == 1 else concat(*parts)
+    return union(*options, last) if options else last
 
 
 class _Parser:
