@@ -24,7 +24,7 @@ from automata.alphabet import Alphabet, partition_with_members
 from automata.determinize import determinize
 from automata.dfa import DFA
 from automata.errors import DEFAULT_STATE_LIMIT, UnsupportedRegex
-from automata.minimize import minimal_rows, minimize, table
+from automata.minimize import minimize
 from automata.nfa import thompson
 from regexlang.ast import UNARY_TYPES, Assertion, AssertKind, Chars, Complement, Concat, Intersection, Regex, Union
 from regexlang.charset import CharSet
@@ -54,8 +54,17 @@ def compile_many(
     state_limit: int = DEFAULT_STATE_LIMIT,
 ) -> list[DFA]:
     """Minimal DFAs of ``regexes``, all over one shared alphabet."""
-    alphabet, members = _alphabet(regexes, universe, extra_sets)
-    return [_compile(regex, alphabet, members, state_limit) for regex in regexes]
+    extra = tuple(extra_sets)
+    try:  # the small-regex path reads the alphabet's sets off the position automata
+        built = [positions.glushkov(regex, state_limit) for regex in regexes]
+    except positions.Fallback:
+        alphabet, members = _alphabet(regexes, universe, extra)
+        return [_compile(regex, alphabet, members, state_limit) for regex in regexes]
+    sets = set(extra)
+    for automaton in built:
+        sets.update(automaton.reading)  # type: ignore[arg-type]  # only character sets: nothing was spliced
+    alphabet, members = partition_with_members(universe, sets)
+    return [_compile(regex, alphabet, members, state_limit, automaton) for regex, automaton in zip(regexes, built)]
 
 
 def from_text(
@@ -107,7 +116,11 @@ def _collect(regex: Regex, sets: set[CharSet], kinds: set[AssertKind]) -> None:
 
 
 def _compile(
-    regex: Regex, alphabet: Alphabet, members: Mapping[CharSet, tuple[int, ...]], state_limit: int
+    regex: Regex,
+    alphabet: Alphabet,
+    members: Mapping[CharSet, tuple[int, ...]],
+    state_limit: int,
+    built: positions.Positions | None = None,
 ) -> DFA:
     def nested(node: Intersection | Complement) -> DFA:
         parts = node.parts if isinstance(node, Intersection) else (node.inner,)
@@ -128,8 +141,9 @@ def _compile(
     if isinstance(regex, (Intersection, Complement)):
         return nested(regex)
     try:
-        rows, accepting = positions.subset_rows(regex, members, len(alphabet), nested, state_limit)
+        if built is None:
+            built = positions.glushkov(regex, state_limit, nested)
+        return positions.minimal_dfa(built, alphabet, members, state_limit)
     except positions.Fallback:
         nfa = thompson(regex, alphabet, members, nested, state_limit=state_limit)
         return minimize(determinize(nfa, state_limit=state_limit))
-    return table(*minimal_rows(rows, accepting), alphabet)

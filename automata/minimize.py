@@ -31,7 +31,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from automata.alphabet import Alphabet
+from automata._small_kernels import minimal_table
 from automata.dfa import DFA, BoolArray, IntArray
 
 
@@ -45,89 +45,13 @@ def minimize(dfa: DFA) -> DFA:
     Accepts tables with unreachable states, several dead states, or ``-1`` for a missing
     transition (a partial DFA).
     """
-    if dfa.transitions.size <= SMALL_TABLE:
-        rows, accepting = breadth_first(dfa.transitions.tolist(), dfa.accepting.tolist(), dfa.start)
-        return table(*minimal_rows(rows, accepting), dfa.alphabet)
-    transitions, accepting_ = _minimize(
-        np.ascontiguousarray(dfa.transitions, dtype=np.int32),
-        np.ascontiguousarray(dfa.accepting, dtype=np.bool_),
-        dfa.start,
-    )
-    return DFA(transitions, accepting_, 0, dfa.alphabet, canonical=True)
-
-
-def table(rows: list[list[int]], accepting: list[bool], alphabet: Alphabet) -> DFA:
-    """The canonical DFA of :func:`minimal_rows`' result."""
-    transitions = np.array(rows, dtype=np.int32).reshape(len(rows), len(alphabet))
-    return DFA(transitions, np.array(accepting, dtype=np.bool_), 0, alphabet, canonical=True)
-
-
-def breadth_first(rows: list[list[int]], accepting: list[bool], start: int) -> tuple[list[list[int]], list[bool]]:
-    """The reachable part of a table, renumbered in breadth-first order from ``start`` (classes in
-    index order), with the missing moves (``-1``) of a partial table sent to a new rejecting sink."""
-    number = {-1: -1, start: 0}
-    order = [start]
-    result = []
-    for state in order:
-        row = []
-        for target in rows[state]:
-            index = number.get(target)
-            if index is None:
-                index = number[target] = len(order)
-                order.append(target)
-            row.append(index)
-        result.append(row)
-    final = [accepting[state] for state in order]
-    if any(-1 in row for row in result):
-        sink = len(result)
-        result = [[sink if target < 0 else target for target in row] for row in result]
-        result.append([sink] * len(result[0]))
-        final.append(False)
-    return result, final
-
-
-def minimal_rows(rows: list[list[int]], accepting: list[bool]) -> tuple[list[list[int]], list[bool]]:
-    """:func:`minimize` on a complete table given as lists whose states are numbered breadth-first
-    from the start state 0 (as :func:`breadth_first`, subset construction and products number them).
-
-    Moore refinement numbers the blocks by their first state; with breadth-first input that is the
-    breadth-first order of the minimal DFA, i.e. the canonical numbering once the dead state (the
-    block of the empty language) moves to the end.
-    """
-    n = len(rows)
-    start_final = accepting[0]
-    block = [0 if final == start_final else 1 for final in accepting]  # blocks numbered by first state
-    count = 2 if 1 in block else 1
-    while count < n:
-        ids: dict[tuple[int, ...], int] = {}
-        get = block.__getitem__
-        refined = [ids.setdefault((b, *map(get, row)), len(ids)) for b, row in zip(block, rows)]
-        if len(ids) == count:
-            break
-        block, count = refined, len(ids)
-    first = []  # first[b]: the first state of block b
-    for state, b in enumerate(block):
-        if b == len(first):
-            first.append(state)
-    dead = -1
-    for b, state in enumerate(first):
-        if not accepting[state] and all(block[target] == b for target in rows[state]):
-            dead = b
-            break
-    if dead == 0:
-        return [[0] * len(rows[0])], [False]
-    get = block.__getitem__
-    result = [list(map(get, rows[state])) for state in first]
-    final = [accepting[state] for state in first]
-    if dead > 0:
-        last = count - 1
-        renumber = [b - (b > dead) for b in range(count)]
-        renumber[dead] = last
-        del result[dead], final[dead]
-        result = [[renumber[t] for t in row] for row in result]
-        result.append([last] * len(rows[0]))
-        final.append(False)
-    return result, final
+    transitions = np.ascontiguousarray(dfa.transitions, dtype=np.int32)
+    accepting = np.ascontiguousarray(dfa.accepting, dtype=np.bool_)
+    if transitions.size <= SMALL_TABLE:
+        table, final = minimal_table(transitions, accepting, dfa.start)
+    else:
+        table, final = _minimize(transitions, accepting, dfa.start)
+    return DFA(table, final, 0, dfa.alphabet, canonical=True)
 
 
 @numba.njit(cache=True)

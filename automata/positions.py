@@ -29,6 +29,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+import numpy as np
+
+from automata._small_kernels import MAX_POSITIONS, TOO_LARGE, TOO_MANY_ITEMS, TOO_MANY_STATES, minimal_positions
+from automata.alphabet import Alphabet
 from automata.determinize import ITEMS_PER_STATE
 from automata.dfa import DFA, coreachable_states
 from automata.errors import StateLimitExceeded
@@ -50,128 +54,60 @@ from regexlang.charset import CharSet
 
 #: Most DFA states built in Python before handing over to the kernels.
 MAX_DFA_STATES = 400
-#: Most positions (characters of the expanded regex) for this path.
-MAX_POSITIONS = 2000
 
 #: (nullable, first positions, last positions) of a subexpression.
 Fragment = tuple[bool, int, int]
 _EMPTY: Fragment = (False, 0, 0)
+
+Nested = Callable[[Intersection | Complement], DFA]
 
 
 class Fallback(Exception):
     """The regex is not one for this path; compile it with the numba pipeline instead."""
 
 
-def subset_rows(
-    regex: Regex,
-    members: Mapping[CharSet, tuple[int, ...]],
-    n_classes: int,
-    nested: Callable[[Intersection | Complement], DFA],
-    state_limit: int,
-) -> tuple[list[list[int]], list[bool]]:
-    """The complete subset-construction DFA of ``regex`` as Python lists (start state 0)."""
-    positions = _Positions(members, nested, state_limit)
-    nullable, first, last = positions.build(regex)
-    positions.check()
-    follow = positions.follow
-    by_class = [0] * n_classes  # by_class[c]: the positions that can read class c
-    for position, classes in enumerate(positions.classes):
-        for cls in classes:
-            by_class[cls] |= 1 << position
+class Positions:
+    """The position automaton of one regex: the positions reading each character set (or each
+    class tuple of a spliced DFA edge), the links "any of ``last`` may be followed by any of
+    ``first``" whose union is the follow relation, and the first and last positions."""
 
-    item_limit = state_limit * ITEMS_PER_STATE
-    start = first << 1 | nullable
-    items = start.bit_count()
-    if items > item_limit:
-        _too_large(state_limit, True)
-    ids = {start: 0}  # state key -> state
-    keys = [start]
-    moved: dict[int, int] = {}  # fired positions -> the state they lead to
-    rows = []
-    for key in keys:
-        ready = key >> 1
-        row = [moved.get(ready & mask) for mask in by_class]
-        if None in row:
-            for cls, mask in enumerate(by_class):
-                if row[cls] is not None:
-                    continue
-                fired = ready & mask
-                following = 0
-                rest = fired
-                while rest:
-                    low = rest & -rest
-                    following |= follow[low.bit_length() - 1]
-                    rest ^= low
-                target = following << 1 | (fired & last != 0)
-                state = ids.get(target)
-                if state is None:
-                    state = len(keys)
-                    count = target.bit_count()
-                    if state >= state_limit or items + count > item_limit:
-                        _too_large(state_limit, state < state_limit)
-                    if state >= MAX_DFA_STATES:
-                        raise Fallback
-                    items += count
-                    ids[target] = state
-                    keys.append(target)
-                row[cls] = moved[fired] = state
-        rows.append(row)  # type: ignore[arg-type]
-    return rows, [bool(key & 1) for key in keys]  # type: ignore[return-value]
-
-
-def _too_large(state_limit: int, items: bool) -> None:
-    what = "determinizing this regex (subset construction)"
-    if items:
-        raise StateLimitExceeded(what, state_limit * ITEMS_PER_STATE, "stored NFA states")
-    raise StateLimitExceeded(what, state_limit)
-
-
-class _Positions:
-    """Glushkov's construction. Sequences are built right to left and options left to right, the
-    order of the Thompson builder, so ``nested`` sees the same nodes in the same order and an error
-    it raises is the one the Thompson path would raise.
-
-    ``extra`` counts the Thompson states that are not CHAR states (one per position), so
-    ``1 + positions + extra`` bounds the Thompson NFA built so far, MATCH included: it is checked
-    before every nested compilation and at the end.
-    """
-
-    def __init__(
-        self,
-        members: Mapping[CharSet, tuple[int, ...]],
-        nested: Callable[[Intersection | Complement], DFA],
-        state_limit: int,
-    ) -> None:
-        self.members = members
-        self.nested = nested
+    def __init__(self, state_limit: int, nested: Nested | None) -> None:
+        self.size = 0  # positions so far
+        self.reading: dict[CharSet | tuple[int, ...], int] = {}  # what is read -> positions reading it
+        self.link_last: list[int] = []
+        self.link_first: list[int] = []
+        self.nullable, self.first, self.last = _EMPTY
         self.limit = state_limit
-        self.classes: list[tuple[int, ...]] = []  # classes[p]: what position p reads
-        self.follow: list[int] = []  # follow[p]: positions that can come right after p
+        self.nested = nested
+        # The Thompson states that are not CHAR states (one per position): ``1 + positions +
+        # extra`` bounds the Thompson NFA built so far, MATCH included.
         self.extra = 0
 
     def check(self) -> None:
-        """Hand over to the Thompson builder when its NFA could pass the limit (it reports that)."""
-        if 1 + len(self.classes) + self.extra > self.limit or len(self.classes) > MAX_POSITIONS:
+        """Hand over to the Thompson builder when its NFA could pass the limit (it reports that),
+        and to the general kernels when the positions outgrow one bitset."""
+        if 1 + self.size + self.extra > self.limit or self.size > MAX_POSITIONS:
             raise Fallback
 
+    def position(self, reads: CharSet | tuple[int, ...]) -> int:
+        """A new position reading ``reads``, as a one-bit set."""
+        bit = 1 << self.size
+        self.size += 1
+        self.reading[reads] = self.reading.get(reads, 0) | bit
+        return bit
+
     def link(self, last: int, first: int) -> None:
-        """Every position of ``last`` can be followed by every position of ``first``."""
-        follow = self.follow
-        while last:
-            low = last & -last
-            follow[low.bit_length() - 1] |= first
-            last ^= low
+        """Every position of ``last`` may be followed by every position of ``first``."""
+        self.link_last.append(last)
+        self.link_first.append(first)
 
     def build(self, node: Regex) -> Fragment:
+        """Glushkov's construction. Sequences are built right to left and options left to right,
+        the order of the Thompson builder, so ``nested`` sees the same nodes in the same order and
+        an error it raises is the one the Thompson path would raise."""
         kind = type(node)
         if kind is Chars:
-            classes = self.members[node.chars]  # type: ignore[union-attr]
-            if not classes:
-                self.extra += 1
-                return _EMPTY
-            bit = 1 << len(self.classes)
-            self.classes.append(classes)
-            self.follow.append(0)
+            bit = self.position(node.chars)  # type: ignore[union-attr]
             return False, bit, bit
         if kind is Concat:
             parts = node.parts  # type: ignore[union-attr]
@@ -191,7 +127,8 @@ class _Positions:
         if kind is Star or kind is Plus:
             self.extra += 1
             nullable, first, last = self.build(node.inner)  # type: ignore[union-attr]
-            self.link(last, first)
+            if last and first:
+                self.link(last, first)
             return nullable or kind is Star, first, last
         if kind is Union:
             options = node.options  # type: ignore[union-attr]
@@ -214,14 +151,14 @@ class _Positions:
         if kind is EmptySet:
             self.extra += 1
             return _EMPTY
-        if kind is Intersection or kind is Complement:
+        if (kind is Intersection or kind is Complement) and self.nested is not None:
             self.check()
             return self.splice(self.nested(node))  # type: ignore[arg-type]
-        raise Fallback  # an assertion: only the Thompson pipeline resolves those
+        raise Fallback  # an assertion, or a nested node before the alphabet is known
 
     def repeat(self, node: Repeat) -> Fragment:
-        # x{2,4} = x x (x (x)?)?, built from the back like the Thompson builder does; the Thompson
-        # builder expands every copy, so the bound is checked per copy.
+        # x{2,4} = x x (x (x)?)?, built from the back like the Thompson builder does; every copy is
+        # expanded, so the bound is checked per copy.
         if node.max is None:
             self.extra += 1
             nullable, first, last = self.build(node.inner)
@@ -260,7 +197,7 @@ class _Positions:
         if not live[dfa.start]:
             self.extra += 1
             return _EMPTY
-        leaving: list[int] = [0] * len(rows)  # leaving[q]: the positions that leave state q
+        leaving = [0] * len(rows)  # leaving[q]: the positions that leave state q
         reaching: list[list[tuple[int, int]]] = [[] for _ in rows]  # (position, target) pairs
         last = 0
         for state, row in enumerate(rows):
@@ -272,14 +209,57 @@ class _Positions:
                     by_target.setdefault(target, []).append(cls)
             self.extra += len(by_target) + 1
             for target, classes in by_target.items():
-                bit = 1 << len(self.classes)
-                self.classes.append(tuple(classes))
-                self.follow.append(0)
+                bit = self.position(tuple(classes))
                 leaving[state] |= bit
                 reaching[state].append((bit, target))
                 if accepting[target]:
                     last |= bit
+        self.check()
         for pairs in reaching:
             for bit, target in pairs:
-                self.link(bit, leaving[target])
+                if leaving[target]:
+                    self.link(bit, leaving[target])
         return accepting[dfa.start], leaving[dfa.start], last
+
+
+def glushkov(regex: Regex, state_limit: int, nested: Nested | None = None) -> Positions:
+    """The position automaton of ``regex``. Without ``nested`` (before the alphabet is known) an
+    intersection or complement raises :class:`Fallback`, like an assertion does."""
+    positions = Positions(state_limit, nested)
+    positions.nullable, positions.first, positions.last = positions.build(regex)
+    positions.check()
+    return positions
+
+
+def minimal_dfa(
+    positions: Positions, alphabet: Alphabet, members: Mapping[CharSet, tuple[int, ...]], state_limit: int
+) -> DFA:
+    """The canonical minimal DFA of the position automaton, over ``alphabet``."""
+    by_class = [0] * len(alphabet)  # by_class[c]: the positions that can read class c
+    never = 0  # positions whose set has no class: the Thompson builder makes them FAIL, not CHAR
+    for reads, mask in positions.reading.items():
+        classes = reads if type(reads) is tuple else members[reads]  # type: ignore[index]
+        if not classes:
+            never |= mask
+        for cls in classes:
+            by_class[cls] |= mask
+    transitions, accepting, status = minimal_positions(
+        positions.size,
+        len(positions.link_last),
+        np.array(positions.link_last + positions.link_first + by_class, dtype=np.int64),
+        positions.first & ~never,
+        positions.last,
+        positions.nullable,
+        never,
+        state_limit,
+        state_limit * ITEMS_PER_STATE,
+        MAX_DFA_STATES,
+    )
+    if status == TOO_LARGE:
+        raise Fallback
+    what = "determinizing this regex (subset construction)"
+    if status == TOO_MANY_STATES:
+        raise StateLimitExceeded(what, state_limit)
+    if status == TOO_MANY_ITEMS:
+        raise StateLimitExceeded(what, state_limit * ITEMS_PER_STATE, "stored NFA states")
+    return DFA(transitions, accepting, 0, alphabet, canonical=True)
