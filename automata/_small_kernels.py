@@ -75,15 +75,14 @@ def minimal_positions(
     while capacity < 2 * max_states:
         capacity *= 2
     mask = capacity - 1
-    table = np.full(capacity, -1, dtype=np.int64)
+    table = np.full(capacity, -1, dtype=np.int32)
     keys = np.empty(max_states, dtype=np.int64)
     rows = np.empty((max_states, k), dtype=np.int32)
-    empty = (np.zeros((0, k), dtype=np.int32), np.zeros(0, dtype=np.bool_))
 
     start = first * 2 + (1 if nullable else 0)
     items = _popcount(start)
     if items > item_limit:
-        return empty[0], empty[1], TOO_MANY_ITEMS
+        return rows[:0], np.zeros(0, dtype=np.bool_), TOO_MANY_ITEMS
     keys[0] = start
     table[(start * _MIX >> 20) & mask] = 0
     n = 1
@@ -103,12 +102,15 @@ def minimal_positions(
             state = table[slot]
             if state < 0:
                 count = _popcount(target)
+                status = OK
                 if n >= state_limit:
-                    return empty[0], empty[1], TOO_MANY_STATES
-                if items + count > item_limit:
-                    return empty[0], empty[1], TOO_MANY_ITEMS
-                if n >= max_states:
-                    return empty[0], empty[1], TOO_LARGE
+                    status = TOO_MANY_STATES
+                elif items + count > item_limit:
+                    status = TOO_MANY_ITEMS
+                elif n >= max_states:
+                    status = TOO_LARGE
+                if status != OK:
+                    return rows[:0], np.zeros(0, dtype=np.bool_), status
                 items += count
                 state = n
                 keys[n] = target
@@ -167,18 +169,21 @@ def _moore(rows: IntArray, accepting: BoolArray) -> tuple[IntArray, BoolArray]:
     """Moore refinement of a complete table numbered breadth-first from state 0, and the canonical
     numbering of the result (see the module docstring)."""
     n, k = rows.shape
-    block = np.empty(n, dtype=np.int32)
+    capacity = 16
+    while capacity < 2 * n:
+        capacity *= 2
+    scratch = np.empty(3 * n + capacity, dtype=np.int32)  # one allocation: at this size they add up
+    block, refined, representative, slots = (
+        scratch[:n],
+        scratch[n : 2 * n],
+        scratch[2 * n : 3 * n],
+        scratch[3 * n :],
+    )
     count = 1
     for q in range(n):
         block[q] = 0 if accepting[q] == accepting[0] else 1
         if block[q] == 1:
             count = 2
-    refined = np.empty(n, dtype=np.int32)
-    representative = np.empty(n, dtype=np.int32)
-    capacity = 16
-    while capacity < 2 * n:
-        capacity *= 2
-    slots = np.empty(capacity, dtype=np.int32)
     while count < n:
         slots[:] = -1
         blocks = 0
@@ -210,7 +215,8 @@ def _moore(rows: IntArray, accepting: BoolArray) -> tuple[IntArray, BoolArray]:
             break
         count = blocks
     # Blocks are numbered by their first state; the first state of each block represents it.
-    first = np.full(count, -1, dtype=np.int32)
+    first = representative[:count]
+    first[:] = -1
     for q in range(n):
         if first[block[q]] < 0:
             first[block[q]] = q
@@ -226,7 +232,9 @@ def _moore(rows: IntArray, accepting: BoolArray) -> tuple[IntArray, BoolArray]:
                 break
     if dead == 0:
         return np.zeros((1, k), dtype=np.int32), np.zeros(1, dtype=np.bool_)
-    number = np.arange(count, dtype=np.int32)
+    number = refined[:count]
+    for b in range(count):
+        number[b] = b
     if dead > 0:
         number[dead + 1 :] -= 1
         number[dead] = count - 1

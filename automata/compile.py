@@ -62,9 +62,15 @@ def compile_many(
         return [_compile(regex, alphabet, members, state_limit) for regex in regexes]
     sets = set(extra)
     for automaton in built:
-        sets.update(automaton.reading)  # type: ignore[arg-type]  # only character sets: nothing was spliced
+        sets.update(automaton.reads.values())  # type: ignore[arg-type]  # only character sets: nothing was spliced
     alphabet, members = partition_with_members(universe, sets)
-    return [_compile(regex, alphabet, members, state_limit, automaton) for regex, automaton in zip(regexes, built)]
+    dfas = []
+    for regex, automaton in zip(regexes, built):
+        try:
+            dfas.append(positions.minimal_dfa(automaton, alphabet, members, state_limit))
+        except positions.Fallback:  # too many DFA states for the small kernel
+            dfas.append(_compile(regex, alphabet, members, state_limit))
+    return dfas
 
 
 def from_text(
@@ -116,11 +122,7 @@ def _collect(regex: Regex, sets: set[CharSet], kinds: set[AssertKind]) -> None:
 
 
 def _compile(
-    regex: Regex,
-    alphabet: Alphabet,
-    members: Mapping[CharSet, tuple[int, ...]],
-    state_limit: int,
-    built: positions.Positions | None = None,
+    regex: Regex, alphabet: Alphabet, members: Mapping[CharSet, tuple[int, ...]], state_limit: int
 ) -> DFA:
     def nested(node: Intersection | Complement) -> DFA:
         parts = node.parts if isinstance(node, Intersection) else (node.inner,)
@@ -141,9 +143,7 @@ def _compile(
     if isinstance(regex, (Intersection, Complement)):
         return nested(regex)
     try:
-        if built is None:
-            built = positions.glushkov(regex, state_limit, nested)
-        return positions.minimal_dfa(built, alphabet, members, state_limit)
+        return positions.minimal_dfa(positions.glushkov(regex, state_limit, nested), alphabet, members, state_limit)
     except positions.Fallback:
         nfa = thompson(regex, alphabet, members, nested, state_limit=state_limit)
         return minimize(determinize(nfa, state_limit=state_limit))

@@ -71,9 +71,14 @@ class Positions:
     class tuple of a spliced DFA edge), the links "any of ``last`` may be followed by any of
     ``first``" whose union is the follow relation, and the first and last positions."""
 
+    __slots__ = ("size", "reads", "reading", "link_last", "link_first", "nullable", "first", "last", "limit", "nested", "extra")
+
     def __init__(self, state_limit: int, nested: Nested | None) -> None:
         self.size = 0  # positions so far
-        self.reading: dict[CharSet | tuple[int, ...], int] = {}  # what is read -> positions reading it
+        # What each group of positions reads, and the group, keyed by the id of what is read: the
+        # parsers share one CharSet per literal, and an id hashes without a Python-level call.
+        self.reads: dict[int, CharSet | tuple[int, ...]] = {}
+        self.reading: dict[int, int] = {}
         self.link_last: list[int] = []
         self.link_first: list[int] = []
         self.nullable, self.first, self.last = _EMPTY
@@ -93,7 +98,13 @@ class Positions:
         """A new position reading ``reads``, as a one-bit set."""
         bit = 1 << self.size
         self.size += 1
-        self.reading[reads] = self.reading.get(reads, 0) | bit
+        key = id(reads)
+        group = self.reading.get(key)
+        if group is None:
+            self.reads[key] = reads
+            self.reading[key] = bit
+        else:
+            self.reading[key] = group | bit
         return bit
 
     def link(self, last: int, first: int) -> None:
@@ -106,8 +117,17 @@ class Positions:
         the order of the Thompson builder, so ``nested`` sees the same nodes in the same order and
         an error it raises is the one the Thompson path would raise."""
         kind = type(node)
-        if kind is Chars:
-            bit = self.position(node.chars)  # type: ignore[union-attr]
+        if kind is Chars:  # inlined position(): this and concatenation are most of the calls
+            bit = 1 << self.size
+            self.size += 1
+            chars = node.chars  # type: ignore[union-attr]
+            key = id(chars)
+            group = self.reading.get(key)
+            if group is None:
+                self.reads[key] = chars
+                self.reading[key] = bit
+            else:
+                self.reading[key] = group | bit
             return False, bit, bit
         if kind is Concat:
             parts = node.parts  # type: ignore[union-attr]
@@ -115,7 +135,8 @@ class Positions:
             for part in parts[-2::-1]:
                 part_nullable, part_first, part_last = self.build(part)
                 if part_last and first:
-                    self.link(part_last, first)
+                    self.link_last.append(part_last)
+                    self.link_first.append(first)
                 if part_nullable:
                     first |= part_first
                 else:
@@ -128,7 +149,8 @@ class Positions:
             self.extra += 1
             nullable, first, last = self.build(node.inner)  # type: ignore[union-attr]
             if last and first:
-                self.link(last, first)
+                self.link_last.append(last)
+                self.link_first.append(first)
             return nullable or kind is Star, first, last
         if kind is Union:
             options = node.options  # type: ignore[union-attr]
@@ -237,8 +259,10 @@ def minimal_dfa(
     """The canonical minimal DFA of the position automaton, over ``alphabet``."""
     by_class = [0] * len(alphabet)  # by_class[c]: the positions that can read class c
     never = 0  # positions whose set has no class: the Thompson builder makes them FAIL, not CHAR
-    for reads, mask in positions.reading.items():
-        classes = reads if type(reads) is tuple else members[reads]  # type: ignore[index]
+    reads = positions.reads
+    for key, mask in positions.reading.items():
+        what = reads[key]
+        classes = what if type(what) is tuple else members[what]  # type: ignore[index]
         if not classes:
             never |= mask
         for cls in classes:

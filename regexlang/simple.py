@@ -79,9 +79,9 @@ def describe_alphabet(alphabet: CharSet) -> str:
 
 def parse(text: str, alphabet: CharSet) -> Regex:
     """Parse simple-dialect ``text`` whose symbols are characters of ``alphabet``."""
-    symbols = _symbols(alphabet)
-    if symbols is not None:
-        regex = _parse_tokens(_tokens(text, symbols), symbols)
+    fast = _symbols(alphabet)
+    if fast is not None:
+        regex = _parse_tokens(_tokens(text, fast[1]), fast[0])
         if regex is not None:
             return regex
     parser = _Parser(text, alphabet)
@@ -101,57 +101,71 @@ _SPACES = str.maketrans("", "", " \t\n\r")  # without ``epsilon``, the tokens ar
 _EPSILON = Epsilon()
 
 
-def _tokens(text: str, symbols: dict[str, Chars]) -> Iterable[str]:
+def _tokens(text: str, groups: tuple[tuple[str, str], ...]) -> Iterable[str]:
     """The tokens of ``text`` for :func:`_parse_tokens`. Without ``epsilon`` they are the characters
     that are not common whitespace, and a group around one symbol, which the corpus writes before
-    every star (``(a)*``), is that symbol: the tree is the same and there are fewer tokens to read."""
+    every star (``(a)*``), is that symbol (``groups`` lists the replacements): the tree is the same
+    and there are fewer tokens to read."""
     if "epsilon" in text:
         return _TOKEN.findall(text)
     tokens = text.translate(_SPACES)
-    if len(symbols) <= 8:
-        for symbol in symbols:
-            tokens = tokens.replace(f"({symbol})", symbol)
+    for group, symbol in groups:
+        tokens = tokens.replace(group, symbol)
     return tokens
 
 
 @functools.lru_cache(maxsize=64)
-def _symbols(alphabet: CharSet) -> dict[str, Chars] | None:
-    """The literal of every symbol of a small alphabet (None for a large one: no fast path)."""
+def _symbols(alphabet: CharSet) -> tuple[dict[str, Chars], tuple[tuple[str, str], ...]] | None:
+    """The literal of every symbol of a small alphabet, and the groups :func:`_tokens` replaces
+    (None for a large alphabet: no fast path)."""
     if len(alphabet) > 4096:
         return None
-    return {c: literal(c) for c in alphabet if c not in METACHARS and not c.isspace()}
+    symbols = {c: literal(c) for c in alphabet if c not in METACHARS and not c.isspace()}
+    groups = tuple((f"({c})", c) for c in symbols) if len(symbols) <= 8 else ()
+    return symbols, groups
 
 
 def _parse_tokens(tokens: Iterable[str], symbols: dict[str, Chars]) -> Regex | None:
     """The tree of well-formed simple-dialect tokens, or None at anything else (see the module
-    docstring). ``parts`` is the concatenation being read, ``options`` the union around it, and
-    ``groups`` the pairs of both saved at each open parenthesis."""
-    groups: list[tuple[list[Regex], list[Regex]]] = []
-    options: list[Regex] = []
-    parts: list[Regex] = []
+    docstring). ``parts`` is the concatenation being read and ``options`` the union around it (None
+    until a ``+``); each open parenthesis saves both.
+
+    A closed group stays *pending* until it is known whether a star follows: a list for a
+    concatenation, a tuple for a union. The enclosing sequence (or union) then absorbs its items,
+    which is the flattening :func:`~regexlang.ast.concat` and :func:`~regexlang.ast.union` would
+    do, without first building the node they would take apart. The corpus nests binary operators
+    (``(c (a (a b)))``, ``((a+a)+a)``), so that saves most of the nodes."""
+    saved_parts: list[list[_Item]] = []
+    saved_options: list[list[_Item] | None] = []
+    options: list[_Item] | None = None
+    parts: list[_Item] = []
     operand = True  # an operand must come next (at the start, after '(', '+', '|' and '.')
-    for token in tokens:
-        node = symbols.get(token)
-        if node is not None:
+    for token in tokens:  # parentheses first: the corpus has more of them than anything else
+        if token == "(":
+            saved_parts.append(parts)
+            saved_options.append(options)
+            parts, options, operand = [], None, True
+        elif token == ")":
+            if operand or not saved_parts:
+                return None
+            item = _sequence(parts) if options is None else _pending(options, parts)
+            parts = saved_parts.pop()
+            options = saved_options.pop()
+            parts.append(item)
+        elif (node := symbols.get(token)) is not None:
             parts.append(node)
             operand = False
         elif token == "*":
             if operand:
                 return None
-            parts[-1] = Star(parts[-1])
-        elif token == "(":
-            groups.append((options, parts))
-            options, parts, operand = [], [], True
-        elif token == ")":
-            if operand or not groups:
-                return None
-            inner = _close(options, parts)
-            options, parts = groups.pop()
-            parts.append(inner)
+            item = parts[-1]
+            parts[-1] = Star(_node(item) if type(item) is list or type(item) is tuple else item)  # type: ignore[arg-type]
         elif token == "+" or token == "|":
             if operand:
                 return None
-            options.append(parts[0] if len(parts) == 1 else concat(*parts))
+            if options is None:
+                options = []
+            options.append(_sequence(parts))
             parts, operand = [], True
         elif token == "epsilon" or token == "$":
             parts.append(_EPSILON)
@@ -162,15 +176,58 @@ def _parse_tokens(tokens: Iterable[str], symbols: dict[str, Chars]) -> Regex | N
             operand = True
         else:
             return None
-    if operand or groups:
+    if operand or saved_parts:
         return None
-    return _close(options, parts)
+    return _node(_pending(options, parts))
 
 
-def _close(options: list[Regex], parts: list[Regex]) -> Regex:
-    """The union of ``options`` and the concatenation of ``parts``."""
-    last = parts[0] if len(parts) == 1 else concat(*parts)
-    return union(*options, last) if options else last
+#: A parsed item: a node, or a pending group (a list of concatenated nodes, a tuple of options).
+_Item = Regex | list[Regex] | tuple[Regex, ...]
+
+
+def _sequence(parts: list[_Item]) -> _Item:
+    """The concatenation of ``parts``, pending when it has several items (``parts`` itself when
+    none of them is a pending group)."""
+    if len(parts) == 1:
+        return parts[0]
+    for part in parts:
+        if type(part) is list or type(part) is tuple:
+            break
+    else:
+        return parts  # type: ignore[return-value]
+    flat: list[Regex] = []
+    for part in parts:
+        if type(part) is list:
+            flat.extend(part)
+        else:
+            flat.append(_node(part))
+    return flat
+
+
+def _pending(options: list[_Item] | None, parts: list[_Item]) -> _Item:
+    """The union of ``options`` and the concatenation of ``parts``, pending."""
+    last = _sequence(parts)
+    if options is None:
+        return last
+    options.append(last)
+    flat: list[Regex] = []
+    for option in options:
+        if type(option) is tuple:
+            flat.extend(option)
+        elif type(option) is list:
+            flat.append(Concat(tuple(option)))
+        else:
+            flat.append(option)  # type: ignore[arg-type]
+    return tuple(flat)
+
+
+def _node(item: _Item) -> Regex:
+    """The node of an item, built now if it is pending."""
+    if type(item) is list:
+        return Concat(tuple(item))
+    if type(item) is tuple:
+        return Union(item)
+    return item  # type: ignore[return-value]
 
 
 class _Parser:
