@@ -95,6 +95,29 @@ def partition_with_members(
     return _partition(universe, frozenset(sets))
 
 
+def classes_of(universe: CharSet, sets: Sequence[CharSet]) -> tuple[Alphabet, tuple[tuple[int, ...], ...]]:
+    """:func:`partition_with_members` for these very objects: the alphabet and, for each of
+    ``sets`` in order, the classes it contains.
+
+    Looked up by the identity of the sets first, like :func:`common_refinement`: the parsers share
+    one CharSet per literal, and hashing a CharSet is a Python-level call. The entry keeps the sets
+    alive, so their ids stay valid.
+    """
+    key = (id(universe), *map(id, sets))
+    hit = _CLASSES_BY_IDENTITY.get(key)
+    if hit is None:
+        if len(_CLASSES_BY_IDENTITY) >= 4096:
+            _CLASSES_BY_IDENTITY.clear()
+        alphabet, members = partition_with_members(universe, sets)
+        hit = _CLASSES_BY_IDENTITY[key] = (universe, tuple(sets), alphabet, tuple(members[s] for s in sets))
+    return hit[2], hit[3]
+
+
+_CLASSES_BY_IDENTITY: dict[
+    tuple[int, ...], tuple[CharSet, tuple[CharSet, ...], Alphabet, tuple[tuple[int, ...], ...]]
+] = {}
+
+
 @functools.lru_cache(maxsize=4096)
 def _partition(
     universe: CharSet, sets: frozenset[CharSet]

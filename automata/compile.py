@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from automata import assertions, ops, positions
-from automata.alphabet import Alphabet, partition_with_members
+from automata.alphabet import Alphabet, classes_of, partition_with_members
 from automata.determinize import determinize
 from automata.dfa import DFA
 from automata.errors import DEFAULT_STATE_LIMIT, UnsupportedRegex
@@ -55,21 +55,26 @@ def compile_many(
 ) -> list[DFA]:
     """Minimal DFAs of ``regexes``, all over one shared alphabet."""
     extra = tuple(extra_sets)
+    built = []
+    sets: list[CharSet] = []  # only character sets: nothing is spliced before the alphabet is known
     try:  # the small-regex path reads the alphabet's sets off the position automata
-        built = [positions.glushkov(regex, state_limit) for regex in regexes]
+        for regex in regexes:
+            automaton = positions.glushkov(regex, state_limit)
+            built.append(automaton)
+            sets.extend(automaton.reads.values())  # type: ignore[arg-type]
     except positions.Fallback:
         alphabet, members = _alphabet(regexes, universe, extra)
         return [_compile(regex, alphabet, members, state_limit) for regex in regexes]
-    sets = set(extra)
-    for automaton in built:
-        sets.update(automaton.reads.values())  # type: ignore[arg-type]  # only character sets: nothing was spliced
-    alphabet, members = partition_with_members(universe, sets)
+    alphabet, classes = classes_of(universe, sets + list(extra) if extra else sets)
     dfas = []
+    start = 0
     for regex, automaton in zip(regexes, built):
+        groups = len(automaton.reads)
         try:
-            dfas.append(positions.minimal_dfa(automaton, alphabet, members, state_limit))
+            dfas.append(positions.minimal_dfa(automaton, alphabet, classes[start : start + groups], state_limit))
         except positions.Fallback:  # too many DFA states for the small kernel
-            dfas.append(_compile(regex, alphabet, members, state_limit))
+            dfas.append(_compile(regex, alphabet, dict(zip(sets, classes)), state_limit))
+        start += groups
     return dfas
 
 
@@ -143,7 +148,8 @@ def _compile(
     if isinstance(regex, (Intersection, Complement)):
         return nested(regex)
     try:
-        return positions.minimal_dfa(positions.glushkov(regex, state_limit, nested), alphabet, members, state_limit)
+        built = positions.glushkov(regex, state_limit, nested)
+        return positions.minimal_dfa(built, alphabet, positions.classes_read(built, members), state_limit)
     except positions.Fallback:
         nfa = thompson(regex, alphabet, members, nested, state_limit=state_limit)
         return minimize(determinize(nfa, state_limit=state_limit))

@@ -37,9 +37,10 @@ class DFA:
     canonical: bool = attrs.field(default=False, kw_only=True)
 
     def __attrs_post_init__(self) -> None:
-        n = self.transitions.shape[0]
-        if self.transitions.ndim != 2 or self.transitions.shape[1] != len(self.alphabet):
-            raise ValueError(f"transition table shape {self.transitions.shape} does not match {len(self.alphabet)} classes")
+        shape = self.transitions.shape  # read once: every DFA built passes here
+        n = shape[0]
+        if len(shape) != 2 or shape[1] != len(self.alphabet.classes):
+            raise ValueError(f"transition table shape {shape} does not match {len(self.alphabet)} classes")
         if self.accepting.shape != (n,):
             raise ValueError("one accepting bit per state is required")
         if not 0 <= self.start < n:

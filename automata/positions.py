@@ -27,11 +27,11 @@ and the caller runs the numba pipeline from scratch.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from automata._small_kernels import MAX_POSITIONS, TOO_LARGE, TOO_MANY_ITEMS, TOO_MANY_STATES, minimal_positions
+from automata._small_kernels import MAX_POSITIONS, OK, TOO_LARGE, TOO_MANY_STATES, minimal_positions
 from automata.alphabet import Alphabet
 from automata.determinize import ITEMS_PER_STATE
 from automata.dfa import DFA, coreachable_states
@@ -117,23 +117,25 @@ class Positions:
         the order of the Thompson builder, so ``nested`` sees the same nodes in the same order and
         an error it raises is the one the Thompson path would raise."""
         kind = type(node)
-        if kind is Chars:  # inlined position(): this and concatenation are most of the calls
-            bit = 1 << self.size
-            self.size += 1
-            chars = node.chars  # type: ignore[union-attr]
-            key = id(chars)
-            group = self.reading.get(key)
-            if group is None:
-                self.reads[key] = chars
-                self.reading[key] = bit
-            else:
-                self.reading[key] = group | bit
+        if kind is Chars:
+            bit = self.position(node.chars)  # type: ignore[union-attr]
             return False, bit, bit
         if kind is Concat:
             parts = node.parts  # type: ignore[union-attr]
             nullable, first, last = self.build(parts[-1])
             for part in parts[-2::-1]:
-                part_nullable, part_first, part_last = self.build(part)
+                # Most parts are a character or a starred one: build those here, without a call.
+                if type(part) is Chars:
+                    part_nullable = False
+                    part_first = part_last = self.position(part.chars)
+                elif type(part) is Star and type(part.inner) is Chars:
+                    self.extra += 1
+                    part_nullable = True
+                    part_first = part_last = self.position(part.inner.chars)
+                    self.link_last.append(part_first)
+                    self.link_first.append(part_first)
+                else:
+                    part_nullable, part_first, part_last = self.build(part)
                 if part_last and first:
                     self.link_last.append(part_last)
                     self.link_first.append(first)
@@ -147,7 +149,12 @@ class Positions:
             return nullable, first, last
         if kind is Star or kind is Plus:
             self.extra += 1
-            nullable, first, last = self.build(node.inner)  # type: ignore[union-attr]
+            inner = node.inner  # type: ignore[union-attr]
+            if type(inner) is Chars:
+                nullable, first = False, self.position(inner.chars)
+                last = first
+            else:
+                nullable, first, last = self.build(inner)
             if last and first:
                 self.link_last.append(last)
                 self.link_first.append(first)
@@ -157,6 +164,11 @@ class Positions:
             self.extra += len(options)
             nullable, first, last = False, 0, 0
             for option in options:
+                if type(option) is Chars:
+                    bit = self.position(option.chars)
+                    first |= bit
+                    last |= bit
+                    continue
                 option_nullable, option_first, option_last = self.build(option)
                 nullable = nullable or option_nullable
                 first |= option_first
@@ -254,18 +266,16 @@ def glushkov(regex: Regex, state_limit: int, nested: Nested | None = None) -> Po
 
 
 def minimal_dfa(
-    positions: Positions, alphabet: Alphabet, members: Mapping[CharSet, tuple[int, ...]], state_limit: int
+    positions: Positions, alphabet: Alphabet, classes: Sequence[tuple[int, ...]], state_limit: int
 ) -> DFA:
-    """The canonical minimal DFA of the position automaton, over ``alphabet``."""
+    """The canonical minimal DFA of the position automaton over ``alphabet``; ``classes`` are the
+    classes each group of :attr:`Positions.reading` reads, in its order (see :func:`classes_read`)."""
     by_class = [0] * len(alphabet)  # by_class[c]: the positions that can read class c
     never = 0  # positions whose set has no class: the Thompson builder makes them FAIL, not CHAR
-    reads = positions.reads
-    for key, mask in positions.reading.items():
-        what = reads[key]
-        classes = what if type(what) is tuple else members[what]  # type: ignore[index]
-        if not classes:
+    for mask, group_classes in zip(positions.reading.values(), classes):
+        if not group_classes:
             never |= mask
-        for cls in classes:
+        for cls in group_classes:
             by_class[cls] |= mask
     transitions, accepting, status = minimal_positions(
         positions.size,
@@ -279,11 +289,16 @@ def minimal_dfa(
         state_limit * ITEMS_PER_STATE,
         MAX_DFA_STATES,
     )
-    if status == TOO_LARGE:
-        raise Fallback
-    what = "determinizing this regex (subset construction)"
-    if status == TOO_MANY_STATES:
-        raise StateLimitExceeded(what, state_limit)
-    if status == TOO_MANY_ITEMS:
+    if status != OK:
+        if status == TOO_LARGE:
+            raise Fallback
+        what = "determinizing this regex (subset construction)"
+        if status == TOO_MANY_STATES:
+            raise StateLimitExceeded(what, state_limit)
         raise StateLimitExceeded(what, state_limit * ITEMS_PER_STATE, "stored NFA states")
     return DFA(transitions, accepting, 0, alphabet, canonical=True)
+
+
+def classes_read(positions: Positions, members: Mapping[CharSet, tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """The classes each group of positions reads, for :func:`minimal_dfa`."""
+    return [what if type(what) is tuple else members[what] for what in positions.reads.values()]  # type: ignore[index]

@@ -38,6 +38,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from regexlang import printing
 from regexlang.ast import (
@@ -79,9 +80,9 @@ def describe_alphabet(alphabet: CharSet) -> str:
 
 def parse(text: str, alphabet: CharSet) -> Regex:
     """Parse simple-dialect ``text`` whose symbols are characters of ``alphabet``."""
-    fast = _symbols(alphabet)
-    if fast is not None:
-        regex = _parse_tokens(_tokens(text, fast[1]), fast[0])
+    symbols = _symbols(alphabet)
+    if symbols is not None:
+        regex = _parse_tokens(_tokens(text, symbols.groups), symbols)
         if regex is not None:
             return regex
     parser = _Parser(text, alphabet)
@@ -114,18 +115,27 @@ def _tokens(text: str, groups: tuple[tuple[str, str], ...]) -> Iterable[str]:
     return tokens
 
 
+class _Symbols(NamedTuple):
+    """What the fast path knows about an alphabet: the literal of each symbol, the groups
+    :func:`_tokens` replaces, and the starred literals by the id of the literal (nodes are
+    immutable, so ``a*`` can be one shared node like ``a``)."""
+
+    literals: dict[str, Chars]
+    groups: tuple[tuple[str, str], ...]
+    stars: dict[int, Star]
+
+
 @functools.lru_cache(maxsize=64)
-def _symbols(alphabet: CharSet) -> tuple[dict[str, Chars], tuple[tuple[str, str], ...]] | None:
-    """The literal of every symbol of a small alphabet, and the groups :func:`_tokens` replaces
-    (None for a large alphabet: no fast path)."""
+def _symbols(alphabet: CharSet) -> _Symbols | None:
+    """The fast path's tables for a small alphabet (None for a large one: no fast path)."""
     if len(alphabet) > 4096:
         return None
-    symbols = {c: literal(c) for c in alphabet if c not in METACHARS and not c.isspace()}
-    groups = tuple((f"({c})", c) for c in symbols) if len(symbols) <= 8 else ()
-    return symbols, groups
+    literals = {c: literal(c) for c in alphabet if c not in METACHARS and not c.isspace()}
+    groups = tuple((f"({c})", c) for c in literals) if len(literals) <= 8 else ()
+    return _Symbols(literals, groups, {id(node): Star(node) for node in literals.values()})
 
 
-def _parse_tokens(tokens: Iterable[str], symbols: dict[str, Chars]) -> Regex | None:
+def _parse_tokens(tokens: Iterable[str], symbols: _Symbols) -> Regex | None:
     """The tree of well-formed simple-dialect tokens, or None at anything else (see the module
     docstring). ``parts`` is the concatenation being read and ``options`` the union around it (None
     until a ``+``); each open parenthesis saves both.
@@ -134,7 +144,9 @@ def _parse_tokens(tokens: Iterable[str], symbols: dict[str, Chars]) -> Regex | N
     concatenation, a tuple for a union. The enclosing sequence (or union) then absorbs its items,
     which is the flattening :func:`~regexlang.ast.concat` and :func:`~regexlang.ast.union` would
     do, without first building the node they would take apart. The corpus nests binary operators
-    (``(c (a (a b)))``, ``((a+a)+a)``), so that saves most of the nodes."""
+    (``(c (a (a b)))``, ``((a+a)+a)``), so that saves most of the nodes.
+    """
+    literals, stars = symbols.literals, symbols.stars
     saved_parts: list[list[_Item]] = []
     saved_options: list[list[_Item] | None] = []
     options: list[_Item] | None = None
@@ -148,18 +160,24 @@ def _parse_tokens(tokens: Iterable[str], symbols: dict[str, Chars]) -> Regex | N
         elif token == ")":
             if operand or not saved_parts:
                 return None
-            item = _sequence(parts) if options is None else _pending(options, parts)
+            if options is not None:
+                item = _pending(options, parts)
+            elif len(parts) == 1:
+                item = parts[0]
+            else:
+                item = _sequence(parts)
             parts = saved_parts.pop()
             options = saved_options.pop()
             parts.append(item)
-        elif (node := symbols.get(token)) is not None:
+        elif (node := literals.get(token)) is not None:
             parts.append(node)
             operand = False
         elif token == "*":
             if operand:
                 return None
             item = parts[-1]
-            parts[-1] = Star(_node(item) if type(item) is list or type(item) is tuple else item)  # type: ignore[arg-type]
+            star = stars.get(id(item))
+            parts[-1] = star if star is not None else Star(_node(item))
         elif token == "+" or token == "|":
             if operand:
                 return None
@@ -199,8 +217,10 @@ def _sequence(parts: list[_Item]) -> _Item:
     for part in parts:
         if type(part) is list:
             flat.extend(part)
+        elif type(part) is tuple:
+            flat.append(Union(part))
         else:
-            flat.append(_node(part))
+            flat.append(part)
     return flat
 
 
