@@ -11,8 +11,9 @@ intermediate value stays below 2**54 and int64 never overflows. The caller sizes
 ``|universe| ** max_len`` and turns the digits into Python ``int``s only for the counts it reads.
 
 :func:`unrank` turns indices into strings (see :mod:`automata.sampling`) once the counts left fit
-int64 (every block it compares is at most the count of its row, so nothing overflows);
-:func:`coreachable` is the backward reachability every consumer of counts needs to skip dead states.
+int64 (every block it compares is at most the count of its row, so nothing overflows). The
+backward reachability every consumer of counts needs is plain Python
+(:func:`automata.dfa.coreachable_states`): it is linear, and it runs before any kernel is needed.
 
 Kernels take and return plain numpy arrays and carry no explicit signatures, so importing this
 module compiles nothing; the first call compiles (and caches on disk with ``cache=True``).
@@ -68,38 +69,6 @@ def completion_table(
                 top -= 1
             used[r, s] = top
     return table
-
-
-@numba.njit(cache=True)
-def coreachable(transitions: npt.NDArray[np.int32], accepting: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-    """States from which an accepting state can be reached (backward search over reversed edges)."""
-    n_states, n_classes = transitions.shape
-    in_degree = np.zeros(n_states + 1, dtype=np.int64)
-    for s in range(n_states):
-        for k in range(n_classes):
-            in_degree[transitions[s, k] + 1] += 1
-    bounds = np.cumsum(in_degree)
-    fill = bounds[:-1].copy()
-    sources = np.empty(n_states * n_classes, dtype=np.int64)
-    for s in range(n_states):
-        for k in range(n_classes):
-            t = transitions[s, k]
-            sources[fill[t]] = s
-            fill[t] += 1
-    live = accepting.copy()
-    stack = np.flatnonzero(accepting)
-    stack = np.concatenate((stack, np.empty(n_states, dtype=stack.dtype)))
-    size = np.count_nonzero(accepting)
-    while size:
-        size -= 1
-        t = stack[size]
-        for e in range(bounds[t], bounds[t + 1]):
-            s = sources[e]
-            if not live[s]:
-                live[s] = True
-                stack[size] = s
-                size += 1
-    return live
 
 
 @numba.njit(cache=True)

@@ -201,21 +201,6 @@ def run_many(
 
 
 @numba.njit(cache=True)
-def first_sink(transitions: IntArray, accepting: BoolArray) -> int:
-    """The first rejecting state whose transitions all loop back to it, or -1."""
-    for q in range(transitions.shape[0]):
-        if not accepting[q]:
-            sink = True
-            for c in range(transitions.shape[1]):
-                if transitions[q, c] != q:
-                    sink = False
-                    break
-            if sink:
-                return q
-    return -1
-
-
-@numba.njit(cache=True)
 def reachable(transitions: IntArray, start: int) -> BoolArray:
     """The states reachable from ``start``."""
     seen = np.zeros(transitions.shape[0], dtype=np.bool_)

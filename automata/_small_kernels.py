@@ -75,7 +75,9 @@ def minimal_positions(
     while capacity < 2 * max_states:
         capacity *= 2
     mask = capacity - 1
-    table = np.full(capacity, -1, dtype=np.int32)
+    table = np.empty(capacity, dtype=np.int32)
+    for i in range(capacity):
+        table[i] = -1
     keys = np.empty(max_states, dtype=np.int64)
     rows = np.empty((max_states, k), dtype=np.int32)
 
@@ -131,7 +133,9 @@ def minimal_table(transitions: IntArray, accepting: BoolArray, start: int) -> tu
     renumbered breadth-first from ``start`` with a rejecting sink for the missing moves, then
     minimized by :func:`_moore`."""
     n, k = transitions.shape
-    number = np.full(n + 1, -1, dtype=np.int32)  # number[n]: the sink
+    number = np.empty(n + 1, dtype=np.int32)  # number[n]: the sink
+    for q in range(n + 1):
+        number[q] = -1
     order = np.empty(n + 1, dtype=np.int32)
     number[start] = 0
     order[0] = start
@@ -155,7 +159,8 @@ def minimal_table(transitions: IntArray, accepting: BoolArray, start: int) -> tu
     for i in range(found):
         q = order[i]
         if q == n:
-            rows[i, :] = i
+            for c in range(k):
+                rows[i, c] = i
             continue
         final[i] = accepting[q]
         for c in range(k):
@@ -173,19 +178,18 @@ def _moore(rows: IntArray, accepting: BoolArray) -> tuple[IntArray, BoolArray]:
     while capacity < 2 * n:
         capacity *= 2
     scratch = np.empty(3 * n + capacity, dtype=np.int32)  # one allocation: at this size they add up
-    block, refined, representative, slots = (
-        scratch[:n],
-        scratch[n : 2 * n],
-        scratch[2 * n : 3 * n],
-        scratch[3 * n :],
-    )
+    block = scratch[:n]
+    refined = scratch[n : 2 * n]
+    representative = scratch[2 * n : 3 * n]
+    slots = scratch[3 * n :]
     count = 1
     for q in range(n):
         block[q] = 0 if accepting[q] == accepting[0] else 1
         if block[q] == 1:
             count = 2
     while count < n:
-        slots[:] = -1
+        for i in range(capacity):
+            slots[i] = -1
         blocks = 0
         for q in range(n):
             h = block[q] * _MIX
@@ -210,13 +214,15 @@ def _moore(rows: IntArray, accepting: BoolArray) -> tuple[IntArray, BoolArray]:
                     refined[q] = b
                     break
                 slot = (slot + 1) & (capacity - 1)
-        block[:] = refined
+        for q in range(n):
+            block[q] = refined[q]
         if blocks == count:
             break
         count = blocks
     # Blocks are numbered by their first state; the first state of each block represents it.
     first = representative[:count]
-    first[:] = -1
+    for b in range(count):
+        first[b] = -1
     for q in range(n):
         if first[block[q]] < 0:
             first[block[q]] = q
@@ -226,7 +232,8 @@ def _moore(rows: IntArray, accepting: BoolArray) -> tuple[IntArray, BoolArray]:
         if not accepting[q]:
             loops = 0
             for c in range(k):
-                loops += block[rows[q, c]] == b
+                if block[rows[q, c]] == b:
+                    loops += 1
             if loops == k:
                 dead = b
                 break
@@ -236,7 +243,8 @@ def _moore(rows: IntArray, accepting: BoolArray) -> tuple[IntArray, BoolArray]:
     for b in range(count):
         number[b] = b
     if dead > 0:
-        number[dead + 1 :] -= 1
+        for b in range(dead + 1, count):
+            number[b] -= 1
         number[dead] = count - 1
     result = np.empty((count, k), dtype=np.int32)
     final = np.empty(count, dtype=np.bool_)

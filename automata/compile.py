@@ -6,6 +6,12 @@ NFA (:mod:`automata.nfa`), determinize it (:mod:`automata.determinize`) and mini
 (:mod:`automata.minimize`). The result is canonical, so equal languages compiled over the same
 alphabet give identical arrays.
 
+Small regexes, the common case, take a shortcut with the same result (:mod:`automata.positions`):
+a position automaton whose sets also give the alphabet, so the tree is walked once, then one small
+kernel for subset construction and minimization. Anything it does not cover (assertions, more
+positions than a bitset holds, large DFAs, a Thompson NFA that could pass ``state_limit``) falls
+back to the pipeline above.
+
 Intersection and complement nodes are compiled by recursion into products and complements of the
 minimal DFAs of their parts (:mod:`automata.ops`) and spliced back into the NFA. Complement is
 relative to the universe of the dialect. Assertions below such a node would need the context the
@@ -54,7 +60,8 @@ def compile_many(
     state_limit: int = DEFAULT_STATE_LIMIT,
 ) -> list[DFA]:
     """Minimal DFAs of ``regexes``, all over one shared alphabet."""
-    extra = tuple(extra_sets)
+    given = tuple(extra_sets)
+    extra = list(given)  # plus the sets no position reads (under a {0} repetition)
     built = []
     sets: list[CharSet] = []  # only character sets: nothing is spliced before the alphabet is known
     try:  # the small-regex path reads the alphabet's sets off the position automata
@@ -62,10 +69,11 @@ def compile_many(
             automaton = positions.glushkov(regex, state_limit)
             built.append(automaton)
             sets.extend(automaton.reads.values())  # type: ignore[arg-type]
+            extra.extend(automaton.unread)
     except positions.Fallback:
-        alphabet, members = _alphabet(regexes, universe, extra)
+        alphabet, members = _alphabet(regexes, universe, given)
         return [_compile(regex, alphabet, members, state_limit) for regex in regexes]
-    alphabet, classes = classes_of(universe, sets + list(extra) if extra else sets)
+    alphabet, classes = classes_of(universe, sets + extra if extra else sets)
     dfas = []
     start = 0
     for regex, automaton in zip(regexes, built):
@@ -88,7 +96,7 @@ def from_text(
 ) -> DFA:
     """Parse ``text`` in ``dialect`` and compile it over the dialect's universe (or ``alphabet``)."""
     sigma = universe(dialect) if alphabet is None else alphabet
-    return compile_regex(parse(text, dialect, alphabet), sigma, extra_sets=extra_sets, state_limit=state_limit)
+    return compile_regex(parse(text, dialect, sigma), sigma, extra_sets=extra_sets, state_limit=state_limit)
 
 
 def alphabet_of(

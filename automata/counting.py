@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from automata import _count_kernels, ops
-from automata.dfa import DFA, BoolArray
+from automata.dfa import DFA, BoolArray, coreachable_states
 
 Digits = npt.NDArray[np.int64]
 
@@ -84,10 +84,7 @@ def _to_ints(digits: Digits) -> list[int]:
 
 def coreachable(dfa: DFA) -> BoolArray:
     """States from which some accepting state can be reached (the "live" states)."""
-    live: BoolArray = _count_kernels.coreachable(
-        np.ascontiguousarray(dfa.transitions, dtype=np.int32), np.ascontiguousarray(dfa.accepting, dtype=np.bool_)
-    )
-    return live
+    return np.array(coreachable_states(dfa.transitions.tolist(), dfa.accepting.tolist()), dtype=np.bool_)
 
 
 def completions(dfa: DFA, max_len: int, *, per_class: bool = False) -> Completions:

@@ -14,12 +14,11 @@ numbered canonically: breadth-first from the start, classes in index order, with
 state (if the language needs one) last. Equal languages over the same alphabet therefore give
 identical arrays, and the number of live states is the size the literature reports.
 
-Small tables take a plain-Python path instead (:func:`minimal_rows`, chosen by :func:`minimize` when
-the table has at most :data:`SMALL_TABLE` cells, and used directly by the small-regex compiler of
-:mod:`automata.positions`): at a handful of states the kernel's dispatch and array set-up cost more
-than the work, and a fresh process would have to JIT-compile it before its first answer. It is
-Moore's round-based refinement on lists, which at that size beats Hopcroft's bookkeeping, followed by
-the same canonical numbering, so both paths return identical arrays.
+Small tables (at most :data:`SMALL_TABLE` cells) go to :func:`automata._small_kernels.minimal_table`
+instead: Moore's round-based refinement, which at a handful of states costs less than this
+kernel's array set-up, followed by the same canonical numbering, so both return identical arrays.
+The small-regex compiler (:mod:`automata.positions`) minimizes inside its own kernel with the same
+Moore refinement.
 
 A future optimiser could skip the kernel for automata already known to be minimal (products of
 minimal DFAs are not, so every operation currently re-minimizes), or minimize during the subset
@@ -35,7 +34,7 @@ from automata._small_kernels import minimal_table
 from automata.dfa import DFA, BoolArray, IntArray
 
 
-#: Tables with at most this many cells (states × classes) are minimized in plain Python.
+#: Tables with at most this many cells (states × classes) go to the small Moore kernel.
 SMALL_TABLE = 1024
 
 

@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from automata.alphabet import Alphabet
 from automata.assertions import CODE
-from automata.dfa import DFA
+from automata.dfa import DFA, coreachable_states
 from automata.errors import StateLimitExceeded
 from regexlang.ast import (
     Assertion,
@@ -200,7 +200,7 @@ class _Builder:
     def splice(self, dfa: DFA, out: int) -> int:
         """CHAR states simulating ``dfa``, continuing at ``out`` wherever it accepts."""
         transitions = dfa.transitions.tolist()
-        live = _coreachable(transitions, dfa.accepting.tolist())
+        live = coreachable_states(transitions, dfa.accepting.tolist())
         entry: dict[int, int] = {}
         pending: list[tuple[int, int]] = []
         for state in (s for s in range(dfa.n_states) if live[s]):
@@ -219,19 +219,3 @@ class _Builder:
         for char, target in pending:
             self.code[3 * char + 1] = entry[target]
         return entry[dfa.start] if live[dfa.start] else self.fail()
-
-
-def _coreachable(transitions: list[list[int]], accepting: list[bool]) -> list[bool]:
-    predecessors: list[list[int]] = [[] for _ in transitions]
-    for state, row in enumerate(transitions):
-        for target in set(row):
-            predecessors[target].append(state)
-    live = list(accepting)
-    frontier = [s for s, a in enumerate(accepting) if a]
-    while frontier:
-        state = frontier.pop()
-        for pred in predecessors[state]:
-            if not live[pred]:
-                live[pred] = True
-                frontier.append(pred)
-    return live

@@ -12,6 +12,12 @@ with classes tried in index order makes the witness the shortest string and, amo
 whose class sequence is smallest; classes are numbered by their smallest character, so that is the
 lexicographically smallest string of representatives. Complement is relative to the universe:
 characters outside it never occur, so flipping the accepting bits of a complete DFA is exact.
+
+Two shortcuts. Canonical DFAs (``DFA.canonical``: everything :func:`minimize` returns) have equal
+languages exactly when their arrays are equal over the common alphabet, so :func:`equivalent`
+compares arrays and never searches. And small pairs (:func:`automata._small_pairs.small`) explore
+their product in plain Python, the same breadth-first walk as the kernels, because a fresh process
+would otherwise compile those kernels before answering its first question about two tiny automata.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from typing import Literal
 import attrs
 import numpy as np
 
-from automata import _kernels
+from automata import _kernels, _small_pairs
 from automata.alphabet import Alphabet, IntArray, common_refinement
 from automata.dfa import DFA, BoolArray
 from automata.errors import DEFAULT_STATE_LIMIT, StateLimitExceeded
@@ -97,9 +103,19 @@ def _boolean(
     state_limit: int,
 ) -> DFA:
     alphabet, left_columns, right_columns = _columns(left, right)
-    table, lefts, rights, status = _kernels.product(
-        left.transitions, left_columns, left.start, right.transitions, right_columns, right.start, state_limit
-    )
+    lefts: IntArray | list[int]
+    rights: IntArray | list[int]
+    if _small_pairs.small(left, right, len(alphabet)):
+        rows, left_states, right_states, status = _small_pairs.product(
+            left.transitions.tolist(), left_columns.tolist(), left.start,
+            right.transitions.tolist(), right_columns.tolist(), right.start, state_limit,
+        )
+        table = np.array(rows, dtype=np.int32).reshape(len(rows), len(alphabet))
+        lefts, rights = left_states, right_states
+    else:
+        table, lefts, rights, status = _kernels.product(
+            left.transitions, left_columns, left.start, right.transitions, right_columns, right.start, state_limit
+        )
     if status != _kernels.OK:
         raise StateLimitExceeded(f"the product automaton for {what}", state_limit)
     accepting = combine(left.accepting[lefts], right.accepting[rights])
@@ -107,7 +123,10 @@ def _boolean(
 
 
 def equivalence_witness(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> Witness | None:
-    """A shortest string in exactly one of the two languages, or None when they are equal."""
+    """A shortest string in exactly one of the two languages, or None when they are equal (for
+    canonical DFAs, decided by :func:`equivalent` without a search)."""
+    if left.canonical and right.canonical and equivalent(left, right):
+        return None
     return _search(left, right, _SYMMETRIC, state_limit)
 
 
@@ -142,35 +161,44 @@ def is_subset(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) 
 
 def _search(left: DFA, right: DFA, wanted: BoolArray, state_limit: int) -> Witness | None:
     alphabet, left_columns, right_columns = _columns(left, right)
-    status, found, path, in_left = _kernels.shortest_distinction(
-        left.transitions,
-        left_columns,
-        left.accepting,
-        left.start,
-        right.transitions,
-        right_columns,
-        right.accepting,
-        right.start,
-        wanted,
-        state_limit,
-    )
+    if _small_pairs.small(left, right, len(alphabet)):
+        status, found, steps, in_left = _small_pairs.shortest_distinction(
+            left.transitions.tolist(), left_columns.tolist(), left.accepting.tolist(), left.start,
+            right.transitions.tolist(), right_columns.tolist(), right.accepting.tolist(), right.start,
+            wanted.tolist(), state_limit,
+        )
+    else:
+        status, found, path, in_left = _kernels.shortest_distinction(
+            left.transitions, left_columns, left.accepting, left.start,
+            right.transitions, right_columns, right.accepting, right.start,
+            wanted, state_limit,
+        )
+        steps = path.tolist()
     if status != _kernels.OK:
         raise StateLimitExceeded("searching the product automaton for a distinguishing string", state_limit)
     if not found:
         return None
-    classes = tuple(path.tolist())
+    classes = tuple(steps)
     string = "".join([alphabet.representative(c) for c in classes])
     return Witness(string, classes, alphabet, "left" if in_left else "right")
 
 
 def is_empty(dfa: DFA) -> bool:
     """Whether ``dfa`` accepts no string."""
-    return not bool(dfa.accepting[_kernels.reachable(dfa.transitions, dfa.start)].any())
+    return not bool(dfa.accepting[_reachable(dfa)].any())
 
 
 def is_universal(dfa: DFA) -> bool:
     """Whether ``dfa`` accepts every string over its universe."""
-    return bool(dfa.accepting[_kernels.reachable(dfa.transitions, dfa.start)].all())
+    return bool(dfa.accepting[_reachable(dfa)].all())
+
+
+def _reachable(dfa: DFA) -> BoolArray | slice:
+    """The reachable states (all of them in a canonical DFA, which has no other kind)."""
+    if dfa.canonical:
+        return slice(None)
+    reachable: BoolArray = _kernels.reachable(dfa.transitions, dfa.start)
+    return reachable
 
 
 def accepts(dfa: DFA, string: str) -> bool:
@@ -181,6 +209,8 @@ def accepts(dfa: DFA, string: str) -> bool:
 def accepts_many(dfa: DFA, strings: Iterable[str]) -> BoolArray:
     """Membership of every string, as a bool array, in one pass of a compiled loop."""
     batch = list(strings)
+    if not batch:
+        return np.zeros(0, dtype=np.bool_)
     offsets = np.zeros(len(batch) + 1, dtype=np.int64)
     np.cumsum([len(s) for s in batch], out=offsets[1:])
     classes = dfa.alphabet.encode("".join(batch))
@@ -191,8 +221,10 @@ def accepts_many(dfa: DFA, strings: Iterable[str]) -> BoolArray:
 def dead_state(dfa: DFA) -> int | None:
     """The first rejecting state whose every transition loops back to it, or None (in a minimal
     DFA: the dead state)."""
-    sink = int(_kernels.first_sink(dfa.transitions, dfa.accepting))
-    return sink if sink >= 0 else None
+    transitions = dfa.transitions
+    loops = (transitions == np.arange(transitions.shape[0])[:, None]).all(axis=1)
+    sinks = np.flatnonzero(loops & ~dfa.accepting)
+    return int(sinks[0]) if sinks.size else None
 
 
 def num_states(dfa: DFA) -> int:

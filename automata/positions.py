@@ -1,28 +1,31 @@
-"""The small-regex path of the compiler: a position (Glushkov) automaton over Python-int bitsets.
+"""The small-regex path of the compiler: a position (Glushkov) automaton, determinized and
+minimized by one small kernel.
 
 Why it exists: the regexes of a learning loop are small (a dozen characters, DFAs of 3 to 30
-states), and for them the numba pipeline of :mod:`automata.nfa`, :mod:`automata.determinize` and
-:mod:`automata.minimize` costs more in dispatch and array allocation than in work, and its kernels
-take seconds to JIT-compile in a fresh process. This module compiles such a regex in plain Python
-and hands the table to the list-based minimizer (:func:`automata.minimize.minimal_rows`); the result
-is the same canonical array the kernels produce.
+states). For them the general pipeline (Thompson program in :mod:`automata.nfa`, subset
+construction in :mod:`automata.determinize`, Valmari–Lehtinen in :mod:`automata.minimize`) spends
+its time building the NFA program, converting arrays and dispatching three kernels; here one tree
+walk builds the position automaton and one call of :func:`automata._small_kernels.minimal_positions`
+returns the canonical minimal DFA, the same arrays the general pipeline produces.
 
-How: every ``Chars`` occurrence is a *position*, and one pass over the tree computes, as int
-bitsets, the positions that can come first, the ones that can come last and, for each position,
-the ones that can follow it (Glushkov's construction; no ε-edges, so no ε-closures). Subset
-construction then keys a DFA state by the positions that can fire next plus one bit "the last
-character read can end a match". That key is exactly the item set the Thompson subset
-construction stores (its CHAR items are these positions, its MATCH item this bit), so the states
-counted here and their stored items are the ones :func:`automata.determinize.determinize` would
-count, and ``state_limit`` trips at the same point with the same message. Intersection and
-complement are compiled by the caller's ``nested`` and spliced in with one position per (state,
-next state) pair, again mirroring the Thompson splice.
+How: every ``Chars`` occurrence is a *position*, and one pass over the tree computes, as Python int
+bitsets, the positions that can come first, the ones that can come last, and links "any of these
+may be followed by any of those" whose union is the follow relation (Glushkov's construction: no
+ε-edges, so no ε-closures). The kernel's subset construction keys a DFA state by the positions that
+can fire next plus one bit "the last character read can end a match". That key is exactly the item
+set the Thompson subset construction stores (its CHAR items are these positions, its MATCH item this
+bit), so the states counted and the items stored are the ones :func:`automata.determinize.determinize`
+would count, and ``state_limit`` trips at the same point with the same message. Intersection and
+complement are compiled by the caller's ``nested`` and spliced in with one position per (state, next
+state) pair, mirroring the Thompson splice. The alphabet is read off the automata (the sets their
+positions read), so the tree is walked once; a tree with an intersection or complement needs the
+alphabet first and takes the general route to it.
 
-When it is taken: for every regex without assertions, unless the construction outgrows
-:data:`MAX_DFA_STATES` (Python is then slower than the kernels) or the Thompson NFA could exceed
-``state_limit`` (an upper bound on its size is kept along the way; only the Thompson builder knows
-its exact size, and it must report that limit as it always has). Then :class:`Fallback` is raised
-and the caller runs the numba pipeline from scratch.
+When it is taken: for every regex without assertions whose positions fit one bitset
+(:data:`automata._small_kernels.MAX_POSITIONS`) and whose DFA has at most :data:`MAX_DFA_STATES`
+states, unless the Thompson NFA could exceed ``state_limit`` (an upper bound on its size is kept
+along the way; only the Thompson builder knows its exact size, and it must report that limit as it
+always has). Otherwise :class:`Fallback` is raised and the caller runs the general pipeline.
 """
 
 from __future__ import annotations
@@ -49,10 +52,11 @@ from regexlang.ast import (
     Repeat,
     Star,
     Union,
+    children,
 )
 from regexlang.charset import CharSet
 
-#: Most DFA states built in Python before handing over to the kernels.
+#: Most DFA states the small kernel builds before handing over to the general pipeline.
 MAX_DFA_STATES = 400
 
 #: (nullable, first positions, last positions) of a subexpression.
@@ -71,7 +75,10 @@ class Positions:
     class tuple of a spliced DFA edge), the links "any of ``last`` may be followed by any of
     ``first``" whose union is the follow relation, and the first and last positions."""
 
-    __slots__ = ("size", "reads", "reading", "link_last", "link_first", "nullable", "first", "last", "limit", "nested", "extra")
+    __slots__ = (
+        "size", "reads", "reading", "unread", "link_last", "link_first", "nullable", "first", "last", "limit", "nested",
+        "extra",
+    )
 
     def __init__(self, state_limit: int, nested: Nested | None) -> None:
         self.size = 0  # positions so far
@@ -79,6 +86,7 @@ class Positions:
         # parsers share one CharSet per literal, and an id hashes without a Python-level call.
         self.reads: dict[int, CharSet | tuple[int, ...]] = {}
         self.reading: dict[int, int] = {}
+        self.unread: list[CharSet] = []  # sets under ``{0}``: no position reads them, the alphabet keeps them
         self.link_last: list[int] = []
         self.link_first: list[int] = []
         self.nullable, self.first, self.last = _EMPTY
@@ -199,6 +207,8 @@ class Positions:
             self.link(last, first)
             fragment = True, first, last
         else:
+            if node.max == 0:
+                self.unread.extend(_sets(node.inner))
             fragment = True, 0, 0
             for _ in range(node.max - node.min):
                 self.extra += 1
@@ -256,6 +266,18 @@ class Positions:
         return accepting[dfa.start], leaving[dfa.start], last
 
 
+def _sets(regex: Regex) -> list[CharSet]:
+    """The character sets of a tree."""
+    found = []
+    stack = [regex]
+    while stack:
+        node = stack.pop()
+        if type(node) is Chars:
+            found.append(node.chars)
+        stack.extend(children(node))
+    return found
+
+
 def glushkov(regex: Regex, state_limit: int, nested: Nested | None = None) -> Positions:
     """The position automaton of ``regex``. Without ``nested`` (before the alphabet is known) an
     intersection or complement raises :class:`Fallback`, like an assertion does."""
@@ -270,7 +292,7 @@ def minimal_dfa(
 ) -> DFA:
     """The canonical minimal DFA of the position automaton over ``alphabet``; ``classes`` are the
     classes each group of :attr:`Positions.reading` reads, in its order (see :func:`classes_read`)."""
-    by_class = [0] * len(alphabet)  # by_class[c]: the positions that can read class c
+    by_class = [0] * len(alphabet.classes)  # by_class[c]: the positions that can read class c
     never = 0  # positions whose set has no class: the Thompson builder makes them FAIL, not CHAR
     for mask, group_classes in zip(positions.reading.values(), classes):
         if not group_classes:

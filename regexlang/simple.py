@@ -24,23 +24,16 @@ Printing is defined for the nodes of the dialect (ε, single symbols, concatenat
 ``r{n,m}`` → n copies then m−n optional copies, a class → the union of its symbols. So
 ``parse(unparse(r)) == desugar(r)``, which is ``r`` itself for every tree of the dialect.
 
-Parsing has one fast path, because a learning loop parses thousands of answers and character-level
-recursive descent costs several method calls per character: :func:`_parse_tokens` splits the text
-with one compiled ``re`` (``epsilon`` or any single character, whitespace dropped) and folds the
-tokens with an explicit stack of open groups. It accepts only well-formed text over the alphabet
-and gives up (returns None) at the first thing it does not expect; the character-level parser
-then reads the text again and produces the result or the positioned error, so every error message
+Parsing has one fast path, :mod:`regexlang.simple_tokens`, because a learning loop parses thousands
+of answers and this character-level recursive descent costs several method calls per character. It
+accepts only well-formed text and gives up at the first thing it does not expect; the parser here
+then reads the text again and produces the tree or the positioned error, so every error message
 comes from one place.
 """
 
 from __future__ import annotations
 
-import functools
-import re
-from collections.abc import Iterable
-from typing import NamedTuple
-
-from regexlang import printing
+from regexlang import printing, simple_tokens
 from regexlang.ast import (
     AssertKind,
     Chars,
@@ -80,11 +73,12 @@ def describe_alphabet(alphabet: CharSet) -> str:
 
 def parse(text: str, alphabet: CharSet) -> Regex:
     """Parse simple-dialect ``text`` whose symbols are characters of ``alphabet``."""
-    symbols = _symbols(alphabet)
-    if symbols is not None:
-        regex = _parse_tokens(_tokens(text, symbols.groups), symbols)
-        if regex is not None:
-            return regex
+    regex = simple_tokens.parse(text, alphabet, METACHARS)
+    return regex if regex is not None else _parse_carefully(text, alphabet)
+
+
+def _parse_carefully(text: str, alphabet: CharSet) -> Regex:
+    """The character-level parser: every error comes from here, with its position."""
     parser = _Parser(text, alphabet)
     parser.skip_space()
     if parser.scan.at_end():
@@ -93,161 +87,6 @@ def parse(text: str, alphabet: CharSet) -> Regex:
     if not parser.scan.at_end():
         raise parser.scan.error("unbalanced ')'")
     return regex
-
-
-#: One token: ``epsilon`` or a single character, after the common whitespace (other whitespace
-#: becomes a token that :func:`_parse_tokens` rejects, leaving it to the careful parser).
-_TOKEN = re.compile(r"[ \t\n\r]*(epsilon|[^ \t\n\r])")
-_SPACES = str.maketrans("", "", " \t\n\r")  # without ``epsilon``, the tokens are the other characters
-_EPSILON = Epsilon()
-
-
-def _tokens(text: str, groups: tuple[tuple[str, str], ...]) -> Iterable[str]:
-    """The tokens of ``text`` for :func:`_parse_tokens`. Without ``epsilon`` they are the characters
-    that are not common whitespace, and a group around one symbol, which the corpus writes before
-    every star (``(a)*``), is that symbol (``groups`` lists the replacements): the tree is the same
-    and there are fewer tokens to read."""
-    if "epsilon" in text:
-        return _TOKEN.findall(text)
-    tokens = text.translate(_SPACES)
-    for group, symbol in groups:
-        tokens = tokens.replace(group, symbol)
-    return tokens
-
-
-class _Symbols(NamedTuple):
-    """What the fast path knows about an alphabet: the literal of each symbol, the groups
-    :func:`_tokens` replaces, and the starred literals by the id of the literal (nodes are
-    immutable, so ``a*`` can be one shared node like ``a``)."""
-
-    literals: dict[str, Chars]
-    groups: tuple[tuple[str, str], ...]
-    stars: dict[int, Star]
-
-
-@functools.lru_cache(maxsize=64)
-def _symbols(alphabet: CharSet) -> _Symbols | None:
-    """The fast path's tables for a small alphabet (None for a large one: no fast path)."""
-    if len(alphabet) > 4096:
-        return None
-    literals = {c: literal(c) for c in alphabet if c not in METACHARS and not c.isspace()}
-    groups = tuple((f"({c})", c) for c in literals) if len(literals) <= 8 else ()
-    return _Symbols(literals, groups, {id(node): Star(node) for node in literals.values()})
-
-
-def _parse_tokens(tokens: Iterable[str], symbols: _Symbols) -> Regex | None:
-    """The tree of well-formed simple-dialect tokens, or None at anything else (see the module
-    docstring). ``parts`` is the concatenation being read and ``options`` the union around it (None
-    until a ``+``); each open parenthesis saves both.
-
-    A closed group stays *pending* until it is known whether a star follows: a list for a
-    concatenation, a tuple for a union. The enclosing sequence (or union) then absorbs its items,
-    which is the flattening :func:`~regexlang.ast.concat` and :func:`~regexlang.ast.union` would
-    do, without first building the node they would take apart. The corpus nests binary operators
-    (``(c (a (a b)))``, ``((a+a)+a)``), so that saves most of the nodes.
-    """
-    literals, stars = symbols.literals, symbols.stars
-    saved_parts: list[list[_Item]] = []
-    saved_options: list[list[_Item] | None] = []
-    options: list[_Item] | None = None
-    parts: list[_Item] = []
-    operand = True  # an operand must come next (at the start, after '(', '+', '|' and '.')
-    for token in tokens:  # parentheses first: the corpus has more of them than anything else
-        if token == "(":
-            saved_parts.append(parts)
-            saved_options.append(options)
-            parts, options, operand = [], None, True
-        elif token == ")":
-            if operand or not saved_parts:
-                return None
-            if options is not None:
-                item = _pending(options, parts)
-            elif len(parts) == 1:
-                item = parts[0]
-            else:
-                item = _sequence(parts)
-            parts = saved_parts.pop()
-            options = saved_options.pop()
-            parts.append(item)
-        elif (node := literals.get(token)) is not None:
-            parts.append(node)
-            operand = False
-        elif token == "*":
-            if operand:
-                return None
-            item = parts[-1]
-            star = stars.get(id(item))
-            parts[-1] = star if star is not None else Star(_node(item))
-        elif token == "+" or token == "|":
-            if operand:
-                return None
-            if options is None:
-                options = []
-            options.append(_sequence(parts))
-            parts, operand = [], True
-        elif token == "epsilon" or token == "$":
-            parts.append(_EPSILON)
-            operand = False
-        elif token == ".":
-            if operand:
-                return None
-            operand = True
-        else:
-            return None
-    if operand or saved_parts:
-        return None
-    return _node(_pending(options, parts))
-
-
-#: A parsed item: a node, or a pending group (a list of concatenated nodes, a tuple of options).
-_Item = Regex | list[Regex] | tuple[Regex, ...]
-
-
-def _sequence(parts: list[_Item]) -> _Item:
-    """The concatenation of ``parts``, pending when it has several items (``parts`` itself when
-    none of them is a pending group)."""
-    if len(parts) == 1:
-        return parts[0]
-    for part in parts:
-        if type(part) is list or type(part) is tuple:
-            break
-    else:
-        return parts  # type: ignore[return-value]
-    flat: list[Regex] = []
-    for part in parts:
-        if type(part) is list:
-            flat.extend(part)
-        elif type(part) is tuple:
-            flat.append(Union(part))
-        else:
-            flat.append(part)
-    return flat
-
-
-def _pending(options: list[_Item] | None, parts: list[_Item]) -> _Item:
-    """The union of ``options`` and the concatenation of ``parts``, pending."""
-    last = _sequence(parts)
-    if options is None:
-        return last
-    options.append(last)
-    flat: list[Regex] = []
-    for option in options:
-        if type(option) is tuple:
-            flat.extend(option)
-        elif type(option) is list:
-            flat.append(Concat(tuple(option)))
-        else:
-            flat.append(option)  # type: ignore[arg-type]
-    return tuple(flat)
-
-
-def _node(item: _Item) -> Regex:
-    """The node of an item, built now if it is pending."""
-    if type(item) is list:
-        return Concat(tuple(item))
-    if type(item) is tuple:
-        return Union(item)
-    return item  # type: ignore[return-value]
 
 
 class _Parser:

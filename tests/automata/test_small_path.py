@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from automata import ops
-from automata.compile import _alphabet, compile_regex
+from automata.compile import _alphabet, compile_many, compile_regex
 from automata.determinize import determinize
 from automata.dfa import DFA
 from automata.errors import StateLimitExceeded
@@ -21,9 +21,12 @@ from tests.automata.reference import regexes
 LIMITS = (1, 2, 3, 4, 6, 9, 14, 20, 30, 200_000)
 
 
-def _thompson_pipeline(regex: A.Regex, universe: CharSet, state_limit: int) -> DFA:
-    """The compiler as it was before the small path: Thompson NFA, subset construction, Valmari."""
-    alphabet, members = _alphabet([regex], universe, ())
+def _thompson_pipeline(
+    regex: A.Regex, universe: CharSet, state_limit: int, batch: list[A.Regex] | None = None, extra: tuple[CharSet, ...] = ()
+) -> DFA:
+    """The compiler as it was before the small path: Thompson NFA, subset construction, Valmari,
+    over the alphabet of ``batch`` (default: the regex alone) and ``extra``."""
+    alphabet, members = _alphabet(batch or [regex], universe, extra)
 
     def compile_node(node: A.Regex) -> DFA:
         def nested(inner: A.Intersection | A.Complement) -> DFA:
@@ -79,3 +82,12 @@ def test_sets_outside_the_universe_become_dead_positions() -> None:
         assert np.array_equal(small.transitions, reference.transitions)
         assert np.array_equal(small.accepting, reference.accepting)
         assert small.canonical
+
+
+@settings(max_examples=100)
+@given(st.lists(regexes(max_leaves=5), min_size=1, max_size=3), st.sampled_from([(), (CharSet.of("ab"),)]))
+def test_compile_many_shares_the_alphabet_of_the_thompson_pipeline(batch: list[A.Regex], extra: tuple[CharSet, ...]) -> None:
+    dfas = compile_many(batch, SIMPLE_ALPHABET, extra_sets=iter(extra))
+    for regex, dfa in zip(batch, dfas):
+        reference = _thompson_pipeline(regex, SIMPLE_ALPHABET, 200_000, batch, extra)
+        assert _outcome(lambda: dfa) == _outcome(lambda: reference)
