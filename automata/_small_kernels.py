@@ -17,6 +17,10 @@ from the start state (subset construction discovers states that way; :func:`mini
 renumbers), so the block numbers are already the canonical breadth-first numbering of the minimal
 DFA: only the dead state (the block of the empty language) moves to the end. The result is the one
 :func:`automata.minimize.minimize` defines.
+
+The kernels are written with explicit loops, never array expressions (``a[:] = -1``,
+``a[i:] -= 1``): numba compiles those through its array-expression machinery, which made these
+kernels take several seconds to JIT in a fresh process instead of about one.
 """
 
 from __future__ import annotations

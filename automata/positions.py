@@ -57,7 +57,9 @@ from regexlang.ast import (
 from regexlang.charset import CharSet
 
 #: Most DFA states the small kernel builds before handing over to the general pipeline.
-MAX_DFA_STATES = 400
+MAX_DFA_STATES = 4096
+#: The room the small kernel's work arrays have on a first try.
+FEW_DFA_STATES = 64
 
 #: (nullable, first positions, last positions) of a subexpression.
 Fragment = tuple[bool, int, int]
@@ -129,9 +131,8 @@ class Positions:
             bit = self.position(node.chars)  # type: ignore[union-attr]
             return False, bit, bit
         if kind is Concat:
-            parts = node.parts  # type: ignore[union-attr]
-            nullable, first, last = self.build(parts[-1])
-            for part in parts[-2::-1]:
+            nullable, first, last = True, 0, 0  # ε, then each part in front of what follows it
+            for part in node.parts[::-1]:  # type: ignore[union-attr]
                 # Most parts are a character or a starred one: build those here, without a call.
                 if type(part) is Chars:
                     part_nullable = False
@@ -299,18 +300,16 @@ def minimal_dfa(
             never |= mask
         for cls in group_classes:
             by_class[cls] |= mask
-    transitions, accepting, status = minimal_positions(
-        positions.size,
-        len(positions.link_last),
-        np.array(positions.link_last + positions.link_first + by_class, dtype=np.int64),
-        positions.first & ~never,
-        positions.last,
-        positions.nullable,
-        never,
-        state_limit,
-        state_limit * ITEMS_PER_STATE,
-        MAX_DFA_STATES,
-    )
+    data = np.array(positions.link_last + positions.link_first + by_class, dtype=np.int64)
+    first, last, nullable, links = positions.first & ~never, positions.last, positions.nullable, len(positions.link_last)
+    item_limit = state_limit * ITEMS_PER_STATE
+    # Work arrays sized for a typical DFA first; the rare larger one runs again with room for more.
+    for room in (FEW_DFA_STATES, MAX_DFA_STATES):
+        transitions, accepting, status = minimal_positions(
+            positions.size, links, data, first, last, nullable, never, state_limit, item_limit, room
+        )
+        if status != TOO_LARGE:
+            break
     if status != OK:
         if status == TOO_LARGE:
             raise Fallback
