@@ -56,10 +56,10 @@ def minimal_positions(
 ) -> tuple[IntArray, BoolArray, int]:
     """The canonical minimal DFA of a position automaton given as bitsets over its positions.
 
-    ``data`` holds, in one array so that the caller converts one list, the ``n_links`` links
-    (``data[:n_links]`` sets of last positions, ``data[n_links:2 * n_links]`` the sets of positions
-    that may follow them) and then one entry per class, the positions that read it. ``never`` are
-    positions that read nothing (dropped from every follow set).
+    ``data`` holds, in one array so that the caller converts one list, the ``n_links`` links (pairs
+    ``data[2 * i]``, ``data[2 * i + 1]``: any position of the first set may be followed by any of
+    the second) and then one entry per class, the positions that read it. ``never`` are positions
+    that read nothing (dropped from every follow set).
 
     A DFA state is the key ``ready * 2 + may_end`` (positions that can fire next, and whether the
     last character read can end a match): the item set the Thompson subset construction stores, so
@@ -71,7 +71,7 @@ def minimal_positions(
     by_class = data[2 * n_links :]
     follow = np.zeros(n_positions, dtype=np.int64)
     for i in range(n_links):
-        lasts, firsts = data[i], data[n_links + i] & ~never
+        lasts, firsts = data[2 * i], data[2 * i + 1] & ~never
         for p in range(n_positions):
             if lasts >> p & 1:
                 follow[p] |= firsts

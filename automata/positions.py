@@ -74,12 +74,11 @@ class Fallback(Exception):
 
 class Positions:
     """The position automaton of one regex: the positions reading each character set (or each
-    class tuple of a spliced DFA edge), the links "any of ``last`` may be followed by any of
-    ``first``" whose union is the follow relation, and the first and last positions."""
+    class tuple of a spliced DFA edge), the links "any of these may be followed by any of those"
+    (pairs of bitsets) whose union is the follow relation, and the first and last positions."""
 
     __slots__ = (
-        "size", "reads", "reading", "unread", "link_last", "link_first", "nullable", "first", "last", "limit", "nested",
-        "extra",
+        "size", "reads", "reading", "unread", "links", "nullable", "first", "last", "limit", "nested", "extra",
     )
 
     def __init__(self, state_limit: int, nested: Nested | None) -> None:
@@ -89,8 +88,7 @@ class Positions:
         self.reads: dict[int, CharSet | tuple[int, ...]] = {}
         self.reading: dict[int, int] = {}
         self.unread: list[CharSet] = []  # sets under ``{0}``: no position reads them, the alphabet keeps them
-        self.link_last: list[int] = []
-        self.link_first: list[int] = []
+        self.links: list[int] = []  # pairs: last positions, then the positions that may follow them
         self.nullable, self.first, self.last = _EMPTY
         self.limit = state_limit
         self.nested = nested
@@ -119,8 +117,8 @@ class Positions:
 
     def link(self, last: int, first: int) -> None:
         """Every position of ``last`` may be followed by every position of ``first``."""
-        self.link_last.append(last)
-        self.link_first.append(first)
+        self.links.append(last)
+        self.links.append(first)
 
     def build(self, node: Regex) -> Fragment:
         """Glushkov's construction. Sequences are built right to left and options left to right,
@@ -141,13 +139,13 @@ class Positions:
                     self.extra += 1
                     part_nullable = True
                     part_first = part_last = self.position(part.inner.chars)
-                    self.link_last.append(part_first)
-                    self.link_first.append(part_first)
+                    self.links.append(part_first)
+                    self.links.append(part_first)
                 else:
                     part_nullable, part_first, part_last = self.build(part)
                 if part_last and first:
-                    self.link_last.append(part_last)
-                    self.link_first.append(first)
+                    self.links.append(part_last)
+                    self.links.append(first)
                 if part_nullable:
                     first |= part_first
                 else:
@@ -165,8 +163,8 @@ class Positions:
             else:
                 nullable, first, last = self.build(inner)
             if last and first:
-                self.link_last.append(last)
-                self.link_first.append(first)
+                self.links.append(last)
+                self.links.append(first)
             return nullable or kind is Star, first, last
         if kind is Union:
             options = node.options  # type: ignore[union-attr]
@@ -300,8 +298,8 @@ def minimal_dfa(
             never |= mask
         for cls in group_classes:
             by_class[cls] |= mask
-    data = np.array(positions.link_last + positions.link_first + by_class, dtype=np.int64)
-    first, last, nullable, links = positions.first & ~never, positions.last, positions.nullable, len(positions.link_last)
+    data = np.array(positions.links + by_class, dtype=np.int64)
+    first, last, nullable, links = positions.first & ~never, positions.last, positions.nullable, len(positions.links) // 2
     item_limit = state_limit * ITEMS_PER_STATE
     # Work arrays sized for a typical DFA first; the rare larger one runs again with room for more.
     for room in (FEW_DFA_STATES, MAX_DFA_STATES):
