@@ -18,11 +18,24 @@ from __future__ import annotations
 
 import enum
 import functools
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 
 import attrs
 
 from regexlang.charset import CharSet
+
+
+def _flat(node: object, attribute: object, children: tuple[Regex, ...]) -> None:
+    """The invariant of ``Concat``, ``Union`` and ``Intersection`` children (the validator of their
+    one field; it runs on every node built, so it is a plain function with a plain loop)."""
+    node_type = type(node)
+    if not isinstance(children, tuple):
+        raise TypeError(f"{node_type.__name__} children must be a tuple (hashable), got {type(children).__name__}")
+    if len(children) < 2:
+        raise ValueError(f"{node_type.__name__} needs at least two children, got {len(children)}")
+    for child in children:
+        if type(child) is node_type:
+            raise ValueError(f"{node_type.__name__} children must be flattened")
 
 
 @attrs.frozen(cache_hash=True)
@@ -46,33 +59,21 @@ class Chars:
 class Concat:
     """Concatenation of two or more parts, in order."""
 
-    parts: tuple[Regex, ...] = attrs.field()
-
-    @parts.validator
-    def _check(self, attribute: attrs.Attribute[object], value: tuple[Regex, ...]) -> None:
-        _check_flat(Concat, value)
+    parts: tuple[Regex, ...] = attrs.field(validator=_flat)
 
 
 @attrs.frozen(cache_hash=True)
 class Union:
     """Alternation of two or more options (order kept as written)."""
 
-    options: tuple[Regex, ...] = attrs.field()
-
-    @options.validator
-    def _check(self, attribute: attrs.Attribute[object], value: tuple[Regex, ...]) -> None:
-        _check_flat(Union, value)
+    options: tuple[Regex, ...] = attrs.field(validator=_flat)
 
 
 @attrs.frozen(cache_hash=True)
 class Intersection:
     """Strings in every one of two or more parts (extended dialect ``&``)."""
 
-    parts: tuple[Regex, ...] = attrs.field()
-
-    @parts.validator
-    def _check(self, attribute: attrs.Attribute[object], value: tuple[Regex, ...]) -> None:
-        _check_flat(Intersection, value)
+    parts: tuple[Regex, ...] = attrs.field(validator=_flat)
 
 
 @attrs.frozen(cache_hash=True)
@@ -144,16 +145,21 @@ Regex: TypeAlias = (
 #: Node types with exactly one child in the ``inner`` field.
 UNARY_TYPES = (Complement, Star, Plus, Optional, Repeat)
 
+_Nary = TypeVar("_Nary", Concat, Union, Intersection)
+_FIELDS = {Concat: "parts", Union: "options", Intersection: "parts"}
+_HASH_CACHE = next(slot for slot in vars(Concat)["__slots__"] if "hash" in slot)  # attrs' cached-hash slot
 
-def _check_flat(node_type: type, children: tuple[Regex, ...]) -> None:
-    # Runs on every node built: a plain loop is the cheapest scan of two or three children.
-    if not isinstance(children, tuple):
-        raise TypeError(f"{node_type.__name__} children must be a tuple (hashable), got {type(children).__name__}")
-    if len(children) < 2:
-        raise ValueError(f"{node_type.__name__} needs at least two children, got {len(children)}")
-    for child in children:
-        if type(child) is node_type:
-            raise ValueError(f"{node_type.__name__} children must be flattened")
+
+def flat_node(node_type: type[_Nary], children: tuple[Regex, ...]) -> _Nary:
+    """``node_type(children)`` for children that are flat by construction (two or more, none of
+    ``node_type``), without running the check: a parser that builds them so would otherwise pay it
+    on every node, and it is most of a node's cost. The fields are set as the attrs-generated
+    ``__init__`` sets them (the children, an empty hash cache), so the node is indistinguishable
+    from one built the ordinary way."""
+    node = object.__new__(node_type)
+    object.__setattr__(node, _FIELDS[node_type], children)
+    object.__setattr__(node, _HASH_CACHE, None)
+    return node
 
 
 def _flatten(node_type: type, field: str, parts: tuple[Regex, ...]) -> list[Regex]:
@@ -182,7 +188,7 @@ def concat(*parts: Regex) -> Regex:
     flat = _flatten(Concat, "parts", parts)
     if not flat:
         return Epsilon()
-    return flat[0] if len(flat) == 1 else Concat(tuple(flat))
+    return flat[0] if len(flat) == 1 else flat_node(Concat, tuple(flat))
 
 
 def union(*options: Regex) -> Regex:
@@ -190,7 +196,7 @@ def union(*options: Regex) -> Regex:
     flat = _flatten(Union, "options", options)
     if not flat:
         return EmptySet()
-    return flat[0] if len(flat) == 1 else Union(tuple(flat))
+    return flat[0] if len(flat) == 1 else flat_node(Union, tuple(flat))
 
 
 def intersection(*parts: Regex) -> Regex:
@@ -198,7 +204,7 @@ def intersection(*parts: Regex) -> Regex:
     flat = _flatten(Intersection, "parts", parts)
     if not flat:
         raise ValueError("intersection of no parts is the universe; build Complement(EmptySet()) instead")
-    return flat[0] if len(flat) == 1 else Intersection(tuple(flat))
+    return flat[0] if len(flat) == 1 else flat_node(Intersection, tuple(flat))
 
 
 def children(node: Regex) -> tuple[Regex, ...]:

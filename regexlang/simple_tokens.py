@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from regexlang.ast import Chars, Concat, Epsilon, Regex, Star, Union, literal
+from regexlang.ast import Chars, Concat, Epsilon, Regex, Star, Union, flat_node, literal
 from regexlang.charset import CharSet
 
 
@@ -155,7 +155,7 @@ def _sequence(parts: list[_Item]) -> _Item:
         if type(part) is list:
             flat.extend(part)
         elif type(part) is tuple:
-            flat.append(Union(part))
+            flat.append(flat_node(Union, part))
         else:
             flat.append(part)  # type: ignore[arg-type]
     return flat
@@ -172,7 +172,7 @@ def _pending(options: list[_Item] | None, parts: list[_Item]) -> _Item:
         if type(option) is tuple:
             flat.extend(option)
         elif type(option) is list:
-            flat.append(Concat(tuple(option)))
+            flat.append(flat_node(Concat, tuple(option)))
         else:
             flat.append(option)  # type: ignore[arg-type]
     return tuple(flat)
@@ -181,7 +181,7 @@ def _pending(options: list[_Item] | None, parts: list[_Item]) -> _Item:
 def _node(item: _Item) -> Regex:
     """The node of an item, built now if it is pending."""
     if type(item) is list:
-        return Concat(tuple(item))
+        return flat_node(Concat, tuple(item))
     if type(item) is tuple:
-        return Union(item)
+        return flat_node(Union, item)
     return item  # type: ignore[return-value]

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from regexlang import simple, simple_tokens
-from regexlang.ast import Regex
+from regexlang.ast import Concat, Intersection, Regex, Star, Union, flat_node, literal
 from regexlang.charset import SIMPLE_ALPHABET, CharSet
 from regexlang.errors import RegexSyntaxError
 
@@ -33,3 +33,16 @@ def test_corpus_style_takes_the_fast_path() -> None:
     for text in ["((b)* ((c a))*)", "(a ((a+a)+a))", "(((c)* a)+(b b))*", "a|b c* epsilon"]:
         fast = simple_tokens.parse(text, SIMPLE_ALPHABET, simple.METACHARS)
         assert fast is not None and fast == simple._parse_carefully(text, SIMPLE_ALPHABET)
+
+
+def test_flat_node_is_the_node_the_constructor_builds() -> None:
+    a, b = literal("a"), literal("b")
+    cases: list[tuple[type[Concat] | type[Union] | type[Intersection], tuple[Regex, ...]]] = [
+        (Concat, (a, b)),
+        (Union, (a, Star(b))),
+        (Intersection, (a, b)),
+    ]
+    for node_type, children in cases:
+        fast, checked = flat_node(node_type, children), node_type(children)
+        assert fast == checked and hash(fast) == hash(checked) and repr(fast) == repr(checked)
+        assert type(fast) is node_type and {fast: 1}[checked] == 1
