@@ -16,7 +16,10 @@ engines, interleaved case by case in one process:
 4. the number of accepted strings of each length up to 32 (pyformlang: the same dynamic program
    over its transition dict, in Python integers);
 5. one teacher step with the regex as target (compiled beforehand) and the mutant as hypothesis:
-   compile the hypothesis, decide equivalence, answer with 125 + 125 witnesses.
+   compile the hypothesis, decide equivalence, answer with 125 + 125 witnesses;
+6. the same step through the real exact teacher (:class:`oracle.exact.ExactTeacher`) with its
+   defaults: 250 clustered counterexamples from loop-free paths (ours only: pyformlang has no
+   clustering, so its column stays empty).
 
 Our times are the best of ``--repeat`` runs after a warm-up (so JIT compilation is excluded);
 pyformlang runs once per case, stopped after ``--limit`` seconds (reported as skipped). The table
@@ -55,11 +58,12 @@ from automata.counting import count_by_length
 from automata.dfa import DFA
 from automata.errors import AutomataError
 from automata.sampling import sample_strings
+from experiments.data_dir import DEFAULT_DATA_DIR
+from oracle.exact import ExactTeacher, TeacherConfig
 from regexlang.dialects import Dialect
 from regexlang.errors import RegexError
 
 _ROOT = Path(__file__).resolve().parents[1]
-_DEFAULT_DATA = Path(os.environ.get("REGEX_CEGIS_DATA", _ROOT.parent / "shared" / "data"))
 _LISTS: dict[Dialect, str] = {"simple": "simplyrx", "extended": "extrx"}
 _SYMBOLS: dict[Dialect, str] = {
     "simple": "abc",
@@ -71,7 +75,10 @@ OPERATIONS = {
     "counterexamples": "sym. difference + 250",
     "counts": "counts up to length 32",
     "teacher": "teacher step",
+    "oracle": "teacher step, clustered",
 }
+#: Operations pyformlang has no counterpart for (it cannot cluster counterexamples).
+OURS_ONLY = frozenset({"oracle"})
 WITNESSES = 250
 MAX_LEN = 32
 SPEEDUP_TARGET = 50.0  # operations 1 and 2
@@ -331,6 +338,8 @@ def _measure_ours(case: Case, repeat: int) -> dict[str, float]:
     times["counterexamples"], _ = _best_of(repeat, lambda: _our_counterexamples(target, mutant))
     times["counts"], _ = _best_of(repeat, lambda: count_by_length(target, MAX_LEN))
     times["teacher"], _ = _best_of(repeat, lambda: _our_teacher_step(target, case.mutant, case.dialect))
+    teacher = ExactTeacher.from_regex(case.text, case.dialect, config=TeacherConfig(batch=WITNESSES, clustered=True))
+    times["oracle"], _ = _best_of(repeat, lambda: teacher.check(case.mutant))
     return times
 
 
@@ -357,6 +366,8 @@ from automata import ops
 from automata.compile import from_text
 from automata.counting import count_by_length
 from automata.sampling import sample_strings
+from experiments.data_dir import DEFAULT_DATA_DIR
+from oracle.exact import ExactTeacher, TeacherConfig
 imported = time.perf_counter()
 steps = []
 for text, mutant, dialect in json.loads(sys.argv[1]) * 2:
@@ -446,7 +457,9 @@ def render(rows: list[dict[str, Any]], cold: dict[str, Any] | None, limit: float
             _ms(r["pyformlang_p50"]),
             _ms(r["pyformlang_p95"]),
             "-" if r["ratio"] is None else f"{r['ratio']:.0f}×",
-            f"{r['pyformlang_ran']}/{r['pyformlang_skipped']}/{r['pyformlang_unsupported']}",
+            "no counterpart"
+            if r["operation"] in OURS_ONLY
+            else f"{r['pyformlang_ran']}/{r['pyformlang_skipped']}/{r['pyformlang_unsupported']}",
         ]
         for r in rows
     ]
@@ -462,10 +475,11 @@ def render(rows: list[dict[str, Any]], cold: dict[str, Any] | None, limit: float
             verdict = "met" if r["ratio"] >= SPEEDUP_TARGET else "MISSED"
             name = f"{OPERATIONS[r['operation']]} ({r['dialect']})"
             out.append(f"  {name}: ≥{SPEEDUP_TARGET:.0f}× pyformlang: {verdict} ({r['ratio']:.0f}×)")
-        if r["operation"] == "teacher":
+        if r["operation"] in ("teacher", "oracle"):
             budget = TEACHER_P95_MS[r["dialect"]] / 1e3
             verdict = "met" if r["ours_p95"] <= budget else "MISSED"
-            out.append(f"  teacher step ({r['dialect']}): p95 ≤ {_ms(budget)}: {verdict} ({_ms(r['ours_p95'])})")
+            name = f"{OPERATIONS[r['operation']]} ({r['dialect']})"
+            out.append(f"  {name}: p95 ≤ {_ms(budget)}: {verdict} ({_ms(r['ours_p95'])})")
     if cold is not None:
         out.append(
             f"cold start: a fresh interpreter imports automata, then runs a teacher step and counts on "
@@ -482,7 +496,7 @@ def render(rows: list[dict[str, Any]], cold: dict[str, Any] | None, limit: float
 
 
 @click.command()
-@click.option("--data", type=click.Path(path_type=Path), default=_DEFAULT_DATA, show_default=True, help="data folder")
+@click.option("--data", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True, help="data folder")
 @click.option("--limit", type=float, default=2.0, show_default=True, help="seconds allowed per pyformlang operation")
 @click.option("--repeat", type=int, default=3, show_default=True, help="runs per operation for our engine (best kept)")
 @click.option("--per-cell", type=int, default=3, show_default=True, help="regexes per (#States, Stardepth) cell")

@@ -30,6 +30,8 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
+from experiments.data_dir import DEFAULT_DATA_DIR
+
 import attrs
 import click
 
@@ -37,7 +39,6 @@ from regexlang import Dialect, RegexError, RegexSyntaxError, parse
 from regexlang.ast import Assertion, Regex, children
 from regexlang.metrics import star_depth
 
-DEFAULT_DATA_DIR = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 _LABELLED_LINE = re.compile(r" {2}\[star_depth=(\d+)\] (.*)")
 

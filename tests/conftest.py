@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from experiments.data_dir import DEFAULT_DATA_DIR
 
 settings.register_profile(
     "ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
 )
 settings.load_profile("ci")
 
-SHARED_DATA = Path(os.environ.get("REGEX_CEGIS_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
+SHARED_DATA = DEFAULT_DATA_DIR
 
 
 @pytest.fixture(scope="session")
