@@ -61,6 +61,22 @@ class DFA:
         return bool(self.accepting[state])
 
 
+def minimal(transitions: IntArray, accepting: BoolArray, alphabet: Alphabet) -> DFA:
+    """The canonical DFA (start state 0) of a minimizer's output arrays.
+
+    The minimizers build those arrays with the right shapes, so this sets the fields directly and
+    skips the checks ``DFA(...)`` runs on every hand-built table: for a small regex they were a
+    twentieth of the whole compile.
+    """
+    dfa = object.__new__(DFA)
+    object.__setattr__(dfa, "transitions", transitions)
+    object.__setattr__(dfa, "accepting", accepting)
+    object.__setattr__(dfa, "start", 0)
+    object.__setattr__(dfa, "alphabet", alphabet)
+    object.__setattr__(dfa, "canonical", True)
+    return dfa
+
+
 def coreachable_states(rows: Sequence[Sequence[int]], accepting: Sequence[bool]) -> list[bool]:
     """The states of a table (as lists) from which an accepting state can be reached."""
     predecessors: list[list[int]] = [[] for _ in rows]

@@ -31,7 +31,7 @@ import numba
 import numpy as np
 
 from automata._small_kernels import minimal_table
-from automata.dfa import DFA, BoolArray, IntArray
+from automata.dfa import DFA, BoolArray, IntArray, minimal
 
 
 #: Tables with at most this many cells (states × classes) go to the small Moore kernel.
@@ -50,7 +50,7 @@ def minimize(dfa: DFA) -> DFA:
         table, final = minimal_table(transitions, accepting, dfa.start)
     else:
         table, final = _minimize(transitions, accepting, dfa.start)
-    return DFA(table, final, 0, dfa.alphabet, canonical=True)
+    return minimal(table, final, dfa.alphabet)
 
 
 @numba.njit(cache=True)

@@ -37,7 +37,7 @@ import numpy as np
 from automata._small_kernels import MAX_POSITIONS, OK, TOO_LARGE, TOO_MANY_STATES, minimal_positions
 from automata.alphabet import Alphabet
 from automata.determinize import ITEMS_PER_STATE
-from automata.dfa import DFA, coreachable_states
+from automata.dfa import DFA, coreachable_states, minimal
 from automata.errors import StateLimitExceeded
 from regexlang.ast import (
     Chars,
@@ -315,7 +315,7 @@ def minimal_dfa(
         if status == TOO_MANY_STATES:
             raise StateLimitExceeded(what, state_limit)
         raise StateLimitExceeded(what, state_limit * ITEMS_PER_STATE, "stored NFA states")
-    return DFA(transitions, accepting, 0, alphabet, canonical=True)
+    return minimal(transitions, accepting, alphabet)
 
 
 def classes_read(positions: Positions, members: Mapping[CharSet, tuple[int, ...]]) -> list[tuple[int, ...]]:
