@@ -8,8 +8,9 @@ the alphabet's universe are rejected by :meth:`DFA.accepts`.
 ``canonical`` records what :func:`automata.minimize.minimize` guarantees: the table is the minimal
 DFA of its language, numbered canonically. Two canonical DFAs over one alphabet accept the same
 language exactly when their arrays are equal, which is what lets :func:`automata.ops.equivalent`
-answer without a product search. Only ``minimize`` (and re-indexing onto a finer alphabet, which
-keeps the numbering) sets it; a DFA built by hand is not assumed canonical.
+answer without a product search. Only the minimizers set it, through :func:`minimal` (and
+re-indexing onto a finer alphabet, which keeps the numbering); a DFA built by hand is not assumed
+canonical.
 """
 
 from __future__ import annotations
