@@ -49,7 +49,7 @@ from regexlang.ast import (
     union,
 )
 from regexlang.charset import CharSet
-from regexlang.normalize import normalize
+from regexlang.normalize import normalize, nullable
 
 _EMPTY = EmptySet()
 _EPSILON = Epsilon()
@@ -190,7 +190,7 @@ def _union(options: Iterable[Regex]) -> Regex:
             optional = False
             break
     factored = _factor(kept)
-    return Optional(factored) if optional and not _nullable(factored) else factored
+    return Optional(factored) if optional and not nullable(factored) else factored
 
 
 def _options(regex: Regex) -> tuple[Regex, ...]:
@@ -237,20 +237,6 @@ def _factored(group: list[Regex], position: int) -> Regex:
     if position == 0:
         return _concat([common, _union(concat(*_parts(o)[1:]) for o in group)])
     return _concat([_union(concat(*_parts(o)[:-1]) for o in group), common])
-
-
-def _nullable(regex: Regex) -> bool:
-    match regex:
-        case Epsilon() | Star() | Optional():
-            return True
-        case Concat(parts):
-            return all(_nullable(part) for part in parts)
-        case Union(options):
-            return any(_nullable(option) for option in options)
-        case Plus(inner):
-            return _nullable(inner)
-        case _:
-            return False
 
 
 def _fold_runs(regex: Regex) -> Regex:

@@ -33,7 +33,7 @@ Rewrites (``ε`` the empty string, ``∅`` the empty language, ``⊤ = ~∅`` ev
   ``r*``, ``r+`` and ``r?``; ``ε{n,m}`` is ``ε``; ``∅{0,m}`` is ``ε`` and ``∅{n,m}`` with ``n > 0``
   is ``∅``; ``(r*){n,m}`` is ``r*``; ``r{n,}`` with ``ε`` in ``r`` is ``r*``.
 
-"Matches the empty string" is decided conservatively (:func:`_nullable`): assertions and
+"Matches the empty string" is decided conservatively (:func:`nullable`): assertions and
 complements count as not matching it, so a rewrite that needs it is skipped rather than risked.
 The star, union and concatenation identities are those of Kleene algebra, so they hold for the
 python dialect's zero-width assertions too, which match the empty string only at some positions.
@@ -97,19 +97,19 @@ def normalize(regex: Regex) -> Regex:
             return regex
 
 
-def _nullable(regex: Regex) -> bool:
+def nullable(regex: Regex) -> bool:
     """Whether ``regex`` surely matches the empty string wherever it is placed."""
     match regex:
         case Epsilon() | Star() | Optional():
             return True
         case Concat(parts) | Intersection(parts):
-            return all(_nullable(part) for part in parts)
+            return all(nullable(part) for part in parts)
         case Union(options):
-            return any(_nullable(option) for option in options)
+            return any(nullable(option) for option in options)
         case Plus(inner):
-            return _nullable(inner)
+            return nullable(inner)
         case Repeat(inner, low, _):
-            return low == 0 or _nullable(inner)
+            return low == 0 or nullable(inner)
         case _:
             return False
 
@@ -139,7 +139,7 @@ def _union(options: Iterable[Regex]) -> Regex:
             return _TOP
         if option != _EMPTY and option not in kept:
             kept.append(option)
-    if _EPSILON in kept and any(_nullable(option) for option in kept if option != _EPSILON):
+    if _EPSILON in kept and any(nullable(option) for option in kept if option != _EPSILON):
         kept.remove(_EPSILON)
     sets = [option.chars for option in kept if isinstance(option, Chars)]
     if len(kept) > 1 and len(sets) == len(kept):
@@ -184,7 +184,7 @@ def _star_body(regex: Regex) -> Regex:
             return _star_body(inner)
         case Union(options):
             return _union(_star_body(option) for option in options)
-        case Concat(parts) if all(_nullable(part) for part in parts):
+        case Concat(parts) if all(nullable(part) for part in parts):
             return _union(_star_body(part) for part in parts)
         case _:
             return regex
@@ -199,7 +199,7 @@ def _plus(inner: Regex) -> Regex:
     match inner:
         case EmptySet() | Epsilon() | Plus():
             return inner
-        case _ if _nullable(inner):
+        case _ if nullable(inner):
             return _star(inner)
         case Repeat(body, 1, _):
             return _plus(body)
@@ -213,7 +213,7 @@ def _optional(inner: Regex) -> Regex:
             return _EPSILON
         case Plus(body):
             return _star(body)
-        case _ if _nullable(inner):
+        case _ if nullable(inner):
             return inner
         case _:
             return Optional(inner)
@@ -238,7 +238,7 @@ def _repeat(inner: Regex, low: int, high: int | None) -> Regex:
             return _EPSILON if low == 0 else _EMPTY
         case Star():
             return inner
-        case _ if high is None and _nullable(inner):
+        case _ if high is None and nullable(inner):
             return _star(inner)
         case _:
             return Repeat(inner, low, high)
