@@ -1,0 +1,137 @@
+"""The one protocol every learner implements, LLM or symbolic, and the values it exchanges.
+
+Following the teacher's pattern (:class:`oracle.Teacher`), a learner is anything with an async
+``propose(context) -> Proposal`` method: no base class. The loop hands it a :class:`LearnerContext`
+(everything the learner may see this epoch) and gets back a :class:`Proposal` value that carries its
+own cost and, when nothing usable came out, a typed :class:`ProposalFailure` instead of an
+exception. A learner that needs memory across epochs (L*'s observation table, an LLM's previous
+reasoning) returns it in ``Proposal.memo`` and receives it back as ``context.previous.memo``: the
+learner object itself stays immutable, so a run is a pure fold over epoch states.
+
+CPU-bound learners must not block the event loop (run their search in a worker thread), so many
+runs can share one process.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Protocol
+
+import attrs
+
+from oracle.examples import Counterexample
+from oracle.protocol import MembershipOracle, Verdict
+from regexlang.ast import Regex
+from regexlang.charset import CharSet
+from regexlang.dialects import Dialect
+
+#: Why a proposal carries no usable hypothesis.
+FailureKind = Literal[
+    "no_regex",  # the answer contained no regex at all
+    "syntax_error",  # the regex does not parse in the dialect
+    "outside_dialect",  # it parses but uses what the setting forbids (alphabet, regularization bounds)
+    "does_not_compile",  # it parses but its automaton is too large or unsupported
+    "inconsistent",  # it contradicts an accumulated example (a guarded learner's contract)
+    "truncated",  # the model ran out of completion tokens
+    "server_error",  # the model server failed after retries
+    "timeout",  # the learner's time budget ran out
+    "budget",  # a node, token or query budget ran out
+    "search_exhausted",  # a symbolic search found no consistent hypothesis within its bounds
+]
+
+
+@attrs.frozen
+class ProposalFailure:
+    """A typed reason why a proposal has no usable hypothesis, with a human-readable detail."""
+
+    kind: FailureKind
+    detail: str = ""
+
+    def __str__(self) -> str:
+        return self.kind.replace("_", " ") + (f": {self.detail}" if self.detail else "")
+
+
+@attrs.frozen
+class LearnerCost:
+    """What one proposal cost: model calls and tokens, membership queries and wall-clock seconds."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    reasoning_tokens: int = 0
+    membership_queries: int = 0
+    seconds: float = 0.0
+
+    def __add__(self, other: LearnerCost) -> LearnerCost:
+        return LearnerCost(
+            self.calls + other.calls,
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+            self.reasoning_tokens + other.reasoning_tokens,
+            self.membership_queries + other.membership_queries,
+            self.seconds + other.seconds,
+        )
+
+    @property
+    def tokens(self) -> int:
+        """Prompt plus completion tokens (reasoning tokens are part of the completion)."""
+        return self.prompt_tokens + self.completion_tokens
+
+
+@attrs.frozen
+class Proposal:
+    """A learner's answer for one epoch: a hypothesis, or a typed failure; never both missing.
+
+    ``text`` is the hypothesis printed in the task's dialect (or the raw answer when it failed to
+    parse), ``reasoning`` whatever explanation the learner gave, ``memo`` the learner's own state
+    handed back to it next epoch (an immutable value; ``None`` for stateless learners).
+    """
+
+    regex: Regex | None
+    text: str = ""
+    reasoning: str = ""
+    failure: ProposalFailure | None = None
+    cost: LearnerCost = LearnerCost()
+    memo: object = None
+
+    def __attrs_post_init__(self) -> None:
+        if (self.regex is None) == (self.failure is None):
+            raise ValueError("a proposal holds either a regex or a failure, exactly one of them")
+
+    @property
+    def ok(self) -> bool:
+        """Whether the proposal carries a hypothesis."""
+        return self.regex is not None
+
+
+@attrs.frozen
+class LearnerContext:
+    """Everything a learner may see in one epoch.
+
+    ``examples`` are all labeled examples accumulated so far (plain and clustered, in the order
+    given; clustered ones are read universally). ``previous`` is the learner's own last proposal and
+    ``verdict`` the teacher's answer to it (both ``None`` in the first epoch). ``membership`` is a
+    membership oracle when the setting allows queries (L*), else ``None``; the loop counts the
+    queries. ``seed`` makes any randomness of the learner reproducible.
+    """
+
+    dialect: Dialect
+    universe: CharSet
+    examples: tuple[Counterexample, ...]
+    epoch: int = 0
+    previous: Proposal | None = None
+    verdict: Verdict | None = None
+    membership: MembershipOracle | None = None
+    seed: int = 0
+
+
+class Learner(Protocol):
+    """Proposes a hypothesis from what the context shows; failures come back as values."""
+
+    @property
+    def name(self) -> str:
+        """A short stable name used in records and reports (e.g. ``lstar``, ``rpni``)."""
+        ...
+
+    async def propose(self, context: LearnerContext) -> Proposal:
+        """The next hypothesis for ``context``, or a typed failure."""
+        ...
