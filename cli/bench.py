@@ -1,21 +1,23 @@
 """``python -m cli bench <name>``: the performance benchmarks of ``experiments``.
 
 Each benchmark is a ``click`` command in its own ``experiments/bench_*.py`` module, runnable on its
-own with ``python -m experiments.bench_<name>``; this group only gives them one front door.
+own with ``python -m experiments.bench_<name>``; this group only gives them one front door, and
+imports a benchmark (and its reference peers, dev-only packages) only when it runs.
 """
 
 from __future__ import annotations
 
 import click
 
-from experiments import bench_automata, bench_llm, bench_oracle
+from cli.lazy import LazyCommand, LazyGroup
+
+BENCHMARKS = {
+    "automata": LazyCommand("experiments.bench_automata:main", "Automata operations against pyformlang and peers."),
+    "oracle": LazyCommand("experiments.bench_oracle:main", "The exact teacher's step: equivalence and counterexamples."),
+    "llm": LazyCommand("experiments.bench_llm:main", "Client overhead against a loopback server; replay throughput."),
+}
 
 
-@click.group()
+@click.group(cls=LazyGroup, lazy=BENCHMARKS)
 def bench() -> None:
     """Performance benchmarks against reference implementations."""
-
-
-bench.add_command(bench_automata.main, name="automata")
-bench.add_command(bench_oracle.main, name="oracle")
-bench.add_command(bench_llm.main, name="llm")

@@ -1,19 +1,18 @@
-"""The top-level ``click`` group; each command lives in its own module and is registered here."""
+"""The top-level ``click`` group: every command lives in its own module and is imported lazily."""
 
 from __future__ import annotations
 
 import click
 
-from cli.bench import bench
-from cli.regex import regex
-from experiments.corpus_stats import main as corpus_stats
+from cli.lazy import LazyCommand, LazyGroup
+
+COMMANDS = {
+    "regex": LazyCommand("cli.regex:regex", "Parse a regex, show its metrics, compare it with another."),
+    "bench": LazyCommand("cli.bench:bench", "Performance benchmarks against reference implementations."),
+    "corpus-stats": LazyCommand("cli.corpus_stats:corpus_stats_command", "How much of each shared corpus parses, and why not."),
+}
 
 
-@click.group()
+@click.group(cls=LazyGroup, lazy=COMMANDS)
 def main() -> None:
     """Counterexample-guided regex learning: tools, benchmarks and experiments."""
-
-
-main.add_command(regex)
-main.add_command(bench)
-main.add_command(corpus_stats, name="corpus-stats")

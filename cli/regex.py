@@ -7,44 +7,61 @@ complexity metrics (#States, StarDepth), the shortest strings it accepts, and â€
 
 from __future__ import annotations
 
+import sys
 
 import click
 
 from automata.compile import compile_many
-from automata.errors import StateLimitExceeded
+from automata.errors import DEFAULT_STATE_LIMIT, AutomataError
 from automata.ops import equivalence_witness, num_states
 from automata.sampling import shortest
 from regexlang import DIALECTS, Dialect, RegexError, RegexSyntaxError, parse, universe, unparse
 from regexlang.metrics import node_count, star_depth, text_length
 
+from cli.errors import BadInput, syntax_error
 
 
 @click.command()
 @click.argument("text")
 @click.option("--dialect", type=click.Choice(DIALECTS), default="python", show_default=True)
 @click.option("--against", metavar="TEXT", help="A second regex (same dialect) to compare with.")
-@click.option("--examples", default=5, show_default=True, help="How many shortest accepted strings to show.")
-@click.option("--state-limit", default=200_000, show_default=True, help="Stop determinization past this many states.")
+@click.option(
+    "--examples", default=5, show_default=True, type=click.IntRange(min=1), help="How many shortest accepted strings to show."
+)
+@click.option(
+    "--state-limit",
+    default=DEFAULT_STATE_LIMIT,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Stop determinization past this many states.",
+)
 def regex(text: str, dialect: Dialect, against: str | None, examples: int, state_limit: int) -> None:
-    """Parse TEXT, print its canonical form and metrics, and compile it to a minimal DFA."""
+    """Parse TEXT, print its canonical form and metrics, and compile it to a minimal DFA.
+
+    Exits with 0, or with 1 when --against is given and the two languages differ (so scripts can
+    test equivalence); bad input exits with 2.
+    """
     texts = [text] if against is None else [text, against]
     trees = []
-    for t in texts:
+    for t, label in zip(texts, ("", "--against")):
         try:
             trees.append(parse(t, dialect))
         except RegexSyntaxError as error:
-            raise click.ClickException(f"{error}\n{error.caret()}") from None
+            raise syntax_error(error, label) from None
     try:
         dfas = compile_many(trees, universe(dialect), state_limit=state_limit)
-    except (StateLimitExceeded, RegexError) as error:
-        raise click.ClickException(str(error)) from None
+    except (AutomataError, RegexError) as error:
+        raise BadInput(str(error)) from None
     tree, dfa = trees[0], dfas[0]
     click.echo(f"canonical:  {unparse(tree, dialect)}")
     click.echo(f"length:     {text_length(text)}")
     click.echo(f"nodes:      {node_count(tree)}")
     click.echo(f"star depth: {star_depth(tree)}")
     click.echo(f"#states:    {num_states(dfa)}  (minimal DFA without the dead state)")
-    strings = shortest(dfa, examples)
+    try:
+        strings = shortest(dfa, examples)
+    except AutomataError as error:
+        raise BadInput(str(error)) from None
     click.echo("shortest:   " + (", ".join(repr(s) for s in strings) if strings else "(the language is empty)"))
     if against is not None:
         witness = equivalence_witness(dfas[0], dfas[1], state_limit=state_limit)
@@ -53,3 +70,4 @@ def regex(text: str, dialect: Dialect, against: str | None, examples: int, state
         else:
             side = "the first" if witness.accepted_by == "left" else "--against"
             click.echo(f"equivalent: no â€” {witness.string!r} is accepted only by {side}")
+            sys.exit(1)

@@ -19,7 +19,7 @@ rejected (grouped by the error message, which carries no position), the star-dep
 the parsed trees, how many contain a zero-width assertion, and for labelled corpora the records
 whose computed star depth differs from their label. Run:
 
-    python -m experiments.corpus_stats [DATA_DIR]
+    python -m cli corpus-stats [DATA_DIR]
 """
 
 from __future__ import annotations
@@ -30,10 +30,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from experiments.data_dir import DEFAULT_DATA_DIR
-
 import attrs
-import click
 
 from regexlang import Dialect, RegexError, RegexSyntaxError, parse
 from regexlang.ast import Assertion, Regex, children
@@ -175,19 +172,3 @@ def report(stats: Iterable[CorpusStats]) -> str:
             lines.extend(f"    {r.where}: {r.text} filed under {r.label}, computed {d}" for r, d in s.mislabelled)
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
-
-
-@click.command()
-@click.argument(
-    "data_dir",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    default=DEFAULT_DATA_DIR,
-    envvar="REGEX_CEGIS_DATA",
-)
-def main(data_dir: Path) -> None:
-    """Print parse statistics of the regex corpora in DATA_DIR (default ../shared/data)."""
-    click.echo(report(corpus_stats(corpus) for corpus in corpora(data_dir)))
-
-
-if __name__ == "__main__":
-    main()

@@ -1,0 +1,26 @@
+"""The command line's one convention for bad input: a clear message, exit code 2, no traceback.
+
+Every command reports input it cannot use (a regex that does not parse, a limit out of range, a
+missing or malformed file) by raising :class:`BadInput`; ``click`` prints ``Error: <message>`` and
+exits with 2, the code it already uses for usage errors, so scripts see one code for "you gave me
+something I cannot use". Exit code 1 is left for a command's own negative answer (``regex
+--against`` when the two languages differ).
+"""
+
+from __future__ import annotations
+
+import click
+
+from regexlang import RegexSyntaxError
+
+
+class BadInput(click.ClickException):
+    """Input the command cannot use; exits with code 2."""
+
+    exit_code = 2
+
+
+def syntax_error(error: RegexSyntaxError, label: str = "") -> BadInput:
+    """A syntax error as one message line followed by the regex with a caret under the position."""
+    prefix = f"{label}: " if label else ""
+    return BadInput(f"{prefix}{error}\n{error.caret()}")
