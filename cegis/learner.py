@@ -135,3 +135,20 @@ class Learner(Protocol):
     async def propose(self, context: LearnerContext) -> Proposal:
         """The next hypothesis for ``context``, or a typed failure."""
         ...
+
+
+class MemoCodec(Protocol):
+    """Optional: a learner whose memo must survive a restart encodes it as JSON data.
+
+    A run resumed from its records hands the decoded memo back in ``context.previous.memo``, so
+    the resumed run continues exactly as the uninterrupted one would. A learner without these
+    methods gets ``memo=None`` after a resume (fine when its memo is only a cache).
+    """
+
+    def encode_memo(self, memo: object) -> object:
+        """``memo`` as JSON-serialisable data (dicts, lists, strings, numbers, booleans, None)."""
+        ...
+
+    def decode_memo(self, data: object) -> object:
+        """The memo that :meth:`encode_memo` turned into ``data``."""
+        ...

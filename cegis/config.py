@@ -1,0 +1,56 @@
+"""One value holding every knob of a learning run, so a setting is data, not code.
+
+The defaults are the seed paper's configuration (Appendix D): at most 8 initial labeled examples,
+balanced between the target language and its complement; at most 12 epochs; at most 250
+counterexamples per round (the teacher's ``batch``); strings of length at most 32; accuracy measured
+on 800 held-out strings. When a proposal fails (no regex, does not compile, times out) the epoch
+adds the next ``fallback_size`` random labeled examples instead of counterexamples, as the
+reference code does. Everything the teacher is told (sampling mode, clustered, order, batch,
+profile) lives in :attr:`LoopConfig.teacher`, an :class:`oracle.TeacherConfig` carried whole, so a
+teacher setting added to ``oracle`` travels through the loop and its records untouched.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from oracle.exact import TeacherConfig
+
+
+@attrs.frozen
+class Budgets:
+    """Limits on a run; ``None`` means unlimited. A run stops before an epoch once one is spent."""
+
+    epochs: int | None = 12
+    examples: int | None = None  # labeled examples accumulated (a clustered line counts as one)
+    membership_queries: int | None = None
+    tokens: int | None = None  # prompt plus completion tokens
+    seconds: float | None = None  # learner plus teacher wall-clock seconds (not deterministic)
+
+
+@attrs.frozen
+class LoopConfig:
+    """Every setting of a learning run; ``seed`` fixes all of its randomness."""
+
+    teacher: TeacherConfig = TeacherConfig()
+    budgets: Budgets = Budgets()
+    seed: int = 0
+    initial_size: int = 8
+    fallback_size: int = 8
+    max_len: int = 32
+    eval_size: int = 800
+    evaluate: bool = True  # score every hypothesis on the evaluation set when the target is known
+    #: Hand the learner a counted membership oracle: ``None`` when the learner declares it needs one
+    #: (a ``needs_membership`` attribute), True or False to force it.
+    membership: bool | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as plain JSON data (for records)."""
+        return attrs.asdict(self)
+
+    @property
+    def teacher_config(self) -> TeacherConfig:
+        """The teacher's settings with the run's seed and maximum length."""
+        return attrs.evolve(self.teacher, seed=self.seed, max_len=self.max_len)

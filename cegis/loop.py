@@ -1,0 +1,233 @@
+"""The learning loop: one epoch is ``next_state = await step(state, learner, teacher, config)``, and a
+run folds :func:`step` from :func:`initial_state` until the teacher accepts or a budget is spent.
+
+One epoch (seed paper, Sec. 4 and Appendix B): the learner proposes a hypothesis from the examples
+accumulated so far; the teacher judges it; its counterexamples join the examples. When the proposal
+fails (no regex, does not parse or compile, times out) or the teacher cannot judge the hypothesis,
+the epoch adds the next random labeled examples instead (Appendix D; ``source: "random"``), so
+every epoch adds information. A learner that declares ``needs_membership`` (L*) gets the teacher's
+``label`` wrapped in a fresh :class:`oracle.CountedMembership` each epoch, and the queries it asks
+are counted into the cost.
+
+Any :class:`oracle.Teacher` drives the loop: the exact teacher, a test-suite oracle or a user's own
+object with a ``check`` method. When the target regex is known (``Task.target``) the initial sample
+is drawn from it and every hypothesis is scored on the paper's evaluation set (accuracy on 800
+strings, Diff Ratio); with only a membership oracle the initial and fallback examples are random
+strings it labels; with neither, the run starts from the task's given examples (or none: the first
+counterexample then opens the sample).
+
+CPU work (the teacher's check, scoring) runs in a worker thread, so many runs share one event loop.
+Apart from wall-clock seconds, a run is a pure function of its task, config, learner and teacher.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import attrs
+
+from automata.dfa import DFA
+from cegis import sampling
+from cegis.config import LoopConfig
+from cegis.learner import Learner, LearnerContext, Proposal
+from cegis.records import RecordLog, epoch_json, memo_codec, resume, run_id, run_json
+from cegis.state import EpochRecord, EpochState, Outcome, RunCost, Source, Task
+from oracle.compiling import compile_subject
+from oracle.evaluation import EvaluationSet, Scores, evaluation_set, score
+from oracle.examples import Counterexample, Example
+from oracle.protocol import CountedMembership, MembershipOracle, Teacher, Verdict, remember
+from regexlang.charset import CharSet
+from regexlang.dialects import Dialect
+
+Clock = Callable[[], float]
+
+
+@functools.lru_cache(maxsize=64)
+def target_dfa(target: str, dialect: Dialect, universe: CharSet, state_limit: int) -> DFA | None:
+    """The minimal DFA of a known target, or None when it cannot be compiled."""
+    return compile_subject(target, "target", dialect=dialect, universe=universe, state_limit=state_limit).dfa
+
+
+@functools.lru_cache(maxsize=64)
+def _evaluation(target: str, dialect: Dialect, universe: CharSet, config: LoopConfig) -> EvaluationSet | None:
+    dfa = _target(Task(dialect, target, universe=universe), config)
+    if dfa is None:
+        return None
+    return evaluation_set(dfa, size=config.eval_size, max_len=config.max_len, seed=config.seed)
+
+
+def _target(task: Task, config: LoopConfig) -> DFA | None:
+    if task.target is None:
+        return None
+    return target_dfa(task.target, task.dialect, task.universe, config.teacher.state_limit)
+
+
+def _labeler(teacher: Teacher) -> MembershipOracle | None:
+    return teacher if callable(getattr(teacher, "label", None)) else None  # type: ignore[return-value]
+
+
+def wants_membership(learner: Learner, config: LoopConfig) -> bool:
+    """Whether the learner is handed a membership oracle under ``config``."""
+    if config.membership is not None:
+        return config.membership
+    return bool(getattr(learner, "needs_membership", False))
+
+
+def random_examples(
+    task: Task, teacher: Teacher, config: LoopConfig, n: int, epoch: int, have: tuple[Counterexample, ...]
+) -> tuple[Example, ...]:
+    """``n`` random labeled examples for ``epoch``, new with respect to ``have``; empty when neither
+    the target nor a membership oracle can label strings."""
+    exclude = frozenset(e.string for e in have if isinstance(e, Example))
+    rng = sampling.rng_for(config.seed, epoch)
+    if task.target is not None:
+        target = _target(task, config)
+        return () if target is None else sampling.from_target(target, n, rng, max_len=config.max_len, exclude=exclude)
+    labeler = _labeler(teacher)
+    if labeler is not None:
+        return sampling.from_membership(labeler, task.universe, n, rng, max_len=config.max_len, exclude=exclude)
+    return ()
+
+
+def initial_state(task: Task, teacher: Teacher, config: LoopConfig) -> EpochState:
+    """The state before epoch 0: the task's given examples, else the initial random sample."""
+    examples = task.examples or random_examples(task, teacher, config, config.initial_size, 0, ())
+    return EpochState(task=task, examples=examples)
+
+
+def spent(state: EpochState, config: LoopConfig) -> Outcome | None:
+    """The first budget ``state`` has spent, in the order epochs, examples, membership queries,
+    tokens, seconds; None when the run may go on."""
+    budgets, cost = config.budgets, state.cost
+    checks: tuple[tuple[Outcome, float | None, float], ...] = (
+        ("epochs", budgets.epochs, state.epoch),
+        ("examples", budgets.examples, len(state.examples)),
+        ("membership_queries", budgets.membership_queries, cost.learner.membership_queries),
+        ("tokens", budgets.tokens, cost.learner.tokens),
+        ("seconds", budgets.seconds, cost.seconds),
+    )
+    return next((name for name, limit, used in checks if limit is not None and used >= limit), None)
+
+
+async def step(
+    state: EpochState, learner: Learner, teacher: Teacher, config: LoopConfig, *, clock: Clock = time.perf_counter
+) -> EpochState:
+    """One epoch: propose, judge, add what was learned; the next state (``outcome`` set when the
+    teacher accepted, could not judge the target, or nothing new could be added)."""
+    task = state.task
+    counter = _counter(learner, teacher, config)
+    context = LearnerContext(
+        task.dialect, task.universe, state.examples, state.epoch, state.proposal, state.verdict, counter, config.seed
+    )
+    started = clock()
+    proposal = await learner.propose(context)
+    learner_seconds = clock() - started
+    cost = attrs.evolve(
+        proposal.cost,
+        seconds=learner_seconds,
+        membership_queries=proposal.cost.membership_queries if counter is None else counter.queries,
+    )
+    proposal = attrs.evolve(proposal, cost=cost)
+    verdict: Verdict | None = None
+    scores: Scores | None = None
+    outcome: Outcome | None = None
+    added: tuple[Counterexample, ...] = ()
+    source: Source = "none"
+    if proposal.regex is not None:
+        verdict = await asyncio.to_thread(teacher.check, proposal.regex, state.examples)
+        if any(i.blocking and i.subject == "target" for i in verdict.issues):
+            outcome = "invalid_target"
+        elif verdict.equivalent:
+            outcome = "equivalent"
+        added = remember(state.examples, verdict)[len(state.examples) :]
+        verdict = attrs.evolve(verdict, counterexamples=added)
+        source = "counterexamples" if added else "none"
+        scores = await asyncio.to_thread(_scores, proposal, task, config)
+    if outcome is None and not added:
+        added = random_examples(task, teacher, config, config.fallback_size, state.epoch + 1, state.examples)
+        source = "random" if added else "none"
+        outcome = None if added else "stalled"
+    spent_now = RunCost(cost, 0.0 if verdict is None else verdict.spend.seconds, int(verdict is not None))
+    totals = state.cost + spent_now
+    codec = memo_codec(learner)
+    record = EpochRecord(
+        epoch=state.epoch,
+        learner=learner.name,
+        proposal_text=proposal.text,
+        reasoning=proposal.reasoning,
+        failure=proposal.failure,
+        cost=cost,
+        verdict=verdict,
+        initial=state.examples if state.epoch == 0 else (),
+        added=added,
+        source=source,
+        scores=scores,
+        totals=totals,
+        outcome=outcome,
+        memo=None if codec is None or proposal.memo is None else codec.encode_memo(proposal.memo),
+    )
+    return EpochState(
+        task=task,
+        epoch=state.epoch + 1,
+        examples=state.examples + added,
+        proposal=proposal,
+        verdict=verdict,
+        cost=totals,
+        records=(*state.records, record),
+        outcome=outcome,
+    )
+
+
+def _counter(learner: Learner, teacher: Teacher, config: LoopConfig) -> CountedMembership | None:
+    if not wants_membership(learner, config):
+        return None
+    labeler = _labeler(teacher)
+    if labeler is None:
+        raise ValueError(f"learner {learner.name!r} asks membership queries, but the teacher has no `label` method")
+    return CountedMembership(labeler)
+
+
+def _scores(proposal: Proposal, task: Task, config: LoopConfig) -> Scores | None:
+    target = _target(task, config)
+    if not config.evaluate or target is None or task.target is None or proposal.regex is None:
+        return None
+    guess = compile_subject(
+        proposal.regex, "hypothesis", dialect=task.dialect, universe=task.universe, state_limit=config.teacher.state_limit
+    ).dfa
+    examples = _evaluation(task.target, task.dialect, task.universe, config)
+    if guess is None or examples is None:
+        return None
+    return score(target, guess, examples, k=config.max_len)
+
+
+async def run(
+    task: Task,
+    learner: Learner,
+    teacher: Teacher,
+    config: LoopConfig = LoopConfig(),
+    *,
+    records: Path | None = None,
+    clock: Clock = time.perf_counter,
+) -> EpochState:
+    """Fold :func:`step` until the run has an outcome; with ``records``, append one JSON line per
+    epoch and one for the run, resuming from what the file already holds for this run."""
+    _counter(learner, teacher, config)  # a learner wanting queries from a teacher that cannot answer fails here
+    log = None if records is None else RecordLog(records)
+    run = run_id(task, config, learner.name)
+    state = (None if log is None else resume(log, task, config, learner)) or initial_state(task, teacher, config)
+    finished_before = state.done and log is not None and any(r["type"] == "run" for r in log.records(run))
+    while not state.done:
+        budget = spent(state, config)
+        if budget is not None:
+            state = attrs.evolve(state, outcome=budget)
+            break
+        state = await step(state, learner, teacher, config, clock=clock)
+        if log is not None:
+            log.append(epoch_json(state.records[-1], run))
+    if log is not None and not finished_before:
+        log.append(run_json(state, config, learner.name, run))
+    return state

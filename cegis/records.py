@@ -1,0 +1,251 @@
+"""JSON Lines records of learning runs, and resuming a run from them.
+
+Every run appends one record per epoch (``"type": "epoch"``) and, when it ends, one per run
+(``"type": "run"``), each line flushed to disk as soon as it is written, so a killed run leaves all
+of its finished epochs behind. The records hold enough to rebuild the run's state exactly: the
+initial examples and every example an epoch added (plain ones as their prompt line, which
+:meth:`oracle.Example.from_text` reads back; clustered ones as their line plus the code-point
+intervals of each position), the hypothesis text, the verdict, the cumulative cost and the learner's
+memo when the learner can encode it (:class:`cegis.learner.MemoCodec`). :func:`resume` rebuilds the
+last state of an unfinished run from them, and the loop carries on as if never interrupted: the
+finished records equal an uninterrupted run's, wall-clock fields (every key ending in ``seconds``)
+aside.
+
+Records of many runs may share one file; a run is identified by a hash of its task, config and
+learner name. A line torn by a kill mid-write is dropped when the file is next opened.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, cast
+
+import attrs
+
+from cegis.config import LoopConfig
+from cegis.hypothesis import read_hypothesis
+from cegis.learner import Learner, LearnerCost, MemoCodec, Proposal, ProposalFailure
+from cegis.state import EpochRecord, EpochState, RunCost, Task
+from oracle.evaluation import Scores
+from oracle.examples import ClusteredExample, Counterexample, Example
+from oracle.protocol import Issue, Spend, Verdict
+from regexlang.charset import CharSet
+
+JSON = dict[str, Any]
+
+
+def run_id(task: Task, config: LoopConfig, learner: str) -> str:
+    """A stable identifier of a run: a hash of its task, given examples, config and learner."""
+    key = {
+        "task": task.to_json(),
+        "given": [example_json(e) for e in task.examples],
+        "config": config.to_json(),
+        "learner": learner,
+    }
+    return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def example_json(example: Counterexample) -> JSON:
+    """An example as JSON: its prompt line, plus its positions when it is clustered."""
+    if isinstance(example, Example):
+        return {"line": example.text()}
+    return {"line": example.text(), "positions": [[list(i) for i in p.intervals] for p in example.positions]}
+
+
+def example_from_json(data: JSON, universe: CharSet) -> Counterexample:
+    """The example :func:`example_json` wrote."""
+    line: str = data["line"]
+    if "positions" not in data:
+        return Example.from_text(line)
+    positions = tuple(CharSet(tuple((lo, hi) for lo, hi in p)) for p in data["positions"])
+    return ClusteredExample(positions, line.endswith("1"), universe)
+
+
+def _verdict_json(verdict: Verdict) -> JSON:
+    return {
+        "equivalent": verdict.equivalent,
+        "exact": verdict.exact,
+        "mode": verdict.mode,
+        "counterexamples": len(verdict.counterexamples),
+        "issues": [attrs.asdict(i) for i in verdict.issues],
+        "seconds": verdict.spend.seconds,
+        "strings_examined": verdict.spend.strings_examined,
+    }
+
+
+def _verdict_from_json(data: JSON, counterexamples: tuple[Counterexample, ...]) -> Verdict:
+    return Verdict(
+        equivalent=data["equivalent"],
+        counterexamples=counterexamples,
+        mode=data["mode"],
+        spend=Spend(data["seconds"], data["strings_examined"]),
+        issues=tuple(Issue(**i) for i in data["issues"]),
+        exact=data["exact"],
+    )
+
+
+def _totals_json(cost: RunCost) -> JSON:
+    return {**attrs.asdict(cost.learner), "teacher_seconds": cost.teacher_seconds, "equivalence_queries": cost.equivalence_queries}
+
+
+def _totals_from_json(data: JSON) -> RunCost:
+    learner = {k: v for k, v in data.items() if k not in ("teacher_seconds", "equivalence_queries")}
+    return RunCost(LearnerCost(**learner), data["teacher_seconds"], data["equivalence_queries"])
+
+
+def epoch_json(record: EpochRecord, run: str) -> JSON:
+    """One epoch record as a JSON object."""
+    return {
+        "type": "epoch",
+        "run": run,
+        "epoch": record.epoch,
+        "learner": record.learner,
+        "hypothesis": record.proposal_text if record.failure is None else None,
+        "answer": record.proposal_text if record.failure is not None else None,
+        "reasoning": record.reasoning,
+        "failure": None if record.failure is None else attrs.asdict(record.failure),
+        "cost": attrs.asdict(record.cost),
+        "verdict": None if record.verdict is None else _verdict_json(record.verdict),
+        "initial": [example_json(e) for e in record.initial],
+        "added": [example_json(e) for e in record.added],
+        "source": record.source,
+        "accuracy": None if record.scores is None else record.scores.accuracy,
+        "diff_ratio": None if record.scores is None else record.scores.diff_ratio,
+        "totals": _totals_json(record.totals),
+        "outcome": record.outcome,
+        "memo": record.memo,
+    }
+
+
+def epoch_from_json(data: JSON, universe: CharSet) -> EpochRecord:
+    """The epoch record :func:`epoch_json` wrote."""
+    added = tuple(example_from_json(e, universe) for e in data["added"])
+    verdict = data["verdict"]
+    counterexamples = added if data["source"] == "counterexamples" else ()
+    failure = data["failure"]
+    return EpochRecord(
+        epoch=data["epoch"],
+        learner=data["learner"],
+        proposal_text=data["hypothesis"] if failure is None else data["answer"],
+        reasoning=data["reasoning"],
+        failure=None if failure is None else ProposalFailure(**failure),
+        cost=LearnerCost(**data["cost"]),
+        verdict=None if verdict is None else _verdict_from_json(verdict, counterexamples),
+        initial=tuple(example_from_json(e, universe) for e in data["initial"]),
+        added=added,
+        source=data["source"],
+        scores=None if data["accuracy"] is None else Scores(data["accuracy"], data["diff_ratio"]),
+        totals=_totals_from_json(data["totals"]),
+        outcome=data["outcome"],
+        memo=data["memo"],
+    )
+
+
+def run_json(state: EpochState, config: LoopConfig, learner: str, run: str) -> JSON:
+    """The closing record of a finished run."""
+    return {
+        "type": "run",
+        "run": run,
+        "task": state.task.to_json(),
+        "config": config.to_json(),
+        "seed": config.seed,
+        "learner": learner,
+        "outcome": state.outcome,
+        "hypothesis": state.hypothesis,
+        "epochs": state.epoch,
+        "examples": len(state.examples),
+        "totals": _totals_json(state.cost),
+    }
+
+
+def without_wall_clock(value: Any) -> Any:
+    """``value`` (JSON data) without the wall-clock fields: every key ending in ``seconds``."""
+    if isinstance(value, dict):
+        return {k: without_wall_clock(v) for k, v in value.items() if not k.endswith("seconds")}
+    if isinstance(value, list):
+        return [without_wall_clock(v) for v in value]
+    return value
+
+
+class RecordLog:
+    """An append-only JSON Lines file (the I/O edge of the records); every line is flushed and
+    synced to disk before :meth:`append` returns."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        _drop_torn_line(path)
+
+    def append(self, record: JSON) -> None:
+        """Write one record as one line."""
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+
+    def records(self, run: str | None = None) -> Iterator[JSON]:
+        """The records in the file, of one run when ``run`` is given."""
+        if not self.path.exists():
+            return
+        with self.path.open(encoding="utf-8") as lines:
+            for line in lines:
+                record = json.loads(line)
+                if run is None or record.get("run") == run:
+                    yield record
+
+
+def _drop_torn_line(path: Path) -> None:
+    """Cut a last line that a kill left without its newline (it may be incomplete JSON)."""
+    if not path.exists():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with path.open("r+b") as out:
+            out.truncate(data.rfind(b"\n") + 1)
+
+
+def memo_codec(learner: Learner) -> MemoCodec | None:
+    """The learner itself when it can encode its memo as JSON, else None."""
+    if callable(getattr(learner, "encode_memo", None)) and callable(getattr(learner, "decode_memo", None)):
+        return cast(MemoCodec, learner)
+    return None
+
+
+def resume(log: RecordLog, task: Task, config: LoopConfig, learner: Learner) -> EpochState | None:
+    """The last state of this run as its records left it, or None when it has no record yet.
+
+    A finished run comes back finished (with its outcome), so running it again writes nothing.
+    """
+    run = run_id(task, config, learner.name)
+    epochs: list[EpochRecord] = []
+    outcome = None
+    for data in log.records(run):
+        if data["type"] == "epoch":
+            epochs.append(epoch_from_json(data, task.universe))
+        elif data["type"] == "run":
+            outcome = data["outcome"]
+    if not epochs:
+        return None
+    if [r.epoch for r in epochs] != list(range(len(epochs))):
+        raise ValueError(f"records of run {run} in {log.path} are not one epoch after another")
+    last = epochs[-1]
+    examples = tuple(e for r in epochs for e in (*r.initial, *r.added))
+    return EpochState(
+        task=task,
+        epoch=len(epochs),
+        examples=examples,
+        proposal=_proposal(last, task, memo_codec(learner)),
+        verdict=last.verdict,
+        cost=last.totals,
+        records=tuple(epochs),
+        outcome=outcome or last.outcome,
+    )
+
+
+def _proposal(record: EpochRecord, task: Task, codec: MemoCodec | None) -> Proposal:
+    memo = None if codec is None or record.memo is None else codec.decode_memo(record.memo)
+    regex = None if record.failure is not None else read_hypothesis(record.proposal_text, task.dialect, task.universe)
+    return Proposal(regex, record.proposal_text, record.reasoning, record.failure, record.cost, memo)

@@ -1,0 +1,127 @@
+"""The immutable values a learning run is made of: the task, the cost so far, one record per epoch,
+and the epoch state that :func:`cegis.loop.step` maps to the next one.
+
+A run is a fold ``state = await step(state, learner, teacher, config)`` from the initial state until
+:attr:`EpochState.outcome` is set, so everything the next epoch depends on is in the state: the
+accumulated examples (plain and clustered, in the order given), the learner's last proposal (its
+hypothesis, printed text, reasoning and memo), the teacher's last verdict, the cumulative cost and
+the records written so far. Nothing lives on the learner or teacher objects, which is what makes a
+run reproducible from its task, config and seed, and resumable from its records.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import attrs
+
+from cegis.learner import LearnerCost, Proposal, ProposalFailure
+from oracle.evaluation import Scores
+from oracle.examples import Counterexample
+from oracle.protocol import Verdict
+from regexlang.charset import CharSet
+from regexlang.dialects import Dialect, universe
+
+#: Why a run ended: the teacher accepted, a budget was spent, nothing new could be learned (the
+#: teacher gave no counterexample and no random example could be drawn), or the target itself
+#: could not be judged.
+Outcome = Literal["equivalent", "epochs", "examples", "membership_queries", "tokens", "seconds", "stalled", "invalid_target"]
+
+#: How an epoch's new examples came about.
+Source = Literal["counterexamples", "random", "none"]
+
+
+@attrs.frozen
+class Task:
+    """What is learned: the dialect and universe, the target regex when it is known (it enables
+    random labeled examples, evaluation accuracy and Diff Ratio), and examples given up front."""
+
+    dialect: Dialect
+    target: str | None = None
+    examples: tuple[Counterexample, ...] = ()
+    name: str = ""
+    universe: CharSet = attrs.field()
+
+    @universe.default
+    def _dialect_universe(self) -> CharSet:
+        return universe(self.dialect)
+
+    def to_json(self) -> dict[str, Any]:
+        """The task as plain JSON data (the given examples are counted, not listed)."""
+        return {
+            "name": self.name,
+            "dialect": self.dialect,
+            "target": self.target,
+            "universe": [list(i) for i in self.universe.intervals],
+            "given_examples": len(self.examples),
+        }
+
+
+@attrs.frozen
+class RunCost:
+    """Cumulative cost of a run: the learner's (calls, tokens, membership queries, seconds), the
+    teacher's seconds and the number of equivalence queries asked."""
+
+    learner: LearnerCost = LearnerCost()
+    teacher_seconds: float = 0.0
+    equivalence_queries: int = 0
+
+    def __add__(self, other: RunCost) -> RunCost:
+        return RunCost(
+            self.learner + other.learner,
+            self.teacher_seconds + other.teacher_seconds,
+            self.equivalence_queries + other.equivalence_queries,
+        )
+
+    @property
+    def seconds(self) -> float:
+        """Learner plus teacher wall-clock seconds."""
+        return self.learner.seconds + self.teacher_seconds
+
+
+@attrs.frozen
+class EpochRecord:
+    """What one epoch did. ``initial`` holds the run's starting examples (epoch 0 only); ``added``
+    the examples this epoch contributed, from the verdict or drawn at random (``source``).
+    ``verdict`` is None when the proposal failed; its counterexamples are ``added``. ``scores`` are
+    measured when the target is known; ``memo`` is the learner's memo as JSON when it can encode
+    it (see :func:`cegis.records.memo_codec`)."""
+
+    epoch: int
+    learner: str
+    proposal_text: str
+    reasoning: str
+    failure: ProposalFailure | None
+    cost: LearnerCost
+    verdict: Verdict | None
+    initial: tuple[Counterexample, ...]
+    added: tuple[Counterexample, ...]
+    source: Source
+    scores: Scores | None
+    totals: RunCost
+    outcome: Outcome | None = None
+    memo: Any = None
+
+
+@attrs.frozen
+class EpochState:
+    """The state between two epochs; ``outcome`` is set once the run is over."""
+
+    task: Task
+    epoch: int = 0
+    examples: tuple[Counterexample, ...] = ()
+    proposal: Proposal | None = None
+    verdict: Verdict | None = None
+    cost: RunCost = RunCost()
+    records: tuple[EpochRecord, ...] = ()
+    outcome: Outcome | None = None
+
+    @property
+    def done(self) -> bool:
+        """Whether the run is over."""
+        return self.outcome is not None
+
+    @property
+    def hypothesis(self) -> str | None:
+        """The current hypothesis as printed in the task's dialect, if the last proposal had one."""
+        return self.proposal.text if self.proposal is not None and self.proposal.ok else None

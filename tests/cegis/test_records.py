@@ -1,0 +1,74 @@
+"""Records: examples read back exactly, and a run resumed from truncated records ends with the same
+records as an uninterrupted one."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+from pathlib import Path
+
+from hypothesis import given, settings, strategies as st
+
+from cegis.config import Budgets, LoopConfig
+from cegis.learner import Learner
+from cegis.loop import run
+from cegis.records import example_from_json, example_json
+from cegis.state import Task
+from cegis.union import UnionLearner
+from oracle import ClusteredExample, ExactTeacher, Example, TeacherConfig
+from regexlang import CharSet
+from tests.cegis.support import FailingLearner, lines
+
+UNIVERSE = CharSet.everything()
+chars = st.characters(codec="utf-8", exclude_categories=["Cs"])
+plain = st.builds(Example, st.text(chars, max_size=8), st.booleans())
+position = st.lists(chars, min_size=1, max_size=4).map(CharSet.of)
+clustered = st.builds(ClusteredExample, st.lists(position, max_size=5).map(tuple), st.booleans(), st.just(UNIVERSE))
+
+
+@settings(max_examples=200)
+@given(st.one_of(plain, clustered))
+def test_an_example_reads_back_from_its_record(example: Example | ClusteredExample) -> None:
+    data = json.loads(json.dumps(example_json(example)))
+    assert example_from_json(data, UNIVERSE) == example
+
+
+def complete(records: Path, task: Task, learner: Learner, config: LoopConfig) -> list[object]:
+    teacher = ExactTeacher.from_regex(task.target or "", task.dialect, config=config.teacher_config)
+    asyncio.run(run(task, learner, teacher, config, records=records))
+    return lines(records)
+
+
+def check_resumes(tmp_path: Path, task: Task, learner: Learner, config: LoopConfig) -> int:
+    """Every truncation of a finished run's records (with a torn line) resumes to the same records."""
+    whole = tmp_path / "whole.jsonl"
+    expected = complete(whole, task, learner, config)
+    text = whole.read_text()
+    cuts = [i + 1 for i, c in enumerate(text) if c == "\n"][:-1]
+    for cut in [0, *cuts]:
+        part = tmp_path / f"part{cut}.jsonl"
+        part.write_text(text[:cut] + text[cut : cut + 40].split("\n")[0][:40])  # a torn last line
+        assert complete(part, task, learner, config) == expected
+    return len(expected)
+
+
+def test_a_resumed_run_ends_with_the_records_of_an_uninterrupted_one(tmp_path: Path) -> None:
+    config = LoopConfig(teacher=TeacherConfig(batch=3, clustered=True), seed=5)
+    assert check_resumes(tmp_path, Task("extended", "[A-Z][a-z]{1,2}"), UnionLearner(), config) > 3
+
+
+def test_failed_epochs_and_budget_outcomes_resume_too(tmp_path: Path) -> None:
+    config = LoopConfig(budgets=Budgets(epochs=4))
+    assert check_resumes(tmp_path, Task("simple", "(a b)* c"), FailingLearner(), config) == 5
+
+
+def test_a_finished_run_is_not_run_again_and_other_runs_share_the_file(tmp_path: Path) -> None:
+    records = tmp_path / "runs.jsonl"
+    task = Task("simple", "a b*")
+    first = complete(records, task, UnionLearner(), LoopConfig(seed=1))
+    assert complete(records, task, UnionLearner(), LoopConfig(seed=1)) == first
+    both = complete(records, task, UnionLearner(), LoopConfig(seed=2))
+    assert both[: len(first)] == first and len({r["run"] for r in both}) == 2  # type: ignore[index]
+    shutil.copy(records, tmp_path / "copy.jsonl")
+    assert complete(tmp_path / "copy.jsonl", task, UnionLearner(), LoopConfig(seed=2)) == both
