@@ -1,0 +1,111 @@
+"""The input alphabet a state-merging learner works over: characters, or atoms of the examples.
+
+Classic RPNI reads one symbol per character. Over ``[A-Za-z0-9#]`` or all of Unicode that cannot
+generalize ``[A-Za-z]`` from sparse data: every letter is a separate column that needs its own
+evidence. The symbolic learner reads *atoms* instead: the coarsest partition of the universe that
+splits none of the character sets the examples show (each clustered position, each character of a
+plain string). A transition on an atom stands for every character in it, and a class is refined
+only when some example's set cuts through it, in the spirit of symbolic automata learning
+(Argyros & D'Antoni, "The Learnability of Symbolic Automata", CAV 2018).
+
+Both alphabets are :class:`automata.alphabet.Alphabet` values, so the learned table is a DFA the
+rest of the project prints and checks directly. An example becomes a *symbolic word*: per
+position, the tuple of classes its characters cover (one class for a plain character).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
+from typing import Literal
+
+import attrs
+
+from automata.alphabet import Alphabet, partition
+from oracle.examples import Counterexample, Example
+from regexlang.charset import CharSet
+
+#: Characters (classic RPNI) or atoms of the examples' character sets (the symbolic learner).
+Granularity = Literal["characters", "atoms"]
+
+#: A class larger than this is kept whole even at character granularity (``[^0-9]`` over Unicode).
+_MAX_SPLIT = 256
+
+#: One position of a symbolic word: the classes its characters cover.
+Position = tuple[int, ...]
+
+
+@attrs.frozen
+class SymbolicWord:
+    """An example over an alphabet's classes; every class of a position leads the same way."""
+
+    positions: tuple[Position, ...]
+    label: bool
+
+
+def symbol_alphabet(
+    examples: Sequence[Counterexample], universe: CharSet, granularity: Granularity, refine: Iterable[str] = ()
+) -> Alphabet:
+    """The partition of ``universe`` a learner of ``granularity`` reads the examples with.
+
+    At ``atoms`` granularity only clustered examples (the teacher's own classes) and the characters
+    in ``refine`` cut the universe: a character of a plain string stands for its whole class until
+    evidence (:func:`distinguishing`) says it must be told apart.
+    """
+    sets: set[CharSet] = {CharSet.of(c) for c in refine}
+    for example in examples:
+        if isinstance(example, Example):
+            if granularity == "characters":
+                sets.update(CharSet.of(c) for c in set(example.string))
+        else:
+            sets.update(example.positions)
+    clipped = {s & universe for s in sets} - {CharSet()}
+    if granularity == "characters":
+        clipped = {single for s in clipped for single in _split(s)}
+    return partition(universe, clipped)
+
+
+def _split(chars: CharSet) -> list[CharSet]:
+    return [CharSet.of(c) for c in chars] if len(chars) <= _MAX_SPLIT else [chars]
+
+
+def distinguishing(first: Counterexample, second: Counterexample, refined: AbstractSet[str]) -> set[str]:
+    """Characters of plain strings, not yet in ``refined``, at the first position where two
+    equally long examples share no character: splitting them off their classes tells the two
+    apart. Empty when no such position exists (the examples may contradict each other)."""
+    for one, other in zip(_position_chars(first), _position_chars(second)):
+        found = {p.first() for p, example in ((one, first), (other, second)) if isinstance(example, Example)}
+        if not one & other and found - refined:
+            return found - refined
+    return set()
+
+
+def _position_chars(example: Counterexample) -> list[CharSet]:
+    return [CharSet.of(c) for c in example.string] if isinstance(example, Example) else list(example.positions)
+
+
+def encode(example: Counterexample, alphabet: Alphabet) -> SymbolicWord | None:
+    """``example`` as a symbolic word, or ``None`` when it holds no string over the universe
+    (a negative with a character outside it is satisfied by every hypothesis).
+
+    Raises ``ValueError`` for a positive example with a character outside the universe: no
+    hypothesis over the universe accepts it.
+    """
+    if isinstance(example, Example):
+        classes = alphabet.encode(example.string).tolist()
+        if -1 in classes:
+            return _outside(example)
+        return SymbolicWord(tuple((c,) for c in classes), example.label)
+    universe = alphabet.universe
+    inside = [c & universe for c in example.positions]
+    if any(c != i for c, i in zip(example.positions, inside)):
+        if example.label or not all(inside):
+            return _outside(example)
+    return SymbolicWord(tuple(tuple(alphabet.classes_within(c)) for c in inside), example.label)
+
+
+def _outside(example: Counterexample) -> SymbolicWord | None:
+    """Nothing to learn from a negative that leaves the universe; a positive cannot be met."""
+    if example.label:
+        raise ValueError(f"positive example {example.text()!r} leaves the universe")
+    return None
