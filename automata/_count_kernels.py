@@ -21,22 +21,23 @@ module compiles nothing; the first call compiles (and caches on disk with ``cach
 
 from __future__ import annotations
 
-import numba
 import numpy as np
-import numpy.typing as npt
+
+from automata._jit import kernel
+from automata.arrays import BoolArray, Int64Array, IntArray
 
 DIGIT_BITS = 32
 _DIGIT_MASK = (1 << DIGIT_BITS) - 1
 
 
-@numba.njit(cache=True)
+@kernel
 def completion_table(
-    transitions: npt.NDArray[np.int32],
-    sizes: npt.NDArray[np.int64],
-    accepting: npt.NDArray[np.bool_],
+    transitions: IntArray,
+    sizes: Int64Array,
+    accepting: BoolArray,
     max_len: int,
     n_digits: int,
-) -> npt.NDArray[np.int64]:
+) -> Int64Array:
     """``table[r, s]``: the base-2**32 digits of the number of strings of length ``r`` accepted
     from state ``s`` (``n_digits`` must hold the largest count)."""
     n_states, n_classes = transitions.shape
@@ -71,19 +72,19 @@ def completion_table(
     return table
 
 
-@numba.njit(cache=True)
+@kernel
 def unrank(
-    group_bounds: npt.NDArray[np.int64],
-    group_target: npt.NDArray[np.int64],
-    group_size: npt.NDArray[np.int64],
-    interval_bounds: npt.NDArray[np.int64],
-    interval_start: npt.NDArray[np.int64],
-    interval_offset: npt.NDArray[np.int64],
-    table: npt.NDArray[np.int64],
-    starts: npt.NDArray[np.int64],
-    lengths: npt.NDArray[np.int64],
-    indices: npt.NDArray[np.int64],
-) -> npt.NDArray[np.int32]:
+    group_bounds: Int64Array,
+    group_target: Int64Array,
+    group_size: Int64Array,
+    interval_bounds: Int64Array,
+    interval_start: Int64Array,
+    interval_offset: Int64Array,
+    table: Int64Array,
+    starts: Int64Array,
+    lengths: Int64Array,
+    indices: Int64Array,
+) -> IntArray:
     """The code points of the ``indices[j]``-th string of ``lengths[j]`` accepted from state
     ``starts[j]``, for every ``j``, concatenated.
 

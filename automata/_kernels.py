@@ -4,56 +4,23 @@ Kernels take and return plain numpy arrays, carry no explicit signatures (so imp
 compiles nothing; the first call compiles and ``cache=True`` keeps the machine code on disk) and
 report limits with status codes that :mod:`automata.ops` turns into exceptions.
 
-Pairs of states are explored breadth-first and interned in an open-addressing hash table keyed by
-``left * n_right + right``, so a product costs memory for its *reachable* pairs only, never
-``n_left * n_right``.
+Pairs of states are explored breadth-first and numbered as they are found (:mod:`automata._intern`,
+keyed by ``left * n_right + right``), so a product costs memory for its *reachable* pairs only,
+never ``n_left * n_right``.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-import numba
 import numpy as np
-import numpy.typing as npt
 
-from automata.dfa import BoolArray, IntArray
-
-Int64Array = npt.NDArray[np.int64]
+from automata._intern import grown, grown_rows, home, mix, new_table, probe, rehashed
+from automata._jit import kernel
+from automata.arrays import BoolArray, Int64Array, IntArray
 
 OK, TOO_MANY_STATES = 0, 1
-_GOLDEN = -7046029254386353131  # 2**64 / golden ratio, as a signed 64-bit multiplier
 
 
-@numba.njit(cache=True)
-def _slot(keys: Int64Array, key: int) -> int:
-    mask = len(keys) - 1
-    slot: int = ((key * _GOLDEN) >> 20) & mask
-    while keys[slot] >= 0 and keys[slot] != key:
-        slot = (slot + 1) & mask
-    return slot
-
-
-@numba.njit(cache=True)
-def _rehash(keys: Int64Array, values: IntArray) -> tuple[Int64Array, IntArray]:
-    bigger_keys = np.full(2 * keys.shape[0], -1, dtype=np.int64)
-    bigger_values = np.empty(2 * keys.shape[0], dtype=np.int32)
-    for i in range(keys.shape[0]):
-        if keys[i] >= 0:
-            slot = _slot(bigger_keys, keys[i])
-            bigger_keys[slot] = keys[i]
-            bigger_values[slot] = values[i]
-    return bigger_keys, bigger_values
-
-
-@numba.njit(cache=True)
-def _grow(array: npt.NDArray[Any], size: int) -> npt.NDArray[Any]:
-    grown = np.empty(size, dtype=array.dtype)
-    grown[: array.shape[0]] = array
-    return grown
-
-
-@numba.njit(cache=True)
+@kernel
 def product(
     left: IntArray,
     left_columns: IntArray,
@@ -70,42 +37,41 @@ def product(
     """
     n_right = right.shape[0]
     k = left_columns.shape[0]
-    keys = np.full(64, -1, dtype=np.int64)
-    values = np.empty(64, dtype=np.int32)
+    table = new_table(32)
+    hashes = np.empty(32, dtype=np.int64)
     lefts = np.empty(32, dtype=np.int32)
     rights = np.empty(32, dtype=np.int32)
-    table = np.empty((32, k), dtype=np.int32)
+    rows = np.empty((32, k), dtype=np.int32)
     lefts[0], rights[0] = left_start, right_start
-    slot = _slot(keys, np.int64(left_start) * n_right + right_start)
-    keys[slot], values[slot] = np.int64(left_start) * n_right + right_start, 0
+    hashes[0] = mix(np.int64(left_start) * n_right + right_start)
+    table[home(table, hashes[0])] = 0
     count, head = 1, 0
     while head < count:
         p, q = lefts[head], rights[head]
         for c in range(k):
             p2, q2 = left[p, left_columns[c]], right[q, right_columns[c]]
-            key = np.int64(p2) * n_right + q2
-            slot = _slot(keys, key)
-            if keys[slot] < 0:
+            h = mix(np.int64(p2) * n_right + q2)
+            slot = probe(table, hashes, h, home(table, h))
+            state = table[slot]
+            if state < 0:
                 if count >= state_limit:
-                    return table[:0], lefts[:0], rights[:0], TOO_MANY_STATES
+                    return rows[:0], lefts[:0], rights[:0], TOO_MANY_STATES
                 if count == lefts.shape[0]:
-                    lefts = _grow(lefts, 2 * count)
-                    rights = _grow(rights, 2 * count)
-                    wider = np.empty((2 * count, k), dtype=np.int32)
-                    wider[:count] = table[:count]
-                    table = wider
-                lefts[count], rights[count] = p2, q2
-                keys[slot], values[slot] = key, count
+                    lefts = grown(lefts, 2 * count)
+                    rights = grown(rights, 2 * count)
+                    hashes = grown(hashes, 2 * count)
+                    rows = grown_rows(rows, 2 * count)
+                state = count
+                lefts[count], rights[count], hashes[count] = p2, q2, h
+                table[slot] = count
                 count += 1
-                if 2 * count > keys.shape[0]:
-                    keys, values = _rehash(keys, values)
-                    slot = _slot(keys, key)
-            table[head, c] = values[slot]
+                table = rehashed(table, hashes, count)
+            rows[head, c] = state
         head += 1
-    return table[:count].copy(), lefts[:count].copy(), rights[:count].copy(), OK
+    return rows[:count].copy(), lefts[:count].copy(), rights[:count].copy(), OK
 
 
-@numba.njit(cache=True)
+@kernel
 def shortest_distinction(
     left: IntArray,
     left_columns: IntArray,
@@ -127,16 +93,15 @@ def shortest_distinction(
     """
     n_right = right.shape[0]
     k = left_columns.shape[0]
-    keys = np.full(64, -1, dtype=np.int64)
-    values = np.empty(64, dtype=np.int32)
+    table = new_table(32)
+    hashes = np.empty(32, dtype=np.int64)
     lefts = np.empty(32, dtype=np.int32)
     rights = np.empty(32, dtype=np.int32)
     parent = np.empty(32, dtype=np.int32)
     via = np.empty(32, dtype=np.int32)
     lefts[0], rights[0], parent[0], via[0] = left_start, right_start, -1, -1
-    start_key = np.int64(left_start) * n_right + right_start
-    slot = _slot(keys, start_key)
-    keys[slot], values[slot] = start_key, 0
+    hashes[0] = mix(np.int64(left_start) * n_right + right_start)
+    table[home(table, hashes[0])] = 0
     count, head = 1, 0
     goal = -1
     if wanted[1 if left_accepting[left_start] else 0, 1 if right_accepting[right_start] else 0]:
@@ -145,22 +110,22 @@ def shortest_distinction(
         p, q = lefts[head], rights[head]
         for c in range(k):
             p2, q2 = left[p, left_columns[c]], right[q, right_columns[c]]
-            key = np.int64(p2) * n_right + q2
-            slot = _slot(keys, key)
-            if keys[slot] >= 0:
+            h = mix(np.int64(p2) * n_right + q2)
+            slot = probe(table, hashes, h, home(table, h))
+            if table[slot] >= 0:
                 continue
             if count >= state_limit:
                 return TOO_MANY_STATES, False, np.zeros(0, dtype=np.int32), False
             if count == lefts.shape[0]:
-                lefts = _grow(lefts, 2 * count)
-                rights = _grow(rights, 2 * count)
-                parent = _grow(parent, 2 * count)
-                via = _grow(via, 2 * count)
-            lefts[count], rights[count], parent[count], via[count] = p2, q2, head, c
-            keys[slot], values[slot] = key, count
+                lefts = grown(lefts, 2 * count)
+                rights = grown(rights, 2 * count)
+                parent = grown(parent, 2 * count)
+                via = grown(via, 2 * count)
+                hashes = grown(hashes, 2 * count)
+            lefts[count], rights[count], parent[count], via[count], hashes[count] = p2, q2, head, c, h
+            table[slot] = count
             count += 1
-            if 2 * count > keys.shape[0]:
-                keys, values = _rehash(keys, values)
+            table = rehashed(table, hashes, count)
             if wanted[1 if left_accepting[p2] else 0, 1 if right_accepting[q2] else 0]:
                 goal = count - 1
                 break
@@ -180,7 +145,7 @@ def shortest_distinction(
     return OK, True, path, left_accepting[lefts[goal]]
 
 
-@numba.njit(cache=True)
+@kernel
 def run_many(
     transitions: IntArray, accepting: BoolArray, start: int, classes: IntArray, offsets: Int64Array
 ) -> BoolArray:
@@ -200,7 +165,7 @@ def run_many(
     return result
 
 
-@numba.njit(cache=True)
+@kernel
 def reachable(transitions: IntArray, start: int) -> BoolArray:
     """The states reachable from ``start``."""
     seen = np.zeros(transitions.shape[0], dtype=np.bool_)

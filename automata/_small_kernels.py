@@ -25,23 +25,20 @@ kernels take several seconds to JIT in a fresh process instead of about one.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
-import numpy.typing as npt
 
-from automata.dfa import BoolArray, IntArray
-
-Int64Array = npt.NDArray[np.int64]
+from automata._intern import home, mix, new_table, probe
+from automata._jit import kernel
+from automata.arrays import BoolArray, Int64Array, IntArray
 
 #: Most positions a position automaton may have for :func:`minimal_positions` (one int64 bitset,
 #: plus the "may end here" bit of a state key).
 MAX_POSITIONS = 62
 
 OK, TOO_MANY_STATES, TOO_MANY_ITEMS, TOO_LARGE = 0, 1, 2, 3
-_MIX = 0x9E3779B97F4A7C15 >> 2  # an odd multiplier below 2**62, for hashing int64 keys
 
 
-@numba.njit(cache=True)
+@kernel
 def minimal_positions(
     n_positions: int,
     n_links: int,
@@ -75,14 +72,9 @@ def minimal_positions(
         for p in range(n_positions):
             if lasts >> p & 1:
                 follow[p] |= firsts
-    capacity = 16
-    while capacity < 2 * max_states:
-        capacity *= 2
-    mask = capacity - 1
-    table = np.empty(capacity, dtype=np.int32)
-    for i in range(capacity):
-        table[i] = -1
+    table = new_table(max_states)
     keys = np.empty(max_states, dtype=np.int64)
+    hashes = np.empty(max_states, dtype=np.int64)
     rows = np.empty((max_states, k), dtype=np.int32)
 
     start = first * 2 + (1 if nullable else 0)
@@ -90,7 +82,8 @@ def minimal_positions(
     if items > item_limit:
         return rows[:0], np.zeros(0, dtype=np.bool_), TOO_MANY_ITEMS
     keys[0] = start
-    table[(start * _MIX >> 20) & mask] = 0
+    hashes[0] = mix(start)
+    table[home(table, hashes[0])] = 0
     n = 1
     source = 0
     while source < n:
@@ -102,9 +95,8 @@ def minimal_positions(
                 if fired >> p & 1:
                     following |= follow[p]
             target = following * 2 + (1 if fired & last else 0)
-            slot = (target * _MIX >> 20) & mask
-            while table[slot] >= 0 and keys[table[slot]] != target:
-                slot = (slot + 1) & mask
+            h = mix(target)
+            slot = probe(table, hashes, h, home(table, h))  # ``mix`` is a bijection: one probe decides
             state = table[slot]
             if state < 0:
                 count = _popcount(target)
@@ -120,6 +112,7 @@ def minimal_positions(
                 items += count
                 state = n
                 keys[n] = target
+                hashes[n] = h
                 table[slot] = n
                 n += 1
             rows[source, c] = state
@@ -131,7 +124,7 @@ def minimal_positions(
     return result, final, OK
 
 
-@numba.njit(cache=True)
+@kernel
 def minimal_table(transitions: IntArray, accepting: BoolArray, start: int) -> tuple[IntArray, BoolArray]:
     """The canonical minimal DFA of any table (unreachable states, ``-1`` for a missing move):
     renumbered breadth-first from ``start`` with a rejecting sink for the missing moves, then
@@ -173,19 +166,18 @@ def minimal_table(transitions: IntArray, accepting: BoolArray, start: int) -> tu
     return _moore(rows, final)
 
 
-@numba.njit(cache=True)
+@kernel
 def _moore(rows: IntArray, accepting: BoolArray) -> tuple[IntArray, BoolArray]:
     """Moore refinement of a complete table numbered breadth-first from state 0, and the canonical
     numbering of the result (see the module docstring)."""
     n, k = rows.shape
-    capacity = 16
-    while capacity < 2 * n:
-        capacity *= 2
-    scratch = np.empty(3 * n + capacity, dtype=np.int32)  # one allocation: at this size they add up
+    slots = new_table(n)
+    capacity = slots.shape[0]
+    scratch = np.empty(3 * n, dtype=np.int32)  # one allocation: at this size they add up
     block = scratch[:n]
     refined = scratch[n : 2 * n]
     representative = scratch[2 * n : 3 * n]
-    slots = scratch[3 * n :]
+    signature = np.empty(n, dtype=np.int64)  # the hash of each new block's signature
     count = 1
     for q in range(n):
         block[q] = 0 if accepting[q] == accepting[0] else 1
@@ -196,28 +188,28 @@ def _moore(rows: IntArray, accepting: BoolArray) -> tuple[IntArray, BoolArray]:
             slots[i] = -1
         blocks = 0
         for q in range(n):
-            h = block[q] * _MIX
+            h = mix(block[q])
             for c in range(k):
-                h = (h ^ block[rows[q, c]]) * _MIX
-            slot = (h >> 20) & (capacity - 1)
-            while True:
-                b = slots[slot]
-                if b < 0:
-                    slots[slot] = blocks
-                    representative[blocks] = q
-                    refined[q] = blocks
-                    blocks += 1
-                    break
-                p = representative[b]
+                h = mix(h ^ block[rows[q, c]])
+            slot = probe(slots, signature, h, home(slots, h))
+            while slots[slot] >= 0:
+                p = representative[slots[slot]]
                 same = block[p] == block[q]
                 for c in range(k):
                     if not same:
                         break
                     same = block[rows[p, c]] == block[rows[q, c]]
                 if same:
-                    refined[q] = b
                     break
-                slot = (slot + 1) & (capacity - 1)
+                slot = probe(slots, signature, h, (slot + 1) & (capacity - 1))
+            b = slots[slot]
+            if b < 0:
+                b = blocks
+                slots[slot] = b
+                signature[b] = h
+                representative[b] = q
+                blocks += 1
+            refined[q] = b
         for q in range(n):
             block[q] = refined[q]
         if blocks == count:
@@ -260,7 +252,7 @@ def _moore(rows: IntArray, accepting: BoolArray) -> tuple[IntArray, BoolArray]:
     return result, final
 
 
-@numba.njit(cache=True)
+@kernel
 def _popcount(bits: int) -> int:
     count = 0
     while bits:

@@ -26,12 +26,10 @@ from types import MappingProxyType
 
 import attrs
 import numpy as np
-import numpy.typing as npt
 
+from automata.arrays import IntArray
 from automata.errors import AlphabetMismatch
 from regexlang.charset import MAX_CODE_POINT, CharSet
-
-IntArray = npt.NDArray[np.int32]
 
 
 @attrs.frozen(eq=False)

@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import numpy as np
-import numpy.typing as npt
 
 from automata.alphabet import Alphabet
+from automata.arrays import Int8Array
 from regexlang.ast import AssertKind
 from regexlang.charset import CharSet
 from regexlang.unicode_classes import word_chars
@@ -80,7 +80,7 @@ def verdict(kind: AssertKind, context: int, lookahead: int) -> int:
     return PASS if holds else FAIL
 
 
-def verdict_table() -> npt.NDArray[np.int8]:
+def verdict_table() -> Int8Array:
     """``table[code, context, lookahead]`` = :func:`verdict` for every combination."""
     table = np.zeros((len(KINDS), N_CONTEXTS, N_LOOKAHEADS), dtype=np.int8)
     for code, kind in enumerate(KINDS):
@@ -115,7 +115,7 @@ def required_sets(kinds: Iterable[AssertKind]) -> list[CharSet]:
     return sets
 
 
-def lookahead_codes(alphabet: Alphabet, kinds: Iterable[AssertKind]) -> npt.NDArray[np.int8]:
+def lookahead_codes(alphabet: Alphabet, kinds: Iterable[AssertKind]) -> Int8Array:
     """The lookahead code of each class (which is also the context it leaves behind, shifted)."""
     present = set(kinds)
     codes = np.zeros(len(alphabet), dtype=np.int8)

@@ -21,12 +21,10 @@ from __future__ import annotations
 
 import attrs
 import numpy as np
-import numpy.typing as npt
 
 from automata import _count_kernels, ops
-from automata.dfa import DFA, BoolArray, coreachable_states
-
-Digits = npt.NDArray[np.int64]
+from automata.arrays import Int64Array
+from automata.dfa import DFA
 
 
 @attrs.frozen(eq=False)
@@ -38,7 +36,7 @@ class Completions:
     """
 
     dfa: DFA
-    digits: Digits  # [length, state, digit]: base-2**32 digits, little-endian
+    digits: Int64Array  # [length, state, digit]: base-2**32 digits, little-endian
     per_class: bool = False
     _rows: dict[int, tuple[int, ...]] = attrs.field(factory=dict, init=False, repr=False)
 
@@ -66,13 +64,13 @@ class Completions:
         big = (self.digits[:, :, 2:] != 0).any(axis=(1, 2)) | (self.digits[:, :, 1] >= 2**31).any(axis=1)
         return int(np.argmax(big)) if big.any() else self.max_len + 1
 
-    def int64_table(self, rows: int) -> npt.NDArray[np.int64]:
+    def int64_table(self, rows: int) -> Int64Array:
         """The first ``rows`` rows as an int64 array (rows below :meth:`int64_rows` only)."""
         head = self.digits[:rows]
         return head[:, :, 0] | (head[:, :, 1] << _count_kernels.DIGIT_BITS)
 
 
-def _to_ints(digits: Digits) -> list[int]:
+def _to_ints(digits: Int64Array) -> list[int]:
     """Python ints from rows of base-2**32 digits."""
     if not digits[:, 2:].any():
         low, high = digits[:, 0].astype(np.uint64), digits[:, 1].astype(np.uint64)
@@ -80,11 +78,6 @@ def _to_ints(digits: Digits) -> list[int]:
     raw = digits.astype("<u4").tobytes()
     width = 4 * digits.shape[1]
     return [int.from_bytes(raw[i : i + width], "little") for i in range(0, len(raw), width)]
-
-
-def coreachable(dfa: DFA) -> BoolArray:
-    """States from which some accepting state can be reached (the "live" states)."""
-    return np.array(coreachable_states(dfa.transitions.tolist(), dfa.accepting.tolist()), dtype=np.bool_)
 
 
 def completions(dfa: DFA, max_len: int, *, per_class: bool = False) -> Completions:

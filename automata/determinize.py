@@ -23,22 +23,19 @@ turns that into :class:`StateLimitExceeded` long before memory runs out.
 from __future__ import annotations
 
 import functools
-from typing import Any
 
-import numba
 import numpy as np
-import numpy.typing as npt
 
 from automata import assertions
-from automata.dfa import DFA, BoolArray, IntArray
+from automata._intern import grown, grown_rows, home, mix, new_table, probe, rehashed
+from automata._jit import kernel
+from automata.arrays import BoolArray, Int8Array, Int64Array, IntArray
+from automata.dfa import DFA
 from automata.errors import DEFAULT_STATE_LIMIT, StateLimitExceeded
 from automata.nfa import ASSERT, CHAR, MATCH, NFA, SPLIT
 
 #: Stored NFA-state entries allowed per permitted DFA state (bounds memory: 4 bytes each).
 ITEMS_PER_STATE = 256
-
-Int8Array = npt.NDArray[np.int8]
-Int64Array = npt.NDArray[np.int64]
 
 _OK, _TOO_MANY_STATES, _TOO_MANY_ITEMS = 0, 1, 2
 _AT_START = assertions.AT_START
@@ -70,19 +67,19 @@ def determinize(nfa: NFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> DFA:
 
 
 @functools.cache
-def _verdicts() -> npt.NDArray[np.int8]:
+def _verdicts() -> Int8Array:
     return assertions.verdict_table()
 
 
-@numba.njit(cache=True)
+@kernel
 def _hash(context: int, items: IntArray, count: int) -> int:
     h = np.int64(context) * np.int64(-7046029254386353131)
     for i in range(count):
         h = (h ^ np.int64(items[i])) * np.int64(1099511628211)
-    return int(h ^ (h >> 29))
+    return mix(h ^ (h >> 29))  # probes start from high bits: mix the low ones up into them
 
 
-@numba.njit(cache=True)
+@kernel
 def _closure(
     program: IntArray, seeds: IntArray, n_seeds: int, mark: Int64Array, gen: int, stack: IntArray, out: IntArray
 ) -> int:
@@ -134,7 +131,7 @@ def _closure(
     return kept
 
 
-@numba.njit(cache=True)
+@kernel
 def _resolve(
     program: IntArray,
     items: IntArray,
@@ -189,7 +186,7 @@ def _resolve(
     return count
 
 
-@numba.njit(cache=True)
+@kernel
 def _accepts_at_end(
     program: IntArray,
     items: IntArray,
@@ -231,7 +228,7 @@ def _accepts_at_end(
     return False
 
 
-@numba.njit(cache=True)
+@kernel
 def _subset(
     program: IntArray,
     start: int,
@@ -257,7 +254,7 @@ def _subset(
     contexts = np.empty(64, dtype=np.int64)
     hashes = np.empty(64, dtype=np.int64)
     transitions = np.empty((64, n_classes), dtype=np.int32)
-    table = np.full(128, -1, dtype=np.int64)
+    table = new_table(64)
     n_states = 0
 
     # Source -1 is a virtual predecessor whose single transition leads to the start state.
@@ -298,22 +295,19 @@ def _subset(
                 target = n_states
                 n_states += 1
                 if n_states == contexts.shape[0]:
-                    contexts = _grow(contexts, 2 * n_states)
-                    hashes = _grow(hashes, 2 * n_states)
-                    bounds = _grow(bounds, 2 * n_states + 1)
-                    wider = np.empty((2 * n_states, n_classes), dtype=np.int32)
-                    wider[:n_states] = transitions[:n_states]
-                    transitions = wider
+                    contexts = grown(contexts, 2 * n_states)
+                    hashes = grown(hashes, 2 * n_states)
+                    bounds = grown(bounds, 2 * n_states + 1)
+                    transitions = grown_rows(transitions, 2 * n_states)
                 base = bounds[target]
                 if base + count > items.shape[0]:
-                    items = _grow(items, max(2 * items.shape[0], base + count))
+                    items = grown(items, max(2 * items.shape[0], base + count))
                 items[base : base + count] = fresh[:count]
                 bounds[target + 1] = base + count
                 contexts[target] = context
                 hashes[target] = h
                 table[slot] = target
-                if 2 * n_states > table.shape[0]:
-                    table = _rehash(table, hashes, n_states)
+                table = rehashed(table, hashes, n_states)
             if source >= 0:
                 transitions[source, cls] = target
         source += 1
@@ -327,9 +321,9 @@ def _subset(
     return transitions[:n_states].copy(), accepting, _OK
 
 
-@numba.njit(cache=True)
+@kernel
 def _find(
-    table: Int64Array,
+    table: IntArray,
     h: int,
     context: int,
     fresh: IntArray,
@@ -341,10 +335,10 @@ def _find(
 ) -> tuple[int, int]:
     """The slot of (context, fresh[:count]) in the table and its state, or a free slot and -1."""
     mask = table.shape[0] - 1
-    slot = h & mask
+    slot = probe(table, hashes, h, home(table, h))
     while table[slot] >= 0:
         other = table[slot]
-        if hashes[other] == h and contexts[other] == context and bounds[other + 1] - bounds[other] == count:
+        if contexts[other] == context and bounds[other + 1] - bounds[other] == count:
             base = bounds[other]
             same = True
             for i in range(count):
@@ -353,24 +347,5 @@ def _find(
                     break
             if same:
                 return slot, other
-        slot = (slot + 1) & mask
+        slot = probe(table, hashes, h, (slot + 1) & mask)
     return slot, -1
-
-
-@numba.njit(cache=True)
-def _grow(array: npt.NDArray[Any], size: int) -> npt.NDArray[Any]:
-    grown = np.empty(size, dtype=array.dtype)
-    grown[: array.shape[0]] = array
-    return grown
-
-
-@numba.njit(cache=True)
-def _rehash(table: Int64Array, hashes: Int64Array, n_states: int) -> Int64Array:
-    bigger = np.full(2 * table.shape[0], -1, dtype=np.int64)
-    mask = bigger.shape[0] - 1
-    for state in range(n_states):
-        slot = hashes[state] & mask
-        while bigger[slot] >= 0:
-            slot = (slot + 1) & mask
-        bigger[slot] = state
-    return bigger

@@ -19,12 +19,11 @@ from collections.abc import Sequence
 
 import attrs
 import numpy as np
-import numpy.typing as npt
 
 from automata.alphabet import Alphabet
+from automata.arrays import BoolArray, IntArray
 
-BoolArray = npt.NDArray[np.bool_]
-IntArray = npt.NDArray[np.int32]
+__all__ = ["DFA", "BoolArray", "IntArray", "classes_by_target", "coreachable", "coreachable_states", "minimal"]
 
 
 @attrs.frozen(eq=False)
@@ -76,6 +75,29 @@ def minimal(transitions: IntArray, accepting: BoolArray, alphabet: Alphabet) -> 
     object.__setattr__(dfa, "alphabet", alphabet)
     object.__setattr__(dfa, "canonical", True)
     return dfa
+
+
+def classes_by_target(row: Sequence[int], keep: Sequence[bool] | None = None) -> dict[int, list[int]]:
+    """The classes of one table row grouped by the state they lead to (targets in order of their
+    first class, classes ascending), only targets ``keep`` marks when it is given.
+
+    One (state, target) group is what a clustered counterexample calls a super-character, what
+    state elimination labels an edge with, and what a splice turns into one NFA state.
+    """
+    grouped: dict[int, list[int]] = {}
+    for cls, target in enumerate(row):
+        if keep is None or keep[target]:
+            group = grouped.get(target)
+            if group is None:
+                grouped[target] = [cls]
+            else:
+                group.append(cls)
+    return grouped
+
+
+def coreachable(dfa: DFA) -> BoolArray:
+    """States from which some accepting state can be reached (the "live" states)."""
+    return np.array(coreachable_states(dfa.transitions.tolist(), dfa.accepting.tolist()), dtype=np.bool_)
 
 
 def coreachable_states(rows: Sequence[Sequence[int]], accepting: Sequence[bool]) -> list[bool]:

@@ -27,11 +27,12 @@ construction for acyclic automata.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from automata._jit import kernel
 from automata._small_kernels import minimal_table
-from automata.dfa import DFA, BoolArray, IntArray, minimal
+from automata.arrays import BoolArray, IntArray
+from automata.dfa import DFA, minimal
 
 
 #: Tables with at most this many cells (states × classes) go to the small Moore kernel.
@@ -53,7 +54,7 @@ def minimize(dfa: DFA) -> DFA:
     return minimal(table, final, dfa.alphabet)
 
 
-@numba.njit(cache=True)
+@kernel
 def _reach(elems: IntArray, loc: IntArray, state: int, reached: int) -> int:
     i = loc[state]
     if i >= reached:
@@ -65,7 +66,7 @@ def _reach(elems: IntArray, loc: IntArray, state: int, reached: int) -> int:
     return reached
 
 
-@numba.njit(cache=True)
+@kernel
 def _adjacency(key: IntArray, n_trans: int, n_states: int, adjacent: IntArray, offsets: IntArray) -> None:
     """``adjacent[offsets[q]:offsets[q+1]]``: the transitions whose ``key`` end is ``q``."""
     offsets[:] = 0
@@ -78,7 +79,7 @@ def _adjacency(key: IntArray, n_trans: int, n_states: int, adjacent: IntArray, o
         adjacent[offsets[key[t]]] = t
 
 
-@numba.njit(cache=True)
+@kernel
 def _trim(
     tail: IntArray,
     head: IntArray,
@@ -109,7 +110,7 @@ def _trim(
     return kept, reached
 
 
-@numba.njit(cache=True)
+@kernel
 def _mark(
     elems: IntArray,
     loc: IntArray,
@@ -134,7 +135,7 @@ def _mark(
     return n_touched
 
 
-@numba.njit(cache=True)
+@kernel
 def _split(
     elems: IntArray,
     sets: IntArray,
@@ -169,7 +170,7 @@ def _split(
     return n_sets
 
 
-@numba.njit(cache=True)
+@kernel
 def _minimize(transitions: IntArray, accepting: BoolArray, start: int) -> tuple[IntArray, BoolArray]:
     n, k = transitions.shape
     tail = np.empty(n * k, dtype=np.int32)
@@ -249,7 +250,7 @@ def _minimize(transitions: IntArray, accepting: BoolArray, start: int) -> tuple[
     return _canonical(transitions, accepting, start, live, b_elems, b_sets, b_first, n_blocks)
 
 
-@numba.njit(cache=True)
+@kernel
 def _canonical(
     transitions: IntArray,
     accepting: BoolArray,

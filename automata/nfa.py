@@ -24,11 +24,11 @@ from collections.abc import Callable, Mapping
 
 import attrs
 import numpy as np
-import numpy.typing as npt
 
 from automata.alphabet import Alphabet
+from automata.arrays import BoolArray, IntArray
 from automata.assertions import CODE
-from automata.dfa import DFA, coreachable_states
+from automata.dfa import DFA, classes_by_target, coreachable_states
 from automata.errors import StateLimitExceeded
 from regexlang.ast import (
     Assertion,
@@ -49,9 +49,6 @@ from regexlang.ast import (
 from regexlang.charset import CharSet
 
 CHAR, SPLIT, ASSERT, MATCH, FAIL = 0, 1, 2, 3, 4
-
-IntArray = npt.NDArray[np.int32]
-BoolArray = npt.NDArray[np.bool_]
 
 
 @attrs.frozen(eq=False)
@@ -204,12 +201,8 @@ class _Builder:
         entry: dict[int, int] = {}
         pending: list[tuple[int, int]] = []
         for state in (s for s in range(dfa.n_states) if live[s]):
-            by_target: dict[int, list[int]] = {}
-            for cls, target in enumerate(transitions[state]):
-                if live[target]:
-                    by_target.setdefault(target, []).append(cls)
             options = []
-            for target, classes in by_target.items():
+            for target, classes in classes_by_target(transitions[state], live).items():
                 char = self.on_classes(tuple(classes), -1)
                 pending.append((char, target))
                 options.append(char)

@@ -29,8 +29,9 @@ import attrs
 import numpy as np
 
 from automata import _kernels, _small_pairs
-from automata.alphabet import Alphabet, IntArray, common_refinement
-from automata.dfa import DFA, BoolArray
+from automata.alphabet import Alphabet, common_refinement
+from automata.arrays import BoolArray, IntArray
+from automata.dfa import DFA
 from automata.errors import DEFAULT_STATE_LIMIT, StateLimitExceeded
 from automata.minimize import minimize
 

@@ -35,8 +35,7 @@ from math import prod
 import attrs
 import numpy as np
 
-from automata.counting import coreachable
-from automata.dfa import DFA
+from automata.dfa import DFA, classes_by_target, coreachable
 from regexlang.charset import CharSet
 
 StatePath = tuple[int, ...]
@@ -90,10 +89,8 @@ def _nth(chars: CharSet, index: int) -> str:
 
 def steps_from(dfa: DFA, state: int) -> list[Step]:
     """The super-characters leaving ``state``, one per distinct next state, in class order."""
-    by_target: dict[int, list[int]] = {}
-    for k, target in enumerate(dfa.transitions[state].tolist()):
-        by_target.setdefault(target, []).append(k)
-    return [_step(dfa, state, target, tuple(ks)) for target, ks in by_target.items()]
+    grouped = classes_by_target(dfa.transitions[state].tolist())
+    return [_step(dfa, state, target, tuple(classes)) for target, classes in grouped.items()]
 
 
 def _step(dfa: DFA, source: int, target: int, classes: tuple[int, ...]) -> Step:
@@ -149,8 +146,11 @@ def accepting_paths(
         frontier = level
     chosen = diverse_order(found, draw)[:max_paths]
     steps: dict[tuple[int, int], Step] = {}
+    grouped: dict[int, dict[int, list[int]]] = {}
     for source, target in {pair for states in chosen for pair in zip(states, states[1:])}:
-        steps[source, target] = _step(dfa, source, target, tuple(k for k, t in enumerate(rows[source]) if t == target))
+        if source not in grouped:
+            grouped[source] = classes_by_target(rows[source])
+        steps[source, target] = _step(dfa, source, target, tuple(grouped[source][target]))
     return [Path(start=states[0], steps=tuple(steps[pair] for pair in zip(states, states[1:]))) for states in chosen]
 
 

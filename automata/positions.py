@@ -37,7 +37,7 @@ import numpy as np
 from automata._small_kernels import MAX_POSITIONS, OK, TOO_LARGE, TOO_MANY_STATES, minimal_positions
 from automata.alphabet import Alphabet
 from automata.determinize import ITEMS_PER_STATE
-from automata.dfa import DFA, coreachable_states, minimal
+from automata.dfa import DFA, classes_by_target, coreachable_states, minimal
 from automata.errors import StateLimitExceeded
 from regexlang.ast import (
     Chars,
@@ -103,7 +103,10 @@ class Positions:
             raise Fallback
 
     def position(self, reads: CharSet | tuple[int, ...]) -> int:
-        """A new position reading ``reads``, as a one-bit set."""
+        """A new position reading ``reads``, as a one-bit set; past one bitset, :class:`Fallback`
+        at once, so a long regex never builds its quadratic bitsets here."""
+        if self.size == MAX_POSITIONS:
+            raise Fallback
         bit = 1 << self.size
         self.size += 1
         key = id(reads)
@@ -124,13 +127,12 @@ class Positions:
         """Glushkov's construction. Sequences are built right to left and options left to right,
         the order of the Thompson builder, so ``nested`` sees the same nodes in the same order and
         an error it raises is the one the Thompson path would raise."""
-        kind = type(node)
-        if kind is Chars:
-            bit = self.position(node.chars)  # type: ignore[union-attr]
+        if type(node) is Chars:
+            bit = self.position(node.chars)
             return False, bit, bit
-        if kind is Concat:
+        if type(node) is Concat:
             nullable, first, last = True, 0, 0  # ε, then each part in front of what follows it
-            for part in node.parts[::-1]:  # type: ignore[union-attr]
+            for part in node.parts[::-1]:
                 # Most parts are a character or a starred one: build those here, without a call.
                 if type(part) is Chars:
                     part_nullable = False
@@ -154,9 +156,9 @@ class Positions:
                     last |= part_last
                 nullable = nullable and part_nullable
             return nullable, first, last
-        if kind is Star or kind is Plus:
+        if type(node) is Star or type(node) is Plus:
             self.extra += 1
-            inner = node.inner  # type: ignore[union-attr]
+            inner = node.inner
             if type(inner) is Chars:
                 nullable, first = False, self.position(inner.chars)
                 last = first
@@ -165,9 +167,9 @@ class Positions:
             if last and first:
                 self.links.append(last)
                 self.links.append(first)
-            return nullable or kind is Star, first, last
-        if kind is Union:
-            options = node.options  # type: ignore[union-attr]
+            return nullable or type(node) is Star, first, last
+        if type(node) is Union:
+            options = node.options
             self.extra += len(options)
             nullable, first, last = False, 0, 0
             for option in options:
@@ -181,20 +183,20 @@ class Positions:
                 first |= option_first
                 last |= option_last
             return nullable, first, last
-        if kind is Optional:
+        if type(node) is Optional:
             self.extra += 1
-            _, first, last = self.build(node.inner)  # type: ignore[union-attr]
+            _, first, last = self.build(node.inner)
             return True, first, last
-        if kind is Repeat:
-            return self.repeat(node)  # type: ignore[arg-type]
-        if kind is Epsilon:
+        if type(node) is Repeat:
+            return self.repeat(node)
+        if type(node) is Epsilon:
             return True, 0, 0
-        if kind is EmptySet:
+        if type(node) is EmptySet:
             self.extra += 1
             return _EMPTY
-        if (kind is Intersection or kind is Complement) and self.nested is not None:
+        if (type(node) is Intersection or type(node) is Complement) and self.nested is not None:
             self.check()
-            return self.splice(self.nested(node))  # type: ignore[arg-type]
+            return self.splice(self.nested(node))
         raise Fallback  # an assertion, or a nested node before the alphabet is known
 
     def repeat(self, node: Repeat) -> Fragment:
@@ -246,10 +248,7 @@ class Positions:
         for state, row in enumerate(rows):
             if not live[state]:
                 continue
-            by_target: dict[int, list[int]] = {}
-            for cls, target in enumerate(row):
-                if live[target]:
-                    by_target.setdefault(target, []).append(cls)
+            by_target = classes_by_target(row, live)
             self.extra += len(by_target) + 1
             for target, classes in by_target.items():
                 bit = self.position(tuple(classes))
@@ -320,4 +319,4 @@ def minimal_dfa(
 
 def classes_read(positions: Positions, members: Mapping[CharSet, tuple[int, ...]]) -> list[tuple[int, ...]]:
     """The classes each group of positions reads, for :func:`minimal_dfa`."""
-    return [what if type(what) is tuple else members[what] for what in positions.reads.values()]  # type: ignore[index]
+    return [members[what] if isinstance(what, CharSet) else what for what in positions.reads.values()]

@@ -37,12 +37,12 @@ import numpy as np
 import numpy.typing as npt
 
 from automata import _count_kernels
-from automata.counting import Completions, completions, coreachable
-from automata.dfa import DFA, BoolArray
+from automata.arrays import BoolArray, Int64Array
+from automata.counting import Completions, completions
+from automata.dfa import DFA, classes_by_target, coreachable
 
 Mode = Literal["uniform", "representatives"]
 LengthDistribution = Literal["uniform", "proportional"]
-Int64s = npt.NDArray[np.int64]
 
 
 class _Unranker:
@@ -58,12 +58,14 @@ class _Unranker:
         # characters are the representatives, one per class.
         self.groups: list[list[tuple[int, int, list[int], list[int]]]] = []
         for row in dfa.transitions.tolist():
-            by_target: dict[int, list[tuple[int, int]]] = {}
-            for k, target in enumerate(row):
-                if live[target]:
-                    chars = [(classes[k].intervals[0][0],) * 2] if table.per_class else classes[k].intervals
-                    by_target.setdefault(target, []).extend(chars)
-            self.groups.append([(target, *_flatten(sorted(ivs))) for target, ivs in by_target.items()])
+            groups = []
+            for target, group in classes_by_target(row, live).items():
+                if table.per_class:
+                    intervals = [(classes[k].intervals[0][0],) * 2 for k in group]
+                else:
+                    intervals = [interval for k in group for interval in classes[k].intervals]
+                groups.append((target, *_flatten(sorted(intervals))))
+            self.groups.append(groups)
         # Rows below ``int64_rows`` (and every block within them) fit the compiled unranker.
         self.int64_rows = table.int64_rows()
 
@@ -113,7 +115,7 @@ class _Unranker:
                 index -= block
         return "".join(map(chr, codes)), state, index
 
-    def _arrays(self) -> tuple[Int64s, Int64s, Int64s, Int64s, Int64s, Int64s]:
+    def _arrays(self) -> tuple[Int64Array, Int64Array, Int64Array, Int64Array, Int64Array, Int64Array]:
         """The edge groups as the flat arrays :func:`automata._count_kernels.unrank` reads."""
         group_bounds, interval_bounds = [0], [0]
         targets, sizes, starts, offsets = [], [], [], []

@@ -31,8 +31,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from automata.counting import coreachable
-from automata.dfa import DFA
+from automata.dfa import DFA, classes_by_target, coreachable
 from regexlang.ast import (
     Chars,
     Concat,
@@ -90,12 +89,9 @@ def _generalised(dfa: DFA) -> tuple[Edges, Edges]:
     for state in list(out):
         if state < 0:
             continue
-        by_target: dict[int, list[CharSet]] = {}
-        for k, target in enumerate(dfa.transitions[state].tolist()):
-            if useful[target]:
-                by_target.setdefault(target, []).append(dfa.alphabet.classes[k])
-        for target, classes in by_target.items():
-            _add(out, into, state, target, Chars(functools.reduce(CharSet.union, classes)))
+        for target, classes in classes_by_target(dfa.transitions[state].tolist(), useful).items():
+            chars = functools.reduce(CharSet.union, [dfa.alphabet.classes[k] for k in classes])
+            _add(out, into, state, target, Chars(chars))
         if dfa.accepting[state]:
             _add(out, into, state, _FINAL, _EPSILON)
     if useful[dfa.start]:

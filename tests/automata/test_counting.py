@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from automata.alphabet import partition
-from automata.counting import completions, coreachable, count_by_length, diff_ratio
+from automata.counting import completions, count_by_length, diff_ratio
+from automata.dfa import coreachable
 from automata.dfa import DFA
 from regexlang.charset import UNICODE, CharSet
 from tests.automata.reference import strings_up_to

@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata.counting import coreachable
+from automata.dfa import coreachable
 from automata.dfa import DFA
 from automata.paths import Path, accepting_paths, steps_from
 from regexlang.charset import CharSet
