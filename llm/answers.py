@@ -1,4 +1,4 @@
-"""Reading a learner's reply: the ``<reasoning>`` and ``<ans>`` blocks, then the regex inside.
+r"""Reading a learner's reply: the ``<reasoning>`` and ``<ans>`` blocks, then the regex inside.
 
 Models rarely follow an output format to the letter, so extraction is forgiving about form and
 strict about content. Tags match case-insensitively and with inner spaces (``< ans >``); a block
@@ -11,6 +11,19 @@ reasoning has not answered).
 The last block is the answer; all blocks, in order, are the candidates of a multi-candidate
 repair. Parsing uses the task's dialect (``regexlang.parse``), and a failure is an
 :class:`AnswerError` value whose :meth:`~AnswerError.feedback` is ready for a repair prompt.
+
+What parsing forgives is said in :attr:`ParsedAnswer.notes`, so a run can count it:
+
+* Python dialect: a model that writes code rather than a regex wraps it as ``r"\d+"``,
+  ``'\d+'``, ``/\d+/`` or ``re.compile(r'\d+')``. The wrapper is removed and the regex inside is
+  read as written (as a raw string). A plain (non-raw) literal holding an escape that Python
+  would translate (``'\b'`` is a backspace there, ``'\\d'`` is ``\d``) is a syntax error instead,
+  since the intent cannot be known (``'\d+'``, which Python keeps as is, is fine); so is
+  a ``re.compile`` with flags (write them inline, ``(?i)``). A regex meant to match a literal
+  ``/x/`` must be written without the slashes at both ends, e.g. ``\/x\/``.
+* Simple dialect: the prompt offers only ``+`` for union, but ``|`` (and ``.`` for concatenation)
+  are accepted because pyformlang accepts them with the same meaning; the answer is lenient-parsed
+  and noted, not rejected.
 """
 
 from __future__ import annotations
@@ -28,6 +41,14 @@ _ANS = (re.compile(r"<\s*ans\s*>", re.IGNORECASE), re.compile(r"<\s*/\s*ans\s*>"
 _REASONING = (re.compile(r"<\s*reasoning\s*>", re.IGNORECASE), re.compile(r"<\s*/\s*reasoning\s*>", re.IGNORECASE))
 _FENCE_INFO = re.compile(r"[A-Za-z0-9_+.-]*[ \t]*")
 _FENCE = "```"
+_PY_CALL = re.compile(r"re\s*\.\s*(?:compile|fullmatch|match|search)\s*\((?P<args>.*)\)", re.DOTALL)
+_PY_LITERAL = re.compile(
+    r"(?P<raw>[rR]?)(?P<quote>[\"'])(?P<body>(?:\\.|(?!(?P=quote)).)*)(?P=quote)\s*(?P<rest>.*)", re.DOTALL
+)
+# escapes a plain Python string literal would turn into other characters ('\d' it keeps as is)
+_PY_ESCAPE = re.compile(r"\\[\\'\"abfnrtv0-7xNuU\n]")
+_SLASHED = re.compile(r"/(?P<body>.+)/", re.DOTALL)
+_SIMPLE_EXTRAS = (("|", "'|' for union (the prompt's syntax has '+')"), (".", "'.' for concatenation"))
 
 
 @attrs.frozen
@@ -49,6 +70,12 @@ class ParsedAnswer:
 
     text: str
     regex: Regex
+    notes: tuple[str, ...] = ()
+
+    @property
+    def lenient(self) -> bool:
+        """Whether parsing forgave something (see ``notes``)."""
+        return bool(self.notes)
 
 
 @attrs.frozen
@@ -92,13 +119,51 @@ def parse_candidates(
 
 
 def parse_regex(text: str, dialect: Dialect, alphabet: CharSet | None = None) -> ParsedAnswer | AnswerError:
-    """``text`` parsed in ``dialect``, or the parser's complaint."""
+    """``text`` parsed in ``dialect`` (leniently, see the module doc), or the parser's complaint."""
+    notes: tuple[str, ...] = ()
+    if dialect == "python":
+        unwrapped = unwrap_python(text)
+        if isinstance(unwrapped, AnswerError):
+            return unwrapped
+        text, notes = unwrapped
+    elif dialect == "simple":
+        notes = tuple(note for symbol, note in _SIMPLE_EXTRAS if symbol in text)
     try:
-        return ParsedAnswer(text, regexlang.parse(text, dialect, alphabet))
+        return ParsedAnswer(text, regexlang.parse(text, dialect, alphabet), notes)
     except regexlang.RegexSyntaxError as error:
         return AnswerError("syntax", error.message, error.text, error.position)
     except regexlang.RegexError as error:
         return AnswerError("syntax", str(error), text)
+
+
+def unwrap_python(text: str) -> tuple[str, tuple[str, ...]] | AnswerError:
+    """The regex inside a Python-code wrapper and what was removed, or why it cannot be read."""
+    notes = []
+    call = _PY_CALL.fullmatch(text)
+    if call is not None:
+        text = call["args"].strip()
+        notes.append("removed re.compile(...)")
+    literal = _PY_LITERAL.fullmatch(text)
+    if literal is not None:
+        if literal["rest"]:
+            if call is not None and literal["rest"].startswith(","):
+                return AnswerError("syntax", "write flags inline, as (?i), not as a second argument", text)
+            return AnswerError("syntax", "text after a quoted string; write the regex alone", text)
+        if not literal["raw"] and _PY_ESCAPE.search(literal["body"]):
+            return AnswerError(
+                "syntax",
+                "a plain Python string with an escape Python translates is ambiguous ('\\b' is a backspace"
+                " there); write the regex without quotes",
+                text,
+            )
+        notes.append(f"removed {literal['raw']}{literal['quote']}...{literal['quote']} quotes")
+        return literal["body"], tuple(notes)
+    if call is not None:
+        return AnswerError("syntax", "re.compile(...) without a string literal inside; write the regex alone", text)
+    slashed = _SLASHED.fullmatch(text)
+    if slashed is not None:
+        return slashed["body"], ("removed /.../ delimiters",)
+    return text, ()
 
 
 def _blocks(

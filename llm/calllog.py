@@ -17,14 +17,20 @@ Lookup rules, used by the client's ``record`` and ``replay`` modes:
   returns the latest one when nothing better exists, so a replayed run takes the path the
   recorded run took.
 
-Models found by discovery are logged too, so that replay chooses the same model and clamps the
-same completion budget without a server.
+Models found by discovery are logged too, so that replay (and a record-mode run resumed while the
+server is down) chooses the same model and fits the same completion budget without a server.
+
+A file that is not a readable log (corrupt, truncated, another format) or a row whose JSON does
+not decode raises :class:`~llm.errors.CallLogError` naming the file and what to do, never a raw
+``sqlite3`` or ``json`` error.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -32,6 +38,7 @@ from typing import Any
 import attrs
 
 from llm.chat import ModelInfo, Request
+from llm.errors import CallLogError
 from llm.results import Result, result_from_data, result_kind, result_to_data
 
 _SCHEMA = """
@@ -80,10 +87,21 @@ class CallLog:
 
     def __init__(self, path: str | Path, *, busy_timeout: float = 30.0) -> None:
         self.path = Path(path)
-        self._db = sqlite3.connect(self.path, timeout=busy_timeout, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+        with self._guard():
+            self._db = sqlite3.connect(self.path, timeout=busy_timeout, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+
+    @contextlib.contextmanager
+    def _guard(self) -> Iterator[None]:
+        """Turn sqlite's and json's complaints about the file into a ``CallLogError``."""
+        try:
+            yield
+        except sqlite3.DatabaseError as error:
+            raise CallLogError(str(self.path), f"sqlite: {error}") from error
+        except (ValueError, TypeError, KeyError) as error:  # a row whose JSON is not a logged result
+            raise CallLogError(str(self.path), f"a logged row does not decode: {error}") from error
 
     def __enter__(self) -> CallLog:
         return self
@@ -98,62 +116,69 @@ class CallLog:
         self._db.close()
 
     def __len__(self) -> int:
-        (count,) = self._db.execute("SELECT COUNT(*) FROM calls").fetchone()
+        with self._guard():
+            (count,) = self._db.execute("SELECT COUNT(*) FROM calls").fetchone()
         return int(count)
 
     def append(self, request: Request, body: dict[str, Any], result: Result, created_at: float) -> None:
         """Log one call: the body sent for ``request`` and its result, committed at once."""
         usage = getattr(result, "usage", None)
-        self._db.execute(
-            "INSERT INTO calls (key, model, kind, request, result, prompt_tokens, completion_tokens,"
-            " reasoning_tokens, cached_tokens, latency_s, attempts, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                request.key(),
-                request.model,
-                result_kind(result),
-                _dumps(body),
-                _dumps(result_to_data(result)),
-                None if usage is None else usage.prompt_tokens,
-                None if usage is None else usage.completion_tokens,
-                None if usage is None else usage.reasoning_tokens,
-                None if usage is None else usage.cached_tokens,
-                result.latency_s,
-                result.attempts,
-                created_at,
-            ),
+        row = (
+            request.key(),
+            request.model,
+            result_kind(result),
+            _dumps(body),
+            _dumps(result_to_data(result)),
+            None if usage is None else usage.prompt_tokens,
+            None if usage is None else usage.completion_tokens,
+            None if usage is None else usage.reasoning_tokens,
+            None if usage is None else usage.cached_tokens,
+            result.latency_s,
+            result.attempts,
+            created_at,
         )
+        with self._guard():
+            self._db.execute(
+                "INSERT INTO calls (key, model, kind, request, result, prompt_tokens, completion_tokens,"
+                " reasoning_tokens, cached_tokens, latency_s, attempts, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                row,
+            )
 
     def lookup(self, key: str, *, accept_failed: bool) -> Result | None:
         """The logged result for ``key`` (see the module doc for which one), or ``None``."""
-        row = self._db.execute(
-            "SELECT result FROM calls WHERE key = ? AND kind != 'failed' ORDER BY id LIMIT 1", (key,)
-        ).fetchone()
-        if row is None and accept_failed:
+        with self._guard():
             row = self._db.execute(
-                "SELECT result FROM calls WHERE key = ? AND kind = 'failed' ORDER BY id DESC LIMIT 1", (key,)
+                "SELECT result FROM calls WHERE key = ? AND kind != 'failed' ORDER BY id LIMIT 1", (key,)
             ).fetchone()
-        return None if row is None else result_from_data(json.loads(row[0]))
+            if row is None and accept_failed:
+                row = self._db.execute(
+                    "SELECT result FROM calls WHERE key = ? AND kind = 'failed' ORDER BY id DESC LIMIT 1", (key,)
+                ).fetchone()
+            return None if row is None else result_from_data(json.loads(row[0]))
 
     def record_models(self, models: tuple[ModelInfo, ...], recorded_at: float) -> None:
         """Remember what model discovery found (the latest listing of an id wins)."""
-        self._db.executemany(
-            "INSERT OR REPLACE INTO models (id, max_model_len, recorded_at) VALUES (?, ?, ?)",
-            [(model.id, model.max_model_len, recorded_at) for model in models],
-        )
+        with self._guard():
+            self._db.executemany(
+                "INSERT OR REPLACE INTO models (id, max_model_len, recorded_at) VALUES (?, ?, ?)",
+                [(model.id, model.max_model_len, recorded_at) for model in models],
+            )
 
     def models(self) -> tuple[ModelInfo, ...]:
         """The models recorded by discovery, by id."""
-        rows = self._db.execute("SELECT id, max_model_len FROM models ORDER BY id").fetchall()
+        with self._guard():
+            rows = self._db.execute("SELECT id, max_model_len FROM models ORDER BY id").fetchall()
         return tuple(ModelInfo(id=model_id, max_model_len=length) for model_id, length in rows)
 
     def totals(self) -> tuple[ModelTotals, ...]:
         """Calls, outcomes, token sums and total latency per model, by model name."""
-        rows = self._db.execute(
-            "SELECT model, COUNT(*), SUM(kind = 'completion'), SUM(kind = 'truncated'), SUM(kind = 'failed'),"
-            " TOTAL(prompt_tokens), TOTAL(completion_tokens), TOTAL(reasoning_tokens), TOTAL(cached_tokens),"
-            " TOTAL(latency_s) FROM calls GROUP BY model ORDER BY model"
-        ).fetchall()
+        with self._guard():
+            rows = self._db.execute(
+                    "SELECT model, COUNT(*), SUM(kind = 'completion'), SUM(kind = 'truncated'), SUM(kind = 'failed'),"
+                " TOTAL(prompt_tokens), TOTAL(completion_tokens), TOTAL(reasoning_tokens), TOTAL(cached_tokens),"
+                " TOTAL(latency_s) FROM calls GROUP BY model ORDER BY model"
+            ).fetchall()
         return tuple(
             ModelTotals(model, calls, ok, cut, failed, int(pt), int(ct), int(rt), int(cached), latency)
             for model, calls, ok, cut, failed, pt, ct, rt, cached, latency in rows

@@ -1,34 +1,51 @@
 """The values of one chat request, and the key the call log files it under.
 
-A :class:`Request` is the *logical* request: model, messages, sampling parameters and a
-``sample_index``. Its key is the SHA-256 of a canonical JSON rendering (sorted keys, no spaces,
-``None`` fields left out so that adding an optional parameter later keeps old keys valid).
-What goes on the wire may differ (``max_tokens`` instead of ``max_completion_tokens``, no
-``temperature``) when a server refuses a field; the key does not, so a log recorded against one
-server replays for a request built the same way against any other.
+A :class:`Request` is the *logical* request: model, messages, sampling parameters, the caller's
+``sample_index`` and the client's ``repeat`` count. Its key is the SHA-256 of a canonical JSON
+rendering (sorted keys, no spaces, unset optional fields left out so that adding an optional
+parameter later keeps old keys valid). What goes on the wire may differ (``max_tokens`` instead of
+``max_completion_tokens``) when a server says it does not support a field; the key does not, so a
+log recorded against one server replays for a request built the same way against any other.
 
-``sample_index`` is never sent. It tells apart requests that are identical on purpose: drawing
-several samples at a temperature above zero, or re-asking the same prompt to measure variance.
-With ``n > 1`` one request already carries all ``n`` choices and needs no index.
+Which calls are the same sample, one rule in live, record and replay mode:
 
-The completion budget is clamped so that a prompt plus its completion fits the model's context
+* At temperature 0 (greedy decoding) identical calls are one request: concurrent duplicates share
+  one server call, and record/replay answer later ones from the log.
+* At a temperature above 0, or left to the server (``None``), every call is its own sample: the
+  k-th identical call of a client gets ``repeat = k``, which is part of the key. A re-run (or a
+  resumed run) that makes the same calls in the same order meets the same keys, so record mode
+  serves them from the log and replay reproduces them; ``sample_index`` (never sent) lets a caller
+  name samples explicitly instead of by order.
+
+The completion budget is fitted so that a prompt plus its completion fits the model's context
 (``max_model_len`` from model discovery). Tokens cannot be counted without the model's tokenizer,
 so the prompt is estimated generously at one token per two characters; an over-estimate only
-shortens a budget that was about to overflow anyway.
+shortens a budget that was about to overflow anyway. Below a floor the call is not sent at all
+(:func:`fit_budget` says so), since a reply of a handful of tokens is a truncation paid for.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Literal
+import math
+import types
+from collections.abc import Mapping
+from typing import Any, Literal, get_args
 
 import attrs
 
+from llm.errors import ConfigError
+
 Role = Literal["system", "user", "assistant"]
-ReasoningEffort = Literal["minimal", "low", "medium", "high"]
+ReasoningEffort = Literal["none", "minimal", "low", "medium", "high"]
 KEY_FORMAT = 1
 CHARS_PER_TOKEN_ESTIMATE = 2
+# Fields the client writes itself; ``extra_body`` may not override them, or the log would lie.
+RESERVED_FIELDS = frozenset(
+    {"model", "messages", "max_tokens", "max_completion_tokens", "temperature", "top_p", "seed", "n", "stop",
+     "reasoning_effort", "structured_outputs", "stream"}
+)
 
 
 @attrs.frozen
@@ -55,17 +72,69 @@ class StructuredOutput:
     pattern: str
 
 
+def _temperature(value: float | None) -> float | None:
+    if value is None:
+        return None
+    number = float(value)
+    if not math.isfinite(number) or number < 0:
+        raise ConfigError(f"temperature must be a finite number >= 0 (or None for the server's default), got {value}")
+    return number
+
+
+def _top_p(value: float | None) -> float | None:
+    if value is None:
+        return None
+    number = float(value)
+    if not 0 < number <= 1:
+        raise ConfigError(f"top_p must be in (0, 1], got {value}")
+    return number
+
+
+def _extra_body(value: Mapping[str, Any]) -> Mapping[str, Any]:
+    clash = RESERVED_FIELDS.intersection(value)
+    if clash:
+        raise ConfigError(f"extra_body may not set {sorted(clash)}: use the SamplingParams fields")
+    try:  # a deep copy that also proves the value is JSON, so it cannot fail at send time
+        copy = json.loads(json.dumps(dict(value)))
+    except (TypeError, ValueError) as error:
+        raise ConfigError(f"extra_body must be JSON data: {error}") from None
+    return types.MappingProxyType(copy)
+
+
+def _at_least_one(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{attribute.name} must be an integer >= 1, got {value!r}")
+
+
+def _known_effort(instance: object, attribute: attrs.Attribute[Any], value: str | None) -> None:
+    if value is not None and value not in get_args(ReasoningEffort):
+        raise ConfigError(f"reasoning_effort must be one of {get_args(ReasoningEffort)}, got {value!r}")
+
+
 @attrs.frozen
 class SamplingParams:
-    """How to sample: the paper's defaults are temperature 0 and 32768 completion tokens."""
+    """How to sample: the paper's defaults are temperature 0 and 32768 completion tokens.
 
-    max_completion_tokens: int = 32768
-    temperature: float = attrs.field(default=0.0, converter=float)
+    Invalid values raise ``ConfigError``. ``temperature=None`` sends none (the server's default,
+    for models that accept no other). ``extra_body`` is merged into the request body as is, for
+    server-specific fields (vLLM's ``guided_regex`` or ``chat_template_kwargs``); it is part of the
+    log key and may not set a field that has its own parameter here.
+    """
+
+    max_completion_tokens: int = attrs.field(default=32768, validator=_at_least_one)
+    temperature: float | None = attrs.field(default=0.0, converter=_temperature)
     seed: int | None = None
-    n: int = 1
+    n: int = attrs.field(default=1, validator=_at_least_one)
     stop: tuple[str, ...] = ()
-    reasoning_effort: ReasoningEffort | None = None
+    reasoning_effort: ReasoningEffort | None = attrs.field(default=None, validator=_known_effort)
     structured: StructuredOutput | None = None
+    top_p: float | None = attrs.field(default=None, converter=_top_p)
+    extra_body: Mapping[str, Any] = attrs.field(factory=dict, converter=_extra_body, hash=False)
+
+    @property
+    def greedy(self) -> bool:
+        """Whether identical requests are meant to give one answer (temperature 0)."""
+        return self.temperature == 0.0
 
 
 @attrs.frozen
@@ -78,12 +147,13 @@ class ModelInfo:
 
 @attrs.frozen
 class Request:
-    """A logical chat request; ``key`` identifies it in the call log."""
+    """A logical chat request; ``key`` identifies it in the call log (see the module doc)."""
 
     model: str
     messages: tuple[Message, ...]
     params: SamplingParams = SamplingParams()
     sample_index: int = 0
+    repeat: int = 0
 
     def canonical(self) -> dict[str, Any]:
         """The request as plain JSON data; unset optional parameters are left out."""
@@ -93,18 +163,20 @@ class Request:
             "model": self.model,
             "messages": [message.to_wire() for message in self.messages],
             "max_completion_tokens": params.max_completion_tokens,
-            "temperature": params.temperature,
             "n": params.n,
             "sample_index": self.sample_index,
         }
-        if params.seed is not None:
-            data["seed"] = params.seed
-        if params.stop:
-            data["stop"] = list(params.stop)
-        if params.reasoning_effort is not None:
-            data["reasoning_effort"] = params.reasoning_effort
-        if params.structured is not None:
-            data["structured_outputs"] = {params.structured.kind: params.structured.pattern}
+        optional = {
+            "temperature": params.temperature,
+            "top_p": params.top_p,
+            "seed": params.seed,
+            "stop": list(params.stop) or None,
+            "reasoning_effort": params.reasoning_effort,
+            "structured_outputs": None if params.structured is None else {params.structured.kind: params.structured.pattern},
+            "extra_body": dict(params.extra_body) or None,
+            "repeat": self.repeat or None,
+        }
+        data.update((name, value) for name, value in optional.items() if value is not None)
         return data
 
     def key(self) -> str:
@@ -113,12 +185,20 @@ class Request:
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def clamp_budget(params: SamplingParams, messages: tuple[Message, ...], model: ModelInfo) -> SamplingParams:
-    """``params`` with a completion budget that fits ``model``'s context next to ``messages``."""
+def fit_budget(
+    params: SamplingParams, messages: tuple[Message, ...], model: ModelInfo, floor: int = 1
+) -> SamplingParams | None:
+    """``params`` with a completion budget that fits ``model``'s context next to ``messages``.
+
+    ``None`` when the room left is below ``min(floor, params.max_completion_tokens)``: the call
+    would be a truncation, so it should fail as a ``context_overflow`` instead of being sent.
+    """
     if model.max_model_len is None:
         return params
     prompt_estimate = sum(len(message.content) for message in messages) // CHARS_PER_TOKEN_ESTIMATE
-    room = max(model.max_model_len - prompt_estimate, 1)
+    room = model.max_model_len - prompt_estimate
     if params.max_completion_tokens <= room:
         return params
+    if room < min(floor, params.max_completion_tokens):
+        return None
     return attrs.evolve(params, max_completion_tokens=room)

@@ -1,21 +1,25 @@
 """The async client for OpenAI-compatible chat servers (vLLM, OpenAI, OpenRouter, ...).
 
-One :class:`LLMClient`, used as ``async with``, owns one aiohttp session whose connection pool is
-as large as the configured concurrency, and an ``asyncio.Semaphore`` that keeps at most that many
-calls in flight however many tasks call :meth:`LLMClient.complete` at once.
+One :class:`LLMClient`, used as ``async with``, owns one HTTP transport (:mod:`llm.transport`)
+whose connection pool is as large as the configured concurrency, and an ``asyncio.Semaphore`` that
+keeps at most that many calls in flight however many tasks call :meth:`LLMClient.complete` at once.
 
-A call goes: pick the model (discovery, once per client) → clamp the completion budget to its
-context → build the logical :class:`~llm.chat.Request` → in ``record`` or ``replay`` mode, answer
-from the call log if it can → otherwise send, retrying transient trouble per
-:class:`~llm.retry.RetryPolicy` and adapting the body to fields the server refuses → in ``record``
-mode, log the result. Whatever the server does, the caller gets a :data:`~llm.results.Result`;
-exceptions are reserved for caller mistakes (:mod:`llm.errors`).
+A call goes: decide which sample it is (:mod:`llm.chat`: at temperature 0 identical calls are one
+request and concurrent duplicates share one exchange; above 0 each call is the next ``repeat``)
+→ in ``record`` or ``replay`` mode, answer from the call log if it can, using the model the log
+recorded, so a resumed run is served without a server → pick the model (discovery, once per
+client) → fit the completion budget to its context, or fail as ``context_overflow`` → send, with
+retries under one deadline (:mod:`llm.transport`) → in ``record`` mode, log the result. Whatever
+the server does, the caller gets a :data:`~llm.results.Result`; exceptions are reserved for caller
+mistakes (:mod:`llm.errors`).
 
 Model discovery (``GET {base_url}/models``): the configured model if the server lists it, else the
 only listed model when no model was configured; anything else is a ``ModelDiscoveryError`` listing
-the ids, because silently swapping models would corrupt an experiment. A server without a usable
-``/models`` endpoint is trusted to serve the configured model. In replay mode the models recorded
-in the log stand in for the server.
+the ids, because silently swapping models would corrupt an experiment. When the listing fails in
+any way (no endpoint, HTML, 5xx, down) a configured model is tried anyway, with the context length
+the log recorded for it if any. Concurrent callers share one discovery and its outcome, failure
+included; a later call tries again. In replay mode the models recorded in the log stand in for the
+server.
 
 Sleeping, both clocks and the jitter source are constructor arguments, so tests drive retries
 without waiting.
@@ -25,45 +29,23 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from types import TracebackType
-from typing import Any, Generic, Literal, TypeVar
+from typing import Literal
 
-import aiohttp
 import attrs
 import numpy as np
 
 from llm.calllog import CallLog
-from llm.chat import Message, ModelInfo, Request, SamplingParams, clamp_budget
+from llm.chat import CHARS_PER_TOKEN_ESTIMATE, Message, ModelInfo, Request, SamplingParams, fit_budget
 from llm.config import ClientConfig
-from llm.errors import ConfigError, MalformedResponse, ModelDiscoveryError, ReplayMiss
-from llm.results import Choice, Completion, Failed, FailureReason, Result, Truncated, Usage
-from llm.retry import QUOTA_EXHAUSTED, is_retryable_status, retry_after_seconds
-from llm.wire import ServerError, WireOptions, adapt, parse_completion, parse_error, parse_models, request_body
+from llm.errors import ConfigError, ModelDiscoveryError, ReplayMiss
+from llm.results import Choice, Failed, Result, Usage, reply_kind
+from llm.transport import Exchange, Sleep, Transport
+from llm.wire import WireOptions, body_adaptations, parse_completion, parse_models, request_body
 
 Mode = Literal["live", "record", "replay"]
-Sleep = Callable[[float], Awaitable[None]]
-_T = TypeVar("_T")
-# A model listing that fails this way means the server has no usable /models endpoint, not that
-# it is down: the configured model is then taken on trust.
-_NO_MODEL_LISTING: frozenset[FailureReason] = frozenset({"not_found", "bad_request", "http_error"})
-
-
-@attrs.frozen
-class _Reply:
-    status: int
-    body: bytes
-    headers: Mapping[str, str]
-
-
-@attrs.frozen
-class _Exchange(Generic[_T]):
-    """The outcome of one call with its retries, and the body that was sent last."""
-
-    value: _T | Failed
-    body: dict[str, Any] | None
-    attempts: int
-    latency_s: float
+_Identity = tuple[tuple[Message, ...], SamplingParams, int]
 
 
 def choose_model(configured: str | None, served: tuple[ModelInfo, ...]) -> ModelInfo:
@@ -101,43 +83,39 @@ class LLMClient:
             raise ConfigError(f"{mode} mode needs a call log")
         self.config = ClientConfig.resolve() if config is None else config
         self.mode = mode
-        self._log = log
-        self._sleep = sleep
+        self._log = log if mode != "live" else None
+        self._record = log if mode == "record" else None
         self._clock = clock
         self._wall_clock = wall_clock
-        self._rng = np.random.default_rng() if rng is None else rng
+        rng = np.random.default_rng() if rng is None else rng
+        self._transport = Transport(self.config, sleep=sleep, clock=clock, wall_clock=wall_clock, rng=rng)
         self._semaphore = asyncio.Semaphore(self.config.concurrency)
-        self._model_lock = asyncio.Lock()
         self._model: ModelInfo | None = None
-        self._options = WireOptions()
-        self._session: aiohttp.ClientSession | None = None
+        self._discovery: asyncio.Task[ModelInfo | Failed] | None = None
+        self._logged_model_read = False
+        self._logged: ModelInfo | None = None
+        self._answered_from_log_as: str | None = None
+        self._in_flight: dict[_Identity, asyncio.Future[Result]] = {}
+        self._repeats: dict[str, int] = {}
 
     async def __aenter__(self) -> LLMClient:
         if self.mode != "replay":
-            self._session = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit=self.config.concurrency),
-                timeout=aiohttp.ClientTimeout(
-                    total=self.config.total_timeout, sock_connect=self.config.connect_timeout
-                ),
-                headers={"Authorization": f"Bearer {self.config.api_key}"},
-            )
+            self._transport.open()
         return self
 
     async def __aexit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
-        if self._session is not None:
-            await self._session.close()
-            self._session = None
+        await self._transport.close()
 
     @property
     def wire_options(self) -> WireOptions:
         """The request-shape adaptations learned from this client's server so far."""
-        return self._options
+        return self._transport.options
 
     async def model(self) -> ModelInfo:
         """The model calls go to; raises ``ModelDiscoveryError`` when none can be chosen."""
-        found = await self._discover()
+        found = await self._discover(self._clock() + self.config.call_deadline)
         if isinstance(found, Failed):
             raise ModelDiscoveryError(f"cannot list models: {found.reason}: {found.message}", ())
         return found
@@ -145,129 +123,145 @@ class LLMClient:
     async def complete(
         self, messages: Sequence[Message], params: SamplingParams = SamplingParams(), *, sample_index: int = 0
     ) -> Result:
-        """Send one chat request (or answer it from the log) and return its typed result."""
-        model = await self._discover()
-        if isinstance(model, Failed):
-            return model
+        """Send one chat request (or answer it from the log) and return its typed result.
+
+        Which calls are the same sample is one rule in every mode (see :mod:`llm.chat`).
+        """
         chat = tuple(messages)
-        request = Request(model.id, chat, clamp_budget(params, chat, model), sample_index)
-        if self._log is not None and self.mode != "live":
-            key = request.key()
-            logged = self._log.lookup(key, accept_failed=self.mode == "replay")
-            if logged is not None:
-                return logged
-            if self.mode == "replay":
-                raise ReplayMiss(key, model.id)
-        async with self._semaphore:
-            exchange = await self._exchange(
-                "POST", "/chat/completions", lambda: request_body(request, self._options), parse_completion
-            )
-        result = _chat_result(model.id, exchange)
-        if self._log is not None and self.mode == "record" and exchange.body is not None:
-            self._log.append(request, exchange.body, result, self._wall_clock())
+        if not params.greedy:
+            unrepeated = Request("", chat, params, sample_index).key()
+            repeat = self._repeats.get(unrepeated, 0)
+            self._repeats[unrepeated] = repeat + 1
+            return await self._call(chat, params, sample_index, repeat)
+        identity = (chat, params, sample_index)
+        while (leader := self._in_flight.get(identity)) is not None:
+            try:
+                return await asyncio.shield(leader)
+            except asyncio.CancelledError:
+                if not leader.cancelled():
+                    raise  # this caller was cancelled; otherwise the leader was, and we take over
+        shared: asyncio.Future[Result] = asyncio.get_running_loop().create_future()
+        self._in_flight[identity] = shared
+        try:
+            result = await self._call(chat, params, sample_index, 0)
+        except BaseException:
+            shared.cancel()  # followers redo the call themselves and meet the same error or not
+            raise
+        finally:
+            del self._in_flight[identity]
+        shared.set_result(result)
         return result
 
-    async def _discover(self) -> ModelInfo | Failed:
+    async def _call(self, chat: tuple[Message, ...], params: SamplingParams, sample_index: int, repeat: int) -> Result:
+        deadline = self._clock() + self.config.call_deadline
+        looked_up: Request | Failed | None = None
+        if self._log is not None:
+            known = self._model or self._logged_model()
+            if known is not None:
+                looked_up = request = self._request(known, chat, params, sample_index, repeat)
+                logged = self._lookup(request)
+                if logged is not None:
+                    self._answered_from_log_as = known.id
+                    return logged
+        model = await self._discover(deadline)
+        if isinstance(model, Failed):
+            return model
+        request = self._request(model, chat, params, sample_index, repeat)
+        if isinstance(request, Failed):
+            return request
+        if request != looked_up:
+            logged = self._lookup(request)
+            if logged is not None:
+                return logged
+        if self.mode == "replay":
+            raise ReplayMiss(request.key(), model.id)
+        async with self._semaphore:
+            exchange = await self._transport.exchange(
+                "POST", "/chat/completions", lambda options: request_body(request, options), parse_completion, deadline
+            )
+        result = _chat_result(model.id, params, exchange)
+        if self._record is not None and exchange.body is not None:
+            self._record.append(request, exchange.body, result, self._wall_clock())
+        return result
+
+    def _request(
+        self, model: ModelInfo, chat: tuple[Message, ...], params: SamplingParams, sample_index: int, repeat: int
+    ) -> Request | Failed:
+        floor = self.config.min_completion_budget
+        fitted = fit_budget(params, chat, model, floor)
+        if fitted is None:
+            estimate = sum(len(message.content) for message in chat) // CHARS_PER_TOKEN_ESTIMATE
+            return Failed(
+                "context_overflow",
+                f"the prompt (~{estimate} tokens at {CHARS_PER_TOKEN_ESTIMATE} characters per token) leaves less than"
+                f" {min(floor, params.max_completion_tokens)} of {model.id}'s {model.max_model_len} tokens for the"
+                " completion (min_completion_budget); not sent",
+                attempts=0,
+            )
+        return Request(model.id, chat, fitted, sample_index, repeat)
+
+    def _lookup(self, request: Request | Failed) -> Result | None:
+        if self._log is None or isinstance(request, Failed):
+            return None
+        return self._log.lookup(request.key(), accept_failed=self.mode == "replay")
+
+    def _logged_model(self) -> ModelInfo | None:
+        """The model the log says this client's calls went to, if it can tell (read once)."""
+        if not self._logged_model_read and self._log is not None:
+            self._logged_model_read = True
+            recorded = self._log.models()
+            configured = self.config.model
+            try:
+                self._logged = choose_model(configured, recorded)
+            except ModelDiscoveryError:
+                self._logged = ModelInfo(configured) if configured is not None else None
+        return self._logged
+
+    async def _discover(self, deadline: float) -> ModelInfo | Failed:
         if self._model is not None:
             return self._model
-        async with self._model_lock:
-            if self._model is not None:
-                return self._model
-            configured = self.config.model
-            served = await self._served_models()
-            if isinstance(served, Failed):
-                if configured is None or served.reason not in _NO_MODEL_LISTING:
-                    return served  # not cached: the next call tries again
-                self._model = ModelInfo(configured)
-            elif self.mode == "replay" and not served and configured is not None:
-                self._model = ModelInfo(configured)  # recorded by a client that never listed models
-            else:
-                self._model = choose_model(configured, served)
-            return self._model
+        if self._discovery is None:
+            self._discovery = asyncio.ensure_future(self._find_model(deadline))
+            self._discovery.add_done_callback(self._forget_failed_discovery)
+        return await asyncio.shield(self._discovery)
 
-    async def _served_models(self) -> tuple[ModelInfo, ...] | Failed:
-        if self._log is not None and self.mode == "replay":
-            return self._log.models()
-        exchange = await self._exchange("GET", "/models", lambda: None, parse_models)
-        if not isinstance(exchange.value, Failed) and self._log is not None and self.mode == "record":
-            self._log.record_models(exchange.value, self._wall_clock())
-        return exchange.value
+    def _forget_failed_discovery(self, task: asyncio.Task[ModelInfo | Failed]) -> None:
+        """Waiting callers share a failure; the next call after it tries again."""
+        if task.cancelled() or task.exception() is not None or isinstance(task.result(), Failed):
+            self._discovery = None
 
-    async def _exchange(
-        self,
-        method: str,
-        path: str,
-        make_body: Callable[[], dict[str, Any] | None],
-        parse: Callable[[bytes], _T],
-    ) -> _Exchange[_T]:
-        """One HTTP call with retries: the parsed 2xx body, or the last failure."""
-        policy = self.config.retry
-        start = self._clock()
-        attempts = 0
-        while True:
-            body = make_body()
-            attempts += 1
-            reply = await self._send(method, path, body)
-            retry_after = None
-            retryable = True
-            if isinstance(reply, Failed):
-                failure = reply
-            elif reply.status < 300:
-                try:
-                    return _Exchange(parse(reply.body), body, attempts, self._clock() - start)
-                except MalformedResponse as error:
-                    failure = Failed("malformed_response", str(error), status=reply.status)
-            else:
-                server_error = parse_error(reply.body)
-                if reply.status == 400 and body is not None:
-                    adapted = adapt(self._options, body, server_error)
-                    if adapted is not None:
-                        self._options = adapted
-                        continue
-                failure = self._status_failure(reply.status, server_error)
-                retryable = is_retryable_status(reply.status, failure.reason == "quota_exhausted")
-                retry_after = retry_after_seconds(reply.headers, self._wall_clock())
-            if not retryable or attempts >= policy.max_attempts:
-                failed = attrs.evolve(failure, attempts=attempts, latency_s=self._clock() - start)
-                return _Exchange(failed, body, attempts, failed.latency_s)
-            await self._sleep(policy.delay(attempts, retry_after, self._rng))
-
-    async def _send(self, method: str, path: str, body: dict[str, Any] | None) -> _Reply | Failed:
-        if self._session is None:
-            raise RuntimeError("use the client as `async with LLMClient(...) as client:`")
-        try:
-            async with self._session.request(method, self.config.base_url + path, json=body) as response:
-                return _Reply(response.status, await response.read(), response.headers)
-        except TimeoutError:
-            timeouts = f"connect {self.config.connect_timeout:g}s, total {self.config.total_timeout:g}s"
-            return Failed("timeout", f"{method} {path} timed out ({timeouts})")
-        except (aiohttp.ClientError, OSError) as error:
-            return Failed("connection", f"{method} {path}: {type(error).__name__}: {error}")
-
-    def _status_failure(self, status: int, error: ServerError) -> Failed:
-        reason: FailureReason
-        message = error.message
-        if status == 429:
-            exhausted = QUOTA_EXHAUSTED in (error.code, error.type)
-            reason = "quota_exhausted" if exhausted else "rate_limited"
-        elif status in (400, 422):
-            reason = "bad_request"
-        elif status in (401, 403):
-            reason = "auth"
-        elif status == 404:
-            reason = "not_found"
-            message += f" (is {self.config.base_url} the API root? most servers' roots end in /v1)"
-        elif status >= 500 or status in (408, 409):
-            reason = "server_error"
+    async def _find_model(self, deadline: float) -> ModelInfo | Failed:
+        configured = self.config.model
+        if self.mode == "replay":
+            recorded = self._log.models() if self._log is not None else ()
+            model = choose_model(configured, recorded) if recorded or configured is None else ModelInfo(configured)
         else:
-            reason = "http_error"
-        return Failed(reason, message, status=status, error_code=error.code or error.type)
+            exchange = await self._transport.exchange("GET", "/models", lambda _: None, parse_models, deadline)
+            served = exchange.value
+            if isinstance(served, Failed):
+                if configured is None:
+                    return served
+                logged = self._logged_model()
+                model = logged if logged is not None and logged.id == configured else ModelInfo(configured)
+            else:
+                if self._record is not None:
+                    self._record.record_models(served, self._wall_clock())
+                model = choose_model(configured, served)
+        if self._answered_from_log_as not in (None, model.id):
+            raise ModelDiscoveryError(
+                f"calls were answered from the log as {self._answered_from_log_as!r} but the server now"
+                f" gives {model.id!r}; configure the model to mix them on purpose",
+                (model.id,),
+            )
+        self._model = model
+        return model
 
 
-def _chat_result(model: str, exchange: _Exchange[tuple[tuple[Choice, ...], Usage]]) -> Result:
+def _chat_result(model: str, params: SamplingParams, exchange: Exchange[tuple[tuple[Choice, ...], Usage]]) -> Result:
+    adaptations = () if exchange.body is None else body_adaptations(params, exchange.body)
     if isinstance(exchange.value, Failed):
-        return exchange.value
+        return attrs.evolve(exchange.value, wire_adaptations=adaptations) if adaptations else exchange.value
     choices, usage = exchange.value
-    truncated = all(choice.finish_reason == "length" for choice in choices)
-    kind = Truncated if truncated else Completion
-    return kind(model, choices, usage, exchange.latency_s, exchange.attempts)
+    kind = reply_kind(choices)
+    return kind(model, choices, usage, exchange.latency_s, exchange.attempts, wire_adaptations=adaptations)
+

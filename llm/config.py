@@ -11,7 +11,17 @@ ends in ``/v1beta/openai``), so guessing would break some servers to help others
 its version segment shows up as a ``not_found`` failure whose message says to check the root.
 
 The API key is held outside ``repr`` and is never logged or written to the call log; servers that
-need none (vLLM by default) get the dummy key ``EMPTY``.
+need none (vLLM by default) get the dummy key ``EMPTY``. Surrounding whitespace (the newline of a
+key read from a file) is stripped; a key that still cannot travel in an HTTP header is a
+``ConfigError`` here rather than an aiohttp error at the first call.
+
+Time limits, all in seconds: ``connect_timeout`` bounds opening a connection, ``total_timeout``
+one HTTP attempt (long, because a reasoning model may think for many minutes before the first
+byte), and ``call_deadline`` everything one call may take: every attempt, every wait between
+attempts, and the model discovery it triggers. With the defaults a hanging server holds a call
+for at most ``call_deadline`` = 1 h, not ``max_attempts`` × ``total_timeout`` = 3 h. HTTP(S)
+proxies are taken from ``HTTP_PROXY``/``HTTPS_PROXY``/``NO_PROXY`` (``trust_env``), as the
+official SDKs do.
 """
 
 from __future__ import annotations
@@ -46,21 +56,32 @@ def _positive(instance: object, attribute: attrs.Attribute[Any], value: float) -
         raise ConfigError(f"{attribute.name} must be positive, got {value}")
 
 
+def clean_api_key(key: str) -> str:
+    """``key`` without surrounding whitespace; raises ``ConfigError`` if a header cannot carry it."""
+    cleaned = key.strip()
+    if not cleaned or not cleaned.isprintable() or any(ch.isspace() for ch in cleaned) or not cleaned.isascii():
+        raise ConfigError("the API key is empty or holds whitespace, control or non-ASCII characters")
+    return cleaned
+
+
 @attrs.frozen
 class ClientConfig:
     """Everything an :class:`llm.client.LLMClient` needs to reach one server.
 
     ``model`` may be left ``None`` when the server serves exactly one model; ``concurrency`` bounds
-    the calls in flight; ``total_timeout`` bounds one HTTP attempt (reasoning models can think for
-    many minutes).
+    the calls in flight; the timeouts are described in the module doc. A call whose prompt leaves
+    less than ``min_completion_budget`` tokens (or its own smaller budget) for the completion is
+    not sent: it fails as ``context_overflow``.
     """
 
     base_url: str = attrs.field(default=DEFAULT_BASE_URL, converter=normalize_base_url)
-    api_key: str = attrs.field(default=DUMMY_API_KEY, repr=False)
+    api_key: str = attrs.field(default=DUMMY_API_KEY, repr=False, converter=clean_api_key)
     model: str | None = None
     concurrency: int = attrs.field(default=64, validator=_positive)
     connect_timeout: float = attrs.field(default=10.0, validator=_positive)
     total_timeout: float = attrs.field(default=1800.0, validator=_positive)
+    call_deadline: float = attrs.field(default=3600.0, validator=_positive)
+    min_completion_budget: int = attrs.field(default=1024, validator=_positive)
     retry: RetryPolicy = RetryPolicy()
 
     @classmethod

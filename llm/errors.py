@@ -37,3 +37,14 @@ class ReplayMiss(LLMError, LookupError):
 
 class MalformedResponse(LLMError, ValueError):
     """A body that is not the JSON the protocol promises; the client turns it into a ``Failed``."""
+
+
+class CallLogError(LLMError):
+    """A call log file that cannot be read or written (corrupt, truncated, not a log at all)."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        self.path = path
+        super().__init__(
+            f"call log {path} is unusable: {problem}. If the file is damaged, move it aside and re-run"
+            " in record mode (calls it held will be paid for again), or try `sqlite3 FILE .recover`."
+        )

@@ -3,20 +3,25 @@
 A run of hundreds of calls must not die because one server reply was odd, so the client never
 raises on server behaviour. It returns one of three frozen values:
 
-* :class:`Completion`: the server finished (``finish_reason`` ``stop``, ``content_filter``...).
+* :class:`Completion`: at least one choice finished (``finish_reason`` ``stop``,
+  ``content_filter``...). Every choice keeps its own ``finish_reason``; ``content`` and
+  ``reasoning`` are those of the first *finished* choice, never of a truncated one, and
+  ``finished`` lists the finished choices (with ``n > 1`` some may have been cut).
 * :class:`Truncated`: every choice hit the token budget (``finish_reason == "length"``), often
   with empty content because a reasoning model spent the budget thinking. Not a crash, not an
   answer: the caller decides whether to retry with a larger budget or count a failure.
 * :class:`Failed`: no usable reply after the retries, with a :data:`FailureReason` and the
   server's message.
 
-All three carry the attempts and wall time they cost, and ``from_log`` when the call log answered
-instead of the server. ``result_to_data``/``result_from_data`` convert them to and from JSON data
+All three carry the attempts and wall time they cost, ``from_log`` when the call log answered
+instead of the server, and ``wire_adaptations``: how the body sent differed from the logical
+request because the server said it does not support a field (empty when it did not). ``result_to_data``/``result_from_data`` convert them to and from JSON data
 for the call log.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal, TypeAlias
 
 import attrs
@@ -32,7 +37,15 @@ FailureReason = Literal[
     "auth",  # 401 or 403
     "not_found",  # 404: wrong base URL or model
     "http_error",  # any other status
+    "context_overflow",  # the prompt leaves no room for a useful completion; not sent, or refused
+    "deadline",  # the call's overall deadline passed (attempts and waits included)
 ]
+TRUNCATED = "length"
+
+
+def _strings(values: Iterable[str]) -> tuple[str, ...]:
+    """A tuple of strings (the JSON of the call log brings lists)."""
+    return tuple(values)
 
 
 @attrs.frozen
@@ -64,26 +77,44 @@ class _Reply:
     latency_s: float = 0.0
     attempts: int = 1
     from_log: bool = False
+    wire_adaptations: tuple[str, ...] = attrs.field(default=(), converter=_strings)
+
+    @property
+    def finished(self) -> tuple[Choice, ...]:
+        """The choices that did not run out of tokens, in order."""
+        return tuple(choice for choice in self.choices if choice.finish_reason != TRUNCATED)
+
+    @property
+    def first(self) -> Choice:
+        """The choice ``content`` and ``reasoning`` come from: the first finished one, if any."""
+        return next((choice for choice in self.choices if choice.finish_reason != TRUNCATED), self.choices[0])
 
     @property
     def content(self) -> str:
-        """The visible content of the first choice."""
-        return self.choices[0].content
+        """The visible content of the first finished choice (of the first choice if none finished)."""
+        return self.first.content
 
     @property
     def reasoning(self) -> str | None:
-        """The reasoning channel of the first choice, if any."""
-        return self.choices[0].reasoning
+        """The reasoning channel of the same choice as ``content``, if any."""
+        return self.first.reasoning
 
 
 @attrs.frozen
 class Completion(_Reply):
-    """A finished reply; ``content`` and ``reasoning`` are those of the first choice."""
+    """A reply with at least one finished choice; ``content`` is that of the first finished one."""
 
 
 @attrs.frozen
 class Truncated(_Reply):
     """A reply whose every choice ran out of completion tokens; ``content`` may be cut or empty."""
+
+
+def reply_kind(choices: tuple[Choice, ...]) -> type[Completion] | type[Truncated]:
+    """``Truncated`` when every choice ran out of tokens, else ``Completion``."""
+    if all(choice.finish_reason == TRUNCATED for choice in choices):
+        return Truncated
+    return Completion
 
 
 @attrs.frozen
@@ -97,6 +128,7 @@ class Failed:
     attempts: int = 1
     latency_s: float = 0.0
     from_log: bool = False
+    wire_adaptations: tuple[str, ...] = attrs.field(default=(), converter=_strings)
 
 
 Result: TypeAlias = Completion | Truncated | Failed

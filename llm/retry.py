@@ -2,13 +2,16 @@
 
 Transient trouble is retried: connection errors, timeouts, malformed bodies, 408, 409, 429 and
 5xx. A caller's mistake is not (400, 401, 403, 404, 422), nor a 429 whose error code says the
-account's quota is exhausted (``insufficient_quota``): waiting will not refill it.
+account's quota is exhausted (``insufficient_quota``): waiting will not refill it. As in
+openai-python, the server's ``x-should-retry: true|false`` header overrides the status rules.
 
 The wait honours the server first: ``retry-after-ms`` (OpenAI's millisecond header), then
-``Retry-After`` in seconds or as an HTTP date, capped at ``max_retry_after`` so a confused server
-cannot park a run for an hour. Without a hint the wait is exponential backoff, 0.5 s doubling to
-8 s, shortened by up to a quarter at random so that many clients that failed together do not
-retry in lockstep. The random source and the clock are arguments, so tests run without sleeping.
+``Retry-After`` in seconds or as an HTTP date. A requested wait above ``max_retry_after`` is not
+slept through: the call fails at once with the wait in its message, so a confused (or
+rate-limiting) server cannot park a run for an hour and the caller decides what to do. Without a
+hint the wait is exponential backoff, 0.5 s doubling to 8 s, shortened by up to a quarter at
+random so that many clients that failed together do not retry in lockstep. The random source and
+the clock are arguments, so tests run without sleeping.
 """
 
 from __future__ import annotations
@@ -47,6 +50,16 @@ def is_retryable_status(status: int, quota_exhausted: bool) -> bool:
     if status == 429:
         return not quota_exhausted
     return status in (408, 409) or status >= 500
+
+
+def should_retry_header(headers: Mapping[str, str]) -> bool | None:
+    """The server's ``x-should-retry`` verdict, or ``None`` when it gave none."""
+    value = headers.get("x-should-retry")
+    if value == "true":
+        return True
+    if value == "false":
+        return False
+    return None
 
 
 def retry_after_seconds(headers: Mapping[str, str], now: float) -> float | None:

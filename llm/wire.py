@@ -2,10 +2,18 @@
 
 Pure functions over bytes and JSON data, so every server quirk is testable without a socket:
 
-* Bodies adapt to what a server accepts (:class:`WireOptions`): a server that rejects
-  ``max_completion_tokens`` (older vLLM, some proxies) gets ``max_tokens``; one that refuses
-  ``temperature`` (OpenAI's reasoning models) gets none. The client flips an option once, on a
-  400 that names the field, and keeps it for its lifetime.
+* Bodies adapt to what a server accepts (:class:`WireOptions`): a server that says it does not
+  support ``max_completion_tokens`` (Azure's older API versions, some proxies) gets
+  ``max_tokens``; one that does not support ``temperature`` at all gets none. The client flips
+  an option on a 400 or 422 whose error says that *field* is unsupported (OpenAI's
+  ``unsupported_parameter`` code with that ``param``, or a message that makes the field the
+  subject of "unsupported parameter", "unrecognized request argument", "is not supported" or
+  "extra inputs are not permitted"), keeps it for its lifetime, and every result says which
+  adaptations its body carried. A complaint about a *value* (OpenAI's ``unsupported_value``:
+  "'temperature' does not support 0.7") or about the size of the budget is a failure of that
+  call, never an adaptation: silently sampling at the server's default temperature would corrupt
+  an experiment. A prompt that overflows the context (``context_length_exceeded``, "maximum
+  context length") is a ``context_overflow`` failure.
 * Replies read ``choices[].message.content``; the reasoning channel is ``message.reasoning``
   (vLLM ≥ 0.10, OpenRouter) or else ``reasoning_content`` (DeepSeek, older vLLM); ``usage`` and
   its details are optional.
@@ -16,15 +24,27 @@ Pure functions over bytes and JSON data, so every server quirk is testable witho
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Literal
 
 import attrs
 
-from llm.chat import ModelInfo, Request
+from llm.chat import ModelInfo, Request, SamplingParams
 from llm.errors import MalformedResponse
 from llm.results import Choice, Usage
 
 MESSAGE_LIMIT = 1000
+ADAPTABLE_FIELDS = ("max_completion_tokens", "temperature")
+_UNSUPPORTED_FIELD = {
+    field: re.compile(
+        rf"unsupported parameter\W*{field}\b|unrecognized request argument supplied\W*{field}\b"
+        rf"|\b{field}\W*(is|are) (not supported|unsupported|not allowed|not permitted)"
+        rf"|extra inputs are not permitted.*\"{field}\"|\"{field}\".*extra inputs are not permitted",
+        re.IGNORECASE | re.DOTALL,
+    )
+    for field in ADAPTABLE_FIELDS
+}
+_CONTEXT_OVERFLOW = re.compile(r"maximum context length|context_length_exceeded|context window", re.IGNORECASE)
 
 
 @attrs.frozen
@@ -53,8 +73,10 @@ def request_body(request: Request, options: WireOptions) -> dict[str, Any]:
         "messages": [message.to_wire() for message in request.messages],
         options.budget_field: params.max_completion_tokens,
     }
-    if options.send_temperature:
+    if options.send_temperature and params.temperature is not None:
         body["temperature"] = params.temperature
+    if params.top_p is not None:
+        body["top_p"] = params.top_p
     if params.seed is not None:
         body["seed"] = params.seed
     if params.n != 1:
@@ -65,23 +87,50 @@ def request_body(request: Request, options: WireOptions) -> dict[str, Any]:
         body["reasoning_effort"] = params.reasoning_effort
     if params.structured is not None:
         body["structured_outputs"] = {params.structured.kind: params.structured.pattern}
+    if params.extra_body:
+        body.update(params.extra_body)
     return body
 
 
+def body_adaptations(params: SamplingParams, body: dict[str, Any]) -> tuple[str, ...]:
+    """How ``body`` differs from the logical request with ``params``, in words for the log."""
+    changes = []
+    if "max_tokens" in body:
+        changes.append("max_completion_tokens sent as max_tokens")
+    if params.temperature is not None and "temperature" not in body:
+        changes.append("temperature not sent")
+    return tuple(changes)
+
+
+def unsupported_field(error: ServerError) -> str | None:
+    """The adaptable field that ``error`` says the server does not support at all, if any."""
+    if error.code == "unsupported_value":
+        return None
+    for field in ADAPTABLE_FIELDS:
+        if (error.code == "unsupported_parameter" and error.param == field) or _UNSUPPORTED_FIELD[field].search(
+            error.message
+        ):
+            return field
+    return None
+
+
+def is_context_overflow(error: ServerError) -> bool:
+    """Whether ``error`` says the prompt and budget do not fit the model's context."""
+    return error.code == "context_length_exceeded" or _CONTEXT_OVERFLOW.search(error.message) is not None
+
+
 def adapt(options: WireOptions, body: dict[str, Any], error: ServerError) -> WireOptions | None:
-    """Options that avoid the field a 400 ``error`` complains about, or ``None`` if none helps.
+    """Options without the field ``error`` says is unsupported, or ``None`` if it says no such thing.
 
     The test is on ``body``, what was sent, not on ``options``: concurrent calls may already
     have flipped the option, and their retries must flip it again rather than give up.
     """
-    def names(field: str) -> bool:
-        return error.param == field or field in error.message
-
-    if "max_completion_tokens" in body and names("max_completion_tokens"):
+    field = unsupported_field(error)
+    if field is None or field not in body:
+        return None
+    if field == "max_completion_tokens":
         return attrs.evolve(options, budget_field="max_tokens")
-    if "temperature" in body and names("temperature"):
-        return attrs.evolve(options, send_temperature=False)
-    return None
+    return attrs.evolve(options, send_temperature=False)
 
 
 def parse_error(body: bytes) -> ServerError:
@@ -143,6 +192,7 @@ def _choice(raw: object) -> Choice:
         raise MalformedResponse("choice without a message")
     message = raw["message"]
     content = _content(message.get("content"))
+    # vLLM >= 0.10 and OpenRouter name it ``reasoning``; DeepSeek and older vLLM ``reasoning_content``
     reasoning = _text(message.get("reasoning")) or _text(message.get("reasoning_content"))
     return Choice(content=content, reasoning=reasoning, finish_reason=_text(raw.get("finish_reason")))
 

@@ -1,9 +1,13 @@
 """A scripted OpenAI-compatible server on 127.0.0.1, for testing the client over real sockets.
 
 Each chat request takes the next action from ``script`` (or ``default`` once it is empty): an
-answer, an error status with headers, garbage, a dropped connection, or a delay before another
-action. The server counts the requests in flight so concurrency bounds can be checked from the
-server's side, and keeps every request body and header set for assertions.
+answer, choices with their own finish reasons, an error status with headers, garbage, a dropped
+connection, or a delay before another action. ``GET /models`` lists ``models`` or performs
+``models_action``. The server counts the requests in flight so concurrency bounds can be checked
+from the server's side, and keeps every request body, header set and target URL for assertions.
+
+It also works as a plain HTTP proxy: a client whose ``HTTP_PROXY`` points at ``proxy_url`` sends
+its requests here with the origin's absolute URL, which ``targets`` records.
 """
 
 from __future__ import annotations
@@ -28,6 +32,14 @@ class Answer:
     reasoning_field: str = "reasoning"
     finish_reason: str = "stop"
     usage: dict[str, Any] | None = attrs.field(factory=lambda: dict(DEFAULT_USAGE))
+    numbered: bool = False  # append " #k" to the content, k the 0-based number of the chat request
+
+
+@attrs.frozen
+class Choices:
+    """A chat completion with the given ``(content, finish_reason)`` choices, whatever ``n`` was."""
+
+    items: tuple[tuple[str | None, str], ...]
 
 
 @attrs.frozen
@@ -59,7 +71,7 @@ class Delay:
     then: Action = Answer()
 
 
-Action: TypeAlias = Answer | Status | Garbage | Drop | Delay
+Action: TypeAlias = Answer | Choices | Status | Garbage | Drop | Delay
 
 
 def openai_error(message: str, code: str | None = None, type_: str = "invalid_request_error") -> dict[str, Any]:
@@ -77,6 +89,7 @@ class FakeServer:
         models: tuple[str, ...] = ("test-model",),
         max_model_len: int | None = None,
         models_status: int = 200,
+        models_action: Action | None = None,
         reject_fields: frozenset[str] = frozenset(),
         delay: float = 0.0,
     ) -> None:
@@ -85,10 +98,12 @@ class FakeServer:
         self.models = models
         self.max_model_len = max_model_len
         self.models_status = models_status
+        self.models_action = models_action
         self.reject_fields = reject_fields
         self.delay = delay
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
+        self.targets: list[str] = []
         self.model_requests = 0
         self.in_flight = 0
         self.max_in_flight = 0
@@ -101,6 +116,10 @@ class FakeServer:
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def proxy_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
 
     def push(self, *actions: Action) -> None:
         """Append actions to the script."""
@@ -120,6 +139,9 @@ class FakeServer:
 
     async def _models(self, request: web.Request) -> web.StreamResponse:
         self.model_requests += 1
+        self.targets.append(str(request.url))
+        if self.models_action is not None:
+            return await self._perform(self.models_action, request, {})
         if self.models_status != 200:
             return web.json_response(openai_error("no such route"), status=self.models_status)
         entries: list[dict[str, Any]] = []
@@ -137,6 +159,7 @@ class FakeServer:
             body = await request.json()
             self.requests.append(body)
             self.headers.append(dict(request.headers))
+            self.targets.append(str(request.url))
             if self.delay:
                 await asyncio.sleep(self.delay)
             for field in sorted(self.reject_fields):
@@ -162,23 +185,30 @@ class FakeServer:
             if isinstance(action.body, str):
                 return web.Response(text=action.body, status=action.status, headers=action.headers)
             return web.json_response(action.body, status=action.status, headers=action.headers)
-        return web.json_response(_completion(action, body))
+        if isinstance(action, Choices):
+            items = [({"role": "assistant", "content": content}, reason) for content, reason in action.items]
+            return web.json_response(_completion(items, body, DEFAULT_USAGE))
+        content = action.content
+        if action.numbered:
+            content = f"{content} #{len(self.requests) - 1}"
+        message: dict[str, Any] = {"role": "assistant", "content": content}
+        if action.reasoning is not None:
+            message[action.reasoning_field] = action.reasoning
+        items = [(message, action.finish_reason)] * int(body.get("n", 1))
+        return web.json_response(_completion(items, body, action.usage))
 
 
-def _completion(answer: Answer, body: dict[str, Any]) -> dict[str, Any]:
-    message: dict[str, Any] = {"role": "assistant", "content": answer.content}
-    if answer.reasoning is not None:
-        message[answer.reasoning_field] = answer.reasoning
-    choices = [
-        {"index": index, "message": message, "finish_reason": answer.finish_reason}
-        for index in range(int(body.get("n", 1)))
-    ]
+def _completion(
+    items: list[tuple[dict[str, Any], str]], body: dict[str, Any], usage: dict[str, Any] | None
+) -> dict[str, Any]:
     data: dict[str, Any] = {
         "id": "chatcmpl-test",
         "object": "chat.completion",
         "model": body.get("model"),
-        "choices": choices,
+        "choices": [
+            {"index": index, "message": message, "finish_reason": reason} for index, (message, reason) in enumerate(items)
+        ],
     }
-    if answer.usage is not None:
-        data["usage"] = answer.usage
+    if usage is not None:
+        data["usage"] = usage
     return data

@@ -10,6 +10,7 @@ import attrs
 import pytest
 
 from llm.calllog import CallLog, ModelTotals
+from llm.client import LLMClient
 from llm.chat import Message, Request, SamplingParams
 from llm.errors import ReplayMiss
 from llm.results import Choice, Completion, Failed, Result, Truncated, Usage, result_from_data, result_to_data
@@ -87,18 +88,26 @@ def test_replay_reproduces_a_logged_failure(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
-def test_sample_index_distinguishes_intentional_resamples(tmp_path: Path) -> None:
+def test_sample_index_and_repeats_name_samples_alike_in_record_and_replay(tmp_path: Path) -> None:
+    params = SamplingParams(temperature=1.0)
+
+    async def calls(client: LLMClient) -> list[str]:
+        return [
+            _content(await client.complete(MESSAGES, params, sample_index=index)) for index in (0, 1, 1, 0)
+        ]
+
     async def scenario() -> None:
-        async with FakeServer() as server:
-            server.push(Answer(content="one"), Answer(content="two"))
+        async with FakeServer(default=Answer(content="s", numbered=True)) as server:
             with CallLog(tmp_path / "calls.sqlite") as log:
                 async with make_client(server.base_url, log=log, mode="record") as client:
-                    params = SamplingParams(temperature=1.0)
-                    first = await client.complete(MESSAGES, params, sample_index=0)
-                    second = await client.complete(MESSAGES, params, sample_index=1)
-                    again = await client.complete(MESSAGES, params, sample_index=1)
-        assert [_content(r) for r in (first, second, again)] == ["one", "two", "two"]
-        assert len(server.requests) == 2
+                    recorded = await calls(client)
+                async with make_client(server.base_url, log=log, mode="record") as client:
+                    resumed = await calls(client)
+                async with make_client(server.base_url, log=log, mode="replay") as client:
+                    replayed = await calls(client)
+            assert len(server.requests) == 4  # every call of the first run is its own sample
+        assert recorded == ["s #0", "s #1", "s #2", "s #3"]
+        assert resumed == replayed == recorded
 
     asyncio.run(scenario())
 

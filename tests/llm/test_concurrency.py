@@ -20,7 +20,9 @@ def test_500_calls_through_64_slots_keep_64_in_flight() -> None:
             async with make_client(server.base_url, concurrency=CONCURRENCY) as client:
                 await client.model()
                 start = time.perf_counter()
-                results = await asyncio.gather(*(client.complete(MESSAGES) for _ in range(CALLS)))
+                # distinct sample indices: identical greedy calls would share one exchange
+                calls = (client.complete(MESSAGES, sample_index=index) for index in range(CALLS))
+                results = await asyncio.gather(*calls)
                 elapsed = time.perf_counter() - start
             return elapsed, server.max_in_flight, list(results)
 

@@ -109,6 +109,6 @@ def test_adaptation_targets_only_fields_that_were_sent() -> None:
     assert "max_tokens" in request_body(request, switched)
     # OpenAI's reverse complaint names max_completion_tokens, which was not sent: no ping-pong.
     assert adapt(switched, request_body(request, switched), budget) is None
-    temperature = ServerError("x", param="temperature")
+    temperature = ServerError("x", param="temperature", code="unsupported_parameter")
     assert adapt(options, body, temperature) == WireOptions(send_temperature=False)
     assert adapt(options, body, ServerError("prompt too long")) is None

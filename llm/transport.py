@@ -1,0 +1,210 @@
+"""One HTTP exchange with an OpenAI-compatible server: attempts, waits and one deadline.
+
+:class:`Transport` owns the aiohttp session and turns everything a server can do into either a
+parsed 2xx body or a typed :class:`~llm.results.Failed`. It retries transient trouble per
+:class:`~llm.retry.RetryPolicy` (the server's ``x-should-retry`` overriding the status rules),
+adapts the body to a field the server says it does not support (:func:`llm.wire.adapt`), and
+stops at the call's *deadline*: an attempt gets at most the time left, and a wait that would end
+past the deadline is not begun. A ``Retry-After`` beyond ``max_retry_after`` fails at once with the
+requested wait in the message. The configured API key is redacted from every failure message, since
+some servers echo request headers in error bodies and failures are logged.
+
+What a call *means* (models, modes, the log, which calls are the same sample) lives in
+:mod:`llm.client`; this module knows only HTTP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Generic, TypeVar
+
+import aiohttp
+import attrs
+import numpy as np
+
+from llm.config import DUMMY_API_KEY, ClientConfig
+from llm.errors import MalformedResponse
+from llm.results import Failed, FailureReason
+from llm.retry import QUOTA_EXHAUSTED, is_retryable_status, retry_after_seconds, should_retry_header
+from llm.wire import ServerError, WireOptions, adapt, is_context_overflow, parse_error
+
+Sleep = Callable[[float], Awaitable[None]]
+_T = TypeVar("_T")
+REDACTED = "[api key redacted]"
+
+
+@attrs.frozen
+class _Reply:
+    status: int
+    body: bytes
+    headers: Mapping[str, str]
+
+
+@attrs.frozen
+class Exchange(Generic[_T]):
+    """The outcome of one call with its retries, and the body that was sent last."""
+
+    value: _T | Failed
+    body: dict[str, Any] | None
+    attempts: int
+    latency_s: float
+
+
+class Transport:
+    """HTTP for one client: a session, the retry loop and the body adaptations learned so far."""
+
+    def __init__(
+        self,
+        config: ClientConfig,
+        *,
+        sleep: Sleep,
+        clock: Callable[[], float],
+        wall_clock: Callable[[], float],
+        rng: np.random.Generator,
+    ) -> None:
+        self.config = config
+        self.options = WireOptions()
+        self._sleep = sleep
+        self._clock = clock
+        self._wall_clock = wall_clock
+        self._rng = rng
+        self._session: aiohttp.ClientSession | None = None
+        self._secret = None if config.api_key == DUMMY_API_KEY else config.api_key
+
+    def open(self) -> None:
+        """Create the session (pool as large as the concurrency, proxies from the environment)."""
+        self._session = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=self.config.concurrency),
+            timeout=aiohttp.ClientTimeout(total=self.config.total_timeout, sock_connect=self.config.connect_timeout),
+            headers={"Authorization": f"Bearer {self.config.api_key}"},
+            trust_env=True,
+        )
+
+    async def close(self) -> None:
+        """Close the session, if open."""
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    async def exchange(
+        self,
+        method: str,
+        path: str,
+        make_body: Callable[[WireOptions], dict[str, Any] | None],
+        parse: Callable[[bytes], _T],
+        deadline: float,
+    ) -> Exchange[_T]:
+        """One call with retries until ``deadline`` (on ``clock``): the parsed 2xx body, or the last failure."""
+        policy = self.config.retry
+        start = self._clock()
+        attempts = 0
+        body: dict[str, Any] | None = None
+        while True:
+            left = deadline - self._clock()
+            if left <= 0:
+                failure = self._deadline_failure(method, path)
+                break
+            body = make_body(self.options)
+            attempts += 1
+            reply = await self._send(method, path, body, left)
+            retry_after = None
+            retryable = True
+            if isinstance(reply, Failed):
+                failure = reply
+            elif reply.status < 300:
+                try:
+                    return Exchange(parse(reply.body), body, attempts, self._clock() - start)
+                except MalformedResponse as error:
+                    failure = Failed("malformed_response", str(error), status=reply.status)
+            else:
+                server_error = parse_error(reply.body)
+                if reply.status in (400, 422) and body is not None:
+                    adapted = adapt(self.options, body, server_error)
+                    if adapted is not None:
+                        self.options = adapted
+                        continue
+                failure = self._status_failure(reply.status, server_error)
+                verdict = should_retry_header(reply.headers)
+                retryable = (
+                    is_retryable_status(reply.status, failure.reason == "quota_exhausted") if verdict is None else verdict
+                )
+                retry_after = retry_after_seconds(reply.headers, self._wall_clock())
+            if not retryable or attempts >= policy.max_attempts:
+                break
+            if retry_after is not None and retry_after > policy.max_retry_after:
+                failure = attrs.evolve(
+                    failure,
+                    message=f"{failure.message} (the server asked to wait {retry_after:g} s, more than"
+                    f" max_retry_after = {policy.max_retry_after:g} s: not retried)",
+                )
+                break
+            wait = policy.delay(attempts, retry_after, self._rng)
+            if self._clock() + wait >= deadline:
+                failure = self._deadline_failure(method, path, after=failure)
+                break
+            await self._sleep(wait)
+        failed = attrs.evolve(self._redact(failure), attempts=attempts, latency_s=self._clock() - start)
+        return Exchange(failed, body, attempts, failed.latency_s)
+
+    async def _send(self, method: str, path: str, body: dict[str, Any] | None, left: float) -> _Reply | Failed:
+        if self._session is None:
+            raise RuntimeError("use the client as `async with LLMClient(...) as client:`")
+        config = self.config
+        cut_by_deadline = left < config.total_timeout
+        url = config.base_url + path
+        # the session's timeouts are the usual case; a nearer deadline needs its own (None would mean none)
+        sending = (
+            self._session.request(
+                method, url, json=body, timeout=aiohttp.ClientTimeout(total=left, sock_connect=config.connect_timeout)
+            )
+            if cut_by_deadline
+            else self._session.request(method, url, json=body)
+        )
+        try:
+            async with sending as response:
+                return _Reply(response.status, await response.read(), response.headers)
+        except aiohttp.ConnectionTimeoutError:
+            return Failed("timeout", f"{method} {path}: no connection within connect_timeout {config.connect_timeout:g} s")
+        except TimeoutError:
+            if cut_by_deadline:
+                return self._deadline_failure(method, path)
+            return Failed("timeout", f"{method} {path}: no complete reply within total_timeout {config.total_timeout:g} s")
+        except (aiohttp.ClientError, OSError) as error:
+            return Failed("connection", f"{method} {path}: {type(error).__name__}: {error}")
+
+    def _deadline_failure(self, method: str, path: str, after: Failed | None = None) -> Failed:
+        last = "" if after is None else f"; last failure: {after.reason}: {after.message}"
+        return Failed(
+            "deadline",
+            f"{method} {path}: call_deadline {self.config.call_deadline:g} s reached{last}",
+            status=None if after is None else after.status,
+            error_code=None if after is None else after.error_code,
+        )
+
+    def _status_failure(self, status: int, error: ServerError) -> Failed:
+        reason: FailureReason
+        message = error.message
+        if status == 429:
+            exhausted = QUOTA_EXHAUSTED in (error.code, error.type)
+            reason = "quota_exhausted" if exhausted else "rate_limited"
+        elif status in (400, 413, 422) and is_context_overflow(error):
+            reason = "context_overflow"
+        elif status in (400, 422):
+            reason = "bad_request"
+        elif status in (401, 403):
+            reason = "auth"
+        elif status == 404:
+            reason = "not_found"
+            message += f" (is {self.config.base_url} the API root? most servers' roots end in /v1)"
+        elif status >= 500 or status in (408, 409):
+            reason = "server_error"
+        else:
+            reason = "http_error"
+        return Failed(reason, message, status=status, error_code=error.code or error.type)
+
+    def _redact(self, failure: Failed) -> Failed:
+        secret = self._secret
+        if secret is None or (secret not in failure.message and secret not in (failure.error_code or "")):
+            return failure
+        code = None if failure.error_code is None else failure.error_code.replace(secret, REDACTED)
+        return attrs.evolve(failure, message=failure.message.replace(secret, REDACTED), error_code=code)
