@@ -294,6 +294,9 @@ def _best(
     usable = best.parsed is not None and best.compiled and best.failure_kind(contract - {"consistent"}) is None
     if usable and best.parsed is not None:
         return Proposal(best.parsed.regex, best.text, best.reasoning, cost=cost, memo=memo)
-    kind = best.failure_kind(contract) or "no_regex"
     detail = "; ".join(v.detail for v in best.failing(contract))
-    return Proposal(None, best.text, best.reasoning, ProposalFailure(kind, detail), cost, memo)
+    if stop is not None:  # the rounds ended early: say why, and what the best try got wrong
+        failure = ProposalFailure(stop.kind, f"{stop.detail}; best try: {detail}")
+    else:
+        failure = ProposalFailure(best.failure_kind(contract) or "no_regex", detail)
+    return Proposal(None, best.text, best.reasoning, failure, cost, memo)
