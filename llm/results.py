@@ -152,7 +152,9 @@ def result_to_data(result: Result) -> dict[str, Any]:
 
 
 def result_from_data(data: dict[str, Any], *, from_log: bool = True) -> Result:
-    """The inverse of :func:`result_to_data`; raises ``ValueError`` on an unknown kind."""
+    """The inverse of :func:`result_to_data`; raises ``ValueError``, ``KeyError`` or ``TypeError`` on bad data."""
+    if not isinstance(data, dict):
+        raise ValueError(f"a logged result is a JSON object, not {type(data).__name__}")
     fields = {name: value for name, value in data.items() if name != "kind"}
     kind = data.get("kind")
     if kind == "failed":

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from llm.answers import AnswerError, ParsedAnswer, extract, parse_answer, parse_candidates
+import regexlang
+from llm.answers import AnswerError, ParsedAnswer, extract, parse_answer, parse_candidates, parse_regex
 
 TAG = re.compile(r"<\s*/?\s*(ans|reasoning)\s*>", re.IGNORECASE)
 
@@ -115,3 +116,46 @@ def test_missing_answer() -> None:
 def test_candidates_are_parsed_one_by_one() -> None:
     results = parse_candidates("<ans>a*</ans><ans>(b</ans><ans>c</ans>", "simple")
     assert [type(r) for r in results] == [ParsedAnswer, AnswerError, ParsedAnswer]
+
+
+@pytest.mark.parametrize(
+    "wrapped",
+    [r'r"\d+"', r"R'\d+'", r"'\d+'", r'"\d+"', r"/\d+/", r"re.compile(r'\d+')", r're.fullmatch( r"\d+" )', r"\d+"],
+)
+def test_python_answers_lose_their_code_wrappers(wrapped: str) -> None:
+    parsed = parse_answer(f"<ans>{wrapped}</ans>", "python")
+    assert isinstance(parsed, ParsedAnswer) and parsed.text == r"\d+"
+    assert parsed.regex == regexlang.parse(r"\d+", "python")
+    assert parsed.lenient == (wrapped != r"\d+")
+
+
+@pytest.mark.parametrize(
+    ("wrapped", "why"),
+    [
+        (r"'\bword\b'", "backspace"),  # Python would read \b as a backspace
+        (r"'\\d+'", "backspace"),  # ... and \\d as \d: either reading could be meant
+        (r"re.compile(r'\d+', re.I)", "inline"),
+        (r"re.compile(pattern)", "string literal"),
+        (r"'\d+' + 'a'", "alone"),
+    ],
+)
+def test_ambiguous_python_wrappers_are_syntax_errors_that_say_why(wrapped: str, why: str) -> None:
+    error = parse_answer(f"<ans>{wrapped}</ans>", "python")
+    assert isinstance(error, AnswerError) and error.kind == "syntax" and why in error.message
+
+
+@given(answers.filter(lambda s: "'" not in s and not s.startswith("/")))
+def test_a_raw_string_wrapper_never_changes_the_language(answer: str) -> None:
+    plain, wrapped = parse_regex(answer, "python"), parse_regex(f"r'{answer}'", "python")
+    if isinstance(plain, ParsedAnswer):
+        assert isinstance(wrapped, ParsedAnswer) and wrapped.regex == plain.regex
+    else:
+        assert isinstance(wrapped, AnswerError)
+
+
+def test_the_simple_dialect_is_lenient_about_bar_and_says_so() -> None:
+    strict, bar = parse_answer("<ans>(a + b)* c</ans>", "simple"), parse_answer("<ans>(a|b)*c</ans>", "simple")
+    assert isinstance(strict, ParsedAnswer) and isinstance(bar, ParsedAnswer)
+    assert bar.regex == strict.regex
+    assert strict.notes == () and not strict.lenient
+    assert bar.lenient and "'|'" in bar.notes[0]

@@ -12,7 +12,7 @@ import pytest
 from llm.calllog import CallLog, ModelTotals
 from llm.client import LLMClient
 from llm.chat import Message, Request, SamplingParams
-from llm.errors import ReplayMiss
+from llm.errors import CallLogError, ReplayMiss
 from llm.results import Choice, Completion, Failed, Result, Truncated, Usage, result_from_data, result_to_data
 from tests.llm.fake_server import Answer, FakeServer, Status
 from tests.llm.support import MESSAGES, fast_retries, make_client
@@ -180,3 +180,60 @@ def test_failures_in_the_transport_do_not_stop_logging(tmp_path: Path) -> None:
 def _content(result: Result) -> str:
     assert not isinstance(result, Failed), result
     return result.content
+
+
+def test_the_first_logged_success_and_the_latest_logged_failure_answer(tmp_path: Path) -> None:
+    request = Request("m", MESSAGES)
+    with CallLog(tmp_path / "calls.sqlite") as log:
+        log.append(request, {}, Failed("timeout", "first failure"), 1.0)
+        log.append(request, {}, Failed("server_error", "latest failure"), 2.0)
+        failed = log.lookup(request.key(), accept_failed=True)
+        assert isinstance(failed, Failed) and failed.message == "latest failure"
+        assert log.lookup(request.key(), accept_failed=False) is None
+        log.append(request, {}, Completion("m", (Choice("first answer"),)), 3.0)
+        log.append(request, {}, Completion("m", (Choice("second answer"),)), 4.0)
+        for accept_failed in (False, True):
+            found = log.lookup(request.key(), accept_failed=accept_failed)
+            assert isinstance(found, Completion) and found.content == "first answer"
+
+
+def test_a_file_that_is_not_a_log_is_a_typed_error(tmp_path: Path) -> None:
+    path = tmp_path / "calls.sqlite"
+    path.write_bytes(b"this is not a database, just some text that happens to be here" * 100)
+    with pytest.raises(CallLogError) as caught:
+        CallLog(path)
+    assert str(path) in str(caught.value) and "move it aside" in str(caught.value)
+
+
+def test_a_truncated_log_is_a_typed_error(tmp_path: Path) -> None:
+    path = tmp_path / "calls.sqlite"
+    with CallLog(path) as log:
+        for index in range(200):
+            log.append(Request("m", MESSAGES, sample_index=index), {"pad": "x" * 500}, Completion("m", (Choice("a"),)), 0)
+        log._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 3])
+    with pytest.raises(CallLogError):
+        with CallLog(path) as log:
+            log.lookup(Request("m", MESSAGES, sample_index=150).key(), accept_failed=False)
+            log.totals()
+
+
+@pytest.mark.parametrize("stored", ["{", '{"kind": "completion"}', '{"kind": "mystery"}', '[1, 2]'])
+def test_a_corrupt_logged_row_is_a_typed_error_in_replay(tmp_path: Path, stored: str) -> None:
+    path = tmp_path / "calls.sqlite"
+    request = Request("m", MESSAGES)
+    with CallLog(path) as log:
+        log.append(request, {}, Completion("m", (Choice("a"),)), 0)
+    with sqlite3.connect(path) as raw:
+        raw.execute("UPDATE calls SET result = ?", (stored,))
+    raw.close()
+
+    async def scenario() -> None:
+        with CallLog(path) as log:
+            async with make_client("http://127.0.0.1:9/v1", log=log, mode="replay", model="m") as client:
+                with pytest.raises(CallLogError) as caught:
+                    await client.complete(MESSAGES)
+        assert str(path) in str(caught.value)
+
+    asyncio.run(scenario())

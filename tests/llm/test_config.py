@@ -53,3 +53,21 @@ def test_unusable_base_urls_are_rejected(raw: str) -> None:
 def test_limits_must_be_positive(field: str) -> None:
     with pytest.raises(ConfigError):
         attrs.evolve(ClientConfig(), **{field: 0})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("raw", "clean"), [("sk-abc\n", "sk-abc"), ("  sk-abc\r\n", "sk-abc"), ("EMPTY", "EMPTY")])
+def test_api_key_whitespace_is_stripped(raw: str, clean: str) -> None:
+    assert ClientConfig(api_key=raw).api_key == clean
+    assert ClientConfig.resolve(environ={"OPENAI_API_KEY": raw}).api_key == clean
+
+
+@pytest.mark.parametrize("raw", ["sk-a b", "sk-a\nb", "sk-\x00", "sk-ключ", "   "])
+def test_api_keys_a_header_cannot_carry_are_rejected(raw: str) -> None:
+    with pytest.raises(ConfigError):
+        ClientConfig(api_key=raw)
+
+
+def test_default_time_limits_bound_a_call_below_attempts_times_attempt_timeout() -> None:
+    config = ClientConfig()
+    assert (config.connect_timeout, config.total_timeout, config.call_deadline) == (10.0, 1800.0, 3600.0)
+    assert config.call_deadline < config.retry.max_attempts * config.total_timeout

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from llm.retry import RetryPolicy, is_retryable_status, retry_after_seconds
+from llm.retry import RetryPolicy, is_retryable_status, retry_after_seconds, should_retry_header
 
 NOW = 1_700_000_000.0
 
@@ -59,3 +59,19 @@ def test_backoff_doubles_from_half_a_second_to_eight_with_bounded_jitter(retry: 
     ceiling = min(8.0, 0.5 * 2 ** (retry - 1))
     delay = policy.delay(retry, None, np.random.default_rng(seed))
     assert 0.75 * ceiling <= delay <= ceiling
+
+
+def test_jitter_spreads_the_waits_of_clients_that_failed_together() -> None:
+    policy = RetryPolicy()
+    waits = {policy.delay(3, None, np.random.default_rng(seed)) for seed in range(50)}
+    assert len(waits) == 50 and min(waits) < 1.9 and max(waits) <= 2.0
+
+
+def test_no_jitter_is_a_choice() -> None:
+    assert RetryPolicy(jitter=0.0).delay(3, None, np.random.default_rng(0)) == 2.0
+
+
+@pytest.mark.parametrize(("headers", "verdict"), [({}, None), ({"x-should-retry": "true"}, True),
+                                                  ({"x-should-retry": "false"}, False), ({"x-should-retry": "1"}, None)])
+def test_should_retry_header(headers: dict[str, str], verdict: bool | None) -> None:
+    assert should_retry_header(headers) is verdict

@@ -112,3 +112,14 @@ def test_adaptation_targets_only_fields_that_were_sent() -> None:
     temperature = ServerError("x", param="temperature", code="unsupported_parameter")
     assert adapt(options, body, temperature) == WireOptions(send_temperature=False)
     assert adapt(options, body, ServerError("prompt too long")) is None
+
+
+def test_reasoning_wins_over_reasoning_content_when_both_are_set() -> None:
+    message = {"content": "x", "reasoning": "new field", "reasoning_content": "old field"}
+    choices, _ = parse_completion(_bytes({"choices": [{"message": message}]}))
+    assert choices[0].reasoning == "new field"
+
+
+def test_optional_fields_are_sent_only_when_set() -> None:
+    request = Request("m", (Message("user", "hi"),), SamplingParams(temperature=None))
+    assert set(request_body(request, WireOptions())) == {"model", "messages", "max_completion_tokens"}
