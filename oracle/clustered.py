@@ -18,12 +18,16 @@ universe lead nowhere, so they count as rejected strings.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Literal
 
 import numpy as np
 
 from automata.dfa import DFA
 from automata.paths import Path, Step, steps_from
 from oracle.examples import ClusteredExample, Counterexample, Example
+
+#: How a clustered example is read: every string labelled right, or negatives only "not all accepted".
+Reading = Literal["universal", "loose"]
 
 
 def from_path(path: Path, label: bool, dfa: DFA) -> ClusteredExample:
@@ -75,17 +79,21 @@ def reachable_states(dfa: DFA, example: ClusteredExample) -> tuple[frozenset[int
     return frozenset(int(s) for s in states), leaves
 
 
-def satisfies(dfa: DFA, example: Counterexample) -> bool:
-    """Whether the hypothesis ``dfa`` labels every string of ``example`` as the example does."""
+def satisfies(dfa: DFA, example: Counterexample, *, reading: Reading = "universal") -> bool:
+    """Whether the hypothesis ``dfa`` labels every string of ``example`` as the example does (under
+    the ``loose`` reading, a negative only needs some string rejected)."""
     if isinstance(example, Example):
         return dfa.accepts(example.string) == example.label
     states, leaves = reachable_states(dfa, example)
     accepting = [bool(dfa.accepting[s]) for s in states]
+    all_accepted = bool(states) and not leaves and all(accepting)
     if example.label:
-        return not leaves and all(accepting)
-    return not any(accepting)
+        return all_accepted
+    return not all_accepted if reading == "loose" else not any(accepting)
 
 
-def misclassified(dfa: DFA, examples: Iterable[Counterexample]) -> tuple[Counterexample, ...]:
+def misclassified(
+    dfa: DFA, examples: Iterable[Counterexample], *, reading: Reading = "universal"
+) -> tuple[Counterexample, ...]:
     """The examples ``dfa`` does not satisfy (the repair loop's satisfaction check)."""
-    return tuple(e for e in examples if not satisfies(dfa, e))
+    return tuple(e for e in examples if not satisfies(dfa, e, reading=reading))

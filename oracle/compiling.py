@@ -2,7 +2,9 @@
 
 Teachers must never let bad input escape as an exception: a learner's hypothesis that does not
 parse, or whose automaton would pass the state limit, is an ordinary outcome of a learning round and
-is reported in the verdict. This module is the one place that catches those errors. It also flags
+is reported in the verdict. This module is the one place that catches those errors: every typed
+error of ``automata`` and ``regexlang``, and the interpreter's own guards (``RecursionError``,
+``MemoryError``) as a last line for inputs no typed guard caught yet. It also flags
 the two degenerate languages, empty and universal, which are legal (an empty target has only
 negative counterexamples) but worth telling the caller about.
 """
@@ -13,7 +15,7 @@ import attrs
 
 from automata.compile import compile_regex
 from automata.dfa import DFA
-from automata.errors import StateLimitExceeded, UnsupportedRegex
+from automata.errors import AutomataError, StateLimitExceeded, UnsupportedRegex
 from automata.ops import is_empty, is_universal
 from oracle.protocol import Issue, Subject
 from regexlang.ast import Regex
@@ -39,13 +41,22 @@ def compile_subject(
         tree = parse(regex, dialect, universe) if isinstance(regex, str) else regex
     except RegexError as error:
         return Compiled(None, None, (Issue(subject, "syntax_error", str(error)),))
+    except (RecursionError, MemoryError) as error:
+        return Compiled(None, None, (guard_issue(subject, error),))
     try:
         dfa = compile_regex(tree, universe, state_limit=state_limit)
+        return Compiled(tree, dfa, language_issues(dfa, subject))
     except StateLimitExceeded as error:
         return Compiled(tree, None, (Issue(subject, "state_limit", str(error)),))
     except UnsupportedRegex as error:
         return Compiled(tree, None, (Issue(subject, "unsupported", str(error)),))
-    return Compiled(tree, dfa, language_issues(dfa, subject))
+    except (AutomataError, RecursionError, MemoryError) as error:
+        return Compiled(tree, None, (guard_issue(subject, error),))
+
+
+def guard_issue(subject: Subject, error: Exception) -> Issue:
+    """A ``resource_limit`` issue for an error raised by a length, depth or memory guard."""
+    return Issue(subject, "resource_limit", f"{type(error).__name__}: {error}" if str(error) else type(error).__name__)
 
 
 def language_issues(dfa: DFA, subject: Subject) -> tuple[Issue, ...]:

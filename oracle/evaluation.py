@@ -9,6 +9,11 @@ its half of the weight by repeating strings. When one side has no string within 
 the other side fills the set. *Diff Ratio* at ``k = 32`` is exact rather than sampled: the share of
 strings up to length ``k`` on which the two languages disagree among those either accepts
 (:func:`automata.counting.diff_ratio`).
+
+A hypothesis that does not compile scores accuracy 0 and Diff Ratio 1, as in the reference code.
+Under the ``cegml`` profile the evaluation set is the reference code's instead: each string a fair
+coin flip between target and complement (:func:`oracle.cegml.coin_flip_set`), so the balance is
+only expected, not exact. Its datasets hold 3,000 strings; the paper reports 800 (the default size).
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from automata.counting import diff_ratio
 from automata.dfa import DFA
 from automata.ops import accepts_many, complement
 from automata.sampling import sample_strings
+from oracle import cegml
+from oracle.config import Profile
 from oracle.examples import Example
 
 
@@ -46,8 +53,13 @@ class Scores:
     diff_ratio: float
 
 
-def evaluation_set(target: DFA, *, size: int = 800, max_len: int = 32, seed: int = 0) -> EvaluationSet:
-    """``size`` strings of length ``<= max_len``, balanced between ``target`` and its complement."""
+def evaluation_set(
+    target: DFA, *, size: int = 800, max_len: int = 32, seed: int = 0, profile: Profile = "improved"
+) -> EvaluationSet:
+    """``size`` strings of length ``<= max_len``, balanced between ``target`` and its complement
+    (under the ``cegml`` profile, a coin flip per string)."""
+    if profile == "cegml":
+        return EvaluationSet(tuple(cegml.coin_flip_set(target, size, max_len, seed)))
     rng = np.random.default_rng(seed)
     rest = complement(target)
     pos = sample_strings(target, size // 2, rng, max_len=max_len, unique=False)
@@ -68,6 +80,9 @@ def accuracy(hypothesis: DFA, examples: EvaluationSet) -> float:
     return float(np.mean(predicted == labels))
 
 
-def score(target: DFA, hypothesis: DFA, examples: EvaluationSet, *, k: int = 32) -> Scores:
-    """Accuracy on ``examples`` and Diff Ratio at ``k``."""
+def score(target: DFA, hypothesis: DFA | None, examples: EvaluationSet, *, k: int = 32) -> Scores:
+    """Accuracy on ``examples`` and Diff Ratio at ``k``; a hypothesis that did not compile
+    (``None``) scores 0 and 1."""
+    if hypothesis is None:
+        return Scores(0.0, 1.0)
     return Scores(accuracy(hypothesis, examples), diff_ratio(target, hypothesis, k))

@@ -10,15 +10,27 @@ learner gets out of each round:
 * ``paths`` (default, the seed paper's code): loop-free start-to-accept paths of the difference
   DFA in diverse order (:func:`automata.paths.accepting_paths`), one string per path per round so
   the batch spreads over distinct "mistakes" before it repeats one;
-* ``shortest``: the shortest witnesses first, in shortlex order (breadth first);
-* ``uniform``: uniform random strings, a length first and then a string of that length, from exact
-  counts (:func:`automata.sampling.sample_strings`).
+* ``shortest``: the shortest witnesses first, in shortlex order;
+* ``uniform``: a length uniformly among those that have witnesses, then a witness of that length
+  uniformly: a string, from exact counts (:func:`automata.sampling.sample_strings`), or with
+  ``clustered`` a super-character path, each distinct clustered example counting once
+  (:func:`oracle.draws.random_walks`).
 
-With ``clustered`` the teacher answers with :class:`~oracle.examples.ClusteredExample` values: the
-super-character path itself in ``paths`` mode, and each witness lifted to the super-character path
-it follows in the other modes. In ``paths`` mode a step's character is drawn among its *readable*
-members (:func:`oracle.mutations.readable`), so a step such as "anything but a digit" over Unicode
-prints a visible character.
+With ``clustered`` the teacher answers with :class:`~oracle.examples.ClusteredExample` values, the
+super-character paths of the difference automaton, drawn as paths (:mod:`oracle.draws`) so that
+every draw is a distinct example. In ``paths`` mode a plain string spells each step with a
+*readable* member (:func:`oracle.mutations.readable`), so a step such as "anything but a digit"
+over Unicode prints a visible character.
+
+When a mode runs short of new counterexamples (loop-free paths are finitely many, and all of them
+may have been shown), the side falls back to the shortest witnesses and then, for plain strings, to
+uniform strings: a round answers with nothing only when that is *proven*, i.e. every witness up to
+``max_len`` was already given (``exhausted``) or none exists (``beyond_max_len``). A search that
+stops on a budget says so (``search_budget``), and a guard of the automata layer (state limit,
+length, depth, memory) becomes an :class:`~oracle.protocol.Issue`, never an exception.
+
+The ``cegml`` profile (:mod:`oracle.config`) replaces all of this with the reference code's
+sampling (:mod:`oracle.cegml`).
 
 The teacher is a frozen value and keeps no history: ``check(hypothesis, already_given)`` never
 returns a counterexample whose string (or clustered positions) is in ``already_given``, and its
@@ -31,51 +43,47 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence, Set as AbstractSet
-from typing import Literal
 
 import attrs
 import numpy as np
 
+from automata.counting import completions
 from automata.dfa import DFA
-from automata.errors import DEFAULT_STATE_LIMIT, StateLimitExceeded
+from automata.errors import AutomataError, StateLimitExceeded
 from automata.ops import accepts_many, difference, equivalent, is_empty
 from automata.paths import Path, accepting_paths
-from automata.sampling import sample_strings, shortest
-from oracle.clustered import from_path, lift_many
-from oracle.compiling import Compiled, compile_subject
-from oracle.examples import Counterexample, Example, ExampleKey, identity
+from automata.sampling import sample_strings
+from oracle import cegml
+from oracle.clustered import from_path
+from oracle.compiling import Compiled, compile_subject, guard_issue
+from oracle.config import Order, TeacherConfig
+from oracle.draws import Edges, Grain, SearchTooLarge, Walk, random_walks, shortest_walks
+from oracle.examples import ClusteredExample, Counterexample, Example, ExampleKey, identity
 from oracle.mutations import readable
-from oracle.protocol import Issue, SamplingMode, Spend, Verdict
+from oracle.protocol import Issue, Spend, Verdict
 from regexlang.ast import Regex
 from regexlang.charset import CharSet
-from regexlang.dialects import Dialect
+from regexlang.dialects import Dialect, parse
 from regexlang.dialects import universe as dialect_universe
+from regexlang.errors import RegexError
+from regexlang.metrics import used_chars
 
-#: Most witness strings drawn for one side of one verdict before settling for fewer than asked.
-_MAX_DRAWS = 4096
+__all__ = ["ExactTeacher", "Order", "TeacherConfig"]
 
-#: How a verdict lists its counterexamples: alternating sides, positives first, or shortest first.
-Order = Literal["interleaved", "grouped", "by_length"]
+#: Errors of a draw that end the search for counterexamples but not the verdict.
+_DRAW_GUARDS = (AutomataError, SearchTooLarge, MemoryError, RecursionError)
 
 
 @attrs.frozen
-class TeacherConfig:
-    """Settings of an exact teacher; the defaults are the seed paper's (Appendix D)."""
+class _Side:
+    """One side's new counterexamples, how many candidates were examined, whether it is proven
+    that no other new one exists up to ``max_len``, and how many given ones lie in the side."""
 
-    batch: int = 250
-    max_len: int = 32
-    mode: SamplingMode = "paths"
-    clustered: bool = False
-    order: Order = "interleaved"
-    seed: int = 0
-    state_limit: int = DEFAULT_STATE_LIMIT
-    max_expansions: int = 10_000
-    max_frontier: int = 1_000
-
-    @property
-    def mode_name(self) -> str:
-        """The mode as recorded in verdicts, e.g. ``paths`` or ``shortest+clustered``."""
-        return self.mode + ("+clustered" if self.clustered else "")
+    examples: list[Counterexample]
+    examined: int
+    complete: bool
+    collisions: int
+    problem: str = ""
 
 
 @attrs.frozen(eq=False)
@@ -99,8 +107,11 @@ class ExactTeacher:
         clock: Callable[[], float] = time.perf_counter,
     ) -> ExactTeacher:
         """A teacher for ``target`` (text in ``dialect`` or a tree); a bad target is reported by
-        :attr:`issues` and in every verdict, never raised."""
+        :attr:`issues` and in every verdict, never raised. Under the ``cegml`` profile a simple
+        target's universe is its own letters, as in the reference code."""
         sigma = dialect_universe(dialect) if universe is None else universe
+        if universe is None and config.profile == "cegml" and dialect == "simple":
+            sigma = _own_letters(target, sigma)
         compiled = compile_subject(target, "target", dialect=dialect, universe=sigma, state_limit=config.state_limit)
         return cls(compiled, dialect, sigma, config, clock)
 
@@ -127,6 +138,8 @@ class ExactTeacher:
 
     def check(self, hypothesis: str | Regex, already_given: Collection[Counterexample] = ()) -> Verdict:
         """Decide equivalence; on disagreement return up to ``config.batch`` new counterexamples."""
+        if not isinstance(hypothesis, (str, Regex)):
+            raise TypeError(f"a hypothesis is regex text (str) or a regexlang tree, not {type(hypothesis).__name__}")
         started = self.clock()
         verdict = self._judge(self.compile(hypothesis), already_given)
         return attrs.evolve(verdict, spend=Spend(self.clock() - started, verdict.spend.strings_examined))
@@ -145,37 +158,61 @@ class ExactTeacher:
             too_much = difference(guess, target, state_limit=limit)
         except StateLimitExceeded as error:
             return Verdict(False, mode=mode, issues=(*issues, Issue("hypothesis", "state_limit", str(error))))
-        examples, examined = self.counterexamples(too_little, too_much, already_given)
-        if not examples:
-            issues = (*issues, self._why_none(too_little, too_much))
-        return Verdict(False, examples, mode, Spend(0.0, examined), issues)
+        except (AutomataError, MemoryError, RecursionError) as error:
+            return Verdict(False, mode=mode, issues=(*issues, guard_issue("hypothesis", error)))
+        if self.config.profile == "cegml":
+            examples, examined = self.counterexamples(too_little, too_much, already_given)
+            return Verdict(False, examples, mode, Spend(0.0, examined), issues if examples else (*issues, _none_cegml()))
+        pos, neg = self._sides(too_little, too_much, already_given)
+        examples = self._arrange(pos.examples, neg.examples)
+        if not examples or pos.problem or neg.problem:
+            issues = (*issues, _why_short(pos, neg, self.config.max_len))
+        return Verdict(False, examples, mode, Spend(0.0, pos.examined + neg.examined), issues)
 
     def counterexamples(
         self, too_little: DFA, too_much: DFA, already_given: Collection[Counterexample] = ()
     ) -> tuple[tuple[Counterexample, ...], int]:
         """Up to ``batch`` new counterexamples from the two difference DFAs (positives from
         ``too_little``, negatives from ``too_much``), and how many candidates were examined."""
+        if self.config.profile == "cegml":
+            examples = cegml.counterexamples(too_little, too_much, self.config, len(already_given))
+            return examples, len(examples)
+        pos, neg = self._sides(too_little, too_much, already_given)
+        return self._arrange(pos.examples, neg.examples), pos.examined + neg.examined
+
+    def _sides(self, too_little: DFA, too_much: DFA, already_given: Collection[Counterexample]) -> tuple[_Side, _Side]:
         batch = self.config.batch
         given = {identity(e) for e in already_given}
         seeds = [int(s) for s in np.random.SeedSequence([self.config.seed, len(given)]).generate_state(2)]
         want_pos, want_neg = (batch + 1) // 2, batch // 2
-        pos, seen_pos = self._draw(too_little, True, want_pos, given, seeds[0])
-        neg, seen_neg = self._draw(too_much, False, want_neg, given, seeds[1])
-        if len(pos) < want_pos and len(neg) == want_neg:
-            neg, more = self._draw(too_much, False, batch - len(pos), given, seeds[1])
-            seen_neg += more
-        elif len(neg) < want_neg and len(pos) == want_pos:
-            pos, more = self._draw(too_little, True, batch - len(neg), given, seeds[0])
-            seen_pos += more
-        return self._arrange(pos, neg), seen_pos + seen_neg
+        pos = self._side(too_little, True, want_pos, given, seeds[0])
+        neg = self._side(too_much, False, want_neg, given, seeds[1])
+        if len(pos.examples) < want_pos and len(neg.examples) == want_neg:
+            neg = self._side(too_much, False, batch - len(pos.examples), given, seeds[1])
+        elif len(neg.examples) < want_neg and len(pos.examples) == want_pos:
+            pos = self._side(too_little, True, batch - len(neg.examples), given, seeds[0])
+        return pos, neg
 
-    def _draw(
-        self, diff: DFA, label: bool, want: int, given: AbstractSet[ExampleKey], seed: int
-    ) -> tuple[list[Counterexample], int]:
+    def _side(self, diff: DFA, label: bool, want: int, given: AbstractSet[ExampleKey], seed: int) -> _Side:
+        """Up to ``want`` new counterexamples of one side: the mode's own candidates first, then the
+        fallbacks, all lazily, so a fallback costs nothing unless the mode runs short."""
         if want <= 0 or is_empty(diff):
-            return [], 0
+            return _Side([], 0, complete=want > 0, collisions=0)
+        collisions = _collisions(diff, given)
+        try:
+            candidates = self._candidates(diff, label, want + collisions, np.random.default_rng(seed))
+            fresh, examined = _fresh(candidates, given, want)
+            complete = len(fresh) < want and self._proven_complete(diff, given, collisions, len(fresh))
+        except _DRAW_GUARDS as error:
+            return _Side([], 0, complete=False, collisions=collisions, problem=f"{type(error).__name__}: {error}")
+        return _Side(fresh, examined, complete, collisions)
+
+    def _candidates(self, diff: DFA, label: bool, need: int, rng: np.random.Generator) -> Iterator[Counterexample]:
         cfg = self.config
-        need = want + _collisions(diff, given)  # enough candidates to survive the exclusion of old ones
+        universe = diff.alphabet.universe
+        grain: Grain = "step" if cfg.clustered else "class"
+        edges = Edges(diff, grain)
+        primary: Iterable[Counterexample]
         if cfg.mode == "paths":
             paths = accepting_paths(
                 diff,
@@ -183,27 +220,34 @@ class ExactTeacher:
                 max_len=cfg.max_len,
                 max_expansions=cfg.max_expansions,
                 max_frontier=cfg.max_frontier,
-                seed=seed,
+                seed=int(rng.integers(2**63)),
             )
             if cfg.clustered:
-                return _fresh((from_path(p, label, diff) for p in paths), given, want)
-            spread = _path_strings(paths, 4 * need, np.random.default_rng(seed))
-            return _fresh((Example(s, label) for s in spread), given, want)
-        # Witness strings. Lifted ones often share a super-character path, so draw four times more
-        # until enough distinct ones turn up, the language runs out, a larger draw adds nothing to
-        # what the previous one found (saturation), or the draw cap is reached.
-        draws, examined, found = need, 0, -1
-        while True:
-            if cfg.mode == "shortest":
-                strings = shortest(diff, draws, max_len=cfg.max_len)
+                primary = (from_path(p, label, diff) for p in paths)
             else:
-                strings = sample_strings(diff, draws, np.random.default_rng(seed), max_len=cfg.max_len)
-            candidates = lift_many(diff, strings, label) if cfg.clustered else (Example(s, label) for s in strings)
-            fresh, _ = _fresh(candidates, given, want)
-            examined += len(strings)
-            if len(fresh) == want or 0 < len(fresh) == found or len(strings) < draws or draws >= _MAX_DRAWS:
-                return fresh, examined
-            draws, found = min(4 * draws, _MAX_DRAWS), len(fresh)
+                primary = (Example(s, label) for s in _path_strings(paths, 4 * need, rng))
+        elif cfg.mode == "uniform" and cfg.clustered:
+            walks, every = random_walks(edges, need, cfg.max_len, rng)
+            if every:  # the draw listed every clustered example: no fallback can add one
+                return _as_examples(walks, label, universe, True)
+            primary = _as_examples(walks, label, universe, True)
+        elif cfg.mode == "uniform":
+            primary = (Example(s, label) for s in sample_strings(diff, need, rng, max_len=cfg.max_len))
+        else:
+            primary = ()
+        shortest = _as_examples(shortest_walks(edges, cfg.max_len), label, universe, cfg.clustered)
+        if cfg.clustered:
+            return itertools.chain(primary, shortest)
+        uniform = (Example(s, label) for s in _lazy_sample(diff, need, cfg.max_len, rng))
+        return itertools.chain(primary, shortest, uniform)
+
+    def _proven_complete(self, diff: DFA, given: AbstractSet[ExampleKey], collisions: int, found: int) -> bool:
+        """Whether no other new counterexample exists, once every candidate has been examined: the
+        shortest walks list every clustered example, but plain strings are checked by count."""
+        if self.config.clustered:
+            return True
+        total = sum(completions(diff, self.config.max_len).by_length())
+        return total <= collisions + found
 
     def _arrange(self, pos: list[Counterexample], neg: list[Counterexample]) -> tuple[Counterexample, ...]:
         if self.config.order == "grouped":
@@ -213,11 +257,44 @@ class ExactTeacher:
             return tuple(sorted(alternating, key=_length))
         return tuple(alternating)
 
-    def _why_none(self, too_little: DFA, too_much: DFA) -> Issue:
-        max_len = self.config.max_len
-        if shortest(too_little, 1, max_len=max_len) or shortest(too_much, 1, max_len=max_len):
-            return Issue("hypothesis", "exhausted", f"no new counterexample of length <= {max_len}")
-        return Issue("hypothesis", "beyond_max_len", f"the languages differ only beyond length {max_len}")
+
+def _own_letters(target: str | Regex, default: CharSet) -> CharSet:
+    """The letters a simple target uses (the reference code's alphabet for simple targets)."""
+    try:
+        tree = parse(target, "simple", default) if isinstance(target, str) else target
+    except (RegexError, RecursionError):
+        return default
+    letters = used_chars(tree)
+    return default if letters.is_empty() else letters
+
+
+def _none_cegml() -> Issue:
+    return Issue("hypothesis", "search_budget", "the reference sampling found no witness within its budgets")
+
+
+def _why_short(pos: _Side, neg: _Side, max_len: int) -> Issue:
+    """Why a round returned no (or fewer) counterexamples: only proven claims are made."""
+    problem = pos.problem or neg.problem
+    if problem:
+        return Issue("hypothesis", "search_budget", f"the counterexample search stopped: {problem}")
+    if not (pos.complete and neg.complete):
+        return Issue("hypothesis", "search_budget", f"no new counterexample found within the search budgets (max_len {max_len})")
+    if pos.collisions or neg.collisions:
+        return Issue("hypothesis", "exhausted", f"every counterexample of length <= {max_len} was already given")
+    return Issue("hypothesis", "beyond_max_len", f"the languages differ only beyond length {max_len}")
+
+
+def _as_examples(walks: Iterable[Walk], label: bool, universe: CharSet, clustered: bool) -> Iterator[Counterexample]:
+    for _, chars in walks:
+        if clustered:
+            yield ClusteredExample(chars, label, universe)
+        else:
+            yield Example("".join(c.first() for c in chars), label)
+
+
+def _lazy_sample(diff: DFA, n: int, max_len: int, rng: np.random.Generator) -> Iterator[str]:
+    """Uniform distinct strings, drawn only when the iteration reaches them."""
+    yield from sample_strings(diff, n, rng, max_len=max_len)
 
 
 def _path_strings(paths: Sequence[Path], limit: int, rng: np.random.Generator) -> Iterator[str]:
@@ -251,14 +328,16 @@ def _fresh(
     seen = set(given)
     out: list[Counterexample] = []
     examined = 0
-    for example in candidates:
-        if len(out) == want:
-            break
+    if want <= 0:
+        return out, examined
+    for example in candidates:  # stops right after the last one needed, so no fallback runs early
         examined += 1
         key = identity(example)
         if key not in seen:
             seen.add(key)
             out.append(example)
+            if len(out) == want:
+                break
     return out, examined
 
 

@@ -11,8 +11,12 @@ it only if it labels every one of those strings correctly (:func:`oracle.cluster
 Both print in the prompt format of the seed paper, ``<string>, <label>`` with the empty string as an
 empty field (``, 1``). Clustered positions print as a literal character, a class such as ``[0-9]``
 or ``[A-Za-z]``, or the negated class ``[^0-9]`` relative to the universe when that needs fewer
-ranges, so ``S[0-9]#run, 1`` stands for ``S0#run`` … ``S9#run``. Characters that are regex syntax inside a
-clustered example (``[ ] \\ ^ -``) are escaped with a backslash so the text stays unambiguous. A
+ranges, so ``S[0-9]#run, 1`` stands for ``S0#run`` … ``S9#run``; ``.`` is the whole universe. Every
+character that is regex syntax in some dialect is escaped with a backslash where it stands for
+itself (``\\. \\* \\( \\[`` … outside a class, ``\\] \\\\ \\^ \\-`` inside one), so a printed example reads back
+to exactly the strings it stands for (:func:`parse_pattern`, given the same universe): ``a\\.b``
+is one string and ``a.b`` is every ``a?b``. The ``cegml`` spelling prints classes as the reference
+code does (ranges of three or more, ``[^…]`` only when strictly shorter, no escapes). A
 plain example prints its string verbatim except for backslashes and characters that cannot be
 printed, which take Python string escapes (``\\\\``, ``\\n``, ``\\x00``): a line break inside a string
 would otherwise end the line, and the python dialect's teacher does produce such strings (the
@@ -24,15 +28,19 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
-from typing import TypeAlias
+from typing import Literal, TypeAlias
 
 import attrs
 
 from regexlang.charset import UNICODE, CharSet
 
 _STRING_ESCAPES = frozenset("\\")
-_LITERAL_ESCAPES = frozenset("[]\\")
+#: Regex syntax in at least one dialect, escaped where it stands for itself in a clustered example.
+_LITERAL_ESCAPES = frozenset("\\.[](){}*+?|^$&~")
 _CLASS_ESCAPES = frozenset("[]\\^-")
+
+#: How clustered positions print: escaped (unambiguous) or as the reference code spells them.
+Spelling = Literal["escaped", "cegml"]
 
 
 @attrs.frozen
@@ -75,13 +83,23 @@ def _positions(value: tuple[CharSet | str, ...]) -> tuple[CharSet, ...]:
 class ClusteredExample:
     """Positions (literal characters or character classes) standing for many strings, one label.
 
-    ``universe`` only decides how a class prints (``[^0-9]`` is relative to it); it takes no part in
-    equality, since the strings represented are fixed by ``positions`` alone.
+    ``universe`` and ``spelling`` only decide how a class prints (``[^0-9]`` is relative to the
+    universe); they take no part in equality, since the strings represented are fixed by
+    ``positions`` alone.
     """
 
     positions: tuple[CharSet, ...] = attrs.field(converter=_positions)
     label: bool
     universe: CharSet = attrs.field(default=UNICODE, eq=False, repr=False)
+    spelling: Spelling = attrs.field(default="escaped", eq=False, repr=False)
+
+    @classmethod
+    def from_text(cls, line: str, universe: CharSet = UNICODE) -> ClusteredExample:
+        """Parse a prompt line ``<pattern>, <1|0>`` printed with the escaped spelling over ``universe``."""
+        pattern, sep, label = line.rpartition(", ")
+        if not sep or label.strip() not in ("0", "1"):
+            raise ValueError(f"not an example line '<pattern>, <0|1>': {line!r}")
+        return cls(parse_pattern(pattern, universe), label.strip() == "1", universe)
 
     @classmethod
     def of_string(cls, string: str, label: bool, universe: CharSet = UNICODE) -> ClusteredExample:
@@ -116,7 +134,7 @@ class ClusteredExample:
 
     def pattern(self) -> str:
         """The positions printed compactly, e.g. ``S[0-9]#run``."""
-        return "".join(format_position(p, self.universe) for p in self.positions)
+        return "".join(format_position(p, self.universe, self.spelling) for p in self.positions)
 
     def text(self) -> str:
         """The prompt line: ``<pattern>, <1|0>``."""
@@ -176,19 +194,92 @@ def _class_body(chars: CharSet) -> str:
     return "".join(parts)
 
 
-def format_position(chars: CharSet, universe: CharSet = UNICODE) -> str:
+def format_position(chars: CharSet, universe: CharSet = UNICODE, spelling: Spelling = "escaped") -> str:
     """A position printed compactly: a literal, ``[a-c]``, or ``[^0-9]`` relative to ``universe``.
 
-    The negated form is used when it needs fewer ranges than the positive one. A class holding the
-    whole universe prints as ``.`` when listing it would need escapes (all of Unicode); a small
-    printable universe such as ``{a, b, c}`` prints as the class itself.
+    The negated form is used when it needs fewer ranges than the positive one (and ``chars`` lies in
+    the universe). A class holding exactly the universe prints as ``.`` when listing it would need
+    escapes (all of Unicode); a small printable universe such as ``{a, b, c}`` prints as the class
+    itself. ``spelling="cegml"`` prints the reference code's way instead (see the module doc).
     """
+    if spelling == "cegml":
+        return _cegml_position(chars, universe)
     if chars.is_single():
         return _char(chars.first(), _LITERAL_ESCAPES)
     positive = f"[{_class_body(chars)}]"
+    if not chars.issubset(universe):
+        return positive
     rest = universe.difference(chars)
     if rest.is_empty():
         return positive if positive.isascii() and "\\" not in positive else "."
     if len(rest.intervals) < len(chars.intervals):
         return f"[^{_class_body(rest)}]"
     return positive
+
+
+def _cegml_position(chars: CharSet, universe: CharSet) -> str:
+    """The reference code's spelling: runs of three or more as ``lo-hi``, shorter runs listed, the
+    complement relative to the universe only when its text is strictly shorter, no escapes."""
+    if chars.is_single():
+        return chars.first()
+    positive = f"[{_runs(chars)}]"
+    rest = universe.difference(chars)
+    if not chars.issubset(universe) or rest.is_empty():
+        return positive
+    negative = f"[^{_runs(rest)}]"
+    return negative if len(negative) < len(positive) else positive
+
+
+def _runs(chars: CharSet) -> str:
+    return "".join(
+        f"{chr(lo)}-{chr(hi)}" if hi - lo >= 2 else "".join(map(chr, range(lo, hi + 1))) for lo, hi in chars.intervals
+    )
+
+
+_PATTERN_ESCAPE = re.compile(r"\\(x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|[nrt]|.)", re.DOTALL)
+
+
+def parse_pattern(text: str, universe: CharSet = UNICODE) -> tuple[CharSet, ...]:
+    """The positions of a clustered pattern printed with the escaped spelling: the inverse of
+    :meth:`ClusteredExample.pattern` for the same ``universe``."""
+    positions: list[CharSet] = []
+    i = 0
+    while i < len(text):
+        if text[i] == "[":
+            chars, i = _parse_class(text, i + 1, universe)
+            positions.append(chars)
+        elif text[i] == ".":
+            positions.append(universe)
+            i += 1
+        else:
+            char, i = _parse_char(text, i)
+            positions.append(CharSet.of(char))
+    return tuple(positions)
+
+
+def _parse_char(text: str, i: int) -> tuple[str, int]:
+    """One character at ``i`` (an escape or itself) and the index after it."""
+    if text[i] != "\\":
+        return text[i], i + 1
+    match = _PATTERN_ESCAPE.match(text, i)
+    if match is None:
+        raise ValueError(f"dangling backslash at {i} in {text!r}")
+    code = match[1]
+    return (_NAMED.get(code) or chr(int(code[1:], 16)) if len(code) > 1 or code in "nrt" else code), match.end()
+
+
+def _parse_class(text: str, i: int, universe: CharSet) -> tuple[CharSet, int]:
+    """The class whose body starts at ``i`` (after ``[``) and the index after its ``]``."""
+    negated = text.startswith("^", i)
+    i += negated
+    intervals: list[tuple[int, int]] = []
+    while i < len(text) and text[i] != "]":
+        low, i = _parse_char(text, i)
+        high = low
+        if text.startswith("-", i) and i + 1 < len(text) and text[i + 1] != "]":
+            high, i = _parse_char(text, i + 1)
+        intervals.append((ord(low), ord(high)))
+    if i >= len(text):
+        raise ValueError(f"unterminated class in {text!r}")
+    chars = CharSet(tuple(intervals))
+    return (universe.difference(chars) if negated else chars), i + 1

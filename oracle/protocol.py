@@ -39,9 +39,11 @@ IssueKind = Literal[
     "empty_language",  # it denotes the empty language
     "universal_language",  # it denotes every string over the universe
     "beyond_max_len",  # the languages differ, but only on strings longer than max_len
-    "exhausted",  # every counterexample within max_len was already given
+    "exhausted",  # every counterexample within max_len was already given (proven, never guessed)
+    "resource_limit",  # a length, depth or memory guard stopped the subject from being compiled or judged
+    "search_budget",  # the languages differ but the counterexample search stopped short of max_len
 ]
-BLOCKING: frozenset[IssueKind] = frozenset({"syntax_error", "state_limit", "unsupported"})
+BLOCKING: frozenset[IssueKind] = frozenset({"syntax_error", "state_limit", "unsupported", "resource_limit"})
 
 
 @attrs.frozen

@@ -1,0 +1,223 @@
+"""The ``cegml`` profile: counterexamples sampled the way the seed paper's reference code samples them.
+
+The paper's tables were produced by its public code, whose teacher makes choices this project's
+default teacher improves on. Re-running those tables needs the same choices, so this module
+re-implements them (from a reading of the code, in our own terms) over our automata:
+
+* each side gets ``batch // 2`` witnesses, with no refill when a side runs short; positives are
+  listed first; nothing already shown is excluded, so a round may repeat an earlier one;
+* ``paths`` is a depth-first search over loop-free paths of the difference automaton, successors
+  in state order, with a stack capped at ``max(256, 8k, 4·states)`` entries and at most that many
+  times ``max(4, max_len)`` expansions (``k`` = witnesses wanted, ``states`` = live states);
+* ``shortest`` is a breadth-first search over paths that returns *every* witness at the minimum
+  length (not capped at ``k``), with a queue of ``max(1024, 16k, 8·states)`` and the same kind of
+  expansion budget;
+* ``uniform`` is the code's ``random`` mode: the accepting states are dealt round-robin to the ``k``
+  draws, and each draw is a breadth-first walk over (state, depth) pairs in shuffled order that
+  picks one of the strings reaching its accepting state at any depth up to ``max_len``, retried up
+  to 16 times when it repeats a string of the same round;
+* without ``clustered`` a step spells one random character of the step (plain strings); with it,
+  the whole step, printed in the code's class spelling (:func:`oracle.examples.format_position`
+  with ``spelling="cegml"``);
+* its evaluation strings (:func:`coin_flip_set`) flip a fair coin per string between the target
+  and its complement and take the same breadth-first walk to any accepting state.
+
+Randomness comes from a ``random.Random`` seeded by the config's seed and the round, so a run is
+reproducible here; the reference draws from a global generator instead.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable, Sequence
+
+from automata.dfa import coreachable
+from automata.dfa import DFA
+from automata.ops import complement
+from automata.paths import steps_from
+from oracle.config import TeacherConfig
+from oracle.examples import ClusteredExample, Counterexample, Example
+from oracle.mutations import readable
+from regexlang.charset import CharSet
+
+#: A witness under construction: one character set per step.
+Tokens = tuple[CharSet, ...]
+
+#: Largest step whose characters are all candidates for a plain string (beyond: readable ones).
+_ALL_MEMBERS = 4096
+
+#: Draws of one accepting state before giving up on a new string.
+_ATTEMPTS = 16
+
+
+class _Graph:
+    """A difference automaton as the reference code sees it: only live states, and per state its
+    successors in state order, each with the characters leading there."""
+
+    def __init__(self, dfa: DFA) -> None:
+        self.dfa = dfa
+        self.live: list[bool] = coreachable(dfa).tolist()
+        self.states = sum(self.live)
+        self.accepting: list[bool] = dfa.accepting.tolist()
+        self._out: dict[int, list[tuple[int, CharSet]]] = {}
+
+    def out(self, state: int) -> list[tuple[int, CharSet]]:
+        """Live successors of ``state`` in state order, with the characters leading to each."""
+        if state not in self._out:
+            steps = [(s.target, s.chars) for s in steps_from(self.dfa, state) if self.live[s.target]]
+            self._out[state] = sorted(steps, key=lambda step: step[0])
+        return self._out[state]
+
+
+def counterexamples(too_little: DFA, too_much: DFA, config: TeacherConfig, round_index: int) -> tuple[Counterexample, ...]:
+    """``batch // 2`` witnesses per side, positives first, repeats allowed (see the module doc)."""
+    rng = random.Random(hash((config.seed, round_index)) & (2**63 - 1))
+    k = config.batch // 2
+    pos = witnesses(too_little, k, True, config, rng)
+    neg = witnesses(too_much, k, False, config, rng)
+    return (*pos, *neg)
+
+
+def witnesses(diff: DFA, k: int, label: bool, config: TeacherConfig, rng: random.Random) -> list[Counterexample]:
+    """The witnesses of one side in the configured mode, as examples labelled ``label``."""
+    graph = _Graph(diff)
+    if not graph.live[diff.start]:
+        return []
+    draw = {"paths": _depth_first, "shortest": _all_shortest, "uniform": _random}[config.mode]
+    token_lists = draw(graph, k, config.max_len, rng)
+    universe = diff.alphabet.universe
+    if config.clustered:
+        return [ClusteredExample(tokens, label, universe, spelling="cegml") for tokens in token_lists]
+    return [Example("".join(_spell(chars, rng) for chars in tokens), label) for tokens in token_lists]
+
+
+def _spell(chars: CharSet, rng: random.Random) -> str:
+    members = "".join(chars) if len(chars) <= _ALL_MEMBERS else readable(chars)
+    return members[rng.randrange(len(members))]
+
+
+def _depth_first(graph: _Graph, k: int, max_len: int, rng: random.Random) -> list[Tokens]:
+    max_frontier = max(256, 8 * k, 4 * graph.states)
+    max_expansions = max_frontier * max(4, max_len)
+    start = graph.dfa.start
+    stack: list[tuple[int, Tokens, frozenset[int]]] = [(start, (), frozenset({start}))]
+    found: list[Tokens] = []
+    expansions = 0
+    while stack:
+        state, tokens, visited = stack.pop()
+        if graph.accepting[state]:
+            found.append(tokens)
+            if len(found) >= k:
+                break
+        if len(tokens) >= max_len:
+            continue
+        expansions += 1
+        if expansions > max_expansions:
+            break
+        for target, chars in graph.out(state):
+            if target not in visited:
+                stack.append((target, (*tokens, chars), visited | {target}))
+                if len(stack) >= max_frontier:
+                    break
+    return found
+
+
+def _all_shortest(graph: _Graph, k: int, max_len: int, rng: random.Random) -> list[Tokens]:
+    max_frontier = max(1024, 16 * k, 8 * graph.states)
+    max_expansions = max_frontier * max(4, max_len)
+    queue: deque[tuple[int, Tokens]] = deque([(graph.dfa.start, ())])
+    found: dict[Tokens, None] = {}
+    shortest: int | None = None
+    expansions = 0
+    while queue:
+        state, tokens = queue.popleft()
+        if shortest is not None and len(tokens) > shortest:
+            break
+        if graph.accepting[state]:
+            shortest = len(tokens)
+            found.setdefault(tokens)
+            continue
+        if len(tokens) >= max_len:
+            continue
+        expansions += 1
+        if expansions > max_expansions:
+            break
+        for target, chars in graph.out(state):
+            if len(queue) >= max_frontier:
+                break
+            queue.append((target, (*tokens, chars)))
+    return list(found)
+
+
+def _random(graph: _Graph, k: int, max_len: int, rng: random.Random) -> list[Tokens]:
+    finals = [s for s, accepting in enumerate(graph.accepting) if accepting and graph.live[s]]
+    rng.shuffle(finals)
+    targets = [finals[i % len(finals)] for i in range(k)]
+    rng.shuffle(targets)
+    found: dict[Tokens, None] = {}
+    for target in targets:
+        for _ in range(_ATTEMPTS):
+            tokens = reaching_tokens(graph, {target}, max_len, rng)
+            if tokens is None:
+                break
+            if tokens not in found:
+                found[tokens] = None
+                break
+    return list(found)
+
+
+def reaching_tokens(graph: _Graph, targets: set[int], max_len: int, rng: random.Random) -> Tokens | None:
+    """One of the walks a shuffled breadth-first search over (state, depth) pairs finds into
+    ``targets`` (one per depth reached), chosen uniformly; None when no target is reachable."""
+    start = graph.dfa.start
+    parents: list[tuple[int, CharSet | None]] = [(-1, None)]  # node -> (parent node, step)
+    queue: deque[tuple[int, int, int]] = deque([(start, 0, 0)])  # (state, depth, node)
+    visited = {(start, 0)}
+    hits: list[int] = []
+    while queue:
+        state, depth, node = queue.popleft()
+        if state in targets:
+            hits.append(node)
+        if depth >= max_len:
+            continue
+        successors = graph.out(state)
+        for index in rng.sample(range(len(successors)), len(successors)):
+            target, chars = successors[index]
+            if (target, depth + 1) not in visited:
+                visited.add((target, depth + 1))
+                parents.append((node, chars))
+                queue.append((target, depth + 1, len(parents) - 1))
+    if not hits:
+        return None
+    return _unwind(parents, hits[rng.randrange(len(hits))])
+
+
+def _unwind(parents: Sequence[tuple[int, CharSet | None]], node: int) -> Tokens:
+    steps: list[CharSet] = []
+    while node > 0:
+        node, chars = parents[node]
+        assert chars is not None  # only the root has no step
+        steps.append(chars)
+    return tuple(reversed(steps))
+
+
+def coin_flip_set(target: DFA, size: int, max_len: int, seed: int) -> list[Example]:
+    """``size`` strings, each from the target or its complement by a fair coin, each the end of a
+    shuffled breadth-first walk to any accepting state (the reference code's evaluation strings).
+    A side without any string hands its flips to the other."""
+    rng = random.Random(seed)
+    sides = [(_Graph(target), True), (_Graph(complement(target)), False)]
+    usable: list[tuple[_Graph, bool, set[int]]] = []
+    for graph, label in sides:
+        finals = {s for s, accepting in enumerate(graph.accepting) if accepting and graph.live[s]}
+        if finals and reaching_tokens(graph, finals, max_len, rng) is not None:
+            usable.append((graph, label, finals))
+    out: list[Example] = []
+    choose: Callable[[], int] = (lambda: 0 if rng.random() < 0.5 else 1) if len(usable) == 2 else (lambda: 0)
+    for _ in range(size if usable else 0):
+        graph, label, finals = usable[choose()]
+        tokens = reaching_tokens(graph, finals, max_len, rng)
+        assert tokens is not None  # the side was checked to reach an accepting state
+        out.append(Example("".join(_spell(chars, rng) for chars in tokens), label))
+    return out

@@ -1,0 +1,262 @@
+"""Drawing witnesses of a difference automaton edge by edge: the shortest first, or at random.
+
+A witness is a walk from the start state to an accepting state, one *edge* per character. What an
+edge is depends on what the teacher shows. For plain strings it is a character class, spelled by
+its representative; for clustered examples it is a super-character (all the classes that lead from
+one state to the same successor, :func:`automata.paths.steps_from`), so distinct walks are distinct
+clustered examples and no drawn string has to be lifted and deduplicated afterwards. That is why
+these walks live here and not as "draw strings, then lift them": drawing strings and lifting them
+wastes most draws on strings that share a super-character path (and needed up to four redraws of
+4,096 strings through exact big-integer unranking).
+
+:func:`shortest_walks` lists the walks in order of length, and within a length in the order of
+their edges' smallest characters, by an iterative depth-first walk pruned to states that can still
+accept in exactly the remaining number of steps. It is lazy and complete: exhausting it proves that
+no other walk of length at most ``max_len`` exists.
+
+:func:`random_walks` draws walks uniformly among those of a length, the length uniformly among
+those that have walks (as :func:`automata.sampling.sample_strings` does for strings). The counts of
+walks per (length, state) are kept as floats rescaled row by row, so they never overflow; only
+their ratios within a row steer the walk, and all walks advance together, one numpy step per
+character.
+
+Both bound their tables (``(max_len + 1) × states`` cells) by :data:`MAX_TABLE_CELLS` and raise
+:class:`SearchTooLarge` beyond it, which the teacher reports as an issue.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from automata.dfa import coreachable
+from automata.dfa import DFA
+from automata.paths import steps_from
+from regexlang.charset import CharSet
+
+#: What one edge of a walk stands for: a character class (plain) or a super-character (clustered).
+Grain = Literal["class", "step"]
+
+#: Most cells of a per-(length, state) table a draw may build (a 64 MiB float table).
+MAX_TABLE_CELLS = 8_000_000
+
+#: A walk: the states visited after the start, and the character set read on each edge.
+Walk = tuple[tuple[int, ...], tuple[CharSet, ...]]
+
+
+class SearchTooLarge(Exception):
+    """A draw would need a table larger than :data:`MAX_TABLE_CELLS`."""
+
+
+class Edges:
+    """The edges leaving each live state, built on first use: (target, character set) pairs in
+    order of their smallest character."""
+
+    def __init__(self, dfa: DFA, grain: Grain) -> None:
+        self.dfa, self.grain = dfa, grain
+        self.live: list[bool] = coreachable(dfa).tolist()
+        self._out: dict[int, list[tuple[int, CharSet]]] = {}
+        self._labels: dict[int, dict[int, CharSet]] = {}
+
+    def out(self, state: int) -> list[tuple[int, CharSet]]:
+        """The live edges leaving ``state``."""
+        if state not in self._out:
+            if self.grain == "step":
+                edges = [(s.target, s.chars) for s in steps_from(self.dfa, state) if self.live[s.target]]
+            else:
+                classes = self.dfa.alphabet.classes
+                row = self.dfa.transitions[state].tolist()
+                edges = [(t, CharSet.of(classes[k].first())) for k, t in enumerate(row) if self.live[t]]
+            self._out[state] = sorted(edges, key=lambda edge: edge[1].first())
+        return self._out[state]
+
+    def label(self, source: int, target: int) -> CharSet:
+        """The characters of the (first) edge from ``source`` to ``target``."""
+        if source not in self._labels:
+            self._labels[source] = {}
+            for t, chars in reversed(self.out(source)):
+                self._labels[source][t] = chars
+        return self._labels[source][target]
+
+
+def _check_size(dfa: DFA, max_len: int) -> None:
+    if (max_len + 1) * dfa.n_states > MAX_TABLE_CELLS:
+        raise SearchTooLarge(
+            f"a draw over {dfa.n_states:,} states up to length {max_len:,} needs more than "
+            f"{MAX_TABLE_CELLS:,} table cells; lower max_len"
+        )
+
+
+def shortest_walks(edges: Edges, max_len: int) -> Iterator[Walk]:
+    """Every accepting walk of at most ``max_len`` edges, shortest first (see the module doc)."""
+    dfa = edges.dfa
+    _check_size(dfa, max_len)
+    if not edges.live[dfa.start]:
+        return
+    viable = [dfa.accepting.copy()]  # viable[r][s]: some walk of exactly r edges accepts
+    lookup: list[list[bool]] = [viable[0].tolist()]  # the same rows as lists, for the walk
+    reached = np.zeros(dfa.n_states, dtype=np.bool_)
+    reached[dfa.start] = True
+    for length in range(max_len + 1):
+        if length:
+            viable.append(np.asarray(viable[-1][dfa.transitions].any(axis=1), dtype=np.bool_))
+            lookup.append(viable[-1].tolist())
+        if lookup[length][dfa.start]:
+            yield from _walks_of_length(edges, length, lookup)
+        reached = _successors(dfa, reached) & np.asarray(edges.live)
+        if not reached.any():
+            return
+
+
+def _successors(dfa: DFA, states: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    following = np.zeros(dfa.n_states, dtype=np.bool_)
+    following[dfa.transitions[states].ravel()] = True
+    return following
+
+
+def _walks_of_length(edges: Edges, length: int, viable: list[list[bool]]) -> Iterator[Walk]:
+    """The accepting walks of exactly ``length`` edges, depth first without recursion."""
+    if length == 0:
+        yield (), ()
+        return
+    states: list[int] = []
+    chars: list[CharSet] = []
+    choices = [_viable_out(edges, edges.dfa.start, viable[length - 1])]
+    while choices:
+        if not choices[-1]:
+            choices.pop()
+            if states:
+                states.pop()
+                chars.pop()
+            continue
+        target, label = choices[-1].pop()
+        states.append(target)
+        chars.append(label)
+        if len(states) == length:
+            yield tuple(states), tuple(chars)
+            states.pop()
+            chars.pop()
+        else:
+            choices.append(_viable_out(edges, target, viable[length - 1 - len(states)]))
+
+
+def _viable_out(edges: Edges, state: int, viable: list[bool]) -> list[tuple[int, CharSet]]:
+    """The edges of ``state`` into ``viable`` states, reversed so that ``pop`` takes them in order."""
+    return [edge for edge in reversed(edges.out(state)) if viable[edge[0]]]
+
+
+def random_walks(edges: Edges, n: int, max_len: int, rng: np.random.Generator) -> tuple[list[Walk], bool]:
+    """Up to ``n`` distinct accepting walks of at most ``max_len`` super-characters (``edges`` of grain
+    ``step``), each length equally likely among those that have walks and each walk equally likely
+    within its length (up to float rounding of the counts); and whether they are all there are."""
+    dfa = edges.dfa
+    _check_size(dfa, max_len)
+    if n <= 0 or not edges.live[dfa.start]:
+        return [], not edges.live[dfa.start]
+    successors = _successor_table(dfa, edges.live)
+    weights, counts = _walk_counts(dfa, successors, max_len)
+    if sum(counts) <= 2 * n + 64:  # few walks: list them all and deal them out without repeats
+        every = list(shortest_walks(edges, max_len))
+        return _deal(every, len(every), rng), True
+    left = {length: count for length, count in enumerate(counts) if count > 0}  # walks not yet drawn
+    found: dict[tuple[int, ...], None] = {}
+    for _ in range(8):  # each round draws twice what is missing; lengths leave once used up
+        if len(found) == n or not left:
+            break
+        lengths = np.fromiter(left, dtype=np.int64)
+        chosen = lengths[rng.integers(lengths.size, size=2 * (n - len(found)) + 8)]
+        for walk in _walk(successors, weights, dfa.start, chosen, rng):
+            if walk in found or not (dfa.accepting[walk[-1]] if walk else dfa.accepting[dfa.start]):
+                continue
+            found[walk] = None
+            if len(walk) in left:
+                left[len(walk)] -= 1
+                if left[len(walk)] < 0.5:
+                    del left[len(walk)]
+            if len(found) == n:
+                break
+    return [(walk, tuple(edges.label(a, b) for a, b in zip((dfa.start, *walk), walk))) for walk in found], False
+
+
+def _deal(walks: list[Walk], n: int, rng: np.random.Generator) -> list[Walk]:
+    """Up to ``n`` of ``walks`` without repeats: a length uniformly among those with walks left,
+    then a walk of that length uniformly."""
+    by_length: dict[int, list[Walk]] = {}
+    for walk in walks:
+        by_length.setdefault(len(walk[0]), []).append(walk)
+    dealt: list[Walk] = []
+    while by_length and len(dealt) < n:
+        length = list(by_length)[int(rng.integers(len(by_length)))]
+        pool = by_length[length]
+        dealt.append(pool.pop(int(rng.integers(len(pool)))))
+        if not pool:
+            del by_length[length]
+    return dealt
+
+
+def _successor_table(dfa: DFA, live: list[bool]) -> npt.NDArray[np.int64]:
+    """Row ``s``: the distinct live successors of ``s``, padded with a sink (index ``n_states``, a
+    row of its own) that no walk reaches and that counts no walks."""
+    sink = dfa.n_states
+    table = dfa.transitions.astype(np.int64)
+    table = np.where(np.append(np.asarray(live), False)[table], table, sink)
+    table.sort(axis=1)
+    repeated = np.zeros(table.shape, dtype=np.bool_)
+    repeated[:, 1:] = table[:, 1:] == table[:, :-1]
+    table[repeated] = sink
+    table.sort(axis=1)
+    width = max(1, int((table != sink).sum(axis=1).max(initial=0)))
+    return np.vstack([table[:, :width], np.full((1, width), sink, dtype=np.int64)])
+
+
+def _walk_counts(
+    dfa: DFA, successors: npt.NDArray[np.int64], max_len: int
+) -> tuple[npt.NDArray[np.float64], list[float]]:
+    """``table[r, s]``: the number of walks of ``r`` edges from ``s`` to acceptance, each row rescaled
+    so that its largest entry is 1 (ratios within a row are all a walk needs); and the unscaled
+    number of walks of each length from the start (``inf`` past the float range)."""
+    table = np.zeros((max_len + 1, dfa.n_states + 1), dtype=np.float64)
+    table[0, :-1] = dfa.accepting
+    log_scale, counts = 0.0, [float(table[0, dfa.start])]
+    for r in range(1, max_len + 1):
+        row = table[r - 1, successors].sum(axis=1)
+        top = float(row.max())
+        if top > 0:
+            table[r] = row / top
+            log_scale += math.log(top)
+        counts.append(float(table[r, dfa.start]) * math.exp(min(log_scale, 700.0)) if table[r, dfa.start] else 0.0)
+    return table, counts
+
+
+def _walk(
+    successors: npt.NDArray[np.int64],
+    weights: npt.NDArray[np.float64],
+    start: int,
+    lengths: npt.NDArray[np.int64],
+    rng: np.random.Generator,
+) -> Iterator[tuple[int, ...]]:
+    """One walk per entry of ``lengths``, all advanced together, each edge chosen in proportion to
+    the walks it leads to (uniformly among viable edges where those counts underflowed)."""
+    count = lengths.size
+    states = np.full(count, start, dtype=np.int64)
+    path = np.zeros((count, int(lengths.max(initial=0))), dtype=np.int64)
+    for step in range(path.shape[1]):
+        active = np.flatnonzero(lengths > step)
+        options = successors[states[active]]
+        remaining = lengths[active] - step - 1
+        w = weights[remaining[:, None], options]
+        fallback = w.sum(axis=1) == 0
+        w[fallback] = (options[fallback] != successors.shape[0] - 1).astype(np.float64)
+        cumulative = np.cumsum(w, axis=1)
+        pick = rng.random(active.size) * cumulative[:, -1]
+        index = (cumulative <= pick[:, None]).sum(axis=1).clip(max=options.shape[1] - 1)
+        states[active] = options[np.arange(active.size), index]
+        path[active, step] = states[active]
+    for row, length in zip(path.tolist(), lengths.tolist()):
+        yield tuple(row[:length])
+
+
