@@ -118,4 +118,4 @@ class ScriptedServer:
 
 
 def _last_user(body: dict[str, Any]) -> str:
-    return next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user")
+    return str(next(m["content"] for m in reversed(body["messages"]) if m["role"] == "user"))

@@ -71,12 +71,12 @@ def test_error_only_feedback_counts_failed_hidden_tests() -> None:
 
 
 def test_generic_feedback_says_only_wrong_and_zero_shot_keeps_no_history() -> None:
-    rules = (Rule("not correct", (Reply.answer(GOLD),)), Rule("DESCRIPTION", (Reply.answer("dog"),)))
-    server, _, _ = acegis_run("acegis-generic", rules=rules)
+    generic = (Rule("not correct", (Reply.answer(GOLD),)), Rule("DESCRIPTION", (Reply.answer("dog"),)))
+    server, _, _ = acegis_run("acegis-generic", rules=generic)
     assert "That regex is not correct" in server.user_messages()[1]
     assert not any(t.string in server.user_messages()[1] for t in SUITE.tests if t.string)
-    rules = (Rule("DESCRIPTION", (Reply.answer("dog"), Reply.answer(GOLD))),)
-    server, state, _ = acegis_run("acegis-zero-shot", rules=rules)
+    fresh = (Rule("DESCRIPTION", (Reply.answer("dog"), Reply.answer(GOLD))),)
+    server, state, _ = acegis_run("acegis-zero-shot", rules=fresh)
     assert [len(body["messages"]) for body in server.requests] == [2, 2] and state.outcome == "equivalent"
 
 

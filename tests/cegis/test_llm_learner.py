@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -14,11 +15,11 @@ from cegis.learner import LearnerContext
 from cegis.llm_learner import LLMLearner, LLMMemo
 from cegis.llm_runs import loop_config, teacher_for
 from cegis.loop import run
-from cegis.settings import Guard, LLMSetting, setting_named
+from cegis.settings import CandidateSource, Guard, LLMSetting, setting_named
 from cegis.state import EpochState, Task
 from cegis.union import UnionLearner
 from llm.client import LLMClient
-from oracle.examples import Example
+from oracle.examples import Counterexample, Example
 from tests.cegis.scripted_server import Reply, Rule, ScriptedServer
 from tests.llm.fake_server import Status
 from tests.llm.support import fast_retries, make_client
@@ -82,16 +83,21 @@ def test_agentic_repairs_syntax_then_consistency_within_one_epoch() -> None:
         first_repair, second_repair = server.user_messages()[1:]
         assert REPAIR in first_repair and "Try 1: a (b" in first_repair and "^" in first_repair
         assert "Try 1: a (b" in second_repair and "Try 2: b*" in second_repair  # every previous try
-        wrong = [e for e in record.initial if not _simple_accepts("b*", e.string) == e.label]
+        wrong = [e for e in _plain(record.initial) if _simple_accepts("b*", e.string) != e.label]
         assert wrong and all(e.text() in second_repair.split("Repair examples")[1] for e in wrong)
 
     learn((Rule(REPAIR, answers[1:]), Rule(DATA, answers[:1])), setting_named("agentic"), check=check)
 
 
 def _simple_accepts(regex: str, string: str) -> bool:
-    import re
-
+    """Python's ``re`` as the independent reference for a simple-dialect regex (``+`` is union)."""
     return re.fullmatch(regex.replace(" ", "").replace("+", "|"), string) is not None
+
+
+def _plain(examples: tuple[Counterexample, ...]) -> list[Example]:
+    """The initial random sample is plain strings."""
+    assert all(isinstance(e, Example) for e in examples)
+    return [e for e in examples if isinstance(e, Example)]
 
 
 def test_agentic_keeps_the_best_repair_score_when_retries_run_out() -> None:
@@ -101,7 +107,7 @@ def test_agentic_keeps_the_best_repair_score_when_retries_run_out() -> None:
     def check(server: ScriptedServer, state: EpochState) -> None:
         record = state.records[0]
         assert record.cost.calls == 4  # 1 + 3 retries
-        initial = record.initial
+        initial = _plain(record.initial)
         scores = {}
         for regex in ("(a+b+c)*", "c", "a"):
             wrong = sum(_simple_accepts(regex, e.string) != e.label for e in initial)
@@ -159,7 +165,7 @@ def test_token_budget_stops_the_repair_loop_with_a_typed_failure() -> None:
 
 
 @pytest.mark.parametrize("source", ["n", "calls", "reply"])
-def test_multi_candidate_repair_keeps_the_best_candidate(source: str) -> None:
+def test_multi_candidate_repair_keeps_the_best_candidate(source: CandidateSource) -> None:
     setting = attrs.evolve(setting_named("multi"), candidate_source=source, candidates=3)
     many = ("<ans>b</ans>", f"<ans>{TARGET}</ans>", "<ans>((</ans>")
     repair = Reply(("".join(many),)) if source == "reply" else Reply(many)
