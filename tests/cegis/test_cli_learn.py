@@ -1,0 +1,90 @@
+"""``python -m cli learn``: learns from a target or a CSV of examples; bad input is one line, exit 2."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.learn import learn
+from regexlang import parse
+from automata.compile import compile_regex
+from regexlang import universe
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(learn, list(args))
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize("learner", ["lstar", "union"])
+def test_learning_a_target_prints_an_exact_regex_as_json(learner: str) -> None:
+    code, out = invoke("--target", "(a b)* c", "--dialect", "simple", "--learner", learner, "--max-epochs", "50", "--json")
+    report = json.loads(out)
+    if learner == "union":  # an infinite language: the union of positives never gets there
+        assert code == 1 and report["exact"] is False and report["outcome"] == "epochs"
+        return
+    assert code == 0 and report["exact"] is True and report["dialect"] == "simple"
+    target, learned = (compile_regex(parse(t, "simple"), universe("simple")) for t in ("(a b)* c", report["regex"]))
+    assert all(target.accepts(s) == learned.accepts(s) for s in ("c", "abc", "ababc", "ab", "", "acb"))
+    assert report["epochs"] >= 1 and report["examples"] >= 1 and report["membership_queries"] >= (learner == "lstar")
+
+
+def test_the_text_report_says_exact_and_the_records_are_written(tmp_path: Path) -> None:
+    records = tmp_path / "runs.jsonl"
+    code, out = invoke("--target", "[A-Z][a-z]{2}", "--dialect", "extended", "--learner", "lstar", "--clustered", "--records", str(records))
+    assert code == 0 and "status:   exact" in out and re.search(r"^regex:\s+\S", out, re.M)
+    kinds = [json.loads(line)["type"] for line in records.read_text().splitlines()]
+    assert kinds[-1] == "run" and set(kinds[:-1]) == {"epoch"}
+
+
+def test_examples_give_a_regex_consistent_with_every_row(tmp_path: Path) -> None:
+    rows = tmp_path / "rows.csv"
+    rows.write_text('string,label\nab1,1\n"a,b",1\nab,0\n,0\nxyz,0\n', encoding="utf-8")
+    code, out = invoke("--examples", str(rows), "--learner", "union", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["exact"] is False and report["consistent"] is True
+    for string, label in (("ab1", True), ("a,b", True), ("ab", False), ("", False), ("xyz", False)):
+        assert bool(re.fullmatch(report["regex"], string)) == label  # python dialect: checked with `re`
+
+
+BAD_INPUT = [
+    (["--target", "(a", "--dialect", "simple"], "unbalanced"),
+    (["--dialect", "simple"], "exactly one of"),
+    (["--examples", "{empty}"], "no labeled examples"),
+    (["--examples", "{malformed}"], "row 1"),
+    (["--examples", "{contradictory}"], "labeled both"),
+    (["--examples", "{missing}"], "cannot read"),
+    (["--examples", "{good}", "--learner", "lstar"], "membership"),
+]
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, str]:
+    contents = {"empty": "", "malformed": "abc;1\n", "contradictory": "ab,1\nab,0\n", "good": "ab,1\nb,0\n"}
+    paths = {name: tmp_path / f"{name}.csv" for name in [*contents, "missing"]}
+    for name, text in contents.items():
+        paths[name].write_text(text)
+    return {name: str(path) for name, path in paths.items()}
+
+
+@pytest.mark.parametrize(("args", "message"), BAD_INPUT)
+def test_bad_input_is_one_line_and_exit_code_2(files: dict[str, str], args: list[str], message: str) -> None:
+    code, out = invoke(*(a.format(**files) for a in args))
+    assert code == 2 and message in out and out.count("\n") == 1 and out.startswith("Error: ")
+
+
+def test_bad_input_in_a_real_process_prints_no_traceback(files: dict[str, str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "from cli.learn import learn; learn()", "--examples", files["contradictory"]],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1 and "labeled both" in done.stderr
