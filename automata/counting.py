@@ -25,6 +25,10 @@ import numpy as np
 from automata import _count_kernels, ops
 from automata.arrays import Int64Array
 from automata.dfa import DFA
+from automata.errors import SizeLimitExceeded
+
+#: The largest completion table :func:`completions` allocates, in bytes.
+MAX_TABLE_BYTES = 512 * 2**20
 
 
 @attrs.frozen(eq=False)
@@ -80,18 +84,31 @@ def _to_ints(digits: Int64Array) -> list[int]:
     return [int.from_bytes(raw[i : i + width], "little") for i in range(0, len(raw), width)]
 
 
-def completions(dfa: DFA, max_len: int, *, per_class: bool = False) -> Completions:
-    """The exact completion table of ``dfa`` for lengths ``0..max_len``."""
+def completions(
+    dfa: DFA, max_len: int, *, per_class: bool = False, max_bytes: int = MAX_TABLE_BYTES
+) -> Completions:
+    """The exact completion table of ``dfa`` for lengths ``0..max_len``.
+
+    The table takes ``(max_len + 1) × states × digits`` int64 words, and the digits grow with
+    ``max_len`` too; past ``max_bytes`` it raises :class:`SizeLimitExceeded` before allocating.
+    """
     if max_len < 0:
         raise ValueError(f"max_len must be non-negative, got {max_len}")
     sizes = [1] * len(dfa.alphabet) if per_class else dfa.alphabet.sizes()
     bound_bits = max_len * sum(sizes).bit_length() + 1  # every count is at most sum(sizes) ** max_len
+    n_digits = max(2, bound_bits // _count_kernels.DIGIT_BITS + 2)
+    needed = (max_len + 1) * dfa.n_states * (n_digits + 1) * 8  # the digits, and the digits in use
+    if needed > max_bytes:
+        raise SizeLimitExceeded(
+            f"counting the strings of lengths 0..{max_len} of a {dfa.n_states}-state DFA", needed, max_bytes,
+            "bytes", "use a smaller max_len",
+        )
     digits = _count_kernels.completion_table(
         np.ascontiguousarray(dfa.transitions, dtype=np.int32),
         np.asarray(sizes, dtype=np.int64),
         np.ascontiguousarray(dfa.accepting, dtype=np.bool_),
         max_len,
-        max(2, bound_bits // _count_kernels.DIGIT_BITS + 2),
+        n_digits,
     )
     return Completions(dfa=dfa, digits=digits, per_class=per_class)
 

@@ -76,7 +76,7 @@ def _hash(context: int, items: IntArray, count: int) -> int:
     h = np.int64(context) * np.int64(-7046029254386353131)
     for i in range(count):
         h = (h ^ np.int64(items[i])) * np.int64(1099511628211)
-    return mix(h ^ (h >> 29))  # probes start from high bits: mix the low ones up into them
+    return mix(int(h ^ (h >> 29)))  # probes start from high bits: mix the low ones up into them
 
 
 @kernel

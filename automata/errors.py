@@ -2,7 +2,9 @@
 
 Automaton constructions can blow up exponentially (``(a|b)*a(a|b){30}`` has a 2³¹-state DFA), so
 every builder takes a ``state_limit`` and fails fast with :class:`StateLimitExceeded` instead of
-exhausting memory, like ``dfa_size_limit`` in rust-lang/regex. The message names what was being
+exhausting memory, like ``dfa_size_limit`` in rust-lang/regex. Computations on a built automaton
+whose memory grows with a length (counting tables, the shortest strings of a long language) check a
+budget before they allocate and raise :class:`SizeLimitExceeded`. The message names what was being
 built, the limit, and the keyword that raises it, because callers (and LLM repair prompts) show it
 verbatim.
 """
@@ -26,6 +28,17 @@ class StateLimitExceeded(AutomataError):
         super().__init__(
             f"{what} needs more than {limit:,} {unit}; pass a larger state_limit= to allow it"
         )
+
+
+class SizeLimitExceeded(AutomataError):
+    """A computation on an automaton (counting, listing strings) would need more memory than its
+    budget; the message names the budget's keyword."""
+
+    def __init__(self, what: str, size: int, limit: int, unit: str, remedy: str) -> None:
+        self.what = what
+        self.size = size
+        self.limit = limit
+        super().__init__(f"{what} needs {size:,} {unit}, more than the {limit:,} allowed; {remedy}")
 
 
 class UnsupportedRegex(AutomataError, ValueError):

@@ -23,25 +23,31 @@ once: readable witnesses, one per distinct class sequence, so a Unicode "anythin
 not drown out the literal characters.
 
 :func:`shortest` lists the shortest accepted representative strings in shortlex order, by a
-depth-first walk per length pruned to states that can still accept in exactly the remaining steps.
+depth-first walk per length pruned to states that can still accept in exactly the remaining steps;
+it keeps only the states each length reaches, under a budget, so a DFA whose shortest string has a
+hundred thousand characters costs a hundred thousand small sets, not a dense table per length.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from bisect import bisect_right
 from collections.abc import Iterator
 from typing import Literal
 
 import numpy as np
-import numpy.typing as npt
 
 from automata import _count_kernels
-from automata.arrays import BoolArray, Int64Array
+from automata.arrays import Int64Array
 from automata.counting import Completions, completions
 from automata.dfa import DFA, classes_by_target, coreachable
+from automata.errors import SizeLimitExceeded
 
 Mode = Literal["uniform", "representatives"]
+
+#: The most (length, state) pairs :func:`shortest` keeps before giving up.
+MAX_SHORTEST_CELLS = 4_000_000
 LengthDistribution = Literal["uniform", "proportional"]
 
 
@@ -202,40 +208,75 @@ def _pick_length(draw: random.Random, available: list[int], counts: list[int], h
     raise AssertionError("index below the total always lands in a length")
 
 
-def shortest(dfa: DFA, k: int, *, max_len: int | None = None) -> list[str]:
-    """The ``k`` shortest accepted strings over class representatives, in shortlex order."""
+def shortest(dfa: DFA, k: int, *, max_len: int | None = None, max_cells: int = MAX_SHORTEST_CELLS) -> list[str]:
+    """The ``k`` shortest accepted strings over class representatives (of at most ``max_len``
+    characters), in shortlex order.
+
+    Walks forward length by length, keeping the live states each length reaches; for a length at
+    which the start can accept, it prunes those sets backward to the states that still can and
+    lists the strings depth first. Memory is the sets kept: past ``max_cells`` (length, state)
+    pairs it raises :class:`SizeLimitExceeded`, so a language whose shortest string is very long
+    fails fast instead of filling memory.
+    """
     alphabet = dfa.alphabet
     order = sorted(range(len(alphabet)), key=alphabet.representative)
     chars = [alphabet.representative(c) for c in order]
-    table = dfa.transitions[:, order].tolist()
-    live = coreachable(dfa)
-    viable: list[BoolArray] = [dfa.accepting.copy()]  # viable[r][s]: accepts some string of length r from s
-    reachable = np.zeros(dfa.n_states, dtype=np.bool_)  # states reached by some string of the current length
-    reachable[dfa.start] = True
+    rows = dfa.transitions[:, order].tolist()
+    accepting = dfa.accepting.tolist()
+    live = coreachable(dfa).tolist()
+    # Plain Python sets: most layers hold a handful of states, where numpy's per-call cost dominates.
+    layers: list[list[int]] = []  # layers[n]: the live states some string of length n reaches
+    layer = [dfa.start] if live[dfa.start] else []
+    cells = 0
     out: list[str] = []
-    length = 0
-    while len(out) < k and (reachable & live).any() and (max_len is None or length <= max_len):
-        viable.append(np.logical_or.reduce(viable[-1][dfa.transitions], axis=1))
-        if viable[length][dfa.start]:
-            for string in _strings_of_length(dfa.start, length, table, chars, viable):
-                out.append(string)
-                if len(out) == k:
-                    break
-        following = np.zeros(dfa.n_states, dtype=np.bool_)
-        following[dfa.transitions[reachable].ravel()] = True
-        reachable = following
-        length += 1
+    while len(out) < k and layer and (max_len is None or len(layers) <= max_len):
+        cells += len(layer)
+        if cells > max_cells:
+            raise SizeLimitExceeded(
+                f"listing the shortest strings (still none of length {len(layers)})", cells, max_cells,
+                "stored (length, state) pairs", "pass a smaller max_len= or a larger max_cells=",
+            )
+        layers.append(layer)
+        if any(accepting[state] for state in layer):
+            viable = _viable(layers, rows, accepting)
+            out.extend(itertools.islice(_strings(dfa.start, viable, rows, chars), k - len(out)))
+        layer = [target for target in {t for state in layer for t in rows[state]} if live[target]]
     return out
 
 
-def _strings_of_length(
-    state: int, length: int, table: list[list[int]], chars: list[str], viable: list[BoolArray]
-) -> Iterator[str]:
-    if length == 0:
-        yield ""
+def _viable(layers: list[list[int]], rows: list[list[int]], accepting: list[bool]) -> list[set[int]]:
+    """For the last length ``n`` of ``layers``: per length ``i``, the states of ``layers[i]`` from
+    which some string of ``n - i`` characters is accepted."""
+    ahead = {state for state in layers[-1] if accepting[state]}
+    viable = [ahead]
+    for layer in reversed(layers[:-1]):
+        ahead = {state for state in layer if not ahead.isdisjoint(rows[state])}
+        viable.append(ahead)
+    viable.reverse()
+    return viable
+
+
+def _strings(start: int, viable: list[set[int]], rows: list[list[int]], chars: list[str]) -> Iterator[str]:
+    """The strings of length ``len(viable) - 1`` accepted from ``start``, in order, depth first with
+    an explicit stack (a string can be longer than Python's recursion limit)."""
+    length = len(viable) - 1
+    if start not in viable[0]:
         return
-    below = viable[length - 1]
-    for i, target in enumerate(table[state]):
-        if below[target]:
-            for rest in _strings_of_length(target, length - 1, table, chars, viable):
-                yield chars[i] + rest
+    prefix: list[str] = []
+    stack = [(start, 0)]  # per depth: the state, and the next class to try there
+    while stack:
+        state, cls = stack[-1]
+        if len(stack) > length:
+            yield "".join(prefix)
+        else:
+            row, ahead = rows[state], viable[len(stack)]
+            while cls < len(row) and row[cls] not in ahead:
+                cls += 1
+            if cls < len(row):
+                stack[-1] = (state, cls + 1)
+                prefix.append(chars[cls])
+                stack.append((row[cls], 0))
+                continue
+        stack.pop()
+        if prefix and len(prefix) >= len(stack):
+            prefix.pop()

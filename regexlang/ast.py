@@ -142,6 +142,7 @@ Regex: TypeAlias = (
     EmptySet | Epsilon | Chars | Concat | Union | Intersection | Complement | Star | Plus | Optional | Repeat | Assertion
 )
 
+_LEAVES = frozenset({Chars, Epsilon, EmptySet, Assertion})
 #: Node types with exactly one child in the ``inner`` field.
 UNARY_TYPES = (Complement, Star, Plus, Optional, Repeat)
 
@@ -205,6 +206,17 @@ def intersection(*parts: Regex) -> Regex:
     if not flat:
         raise ValueError("intersection of no parts is the universe; build Complement(EmptySet()) instead")
     return flat[0] if len(flat) == 1 else flat_node(Intersection, tuple(flat))
+
+
+def depth(regex: Regex) -> int:
+    """The number of levels of the tree (1 for a leaf), level by level: safe for any depth, and a
+    long literal run costs one type test per character."""
+    levels = 0
+    frontier = [regex]
+    while frontier:
+        levels += 1
+        frontier = [child for node in frontier if type(node) not in _LEAVES for child in children(node)]
+    return levels
 
 
 def children(node: Regex) -> tuple[Regex, ...]:

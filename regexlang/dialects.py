@@ -13,17 +13,15 @@ from __future__ import annotations
 from typing import Literal, get_args
 
 from regexlang import extended, python_syntax, simple
-from regexlang.ast import Regex
+from regexlang.ast import Regex, depth
 from regexlang.charset import EXTENDED_ALPHABET, SIMPLE_ALPHABET, UNICODE, CharSet
 from regexlang.errors import RegexSyntaxError
+from regexlang.scanner import MAX_DEPTH, MAX_NESTING
 
 Dialect = Literal["simple", "extended", "python"]
 DIALECTS: tuple[Dialect, ...] = get_args(Dialect)
 
-#: Deepest group nesting accepted. The parsers, printers and compilers recurse over the tree, so
-#: a bound here turns a would-be ``RecursionError`` deep inside any of them into a syntax error
-#: at the offending parenthesis. No benchmark regex nests deeper than 12.
-MAX_NESTING = 100
+__all__ = ["DIALECTS", "MAX_DEPTH", "MAX_NESTING", "Dialect", "parse", "universe", "unparse"]
 
 _DEFAULT_UNIVERSE: dict[Dialect, CharSet] = {
     "simple": SIMPLE_ALPHABET,
@@ -43,20 +41,24 @@ def universe(dialect: Dialect) -> CharSet:
 def parse(text: str, dialect: Dialect, alphabet: CharSet | None = None) -> Regex:
     """Parse ``text`` in ``dialect``; ``alphabet`` overrides the dialect's default universe.
 
-    Raises ``RegexSyntaxError`` with the 0-based position of the first problem.
+    Raises ``RegexSyntaxError`` with the 0-based position of the first problem; groups nested
+    deeper than :data:`MAX_NESTING` and trees deeper than :data:`MAX_DEPTH` are errors too.
     """
     sigma = universe(dialect) if alphabet is None else alphabet
-    if text.count("(") > MAX_NESTING:  # nesting cannot pass the bound with fewer parentheses
+    if dialect == "simple":
         _check_nesting(text)
-    try:
-        if dialect == "simple":
-            return simple.parse(text, sigma)
-        if dialect == "extended":
-            return extended.parse(text, sigma)
-        return python_syntax.parse(text)
-    except RecursionError:
-        # Nesting without parentheses (e.g. a long chain of prefix ``~``) can still be too deep.
-        raise RegexSyntaxError("expression nested too deeply", text, 0) from None
+        tree = simple.parse(text, sigma)
+    elif dialect == "extended":
+        _check_nesting(text)
+        tree = extended.parse(text, sigma)
+    else:  # its parser counts groups itself: comments and verbose-mode text hold parentheses too
+        tree = python_syntax.parse(text)
+    # Every level of a tree costs at least one character, so only long texts can nest too deep.
+    if len(text) >= MAX_DEPTH and depth(tree) > MAX_DEPTH:
+        raise RegexSyntaxError(
+            f"expression nested deeper than {MAX_DEPTH} levels (groups, operators and quantifiers all count)", text, 0
+        )
+    return tree
 
 
 def unparse(regex: Regex, dialect: Dialect, alphabet: CharSet | None = None) -> str:
@@ -73,8 +75,11 @@ def unparse(regex: Regex, dialect: Dialect, alphabet: CharSet | None = None) -> 
 
 
 def _check_nesting(text: str) -> None:
-    """Reject group nesting deeper than ``MAX_NESTING`` (escapes and class contents skipped)."""
-    depth = 0
+    """Reject group nesting deeper than ``MAX_NESTING`` (escapes and class contents skipped) before
+    the recursive parsers see it."""
+    if text.count("(") <= MAX_NESTING:  # nesting cannot pass the bound with fewer parentheses
+        return
+    level = 0
     in_class = False
     i = 0
     while i < len(text):
@@ -89,9 +94,9 @@ def _check_nesting(text: str) -> None:
             if text.startswith("]", i + 1) or text.startswith("^]", i + 1):
                 i += 1 + (text[i + 1] == "^")
         elif char == "(":
-            depth += 1
-            if depth > MAX_NESTING:
+            level += 1
+            if level > MAX_NESTING:
                 raise RegexSyntaxError(f"groups nested deeper than {MAX_NESTING} levels", text, i)
         elif char == ")":
-            depth = max(0, depth - 1)
+            level = max(0, level - 1)
         i += 1

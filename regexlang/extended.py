@@ -121,11 +121,15 @@ class _Parser:
         return node
 
     def prefix(self) -> Regex:
-        if not self.scan.accept("~"):
-            return self.atom()
-        if self.scan.peek() in ("", "|", "&", ")") or self.scan.peek() in _QUANTIFIERS:
-            raise self.scan.error("missing operand after '~'")
-        return Complement(self.prefix())
+        complements = 0  # a loop, not recursion: ``~`` chains can be long
+        while self.scan.accept("~"):
+            if self.scan.peek() in ("", "|", "&", ")") or self.scan.peek() in _QUANTIFIERS:
+                raise self.scan.error("missing operand after '~'")
+            complements += 1
+        node = self.atom()
+        for _ in range(complements):
+            node = Complement(node)
+        return node
 
     def quantifier(self, node: Regex) -> Regex:
         scan = self.scan

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import re
 from typing import Literal
 
 import attrs
@@ -37,7 +38,7 @@ from regexlang.ast import AssertKind, Assertion, Chars, EmptySet, Optional, Plus
 from regexlang.charset import UNICODE, CharSet
 from regexlang.python_casefold import ClassSpec, class_chars, literal_chars
 from regexlang.python_escapes import EscapeReader
-from regexlang.scanner import MAX_REPEAT_COUNT, Scanner
+from regexlang.scanner import MAX_NESTING, MAX_REPEAT_COUNT, Scanner
 
 
 class Flag(enum.IntFlag):
@@ -56,6 +57,7 @@ _REJECTED_FLAGS = {
     "t": "the template flag (?t) is not supported",
 }
 _SPECIAL = frozenset(".\\[{()*+?^$|")
+_LITERAL_RUN = re.compile("[^" + re.escape("".join(sorted(_SPECIAL))) + "]+")
 _WHITESPACE = frozenset(" \t\n\r\v\f")
 _DIGITS = frozenset("0123456789")
 
@@ -113,20 +115,24 @@ class _Parser:
 
     def sequence(self, flags: Flag, depth: int, first: bool) -> list[_Item]:
         scan = self.scan
+        text = scan.text
         items: list[_Item] = []
-        while scan.peek() not in ("", "|", ")"):
-            char = scan.peek()
-            ignorecase = bool(flags & Flag.IGNORECASE)
-            if flags & Flag.VERBOSE and char in _WHITESPACE:
+        # The flags only change at a global-flags group: read them once per change, not per character.
+        ignorecase, verbose = bool(flags & Flag.IGNORECASE), bool(flags & Flag.VERBOSE)
+        while scan.pos < len(text) and (char := text[scan.pos]) not in "|)":
+            if not verbose and (run := _LITERAL_RUN.match(text, scan.pos)) is not None:  # literals, found in C
+                scan.pos = run.end()
+                items.extend([_literal_item(ord(c), ignorecase) for c in run.group()])
+            elif char not in _SPECIAL and char not in _WHITESPACE and char != "#":
+                scan.pos += 1
+                items.append(_literal_item(ord(char), ignorecase))
+            elif verbose and char in _WHITESPACE:
                 scan.next()
-            elif flags & Flag.VERBOSE and char == "#":
+            elif verbose and char == "#":
                 while self.escapes.token() not in ("", "\n"):
                     pass
             elif char == "\\":
                 items.append(self.escape(ignorecase))
-            elif char not in _SPECIAL:
-                scan.next()
-                items.append(_literal_item(ord(char), ignorecase))
             elif char == "[":
                 items.append(self.char_class(ignorecase))
             elif char in "*+?{":
@@ -138,6 +144,7 @@ class _Parser:
                 group = self.group(flags, depth, first and not items)
                 if group is None:
                     flags = self.global_flags if depth == 0 else flags
+                    ignorecase, verbose = bool(flags & Flag.IGNORECASE), bool(flags & Flag.VERBOSE)
                 else:
                     items.append(group)
             else:
@@ -265,6 +272,9 @@ class _Parser:
         return self.group_body(flags, depth, start, plain=not capture)
 
     def group_body(self, flags: Flag, depth: int, start: int, plain: bool) -> _Item:
+        # Counted here, not on the text, so that comments and escaped parentheses never count.
+        if depth >= MAX_NESTING:
+            raise self.scan.error(f"groups nested deeper than {MAX_NESTING} levels", at=start)
         items = self.alternation(flags, depth + 1)
         if not self.scan.accept(")"):
             raise self.scan.error("unbalanced '('", at=start)
@@ -327,7 +337,10 @@ class _Parser:
         return _FLAGS[char]
 
 
+@functools.lru_cache(maxsize=4096)
 def _literal_item(code: int, ignorecase: bool) -> _Item:
+    # Shared per character: items and their sets are immutable, and a long literal run then costs
+    # one cache hit per character instead of building a set and a spec for each.
     return _Item(Chars(literal_chars(code, ignorecase)), spec=ClassSpec(literals=frozenset([code])))
 
 

@@ -59,3 +59,14 @@ class Scanner:
 #: The largest count accepted in ``{n}``/``{n,m}``; ``re`` allows far more, but a learner writing
 #: ``a{200000}`` has made a mistake, and automata for such counts would not fit in memory anyway.
 MAX_REPEAT_COUNT = 100_000
+
+#: Deepest group nesting accepted. The parsers recurse once per group level, so a bound here turns a
+#: would-be ``RecursionError`` into a syntax error at the offending parenthesis. No benchmark regex
+#: nests deeper than 12.
+MAX_NESTING = 100
+
+#: Deepest tree a parse may return: groups, prefix and postfix operators each add a level
+#: (``~~~a``, ``a***`` nest without parentheses). Printers, the normalizer and the compilers recurse
+#: over trees, at most a few frames per level; with this bound they stay well inside Python's
+#: default recursion limit, so no ``RecursionError`` can follow a successful parse.
+MAX_DEPTH = 250
