@@ -122,7 +122,15 @@ class LLMLearner:
         """The next hypothesis, or a typed failure (never an exception for model behaviour)."""
         memo = _memo_of(context.previous)
         history = self._history(context, memo)
-        spec, base = self._base_prompt(context, memo, history)
+        lines = tuple(example.text() for example in context.examples)
+        describes = self.setting.prompt == "description"
+        spec = self._spec(context)
+        reflection = self._reflection(context, memo) if self.setting.reflection and not describes else None
+        base = (
+            description_history(self.description, [(t.reply, t.feedback) for t in history])
+            if describes
+            else example_prompt(spec, lines, reflection=reflection)
+        )
         tried: list[Assessment] = []
         cost = LearnerCost()
         stop: ProposalFailure | None = None
@@ -132,7 +140,7 @@ class LLMLearner:
                 stop = ProposalFailure("budget", f"{cost.tokens} tokens spent; the proposal may spend {budget}")
                 break
             repair = self._repair(tried) if round_ > 0 and self._feeds_back else None
-            messages = base if repair is None or spec is None else example_prompt(spec, *_data(context), repair=repair)
+            messages = base if repair is None else example_prompt(spec, lines, reflection=reflection, repair=repair)
             drawn = await self._draw_round(messages, context.epoch, round_, several=repair is not None)
             cost += drawn.cost
             if drawn.failure is not None:
@@ -159,20 +167,14 @@ class LLMLearner:
         feedback = acegis.feedback(setting.feedback, previous, context.verdict, self.suite)
         return (*memo.history, Turn(reply_text(previous.reasoning, previous.text), feedback_text(feedback)))
 
-    def _base_prompt(
-        self, context: LearnerContext, memo: LLMMemo, history: tuple[Turn, ...]
-    ) -> tuple[PromptSpec | None, tuple[Message, ...]]:
-        if self.setting.prompt == "description":
-            return None, description_history(self.description, [(t.reply, t.feedback) for t in history])
+    def _spec(self, context: LearnerContext) -> PromptSpec:
         default = dialect_universe(context.dialect)
-        spec = PromptSpec(
+        return PromptSpec(
             context.dialect,
             clustered=self.setting.clustered,
             regularization=self.setting.regularization_for(context.dialect),
             alphabet=None if context.universe == default else format_position(context.universe),
         )
-        reflection = self._reflection(context, memo) if self.setting.reflection else None
-        return spec, example_prompt(spec, *_data(context), reflection=reflection)
 
     def _reflection(self, context: LearnerContext, memo: LLMMemo) -> Reflection | None:
         previous = context.previous
@@ -199,7 +201,7 @@ class LLMLearner:
     async def _draw_round(self, messages: Sequence[Message], epoch: int, round_: int, *, several: bool) -> Drawn:
         setting = self.setting
         k = setting.candidates if several else 1
-        index = (epoch * 100 + round_) * 100
+        index = (epoch * 100 + round_) * 100  # distinct per call: rounds and candidates stay below 100
         if k == 1 or setting.candidate_source == "reply":
             return await draw(self.client, messages, setting.sampling.params(), sample_index=index)
         if setting.candidate_source == "n":
@@ -260,10 +262,6 @@ class LLMLearner:
             return None
         history = tuple(Turn(**turn) for turn in data["history"])
         return LLMMemo(**{**data, "history": history, "tally": GuardTally(**data["tally"])})
-
-
-def _data(context: LearnerContext) -> tuple[tuple[str, ...]]:
-    return (tuple(example.text() for example in context.examples),)
 
 
 def _memo_of(previous: Proposal | None) -> LLMMemo:

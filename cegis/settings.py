@@ -75,7 +75,7 @@ class Guard:
     positives should come last since it is consistent whenever anything is.
     """
 
-    draws: int = 5
+    draws: int = attrs.field(default=5, validator=[attrs.validators.ge(1), attrs.validators.lt(100)])
     stateful: bool = True
     fallbacks: tuple[str, ...] = ("union",)
 
@@ -90,10 +90,10 @@ class LLMSetting:
     clustered: bool = True
     regularization: bool = True
     reflection: bool = False
-    repair_retries: int = attrs.field(default=0, validator=attrs.validators.ge(0))
+    repair_retries: int = attrs.field(default=0, validator=[attrs.validators.ge(0), attrs.validators.lt(99)])
     #: How many misclassified examples a repair prompt shows at most (the reference code's 16).
     repair_shown: int = attrs.field(default=16, validator=attrs.validators.ge(1))
-    candidates: int = attrs.field(default=1, validator=attrs.validators.ge(1))
+    candidates: int = attrs.field(default=1, validator=[attrs.validators.ge(1), attrs.validators.lt(100)])
     candidate_source: CandidateSource = "n"
     feedback: FeedbackStrategy = "diagnostic"
     turns: int | None = None

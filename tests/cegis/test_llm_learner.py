@@ -15,7 +15,7 @@ from cegis.learner import LearnerContext
 from cegis.llm_learner import LLMLearner, LLMMemo
 from cegis.llm_runs import loop_config, teacher_for
 from cegis.loop import run
-from cegis.settings import CandidateSource, Guard, LLMSetting, setting_named
+from cegis.settings import CandidateSource, Guard, LLMSetting, Sampling, setting_named
 from cegis.state import EpochState, Task
 from cegis.union import UnionLearner
 from llm.client import LLMClient
@@ -255,3 +255,50 @@ def test_the_api_key_never_reaches_records_or_the_call_log(tmp_path: Any) -> Non
     asyncio.run(scenario())
     for path in tmp_path.iterdir():
         assert b"sk-test-secret" not in path.read_bytes()
+
+
+def test_every_guarded_epoch_ends_with_a_hypothesis_consistent_with_its_examples() -> None:
+    from automata.errors import DEFAULT_STATE_LIMIT as LIMIT
+    from oracle.clustered import misclassified
+    from oracle.compiling import compile_subject
+    from regexlang.dialects import universe
+
+    setting = attrs.evolve(setting_named("guarded"), guard=Guard(draws=2))
+
+    def check(server: ScriptedServer, state: EpochState) -> None:
+        seen = state.records[0].initial
+        for record in state.records:
+            text = record.proposal_text
+            dfa = compile_subject(text, "hypothesis", dialect="simple", universe=universe("simple"), state_limit=LIMIT).dfa
+            assert record.failure is None and dfa is not None and not misclassified(dfa, seen)
+            seen = seen + record.added
+        assert [r.memo["tally"]["fallbacks"] for r in state.records] == list(range(1, len(state.records) + 1))
+
+    learn((Rule(DATA, (Reply.answer("a"),)),), setting, epochs=3, check=check)
+
+
+def test_sampling_settings_reach_the_request_and_truncation_is_repaired() -> None:
+    sampling = Sampling(temperature=0.7, seed=5, max_completion_tokens=900, reasoning_effort="low")
+    setting = attrs.evolve(setting_named("agentic"), sampling=sampling)
+    cut = Reply(("<reasoning>long thoughts",), finish_reason="length")
+
+    def check(server: ScriptedServer, state: EpochState) -> None:
+        body = server.requests[0]
+        assert (body["temperature"], body["seed"], body["max_completion_tokens"], body["reasoning_effort"]) == (
+            0.7, 5, 900, "low")
+        assert "cut off at the completion-token limit" in server.user_messages()[1]
+        assert state.records[0].proposal_text == TARGET and state.outcome == "equivalent"
+
+    learn((Rule(REPAIR, (Reply.answer(TARGET),)), Rule(DATA, (cut,))), setting, check=check)
+
+
+def test_later_repairs_keep_the_epochs_reflection() -> None:
+    def check(server: ScriptedServer, state: EpochState) -> None:
+        prompts = server.user_messages()
+        assert len(prompts) == 6 and REFLECTION not in prompts[1]  # epoch 0: data and 3 repairs
+        assert REFLECTION in prompts[4] and REPAIR in prompts[5] and REFLECTION in prompts[5]
+        assert state.outcome == "equivalent" and state.epoch == 2
+
+    repairs = (Reply.answer("c"), Reply.answer("c"), Reply.answer("c"), Reply.answer(TARGET))
+    rules = (Rule(REPAIR, repairs), Rule(REFLECTION, (Reply.answer("c"),)), Rule(DATA, (Reply.answer("c"),)))
+    learn(rules, setting_named("agentic"), check=check)

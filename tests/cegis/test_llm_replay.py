@@ -25,9 +25,9 @@ from tests.llm.support import make_client
 
 TARGET = "a (b + c)*"
 SETTING = attrs.evolve(setting_named("agentic"), repair_retries=1)
-RULES = (
-    Rule("REFLECTION ON THE PREVIOUS EPOCH", (Reply.answer("a (b + c)"), Reply.answer(TARGET))),
+RULES = (  # repair prompts of later epochs carry the reflection too, so the repair rule comes first
     Rule("REPAIR OF THE PREVIOUS ATTEMPT", (Reply.answer("a b*"),)),
+    Rule("REFLECTION ON THE PREVIOUS EPOCH", (Reply.answer("a (b + c)"), Reply.answer(TARGET))),
     Rule("TRAINING DATA", (Reply.answer("a (b"),)),
 )
 
