@@ -1,0 +1,203 @@
+"""Numba kernels of the enumerative search: infix signatures, their composition and deduplication.
+
+A candidate's *signature* says, for every example string ``w`` and every infix ``w[i:j]``, whether
+the candidate's language contains that infix. It is stored as one ``uint64`` *row* per distinct
+suffix ``u`` of the examples, bit ``j`` set when the prefix ``u[:j]`` matches (every infix is such a
+prefix, and examples sharing a suffix share its row), so strings are at most 63 characters long. Signatures compose exactly (Valizadeh & Berger,
+"Search-Based Regular Expression Inference on a GPU", PLDI 2023): union is a bitwise or, a
+concatenation is a boolean matrix product per string, and a star is the reflexive-transitive
+closure. So two candidates with equal signatures are interchangeable in every context as far as
+the examples can tell, and the search keeps only the first (smallest) of them: that is the
+observational-equivalence pruning, done here with an open-addressing hash table over the bank.
+
+One kernel call extends the bank by one operator applied to a list of left operands (and, for the
+binary operators, a list of right operands): it computes each signature, checks the candidate
+against the labels, and either stores it (when its signature is new) or only tests it (``store``
+off, when the bank is full and the search runs goal-directed). It returns at the first consistent
+candidate, since every candidate of one call has the same size.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+U64s = npt.NDArray[np.uint64]
+I64s = npt.NDArray[np.int64]
+
+# Node kinds of bank entries (also the operator codes of a kernel call).
+LEAF, EPSILON, CONCAT, UNION, STAR, PLUS, OPTIONAL = 0, 1, 2, 3, 4, 5, 6
+
+# Status codes of :func:`extend`.
+DONE, FOUND, FULL, SPENT = 0, 1, 2, 3
+
+_FNV_OFFSET = np.uint64(0xCBF29CE484222325)
+_FNV_PRIME = np.uint64(0x100000001B3)
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+
+
+@numba.njit(cache=True)
+def _concat(left: U64s, right: U64s, tail: I64s, out: U64s) -> None:
+    """``out = left · right``: for each split point ``k`` of a suffix that ``left`` matches up to,
+    what ``right`` matches on the rest of the suffix, shifted by ``k``."""
+    for r in range(left.shape[0]):
+        m = left[r]
+        acc = _ZERO
+        k = np.uint64(0)
+        t = r
+        while m:
+            if m & _ONE:
+                acc |= right[t] << k
+            m >>= _ONE
+            if m:
+                k += _ONE
+                t = tail[t]
+        out[r] = acc
+
+
+@numba.njit(cache=True)
+def _star(inner: U64s, tail: I64s, out: U64s) -> None:
+    """``out = inner*``: a suffix matches ε, and every non-empty match of ``inner`` followed by a
+    match of ``inner*`` on the rest (rows come shortest first, so the rest is already done)."""
+    for r in range(inner.shape[0]):
+        acc = _ONE
+        m = inner[r] >> _ONE
+        k = _ONE
+        t = tail[r]
+        while m:
+            if m & _ONE:
+                acc |= out[t] << k
+            m >>= _ONE
+            if m:
+                k += _ONE
+                t = tail[t]
+        out[r] = acc
+
+
+@numba.njit(cache=True)
+def _signature(op: int, a: U64s, b: U64s, tail: I64s, out: U64s, tmp: U64s) -> None:
+    """The signature of ``op`` applied to ``a`` (and ``b`` for the binary operators), into ``out``."""
+    if op == CONCAT:
+        _concat(a, b, tail, out)
+    elif op == UNION:
+        for r in range(a.shape[0]):
+            out[r] = a[r] | b[r]
+    elif op == STAR:
+        _star(a, tail, out)
+    elif op == PLUS:
+        _star(a, tail, tmp)
+        _concat(a, tmp, tail, out)
+    else:  # OPTIONAL
+        for r in range(a.shape[0]):
+            out[r] = a[r] | _ONE
+
+
+@numba.njit(cache=True)
+def _hash(sig: U64s) -> np.uint64:
+    h = _FNV_OFFSET
+    for r in range(sig.shape[0]):
+        h = (h ^ sig[r]) * _FNV_PRIME
+    h ^= h >> np.uint64(29)
+    return h
+
+
+@numba.njit(cache=True)
+def _consistent(sig: U64s, accept_row: I64s, accept_bit: I64s, want: npt.NDArray[np.bool_]) -> bool:
+    for e in range(accept_row.shape[0]):
+        if bool((sig[accept_row[e]] >> np.uint64(accept_bit[e])) & _ONE) != want[e]:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def _lookup(sig: U64s, h: np.uint64, bank: U64s, hashes: U64s, table: I64s) -> int:
+    """The table slot holding ``sig``'s entry (>= 0), or ``-slot - 1`` for the free slot to use."""
+    mask = np.int64(table.shape[0] - 1)
+    slot = np.int64(h & np.uint64(mask))
+    while True:
+        j = table[slot]
+        if j < 0:
+            return int(-slot - 1)
+        if hashes[j] == h:
+            same = True
+            for r in range(sig.shape[0]):
+                if bank[j, r] != sig[r]:
+                    same = False
+                    break
+            if same:
+                return int(slot)
+        slot = (slot + np.int64(1)) & mask
+
+
+@numba.njit(cache=True)
+def insert(sig: U64s, n: int, bank: U64s, hashes: U64s, table: I64s) -> bool:
+    """Store ``sig`` as entry ``n`` when it is new; whether it was."""
+    h = _hash(sig)
+    found = _lookup(sig, h, bank, hashes, table)
+    if found >= 0:
+        return False
+    bank[n, :] = sig
+    hashes[n] = h
+    table[-found - 1] = n
+    return True
+
+
+@numba.njit(cache=True)
+def _allowed(op: int, a: int, b: int, kind: I64s, epsilon_options: bool) -> bool:
+    """Syntactic pruning that never loses a smallest regex: concatenations and unions are built
+    right-nested (``a`` not of the same kind), concatenations without ε operands, unions with ε
+    only as ``epsilon|x`` where the dialect has no ``x?`` (``epsilon_options``; ε is entry 0, so
+    bank order puts it on the left), a union of two non-unions only in bank order, and no unary
+    operator over ε or over another unary operator (``(x?)*`` is ``x*``, ``(x*)+`` is ``x*``, …)."""
+    ka = kind[a]
+    if op == CONCAT or op == UNION:
+        kb = kind[b]
+        if ka == op or kb == EPSILON or (ka == EPSILON and not (op == UNION and epsilon_options)):
+            return False
+        return not (op == UNION and kb != UNION and a >= b)
+    return bool(ka != EPSILON and ka != STAR and ka != PLUS and ka != OPTIONAL)
+
+
+@numba.njit(cache=True)
+def extend(
+    op: int, lefts: I64s, rights: I64s, bank: U64s, hashes: U64s, table: I64s, kind: I64s,
+    left_of: I64s, right_of: I64s, n: int, store: bool, budget: int, epsilon_options: bool,
+    tail: I64s, accept_row: I64s, accept_bit: I64s, want: npt.NDArray[np.bool_],
+) -> tuple[int, int, int, int, int]:
+    """Apply ``op`` to every allowed operand pair (or operand, for unary ``op``).
+
+    Returns ``(status, n, computed, a, b)``: the new bank size, how many signatures were computed,
+    and on ``FOUND`` the operands of the first consistent candidate (stored as entry ``n - 1``
+    when ``store``). ``FULL`` means the bank ran out of rows, ``SPENT`` that ``budget``
+    signatures were computed, both with the pairs before it done.
+    """
+    rows = bank.shape[1]
+    out = np.empty(rows, dtype=np.uint64)
+    tmp = np.empty(rows, dtype=np.uint64)
+    computed = 0
+    unary = op == STAR or op == PLUS or op == OPTIONAL
+    n_right = 1 if unary else rights.shape[0]
+    for ia in range(lefts.shape[0]):
+        a = lefts[ia]
+        for ib in range(n_right):
+            b = a if unary else rights[ib]
+            if not _allowed(op, a, b, kind, epsilon_options):
+                continue
+            if computed >= budget:
+                return SPENT, n, computed, -1, -1
+            if store and n >= bank.shape[0]:
+                return FULL, n, computed, -1, -1
+            _signature(op, bank[a], bank[b], tail, out, tmp)
+            computed += 1
+            if store:
+                if not insert(out, n, bank, hashes, table):
+                    continue
+                kind[n] = op
+                left_of[n] = a
+                right_of[n] = b
+                n += 1
+            if _consistent(out, accept_row, accept_bit, want):
+                return FOUND, n, computed, a, b
+    return DONE, n, computed, -1, -1

@@ -1,0 +1,108 @@
+"""Measure the enumerative learner on the benchmark targets: ``python -m cegis.enumerative.measure``.
+
+Two figures, both printed per StarDepth of ``cegml/regex_list.json``:
+
+* *static*: the learner is given ``n`` positive and ``n`` negative strings sampled uniformly from the
+  target and its complement (lengths up to 8) and asked for the smallest consistent regex within
+  the time budget; reported are how often it answers, candidates per second, and how often the
+  answer is exactly the target;
+* *loop*: a small counterexample loop with the exact teacher (one shortest counterexample per
+  epoch, clustered or not) until the answer is the target or ``epochs`` run out.
+
+A stand-alone driver for this learner only; the learning loop of :mod:`cegis` and its benchmark
+compare all learners.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from automata.compile import compile_many
+from automata.ops import complement, equivalent
+from automata.sampling import sample_strings
+from cegis.enumerative.learner import EnumerativeConfig, synthesize
+from experiments.data_dir import DEFAULT_DATA_DIR
+from oracle import Counterexample, Example, ExactTeacher, TeacherConfig, remember
+from regexlang import parse, universe
+from regexlang.dialects import Dialect
+
+
+def targets(data: Path, key: str) -> list[tuple[int, str]]:
+    """``(StarDepth, regex)`` pairs of one list (``simplyrx`` or ``extrx``) of the benchmark."""
+    found: list[tuple[int, str]] = []
+    for by_states in json.loads((data / "cegml" / "regex_list.json").read_text())[key]:
+        for by_depth in by_states["regex_list"]:
+            found.extend((by_depth["Stardepth"], r) for r in by_depth["regex_list"])
+    return found
+
+
+def static(target: str, dialect: Dialect, n: int, config: EnumerativeConfig, seed: int) -> tuple[bool, bool, float, int]:
+    """(answered, exact, seconds, candidates) for ``n`` sampled strings of each label."""
+    sigma = universe(dialect)
+    regex = parse(target, dialect)
+    dfa, = compile_many([regex], sigma)
+    rng = np.random.default_rng(seed)
+    examples = [Example(s, True) for s in sample_strings(dfa, n, rng, max_len=8)]
+    examples += [Example(s, False) for s in sample_strings(complement(dfa), n, rng, max_len=8)]
+    started = time.perf_counter()
+    result = synthesize(examples, dialect, sigma, config, seed=seed)
+    seconds = time.perf_counter() - started
+    exact = result.regex is not None and equivalent(*compile_many([regex, result.regex], sigma))
+    return result.regex is not None, exact, seconds, result.stats.computed
+
+
+def loop(target: str, dialect: Dialect, epochs: int, clustered: bool, config: EnumerativeConfig) -> tuple[bool, int]:
+    """(learned exactly, labeled examples used) in a one-shortest-counterexample loop."""
+    teacher = ExactTeacher.from_regex(target, dialect, config=TeacherConfig(batch=1, mode="shortest", clustered=clustered))
+    given: tuple[Counterexample, ...] = ()
+    for _ in range(epochs):
+        result = synthesize(given, dialect, universe(dialect), config)
+        if result.regex is None:
+            return False, len(given)
+        verdict = teacher.check(result.regex, given)
+        if verdict.equivalent:
+            return True, len(given)
+        given = remember(given, verdict)
+    return False, len(given)
+
+
+def main() -> None:
+    """Print the two tables for the chosen dataset."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR)
+    parser.add_argument("--dataset", choices=("simplyrx", "extrx"), default="simplyrx")
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--examples", type=int, default=10, help="strings of each label in the static protocol")
+    parser.add_argument("--epochs", type=int, default=40)
+    parser.add_argument("--clustered", action="store_true")
+    parser.add_argument("--limit", type=int, default=None, help="targets per StarDepth")
+    args = parser.parse_args()
+    dialect: Dialect = "simple" if args.dataset == "simplyrx" else "extended"
+    config = EnumerativeConfig(seconds=args.seconds)
+    synthesize([Example("a", True)], dialect, universe(dialect), config)  # compile the kernels first
+    rows: dict[int, list[tuple[bool, bool, float, int, bool, int]]] = defaultdict(list)
+    for depth, target in targets(args.data, args.dataset):
+        if args.limit is not None and len(rows[depth]) >= args.limit:
+            continue
+        answered, exact, seconds, computed = static(target, dialect, args.examples, config, seed=len(rows[depth]))
+        learned, examples = loop(target, dialect, args.epochs, args.clustered, config)
+        rows[depth].append((answered, exact, seconds, computed, learned, examples))
+    print("depth  n  answered  exact  median_s  cand/s    | loop_learned  median_examples")
+    for depth in sorted(rows):
+        r = rows[depth]
+        rate = sum(x[3] for x in r) / max(1e-9, sum(x[2] for x in r))
+        used = [x[5] for x in r if x[4]]
+        print(f"{depth:5d} {len(r):3d}  {sum(x[0] for x in r):8d} {sum(x[1] for x in r):6d}  "
+              f"{statistics.median(x[2] for x in r):8.3f} {rate:9.0f} | {sum(x[4] for x in r):12d}  "
+              f"{statistics.median(used) if used else float('nan'):15}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,238 @@
+"""Bottom-up enumeration by size: the smallest regex whose signature matches every label.
+
+The bank holds one entry per distinct signature, in order of size (a leaf is 1, an operator adds 1
+to its operands), so the first entry with a given signature is a smallest regex with it. Size
+``s`` is built from sizes below it: the unary operators over size ``s - 1`` and the binary ones
+over every split ``s1 + s2 = s - 1``. The first candidate whose signature agrees with every label
+is a smallest consistent regex, since signatures decide consistency and every signature of a
+smaller size was already seen (:mod:`cegis.enumerative._kernels` says why deduplicating on them
+loses nothing).
+
+When the bank's memory is spent the search turns *goal-directed*: it stops storing and only asks
+whether some top-level operator over stored entries is consistent, pruning operands with the
+over- and under-approximations of the partial regex: ``x·□`` with the hole read as Σ* must still
+accept every positive (so ``x`` must match a prefix of each), ``□·x`` likewise for suffixes, and
+``x|□`` with the hole read as ∅ must reject every negative (so ``x`` must). That reaches about
+twice the stored size at a fraction of the pairs. Budgets (signatures computed, seconds) end the
+search with a typed failure.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable, Iterator
+
+import attrs
+import numpy as np
+
+from cegis.enumerative import _kernels as k
+from cegis.enumerative.space import Rows, Space
+from cegis.learner import FailureKind
+from regexlang.charset import CharSet
+from regexlang.ast import Chars, Epsilon, Optional, Plus, Regex, Star, concat, union
+
+#: Signature rows computed per kernel call (at most), so the clock is read every few milliseconds.
+_ROWS_PER_CALL = 1 << 21
+
+
+@attrs.frozen
+class Limits:
+    """Budgets of one search."""
+
+    max_candidates: int
+    seconds: float
+    max_size: int
+    bank_bytes: int
+
+
+@attrs.frozen
+class Stats:
+    """What one search did: signatures computed, distinct ones stored, the size it reached."""
+
+    computed: int = 0
+    stored: int = 0
+    size: int = 0
+    seconds: float = 0.0
+    goal_directed: bool = False
+
+
+@attrs.frozen
+class Found:
+    """A smallest consistent regex (smallest among those the bank could hold when goal-directed)."""
+
+    regex: Regex
+    size: int
+    stats: Stats
+
+
+@attrs.frozen
+class NotFound:
+    """Why the search stopped without a consistent regex."""
+
+    kind: FailureKind
+    detail: str
+    stats: Stats
+
+
+@attrs.define
+class _Bank:
+    """The mutable arrays of one search (local to :func:`search`, never shared)."""
+
+    sigs: np.ndarray
+    hashes: np.ndarray
+    table: np.ndarray
+    kind: np.ndarray
+    left_of: np.ndarray
+    right_of: np.ndarray
+    n: int = 0
+
+    @classmethod
+    def empty(cls, capacity: int, n_rows: int) -> _Bank:
+        slots = 1 << max(4, (2 * capacity - 1).bit_length())
+        return cls(
+            np.zeros((capacity, n_rows), dtype=np.uint64), np.zeros(capacity, dtype=np.uint64),
+            np.full(slots, -1, dtype=np.int64), np.zeros(capacity, dtype=np.int64),
+            np.zeros(capacity, dtype=np.int64), np.zeros(capacity, dtype=np.int64),
+        )
+
+
+@functools.cache
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every kernel, so no time budget pays for it."""
+    rows = Rows.of([(0,), (0, 0)], [True, False])
+    leaf = np.asarray([[0, 2, 2]], dtype=np.uint64)  # the atom-0 leaf over rows (), (0,), (0, 0)
+    space = Space((Chars(CharSet.of("a")),), leaf, (k.STAR, k.PLUS, k.OPTIONAL, k.CONCAT, k.UNION), rows)
+    search(space, Limits(10_000, 60.0, 6, 1 << 20))
+
+
+def search(space: Space, limits: Limits, clock: Callable[[], float] = time.perf_counter) -> Found | NotFound:
+    """The smallest regex of ``space`` consistent with its rows, or why none was found."""
+    started = clock()
+    rows = space.rows
+    capacity = max(len(space.leaves), min(limits.max_candidates, limits.bank_bytes // (8 * rows.n_rows + 64)))
+    bank = _Bank.empty(capacity, rows.n_rows)
+    layout = (rows.tail, rows.accept_row, rows.accept_bit, rows.want)
+    epsilon_options = k.OPTIONAL not in space.operators
+    for i, signature in enumerate(space.leaf_signatures):
+        if k.insert(signature, bank.n, bank.sigs, bank.hashes, bank.table):
+            bank.kind[bank.n] = k.EPSILON if isinstance(space.leaves[i], Epsilon) else k.LEAF
+            bank.left_of[bank.n] = i
+            bank.n += 1
+            if np.array_equal(_accepted(signature[None, :], rows, np.ones_like(rows.want))[0], rows.want):
+                return Found(space.leaves[i], 1, Stats(len(space.leaves), bank.n, 1, clock() - started))
+    levels = [(0, 0), (0, bank.n)]  # bank index range of each size
+    computed = len(space.leaves)
+    pruning: _Pruning | None = None  # the operand filters, once the bank is full
+    for size in range(2, limits.max_size + 1):
+        start = bank.n
+        for op in space.operators:
+            for lefts, rights in _operands(op, size, levels, pruning):
+                for chunk in _chunks(lefts, rights, rows.n_rows):
+                    status = k.FULL
+                    while status == k.FULL:  # a chunk the bank filled up is redone goal-directed
+                        status, bank.n, spent, a, b = k.extend(
+                            op, chunk, rights, bank.sigs, bank.hashes, bank.table, bank.kind, bank.left_of,
+                            bank.right_of, bank.n, pruning is None, limits.max_candidates - computed,
+                            epsilon_options, *layout,
+                        )
+                        computed += spent
+                        if status == k.FULL:
+                            pruning = _Pruning.of(bank, rows)
+                    stats = Stats(computed, bank.n, size, clock() - started, pruning is not None)
+                    if status == k.FOUND:
+                        return Found(_node(space, bank, op, a, b), size, stats)
+                    if status == k.SPENT:
+                        return NotFound("budget", f"{computed} candidates computed up to size {size}", stats)
+                    if stats.seconds > limits.seconds:
+                        return NotFound("timeout", f"{limits.seconds:g} s spent at size {size}", stats)
+        levels.append((start, bank.n))
+        if pruning is not None and size > 2 * _largest_stored(levels) + 1:
+            break
+    stats = Stats(computed, bank.n, limits.max_size, clock() - started, pruning is not None)
+    if pruning is not None:
+        return NotFound("budget", f"the bank is full at {bank.n} signatures", stats)
+    return NotFound("search_exhausted", f"no consistent regex up to size {limits.max_size}", stats)
+
+
+@attrs.frozen(eq=False)
+class _Pruning:
+    """Which stored entries can still be an operand of a consistent top-level candidate."""
+
+    prefix: np.ndarray  # x·Σ* accepts every positive
+    suffix: np.ndarray  # Σ*·x accepts every positive
+    clean: np.ndarray  # x rejects every negative
+    empty_is_negative: bool  # then no x*, x? can be consistent
+
+    @classmethod
+    def of(cls, bank: _Bank, rows: Rows) -> _Pruning:
+        sigs = bank.sigs[: bank.n]
+        positive = rows.want
+        prefix = (sigs[:, rows.accept_row[positive]] != 0).all(axis=1)
+        suffix = np.ones(bank.n, dtype=np.bool_)
+        for e in np.flatnonzero(positive):
+            rest = rows.suffix_rows(int(e))  # w[i:] for i = 0..n: it must match all of it
+            bits = sigs[:, rest] >> np.arange(len(rest) - 1, -1, -1, dtype=np.uint64)
+            suffix &= (bits & np.uint64(1)).any(axis=1)
+        clean = np.logical_not(_accepted(sigs, rows, ~positive).any(axis=1))
+        empty_is_negative = any(not label and not s for s, label in zip(rows.strings, rows.labels))
+        return cls(prefix, suffix, clean, empty_is_negative)
+
+
+def _accepted(sigs: np.ndarray, rows: Rows, which: np.ndarray) -> np.ndarray:
+    """``[entry, string]``: whether each entry accepts each selected whole string."""
+    bits = sigs[:, rows.accept_row[which]] >> rows.accept_bit[which].astype(np.uint64)
+    accepted: np.ndarray = (bits & np.uint64(1)).astype(np.bool_)
+    return accepted
+
+
+def _largest_stored(levels: list[tuple[int, int]]) -> int:
+    return max(size for size, (lo, hi) in enumerate(levels) if hi > lo)
+
+
+_NONE = np.empty(0, dtype=np.int64)
+
+
+def _operands(
+    op: int, size: int, levels: list[tuple[int, int]], pruning: _Pruning | None
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Left and right operand lists of ``op`` for candidates of ``size``, pruned once goal-directed."""
+    if op in (k.STAR, k.PLUS, k.OPTIONAL):
+        if pruning is not None and op != k.PLUS and pruning.empty_is_negative:
+            return
+        yield np.arange(*levels[size - 1], dtype=np.int64), _NONE
+        return
+    for left_size in range(1, size - 1):
+        lefts = np.arange(*levels[left_size], dtype=np.int64)
+        rights = np.arange(*levels[size - 1 - left_size], dtype=np.int64)
+        if pruning is not None:
+            left_ok, right_ok = (pruning.prefix, pruning.suffix) if op == k.CONCAT else (pruning.clean, pruning.clean)
+            lefts, rights = lefts[left_ok[lefts]], rights[right_ok[rights]]
+        if lefts.size and rights.size:
+            yield lefts, rights
+
+
+def _chunks(lefts: np.ndarray, rights: np.ndarray, n_rows: int) -> Iterator[np.ndarray]:
+    step = max(1, _ROWS_PER_CALL // (max(1, rights.size) * max(1, n_rows)))
+    for i in range(0, lefts.size, step):
+        yield lefts[i : i + step]
+
+
+def _tree(space: Space, bank: _Bank, entry: int) -> Regex:
+    """The regex of a stored entry."""
+    kind = int(bank.kind[entry])
+    if kind in (k.LEAF, k.EPSILON):
+        return space.leaves[int(bank.left_of[entry])]
+    return _node(space, bank, kind, int(bank.left_of[entry]), int(bank.right_of[entry]))
+
+
+def _node(space: Space, bank: _Bank, op: int, left: int, right: int) -> Regex:
+    """The regex of ``op`` over the stored entries ``left`` (and ``right`` when binary)."""
+    if op == k.CONCAT:
+        return concat(_tree(space, bank, left), _tree(space, bank, right))
+    if op == k.UNION:
+        return union(_tree(space, bank, left), _tree(space, bank, right))
+    inner = _tree(space, bank, left)
+    if op == k.STAR:
+        return Star(inner)
+    return Plus(inner) if op == k.PLUS else Optional(inner)
