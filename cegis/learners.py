@@ -38,6 +38,7 @@ REGISTRY: dict[str, LearnerSpec] = {
     for spec in (
         LearnerSpec("lstar", "cegis.lstar:LStarLearner", "Angluin's L* with Rivest-Schapire counterexamples", True),
         LearnerSpec("union", "cegis.union:UnionLearner", "the union of the positive examples (last resort)"),
+        LearnerSpec("enumerative", "cegis.enumerative:EnumerativeLearner", "the smallest consistent regex, by size"),
         LearnerSpec("rpni", "cegis.merging:rpni", "RPNI state merging over characters", rank=1),
         LearnerSpec("edsm", "cegis.merging:edsm", "evidence-driven state merging over characters", rank=2),
         LearnerSpec("symbolic", "cegis.merging:symbolic", "state merging over the atoms of the examples' classes", rank=10),
