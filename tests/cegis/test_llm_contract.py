@@ -1,0 +1,96 @@
+"""The candidate checks, RepairScore and the settings, against Python ``re`` and by hand."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from automata.errors import DEFAULT_STATE_LIMIT
+from cegis.config import LoopConfig
+from cegis.contract import GUARD_CHECKS, REPAIR_CHECKS, Assessment, assess
+from cegis.llm_runs import loop_config
+from cegis.settings import SETTINGS, log_scale_sizes, setting_named
+from llm.answers import parse_regex
+from llm.prompts import SIMPLE_REGULARIZATION, Regularization
+from oracle.examples import ClusteredExample, Counterexample, Example
+from regexlang.charset import CharSet
+from regexlang.dialects import universe
+
+REGEXES = ["a (b + c)*", "(a + b)* c", "a* b*", "(a b + c)*", "epsilon + a", "c (a + b c)* a", "((a + b) c)*", "a a* + b"]
+SIGMA = universe("simple")
+
+
+def _python(regex: str) -> str:
+    return regex.replace("epsilon", "").replace(" ", "").replace("+", "|")
+
+
+def _judge(regex: str, examples: list[Counterexample], bounds: Regularization | None = None) -> Assessment:
+    answer = parse_regex(regex, "simple", SIGMA)
+    return assess(answer, "", examples, dialect="simple", universe=SIGMA, bounds=bounds, state_limit=DEFAULT_STATE_LIMIT)
+
+
+strings = st.text(alphabet="abc", max_size=6)
+positions = st.lists(st.sampled_from(["a", "b", "c", "ab", "bc", "abc"]), max_size=4)
+
+
+@given(
+    st.sampled_from(REGEXES),
+    st.lists(st.tuples(strings, st.booleans()), max_size=12),
+    st.lists(st.tuples(positions, st.booleans()), max_size=4),
+)
+def test_misclassified_and_repair_score_match_re_fullmatch(
+    regex: str, plain: list[tuple[str, bool]], clustered: list[tuple[list[str], bool]]
+) -> None:
+    examples: list[Counterexample] = [Example(s, label) for s, label in plain]
+    examples += [ClusteredExample(tuple(CharSet.of(p) for p in ps), label) for ps, label in clustered]
+    judged = _judge(regex, examples)
+    pattern = re.compile(_python(regex))
+
+    def wrong(example: Counterexample) -> bool:
+        members = [example.string] if isinstance(example, Example) else list(example.strings())
+        return any((pattern.fullmatch(s) is not None) != example.label for s in members)
+
+    expected = [e for e in examples if wrong(e)]
+    assert list(judged.misclassified) == expected
+    assert judged.score == pytest.approx(0.5 + 0.5 * (1 - len(expected) / len(examples)) if examples else 1.0)
+    assert judged.meets(REPAIR_CHECKS) == (not expected)
+
+
+def test_unparsable_and_truncated_answers_score_zero_with_typed_failures() -> None:
+    bad = _judge("a (b", [Example("a", True)])
+    assert bad.score == 0.0 and bad.failure_kind(REPAIR_CHECKS) == "syntax_error"
+    assert "^" in bad.feedback(REPAIR_CHECKS)
+    missing = assess(
+        parse_regex("", "simple", SIGMA), "", [], dialect="simple", universe=SIGMA, bounds=None, state_limit=100
+    )
+    assert missing.failure_kind(REPAIR_CHECKS) in ("no_regex", "syntax_error")
+
+
+def test_the_guard_contract_adds_the_regularization_bounds() -> None:
+    long = " + ".join(["a b c"] * 10)  # 49 symbols and operators: under 60 is fine
+    longer = " + ".join(["a b c"] * 20)
+    deep = "((((a*)* b)* c)* a)* b"
+    for regex, violated in [(long, None), (longer, "length"), (deep, "star_depth")]:
+        judged = _judge(regex, [], SIMPLE_REGULARIZATION)
+        assert judged.meets(REPAIR_CHECKS)
+        failing = [v.check for v in judged.failing(GUARD_CHECKS)]
+        assert failing == ([] if violated is None else [violated])
+        assert judged.failure_kind(GUARD_CHECKS) == (None if violated is None else "outside_dialect")
+
+
+def test_settings_are_data_and_map_to_the_loop() -> None:
+    assert log_scale_sizes() == (3, 6, 12, 24, 48, 96, 192, 384, 768, 1536, 3000)
+    assert setting_named("agentic").attempts == 4 and setting_named("single").attempts == 1
+    assert setting_named("guarded").attempts == 5 and setting_named("multi").candidates == 10
+    standard = loop_config(setting_named("standard"))
+    assert standard.initial_size == 3 and standard.budgets.epochs == 11 and not standard.teacher.clustered
+    assert loop_config(setting_named("agentic")).teacher.clustered and loop_config(setting_named("agentic")).budgets.epochs == 12
+    assert loop_config(setting_named("acegis-diagnostic")).budgets.epochs == 4
+    assert loop_config(setting_named("acegis-full")).budgets.epochs == 7
+    assert loop_config(setting_named("single-plain"), LoopConfig(seed=3)).seed == 3
+    assert len(SETTINGS) == len({s.name for s in SETTINGS.values()})
+    with pytest.raises(KeyError, match="known"):
+        setting_named("nope")
