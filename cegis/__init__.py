@@ -1,2 +1,30 @@
 """The counterexample-guided learning loop as a fold over immutable epoch states, with the
-learners (LLM and symbolic) and strategies that drive it."""
+learners (LLM and symbolic) and strategies that drive it.
+
+A run: ``state = await run(task, learner, teacher, config)``; one epoch:
+``state = await step(state, learner, teacher, config)``. Learners by name: :mod:`cegis.learners`.
+"""
+
+from cegis.config import Budgets, LoopConfig
+from cegis.learner import Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
+from cegis.loop import exact_setting, initial_state, run, step
+from cegis.state import EpochRecord, EpochState, Outcome, RunCost, Task
+
+__all__ = [
+    "Budgets",
+    "EpochRecord",
+    "EpochState",
+    "Learner",
+    "LearnerContext",
+    "LearnerCost",
+    "LoopConfig",
+    "Outcome",
+    "Proposal",
+    "ProposalFailure",
+    "RunCost",
+    "Task",
+    "exact_setting",
+    "initial_state",
+    "run",
+    "step",
+]

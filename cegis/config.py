@@ -2,11 +2,12 @@
 
 The defaults are the seed paper's configuration (Appendix D): at most 8 initial labeled examples,
 balanced between the target language and its complement; at most 12 epochs; at most 250
-counterexamples per round (the teacher's ``batch``); strings of length at most 32; accuracy measured
-on 800 held-out strings. When a proposal fails (no regex, does not compile, times out) the epoch
+counterexamples per round (the teacher's ``batch``); strings of length at most 32 (the teacher's
+``max_len``); accuracy measured on 800 held-out strings and Diff Ratio up to length 32 (the teacher's
+``eval_size`` and ``diff_ratio_k``). When a proposal fails (no regex, does not compile, times out) the epoch
 adds the next ``fallback_size`` random labeled examples instead of counterexamples, as the
 reference code does. Everything the teacher is told (sampling mode, clustered, order, batch,
-profile) lives in :attr:`LoopConfig.teacher`, an :class:`oracle.TeacherConfig` carried whole, so a
+profile, lengths) lives in :attr:`LoopConfig.teacher`, an :class:`oracle.TeacherConfig` carried whole, so a
 teacher setting added to ``oracle`` travels through the loop and its records untouched.
 """
 
@@ -39,9 +40,7 @@ class LoopConfig:
     seed: int = 0
     initial_size: int = 8
     fallback_size: int = 8
-    max_len: int = 32
-    eval_size: int = 800
-    evaluate: bool = True  # score every hypothesis on the evaluation set when the target is known
+    evaluate: bool = True  # score every hypothesis (teacher.eval_size strings, Diff Ratio) when the target is known
     #: Hand the learner a counted membership oracle: ``None`` when the learner declares it needs one
     #: (a ``needs_membership`` attribute), True or False to force it.
     membership: bool | None = None
@@ -51,6 +50,11 @@ class LoopConfig:
         return attrs.asdict(self)
 
     @property
+    def max_len(self) -> int:
+        """The longest string any example of the run may have (the teacher's bound)."""
+        return self.teacher.max_len
+
+    @property
     def teacher_config(self) -> TeacherConfig:
-        """The teacher's settings with the run's seed and maximum length."""
-        return attrs.evolve(self.teacher, seed=self.seed, max_len=self.max_len)
+        """The teacher's settings with the run's seed."""
+        return attrs.evolve(self.teacher, seed=self.seed)

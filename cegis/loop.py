@@ -39,6 +39,7 @@ from cegis.state import EpochRecord, EpochState, Outcome, RunCost, Source, Task
 from oracle.compiling import compile_subject
 from oracle.evaluation import EvaluationSet, Scores, evaluation_set, score
 from oracle.examples import Counterexample, Example
+from oracle.exact import ExactTeacher
 from oracle.protocol import CountedMembership, MembershipOracle, Teacher, Verdict, remember
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
@@ -57,7 +58,7 @@ def _evaluation(target: str, dialect: Dialect, universe: CharSet, config: LoopCo
     dfa = _target(Task(dialect, target, universe=universe), config)
     if dfa is None:
         return None
-    return evaluation_set(dfa, size=config.eval_size, max_len=config.max_len, seed=config.seed)
+    return evaluation_set(dfa, size=config.teacher.eval_size, max_len=config.max_len, seed=config.seed)
 
 
 def _target(task: Task, config: LoopConfig) -> DFA | None:
@@ -97,6 +98,13 @@ def initial_state(task: Task, teacher: Teacher, config: LoopConfig) -> EpochStat
     """The state before epoch 0: the task's given examples, else the initial random sample."""
     examples = task.examples or random_examples(task, teacher, config, config.initial_size, 0, ())
     return EpochState(task=task, examples=examples)
+
+
+def exact_setting(target: str, dialect: Dialect, config: LoopConfig, *, name: str = "") -> tuple[Task, ExactTeacher]:
+    """The task of learning ``target`` and its exact teacher under ``config``, over one universe
+    (the teacher's: the ``cegml`` profile narrows a simple target's universe to its own letters)."""
+    teacher = ExactTeacher.from_regex(target, dialect, config=config.teacher_config)
+    return Task(dialect, target, name=name or target, universe=teacher.universe), teacher
 
 
 def spent(state: EpochState, config: LoopConfig) -> Outcome | None:
@@ -201,7 +209,7 @@ def _scores(proposal: Proposal, task: Task, config: LoopConfig) -> Scores | None
     examples = _evaluation(task.target, task.dialect, task.universe, config)
     if guess is None or examples is None:
         return None
-    return score(target, guess, examples, k=config.max_len)
+    return score(target, guess, examples, k=config.teacher.diff_ratio_k)
 
 
 async def run(

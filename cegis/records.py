@@ -53,16 +53,29 @@ def example_json(example: Counterexample) -> JSON:
     """An example as JSON: its prompt line, plus its positions when it is clustered."""
     if isinstance(example, Example):
         return {"line": example.text()}
-    return {"line": example.text(), "positions": [[list(i) for i in p.intervals] for p in example.positions]}
+    return {
+        "line": example.text(),
+        "positions": [_intervals(p) for p in example.positions],
+        "universe": _intervals(example.universe),
+        "spelling": example.spelling,
+    }
 
 
-def example_from_json(data: JSON, universe: CharSet) -> Counterexample:
-    """The example :func:`example_json` wrote."""
+def example_from_json(data: JSON) -> Counterexample:
+    """The example :func:`example_json` wrote (a clustered one prints the same line again)."""
     line: str = data["line"]
     if "positions" not in data:
         return Example.from_text(line)
-    positions = tuple(CharSet(tuple((lo, hi) for lo, hi in p)) for p in data["positions"])
-    return ClusteredExample(positions, line.endswith("1"), universe)
+    positions = tuple(_charset(p) for p in data["positions"])
+    return ClusteredExample(positions, line.endswith("1"), _charset(data["universe"]), data["spelling"])
+
+
+def _intervals(chars: CharSet) -> list[list[int]]:
+    return [list(i) for i in chars.intervals]
+
+
+def _charset(intervals: list[list[int]]) -> CharSet:
+    return CharSet(tuple((lo, hi) for lo, hi in intervals))
 
 
 def _verdict_json(verdict: Verdict) -> JSON:
@@ -121,9 +134,9 @@ def epoch_json(record: EpochRecord, run: str) -> JSON:
     }
 
 
-def epoch_from_json(data: JSON, universe: CharSet) -> EpochRecord:
+def epoch_from_json(data: JSON) -> EpochRecord:
     """The epoch record :func:`epoch_json` wrote."""
-    added = tuple(example_from_json(e, universe) for e in data["added"])
+    added = tuple(example_from_json(e) for e in data["added"])
     verdict = data["verdict"]
     counterexamples = added if data["source"] == "counterexamples" else ()
     failure = data["failure"]
@@ -135,7 +148,7 @@ def epoch_from_json(data: JSON, universe: CharSet) -> EpochRecord:
         failure=None if failure is None else ProposalFailure(**failure),
         cost=LearnerCost(**data["cost"]),
         verdict=None if verdict is None else _verdict_from_json(verdict, counterexamples),
-        initial=tuple(example_from_json(e, universe) for e in data["initial"]),
+        initial=tuple(example_from_json(e) for e in data["initial"]),
         added=added,
         source=data["source"],
         scores=None if data["accuracy"] is None else Scores(data["accuracy"], data["diff_ratio"]),
@@ -224,7 +237,7 @@ def resume(log: RecordLog, task: Task, config: LoopConfig, learner: Learner) -> 
     outcome = None
     for data in log.records(run):
         if data["type"] == "epoch":
-            epochs.append(epoch_from_json(data, task.universe))
+            epochs.append(epoch_from_json(data))
         elif data["type"] == "run":
             outcome = data["outcome"]
     if not epochs:

@@ -24,11 +24,12 @@ import click
 
 from cegis.config import Budgets, LoopConfig
 from cegis.learners import REGISTRY, build, default_passive
-from cegis.loop import run
+from cegis.loop import exact_setting, run
 from cegis.state import EpochState, Task
 from cegis.union import contradiction
 from cli.errors import BadInput
-from oracle import SAMPLING_MODES, ExactTeacher, Example, SuiteOracle, TeacherConfig, Teacher
+from oracle import SAMPLING_MODES, Example, SuiteOracle, Teacher, TeacherConfig
+from oracle.config import PROFILES
 from regexlang import DIALECTS, Dialect, RegexSyntaxError, parse
 
 _LABELS = {"1": True, "0": False, "true": True, "false": False}
@@ -64,10 +65,10 @@ def _setting(target: str | None, examples: Path | None, dialect: Dialect, config
             parse(target, dialect)
         except RegexSyntaxError as error:
             raise BadInput(f"--target: {error}") from None
-        teacher = ExactTeacher.from_regex(target, dialect, config=config.teacher_config)
+        task, teacher = exact_setting(target, dialect, config)
         if any(issue.blocking for issue in teacher.issues):
             raise BadInput(f"--target: {'; '.join(map(str, teacher.issues))}")
-        return Task(dialect, target, name=target), teacher
+        return task, teacher
     assert examples is not None
     given = read_examples(examples)
     return Task(dialect, examples=given, name=str(examples)), SuiteOracle.from_examples(given, dialect=dialect)
@@ -97,6 +98,7 @@ def _report(state: EpochState, dialect: Dialect, learner: str, seconds: float) -
 @click.option("--dialect", type=click.Choice(DIALECTS), default="python", show_default=True)
 @click.option("--learner", type=click.Choice(sorted(REGISTRY)), help="Default: the best without membership queries.")
 @click.option("--mode", type=click.Choice(SAMPLING_MODES), default="paths", show_default=True, help="Counterexample sampling.")
+@click.option("--profile", type=click.Choice(PROFILES), default="improved", show_default=True, help="Teacher profile.")
 @click.option("--clustered/--plain", default=False, show_default=True, help="Clustered (symbolic) counterexamples.")
 @click.option("--batch", type=click.IntRange(min=1), default=250, show_default=True, help="Counterexamples per epoch.")
 @click.option("--max-epochs", type=click.IntRange(min=1), default=12, show_default=True)
@@ -109,6 +111,7 @@ def learn(
     dialect: Dialect,
     learner: str | None,
     mode: str,
+    profile: str,
     clustered: bool,
     batch: int,
     max_epochs: int,
@@ -122,7 +125,7 @@ def learn(
     the run ended without such a regex, 2 on bad input.
     """
     name = learner or default_passive()
-    teacher_config = TeacherConfig(batch=batch, mode=mode, clustered=clustered)  # type: ignore[arg-type]
+    teacher_config = TeacherConfig(batch=batch, mode=mode, clustered=clustered, profile=profile)  # type: ignore[arg-type]
     config = LoopConfig(teacher=teacher_config, budgets=Budgets(epochs=max_epochs), seed=seed)
     task, teacher = _setting(target, examples, dialect, config)
     if REGISTRY[name].membership and not callable(getattr(teacher, "label", None)):

@@ -17,21 +17,24 @@ from cegis.records import example_from_json, example_json
 from cegis.state import Task
 from cegis.union import UnionLearner
 from oracle import ClusteredExample, ExactTeacher, Example, TeacherConfig
-from regexlang import CharSet
+from regexlang import CharSet, universe
 from tests.cegis.support import FailingLearner, lines
 
 UNIVERSE = CharSet.everything()
 chars = st.characters(codec="utf-8", exclude_categories=["Cs"])
 plain = st.builds(Example, st.text(chars, max_size=8), st.booleans())
 position = st.lists(chars, min_size=1, max_size=4).map(CharSet.of)
-clustered = st.builds(ClusteredExample, st.lists(position, max_size=5).map(tuple), st.booleans(), st.just(UNIVERSE))
+universes = st.sampled_from([UNIVERSE, universe("extended"), universe("simple")])
+spellings = st.sampled_from(["escaped", "cegml"])
+clustered = st.builds(ClusteredExample, st.lists(position, max_size=5).map(tuple), st.booleans(), universes, spellings)
 
 
 @settings(max_examples=200)
 @given(st.one_of(plain, clustered))
 def test_an_example_reads_back_from_its_record(example: Example | ClusteredExample) -> None:
     data = json.loads(json.dumps(example_json(example)))
-    assert example_from_json(data, UNIVERSE) == example
+    rebuilt = example_from_json(data)
+    assert rebuilt == example and rebuilt.text() == example.text()
 
 
 def complete(records: Path, task: Task, learner: Learner, config: LoopConfig) -> list[object]:
