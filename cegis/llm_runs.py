@@ -40,6 +40,8 @@ def loop_config(setting: LLMSetting, base: LoopConfig = LoopConfig()) -> LoopCon
         sizes = log_scale_sizes()
         budgets = attrs.evolve(base.budgets, epochs=len(sizes))
         return attrs.evolve(base, teacher=teacher, budgets=budgets, initial_size=sizes[0])
+    if setting.prompt == "description":  # A-CEGIS shows a few witnesses per direction, exact ones too
+        teacher = attrs.evolve(teacher, batch=2 * SuiteConfig().witnesses)
     if setting.turns is not None:
         return attrs.evolve(base, teacher=teacher, budgets=attrs.evolve(base.budgets, epochs=setting.turns))
     return attrs.evolve(base, teacher=teacher)

@@ -10,7 +10,9 @@ answers from the log only (no server needed), ``live`` ignores it.
 
 The setting decides the rest (:mod:`cegis.llm_runs`): the teacher's clustering and epoch budget,
 Standard's random-sample schedule, the test-suite oracle of A-CEGIS (with ``--description``), and
-the guard's fallback learners. Every failure of the setup (no model served, a replay the log
+the guard's fallback learners; the full A-CEGIS run hardens its answer after the loop (those
+repair epochs are in the returned state, not in the records file, whose run record is already
+written). Every failure of the setup (no model served, a replay the log
 cannot answer, an unreadable log) is one line and exit code 2; the API key never appears in any of
 them, nor in records or the call log (the client sends it only as a header).
 """
@@ -26,6 +28,7 @@ import attrs
 import click
 
 from cegis.config import LoopConfig
+from cegis.acegis import harden
 from cegis.learners import build
 from cegis.llm_learner import LLMLearner
 from cegis.llm_runs import SampleSchedule, loop_config
@@ -127,7 +130,11 @@ async def run_llm(
         async with LLMClient(client_config, log=log, mode=mode) as client:
             fallbacks = tuple(build(name) for name in setting.guard.fallbacks) if setting.guard else ()
             learner = LLMLearner(setting, client, fallbacks, options.description, suite)
-            return await run(task, learner, judge, config, records=records)
+            state = await run(task, learner, judge, config, records=records)
+            if suite is None or not setting.hardening_cycles:
+                return state
+            hardened, _ = await harden(state, learner, suite, judge, config, cycles=setting.hardening_cycles)
+            return hardened
     except (LLMError, ValueError) as error:
         raise BadInput(f"--learner llm: {error}") from None
     finally:

@@ -119,3 +119,13 @@ def test_tree_edit_distance_on_small_trees(a: str, b: str, distance: int) -> Non
     ta, tb = parse(a, "python"), parse(b, "python")
     assert tree_edit_distance(ta, tb) == tree_edit_distance(tb, ta) == distance
     assert 0.0 <= similarity(ta, tb) <= 1.0 and (similarity(ta, tb) == 1.0) == (distance == 0)
+
+
+def test_exact_variant_feeds_back_exact_counterexamples_and_decides_equivalence() -> None:
+    rules = (Rule("PREVIOUS ATTEMPT", (Reply.answer(GOLD),)), Rule("DESCRIPTION", (Reply.answer("[a-z]*dog"),)))
+    server, state, _ = acegis_run("acegis-exact", rules=rules)
+    assert state.outcome == "equivalent" and state.verdict is not None and state.verdict.exact
+    feedback = server.user_messages()[1]
+    witnesses = [json.loads(line[2:]) for line in feedback.splitlines() if line.startswith("- ")]
+    assert "must reject" in feedback and 0 < len(witnesses) <= 6
+    assert all(re.fullmatch("[a-z]*dog", w) and not re.fullmatch(GOLD, w) for w in witnesses)
