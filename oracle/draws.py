@@ -60,7 +60,7 @@ class Edges:
         self.dfa, self.grain = dfa, grain
         self.live: list[bool] = coreachable(dfa).tolist()
         self._out: dict[int, list[tuple[int, CharSet]]] = {}
-        self._labels: dict[int, dict[int, CharSet]] = {}
+        self._edge_labels = _EdgeLabels(self)
 
     def out(self, state: int) -> list[tuple[int, CharSet]]:
         """The live edges leaving ``state``."""
@@ -74,13 +74,24 @@ class Edges:
             self._out[state] = sorted(edges, key=lambda edge: edge[1].first())
         return self._out[state]
 
-    def label(self, source: int, target: int) -> CharSet:
-        """The characters of the (first) edge from ``source`` to ``target``."""
-        if source not in self._labels:
-            self._labels[source] = {}
-            for t, chars in reversed(self.out(source)):
-                self._labels[source][t] = chars
-        return self._labels[source][target]
+    def labels(self, start: int, walk: tuple[int, ...]) -> tuple[CharSet, ...]:
+        """The characters read on each edge of ``walk`` from ``start`` (the first edge between two
+        states, for plain walks)."""
+        return tuple(map(self._edge_labels.__getitem__, zip((start, *walk), walk)))
+
+
+class _EdgeLabels(dict[tuple[int, int], CharSet]):
+    """(source, target) -> the characters of the first edge between them, filled on first use."""
+
+    def __init__(self, edges: Edges) -> None:
+        super().__init__()
+        self.edges = edges
+
+    def __missing__(self, pair: tuple[int, int]) -> CharSet:
+        source, target = pair
+        for t, chars in reversed(self.edges.out(source)):
+            self[source, t] = chars
+        return self[pair]
 
 
 def _check_size(dfa: DFA, max_len: int) -> None:
@@ -164,11 +175,12 @@ def random_walks(edges: Edges, n: int, max_len: int, rng: np.random.Generator) -
         return _deal(every, len(every), rng), True
     left = {length: count for length, count in enumerate(counts) if count > 0}  # walks not yet drawn
     found: dict[tuple[int, ...], None] = {}
-    for _ in range(8):  # each round draws twice what is missing; lengths leave once used up
+    for _ in range(8):  # each round draws a quarter more than is missing; lengths leave once used up
         if len(found) == n or not left:
             break
         lengths = np.fromiter(left, dtype=np.int64)
-        chosen = lengths[rng.integers(lengths.size, size=2 * (n - len(found)) + 8)]
+        missing = n - len(found)
+        chosen = lengths[rng.integers(lengths.size, size=missing + missing // 4 + 8)]
         for walk in _walk(successors, weights, dfa.start, chosen, rng):
             if walk in found or not (dfa.accepting[walk[-1]] if walk else dfa.accepting[dfa.start]):
                 continue
@@ -179,7 +191,7 @@ def random_walks(edges: Edges, n: int, max_len: int, rng: np.random.Generator) -
                     del left[len(walk)]
             if len(found) == n:
                 break
-    return [(walk, tuple(edges.label(a, b) for a, b in zip((dfa.start, *walk), walk))) for walk in found], False
+    return [(walk, edges.labels(dfa.start, walk)) for walk in found], False
 
 
 def _deal(walks: list[Walk], n: int, rng: np.random.Generator) -> list[Walk]:
@@ -238,25 +250,27 @@ def _walk(
     start: int,
     lengths: npt.NDArray[np.int64],
     rng: np.random.Generator,
-) -> Iterator[tuple[int, ...]]:
-    """One walk per entry of ``lengths``, all advanced together, each edge chosen in proportion to
-    the walks it leads to (uniformly among viable edges where those counts underflowed)."""
-    count = lengths.size
-    states = np.full(count, start, dtype=np.int64)
-    path = np.zeros((count, int(lengths.max(initial=0))), dtype=np.int64)
+) -> list[tuple[int, ...]]:
+    """One walk per entry of ``lengths``, all advanced together (longest first, so the walks still
+    going are a prefix), each edge chosen in proportion to the walks it leads to (uniformly among
+    real edges where those counts underflowed)."""
+    lengths = np.sort(lengths)[::-1]
+    sink = successors.shape[0] - 1
+    states = np.full(lengths.size, start, dtype=np.int64)
+    path = np.zeros((lengths.size, int(lengths.max(initial=0))), dtype=np.int64)
+    going = np.searchsorted(-lengths, -np.arange(path.shape[1]), side="right")  # walks longer than step
+    draws = rng.random(path.shape)
     for step in range(path.shape[1]):
-        active = np.flatnonzero(lengths > step)
-        options = successors[states[active]]
-        remaining = lengths[active] - step - 1
-        w = weights[remaining[:, None], options]
-        fallback = w.sum(axis=1) == 0
-        w[fallback] = (options[fallback] != successors.shape[0] - 1).astype(np.float64)
+        active = int(going[step])
+        options = successors[states[:active]]
+        w = weights[(lengths[:active] - step - 1)[:, None], options]
         cumulative = np.cumsum(w, axis=1)
-        pick = rng.random(active.size) * cumulative[:, -1]
-        index = (cumulative <= pick[:, None]).sum(axis=1).clip(max=options.shape[1] - 1)
-        states[active] = options[np.arange(active.size), index]
-        path[active, step] = states[active]
-    for row, length in zip(path.tolist(), lengths.tolist()):
-        yield tuple(row[:length])
-
-
+        total = cumulative[:, -1]
+        if not total.all():
+            stuck = total == 0
+            cumulative[stuck] = np.cumsum(options[stuck] != sink, axis=1)
+            total = cumulative[:, -1]
+        index = (cumulative <= (draws[:active, step] * total)[:, None]).sum(axis=1)
+        states[:active] = options[np.arange(active), index.clip(max=options.shape[1] - 1)]
+        path[:active, step] = states[:active]
+    return [tuple(row[:length]) for row, length in zip(path.tolist(), lengths.tolist())]

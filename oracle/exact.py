@@ -185,6 +185,10 @@ class ExactTeacher:
         given = {identity(e) for e in already_given}
         seeds = [int(s) for s in np.random.SeedSequence([self.config.seed, len(given)]).generate_state(2)]
         want_pos, want_neg = (batch + 1) // 2, batch // 2
+        if is_empty(too_much):  # one side only: it gets the whole batch in one draw
+            want_pos, want_neg = batch, 0
+        elif is_empty(too_little):
+            want_pos, want_neg = 0, batch
         pos = self._side(too_little, True, want_pos, given, seeds[0])
         neg = self._side(too_much, False, want_neg, given, seeds[1])
         if len(pos.examples) < want_pos and len(neg.examples) == want_neg:
@@ -197,7 +201,7 @@ class ExactTeacher:
         """Up to ``want`` new counterexamples of one side: the mode's own candidates first, then the
         fallbacks, all lazily, so a fallback costs nothing unless the mode runs short."""
         if want <= 0 or is_empty(diff):
-            return _Side([], 0, complete=want > 0, collisions=0)
+            return _Side([], 0, complete=True, collisions=0)
         collisions = _collisions(diff, given)
         try:
             candidates = self._candidates(diff, label, want + collisions, np.random.default_rng(seed))

@@ -26,6 +26,7 @@ shortest string telling ``.*`` from ``(?s).*`` is a newline).
 from __future__ import annotations
 
 import itertools
+import operator
 import re
 from collections.abc import Iterator
 from typing import Literal, TypeAlias
@@ -66,7 +67,24 @@ class Example:
         return cls(unescape_string(string), label.strip() == "1")
 
 
+class _SingleChars(dict[tuple[tuple[int, int], ...], "str | None"]):
+    """The one character of each single-character interval tuple seen (None for larger sets), so
+    that telling a literal clustered example from a class runs in C (``map`` over a dict)."""
+
+    def __missing__(self, intervals: tuple[tuple[int, int], ...]) -> str | None:
+        single = chr(intervals[0][0]) if len(intervals) == 1 and intervals[0][0] == intervals[0][1] else None
+        if len(self) < 65_536:
+            self[intervals] = single
+        return single
+
+
+_SINGLE = _SingleChars()
+_INTERVALS = operator.attrgetter("intervals")
+
+
 def _positions(value: tuple[CharSet | str, ...]) -> tuple[CharSet, ...]:
+    if type(value) is tuple and set(map(type, value)) <= {CharSet} and all(map(_INTERVALS, value)):
+        return value  # type: ignore[return-value]  # the common case, checked without rebuilding
     sets = []
     for p in value:
         if isinstance(p, str):
@@ -153,7 +171,8 @@ def identity(example: Counterexample) -> ExampleKey:
     positions of a clustered example (a clustered example of single characters is its string)."""
     if isinstance(example, Example):
         return example.string
-    return example.representative() if example.is_literal() else example.positions
+    singles = list(map(_SINGLE.__getitem__, map(_INTERVALS, example.positions)))
+    return example.positions if None in singles else "".join(singles)  # type: ignore[arg-type]
 
 
 def escape_string(string: str) -> str:
