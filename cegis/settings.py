@@ -77,7 +77,7 @@ class Guard:
 
     draws: int = attrs.field(default=5, validator=[attrs.validators.ge(1), attrs.validators.lt(100)])
     stateful: bool = True
-    fallbacks: tuple[str, ...] = ("union",)
+    fallbacks: tuple[str, ...] = ("symbolic", "union")
 
 
 @attrs.frozen

@@ -77,3 +77,14 @@ def test_setup_failures_are_one_line_bad_input_without_the_key(tmp_path: Path, m
     assert "needs --call-log" in messages[0] and "--description" in messages[1]
     assert "m1, m2" in messages[2] and "no logged call" in messages[3]
     assert all(SECRET not in m and "\n" not in m for m in messages)
+
+
+def test_the_guarded_setting_falls_back_to_the_registered_symbolic_learner() -> None:
+    async def scenario() -> EpochState:
+        async with ScriptedServer((Rule("TRAINING DATA", (Reply.answer("(("),)),)) as server:
+            return await _run(LLMOptions("guarded", server.base_url))
+
+    state = asyncio.run(scenario())
+    record = state.records[0]
+    assert record.failure is None and record.memo["fallback"] == "symbolic" and record.memo["draws"] == 5
+    assert record.verdict is not None and record.verdict.valid

@@ -274,7 +274,7 @@ def test_every_guarded_epoch_ends_with_a_hypothesis_consistent_with_its_examples
             seen = seen + record.added
         assert [r.memo["tally"]["fallbacks"] for r in state.records] == list(range(1, len(state.records) + 1))
 
-    learn((Rule(DATA, (Reply.answer("a"),)),), setting, epochs=3, check=check)
+    learn((Rule(DATA, (Reply.answer("a"),)),), setting, epochs=2, check=check)
 
 
 def test_sampling_settings_reach_the_request_and_truncation_is_repaired() -> None:
