@@ -27,6 +27,8 @@ for exactly the keys the original run wrote.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 from collections.abc import Sequence
 
 import attrs
@@ -36,7 +38,7 @@ from cegis import acegis, guarded
 from cegis.contract import GUARD_CHECKS, REPAIR_CHECKS, Assessment, CheckName, assess, truncated
 from cegis.drafts import ChatClient, Drawn, draw
 from cegis.learner import Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
-from cegis.settings import LLMSetting
+from cegis.settings import SETTINGS, LLMSetting
 from llm.chat import Message
 from llm.description_history import description_history, feedback_text, reply_text
 from llm.prompts import PromptSpec, Reflection, Repair, example_prompt
@@ -99,6 +101,9 @@ class LLMLearner:
     description: str = ""
     suite: acegis.SuiteReporter | None = None
     state_limit: int = DEFAULT_STATE_LIMIT
+    #: Added to the name (e.g. the model id), so runs of one setting with different models keep
+    #: apart in a shared records file (the loop keys runs by task, config and learner name).
+    label: str = ""
 
     def __attrs_post_init__(self) -> None:
         if self.setting.guard is not None and not self.fallbacks:
@@ -110,8 +115,13 @@ class LLMLearner:
 
     @property
     def name(self) -> str:
-        """``llm-`` and the setting's name."""
-        return f"llm-{self.setting.name}"
+        """``llm-`` and the setting's name; a setting that differs from the preset of its name gets
+        a digest of its fields, and a ``label`` is appended after ``@``."""
+        name = f"llm-{self.setting.name}"
+        if SETTINGS.get(self.setting.name) != self.setting:
+            digest = hashlib.sha256(json.dumps(self.setting.to_json(), sort_keys=True).encode()).hexdigest()
+            name += f"-{digest[:8]}"
+        return name + (f"@{self.label}" if self.label else "")
 
     @property
     def contract(self) -> frozenset[CheckName]:

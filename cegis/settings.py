@@ -128,6 +128,7 @@ def _presets() -> dict[str, LLMSetting]:
         LLMSetting("single-noreg", regularization=False),
         LLMSetting("single-plain", clustered=False),
         agentic,
+        attrs.evolve(agentic, name="agentic-plain", clustered=False),
         attrs.evolve(agentic, name="agentic-noreg", regularization=False),
         attrs.evolve(agentic, name="agentic-norefl", reflection=False),
         attrs.evolve(agentic, name="agentic-norepair", repair_retries=0),

@@ -129,7 +129,8 @@ async def run_llm(
     try:
         async with LLMClient(client_config, log=log, mode=mode) as client:
             fallbacks = tuple(build(name) for name in setting.guard.fallbacks) if setting.guard else ()
-            learner = LLMLearner(setting, client, fallbacks, options.description, suite)
+            label = options.model or ""
+            learner = LLMLearner(setting, client, fallbacks, options.description, suite, label=label)
             state = await run(task, learner, judge, config, records=records)
             if suite is None or not setting.hardening_cycles:
                 return state

@@ -302,3 +302,14 @@ def test_later_repairs_keep_the_epochs_reflection() -> None:
     repairs = (Reply.answer("c"), Reply.answer("c"), Reply.answer("c"), Reply.answer(TARGET))
     rules = (Rule(REPAIR, repairs), Rule(REFLECTION, (Reply.answer("c"),)), Rule(DATA, (Reply.answer("c"),)))
     learn(rules, setting_named("agentic"), check=check)
+
+
+def test_learner_names_tell_custom_settings_and_models_apart() -> None:
+    client = make_client("http://127.0.0.1:9/v1")
+    single = setting_named("single")
+    assert LLMLearner(single, client).name == "llm-single"
+    custom = LLMLearner(attrs.evolve(single, repair_shown=4), client).name
+    assert custom.startswith("llm-single-") and custom != LLMLearner(attrs.evolve(single, repair_shown=5), client).name
+    assert LLMLearner(single, client, label="gpt-oss-120b").name == "llm-single@gpt-oss-120b"
+    with pytest.raises(ValueError, match="fallback"):
+        LLMLearner(setting_named("guarded"), client)
