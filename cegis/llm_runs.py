@@ -21,7 +21,7 @@ from collections.abc import Collection
 import attrs
 
 from cegis import sampling
-from cegis.config import Budgets, LoopConfig
+from cegis.config import LoopConfig
 from cegis.settings import LLMSetting, log_scale_sizes
 from oracle.examples import Counterexample, Example
 from oracle.exact import ExactTeacher

@@ -4,21 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 import pytest
 
-from cegis.config import Budgets, LoopConfig
-from cegis.learner import LearnerContext
-from cegis.llm_learner import LLMLearner, LLMMemo
+from cegis.config import Budgets
+from cegis.llm_learner import LLMLearner
 from cegis.llm_runs import loop_config, teacher_for
 from cegis.loop import run
 from cegis.settings import CandidateSource, Guard, LLMSetting, Sampling, setting_named
 from cegis.state import EpochState, Task
 from cegis.union import UnionLearner
-from llm.client import LLMClient
 from oracle.examples import Counterexample, Example
 from tests.cegis.scripted_server import Reply, Rule, ScriptedServer
 from tests.llm.fake_server import Status
