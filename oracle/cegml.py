@@ -32,11 +32,11 @@ import random
 from collections import deque
 from collections.abc import Callable, Sequence
 
-from automata.dfa import coreachable
 from automata.dfa import DFA
 from automata.ops import complement
 from automata.paths import steps_from
 from oracle.config import TeacherConfig
+from oracle.draws import live_states
 from oracle.examples import ClusteredExample, Counterexample, Example
 from oracle.mutations import readable
 from regexlang.charset import CharSet
@@ -57,7 +57,7 @@ class _Graph:
 
     def __init__(self, dfa: DFA) -> None:
         self.dfa = dfa
-        self.live: list[bool] = coreachable(dfa).tolist()
+        self.live: list[bool] = live_states(dfa).tolist()
         self.states = sum(self.live)
         self.accepting: list[bool] = dfa.accepting.tolist()
         self._out: dict[int, list[tuple[int, CharSet]]] = {}

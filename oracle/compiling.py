@@ -36,7 +36,11 @@ class Compiled:
 def compile_subject(
     regex: str | Regex, subject: Subject, *, dialect: Dialect, universe: CharSet, state_limit: int
 ) -> Compiled:
-    """Parse (when given text) and compile ``regex``; failures and degenerate languages become issues."""
+    """Parse (when given text) and compile ``regex``; failures and degenerate languages become issues.
+
+    Anything but text or a regex tree is the caller's mistake, not the learner's: a TypeError."""
+    if not isinstance(regex, (str, Regex)):
+        raise TypeError(f"a {subject} is regex text (str) or a regexlang tree, not {type(regex).__name__}")
     try:
         tree = parse(regex, dialect, universe) if isinstance(regex, str) else regex
     except RegexError as error:

@@ -32,7 +32,8 @@ Profile = Literal["improved", "cegml"]
 PROFILES: tuple[Profile, ...] = get_args(Profile)
 
 
-def _one_of(choices: tuple[str, ...]) -> Any:
+def one_of(choices: tuple[str, ...]) -> Any:
+    """An attrs validator: the value is one of ``choices`` (a ValueError naming the field if not)."""
     def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
         if value not in choices:
             raise ValueError(f"{attribute.name} must be one of {', '.join(map(repr, choices))}, not {value!r}")
@@ -40,7 +41,8 @@ def _one_of(choices: tuple[str, ...]) -> Any:
     return check
 
 
-def _at_least(low: int) -> Any:
+def at_least(low: int) -> Any:
+    """An attrs validator: the value is an int of at least ``low``."""
     def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
         if type(value) is not int:
             raise TypeError(f"{attribute.name} must be an int, not {type(value).__name__}")
@@ -50,7 +52,8 @@ def _at_least(low: int) -> Any:
     return check
 
 
-def _is_bool(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+def is_bool(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    """An attrs validator: the value is a bool."""
     if type(value) is not bool:
         raise TypeError(f"{attribute.name} must be a bool, not {type(value).__name__}")
 
@@ -64,18 +67,18 @@ class TeacherConfig:
     code's default is 8).
     """
 
-    batch: int = attrs.field(default=250, validator=_at_least(1))
-    max_len: int = attrs.field(default=32, validator=_at_least(0))
-    mode: SamplingMode = attrs.field(default="paths", validator=_one_of(SAMPLING_MODES))
-    clustered: bool = attrs.field(default=False, validator=_is_bool)
-    order: Order = attrs.field(default="interleaved", validator=_one_of(ORDERS))
-    seed: int = attrs.field(default=0, validator=_at_least(0))
-    state_limit: int = attrs.field(default=DEFAULT_STATE_LIMIT, validator=_at_least(1))
-    max_expansions: int = attrs.field(default=10_000, validator=_at_least(1))
-    max_frontier: int = attrs.field(default=1_000, validator=_at_least(1))
-    profile: Profile = attrs.field(default="improved", validator=_one_of(PROFILES))
-    eval_size: int = attrs.field(default=800, validator=_at_least(0))
-    diff_ratio_k: int = attrs.field(default=32, validator=_at_least(0))
+    batch: int = attrs.field(default=250, validator=at_least(1))
+    max_len: int = attrs.field(default=32, validator=at_least(0))
+    mode: SamplingMode = attrs.field(default="paths", validator=one_of(SAMPLING_MODES))
+    clustered: bool = attrs.field(default=False, validator=is_bool)
+    order: Order = attrs.field(default="interleaved", validator=one_of(ORDERS))
+    seed: int = attrs.field(default=0, validator=at_least(0))
+    state_limit: int = attrs.field(default=DEFAULT_STATE_LIMIT, validator=at_least(1))
+    max_expansions: int = attrs.field(default=10_000, validator=at_least(1))
+    max_frontier: int = attrs.field(default=1_000, validator=at_least(1))
+    profile: Profile = attrs.field(default="improved", validator=one_of(PROFILES))
+    eval_size: int = attrs.field(default=800, validator=at_least(0))
+    diff_ratio_k: int = attrs.field(default=32, validator=at_least(0))
 
     @classmethod
     def cegml(cls, **changes: Any) -> TeacherConfig:

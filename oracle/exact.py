@@ -43,6 +43,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence, Set as AbstractSet
+from typing import Any
 
 import attrs
 import numpy as np
@@ -69,6 +70,9 @@ from regexlang.errors import RegexError
 from regexlang.metrics import used_chars
 
 __all__ = ["ExactTeacher", "Order", "TeacherConfig"]
+
+#: A lazily built source of candidate counterexamples.
+_Source = Callable[[], Iterable[Any]]
 
 #: Errors of a draw that end the search for counterexamples but not the verdict.
 _DRAW_GUARDS = (AutomataError, SearchTooLarge, MemoryError, RecursionError)
@@ -137,9 +141,8 @@ class ExactTeacher:
         return self.target.dfa.accepts(string)
 
     def check(self, hypothesis: str | Regex, already_given: Collection[Counterexample] = ()) -> Verdict:
-        """Decide equivalence; on disagreement return up to ``config.batch`` new counterexamples."""
-        if not isinstance(hypothesis, (str, Regex)):
-            raise TypeError(f"a hypothesis is regex text (str) or a regexlang tree, not {type(hypothesis).__name__}")
+        """Decide equivalence; on disagreement return up to ``config.batch`` new counterexamples.
+        A ``hypothesis`` that is neither text nor a regex tree raises TypeError."""
         started = self.clock()
         verdict = self._judge(self.compile(hypothesis), already_given)
         return attrs.evolve(verdict, spend=Spend(self.clock() - started, verdict.spend.strings_examined))
@@ -199,53 +202,63 @@ class ExactTeacher:
 
     def _side(self, diff: DFA, label: bool, want: int, given: AbstractSet[ExampleKey], seed: int) -> _Side:
         """Up to ``want`` new counterexamples of one side: the mode's own candidates first, then the
-        fallbacks, all lazily, so a fallback costs nothing unless the mode runs short."""
+        fallbacks, all lazily, so a fallback costs nothing unless the mode runs short. A source
+        stopped by a guard is skipped (and noted); the others still run."""
         if want <= 0 or is_empty(diff):
             return _Side([], 0, complete=True, collisions=0)
         collisions = _collisions(diff, given)
-        try:
-            candidates = self._candidates(diff, label, want + collisions, np.random.default_rng(seed))
-            fresh, examined = _fresh(candidates, given, want)
-            complete = len(fresh) < want and self._proven_complete(diff, given, collisions, len(fresh))
-        except _DRAW_GUARDS as error:
-            return _Side([], 0, complete=False, collisions=collisions, problem=f"{type(error).__name__}: {error}")
-        return _Side(fresh, examined, complete, collisions)
+        problems: list[str] = []
+        sources = self._sources(diff, label, want + collisions, np.random.default_rng(seed))
+        candidates = itertools.chain.from_iterable(_guarded(source, problems) for source in sources)
+        fresh, examined = _fresh(candidates, given, want)
+        complete = False
+        if len(fresh) < want and not problems:
+            complete = all(_guarded(lambda: [self._proven_complete(diff, collisions, len(fresh))], problems))
+        return _Side(fresh, examined, complete and not problems, collisions, "; ".join(problems))
 
-    def _candidates(self, diff: DFA, label: bool, need: int, rng: np.random.Generator) -> Iterator[Counterexample]:
+    def _sources(self, diff: DFA, label: bool, need: int, rng: np.random.Generator) -> list[_Source]:
+        """The candidate sources of one side, in the order they are tried."""
         cfg = self.config
         universe = diff.alphabet.universe
         grain: Grain = "step" if cfg.clustered else "class"
         edges = Edges(diff, grain)
-        primary: Iterable[Counterexample]
-        if cfg.mode == "paths":
-            paths = accepting_paths(
-                diff,
-                max_paths=need,
-                max_len=cfg.max_len,
-                max_expansions=cfg.max_expansions,
-                max_frontier=cfg.max_frontier,
-                seed=int(rng.integers(2**63)),
-            )
-            if cfg.clustered:
-                primary = (from_path(p, label, diff) for p in paths)
-            else:
-                primary = (Example(s, label) for s in _path_strings(paths, 4 * need, rng))
-        elif cfg.mode == "uniform" and cfg.clustered:
-            walks, every = random_walks(edges, need, cfg.max_len, rng)
-            if every:  # the draw listed every clustered example: no fallback can add one
-                return _as_examples(walks, label, universe, True)
-            primary = _as_examples(walks, label, universe, True)
-        elif cfg.mode == "uniform":
-            primary = (Example(s, label) for s in sample_strings(diff, need, rng, max_len=cfg.max_len))
-        else:
-            primary = ()
-        shortest = _as_examples(shortest_walks(edges, cfg.max_len), label, universe, cfg.clustered)
-        if cfg.clustered:
-            return itertools.chain(primary, shortest)
-        uniform = (Example(s, label) for s in _lazy_sample(diff, need, cfg.max_len, rng))
-        return itertools.chain(primary, shortest, uniform)
+        primary: list[_Source] = []
+        listed_all = False  # set when a uniform draw happened to list every clustered example
 
-    def _proven_complete(self, diff: DFA, given: AbstractSet[ExampleKey], collisions: int, found: int) -> bool:
+        def uniform_walks() -> Iterable[Counterexample]:
+            nonlocal listed_all
+            walks, listed_all = random_walks(edges, need, cfg.max_len, rng)
+            return _as_examples(walks, label, universe, True)
+
+        def shortest() -> Iterable[Counterexample]:
+            return () if listed_all else _as_examples(shortest_walks(edges, cfg.max_len), label, universe, cfg.clustered)
+
+        if cfg.mode == "paths":
+            primary.append(lambda: self._paths(diff, label, need, rng))
+        elif cfg.mode == "uniform" and cfg.clustered:
+            primary.append(uniform_walks)
+        elif cfg.mode == "uniform":
+            primary.append(lambda: (Example(s, label) for s in sample_strings(diff, need, rng, max_len=cfg.max_len)))
+        if cfg.clustered:
+            return [*primary, shortest]
+        uniform: _Source = lambda: (Example(s, label) for s in sample_strings(diff, need, rng, max_len=cfg.max_len))
+        return [*primary, shortest, uniform]
+
+    def _paths(self, diff: DFA, label: bool, need: int, rng: np.random.Generator) -> Iterable[Counterexample]:
+        cfg = self.config
+        paths = accepting_paths(
+            diff,
+            max_paths=need,
+            max_len=cfg.max_len,
+            max_expansions=cfg.max_expansions,
+            max_frontier=cfg.max_frontier,
+            seed=int(rng.integers(2**63)),
+        )
+        if cfg.clustered:
+            return (from_path(p, label, diff) for p in paths)
+        return (Example(s, label) for s in _path_strings(paths, 4 * need, rng))
+
+    def _proven_complete(self, diff: DFA, collisions: int, found: int) -> bool:
         """Whether no other new counterexample exists, once every candidate has been examined: the
         shortest walks list every clustered example, but plain strings are checked by count."""
         if self.config.clustered:
@@ -296,9 +309,12 @@ def _as_examples(walks: Iterable[Walk], label: bool, universe: CharSet, clustere
             yield Example("".join(c.first() for c in chars), label)
 
 
-def _lazy_sample(diff: DFA, n: int, max_len: int, rng: np.random.Generator) -> Iterator[str]:
-    """Uniform distinct strings, drawn only when the iteration reaches them."""
-    yield from sample_strings(diff, n, rng, max_len=max_len)
+def _guarded(source: _Source, problems: list[str]) -> Iterator[Any]:
+    """The items of ``source()``, built only when reached; a guard error ends them and is noted."""
+    try:
+        yield from source()
+    except _DRAW_GUARDS as error:
+        problems.append(f"{type(error).__name__}: {error}" if str(error) else type(error).__name__)
 
 
 def _path_strings(paths: Sequence[Path], limit: int, rng: np.random.Generator) -> Iterator[str]:

@@ -36,6 +36,7 @@ from automata.sampling import sample_strings
 from oracle import mutations
 from oracle.compiling import Compiled, compile_subject
 from oracle.examples import Counterexample, Example, identity
+from oracle.config import at_least, is_bool
 from oracle.exact import ExactTeacher, TeacherConfig
 from oracle.probes import (
     ProbeReport,
@@ -56,14 +57,14 @@ from regexlang.dialects import universe as dialect_universe
 class SuiteConfig:
     """Settings of a test-suite oracle; the sizes are A-CEGIS's reported configuration."""
 
-    positives: int = 12
-    negatives: int = 12
-    max_len: int = 16
-    seed: int = 0
-    exact: bool = False
-    witnesses: int = 3
-    probes: int = 400
-    state_limit: int = DEFAULT_STATE_LIMIT
+    positives: int = attrs.field(default=12, validator=at_least(0))
+    negatives: int = attrs.field(default=12, validator=at_least(0))
+    max_len: int = attrs.field(default=16, validator=at_least(0))
+    seed: int = attrs.field(default=0, validator=at_least(0))
+    exact: bool = attrs.field(default=False, validator=is_bool)
+    witnesses: int = attrs.field(default=3, validator=at_least(0))
+    probes: int = attrs.field(default=400, validator=at_least(0))
+    state_limit: int = attrs.field(default=DEFAULT_STATE_LIMIT, validator=at_least(1))
 
 
 @attrs.frozen
