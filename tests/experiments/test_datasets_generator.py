@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import re
-import re._parser as sre
+import re._parser as sre  # type: ignore[import-not-found]  # no stubs for the private parser
 from collections import Counter
 from typing import Any
 
