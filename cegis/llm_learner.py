@@ -21,7 +21,8 @@ The learner object is immutable; what a later epoch needs (how many examples the
 the A-CEGIS history, the guard's tallies) travels in the proposal's :class:`LLMMemo`, which
 encodes to JSON so a resumed run continues as the uninterrupted one would. Every call names its
 sample (``sample_index``) by epoch, round and call, so a resumed or replayed run asks the call log
-for exactly the keys the original run wrote.
+for exactly the keys the original run wrote, and the trials of one task (runs with different
+seeds) are distinct samples even where their prompts coincide.
 """
 
 from __future__ import annotations
@@ -151,7 +152,7 @@ class LLMLearner:
                 break
             repair = self._repair(tried) if round_ > 0 and self._feeds_back else None
             messages = base if repair is None else example_prompt(spec, lines, reflection=reflection, repair=repair)
-            drawn = await self._draw_round(messages, context.epoch, round_, several=repair is not None)
+            drawn = await self._draw_round(messages, _sample_base(context, round_), several=repair is not None)
             cost += drawn.cost
             if drawn.failure is not None:
                 stop = drawn.failure
@@ -208,10 +209,9 @@ class LLMLearner:
         several = self.setting.candidates if self.setting.candidate_source == "reply" else 1
         return Repair(last.reasoning, last.text, tries, shown, candidates=several)
 
-    async def _draw_round(self, messages: Sequence[Message], epoch: int, round_: int, *, several: bool) -> Drawn:
+    async def _draw_round(self, messages: Sequence[Message], index: int, *, several: bool) -> Drawn:
         setting = self.setting
         k = setting.candidates if several else 1
-        index = (epoch * 100 + round_) * 100  # distinct per call: rounds and candidates stay below 100
         if k == 1 or setting.candidate_source == "reply":
             return await draw(self.client, messages, setting.sampling.params(), sample_index=index)
         if setting.candidate_source == "n":
@@ -272,6 +272,13 @@ class LLMLearner:
             return None
         history = tuple(Turn(**turn) for turn in data["history"])
         return LLMMemo(**{**data, "history": history, "tally": GuardTally(**data["tally"])})
+
+
+def _sample_base(context: LearnerContext, round_: int) -> int:
+    """The ``sample_index`` of a round's first call: distinct for every run seed (the trials of one
+    task), epoch, round and call, as long as epochs stay below 1000 and rounds and candidates
+    below 100 (the setting's validators)."""
+    return ((context.seed * 1000 + context.epoch) * 100 + round_) * 100
 
 
 def _memo_of(previous: Proposal | None) -> LLMMemo:
