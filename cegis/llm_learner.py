@@ -20,7 +20,7 @@ guarded epoch never ends with an invalid or inconsistent hypothesis while the ex
 The learner object is immutable; what a later epoch needs (how many examples the last proposal saw,
 the A-CEGIS history, the guard's tallies) travels in the proposal's :class:`LLMMemo`, which
 encodes to JSON so a resumed run continues as the uninterrupted one would. Every call names its
-sample (``sample_index``) by epoch, round and call, so a resumed or replayed run asks the call log
+sample (``sample_index``) by run seed, epoch, round and call, so a resumed or replayed run asks the call log
 for exactly the keys the original run wrote, and the trials of one task (runs with different
 seeds) are distinct samples even where their prompts coincide.
 """
