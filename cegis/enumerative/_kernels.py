@@ -19,9 +19,10 @@ candidate, since every candidate of one call has the same size.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import numpy.typing as npt
+
+from automata._jit import kernel  # the project's one numba decorator (cached, with a fallback)
 
 U64s = npt.NDArray[np.uint64]
 I64s = npt.NDArray[np.int64]
@@ -38,7 +39,7 @@ _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
-@numba.njit(cache=True)
+@kernel
 def _concat(left: U64s, right: U64s, tail: I64s, out: U64s) -> None:
     """``out = left · right``: for each split point ``k`` of a suffix that ``left`` matches up to,
     what ``right`` matches on the rest of the suffix, shifted by ``k``."""
@@ -57,7 +58,7 @@ def _concat(left: U64s, right: U64s, tail: I64s, out: U64s) -> None:
         out[r] = acc
 
 
-@numba.njit(cache=True)
+@kernel
 def _star(inner: U64s, tail: I64s, out: U64s) -> None:
     """``out = inner*``: a suffix matches ε, and every non-empty match of ``inner`` followed by a
     match of ``inner*`` on the rest (rows come shortest first, so the rest is already done)."""
@@ -76,7 +77,7 @@ def _star(inner: U64s, tail: I64s, out: U64s) -> None:
         out[r] = acc
 
 
-@numba.njit(cache=True)
+@kernel
 def _signature(op: int, a: U64s, b: U64s, tail: I64s, out: U64s, tmp: U64s) -> None:
     """The signature of ``op`` applied to ``a`` (and ``b`` for the binary operators), into ``out``."""
     if op == CONCAT:
@@ -94,7 +95,7 @@ def _signature(op: int, a: U64s, b: U64s, tail: I64s, out: U64s, tmp: U64s) -> N
             out[r] = a[r] | _ONE
 
 
-@numba.njit(cache=True)
+@kernel
 def _hash(sig: U64s) -> np.uint64:
     h = _FNV_OFFSET
     for r in range(sig.shape[0]):
@@ -103,7 +104,7 @@ def _hash(sig: U64s) -> np.uint64:
     return h
 
 
-@numba.njit(cache=True)
+@kernel
 def _consistent(sig: U64s, accept_row: I64s, accept_bit: I64s, want: npt.NDArray[np.bool_]) -> bool:
     for e in range(accept_row.shape[0]):
         if bool((sig[accept_row[e]] >> np.uint64(accept_bit[e])) & _ONE) != want[e]:
@@ -111,7 +112,7 @@ def _consistent(sig: U64s, accept_row: I64s, accept_bit: I64s, want: npt.NDArray
     return True
 
 
-@numba.njit(cache=True)
+@kernel
 def _lookup(sig: U64s, h: np.uint64, bank: U64s, hashes: U64s, table: I64s) -> int:
     """The table slot holding ``sig``'s entry (>= 0), or ``-slot - 1`` for the free slot to use."""
     mask = np.int64(table.shape[0] - 1)
@@ -131,7 +132,7 @@ def _lookup(sig: U64s, h: np.uint64, bank: U64s, hashes: U64s, table: I64s) -> i
         slot = (slot + np.int64(1)) & mask
 
 
-@numba.njit(cache=True)
+@kernel
 def insert(sig: U64s, n: int, bank: U64s, hashes: U64s, table: I64s) -> bool:
     """Store ``sig`` as entry ``n`` when it is new; whether it was."""
     h = _hash(sig)
@@ -144,7 +145,7 @@ def insert(sig: U64s, n: int, bank: U64s, hashes: U64s, table: I64s) -> bool:
     return True
 
 
-@numba.njit(cache=True)
+@kernel
 def _allowed(op: int, a: int, b: int, kind: I64s, epsilon_options: bool) -> bool:
     """Syntactic pruning that never loses a smallest regex: concatenations and unions are built
     right-nested (``a`` not of the same kind), concatenations without ε operands, unions with ε
@@ -160,7 +161,7 @@ def _allowed(op: int, a: int, b: int, kind: I64s, epsilon_options: bool) -> bool
     return bool(ka != EPSILON and ka != STAR and ka != PLUS and ka != OPTIONAL)
 
 
-@numba.njit(cache=True)
+@kernel
 def extend(
     op: int, lefts: I64s, rights: I64s, bank: U64s, hashes: U64s, table: I64s, kind: I64s,
     left_of: I64s, right_of: I64s, n: int, store: bool, budget: int, epsilon_options: bool,

@@ -22,6 +22,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+import attrs
 import numpy as np
 
 from automata.compile import compile_many
@@ -32,6 +33,7 @@ from experiments.data_dir import DEFAULT_DATA_DIR
 from oracle import Counterexample, Example, ExactTeacher, TeacherConfig, remember
 from regexlang import parse, universe
 from regexlang.dialects import Dialect
+from regexlang.metrics import node_count
 
 
 def targets(data: Path, key: str) -> list[tuple[int, str]]:
@@ -41,6 +43,20 @@ def targets(data: Path, key: str) -> list[tuple[int, str]]:
         for by_depth in by_states["regex_list"]:
             found.extend((by_depth["Stardepth"], r) for r in by_depth["regex_list"])
     return found
+
+
+@attrs.frozen
+class Outcome:
+    """One target's figures in both protocols."""
+
+    depth: int
+    target_nodes: int
+    answered: bool  # static: a consistent regex within the budget
+    exact: bool  # static: and it is the target's language
+    seconds: float
+    computed: int
+    learned: bool  # loop: the target's language was learned
+    examples: int  # loop: labeled examples given by then
 
 
 def static(target: str, dialect: Dialect, n: int, config: EnumerativeConfig, seed: int) -> tuple[bool, bool, float, int]:
@@ -73,8 +89,28 @@ def loop(target: str, dialect: Dialect, epochs: int, clustered: bool, config: En
     return False, len(given)
 
 
+def table(title: str, groups: dict[str, list[Outcome]]) -> str:
+    """One line per group: static answers, exact answers, median seconds, candidates per second,
+    loop successes and median examples at success."""
+    lines = [f"{title:>10}   n  answered  exact  median_s     cand/s | learned  median_examples"]
+    for name, group in groups.items():
+        rate = sum(o.computed for o in group) / max(1e-9, sum(o.seconds for o in group))
+        used = [o.examples for o in group if o.learned]
+        lines.append(
+            f"{name:>10} {len(group):3d}  {sum(o.answered for o in group):8d} {sum(o.exact for o in group):6d}  "
+            f"{statistics.median(o.seconds for o in group):8.3f} {rate:10.0f} | {sum(o.learned for o in group):7d}  "
+            f"{statistics.median(used) if used else float('nan'):15}"
+        )
+    return "\n".join(lines)
+
+
+def _bucket(nodes: int) -> str:
+    low = (nodes - 1) // 5 * 5 + 1
+    return f"{low}-{low + 4}"
+
+
 def main() -> None:
-    """Print the two tables for the chosen dataset."""
+    """Print the tables for the chosen dataset, by StarDepth and by the target's node count."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--dataset", choices=("simplyrx", "extrx"), default="simplyrx")
@@ -86,22 +122,23 @@ def main() -> None:
     args = parser.parse_args()
     dialect: Dialect = "simple" if args.dataset == "simplyrx" else "extended"
     config = EnumerativeConfig(seconds=args.seconds)
-    synthesize([Example("a", True)], dialect, universe(dialect), config)  # compile the kernels first
-    rows: dict[int, list[tuple[bool, bool, float, int, bool, int]]] = defaultdict(list)
+    outcomes: list[Outcome] = []
     for depth, target in targets(args.data, args.dataset):
-        if args.limit is not None and len(rows[depth]) >= args.limit:
+        if args.limit is not None and sum(o.depth == depth for o in outcomes) >= args.limit:
             continue
-        answered, exact, seconds, computed = static(target, dialect, args.examples, config, seed=len(rows[depth]))
+        seed = sum(o.depth == depth for o in outcomes)
+        answered, exact, seconds, computed = static(target, dialect, args.examples, config, seed)
         learned, examples = loop(target, dialect, args.epochs, args.clustered, config)
-        rows[depth].append((answered, exact, seconds, computed, learned, examples))
-    print("depth  n  answered  exact  median_s  cand/s    | loop_learned  median_examples")
-    for depth in sorted(rows):
-        r = rows[depth]
-        rate = sum(x[3] for x in r) / max(1e-9, sum(x[2] for x in r))
-        used = [x[5] for x in r if x[4]]
-        print(f"{depth:5d} {len(r):3d}  {sum(x[0] for x in r):8d} {sum(x[1] for x in r):6d}  "
-              f"{statistics.median(x[2] for x in r):8.3f} {rate:9.0f} | {sum(x[4] for x in r):12d}  "
-              f"{statistics.median(used) if used else float('nan'):15}")
+        nodes = node_count(parse(target, dialect))
+        outcomes.append(Outcome(depth, nodes, answered, exact, seconds, computed, learned, examples))
+    by_depth: dict[str, list[Outcome]] = defaultdict(list)
+    by_size: dict[str, list[Outcome]] = defaultdict(list)
+    for o in sorted(outcomes, key=lambda o: (o.depth, o.target_nodes)):
+        by_depth[str(o.depth)].append(o)
+    for o in sorted(outcomes, key=lambda o: o.target_nodes):
+        by_size[_bucket(o.target_nodes)].append(o)
+    print(table("StarDepth", by_depth))
+    print(table("nodes", by_size))
 
 
 if __name__ == "__main__":
