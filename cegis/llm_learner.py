@@ -20,9 +20,9 @@ guarded epoch never ends with an invalid or inconsistent hypothesis while the ex
 The learner object is immutable; what a later epoch needs (how many examples the last proposal saw,
 the A-CEGIS history, the guard's tallies) travels in the proposal's :class:`LLMMemo`, which
 encodes to JSON so a resumed run continues as the uninterrupted one would. Every call names its
-sample (``sample_index``) by run seed, epoch, round and call, so a resumed or replayed run asks the call log
-for exactly the keys the original run wrote, and the trials of one task (runs with different
-seeds) are distinct samples even where their prompts coincide.
+sample (``sample_index``) by run seed, epoch, round and call, so a resumed or replayed run asks the
+call log for exactly the keys the original run wrote, and the trials of one task (runs with
+different seeds) are distinct samples even where their prompts coincide.
 """
 
 from __future__ import annotations
