@@ -133,7 +133,14 @@ def test_a_cell_no_tree_can_reach_is_reported_short() -> None:
 
 @pytest.mark.parametrize(
     "options",
-    [{"states": (5, 3)}, {"depths": (-1, 2)}, {"depths": (0, 5), "max_leaves": 4}, {"letters": "aa"}, {"letters": ""}],
+    [
+        {"states": (5, 3)},
+        {"depths": (-1, 2)},
+        {"depths": (0, 5), "max_leaves": 4},
+        {"letters": "aa"},
+        {"letters": ""},
+        {"letters": "abd", "alphabet": SIMPLE_ALPHABET},
+    ],
 )
 def test_impossible_grids_are_rejected(options: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
