@@ -8,8 +8,8 @@ every example the hypothesis gets wrong as a counterexample: Rivest and Schapire
 finds the one suffix that, added to ``E``, splits a new state off, so the table only grows by what
 the counterexample proves. It stops when the hypothesis satisfies every example, clustered ones
 universally (a clustered example that is not satisfied yields a concrete misclassified string of
-its own). Example labels seed the answer cache, so the membership oracle is asked only what the
-examples do not already say.
+its own). The examples answer every query they cover (a string of a clustered example has its
+label), so the membership oracle is asked only what the examples do not already say.
 
 Letters. Over a small universe (simple ``{a,b,c}``, extended's 63 characters) the letters are the
 universe's characters, so the hypothesis is exact whatever the target; the printed regex still
@@ -64,10 +64,22 @@ class _Failed(Exception):
 class _Session:
     """One epoch's work on a table (mutable scratch space inside one call of ``propose``)."""
 
-    def __init__(self, table: Table, letters: tuple[str, ...], oracle: MembershipOracle, max_states: int) -> None:
+    def __init__(
+        self,
+        table: Table,
+        letters: tuple[str, ...],
+        oracle: MembershipOracle,
+        examples: tuple[Counterexample, ...],
+        max_states: int,
+    ) -> None:
         self.prefixes = list(table.prefixes)
         self.suffixes = list(table.suffixes)
         self.answers = dict(table.answers)
+        self.answers.update((e.string, e.label) for e in examples if isinstance(e, Example))
+        self.clustered: dict[int, list[ClusteredExample]] = {}
+        for example in examples:
+            if isinstance(example, ClusteredExample):
+                self.clustered.setdefault(len(example.positions), []).append(example)
         self.letters = letters
         self.oracle = oracle
         self.max_states = max_states
@@ -75,7 +87,10 @@ class _Session:
     def member(self, string: str) -> bool:
         known = self.answers.get(string)
         if known is None:
-            known = self.answers[string] = self.oracle.label(string)
+            known = next((e.label for e in self.clustered.get(len(string), ()) if string in e), None)
+            if known is None:
+                known = self.oracle.label(string)
+            self.answers[string] = known
         return known
 
     def row(self, prefix: str) -> tuple[bool, ...]:
@@ -185,8 +200,7 @@ def learn(
     table: Table, alphabet: Alphabet, examples: tuple[Counterexample, ...], oracle: MembershipOracle, max_states: int
 ) -> tuple[DFA, Table]:
     """Refine ``table`` until its hypothesis satisfies every example; the hypothesis and the table."""
-    session = _Session(table, tuple(alphabet.representative(c) for c in range(len(alphabet))), oracle, max_states)
-    session.answers.update((e.string, e.label) for e in examples if isinstance(e, Example))
+    session = _Session(table, tuple(alphabet.representative(c) for c in range(len(alphabet))), oracle, examples, max_states)
     for example in examples:
         if isinstance(example, ClusteredExample) and example.label and not all(p.issubset(alphabet.universe) for p in example.positions):
             raise _Failed(ProposalFailure("outside_dialect", f"{example.text()!r} has characters outside the universe"))

@@ -22,7 +22,8 @@ from cegis.hypothesis import read_hypothesis
 from cegis.loop import run
 from cegis.lstar import LStarLearner
 from cegis.state import Task
-from oracle import ExactTeacher, TeacherConfig, satisfies
+from cegis.learner import LearnerContext, Proposal
+from oracle import ClusteredExample, CountedMembership, Counterexample, Example, ExactTeacher, MembershipOracle, TeacherConfig, satisfies
 from oracle.compiling import Compiled
 from regexlang import CharSet
 from tests.cegis.support import lines
@@ -162,3 +163,37 @@ def test_a_killed_process_resumes_to_the_records_of_an_uninterrupted_run(tmp_pat
     assert died.returncode == 9 and len(killed.read_text().splitlines()) == 2
     asyncio.run(run(task, LStarLearner(), teacher, config, records=killed))
     assert lines(killed) == lines(whole)
+
+
+def propose(learner: LStarLearner, examples: tuple[Counterexample, ...], membership: MembershipOracle | None) -> Proposal:
+    context = LearnerContext("simple", UNIVERSE, examples, membership=membership)
+    return asyncio.run(learner.propose(context))
+
+
+class Always:
+    def __init__(self, answer: bool) -> None:
+        self.answer = answer
+
+    def label(self, string: str) -> bool:
+        return self.answer
+
+
+def test_lstar_failures_are_typed() -> None:
+    contradictory = (Example("a", True), ClusteredExample((CharSet.of("ab"),), False, UNIVERSE))
+    failure = propose(LStarLearner(), contradictory, Always(False)).failure
+    assert failure is not None and failure.kind == "inconsistent"
+    three_states = (Example("ab", True), Example("a", False), Example("", False))
+    failure = propose(LStarLearner(max_states=2), three_states, Always(False)).failure
+    assert failure is not None and failure.kind == "budget"
+    failure = propose(LStarLearner(), three_states, None).failure
+    assert failure is not None and failure.kind == "budget"
+
+
+def test_examples_answer_the_queries_they_cover() -> None:
+    counted = CountedMembership(Always(False))
+    covering = (ClusteredExample((CharSet.of("ab"),) * 3, True, UNIVERSE), Example("", False))
+    proposal = propose(LStarLearner(), covering, counted)
+    assert proposal.ok and proposal.cost.membership_queries == counted.queries
+    learned = compile_regex(read_hypothesis(proposal.text, "simple", UNIVERSE), UNIVERSE)
+    assert all(learned.accepts("".join(s)) for s in itertools.product("ab", repeat=3))
+    assert not any(learned.accepts(s) for s in ("", "a", "ab", "abab"))
