@@ -48,3 +48,22 @@ class ExhaustiveTeacher:
 def lines(path: Path) -> list[Any]:
     """The records of a file without their wall-clock fields."""
     return [without_wall_clock(json.loads(line)) for line in path.read_text().splitlines()]
+
+
+@attrs.frozen
+class FixedLearner:
+    """Always proposes the same regex."""
+
+    regex: Regex
+    text: str
+    name: str = "fixed"
+
+    async def propose(self, context: LearnerContext) -> Proposal:
+        return Proposal(self.regex, self.text)
+
+
+class LabelingTeacher(ExhaustiveTeacher):
+    """The exhaustive teacher with a membership oracle, so the loop can draw random examples."""
+
+    def label(self, string: str) -> bool:
+        return self.predicate(string)

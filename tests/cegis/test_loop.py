@@ -15,8 +15,8 @@ from cegis.records import epoch_json, without_wall_clock
 from cegis.state import Task
 from cegis.union import UnionLearner
 from oracle import ExactTeacher, Example, TeacherConfig, satisfies
-from regexlang import CharSet
-from tests.cegis.support import ExhaustiveTeacher, FailingLearner
+from regexlang import CharSet, parse
+from tests.cegis.support import ExhaustiveTeacher, FailingLearner, FixedLearner, LabelingTeacher
 
 TARGETS = ("(a b)* c", "a (b+c)*", "(a+b) (b+c) a")
 
@@ -140,3 +140,29 @@ def test_union_hypotheses_are_consistent_with_every_example_at_every_epoch() -> 
         state = asyncio.run(step(state, UnionLearner(), teacher, config))
         guess = teacher.compile(state.records[-1].proposal_text).dfa
         assert guess is not None and all(satisfies(guess, e) for e in before)
+
+
+def test_with_only_a_membership_oracle_the_initial_sample_is_random_strings_it_labels() -> None:
+    teacher = LabelingTeacher(lambda s: s.startswith("a"), "ab")
+    task = Task("simple", universe=CharSet.of("ab"))
+    examples = initial_state(task, teacher, LoopConfig(seed=1)).examples
+    assert len(examples) == 8 and sum(e.label for e in examples) == 4
+    assert all(isinstance(e, Example) and e.label == e.string.startswith("a") and set(e.string) <= {"a", "b"} for e in examples)
+
+
+def test_a_small_target_fills_the_initial_sample_with_negatives() -> None:
+    task = Task("simple", "a b")
+    examples = initial_state(task, exact(task, LoopConfig()), LoopConfig()).examples
+    assert [e.string for e in examples if e.label] == ["ab"] and len(examples) == 8  # type: ignore[union-attr]
+
+
+def test_a_hypothesis_the_teacher_cannot_judge_gets_random_examples() -> None:
+    text = "[ab]*a[ab]{12}"
+    config = LoopConfig(teacher=TeacherConfig(state_limit=64), budgets=Budgets(epochs=2))
+    task = Task("extended", "a+")
+    learner = FixedLearner(parse(text, "extended"), text)
+    state = asyncio.run(run(task, learner, exact(task, config), config))
+    assert state.outcome == "epochs"
+    for record in state.records:
+        assert record.verdict is not None and record.verdict.has("state_limit") and record.source == "random"
+        assert len(record.added) == 8
