@@ -20,8 +20,9 @@ walks per (length, state) are kept as floats rescaled row by row, so they never 
 their ratios within a row steer the walk, and all walks advance together, one numpy step per
 character.
 
-Both bound their tables (``(max_len + 1) × states`` cells) by :data:`MAX_TABLE_CELLS` and raise
-:class:`SearchTooLarge` beyond it, which the teacher reports as an issue.
+Both bound their tables (``(length + 1) × states`` cells, up to the longest walk listed or to
+``max_len`` for random walks) by :data:`MAX_TABLE_CELLS` and raise :class:`SearchTooLarge` beyond
+it, which the teacher reports as an issue.
 """
 
 from __future__ import annotations
@@ -108,10 +109,10 @@ class _EdgeLabels(dict[tuple[int, int], CharSet]):
         return self[pair]
 
 
-def _check_size(dfa: DFA, max_len: int) -> None:
-    if (max_len + 1) * dfa.n_states > MAX_TABLE_CELLS:
+def _check_size(dfa: DFA, length: int) -> None:
+    if (length + 1) * dfa.n_states > MAX_TABLE_CELLS:
         raise SearchTooLarge(
-            f"a draw over {dfa.n_states:,} states up to length {max_len:,} needs more than "
+            f"a draw over {dfa.n_states:,} states up to length {length:,} needs more than "
             f"{MAX_TABLE_CELLS:,} table cells; lower max_len"
         )
 
@@ -119,7 +120,6 @@ def _check_size(dfa: DFA, max_len: int) -> None:
 def shortest_walks(edges: Edges, max_len: int) -> Iterator[Walk]:
     """Every accepting walk of at most ``max_len`` edges, shortest first (see the module doc)."""
     dfa = edges.dfa
-    _check_size(dfa, max_len)
     if not edges.live[dfa.start]:
         return
     viable = [dfa.accepting.copy()]  # viable[r][s]: some walk of exactly r edges accepts
@@ -128,6 +128,7 @@ def shortest_walks(edges: Edges, max_len: int) -> Iterator[Walk]:
     reached[dfa.start] = True
     for length in range(max_len + 1):
         if length:
+            _check_size(dfa, length)  # the table grows only as far as the walks go
             viable.append(np.asarray(viable[-1][dfa.transitions].any(axis=1), dtype=np.bool_))
             lookup.append(viable[-1].tolist())
         if lookup[length][dfa.start]:

@@ -1,14 +1,23 @@
-"""The exact teacher: counterexamples are real, fresh, balanced, bounded and reproducible."""
+"""The exact teacher: counterexamples are real, fresh, balanced, bounded and reproducible.
+
+Labels are checked against independent references, never the teacher's own automata: Python's
+``re.fullmatch`` on a transliteration of each regex (the python dialect as written), or a plain
+predicate where the extended dialect's ``&`` and ``~`` have no ``re`` counterpart.
+"""
 
 from __future__ import annotations
 
 import itertools
+import re
+from collections.abc import Callable
 
 import attrs
 import numpy as np
 import pytest
 
 from oracle import (
+    SuiteConfig,
+    TeacherConfig,
     ClusteredExample,
     CountedMembership,
     Counterexample,
@@ -20,6 +29,7 @@ from oracle import (
     satisfies,
 )
 from regexlang.ast import EmptySet
+from regexlang.charset import CharSet
 from regexlang.dialects import Dialect, parse
 
 MODES = ("paths", "shortest", "uniform")
@@ -33,7 +43,33 @@ PAIRS: list[tuple[Dialect, str, str]] = [
     ("extended", "S[0-9]#run", "S[0-9]*#run"),
     ("extended", "[A-Za-z0-9#]*dog[A-Za-z0-9#]*", "[A-Za-z]*dog[A-Za-z0-9#]*"),
     ("extended", "([A-Za-z0-9#]*z[A-Za-z0-9#]*)&~([A-Za-z0-9#]*q[A-Za-z0-9#]*)", "[a-z]*z[a-z]*"),
+    ("python", r"\d+(\.\d+)?", r"\d*\.?\d+"),
+    ("python", r"(?i)ab+c", r"ab+c"),
+    ("python", r"[^a-z]x", r".x"),
 ]
+
+#: Regexes with no ``re`` transliteration, and their meaning as a predicate.
+SPECIAL: dict[str, Callable[[str], bool]] = {
+    "([A-Za-z0-9#]*z[A-Za-z0-9#]*)&~([A-Za-z0-9#]*q[A-Za-z0-9#]*)": lambda s: (
+        re.fullmatch("[A-Za-z0-9#]*", s) is not None and "z" in s and "q" not in s
+    ),
+}
+
+
+def reference(dialect: Dialect, text: str) -> Callable[[str], bool]:
+    """Membership in ``text``'s language by Python ``re`` (or :data:`SPECIAL`), independent of automata."""
+    if text in SPECIAL:
+        return SPECIAL[text]
+    pattern = re.compile(text.replace(" ", "").replace("+", "|") if dialect == "simple" else text)
+    return lambda s: pattern.fullmatch(s) is not None
+
+
+def nth(chars: CharSet, index: int) -> str:
+    for low, high in chars.intervals:
+        if index <= high - low:
+            return chr(low + index)
+        index -= high - low + 1
+    raise IndexError(index)
 
 
 def strings_of(example: Counterexample, rng: np.random.Generator) -> list[str]:
@@ -42,24 +78,21 @@ def strings_of(example: Counterexample, rng: np.random.Generator) -> list[str]:
         return [example.string]
     if example.size() <= 256:
         return list(example.strings())
-    members = [list(p) for p in example.positions]
-    return ["".join(m[int(rng.integers(len(m)))] for m in members) for _ in range(256)]
+    return ["".join(nth(p, int(rng.integers(len(p)))) for p in example.positions) for _ in range(256)]
 
 
-def assert_genuine(teacher: ExactTeacher, hypothesis: str, verdict: Verdict) -> None:
-    """Every counterexample (every string of a clustered one) is labeled by the target and
-    mislabeled by the hypothesis, and no longer than max_len."""
-    target, guess = teacher.target.dfa, teacher.compile(hypothesis).dfa
-    assert target is not None and guess is not None
+def assert_genuine(teacher: ExactTeacher, target_text: str, hypothesis: str, verdict: Verdict) -> None:
+    """Every counterexample (every string of a clustered one, or 256 of them) is in the teacher's
+    universe, labeled as the target's ``re`` reference says and mislabeled by the hypothesis's,
+    and no longer than max_len."""
+    target, guess = reference(teacher.dialect, target_text), reference(teacher.dialect, hypothesis)
     rng = np.random.default_rng(0)
     for example in verdict.counterexamples:
-        assert satisfies(target, example)
-        if isinstance(example, ClusteredExample):
-            assert satisfies(guess, attrs.evolve(example, label=not example.label))
         for string in strings_of(example, rng):
             assert len(string) <= teacher.config.max_len
-            assert target.accepts(string) == example.label
-            assert guess.accepts(string) != example.label
+            assert all(c in teacher.universe for c in string)
+            assert target(string) == example.label, (string, example.text())
+            assert guess(string) != example.label, (string, example.text())
 
 
 @pytest.mark.parametrize("clustered", [False, True])
@@ -76,7 +109,7 @@ def test_counterexamples_are_genuine_and_distinct(
     assert all(isinstance(e, ClusteredExample if clustered else Example) for e in verdict.counterexamples)
     assert len(remember((), verdict)) == len(verdict.counterexamples)
     assert verdict.spend.seconds > 0 and verdict.spend.strings_examined >= len(verdict.counterexamples)
-    assert_genuine(teacher, hypothesis, verdict)
+    assert_genuine(teacher, target, hypothesis, verdict)
 
 
 def test_equivalent_hypothesis_gets_no_counterexamples() -> None:
@@ -98,7 +131,7 @@ def test_short_side_hands_its_share_to_the_other() -> None:
     verdict = teacher.check("a (a + b + c)* c + b")  # only one negative exists: "b"
     assert [e.text() for e in verdict.negatives] == ["b, 0"]
     assert len(verdict.positives) == 49
-    assert_genuine(teacher, "a (a + b + c)* c + b", verdict)
+    assert_genuine(teacher, "a (a + b + c)*", "a (a + b + c)* c + b", verdict)
 
 
 def test_shortest_mode_is_shortlex() -> None:
@@ -206,3 +239,103 @@ def test_membership_queries_and_protocol_conformance() -> None:
     assert counted.queries == 3
     as_protocol: Teacher = teacher
     assert as_protocol.check(parse("c*", "simple")).counterexamples
+
+
+@pytest.mark.parametrize(
+    ("changes", "error"),
+    [
+        ({"mode": "bogus"}, ValueError),
+        ({"order": "bogus"}, ValueError),
+        ({"profile": "bogus"}, ValueError),
+        ({"batch": 0}, ValueError),
+        ({"batch": -3}, ValueError),
+        ({"max_len": -1}, ValueError),
+        ({"batch": "250"}, TypeError),
+        ({"clustered": 1}, TypeError),
+    ],
+)
+def test_config_is_validated_at_construction(changes: dict[str, object], error: type[Exception]) -> None:
+    field = next(iter(changes))
+    with pytest.raises(error, match=field):
+        TeacherConfig(**changes)  # type: ignore[arg-type]
+    with pytest.raises(error, match=field):
+        ExactTeacher.from_regex("a", "simple").with_config(**changes)
+
+
+def test_suite_config_is_validated_at_construction() -> None:
+    for field in ("positives", "negatives", "max_len", "witnesses", "probes"):
+        with pytest.raises(ValueError, match=field):
+            SuiteConfig(**{field: -1})  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="state_limit"):
+        SuiteConfig(state_limit=0)
+
+
+def test_a_hypothesis_that_is_not_a_regex_is_a_type_error() -> None:
+    teacher = ExactTeacher.from_regex("a b*", "simple")
+    with pytest.raises(TypeError, match="not int"):
+        teacher.check(123)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not NoneType"):
+        teacher.check(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("clustered", [False, True])
+def test_paths_mode_goes_on_after_every_loop_free_path_was_shown(clustered: bool) -> None:
+    # The loop-free paths of the difference have lengths 1 and 3 (10 strings, 2 clustered examples).
+    teacher = ExactTeacher.from_regex("[ab]{2}", "extended").with_config(mode="paths", clustered=clustered, batch=8)
+    given: tuple[Counterexample, ...] = ()
+    for _ in range(3):
+        verdict = teacher.check("[ab]+", given)
+        assert_genuine(teacher, "[ab]{2}", "[ab]+", verdict)
+        given = remember(given, verdict)
+        assert not verdict.issues and len(verdict.counterexamples) == 8
+    assert max(len(e.string) if isinstance(e, Example) else len(e.positions) for e in given) >= 4
+
+
+@pytest.mark.parametrize(("mode", "clustered"), list(itertools.product(MODES, [False, True])))
+def test_exhaustion_is_claimed_only_when_brute_force_agrees(mode: str, clustered: bool) -> None:
+    """Rounds go on until the teacher says ``exhausted``; then every string up to max_len in the
+    symmetric difference (enumerated and labelled by ``re``) is covered by a given example."""
+    target, hypothesis = "(a b + c)*", "(a + c)* b*"
+    config = TeacherConfig(mode=mode, clustered=clustered, batch=7, max_len=5)  # type: ignore[arg-type]
+    teacher = ExactTeacher.from_regex(target, "simple", config=config)
+    given: tuple[Counterexample, ...] = ()
+    for _ in range(200):
+        verdict = teacher.check(hypothesis, given)
+        assert_genuine(teacher, target, hypothesis, verdict)
+        if not verdict.counterexamples:
+            break
+        assert not verdict.has("exhausted") and not verdict.has("search_budget")
+        given = remember(given, verdict)
+    assert [issue.kind for issue in verdict.issues] == ["exhausted"]
+    inside, outside = reference("simple", target), reference("simple", hypothesis)
+    differ = [
+        "".join(t)
+        for n in range(6)
+        for t in itertools.product("abc", repeat=n)
+        if inside("".join(t)) != outside("".join(t))
+    ]
+    covered = {e.string for e in given if isinstance(e, Example)}
+    covered |= {s for e in given if isinstance(e, ClusteredExample) for s in e.strings()}
+    assert differ and set(differ) <= covered
+
+
+def test_a_spent_path_budget_falls_back_to_shortest_witnesses() -> None:
+    teacher = ExactTeacher.from_regex("[ab]*a[ab]{6}", "extended").with_config(
+        mode="paths", clustered=True, max_expansions=1, max_frontier=1, batch=20
+    )
+    verdict = teacher.check("[ab]*b[ab]{6}")
+    assert len(verdict.counterexamples) == 20 and not verdict.issues
+    assert_genuine(teacher, "[ab]*a[ab]{6}", "[ab]*b[ab]{6}", verdict)
+
+
+@pytest.mark.parametrize(("mode", "clustered"), list(itertools.product(MODES, [False, True])))
+def test_guards_of_long_lengths_are_issues_not_exceptions(mode: str, clustered: bool) -> None:
+    config = TeacherConfig(mode=mode, clustered=clustered, max_len=5000)  # type: ignore[arg-type]
+    teacher = ExactTeacher.from_regex("a{1200}", "extended", config=config)
+    verdict = teacher.check("a{1199}")
+    assert not verdict.equivalent and verdict.valid
+    assert {len(e.string) if isinstance(e, Example) else len(e.positions) for e in verdict.counterexamples} == {1199, 1200}
+    assert all(issue.kind == "search_budget" for issue in verdict.issues)
+    wide = ExactTeacher.from_regex("[ab]*a[ab]{10}", "extended", config=config).check("[ab]*")
+    assert not wide.equivalent and wide.valid
+    assert wide.counterexamples or wide.has("search_budget")
