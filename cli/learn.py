@@ -4,8 +4,9 @@ With ``--target`` the exact teacher knows the language and the loop runs until t
 denotes exactly that language (or a budget is spent); with ``--examples`` (a CSV of
 ``string,label`` rows) the examples are given to the learner up front and judged by a test-suite
 oracle holding the same rows, so the answer is a regex consistent with all of them. The learner is
-any name of :data:`cegis.learners.REGISTRY`; by default the best one that needs no membership
-queries. Bad input (a regex that does not parse, an empty or malformed file, contradictory labels,
+any name of :data:`cegis.learners.REGISTRY`, by default the best one that needs no membership
+queries, or ``llm`` (a model behind an OpenAI-compatible server, with the options of
+:mod:`cli.learn_llm`). Bad input (a regex that does not parse, an empty or malformed file, contradictory labels,
 a learner the teacher cannot serve) is one line on stderr and exit code 2; a run that ends without
 a usable answer exits with 1.
 """
@@ -18,8 +19,8 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-import attrs
 import click
 
 from cegis.config import Budgets, LoopConfig
@@ -28,10 +29,13 @@ from cegis.loop import exact_setting, run
 from cegis.state import EpochState, Task
 from cegis.union import contradiction
 from cli.errors import BadInput
+from cli.learn_llm import llm_options, options_from, run_llm
 from oracle import SAMPLING_MODES, Example, SuiteOracle, Teacher, TeacherConfig
 from oracle.config import PROFILES
 from regexlang import DIALECTS, Dialect, RegexSyntaxError, parse
 
+#: The model-backed learner: its options come from :mod:`cli.learn_llm`, its setting from ``--setting``.
+LLM = "llm"
 _LABELS = {"1": True, "0": False, "true": True, "false": False}
 
 
@@ -96,7 +100,9 @@ def _report(state: EpochState, dialect: Dialect, learner: str, seconds: float) -
     "--examples", type=click.Path(path_type=Path), metavar="FILE", help="A CSV file of string,label rows to fit."
 )
 @click.option("--dialect", type=click.Choice(DIALECTS), default="python", show_default=True)
-@click.option("--learner", type=click.Choice(sorted(REGISTRY)), help="Default: the best without membership queries.")
+@click.option(
+    "--learner", type=click.Choice([*sorted(REGISTRY), LLM]), help="Default: the best without membership queries."
+)
 @click.option("--mode", type=click.Choice(SAMPLING_MODES), default="paths", show_default=True, help="Counterexample sampling.")
 @click.option("--profile", type=click.Choice(PROFILES), default="improved", show_default=True, help="Teacher profile.")
 @click.option("--clustered/--plain", default=False, show_default=True, help="Clustered (symbolic) counterexamples.")
@@ -105,6 +111,7 @@ def _report(state: EpochState, dialect: Dialect, learner: str, seconds: float) -
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--records", type=click.Path(path_type=Path), metavar="FILE", help="Append JSON Lines records (resumes).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@llm_options
 def learn(
     target: str | None,
     examples: Path | None,
@@ -118,6 +125,7 @@ def learn(
     seed: int,
     records: Path | None,
     as_json: bool,
+    **llm: Any,
 ) -> None:
     """Learn a regex from --target or --examples and print it.
 
@@ -128,11 +136,14 @@ def learn(
     teacher_config = TeacherConfig(batch=batch, mode=mode, clustered=clustered, profile=profile)  # type: ignore[arg-type]
     config = LoopConfig(teacher=teacher_config, budgets=Budgets(epochs=max_epochs), seed=seed)
     task, teacher = _setting(target, examples, dialect, config)
-    if REGISTRY[name].membership and not callable(getattr(teacher, "label", None)):
+    if name != LLM and REGISTRY[name].membership and not callable(getattr(teacher, "label", None)):
         raise BadInput(f"learner {name!r} asks membership queries, which only --target can answer")
     started = time.perf_counter()
     try:
-        state = asyncio.run(run(task, build(name), teacher, config, records=records))
+        if name == LLM:
+            state = asyncio.run(run_llm(task, teacher, config, options_from(**llm), records=records))
+        else:
+            state = asyncio.run(run(task, build(name), teacher, config, records=records))
     except OSError as error:
         raise BadInput(f"--records: {error}") from None
     report = _report(state, dialect, name, time.perf_counter() - started)

@@ -105,3 +105,8 @@ def test_the_default_learner_needs_no_membership_queries_and_fits_examples(tmp_p
 def test_the_cegml_teacher_profile_is_a_flag() -> None:
     code, out = invoke("--target", "(a b)* c", "--dialect", "simple", "--learner", "lstar", "--profile", "cegml", "--json")
     assert code == 0 and json.loads(out)["exact"] is True
+
+
+def test_the_llm_learner_takes_its_options_and_reports_setup_errors_in_one_line() -> None:
+    code, out = invoke("--target", "a b*", "--dialect", "simple", "--learner", "llm", "--call-log-mode", "replay")
+    assert code == 2 and "needs --call-log" in out and out.count("\n") == 1
