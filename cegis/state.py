@@ -38,7 +38,7 @@ class Task:
 
     dialect: Dialect
     target: str | None = None
-    examples: tuple[Counterexample, ...] = ()
+    examples: tuple[Counterexample, ...] = attrs.field(default=(), repr=lambda values: f"<{len(values)}>")
     name: str = ""
     universe: CharSet = attrs.field()
 
@@ -103,17 +103,29 @@ class EpochRecord:
     memo: Any = None
 
 
+def _count(values: tuple[object, ...]) -> str:
+    return f"<{len(values)}>"
+
+
+def _text(proposal: Proposal | None) -> str:
+    return "None" if proposal is None else repr(proposal.text)
+
+
 @attrs.frozen
 class EpochState:
-    """The state between two epochs; ``outcome`` is set once the run is over."""
+    """The state between two epochs; ``outcome`` is set once the run is over.
+
+    Its repr is a summary (counts, the hypothesis text): asyncio may repr a run's result, and the
+    examples, records and the learner's memo can be large.
+    """
 
     task: Task
     epoch: int = 0
-    examples: tuple[Counterexample, ...] = ()
-    proposal: Proposal | None = None
-    verdict: Verdict | None = None
+    examples: tuple[Counterexample, ...] = attrs.field(default=(), repr=_count)
+    proposal: Proposal | None = attrs.field(default=None, repr=_text)
+    verdict: Verdict | None = attrs.field(default=None, repr=False)
     cost: RunCost = RunCost()
-    records: tuple[EpochRecord, ...] = ()
+    records: tuple[EpochRecord, ...] = attrs.field(default=(), repr=_count)
     outcome: Outcome | None = None
 
     @property
