@@ -176,9 +176,10 @@ def _viable_out(edges: Edges, state: int, viable: list[bool]) -> list[tuple[int,
 
 
 def random_walks(edges: Edges, n: int, max_len: int, rng: np.random.Generator) -> tuple[list[Walk], bool]:
-    """Up to ``n`` distinct accepting walks of at most ``max_len`` super-characters (``edges`` of grain
+    """``n`` distinct accepting walks of at most ``max_len`` super-characters (``edges`` of grain
     ``step``), each length equally likely among those that have walks and each walk equally likely
-    within its length (up to float rounding of the counts); and whether they are all there are."""
+    within its length (up to float rounding of the counts), and False; or, when the walks are few
+    (at most ``2n + 64``), all of them in that random order, and True."""
     dfa = edges.dfa
     _check_size(dfa, max_len)
     if n <= 0 or not edges.live[dfa.start]:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
+import re
+
+import attrs
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -36,16 +40,47 @@ def test_satisfies_matches_expansion(regex: str, positions: list[CharSet], label
     assert satisfies(dfa, example) == brute_force(dfa, example)
 
 
-@given(st.sampled_from(SIMPLE_REGEXES), st.sampled_from(SIMPLE_REGEXES), st.text("abc", max_size=6))
-def test_lifted_witness_is_a_clustered_counterexample(target: str, hypothesis: str, string: str) -> None:
-    diff = difference(simple_dfa(target), simple_dfa(hypothesis))
-    if not diff.accepts(string):
-        return
-    example = lift(diff, string, True)
+def brute_force_differences() -> list[tuple[str, str, list[str]]]:
+    """Every ordered pair of :data:`SIMPLE_REGEXES` with its difference's strings up to length 6,
+    enumerated with Python ``re`` (pairs whose difference has none are left out)."""
+    def matcher(text: str) -> re.Pattern[str]:
+        return re.compile(text.replace(" ", "").replace("+", "|"))
+
+    strings = ["".join(t) for n in range(7) for t in itertools.product("abc", repeat=n)]
+    pairs = []
+    for target, hypothesis in itertools.permutations(SIMPLE_REGEXES, 2):
+        inside, outside = matcher(target), matcher(hypothesis)
+        witnesses = [s for s in strings if inside.fullmatch(s) and not outside.fullmatch(s)]
+        if witnesses:
+            pairs.append((target, hypothesis, witnesses))
+    return pairs
+
+
+DIFFERENCES = brute_force_differences()
+
+
+@given(st.sampled_from(DIFFERENCES), st.data())
+def test_lifted_witness_is_a_clustered_counterexample(pair: tuple[str, str, list[str]], data: st.DataObject) -> None:
+    target, hypothesis, witnesses = pair
+    string = data.draw(st.sampled_from(witnesses))  # every case reaches the checks below
+    example = lift(difference(simple_dfa(target), simple_dfa(hypothesis)), string, True)
     assert string in example
-    assert all(diff.accepts(s) for s in example.strings())
+    assert set(example.strings()) <= set(witnesses)  # every string it stands for is a witness
     assert satisfies(simple_dfa(target), example)
-    assert not any(simple_dfa(hypothesis).accepts(s) for s in example.strings())
+
+
+@given(
+    st.sampled_from(SIMPLE_REGEXES),
+    st.lists(st.sampled_from(SUBSETS), max_size=5),
+)
+def test_loose_reading_of_negatives_matches_expansion(regex: str, positions: list[CharSet]) -> None:
+    dfa = simple_dfa(regex)
+    negative = ClusteredExample(tuple(positions), False, SIMPLE_ALPHABET)
+    all_accepted = all(dfa.accepts(s) for s in negative.strings())
+    assert satisfies(dfa, negative, reading="loose") == (not all_accepted)
+    positive = attrs.evolve(negative, label=True)
+    assert satisfies(dfa, positive, reading="loose") == satisfies(dfa, positive) == all_accepted
+    assert misclassified(dfa, [negative], reading="loose") == (() if not all_accepted else (negative,))
 
 
 def test_characters_outside_the_universe_are_rejected_strings() -> None:

@@ -108,3 +108,60 @@ def test_counted_membership_counts_queries() -> None:
     counted = CountedMembership(Even())
     assert [counted.label(s) for s in ("", "a", "ab")] == [True, False, True]
     assert counted.queries == 3
+
+
+#: Characters that are regex syntax in some dialect, and some that must be escaped to print.
+TRICKY = ".[](){}*+?|^$&~\\-#, \n\t\x00\u2028"
+
+
+def charsets(universe: CharSet) -> st.SearchStrategy[CharSet]:
+    """Non-empty character sets drawn from ``universe`` (plus tricky characters for Unicode)."""
+    members = st.sampled_from(sorted(universe)) if len(universe) < 256 else st.one_of(
+        st.sampled_from(TRICKY), st.characters(), st.sampled_from([chr(0x10FFFF), "\ud800"])
+    )
+    single = members.map(CharSet.of)
+    ranges = st.tuples(members, members).map(lambda pair: CharSet.range(*sorted(pair)))
+    pieces = st.lists(st.one_of(single, ranges), min_size=1, max_size=4)
+    whole = st.just(universe) if len(universe) < 256 else st.sampled_from([universe, UNICODE - CharSet.of("\n")])
+    return st.one_of(pieces.map(lambda sets: _union(sets) & universe).filter(bool), whole)
+
+
+def _union(sets: list[CharSet]) -> CharSet:
+    out = sets[0]
+    for chars in sets[1:]:
+        out = out | chars
+    return out
+
+
+@pytest.mark.parametrize("universe", [SIMPLE_ALPHABET, EXTENDED_ALPHABET, UNICODE], ids=["simple", "extended", "python"])
+@given(data=st.data(), label=st.booleans())
+def test_clustered_text_reads_back_to_the_same_sets(universe: CharSet, data: st.DataObject, label: bool) -> None:
+    positions = tuple(data.draw(st.lists(charsets(universe), max_size=5)))
+    example = ClusteredExample(positions, label, universe)
+    line = example.text()
+    assert "\n" not in line
+    parsed = ClusteredExample.from_text(line, universe)
+    assert parsed == example and parsed.positions == positions
+
+
+def test_escaped_literals_and_classes_print_differently() -> None:
+    dot = ClusteredExample(("a", CharSet.of("."), "b"), True)
+    anything = ClusteredExample(("a", UNICODE, "b"), True)
+    assert dot.text() == "a\\.b, 1" and anything.text() == "a.b, 1"
+    assert ClusteredExample.from_text("a.b, 1").positions[1] == UNICODE
+    meta = ClusteredExample(tuple(CharSet.of(c) for c in "(a|b)*+?{}$^&~"), False)
+    assert meta.pattern() == "\\(a\\|b\\)\\*\\+\\?\\{\\}\\$\\^\\&\\~"
+    assert ClusteredExample.from_text(meta.text()) == meta
+
+
+def test_cegml_spelling_follows_the_reference_code() -> None:
+    def spell(chars: str | CharSet, universe: CharSet = EXTENDED_ALPHABET) -> str:
+        return format_position(CharSet.of(chars) if isinstance(chars, str) else chars, universe, "cegml")
+
+    assert spell("ab") == "[ab]" and spell("abc") == "[a-c]" and spell("x") == "x"
+    assert spell(EXTENDED_ALPHABET - DIGITS) == "[^0-9]"  # strictly shorter than [#A-Za-z]
+    assert spell(EXTENDED_ALPHABET - CharSet.of("#")) == "[^#]"
+    assert spell("ac", SIMPLE_ALPHABET) == "[ac]"  # [^b] is not strictly shorter (ours prints [^b])
+    assert format_position(CharSet.of("ac"), SIMPLE_ALPHABET) == "[^b]"
+    assert spell(EXTENDED_ALPHABET) == "[#0-9A-Za-z]"  # the whole universe stays positive
+    assert spell(CharSet.of(".")) == "." and spell(CharSet.of("a^")) == "[^a]"  # no escapes, as in the code
