@@ -27,6 +27,7 @@ from typing import Any, cast
 import attrs
 
 from cegis.config import LoopConfig
+from cegis.errors import RecordsError
 from cegis.hypothesis import read_hypothesis
 from cegis.learner import Learner, LearnerCost, MemoCodec, Proposal, ProposalFailure
 from cegis.state import EpochRecord, EpochState, RunCost, Task
@@ -204,8 +205,11 @@ class RecordLog:
         if not self.path.exists():
             return
         with self.path.open(encoding="utf-8") as lines:
-            for line in lines:
-                record = json.loads(line)
+            for number, line in enumerate(lines, start=1):
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as error:
+                    raise RecordsError(f"{self.path}:{number}: not a JSON record ({error})") from None
                 if run is None or record.get("run") == run:
                     yield record
 
@@ -243,7 +247,7 @@ def resume(log: RecordLog, task: Task, config: LoopConfig, learner: Learner) -> 
     if not epochs:
         return None
     if [r.epoch for r in epochs] != list(range(len(epochs))):
-        raise ValueError(f"records of run {run} in {log.path} are not one epoch after another")
+        raise RecordsError(f"records of run {run} in {log.path} are not one epoch after another")
     last = epochs[-1]
     examples = tuple(e for r in epochs for e in (*r.initial, *r.added))
     return EpochState(

@@ -24,6 +24,7 @@ from typing import Any
 import click
 
 from cegis.config import Budgets, LoopConfig
+from cegis.errors import RecordsError
 from cegis.learners import REGISTRY, build, default_passive
 from cegis.loop import exact_setting, run
 from cegis.state import EpochState, Task
@@ -144,7 +145,7 @@ def learn(
             state = asyncio.run(run_llm(task, teacher, config, options_from(**llm), records=records))
         else:
             state = asyncio.run(run(task, build(name), teacher, config, records=records))
-    except OSError as error:
+    except (OSError, RecordsError) as error:
         raise BadInput(f"--records: {error}") from None
     report = _report(state, dialect, name, time.perf_counter() - started)
     if as_json:

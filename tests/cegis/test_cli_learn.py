@@ -110,3 +110,10 @@ def test_the_cegml_teacher_profile_is_a_flag() -> None:
 def test_the_llm_learner_takes_its_options_and_reports_setup_errors_in_one_line() -> None:
     code, out = invoke("--target", "a b*", "--dialect", "simple", "--learner", "llm", "--call-log-mode", "replay")
     assert code == 2 and "needs --call-log" in out and out.count("\n") == 1
+
+
+def test_a_corrupt_records_file_is_bad_input(tmp_path: Path) -> None:
+    records = tmp_path / "runs.jsonl"
+    records.write_text("{not json\n")
+    code, out = invoke("--target", "a b*", "--dialect", "simple", "--records", str(records))
+    assert code == 2 and "not a JSON record" in out and out.count("\n") == 1

@@ -8,9 +8,11 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from cegis.config import Budgets, LoopConfig
+from cegis.errors import RecordsError
 from cegis.learner import Learner
 from cegis.loop import run
 from cegis.records import example_from_json, example_json
@@ -75,3 +77,11 @@ def test_a_finished_run_is_not_run_again_and_other_runs_share_the_file(tmp_path:
     assert both[: len(first)] == first and len({r["run"] for r in both}) == 2  # type: ignore[index]
     shutil.copy(records, tmp_path / "copy.jsonl")
     assert complete(tmp_path / "copy.jsonl", task, UnionLearner(), LoopConfig(seed=2)) == both
+
+
+def test_a_corrupt_records_file_is_a_records_error(tmp_path: Path) -> None:
+    records = tmp_path / "runs.jsonl"
+    complete(records, Task("simple", "a b*"), UnionLearner(), LoopConfig())
+    records.write_text("{not json\n" + records.read_text())
+    with pytest.raises(RecordsError, match=":1: not a JSON record"):
+        complete(records, Task("simple", "a b*"), UnionLearner(), LoopConfig())

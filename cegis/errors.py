@@ -1,0 +1,7 @@
+"""The loop's errors for its caller's mistakes (outcomes of a run are values, never exceptions)."""
+
+from __future__ import annotations
+
+
+class RecordsError(ValueError):
+    """A records file that cannot be resumed from: a malformed line, or epochs out of order."""
