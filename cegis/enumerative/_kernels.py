@@ -27,8 +27,8 @@ from automata._jit import kernel  # the project's one numba decorator (cached, w
 U64s = npt.NDArray[np.uint64]
 I64s = npt.NDArray[np.int64]
 
-# Node kinds of bank entries (also the operator codes of a kernel call).
-LEAF, EPSILON, CONCAT, UNION, STAR, PLUS, OPTIONAL = 0, 1, 2, 3, 4, 5, 6
+# Node kinds of bank entries (also the operator codes of a kernel call). ``REPEAT + n`` is ``x{n}``.
+LEAF, EPSILON, CONCAT, UNION, STAR, PLUS, OPTIONAL, REPEAT = 0, 1, 2, 3, 4, 5, 6, 7
 
 # Status codes of :func:`extend`.
 DONE, FOUND, FULL, SPENT = 0, 1, 2, 3
@@ -90,9 +90,14 @@ def _signature(op: int, a: U64s, b: U64s, tail: I64s, out: U64s, tmp: U64s) -> N
     elif op == PLUS:
         _star(a, tail, tmp)
         _concat(a, tmp, tail, out)
-    else:  # OPTIONAL
+    elif op == OPTIONAL:
         for r in range(a.shape[0]):
             out[r] = a[r] | _ONE
+    else:  # REPEAT + n: n - 1 concatenations, alternating between the two buffers
+        out[:] = a
+        for _ in range(op - REPEAT - 1):
+            tmp[:] = out
+            _concat(a, tmp, tail, out)
 
 
 @kernel
@@ -150,14 +155,17 @@ def _allowed(op: int, a: int, b: int, kind: I64s, epsilon_options: bool) -> bool
     """Syntactic pruning that never loses a smallest regex: concatenations and unions are built
     right-nested (``a`` not of the same kind), concatenations without ε operands, unions with ε
     only as ``epsilon|x`` where the dialect has no ``x?`` (``epsilon_options``; ε is entry 0, so
-    bank order puts it on the left), a union of two non-unions only in bank order, and no unary
-    operator over ε or over another unary operator (``(x?)*`` is ``x*``, ``(x*)+`` is ``x*``, …)."""
+    bank order puts it on the left), a union of two non-unions only in bank order, no unary operator
+    over ε or ``x*``, and none of ``*``, ``+``, ``?`` over ``x+`` or ``x?`` (``(x?)*`` is ``x*``,
+    ``(x+)?`` is ``x*``, …); counted repetitions of ``x+``, ``x?`` and ``x{m}`` stay."""
     ka = kind[a]
     if op == CONCAT or op == UNION:
         kb = kind[b]
         if ka == op or kb == EPSILON or (ka == EPSILON and not (op == UNION and epsilon_options)):
             return False
         return not (op == UNION and kb != UNION and a >= b)
+    if op >= REPEAT:
+        return bool(ka != EPSILON and ka != STAR)
     return bool(ka != EPSILON and ka != STAR and ka != PLUS and ka != OPTIONAL)
 
 
@@ -178,7 +186,7 @@ def extend(
     out = np.empty(rows, dtype=np.uint64)
     tmp = np.empty(rows, dtype=np.uint64)
     computed = 0
-    unary = op == STAR or op == PLUS or op == OPTIONAL
+    unary = op == STAR or op == PLUS or op == OPTIONAL or op >= REPEAT
     n_right = 1 if unary else rights.shape[0]
     for ia in range(lefts.shape[0]):
         a = lefts[ia]

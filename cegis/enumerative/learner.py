@@ -35,16 +35,20 @@ from regexlang.dialects import Dialect, unparse
 
 @attrs.frozen
 class EnumerativeConfig:
-    """Budgets of the enumerative learner: the node budget counts candidate signatures computed."""
+    """Budgets of the enumerative learner. The node budget (candidate signatures computed) is
+    deterministic and by default binds before the time budget on an idle machine, so the same
+    examples give the same answer; the time budget is the backstop under load."""
 
-    max_candidates: int = 20_000_000
-    seconds: float = 2.0
+    max_candidates: int = 1_000_000
+    seconds: float = 5.0
     max_size: int = 40
     bank_bytes: int = 256 * 2**20
     #: Atom strings searched per clustered example; larger products are sampled and verified.
     cluster_samples: int = 16
     #: Re-searches after a sampled clustered example fails verification.
     refinements: int = 16
+    #: Largest ``n`` of the counted repetitions ``x{n}`` built (extended and python dialects; 1: none).
+    max_repeat: int = 6
 
     def limits(self, seconds: float) -> Limits:
         """The search limits with ``seconds`` left of the time budget."""
@@ -80,7 +84,8 @@ def synthesize(
     total = Stats()
     for attempt in range(config.refinements + 1):
         try:
-            space = build(examples, dialect, universe, cluster_cap=config.cluster_samples, seed=seed, extra=witnesses)
+            space = build(examples, dialect, universe, cluster_cap=config.cluster_samples, max_repeat=config.max_repeat,
+                          seed=seed, extra=witnesses)
         except (Contradiction, TooLong) as error:  # beyond what any search of this space can satisfy
             return Synthesis(None, failure=ProposalFailure("search_exhausted", str(error)), searches=attempt)
         outcome = search(space, config.limits(config.seconds - (clock() - started)), clock)

@@ -121,7 +121,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="targets per StarDepth")
     args = parser.parse_args()
     dialect: Dialect = "simple" if args.dataset == "simplyrx" else "extended"
-    config = EnumerativeConfig(seconds=args.seconds)
+    config = EnumerativeConfig(max_candidates=10**9, seconds=args.seconds)
     outcomes: list[Outcome] = []
     for depth, target in targets(args.data, args.dataset):
         if args.limit is not None and sum(o.depth == depth for o in outcomes) >= args.limit:

@@ -30,7 +30,7 @@ from cegis.enumerative import _kernels as k
 from cegis.enumerative.space import Rows, Space
 from cegis.learner import FailureKind
 from regexlang.charset import CharSet
-from regexlang.ast import Chars, Epsilon, Optional, Plus, Regex, Star, concat, union
+from regexlang.ast import Chars, Epsilon, Optional, Plus, Regex, Repeat, Star, concat, union
 
 #: Signature rows computed per kernel call (at most), so the clock is read every few milliseconds.
 _ROWS_PER_CALL = 1 << 21
@@ -102,7 +102,7 @@ def warm_up() -> None:
     """Compile (or load from numba's cache) every kernel, so no time budget pays for it."""
     rows = Rows.of([(0,), (0, 0)], [True, False])
     leaf = np.asarray([[0, 2, 2]], dtype=np.uint64)  # the atom-0 leaf over rows (), (0,), (0, 0)
-    space = Space((Chars(CharSet.of("a")),), leaf, (k.STAR, k.PLUS, k.OPTIONAL, k.CONCAT, k.UNION), rows)
+    space = Space((Chars(CharSet.of("a")),), leaf, (k.STAR, k.PLUS, k.OPTIONAL, k.REPEAT + 2, k.CONCAT, k.UNION), rows)
     search(space, Limits(10_000, 60.0, 6, 1 << 20))
 
 
@@ -197,7 +197,7 @@ def _operands(
     op: int, size: int, levels: list[tuple[int, int]], pruning: _Pruning | None
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Left and right operand lists of ``op`` for candidates of ``size``, pruned once goal-directed."""
-    if op in (k.STAR, k.PLUS, k.OPTIONAL):
+    if op in (k.STAR, k.PLUS, k.OPTIONAL) or op >= k.REPEAT:
         if pruning is not None and op != k.PLUS and pruning.empty_is_negative:
             return
         yield np.arange(*levels[size - 1], dtype=np.int64), _NONE
@@ -233,6 +233,8 @@ def _node(space: Space, bank: _Bank, op: int, left: int, right: int) -> Regex:
     if op == k.UNION:
         return union(_tree(space, bank, left), _tree(space, bank, right))
     inner = _tree(space, bank, left)
+    if op >= k.REPEAT:
+        return Repeat(inner, op - k.REPEAT, op - k.REPEAT)
     if op == k.STAR:
         return Star(inner)
     return Plus(inner) if op == k.PLUS else Optional(inner)

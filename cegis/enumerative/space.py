@@ -113,11 +113,13 @@ class Space:
     rows: Rows
 
 
-def operators(dialect: Dialect) -> tuple[int, ...]:
-    """The operators of ``dialect`` the search builds with: the simple dialect has no ``+``/``?``."""
+def operators(dialect: Dialect, max_repeat: int) -> tuple[int, ...]:
+    """The operators of ``dialect`` the search builds with, unary ones first: the simple dialect
+    has no ``+``, ``?`` or ``{n}``; the others count up to ``x{max_repeat}``."""
     if dialect == "simple":
         return (_kernels.STAR, _kernels.CONCAT, _kernels.UNION)
-    return (_kernels.STAR, _kernels.PLUS, _kernels.OPTIONAL, _kernels.CONCAT, _kernels.UNION)
+    repeats = tuple(_kernels.REPEAT + n for n in range(2, max_repeat + 1))
+    return (_kernels.STAR, _kernels.PLUS, _kernels.OPTIONAL, *repeats, _kernels.CONCAT, _kernels.UNION)
 
 
 def leaf_sets(examples: Sequence[Counterexample], dialect: Dialect, universe: CharSet) -> tuple[CharSet, ...]:
@@ -197,6 +199,7 @@ def build(
     universe: CharSet,
     *,
     cluster_cap: int,
+    max_repeat: int,
     seed: int,
     extra: Sequence[Example] = (),
 ) -> Space:
@@ -221,7 +224,7 @@ def build(
     masks = [np.asarray([c.issubset(s) for c in atoms.classes] + [False], dtype=np.bool_) for s in sets]
     signatures = [np.ones(rows.n_rows, dtype=np.uint64), *(_leaf_signature(mask, rows) for mask in masks)]
     return Space(tuple(leaves), np.asarray(signatures, dtype=np.uint64).reshape(len(leaves), rows.n_rows),
-                 operators(dialect), rows)
+                 operators(dialect, max_repeat), rows)
 
 
 def _leaf_signature(mask: np.ndarray, rows: Rows) -> np.ndarray:

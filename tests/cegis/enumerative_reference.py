@@ -9,16 +9,17 @@ import re
 from collections.abc import Sequence
 
 from oracle.examples import ClusteredExample, Counterexample, Example
-from regexlang.ast import Chars, Concat, Epsilon, Optional, Plus, Regex, Star, Union
+from regexlang.ast import Chars, Concat, Epsilon, Optional, Plus, Regex, Repeat, Star, Union
 from regexlang.charset import CharSet
 
 @functools.cache
 def trees(leaves: tuple[str, ...], extended: bool, size: int) -> tuple[str, ...]:
     """Every tree of exactly ``size`` nodes over ``leaves`` (``re`` text) and ε, as ``re`` text;
-    ``extended`` adds ``+`` and ``?`` to ``*``, ``·`` and ``|``."""
+    ``extended`` adds ``+``, ``?`` and ``{2}`` to ``*``, ``·`` and ``|``."""
     if size == 1:
         return (*leaves, "")
-    found = [f"(?:{t}){q}" for t in trees(leaves, extended, size - 1) for q in ("*+?" if extended else "*")]
+    quantifiers = ("*", "+", "?", "{2}") if extended else ("*",)
+    found = [f"(?:{t}){q}" for t in trees(leaves, extended, size - 1) for q in quantifiers]
     for left in range(1, size - 1):
         for a, b in itertools.product(trees(leaves, extended, left), trees(leaves, extended, size - 1 - left)):
             found.append(f"(?:{a})(?:{b})")
@@ -51,7 +52,7 @@ def binary_size(regex: Regex) -> int:
     """The size of a tree counting an n-ary ``·``/``|`` as n - 1 binary nodes."""
     if isinstance(regex, (Chars, Epsilon)):
         return 1
-    if isinstance(regex, (Star, Plus, Optional)):
+    if isinstance(regex, (Star, Plus, Optional, Repeat)):
         return 1 + binary_size(regex.inner)
     if isinstance(regex, Concat):
         return len(regex.parts) - 1 + sum(map(binary_size, regex.parts))
