@@ -2,14 +2,22 @@
 products, equivalence with witnesses, counting, sampling and path enumeration.
 
 Dense numpy tables over alphabet equivalence classes; hot loops in numba. Depends only on
-``regexlang``.
+``regexlang``. The names below are the ones other packages use; every submodule keeps its own
+name (``automata.minimize`` is the module, its function is ``automata.minimize.minimize``).
 """
 
 from automata.alphabet import Alphabet, common_refinement, partition
 from automata.compile import alphabet_of, compile_many, compile_regex, from_text
-from automata.dfa import DFA
-from automata.errors import DEFAULT_STATE_LIMIT, AlphabetMismatch, AutomataError, StateLimitExceeded, UnsupportedRegex
-from automata.minimize import minimize
+from automata.counting import Completions, completions, count_by_length, diff_ratio
+from automata.dfa import DFA, coreachable
+from automata.errors import (
+    DEFAULT_STATE_LIMIT,
+    AlphabetMismatch,
+    AutomataError,
+    SizeLimitExceeded,
+    StateLimitExceeded,
+    UnsupportedRegex,
+)
 from automata.ops import (
     Witness,
     accepts,
@@ -29,6 +37,8 @@ from automata.ops import (
     symmetric_difference,
     union,
 )
+from automata.paths import Path, Step, accepting_paths, steps_from
+from automata.sampling import sample, sample_strings, shortest
 
 __all__ = [
     "DEFAULT_STATE_LIMIT",
@@ -36,9 +46,14 @@ __all__ = [
     "Alphabet",
     "AlphabetMismatch",
     "AutomataError",
+    "Completions",
+    "Path",
+    "SizeLimitExceeded",
     "StateLimitExceeded",
+    "Step",
     "UnsupportedRegex",
     "Witness",
+    "accepting_paths",
     "accepts",
     "accepts_many",
     "align",
@@ -47,7 +62,11 @@ __all__ = [
     "compile_many",
     "compile_regex",
     "complement",
+    "completions",
+    "coreachable",
+    "count_by_length",
     "dead_state",
+    "diff_ratio",
     "difference",
     "equivalence_witness",
     "equivalent",
@@ -57,9 +76,12 @@ __all__ = [
     "is_empty",
     "is_subset",
     "is_universal",
-    "minimize",
     "num_states",
     "partition",
+    "sample",
+    "sample_strings",
+    "shortest",
+    "steps_from",
     "symmetric_difference",
     "union",
 ]

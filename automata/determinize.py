@@ -14,8 +14,9 @@ CHAR item whose set holds ``c`` and closes the result under ε. A state accepts 
 reachable with the end of text as lookahead. The empty item set is the dead state, so the result
 is complete by construction.
 
-Item sets are interned in an open-addressing hash table keyed by (context, sorted items) and kept
-in one flat array, so the kernel allocates nothing per state. It stops with a status code as soon
+Item sets are numbered through the shared interning table of :mod:`automata._intern`, keyed by a
+hash of (context, sorted items) and compared item by item on a hash match, and kept in one flat
+array, so the kernel allocates nothing per state. It stops with a status code as soon
 as the state count passes ``state_limit`` or the stored items pass a memory budget; the wrapper
 turns that into :class:`StateLimitExceeded` long before memory runs out.
 """

@@ -1,40 +1,50 @@
-"""Benchmark of the automata engine against pyformlang, the library the seed paper's teacher used.
+"""Benchmark of the automata engine against pyformlang (the library the seed paper's teacher
+used), interegular and greenery.
 
 The workload is the seed paper's benchmark list (``cegml/regex_list.json``): the first 3 regexes of
-every (#States, Stardepth) cell, 105 Simple (pyformlang ``Regex``) and 60 Extended (pyformlang
-``PythonRegex``, which cannot express ``&`` and ``~``; those are counted, not run). Each regex gets
-a seeded one-edit mutation of its text (a symbol swapped for another, a star or a bracket class
-deleted, or a count changed; the first candidate, in seeded order, that parses and changes the
-language), and five operations run on both
-engines, interleaved case by case in one process:
+every (#States, Stardepth) cell, 105 Simple and 60 Extended. Each regex gets a seeded one-edit
+mutation of its text (a symbol swapped for another, a star or a bracket class deleted, or a count
+changed; the first candidate, in seeded order, that parses and changes the language), and these
+operations run on every engine, interleaved case by case in one process:
 
 1. text → minimal DFA;
-2. equivalence of the regex and its mutant (both DFAs built beforehand);
+2. equivalence of the regex and its mutant, on the pairs whose languages differ (ours:
+   ``ops.equivalence_witness``, the product search the teacher runs, which also finds a shortest
+   witness; the peers answer yes or no);
 3. their symmetric difference and 250 counterexample strings (ours: ``ops.symmetric_difference``
    and uniform sampling; pyformlang has no sampler, so it runs the seed paper's own: the two
-   differences, then breadth-first random strings to random accepting states, 125 per side);
+   differences, then breadth-first random strings to random accepting states, 125 per side;
+   interegular and greenery enumerate their ``strings()``, shortest first);
 4. the number of accepted strings of each length up to 32 (pyformlang: the same dynamic program
-   over its transition dict, in Python integers);
+   over its transition dict, in Python integers; interegular and greenery have no counterpart);
 5. one teacher step with the regex as target (compiled beforehand) and the mutant as hypothesis:
    compile the hypothesis, decide equivalence, answer with 125 + 125 witnesses;
 6. the same step through the real exact teacher (:class:`oracle.exact.ExactTeacher`) with its
-   defaults: 250 clustered counterexamples from loop-free paths (ours only: pyformlang has no
-   clustering, so its column stays empty).
+   defaults: 250 clustered counterexamples from loop-free paths (ours only: no peer clusters).
 
-Our times are the best of ``--repeat`` runs after a warm-up (so JIT compilation is excluded);
-pyformlang runs once per case, stopped after ``--limit`` seconds (reported as skipped). The table
-gives p50 and p95 over the cases and the median over cases of the per-case ratio pyformlang/ours.
-Cold start is measured separately: a fresh interpreter runs a teacher step with an empty numba
-cache directory, then again with the cache it left. Run:
+What each peer reads: pyformlang the text itself (``Regex`` for Simple, ``PythonRegex`` for
+Extended), except texts with ``&`` or ``~`` (literals to it) or ``{n,}`` (which it reads as the
+literal characters); interegular and greenery the Python ``re`` spelling of our parse of the text
+(so Simple's ``+`` and ``epsilon`` reach them as ``|`` and an empty option), except trees with
+intersection or complement, which ``re`` cannot spell. The peers are imported only when the
+benchmark runs (they are dev extras).
 
-    python -m experiments.bench_automata [--data ../shared/data] [--limit 2] [--json out.json]
+Our times are the best of ``--repeat`` runs after a warm-up (so JIT compilation is excluded); a
+peer runs once per case, stopped after ``--limit`` seconds (reported as skipped). The table gives
+p50 and p95 over the cases and the median over cases of the per-case ratio peer/ours. Cold start
+is measured separately: a fresh interpreter runs a teacher step with an empty numba cache
+directory, then again with the cache it left. Run:
+
+    python -m experiments.bench_automata [--data ../shared/data] [--limit 2] [--per-cell 1] [--json out.json]
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -45,12 +55,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, TypeVar
 
 import attrs
 import click
 import numpy as np
-from pyformlang.regular_expression import PythonRegex, Regex
 
 from automata import ops
 from automata.compile import from_text
@@ -60,8 +69,8 @@ from automata.errors import AutomataError
 from automata.sampling import sample_strings
 from experiments.data_dir import DEFAULT_DATA_DIR
 from oracle.exact import ExactTeacher, TeacherConfig
-from regexlang.dialects import Dialect
-from regexlang.errors import RegexError
+from regexlang.dialects import Dialect, parse, unparse
+from regexlang.errors import NotExpressible, RegexError
 
 _ROOT = Path(__file__).resolve().parents[1]
 _LISTS: dict[Dialect, str] = {"simple": "simplyrx", "extended": "extrx"}
@@ -71,13 +80,14 @@ _SYMBOLS: dict[Dialect, str] = {
 }
 OPERATIONS = {
     "compile": "text → minimal DFA",
-    "equivalence": "equivalence vs mutant",
+    "equivalence": "equivalence (unequal pairs)",
     "counterexamples": "sym. difference + 250",
     "counts": "counts up to length 32",
     "teacher": "teacher step",
     "oracle": "teacher step, clustered",
 }
-#: Operations pyformlang has no counterpart for (it cannot cluster counterexamples).
+PEERS = ("pyformlang", "interegular", "greenery")
+#: Operations no peer has a counterpart for (none clusters counterexamples).
 OURS_ONLY = frozenset({"oracle"})
 WITNESSES = 250
 MAX_LEN = 32
@@ -203,23 +213,98 @@ def _our_counterexamples(a: DFA, b: DFA) -> list[str]:
     return sample_strings(ops.symmetric_difference(a, b), WITNESSES, np.random.default_rng(0), max_len=MAX_LEN)
 
 
-# --- pyformlang, with the seed paper's sampler -------------------------------------------------
+# --- the peers ---------------------------------------------------------------------------------
 
-PyDFA: TypeAlias = Any  # a pyformlang DeterministicFiniteAutomaton (pyformlang ships no types)
-
-
-def _py_unsupported(text: str, dialect: Dialect) -> str | None:
-    """Why pyformlang cannot run ``text`` (``&`` and ``~`` are literals to ``PythonRegex``)."""
-    return "uses & or ~" if dialect == "extended" and ("&" in text or "~" in text) else None
+PeerDFA = Any  # an automaton of a peer library (none of them ships types)
 
 
-def _py_compile(text: str, dialect: Dialect) -> PyDFA:
-    regex = Regex(text) if dialect == "simple" else PythonRegex(text)
-    dfa: PyDFA = regex.to_epsilon_nfa().to_deterministic().minimize()
-    return dfa
+@attrs.frozen
+class Peer:
+    """One reference engine: what it cannot read, and its version of each operation."""
+
+    name: str
+    unsupported: Callable[[str, Dialect], str | None]
+    compile: Callable[[str, Dialect], PeerDFA]
+    equivalent: Callable[[PeerDFA, PeerDFA], bool]
+    counterexamples: Callable[[PeerDFA, PeerDFA], list[str]]
+    counts: Callable[[PeerDFA, int], list[int]] | None
 
 
-def _py_counts(dfa: PyDFA, max_len: int) -> list[int]:
+def load_peers() -> list[Peer]:
+    """The peers, imported now: they are dev extras, needed only while the benchmark runs."""
+    import greenery  # type: ignore[import-untyped]
+    import interegular
+    from pyformlang.regular_expression import PythonRegex, Regex
+
+    def py_compile(text: str, dialect: Dialect) -> PeerDFA:
+        regex = Regex(text) if dialect == "simple" else PythonRegex(text)
+        return regex.to_epsilon_nfa().to_deterministic().minimize()
+
+    def py_counterexamples(a: PeerDFA, b: PeerDFA) -> list[str]:
+        rng, half = random.Random(0), WITNESSES // 2
+        return _py_witnesses(a.get_difference(b).minimize(), half, rng) + _py_witnesses(
+            b.get_difference(a).minimize(), WITNESSES - half, rng
+        )
+
+    def first_strings(strings: Iterator[Any], n: int) -> list[str]:
+        return ["".join(map(str, s)) for s in itertools.islice(strings, n)]
+
+    return [
+        Peer(
+            "pyformlang",
+            _pyformlang_unsupported,
+            py_compile,
+            lambda a, b: bool(a.is_equivalent_to(b)),
+            py_counterexamples,
+            _py_counts,
+        ),
+        Peer(
+            "interegular",
+            _re_unsupported,
+            lambda text, dialect: _reduced(interegular.parse_pattern(_re_spelling(text, dialect)).to_fsm()),
+            lambda a, b: bool(a.equivalent(b)),
+            lambda a, b: first_strings(a.symmetric_difference(b).strings(), WITNESSES),
+            None,
+        ),
+        Peer(
+            "greenery",
+            _re_unsupported,
+            lambda text, dialect: _reduced(greenery.parse(_re_spelling(text, dialect)).to_fsm()),
+            lambda a, b: bool(a.equivalent(b)),
+            lambda a, b: first_strings(a.symmetric_difference(b).strings([]), WITNESSES),
+            None,
+        ),
+    ]
+
+
+def _reduced(fsm: PeerDFA) -> PeerDFA:
+    """The minimal automaton of an interegular or greenery ``FSM``."""
+    return fsm.reduce()
+
+
+_OPEN_COUNT = re.compile(r"\{\d+,\}")
+
+
+def _pyformlang_unsupported(text: str, dialect: Dialect) -> str | None:
+    """Why pyformlang cannot run ``text``: ``PythonRegex`` reads ``&``, ``~`` and ``{n,}`` as literals."""
+    if dialect == "extended" and ("&" in text or "~" in text):
+        return "uses & or ~"
+    return "uses {n,}" if _OPEN_COUNT.search(text) else None
+
+
+def _re_spelling(text: str, dialect: Dialect) -> str:
+    return unparse(parse(text, dialect), "python")
+
+
+def _re_unsupported(text: str, dialect: Dialect) -> str | None:
+    try:
+        _re_spelling(text, dialect)
+    except NotExpressible:
+        return "uses & or ~"
+    return None
+
+
+def _py_counts(dfa: PeerDFA, max_len: int) -> list[int]:
     if dfa.start_state is None:
         return [0] * (max_len + 1)
     table = dfa.to_dict()
@@ -236,7 +321,7 @@ def _py_counts(dfa: PyDFA, max_len: int) -> list[int]:
     return counts
 
 
-def _py_strings_to(dfa: PyDFA, targets: set[Any], rng: random.Random) -> str | None:
+def _py_strings_to(dfa: PeerDFA, targets: set[Any], rng: random.Random) -> str | None:
     """The seed paper's sampler: breadth-first over (state, depth) from the start, then a random
     one of the strings that reached ``targets``."""
     table = dfa.to_dict()
@@ -256,7 +341,7 @@ def _py_strings_to(dfa: PyDFA, targets: set[Any], rng: random.Random) -> str | N
     return rng.choice(found) if found else None
 
 
-def _py_witnesses(dfa: PyDFA, k: int, rng: random.Random) -> list[str]:
+def _py_witnesses(dfa: PeerDFA, k: int, rng: random.Random) -> list[str]:
     """The seed paper's ``k_witnesses_sample``: round-robin over accepting states, 16 tries each."""
     finals = list(dfa.final_states)
     if not finals or dfa.start_state is None:
@@ -276,18 +361,9 @@ def _py_witnesses(dfa: PyDFA, k: int, rng: random.Random) -> list[str]:
     return out
 
 
-def _py_counterexamples(a: PyDFA, b: PyDFA, rng: random.Random) -> list[str]:
-    half = WITNESSES // 2
-    return _py_witnesses(a.get_difference(b).minimize(), half, rng) + _py_witnesses(
-        b.get_difference(a).minimize(), WITNESSES - half, rng
-    )
-
-
-def _py_teacher_step(target: PyDFA, hypothesis: str, dialect: Dialect) -> list[str]:
-    guess = _py_compile(hypothesis, dialect)
-    if target.is_equivalent_to(guess):
-        return []
-    return _py_counterexamples(target, guess, random.Random(0))
+def _peer_teacher_step(peer: Peer, target: PeerDFA, hypothesis: str, dialect: Dialect) -> list[str]:
+    guess = peer.compile(hypothesis, dialect)
+    return [] if peer.equivalent(target, guess) else peer.counterexamples(target, guess)
 
 
 # --- running -----------------------------------------------------------------------------------
@@ -295,33 +371,38 @@ def _py_teacher_step(target: PyDFA, hypothesis: str, dialect: Dialect) -> list[s
 
 @attrs.define
 class Timings:
-    """Seconds per case for one operation and dialect; None where pyformlang was skipped."""
+    """Seconds per case for one operation and dialect; None where an engine was skipped, and for
+    every engine where the operation does not apply (equivalence of pairs with equal languages)."""
 
-    ours: list[float] = attrs.field(factory=list)
-    pyformlang: list[float | None] = attrs.field(factory=list)
+    ours: list[float | None] = attrs.field(factory=list)
+    peers: dict[str, list[float | None]] = attrs.field(factory=lambda: {name: [] for name in PEERS})
 
 
-def run(cases: list[Case], *, limit: float, repeat: int, echo: Callable[[str], None] = print) -> dict[str, Any]:
-    """Time every operation on every case with both engines; the raw timings and skip reasons."""
+def run(
+    cases: list[Case], peers: list[Peer], *, limit: float, repeat: int, echo: Callable[[str], None] = print
+) -> dict[str, Any]:
+    """Time every operation on every case with every engine; the raw timings and skip reasons."""
     timings = {(op, dialect): Timings() for op in OPERATIONS for dialect in _LISTS}
-    unsupported: dict[str, list[str]] = {dialect: [] for dialect in _LISTS}
+    unsupported: dict[str, dict[str, list[str]]] = {p.name: {d: [] for d in _LISTS} for p in peers}
     for case in cases[:2] + [c for c in cases if c.dialect == "extended"][:2]:  # warm up the kernels
         _measure_ours(case, 1)
     for i, case in enumerate(cases):
-        reason = _py_unsupported(case.text, case.dialect) or _py_unsupported(case.mutant, case.dialect)
-        if reason:
-            unsupported[case.dialect].append(case.text)
-        # Alternate which engine goes first, so neither always runs on a warmer machine.
-        if i % 2:
-            theirs = {} if reason else _measure_pyformlang(case, limit)
-            ours = _measure_ours(case, repeat)
-        else:
-            ours = _measure_ours(case, repeat)
-            theirs = {} if reason else _measure_pyformlang(case, limit)
+        theirs: dict[str, dict[str, float | None]] = {}
+        # Alternate who goes first, so no engine always runs on a warmer machine.
+        ours = _measure_ours(case, repeat) if i % 2 == 0 else {}
+        for peer in peers:
+            reason = peer.unsupported(case.text, case.dialect) or peer.unsupported(case.mutant, case.dialect)
+            if reason:
+                unsupported[peer.name][case.dialect].append(case.text)
+            else:
+                theirs[peer.name] = _measure_peer(peer, case, limit)
+        ours = ours or _measure_ours(case, repeat)
+        unequal = ours["equivalence"] is not None
         for op in OPERATIONS:
-            timings[op, case.dialect].ours.append(ours[op])
-            if not reason:
-                timings[op, case.dialect].pyformlang.append(theirs.get(op))
+            timing = timings[op, case.dialect]
+            timing.ours.append(ours[op])
+            for name, times in theirs.items():
+                timing.peers[name].append(times.get(op) if op != "equivalence" or unequal else None)
         if (i + 1) % 20 == 0:
             echo(f"  {i + 1}/{len(cases)} cases")
     return {
@@ -330,11 +411,14 @@ def run(cases: list[Case], *, limit: float, repeat: int, echo: Callable[[str], N
     }
 
 
-def _measure_ours(case: Case, repeat: int) -> dict[str, float]:
-    times: dict[str, float] = {}
+def _measure_ours(case: Case, repeat: int) -> dict[str, float | None]:
+    times: dict[str, float | None] = {}
     times["compile"], target = _best_of(repeat, lambda: from_text(case.text, case.dialect))
     mutant = from_text(case.mutant, case.dialect)
-    times["equivalence"], _ = _best_of(repeat, lambda: ops.equivalent(target, mutant))
+    if ops.equivalent(target, mutant):
+        times["equivalence"] = None
+    else:
+        times["equivalence"], _ = _best_of(repeat, lambda: ops.equivalence_witness(target, mutant))
     times["counterexamples"], _ = _best_of(repeat, lambda: _our_counterexamples(target, mutant))
     times["counts"], _ = _best_of(repeat, lambda: count_by_length(target, MAX_LEN))
     times["teacher"], _ = _best_of(repeat, lambda: _our_teacher_step(target, case.mutant, case.dialect))
@@ -343,16 +427,18 @@ def _measure_ours(case: Case, repeat: int) -> dict[str, float]:
     return times
 
 
-def _measure_pyformlang(case: Case, limit: float) -> dict[str, float | None]:
+def _measure_peer(peer: Peer, case: Case, limit: float) -> dict[str, float | None]:
     times: dict[str, float | None] = dict.fromkeys(OPERATIONS)
-    times["compile"], target = _capped(limit, lambda: _py_compile(case.text, case.dialect))
-    _, mutant = _capped(limit, lambda: _py_compile(case.mutant, case.dialect))
+    times["compile"], target = _capped(limit, lambda: peer.compile(case.text, case.dialect))
+    _, mutant = _capped(limit, lambda: peer.compile(case.mutant, case.dialect))
     if target is None or mutant is None:
         return times
-    times["equivalence"], _ = _capped(limit, lambda: target.is_equivalent_to(mutant))
-    times["counterexamples"], _ = _capped(limit, lambda: _py_counterexamples(target, mutant, random.Random(0)))
-    times["counts"], _ = _capped(limit, lambda: _py_counts(target, MAX_LEN))
-    times["teacher"], _ = _capped(limit, lambda: _py_teacher_step(target, case.mutant, case.dialect))
+    times["equivalence"], _ = _capped(limit, lambda: peer.equivalent(target, mutant))
+    times["counterexamples"], _ = _capped(limit, lambda: peer.counterexamples(target, mutant))
+    if peer.counts is not None:
+        count = peer.counts
+        times["counts"], _ = _capped(limit, lambda: count(target, MAX_LEN))
+    times["teacher"], _ = _capped(limit, lambda: _peer_teacher_step(peer, target, case.mutant, case.dialect))
     return times
 
 
@@ -409,29 +495,32 @@ def measure_cold_start(cases: list[Case]) -> dict[str, Any]:
 
 
 def summarize(raw: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per operation and dialect: our p50/p95, pyformlang's, skips and the median per-case ratio."""
+    """Per operation and dialect: our p50/p95 and, per peer, its p50/p95, how many cases it ran,
+    skipped or could not read, and the median per-case ratio peer/ours."""
     rows = []
     for key, timing in raw["timings"].items():
         op, dialect = key.split("/")
-        ours = np.asarray(timing["ours"])
-        theirs = timing["pyformlang"]
-        paired = [(t, o) for t, o in zip(theirs, ours) if t is not None]
-        ran = np.asarray([t for t, _ in paired])
-        rows.append(
-            {
-                "operation": op,
-                "dialect": dialect,
-                "cases": len(ours),
-                "ours_p50": float(np.median(ours)) if ours.size else None,
-                "ours_p95": float(np.percentile(ours, 95)) if ours.size else None,
-                "pyformlang_ran": len(paired),
-                "pyformlang_skipped": len(theirs) - len(paired),
-                "pyformlang_unsupported": len(raw["unsupported"][dialect]),
-                "pyformlang_p50": float(np.median(ran)) if paired else None,
-                "pyformlang_p95": float(np.percentile(ran, 95)) if paired else None,
+        ours = np.asarray([o for o in timing["ours"] if o is not None])
+        row: dict[str, Any] = {
+            "operation": op,
+            "dialect": dialect,
+            "cases": len(ours),
+            "ours_p50": float(np.median(ours)) if ours.size else None,
+            "ours_p95": float(np.percentile(ours, 95)) if ours.size else None,
+        }
+        for name, theirs in timing["peers"].items():
+            paired = [(t, o) for t, o in zip(theirs, timing["ours"]) if t is not None and o is not None]
+            ran = np.asarray([t for t, _ in paired])
+            applicable = sum(o is not None for o, t in zip(timing["ours"], theirs))
+            row[name] = {
+                "ran": len(paired),
+                "skipped": applicable - len(paired),
+                "unsupported": len(raw["unsupported"][name][dialect]),
+                "p50": float(np.median(ran)) if paired else None,
+                "p95": float(np.percentile(ran, 95)) if paired else None,
                 "ratio": float(np.median([t / o for t, o in paired])) if paired else None,
             }
-        )
+        rows.append(row)
     return rows
 
 
@@ -445,40 +534,40 @@ def _ms(seconds: float | None) -> str:
 
 def render(rows: list[dict[str, Any]], cold: dict[str, Any] | None, limit: float) -> str:
     """The results as a plain-text table, the targets, and the cold-start costs."""
-    header = ["operation", "dialect", "cases", "ours p50", "ours p95", "pyformlang p50", "p95", "ratio"]
-    header.append("pyf. ran/skipped/unsupported")
+    header = ["operation", "dialect", "cases", "ours p50", "ours p95"]
+    peers = [name for name in PEERS if name in rows[0]]
+    header += [f"{name} p50 (ratio; ran/skipped/unread)" for name in peers]
+
+    def peer_cell(row: dict[str, Any], name: str) -> str:
+        if row["operation"] in OURS_ONLY or (row["operation"] == "counts" and name != "pyformlang"):
+            return "no counterpart"
+        peer = row[name]
+        ratio = "-" if peer["ratio"] is None else f"{peer['ratio']:.{0 if peer['ratio'] >= 10 else 1}f}×"
+        return f"{_ms(peer['p50'])} ({ratio}; {peer['ran']}/{peer['skipped']}/{peer['unsupported']})"
+
     lines = [
-        [
-            OPERATIONS[r["operation"]],
-            r["dialect"],
-            str(r["cases"]),
-            _ms(r["ours_p50"]),
-            _ms(r["ours_p95"]),
-            _ms(r["pyformlang_p50"]),
-            _ms(r["pyformlang_p95"]),
-            "-" if r["ratio"] is None else f"{r['ratio']:.0f}×",
-            "no counterpart"
-            if r["operation"] in OURS_ONLY
-            else f"{r['pyformlang_ran']}/{r['pyformlang_skipped']}/{r['pyformlang_unsupported']}",
-        ]
+        [OPERATIONS[r["operation"]], r["dialect"], str(r["cases"]), _ms(r["ours_p50"]), _ms(r["ours_p95"])]
+        + [peer_cell(r, name) for name in peers]
         for r in rows
     ]
     widths = [max(len(row[i]) for row in [header, *lines]) for i in range(len(header))]
     out = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)) for row in [header, *lines]]
     out.insert(1, "  ".join("-" * w for w in widths))
     out.append("")
-    out.append(f"ratio: median over cases of pyformlang time / our time, on the cases pyformlang finished; "
-               f"skipped: over {limit:g} s or failed; unsupported: & or ~.")
+    out.append(
+        f"ratio: median over cases of the peer's time / ours, on the cases it finished; skipped: over "
+        f"{limit:g} s or failed; unread: syntax it cannot read (pyformlang: & ~ {{n,}}; others: & ~)."
+    )
     out.append("targets:")
     for r in rows:
-        if r["operation"] in ("compile", "equivalence") and r["ratio"] is not None:
-            verdict = "met" if r["ratio"] >= SPEEDUP_TARGET else "MISSED"
-            name = f"{OPERATIONS[r['operation']]} ({r['dialect']})"
-            out.append(f"  {name}: ≥{SPEEDUP_TARGET:.0f}× pyformlang: {verdict} ({r['ratio']:.0f}×)")
+        name = f"{OPERATIONS[r['operation']]} ({r['dialect']})"
+        ratio = r["pyformlang"]["ratio"] if "pyformlang" in r else None
+        if r["operation"] in ("compile", "equivalence") and ratio is not None:
+            verdict = "met" if ratio >= SPEEDUP_TARGET else "MISSED"
+            out.append(f"  {name}: ≥{SPEEDUP_TARGET:.0f}× pyformlang: {verdict} ({ratio:.0f}×)")
         if r["operation"] in ("teacher", "oracle"):
             budget = TEACHER_P95_MS[r["dialect"]] / 1e3
             verdict = "met" if r["ours_p95"] <= budget else "MISSED"
-            name = f"{OPERATIONS[r['operation']]} ({r['dialect']})"
             out.append(f"  {name}: p95 ≤ {_ms(budget)}: {verdict} ({_ms(r['ours_p95'])})")
     if cold is not None:
         out.append(
@@ -506,10 +595,11 @@ def render(rows: list[dict[str, Any]], cold: dict[str, Any] | None, limit: float
 def main(
     data: Path, limit: float, repeat: int, per_cell: int, seed: int, cold_start: bool, json_path: Path | None
 ) -> None:
-    """Time our automata engine against pyformlang on the seed paper's benchmark regexes."""
+    """Time our automata engine against pyformlang, interegular and greenery on the seed paper's regexes."""
     cases = load_cases(data, per_cell, seed)
-    click.echo(f"{len(cases)} cases; pyformlang limited to {limit:g} s per operation")
-    raw = run(cases, limit=limit, repeat=repeat, echo=click.echo)
+    peers = load_peers()
+    click.echo(f"{len(cases)} cases; {', '.join(p.name for p in peers)} limited to {limit:g} s per operation")
+    raw = run(cases, peers, limit=limit, repeat=repeat, echo=click.echo)
     rows = summarize(raw)
     cold = measure_cold_start(cases) if cold_start else None
     click.echo(render(rows, cold, limit))

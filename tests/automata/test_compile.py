@@ -93,3 +93,15 @@ def test_counted_repetition_expands_exactly() -> None:
     dfa = from_text("(ab){2,3}c{2,}", "python")
     accepted = [s for s in strings_up_to("abc", 9) if ops.accepts(dfa, s)]
     assert accepted == ["ababcc", "ababccc", "abababcc", "ababcccc", "abababccc", "ababccccc"]
+
+
+def test_the_package_exports_what_other_packages_use_and_keeps_module_names() -> None:
+    import types
+
+    import automata
+    from automata import minimize, paths, sampling
+
+    assert isinstance(automata.minimize, types.ModuleType) and minimize is automata.minimize
+    assert automata.shortest is sampling.shortest and automata.steps_from is paths.steps_from
+    assert all(hasattr(automata, name) for name in automata.__all__)
+    assert {"Path", "Step", "accepting_paths", "sample_strings", "diff_ratio", "count_by_length"} <= set(automata.__all__)
