@@ -6,7 +6,7 @@ from llm.calllog import CallLog, ModelTotals
 from llm.chat import Message, ModelInfo, Request, SamplingParams, StructuredOutput
 from llm.client import LLMClient, Mode, choose_model
 from llm.config import ClientConfig
-from llm.errors import ConfigError, LLMError, MalformedResponse, ModelDiscoveryError, ReplayMiss
+from llm.errors import CallLogError, ConfigError, LLMError, MalformedResponse, ModelDiscoveryError, ReplayMiss
 from llm.prompts import (
     EXTENDED_REGULARIZATION,
     SIMPLE_REGULARIZATION,
@@ -31,6 +31,7 @@ __all__ = [
     "SIMPLE_REGULARIZATION",
     "AnswerError",
     "CallLog",
+    "CallLogError",
     "Choice",
     "ClientConfig",
     "Completion",

@@ -48,7 +48,7 @@ RESERVED_FIELDS = frozenset(
 )
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a call's identity hashes its messages several times
 class Message:
     """One chat message."""
 
@@ -111,7 +111,7 @@ def _known_effort(instance: object, attribute: attrs.Attribute[Any], value: str 
         raise ConfigError(f"reasoning_effort must be one of {get_args(ReasoningEffort)}, got {value!r}")
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class SamplingParams:
     """How to sample: the paper's defaults are temperature 0 and 32768 completion tokens.
 

@@ -20,7 +20,7 @@ one HTTP attempt (long, because a reasoning model may think for many minutes bef
 byte), and ``call_deadline`` everything one call may take: every attempt, every wait between
 attempts, and the model discovery it triggers. With the defaults a hanging server holds a call
 for at most ``call_deadline`` = 1 h, not ``max_attempts`` × ``total_timeout`` = 3 h. HTTP(S)
-proxies are taken from ``HTTP_PROXY``/``HTTPS_PROXY``/``NO_PROXY`` (``trust_env``), as the
+proxies are taken from ``HTTP_PROXY``/``HTTPS_PROXY``/``NO_PROXY`` when a client opens, as the
 official SDKs do.
 """
 

@@ -21,6 +21,8 @@ from typing import Any, Generic, TypeVar
 import aiohttp
 import attrs
 import numpy as np
+from aiohttp.helpers import get_env_proxy_for_url
+from yarl import URL
 
 from llm.config import DUMMY_API_KEY, ClientConfig
 from llm.errors import MalformedResponse
@@ -72,12 +74,21 @@ class Transport:
         self._secret = None if config.api_key == DUMMY_API_KEY else config.api_key
 
     def open(self) -> None:
-        """Create the session (pool as large as the concurrency, proxies from the environment)."""
+        """Create the session: a pool as large as the concurrency, the proxy the environment names.
+
+        The proxy (``HTTP(S)_PROXY`` unless ``NO_PROXY`` exempts the host) is looked up once here;
+        aiohttp's ``trust_env`` would look it up in a worker thread on every request.
+        """
+        try:
+            proxy, proxy_auth = get_env_proxy_for_url(URL(self.config.base_url))
+        except LookupError:
+            proxy, proxy_auth = None, None
         self._session = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=self.config.concurrency),
             timeout=aiohttp.ClientTimeout(total=self.config.total_timeout, sock_connect=self.config.connect_timeout),
             headers={"Authorization": f"Bearer {self.config.api_key}"},
-            trust_env=True,
+            proxy=proxy,
+            proxy_auth=proxy_auth,
         )
 
     async def close(self) -> None:
