@@ -52,7 +52,7 @@ def new_table(numbers: int) -> IntArray:
 @kernel
 def home(table: IntArray, h: int) -> int:
     """The first slot of the probe sequence of hash ``h``."""
-    return (h >> _SHIFT) & (table.shape[0] - 1)  # type: ignore[no-any-return]
+    return int((h >> _SHIFT) & (table.shape[0] - 1))
 
 
 @kernel

@@ -68,7 +68,7 @@ def compile_many(
         for regex in regexes:
             automaton = positions.glushkov(regex, state_limit)
             built.append(automaton)
-            sets.extend(automaton.reads.values())  # type: ignore[arg-type]
+            sets.extend(what for what in automaton.reads.values() if isinstance(what, CharSet))  # no splices yet
             extra.extend(automaton.unread)
     except positions.Fallback:
         alphabet, members = _alphabet(regexes, universe, given)
