@@ -16,9 +16,10 @@ re-implements them (from a reading of the code, in our own terms) over our autom
   draws, and each draw is a breadth-first walk over (state, depth) pairs in shuffled order that
   picks one of the strings reaching its accepting state at any depth up to ``max_len``, retried up
   to 16 times when it repeats a string of the same round;
-* without ``clustered`` a step spells one random character of the step (plain strings); with it,
-  the whole step, printed in the code's class spelling (:func:`oracle.examples.format_position`
-  with ``spelling="cegml"``);
+* without ``clustered`` the depth- and breadth-first searches branch on every character, and the
+  random walk spells a step with one random character of it; with ``clustered`` a step is the
+  whole super-character, printed in the code's class spelling
+  (:func:`oracle.examples.format_position` with ``spelling="cegml"``);
 * its evaluation strings (:func:`coin_flip_set`) flip a fair coin per string between the target
   and its complement and take the same breadth-first walk to any accepting state.
 
@@ -53,10 +54,11 @@ _ATTEMPTS = 16
 
 class _Graph:
     """A difference automaton as the reference code sees it: only live states, and per state its
-    successors in state order, each with the characters leading there."""
+    successors in state order, each with the characters leading there (or, ``per_char``, one edge
+    per character, as its plain-string searches branch)."""
 
-    def __init__(self, dfa: DFA) -> None:
-        self.dfa = dfa
+    def __init__(self, dfa: DFA, per_char: bool = False) -> None:
+        self.dfa, self.per_char = dfa, per_char
         self.live: list[bool] = live_states(dfa).tolist()
         self.states = sum(self.live)
         self.accepting: list[bool] = dfa.accepting.tolist()
@@ -65,8 +67,10 @@ class _Graph:
     def out(self, state: int) -> list[tuple[int, CharSet]]:
         """Live successors of ``state`` in state order, with the characters leading to each."""
         if state not in self._out:
-            steps = [(s.target, s.chars) for s in steps_from(self.dfa, state) if self.live[s.target]]
-            self._out[state] = sorted(steps, key=lambda step: step[0])
+            steps = sorted((s.target, s.chars) for s in steps_from(self.dfa, state) if self.live[s.target])
+            if self.per_char:
+                steps = [(target, CharSet.of(c)) for target, chars in steps for c in _members(chars)]
+            self._out[state] = steps
         return self._out[state]
 
 
@@ -81,7 +85,7 @@ def counterexamples(too_little: DFA, too_much: DFA, config: TeacherConfig, round
 
 def witnesses(diff: DFA, k: int, label: bool, config: TeacherConfig, rng: random.Random) -> list[Counterexample]:
     """The witnesses of one side in the configured mode, as examples labelled ``label``."""
-    graph = _Graph(diff)
+    graph = _Graph(diff, per_char=not config.clustered and config.mode != "uniform")
     if not graph.live[diff.start]:
         return []
     draw = {"paths": _depth_first, "shortest": _all_shortest, "uniform": _random}[config.mode]
@@ -92,8 +96,12 @@ def witnesses(diff: DFA, k: int, label: bool, config: TeacherConfig, rng: random
     return [Example("".join(_spell(chars, rng) for chars in tokens), label) for tokens in token_lists]
 
 
+def _members(chars: CharSet) -> str:
+    return "".join(chars) if len(chars) <= _ALL_MEMBERS else readable(chars)
+
+
 def _spell(chars: CharSet, rng: random.Random) -> str:
-    members = "".join(chars) if len(chars) <= _ALL_MEMBERS else readable(chars)
+    members = _members(chars)
     return members[rng.randrange(len(members))]
 
 

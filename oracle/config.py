@@ -87,6 +87,11 @@ class TeacherConfig:
         return cls(**settings)
 
     @property
+    def reading(self) -> Literal["universal", "loose"]:
+        """How the profile scores clustered negatives (see :func:`oracle.clustered.satisfies`)."""
+        return "loose" if self.profile == "cegml" else "universal"
+
+    @property
     def mode_name(self) -> str:
         """The mode as recorded in verdicts, e.g. ``paths`` or ``shortest+clustered``."""
         return self.mode + ("+clustered" if self.clustered else "") + ("@cegml" if self.profile == "cegml" else "")

@@ -1,0 +1,121 @@
+"""The ``cegml`` profile: the reference code's sampling choices, checked against ``re`` and brute force."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+
+from automata.compile import compile_regex
+from oracle import ExactTeacher, Example, TeacherConfig, evaluation_set, remember, satisfies, score
+from oracle.examples import ClusteredExample
+from regexlang.charset import CharSet
+from regexlang.dialects import parse
+
+MODES = ("paths", "shortest", "uniform")
+
+
+def matcher(text: str) -> re.Pattern[str]:
+    return re.compile(text.replace(" ", "").replace("+", "|"))
+
+
+def test_the_profile_is_one_config_value() -> None:
+    config = TeacherConfig.cegml(mode="shortest")
+    assert (config.profile, config.order, config.clustered, config.mode) == ("cegml", "grouped", True, "shortest")
+    assert config == TeacherConfig(profile="cegml", order="grouped", clustered=True, mode="shortest")
+    assert config.reading == "loose" and TeacherConfig().reading == "universal"
+    assert config.mode_name == "shortest+clustered@cegml" and TeacherConfig().mode_name == "paths"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_half_a_batch_per_side_without_refill_positives_first(mode: str) -> None:
+    config = TeacherConfig.cegml(mode=mode, clustered=False, batch=50)
+    teacher = ExactTeacher.from_regex("a (a + b + c)*", "simple", config=config)
+    verdict = teacher.check("a (a + b + c)* c + b")  # the only negative is "b"
+    labels = [e.label for e in verdict.counterexamples]
+    assert labels == sorted(labels, reverse=True)  # positives first
+    assert [e.text() for e in verdict.negatives] == ["b, 0"]
+    assert 1 <= len(verdict.positives) <= 25  # no refill from the short side
+    inside, outside = matcher("a (a + b + c)*"), matcher("a (a + b + c)* c + b")
+    for example in verdict.counterexamples:
+        assert isinstance(example, Example) and len(example.string) <= 32
+        assert bool(inside.fullmatch(example.string)) == example.label != bool(outside.fullmatch(example.string))
+
+
+def test_shortest_returns_every_witness_of_the_minimum_length() -> None:
+    teacher = ExactTeacher.from_regex("(a + b + c)* c", "simple", config=TeacherConfig.cegml(mode="shortest", clustered=False, batch=4))
+    verdict = teacher.check("c")
+    inside, outside = matcher("(a + b + c)* c"), matcher("c")
+    strings = ("".join(t) for n in range(4) for t in itertools.product("abc", repeat=n))
+    differ = [s for s in strings if bool(inside.fullmatch(s)) != bool(outside.fullmatch(s))]
+    shortest = min(map(len, differ))
+    expected = {s for s in differ if len(s) == shortest}
+    assert {e.string for e in verdict.counterexamples if isinstance(e, Example)} == expected
+    assert len(expected) > 4 // 2  # more than k: the reference does not cap this mode
+
+
+def test_repeats_are_allowed_across_rounds() -> None:
+    teacher = ExactTeacher.from_regex("(a + b + c)* c", "simple", config=TeacherConfig.cegml(mode="shortest"))
+    first = teacher.check("c")
+    again = teacher.check("c", first.counterexamples)
+    assert again.counterexamples == first.counterexamples
+    assert len(remember(first.counterexamples, again)) == len(first.counterexamples)
+
+
+@pytest.mark.parametrize(("mode", "clustered"), list(itertools.product(MODES, [False, True])))
+def test_witnesses_are_genuine_and_distinct_within_a_round(mode: str, clustered: bool) -> None:
+    target, hypothesis = "(a b* + c)*", "(a b + c)*"
+    config = TeacherConfig.cegml(mode=mode, clustered=clustered, batch=40)
+    verdict = ExactTeacher.from_regex(target, "simple", config=config).check(hypothesis)
+    assert verdict.counterexamples and len(verdict.positives) <= 20 and len(verdict.negatives) <= 20
+    inside, outside = matcher(target), matcher(hypothesis)
+    texts = [e.text() for e in verdict.counterexamples]
+    assert len(set(texts)) == len(texts) or mode == "uniform" and not clustered
+    for example in verdict.counterexamples:
+        strings = [example.string] if isinstance(example, Example) else list(example.strings())
+        for string in strings:
+            assert len(string) <= 32
+            assert bool(inside.fullmatch(string)) == example.label != bool(outside.fullmatch(string))
+
+
+def test_a_simple_targets_alphabet_is_its_own_letters() -> None:
+    teacher = ExactTeacher.from_regex("(a b)*", "simple", config=TeacherConfig.cegml())
+    assert teacher.universe == CharSet.of("ab")
+    verdict = teacher.check("(a b + c)*")  # "c" is not a letter of the target: the code cannot compile it
+    assert not verdict.valid and verdict.issues[0].kind == "syntax_error"
+    improved = ExactTeacher.from_regex("(a b)*", "simple")
+    assert improved.universe == CharSet.of("abc") and improved.check("(a b + c)*").valid
+
+
+def test_classes_print_in_the_reference_spelling() -> None:
+    config = TeacherConfig.cegml(mode="paths")
+    verdict = ExactTeacher.from_regex("[ac]x", "extended", config=config).check("x")
+    assert "[ac]x, 1" in [e.text() for e in verdict.counterexamples]
+    simple = ExactTeacher.from_regex("(a + c) b", "simple", config=TeacherConfig.cegml()).check("b")
+    assert [e.text() for e in simple.counterexamples] == ["[ac]b, 1", "b, 0"]  # ours would print [^b]b
+
+
+def test_negative_clusters_score_loosely() -> None:
+    dfa = compile_regex(parse("a b", "simple"), CharSet.of("abc"))
+    cluster = ClusteredExample(("a", CharSet.of("bc")), False)  # "ab" is accepted, "ac" is not
+    assert satisfies(dfa, cluster, reading=TeacherConfig.cegml().reading)
+    assert not satisfies(dfa, cluster)
+
+
+def test_coin_flip_evaluation_set() -> None:
+    target = compile_regex(parse("(a b* + c)*", "simple"), CharSet.of("abc"))
+    examples = evaluation_set(target, size=300, seed=3, profile="cegml")
+    pattern = matcher("(a b* + c)*")
+    assert len(examples) == 300 and 90 < examples.positives < 210
+    assert all(bool(pattern.fullmatch(e.string)) == e.label and len(e.string) <= 32 for e in examples.examples)
+    assert examples == evaluation_set(target, size=300, seed=3, profile="cegml")
+    everything = compile_regex(parse("(a + b + c)*", "simple"), CharSet.of("abc"))
+    assert evaluation_set(everything, size=20, profile="cegml").positives == 20  # no complement to flip to
+
+
+def test_a_hypothesis_that_does_not_compile_scores_zero_and_one() -> None:
+    target = compile_regex(parse("a b*", "simple"), CharSet.of("abc"))
+    examples = evaluation_set(target, size=10)
+    assert (score(target, None, examples).accuracy, score(target, None, examples).diff_ratio) == (0.0, 1.0)
+    assert score(target, target, examples).accuracy == 1.0
