@@ -7,9 +7,10 @@ mutation of :mod:`experiments.bench_automata` (the same cases, so the two benchm
 typical near miss of a late learning round. The target is compiled once, outside
 the clock, as a teacher does; a step is timed as the best of a few repetitions, and the table
 reports p50 and p95 over the targets against the budget (20 ms Simple, 100 ms Extended), how many
-mutants differ from their target, and the mean number of counterexamples those get. Run:
+mutants differ from their target, and the mean number of counterexamples those get, for every
+sampling mode (or the one named) under the chosen teacher profile. Run:
 
-    python -m experiments.bench_oracle [--data ../shared/data] [--mode paths] [--repeat 3]
+    python -m experiments.bench_oracle [--data ../shared/data] [--mode all] [--profile improved] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ import time
 from pathlib import Path
 from typing import cast
 
+import attrs
 import click
 import numpy as np
 
 from experiments.bench_automata import Case, load_cases
 from experiments.data_dir import DEFAULT_DATA_DIR
+from oracle.config import PROFILES, Profile
 from oracle.exact import ExactTeacher, TeacherConfig
 from oracle.protocol import SAMPLING_MODES, SamplingMode
 from regexlang.dialects import Dialect
@@ -51,30 +54,34 @@ def step_times(cases: list[Case], config: TeacherConfig, repeat: int) -> tuple[l
 
 @click.command()
 @click.option("--data", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True)
-@click.option("--mode", type=click.Choice(SAMPLING_MODES), default="paths", show_default=True)
+@click.option("--mode", type=click.Choice(("all", *SAMPLING_MODES)), default="all", show_default=True)
+@click.option("--profile", type=click.Choice(PROFILES), default="improved", show_default=True)
 @click.option("--repeat", type=int, default=3, show_default=True)
-def main(data: Path, mode: str, repeat: int) -> None:
-    """Print p50/p95 of the teacher step per dialect against the budget."""
-    config = TeacherConfig(mode=cast(SamplingMode, mode), clustered=True, batch=250)
-    ExactTeacher.from_regex("a b*", "simple", config=config).check("a b")  # compile the numba kernels
-    print(f"teacher step: equivalence + {config.batch} counterexamples ({config.mode_name}), best of {repeat}")
+def main(data: Path, mode: str, profile: str, repeat: int) -> None:
+    """Print p50/p95 of the teacher step per mode and dialect against the budget."""
+    cases = load_cases(data)
+    modes = SAMPLING_MODES if mode == "all" else (cast(SamplingMode, mode),)
+    warm = TeacherConfig(clustered=True, profile=cast(Profile, profile))
+    ExactTeacher.from_regex("a b*", "simple", config=warm).check("a b")  # compile the numba kernels
+    print(f"teacher step: equivalence + {warm.batch} counterexamples, {profile} profile, best of {repeat}")
     print(
-        f"{'dialect':<9} {'targets':>7} {'differ':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'budget':>7} "
-        f"{'p95/budget':>10} {'mean CEs':>8}"
+        f"{'mode':<28} {'dialect':<9} {'targets':>7} {'differ':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} "
+        f"{'budget':>7} {'p95/budget':>10} {'mean CEs':>8}"
     )
     dialects: tuple[Dialect, ...] = ("simple", "extended")
-    cases = load_cases(data)
-    for dialect in dialects:
-        chosen = [case for case in cases if case.dialect == dialect]
-        seconds, answered = step_times(chosen, config, repeat)
-        ms = 1000 * np.asarray(seconds)
-        p50, p95 = np.percentile(ms, [50, 95])
-        budget = BUDGET_MS[dialect]
-        differ = [n for n in answered if n is not None]
-        print(
-            f"{dialect:<9} {len(chosen):>7} {len(differ):>6} {p50:>8.2f} {p95:>8.2f} {ms.max():>8.2f} {budget:>7.0f} "
-            f"{p95 / budget:>10.2f} {np.mean(differ):>8.1f}"
-        )
+    for sampling in modes:
+        config = attrs.evolve(warm, mode=sampling)
+        for dialect in dialects:
+            chosen = [case for case in cases if case.dialect == dialect]
+            seconds, answered = step_times(chosen, config, repeat)
+            ms = 1000 * np.asarray(seconds)
+            p50, p95 = np.percentile(ms, [50, 95])
+            budget = BUDGET_MS[dialect]
+            differ = [n for n in answered if n is not None]
+            print(
+                f"{config.mode_name:<28} {dialect:<9} {len(chosen):>7} {len(differ):>6} {p50:>8.2f} {p95:>8.2f} "
+                f"{ms.max():>8.2f} {budget:>7.0f} {p95 / budget:>10.2f} {np.mean(differ):>8.1f}"
+            )
 
 
 if __name__ == "__main__":

@@ -124,6 +124,7 @@ def shortest_walks(edges: Edges, max_len: int) -> Iterator[Walk]:
         return
     viable = [dfa.accepting.copy()]  # viable[r][s]: some walk of exactly r edges accepts
     lookup: list[list[bool]] = [viable[0].tolist()]  # the same rows as lists, for the walk
+    cache: dict[tuple[int, int], tuple[tuple[int, CharSet], ...]] = {}
     reached = np.zeros(dfa.n_states, dtype=np.bool_)
     reached[dfa.start] = True
     for length in range(max_len + 1):
@@ -132,7 +133,7 @@ def shortest_walks(edges: Edges, max_len: int) -> Iterator[Walk]:
             viable.append(np.asarray(viable[-1][dfa.transitions].any(axis=1), dtype=np.bool_))
             lookup.append(viable[-1].tolist())
         if lookup[length][dfa.start]:
-            yield from _walks_of_length(edges, length, lookup)
+            yield from _walks_of_length(edges, length, lookup, cache)
         reached = _successors(dfa, reached) & np.asarray(edges.live)
         if not reached.any():
             return
@@ -144,22 +145,35 @@ def _successors(dfa: DFA, states: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_
     return following
 
 
-def _walks_of_length(edges: Edges, length: int, viable: list[list[bool]]) -> Iterator[Walk]:
-    """The accepting walks of exactly ``length`` edges, depth first without recursion."""
+def _walks_of_length(
+    edges: Edges, length: int, viable: list[list[bool]], cache: dict[tuple[int, int], tuple[tuple[int, CharSet], ...]]
+) -> Iterator[Walk]:
+    """The accepting walks of exactly ``length`` edges, depth first without recursion. ``cache``
+    keeps, per (state, edges left), the edges into states that can still accept in time."""
+
+    def options(state: int, left: int) -> tuple[tuple[int, CharSet], ...]:
+        found = cache.get((state, left))
+        if found is None:
+            row = viable[left - 1]
+            found = cache[state, left] = tuple(edge for edge in edges.out(state) if row[edge[0]])
+        return found
+
     if length == 0:
         yield (), ()
         return
     states: list[int] = []
     chars: list[CharSet] = []
-    choices = [_viable_out(edges, edges.dfa.start, viable[length - 1])]
-    while choices:
-        if not choices[-1]:
-            choices.pop()
+    stack = [(options(edges.dfa.start, length), 0)]
+    while stack:
+        choices, index = stack[-1]
+        if index == len(choices):
+            stack.pop()
             if states:
                 states.pop()
                 chars.pop()
             continue
-        target, label = choices[-1].pop()
+        stack[-1] = (choices, index + 1)
+        target, label = choices[index]
         states.append(target)
         chars.append(label)
         if len(states) == length:
@@ -167,12 +181,7 @@ def _walks_of_length(edges: Edges, length: int, viable: list[list[bool]]) -> Ite
             states.pop()
             chars.pop()
         else:
-            choices.append(_viable_out(edges, target, viable[length - 1 - len(states)]))
-
-
-def _viable_out(edges: Edges, state: int, viable: list[bool]) -> list[tuple[int, CharSet]]:
-    """The edges of ``state`` into ``viable`` states, reversed so that ``pop`` takes them in order."""
-    return [edge for edge in reversed(edges.out(state)) if viable[edge[0]]]
+            stack.append((options(target, length - len(states)), 0))
 
 
 def random_walks(edges: Edges, n: int, max_len: int, rng: np.random.Generator) -> tuple[list[Walk], bool]:
