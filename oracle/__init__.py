@@ -1,11 +1,13 @@
 """Teachers: exact equivalence with (clustered) counterexamples, test-suite oracles, hardening
 probes, and the small protocol a user implements to plug in a custom oracle."""
 
-from oracle.clustered import lift, misclassified, satisfies
+from oracle.clustered import Reading, lift, misclassified, satisfies
 from oracle.compiling import Compiled, compile_subject
+from oracle.config import ORDERS, PROFILES, Order, Profile, TeacherConfig
+from oracle.draws import SearchTooLarge
 from oracle.evaluation import EvaluationSet, Scores, accuracy, evaluation_set, score
-from oracle.exact import ExactTeacher, Order, TeacherConfig
-from oracle.examples import ClusteredExample, Counterexample, Example, format_position
+from oracle.exact import ExactTeacher
+from oracle.examples import ClusteredExample, Counterexample, Example, Spelling, format_position, parse_pattern
 from oracle.probes import ProbeReport
 from oracle.protocol import (
     SAMPLING_MODES,
@@ -22,6 +24,8 @@ from oracle.protocol import (
 from oracle.testsuite import SuiteConfig, SuiteOracle, SuiteReport
 
 __all__ = [
+    "ORDERS",
+    "PROFILES",
     "SAMPLING_MODES",
     "ClusteredExample",
     "Compiled",
@@ -35,8 +39,12 @@ __all__ = [
     "MembershipOracle",
     "Order",
     "ProbeReport",
+    "Profile",
+    "Reading",
     "SamplingMode",
     "Scores",
+    "SearchTooLarge",
+    "Spelling",
     "Spend",
     "SuiteConfig",
     "SuiteOracle",
@@ -50,6 +58,7 @@ __all__ = [
     "format_position",
     "lift",
     "misclassified",
+    "parse_pattern",
     "remember",
     "satisfies",
     "score",
