@@ -14,6 +14,7 @@ from cli.lazy import LazyCommand, LazyGroup
 BENCHMARKS = {
     "automata": LazyCommand("experiments.bench_automata:main", "Automata operations against pyformlang and peers."),
     "oracle": LazyCommand("experiments.bench_oracle:main", "The exact teacher's step: equivalence and counterexamples."),
+    "learners": LazyCommand("experiments.bench_learners:main", "Every learner in the paper's loop on the paper's lists and KB13."),
     "llm": LazyCommand("experiments.bench_llm:main", "Client overhead against a loopback server; replay throughput."),
 }
 

@@ -7,6 +7,9 @@ import click
 from cli.lazy import LazyCommand, LazyGroup
 
 COMMANDS = {
+    "experiment": LazyCommand("cli.experiment:experiment", "Run an experiment file (default: the built-in quick one) and report."),
+    "report": LazyCommand("cli.report:report", "Rewrite a run directory's report from its records."),
+    "learn": LazyCommand("cli.learn:learn", "Learn a regex from a target or from labeled examples."),
     "regex": LazyCommand("cli.regex:regex", "Parse a regex, show its metrics, compare it with another."),
     "bench": LazyCommand("cli.bench:bench", "Performance benchmarks against reference implementations."),
     "corpus-stats": LazyCommand("cli.corpus_stats:corpus_stats_command", "How much of each shared corpus parses, and why not."),

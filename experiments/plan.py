@@ -1,0 +1,265 @@
+"""An experiment as data: which datasets, which arms (learner + loop settings), which seeds.
+
+An experiment file is TOML (read with the standard library's ``tomllib``)::
+
+    name = "table1-simple"
+    seeds = [0, 1, 2]
+    teacher_profile = "cegml"          # or "improved" (the default)
+
+    [[datasets]]
+    kind = "paper-list"                # generated | paper-list | kb13-extended | nl-rx-turk | kb13-python
+    list = "simplyrx"
+    per_cell = 3
+
+    [[arms]]
+    name = "agentic"
+    learner = "llm"                    # or a symbolic learner of cegis.learners (symbolic, rpni, lstar, ...)
+    setting = "agentic"                # an LLM setting of cegis.settings
+
+    [[servers]]                        # optional: OpenAI-compatible endpoints for llm arms
+    base_url = "http://localhost:8000/v1"
+    concurrency = 8
+
+Every field of an arm that is not the learner's own (protocol, batch, epochs, clustered, mode, ...)
+becomes a field of the run's :class:`cegis.config.LoopConfig`, so two arms differ by data only.
+:func:`load_plan` validates everything before a single run starts and names the file and the field
+in its :class:`PlanError`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal, cast, get_args
+
+import attrs
+
+from cegis.config import Budgets, LoopConfig
+from cegis.learners import REGISTRY
+from cegis.settings import SETTINGS
+from oracle.config import PROFILES, Profile, TeacherConfig
+from oracle.protocol import SamplingMode
+
+DatasetKind = Literal["generated", "paper-list", "kb13-extended", "nl-rx-turk", "kb13-python"]
+Protocol = Literal["paper", "one-shortest"]
+LLM = "llm"
+
+
+class PlanError(ValueError):
+    """An experiment file that cannot be run, with the file and the field at fault."""
+
+
+@attrs.frozen
+class DatasetSpec:
+    """One dataset of an experiment: its kind, its file (None: the default location) and size."""
+
+    kind: DatasetKind
+    name: str
+    path: Path | None = None
+    list: str | None = None  # paper-list: simplyrx or extrx
+    per_cell: int | None = None  # generated / paper-list: targets per (#States, StarDepth) cell
+    size: int | None = None  # nl-rx-turk / kb13-python: tasks sampled; kb13-extended: first N
+    seed: int = 0
+
+
+@attrs.frozen
+class ArmSpec:
+    """One row of the experiment's tables: a learner under one loop protocol.
+
+    ``protocol`` ``paper`` is the seed paper's (≤ 8 initial, ≤ 12 epochs of ≤ 250 counterexamples);
+    ``one-shortest`` shows one shortest counterexample per epoch (≤ 100 epochs), the protocol that
+    measures sample efficiency.
+    """
+
+    name: str
+    learner: str
+    setting: str | None = None  # the LLM setting when learner == "llm"
+    protocol: Protocol = "paper"
+    clustered: bool = True
+    mode: SamplingMode | None = None  # teacher sampling mode; None: the protocol's
+    batch: int | None = None
+    epochs: int | None = None
+    profile: Profile | None = None  # overrides the experiment's teacher_profile
+    model: str | None = None
+
+    @property
+    def is_llm(self) -> bool:
+        """Whether the arm asks a model."""
+        return self.learner == LLM
+
+
+@attrs.frozen
+class ServerSpec:
+    """An OpenAI-compatible endpoint and how many calls it takes at once."""
+
+    base_url: str
+    concurrency: int = 8
+    model: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"  # the key is read from this variable, never from the file
+
+
+@attrs.frozen
+class Plan:
+    """A whole experiment: every (task, arm, seed) combination is one unit of work."""
+
+    name: str
+    datasets: tuple[DatasetSpec, ...]
+    arms: tuple[ArmSpec, ...]
+    seeds: tuple[int, ...] = (0,)
+    teacher_profile: Profile = "improved"
+    servers: tuple[ServerSpec, ...] = ()
+    concurrency: int = 2  # symbolic units run in this many worker processes
+    token_budget: int | None = None
+    description: str = ""
+
+    @property
+    def needs_model(self) -> bool:
+        """Whether any arm asks a model."""
+        return any(arm.is_llm for arm in self.arms)
+
+
+def loop_config(plan: Plan, arm: ArmSpec, seed: int) -> LoopConfig:
+    """The loop settings of one arm at one seed: the protocol's defaults, then the arm's overrides."""
+    profile = arm.profile or plan.teacher_profile
+    teacher = TeacherConfig.cegml() if profile == "cegml" else TeacherConfig()
+    if arm.protocol == "one-shortest":
+        teacher = attrs.evolve(teacher, mode="shortest", batch=1)
+        epochs: int | None = 100
+    else:
+        epochs = 12
+    teacher = attrs.evolve(teacher, clustered=arm.clustered)
+    if arm.mode is not None:
+        teacher = attrs.evolve(teacher, mode=arm.mode)
+    if arm.batch is not None:
+        teacher = attrs.evolve(teacher, batch=arm.batch)
+    if arm.epochs is not None:
+        epochs = arm.epochs
+    return LoopConfig(teacher=teacher, budgets=Budgets(epochs=epochs), seed=seed)
+
+
+def load_plan(path: Path) -> Plan:
+    """The experiment in the TOML file ``path``; raises :class:`PlanError` naming what is wrong."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise PlanError(f"cannot read experiment file {path}: {error.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise PlanError(f"{path} is not valid TOML: {error}") from None
+    try:
+        return plan_from_data(data, default_name=path.stem)
+    except PlanError as error:
+        raise PlanError(f"{path}: {error}") from None
+
+
+def plan_from_data(data: Mapping[str, Any], *, default_name: str = "experiment") -> Plan:
+    """The experiment described by parsed TOML ``data``."""
+    known = {"name", "description", "seeds", "teacher_profile", "datasets", "arms", "servers", "concurrency", "token_budget"}
+    _no_unknown(data, known, "the experiment")
+    seeds = data.get("seeds", [0])
+    if isinstance(seeds, int) and not isinstance(seeds, bool):
+        seeds = list(range(seeds))
+    if not isinstance(seeds, list) or not seeds or not all(isinstance(s, int) for s in seeds):
+        raise PlanError("seeds must be a positive count or a non-empty list of integers")
+    datasets = tuple(_dataset(d, i) for i, d in enumerate(_tables(data, "datasets")))
+    arms = tuple(_arm(a, i) for i, a in enumerate(_tables(data, "arms")))
+    if not datasets or not arms:
+        raise PlanError("an experiment needs at least one [[datasets]] and one [[arms]] table")
+    for field, items in (("dataset", [d.name for d in datasets]), ("arm", [a.name for a in arms])):
+        if len(set(items)) != len(items):
+            raise PlanError(f"two {field}s share a name; give each a distinct name")
+    servers = tuple(_server(s, i) for i, s in enumerate(_tables(data, "servers", required=False)))
+    profile = data.get("teacher_profile", "improved")
+    if profile not in PROFILES:
+        raise PlanError(f"teacher_profile {profile!r} is not one of {', '.join(PROFILES)}")
+    return Plan(
+        name=str(data.get("name", default_name)),
+        datasets=datasets,
+        arms=arms,
+        seeds=tuple(seeds),
+        teacher_profile=profile,
+        servers=servers,
+        concurrency=_positive(data.get("concurrency", 2), "concurrency"),
+        token_budget=None if data.get("token_budget") is None else _positive(data["token_budget"], "token_budget"),
+        description=str(data.get("description", "")),
+    )
+
+
+def _tables(data: Mapping[str, Any], key: str, *, required: bool = True) -> list[Mapping[str, Any]]:
+    tables = data.get(key, [])
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise PlanError(f"{key} must be an array of tables ([[{key}]])")
+    if required and not tables:
+        raise PlanError(f"an experiment needs at least one [[{key}]] table")
+    return tables
+
+
+def _no_unknown(table: Mapping[str, Any], known: set[str], where: str) -> None:
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise PlanError(f"{where} has unknown field(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+
+
+def _positive(value: object, field: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise PlanError(f"{field} must be a positive integer, not {value!r}")
+    return value
+
+
+def _dataset(table: Mapping[str, Any], index: int) -> DatasetSpec:
+    where = f"[[datasets]] #{index + 1}"
+    _no_unknown(table, {f.name for f in attrs.fields(DatasetSpec)}, where)
+    kind = cast(DatasetKind, table.get("kind"))
+    if kind not in get_args(DatasetKind):
+        raise PlanError(f"{where}: kind {kind!r} is not one of {', '.join(get_args(DatasetKind))}")
+    if kind == "paper-list" and table.get("list") not in ("simplyrx", "extrx"):
+        raise PlanError(f"{where}: a paper-list dataset needs list = \"simplyrx\" or \"extrx\"")
+    for field in ("per_cell", "size"):
+        if table.get(field) is not None:
+            _positive(table[field], f"{where}: {field}")
+    default = kind if kind != "paper-list" else str(table["list"])
+    return DatasetSpec(
+        kind=kind,
+        name=str(table.get("name", default)),
+        path=None if table.get("path") is None else Path(table["path"]).expanduser(),
+        list=table.get("list"),
+        per_cell=table.get("per_cell"),
+        size=table.get("size"),
+        seed=int(table.get("seed", 0)),
+    )
+
+
+def _arm(table: Mapping[str, Any], index: int) -> ArmSpec:
+    where = f"[[arms]] #{index + 1}"
+    _no_unknown(table, {f.name for f in attrs.fields(ArmSpec)}, where)
+    learner = table.get("learner")
+    if learner != LLM and learner not in REGISTRY:
+        raise PlanError(f"{where}: learner {learner!r} is not 'llm' or one of {', '.join(sorted(REGISTRY))}")
+    setting = table.get("setting")
+    if learner == LLM and setting not in SETTINGS:
+        raise PlanError(f"{where}: an llm arm needs setting = one of {', '.join(SETTINGS)}")
+    if learner != LLM and setting is not None:
+        raise PlanError(f"{where}: setting applies to llm arms only")
+    if table.get("protocol", "paper") not in get_args(Protocol):
+        raise PlanError(f"{where}: protocol must be one of {', '.join(get_args(Protocol))}")
+    if table.get("profile") not in (None, *PROFILES):
+        raise PlanError(f"{where}: profile must be one of {', '.join(PROFILES)}")
+    for field in ("batch", "epochs"):
+        if table.get(field) is not None:
+            _positive(table[field], f"{where}: {field}")
+    name = str(table.get("name", setting if learner == LLM else learner))
+    arm = ArmSpec(name=name, **{k: v for k, v in table.items() if k != "name"})
+    try:  # the teacher validates mode and the rest at construction
+        loop_config(Plan("check", (), (arm,)), arm, 0)
+    except (ValueError, TypeError) as error:
+        raise PlanError(f"{where}: {error}") from None
+    return arm
+
+
+def _server(table: Mapping[str, Any], index: int) -> ServerSpec:
+    where = f"[[servers]] #{index + 1}"
+    _no_unknown(table, {f.name for f in attrs.fields(ServerSpec)}, where)
+    if not isinstance(table.get("base_url"), str):
+        raise PlanError(f"{where}: base_url is required")
+    concurrency = _positive(table.get("concurrency", 8), f"{where}: concurrency")
+    return ServerSpec(str(table["base_url"]), concurrency, table.get("model"), str(table.get("api_key_env", "OPENAI_API_KEY")))

@@ -1,0 +1,92 @@
+"""The runner's progress line: units done, successes, tokens spent and the time left.
+
+On a terminal the line is redrawn in place; elsewhere (CI logs, files) a line is printed at most
+every ``every`` seconds and at the end, so logs stay short. Only this module writes progress.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+import attrs
+
+
+@attrs.define
+class Progress:
+    """Counts the runner reports into, and the one line that shows them."""
+
+    total: int
+    done: int = 0
+    succeeded: int = 0
+    tokens: int = 0
+    errors: int = 0
+    out: TextIO = sys.stderr
+    clock: Callable[[], float] = time.monotonic
+    every: float = 10.0
+    started: float = attrs.field(init=False)
+    counted_at_start: int = attrs.field(init=False, default=0)
+    _shown: float = attrs.field(init=False, default=float("-inf"))
+
+    def __attrs_post_init__(self) -> None:
+        self.started = self.clock()
+
+    def resume(self, done: int, succeeded: int, tokens: int) -> None:
+        """Count units a previous invocation already finished (they do not count toward the ETA)."""
+        self.done += done
+        self.succeeded += succeeded
+        self.tokens += tokens
+        self.counted_at_start = self.done
+
+    def unit_finished(self, success: bool, tokens: int) -> None:
+        """One more unit is done."""
+        self.done += 1
+        self.succeeded += int(success)
+        self.tokens += tokens
+        self.show()
+
+    def unit_failed(self) -> None:
+        """One unit raised an error (it is logged, the run goes on)."""
+        self.done += 1
+        self.errors += 1
+        self.show()
+
+    def line(self) -> str:
+        """The progress line's text."""
+        elapsed = self.clock() - self.started
+        fresh = self.done - self.counted_at_start
+        left = self.total - self.done
+        eta = "—" if fresh == 0 else _duration(elapsed / fresh * left)
+        parts = [
+            f"units {self.done}/{self.total}",
+            f"succeeded {self.succeeded}",
+            f"tokens {self.tokens:,}",
+            f"elapsed {_duration(elapsed)}",
+            f"ETA {eta}",
+        ]
+        if self.errors:
+            parts.append(f"errors {self.errors}")
+        return " · ".join(parts)
+
+    def show(self, *, final: bool = False) -> None:
+        """Redraw the line on a terminal, or print it now and then elsewhere."""
+        now = self.clock()
+        if self.out.isatty():
+            self.out.write("\r" + self.line() + ("\n" if final else ""))
+        elif final or now - self._shown >= self.every:
+            self.out.write(self.line() + "\n")
+        else:
+            return
+        self._shown = now
+        self.out.flush()
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"

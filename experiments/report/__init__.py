@@ -1,0 +1,5 @@
+"""Reports of experiment runs: Markdown tables and PNG figures recomputed from the JSON Lines."""
+
+from experiments.report.write import write_report
+
+__all__ = ["write_report"]

@@ -1,0 +1,70 @@
+"""A-CEGIS trajectory metrics for the arms that learn from a description (paper ``001``).
+
+Each run's hypotheses are re-judged on the test-suite oracle rebuilt from the gold regex and the
+description (it is deterministic, so it is the suite the run saw), through
+:func:`cegis.trajectory.from_records`; the metrics' exact definitions live there.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from cegis.records import epoch_from_json
+from cegis.settings import SETTINGS
+from cegis.trajectory import Trajectory, from_records, summarize
+from experiments.report.load import UnitResult
+from experiments.report.tables import groups, markdown
+from oracle.testsuite import SuiteConfig, SuiteOracle
+from regexlang.charset import CharSet
+
+
+def _trajectory(result: UnitResult, description: str) -> Trajectory | None:
+    if result.run is None:
+        return None
+    task = result.run["task"]
+    universe = CharSet((lo, hi) for lo, hi in task["universe"])
+    suite = SuiteOracle.from_gold(
+        result.unit["target"], dialect=result.unit["dialect"], universe=universe, description=description, config=SuiteConfig()
+    )
+    records = [epoch_from_json(epoch) for epoch in result.epochs]
+    return from_records(records, suite, dialect=result.unit["dialect"], probe_final=True)
+
+
+def acegis_tables(results: Sequence[UnitResult], descriptions: dict[str, str]) -> str | None:
+    """Pass@1, Pass@final, MRR, RER, stability and robust success per A-CEGIS arm, and the
+    histogram of the turn of first success; None when no arm is an A-CEGIS setting."""
+    rows = []
+    histogram_rows = []
+    for arm, runs in groups(results, lambda r: r.unit["arm"]).items():
+        setting = SETTINGS.get(runs[0].unit.get("setting") or "")
+        if setting is None or setting.prompt != "description":
+            continue
+        trajectories = [t for r in runs if (t := _trajectory(r, descriptions.get(r.unit["task"], ""))) is not None]
+        if not trajectories:
+            continue
+        s = summarize(trajectories)
+        rows.append(
+            [
+                arm,
+                s.runs,
+                f"{s.pass_at_1:.3f}",
+                f"{s.pass_at_final:.3f}",
+                f"{s.mrr:.3f}",
+                "—" if s.rer is None else f"{s.rer:.2f} ({s.fixes}/{s.breaks})",
+                "—" if s.stability is None else f"{s.stability:.3f}",
+                "—" if s.robust is None else f"{s.robust:.3f}",
+            ]
+        )
+        first = Counter(next((i + 1 for i, t in enumerate(tr.turns) if t.passed), 0) for tr in trajectories)
+        turns = max(len(tr.turns) for tr in trajectories)
+        histogram_rows.append([arm, *(first.get(t, 0) for t in range(1, turns + 1)), first.get(0, 0)])
+    if not rows:
+        return None
+    width = max(len(r) for r in histogram_rows) - 2
+    metrics = markdown(["arm", "runs", "Pass@1", "Pass@final", "MRR", "RER (fixes/breaks)", "stability", "robust"], rows)
+    histogram = markdown(
+        ["arm", *(f"turn {t}" for t in range(1, width + 1)), "never"],
+        [row[:-1] + [""] * (width + 1 - len(row[:-1])) + [row[-1]] for row in histogram_rows],
+    )
+    return metrics + "\n\nTurn of first success (runs):\n\n" + histogram

@@ -1,0 +1,205 @@
+"""The report's tables, each a pure function from unit results to Markdown.
+
+Groupings follow the seed paper: success by StarDepth (Table 1's layout, with the paper's figures
+in rows labeled as the paper's where the setting matches), success over #States × StarDepth (its
+heatmaps), evaluation accuracy and Diff Ratio by sample budget (its sample-efficiency figure),
+success against tokens (its Pareto fronts); then A-CEGIS's trajectory metrics and SEVerA's guard
+statistics for the arms that have them.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+
+from cegis.settings import SETTINGS
+from experiments.report.load import UnitResult
+from experiments.report.published import published
+
+#: Labeled-example budgets of the sample-efficiency table (log scale, as the paper's 3 → 3000).
+BUDGETS = (8, 16, 32, 64, 128, 256, 512, 1024, 3000)
+
+
+def markdown(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """A Markdown table."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def groups(results: Iterable[UnitResult], key: Callable[[UnitResult], object]) -> dict[object, list[UnitResult]]:
+    """Results grouped by ``key``, in first-seen order."""
+    grouped: dict[object, list[UnitResult]] = defaultdict(list)
+    for result in results:
+        grouped[key(result)].append(result)
+    return dict(grouped)
+
+
+def _rate(results: Sequence[UnitResult]) -> str:
+    done = [r for r in results if r.finished]
+    if not done:
+        return "—"
+    wins = sum(r.success for r in done)
+    pending = len(results) - len(done)
+    return f"{100 * wins / len(done):.1f}% ({wins}/{len(done)}{f', {pending} unfinished' if pending else ''})"
+
+
+def success_by_star_depth(results: Sequence[UnitResult], dataset: str) -> str:
+    """Run-level success per arm by StarDepth on one dataset, the paper's rows beside matching arms."""
+    mine = [r for r in results if r.unit["dataset"] == dataset]
+    depths = sorted({r.star_depth for r in mine})
+    header = ["arm", *(f"SD={d}" for d in depths), "all"]
+    rows: list[list[object]] = []
+    for arm, runs in groups(mine, lambda r: r.unit["arm"]).items():
+        by_depth = groups(runs, lambda r: r.star_depth)
+        rows.append([arm, *(_rate(by_depth.get(d, [])) for d in depths), _rate(runs)])
+        paper = published(dataset, runs[0].unit.get("setting") if runs[0].unit["learner"] == "llm" else None)
+        if paper is not None:
+            rows.append([f"↳ paper, Table 1 ({runs[0].unit['setting']})", *(_paper(paper, d) for d in depths), ""])
+    return markdown(header, rows)
+
+
+def _paper(figures: dict[int, float], depth: int) -> str:
+    return f"{figures[depth]:.1f}%" if depth in figures else "—"
+
+
+def heatmap_table(results: Sequence[UnitResult]) -> str:
+    """Success rate over #States (rows) × StarDepth (columns) for one dataset and arm."""
+    states = sorted({r.states for r in results})
+    depths = sorted({r.star_depth for r in results})
+    cells = groups(results, lambda r: (r.states, r.star_depth))
+    rows = [[s, *(_cell(cells.get((s, d), [])) for d in depths)] for s in states]
+    return markdown(["#States", *(f"SD={d}" for d in depths)], rows)
+
+
+def _cell(results: Sequence[UnitResult]) -> str:
+    done = [r for r in results if r.finished]
+    return "—" if not done else f"{100 * sum(r.success for r in done) / len(done):.0f}%"
+
+
+def at_budget(result: UnitResult, budget: int) -> tuple[float, float] | None:
+    """Accuracy and Diff Ratio of the last hypothesis proposed from at most ``budget`` examples
+    (a run that was already accepted counts as accuracy 1 and Diff Ratio 0); None before any."""
+    best = None
+    for seen, accuracy, diff in result.seen_by_epoch():
+        if seen > budget:
+            break
+        best = (0.0 if accuracy is None else accuracy, 1.0 if diff is None else diff)
+    if best is None:
+        return None
+    if result.success and result.examples <= budget:
+        return (1.0, 0.0)
+    return best
+
+
+def sample_efficiency(results: Sequence[UnitResult], metric: int) -> str:
+    """Mean evaluation accuracy (``metric`` 0) or Diff Ratio (1) per arm and StarDepth by budget."""
+    rows = []
+    keyed = groups(results, lambda r: (str(r.unit["arm"]), r.star_depth))
+    for key in sorted(keyed, key=str):
+        runs = keyed[key]
+        arm, depth = runs[0].unit["arm"], runs[0].star_depth
+        cells = []
+        for budget in BUDGETS:
+            values = [v[metric] for r in runs if r.finished and (v := at_budget(r, budget)) is not None]
+            cells.append(f"{statistics.fmean(values):.3f}" if values else "—")
+        rows.append([arm, depth, *cells])
+    return markdown(["arm", "SD", *(f"≤{b}" for b in BUDGETS)], rows)
+
+
+def _median(values: Sequence[float]) -> str:
+    return f"{statistics.median(values):.1f}" if values else "—"
+
+
+def _p95(values: Sequence[float]) -> str:
+    if not values:
+        return "—"
+    ordered = sorted(values)
+    return f"{ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]:.2f}"
+
+
+def cost_summary(results: Sequence[UnitResult]) -> str:
+    """Per arm: runs, success, and at success the median examples, epochs and queries; wall time;
+    printed length of the learned regex against the target's; tokens per run."""
+    rows = []
+    for arm, runs in groups(results, lambda r: r.unit["arm"]).items():
+        done = [r for r in runs if r.finished and r.run is not None]
+        won = [r for r in done if r.success and r.run is not None]
+        seconds = [_seconds(r) for r in done]
+        ratio = [len(r.run["hypothesis"]) / max(1, len(r.unit["target"])) for r in won if r.run and r.run["hypothesis"]]
+        rows.append(
+            [
+                arm,
+                len(runs),
+                _rate(runs),
+                _median([r.examples for r in won]),
+                _median([r.run["epochs"] for r in won if r.run]),
+                _median([r.run["totals"].get("membership_queries", 0) for r in won if r.run]),
+                _median(seconds),
+                _p95(seconds),
+                _median(ratio),
+                _median([r.tokens for r in done]),
+            ]
+        )
+    header = ["arm", "runs", "success", "examples*", "epochs*", "MQ*", "s p50", "s p95", "length ×*", "tokens p50"]
+    return markdown(header, rows) + "\n\n\\* median over successful runs; length × = printed learned regex ÷ target."
+
+
+def _seconds(result: UnitResult) -> float:
+    totals = result.run["totals"] if result.run else {}
+    return float(totals.get("seconds", 0.0)) + float(totals.get("teacher_seconds", 0.0))
+
+
+def pareto(results: Sequence[UnitResult]) -> tuple[str, list[tuple[str, float, float, bool]]]:
+    """Success against mean tokens per run for each arm; a point is Pareto-optimal when no other
+    arm has at least its success with fewer tokens (or more success with as few)."""
+    points = []
+    for arm, runs in groups(results, lambda r: r.unit["arm"]).items():
+        done = [r for r in runs if r.finished]
+        if done:
+            points.append((str(arm), statistics.fmean(r.tokens for r in done), sum(r.success for r in done) / len(done)))
+    marked = [
+        (arm, tokens, success, not any(t <= tokens and s >= success and (t, s) != (tokens, success) for _, t, s in points))
+        for arm, tokens, success in points
+    ]
+    table = markdown(
+        ["arm", "mean tokens per run", "success", "Pareto-optimal"],
+        [(a, f"{t:,.0f}", f"{100 * s:.1f}%", "yes" if p else "") for a, t, s, p in marked],
+    )
+    return table, marked
+
+
+def guard_statistics(results: Sequence[UnitResult]) -> str | None:
+    """Per guarded arm: proposals, draws, conformance rate and fallback trigger rate (SEVerA)."""
+    rows = []
+    for arm, runs in groups(results, lambda r: r.unit["arm"]).items():
+        setting = SETTINGS.get(runs[0].unit.get("setting") or "")
+        tallies = [t for r in runs if (t := _tally(r)) is not None]
+        if setting is None or setting.guard is None or not tallies:
+            continue
+        proposals = sum(t["proposals"] for t in tallies)
+        draws = sum(t["draws"] for t in tallies)
+        conforming = sum(t["conforming"] for t in tallies)
+        fallbacks = sum(t["fallbacks"] for t in tallies)
+        rows.append(
+            [
+                arm,
+                proposals,
+                draws,
+                f"{conforming / draws:.3f}" if draws else "—",
+                f"{fallbacks / proposals:.3f}" if proposals else "—",
+                _rate(runs),
+            ]
+        )
+    if not rows:
+        return None
+    return markdown(["arm", "proposals", "draws", "conformance rate", "fallback trigger rate", "success"], rows)
+
+
+def _tally(result: UnitResult) -> dict[str, int] | None:
+    for epoch in reversed(result.epochs):
+        memo = epoch.get("memo")
+        if isinstance(memo, dict) and isinstance(memo.get("tally"), dict) and memo["tally"].get("draws"):
+            return dict(memo["tally"])
+    return None

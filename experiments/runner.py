@@ -1,0 +1,165 @@
+"""Run every unit of an experiment with bounded concurrency, resumably, and say how it went.
+
+``run_experiment(plan, run_dir)`` writes the manifest, skips units whose records are complete,
+and runs the rest: symbolic units in ``plan.concurrency`` worker processes (they are CPU-bound),
+LLM units as tasks on one event loop that share a :class:`~experiments.servers.ServerPool` over the
+configured servers and one SQLite call log (``calls.sqlite3`` in the run directory, in ``record``
+mode, so a resumed experiment pays for no call twice). A unit that raises is logged to
+``errors.jsonl`` with its traceback and the run goes on; a token budget stops launching new LLM
+units once spent, and the runner says so. Running the same command again continues where it
+stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import os
+import traceback
+from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from experiments.execute import run_llm_unit, run_symbolic_unit
+from experiments.plan import Plan, ServerSpec
+from experiments.progress import Progress
+from experiments.servers import ServerPool
+from experiments.units import Unit, finished, units, write_manifest
+
+ERRORS = "errors.jsonl"
+CALL_LOG = "calls.sqlite3"
+
+
+@attrs.frozen
+class RunSummary:
+    """How an invocation of the runner went."""
+
+    units: int
+    already_done: int
+    ran: int
+    succeeded: int
+    errors: int
+    tokens: int
+    stopped: str | None = None  # why units were left unstarted (e.g. the token budget), if any
+
+
+def _tokens(totals: dict[str, Any]) -> int:
+    return int(totals.get("prompt_tokens", 0)) + int(totals.get("completion_tokens", 0))
+
+
+async def run_experiment(
+    plan: Plan,
+    run_dir: Path,
+    *,
+    servers: tuple[ServerSpec, ...] | None = None,
+    progress: Progress | None = None,
+) -> RunSummary:
+    """Run (or continue) every unit of ``plan`` into ``run_dir``."""
+    all_units = list(units(plan))
+    write_manifest(run_dir, all_units)
+    (run_dir / "plan.json").write_text(json.dumps(attrs.asdict(plan), default=str, indent=2), encoding="utf-8")
+    track = progress or Progress(len(all_units))
+    pending: list[Unit] = []
+    before = [0, 0, 0]
+    for unit in all_units:
+        closing = finished(unit.records(run_dir))
+        if closing is None:
+            pending.append(unit)
+        else:
+            before[0] += 1
+            before[1] += closing["outcome"] == "equivalent"
+            before[2] += _tokens(closing["totals"])
+    track.resume(*before)
+    track.show()
+    symbolic = [u for u in pending if not u.arm.is_llm]
+    model = [u for u in pending if u.arm.is_llm]
+    stopped = None
+    await _run_symbolic(symbolic, plan, run_dir, track)
+    if model:
+        stopped = await _run_llm(model, plan, run_dir, servers or plan.servers, track)
+    track.show(final=True)
+    return RunSummary(
+        len(all_units), before[0], track.done - before[0], track.succeeded, track.errors, track.tokens, stopped
+    )
+
+
+def _log_error(run_dir: Path, unit: Unit, error: BaseException) -> None:
+    entry = {"unit": unit.key, "error": f"{type(error).__name__}: {error}", "traceback": traceback.format_exception(error)}
+    with (run_dir / ERRORS).open("a", encoding="utf-8") as out:
+        out.write(json.dumps(entry) + "\n")
+
+
+async def _guarded(unit: Unit, run_dir: Path, track: Progress, work: Awaitable[dict[str, Any]]) -> None:
+    """Await one unit's work, counting its outcome; an exception is logged, never raised."""
+    try:
+        result = await work
+    except Exception as error:  # noqa: BLE001 - one broken unit must not end the experiment
+        _log_error(run_dir, unit, error)
+        track.unit_failed()
+        return
+    track.unit_finished(result["outcome"] == "equivalent", _tokens(result["totals"]))
+
+
+async def _run_symbolic(pending: list[Unit], plan: Plan, run_dir: Path, track: Progress) -> None:
+    if not pending:
+        return
+    loop = asyncio.get_running_loop()
+    # spawned (not forked) workers: the parent may hold threads and numba state a fork would copy
+    with ProcessPoolExecutor(max_workers=plan.concurrency, mp_context=multiprocessing.get_context("spawn")) as pool:
+        await asyncio.gather(
+            *(
+                _guarded(u, run_dir, track, loop.run_in_executor(pool, run_symbolic_unit, u, plan, run_dir))
+                for u in pending
+            )
+        )
+
+
+async def _run_llm(
+    pending: list[Unit], plan: Plan, run_dir: Path, servers: tuple[ServerSpec, ...], track: Progress
+) -> str | None:
+    if not servers:
+        servers = (ServerSpec(os.environ.get("OPENAI_BASE_URL", "http://localhost:8000/v1")),)
+    slots = asyncio.Semaphore(sum(s.concurrency for s in servers))
+    stopped: list[str] = []
+    async with _pools(servers, run_dir) as pool_for:
+
+        async def one(unit: Unit) -> None:
+            async with slots:
+                if plan.token_budget is not None and track.tokens >= plan.token_budget:
+                    stopped.append(f"token budget of {plan.token_budget:,} spent; run the same command to continue")
+                    return
+                pool = await pool_for(unit.arm.model)
+                await _guarded(unit, run_dir, track, run_llm_unit(unit, plan, run_dir, pool))
+
+        await asyncio.gather(*(one(u) for u in pending))
+    return stopped[0] if stopped else None
+
+
+@contextlib.asynccontextmanager
+async def _pools(servers: tuple[ServerSpec, ...], run_dir: Path) -> AsyncIterator[Callable[[str | None], Awaitable[ServerPool]]]:
+    """One server pool per model named by the arms, built on first use, sharing one call log."""
+    from llm.calllog import CallLog  # the HTTP edge loads only when a model is asked
+    from llm.client import LLMClient
+    from llm.config import ClientConfig
+
+    pools: dict[str | None, ServerPool] = {}
+    async with contextlib.AsyncExitStack() as stack:
+        log = CallLog(run_dir / CALL_LOG)
+        stack.callback(log.close)  # callbacks run last-in first-out: the log closes after the clients
+
+        async def pool_for(model: str | None) -> ServerPool:
+            if model not in pools:
+                members = []
+                for spec in servers:
+                    config = ClientConfig.resolve(spec.base_url, os.environ.get(spec.api_key_env), model=model or spec.model)
+                    client = await stack.enter_async_context(LLMClient(config, log=log, mode="record"))
+                    members.append((spec.base_url, client, spec.concurrency))
+                pools[model] = ServerPool(members)
+            return pools[model]
+
+        yield pool_for
