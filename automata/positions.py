@@ -97,9 +97,9 @@ class Positions:
         self.extra = 0
 
     def check(self) -> None:
-        """Hand over to the Thompson builder when its NFA could pass the limit (it reports that),
-        and to the general kernels when the positions outgrow one bitset."""
-        if 1 + self.size + self.extra > self.limit or self.size > MAX_POSITIONS:
+        """Hand over to the Thompson builder when its NFA could pass the limit (it reports that);
+        :meth:`position` hands over when the positions outgrow one bitset."""
+        if 1 + self.size + self.extra > self.limit:
             raise Fallback
 
     def position(self, reads: CharSet | tuple[int, ...]) -> int:
