@@ -3,12 +3,14 @@
 A candidate's *signature* says, for every example string ``w`` and every infix ``w[i:j]``, whether
 the candidate's language contains that infix. It is stored as one ``uint64`` *row* per distinct
 suffix ``u`` of the examples, bit ``j`` set when the prefix ``u[:j]`` matches (every infix is such a
-prefix, and examples sharing a suffix share its row), so strings are at most 63 characters long. Signatures compose exactly (Valizadeh & Berger,
-"Search-Based Regular Expression Inference on a GPU", PLDI 2023): union is a bitwise or, a
-concatenation is a boolean matrix product per string, and a star is the reflexive-transitive
-closure. So two candidates with equal signatures are interchangeable in every context as far as
-the examples can tell, and the search keeps only the first (smallest) of them: that is the
-observational-equivalence pruning, done here with an open-addressing hash table over the bank.
+prefix, and examples sharing a suffix share its row), so strings are at most 63 characters long.
+Signatures compose exactly (the idea of Valizadeh & Berger, "Search-Based Regular Expression
+Inference on a GPU", PLDI 2023): union is a bitwise or, concatenation a boolean matrix product
+(split a suffix where the left operand matches, continue on the rest), star its reflexive-
+transitive closure, ``x{n}`` ``n - 1`` products. So two candidates with equal signatures are
+interchangeable in every context as far as the examples can tell, and the search keeps only the
+first (smallest) of them: that is the observational-equivalence pruning, done here with an
+open-addressing hash table over the bank.
 
 One kernel call extends the bank by one operator applied to a list of left operands (and, for the
 binary operators, a list of right operands): it computes each signature, checks the candidate
@@ -210,3 +212,30 @@ def extend(
             if _consistent(out, accept_row, accept_bit, want):
                 return FOUND, n, computed, a, b
     return DONE, n, computed, -1, -1
+
+
+@kernel
+def approximations(
+    bank: U64s, n: int, tail: I64s, accept_row: I64s, accept_bit: I64s, want: npt.NDArray[np.bool_]
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Per stored entry ``x``: whether ``x·Σ*`` and ``Σ*·x`` accept every positive string, and
+    whether ``x`` rejects every negative one (each check stops at the first string that fails)."""
+    prefix = np.ones(n, dtype=np.bool_)
+    suffix = np.ones(n, dtype=np.bool_)
+    clean = np.ones(n, dtype=np.bool_)
+    for j in range(n):
+        for e in range(accept_row.shape[0]):
+            row = accept_row[e]
+            if not want[e]:
+                if clean[j] and (bank[j, row] >> np.uint64(accept_bit[e])) & _ONE:
+                    clean[j] = False
+                continue
+            if prefix[j] and bank[j, row] == _ZERO:
+                prefix[j] = False
+            if suffix[j]:
+                rest = accept_bit[e]  # the suffix of this row is the string's last ``rest`` atoms
+                while row >= 0 and not (bank[j, row] >> np.uint64(rest)) & _ONE:
+                    row = tail[row]
+                    rest -= 1
+                suffix[j] = row >= 0
+    return prefix, suffix, clean

@@ -91,7 +91,8 @@ def synthesize(
         outcome = search(space, config.limits(config.seconds - (clock() - started)), clock)
         total = _add(total, outcome.stats)
         if isinstance(outcome, NotFound):
-            return Synthesis(None, failure=ProposalFailure(outcome.kind, outcome.detail), stats=total, searches=attempt + 1)
+            failure = ProposalFailure(outcome.kind, outcome.detail)
+            return Synthesis(None, failure=failure, stats=total, searches=attempt + 1)
         wrong = misclassified(compile_regex(outcome.regex, universe), examples)
         if not wrong:
             return Synthesis(outcome.regex, outcome.size, stats=total, searches=attempt + 1)

@@ -59,7 +59,9 @@ class Outcome:
     examples: int  # loop: labeled examples given by then
 
 
-def static(target: str, dialect: Dialect, n: int, config: EnumerativeConfig, seed: int) -> tuple[bool, bool, float, int]:
+def static(
+    target: str, dialect: Dialect, n: int, config: EnumerativeConfig, seed: int
+) -> tuple[bool, bool, float, int]:
     """(answered, exact, seconds, candidates) for ``n`` sampled strings of each label."""
     sigma = universe(dialect)
     regex = parse(target, dialect)
@@ -76,7 +78,8 @@ def static(target: str, dialect: Dialect, n: int, config: EnumerativeConfig, see
 
 def loop(target: str, dialect: Dialect, epochs: int, clustered: bool, config: EnumerativeConfig) -> tuple[bool, int]:
     """(learned exactly, labeled examples used) in a one-shortest-counterexample loop."""
-    teacher = ExactTeacher.from_regex(target, dialect, config=TeacherConfig(batch=1, mode="shortest", clustered=clustered))
+    settings = TeacherConfig(batch=1, mode="shortest", clustered=clustered)
+    teacher = ExactTeacher.from_regex(target, dialect, config=settings)
     given: tuple[Counterexample, ...] = ()
     for _ in range(epochs):
         result = synthesize(given, dialect, universe(dialect), config)

@@ -119,7 +119,7 @@ def search(space: Space, limits: Limits, clock: Callable[[], float] = time.perf_
             bank.kind[bank.n] = k.EPSILON if isinstance(space.leaves[i], Epsilon) else k.LEAF
             bank.left_of[bank.n] = i
             bank.n += 1
-            if np.array_equal(_accepted(signature[None, :], rows, np.ones_like(rows.want))[0], rows.want):
+            if _agrees(signature, rows):
                 return Found(space.leaves[i], 1, Stats(len(space.leaves), bank.n, 1, clock() - started))
     levels = [(0, 0), (0, bank.n)]  # bank index range of each size
     computed = len(space.leaves)
@@ -166,24 +166,17 @@ class _Pruning:
 
     @classmethod
     def of(cls, bank: _Bank, rows: Rows) -> _Pruning:
-        sigs = bank.sigs[: bank.n]
-        positive = rows.want
-        prefix = (sigs[:, rows.accept_row[positive]] != 0).all(axis=1)
-        suffix = np.ones(bank.n, dtype=np.bool_)
-        for e in np.flatnonzero(positive):
-            rest = rows.suffix_rows(int(e))  # w[i:] for i = 0..n: it must match all of it
-            bits = sigs[:, rest] >> np.arange(len(rest) - 1, -1, -1, dtype=np.uint64)
-            suffix &= (bits & np.uint64(1)).any(axis=1)
-        clean = np.logical_not(_accepted(sigs, rows, ~positive).any(axis=1))
+        prefix, suffix, clean = k.approximations(
+            bank.sigs, bank.n, rows.tail, rows.accept_row, rows.accept_bit, rows.want
+        )
         empty_is_negative = any(not label and not s for s, label in zip(rows.strings, rows.labels))
         return cls(prefix, suffix, clean, empty_is_negative)
 
 
-def _accepted(sigs: np.ndarray, rows: Rows, which: np.ndarray) -> np.ndarray:
-    """``[entry, string]``: whether each entry accepts each selected whole string."""
-    bits = sigs[:, rows.accept_row[which]] >> rows.accept_bit[which].astype(np.uint64)
-    accepted: np.ndarray = (bits & np.uint64(1)).astype(np.bool_)
-    return accepted
+def _agrees(signature: np.ndarray, rows: Rows) -> bool:
+    """Whether a signature accepts exactly the positive strings."""
+    bits = (signature[rows.accept_row] >> rows.accept_bit.astype(np.uint64)) & np.uint64(1)
+    return bool(np.array_equal(bits.astype(np.bool_), rows.want))
 
 
 def _largest_stored(levels: list[tuple[int, int]]) -> int:

@@ -136,7 +136,9 @@ def leaf_sets(examples: Sequence[Counterexample], dialect: Dialect, universe: Ch
                     literal = literal | chars
         classes.extend(chars & universe for chars in positions if not chars.is_single())
     if not positive:  # nothing to generalize: a literal string outside the negatives will do
-        literal = CharSet.of(universe.first()).union(CharSet(i for e in examples for p in _positions(e) for i in p.intervals))
+        literal = CharSet.of(universe.first())
+        for example in examples:
+            literal = literal.union(CharSet.of(p.first() for p in _positions(example)))
         classes = []
     sets: list[CharSet] = [CharSet.of(c) for c in literal & universe]
     if dialect != "simple" and positive:

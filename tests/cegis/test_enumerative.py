@@ -21,13 +21,16 @@ AB = CharSet.of("ab")
 
 
 @st.composite
-def labeled_by_a_small_tree(draw: st.DrawFn, leaves: tuple[str, ...], extended: bool, clusters: bool) -> list[Counterexample]:
+def labeled_by_a_small_tree(
+    draw: st.DrawFn, leaves: tuple[str, ...], extended: bool, clusters: bool
+) -> list[Counterexample]:
     """Plain and clustered examples labeled by a random tree of at most 4 nodes, so a consistent
     tree of that size exists."""
     target = re.compile(draw(st.sampled_from([t for n in range(1, 5) for t in trees(leaves, extended, n)])))
     strings = draw(st.lists(st.text("ab", max_size=4), max_size=7, unique=True))
     examples: list[Counterexample] = [Example(s, bool(target.fullmatch(s))) for s in strings]
-    for pattern in draw(st.lists(st.lists(st.sampled_from(["a", "b", "ab"]), max_size=3), max_size=3 if clusters else 0)):
+    patterns = st.lists(st.lists(st.sampled_from(["a", "b", "ab"]), max_size=3), max_size=3 if clusters else 0)
+    for pattern in draw(patterns):
         labels = {bool(target.fullmatch("".join(s))) for s in itertools.product(*pattern)}
         if len(labels) == 1:
             examples.append(clustered(pattern, labels.pop()))
@@ -44,7 +47,7 @@ def check(examples: list[Counterexample], dialect: Dialect, leaves: tuple[str, .
     assert parse(text, dialect, AB) is not None
 
 
-@settings(max_examples=60)
+@settings(max_examples=40)
 @given(labeled_by_a_small_tree(SIMPLE_LEAVES, extended=False, clusters=True))
 def test_simple_answers_are_consistent_and_smallest(examples: list[Counterexample]) -> None:
     check(examples, "simple", SIMPLE_LEAVES, extended=False)
@@ -67,6 +70,17 @@ def test_arbitrary_labelings_get_a_consistent_answer_or_a_typed_failure(labels: 
         assert consistent(unparse(result.regex, "python"), examples)
 
 
+@settings(max_examples=30)
+@given(st.dictionaries(st.text("abc", max_size=5), st.booleans(), max_size=12))
+def test_goal_directed_answers_past_a_full_bank_are_consistent(labels: dict[str, bool]) -> None:
+    examples = [Example(s, label) for s, label in labels.items()]
+    result = synthesize(examples, "extended", CharSet.of("abc"), EnumerativeConfig(bank_bytes=30_000))
+    if result.regex is None:
+        assert result.failure is not None and result.failure.kind in ("budget", "timeout")
+    else:
+        assert consistent(unparse(result.regex, "python"), examples)
+
+
 def test_a_known_smallest_answer() -> None:
     examples = [Example(s, label) for s, label in [("ab", True), ("aab", True), ("b", True), ("", False), ("a", False),
                                                    ("ba", False), ("abb", False)]]
@@ -76,7 +90,8 @@ def test_a_known_smallest_answer() -> None:
 
 def test_optional_parts_in_a_dialect_without_question_marks() -> None:
     pattern = re.compile("(ab)*c?")
-    examples = [Example(s, bool(pattern.fullmatch(s))) for n in range(5) for s in map("".join, itertools.product("abc", repeat=n))]
+    strings = ("".join(s) for n in range(5) for s in itertools.product("abc", repeat=n))
+    examples = [Example(s, bool(pattern.fullmatch(s))) for s in strings]
     result = synthesize(examples, "simple", CharSet.of("abc"))
     assert result.regex is not None and unparse(result.regex, "simple") == "(a b)* (epsilon+c)"
 
