@@ -70,6 +70,8 @@ def experiment(
         f"units {summary.units}: {summary.already_done} done before, {summary.ran} run now, "
         f"{summary.succeeded} succeeded, {summary.errors} errors (see errors.jsonl)"
     )
+    for name in summary.skipped_datasets:
+        click.echo(f"skipped dataset {name!r}: its files are absent (see the README's Data section)")
     if summary.stopped:
         click.echo(f"stopped: {summary.stopped}")
     report = write_report(run_dir)

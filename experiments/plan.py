@@ -61,6 +61,7 @@ class DatasetSpec:
     per_cell: int | None = None  # generated / paper-list: targets per (#States, StarDepth) cell
     size: int | None = None  # nl-rx-turk / kb13-python: tasks sampled; kb13-extended: first N
     seed: int = 0
+    optional: bool = False  # skip (with a note) instead of failing when the files are absent
 
 
 @attrs.frozen
@@ -226,6 +227,7 @@ def _dataset(table: Mapping[str, Any], index: int) -> DatasetSpec:
         per_cell=table.get("per_cell"),
         size=table.get("size"),
         seed=int(table.get("seed", 0)),
+        optional=bool(table.get("optional", False)),
     )
 
 

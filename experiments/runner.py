@@ -29,7 +29,7 @@ from experiments.execute import run_llm_unit, run_symbolic_unit
 from experiments.plan import Plan, ServerSpec
 from experiments.progress import Progress
 from experiments.servers import ServerPool
-from experiments.units import Unit, finished, units, write_manifest
+from experiments.units import Unit, available_datasets, finished, units, write_manifest
 
 ERRORS = "errors.jsonl"
 CALL_LOG = "calls.sqlite3"
@@ -46,6 +46,7 @@ class RunSummary:
     errors: int
     tokens: int
     stopped: str | None = None  # why units were left unstarted (e.g. the token budget), if any
+    skipped_datasets: tuple[str, ...] = ()  # optional datasets whose files are absent
 
 
 def _tokens(totals: dict[str, Any]) -> int:
@@ -60,7 +61,9 @@ async def run_experiment(
     progress: Progress | None = None,
 ) -> RunSummary:
     """Run (or continue) every unit of ``plan`` into ``run_dir``."""
-    all_units = list(units(plan))
+    datasets = available_datasets(plan)
+    skipped = [spec.name for spec in plan.datasets if spec not in {found for found, _ in datasets}]
+    all_units = list(units(plan, datasets))
     write_manifest(run_dir, all_units)
     (run_dir / "plan.json").write_text(json.dumps(attrs.asdict(plan), default=str, indent=2), encoding="utf-8")
     track = progress or Progress(len(all_units))
@@ -84,7 +87,8 @@ async def run_experiment(
         stopped = await _run_llm(model, plan, run_dir, servers or plan.servers, track)
     track.show(final=True)
     return RunSummary(
-        len(all_units), before[0], track.done - before[0], track.succeeded, track.errors, track.tokens, stopped
+        len(all_units), before[0], track.done - before[0], track.succeeded, track.errors, track.tokens, stopped,
+        tuple(skipped),
     )
 
 

@@ -20,6 +20,7 @@ from cegis.state import Task as LoopTask
 from experiments.data_dir import DEFAULT_DATA_DIR
 from experiments.datasets import (
     KB13_DIR,
+    DatasetNotFound,
     NL_RX_TURK_DIR,
     SimpleGrid,
     Task,
@@ -91,10 +92,23 @@ def dataset_tasks(spec: DatasetSpec) -> tuple[Task, ...]:
     return load_deepregex(folder, size=spec.size or 30, seed=spec.seed)
 
 
-def units(plan: Plan) -> Iterator[Unit]:
-    """Every unit of ``plan``: dataset by dataset, task by task, then arms, then seeds."""
+def available_datasets(plan: Plan) -> tuple[tuple[DatasetSpec, tuple[Task, ...]], ...]:
+    """Each dataset of ``plan`` with its tasks; an ``optional`` dataset whose files are absent is
+    left out (the caller says so), any other missing or malformed file raises ``DatasetError``."""
+    found = []
     for spec in plan.datasets:
-        for task in dataset_tasks(spec):
+        try:
+            found.append((spec, dataset_tasks(spec)))
+        except DatasetNotFound:
+            if not spec.optional:
+                raise
+    return tuple(found)
+
+
+def units(plan: Plan, datasets: tuple[tuple[DatasetSpec, tuple[Task, ...]], ...] | None = None) -> Iterator[Unit]:
+    """Every unit of ``plan``: dataset by dataset, task by task, then arms, then seeds."""
+    for spec, tasks in available_datasets(plan) if datasets is None else datasets:
+        for task in tasks:
             for arm in plan.arms:
                 for seed in plan.seeds:
                     yield Unit(spec.name, task, arm, seed)
