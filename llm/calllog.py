@@ -27,10 +27,8 @@ not decode raises :class:`~llm.errors.CallLogError` naming the file and what to 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -87,21 +85,12 @@ class CallLog:
 
     def __init__(self, path: str | Path, *, busy_timeout: float = 30.0) -> None:
         self.path = Path(path)
-        with self._guard():
+        self._guard = _Guard(str(self.path))
+        with self._guard:
             self._db = sqlite3.connect(self.path, timeout=busy_timeout, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
-
-    @contextlib.contextmanager
-    def _guard(self) -> Iterator[None]:
-        """Turn sqlite's and json's complaints about the file into a ``CallLogError``."""
-        try:
-            yield
-        except sqlite3.DatabaseError as error:
-            raise CallLogError(str(self.path), f"sqlite: {error}") from error
-        except (ValueError, TypeError, KeyError) as error:  # a row whose JSON is not a logged result
-            raise CallLogError(str(self.path), f"a logged row does not decode: {error}") from error
 
     def __enter__(self) -> CallLog:
         return self
@@ -116,7 +105,7 @@ class CallLog:
         self._db.close()
 
     def __len__(self) -> int:
-        with self._guard():
+        with self._guard:
             (count,) = self._db.execute("SELECT COUNT(*) FROM calls").fetchone()
         return int(count)
 
@@ -137,7 +126,7 @@ class CallLog:
             result.attempts,
             created_at,
         )
-        with self._guard():
+        with self._guard:
             self._db.execute(
                 "INSERT INTO calls (key, model, kind, request, result, prompt_tokens, completion_tokens,"
                 " reasoning_tokens, cached_tokens, latency_s, attempts, created_at)"
@@ -147,7 +136,7 @@ class CallLog:
 
     def lookup(self, key: str, *, accept_failed: bool) -> Result | None:
         """The logged result for ``key`` (see the module doc for which one), or ``None``."""
-        with self._guard():
+        with self._guard:
             row = self._db.execute(
                 "SELECT result FROM calls WHERE key = ? AND kind != 'failed' ORDER BY id LIMIT 1", (key,)
             ).fetchone()
@@ -159,7 +148,7 @@ class CallLog:
 
     def record_models(self, models: tuple[ModelInfo, ...], recorded_at: float) -> None:
         """Remember what model discovery found (the latest listing of an id wins)."""
-        with self._guard():
+        with self._guard:
             self._db.executemany(
                 "INSERT OR REPLACE INTO models (id, max_model_len, recorded_at) VALUES (?, ?, ?)",
                 [(model.id, model.max_model_len, recorded_at) for model in models],
@@ -167,13 +156,13 @@ class CallLog:
 
     def models(self) -> tuple[ModelInfo, ...]:
         """The models recorded by discovery, by id."""
-        with self._guard():
+        with self._guard:
             rows = self._db.execute("SELECT id, max_model_len FROM models ORDER BY id").fetchall()
         return tuple(ModelInfo(id=model_id, max_model_len=length) for model_id, length in rows)
 
     def totals(self) -> tuple[ModelTotals, ...]:
         """Calls, outcomes, token sums and total latency per model, by model name."""
-        with self._guard():
+        with self._guard:
             rows = self._db.execute(
                     "SELECT model, COUNT(*), SUM(kind = 'completion'), SUM(kind = 'truncated'), SUM(kind = 'failed'),"
                 " TOTAL(prompt_tokens), TOTAL(completion_tokens), TOTAL(reasoning_tokens), TOTAL(cached_tokens),"
@@ -183,6 +172,22 @@ class CallLog:
             ModelTotals(model, calls, ok, cut, failed, int(pt), int(ct), int(rt), int(cached), latency)
             for model, calls, ok, cut, failed, pt, ct, rt, cached, latency in rows
         )
+
+
+class _Guard:
+    """A context that turns sqlite's and json's complaints about the file into a ``CallLogError``."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+        if isinstance(error, sqlite3.DatabaseError):
+            raise CallLogError(self.path, f"sqlite: {error}") from error
+        if isinstance(error, ValueError | TypeError | KeyError):  # a row whose JSON is not a logged result
+            raise CallLogError(self.path, f"a logged row does not decode: {error}") from error
 
 
 def _dumps(data: object) -> str:

@@ -166,17 +166,22 @@ class Request:
             "n": params.n,
             "sample_index": self.sample_index,
         }
-        optional = {
-            "temperature": params.temperature,
-            "top_p": params.top_p,
-            "seed": params.seed,
-            "stop": list(params.stop) or None,
-            "reasoning_effort": params.reasoning_effort,
-            "structured_outputs": None if params.structured is None else {params.structured.kind: params.structured.pattern},
-            "extra_body": dict(params.extra_body) or None,
-            "repeat": self.repeat or None,
-        }
-        data.update((name, value) for name, value in optional.items() if value is not None)
+        if params.temperature is not None:
+            data["temperature"] = params.temperature
+        if params.top_p is not None:
+            data["top_p"] = params.top_p
+        if params.seed is not None:
+            data["seed"] = params.seed
+        if params.stop:
+            data["stop"] = list(params.stop)
+        if params.reasoning_effort is not None:
+            data["reasoning_effort"] = params.reasoning_effort
+        if params.structured is not None:
+            data["structured_outputs"] = {params.structured.kind: params.structured.pattern}
+        if params.extra_body:
+            data["extra_body"] = dict(params.extra_body)
+        if self.repeat:
+            data["repeat"] = self.repeat
         return data
 
     def key(self) -> str:

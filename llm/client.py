@@ -133,6 +133,8 @@ class LLMClient:
             repeat = self._repeats.get(unrepeated, 0)
             self._repeats[unrepeated] = repeat + 1
             return await self._call(chat, params, sample_index, repeat)
+        if self.mode == "replay":  # duplicates read the same row: sharing would change nothing
+            return await self._call(chat, params, sample_index, 0)
         identity = (chat, params, sample_index)
         while (leader := self._in_flight.get(identity)) is not None:
             try:
@@ -154,25 +156,23 @@ class LLMClient:
 
     async def _call(self, chat: tuple[Message, ...], params: SamplingParams, sample_index: int, repeat: int) -> Result:
         deadline = self._clock() + self.config.call_deadline
-        looked_up: Request | Failed | None = None
-        if self._log is not None:
-            known = self._model or self._logged_model()
-            if known is not None:
-                looked_up = request = self._request(known, chat, params, sample_index, repeat)
-                logged = self._lookup(request)
-                if logged is not None:
-                    self._answered_from_log_as = known.id
-                    return logged
+        # the model already discovered, or else the one the log recorded (a resumed run, no server)
+        known = self._model if self._model is not None else self._logged_model()
+        request = None if known is None else self._request(known, chat, params, sample_index, repeat)
+        logged = self._lookup(request)
+        if logged is not None:
+            self._answered_from_log_as = known.id if known is not None else None
+            return logged
         model = await self._discover(deadline)
         if isinstance(model, Failed):
             return model
-        request = self._request(model, chat, params, sample_index, repeat)
-        if isinstance(request, Failed):
-            return request
-        if request != looked_up:
+        if model is not known or request is None:
+            request = self._request(model, chat, params, sample_index, repeat)
             logged = self._lookup(request)
             if logged is not None:
                 return logged
+        if isinstance(request, Failed):
+            return request
         if self.mode == "replay":
             raise ReplayMiss(request.key(), model.id)
         async with self._semaphore:
@@ -200,13 +200,13 @@ class LLMClient:
             )
         return Request(model.id, chat, fitted, sample_index, repeat)
 
-    def _lookup(self, request: Request | Failed) -> Result | None:
-        if self._log is None or isinstance(request, Failed):
+    def _lookup(self, request: Request | Failed | None) -> Result | None:
+        if self._log is None or request is None or isinstance(request, Failed):
             return None
         return self._log.lookup(request.key(), accept_failed=self.mode == "replay")
 
     def _logged_model(self) -> ModelInfo | None:
-        """The model the log says this client's calls went to, if it can tell (read once)."""
+        """The model the log says this client's calls went to, if it can tell (read once; None without a log)."""
         if not self._logged_model_read and self._log is not None:
             self._logged_model_read = True
             recorded = self._log.models()
