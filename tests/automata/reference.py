@@ -95,7 +95,8 @@ def regexes(chars: str = "abc", *, max_leaves: int = 8, counted: bool = True) ->
     """Random regexes over single characters of ``chars`` (plus ε and, rarely, ∅)."""
     singles = [A.Chars(CharSet.of(c)) for c in chars]
     pairs = [A.Chars(CharSet.of(p)) for p in itertools.combinations(chars, 2)]
-    leaves = st.sampled_from([*singles, *singles, *pairs, A.Epsilon(), A.EmptySet()])
+    leaf_nodes: list[A.Regex] = [*singles, *singles, *pairs, A.Epsilon(), A.EmptySet()]
+    leaves = st.sampled_from(leaf_nodes)
 
     def extend(inner: st.SearchStrategy[A.Regex]) -> st.SearchStrategy[A.Regex]:
         options = [
