@@ -202,17 +202,23 @@ class ExactTeacher:
 
     def _side(self, diff: DFA, label: bool, want: int, given: AbstractSet[ExampleKey], seed: int) -> _Side:
         """Up to ``want`` new counterexamples of one side: the mode's own candidates first, then the
-        fallbacks, all lazily, so a fallback costs nothing unless the mode runs short. A source
-        stopped by a guard is skipped (and noted); the others still run."""
+        fallbacks, all lazily, so a fallback costs nothing unless the mode runs short. ``paths``
+        mode falls back only when none of its loop-free paths is new, so a round stays made of
+        distinct mistakes while there are any. A source stopped by a guard is skipped (and noted);
+        the others still run."""
         if want <= 0 or is_empty(diff):
             return _Side([], 0, complete=True, collisions=0)
         collisions = _collisions(diff, given)
         problems: list[str] = []
         sources = self._sources(diff, label, want + collisions, np.random.default_rng(seed))
-        candidates = itertools.chain.from_iterable(_guarded(source, problems) for source in sources)
-        fresh, examined = _fresh(candidates, given, want)
+        own = 1 if self.config.mode == "paths" else 0
+        fresh, examined = _fresh(_chained(sources[:own], problems), given, want)
+        if fresh and own:
+            return _Side(fresh, examined, False, collisions, "; ".join(problems))
+        more, seen = _fresh(_chained(sources[own:], problems), {*given, *map(identity, fresh)}, want - len(fresh))
+        fresh, examined = fresh + more, examined + seen
         complete = False
-        if len(fresh) < want and not problems:
+        if len(fresh) < want and not problems:  # every source ran dry: prove that nothing is left
             complete = all(_guarded(lambda: [self._proven_complete(diff, collisions, len(fresh))], problems))
         return _Side(fresh, examined, complete and not problems, collisions, "; ".join(problems))
 
@@ -307,6 +313,11 @@ def _as_examples(walks: Iterable[Walk], label: bool, universe: CharSet, clustere
             yield ClusteredExample(chars, label, universe)
         else:
             yield Example("".join(c.first() for c in chars), label)
+
+
+def _chained(sources: Sequence[_Source], problems: list[str]) -> Iterator[Any]:
+    """The items of every source in turn, each guarded (see :func:`_guarded`)."""
+    return itertools.chain.from_iterable(_guarded(source, problems) for source in sources)
 
 
 def _guarded(source: _Source, problems: list[str]) -> Iterator[Any]:

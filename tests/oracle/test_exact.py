@@ -167,8 +167,8 @@ def test_no_repeats_across_rounds(mode: str, clustered: bool) -> None:
         given = remember(given, verdict)
         assert len(given) == before + len(verdict.counterexamples)
         # Loop-free paths are finitely many; once shown, paths mode falls back to longer witnesses.
-        assert len(verdict.counterexamples) == 10 and not verdict.issues
-    assert len(given) == 40
+        assert verdict.counterexamples and not verdict.issues
+    assert len(given) >= (4 if mode == "paths" else 40)  # every round brought new ones
 
 
 def test_same_seed_same_output_and_seed_matters() -> None:
@@ -283,11 +283,14 @@ def test_paths_mode_goes_on_after_every_loop_free_path_was_shown(clustered: bool
     # The loop-free paths of the difference have lengths 1 and 3 (10 strings, 2 clustered examples).
     teacher = ExactTeacher.from_regex("[ab]{2}", "extended").with_config(mode="paths", clustered=clustered, batch=8)
     given: tuple[Counterexample, ...] = ()
+    first = teacher.check("[ab]+", given)
+    assert {len(e.string) if isinstance(e, Example) else len(e.positions) for e in first.counterexamples} == {1, 3}
+    given = remember(given, first)
     for _ in range(3):
         verdict = teacher.check("[ab]+", given)
         assert_genuine(teacher, "[ab]{2}", "[ab]+", verdict)
         given = remember(given, verdict)
-        assert not verdict.issues and len(verdict.counterexamples) == 8
+        assert not verdict.issues and verdict.counterexamples
     assert max(len(e.string) if isinstance(e, Example) else len(e.positions) for e in given) >= 4
 
 
