@@ -67,6 +67,7 @@ MAX_NESTING = 100
 
 #: Deepest tree a parse may return: groups, prefix and postfix operators each add a level
 #: (``~~~a``, ``a***`` nest without parentheses). Printers, the normalizer and the compilers recurse
-#: over trees, at most a few frames per level; with this bound they stay well inside Python's
-#: default recursion limit, so no ``RecursionError`` can follow a successful parse.
-MAX_DEPTH = 250
+#: over trees, up to three or four frames per level (the python printer on alternating stars,
+#: unions and concatenations); at this depth they need at most ~600 frames, which leaves room under
+#: Python's default limit of 1000 for their callers, so no ``RecursionError`` follows a parse.
+MAX_DEPTH = 150
