@@ -38,6 +38,12 @@ REGISTRY: dict[str, LearnerSpec] = {
     for spec in (
         LearnerSpec("lstar", "cegis.lstar:LStarLearner", "Angluin's L* with Rivest-Schapire counterexamples", True),
         LearnerSpec("union", "cegis.union:UnionLearner", "the union of the positive examples (last resort)"),
+        LearnerSpec(
+            "smallest-first",
+            "cegis.chain:smallest_first",
+            "the enumerative learner, else the best passive learner, else the union (the default for --examples)",
+            rank=-1,
+        ),
         LearnerSpec("enumerative", "cegis.enumerative:EnumerativeLearner", "the smallest consistent regex, by size"),
         LearnerSpec("rpni", "cegis.merging:rpni", "RPNI state merging over characters", rank=1),
         LearnerSpec("edsm", "cegis.merging:edsm", "evidence-driven state merging over characters", rank=2),

@@ -3,12 +3,13 @@
 With ``--target`` the exact teacher knows the language and the loop runs until the learned regex
 denotes exactly that language (or a budget is spent); with ``--examples`` (a CSV of
 ``string,label`` rows) the examples are given to the learner up front and judged by a test-suite
-oracle holding the same rows, so the answer is a regex consistent with all of them. The learner is
-any name of :data:`cegis.learners.REGISTRY`, by default the best one that needs no membership
-queries, or ``llm`` (a model behind an OpenAI-compatible server, with the options of
-:mod:`cli.learn_llm`). Bad input (a regex that does not parse, an empty or malformed file, contradictory labels,
-a learner the teacher cannot serve) is one line on stderr and exit code 2; a run that ends without
-a usable answer exits with 1.
+oracle holding the same rows, so the answer is a regex consistent with all of them, the smallest
+the enumeration finds within budget (``smallest-first``). The learner is any name of
+:data:`cegis.learners.REGISTRY` (for ``--target`` by default the best one that needs no membership
+queries) or ``llm`` (a model behind an OpenAI-compatible server, with the options of
+:mod:`cli.learn_llm`). Bad input (a regex that does not parse, an empty or malformed file,
+contradictory labels, a learner the teacher cannot serve) is one line on stderr and exit code 2; a
+run that ends without a usable answer exits with 1.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ from regexlang import DIALECTS, Dialect, RegexSyntaxError, parse
 
 #: The model-backed learner: its options come from :mod:`cli.learn_llm`, its setting from ``--setting``.
 LLM = "llm"
+#: The default for --examples: the smallest consistent regex the enumeration finds, else a consistent one.
+SMALLEST_FIRST = "smallest-first"
 _LABELS = {"1": True, "0": False, "true": True, "false": False}
 
 
@@ -133,7 +136,7 @@ def learn(
     Exits with 0 when the regex is exactly the target (or consistent with every example), 1 when
     the run ended without such a regex, 2 on bad input.
     """
-    name = learner or default_passive()
+    name = learner or (SMALLEST_FIRST if examples is not None else default_passive())
     teacher_config = TeacherConfig(batch=batch, mode=mode, clustered=clustered, profile=profile)  # type: ignore[arg-type]
     config = LoopConfig(teacher=teacher_config, budgets=Budgets(epochs=max_epochs), seed=seed)
     task, teacher = _setting(target, examples, dialect, config)

@@ -91,13 +91,13 @@ def test_bad_input_in_a_real_process_prints_no_traceback(files: dict[str, str]) 
     assert done.stderr.count("\n") == 1 and "labeled both" in done.stderr
 
 
-def test_the_default_learner_needs_no_membership_queries_and_fits_examples(tmp_path: Path) -> None:
+def test_examples_default_to_the_smallest_first_chain_without_membership_queries(tmp_path: Path) -> None:
     rows = tmp_path / "rows.csv"
     rows.write_text("a1,1\nb22,1\nab,0\n1a,0\n,0\n", encoding="utf-8")
     code, out = invoke("--examples", str(rows), "--dialect", "extended", "--json")
     report = json.loads(out)
     assert code == 0 and report["consistent"] is True and report["membership_queries"] == 0
-    assert report["learner"] == default_passive() and not REGISTRY[default_passive()].membership
+    assert report["learner"] == "smallest-first" and not REGISTRY[default_passive()].membership
     for string, label in (("a1", True), ("b22", True), ("ab", False), ("1a", False), ("", False)):
         assert bool(re.fullmatch(report["regex"], string)) == label  # these extended regexes read the same in `re`
 
