@@ -161,15 +161,37 @@ def diverse_order(paths: Sequence[StatePath], draw: random.Random) -> list[State
 
 
 def _round_robin(paths: list[StatePath], depth: int, draw: random.Random) -> list[StatePath]:
-    if len(paths) <= 1:
-        return paths
-    ends_here = [p for p in paths if len(p) == depth]
-    branches: dict[int, list[StatePath]] = {}
-    for p in paths:
-        if len(p) > depth:
-            branches.setdefault(p[depth], []).append(p)
-    keys = list(branches)
-    draw.shuffle(keys)
-    ordered = [_round_robin(branches[key], depth + 1, draw) for key in keys]
-    interleaved = [p for layer in zip_longest(*ordered) for p in sorted(filter(None, layer), key=len)]
-    return ends_here + interleaved
+    """The recursion "paths ending at ``depth``, then each branch's own order, interleaved", run on
+    an explicit stack: paths can share prefixes far longer than Python's recursion limit. Branches
+    are shuffled when their node is first visited and visited in that order, as a recursion would."""
+    # A frame: its paths and depth, its shuffled branches, and the orders of those done so far.
+    stack: list[tuple[list[StatePath], int, list[list[StatePath]], list[list[StatePath]]]] = []
+    done: list[StatePath] | None = None
+    pending: tuple[list[StatePath], int] | None = (paths, depth)
+    while True:
+        if pending is not None:
+            group, level = pending
+            pending = None
+            if len(group) <= 1:
+                done = group
+            else:
+                branches: dict[int, list[StatePath]] = {}
+                for p in group:
+                    if len(p) > level:
+                        branches.setdefault(p[level], []).append(p)
+                keys = list(branches)
+                draw.shuffle(keys)
+                stack.append((group, level, [branches[key] for key in keys], []))
+        if done is not None:
+            if not stack:
+                return done
+            stack[-1][3].append(done)
+            done = None
+        group, level, children, ordered = stack[-1]
+        if len(ordered) < len(children):
+            pending = (children[len(ordered)], level + 1)
+            continue
+        stack.pop()
+        ends_here = [p for p in group if len(p) == level]
+        interleaved = [p for layer in zip_longest(*ordered) for p in sorted(filter(None, layer), key=len)]
+        done = ends_here + interleaved

@@ -8,9 +8,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata.dfa import coreachable
-from automata.dfa import DFA
-from automata.paths import Path, accepting_paths, steps_from
+import random
+from itertools import zip_longest
+
+from automata.compile import from_text
+from automata.dfa import DFA, coreachable
+from automata.paths import Path, StatePath, accepting_paths, diverse_order, steps_from
 from regexlang.charset import CharSet
 from tests.automata.test_counting import acceptor, dfa_from_rows, dfas
 
@@ -108,3 +111,31 @@ def test_no_paths_when_nothing_is_accepted_and_empty_path_for_epsilon() -> None:
     only_empty = dfa_from_rows([[1, 1], [1, 1]], [True, False], ["a", "b"])
     [path] = accepting_paths(only_empty)
     assert path.states == (0,) and path.representative() == "" and path.size() == 1
+
+
+def _recursive_round_robin(paths: list[StatePath], depth: int, draw: random.Random) -> list[StatePath]:
+    """The diverse order as the module docstring defines it, written as the plain recursion."""
+    if len(paths) <= 1:
+        return paths
+    ends_here = [p for p in paths if len(p) == depth]
+    branches: dict[int, list[StatePath]] = {}
+    for p in paths:
+        if len(p) > depth:
+            branches.setdefault(p[depth], []).append(p)
+    keys = list(branches)
+    draw.shuffle(keys)
+    ordered = [_recursive_round_robin(branches[key], depth + 1, draw) for key in keys]
+    return ends_here + [p for layer in zip_longest(*ordered) for p in sorted(filter(None, layer), key=len)]
+
+
+@settings(max_examples=200)
+@given(st.sets(st.lists(st.integers(1, 4), max_size=6).map(lambda tail: (0, *tail)), max_size=30), st.integers(0, 9))
+def test_diverse_order_is_the_recursive_definition(paths: set[StatePath], seed: int) -> None:
+    given_order = sorted(paths)
+    assert diverse_order(given_order, random.Random(seed)) == _recursive_round_robin(given_order, 1, random.Random(seed))
+
+
+def test_paths_sharing_a_prefix_longer_than_the_recursion_limit() -> None:
+    dfa = from_text("a{1500}(b|cd)", "extended")
+    found = accepting_paths(dfa, max_len=2000)
+    assert sorted(path.representative() for path in found) == ["a" * 1500 + "b", "a" * 1500 + "cd"]
