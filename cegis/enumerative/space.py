@@ -81,13 +81,6 @@ class Rows:
         """Rows of one signature."""
         return int(self.tail.shape[0])
 
-    def suffix_rows(self, example: int) -> list[int]:
-        """The rows of the suffixes of one example string, longest first."""
-        found = [int(self.accept_row[example])]
-        while self.tail[found[-1]] >= 0:
-            found.append(int(self.tail[found[-1]]))
-        return found
-
     @classmethod
     def of(cls, strings: Sequence[AtomString], labels: Sequence[bool]) -> Rows:
         """Lay out ``strings``; the caller guarantees each is at most :data:`MAX_LENGTH` long."""
