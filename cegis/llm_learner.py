@@ -184,6 +184,9 @@ class LLMLearner:
             context.dialect,
             clustered=self.setting.clustered,
             regularization=self.setting.regularization_for(context.dialect),
+            output="reasoned" if self.setting.chain_of_thought else "direct",
+            strategy=self.setting.strategy,
+            input_format=self.setting.input_format,
             alphabet=None if context.universe == default else format_position(context.universe),
         )
 

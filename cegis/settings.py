@@ -15,6 +15,9 @@ each setting the papers evaluate (seed paper Sec. 4-5 and Appendix D; A-CEGIS; S
 * **A-CEGIS**: a natural-language description instead of examples, with the feedback strategy
   ``zero_shot``, ``generic``, ``error_only`` or ``diagnostic``; the turn budget and hardening cycles
   shape the run (:mod:`cegis.acegis`).
+* **Prompt ablation** (seed paper Table 6): ``input_format``, ``strategy`` and
+  ``chain_of_thought`` drop the input-format instruction, the GEPA strategy and the request for
+  reasoning before the answer from the example prompt.
 * **Guarded**: the proposal step as a formally guarded call: up to ``guard.draws`` draws checked
   against a contract (parses, alphabet, regularization bounds, consistency with every example),
   each rejection's failing checks fed back (stateful) or not (stateless), and a verified symbolic
@@ -100,6 +103,11 @@ class LLMSetting:
     hardening_cycles: int = attrs.field(default=0, validator=attrs.validators.ge(0))
     exact: bool = False
     guard: Guard | None = None
+    #: Prompt components (seed paper Table 6): the input-format instruction, the GEPA strategy and
+    #: the request to reason before answering (off: the regex alone in ``<ans>``).
+    input_format: bool = True
+    strategy: bool = True
+    chain_of_thought: bool = True
     #: Prompt and completion tokens one proposal may spend before it stops with a ``budget`` failure.
     proposal_tokens: int | None = None
     sampling: Sampling = Sampling()
@@ -122,6 +130,10 @@ def _presets() -> dict[str, LLMSetting]:
     agentic = LLMSetting("agentic", reflection=True, repair_retries=3)
     acegis = LLMSetting("acegis-diagnostic", prompt="description", clustered=False, regularization=False, turns=4)
     guarded = LLMSetting("guarded", reflection=True, guard=Guard())
+    # Table 6 adds prompt components one at a time to Single on plain counterexamples without
+    # regularization; its "naive" row (no output instruction either) needs llm.prompts to omit the
+    # syntax and output-format sections, which it always includes.
+    prompt = LLMSetting("prompt-output", clustered=False, regularization=False, input_format=False, strategy=False, chain_of_thought=False)
     settings = [
         LLMSetting("standard", counterexamples=False, clustered=False),
         LLMSetting("single"),
@@ -139,10 +151,15 @@ def _presets() -> dict[str, LLMSetting]:
         attrs.evolve(acegis, name="acegis-generic", feedback="generic"),
         attrs.evolve(acegis, name="acegis-error-only", feedback="error_only"),
         acegis,
+        attrs.evolve(acegis, name="acegis-diagnostic-7", turns=7),
         attrs.evolve(acegis, name="acegis-full", turns=7, hardening_cycles=2),
         attrs.evolve(acegis, name="acegis-exact", turns=7, exact=True),
         guarded,
         attrs.evolve(guarded, name="guarded-stateless", guard=Guard(stateful=False)),
+        prompt,
+        attrs.evolve(prompt, name="prompt-input", input_format=True),
+        attrs.evolve(prompt, name="prompt-cot", input_format=True, chain_of_thought=True),
+        attrs.evolve(prompt, name="prompt-strategy", input_format=True, chain_of_thought=True, strategy=True),
     ]
     return {setting.name: setting for setting in settings}
 

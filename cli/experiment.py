@@ -40,8 +40,14 @@ def built_in_plan(name: str) -> Plan:
 @click.option("--base-url", "base_urls", multiple=True, metavar="URL", help="A model server; repeat for several.")
 @click.option("--concurrency", type=click.IntRange(min=1), help="Worker processes for symbolic units.")
 @click.option("--seeds", type=click.IntRange(min=1), help="Run seeds 0..N-1 instead of the file's seeds.")
+@click.option("--dataset-limit", type=click.IntRange(min=1), help="Keep the first N tasks of each dataset (a smoke run).")
 def experiment(
-    file: Path | None, out: Path | None, base_urls: tuple[str, ...], concurrency: int | None, seeds: int | None
+    file: Path | None,
+    out: Path | None,
+    base_urls: tuple[str, ...],
+    concurrency: int | None,
+    seeds: int | None,
+    dataset_limit: int | None,
 ) -> None:
     """Run every (task, arm, seed) of FILE (default: the built-in quick experiment), then report."""
     try:
@@ -52,6 +58,8 @@ def experiment(
         plan = attrs.evolve(plan, concurrency=concurrency)
     if seeds is not None:
         plan = attrs.evolve(plan, seeds=tuple(range(seeds)))
+    if dataset_limit is not None:
+        plan = attrs.evolve(plan, datasets=tuple(attrs.evolve(d, limit=dataset_limit) for d in plan.datasets))
     servers = tuple(ServerSpec(url) for url in base_urls) or None
     if plan.needs_model and not (servers or plan.servers or os.environ.get("OPENAI_BASE_URL")):
         click.echo("No model server configured: pass --base-url URL, list [[servers]] in the file, or set OPENAI_BASE_URL.")

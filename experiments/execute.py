@@ -4,47 +4,91 @@ A symbolic unit needs nothing but CPU, so the runner sends it to a worker proces
 (:func:`run_symbolic_unit` is a plain top-level function for that reason); an LLM unit waits on a
 model server, so it runs as a task on the runner's event loop, sharing one :class:`ServerPool`.
 Either way the unit's records file is its whole state: :func:`cegis.loop.run` resumes from it.
+
+A setting with hardening cycles (A-CEGIS's full run) goes on after the loop: :func:`cegis.acegis.harden`
+probes the accepted hypothesis and repairs it on the failed probes, and one ``hardening`` line
+after the ``run`` line records the probes, each cycle and whether the final hypothesis is robust.
+A unit killed during hardening reruns it on resume; its model calls answer from the call log.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import attrs
+
+from cegis.acegis import HardeningCycle, harden
 from cegis.drafts import ChatClient
 from cegis.learners import build
-from cegis.llm_setup import prepare_llm_run
+from cegis.llm_setup import PreparedRun, prepare_llm_run
 from cegis.loop import run
+from cegis.records import RecordLog, run_id
 from cegis.state import EpochState
-from experiments.plan import Plan, loop_config
+from experiments.plan import Plan, arm_setting, loop_config
 from experiments.units import Unit, finished
 from oracle.exact import ExactTeacher
 
+JSON = dict[str, Any]
 
-def run_symbolic_unit(unit: Unit, plan: Plan, run_dir: Path) -> dict[str, Any]:
+
+def run_symbolic_unit(unit: Unit, plan: Plan, run_dir: Path) -> JSON:
     """Run (or resume) a unit whose learner needs no model; returns its closing run record."""
     return asyncio.run(_symbolic(unit, plan, run_dir))
 
 
-async def _symbolic(unit: Unit, plan: Plan, run_dir: Path) -> dict[str, Any]:
+async def _symbolic(unit: Unit, plan: Plan, run_dir: Path) -> JSON:
     config = loop_config(plan, unit.arm, unit.seed)
     task = unit.loop_task()
     teacher = ExactTeacher.from_regex(task.target or "", task.dialect, universe=task.universe, config=config.teacher_config)
-    return await _fold(unit, run_dir, lambda: run(task, build(unit.arm.learner), teacher, config, records=_path(unit, run_dir)))
+    await run(task, build(unit.arm.learner), teacher, config, records=_path(unit, run_dir))
+    return _closed(unit, run_dir)
 
 
-async def run_llm_unit(unit: Unit, plan: Plan, run_dir: Path, client: ChatClient) -> dict[str, Any]:
-    """Run (or resume) a unit whose learner asks a model through ``client``."""
-    assert unit.arm.setting is not None
+async def run_llm_unit(unit: Unit, plan: Plan, run_dir: Path, client: ChatClient) -> JSON:
+    """Run (or resume) a unit whose learner asks a model through ``client``, hardening after the
+    loop when its setting says so."""
+    setting = arm_setting(unit.arm)
+    assert setting is not None
     config = loop_config(plan, unit.arm, unit.seed)
-    prepared = prepare_llm_run(
-        unit.arm.setting, unit.loop_task(), config, client, description=unit.task.description or ""
-    )
-    return await _fold(
-        unit, run_dir, lambda: run(prepared.task, prepared.learner, prepared.teacher, prepared.config, records=_path(unit, run_dir))
-    )
+    prepared = prepare_llm_run(setting, unit.loop_task(), config, client, description=unit.task.description or "")
+    path = _path(unit, run_dir)
+    state = await run(prepared.task, prepared.learner, prepared.teacher, prepared.config, records=path)
+    if setting.hardening_cycles > 0 and finished(path, hardening=True) is None:
+        RecordLog(path).append(await _hardening(state, prepared, setting.hardening_cycles))
+    return _closed(unit, run_dir)
+
+
+async def _hardening(state: EpochState, prepared: PreparedRun, cycles: int) -> JSON:
+    """The ``hardening`` record of a finished run: the final hypothesis probed, then up to
+    ``cycles`` repair cycles on the failed probes."""
+    suite = prepared.learner.suite
+    assert suite is not None  # a hardening setting prompts with a description, so it has a suite
+    run = run_id(prepared.task, prepared.config, prepared.learner.name)
+    hypothesis = state.hypothesis
+    before = None if hypothesis is None else await asyncio.to_thread(suite.evaluate, hypothesis, probe=True)
+    after, done = await harden(state, prepared.learner, suite, prepared.teacher, prepared.config, cycles=cycles)
+    spent = after.cost.learner
+    return {
+        "type": "hardening",
+        "run": run,
+        "hypothesis": hypothesis,
+        "passed": before is not None and before.passed,
+        "robust_before": before is not None and before.robust,
+        "cycles": [_cycle_json(cycle) for cycle in done],
+        "final": done[-1].repaired if done else hypothesis,
+        "robust": done[-1].robust if done else before is not None and before.robust,
+        "tokens": {
+            "calls": spent.calls - state.cost.learner.calls,
+            "prompt_tokens": spent.prompt_tokens - state.cost.learner.prompt_tokens,
+            "completion_tokens": spent.completion_tokens - state.cost.learner.completion_tokens,
+        },
+    }
+
+
+def _cycle_json(cycle: HardeningCycle) -> JSON:
+    return attrs.asdict(cycle) | {"failed": [e.text() for e in cycle.failed]}
 
 
 def _path(unit: Unit, run_dir: Path) -> Path:
@@ -53,9 +97,23 @@ def _path(unit: Unit, run_dir: Path) -> Path:
     return path
 
 
-async def _fold(unit: Unit, run_dir: Path, start: Callable[[], Awaitable[EpochState]]) -> dict[str, Any]:
-    await start()
-    closing = finished(unit.records(run_dir))
-    if closing is None:
+def _closed(unit: Unit, run_dir: Path) -> JSON:
+    result = unit_result(unit, run_dir)
+    if result is None:
         raise RuntimeError(f"unit {unit.key} ended without its closing record")
-    return unit.manifest_json() | {"outcome": closing["outcome"], "totals": closing["totals"]}
+    return result
+
+
+def unit_result(unit: Unit, run_dir: Path) -> JSON | None:
+    """The manifest line with the unit's outcome and totals (hardening tokens included); None
+    while the unit is unfinished."""
+    closing = finished(unit.records(run_dir), hardening=unit.hardens)
+    if closing is None:
+        return None
+    totals = dict(closing["totals"])
+    for record in RecordLog(unit.records(run_dir)).records():
+        if record.get("type") == "hardening":
+            for key in ("prompt_tokens", "completion_tokens"):
+                totals[key] = int(totals.get(key, 0)) + int(record["tokens"][key])
+    return unit.manifest_json() | {"outcome": closing["outcome"], "totals": totals}
+

@@ -19,6 +19,11 @@ An experiment file is TOML (read with the standard library's ``tomllib``)::
     [[servers]]                        # optional: OpenAI-compatible endpoints for llm arms
     base_url = "http://localhost:8000/v1"
     concurrency = 8
+    model = "openai/gpt-oss-120b"      # optional: the one model this server serves
+
+An llm arm may name a ``model`` (Table 2's one row per backbone), a ``reasoning_effort`` and a
+``max_completion_tokens``; its calls go to the servers that serve that model (those whose
+``model`` is unset or equal).
 
 Every field of an arm that is not the learner's own (protocol, batch, epochs, clustered, mode, ...)
 becomes a field of the run's :class:`cegis.config.LoopConfig`, so two arms differ by data only.
@@ -37,7 +42,8 @@ import attrs
 
 from cegis.config import Budgets, LoopConfig
 from cegis.learners import REGISTRY
-from cegis.settings import SETTINGS
+from cegis.settings import SETTINGS, LLMSetting
+from llm.chat import ReasoningEffort
 from oracle.config import PROFILES, Profile, TeacherConfig
 from oracle.protocol import SamplingMode
 
@@ -62,6 +68,8 @@ class DatasetSpec:
     size: int | None = None  # nl-rx-turk / kb13-python: tasks sampled; kb13-extended: first N
     seed: int = 0
     optional: bool = False  # skip (with a note) instead of failing when the files are absent
+    limit: int | None = None  # keep only the first N tasks (a smoke run of a big plan)
+    star_depths: tuple[int, ...] | None = None  # keep only targets filed under these StarDepths
 
 
 @attrs.frozen
@@ -82,7 +90,9 @@ class ArmSpec:
     batch: int | None = None
     epochs: int | None = None
     profile: Profile | None = None  # overrides the experiment's teacher_profile
-    model: str | None = None
+    model: str | None = None  # llm arms: the model asked (default: the server's, or /v1/models)
+    reasoning_effort: ReasoningEffort | None = None  # llm arms: overrides the setting's
+    max_completion_tokens: int | None = None  # llm arms: overrides the setting's
 
     @property
     def is_llm(self) -> bool:
@@ -118,6 +128,19 @@ class Plan:
     def needs_model(self) -> bool:
         """Whether any arm asks a model."""
         return any(arm.is_llm for arm in self.arms)
+
+
+def arm_setting(arm: ArmSpec) -> LLMSetting | None:
+    """The LLM setting of an llm arm, with the arm's sampling overrides; None for symbolic arms."""
+    if not arm.is_llm or arm.setting is None:
+        return None
+    setting = SETTINGS[arm.setting]
+    sampling = setting.sampling
+    if arm.reasoning_effort is not None:
+        sampling = attrs.evolve(sampling, reasoning_effort=arm.reasoning_effort)
+    if arm.max_completion_tokens is not None:
+        sampling = attrs.evolve(sampling, max_completion_tokens=arm.max_completion_tokens)
+    return setting if sampling == setting.sampling else attrs.evolve(setting, sampling=sampling)
 
 
 def loop_config(plan: Plan, arm: ArmSpec, seed: int) -> LoopConfig:
@@ -215,9 +238,12 @@ def _dataset(table: Mapping[str, Any], index: int) -> DatasetSpec:
         raise PlanError(f"{where}: kind {kind!r} is not one of {', '.join(get_args(DatasetKind))}")
     if kind == "paper-list" and table.get("list") not in ("simplyrx", "extrx"):
         raise PlanError(f"{where}: a paper-list dataset needs list = \"simplyrx\" or \"extrx\"")
-    for field in ("per_cell", "size"):
+    for field in ("per_cell", "size", "limit"):
         if table.get(field) is not None:
             _positive(table[field], f"{where}: {field}")
+    depths = table.get("star_depths")
+    if depths is not None and (not isinstance(depths, list) or not all(isinstance(d, int) and d >= 0 for d in depths)):
+        raise PlanError(f"{where}: star_depths must be a list of non-negative integers")
     default = kind if kind != "paper-list" else str(table["list"])
     return DatasetSpec(
         kind=kind,
@@ -228,6 +254,8 @@ def _dataset(table: Mapping[str, Any], index: int) -> DatasetSpec:
         size=table.get("size"),
         seed=int(table.get("seed", 0)),
         optional=bool(table.get("optional", False)),
+        limit=table.get("limit"),
+        star_depths=None if depths is None else tuple(depths),
     )
 
 
@@ -246,9 +274,13 @@ def _arm(table: Mapping[str, Any], index: int) -> ArmSpec:
         raise PlanError(f"{where}: protocol must be one of {', '.join(get_args(Protocol))}")
     if table.get("profile") not in (None, *PROFILES):
         raise PlanError(f"{where}: profile must be one of {', '.join(PROFILES)}")
-    for field in ("batch", "epochs"):
+    for field in ("batch", "epochs", "max_completion_tokens"):
         if table.get(field) is not None:
             _positive(table[field], f"{where}: {field}")
+    if table.get("reasoning_effort") not in (None, *get_args(ReasoningEffort)):
+        raise PlanError(f"{where}: reasoning_effort must be one of {', '.join(get_args(ReasoningEffort))}")
+    if learner != LLM and any(table.get(f) is not None for f in ("model", "reasoning_effort", "max_completion_tokens")):
+        raise PlanError(f"{where}: model, reasoning_effort and max_completion_tokens apply to llm arms only")
     name = str(table.get("name", setting if learner == LLM else learner))
     arm = ArmSpec(name=name, **{k: v for k, v in table.items() if k != "name"})
     try:  # the teacher validates mode and the rest at construction

@@ -1,7 +1,8 @@
 """Run every unit of an experiment with bounded concurrency, resumably, and say how it went.
 
 ``run_experiment(plan, run_dir)`` writes the manifest, skips units whose records are complete,
-and runs the rest: symbolic units in ``plan.concurrency`` worker processes (they are CPU-bound),
+and runs the rest: symbolic units in ``plan.concurrency`` worker processes (they are CPU-bound;
+with a concurrency of 1, in the runner's own process),
 LLM units as tasks on one event loop that share a :class:`~experiments.servers.ServerPool` over the
 configured servers and one SQLite call log (``calls.sqlite3`` in the run directory, in ``record``
 mode, so a resumed experiment pays for no call twice). A unit that raises is logged to
@@ -25,11 +26,11 @@ from typing import Any
 
 import attrs
 
-from experiments.execute import run_llm_unit, run_symbolic_unit
+from experiments.execute import run_llm_unit, run_symbolic_unit, unit_result
 from experiments.plan import Plan, ServerSpec
 from experiments.progress import Progress
 from experiments.servers import ServerPool
-from experiments.units import Unit, available_datasets, finished, units, write_manifest
+from experiments.units import Unit, available_datasets, units, write_manifest
 
 ERRORS = "errors.jsonl"
 CALL_LOG = "calls.sqlite3"
@@ -70,7 +71,7 @@ async def run_experiment(
     pending: list[Unit] = []
     before = [0, 0, 0]
     for unit in all_units:
-        closing = finished(unit.records(run_dir))
+        closing = unit_result(unit, run_dir)
         if closing is None:
             pending.append(unit)
         else:
@@ -112,6 +113,10 @@ async def _guarded(unit: Unit, run_dir: Path, track: Progress, work: Awaitable[d
 async def _run_symbolic(pending: list[Unit], plan: Plan, run_dir: Path, track: Progress) -> None:
     if not pending:
         return
+    if plan.concurrency == 1:  # no worker process to spawn: run them here, one after another
+        for unit in pending:
+            await _guarded(unit, run_dir, track, asyncio.to_thread(run_symbolic_unit, unit, plan, run_dir))
+        return
     loop = asyncio.get_running_loop()
     # spawned (not forked) workers: the parent may hold threads and numba state a fork would copy
     with ProcessPoolExecutor(max_workers=plan.concurrency, mp_context=multiprocessing.get_context("spawn")) as pool:
@@ -137,16 +142,22 @@ async def _run_llm(
                 if plan.token_budget is not None and track.tokens >= plan.token_budget:
                     stopped.append(f"token budget of {plan.token_budget:,} spent; run the same command to continue")
                     return
-                pool = await pool_for(unit.arm.model)
-                await _guarded(unit, run_dir, track, run_llm_unit(unit, plan, run_dir, pool))
+                await _guarded(unit, run_dir, track, _asking(unit, plan, run_dir, pool_for))
 
         await asyncio.gather(*(one(u) for u in pending))
     return stopped[0] if stopped else None
 
 
+async def _asking(
+    unit: Unit, plan: Plan, run_dir: Path, pool_for: Callable[[str | None], Awaitable[ServerPool]]
+) -> dict[str, Any]:
+    return await run_llm_unit(unit, plan, run_dir, await pool_for(unit.arm.model))
+
+
 @contextlib.asynccontextmanager
 async def _pools(servers: tuple[ServerSpec, ...], run_dir: Path) -> AsyncIterator[Callable[[str | None], Awaitable[ServerPool]]]:
-    """One server pool per model named by the arms, built on first use, sharing one call log."""
+    """One server pool per model named by the arms, built on first use, sharing one call log; a
+    server that names its model serves only arms asking for that model (or for none)."""
     from llm.calllog import CallLog  # the HTTP edge loads only when a model is asked
     from llm.client import LLMClient
     from llm.config import ClientConfig
@@ -156,14 +167,22 @@ async def _pools(servers: tuple[ServerSpec, ...], run_dir: Path) -> AsyncIterato
         log = CallLog(run_dir / CALL_LOG)
         stack.callback(log.close)  # callbacks run last-in first-out: the log closes after the clients
 
+        building = asyncio.Lock()  # units start together; the first builds each model's pool
+
         async def pool_for(model: str | None) -> ServerPool:
-            if model not in pools:
-                members = []
-                for spec in servers:
-                    config = ClientConfig.resolve(spec.base_url, os.environ.get(spec.api_key_env), model=model or spec.model)
-                    client = await stack.enter_async_context(LLMClient(config, log=log, mode="record"))
-                    members.append((spec.base_url, client, spec.concurrency))
-                pools[model] = ServerPool(members)
+            async with building:
+                return pools[model] if model in pools else await build(model)
+
+        async def build(model: str | None) -> ServerPool:
+            serving = [s for s in servers if model is None or s.model in (None, model)]
+            if not serving:
+                raise ValueError(f"no server serves model {model!r}; add a [[servers]] table with model = {model!r}")
+            members = []
+            for spec in serving:
+                config = ClientConfig.resolve(spec.base_url, os.environ.get(spec.api_key_env), model=model or spec.model)
+                client = await stack.enter_async_context(LLMClient(config, log=log, mode="record"))
+                members.append((spec.base_url, client, spec.concurrency))
+            pools[model] = ServerPool(members)
             return pools[model]
 
         yield pool_for

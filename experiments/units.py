@@ -4,7 +4,9 @@ A run directory holds one JSON Lines file per unit, ``records/<arm>/<dataset>/<t
 written by :func:`cegis.loop.run` (one line per epoch, one closing line per run), and ``units.jsonl``,
 the manifest that says which task, cell and arm each file belongs to. One file per unit keeps
 parallel workers from ever interleaving lines, and makes resuming trivial: a unit whose file holds
-its closing ``run`` record is done; any other continues from the epochs its file holds.
+its closing ``run`` record is done; any other continues from the epochs its file holds. A unit
+whose setting hardens (A-CEGIS's full run) writes one ``hardening`` line after its ``run`` line and
+is done only with it.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from experiments.datasets import (
     load_kb13_extrx,
     load_paper_list,
 )
-from experiments.plan import ArmSpec, DatasetSpec, Plan
+from experiments.plan import ArmSpec, DatasetSpec, Plan, arm_setting
 
 MANIFEST = "units.jsonl"
 
@@ -47,6 +49,12 @@ class Unit:
     def key(self) -> str:
         """The unit's path-safe identity inside its run directory."""
         return f"{self.arm.name}/{self.dataset}/{self.task.id}__s{self.seed}"
+
+    @property
+    def hardens(self) -> bool:
+        """Whether the unit's setting runs hardening cycles after the loop."""
+        setting = arm_setting(self.arm)
+        return setting is not None and setting.hardening_cycles > 0
 
     def records(self, run_dir: Path) -> Path:
         """The JSON Lines file of this unit's records."""
@@ -79,7 +87,15 @@ class Unit:
 
 
 def dataset_tasks(spec: DatasetSpec) -> tuple[Task, ...]:
-    """The tasks of one dataset spec (raises ``experiments.datasets.DatasetError`` on bad files)."""
+    """The tasks of one dataset spec, those at ``spec.star_depths`` and the first ``spec.limit``
+    when it says so (raises ``experiments.datasets.DatasetError`` on bad files)."""
+    tasks = _all_tasks(spec)
+    if spec.star_depths is not None:
+        tasks = tuple(t for t in tasks if (t.listed or t.metrics).star_depth in spec.star_depths)
+    return tasks if spec.limit is None else tasks[: spec.limit]
+
+
+def _all_tasks(spec: DatasetSpec) -> tuple[Task, ...]:
     if spec.kind == "generated":
         return generate_simple(SimpleGrid(per_cell=spec.per_cell or 3, seed=spec.seed))
     if spec.kind == "paper-list":
@@ -121,13 +137,18 @@ def write_manifest(run_dir: Path, all_units: list[Unit]) -> None:
     (run_dir / MANIFEST).write_text(lines, encoding="utf-8")
 
 
-def finished(path: Path) -> dict[str, Any] | None:
-    """The closing ``run`` record in a unit's file, or None while the unit is unfinished."""
+def finished(path: Path, *, hardening: bool = False) -> dict[str, Any] | None:
+    """The closing ``run`` record in a unit's file, or None while the unit is unfinished (with
+    ``hardening``, also while its ``hardening`` line is missing)."""
     if not path.exists():
         return None
     closing = None
+    hardened = False
     with path.open(encoding="utf-8") as lines:
         for line in lines:
-            if line.endswith("\n") and '"type": "run"' in line:
+            if not line.endswith("\n"):
+                continue
+            if '"type": "run"' in line:
                 closing = json.loads(line)
-    return closing
+            hardened = hardened or '"type": "hardening"' in line
+    return closing if hardened or not hardening else None

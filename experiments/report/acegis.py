@@ -2,7 +2,9 @@
 
 Each run's hypotheses are re-judged on the test-suite oracle rebuilt from the gold regex and the
 description (it is deterministic, so it is the suite the run saw), through
-:func:`cegis.trajectory.from_records`; the metrics' exact definitions live there.
+:func:`cegis.trajectory.trajectory`; the metrics' exact definitions live there. A run that hardened
+(``acegis-full``) has its repaired hypotheses appended as hardening turns, read from its
+``hardening`` record, so robust success is that of the hypothesis the run ended with.
 """
 
 from __future__ import annotations
@@ -10,9 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from cegis.records import epoch_from_json
 from cegis.settings import SETTINGS
-from cegis.trajectory import Trajectory, from_records, summarize
+from cegis.trajectory import Trajectory, summarize, trajectory
 from experiments.report.load import UnitResult
 from experiments.report.tables import groups, markdown
 from oracle.testsuite import SuiteConfig, SuiteOracle
@@ -27,8 +28,10 @@ def _trajectory(result: UnitResult, description: str) -> Trajectory | None:
     suite = SuiteOracle.from_gold(
         result.unit["target"], dialect=result.unit["dialect"], universe=universe, description=description, config=SuiteConfig()
     )
-    records = [epoch_from_json(epoch) for epoch in result.epochs]
-    return from_records(records, suite, dialect=result.unit["dialect"], probe_final=True)
+    texts: list[str | None] = [epoch["hypothesis"] for epoch in result.epochs]
+    cycles = [] if result.hardening is None else result.hardening["cycles"]
+    texts += [cycle["repaired"] for cycle in cycles]
+    return trajectory(texts, suite, dialect=result.unit["dialect"], hardened=len(cycles), probe_final=True)
 
 
 def acegis_tables(results: Sequence[UnitResult], descriptions: dict[str, str]) -> str | None:

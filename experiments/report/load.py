@@ -20,11 +20,13 @@ JSON = dict[str, Any]
 
 @attrs.frozen
 class UnitResult:
-    """One unit: its manifest line, its closing run record (None while unfinished), its epochs."""
+    """One unit: its manifest line, its closing run record (None while unfinished), its epochs,
+    and its hardening record (A-CEGIS's full run; None for other settings or before it ends)."""
 
     unit: JSON
     run: JSON | None
     epochs: tuple[JSON, ...]
+    hardening: JSON | None = None
 
     @property
     def finished(self) -> bool:
@@ -78,15 +80,15 @@ def load_run(run_dir: Path) -> tuple[UnitResult, ...]:
     results = []
     for line in manifest.read_text(encoding="utf-8").splitlines():
         unit = json.loads(line)
-        run, epochs = _records(run_dir / unit["records"])
-        results.append(UnitResult(unit, run, epochs))
+        results.append(UnitResult(unit, *_records(run_dir / unit["records"])))
     return tuple(results)
 
 
-def _records(path: Path) -> tuple[JSON | None, tuple[JSON, ...]]:
+def _records(path: Path) -> tuple[JSON | None, tuple[JSON, ...], JSON | None]:
     if not path.exists():
-        return None, ()
+        return None, (), None
     run = None
+    hardening = None
     epochs = []
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
@@ -97,4 +99,6 @@ def _records(path: Path) -> tuple[JSON | None, tuple[JSON, ...]]:
             run = record
         elif record.get("type") == "epoch":
             epochs.append(record)
-    return run, tuple(epochs)
+        elif record.get("type") == "hardening":
+            hardening = record
+    return run, tuple(epochs), hardening
