@@ -147,12 +147,11 @@ def equivalent(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT)
     """
     if not (left.canonical and right.canonical):
         return equivalence_witness(left, right, state_limit=state_limit) is None
-    _, left_columns, right_columns = _columns(left, right)
-    if left.n_states != right.n_states or not np.array_equal(left.accepting, right.accepting):
-        return False
-    if left.alphabet is right.alphabet:
-        return np.array_equal(left.transitions, right.transitions)
-    return np.array_equal(left.transitions[:, left_columns], right.transitions[:, right_columns])
+    same_shape = left.n_states == right.n_states and np.array_equal(left.accepting, right.accepting)
+    if left.alphabet is right.alphabet:  # the usual case (compiled together): no refinement to look up
+        return same_shape and np.array_equal(left.transitions, right.transitions)
+    _, left_columns, right_columns = _columns(left, right)  # raises on different universes
+    return same_shape and np.array_equal(left.transitions[:, left_columns], right.transitions[:, right_columns])
 
 
 def is_subset(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> bool:
