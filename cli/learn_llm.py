@@ -29,9 +29,7 @@ import click
 
 from cegis.config import LoopConfig
 from cegis.acegis import harden
-from cegis.learners import build
-from cegis.llm_learner import LLMLearner
-from cegis.llm_runs import SampleSchedule, loop_config
+from cegis.llm_setup import LLMSetupError, prepare_llm_run
 from cegis.loop import run
 from cegis.settings import SETTINGS, setting_named
 from cegis.state import EpochState, Task
@@ -41,9 +39,7 @@ from llm.chat import ReasoningEffort
 from llm.client import LLMClient, Mode
 from llm.config import ClientConfig
 from llm.errors import LLMError
-from oracle.exact import ExactTeacher
 from oracle.protocol import Teacher
-from oracle.testsuite import SuiteConfig, SuiteOracle
 
 _F = TypeVar("_F", bound=Callable[..., object])
 
@@ -115,9 +111,6 @@ async def run_llm(
         reasoning_effort=options.reasoning_effort or sampling.reasoning_effort,
     )
     setting = attrs.evolve(setting, sampling=sampling)
-    config = loop_config(setting, config)
-    suite = _suite(task, setting.prompt == "description", options)
-    judge = _teacher(teacher, setting.counterexamples, suite, setting.exact, config)
     if options.call_log is None and options.call_log_mode == "replay":
         raise BadInput("--call-log-mode replay needs --call-log FILE")
     try:
@@ -128,41 +121,12 @@ async def run_llm(
     client_config = ClientConfig.resolve(options.base_url, model=options.model)
     try:
         async with LLMClient(client_config, log=log, mode=mode) as client:
-            fallbacks = tuple(build(name) for name in setting.guard.fallbacks) if setting.guard else ()
-            label = options.model or ""
-            learner = LLMLearner(setting, client, fallbacks, options.description, suite, label=label)
-            state = await run(task, learner, judge, config, records=records)
-            if suite is None or not setting.hardening_cycles:
-                return state
-            hardened, _ = await harden(state, learner, suite, judge, config, cycles=setting.hardening_cycles)
-            return hardened
+            prepared = prepare_llm_run(setting, task, config, client, description=options.description, teacher=teacher)
+            return await run(prepared.task, prepared.learner, prepared.teacher, prepared.config, records=records)
+    except LLMSetupError as error:
+        raise BadInput(f"--learner llm: {error} (pass --description TEXT and --target REGEX as the setting needs)") from None
     except (LLMError, ValueError) as error:
         raise BadInput(f"--learner llm: {error}") from None
     finally:
         if log is not None:
             log.close()
-
-
-def _suite(task: Task, describes: bool, options: LLMOptions) -> SuiteOracle | None:
-    if not describes:
-        return None
-    if not options.description:
-        raise BadInput("the A-CEGIS settings need --description TEXT")
-    if task.target is None:
-        raise BadInput("the A-CEGIS settings need --target (the gold regex the hidden tests come from)")
-    return SuiteOracle.from_gold(task.target, dialect=task.dialect, description=options.description, config=SuiteConfig())
-
-
-def _teacher(
-    teacher: Teacher, counterexamples: bool, suite: SuiteOracle | None, exact_variant: bool, config: LoopConfig
-) -> Teacher:
-    """The teacher the setting learns from; the exact teacher clusters as the setting says."""
-    if isinstance(teacher, ExactTeacher):
-        teacher = teacher.with_config(clustered=config.teacher.clustered)
-    if not counterexamples:
-        if not isinstance(teacher, ExactTeacher):
-            raise BadInput("the standard setting needs --target (it samples labeled strings from it)")
-        return SampleSchedule(teacher, seed=config.seed)
-    if suite is not None and not exact_variant:
-        return suite
-    return teacher
