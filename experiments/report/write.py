@@ -14,6 +14,7 @@ import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
+from cegis.settings import SETTINGS
 from experiments.report import figures
 from experiments.report.acegis import acegis_tables
 from experiments.report.load import UnitResult, load_run
@@ -50,6 +51,13 @@ def write_report(run_dir: Path) -> Path:
         "Every number below is recomputed from the JSON Lines records in `records/`.",
         "",
     ]
+    if any(_samples_only(r) for r in results):
+        out += [
+            "Standard learns from random labeled samples, not counterexamples; the loop still records "
+            'its epochs with `source: "counterexamples"` (the verdict\'s mode `sample` tells them apart), '
+            "and its sample-efficiency budgets count those samples.",
+            "",
+        ]
     if not plots:
         out += ['Figures are not drawn: matplotlib is not installed (`pip install -e ".[plots]"`).', ""]
     datasets = groups(results, lambda r: r.unit["dataset"])
@@ -66,6 +74,11 @@ def write_report(run_dir: Path) -> Path:
 def _plan(run_dir: Path) -> dict[str, object]:
     path = run_dir / "plan.json"
     return dict(json.loads(path.read_text(encoding="utf-8"))) if path.exists() else {}
+
+
+def _samples_only(result: UnitResult) -> bool:
+    setting = SETTINGS.get(result.unit.get("setting") or "")
+    return setting is not None and not setting.counterexamples
 
 
 def _descriptions(results: Sequence[UnitResult]) -> dict[str, str]:
