@@ -30,9 +30,10 @@ from automata.minimize import minimize
 from automata.ops import dead_state
 from automata.to_regex import to_regex
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
+from cegis.merging.exact import smallest
 from cegis.merging.quotient import LabelConflict, Quotient
 from cegis.merging.redblue import MergeOrder, red_blue, table
-from cegis.merging.symbols import Granularity, distinguishing, encode, symbol_alphabet
+from cegis.merging.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
 from automata.alphabet import Alphabet
 from oracle.clustered import misclassified, satisfies
 from oracle.examples import ClusteredExample, Counterexample
@@ -41,6 +42,9 @@ from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect, parse, unparse
 from regexlang.errors import RegexError
+
+#: Most words a clustered example is spelled out into when its tie fails.
+MAX_SPELLED = 256
 
 #: States the printed regex may compile to when checked (far below the teacher's limit).
 CHECK_STATE_LIMIT = 20_000
@@ -53,6 +57,8 @@ class MergingLearner:
     name: str
     granularity: Granularity
     orders: tuple[MergeOrder, ...]
+    search_budget: int = 0  # trial merges for the exact search below the greedy result (0: none)
+    complete_alike: bool = False  # unread symbols follow the most alike read symbol, not the sink
 
     async def propose(self, context: LearnerContext) -> Proposal:
         """The smallest consistent hypothesis for the context's examples, or a typed failure."""
@@ -61,7 +67,7 @@ class MergingLearner:
     def learn(self, examples: Sequence[Counterexample], dialect: Dialect, universe: CharSet) -> Proposal:
         """:meth:`propose` without the event loop: a pure function of the examples."""
         started = time.perf_counter()
-        proposal = _learn(examples, dialect, universe, self.granularity, self.orders)
+        proposal = _learn(examples, dialect, universe, self)
         return attrs.evolve(proposal, cost=LearnerCost(seconds=time.perf_counter() - started))
 
 
@@ -78,36 +84,53 @@ def edsm() -> MergingLearner:
 def symbolic() -> MergingLearner:
     """Red-blue merging over the atoms of the examples' character sets; the smallest of the EDSM
     and RPNI orders, with and without sinks."""
-    orders = tuple(MergeOrder(s, sinks=k) for k in (True, False) for s in ("edsm", "rpni"))
-    return MergingLearner("symbolic", "atoms", orders)
+    orders = tuple(
+        MergeOrder(strategy, sinks=sinks, unlabeled_accept=accept)
+        for sinks, accept in ((True, False), (False, False), (False, True))
+        for strategy in ("edsm", "rpni")
+    )
+    return MergingLearner("symbolic", "atoms", orders, complete_alike=True)
 
 
 def _learn(
     examples: Sequence[Counterexample],
     dialect: Dialect,
     universe: CharSet,
-    granularity: Granularity,
-    orders: Sequence[MergeOrder],
+    learner: MergingLearner,
 ) -> Proposal:
+    granularity = learner.granularity
     try:
-        alphabet, tree, untied = _prefix_tree(examples, universe, granularity)
+        alphabet, tree, words, untied = _prefix_tree(examples, universe, granularity)
     except (ValueError, LabelConflict) as error:
         return _failure("search_exhausted", str(error))
     candidates: dict[tuple[int, ...], tuple[DFA, str]] = {}
     problems: list[str] = []
-    for order in orders:
-        how = order.strategy + ("+sinks" if order.sinks else "")
+
+    def keep(red: list[int], how: str, unlabeled_accept: bool = False) -> None:
+        dfa = minimize(table(tree, red, alphabet, similar, unlabeled_accept))
+        if all(satisfies(dfa, e) for e in untied):
+            key = (dfa.n_states, *dfa.accepting.tolist(), *dfa.transitions.ravel().tolist())
+            candidates.setdefault(key, (dfa, how))
+        else:
+            problems.append(f"{how}: an untied clustered example is misclassified")
+
+    similar = _alike(words, len(alphabet)) if learner.complete_alike else ()
+    fewest = None
+    for order in learner.orders:
+        how = order.name
         mark = tree.checkpoint()
         red = red_blue(tree, order)
         if red is None:
             problems.append(f"{how}: more than {order.max_states} states")
         else:
-            dfa = minimize(table(tree, red, alphabet))
-            if all(satisfies(dfa, e) for e in untied):
-                key = (dfa.n_states, *dfa.accepting.tolist(), *dfa.transitions.ravel().tolist())
-                candidates.setdefault(key, (dfa, how))
-            else:
-                problems.append(f"{how}: an untied clustered example is misclassified")
+            keep(red, how, order.unlabeled_accept)
+            fewest = len(red) if fewest is None else min(fewest, len(red))
+        tree.undo(mark)
+    if learner.search_budget:
+        mark = tree.checkpoint()
+        red = smallest(tree, fewest or MergeOrder().max_states, learner.search_budget)
+        if red is not None:
+            keep(red, "exbar")
         tree.undo(mark)
     for dfa, how in sorted(candidates.values(), key=lambda c: _size(c[0])):
         text = _printed(dfa, dialect, universe, examples)
@@ -122,23 +145,48 @@ def _learn(
 
 def _prefix_tree(
     examples: Sequence[Counterexample], universe: CharSet, granularity: Granularity
-) -> tuple[Alphabet, Quotient, list[Counterexample]]:
-    """The alphabet, the prefix tree, and the clustered examples it could not tie. At atom
-    granularity, two examples that meet in one node with different labels split the characters
-    that tell them apart off their classes, and the tree is built again."""
+) -> tuple[Alphabet, Quotient, list[SymbolicWord], list[Counterexample]]:
+    """The alphabet, the prefix tree, the examples as words, and those left out of the tree (to check on the
+    hypothesis). A clustered example is tied (all classes of a position lead one way) when it can
+    be, else spelled out class by class: a tie is a guess, since the teacher groups characters by
+    the states of the *difference* automaton. When two examples meet in one node with different
+    labels, the characters of plain strings that tell them apart are split off their classes (atom
+    granularity), or the clustered example in the way is spelled out from the start."""
     refine: set[str] = set()
+    spelled: set[int] = set()
     while True:
         alphabet = symbol_alphabet(examples, universe, granularity, refine)
-        encoded = [(e, w) for e, w in ((e, encode(e, alphabet)) for e in examples) if w is not None]
+        encode = encoder(alphabet)
+        encoded = [(e, w) for e, w in ((e, encode(e)) for e in examples) if w is not None]
+        words = [w for _, w in encoded]
         try:
-            tree, untied = Quotient.prefix_tree([w for _, w in encoded])
+            tree, left_out = Quotient.prefix_tree(words, spelled, MAX_SPELLED)
         except LabelConflict as conflict:
-            split = distinguishing(encoded[conflict.first][0], encoded[conflict.second][0], refine)
-            if not split:
+            first, second = encoded[conflict.first][0], encoded[conflict.second][0]
+            split = distinguishing(first, second, refine) if granularity == "atoms" else set()
+            if split:
+                refine |= split
+            elif conflict.inserting not in spelled and any(len(p) > 1 for p in words[conflict.inserting].positions):
+                spelled.add(conflict.inserting)
+            else:
                 raise
-            refine |= split
             continue
-        return alphabet, tree, [encoded[i][0] for i in untied]
+        return alphabet, tree, words, [encoded[i][0] for i in left_out]
+
+
+def _alike(words: Sequence[SymbolicWord], size: int) -> list[list[int]]:
+    """For each class, the other classes that share clustered positions with it, most often first."""
+    together = [[0] * size for _ in range(size)]
+    for word in words:
+        for members in word.positions:
+            if len(members) > 1:
+                for a in members:
+                    for b in members:
+                        together[a][b] += 1
+    return [
+        sorted((b for b in range(size) if b != a and row[b]), key=lambda b: (-row[b], b))
+        for a, row in enumerate(together)
+    ]
 
 
 def _size(dfa: DFA) -> tuple[int, int]:
@@ -147,16 +195,16 @@ def _size(dfa: DFA) -> tuple[int, int]:
 
 def _printed(dfa: DFA, dialect: Dialect, universe: CharSet, examples: Sequence[Counterexample]) -> str:
     regex = to_regex(dfa)
-    if regex != EmptySet():
+    if regex != EmptySet() or dialect == "python":
         return unparse(regex, dialect, universe)
-    if dialect != "simple":  # the empty language has a spelling: the complement of everything
+    if dialect == "extended":  # no spelling of the empty set, but the complement of everything
         return unparse(Complement(Star(Chars(universe))), dialect, universe)
     # The simple dialect cannot write the empty language: accept one string no example rejects.
     for length in range(len(examples) + 1):  # each example covers at most one length
         for word in map("".join, itertools.product(sorted(universe), repeat=length)):
             if not any(_holds(e, word) for e in examples):
                 return unparse(text_regex(word), dialect, universe)
-    raise AssertionError("unreachable: fewer examples than strings")
+    raise AssertionError("unreachable: fewer examples than lengths")
 
 
 def _holds(example: Counterexample, word: str) -> bool:

@@ -19,7 +19,10 @@ This is the one mutable object of the package; it lives inside one learner call 
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 
 from cegis.merging.symbols import SymbolicWord
 
@@ -27,11 +30,12 @@ UNKNOWN, REJECT, ACCEPT = -1, 0, 1
 
 
 class LabelConflict(Exception):
-    """Two examples (by index) with different labels end in one state of the prefix tree."""
+    """Two examples (by index) with different labels end in one state of the prefix tree when
+    example ``inserting`` is added (it is one of the two, or its tied classes made them meet)."""
 
-    def __init__(self, first: int, second: int) -> None:
+    def __init__(self, first: int, second: int, inserting: int) -> None:
         super().__init__(f"examples {first} and {second} end in one state with different labels")
-        self.first, self.second = first, second
+        self.first, self.second, self.inserting = first, second, inserting
 
 
 class Quotient:
@@ -43,25 +47,49 @@ class Quotient:
         self.label: list[int] = [UNKNOWN]
         self.depth: list[int] = [0]
         self.labeled_by: dict[int, int] = {}  # tree node -> index of the example that labeled it
+        self.conflict = (0, 0)  # the two states whose labels stopped the last failed merge
         self._log: list[tuple[int, int, int]] = []  # (kind, node, value) to undo, newest last
 
     @classmethod
-    def prefix_tree(cls, words: Sequence[SymbolicWord]) -> tuple[Quotient, tuple[int, ...]]:
-        """The prefix-tree acceptor of ``words`` and the indices of the clustered words it could
-        not tie (their classes lead to states that other words label differently); those must be
-        checked on the final hypothesis. Raises :class:`LabelConflict` when two words contradict."""
-        tree = cls()
-        untied = []
-        for index, word in enumerate(words):
-            mark = tree.checkpoint()
-            if not tree._insert(word, index):
-                tree.undo(mark)
-                untied.append(index)
-        tree.commit()
-        return tree, tuple(untied)
+    def prefix_tree(
+        cls, words: Sequence[SymbolicWord], spelled: AbstractSet[int] = frozenset(), spell_limit: int = 256
+    ) -> tuple[Quotient, tuple[int, ...]]:
+        """The prefix-tree acceptor of ``words`` and the indices of the words left out of it.
 
-    def _insert(self, word: SymbolicWord, index: int) -> bool:
-        """Add ``word``; ``False`` when tying its classes would merge differently labeled states."""
+        Words of one class per position go in first, and those in ``spelled`` as one such word per
+        combination of their classes. The others are tied; a tie that would make two differently
+        labeled states meet is taken back and the word spelled out instead, or left out when that
+        takes more than ``spell_limit`` words. Raises :class:`LabelConflict` when a spelled word
+        meets a differently labeled one (``inserting`` is then that word)."""
+        tree = cls()
+        tied, left_out = [], []
+        for index, word in enumerate(words):
+            if index in spelled or all(len(p) == 1 for p in word.positions):
+                tree._spell(word, index)
+            else:
+                tied.append(index)
+        for index in tied:  # after the literal words, so a conflict a tie makes is its own word's
+            mark = tree.checkpoint()
+            try:
+                tree._insert(words[index], index)
+            except LabelConflict:
+                tree.undo(mark)
+                if math.prod(map(len, words[index].positions)) > spell_limit:
+                    left_out.append(index)
+                else:
+                    try:
+                        tree._spell(words[index], index)
+                    except LabelConflict as conflict:  # spelled too late: an earlier tie is in the way
+                        raise LabelConflict(conflict.first, conflict.second, index) from None
+        tree.commit()
+        return tree, tuple(left_out)
+
+    def _spell(self, word: SymbolicWord, index: int) -> None:
+        for combination in itertools.product(*word.positions):
+            self._insert(SymbolicWord(tuple((c,) for c in combination), word.label), index)
+
+    def _insert(self, word: SymbolicWord, index: int) -> None:
+        """Add ``word`` (example number ``index``), tying the classes of each of its positions."""
         node = 0
         for position in word.positions:
             node = self.find(node)
@@ -71,7 +99,8 @@ class Quotient:
                 child = min(known)
                 for other in known - {child}:
                     if self.merge(child, other) is None:
-                        return False
+                        first, second = self.conflict
+                        raise LabelConflict(self._labeler(first), self._labeler(second), index)
                 child = self.find(child)
                 edges = self.successors[self.find(node)]
             else:
@@ -89,11 +118,11 @@ class Quotient:
             self.label[state] = label
             self.labeled_by[state] = index
         elif self.label[state] != label:
-            raise LabelConflict(self._labeler(state), index)
-        return True
+            raise LabelConflict(self._labeler(state), index, index)
 
     def _labeler(self, state: int) -> int:
-        return min(i for node, i in self.labeled_by.items() if self.find(node) == state)
+        """The first example that labeled a node of ``state``."""
+        return min(i for node, i in self.labeled_by.items() if self.find(node) == self.find(state))
 
     def _new(self, depth: int) -> int:
         self.parent.append(len(self.parent))
@@ -131,6 +160,7 @@ class Quotient:
                     log.append((1, a, UNKNOWN))
                     label[a] = label[b]
                 elif label[a] != label[b]:
+                    self.conflict = (a, b)
                     return None
                 else:
                     score += 1

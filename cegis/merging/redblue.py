@@ -17,12 +17,15 @@ becomes the rejecting sink. Without that rule, merging states that only negative
 over-generalizes finite targets (``AEIOU``, ``[A-Za-z]{6}``): the merge is consistent, yet it
 builds loops the data never asked for.
 
-The result is the red states' table, with symbols no example reads from a state leading to the
-rejecting sink, so the language stays as small as the data allows.
+The result is the red states' table. A symbol no example reads from a state leads to the rejecting
+sink, or, when the learner says which symbols are alike (they share the teacher's clustered
+positions), where the most alike symbol read there leads: a transition on one class then stands
+for the classes the teacher has shown to behave like it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 import attrs
@@ -30,7 +33,7 @@ import numpy as np
 
 from automata.alphabet import Alphabet
 from automata.dfa import DFA
-from cegis.merging.quotient import ACCEPT, Quotient
+from cegis.merging.quotient import ACCEPT, UNKNOWN, Quotient
 
 Strategy = Literal["rpni", "edsm"]
 
@@ -42,6 +45,12 @@ class MergeOrder:
     strategy: Strategy = "edsm"
     sinks: bool = True
     max_states: int = 64
+    unlabeled_accept: bool = False  # red states no example ends in accept (else they reject)
+
+    @property
+    def name(self) -> str:
+        """E.g. ``edsm+sinks`` or ``rpni+accepting``."""
+        return self.strategy + "+sinks" * self.sinks + "+accepting" * self.unlabeled_accept
 
 
 def red_blue(tree: Quotient, order: MergeOrder) -> list[int] | None:
@@ -51,9 +60,7 @@ def red_blue(tree: Quotient, order: MergeOrder) -> list[int] | None:
     positive: set[int] = set()  # states known to reach acceptance (merging only ever adds paths)
     while True:
         red = list(dict.fromkeys(tree.find(r) for r in red))
-        blues = _blues(tree, red)
-        if order.sinks:
-            blues = [b for b in blues if _reaches_acceptance(tree, b, positive)]
+        blues = blue_states(tree, red, order.sinks, positive)
         if not blues:
             return red
         promoted = _rpni_step(tree, red, blues[0]) if order.strategy == "rpni" else _edsm_step(tree, red, blues)
@@ -63,10 +70,13 @@ def red_blue(tree: Quotient, order: MergeOrder) -> list[int] | None:
                 return None
 
 
-def _blues(tree: Quotient, red: list[int]) -> list[int]:
+def blue_states(tree: Quotient, red: list[int], sinks: bool, positive: set[int]) -> list[int]:
+    """The blue states in breadth-first order; with ``sinks``, those from which acceptance is
+    reachable (the others are rejecting sinks). ``positive`` caches states known to reach it."""
     reds = set(red)
     found = {tree.find(child) for r in red for child in tree.successors[r].values()} - reds
-    return sorted(found, key=lambda s: (tree.depth[s], s))
+    blues = sorted(found, key=lambda s: (tree.depth[s], s))
+    return [b for b in blues if _reaches_acceptance(tree, b, positive)] if sinks else blues
 
 
 def _reaches_acceptance(tree: Quotient, state: int, positive: set[int]) -> bool:
@@ -109,14 +119,29 @@ def _edsm_step(tree: Quotient, red: list[int], blues: list[int]) -> int | None:
     return None
 
 
-def table(tree: Quotient, red: list[int], alphabet: Alphabet) -> DFA:
-    """The DFA of the red states; every other successor (a sink) and every unread symbol rejects."""
+def table(
+    tree: Quotient,
+    red: list[int],
+    alphabet: Alphabet,
+    similar: Sequence[Sequence[int]] = (),
+    unlabeled_accept: bool = False,
+) -> DFA:
+    """The DFA of the red states; every other successor (a sink) rejects. A symbol no example reads
+    from a state goes where the first symbol of ``similar[symbol]`` read there goes (the classes
+    it shares clustered positions with), else to the rejecting sink."""
     index = {state: i for i, state in enumerate(red)}
     dead = len(red)
     transitions = np.full((dead + 1, len(alphabet)), dead, dtype=np.int32)
     for state, i in index.items():
-        for symbol, child in tree.successors[state].items():
+        read = tree.successors[state]
+        for symbol, child in read.items():
             transitions[i, symbol] = index.get(tree.find(child), dead)
+        for symbol, alike in enumerate(similar):
+            if symbol not in read:
+                stand_in = next((other for other in alike if other in read), None)
+                if stand_in is not None:
+                    transitions[i, symbol] = transitions[i, stand_in]
     accepting = np.zeros(dead + 1, dtype=np.bool_)
-    accepting[: len(red)] = [tree.label[state] == ACCEPT for state in red]
+    wanted = (ACCEPT, UNKNOWN) if unlabeled_accept else (ACCEPT,)
+    accepting[: len(red)] = [tree.label[state] in wanted for state in red]
     return DFA(transitions, accepting, 0, alphabet)

@@ -15,7 +15,8 @@ position, the tuple of classes its characters cover (one class for a plain chara
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import functools
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Literal
 
@@ -84,24 +85,34 @@ def _position_chars(example: Counterexample) -> list[CharSet]:
     return [CharSet.of(c) for c in example.string] if isinstance(example, Example) else list(example.positions)
 
 
-def encode(example: Counterexample, alphabet: Alphabet) -> SymbolicWord | None:
-    """``example`` as a symbolic word, or ``None`` when it holds no string over the universe
-    (a negative with a character outside it is satisfied by every hypothesis).
-
-    Raises ``ValueError`` for a positive example with a character outside the universe: no
-    hypothesis over the universe accepts it.
-    """
-    if isinstance(example, Example):
-        classes = alphabet.encode(example.string).tolist()
-        if -1 in classes:
-            return _outside(example)
-        return SymbolicWord(tuple((c,) for c in classes), example.label)
+def encoder(alphabet: Alphabet) -> Callable[[Counterexample], SymbolicWord | None]:
+    """:func:`encode` for one alphabet, remembering each position's classes (positions recur)."""
+    representatives = [c.first() for c in alphabet.classes]
     universe = alphabet.universe
-    inside = [c & universe for c in example.positions]
-    if any(c != i for c, i in zip(example.positions, inside)):
-        if example.label or not all(inside):
-            return _outside(example)
-    return SymbolicWord(tuple(tuple(alphabet.classes_within(c)) for c in inside), example.label)
+
+    @functools.cache
+    def covered(chars: CharSet) -> Position:
+        # The set is a union of classes (the partition came from it), so a class's smallest
+        # character decides; a binary search each, not an interval intersection.
+        return tuple(k for k, first in enumerate(representatives) if first in chars)
+
+    @functools.cache
+    def fits(chars: CharSet) -> tuple[bool, bool]:  # inside the universe; meets it
+        inside = chars & universe
+        return inside == chars, bool(inside)
+
+    def encode(example: Counterexample) -> SymbolicWord | None:
+        if isinstance(example, Example):
+            classes = alphabet.encode(example.string).tolist()
+            if -1 in classes:
+                return _outside(example)
+            return SymbolicWord(tuple((c,) for c in classes), example.label)
+        if not all(fits(chars)[0] for chars in example.positions):
+            if example.label or not all(fits(chars)[1] for chars in example.positions):
+                return _outside(example)
+        return SymbolicWord(tuple(covered(chars) for chars in example.positions), example.label)
+
+    return encode
 
 
 def _outside(example: Counterexample) -> SymbolicWord | None:

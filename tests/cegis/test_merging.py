@@ -1,0 +1,138 @@
+"""State-merging learners (RPNI, EDSM, symbolic): consistency with every example, checked with
+Python ``re`` on every string an example stands for; identification from a characteristic sample;
+typed failures; and whole runs of the learning loop."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from automata import compile_regex, equivalent
+from cegis.config import Budgets, LoopConfig
+from cegis.learner import LearnerContext
+from cegis.loop import run
+from cegis.merging import MergingLearner, edsm, rpni, symbolic
+from cegis.state import Task
+from oracle import ClusteredExample, Counterexample, Example, ExactTeacher, TeacherConfig
+from regexlang import CharSet, parse
+
+LEARNERS = [rpni(), edsm(), symbolic()]
+SIGMA = CharSet.of("ab")
+
+
+def learned(learner: MergingLearner, examples: list[Counterexample], universe: CharSet = SIGMA) -> str:
+    proposal = learner.learn(tuple(examples), "python", universe)
+    assert proposal.ok, proposal.failure
+    return proposal.text
+
+
+def wrong(text: str, examples: list[Counterexample]) -> list[str]:
+    """Strings whose label under ``text`` (Python ``re``) differs from their example's."""
+    pattern = re.compile(text)
+    out = []
+    for example in examples:
+        strings = [example.string] if isinstance(example, Example) else list(example.strings())
+        out += [s for s in strings if (pattern.fullmatch(s) is not None) != example.label]
+    return out
+
+
+words = st.text(alphabet="ab", max_size=7)
+
+
+@pytest.mark.parametrize("learner", LEARNERS, ids=lambda l: l.name)
+@settings(max_examples=40)
+@given(st.dictionaries(words, st.booleans(), min_size=1, max_size=25))
+def test_consistent_with_random_plain_examples(learner: MergingLearner, labels: dict[str, bool]) -> None:
+    examples: list[Counterexample] = [Example(s, label) for s, label in labels.items()]
+    assert wrong(learned(learner, examples), examples) == []
+
+
+TARGETS = ["a(a|b)*", "(ab)*", "(a|b)*bb(a|b)*", "b*ab*", "(a|bb)*a?", "((a|b)(a|b))*", "a*b*"]
+UNIVERSE = CharSet.of("abc0")
+position_sets = st.sets(st.sampled_from("abc0"), min_size=1).map(CharSet.of)
+
+
+@pytest.mark.parametrize("learner", LEARNERS, ids=lambda l: l.name)
+@settings(max_examples=40)
+@given(
+    st.sampled_from(["[ab]c*", "(a|[bc]0)*", "[abc]*0[abc]*", "a[bc]?0*", "(0|[abc][abc])*"]),
+    st.lists(st.lists(position_sets, max_size=5), min_size=1, max_size=15),
+)
+def test_consistent_with_random_clustered_examples(
+    learner: MergingLearner, target: str, shapes: list[list[CharSet]]
+) -> None:
+    """Clustered examples whose strings all share a label under a target; the hypothesis must
+    label every one of those strings as the example does."""
+    pattern = re.compile(target)
+    examples: list[Counterexample] = []
+    for positions in shapes:
+        labels = {pattern.fullmatch("".join(s)) is not None for s in itertools.product(*positions)}
+        if len(labels) == 1:
+            examples.append(ClusteredExample(tuple(positions), labels.pop(), UNIVERSE))
+    if examples:
+        assert wrong(learned(learner, examples, UNIVERSE), examples) == []
+
+
+def all_strings(max_len: int) -> list[str]:
+    return ["".join(t) for n in range(max_len + 1) for t in itertools.product("ab", repeat=n)]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("learner", LEARNERS, ids=lambda l: l.name)
+def test_identifies_small_targets_from_a_characteristic_sample(learner: MergingLearner, target: str) -> None:
+    """Every string up to length 6 contains a characteristic sample of these 1-4 state targets, so
+    RPNI (and the other orders) must return the target language itself."""
+    pattern = re.compile(target)
+    examples: list[Counterexample] = [Example(s, pattern.fullmatch(s) is not None) for s in all_strings(6)]
+    text = learned(learner, examples)
+    got, want = (compile_regex(parse(t, "python"), SIGMA) for t in (text, target))
+    assert equivalent(got, want), (text, target)
+
+
+def test_clustered_positions_generalize_to_every_class_member() -> None:
+    examples: list[Counterexample] = [
+        ClusteredExample((CharSet.of("abcxyz"), CharSet.of("#")), True, CharSet.of("#abcxyz0")),
+        Example("0#", False),
+        Example("", False),
+    ]
+    text = learned(symbolic(), examples, CharSet.of("#abcxyz0"))
+    assert all(re.fullmatch(text, c + "#") for c in "abcxyz")
+
+
+@pytest.mark.parametrize("learner", LEARNERS, ids=lambda l: l.name)
+def test_contradictory_examples_are_a_typed_failure(learner: MergingLearner) -> None:
+    proposal = learner.learn((Example("ab", True), Example("ba", False), Example("ab", False)), "python", SIGMA)
+    assert not proposal.ok and proposal.failure is not None and proposal.failure.kind == "search_exhausted"
+
+
+def test_a_positive_outside_the_universe_is_a_typed_failure() -> None:
+    proposal = symbolic().learn((Example("ax", True),), "python", SIGMA)
+    assert proposal.failure is not None and "universe" in proposal.failure.detail
+
+
+def test_no_positive_example_gives_a_language_that_rejects_the_negatives() -> None:
+    examples: list[Counterexample] = [Example("", False), Example("a", False)]
+    for dialect in ("simple", "extended", "python"):
+        proposal = symbolic().learn(tuple(examples), dialect, SIGMA)  # type: ignore[arg-type]
+        assert proposal.ok, (dialect, proposal.failure)
+
+
+def test_propose_runs_through_the_protocol() -> None:
+    context = LearnerContext("python", SIGMA, (Example("ab", True), Example("b", False)))
+    proposal = asyncio.run(symbolic().propose(context))
+    assert proposal.ok and proposal.cost.seconds >= 0
+
+
+@pytest.mark.parametrize(
+    "target", ["[A-Z][a-z]*#", "[A-Za-z0-9#]*[0-9]", "AEIOU", "[A-Za-z]{6}", "xyz([A-Za-z0-9#]*xyz)?"]
+)
+def test_symbolic_learns_extended_targets_in_the_papers_loop(target: str) -> None:
+    config = LoopConfig(TeacherConfig(batch=250, clustered=True), Budgets(epochs=12), evaluate=False)
+    teacher = ExactTeacher.from_regex(target, "extended", config=config.teacher_config)
+    state = asyncio.run(run(Task("extended", target), symbolic(), teacher, config))
+    assert state.outcome == "equivalent", [r.proposal_text for r in state.records]
