@@ -164,7 +164,10 @@ class ExactTeacher:
         except (AutomataError, MemoryError, RecursionError) as error:
             return Verdict(False, mode=mode, issues=(*issues, guard_issue("hypothesis", error)))
         if self.config.profile == "cegml":
-            examples, examined = self.counterexamples(too_little, too_much, already_given)
+            try:
+                examples, examined = self.counterexamples(too_little, too_much, already_given)
+            except _DRAW_GUARDS as error:
+                return Verdict(False, mode=mode, issues=(*issues, _none_cegml(f"{type(error).__name__}: {error}")))
             return Verdict(False, examples, mode, Spend(0.0, examined), issues if examples else (*issues, _none_cegml()))
         pos, neg = self._sides(too_little, too_much, already_given)
         examples = self._arrange(pos.examples, neg.examples)
@@ -291,8 +294,8 @@ def _own_letters(target: str | Regex, default: CharSet) -> CharSet:
     return default if letters.is_empty() else letters
 
 
-def _none_cegml() -> Issue:
-    return Issue("hypothesis", "search_budget", "the reference sampling found no witness within its budgets")
+def _none_cegml(problem: str = "") -> Issue:
+    return Issue("hypothesis", "search_budget", problem or "the reference sampling found no witness within its budgets")
 
 
 def _why_short(pos: _Side, neg: _Side, max_len: int) -> Issue:
