@@ -1,0 +1,68 @@
+"""A tiny experiment for the runner tests: two Simple Regex targets of a hand-written paper list,
+a symbolic arm and a Single LLM arm whose scripted model always answers ``a b*``.
+
+The model's answer is the target of one task (solved at epoch 1, one call) and wrong for the
+other (three epochs, three calls), so an uninterrupted run pays exactly
+``CALLS_PER_SEED`` calls per seed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+from tests.cegis.scripted_server import Reply, Rule
+
+RULES = (Rule("TRAINING DATA", (Reply.answer("a b*"),)),)
+CALLS_PER_SEED = 1 + 3
+TARGETS = {0: "(a b)", 1: "(a (b)*)"}  # StarDepth → target; "a b*" is the second
+
+
+def write_regex_list(folder: Path) -> Path:
+    """A ``regex_list.json`` with one 2-state target at StarDepth 0 and one at StarDepth 1."""
+    cells = [{"Stardepth": depth, "regex_list": [target]} for depth, target in TARGETS.items()]
+    path = folder / "regex_list.json"
+    path.write_text(json.dumps({"simplyrx": [{"#States": 2, "regex_list": cells}]}), encoding="utf-8")
+    return path
+
+
+def plan_data(folder: Path, base_urls: tuple[str, ...], *, seeds: int = 1) -> dict[str, Any]:
+    """The experiment as TOML data: the list above, a symbolic and a Single arm (3 epochs)."""
+    return {
+        "name": "tiny",
+        "seeds": seeds,
+        "concurrency": 1,
+        "datasets": [{"kind": "paper-list", "list": "simplyrx", "path": str(write_regex_list(folder))}],
+        "arms": [
+            {"name": "symbolic", "learner": "symbolic"},
+            {"name": "single", "learner": "llm", "setting": "single", "epochs": 3},
+        ],
+        "servers": [{"base_url": url, "concurrency": 1} for url in base_urls],
+    }
+
+
+def toml_text(data: dict[str, Any]) -> str:
+    """``data`` (the shape :func:`plan_data` returns) written as TOML."""
+
+    def value(v: Any) -> str:
+        return json.dumps(v)  # strings, integers and lists of them read the same in TOML
+
+    lines = [f"{k} = {value(v)}" for k, v in data.items() if not isinstance(v, list) or not v or not isinstance(v[0], dict)]
+    for key in ("datasets", "arms", "servers"):
+        for table in data.get(key, []):
+            lines += ["", f"[[{key}]]", *(f"{k} = {value(v)}" for k, v in table.items())]
+    return "\n".join(lines) + "\n"
+
+
+def synchronous(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """An async test run to completion on a fresh event loop (the project has no asyncio plugin)."""
+
+    @functools.wraps(test)
+    def run(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(test(*args, **kwargs))
+
+    return run

@@ -1,0 +1,79 @@
+"""A small experiment end to end: a symbolic arm and an LLM arm (the scripted loopback server)
+run by ``run_experiment`` into a run directory, and the report written from it."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from experiments.plan import plan_from_data
+from experiments.progress import Progress
+from experiments.report import write_report
+from experiments.runner import run_experiment
+from experiments.units import MANIFEST
+from tests.cegis.scripted_server import ScriptedServer
+from tests.experiments.runner_support import CALLS_PER_SEED, RULES, plan_data, synchronous
+
+
+def _lines(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+@synchronous
+async def test_a_small_experiment_runs_end_to_end_and_reports(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    async with ScriptedServer(RULES) as server:
+        plan = plan_from_data(plan_data(tmp_path, (server.base_url,)))
+        out = io.StringIO()
+        summary = await run_experiment(plan, run_dir, progress=Progress(4, out=out))
+    assert (summary.units, summary.already_done, summary.ran, summary.errors) == (4, 0, 4, 0)
+    assert server.chat_calls == CALLS_PER_SEED
+    manifest = _lines(run_dir / MANIFEST)
+    assert sorted((m["arm"], m["star_depth"]) for m in manifest) == [("single", 0), ("single", 1), ("symbolic", 0), ("symbolic", 1)]
+    outcomes = {}
+    for unit in manifest:
+        records = _lines(run_dir / str(unit["records"]))
+        closing = [r for r in records if r["type"] == "run"]
+        assert len(closing) == 1
+        outcomes[(unit["arm"], unit["star_depth"])] = closing[0]["outcome"]
+    assert outcomes[("single", 1)] == "equivalent" and outcomes[("single", 0)] != "equivalent"
+    assert summary.succeeded == sum(o == "equivalent" for o in outcomes.values())
+    assert "units 4/4" in out.getvalue()
+
+    report = write_report(run_dir).read_text(encoding="utf-8")
+    assert "## Dataset `simplyrx`" in report
+    for section in ("Run-level success by StarDepth", "Success over #States × StarDepth", "Sample efficiency", "Success against tokens"):
+        assert f"### {section}" in report
+    assert "| single | 0.0% (0/1) | 100.0% (1/1) | 50.0% (1/2) |" in report
+    assert "↳ paper, Table 1 (single)" in report  # the published figures, in a row of their own
+    figures = run_dir / "figures"
+    pytest.importorskip("matplotlib")
+    for name in ("heatmap-simplyrx-single.png", "heatmap-simplyrx-symbolic.png", "pareto-simplyrx.png", "efficiency-simplyrx-accuracy.png"):
+        assert (figures / name).read_bytes().startswith(b"\x89PNG"), name
+        assert f"(figures/{name})" in report
+
+
+@synchronous
+async def test_a_unit_that_raises_is_logged_and_the_rest_run(tmp_path: Path) -> None:
+    data = plan_data(tmp_path, ())
+    data["arms"][1]["model"] = "nobody-serves-this"
+    data["servers"] = [{"base_url": "http://127.0.0.1:9/v1", "model": "another-model"}]
+    summary = await run_experiment(plan_from_data(data), tmp_path / "run", progress=Progress(4, out=io.StringIO()))
+    assert (summary.ran, summary.errors) == (4, 2)
+    errors = _lines(tmp_path / "run" / "errors.jsonl")
+    assert {e["unit"] for e in errors} == {"single/simplyrx/simplyrx-s2-d0-0__s0", "single/simplyrx/simplyrx-s2-d1-0__s0"}
+    assert all("no server serves model 'nobody-serves-this'" in str(e["error"]) for e in errors)
+    assert "Units that raised" in write_report(tmp_path / "run").read_text(encoding="utf-8")
+
+
+@synchronous
+async def test_a_token_budget_stops_launching_llm_units(tmp_path: Path) -> None:
+    async with ScriptedServer(RULES) as server:
+        data = plan_data(tmp_path, (server.base_url,), seeds=2) | {"token_budget": 1}
+        summary = await run_experiment(plan_from_data(data), tmp_path / "run", progress=Progress(8, out=io.StringIO()))
+    # the first LLM unit spends past the budget; the three after it are not started
+    assert summary.stopped is not None and "token budget" in summary.stopped
+    assert summary.ran == 4 + 1 and server.chat_calls == 3
