@@ -18,6 +18,12 @@ from typing import Any
 from tests.cegis.scripted_server import Reply, Rule
 
 RULES = (Rule("TRAINING DATA", (Reply.answer("a b*"),)),)
+#: For Agentic: every first draw of an epoch is a syntax error, so each epoch pays a repair call
+#: after a first call that only the call log remembers until the epoch ends.
+REPAIR_RULES = (
+    Rule("REPAIR OF THE PREVIOUS ATTEMPT", (Reply.answer("a b*"),)),
+    Rule("TRAINING DATA", (Reply.answer("a (b"),)),
+)
 CALLS_PER_SEED = 1 + 3
 TARGETS = {0: "(a b)", 1: "(a (b)*)"}  # StarDepth → target; "a b*" is the second
 
@@ -30,8 +36,9 @@ def write_regex_list(folder: Path) -> Path:
     return path
 
 
-def plan_data(folder: Path, base_urls: tuple[str, ...], *, seeds: int = 1) -> dict[str, Any]:
-    """The experiment as TOML data: the list above, a symbolic and a Single arm (3 epochs)."""
+def plan_data(folder: Path, base_urls: tuple[str, ...], *, seeds: int = 1, setting: str = "single") -> dict[str, Any]:
+    """The experiment as TOML data: the list above, a symbolic arm and an LLM arm of ``setting``
+    (Single by default) with 3 epochs."""
     return {
         "name": "tiny",
         "seeds": seeds,
@@ -39,7 +46,7 @@ def plan_data(folder: Path, base_urls: tuple[str, ...], *, seeds: int = 1) -> di
         "datasets": [{"kind": "paper-list", "list": "simplyrx", "path": str(write_regex_list(folder))}],
         "arms": [
             {"name": "symbolic", "learner": "symbolic"},
-            {"name": "single", "learner": "llm", "setting": "single", "epochs": 3},
+            {"name": setting, "learner": "llm", "setting": setting, "epochs": 3},
         ],
         "servers": [{"base_url": url, "concurrency": 1} for url in base_urls],
     }
