@@ -10,7 +10,8 @@ reports p50 and p95 over the targets against the budget (20 ms Simple, 100 ms Ex
 mutants differ from their target, and the mean number of counterexamples those get, for every
 sampling mode (or the one named) under the chosen teacher profile. Run:
 
-    python -m experiments.bench_oracle [--data ../shared/data] [--mode all] [--profile improved] [--repeat 3] [--clock wall|cpu]
+    python -m experiments.bench_oracle [--data ../shared/data] [--mode all] [--profile improved]
+                                       [--repeat 3] [--clock wall|cpu]
 """
 
 from __future__ import annotations
@@ -72,7 +73,10 @@ def main(data: Path, mode: str, profile: str, repeat: int, clock: str) -> None:
     modes = SAMPLING_MODES if mode == "all" else (cast(SamplingMode, mode),)
     warm = TeacherConfig(clustered=True, profile=cast(Profile, profile))
     ExactTeacher.from_regex("a b*", "simple", config=warm).check("a b")  # compile the numba kernels
-    print(f"teacher step: equivalence + {warm.batch} counterexamples, {profile} profile, best of {repeat}, {clock} clock")
+    print(
+        f"teacher step: equivalence + {warm.batch} counterexamples, {profile} profile, best of {repeat}, "
+        f"{clock} clock"
+    )
     print(
         f"{'mode':<28} {'dialect':<9} {'targets':>7} {'differ':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} "
         f"{'budget':>7} {'p95/budget':>10} {'mean CEs':>8}"

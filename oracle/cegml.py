@@ -74,7 +74,9 @@ class _Graph:
         return self._out[state]
 
 
-def counterexamples(too_little: DFA, too_much: DFA, config: TeacherConfig, round_index: int) -> tuple[Counterexample, ...]:
+def counterexamples(
+    too_little: DFA, too_much: DFA, config: TeacherConfig, round_index: int
+) -> tuple[Counterexample, ...]:
     """``batch // 2`` witnesses per side, positives first, repeats allowed (see the module doc)."""
     rng = random.Random(hash((config.seed, round_index)) & (2**63 - 1))
     k = config.batch // 2

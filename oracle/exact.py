@@ -168,7 +168,8 @@ class ExactTeacher:
                 examples, examined = self.counterexamples(too_little, too_much, already_given)
             except _DRAW_GUARDS as error:
                 return Verdict(False, mode=mode, issues=(*issues, _none_cegml(f"{type(error).__name__}: {error}")))
-            return Verdict(False, examples, mode, Spend(0.0, examined), issues if examples else (*issues, _none_cegml()))
+            found = issues if examples else (*issues, _none_cegml())
+            return Verdict(False, examples, mode, Spend(0.0, examined), found)
         pos, neg = self._sides(too_little, too_much, already_given)
         examples = self._arrange(pos.examples, neg.examples)
         if not examples or pos.problem or neg.problem:
@@ -240,7 +241,9 @@ class ExactTeacher:
             return _as_examples(walks, label, universe, True)
 
         def shortest() -> Iterable[Counterexample]:
-            return () if listed_all else _as_examples(shortest_walks(edges, cfg.max_len), label, universe, cfg.clustered)
+            if listed_all:
+                return ()
+            return _as_examples(shortest_walks(edges, cfg.max_len), label, universe, cfg.clustered)
 
         if cfg.mode == "paths":
             primary.append(lambda: self._paths(diff, label, need, rng))
@@ -304,7 +307,8 @@ def _why_short(pos: _Side, neg: _Side, max_len: int) -> Issue:
     if problem:
         return Issue("hypothesis", "search_budget", f"the counterexample search stopped: {problem}")
     if not (pos.complete and neg.complete):
-        return Issue("hypothesis", "search_budget", f"no new counterexample found within the search budgets (max_len {max_len})")
+        detail = f"no new counterexample found within the search budgets (max_len {max_len})"
+        return Issue("hypothesis", "search_budget", detail)
     if pos.collisions or neg.collisions:
         return Issue("hypothesis", "exhausted", f"every counterexample of length <= {max_len} was already given")
     return Issue("hypothesis", "beyond_max_len", f"the languages differ only beyond length {max_len}")

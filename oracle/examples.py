@@ -11,7 +11,8 @@ it only if it labels every one of those strings correctly (:func:`oracle.cluster
 Both print in the prompt format of the seed paper, ``<string>, <label>`` with the empty string as an
 empty field (``, 1``). Clustered positions print as a literal character, a class such as ``[0-9]``
 or ``[A-Za-z]``, or the negated class ``[^0-9]`` relative to the universe when that needs fewer
-ranges, so ``S[0-9]#run, 1`` stands for ``S0#run`` … ``S9#run``; ``.`` is the whole universe. Every
+ranges, so ``S[0-9]#run, 1`` stands for ``S0#run`` … ``S9#run``; ``.`` is the whole universe where
+listing it would need escapes (all of Unicode). Every
 character that is regex syntax in some dialect is escaped with a backslash where it stands for
 itself (``\\. \\* \\( \\[`` … outside a class, ``\\] \\\\ \\^ \\-`` inside one), so a printed example reads back
 to exactly the strings it stands for (:func:`parse_pattern`, given the same universe): ``a\\.b``

@@ -44,7 +44,8 @@ def test_half_a_batch_per_side_without_refill_positives_first(mode: str) -> None
 
 
 def test_shortest_returns_every_witness_of_the_minimum_length() -> None:
-    teacher = ExactTeacher.from_regex("(a + b + c)* c", "simple", config=TeacherConfig.cegml(mode="shortest", clustered=False, batch=4))
+    config = TeacherConfig.cegml(mode="shortest", clustered=False, batch=4)
+    teacher = ExactTeacher.from_regex("(a + b + c)* c", "simple", config=config)
     verdict = teacher.check("c")
     inside, outside = matcher("(a + b + c)* c"), matcher("c")
     strings = ("".join(t) for n in range(4) for t in itertools.product("abc", repeat=n))

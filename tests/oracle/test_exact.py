@@ -159,7 +159,8 @@ def test_order_setting(order: str) -> None:
 
 @pytest.mark.parametrize(("mode", "clustered"), list(itertools.product(MODES, [False, True])))
 def test_no_repeats_across_rounds(mode: str, clustered: bool) -> None:
-    teacher = ExactTeacher.from_regex("[A-Za-z]+[0-9]", "extended").with_config(mode=mode, clustered=clustered, batch=10)
+    teacher = ExactTeacher.from_regex("[A-Za-z]+[0-9]", "extended")
+    teacher = teacher.with_config(mode=mode, clustered=clustered, batch=10)
     given: tuple[Counterexample, ...] = ()
     for _ in range(4):  # the same (inconsistent) hypothesis every round: old counterexamples never return
         verdict = teacher.check("[A-Za-z0-9]*", given)
@@ -337,7 +338,8 @@ def test_guards_of_long_lengths_are_issues_not_exceptions(mode: str, clustered: 
     teacher = ExactTeacher.from_regex("a{1200}", "extended", config=config)
     verdict = teacher.check("a{1199}")
     assert not verdict.equivalent and verdict.valid
-    assert {len(e.string) if isinstance(e, Example) else len(e.positions) for e in verdict.counterexamples} == {1199, 1200}
+    lengths = {len(e.string) if isinstance(e, Example) else len(e.positions) for e in verdict.counterexamples}
+    assert lengths == {1199, 1200}
     assert all(issue.kind == "search_budget" for issue in verdict.issues)
     wide = ExactTeacher.from_regex("[ab]*a[ab]{10}", "extended", config=config).check("[ab]*")
     assert not wide.equivalent and wide.valid

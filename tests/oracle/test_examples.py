@@ -133,7 +133,9 @@ def _union(sets: list[CharSet]) -> CharSet:
     return out
 
 
-@pytest.mark.parametrize("universe", [SIMPLE_ALPHABET, EXTENDED_ALPHABET, UNICODE], ids=["simple", "extended", "python"])
+@pytest.mark.parametrize(
+    "universe", [SIMPLE_ALPHABET, EXTENDED_ALPHABET, UNICODE], ids=["simple", "extended", "python"]
+)
 @given(data=st.data(), label=st.booleans())
 def test_clustered_text_reads_back_to_the_same_sets(universe: CharSet, data: st.DataObject, label: bool) -> None:
     positions = tuple(data.draw(st.lists(charsets(universe), max_size=5)))
