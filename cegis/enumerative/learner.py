@@ -43,6 +43,8 @@ class EnumerativeConfig:
     seconds: float = 5.0
     max_size: int = 40
     bank_bytes: int = 256 * 2**20
+    #: Share of the node budget kept for the goal-directed search past the stored sizes (0: none).
+    goal_directed_share: float = 0.5
     #: Atom strings searched per clustered example; larger products are sampled and verified.
     cluster_samples: int = 16
     #: Re-searches after a sampled clustered example fails verification.
@@ -52,7 +54,8 @@ class EnumerativeConfig:
 
     def limits(self, seconds: float) -> Limits:
         """The search limits with ``seconds`` left of the time budget."""
-        return Limits(self.max_candidates, seconds, self.max_size, self.bank_bytes)
+        goal_after = int(self.max_candidates * (1 - self.goal_directed_share))
+        return Limits(self.max_candidates, seconds, self.max_size, self.bank_bytes, goal_after)
 
 
 @attrs.frozen

@@ -8,13 +8,14 @@ is a smallest consistent regex, since signatures decide consistency and every si
 smaller size was already seen (:mod:`cegis.enumerative._kernels` says why deduplicating on them
 loses nothing).
 
-When the bank's memory is spent the search turns *goal-directed*: it stops storing and only asks
-whether some top-level operator over stored entries is consistent, pruning operands with the
-over- and under-approximations of the partial regex: ``x·□`` with the hole read as Σ* must still
-accept every positive (so ``x`` must match a prefix of each), ``□·x`` likewise for suffixes, and
-``x|□`` with the hole read as ∅ must reject every negative (so ``x`` must). That reaches about
-twice the stored size at a fraction of the pairs. Budgets (signatures computed, seconds) end the
-search with a typed failure.
+When the bank's memory or a share of the node budget is spent, the search turns *goal-directed*:
+it stops storing and only asks whether some top-level operator over stored entries is consistent,
+pruning operands with the over- and under-approximations of the partial regex: ``x·□`` with the
+hole read as Σ* must still accept every positive (so ``x`` must match a prefix of each), ``□·x``
+likewise for suffixes, and ``x|□`` with the hole read as ∅ must reject every negative (so ``x``
+must). That reaches up to twice the stored size at a fraction of the pairs, but an answer found
+that way is no longer guaranteed smallest. Budgets (signatures computed, seconds) end the search
+with a typed failure.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ class Limits:
     seconds: float
     max_size: int
     bank_bytes: int
+    #: Candidates computed after which the bank stops growing and the search turns goal-directed.
+    goal_after: int
 
 
 @attrs.frozen
@@ -103,7 +106,7 @@ def warm_up() -> None:
     rows = Rows.of([(0,), (0, 0)], [True, False])
     leaf = np.asarray([[0, 2, 2]], dtype=np.uint64)  # the atom-0 leaf over rows (), (0,), (0, 0)
     space = Space((Chars(CharSet.of("a")),), leaf, (k.STAR, k.PLUS, k.OPTIONAL, k.REPEAT + 2, k.CONCAT, k.UNION), rows)
-    search(space, Limits(10_000, 60.0, 6, 1 << 20))
+    search(space, Limits(10_000, 60.0, 6, 1 << 20, 10_000))
 
 
 def search(space: Space, limits: Limits, clock: Callable[[], float] = time.perf_counter) -> Found | NotFound:
@@ -139,6 +142,8 @@ def search(space: Space, limits: Limits, clock: Callable[[], float] = time.perf_
                         computed += spent
                         if status == k.FULL:
                             pruning = _Pruning.of(bank, rows)
+                    if pruning is None and computed >= limits.goal_after:
+                        pruning = _Pruning.of(bank, rows)
                     stats = Stats(computed, bank.n, size, clock() - started, pruning is not None)
                     if status == k.FOUND:
                         return Found(_node(space, bank, op, a, b), size, stats)

@@ -37,8 +37,10 @@ def labeled_by_a_small_tree(
     return examples
 
 
-def check(examples: list[Counterexample], dialect: Dialect, leaves: tuple[str, ...], extended: bool) -> None:
-    result = synthesize(examples, dialect, AB, EnumerativeConfig(max_repeat=2))
+def check(
+    examples: list[Counterexample], dialect: Dialect, leaves: tuple[str, ...], extended: bool, samples: int = 16
+) -> None:
+    result = synthesize(examples, dialect, AB, EnumerativeConfig(max_repeat=2, cluster_samples=samples))
     assert result.regex is not None, result.failure
     assert consistent(unparse(result.regex, "python"), examples)
     assert binary_size(result.regex) == result.size
@@ -51,6 +53,13 @@ def check(examples: list[Counterexample], dialect: Dialect, leaves: tuple[str, .
 @given(labeled_by_a_small_tree(SIMPLE_LEAVES, extended=False, clusters=True))
 def test_simple_answers_are_consistent_and_smallest(examples: list[Counterexample]) -> None:
     check(examples, "simple", SIMPLE_LEAVES, extended=False)
+
+
+@settings(max_examples=25)
+@given(labeled_by_a_small_tree(SIMPLE_LEAVES, extended=False, clusters=True))
+def test_sampled_clusters_still_give_consistent_smallest_answers(examples: list[Counterexample]) -> None:
+    # one atom string per cluster in the search: the rest come back as witnesses after verification
+    check(examples, "simple", SIMPLE_LEAVES, extended=False, samples=1)
 
 
 @settings(max_examples=25)
@@ -102,6 +111,15 @@ def test_clustered_examples_are_read_universally() -> None:
     result = synthesize(examples, "extended", AB)
     assert result.regex is not None and unparse(result.regex, "extended", AB) == "[ab]{2}"
     assert consistent(unparse(result.regex, "python"), examples)
+
+
+def test_a_witness_from_a_sampled_cluster_can_expose_a_contradiction() -> None:
+    # the sample of [ab] holds only "a"; "b" accepted, verification finds it, and it contradicts
+    examples: list[Counterexample] = [Example("b", True), clustered(["ab"], False)]
+    sampled = synthesize(examples, "extended", AB, EnumerativeConfig(cluster_samples=1))
+    assert sampled.failure is not None and sampled.failure.kind == "search_exhausted" and sampled.searches == 1
+    expanded = synthesize(examples, "extended", AB)
+    assert expanded.failure is not None and expanded.failure.kind == "search_exhausted" and expanded.searches == 0
 
 
 def test_sampled_clusters_are_verified_and_refined() -> None:
