@@ -60,7 +60,7 @@ def acegis_tables(results: Sequence[UnitResult], descriptions: dict[str, str]) -
             ]
         )
         first = Counter(next((i + 1 for i, t in enumerate(tr.turns) if t.passed), 0) for tr in trajectories)
-        turns = max(len(tr.turns) for tr in trajectories)
+        turns = max(len(tr.turns) - tr.hardened for tr in trajectories)  # hardening turns come after success
         histogram_rows.append([arm, *(first.get(t, 0) for t in range(1, turns + 1)), first.get(0, 0)])
     if not rows:
         return None

@@ -52,9 +52,11 @@ class UnitResult:
 
     @property
     def tokens(self) -> int:
-        """Prompt plus completion tokens of the whole run."""
-        totals = self.run["totals"] if self.run else {}
-        return int(totals.get("prompt_tokens", 0)) + int(totals.get("completion_tokens", 0))
+        """Prompt plus completion tokens of the whole run, hardening included."""
+        spent = 0
+        for totals in (self.run["totals"] if self.run else {}, self.hardening["tokens"] if self.hardening else {}):
+            spent += int(totals.get("prompt_tokens", 0)) + int(totals.get("completion_tokens", 0))
+        return spent
 
     @property
     def examples(self) -> int:
