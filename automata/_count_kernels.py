@@ -16,7 +16,7 @@ backward reachability every consumer of counts needs is plain Python
 (:func:`automata.dfa.coreachable_states`): it is linear, and it runs before any kernel is needed.
 
 Kernels take and return plain numpy arrays and carry no explicit signatures, so importing this
-module compiles nothing; the first call compiles (and caches on disk with ``cache=True``).
+module compiles nothing; the first call compiles (and caches on disk, see :mod:`automata._jit`).
 """
 
 from __future__ import annotations

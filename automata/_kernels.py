@@ -1,7 +1,8 @@
 """numba kernels for operations on pairs of DFAs and on batches of strings.
 
 Kernels take and return plain numpy arrays, carry no explicit signatures (so importing this module
-compiles nothing; the first call compiles and ``cache=True`` keeps the machine code on disk) and
+compiles nothing; the first call compiles, and :mod:`automata._jit` says where the machine code is
+cached) and
 report limits with status codes that :mod:`automata.ops` turns into exceptions.
 
 Pairs of states are explored breadth-first and numbered as they are found (:mod:`automata._intern`,
