@@ -2,8 +2,7 @@
 
 Kernels take and return plain numpy arrays, carry no explicit signatures (so importing this module
 compiles nothing; the first call compiles, and :mod:`automata._jit` says where the machine code is
-cached) and
-report limits with status codes that :mod:`automata.ops` turns into exceptions.
+cached) and report limits with status codes that :mod:`automata.ops` turns into exceptions.
 
 Pairs of states are explored breadth-first and numbered as they are found (:mod:`automata._intern`,
 keyed by ``left * n_right + right``), so a product costs memory for its *reachable* pairs only,
