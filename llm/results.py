@@ -145,10 +145,15 @@ def result_kind(result: Result) -> ResultKind:
 
 
 def result_to_data(result: Result) -> dict[str, Any]:
-    """``result`` as JSON data, ``from_log`` left out (it describes a lookup, not the reply)."""
-    data = attrs.asdict(result, filter=lambda attribute, _: attribute.name != "from_log")
+    """``result`` as JSON data; ``from_log`` is left out (it describes a lookup, not the reply), and so
+    are empty ``wire_adaptations`` (rows stay as they were before the field existed)."""
+    data = attrs.asdict(result, recurse=True, filter=_logged_field)
     data["kind"] = result_kind(result)
     return data
+
+
+def _logged_field(attribute: attrs.Attribute[Any], value: object) -> bool:
+    return attribute.name != "from_log" and (attribute.name != "wire_adaptations" or bool(value))
 
 
 def result_from_data(data: dict[str, Any], *, from_log: bool = True) -> Result:
