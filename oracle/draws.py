@@ -18,7 +18,8 @@ no other walk of length at most ``max_len`` exists.
 those that have walks (as :func:`automata.sampling.sample_strings` does for strings). The counts of
 walks per (length, state) are kept as floats rescaled row by row, so they never overflow; only
 their ratios within a row steer the walk, and all walks advance together, one numpy step per
-character.
+character. :func:`random_strings` is the same walk over character classes, each class counting as
+many times as it has characters, so that it draws uniform plain strings.
 
 Both bound their tables (``(length + 1) × states`` cells, up to the longest walk listed or to
 ``max_len`` for random walks) by :data:`MAX_TABLE_CELLS` and raise :class:`SearchTooLarge` beyond
@@ -28,8 +29,8 @@ it, which the teacher reports as an issue.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from typing import Literal
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -193,30 +194,74 @@ def random_walks(edges: Edges, n: int, max_len: int, rng: np.random.Generator) -
     _check_size(dfa, max_len)
     if n <= 0 or not edges.live[dfa.start]:
         return [], not edges.live[dfa.start]
-    successors = _successor_table(dfa, edges.live)
-    weights, counts = _walk_counts(dfa, successors, max_len)
+    options = _successor_table(dfa, edges.live)
+    weights, counts = _walk_counts(dfa, options, _ONE, max_len)
     if sum(counts) <= 2 * n + 64:  # few walks: list them all and deal them out without repeats
         every = list(shortest_walks(edges, max_len))
         return _deal(every, len(every), rng), True
-    left = {length: count for length, count in enumerate(counts) if count > 0}  # walks not yet drawn
-    found: dict[tuple[int, ...], None] = {}
-    for _ in range(8):  # each round draws a quarter more than is missing; lengths leave once used up
+    found = _distinct(n, counts, rng, lambda lengths: (w for w, _ in _walk(options, _ONE, weights, dfa, lengths, rng)))
+    return [(walk, edges.labels(dfa.start, walk)) for walk in found], False
+
+
+def random_strings(dfa: DFA, n: int, max_len: int, rng: np.random.Generator) -> list[str]:
+    """Up to ``n`` distinct accepted strings of at most ``max_len`` characters, each length equally
+    likely among those that have strings and each string equally likely within its length (up to
+    float rounding): a walk over character classes, each class weighted by its size, then a
+    uniform character of each class. Floats keep this fast on automata of 100k states, where exact
+    big-integer counts (:func:`automata.sampling.sample_strings`) take seconds."""
+    _check_size(dfa, max_len)
+    live = live_states(dfa)
+    if n <= 0 or not live[dfa.start]:
+        return []
+    options = np.where(np.append(live, False)[dfa.transitions], dfa.transitions, dfa.n_states).astype(np.int64)
+    options = np.vstack([options, np.full((1, options.shape[1]), dfa.n_states, dtype=np.int64)])
+    classes = dfa.alphabet.classes
+    sizes = np.asarray([len(c) for c in classes], dtype=np.float64)
+    weights, counts = _walk_counts(dfa, options, sizes, max_len)
+
+    def spell(lengths: npt.NDArray[np.int64]) -> Iterator[str]:
+        for _, picked in _walk(options, sizes, weights, dfa, lengths, rng):
+            draws = rng.random(len(picked))
+            yield "".join(_nth(classes[k], int(u * sizes[k])) for k, u in zip(picked, draws.tolist()))
+
+    return list(_distinct(n, counts, rng, spell))
+
+
+_ONE = np.ones(1, dtype=np.float64)  # every edge counts once
+
+
+def _distinct(
+    n: int, counts: list[float], rng: np.random.Generator, draw: Callable[[npt.NDArray[np.int64]], Iterable[Hashable]]
+) -> dict[Any, None]:
+    """Up to ``n`` distinct items of ``draw(lengths)``: each round asks a quarter more than is
+    missing, lengths chosen uniformly among those not yet used up (``counts`` items each)."""
+    left = {length: count for length, count in enumerate(counts) if count > 0}
+    found: dict[Any, None] = {}
+    for _ in range(8):
         if len(found) == n or not left:
             break
         lengths = np.fromiter(left, dtype=np.int64)
         missing = n - len(found)
-        chosen = lengths[rng.integers(lengths.size, size=missing + missing // 4 + 8)]
-        for walk in _walk(successors, weights, dfa.start, chosen, rng):
-            if walk in found or not (dfa.accepting[walk[-1]] if walk else dfa.accepting[dfa.start]):
+        for item in draw(lengths[rng.integers(lengths.size, size=missing + missing // 4 + 8)]):
+            if item in found:
                 continue
-            found[walk] = None
-            if len(walk) in left:
-                left[len(walk)] -= 1
-                if left[len(walk)] < 0.5:
-                    del left[len(walk)]
+            found[item] = None
+            length = len(item)  # type: ignore[arg-type]
+            if length in left:
+                left[length] -= 1
+                if left[length] < 0.5:
+                    del left[length]
             if len(found) == n:
                 break
-    return [(walk, edges.labels(dfa.start, walk)) for walk in found], False
+    return found
+
+
+def _nth(chars: CharSet, index: int) -> str:
+    for low, high in chars.intervals:
+        if index <= high - low:
+            return chr(low + index)
+        index -= high - low + 1
+    return chr(chars.intervals[-1][1])  # float rounding of a draw just below 1
 
 
 def _deal(walks: list[Walk], n: int, rng: np.random.Generator) -> list[Walk]:
@@ -251,16 +296,17 @@ def _successor_table(dfa: DFA, live: list[bool]) -> npt.NDArray[np.int64]:
 
 
 def _walk_counts(
-    dfa: DFA, successors: npt.NDArray[np.int64], max_len: int
+    dfa: DFA, options: npt.NDArray[np.int64], sizes: npt.NDArray[np.float64], max_len: int
 ) -> tuple[npt.NDArray[np.float64], list[float]]:
-    """``table[r, s]``: the number of walks of ``r`` edges from ``s`` to acceptance, each row rescaled
-    so that its largest entry is 1 (ratios within a row are all a walk needs); and the unscaled
-    number of walks of each length from the start (``inf`` past the float range)."""
+    """``table[r, s]``: the number of walks of ``r`` edges from ``s`` to acceptance (an edge of
+    ``options`` counting ``sizes`` times), each row rescaled so that its largest entry is 1 (ratios
+    within a row are all a walk needs); and the unscaled number of walks of each length from the
+    start (``inf`` past the float range)."""
     table = np.zeros((max_len + 1, dfa.n_states + 1), dtype=np.float64)
     table[0, :-1] = dfa.accepting
     log_scale, counts = 0.0, [float(table[0, dfa.start])]
     for r in range(1, max_len + 1):
-        row = table[r - 1, successors].sum(axis=1)
+        row = (table[r - 1, options] * sizes).sum(axis=1)
         top = float(row.max())
         if top > 0:
             table[r] = row / top
@@ -270,32 +316,40 @@ def _walk_counts(
 
 
 def _walk(
-    successors: npt.NDArray[np.int64],
+    options: npt.NDArray[np.int64],
+    sizes: npt.NDArray[np.float64],
     weights: npt.NDArray[np.float64],
-    start: int,
+    dfa: DFA,
     lengths: npt.NDArray[np.int64],
     rng: np.random.Generator,
-) -> list[tuple[int, ...]]:
-    """One walk per entry of ``lengths``, all advanced together (longest first, so the walks still
-    going are a prefix), each edge chosen in proportion to the walks it leads to (uniformly among
-    real edges where those counts underflowed)."""
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """One accepting walk per entry of ``lengths``: its states and the option (column) taken at each
+    step. All walks advance together (longest first, so the walks still going are a prefix), each
+    option chosen in proportion to its size times the walks it leads to (uniformly among real
+    options where those counts underflowed)."""
     lengths = np.sort(lengths)[::-1]
-    sink = successors.shape[0] - 1
-    states = np.full(lengths.size, start, dtype=np.int64)
+    sink = options.shape[0] - 1
+    states = np.full(lengths.size, dfa.start, dtype=np.int64)
     path = np.zeros((lengths.size, int(lengths.max(initial=0))), dtype=np.int64)
+    taken = np.zeros_like(path)
     going = np.searchsorted(-lengths, -np.arange(path.shape[1]), side="right")  # walks longer than step
     draws = rng.random(path.shape)
     for step in range(path.shape[1]):
         active = int(going[step])
-        options = successors[states[:active]]
-        w = weights[(lengths[:active] - step - 1)[:, None], options]
-        cumulative = np.cumsum(w, axis=1)
+        choices = options[states[:active]]
+        cumulative = np.cumsum(weights[(lengths[:active] - step - 1)[:, None], choices] * sizes, axis=1)
         total = cumulative[:, -1]
         if not total.all():
             stuck = total == 0
-            cumulative[stuck] = np.cumsum(options[stuck] != sink, axis=1)
+            cumulative[stuck] = np.cumsum(choices[stuck] != sink, axis=1)
             total = cumulative[:, -1]
-        index = (cumulative <= (draws[:active, step] * total)[:, None]).sum(axis=1)
-        states[:active] = options[np.arange(active), index.clip(max=options.shape[1] - 1)]
+        index = (cumulative <= (draws[:active, step] * total)[:, None]).sum(axis=1).clip(max=choices.shape[1] - 1)
+        states[:active] = choices[np.arange(active), index]
         path[:active, step] = states[:active]
-    return [tuple(row[:length]) for row, length in zip(path.tolist(), lengths.tolist())]
+        taken[:active, step] = index
+    accepting = dfa.accepting.tolist()
+    return [
+        (tuple(row[:length]), tuple(picks[:length]))
+        for row, picks, length in zip(path.tolist(), taken.tolist(), lengths.tolist())
+        if accepting[row[length - 1] if length else dfa.start]
+    ]

@@ -12,8 +12,8 @@ learner gets out of each round:
   the batch spreads over distinct "mistakes" before it repeats one;
 * ``shortest``: the shortest witnesses first, in shortlex order;
 * ``uniform``: a length uniformly among those that have witnesses, then a witness of that length
-  uniformly: a string, from exact counts (:func:`automata.sampling.sample_strings`), or with
-  ``clustered`` a super-character path, each distinct clustered example counting once
+  uniformly: a string (:func:`oracle.draws.random_strings`), or with ``clustered`` a
+  super-character path, each distinct clustered example counting once
   (:func:`oracle.draws.random_walks`).
 
 With ``clustered`` the teacher answers with :class:`~oracle.examples.ClusteredExample` values, the
@@ -53,12 +53,11 @@ from automata.dfa import DFA
 from automata.errors import AutomataError, StateLimitExceeded
 from automata.ops import accepts_many, difference, equivalent, is_empty
 from automata.paths import Path, accepting_paths
-from automata.sampling import sample_strings
 from oracle import cegml
 from oracle.clustered import from_path
 from oracle.compiling import Compiled, compile_subject, guard_issue
 from oracle.config import Order, TeacherConfig
-from oracle.draws import Edges, Grain, SearchTooLarge, Walk, random_walks, shortest_walks
+from oracle.draws import Edges, Grain, SearchTooLarge, Walk, random_strings, random_walks, shortest_walks
 from oracle.examples import ClusteredExample, Counterexample, Example, ExampleKey, identity
 from oracle.mutations import readable
 from oracle.protocol import Issue, Spend, Verdict
@@ -250,10 +249,10 @@ class ExactTeacher:
         elif cfg.mode == "uniform" and cfg.clustered:
             primary.append(uniform_walks)
         elif cfg.mode == "uniform":
-            primary.append(lambda: (Example(s, label) for s in sample_strings(diff, need, rng, max_len=cfg.max_len)))
+            primary.append(lambda: (Example(s, label) for s in random_strings(diff, need, cfg.max_len, rng)))
         if cfg.clustered:
             return [*primary, shortest]
-        uniform: _Source = lambda: (Example(s, label) for s in sample_strings(diff, need, rng, max_len=cfg.max_len))
+        uniform: _Source = lambda: (Example(s, label) for s in random_strings(diff, need, cfg.max_len, rng))
         return [*primary, shortest, uniform]
 
     def _paths(self, diff: DFA, label: bool, need: int, rng: np.random.Generator) -> Iterable[Counterexample]:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from automata.compile import compile_many
 from automata.ops import difference
-from oracle.draws import Edges, SearchTooLarge, random_walks, shortest_walks
+from oracle.draws import Edges, SearchTooLarge, random_strings, random_walks, shortest_walks
 from oracle.examples import ClusteredExample
 from regexlang.charset import EXTENDED_ALPHABET, SIMPLE_ALPHABET, CharSet
 from regexlang.dialects import Dialect, parse
@@ -93,3 +93,26 @@ def test_tables_past_the_cell_limit_are_refused() -> None:
     with pytest.raises(SearchTooLarge, match="max_len"):
         random_walks(edges, 5, 100_000, np.random.default_rng(0))
     assert len(list(itertools.islice(shortest_walks(edges, 100_000), 5))) == 5  # grows only as needed
+
+
+@pytest.mark.parametrize(("dialect", "target", "hypothesis"), PAIRS)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 40))
+def test_random_strings_are_distinct_witnesses(
+    dialect: Dialect, target: str, hypothesis: str, seed: int, n: int
+) -> None:
+    edges, _ = diff_of(dialect, target, hypothesis)
+    strings = random_strings(edges.dfa, n, MAX_LEN, np.random.default_rng(seed))
+    witnesses = brute_force(dialect, target, hypothesis)
+    assert len(set(strings)) == len(strings) <= n and bool(strings) == bool(witnesses)
+    texts = (t.replace(" ", "").replace("+", "|") if dialect == "simple" else t for t in (target, hypothesis))
+    inside, outside = map(re.compile, texts)
+    assert all(len(s) <= MAX_LEN and inside.fullmatch(s) and not outside.fullmatch(s) for s in strings)
+
+
+def test_random_strings_are_uniform_within_a_length_and_list_small_languages() -> None:
+    dfa = diff_of("extended", "[ab]*", "[ab]*a[ab]{9}")[0].dfa
+    every = random_strings(dfa, 100, 3, np.random.default_rng(0))
+    assert sorted(every) == sorted("".join(t) for n in range(4) for t in itertools.product("ab", repeat=n))
+    digits = diff_of("extended", "[a-c][0-9]", "x")[0].dfa  # 30 strings, all of length 2
+    firsts = [s[0] for seed in range(40) for s in random_strings(digits, 3, 2, np.random.default_rng(seed))]
+    assert all(25 < firsts.count(c) < 55 for c in "abc")  # 120 draws, 40 expected per letter
