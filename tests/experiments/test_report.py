@@ -1,0 +1,159 @@
+"""The report's numbers, recomputed here from a hand-made run directory's JSON Lines.
+
+The run directory is generated from a seeded random draw of outcomes, example counts, accuracies
+and token counts; each expected cell is computed in this file straight from the drawn values
+(not from the files the report reads), then looked up in ``report.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from experiments.report import write_report
+from experiments.report.tables import BUDGETS
+
+ARMS = {"alpha": ("symbolic", None), "beta": ("llm", "single"), "gamma": ("llm", "guarded")}
+CELLS = [(2, 0), (3, 1), (3, 1), (4, 2), (4, 2), (5, 2)]  # (#States, StarDepth) of the tasks
+
+
+def _draw(rng: np.random.Generator, arm: str, task: int) -> dict[str, Any]:
+    """One unit's drawn facts: epochs (examples shown before and added after each), accuracies,
+    outcome, tokens; the last task of gamma stays unfinished."""
+    epochs = []
+    for number in range(1, int(rng.integers(1, 5)) + 1):
+        initial = int(rng.integers(3, 9)) if number == 1 else 0
+        epochs.append({"initial": initial, "added": int(rng.integers(1, 40)), "accuracy": float(rng.random()), "diff": float(rng.random())})
+    return {
+        "epochs": epochs,
+        "success": bool(rng.random() < 0.6),
+        "tokens": (int(rng.integers(0, 5000)), int(rng.integers(0, 900))) if arm != "alpha" else (0, 0),
+        "finished": not (arm == "gamma" and task == len(CELLS) - 1),
+        "tally": _tally(rng),
+    }
+
+
+def _tally(rng: np.random.Generator) -> list[int]:
+    """Guard totals: proposals, draws (at least one per proposal), conforming draws, fallbacks."""
+    proposals = int(rng.integers(1, 6))
+    draws = proposals + int(rng.integers(0, 6))
+    return [proposals, draws, int(rng.integers(0, draws + 1)), int(rng.integers(0, proposals + 1))]
+
+
+def _example(i: int) -> dict[str, Any]:
+    return {"string": f"s{i}", "label": i % 2 == 0}
+
+
+def _write(run_dir: Path, facts: dict[tuple[str, int], dict[str, Any]]) -> None:
+    manifest = []
+    for (arm, task), fact in facts.items():
+        states, depth = CELLS[task]
+        learner, setting = ARMS[arm]
+        records = f"records/{arm}/d/t{task}__s0.jsonl"
+        manifest.append(
+            {"unit": records[8:-6], "dataset": "d", "task": f"t{task}", "dialect": "simple", "target": "a b c", "description": None,
+             "states": states + 10, "star_depth": depth + 10, "listed_states": states, "listed_star_depth": depth,
+             "arm": arm, "learner": learner, "setting": setting, "protocol": "paper", "seed": 0, "records": records}
+        )  # fmt: skip
+        lines, shown = [], 0
+        for number, epoch in enumerate(fact["epochs"], start=1):
+            initial = [_example(shown + i) for i in range(epoch["initial"])]
+            added = [_example(shown + epoch["initial"] + i) for i in range(epoch["added"])]
+            shown += epoch["initial"] + epoch["added"]
+            memo = {"tally": dict(zip(("proposals", "draws", "conforming", "fallbacks"), fact["tally"]))}
+            lines.append(
+                {"type": "epoch", "run": "r", "epoch": number, "hypothesis": "a", "failure": None, "initial": initial,
+                 "added": added, "accuracy": epoch["accuracy"], "diff_ratio": epoch["diff"], "memo": memo}
+            )  # fmt: skip
+        if fact["finished"]:
+            prompt, completion = fact["tokens"]
+            examples = sum(e["initial"] + e["added"] for e in fact["epochs"])
+            lines.append(
+                {"type": "run", "run": "r", "outcome": "equivalent" if fact["success"] else "budget", "hypothesis": "a b",
+                 "epochs": len(fact["epochs"]), "examples": examples,
+                 "totals": {"prompt_tokens": prompt, "completion_tokens": completion, "seconds": 1.0, "teacher_seconds": 0.5}}
+            )  # fmt: skip
+        path = run_dir / records
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    (run_dir / "units.jsonl").write_text("".join(json.dumps(m) + "\n" for m in manifest), encoding="utf-8")
+    (run_dir / "plan.json").write_text(json.dumps({"name": "hand-made", "seeds": [0], "teacher_profile": "cegml"}), encoding="utf-8")
+
+
+def _rate(facts: list[dict[str, Any]]) -> str:
+    done = [f for f in facts if f["finished"]]
+    wins = sum(f["success"] for f in done)
+    pending = len(facts) - len(done)
+    return f"{100 * wins / len(done):.1f}% ({wins}/{len(done)}{f', {pending} unfinished' if pending else ''})"
+
+
+def _at_budget(fact: dict[str, Any], budget: int) -> tuple[float, float] | None:
+    best, seen = None, 0
+    for epoch in fact["epochs"]:
+        seen += epoch["initial"]
+        if seen > budget:
+            break
+        best = (epoch["accuracy"], epoch["diff"])
+        seen += epoch["added"]
+    total = sum(e["initial"] + e["added"] for e in fact["epochs"])
+    if best is not None and fact["success"] and total <= budget:
+        return (1.0, 0.0)
+    return best
+
+
+def test_every_table_matches_numbers_recomputed_from_the_drawn_facts(tmp_path: Path) -> None:
+    rng = np.random.default_rng(7)
+    facts = {(arm, task): _draw(rng, arm, task) for arm in ARMS for task in range(len(CELLS))}
+    _write(tmp_path, facts)
+    report = write_report(tmp_path).read_text(encoding="utf-8")
+    lines = report.splitlines()
+    assert f"Units: {len(facts)} ({len(facts) - 1} finished, 1 unfinished)" in report
+
+    for arm in ARMS:  # success by StarDepth (the listed StarDepth, not the computed one)
+        mine = [facts[(arm, t)] for t in range(len(CELLS))]
+        by_depth = [_rate([f for t, f in enumerate(mine) if CELLS[t][1] == d]) for d in (0, 1, 2)]
+        assert f"| {arm} | {' | '.join(by_depth)} | {_rate(mine)} |" in lines
+
+    for arm in ARMS:  # heatmap: percent per (#States, StarDepth) cell
+        section = report[report.index(f"**{arm}**") :]
+        for states in sorted({s for s, _ in CELLS}):
+            cells = []
+            for depth in (0, 1, 2):
+                done = [facts[(arm, t)] for t, c in enumerate(CELLS) if c == (states, depth) and facts[(arm, t)]["finished"]]
+                cells.append("—" if not done else f"{100 * sum(f['success'] for f in done) / len(done):.0f}%")
+            assert f"| {states} | {' | '.join(cells)} |" in section
+
+    for metric in (0, 1):  # sample efficiency: mean over finished runs of each arm and StarDepth
+        for arm in ARMS:
+            for depth in (0, 1, 2):
+                runs = [facts[(arm, t)] for t, c in enumerate(CELLS) if c[1] == depth and facts[(arm, t)]["finished"]]
+                row = []
+                for budget in BUDGETS:
+                    values = [v[metric] for f in runs if (v := _at_budget(f, budget)) is not None]
+                    row.append(f"{statistics.fmean(values):.3f}" if values else "—")
+                assert f"| {arm} | {depth} | {' | '.join(row)} |" in lines
+
+    points = {}
+    for arm in ARMS:  # Pareto: mean tokens and success per arm, optimal when nothing dominates it
+        done = [facts[(arm, t)] for t in range(len(CELLS)) if facts[(arm, t)]["finished"]]
+        points[arm] = (statistics.fmean(sum(f["tokens"]) for f in done), sum(f["success"] for f in done) / len(done))
+    for arm, (tokens, success) in points.items():
+        dominated = any(t <= tokens and s >= success and (t, s) != (tokens, success) for t, s in points.values())
+        assert f"| {arm} | {tokens:,.0f} | {100 * success:.1f}% | {'' if dominated else 'yes'} |" in lines
+
+    for arm in ARMS:  # cost: median examples of the successful runs
+        won = [facts[(arm, t)] for t in range(len(CELLS)) if facts[(arm, t)]["finished"] and facts[(arm, t)]["success"]]
+        examples = [sum(e["initial"] + e["added"] for e in f["epochs"]) for f in won]
+        median = f"{statistics.median(examples):.1f}" if examples else "—"
+        row = next(line for line in lines if line.startswith(f"| {arm} | {len(CELLS)} | "))
+        assert row.split(" | ")[3] == median
+
+    tallies = [facts[("gamma", t)]["tally"] for t in range(len(CELLS))]  # guard: unfinished runs count too
+    proposals, draws, conforming, fallbacks = (sum(t[i] for t in tallies) for i in range(4))
+    guard = f"| gamma | {proposals} | {draws} | {conforming / draws:.3f} | {fallbacks / proposals:.3f} |"
+    assert any(line.startswith(guard) for line in lines)
+    assert not any(line.startswith("| beta |") and "fallback" in line for line in lines)
