@@ -155,7 +155,6 @@ class LLMClient:
         return result
 
     async def _call(self, chat: tuple[Message, ...], params: SamplingParams, sample_index: int, repeat: int) -> Result:
-        deadline = self._clock() + self.config.call_deadline
         # the model already discovered, or else the one the log recorded (a resumed run, no server)
         known = self._model if self._model is not None else self._logged_model()
         request = None if known is None else self._request(known, chat, params, sample_index, repeat)
@@ -163,7 +162,7 @@ class LLMClient:
         if logged is not None:
             self._answered_from_log_as = known.id if known is not None else None
             return logged
-        model = await self._discover(deadline)
+        model = await self._discover(self._clock() + self.config.call_deadline)
         if isinstance(model, Failed):
             return model
         if model is not known or request is None:
@@ -175,7 +174,8 @@ class LLMClient:
             return request
         if self.mode == "replay":
             raise ReplayMiss(request.key(), model.id)
-        async with self._semaphore:
+        async with self._semaphore:  # the deadline starts with a free slot: queueing is not the server's time
+            deadline = self._clock() + self.config.call_deadline
             exchange = await self._transport.exchange(
                 "POST", "/chat/completions", lambda options: request_body(request, options), parse_completion, deadline
             )

@@ -15,8 +15,8 @@ raises on server behaviour. It returns one of three frozen values:
 
 All three carry the attempts and wall time they cost, ``from_log`` when the call log answered
 instead of the server, and ``wire_adaptations``: how the body sent differed from the logical
-request because the server said it does not support a field (empty when it did not). ``result_to_data``/``result_from_data`` convert them to and from JSON data
-for the call log.
+request because the server said it does not support a field (empty when it did not).
+``result_to_data``/``result_from_data`` convert them to and from JSON data for the call log.
 """
 
 from __future__ import annotations
@@ -85,19 +85,19 @@ class _Reply:
         return tuple(choice for choice in self.choices if choice.finish_reason != TRUNCATED)
 
     @property
-    def first(self) -> Choice:
+    def primary(self) -> Choice:
         """The choice ``content`` and ``reasoning`` come from: the first finished one, if any."""
         return next((choice for choice in self.choices if choice.finish_reason != TRUNCATED), self.choices[0])
 
     @property
     def content(self) -> str:
         """The visible content of the first finished choice (of the first choice if none finished)."""
-        return self.first.content
+        return self.primary.content
 
     @property
     def reasoning(self) -> str | None:
         """The reasoning channel of the same choice as ``content``, if any."""
-        return self.first.reasoning
+        return self.primary.reasoning
 
 
 @attrs.frozen

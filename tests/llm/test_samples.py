@@ -97,7 +97,7 @@ def test_a_truncated_first_choice_never_becomes_the_content() -> None:
 def test_content_follows_the_first_finished_choice() -> None:
     choices = (Choice("a", "ra", "length"), Choice("b", "rb", "stop"), Choice("c", None, "stop"))
     reply = Completion("m", choices)
-    assert (reply.content, reply.reasoning, reply.first) == ("b", "rb", choices[1])
+    assert (reply.content, reply.reasoning, reply.primary) == ("b", "rb", choices[1])
     assert Truncated("m", (Choice("x", None, "length"),)).content == "x"
 
 

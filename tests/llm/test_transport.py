@@ -83,6 +83,17 @@ def test_an_attempt_is_cut_at_the_call_deadline() -> None:
     asyncio.run(scenario())
 
 
+def test_waiting_for_a_concurrency_slot_does_not_count_against_the_deadline() -> None:
+    async def scenario() -> None:
+        async with FakeServer(delay=0.15) as server:
+            async with make_client(server.base_url, concurrency=1, call_deadline=0.5) as client:
+                await client.model()
+                results = await asyncio.gather(*(client.complete(MESSAGES, sample_index=i) for i in range(5)))
+        assert all(isinstance(result, Completion) for result in results)  # 0.75 s of queue, 0.15 s each
+
+    asyncio.run(scenario())
+
+
 def test_a_hanging_connect_fails_at_the_connect_timeout() -> None:
     async def scenario() -> None:
         with unaccepting_port() as port:
