@@ -1,13 +1,13 @@
 """Measure the enumerative learner on the benchmark targets: ``python -m cegis.enumerative.measure``.
 
-Two figures, both printed per StarDepth of ``cegml/regex_list.json``:
+Two figures, printed per StarDepth of ``cegml/regex_list.json`` and per node count of the target:
 
 * *static*: the learner is given ``n`` positive and ``n`` negative strings sampled uniformly from the
   target and its complement (lengths up to 8) and asked for the smallest consistent regex within
-  the time budget; reported are how often it answers, candidates per second, and how often the
-  answer is exactly the target;
+  its budgets; reported are how often it answers, its CPU seconds, candidates per CPU second, and
+  how often the answer is exactly the target;
 * *loop*: a small counterexample loop with the exact teacher (one shortest counterexample per
-  epoch, clustered or not) until the answer is the target or ``epochs`` run out.
+  epoch, clustered or not) until the answer is the target, a proposal fails, or ``epochs`` run out.
 
 A stand-alone driver for this learner only; the learning loop of :mod:`cegis` and its benchmark
 compare all learners.
@@ -69,9 +69,9 @@ def static(
     rng = np.random.default_rng(seed)
     examples = [Example(s, True) for s in sample_strings(dfa, n, rng, max_len=8)]
     examples += [Example(s, False) for s in sample_strings(complement(dfa), n, rng, max_len=8)]
-    started = time.perf_counter()
+    started = time.process_time()  # CPU seconds: wall time on a shared machine says little
     result = synthesize(examples, dialect, sigma, config, seed=seed)
-    seconds = time.perf_counter() - started
+    seconds = time.process_time() - started
     exact = result.regex is not None and equivalent(*compile_many([regex, result.regex], sigma))
     return result.regex is not None, exact, seconds, result.stats.computed
 
@@ -93,15 +93,15 @@ def loop(target: str, dialect: Dialect, epochs: int, clustered: bool, config: En
 
 
 def table(title: str, groups: dict[str, list[Outcome]]) -> str:
-    """One line per group: static answers, exact answers, median seconds, candidates per second,
-    loop successes and median examples at success."""
-    lines = [f"{title:>10}   n  answered  exact  median_s     cand/s | learned  median_examples"]
+    """One line per group: static answers, exact answers, median CPU seconds, candidates per CPU
+    second, loop successes and median examples at success."""
+    lines = [f"{title:>10}   n  answered  exact  cpu_s     cand/cpu_s | learned  median_examples"]
     for name, group in groups.items():
         rate = sum(o.computed for o in group) / max(1e-9, sum(o.seconds for o in group))
         used = [o.examples for o in group if o.learned]
         lines.append(
             f"{name:>10} {len(group):3d}  {sum(o.answered for o in group):8d} {sum(o.exact for o in group):6d}  "
-            f"{statistics.median(o.seconds for o in group):8.3f} {rate:10.0f} | {sum(o.learned for o in group):7d}  "
+            f"{statistics.median(o.seconds for o in group):6.3f} {rate:12.0f} | {sum(o.learned for o in group):7d}  "
             f"{statistics.median(used) if used else float('nan'):15}"
         )
     return "\n".join(lines)
@@ -117,14 +117,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--dataset", choices=("simplyrx", "extrx"), default="simplyrx")
-    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--seconds", type=float, default=2.0, help="the learner's time budget per search")
+    parser.add_argument("--candidates", type=int, default=EnumerativeConfig().max_candidates, help="its node budget")
     parser.add_argument("--examples", type=int, default=10, help="strings of each label in the static protocol")
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--clustered", action="store_true")
     parser.add_argument("--limit", type=int, default=None, help="targets per StarDepth")
     args = parser.parse_args()
     dialect: Dialect = "simple" if args.dataset == "simplyrx" else "extended"
-    config = EnumerativeConfig(max_candidates=10**9, seconds=args.seconds)
+    config = EnumerativeConfig(max_candidates=args.candidates, seconds=args.seconds)
     outcomes: list[Outcome] = []
     for depth, target in targets(args.data, args.dataset):
         if args.limit is not None and sum(o.depth == depth for o in outcomes) >= args.limit:
