@@ -133,7 +133,9 @@ def _presets() -> dict[str, LLMSetting]:
     # Table 6 adds prompt components one at a time to Single on plain counterexamples without
     # regularization; its "naive" row (no output instruction either) needs llm.prompts to omit the
     # syntax and output-format sections, which it always includes.
-    prompt = LLMSetting("prompt-output", clustered=False, regularization=False, input_format=False, strategy=False, chain_of_thought=False)
+    prompt = LLMSetting(
+        "prompt-output", clustered=False, regularization=False, input_format=False, strategy=False, chain_of_thought=False
+    )
     settings = [
         LLMSetting("standard", counterexamples=False, clustered=False),
         LLMSetting("single"),

@@ -149,8 +149,8 @@ def test_every_table_matches_numbers_recomputed_from_the_drawn_facts(tmp_path: P
         won = [facts[(arm, t)] for t in range(len(CELLS)) if facts[(arm, t)]["finished"] and facts[(arm, t)]["success"]]
         examples = [sum(e["initial"] + e["added"] for e in f["epochs"]) for f in won]
         median = f"{statistics.median(examples):.1f}" if examples else "—"
-        row = next(line for line in lines if line.startswith(f"| {arm} | {len(CELLS)} | "))
-        assert row.split(" | ")[3] == median
+        cost_row = next(line for line in lines if line.startswith(f"| {arm} | {len(CELLS)} | "))
+        assert cost_row.split(" | ")[3] == median
 
     tallies = [facts[("gamma", t)]["tally"] for t in range(len(CELLS))]  # guard: unfinished runs count too
     proposals, draws, conforming, fallbacks = (sum(t[i] for t in tallies) for i in range(4))

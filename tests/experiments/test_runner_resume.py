@@ -63,7 +63,8 @@ async def test_a_killed_experiment_resumes_without_rerunning_or_paying_twice(tmp
     (tmp_path / "whole").mkdir()
     whole = await _whole_run(tmp_path / "whole")
     run_dir = tmp_path / "run"
-    async with HoldingServer(REPAIR_RULES, answered=1) as server:
+    server = HoldingServer(REPAIR_RULES, answered=1)
+    async with server:
         plan_file = tmp_path / "tiny.toml"
         data = plan_data(tmp_path, (server.base_url,), seeds=SEEDS, setting="agentic")
         plan_file.write_text(toml_text(data), encoding="utf-8")
