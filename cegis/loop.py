@@ -58,7 +58,8 @@ def _evaluation(target: str, dialect: Dialect, universe: CharSet, config: LoopCo
     dfa = _target(Task(dialect, target, universe=universe), config)
     if dfa is None:
         return None
-    return evaluation_set(dfa, size=config.teacher.eval_size, max_len=config.max_len, seed=config.seed)
+    size, profile = config.teacher.eval_size, config.teacher.profile
+    return evaluation_set(dfa, size=size, max_len=config.max_len, seed=config.seed, profile=profile)
 
 
 def _target(task: Task, config: LoopConfig) -> DFA | None:
