@@ -4,7 +4,8 @@ Each run's hypotheses are re-judged on the test-suite oracle rebuilt from the go
 description (it is deterministic, so it is the suite the run saw), through
 :func:`cegis.trajectory.trajectory`; the metrics' exact definitions live there. A run that hardened
 (``acegis-full``) has its repaired hypotheses appended as hardening turns, read from its
-``hardening`` record, so robust success is that of the hypothesis the run ended with.
+``hardening`` record, so robust success is that of the hypothesis the run ended with. Beside an
+arm on NL-RX-Turk whose setting the paper ran, a row labeled as the paper's shows its figures.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from cegis.settings import SETTINGS
 from cegis.trajectory import Trajectory, summarize, trajectory
 from experiments.report.load import UnitResult
+from experiments.report.published import ACEGIS
 from experiments.report.tables import groups, markdown
 from oracle.testsuite import SuiteConfig, SuiteOracle
 from regexlang.charset import CharSet
@@ -32,6 +34,10 @@ def _trajectory(result: UnitResult, description: str) -> Trajectory | None:
     cycles = [] if result.hardening is None else result.hardening["cycles"]
     texts += [cycle["repaired"] for cycle in cycles]
     return trajectory(texts, suite, dialect=result.unit["dialect"], hardened=len(cycles), probe_final=True)
+
+
+def _paper(figures: dict[str, float], name: str) -> str:
+    return f"{figures[name]:.3f}" if name in figures else "—"
 
 
 def acegis_tables(results: Sequence[UnitResult], descriptions: dict[str, str]) -> str | None:
@@ -59,6 +65,10 @@ def acegis_tables(results: Sequence[UnitResult], descriptions: dict[str, str]) -
                 "—" if s.robust is None else f"{s.robust:.3f}",
             ]
         )
+        paper = ACEGIS.get(setting.name)
+        if paper is not None and runs[0].unit["dataset"] == "nl-rx-turk":
+            cells = [_paper(paper, name) for name in ("Pass@1", "Pass@final", "MRR", "RER")]
+            rows.append([f"↳ paper 001 ({setting.name})", 30, *cells, "—", _paper(paper, "robust")])
         first = Counter(next((i + 1 for i, t in enumerate(tr.turns) if t.passed), 0) for tr in trajectories)
         turns = max(len(tr.turns) - tr.hardened for tr in trajectories)  # hardening turns come after success
         histogram_rows.append([arm, *(first.get(t, 0) for t in range(1, turns + 1)), first.get(0, 0)])

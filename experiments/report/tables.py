@@ -56,7 +56,8 @@ def success_by_star_depth(results: Sequence[UnitResult], dataset: str) -> str:
         rows.append([arm, *(_rate(by_depth.get(d, [])) for d in depths), _rate(runs)])
         paper = published(dataset, runs[0].unit.get("setting") if runs[0].unit["learner"] == "llm" else None)
         if paper is not None:
-            rows.append([f"↳ paper, Table 1 ({runs[0].unit['setting']})", *(_paper(paper, d) for d in depths), ""])
+            where, figures = paper
+            rows.append([f"↳ paper, {where} ({runs[0].unit['setting']})", *(_paper(figures, d) for d in depths), ""])
     return markdown(header, rows)
 
 

@@ -32,7 +32,7 @@ def _plan(folder: Path, base_url: str) -> dict[str, object]:
     (data / "targ.txt").write_text(GOLD, encoding="utf-8")
     return {
         "name": "harden",
-        "datasets": [{"kind": "nl-rx-turk", "name": "nl", "path": str(data), "size": 1}],
+        "datasets": [{"kind": "nl-rx-turk", "path": str(data), "size": 1}],
         "arms": [{"name": "full", "learner": "llm", "setting": "acegis-full"}],
         "servers": [{"base_url": base_url, "concurrency": 1}],
     }
@@ -78,4 +78,5 @@ async def test_hardening_runs_after_success_and_is_recorded_resumed_and_reported
     row = next(line for line in acegis.splitlines() if line.startswith("| full |"))
     cells = [cell.strip() for cell in row.strip("|").split("|")]
     assert cells[:5] == ["full", "1", "1.000", "1.000", "1.000"] and cells[-1] == "1.000"
-    assert "| full | 120.0 |" not in report  # tokens per run count the hardening call too
+    assert "| full | 120.0 |" not in report
+    assert "| ↳ paper 001 (acegis-full) | 30 | 0.167 | 1.000 | 0.477 | 2.610 | — | 0.767 |" in acegis  # tokens per run count the hardening call too
