@@ -9,6 +9,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from automata.compile import compile_many
+from automata.ops import equivalent
 from cegis.enumerative import EnumerativeConfig, synthesize
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang import CharSet, parse, unparse
@@ -45,24 +47,24 @@ def check(
     assert consistent(unparse(result.regex, "python"), examples)
     assert binary_size(result.regex) == result.size
     assert result.size == smallest(leaves, extended, examples, result.size)
-    text = unparse(result.regex, dialect, AB)
-    assert parse(text, dialect, AB) is not None
+    printed = parse(unparse(result.regex, dialect, AB), dialect, AB)
+    assert equivalent(*compile_many([printed, result.regex], AB))
 
 
-@settings(max_examples=40)
+@settings(max_examples=80)
 @given(labeled_by_a_small_tree(SIMPLE_LEAVES, extended=False, clusters=True))
 def test_simple_answers_are_consistent_and_smallest(examples: list[Counterexample]) -> None:
     check(examples, "simple", SIMPLE_LEAVES, extended=False)
 
 
-@settings(max_examples=25)
+@settings(max_examples=40)
 @given(labeled_by_a_small_tree(SIMPLE_LEAVES, extended=False, clusters=True))
 def test_sampled_clusters_still_give_consistent_smallest_answers(examples: list[Counterexample]) -> None:
     # one atom string per cluster in the search: the rest come back as witnesses after verification
     check(examples, "simple", SIMPLE_LEAVES, extended=False, samples=1)
 
 
-@settings(max_examples=25)
+@settings(max_examples=40)
 @given(labeled_by_a_small_tree(EXTENDED_LEAVES, extended=True, clusters=True))
 def test_extended_answers_are_consistent_and_smallest(examples: list[Counterexample]) -> None:
     check(examples, "extended", EXTENDED_LEAVES, extended=True)
