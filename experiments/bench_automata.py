@@ -40,17 +40,14 @@ directory, then again with the cache it left. Run:
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import random
-import re
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -67,10 +64,11 @@ from automata.counting import count_by_length
 from automata.dfa import DFA
 from automata.errors import AutomataError
 from automata.sampling import sample_strings
+from experiments.bench_peers import MAX_LEN, WITNESSES, Peer, load_peers, peer_teacher_step
 from experiments.data_dir import DEFAULT_DATA_DIR
 from oracle.exact import ExactTeacher, TeacherConfig
-from regexlang.dialects import Dialect, parse, unparse
-from regexlang.errors import NotExpressible, RegexError
+from regexlang.dialects import Dialect
+from regexlang.errors import RegexError
 
 _ROOT = Path(__file__).resolve().parents[1]
 _LISTS: dict[Dialect, str] = {"simple": "simplyrx", "extended": "extrx"}
@@ -89,8 +87,6 @@ OPERATIONS = {
 PEERS = ("pyformlang", "interegular", "greenery")
 #: Operations no peer has a counterpart for (none clusters counterexamples).
 OURS_ONLY = frozenset({"oracle"})
-WITNESSES = 250
-MAX_LEN = 32
 SPEEDUP_TARGET = 50.0  # operations 1 and 2
 TEACHER_P95_MS: dict[Dialect, float] = {"simple": 20.0, "extended": 100.0}
 T = TypeVar("T")
@@ -213,162 +209,6 @@ def _our_counterexamples(a: DFA, b: DFA) -> list[str]:
     return sample_strings(ops.symmetric_difference(a, b), WITNESSES, np.random.default_rng(0), max_len=MAX_LEN)
 
 
-# --- the peers ---------------------------------------------------------------------------------
-
-PeerDFA = Any  # an automaton of a peer library (none of them ships types)
-
-
-@attrs.frozen
-class Peer:
-    """One reference engine: what it cannot read, and its version of each operation."""
-
-    name: str
-    unsupported: Callable[[str, Dialect], str | None]
-    compile: Callable[[str, Dialect], PeerDFA]
-    equivalent: Callable[[PeerDFA, PeerDFA], bool]
-    counterexamples: Callable[[PeerDFA, PeerDFA], list[str]]
-    counts: Callable[[PeerDFA, int], list[int]] | None
-
-
-def load_peers() -> list[Peer]:
-    """The peers, imported now: they are dev extras, needed only while the benchmark runs."""
-    import greenery  # type: ignore[import-untyped]
-    import interegular
-    from pyformlang.regular_expression import PythonRegex, Regex
-
-    def py_compile(text: str, dialect: Dialect) -> PeerDFA:
-        regex = Regex(text) if dialect == "simple" else PythonRegex(text)
-        return regex.to_epsilon_nfa().to_deterministic().minimize()
-
-    def py_counterexamples(a: PeerDFA, b: PeerDFA) -> list[str]:
-        rng, half = random.Random(0), WITNESSES // 2
-        return _py_witnesses(a.get_difference(b).minimize(), half, rng) + _py_witnesses(
-            b.get_difference(a).minimize(), WITNESSES - half, rng
-        )
-
-    def first_strings(strings: Iterator[Any], n: int) -> list[str]:
-        return ["".join(map(str, s)) for s in itertools.islice(strings, n)]
-
-    return [
-        Peer(
-            "pyformlang",
-            _pyformlang_unsupported,
-            py_compile,
-            lambda a, b: bool(a.is_equivalent_to(b)),
-            py_counterexamples,
-            _py_counts,
-        ),
-        Peer(
-            "interegular",
-            _re_unsupported,
-            lambda text, dialect: _reduced(interegular.parse_pattern(_re_spelling(text, dialect)).to_fsm()),
-            lambda a, b: bool(a.equivalent(b)),
-            lambda a, b: first_strings(a.symmetric_difference(b).strings(), WITNESSES),
-            None,
-        ),
-        Peer(
-            "greenery",
-            _re_unsupported,
-            lambda text, dialect: _reduced(greenery.parse(_re_spelling(text, dialect)).to_fsm()),
-            lambda a, b: bool(a.equivalent(b)),
-            lambda a, b: first_strings(a.symmetric_difference(b).strings([]), WITNESSES),
-            None,
-        ),
-    ]
-
-
-def _reduced(fsm: PeerDFA) -> PeerDFA:
-    """The minimal automaton of an interegular or greenery ``FSM``."""
-    return fsm.reduce()
-
-
-_OPEN_COUNT = re.compile(r"\{\d+,\}")
-
-
-def _pyformlang_unsupported(text: str, dialect: Dialect) -> str | None:
-    """Why pyformlang cannot run ``text``: ``PythonRegex`` reads ``&``, ``~`` and ``{n,}`` as literals."""
-    if dialect == "extended" and ("&" in text or "~" in text):
-        return "uses & or ~"
-    return "uses {n,}" if _OPEN_COUNT.search(text) else None
-
-
-def _re_spelling(text: str, dialect: Dialect) -> str:
-    return unparse(parse(text, dialect), "python")
-
-
-def _re_unsupported(text: str, dialect: Dialect) -> str | None:
-    try:
-        _re_spelling(text, dialect)
-    except NotExpressible:
-        return "uses & or ~"
-    return None
-
-
-def _py_counts(dfa: PeerDFA, max_len: int) -> list[int]:
-    if dfa.start_state is None:
-        return [0] * (max_len + 1)
-    table = dfa.to_dict()
-    finals = dfa.final_states
-    current = {dfa.start_state: 1}
-    counts = []
-    for _ in range(max_len + 1):
-        counts.append(sum(n for state, n in current.items() if state in finals))
-        following: dict[Any, int] = {}
-        for state, n in current.items():
-            for target in table.get(state, {}).values():
-                following[target] = following.get(target, 0) + n
-        current = following
-    return counts
-
-
-def _py_strings_to(dfa: PeerDFA, targets: set[Any], rng: random.Random) -> str | None:
-    """The seed paper's sampler: breadth-first over (state, depth) from the start, then a random
-    one of the strings that reached ``targets``."""
-    table = dfa.to_dict()
-    found = []
-    queue = deque([(dfa.start_state, "")])
-    visited = {(dfa.start_state, 0)}
-    while queue:
-        state, path = queue.popleft()
-        if state in targets:
-            found.append(path)
-        if len(path) >= MAX_LEN:
-            continue
-        for symbol, target in table.get(state, {}).items():
-            if (target, len(path) + 1) not in visited:
-                visited.add((target, len(path) + 1))
-                queue.append((target, path + str(symbol)))
-    return rng.choice(found) if found else None
-
-
-def _py_witnesses(dfa: PeerDFA, k: int, rng: random.Random) -> list[str]:
-    """The seed paper's ``k_witnesses_sample``: round-robin over accepting states, 16 tries each."""
-    finals = list(dfa.final_states)
-    if not finals or dfa.start_state is None:
-        return []
-    rng.shuffle(finals)
-    out: list[str] = []
-    seen: set[str] = set()
-    for target in [finals[i % len(finals)] for i in range(k)]:
-        for _ in range(16):
-            string = _py_strings_to(dfa, {target}, rng)
-            if string is None:
-                break
-            if string not in seen:
-                seen.add(string)
-                out.append(string)
-                break
-    return out
-
-
-def _peer_teacher_step(peer: Peer, target: PeerDFA, hypothesis: str, dialect: Dialect) -> list[str]:
-    guess = peer.compile(hypothesis, dialect)
-    return [] if peer.equivalent(target, guess) else peer.counterexamples(target, guess)
-
-
-# --- running -----------------------------------------------------------------------------------
-
-
 @attrs.define
 class Timings:
     """Seconds per case for one operation and dialect; None where an engine was skipped, and for
@@ -438,7 +278,7 @@ def _measure_peer(peer: Peer, case: Case, limit: float) -> dict[str, float | Non
     if peer.counts is not None:
         count = peer.counts
         times["counts"], _ = _capped(limit, lambda: count(target, MAX_LEN))
-    times["teacher"], _ = _capped(limit, lambda: _peer_teacher_step(peer, target, case.mutant, case.dialect))
+    times["teacher"], _ = _capped(limit, lambda: peer_teacher_step(peer, target, case.mutant, case.dialect))
     return times
 
 
