@@ -26,7 +26,6 @@ shortens a budget that was about to overflow anyway. Below a floor the call is n
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import math
@@ -186,11 +185,7 @@ class Request:
         return data
 
     def key(self) -> str:
-        """SHA-256 hex digest of the canonical JSON (computed once per request)."""
-        return self._digest
-
-    @functools.cached_property
-    def _digest(self) -> str:
+        """SHA-256 hex digest of the canonical JSON."""
         text = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
