@@ -11,11 +11,12 @@ request body and header is kept for assertions, and ``chat_calls`` counts what t
 from __future__ import annotations
 
 import collections
-from types import TracebackType
 from typing import Any, TypeAlias
 
 import attrs
 from aiohttp import web
+
+from tests.loopback import LoopbackServer
 
 from tests.llm.fake_server import Drop, Status
 
@@ -46,7 +47,7 @@ class Rule:
     actions: tuple[Action, ...]
 
 
-class ScriptedServer:
+class ScriptedServer(LoopbackServer):
     """The server; ``async with ScriptedServer(rules) as server`` binds a random port."""
 
     def __init__(self, rules: tuple[Rule, ...], *, models: tuple[str, ...] = ("scripted-model",)) -> None:
@@ -56,27 +57,7 @@ class ScriptedServer:
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.chat_calls = 0
-        app = web.Application()
-        app.router.add_post("/v1/chat/completions", self._chat)
-        app.router.add_get("/v1/models", self._models)
-        self._runner = web.AppRunner(app, access_log=None)
-        self.port = 0
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
-
-    async def __aenter__(self) -> ScriptedServer:
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        self.port = self._runner.addresses[0][1]
-        return self
-
-    async def __aexit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        await self._runner.cleanup()
+        super().__init__()
 
     def user_messages(self) -> list[str]:
         """The last user message of every chat request, in order."""

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import collections
-from types import TracebackType
 from typing import Any, TypeAlias
 
 import attrs
 from aiohttp import web
+
+from tests.loopback import LoopbackServer
 
 DEFAULT_USAGE: dict[str, Any] = {"prompt_tokens": 11, "completion_tokens": 7}
 
@@ -79,7 +80,7 @@ def openai_error(message: str, code: str | None = None, type_: str = "invalid_re
     return {"error": {"message": message, "type": type_, "param": None, "code": code}}
 
 
-class FakeServer:
+class FakeServer(LoopbackServer):
     """The server; ``async with FakeServer(...) as server`` binds a random port."""
 
     def __init__(
@@ -107,15 +108,7 @@ class FakeServer:
         self.model_requests = 0
         self.in_flight = 0
         self.max_in_flight = 0
-        app = web.Application()
-        app.router.add_post("/v1/chat/completions", self._chat)
-        app.router.add_get("/v1/models", self._models)
-        self._runner = web.AppRunner(app, access_log=None)
-        self.port = 0
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
+        super().__init__()
 
     @property
     def proxy_url(self) -> str:
@@ -124,18 +117,6 @@ class FakeServer:
     def push(self, *actions: Action) -> None:
         """Append actions to the script."""
         self.script.extend(actions)
-
-    async def __aenter__(self) -> FakeServer:
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        self.port = self._runner.addresses[0][1]
-        return self
-
-    async def __aexit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        await self._runner.cleanup()
 
     async def _models(self, request: web.Request) -> web.StreamResponse:
         self.model_requests += 1
