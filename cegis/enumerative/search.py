@@ -113,7 +113,8 @@ def search(space: Space, limits: Limits, clock: Callable[[], float] = time.perf_
     """The smallest regex of ``space`` consistent with its rows, or why none was found."""
     started = clock()
     rows = space.rows
-    capacity = max(len(space.leaves), min(limits.max_candidates, limits.bank_bytes // (8 * rows.n_rows + 64)))
+    stored_at_most = min(limits.goal_after, limits.max_candidates) + len(space.leaves)
+    capacity = max(len(space.leaves), min(stored_at_most, limits.bank_bytes // (8 * rows.n_rows + 64)))
     bank = _Bank.empty(capacity, rows.n_rows)
     layout = (rows.tail, rows.accept_row, rows.accept_bit, rows.want)
     epsilon_options = k.OPTIONAL not in space.operators
