@@ -38,7 +38,7 @@ def built_in_plan(name: str) -> Plan:
 @click.argument("file", required=False, type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(path_type=Path), help="Run directory (default: runs/<experiment name>).")
 @click.option("--base-url", "base_urls", multiple=True, metavar="URL", help="A model server; repeat for several.")
-@click.option("--concurrency", type=click.IntRange(min=1), help="Worker processes for symbolic units.")
+@click.option("--concurrency", type=click.IntRange(min=1), help="Worker processes for symbolic units (1: run them in this process).")
 @click.option("--seeds", type=click.IntRange(min=1), help="Run seeds 0..N-1 instead of the file's seeds.")
 @click.option("--dataset-limit", type=click.IntRange(min=1), help="Keep the first N tasks of each dataset (a smoke run).")
 def experiment(

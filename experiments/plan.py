@@ -9,7 +9,7 @@ An experiment file is TOML (read with the standard library's ``tomllib``)::
     [[datasets]]
     kind = "paper-list"                # generated | paper-list | kb13-extended | nl-rx-turk | kb13-python
     list = "simplyrx"
-    per_cell = 3
+    per_cell = 3                       # optional: star_depths = [1, 2, 3]; limit = 5 (first N tasks)
 
     [[arms]]
     name = "agentic"
