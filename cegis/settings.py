@@ -158,6 +158,8 @@ def _presets() -> dict[str, LLMSetting]:
         attrs.evolve(acegis, name="acegis-exact", turns=7, exact=True),
         guarded,
         attrs.evolve(guarded, name="guarded-stateless", guard=Guard(stateful=False)),
+        # over all of Unicode (NL-RX) a clustered counterexample prints megabytes of classes
+        attrs.evolve(guarded, name="guarded-plain", clustered=False),
         prompt,
         attrs.evolve(prompt, name="prompt-input", input_format=True),
         attrs.evolve(prompt, name="prompt-cot", input_format=True, chain_of_thought=True),
