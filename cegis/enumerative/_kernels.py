@@ -15,7 +15,7 @@ open-addressing hash table over the bank.
 One kernel call extends the bank by one operator applied to a list of left operands (and, for the
 binary operators, a list of right operands): it computes each signature, checks the candidate
 against the labels, and either stores it (when its signature is new) or only tests it (``store``
-off, when the bank is full and the search runs goal-directed). It returns at the first consistent
+off: the goal-directed pass). It returns at the first consistent
 candidate, since every candidate of one call has the same size.
 """
 
@@ -216,26 +216,28 @@ def extend(
 
 @kernel
 def approximations(
-    bank: U64s, n: int, tail: I64s, accept_row: I64s, accept_bit: I64s, want: npt.NDArray[np.bool_]
+    bank: U64s, lo: int, hi: int, tail: I64s, accept_row: I64s, accept_bit: I64s, want: npt.NDArray[np.bool_]
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """Per stored entry ``x``: whether ``x·Σ*`` and ``Σ*·x`` accept every positive string, and
-    whether ``x`` rejects every negative one (each check stops at the first string that fails)."""
-    prefix = np.ones(n, dtype=np.bool_)
-    suffix = np.ones(n, dtype=np.bool_)
-    clean = np.ones(n, dtype=np.bool_)
-    for j in range(n):
+    """Per stored entry ``x`` from ``lo`` to ``hi``: whether ``x·Σ*`` and ``Σ*·x`` accept every
+    positive string, and whether ``x`` rejects every negative one (each check stops at the first
+    string that fails)."""
+    prefix = np.ones(hi - lo, dtype=np.bool_)
+    suffix = np.ones(hi - lo, dtype=np.bool_)
+    clean = np.ones(hi - lo, dtype=np.bool_)
+    for i in range(hi - lo):
+        j = lo + i
         for e in range(accept_row.shape[0]):
             row = accept_row[e]
             if not want[e]:
-                if clean[j] and (bank[j, row] >> np.uint64(accept_bit[e])) & _ONE:
-                    clean[j] = False
+                if clean[i] and (bank[j, row] >> np.uint64(accept_bit[e])) & _ONE:
+                    clean[i] = False
                 continue
-            if prefix[j] and bank[j, row] == _ZERO:
-                prefix[j] = False
-            if suffix[j]:
+            if prefix[i] and bank[j, row] == _ZERO:
+                prefix[i] = False
+            if suffix[i]:
                 rest = accept_bit[e]  # the suffix of this row is the string's last ``rest`` atoms
                 while row >= 0 and not (bank[j, row] >> np.uint64(rest)) & _ONE:
                     row = tail[row]
                     rest -= 1
-                suffix[j] = row >= 0
+                suffix[i] = row >= 0
     return prefix, suffix, clean

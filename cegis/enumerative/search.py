@@ -8,14 +8,16 @@ is a smallest consistent regex, since signatures decide consistency and every si
 smaller size was already seen (:mod:`cegis.enumerative._kernels` says why deduplicating on them
 loses nothing).
 
-When the bank's memory or a share of the node budget is spent, the search turns *goal-directed*:
-it stops storing and only asks whether some top-level operator over stored entries is consistent,
-pruning operands with the over- and under-approximations of the partial regex: ``x·□`` with the
-hole read as Σ* must still accept every positive (so ``x`` must match a prefix of each), ``□·x``
-likewise for suffixes, and ``x|□`` with the hole read as ∅ must reject every negative (so ``x``
-must). That reaches up to twice the stored size at a fraction of the pairs, but an answer found
-that way is no longer guaranteed smallest. Budgets (signatures computed, seconds) end the search
-with a typed failure.
+Each size first gets a *goal-directed* pass that only tests, never stores, the candidates whose
+operands survive the over- and under-approximations of the partial regex: ``x·□`` with the hole
+read as Σ* must still accept every positive (so ``x`` must match a prefix of each), ``□·x``
+likewise for suffixes, ``x|□`` with the hole read as ∅ must reject every negative (so ``x`` must),
+and ``□*``, ``□?`` are out when ε is a negative. Every consistent candidate passes them, so the
+pass finds the same first answer the full build would, at a fraction of the pairs; the size is
+built in full (for the sizes above) only when it finds none. Once the bank's memory or a share of
+the node budget is spent the bank stops growing and the passes go on alone, reaching up to twice
+the stored size, though an answer found that way is no longer guaranteed smallest. Budgets
+(signatures computed, seconds) end the search with a typed failure.
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ class Stats:
 
 @attrs.frozen
 class Found:
-    """A smallest consistent regex (smallest among those the bank could hold when goal-directed)."""
+    """A smallest consistent regex (only a small one once the bank stopped growing)."""
 
     regex: Regex
     size: int
@@ -111,59 +113,86 @@ def warm_up() -> None:
 
 def search(space: Space, limits: Limits, clock: Callable[[], float] = time.perf_counter) -> Found | NotFound:
     """The smallest regex of ``space`` consistent with its rows, or why none was found."""
-    started = clock()
-    rows = space.rows
-    stored_at_most = min(limits.goal_after, limits.max_candidates) + len(space.leaves)
-    capacity = max(len(space.leaves), min(stored_at_most, limits.bank_bytes // (8 * rows.n_rows + 64)))
-    bank = _Bank.empty(capacity, rows.n_rows)
-    layout = (rows.tail, rows.accept_row, rows.accept_bit, rows.want)
-    epsilon_options = k.OPTIONAL not in space.operators
+    run = _Run.start(space, limits, clock)
     for i, signature in enumerate(space.leaf_signatures):
-        if k.insert(signature, bank.n, bank.sigs, bank.hashes, bank.table):
-            bank.kind[bank.n] = k.EPSILON if isinstance(space.leaves[i], Epsilon) else k.LEAF
-            bank.left_of[bank.n] = i
-            bank.n += 1
-            if _agrees(signature, rows):
-                return Found(space.leaves[i], 1, Stats(len(space.leaves), bank.n, 1, clock() - started))
-    levels = [(0, 0), (0, bank.n)]  # bank index range of each size
-    computed = len(space.leaves)
-    pruning: _Pruning | None = None  # the operand filters, once the bank is full
+        if k.insert(signature, run.bank.n, run.bank.sigs, run.bank.hashes, run.bank.table):
+            run.bank.kind[run.bank.n] = k.EPSILON if isinstance(space.leaves[i], Epsilon) else k.LEAF
+            run.bank.left_of[run.bank.n] = i
+            run.bank.n += 1
+            if _agrees(signature, space.rows):
+                return Found(space.leaves[i], 1, run.stats(1))
+    levels = [(0, 0), (0, run.bank.n)]  # bank index range of each size
+    pruning = _Pruning.of(run.bank, space.rows, 0, run.bank.n)
     for size in range(2, limits.max_size + 1):
-        start = bank.n
-        for op in space.operators:
+        # Any consistent candidate of this size passes the approximations: look among those first,
+        # and build the whole size (for the sizes above) only when there is none.
+        outcome = run.sweep(size, levels, pruning)
+        if outcome is not None:
+            return outcome
+        start = run.bank.n
+        if run.growing:
+            outcome = run.sweep(size, levels, None)
+            if outcome is not None:
+                return outcome
+        levels.append((start, run.bank.n))
+        pruning = pruning.extended(run.bank, space.rows, start, run.bank.n)
+        if not run.growing and size > 2 * _largest_stored(levels) + 1:
+            return NotFound("budget", f"the bank stopped growing at {run.bank.n} signatures", run.stats(size))
+    return NotFound("search_exhausted", f"no consistent regex up to size {limits.max_size}", run.stats(limits.max_size))
+
+
+@attrs.define
+class _Run:
+    """The mutable state of one :func:`search` (local to it, never shared)."""
+
+    space: Space
+    limits: Limits
+    clock: Callable[[], float]
+    started: float
+    bank: _Bank
+    computed: int = 0
+    growing: bool = True  # still storing new signatures
+
+    @classmethod
+    def start(cls, space: Space, limits: Limits, clock: Callable[[], float]) -> _Run:
+        rows = space.rows
+        stored_at_most = min(limits.goal_after, limits.max_candidates) + len(space.leaves)
+        capacity = max(len(space.leaves), min(stored_at_most, limits.bank_bytes // (8 * rows.n_rows + 64)))
+        return cls(space, limits, clock, clock(), _Bank.empty(capacity, rows.n_rows), len(space.leaves))
+
+    def stats(self, size: int) -> Stats:
+        return Stats(self.computed, self.bank.n, size, self.clock() - self.started, not self.growing)
+
+    def sweep(self, size: int, levels: list[tuple[int, int]], pruning: _Pruning | None) -> Found | NotFound | None:
+        """Every operator over the operands of ``size``: only tested when ``pruning`` (the goal-
+        directed pass), else stored. The outcome when the search ends here, else None."""
+        rows, bank, store = self.space.rows, self.bank, pruning is None
+        epsilon_options = k.OPTIONAL not in self.space.operators
+        for op in self.space.operators:
             for lefts, rights in _operands(op, size, levels, pruning):
                 for chunk in _chunks(lefts, rights, rows.n_rows):
-                    status = k.FULL
-                    while status == k.FULL:  # a chunk the bank filled up is redone goal-directed
-                        status, bank.n, spent, a, b = k.extend(
-                            op, chunk, rights, bank.sigs, bank.hashes, bank.table, bank.kind, bank.left_of,
-                            bank.right_of, bank.n, pruning is None, limits.max_candidates - computed,
-                            epsilon_options, *layout,
-                        )
-                        computed += spent
-                        if status == k.FULL:
-                            pruning = _Pruning.of(bank, rows)
-                    if pruning is None and computed >= limits.goal_after:
-                        pruning = _Pruning.of(bank, rows)
-                    stats = Stats(computed, bank.n, size, clock() - started, pruning is not None)
+                    status, bank.n, spent, a, b = k.extend(
+                        op, chunk, rights, bank.sigs, bank.hashes, bank.table, bank.kind, bank.left_of,
+                        bank.right_of, bank.n, store, self.limits.max_candidates - self.computed,
+                        epsilon_options, rows.tail, rows.accept_row, rows.accept_bit, rows.want,
+                    )
+                    self.computed += spent
                     if status == k.FOUND:
-                        return Found(_node(space, bank, op, a, b), size, stats)
+                        return Found(_node(self.space, bank, op, a, b), size, self.stats(size))
                     if status == k.SPENT:
-                        return NotFound("budget", f"{computed} candidates computed up to size {size}", stats)
-                    if stats.seconds > limits.seconds:
-                        return NotFound("timeout", f"{limits.seconds:g} s spent at size {size}", stats)
-        levels.append((start, bank.n))
-        if pruning is not None and size > 2 * _largest_stored(levels) + 1:
-            break
-    stats = Stats(computed, bank.n, limits.max_size, clock() - started, pruning is not None)
-    if pruning is not None:
-        return NotFound("budget", f"the bank is full at {bank.n} signatures", stats)
-    return NotFound("search_exhausted", f"no consistent regex up to size {limits.max_size}", stats)
+                        return NotFound("budget", f"{self.computed} candidates computed up to size {size}",
+                                        self.stats(size))
+                    if self.clock() - self.started > self.limits.seconds:
+                        return NotFound("timeout", f"{self.limits.seconds:g} s spent at size {size}", self.stats(size))
+                    if store and (status == k.FULL or self.computed >= self.limits.goal_after):
+                        self.growing = False
+                        return None
+        return None
 
 
 @attrs.frozen(eq=False)
 class _Pruning:
-    """Which stored entries can still be an operand of a consistent top-level candidate."""
+    """Which stored entries can be an operand of a consistent top-level candidate (by index)."""
 
     prefix: np.ndarray  # x·Σ* accepts every positive
     suffix: np.ndarray  # Σ*·x accepts every positive
@@ -171,12 +200,20 @@ class _Pruning:
     empty_is_negative: bool  # then no x*, x? can be consistent
 
     @classmethod
-    def of(cls, bank: _Bank, rows: Rows) -> _Pruning:
+    def of(cls, bank: _Bank, rows: Rows, lo: int, hi: int) -> _Pruning:
         prefix, suffix, clean = k.approximations(
-            bank.sigs, bank.n, rows.tail, rows.accept_row, rows.accept_bit, rows.want
+            bank.sigs, lo, hi, rows.tail, rows.accept_row, rows.accept_bit, rows.want
         )
         empty_is_negative = any(not label and not s for s, label in zip(rows.strings, rows.labels))
         return cls(prefix, suffix, clean, empty_is_negative)
+
+    def extended(self, bank: _Bank, rows: Rows, lo: int, hi: int) -> _Pruning:
+        """These filters plus those of the entries from ``lo`` to ``hi``."""
+        more = _Pruning.of(bank, rows, lo, hi)
+        return _Pruning(
+            np.concatenate((self.prefix, more.prefix)), np.concatenate((self.suffix, more.suffix)),
+            np.concatenate((self.clean, more.clean)), self.empty_is_negative,
+        )
 
 
 def _agrees(signature: np.ndarray, rows: Rows) -> bool:
