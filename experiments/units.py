@@ -80,6 +80,7 @@ class Unit:
             "arm": self.arm.name,
             "learner": self.arm.learner,
             "setting": self.arm.setting,
+            "model": self.arm.model,
             "protocol": self.arm.protocol,
             "seed": self.seed,
             "records": f"records/{self.key}.jsonl",
