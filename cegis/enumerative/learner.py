@@ -106,7 +106,7 @@ def synthesize(
 
 def _add(total: Stats, more: Stats) -> Stats:
     return Stats(total.computed + more.computed, max(total.stored, more.stored), more.size,
-                 total.seconds + more.seconds, total.goal_directed or more.goal_directed)
+                 total.seconds + more.seconds, total.bank_stopped or more.bank_stopped)
 
 
 def _witness(hypothesis: Regex, example: Counterexample, universe: CharSet) -> Example:
@@ -137,7 +137,7 @@ class EnumerativeLearner:
         cost = LearnerCost(seconds=time.perf_counter() - started)
         stats = result.stats
         reasoning = (f"{stats.computed} candidates, {stats.stored} distinct signatures, {result.searches} searches"
-                     + (", goal-directed past the full bank" if stats.goal_directed else ""))
+                     + (", the bank stopped growing (answer possibly not smallest)" if stats.bank_stopped else ""))
         if result.regex is None:
             assert result.failure is not None
             return Proposal(None, reasoning=reasoning, failure=result.failure, cost=cost)

@@ -59,7 +59,7 @@ class Stats:
     stored: int = 0
     size: int = 0
     seconds: float = 0.0
-    goal_directed: bool = False
+    bank_stopped: bool = False  # it stopped growing: the answer may not be smallest
 
 
 @attrs.frozen

@@ -51,13 +51,13 @@ def test_strings_beyond_the_bitsets() -> None:
     assert result.failure is not None and result.failure.kind == "search_exhausted"
 
 
-def test_a_full_bank_turns_goal_directed_and_stays_consistent() -> None:
+def test_a_full_bank_stops_growing_and_answers_stay_consistent() -> None:
     examples = [Example(s, s.endswith("c") and "c" not in s[:-1]) for n in range(5)
                 for s in map("".join, itertools.product("abc", repeat=n))]
     roomy = synthesize(examples, "simple", ABC)
     tight = synthesize(examples, "simple", ABC, EnumerativeConfig(bank_bytes=100_000))
     assert roomy.regex is not None and tight.regex is not None
-    assert tight.stats.goal_directed and not roomy.stats.goal_directed
+    assert tight.stats.bank_stopped and not roomy.stats.bank_stopped
     assert tight.size >= roomy.size
     assert consistent(unparse(tight.regex, "python"), examples)
 
