@@ -136,10 +136,10 @@ class EnumerativeLearner:
         )
         cost = LearnerCost(seconds=time.perf_counter() - started)
         stats = result.stats
-        reasoning = (f"{stats.computed} candidates, {stats.stored} distinct signatures, {result.searches} searches"
-                     + (", the bank stopped growing (answer possibly not smallest)" if stats.bank_stopped else ""))
+        reasoning = f"{stats.computed} candidates, {stats.stored} distinct signatures, {result.searches} searches"
         if result.regex is None:
             assert result.failure is not None
             return Proposal(None, reasoning=reasoning, failure=result.failure, cost=cost)
         text = unparse(result.regex, context.dialect, context.universe)
-        return Proposal(result.regex, text, f"smallest consistent regex, {result.size} nodes; {reasoning}", cost=cost)
+        which = "a small" if stats.bank_stopped else "the smallest"
+        return Proposal(result.regex, text, f"{which} consistent regex, {result.size} nodes; {reasoning}", cost=cost)
