@@ -196,7 +196,7 @@ class RecordLog:
     def append(self, record: JSON) -> None:
         """Write one record as one line."""
         with self.path.open("a", encoding="utf-8") as out:
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            out.write(json.dumps(record) + "\n")  # ASCII escapes: a lone surrogate in a string stays writable
             out.flush()
             os.fsync(out.fileno())
 

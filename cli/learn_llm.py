@@ -22,7 +22,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, get_args
 
 import attrs
 import click
@@ -72,7 +72,7 @@ def llm_options(command: _F) -> _F:
                      show_default=True, help="How the call log is used."),
         click.option("--temperature", type=click.FloatRange(min=0.0), help="Sampling temperature (default 0)."),
         click.option("--max-completion-tokens", type=click.IntRange(min=1), help="Completion budget (default 32768)."),
-        click.option("--reasoning-effort", type=click.Choice(["none", "minimal", "low", "medium", "high"])),
+        click.option("--reasoning-effort", type=click.Choice(list(get_args(ReasoningEffort)))),
         click.option("--description", default="", help="The task in words (A-CEGIS settings)."),
     ]
     for decorate in reversed(decorators):

@@ -38,7 +38,7 @@ import attrs
 from llm.errors import ConfigError
 
 Role = Literal["system", "user", "assistant"]
-ReasoningEffort = Literal["none", "minimal", "low", "medium", "high"]
+ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh"]
 KEY_FORMAT = 1
 CHARS_PER_TOKEN_ESTIMATE = 2
 # Fields the client writes itself; ``extra_body`` may not override them, or the log would lie.

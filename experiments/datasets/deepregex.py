@@ -70,8 +70,8 @@ def python_targets(
     The folder's name is the tasks' source. Raises ``DatasetNotFound`` or ``MalformedDataset``
     naming the file.
     """
-    descriptions = read_text(folder / "src.txt", ORIGIN).split("\n")
-    regexes = read_text(folder / "targ.txt", ORIGIN).split("\n")
+    descriptions = _lines(read_text(folder / "src.txt", ORIGIN))
+    regexes = _lines(read_text(folder / "targ.txt", ORIGIN))
     if len(descriptions) != len(regexes):
         problem = f"{len(descriptions)} descriptions in src.txt but {len(regexes)} regexes"
         raise MalformedDataset(folder / "targ.txt", "line count", problem, ORIGIN)
@@ -104,6 +104,12 @@ def _target(folder: Path, line: int, description: str, text: str, state_limit: i
     except StateLimitExceeded:
         return "state limit"
     return "empty language" if is_empty(dfa) else "universal language" if is_universal(dfa) else task
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of a DeepRegex file, split on ``"\\n"`` (its files have no final newline; a copy
+    that gained one must not gain an empty last record)."""
+    return text.removesuffix("\n").split("\n")
 
 
 def _split_lines(folder: Path, split: Split, records: int) -> list[int]:

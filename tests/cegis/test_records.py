@@ -15,7 +15,7 @@ from cegis.config import Budgets, LoopConfig
 from cegis.errors import RecordsError
 from cegis.learner import Learner
 from cegis.loop import run
-from cegis.records import example_from_json, example_json
+from cegis.records import RecordLog, example_from_json, example_json
 from cegis.state import Task
 from cegis.union import UnionLearner
 from oracle import ClusteredExample, ExactTeacher, Example, TeacherConfig
@@ -85,3 +85,13 @@ def test_a_corrupt_records_file_is_a_records_error(tmp_path: Path) -> None:
     records.write_text("{not json\n" + records.read_text())
     with pytest.raises(RecordsError, match=":1: not a JSON record"):
         complete(records, Task("simple", "a b*"), UnionLearner(), LoopConfig())
+
+
+def test_a_lone_surrogate_in_a_string_is_written_and_read_back(tmp_path: Path) -> None:
+    # Python strings may hold lone surrogates (the python dialect's universe is every code point);
+    # UTF-8 cannot encode them, so the records escape them instead of failing to write.
+    log = RecordLog(tmp_path / "runs.jsonl")
+    example = Example("a\ud800b", True)
+    log.append({"type": "epoch", "run": "r", "added": [example_json(example)]})
+    (record,) = log.records("r")
+    assert example_from_json(record["added"][0]) == example

@@ -144,6 +144,14 @@ def test_python_targets_drop_what_a_teacher_cannot_use(tmp_path: Path) -> None:
     assert too_small.tasks == () and dict(too_small.dropped)["state limit"] == 2
 
 
+def test_a_final_newline_adds_no_empty_task(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, [("two as", "a{2}"), ("a or b, then c", "(a|b)c")])
+    without = python_targets(folder).tasks
+    for name in ("src.txt", "targ.txt"):
+        (folder / name).write_text((folder / name).read_text() + "\n")
+    assert python_targets(folder).tasks == without and len(without) == 2
+
+
 def test_samples_are_deterministic_subsets(tmp_path: Path) -> None:
     folder = _folder(tmp_path, [(f"exactly {n} as", f"a{{{n}}}") for n in range(1, 21)])
     everything = python_targets(folder).tasks
