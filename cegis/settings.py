@@ -108,6 +108,7 @@ class LLMSetting:
     input_format: bool = True
     strategy: bool = True
     chain_of_thought: bool = True
+    output_instruction: bool = True  # the regex syntax and answer format (off: the naive prompt)
     #: Prompt and completion tokens one proposal may spend before it stops with a ``budget`` failure.
     proposal_tokens: int | None = None
     sampling: Sampling = Sampling()
@@ -131,12 +132,12 @@ def _presets() -> dict[str, LLMSetting]:
     acegis = LLMSetting("acegis-diagnostic", prompt="description", clustered=False, regularization=False, turns=4)
     guarded = LLMSetting("guarded", reflection=True, guard=Guard())
     # Table 6 adds prompt components one at a time to Single on plain counterexamples without
-    # regularization; its "naive" row (no output instruction either) needs llm.prompts to omit the
-    # syntax and output-format sections, which it always includes.
+    # regularization, starting from the naive prompt (the task sentence alone).
     prompt = LLMSetting(
         "prompt-output", clustered=False, regularization=False, input_format=False, strategy=False, chain_of_thought=False
     )
     settings = [
+        attrs.evolve(prompt, name="prompt-naive", output_instruction=False),
         LLMSetting("standard", counterexamples=False, clustered=False),
         LLMSetting("single"),
         LLMSetting("single-noreg", regularization=False),

@@ -50,7 +50,9 @@ class PromptSpec:
 
     ``alphabet`` spells the symbol set (``"{a, b, c}"``, ``"[A-Z0-9]"``) when it is not the
     dialect's default: the characters of the data (simple), ``[A-Za-z0-9#]`` (extended), any
-    character (python). ``strategy``, ``input_format`` and ``output`` exist for prompt ablations.
+    character (python). ``strategy``, ``input_format``, ``output`` and ``output_instruction`` (the
+    syntax and answer-format sections; off for the seed paper's naive prompt) exist for prompt
+    ablations.
     """
 
     dialect: Dialect
@@ -60,6 +62,7 @@ class PromptSpec:
     strategy: bool = True
     input_format: bool = True
     alphabet: str | None = None
+    output_instruction: bool = True
 
 
 @attrs.frozen
@@ -124,19 +127,24 @@ def example_system_prompt(spec: PromptSpec) -> str:
     blocks = [sections.example_task(dialect)]
     if spec.input_format:
         blocks.append(sections.input_format(dialect, _alphabet_sentence(spec), spec.clustered))
-    if dialect == "simple":
-        blocks.append(sections.simple_syntax())
-    elif dialect == "extended":
-        blocks.append(sections.extended_syntax(spec.alphabet or EXTENDED_ALPHABET))
-    else:
-        blocks.append(sections.python_syntax())
+    if spec.output_instruction:
+        blocks.append(_syntax(spec))
     if spec.strategy:
         blocks.append(sections.strategy(dialect))
     if spec.regularization is not None:
         limits = spec.regularization
         blocks.append(sections.constraints(dialect, limits.max_length, limits.max_star_depth))
-    blocks.append(sections.output_format(spec.output == "reasoned"))
+    if spec.output_instruction:
+        blocks.append(sections.output_format(spec.output == "reasoned"))
     return "\n\n".join(blocks)
+
+
+def _syntax(spec: PromptSpec) -> str:
+    if spec.dialect == "simple":
+        return sections.simple_syntax()
+    if spec.dialect == "extended":
+        return sections.extended_syntax(spec.alphabet or EXTENDED_ALPHABET)
+    return sections.python_syntax()
 
 
 def _alphabet_sentence(spec: PromptSpec) -> str:

@@ -4,7 +4,7 @@ Every number of *ours* in a report is recomputed from the records; these are the
 rows labeled as such, and only beside an arm whose LLM setting and dataset match. Sources: seed
 paper ``000`` Table 1 (run-level success by StarDepth, gpt-oss-120b, 21 regexes × 3 runs per
 cell), Sec. 5.6 (the multi-candidate variant at StarDepth 1–3 on Simple Regex) and Appendix E.3
-(Table 6's "+ output instruction" row); A-CEGIS paper ``001`` Tables 1–2 (Gemini 3 Flash Preview,
+(Table 6's naive and "+ output instruction" rows); A-CEGIS paper ``001`` Tables 1–2 (Gemini 3 Flash Preview,
 30 NL-RX-Turk tasks).
 """
 
@@ -19,6 +19,7 @@ SUCCESS_BY_STAR_DEPTH: dict[tuple[str, str], tuple[str, dict[int, float]]] = {
     ("extrx", "single"): ("Table 1", {0: 100.0, 1: 77.8, 2: 68.5}),
     ("extrx", "agentic"): ("Table 1", {0: 100.0, 1: 84.1, 2: 74.1}),
     ("simplyrx", "multi"): ("Sec. 5.6", {1: 81.0, 2: 61.9, 3: 61.9}),
+    ("simplyrx", "prompt-naive"): ("Table 6", {1: 14.3, 2: 0.0, 3: 4.8}),
     ("simplyrx", "prompt-output"): ("Table 6", {1: 71.4, 2: 33.3, 3: 23.8}),
 }
 

@@ -85,6 +85,8 @@ def test_ablation_switches_remove_sections() -> None:
     text = example_system_prompt(spec)
     assert _headings(text) == ["TASK", "REGEX SYNTAX (pyformlang Regex)", "OUTPUT FORMAT"]
     assert "<reasoning>" not in text and "<ans>" in text
+    naive = example_system_prompt(PromptSpec("simple", strategy=False, input_format=False, output_instruction=False))
+    assert _headings(naive) == ["TASK"] and "<ans>" not in naive
 
 
 @pytest.mark.parametrize(
