@@ -51,24 +51,27 @@ def run_id(task: Task, config: LoopConfig, learner: str) -> str:
 
 
 def example_json(example: Counterexample) -> JSON:
-    """An example as JSON: its prompt line, plus its positions when it is clustered."""
+    """An example as JSON: its prompt line; a clustered one adds its universe and spelling, and its
+    positions only when the spelling cannot be read back (the escaped spelling reads back exactly,
+    so the line alone keeps records of classes over all of Unicode small)."""
     if isinstance(example, Example):
         return {"line": example.text()}
-    return {
-        "line": example.text(),
-        "positions": [_intervals(p) for p in example.positions],
-        "universe": _intervals(example.universe),
-        "spelling": example.spelling,
-    }
+    data: JSON = {"line": example.text(), "universe": _intervals(example.universe), "spelling": example.spelling}
+    if example.spelling != "escaped":
+        data["positions"] = [_intervals(p) for p in example.positions]
+    return data
 
 
 def example_from_json(data: JSON) -> Counterexample:
     """The example :func:`example_json` wrote (a clustered one prints the same line again)."""
     line: str = data["line"]
-    if "positions" not in data:
+    if "universe" not in data:
         return Example.from_text(line)
+    universe = _charset(data["universe"])
+    if "positions" not in data:
+        return ClusteredExample.from_text(line, universe)
     positions = tuple(_charset(p) for p in data["positions"])
-    return ClusteredExample(positions, line.endswith("1"), _charset(data["universe"]), data["spelling"])
+    return ClusteredExample(positions, line.endswith("1"), universe, data["spelling"])
 
 
 def _intervals(chars: CharSet) -> list[list[int]]:
