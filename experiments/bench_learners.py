@@ -78,8 +78,7 @@ def load(dataset: str, data: Path) -> tuple[Task, ...]:
     """The tasks of ``dataset`` (``simple`` and ``extended``: every regex of each cell)."""
     if dataset == "kb13":
         return load_kb13_extrx(data / "cegml" / "KB13_extrx.txt")
-    name = "simplyrx" if dataset == "simple" else "extrx"
-    return load_paper_list(name, data / "cegml" / "regex_list.json", per_cell=None)
+    return load_paper_list("simplyrx" if dataset == "simple" else "extrx", data / "cegml" / "regex_list.json", per_cell=None)
 
 
 def run_job(job: Job) -> Result:
@@ -131,9 +130,8 @@ def table(results: Sequence[Result]) -> str:
     """The report: one row per learner, dataset, protocol and StarDepth, plus an 'all' row."""
     groups: dict[tuple[str, str, str, str], list[Result]] = defaultdict(list)
     for r in results:
-        key = (r.job.learner, r.job.dataset, r.job.protocol)
-        groups[(*key, str(r.job.task.metrics.star_depth))].append(r)
-        groups[(*key, "all")].append(r)
+        for depth in (str(r.job.task.metrics.star_depth), "all"):
+            groups[(r.job.learner, r.job.dataset, r.job.protocol, depth)].append(r)
     head = f"{'learner':<9} {'dataset':<8} {'protocol':<8} {'depth':>5} {'runs':>5} {'success':>8} {'examples':>8} {'epochs':>6} {'MQ':>7} {'t p50':>6} {'t p95':>6} {'len x':>5}"
     lines = [head, "-" * len(head)]
     for key in sorted(groups, key=lambda k: (k[0], DATASETS.index(k[1]), k[2], k[3])):

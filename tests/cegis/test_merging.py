@@ -19,7 +19,7 @@ from cegis.loop import run
 from cegis.merging import MergingLearner, edsm, rpni, symbolic
 from cegis.state import Task
 from oracle import ClusteredExample, Counterexample, Example, ExactTeacher, TeacherConfig
-from regexlang import CharSet, parse
+from regexlang import CharSet, Dialect, parse
 
 LEARNERS = [rpni(), edsm(), symbolic()]
 SIGMA = CharSet.of("ab")
@@ -117,8 +117,9 @@ def test_a_positive_outside_the_universe_is_a_typed_failure() -> None:
 
 def test_no_positive_example_gives_a_language_that_rejects_the_negatives() -> None:
     examples: list[Counterexample] = [Example("", False), Example("a", False)]
-    for dialect in ("simple", "extended", "python"):
-        proposal = symbolic().learn(tuple(examples), dialect, SIGMA)  # type: ignore[arg-type]
+    dialects: tuple[Dialect, ...] = ("simple", "extended", "python")
+    for dialect in dialects:
+        proposal = symbolic().learn(tuple(examples), dialect, SIGMA)
         assert proposal.ok, (dialect, proposal.failure)
 
 
