@@ -48,6 +48,7 @@ REGISTRY: dict[str, LearnerSpec] = {
         LearnerSpec("rpni", "cegis.merging:rpni", "RPNI state merging over characters", rank=1),
         LearnerSpec("edsm", "cegis.merging:edsm", "evidence-driven state merging over characters", rank=2),
         LearnerSpec("symbolic", "cegis.merging:symbolic", "state merging over the atoms of the examples' classes", rank=10),
+        LearnerSpec("symbolic-exbar", "cegis.merging:symbolic_exbar", "symbolic, then an exact smallest-DFA search", rank=3),
     )
 }
 

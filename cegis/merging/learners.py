@@ -92,6 +92,12 @@ def symbolic() -> MergingLearner:
     return MergingLearner("symbolic", "atoms", orders, complete_alike=True)
 
 
+def symbolic_exbar() -> MergingLearner:
+    """:func:`symbolic`, then a backtracking search (exbar) for a smaller consistent DFA below the
+    greedy result, within 20,000 trial merges."""
+    return attrs.evolve(symbolic(), name="symbolic-exbar", search_budget=20_000)
+
+
 def _learn(
     examples: Sequence[Counterexample],
     dialect: Dialect,
