@@ -7,7 +7,9 @@ order yields one DFA consistent with the examples; the proposal is the *smallest
 states of the minimal DFA, then the shortest printed regex): smaller hypotheses generalize better
 from the same evidence (Occam), read better, and keep the teacher far below its state limit.
 
-The printed regex is what the teacher sees, so it is parsed back and compiled, and it must label
+A clustered example that could be neither tied in the prefix tree nor spelled out there is taken
+into the hypothesis as an exception afterwards (its strings added or removed, exactly). The printed
+regex is what the teacher sees, so it is parsed back and compiled, and it must label
 every example as the example says (clustered ones universally, :func:`oracle.misclassified`)
 before it is proposed; a candidate that fails is dropped, and when none is left the proposal is a
 typed failure, never a silently inconsistent hypothesis. The search runs in a worker thread so the
@@ -23,18 +25,19 @@ from collections.abc import Sequence
 
 import attrs
 
+from automata.alphabet import Alphabet
+from automata.compile import compile_regex
 from automata.dfa import DFA
 from automata.errors import AutomataError
-from automata.compile import compile_regex
 from automata.minimize import minimize
-from automata.ops import dead_state
+from automata.ops import dead_state, difference, union
 from automata.to_regex import to_regex
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.merging.exact import smallest
 from cegis.merging.quotient import LabelConflict, Quotient
 from cegis.merging.redblue import MergeOrder, red_blue, table
 from cegis.merging.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
-from automata.alphabet import Alphabet
+from cegis.union import as_regex as union_regex
 from oracle.clustered import misclassified, satisfies
 from oracle.examples import ClusteredExample, Counterexample
 from regexlang.ast import Chars, Complement, EmptySet, Star
@@ -114,11 +117,16 @@ def _learn(
 
     def keep(red: list[int], how: str, unlabeled_accept: bool = False) -> None:
         dfa = minimize(table(tree, red, alphabet, similar, unlabeled_accept))
-        if all(satisfies(dfa, e) for e in untied):
-            key = (dfa.n_states, *dfa.accepting.tolist(), *dfa.transitions.ravel().tolist())
-            candidates.setdefault(key, (dfa, how))
-        else:
-            problems.append(f"{how}: an untied clustered example is misclassified")
+        wrong = [e for e in untied if not satisfies(dfa, e)]
+        if wrong:
+            try:
+                dfa = _patched(dfa, wrong, universe)
+            except AutomataError as error:
+                problems.append(f"{how}: {len(wrong)} clustered examples left out of the tree: {error}")
+                return
+            how += f"+{len(wrong)} exceptions"
+        key = (dfa.n_states, *dfa.accepting.tolist(), *dfa.transitions.ravel().tolist())
+        candidates.setdefault(key, (dfa, how))
 
     similar = _alike(words, len(alphabet)) if learner.complete_alike else ()
     fewest = None
@@ -178,6 +186,17 @@ def _prefix_tree(
                 raise
             continue
         return alphabet, tree, words, [encoded[i][0] for i in left_out]
+
+
+def _patched(dfa: DFA, wrong: Sequence[Counterexample], universe: CharSet) -> DFA:
+    """``dfa`` with the strings of the misclassified examples added (positives) or taken out
+    (negatives). Exact for consistent examples: no positive string is a negative one, so the
+    exceptions touch no other example."""
+    for example in wrong:
+        strings = compile_regex(union_regex(example), universe, state_limit=CHECK_STATE_LIMIT)
+        combine = union if example.label else difference
+        dfa = combine(dfa, strings, state_limit=CHECK_STATE_LIMIT)
+    return dfa
 
 
 def _alike(words: Sequence[SymbolicWord], size: int) -> list[list[int]]:

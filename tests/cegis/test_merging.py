@@ -137,3 +137,17 @@ def test_symbolic_learns_extended_targets_in_the_papers_loop(target: str) -> Non
     teacher = ExactTeacher.from_regex(target, "extended", config=config.teacher_config)
     state = asyncio.run(run(Task("extended", target), symbolic(), teacher, config))
     assert state.outcome == "equivalent", [r.proposal_text for r in state.records]
+
+
+@pytest.mark.parametrize("label", [False, True])
+def test_a_clustered_example_left_out_of_the_tree_still_holds(label: bool) -> None:
+    """A tie that would merge differently labeled states, on an example too large to spell out,
+    leaves the example out of the tree; the hypothesis takes its strings as exceptions."""
+    sigma = CharSet.of("abc")
+    abc = CharSet.of("abc")
+    examples: list[Counterexample] = [
+        Example("a", True),
+        Example("b", False),
+        ClusteredExample((CharSet.of("ab"), abc, abc, abc, abc, abc), label, sigma),
+    ]
+    assert wrong(learned(symbolic(), examples, sigma), examples) == []
