@@ -49,6 +49,9 @@ from regexlang.errors import RegexError
 #: Most words a clustered example is spelled out into when its tie fails.
 MAX_SPELLED = 256
 
+#: Most states a hypothesis patched with exceptions may have.
+MAX_PATCHED_STATES = 40
+
 #: States the printed regex may compile to when checked (far below the teacher's limit).
 CHECK_STATE_LIMIT = 20_000
 
@@ -123,6 +126,9 @@ def _learn(
                 dfa = _patched(dfa, wrong, universe)
             except AutomataError as error:
                 problems.append(f"{how}: {len(wrong)} clustered examples left out of the tree: {error}")
+                return
+            if dfa.n_states > MAX_PATCHED_STATES:  # printing it would take long and read badly
+                problems.append(f"{how}: {dfa.n_states} states with {len(wrong)} exceptions")
                 return
             how += f"+{len(wrong)} exceptions"
         key = (dfa.n_states, *dfa.accepting.tolist(), *dfa.transitions.ravel().tolist())
