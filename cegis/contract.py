@@ -27,7 +27,7 @@ from automata.dfa import DFA
 from cegis.learner import FailureKind
 from llm.answers import AnswerError, ParsedAnswer
 from llm.prompts import Regularization
-from oracle.clustered import misclassified
+from oracle.clustered import Reading, misclassified
 from oracle.compiling import compile_subject
 from oracle.examples import Counterexample, format_position
 from regexlang.charset import CharSet
@@ -115,8 +115,10 @@ def assess(
     universe: CharSet,
     bounds: Regularization | None,
     state_limit: int,
+    reading: Reading = "universal",
 ) -> Assessment:
-    """Run every check on one parsed (or unparsable) answer."""
+    """Run every check on one parsed (or unparsable) answer; ``reading`` is how clustered negatives
+    are scored (the ``cegml`` teacher profile's ``loose`` reading, or ``universal``)."""
     if isinstance(answer, AnswerError):
         check: CheckName = "answer" if answer.kind == "missing" else "syntax"
         violation = Violation(check, answer.feedback())
@@ -128,7 +130,7 @@ def assess(
         reason = "; ".join(str(issue) for issue in compiled.issues if issue.blocking)
         violations.insert(0, Violation("compiles", f"the regex cannot be compiled ({reason})"))
         return Assessment(answer.text, reasoning, answer, False, (), len(examples), tuple(violations))
-    wrong = misclassified(dfa, examples)
+    wrong = misclassified(dfa, examples, reading=reading)
     if wrong:
         violations.append(Violation("consistent", f"it labels {len(wrong)} of {len(examples)} examples wrongly"))
     return Assessment(answer.text, reasoning, answer, True, wrong, len(examples), tuple(violations))

@@ -18,6 +18,7 @@ from typing import Literal, Protocol
 
 import attrs
 
+from oracle.clustered import Reading
 from oracle.examples import Counterexample
 from oracle.protocol import MembershipOracle, Verdict
 from regexlang.ast import Regex
@@ -111,7 +112,9 @@ class LearnerContext:
     given; clustered ones are read universally). ``previous`` is the learner's own last proposal and
     ``verdict`` the teacher's answer to it (both ``None`` in the first epoch). ``membership`` is a
     membership oracle when the setting allows queries (L*), else ``None``; the loop counts the
-    queries. ``seed`` makes any randomness of the learner reproducible.
+    queries. ``seed`` makes any randomness of the learner reproducible. ``reading`` is how the
+    teacher's profile scores clustered negatives (``universal``, or the ``cegml`` profile's ``loose``;
+    see :func:`oracle.clustered.satisfies`), for learners that check their own candidates.
     """
 
     dialect: Dialect
@@ -122,6 +125,7 @@ class LearnerContext:
     verdict: Verdict | None = None
     membership: MembershipOracle | None = None
     seed: int = 0
+    reading: Reading = "universal"
 
 
 class Learner(Protocol):

@@ -247,6 +247,7 @@ class LLMLearner:
                         universe=context.universe,
                         bounds=bounds,
                         state_limit=self.state_limit,
+                        reading=context.reading,
                     )
                 )
         return judged

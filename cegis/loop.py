@@ -130,7 +130,15 @@ async def step(
     task = state.task
     counter = _counter(learner, teacher, config)
     context = LearnerContext(
-        task.dialect, task.universe, state.examples, state.epoch, state.proposal, state.verdict, counter, config.seed
+        task.dialect,
+        task.universe,
+        state.examples,
+        state.epoch,
+        state.proposal,
+        state.verdict,
+        counter,
+        config.seed,
+        config.teacher.reading,
     )
     started = clock()
     proposal = await learner.propose(context)

@@ -15,6 +15,7 @@ from cegis.llm_runs import loop_config
 from cegis.settings import SETTINGS, log_scale_sizes, setting_named
 from llm.answers import parse_regex
 from llm.prompts import SIMPLE_REGULARIZATION, Regularization
+from oracle.config import TeacherConfig
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.charset import CharSet
 from regexlang.dialects import universe
@@ -94,3 +95,20 @@ def test_settings_are_data_and_map_to_the_loop() -> None:
     assert len(SETTINGS) == len({s.name for s in SETTINGS.values()})
     with pytest.raises(KeyError, match="known"):
         setting_named("nope")
+
+
+def test_the_cegml_reading_scores_a_negative_cluster_as_not_all_accepted() -> None:
+    # "[ab], 0" under a* b*: both "a" and "b" are accepted, so it is wrong under either reading;
+    # under (a)*, "a" is accepted and "b" rejected: wrong universally, satisfied in the loose reading.
+    negative = ClusteredExample((CharSet.of("ab"),), False, SIGMA)
+    answer = parse_regex("a*", "simple", SIGMA)
+    universal = assess(answer, "", [negative], dialect="simple", universe=SIGMA, bounds=None, state_limit=DEFAULT_STATE_LIMIT)
+    loose = assess(
+        answer, "", [negative], dialect="simple", universe=SIGMA, bounds=None, state_limit=DEFAULT_STATE_LIMIT, reading="loose"
+    )
+    assert universal.misclassified == (negative,) and loose.misclassified == ()
+    both = parse_regex("a* b*", "simple", SIGMA)
+    assert assess(
+        both, "", [negative], dialect="simple", universe=SIGMA, bounds=None, state_limit=DEFAULT_STATE_LIMIT, reading="loose"
+    ).misclassified == (negative,)
+    assert LoopConfig(teacher=TeacherConfig.cegml()).teacher.reading == "loose"
