@@ -23,8 +23,6 @@ import numpy as np
 from automata.alphabet import Alphabet
 from automata.arrays import BoolArray, IntArray
 
-__all__ = ["DFA", "BoolArray", "IntArray", "classes_by_target", "coreachable", "coreachable_states", "minimal"]
-
 
 @attrs.frozen(eq=False)
 class DFA:

@@ -174,5 +174,3 @@ def peer_teacher_step(peer: Peer, target: PeerDFA, hypothesis: str, dialect: Dia
     guess = peer.compile(hypothesis, dialect)
     return [] if peer.equivalent(target, guess) else peer.counterexamples(target, guess)
 
-
-# --- running -----------------------------------------------------------------------------------
