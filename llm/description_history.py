@@ -12,32 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from llm import prompt_sections as sections
 from llm.chat import Message
-from llm.prompts import (
-    DiagnosticFeedback,
-    ErrorCountFeedback,
-    Feedback,
-    GenericFeedback,
-    NoFeedback,
-    OutputStyle,
-    description_prompt,
-)
+from llm.prompts import NoFeedback, OutputStyle, description_prompt, feedback_text
 
-
-def feedback_text(feedback: Feedback) -> str:
-    """The oracle's feedback on one attempt as the model reads it (empty for :class:`NoFeedback`)."""
-    if isinstance(feedback, GenericFeedback):
-        return sections.generic_feedback(feedback.previous_regex)
-    if isinstance(feedback, ErrorCountFeedback):
-        return sections.error_count_feedback(
-            feedback.previous_regex, feedback.failed, feedback.total, feedback.syntax_error
-        )
-    if isinstance(feedback, DiagnosticFeedback):
-        return sections.diagnostic_feedback(
-            feedback.previous_regex, feedback.false_positives, feedback.false_negatives, feedback.syntax_error
-        )
-    return ""
+__all__ = ["description_history", "feedback_text", "reply_text"]
 
 
 def reply_text(reasoning: str, answer: str, *, output: OutputStyle = "reasoned") -> str:

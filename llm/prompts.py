@@ -185,16 +185,21 @@ def description_prompt(
         [sections.description_task(), sections.python_syntax(), sections.output_format(output == "reasoned")]
     )
     blocks = [sections.description(description)]
-    if isinstance(feedback, GenericFeedback):
-        blocks.append(sections.generic_feedback(feedback.previous_regex))
-    elif isinstance(feedback, ErrorCountFeedback):
-        blocks.append(
-            sections.error_count_feedback(feedback.previous_regex, feedback.failed, feedback.total, feedback.syntax_error)
-        )
-    elif isinstance(feedback, DiagnosticFeedback):
-        blocks.append(
-            sections.diagnostic_feedback(
-                feedback.previous_regex, feedback.false_positives, feedback.false_negatives, feedback.syntax_error
-            )
-        )
+    if not isinstance(feedback, NoFeedback):
+        blocks.append(feedback_text(feedback))
     return Message("system", system), Message("user", "\n\n".join(blocks))
+
+
+def feedback_text(feedback: Feedback) -> str:
+    """The oracle's feedback on one attempt as the model reads it (empty for :class:`NoFeedback`)."""
+    if isinstance(feedback, GenericFeedback):
+        return sections.generic_feedback(feedback.previous_regex)
+    if isinstance(feedback, ErrorCountFeedback):
+        return sections.error_count_feedback(
+            feedback.previous_regex, feedback.failed, feedback.total, feedback.syntax_error
+        )
+    if isinstance(feedback, DiagnosticFeedback):
+        return sections.diagnostic_feedback(
+            feedback.previous_regex, feedback.false_positives, feedback.false_negatives, feedback.syntax_error
+        )
+    return ""
