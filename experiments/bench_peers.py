@@ -55,9 +55,6 @@ def load_peers() -> list[Peer]:
             b.get_difference(a).minimize(), WITNESSES - half, rng
         )
 
-    def first_strings(strings: Iterator[Any], n: int) -> list[str]:
-        return ["".join(map(str, s)) for s in itertools.islice(strings, n)]
-
     return [
         Peer(
             "pyformlang",
@@ -67,28 +64,22 @@ def load_peers() -> list[Peer]:
             py_counterexamples,
             _py_counts,
         ),
-        Peer(
-            "interegular",
-            _re_unsupported,
-            lambda text, dialect: _reduced(interegular.parse_pattern(_re_spelling(text, dialect)).to_fsm()),
-            lambda a, b: bool(a.equivalent(b)),
-            lambda a, b: first_strings(a.symmetric_difference(b).strings(), WITNESSES),
-            None,
-        ),
-        Peer(
-            "greenery",
-            _re_unsupported,
-            lambda text, dialect: _reduced(greenery.parse(_re_spelling(text, dialect)).to_fsm()),
-            lambda a, b: bool(a.equivalent(b)),
-            lambda a, b: first_strings(a.symmetric_difference(b).strings([]), WITNESSES),
-            None,
-        ),
+        _fsm_peer("interegular", lambda text: interegular.parse_pattern(text).to_fsm(), lambda fsm: fsm.strings()),
+        _fsm_peer("greenery", lambda text: greenery.parse(text).to_fsm(), lambda fsm: fsm.strings([])),
     ]
 
 
-def _reduced(fsm: PeerDFA) -> PeerDFA:
-    """The minimal automaton of an interegular or greenery ``FSM``."""
-    return fsm.reduce()
+def _fsm_peer(name: str, to_fsm: Callable[[str], PeerDFA], strings: Callable[[PeerDFA], Iterator[Any]]) -> Peer:
+    """A peer with an ``FSM`` in greenery's shape (interegular's and greenery's own): it reads the
+    Python ``re`` spelling, minimizes with ``reduce()`` and lists ``strings()`` shortest first."""
+    return Peer(
+        name,
+        _re_unsupported,
+        lambda text, dialect: to_fsm(_re_spelling(text, dialect)).reduce(),
+        lambda a, b: bool(a.equivalent(b)),
+        lambda a, b: ["".join(map(str, s)) for s in itertools.islice(strings(a.symmetric_difference(b)), WITNESSES)],
+        None,
+    )
 
 
 _OPEN_COUNT = re.compile(r"\{\d+,\}")
