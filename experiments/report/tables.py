@@ -74,9 +74,15 @@ def heatmap_table(results: Sequence[UnitResult]) -> str:
     return markdown(["#States", *(f"SD={d}" for d in depths)], rows)
 
 
-def _cell(results: Sequence[UnitResult]) -> str:
+def success_rate(results: Sequence[UnitResult]) -> float | None:
+    """The share of finished runs that succeeded; None when none has finished."""
     done = [r for r in results if r.finished]
-    return "—" if not done else f"{100 * sum(r.success for r in done) / len(done):.0f}%"
+    return sum(r.success for r in done) / len(done) if done else None
+
+
+def _cell(results: Sequence[UnitResult]) -> str:
+    rate = success_rate(results)
+    return "—" if rate is None else f"{100 * rate:.0f}%"
 
 
 def at_budget(result: UnitResult, budget: int) -> tuple[float, float] | None:
@@ -94,6 +100,13 @@ def at_budget(result: UnitResult, budget: int) -> tuple[float, float] | None:
     return best
 
 
+def mean_at_budget(results: Sequence[UnitResult], budget: int, metric: int) -> float | None:
+    """Mean accuracy (``metric`` 0) or Diff Ratio (1) at ``budget`` over the finished runs that
+    had proposed a hypothesis by then; None when none had."""
+    values = [v[metric] for r in results if r.finished and (v := at_budget(r, budget)) is not None]
+    return statistics.fmean(values) if values else None
+
+
 def sample_efficiency(results: Sequence[UnitResult], metric: int) -> str:
     """Mean evaluation accuracy (``metric`` 0) or Diff Ratio (1) per arm and StarDepth by budget."""
     rows = []
@@ -101,11 +114,8 @@ def sample_efficiency(results: Sequence[UnitResult], metric: int) -> str:
     for key in sorted(keyed, key=str):
         runs = keyed[key]
         arm, depth = runs[0].unit["arm"], runs[0].star_depth
-        cells = []
-        for budget in BUDGETS:
-            values = [v[metric] for r in runs if r.finished and (v := at_budget(r, budget)) is not None]
-            cells.append(f"{statistics.fmean(values):.3f}" if values else "—")
-        rows.append([arm, depth, *cells])
+        means = (mean_at_budget(runs, budget, metric) for budget in BUDGETS)
+        rows.append([arm, depth, *("—" if m is None else f"{m:.3f}" for m in means)])
     return markdown(["arm", "SD", *(f"≤{b}" for b in BUDGETS)], rows)
 
 

@@ -10,7 +10,6 @@ every experiment runs at its end; running it on a half-finished experiment repor
 from __future__ import annotations
 
 import json
-import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,14 +19,15 @@ from experiments.report.acegis import acegis_tables
 from experiments.report.load import UnitResult, load_run
 from experiments.report.tables import (
     BUDGETS,
-    at_budget,
     cost_summary,
     groups,
     guard_statistics,
     heatmap_table,
+    mean_at_budget,
     pareto,
     sample_efficiency,
     success_by_star_depth,
+    success_rate,
 )
 
 REPORT = "report.md"
@@ -118,22 +118,16 @@ def _figure(path: Path, figure_dir: Path) -> str:
 def _heatmap(runs: Sequence[UnitResult], title: str, path: Path) -> Path:
     states = sorted({r.states for r in runs})
     depths = sorted({r.star_depth for r in runs})
-    cells = groups([r for r in runs if r.finished], lambda r: (r.states, r.star_depth))
-    grid = [
-        [None if not (c := cells.get((s, d))) else sum(r.success for r in c) / len(c) for d in depths] for s in states
-    ]
+    cells = groups(runs, lambda r: (r.states, r.star_depth))
+    grid = [[success_rate(cells.get((s, d), [])) for d in depths] for s in states]
     return figures.heatmap(grid, states, depths, title, path)
 
 
 def _curve_series(results: Sequence[UnitResult], metric: int) -> dict[str, list[float | None]]:
-    series: dict[str, list[float | None]] = {}
-    for arm, runs in groups(results, lambda r: r.unit["arm"]).items():
-        values: list[float | None] = []
-        for budget in BUDGETS:
-            found = [v[metric] for r in runs if r.finished and (v := at_budget(r, budget)) is not None]
-            values.append(statistics.fmean(found) if found else None)
-        series[str(arm)] = values
-    return series
+    return {
+        str(arm): [mean_at_budget(runs, budget, metric) for budget in BUDGETS]
+        for arm, runs in groups(results, lambda r: r.unit["arm"]).items()
+    }
 
 
 def _errors(run_dir: Path) -> list[str]:
