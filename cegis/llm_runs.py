@@ -22,10 +22,11 @@ import attrs
 
 from cegis import sampling
 from cegis.config import LoopConfig
+from cegis.errors import LLMSetupError
 from cegis.settings import LLMSetting, log_scale_sizes
 from oracle.examples import Counterexample, Example
 from oracle.exact import ExactTeacher
-from oracle.protocol import Verdict
+from oracle.protocol import Teacher, Verdict
 from oracle.testsuite import SuiteConfig, SuiteOracle
 from regexlang.ast import Regex
 from regexlang.dialects import Dialect
@@ -81,13 +82,25 @@ def teacher_for(
     *,
     dialect: Dialect = "simple",
     suite: SuiteOracle | None = None,
-) -> ExactTeacher | SampleSchedule | SuiteOracle:
+) -> Teacher:
     """The teacher ``setting`` learns from: the exact teacher (clustered as configured), Standard's
     sample schedule, or for A-CEGIS the test-suite oracle (the exact teacher in the exact variant)."""
     exact = ExactTeacher.from_regex(target, dialect, config=config.teacher_config)
+    if setting.prompt != "description":
+        suite = None
+    elif suite is None and not setting.exact:
+        suite = SuiteOracle.from_gold(target, dialect=dialect, config=SuiteConfig(seed=config.seed))
+    return choose_teacher(setting, exact, config, suite)
+
+
+def choose_teacher(setting: LLMSetting, teacher: Teacher, config: LoopConfig, suite: SuiteOracle | None) -> Teacher:
+    """What ``setting`` learns from, given the run's ``teacher`` and (for A-CEGIS) its hidden-test
+    ``suite``: Standard's sample schedule over the exact teacher, the suite unless the variant is
+    exact, else ``teacher`` itself."""
     if not setting.counterexamples:
-        return SampleSchedule(exact, seed=config.seed)
-    if setting.prompt == "description" and not setting.exact:
-        gold = SuiteConfig(seed=config.seed)
-        return suite if suite is not None else SuiteOracle.from_gold(target, dialect=dialect, config=gold)
-    return exact
+        if not isinstance(teacher, ExactTeacher):
+            raise LLMSetupError("the standard setting samples labeled strings from the target; it needs the exact teacher")
+        return SampleSchedule(teacher, seed=config.seed)
+    if suite is not None and not setting.exact:
+        return suite
+    return teacher

@@ -16,16 +16,13 @@ from cegis.config import LoopConfig
 from cegis.drafts import ChatClient
 from cegis.learners import build
 from cegis.llm_learner import LLMLearner
-from cegis.llm_runs import SampleSchedule, loop_config
+from cegis.errors import LLMSetupError as LLMSetupError  # where callers have imported it from
+from cegis.llm_runs import choose_teacher, loop_config
 from cegis.settings import LLMSetting, setting_named
 from cegis.state import Task
 from oracle.exact import ExactTeacher
 from oracle.protocol import Teacher
 from oracle.testsuite import SuiteConfig, SuiteOracle
-
-
-class LLMSetupError(ValueError):
-    """An LLM run that cannot be set up as asked (the message says what is missing)."""
 
 
 @attrs.frozen(eq=False)
@@ -83,10 +80,4 @@ def _teacher(
         teacher = ExactTeacher.from_regex(task.target, task.dialect, universe=task.universe, config=config.teacher_config)
     elif isinstance(teacher, ExactTeacher):
         teacher = teacher.with_config(clustered=config.teacher.clustered)
-    if not setting.counterexamples:
-        if not isinstance(teacher, ExactTeacher):
-            raise LLMSetupError("the standard setting samples labeled strings from the target; it needs the exact teacher")
-        return SampleSchedule(teacher, seed=config.seed)
-    if suite is not None and not setting.exact:
-        return suite
-    return teacher
+    return choose_teacher(setting, teacher, config, suite)
