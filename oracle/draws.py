@@ -213,8 +213,7 @@ def random_strings(dfa: DFA, n: int, max_len: int, rng: np.random.Generator) -> 
     live = live_states(dfa)
     if n <= 0 or not live[dfa.start]:
         return []
-    options = np.where(np.append(live, False)[dfa.transitions], dfa.transitions, dfa.n_states).astype(np.int64)
-    options = np.vstack([options, np.full((1, options.shape[1]), dfa.n_states, dtype=np.int64)])
+    options = _with_sink_row(_live_targets(dfa, live))
     classes = dfa.alphabet.classes
     sizes = np.asarray([len(c) for c in classes], dtype=np.float64)
     weights, counts = _walk_counts(dfa, options, sizes, max_len)
@@ -284,15 +283,27 @@ def _successor_table(dfa: DFA, live: list[bool]) -> npt.NDArray[np.int64]:
     """Row ``s``: the distinct live successors of ``s``, padded with a sink (index ``n_states``, a
     row of its own) that no walk reaches and that counts no walks."""
     sink = dfa.n_states
-    table = dfa.transitions.astype(np.int64)
-    table = np.where(np.append(np.asarray(live), False)[table], table, sink)
+    table = _live_targets(dfa, live)
     table.sort(axis=1)
     repeated = np.zeros(table.shape, dtype=np.bool_)
     repeated[:, 1:] = table[:, 1:] == table[:, :-1]
     table[repeated] = sink
     table.sort(axis=1)
     width = max(1, int((table != sink).sum(axis=1).max(initial=0)))
-    return np.vstack([table[:, :width], np.full((1, width), sink, dtype=np.int64)])
+    return _with_sink_row(table[:, :width])
+
+
+def _live_targets(dfa: DFA, live: npt.ArrayLike) -> npt.NDArray[np.int64]:
+    """The transition table with every target that cannot accept replaced by the sink (index
+    ``n_states``)."""
+    table = dfa.transitions.astype(np.int64)
+    return np.where(np.append(np.asarray(live, dtype=np.bool_), False)[table], table, dfa.n_states)
+
+
+def _with_sink_row(table: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """``table`` with the sink's own row below it: every column leads to the sink (its index)."""
+    sink = table.shape[0]
+    return np.vstack([table, np.full((1, table.shape[1]), sink, dtype=np.int64)])
 
 
 def _walk_counts(
