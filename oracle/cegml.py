@@ -73,6 +73,16 @@ class _Graph:
             self._out[state] = steps
         return self._out[state]
 
+    def finals(self) -> list[int]:
+        """The live accepting states, in state order."""
+        return [s for s, accepting in enumerate(self.accepting) if accepting and self.live[s]]
+
+    def budgets(self, floor: int, for_witnesses: int, per_state: int, max_len: int) -> tuple[int, int]:
+        """The reference code's search budgets: a frontier of at least ``floor``, ``for_witnesses``
+        and ``per_state`` entries per live state, and that many times ``max(4, max_len)`` expansions."""
+        frontier = max(floor, for_witnesses, per_state * self.states)
+        return frontier, frontier * max(4, max_len)
+
 
 def counterexamples(
     too_little: DFA, too_much: DFA, config: TeacherConfig, round_index: int
@@ -108,8 +118,7 @@ def _spell(chars: CharSet, rng: random.Random) -> str:
 
 
 def _depth_first(graph: _Graph, k: int, max_len: int, rng: random.Random) -> list[Tokens]:
-    max_frontier = max(256, 8 * k, 4 * graph.states)
-    max_expansions = max_frontier * max(4, max_len)
+    max_frontier, max_expansions = graph.budgets(256, 8 * k, 4, max_len)
     start = graph.dfa.start
     stack: list[tuple[int, Tokens, frozenset[int]]] = [(start, (), frozenset({start}))]
     found: list[Tokens] = []
@@ -134,8 +143,7 @@ def _depth_first(graph: _Graph, k: int, max_len: int, rng: random.Random) -> lis
 
 
 def _all_shortest(graph: _Graph, k: int, max_len: int, rng: random.Random) -> list[Tokens]:
-    max_frontier = max(1024, 16 * k, 8 * graph.states)
-    max_expansions = max_frontier * max(4, max_len)
+    max_frontier, max_expansions = graph.budgets(1024, 16 * k, 8, max_len)
     queue: deque[tuple[int, Tokens]] = deque([(graph.dfa.start, ())])
     found: dict[Tokens, None] = {}
     shortest: int | None = None
@@ -161,7 +169,7 @@ def _all_shortest(graph: _Graph, k: int, max_len: int, rng: random.Random) -> li
 
 
 def _random(graph: _Graph, k: int, max_len: int, rng: random.Random) -> list[Tokens]:
-    finals = [s for s, accepting in enumerate(graph.accepting) if accepting and graph.live[s]]
+    finals = graph.finals()
     rng.shuffle(finals)
     targets = [finals[i % len(finals)] for i in range(k)]
     rng.shuffle(targets)
@@ -220,7 +228,7 @@ def coin_flip_set(target: DFA, size: int, max_len: int, seed: int) -> list[Examp
     sides = [(_Graph(target), True), (_Graph(complement(target)), False)]
     usable: list[tuple[_Graph, bool, set[int]]] = []
     for graph, label in sides:
-        finals = {s for s, accepting in enumerate(graph.accepting) if accepting and graph.live[s]}
+        finals = set(graph.finals())
         if finals and reaching_tokens(graph, finals, max_len, rng) is not None:
             usable.append((graph, label, finals))
     out: list[Example] = []
