@@ -35,9 +35,9 @@ import click
 from cegis import learners as registry
 from cegis.config import Budgets, LoopConfig
 from cegis.loop import run
-from cegis.state import Task as LoopTask
 from experiments.data_dir import DEFAULT_DATA_DIR
 from experiments.datasets import Task, load_kb13_extrx, load_paper_list
+from experiments.units import loop_task
 from oracle.exact import ExactTeacher, TeacherConfig
 from regexlang.metrics import text_length
 
@@ -88,7 +88,7 @@ def run_job(job: Job) -> Result:
     teacher = ExactTeacher.from_regex(task.target, task.dialect, universe=task.alphabet, config=config.teacher_config)
     learner = registry.build(job.learner)
     started = time.perf_counter()
-    state = asyncio.run(run(LoopTask(task.dialect, task.target, name=task.id, universe=task.alphabet), learner, teacher, config))
+    state = asyncio.run(run(loop_task(task), learner, teacher, config))
     seconds = time.perf_counter() - started
     success = state.outcome == "equivalent"
     hypothesis = state.hypothesis

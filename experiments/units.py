@@ -62,7 +62,7 @@ class Unit:
 
     def loop_task(self) -> LoopTask:
         """The task as the learning loop sees it."""
-        return LoopTask(self.task.dialect, self.task.target, name=self.task.id, universe=self.task.alphabet)
+        return loop_task(self.task)
 
     def manifest_json(self) -> dict[str, Any]:
         """The manifest line: where the records are and what they are about."""
@@ -85,6 +85,11 @@ class Unit:
             "seed": self.seed,
             "records": f"records/{self.key}.jsonl",
         }
+
+
+def loop_task(task: Task) -> LoopTask:
+    """A benchmark task as the learning loop sees it."""
+    return LoopTask(task.dialect, task.target, name=task.id, universe=task.alphabet)
 
 
 def dataset_tasks(spec: DatasetSpec) -> tuple[Task, ...]:
