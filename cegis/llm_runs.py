@@ -88,7 +88,7 @@ def teacher_for(
     exact = ExactTeacher.from_regex(target, dialect, config=config.teacher_config)
     if setting.prompt != "description":
         suite = None
-    elif suite is None and not setting.exact:
+    elif suite is None and setting.counterexamples and not setting.exact:
         suite = SuiteOracle.from_gold(target, dialect=dialect, config=SuiteConfig(seed=config.seed))
     return choose_teacher(setting, exact, config, suite)
 
