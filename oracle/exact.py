@@ -318,7 +318,7 @@ def _as_examples(walks: Iterable[Walk], label: bool, universe: CharSet, clustere
         if clustered:
             yield ClusteredExample(chars, label, universe)
         else:
-            yield Example("".join(c.first() for c in chars), label)
+            yield Example(_first(chars), label)
 
 
 def _chained(sources: Sequence[_Source], problems: list[str]) -> Iterator[Any]:
@@ -337,13 +337,13 @@ def _guarded(source: _Source, problems: list[str]) -> Iterator[Any]:
 def _path_strings(paths: Sequence[Path], limit: int, rng: np.random.Generator) -> Iterator[str]:
     """Up to ``limit`` strings spread over ``paths``, one per path per round (a path leaves once it
     has been spelled as often as it has strings), each step spelled with a random readable character."""
-    rounds = [(path, [readable(step.chars) for step in path.steps], path.size()) for path in paths]
+    rounds = [([readable(step.chars) for step in path.steps], path.size()) for path in paths]
     spelled = 0
     while rounds and spelled < limit:
-        for path, members, _ in rounds[: limit - spelled]:
+        for members, _ in rounds[: limit - spelled]:
             yield "".join(_pick(m, rng) for m in members)
         spelled += min(len(rounds), limit - spelled)
-        rounds = [(path, members, size - 1) for path, members, size in rounds if size > 1]
+        rounds = [(members, size - 1) for members, size in rounds if size > 1]
 
 
 def _collisions(diff: DFA, given: AbstractSet[ExampleKey]) -> int:
