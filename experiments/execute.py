@@ -111,7 +111,8 @@ def unit_result(unit: Unit, run_dir: Path) -> JSON | None:
     if closing is None:
         return None
     totals = dict(closing["totals"])
-    for record in RecordLog(unit.records(run_dir)).records():
+    # only a hardening unit's file has a hardening line: the others need no second read
+    for record in RecordLog(unit.records(run_dir)).records() if unit.hardens else ():
         if record.get("type") == "hardening":
             for key in ("prompt_tokens", "completion_tokens"):
                 totals[key] = int(totals.get(key, 0)) + int(record["tokens"][key])
