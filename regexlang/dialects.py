@@ -45,14 +45,11 @@ def parse(text: str, dialect: Dialect, alphabet: CharSet | None = None) -> Regex
     deeper than :data:`MAX_NESTING` and trees deeper than :data:`MAX_DEPTH` are errors too.
     """
     sigma = universe(dialect) if alphabet is None else alphabet
-    if dialect == "simple":
-        _check_nesting(text)
-        tree = simple.parse(text, sigma)
-    elif dialect == "extended":
-        _check_nesting(text)
-        tree = extended.parse(text, sigma)
-    else:  # its parser counts groups itself: comments and verbose-mode text hold parentheses too
+    if dialect == "python":  # its parser counts groups itself: comments and verbose-mode text hold parentheses too
         tree = python_syntax.parse(text)
+    else:
+        _check_nesting(text)
+        tree = simple.parse(text, sigma) if dialect == "simple" else extended.parse(text, sigma)
     # Every level of a tree costs at least one character, so only long texts can nest too deep.
     if len(text) >= MAX_DEPTH and depth(tree) > MAX_DEPTH:
         raise RegexSyntaxError(
