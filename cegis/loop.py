@@ -55,7 +55,7 @@ def target_dfa(target: str, dialect: Dialect, universe: CharSet, state_limit: in
 
 @functools.lru_cache(maxsize=64)
 def _evaluation(target: str, dialect: Dialect, universe: CharSet, config: LoopConfig) -> EvaluationSet | None:
-    dfa = _target(Task(dialect, target, universe=universe), config)
+    dfa = target_dfa(target, dialect, universe, config.teacher.state_limit)
     if dfa is None:
         return None
     size, profile = config.teacher.eval_size, config.teacher.profile
