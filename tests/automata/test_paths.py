@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import random
+from itertools import zip_longest
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import random
-from itertools import zip_longest
 
 from automata.compile import from_text
 from automata.dfa import DFA, coreachable
