@@ -126,6 +126,7 @@ def shortest_walks(edges: Edges, max_len: int) -> Iterator[Walk]:
     viable = [dfa.accepting.copy()]  # viable[r][s]: some walk of exactly r edges accepts
     lookup: list[list[bool]] = [viable[0].tolist()]  # the same rows as lists, for the walk
     cache: dict[tuple[int, int], tuple[tuple[int, CharSet], ...]] = {}
+    live = np.asarray(edges.live, dtype=np.bool_)
     reached = np.zeros(dfa.n_states, dtype=np.bool_)
     reached[dfa.start] = True
     for length in range(max_len + 1):
@@ -135,7 +136,7 @@ def shortest_walks(edges: Edges, max_len: int) -> Iterator[Walk]:
             lookup.append(viable[-1].tolist())
         if lookup[length][dfa.start]:
             yield from _walks_of_length(edges, length, lookup, cache)
-        reached = _successors(dfa, reached) & np.asarray(edges.live)
+        reached = _successors(dfa, reached) & live
         if not reached.any():
             return
 
