@@ -46,6 +46,7 @@ async def fallback(
             universe=context.universe,
             bounds=bounds,
             state_limit=state_limit,
+            reading=context.reading,
         )
         if judged.meets(GUARD_CHECKS):
             return _with_cost(proposal, spent), learner.name

@@ -43,18 +43,21 @@ def prepare_llm_run(
     *,
     description: str = "",
     teacher: Teacher | None = None,
+    label: str = "",
 ) -> PreparedRun:
     """The learner, teacher and loop config of ``setting`` on ``task``.
 
     ``teacher`` defaults to the exact teacher on ``task.target``; a given exact teacher is
-    reconfigured to the setting's clustering, and any other teacher is used as it is.
+    reconfigured to the setting's clustering, and any other teacher is used as it is. ``label``
+    (e.g. the model) is appended to the learner's name, so runs of several models sharing one
+    records file keep distinct run ids.
     """
     chosen = setting_named(setting) if isinstance(setting, str) else setting
     config = loop_config(chosen, base)
     suite = _suite(chosen, task, description)
     judge = _teacher(chosen, task, config, teacher, suite)
     fallbacks = tuple(build(name) for name in chosen.guard.fallbacks) if chosen.guard else ()
-    learner = LLMLearner(chosen, client, fallbacks, description, suite)
+    learner = LLMLearner(chosen, client, fallbacks, description, suite, label=label)
     return PreparedRun(task, learner, judge, config)
 
 

@@ -121,8 +121,17 @@ async def run_llm(
     client_config = ClientConfig.resolve(options.base_url, model=options.model)
     try:
         async with LLMClient(client_config, log=log, mode=mode) as client:
-            prepared = prepare_llm_run(setting, task, config, client, description=options.description, teacher=teacher)
-            return await run(prepared.task, prepared.learner, prepared.teacher, prepared.config, records=records)
+            prepared = prepare_llm_run(
+                setting, task, config, client, description=options.description, teacher=teacher, label=options.model or ""
+            )
+            state = await run(prepared.task, prepared.learner, prepared.teacher, prepared.config, records=records)
+            suite = prepared.learner.suite
+            if suite is None or not setting.hardening_cycles:
+                return state
+            hardened, _ = await harden(
+                state, prepared.learner, suite, prepared.teacher, prepared.config, cycles=setting.hardening_cycles
+            )
+            return hardened
     except LLMSetupError as error:
         raise BadInput(f"--learner llm: {error} (pass --description TEXT and --target REGEX as the setting needs)") from None
     except (LLMError, ValueError) as error:

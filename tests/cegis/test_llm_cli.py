@@ -88,3 +88,19 @@ def test_the_guarded_setting_falls_back_to_the_registered_symbolic_learner() -> 
     record = state.records[0]
     assert record.failure is None and record.memo["fallback"] == "symbolic" and record.memo["draws"] == 5
     assert record.verdict is not None and record.verdict.valid
+
+
+def test_the_full_acegis_setting_hardens_its_answer_after_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.cegis.test_llm_acegis import DESCRIPTION, GOLD, RULES
+
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+
+    async def scenario() -> EpochState:
+        async with ScriptedServer(RULES) as server:
+            teacher = ExactTeacher.from_regex(GOLD, "python")
+            options = LLMOptions("acegis-full", server.base_url, description=DESCRIPTION)
+            return await run_llm(Task("python", GOLD), teacher, LoopConfig(evaluate=False), options)
+
+    state = asyncio.run(scenario())
+    # the loop accepts "[a-z]*dog" on the hidden tests; hardening's probe "dog" repairs it to the gold
+    assert [r.proposal_text for r in state.records] == ["dog", "[a-z]*dog", GOLD]
