@@ -10,7 +10,8 @@ learner gets out of each round:
 * ``paths`` (default, the seed paper's code): loop-free start-to-accept paths of the difference
   DFA in diverse order (:func:`automata.paths.accepting_paths`), one string per path per round so
   the batch spreads over distinct "mistakes" before it repeats one;
-* ``shortest``: the shortest witnesses first, in shortlex order;
+* ``shortest``: the shortest witnesses first, in shortlex order; the odd slot of an odd batch goes
+  to the side with the shorter next witness, so a batch of one is a shortest counterexample overall;
 * ``uniform``: a length uniformly among those that have witnesses, then a witness of that length
   uniformly: a string (:func:`oracle.draws.random_strings`), or with ``clustered`` a
   super-character path, each distinct clustered example counting once
@@ -191,13 +192,16 @@ class ExactTeacher:
         given = {identity(e) for e in already_given}
         seeds = [int(s) for s in np.random.SeedSequence([self.config.seed, len(given)]).generate_state(2)]
         want_pos, want_neg = (batch + 1) // 2, batch // 2
+        odd = int(self.config.mode == "shortest" and batch % 2 == 1)  # the odd slot goes to the shorter side
         if is_empty(too_much):  # one side only: it gets the whole batch in one draw
-            want_pos, want_neg = batch, 0
+            want_pos, want_neg, odd = batch, 0, 0
         elif is_empty(too_little):
-            want_pos, want_neg = 0, batch
+            want_pos, want_neg, odd = 0, batch, 0
         pos = self._side(too_little, True, want_pos, given, seeds[0])
-        neg = self._side(too_much, False, want_neg, given, seeds[1])
-        if len(pos.examples) < want_pos and len(neg.examples) == want_neg:
+        neg = self._side(too_much, False, want_neg + odd, given, seeds[1])
+        if odd and len(pos.examples) == want_pos and len(neg.examples) > want_neg:
+            pos, neg = _odd_to_shorter(pos, neg, len(given))
+        if len(pos.examples) < want_pos and len(neg.examples) >= want_neg:
             neg = self._side(too_much, False, batch - len(pos.examples), given, seeds[1])
         elif len(neg.examples) < want_neg and len(pos.examples) == want_pos:
             pos = self._side(too_little, True, batch - len(neg.examples), given, seeds[0])
@@ -379,6 +383,16 @@ def _fresh(
             if len(out) == want:
                 break
     return out, examined
+
+
+def _odd_to_shorter(pos: _Side, neg: _Side, given: int) -> tuple[_Side, _Side]:
+    """In ``shortest`` mode the odd slot of a batch goes to the side whose next witness is
+    shorter, so a batch of one is *the* shortest counterexample; a tie alternates with the
+    number of examples already given, so neither side starves."""
+    longer_pos, longer_neg = _length(pos.examples[-1]), _length(neg.examples[-1])
+    if longer_pos < longer_neg or (longer_pos == longer_neg and given % 2 == 0):
+        return pos, attrs.evolve(neg, examples=neg.examples[:-1])
+    return attrs.evolve(pos, examples=pos.examples[:-1]), neg
 
 
 def _length(example: Counterexample) -> int:

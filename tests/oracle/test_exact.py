@@ -142,6 +142,26 @@ def test_shortest_mode_is_shortlex() -> None:
     assert [len(s) for s in strings] == sorted(len(s) for s in strings)
 
 
+@pytest.mark.parametrize(
+    ("hypothesis", "given", "expected"),
+    [
+        ("a", 0, ("a", False)),  # the negative "a" is shorter than the missing "aaa"
+        ("a a a a a", 0, ("aaa", True)),  # the positive is shorter
+        ("a a a a a + a a a a a a", 0, ("aaa", True)),  # both sides are long enough to spare
+        ("b b b", 0, ("aaa", True)),  # a tie: the parity of what was given picks the side
+        ("b b b", 1, ("bbb", False)),
+    ],
+)
+def test_a_batch_of_one_in_shortest_mode_is_the_shortest_witness_of_either_side(
+    hypothesis: str, given: int, expected: tuple[str, bool]
+) -> None:
+    teacher = ExactTeacher.from_regex("a a a", "simple").with_config(mode="shortest", batch=1)
+    already = [Example("c" * (10 + i), False) for i in range(given)]
+    verdict = teacher.check(hypothesis, already)
+    assert [(e.string, e.label) for e in verdict.counterexamples if isinstance(e, Example)] == [expected]
+    assert_genuine(teacher, "a a a", hypothesis, verdict)
+
+
 @pytest.mark.parametrize("order", ["interleaved", "grouped", "by_length"])
 def test_order_setting(order: str) -> None:
     teacher = ExactTeacher.from_regex("a (a + b + c)*", "simple").with_config(mode="uniform", batch=20, order=order)
