@@ -157,6 +157,15 @@ def failures(results: Sequence[Result], limit: int = 20) -> str:
     return "\n".join(lines)
 
 
+def slowest(results: Sequence[Result], limit: int = 10) -> str:
+    """The slowest runs: where the time of the benchmark goes."""
+    lines = [f"slowest {min(limit, len(results))} runs"]
+    for r in sorted(results, key=lambda r: -r.seconds)[:limit]:
+        j = r.job
+        lines.append(f"  {r.seconds:7.1f} s {j.learner} {j.dataset} {j.protocol} seed {j.seed} {r.outcome:<10} {j.task.target}")
+    return "\n".join(lines)
+
+
 @click.command()
 @click.option("--learners", default=None, help="comma-separated learner names (default: the best passive learner)")
 @click.option("--datasets", default="simple,extended,kb13", show_default=True)
@@ -180,6 +189,7 @@ def main(learners: str | None, datasets: str, seeds: int, protocols: str, quick:
         results = list(pool.map(run_job, todo, chunksize=4))
     print(table(results))
     print(failures(results))
+    print(slowest(results))
     print(f"{len(results)} runs in {time.perf_counter() - started:.0f} s on {workers} workers")
 
 

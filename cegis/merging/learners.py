@@ -22,6 +22,7 @@ import asyncio
 import itertools
 import time
 from collections.abc import Sequence
+from typing import Literal
 
 import attrs
 
@@ -30,7 +31,8 @@ from automata.compile import compile_regex
 from automata.dfa import DFA
 from automata.errors import AutomataError
 from automata.minimize import minimize
-from automata.ops import dead_state, difference, union
+from automata.sampling import shortest
+from automata.ops import dead_state, difference, intersection, union
 from automata.to_regex import to_regex
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.merging.exact import smallest
@@ -39,7 +41,7 @@ from cegis.merging.redblue import MergeOrder, red_blue, table
 from cegis.merging.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
 from cegis.union import as_regex as union_regex
 from oracle.clustered import misclassified, satisfies
-from oracle.examples import ClusteredExample, Counterexample
+from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.ast import Chars, Complement, EmptySet, Star
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
@@ -48,6 +50,10 @@ from regexlang.errors import RegexError
 
 #: Most words a clustered example is spelled out into when its tie fails.
 MAX_SPELLED = 256
+
+#: Rounds of learning again with a misclassified string of each clustered example left out of the
+#: prefix tree, before the misses are patched in as exceptions.
+WITNESS_ROUNDS = 8
 
 #: Most states a hypothesis patched with exceptions may have.
 MAX_PATCHED_STATES = 40
@@ -65,6 +71,7 @@ class MergingLearner:
     orders: tuple[MergeOrder, ...]
     search_budget: int = 0  # trial merges for the exact search below the greedy result (0: none)
     complete_alike: bool = False  # unread symbols follow the most alike read symbol, not the sink
+    readings: tuple[TreeReading, ...] = ("tied",)  # how clustered examples enter the prefix tree
 
     async def propose(self, context: LearnerContext) -> Proposal:
         """The smallest consistent hypothesis for the context's examples, or a typed failure."""
@@ -95,7 +102,7 @@ def symbolic() -> MergingLearner:
         for sinks, accept in ((True, False), (False, False), (False, True))
         for strategy in ("edsm", "rpni")
     )
-    return MergingLearner("symbolic", "atoms", orders, complete_alike=True)
+    return MergingLearner("symbolic", "atoms", orders, complete_alike=True, readings=("tied", "representative"))
 
 
 def symbolic_exbar() -> MergingLearner:
@@ -110,17 +117,52 @@ def _learn(
     universe: CharSet,
     learner: MergingLearner,
 ) -> Proposal:
-    granularity = learner.granularity
-    try:
-        alphabet, tree, words, untied = _prefix_tree(examples, universe, granularity)
-    except (ValueError, LabelConflict) as error:
-        return _failure("search_exhausted", str(error))
-    candidates: dict[tuple[int, ...], tuple[DFA, str]] = {}
     problems: list[str] = []
+    found: list[tuple[DFA, str]] = []
+    for reading in learner.readings:
+        derived: list[Example] = []
+        for round_ in range(WITNESS_ROUNDS + 1):
+            try:
+                tree = _prefix_tree([*examples, *derived], universe, learner.granularity, reading)
+            except (ValueError, LabelConflict) as error:
+                problems.append(f"{reading}: {error}")
+                break
+            more, witnesses = _candidates(tree, learner, round_ == WITNESS_ROUNDS, problems)
+            if more or not witnesses:
+                found += [(dfa, f"{how}, {reading}") for dfa, how in more]
+                break
+            derived.extend(witnesses)
+    for dfa, how in sorted(found, key=lambda c: _size(c[0])):
+        text = _printed(dfa, dialect, universe, examples)
+        problem = _check(text, examples, dialect, universe)
+        if problem is None:
+            states = dfa.n_states - (dead_state(dfa) is not None)
+            reasoning = f"{how} over {len(dfa.alphabet)} {learner.granularity}: {states} states"
+            return Proposal(parse(text, dialect, universe), text, reasoning)
+        problems.append(f"{how}: {problem}")
+    return _failure("search_exhausted", "; ".join(problems) or "no merge order succeeded")
+
+
+def _candidates(
+    tree_: _Tree, learner: MergingLearner, patch: bool, problems: list[str]
+) -> tuple[list[tuple[DFA, str]], list[Example]]:
+    """The distinct DFAs the merge orders find that satisfy every example, and, for those that
+    miss a clustered example left out of the prefix tree, one misclassified string of each such
+    example (to learn from literally in another round). With ``patch`` such a DFA is instead
+    patched with the missed examples as exceptions."""
+    alphabet, tree, words, untied = tree_
+    universe = alphabet.universe
+    candidates: dict[tuple[int, ...], tuple[DFA, str]] = {}
+    witnesses: dict[str, Example] = {}
 
     def keep(red: list[int], how: str, unlabeled_accept: bool = False) -> None:
         dfa = minimize(table(tree, red, alphabet, similar, unlabeled_accept))
         wrong = [e for e in untied if not satisfies(dfa, e)]
+        if wrong and not patch:
+            for example in wrong:
+                witness = _misclassified_string(dfa, example, universe)
+                witnesses.setdefault(witness.string, witness)
+            return
         if wrong:
             try:
                 dfa = _patched(dfa, wrong, universe)
@@ -152,25 +194,33 @@ def _learn(
         if red is not None:
             keep(red, "exbar")
         tree.undo(mark)
-    for dfa, how in sorted(candidates.values(), key=lambda c: _size(c[0])):
-        text = _printed(dfa, dialect, universe, examples)
-        problem = _check(text, examples, dialect, universe)
-        if problem is None:
-            states = dfa.n_states - (dead_state(dfa) is not None)
-            reasoning = f"{how} over {len(alphabet)} {granularity}: {states} states"
-            return Proposal(parse(text, dialect, universe), text, reasoning)
-        problems.append(f"{how}: {problem}")
-    return _failure("search_exhausted", "; ".join(problems) or "no merge order succeeded")
+    return list(candidates.values()), list(witnesses.values())
+
+
+def _misclassified_string(dfa: DFA, example: Counterexample, universe: CharSet) -> Example:
+    """The shortest string of ``example`` that ``dfa`` labels otherwise, as a plain example."""
+    strings = compile_regex(union_regex(example), universe, state_limit=CHECK_STATE_LIMIT)
+    wrong = difference(strings, dfa) if example.label else intersection(strings, dfa)
+    return Example(shortest(wrong, 1)[0], example.label)
+
+
+#: How a clustered example enters the prefix tree: ``tied`` (all classes of a position lead to one
+#: child, a guess: the teacher groups characters by the states of the *difference* automaton, not
+#: the target's) or ``representative`` (one path through the largest class of each position, the
+#: example then checked universally on the hypothesis like any left-out example).
+TreeReading = Literal["tied", "representative"]
+
+#: The alphabet, the prefix tree, the examples as words, and the examples left out of the tree.
+_Tree = tuple[Alphabet, Quotient, list[SymbolicWord], list[Counterexample]]
 
 
 def _prefix_tree(
-    examples: Sequence[Counterexample], universe: CharSet, granularity: Granularity
-) -> tuple[Alphabet, Quotient, list[SymbolicWord], list[Counterexample]]:
-    """The alphabet, the prefix tree, the examples as words, and those left out of the tree (to check on the
-    hypothesis). A clustered example is tied (all classes of a position lead one way) when it can
-    be, else spelled out class by class: a tie is a guess, since the teacher groups characters by
-    the states of the *difference* automaton. When two examples meet in one node with different
-    labels, the characters of plain strings that tell them apart are split off their classes (atom
+    examples: Sequence[Counterexample], universe: CharSet, granularity: Granularity, reading: TreeReading
+) -> _Tree:
+    """The alphabet, the prefix tree, the examples as words, and those left out of the tree (to
+    check on the hypothesis). A clustered example is read as ``reading`` says; a tie that fails is
+    spelled out class by class. When two examples meet in one node with different labels, the
+    characters of plain strings that tell them apart are split off their classes (atom
     granularity), or the clustered example in the way is spelled out from the start."""
     refine: set[str] = set()
     spelled: set[int] = set()
@@ -179,8 +229,16 @@ def _prefix_tree(
         encode = encoder(alphabet)
         encoded = [(e, w) for e, w in ((e, encode(e)) for e in examples) if w is not None]
         words = [w for _, w in encoded]
+        represented = [i for i, w in enumerate(words) if i not in spelled and any(len(p) > 1 for p in w.positions)]
+        if reading == "tied":
+            represented = []
+        in_tree = list(words)
+        sizes = [len(c) for c in alphabet.classes]
+        for i in represented:
+            largest = tuple((max(p, key=lambda k: (sizes[k], -k)),) for p in words[i].positions)
+            in_tree[i] = SymbolicWord(largest, words[i].label)
         try:
-            tree, left_out = Quotient.prefix_tree(words, spelled, MAX_SPELLED)
+            tree, left_out = Quotient.prefix_tree(in_tree, spelled, MAX_SPELLED)
         except LabelConflict as conflict:
             first, second = encoded[conflict.first][0], encoded[conflict.second][0]
             split = distinguishing(first, second, refine) if granularity == "atoms" else set()
@@ -191,7 +249,8 @@ def _prefix_tree(
             else:
                 raise
             continue
-        return alphabet, tree, words, [encoded[i][0] for i in left_out]
+        unchecked = sorted({*left_out, *represented})
+        return alphabet, tree, words, [encoded[i][0] for i in unchecked]
 
 
 def _patched(dfa: DFA, wrong: Sequence[Counterexample], universe: CharSet) -> DFA:

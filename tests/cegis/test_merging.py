@@ -8,6 +8,7 @@ import asyncio
 import itertools
 import re
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,11 +18,15 @@ from cegis.config import Budgets, LoopConfig
 from cegis.learner import LearnerContext
 from cegis.loop import run
 from cegis.merging import MergingLearner, edsm, rpni, symbolic
+from cegis.merging.learners import _prefix_tree
 from cegis.state import Task
 from oracle import ClusteredExample, Counterexample, Example, ExactTeacher, TeacherConfig
 from regexlang import CharSet, Dialect, parse
 
-LEARNERS = [rpni(), edsm(), symbolic()]
+#: The symbolic learner reading clustered examples only through one representative path each (and
+#: learning again from the strings it misses), so the property tests exercise that reading alone.
+REPRESENTATIVE = attrs.evolve(symbolic(), name="symbolic-representative", readings=("representative",))
+LEARNERS = [rpni(), edsm(), symbolic(), REPRESENTATIVE]
 SIGMA = CharSet.of("ab")
 
 
@@ -130,7 +135,8 @@ def test_propose_runs_through_the_protocol() -> None:
 
 
 @pytest.mark.parametrize(
-    "target", ["[A-Z][a-z]*#", "[A-Za-z0-9#]*[0-9]", "AEIOU", "[A-Za-z]{6}", "xyz([A-Za-z0-9#]*xyz)?"]
+    "target",
+    ["[A-Z][a-z]*#", "[A-Za-z0-9#]*[0-9]", "AEIOU", "[A-Za-z]{6}", "xyz([A-Za-z0-9#]*xyz)?", "[A-Za-z0-9#]*hey"],
 )
 def test_symbolic_learns_extended_targets_in_the_papers_loop(target: str) -> None:
     config = LoopConfig(TeacherConfig(batch=250, clustered=True), Budgets(epochs=12), evaluate=False)
@@ -151,3 +157,28 @@ def test_a_clustered_example_left_out_of_the_tree_still_holds(label: bool) -> No
         ClusteredExample((CharSet.of("ab"), abc, abc, abc, abc, abc), label, sigma),
     ]
     assert wrong(learned(symbolic(), examples, sigma), examples) == []
+
+
+def test_the_representative_reading_puts_one_path_per_clustered_example_and_checks_it_later() -> None:
+    sigma = CharSet.of("abc")
+    clustered = ClusteredExample((CharSet.of("ab"), CharSet.of("c")), True, sigma)
+    examples: list[Counterexample] = [ClusteredExample((CharSet.of("b"), CharSet.of("b")), False, sigma), clustered]
+    alphabet, tree, _, unchecked = _prefix_tree(examples, sigma, "atoms", "representative")
+    assert len(alphabet) == 3 and unchecked == [clustered]
+    first = {tree.find(child) for child in tree.successors[0].values()}
+    assert len(tree.successors[0]) == 2 and len(first) == 2  # "bb" and one path of the clustered one
+    _, tied, _, left_out = _prefix_tree(examples, sigma, "atoms", "tied")
+    assert left_out == [] and len({tied.find(c) for c in tied.successors[0].values()}) == 1  # a and b tied
+
+
+def test_every_reading_stays_consistent_when_a_tie_is_wrong() -> None:
+    """Ends with "ab": ``[ab]ab`` is positive, but tying ``a`` and ``b`` in the first position
+    claims they lead to one state, which the target does not do (``a`` starts a match)."""
+    sigma = CharSet.of("abc")
+    examples: list[Counterexample] = [
+        Example("ab", True), Example("cab", True), Example("b", False), Example("a", False), Example("", False),
+        Example("abc", False), Example("aab", True), Example("ba", False), Example("cb", False),
+        ClusteredExample((CharSet.of("ab"), CharSet.of("a"), CharSet.of("b")), True, sigma),
+    ]
+    for learner in (symbolic(), REPRESENTATIVE):
+        assert wrong(learned(learner, examples, sigma), examples) == []
