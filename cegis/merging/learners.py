@@ -40,7 +40,7 @@ from cegis.merging.quotient import LabelConflict, Quotient
 from cegis.merging.redblue import MergeOrder, red_blue, table
 from cegis.merging.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
 from cegis.union import as_regex as union_regex
-from oracle.clustered import misclassified, satisfies
+from oracle.clustered import misclassified
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.ast import Chars, Complement, EmptySet, Star
 from regexlang.ast import text as text_regex
@@ -157,7 +157,8 @@ def _candidates(
 
     def keep(red: list[int], how: str, unlabeled_accept: bool = False) -> None:
         dfa = minimize(table(tree, red, alphabet, similar, unlabeled_accept))
-        wrong = [e for e in untied if not satisfies(dfa, e)]
+        rows, accepting = dfa.transitions.tolist(), dfa.accepting.tolist()
+        wrong = [e for e, word in untied if not _holds_on(rows, accepting, dfa.start, word)]
         if wrong and not patch:
             for example in wrong:
                 witness = _misclassified_string(dfa, example, universe)
@@ -178,14 +179,14 @@ def _candidates(
 
     similar = _alike(words, len(alphabet)) if learner.complete_alike else ()
     fewest = None
-    for order in learner.orders:
-        how = order.name
+    for order in dict.fromkeys(map(_merges, learner.orders)):  # one merge run for every labeling
         mark = tree.checkpoint()
         red = red_blue(tree, order)
         if red is None:
-            problems.append(f"{how}: more than {order.max_states} states")
+            problems.append(f"{order.name}: more than {order.max_states} states")
         else:
-            keep(red, how, order.unlabeled_accept)
+            for variant in (o for o in learner.orders if _merges(o) == order):
+                keep(red, variant.name, variant.unlabeled_accept)
             fewest = len(red) if fewest is None else min(fewest, len(red))
         tree.undo(mark)
     if learner.search_budget:
@@ -195,6 +196,20 @@ def _candidates(
             keep(red, "exbar")
         tree.undo(mark)
     return list(candidates.values()), list(witnesses.values())
+
+
+def _merges(order: MergeOrder) -> MergeOrder:
+    """The part of ``order`` that decides the merges (the labeling of unlabeled states does not)."""
+    return attrs.evolve(order, unlabeled_accept=False)
+
+
+def _holds_on(rows: list[list[int]], accepting: list[bool], start: int, word: SymbolicWord) -> bool:
+    """Whether every string ``word`` stands for gets its label from the table ``rows`` (over the
+    word's own alphabet): the states each position can reach, all of them labeled alike."""
+    states = {start}
+    for position in word.positions:
+        states = {rows[state][symbol] for state in states for symbol in position}
+    return all(accepting[state] == word.label for state in states)
 
 
 def _misclassified_string(dfa: DFA, example: Counterexample, universe: CharSet) -> Example:
@@ -210,8 +225,9 @@ def _misclassified_string(dfa: DFA, example: Counterexample, universe: CharSet) 
 #: example then checked universally on the hypothesis like any left-out example).
 TreeReading = Literal["tied", "representative"]
 
-#: The alphabet, the prefix tree, the examples as words, and the examples left out of the tree.
-_Tree = tuple[Alphabet, Quotient, list[SymbolicWord], list[Counterexample]]
+#: The alphabet, the prefix tree, the examples as words, and the examples left out of the tree
+#: (with their words).
+_Tree = tuple[Alphabet, Quotient, list[SymbolicWord], list[tuple[Counterexample, SymbolicWord]]]
 
 
 def _prefix_tree(
@@ -250,7 +266,7 @@ def _prefix_tree(
                 raise
             continue
         unchecked = sorted({*left_out, *represented})
-        return alphabet, tree, words, [encoded[i][0] for i in unchecked]
+        return alphabet, tree, words, [encoded[i] for i in unchecked]
 
 
 def _patched(dfa: DFA, wrong: Sequence[Counterexample], universe: CharSet) -> DFA:
