@@ -35,6 +35,7 @@ from automata.sampling import shortest
 from automata.ops import dead_state, difference, intersection, union
 from automata.to_regex import to_regex
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
+from cegis.merging import agreement
 from cegis.merging.exact import smallest
 from cegis.merging.quotient import LabelConflict, Quotient
 from cegis.merging.redblue import MergeOrder, red_blue, table
@@ -55,6 +56,10 @@ MAX_SPELLED = 256
 #: prefix tree, before the misses are patched in as exceptions.
 WITNESS_ROUNDS = 8
 
+#: Rounds of learning again with the examples that earlier hypotheses' agreements imply
+#: (:mod:`cegis.merging.agreement`) before a candidate that breaks one is proposed anyway.
+AGREEMENT_ROUNDS = 16
+
 #: Most states a hypothesis patched with exceptions may have.
 MAX_PATCHED_STATES = 40
 
@@ -74,14 +79,32 @@ class MergingLearner:
     readings: tuple[TreeReading, ...] = ("tied",)  # how clustered examples enter the prefix tree
 
     async def propose(self, context: LearnerContext) -> Proposal:
-        """The smallest consistent hypothesis for the context's examples, or a typed failure."""
-        return await asyncio.to_thread(self.learn, context.examples, context.dialect, context.universe)
+        """The smallest consistent hypothesis for the context's examples (and, when the teacher
+        answers with shortest counterexamples, for what they imply), or a typed failure."""
+        known = agreement.agreements(context)
+        return await asyncio.to_thread(self.learn, context.examples, context.dialect, context.universe, known)
 
-    def learn(self, examples: Sequence[Counterexample], dialect: Dialect, universe: CharSet) -> Proposal:
-        """:meth:`propose` without the event loop: a pure function of the examples."""
+    def learn(
+        self,
+        examples: Sequence[Counterexample],
+        dialect: Dialect,
+        universe: CharSet,
+        agreements: Sequence[agreement.Agreement] = (),
+    ) -> Proposal:
+        """:meth:`propose` without the event loop: a pure function of the examples (and of the
+        agreements of earlier hypotheses, kept in the memo)."""
         started = time.perf_counter()
-        proposal = _learn(examples, dialect, universe, self)
-        return attrs.evolve(proposal, cost=LearnerCost(seconds=time.perf_counter() - started))
+        proposal = _learn(examples, dialect, universe, self, agreements)
+        seconds = time.perf_counter() - started
+        return attrs.evolve(proposal, cost=LearnerCost(seconds=seconds), memo=tuple(agreements) or None)
+
+    def encode_memo(self, memo: object) -> object:
+        """The agreements as JSON data (:class:`cegis.learner.MemoCodec`)."""
+        return agreement.encode(memo)
+
+    def decode_memo(self, data: object) -> object:
+        """The agreements from JSON data."""
+        return agreement.decode(data)
 
 
 def rpni() -> MergingLearner:
@@ -116,8 +139,37 @@ def _learn(
     dialect: Dialect,
     universe: CharSet,
     learner: MergingLearner,
+    agreements: Sequence[agreement.Agreement],
 ) -> Proposal:
     problems: list[str] = []
+    earlier = agreement.Agreements.compile(agreements, dialect, universe, CHECK_STATE_LIMIT)
+    implied: list[Example] = []
+    for round_ in range(AGREEMENT_ROUNDS + 1):
+        found = _consistent([*examples, *implied], universe, learner, problems)
+        broken = [earlier.implied(dfa) for dfa, _ in found]
+        fitting = [candidate for candidate, wrong in zip(found, broken) if not wrong]
+        more = {e.string: e for wrong in broken for e in wrong}
+        if fitting or not more or round_ == AGREEMENT_ROUNDS:
+            found = fitting or found
+            break
+        implied.extend(more.values())
+    if implied:
+        found = [(dfa, f"{how}, {len(implied)} implied examples") for dfa, how in found]
+    for dfa, how in sorted(found, key=lambda c: _size(c[0])):
+        text = _printed(dfa, dialect, universe, examples)
+        problem = _check(text, examples, dialect, universe)
+        if problem is None:
+            states = dfa.n_states - (dead_state(dfa) is not None)
+            reasoning = f"{how} over {len(dfa.alphabet)} {learner.granularity}: {states} states"
+            return Proposal(parse(text, dialect, universe), text, reasoning)
+        problems.append(f"{how}: {problem}")
+    return _failure("search_exhausted", "; ".join(problems) or "no merge order succeeded")
+
+
+def _consistent(
+    examples: Sequence[Counterexample], universe: CharSet, learner: MergingLearner, problems: list[str]
+) -> list[tuple[DFA, str]]:
+    """The distinct DFAs consistent with ``examples`` that the learner's readings and orders find."""
     found: list[tuple[DFA, str]] = []
     for reading in learner.readings:
         derived: list[Example] = []
@@ -132,15 +184,7 @@ def _learn(
                 found += [(dfa, f"{how}, {reading}") for dfa, how in more]
                 break
             derived.extend(witnesses)
-    for dfa, how in sorted(found, key=lambda c: _size(c[0])):
-        text = _printed(dfa, dialect, universe, examples)
-        problem = _check(text, examples, dialect, universe)
-        if problem is None:
-            states = dfa.n_states - (dead_state(dfa) is not None)
-            reasoning = f"{how} over {len(dfa.alphabet)} {learner.granularity}: {states} states"
-            return Proposal(parse(text, dialect, universe), text, reasoning)
-        problems.append(f"{how}: {problem}")
-    return _failure("search_exhausted", "; ".join(problems) or "no merge order succeeded")
+    return found
 
 
 def _candidates(

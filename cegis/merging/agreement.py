@@ -1,0 +1,90 @@
+"""What a shortest counterexample implies: below its length, the hypothesis was right.
+
+A teacher in ``shortest`` mode answers with the shortest strings on which the hypothesis and the
+target disagree (the odd slot of a batch of one going to the side with the shorter witness, see
+:mod:`oracle.exact`). So when the shortest counterexample of an answer has ``n`` characters, the
+hypothesis labels *every* string shorter than ``n`` as the target does: an :class:`Agreement`.
+Learning regular languages from such counterexamples alone, with no membership queries, is what
+Ibarra & Jiang showed possible ("Learning regular languages from counterexamples", JCSS 1991).
+
+A learner keeps its agreements in its memo and, before proposing a candidate, compares it with
+each earlier hypothesis below that hypothesis' length: the shortest string on which they differ
+is an example labeled by the earlier hypothesis, which is the target's label. No query is asked;
+the labels follow from the teacher's contract.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from automata.compile import compile_regex
+from automata.dfa import DFA
+from automata.errors import AutomataError
+from automata.ops import equivalence_witness
+from cegis.learner import LearnerContext
+from oracle.examples import Example
+from regexlang.charset import CharSet
+from regexlang.dialects import Dialect, parse
+from regexlang.errors import RegexError
+
+
+@attrs.frozen
+class Agreement:
+    """The target labels every string shorter than ``below`` as the regex ``hypothesis`` does."""
+
+    hypothesis: str
+    below: int
+
+
+def agreements(context: LearnerContext) -> tuple[Agreement, ...]:
+    """The agreements so far: the previous proposal's memo, and the one its verdict implies when
+    the teacher answered with shortest counterexamples."""
+    previous, verdict = context.previous, context.verdict
+    known = tuple(previous.memo) if previous is not None and isinstance(previous.memo, tuple) else ()
+    if previous is None or not previous.ok or verdict is None or not verdict.counterexamples:
+        return known
+    if verdict.mode.split("+")[0] != "shortest" or "@" in verdict.mode:
+        return known
+    below = min(len(example.positions if not isinstance(example, Example) else example.string)
+                for example in verdict.counterexamples)
+    return (*known, Agreement(previous.text, below)) if below else known
+
+
+def encode(memo: object) -> object:
+    """Agreements as JSON data."""
+    return [[a.hypothesis, a.below] for a in memo] if isinstance(memo, tuple) else None
+
+
+def decode(data: object) -> object:
+    """The agreements :func:`encode` wrote."""
+    return tuple(Agreement(str(text), int(below)) for text, below in data) if isinstance(data, list) else None
+
+
+@attrs.frozen
+class Agreements:
+    """Agreements compiled once for a learner call (those that do not compile are skipped)."""
+
+    automata: tuple[tuple[DFA, int], ...]
+
+    @classmethod
+    def compile(cls, items: Sequence[Agreement], dialect: Dialect, universe: CharSet, state_limit: int) -> Agreements:
+        """The agreements' hypotheses as automata over ``universe``."""
+        out = []
+        for item in items:
+            try:
+                out.append((compile_regex(parse(item.hypothesis, dialect, universe), universe, state_limit=state_limit), item.below))
+            except (RegexError, AutomataError):
+                continue
+        return cls(tuple(out))
+
+    def implied(self, dfa: DFA) -> list[Example]:
+        """For each agreement ``dfa`` breaks, the shortest string where it does, labeled as the
+        earlier hypothesis (so as the target) labels it."""
+        out = []
+        for earlier, below in self.automata:
+            witness = equivalence_witness(dfa, earlier)
+            if witness is not None and len(witness.string) < below:
+                out.append(Example(witness.string, witness.accepted_by == "right"))
+        return out
