@@ -1,16 +1,26 @@
 """State-merging learners behind the :class:`cegis.learner.Learner` protocol.
 
-A learner here is a frozen description (alphabet granularity, merge orders); each proposal
-re-learns from scratch on every example accumulated so far, so an early wrong merge made from
-sparse data is never carried into later epochs, and no memory passes between epochs. Each merge
-order yields one DFA consistent with the examples; the proposal is the *smallest* of them (fewest
-states of the minimal DFA, then the shortest printed regex): smaller hypotheses generalize better
-from the same evidence (Occam), read better, and keep the teacher far below its state limit.
+A learner here is a frozen description (alphabet granularity, merge orders, tree readings); each
+proposal re-learns from scratch on every example accumulated so far, so an early wrong merge made
+from sparse data is never carried into later epochs. Each merge order yields one DFA consistent
+with the examples; the proposal is the *smallest* of them (fewest states of the minimal DFA, then
+the shortest printed regex): smaller hypotheses generalize better from the same evidence (Occam),
+read better, and keep the teacher far below its state limit.
 
-A clustered example that could be neither tied in the prefix tree nor spelled out there is taken
-into the hypothesis as an exception afterwards (its strings added or removed, exactly). The printed
-regex is what the teacher sees, so it is parsed back and compiled, and it must label
-every example as the example says (clustered ones universally, :func:`oracle.misclassified`)
+A clustered example enters the prefix tree in one of two *readings*, and the symbolic learner
+tries both: ``tied`` (every class of a position leads to one child) or ``representative`` (one
+path through the largest class of each position). A tie is a guess (the teacher groups characters
+by the states of the difference automaton, not the target's) that sometimes bloats the hypothesis;
+a representative path guesses nothing. An example not fully in the tree is checked universally on
+each candidate, and a string of it the candidate gets wrong is learned literally in another round;
+only after :data:`WITNESS_ROUNDS` is the rest patched in as exceptions (its strings added or
+removed, exactly).
+
+The only memory between epochs is the *agreements* (:mod:`cegis.merging.agreement`): when the
+teacher answers with shortest counterexamples, every earlier hypothesis was right below the length
+of its counterexample, and a candidate that breaks that learns again with the strings that show
+it. The printed regex is what the teacher sees, so it is parsed back and compiled, and it must
+label every example as the example says (clustered ones universally, :func:`oracle.misclassified`)
 before it is proposed; a candidate that fails is dropped, and when none is left the proposal is a
 typed failure, never a silently inconsistent hypothesis. The search runs in a worker thread so the
 event loop stays free.
