@@ -21,11 +21,12 @@ process pool. Run:
 from __future__ import annotations
 
 import asyncio
+import json
 import statistics
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Literal, cast
 
@@ -97,6 +98,16 @@ def run_job(job: Job) -> Result:
         job, success, str(state.outcome), len(state.examples), state.epoch,
         state.cost.learner.membership_queries, seconds, ratio,
     )
+
+
+def result_json(result: Result) -> dict[str, object]:
+    """One run as a JSON record: the job (target, dataset, protocol, seed) and what it measured."""
+    job = result.job
+    return {
+        "learner": job.learner, "dataset": job.dataset, "target": job.task.target, "protocol": job.protocol,
+        "seed": job.seed, "star_depth": job.task.metrics.star_depth,
+        **attrs.asdict(result, filter=lambda a, _: a.name != "job"),
+    }
 
 
 def jobs(learners: Sequence[str], datasets: Sequence[str], seeds: int, protocols: Sequence[Protocol], quick: bool, data: Path) -> list[Job]:
@@ -174,7 +185,10 @@ def slowest(results: Sequence[Result], limit: int = 10) -> str:
 @click.option("--quick", is_flag=True, help="every fifth task of each dataset")
 @click.option("--workers", type=int, default=2, show_default=True)
 @click.option("--data", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True)
-def main(learners: str | None, datasets: str, seeds: int, protocols: str, quick: bool, workers: int, data: Path) -> None:
+@click.option("--results", type=click.Path(path_type=Path), default=None, help="append one JSON line per run as it ends")
+def main(
+    learners: str | None, datasets: str, seeds: int, protocols: str, quick: bool, workers: int, data: Path, results: Path | None
+) -> None:
     """Run the learners on the benchmark lists and print the table by StarDepth."""
     names = learners.split(",") if learners else [registry.default_passive()]
     for name in names:
@@ -185,12 +199,17 @@ def main(learners: str | None, datasets: str, seeds: int, protocols: str, quick:
         raise click.BadParameter(f"unknown dataset or protocol: {', '.join(sorted(unknown))}")
     todo = jobs(names, chosen, seeds, [cast(Protocol, p) for p in protocols.split(",")], quick, data)
     started = time.perf_counter()
+    done: list[Result] = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        results = list(pool.map(run_job, todo, chunksize=4))
-    print(table(results))
-    print(failures(results))
-    print(slowest(results))
-    print(f"{len(results)} runs in {time.perf_counter() - started:.0f} s on {workers} workers")
+        for future in as_completed([pool.submit(run_job, job) for job in todo]):
+            done.append(future.result())
+            if results is not None:
+                with results.open("a", encoding="utf-8") as out:
+                    out.write(json.dumps(result_json(done[-1])) + "\n")
+    print(table(done))
+    print(failures(done))
+    print(slowest(done))
+    print(f"{len(done)} runs in {time.perf_counter() - started:.0f} s on {workers} workers")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,27 @@
+"""The learners benchmark: a run in each protocol reaches the target, its JSON record carries the
+job and the measurements, and the table reports it under its StarDepth."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from experiments.bench_learners import Job, result_json, run_job, slowest, table
+from experiments.datasets.task import make_task
+from regexlang import parse, universe
+
+EXTENDED = universe("extended")
+TASK, _ = make_task("t", parse("[A-Z][a-z]*#", "extended", EXTENDED), "[A-Z][a-z]*#", "extended", EXTENDED, "test")
+
+
+@pytest.mark.parametrize("protocol", ["paper", "shortest"])
+def test_a_run_learns_and_its_record_reads_back(protocol: str) -> None:
+    result = run_job(Job("symbolic", "extended", TASK, protocol, 0))  # type: ignore[arg-type]
+    assert result.success and result.outcome == "equivalent" and result.membership_queries == 0
+    record = json.loads(json.dumps(result_json(result)))
+    assert record["target"] == "[A-Z][a-z]*#" and record["protocol"] == protocol and record["star_depth"] == 1
+    assert record["examples"] == result.examples and record["success"] is True
+    rows = table([result]).splitlines()
+    assert any(row.split()[3] == "1" and "100.0%" in row for row in rows[2:])
+    assert "[A-Z][a-z]*#" in slowest([result])
