@@ -7,10 +7,10 @@ hypothesis labels *every* string shorter than ``n`` as the target does: an :clas
 Learning regular languages from such counterexamples alone, with no membership queries, is what
 Ibarra & Jiang showed possible ("Learning regular languages from counterexamples", JCSS 1991).
 
-A learner keeps its agreements in its memo and, before proposing a candidate, compares it with
-each earlier hypothesis below that hypothesis' length: the shortest string on which they differ
-is an example labeled by the earlier hypothesis, which is the target's label. No query is asked;
-the labels follow from the teacher's contract.
+A learner keeps the agreement with the largest length in its memo (it implies every other) and,
+before proposing a candidate, compares it with that earlier hypothesis below that length: the
+shortest string on which they differ is an example labeled by the earlier hypothesis, which is the
+target's label. No query is asked; the labels follow from the teacher's contract.
 """
 
 from __future__ import annotations
@@ -39,8 +39,11 @@ class Agreement:
 
 
 def agreements(context: LearnerContext) -> tuple[Agreement, ...]:
-    """The agreements so far: the previous proposal's memo, and the one its verdict implies when
-    the teacher answered with shortest counterexamples."""
+    """The agreement that holds the most: of the previous proposal's memo and the one its verdict
+    implies when the teacher answered with shortest counterexamples, the one with the largest
+    ``below`` (the newest on a tie). It alone constrains as much as all of them: every agreement
+    says the target equals its hypothesis below its length, so a candidate that agrees with the
+    longest one agrees with the target, hence with every other, below theirs."""
     previous, verdict = context.previous, context.verdict
     known = tuple(previous.memo) if previous is not None and isinstance(previous.memo, tuple) else ()
     if previous is None or not previous.ok or verdict is None or not verdict.counterexamples:
@@ -49,7 +52,9 @@ def agreements(context: LearnerContext) -> tuple[Agreement, ...]:
         return known
     below = min(len(example.positions if not isinstance(example, Example) else example.string)
                 for example in verdict.counterexamples)
-    return (*known, Agreement(previous.text, below)) if below else known
+    if not below or any(a.below > below for a in known):
+        return known
+    return (Agreement(previous.text, below),)
 
 
 def encode(memo: object) -> object:

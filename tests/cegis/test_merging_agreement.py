@@ -36,7 +36,10 @@ def test_a_shortest_verdict_adds_an_agreement_below_its_shortest_counterexample(
     answer = (Example("bab", True), ClusteredExample((SIGMA, SIGMA), False, SIGMA))
     assert agreements(context("shortest+clustered", answer)) == (Agreement("a*", 2),)
     earlier = (Agreement("b", 1),)
-    assert agreements(context("shortest", answer[:1], memo=earlier)) == (*earlier, Agreement("a*", 3))
+    assert agreements(context("shortest", answer[:1], memo=earlier)) == (Agreement("a*", 3),)  # it implies "b"'s
+    longer = (Agreement("b", 4),)
+    assert agreements(context("shortest", answer[:1], memo=longer)) == longer
+    assert agreements(context("shortest", answer[:1], memo=(Agreement("b", 3),))) == (Agreement("a*", 3),)
 
 
 @pytest.mark.parametrize("mode", ["paths", "uniform+clustered", "shortest@cegml"])
