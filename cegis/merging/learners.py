@@ -198,13 +198,13 @@ def _consistent(
 
 
 def _candidates(
-    tree_: _Tree, learner: MergingLearner, patch: bool, problems: list[str]
+    built: _Tree, learner: MergingLearner, patch: bool, problems: list[str]
 ) -> tuple[list[tuple[DFA, str]], list[Example]]:
     """The distinct DFAs the merge orders find that satisfy every example, and, for those that
     miss a clustered example left out of the prefix tree, one misclassified string of each such
     example (to learn from literally in another round). With ``patch`` such a DFA is instead
     patched with the missed examples as exceptions."""
-    alphabet, tree, words, untied = tree_
+    alphabet, tree, words, untied = built
     universe = alphabet.universe
     candidates: dict[tuple[int, ...], tuple[DFA, str]] = {}
     witnesses: dict[str, Example] = {}
