@@ -59,7 +59,7 @@ from oracle.clustered import from_path
 from oracle.compiling import Compiled, compile_subject, guard_issue
 from oracle.config import Order, TeacherConfig
 from oracle.draws import Edges, Grain, SearchTooLarge, Walk, random_strings, random_walks, shortest_walks
-from oracle.examples import ClusteredExample, Counterexample, Example, ExampleKey, identity
+from oracle.examples import ClusteredExample, Counterexample, Example, ExampleKey, identity, length
 from oracle.mutations import readable
 from oracle.protocol import Issue, Spend, Verdict
 from regexlang.ast import Regex
@@ -286,7 +286,7 @@ class ExactTeacher:
             return (*pos, *neg)
         alternating = [e for pair in itertools.zip_longest(pos, neg) for e in pair if e is not None]
         if self.config.order == "by_length":
-            return tuple(sorted(alternating, key=_length))
+            return tuple(sorted(alternating, key=length))
         return tuple(alternating)
 
 
@@ -389,11 +389,8 @@ def _odd_to_shorter(pos: _Side, neg: _Side, given: int) -> tuple[_Side, _Side]:
     """In ``shortest`` mode the odd slot of a batch goes to the side whose next witness is
     shorter, so a batch of one is *the* shortest counterexample; a tie alternates with the
     number of examples already given, so neither side starves."""
-    longer_pos, longer_neg = _length(pos.examples[-1]), _length(neg.examples[-1])
+    longer_pos, longer_neg = length(pos.examples[-1]), length(neg.examples[-1])
     if longer_pos < longer_neg or (longer_pos == longer_neg and given % 2 == 0):
         return pos, attrs.evolve(neg, examples=neg.examples[:-1])
     return attrs.evolve(pos, examples=pos.examples[:-1]), neg
 
-
-def _length(example: Counterexample) -> int:
-    return len(example.string) if isinstance(example, Example) else len(example.positions)

@@ -167,6 +167,11 @@ Counterexample: TypeAlias = Example | ClusteredExample
 ExampleKey: TypeAlias = str | tuple[CharSet, ...]
 
 
+def length(example: Counterexample) -> int:
+    """How many characters every string of ``example`` has."""
+    return len(example.string) if isinstance(example, Example) else len(example.positions)
+
+
 def identity(example: Counterexample) -> ExampleKey:
     """What makes two counterexamples the same one, whatever their label or type: the string, or the
     positions of a clustered example (a clustered example of single characters is its string)."""

@@ -24,7 +24,7 @@ from automata.dfa import DFA
 from automata.errors import AutomataError
 from automata.ops import equivalence_witness
 from cegis.learner import LearnerContext
-from oracle.examples import Example
+from oracle.examples import Example, length
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect, parse
 from regexlang.errors import RegexError
@@ -50,8 +50,7 @@ def agreements(context: LearnerContext) -> tuple[Agreement, ...]:
         return known
     if verdict.mode.split("+")[0] != "shortest" or "@" in verdict.mode:
         return known
-    below = min(len(example.positions if not isinstance(example, Example) else example.string)
-                for example in verdict.counterexamples)
+    below = min(map(length, verdict.counterexamples))
     if not below or any(a.below > below for a in known):
         return known
     return (Agreement(previous.text, below),)

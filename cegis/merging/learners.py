@@ -41,8 +41,8 @@ from automata.compile import compile_regex
 from automata.dfa import DFA
 from automata.errors import AutomataError
 from automata.minimize import minimize
-from automata.sampling import shortest
 from automata.ops import dead_state, difference, intersection, union
+from automata.sampling import shortest
 from automata.to_regex import to_regex
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.merging import agreement
@@ -58,6 +58,17 @@ from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect, parse, unparse
 from regexlang.errors import RegexError
+
+#: How a clustered example enters the prefix tree: ``tied`` (all classes of a position lead to one
+#: child, a guess: the teacher groups characters by the states of the *difference* automaton, not
+#: the target's) or ``representative`` (one path through the largest class of each position, the
+#: example then checked universally on the hypothesis like any left-out example).
+TreeReading = Literal["tied", "representative"]
+
+#: The alphabet, the prefix tree, the examples as words, and the examples left out of the tree
+#: (with their words).
+_Tree = tuple[Alphabet, Quotient, list[SymbolicWord], list[tuple[Counterexample, SymbolicWord]]]
+
 
 #: Most words a clustered example is spelled out into when its tie fails.
 MAX_SPELLED = 256
@@ -268,20 +279,9 @@ def _holds_on(rows: list[list[int]], accepting: list[bool], start: int, word: Sy
 
 def _misclassified_string(dfa: DFA, example: Counterexample, universe: CharSet) -> Example:
     """The shortest string of ``example`` that ``dfa`` labels otherwise, as a plain example."""
-    strings = compile_regex(union_regex(example), universe, state_limit=CHECK_STATE_LIMIT)
+    strings = _strings(example, universe)
     wrong = difference(strings, dfa) if example.label else intersection(strings, dfa)
     return Example(shortest(wrong, 1)[0], example.label)
-
-
-#: How a clustered example enters the prefix tree: ``tied`` (all classes of a position lead to one
-#: child, a guess: the teacher groups characters by the states of the *difference* automaton, not
-#: the target's) or ``representative`` (one path through the largest class of each position, the
-#: example then checked universally on the hypothesis like any left-out example).
-TreeReading = Literal["tied", "representative"]
-
-#: The alphabet, the prefix tree, the examples as words, and the examples left out of the tree
-#: (with their words).
-_Tree = tuple[Alphabet, Quotient, list[SymbolicWord], list[tuple[Counterexample, SymbolicWord]]]
 
 
 def _prefix_tree(
@@ -328,10 +328,14 @@ def _patched(dfa: DFA, wrong: Sequence[Counterexample], universe: CharSet) -> DF
     (negatives). Exact for consistent examples: no positive string is a negative one, so the
     exceptions touch no other example."""
     for example in wrong:
-        strings = compile_regex(union_regex(example), universe, state_limit=CHECK_STATE_LIMIT)
         combine = union if example.label else difference
-        dfa = combine(dfa, strings, state_limit=CHECK_STATE_LIMIT)
+        dfa = combine(dfa, _strings(example, universe), state_limit=CHECK_STATE_LIMIT)
     return dfa
+
+
+def _strings(example: Counterexample, universe: CharSet) -> DFA:
+    """The strings ``example`` stands for, as an automaton over ``universe``."""
+    return compile_regex(union_regex(example), universe, state_limit=CHECK_STATE_LIMIT)
 
 
 def _alike(words: Sequence[SymbolicWord], size: int) -> list[list[int]]:
