@@ -4,8 +4,11 @@ A learner here is a frozen description (alphabet granularity, merge orders, tree
 proposal re-learns from scratch on every example accumulated so far, so an early wrong merge made
 from sparse data is never carried into later epochs. Each merge order yields one DFA consistent
 with the examples; the proposal is the *smallest* of them (fewest states of the minimal DFA, then
-the shortest printed regex): smaller hypotheses generalize better from the same evidence (Occam),
-read better, and keep the teacher far below its state limit.
+the fewest transitions): smaller hypotheses generalize better from the same evidence (Occam), read
+better, and keep the teacher far below its state limit. A loop no positive example pumps
+(:mod:`cegis.merging.pumping`) counts as :data:`UNPUMPED_COST` more states, and the language of
+the positives themselves, which has no loop, competes too: a finite target is then learned as the
+words it is, not refuted one loop at a time.
 
 A clustered example enters the prefix tree in one of two *readings*, and the symbolic learner
 tries both: ``tied`` (every class of a position leads to one child) or ``representative`` (one
@@ -41,12 +44,12 @@ from automata.compile import compile_regex
 from automata.dfa import DFA
 from automata.errors import AutomataError
 from automata.minimize import minimize
-from automata.ops import dead_state, difference, intersection, union
-from automata.sampling import shortest
+from automata.ops import dead_state, difference, union
 from automata.to_regex import to_regex
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.merging import agreement
 from cegis.merging.exact import smallest
+from cegis.merging.pumping import unpumped_loops
 from cegis.merging.quotient import LabelConflict, Quotient
 from cegis.merging.redblue import MergeOrder, red_blue, table
 from cegis.merging.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
@@ -54,6 +57,7 @@ from cegis.union import as_regex as union_regex
 from oracle.clustered import misclassified
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.ast import Chars, Complement, EmptySet, Star
+from regexlang.ast import union as any_of
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect, parse, unparse
@@ -80,6 +84,10 @@ WITNESS_ROUNDS = 8
 #: Rounds of learning again with the examples that earlier hypotheses' agreements imply
 #: (:mod:`cegis.merging.agreement`) before a candidate that breaks one is proposed anyway.
 AGREEMENT_ROUNDS = 16
+
+#: What a loop that the positives do not pump (:mod:`cegis.merging.pumping`) costs a hypothesis,
+#: in states.
+UNPUMPED_COST = 2
 
 #: Most states a hypothesis patched with exceptions may have.
 MAX_PATCHED_STATES = 40
@@ -176,7 +184,9 @@ def _learn(
         implied.extend(more.values())
     if implied:
         found = [(dfa, f"{how}, {len(implied)} implied examples") for dfa, how in found]
-    for dfa, how in sorted(found, key=lambda c: _size(c[0])):
+    found += _finite(examples, universe, earlier, problems)
+    positives = [_representative(e) for e in examples if e.label]
+    for dfa, how in sorted(found, key=lambda c: _score(c[0], positives)):
         text = _printed(dfa, dialect, universe, examples)
         problem = _check(text, examples, dialect, universe)
         if problem is None:
@@ -185,6 +195,24 @@ def _learn(
             return Proposal(parse(text, dialect, universe), text, reasoning)
         problems.append(f"{how}: {problem}")
     return _failure("search_exhausted", "; ".join(problems) or "no merge order succeeded")
+
+
+def _finite(
+    examples: Sequence[Counterexample], universe: CharSet, earlier: agreement.Agreements, problems: list[str]
+) -> list[tuple[DFA, str]]:
+    """The language of the positives, when it keeps the agreements: the hypothesis that
+    generalizes nothing, preferred where merging only builds loops the positives do not pump."""
+    try:
+        dfa = minimize(_strings_of([e for e in examples if e.label], universe))
+    except AutomataError as error:
+        problems.append(f"the positives: {error}")
+        return []
+    return [] if earlier.implied(dfa) else [(dfa, "the positives")]
+
+
+def _representative(example: Counterexample) -> str:
+    """One string of ``example``."""
+    return example.string if isinstance(example, Example) else "".join(p.first() for p in example.positions)
 
 
 def _consistent(
@@ -223,10 +251,11 @@ def _candidates(
     def keep(red: list[int], how: str, unlabeled_accept: bool = False) -> None:
         dfa = minimize(table(tree, red, alphabet, similar, unlabeled_accept))
         rows, accepting = dfa.transitions.tolist(), dfa.accepting.tolist()
-        wrong = [e for e, word in untied if not _holds_on(rows, accepting, dfa.start, word)]
+        missed = [(e, word) for e, word in untied if not _holds_on(rows, accepting, dfa.start, word)]
+        wrong = [e for e, _ in missed]
         if wrong and not patch:
-            for example in wrong:
-                witness = _misclassified_string(dfa, example, universe)
+            for _, word in missed:
+                witness = Example(_misclassified_string(rows, accepting, dfa.start, word, alphabet), word.label)
                 witnesses.setdefault(witness.string, witness)
             return
         if wrong:
@@ -277,11 +306,26 @@ def _holds_on(rows: list[list[int]], accepting: list[bool], start: int, word: Sy
     return all(accepting[state] == word.label for state in states)
 
 
-def _misclassified_string(dfa: DFA, example: Counterexample, universe: CharSet) -> Example:
-    """The shortest string of ``example`` that ``dfa`` labels otherwise, as a plain example."""
-    strings = _strings(example, universe)
-    wrong = difference(strings, dfa) if example.label else intersection(strings, dfa)
-    return Example(shortest(wrong, 1)[0], example.label)
+def _misclassified_string(
+    rows: list[list[int]], accepting: list[bool], start: int, word: SymbolicWord, alphabet: Alphabet
+) -> str:
+    """A string of ``word`` that the table ``rows`` labels otherwise (:func:`_holds_on` said one
+    exists), spelled with each class's smallest character."""
+    layers = []  # per position: state -> (previous state, symbol)
+    states = {start}
+    for position in word.positions:
+        layer: dict[int, tuple[int, int]] = {}
+        for state in sorted(states):
+            for symbol in position:
+                layer.setdefault(rows[state][symbol], (state, symbol))
+        layers.append(layer)
+        states = set(layer)
+    state = min(s for s in states if accepting[s] != word.label)
+    symbols = []
+    for layer in reversed(layers):
+        state, symbol = layer[state]
+        symbols.append(symbol)
+    return "".join(alphabet.representative(symbol) for symbol in reversed(symbols))
 
 
 def _prefix_tree(
@@ -335,7 +379,12 @@ def _patched(dfa: DFA, wrong: Sequence[Counterexample], universe: CharSet) -> DF
 
 def _strings(example: Counterexample, universe: CharSet) -> DFA:
     """The strings ``example`` stands for, as an automaton over ``universe``."""
-    return compile_regex(union_regex(example), universe, state_limit=CHECK_STATE_LIMIT)
+    return _strings_of([example], universe)
+
+
+def _strings_of(examples: Sequence[Counterexample], universe: CharSet) -> DFA:
+    """The strings any of ``examples`` stands for, as an automaton over ``universe``."""
+    return compile_regex(any_of(*map(union_regex, examples)), universe, state_limit=CHECK_STATE_LIMIT)
 
 
 def _alike(words: Sequence[SymbolicWord], size: int) -> list[list[int]]:
@@ -353,8 +402,12 @@ def _alike(words: Sequence[SymbolicWord], size: int) -> list[list[int]]:
     ]
 
 
-def _size(dfa: DFA) -> tuple[int, int]:
-    return dfa.n_states, int((dfa.transitions != dfa.transitions[:, :1]).sum())
+def _score(dfa: DFA, positives: Sequence[str]) -> tuple[int, int, int]:
+    """States, with :data:`UNPUMPED_COST` for each loop the positives do not pump; on a tie, fewer
+    such loops, then fewer transitions off each row's first target."""
+    unpumped = unpumped_loops(dfa, positives)
+    changes = int((dfa.transitions != dfa.transitions[:, :1]).sum())
+    return dfa.n_states + UNPUMPED_COST * unpumped, unpumped, changes
 
 
 def _printed(dfa: DFA, dialect: Dialect, universe: CharSet, examples: Sequence[Counterexample]) -> str:

@@ -109,6 +109,25 @@ def test_clustered_positions_generalize_to_every_class_member() -> None:
     assert all(re.fullmatch(text, c + "#") for c in "abcxyz")
 
 
+def test_a_single_word_is_learned_as_a_word_not_as_a_loop_no_positive_pumps() -> None:
+    # The paper teacher's first answer for the target accbc. Smaller DFAs with a loop fit as well
+    # (ac(c[a-c]c)*), but the one positive goes round each loop once; the finite language of the
+    # positives is preferred (cegis.merging.pumping) until a positive goes round one twice.
+    abc, ab, bc, a, c = CharSet.of("abc"), CharSet.of("ab"), CharSet.of("bc"), CharSet.of("a"), CharSet.of("c")
+    examples: list[Counterexample] = [
+        Example("accbc", True),
+        Example("abb", False),
+        Example("aabccaab", False),
+        Example("", False),
+        ClusteredExample((bc, abc, abc, abc, abc), False, abc),
+        ClusteredExample((a, c, ab, abc, abc), False, abc),
+        ClusteredExample((a, ab, abc, abc, abc), False, abc),
+    ]
+    assert learned(symbolic(), examples, abc) == "accbc"
+    pumped = learned(symbolic(), [*examples, Example("accbcbcbc", True)], abc)
+    assert "*" in pumped or "+" in pumped
+
+
 @pytest.mark.parametrize("learner", LEARNERS, ids=lambda l: l.name)
 def test_contradictory_examples_are_a_typed_failure(learner: MergingLearner) -> None:
     proposal = learner.learn((Example("ab", True), Example("ba", False), Example("ab", False)), "python", SIGMA)
