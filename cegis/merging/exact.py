@@ -49,7 +49,7 @@ class _Search:
     def search(self, red: list[int], bound: int) -> list[int] | None:
         tree = self.tree
         red = list(dict.fromkeys(tree.find(r) for r in red))
-        blues = blue_states(tree, red, self.sinks, set())  # no cache: undoing merges removes paths
+        blues = blue_states(tree, red, self.sinks)
         if not blues:
             return red
         choice: tuple[int, list[tuple[int, int]]] | None = None

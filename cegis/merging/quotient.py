@@ -24,9 +24,16 @@ import math
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
+import numpy as np
+
+from cegis.merging import _kernels
+from cegis.merging._kernels import ACCEPT, REJECT, UNKNOWN
 from cegis.merging.symbols import SymbolicWord
 
-UNKNOWN, REJECT, ACCEPT = -1, 0, 1
+__all__ = ["ACCEPT", "REJECT", "UNKNOWN", "LabelConflict", "Quotient"]
+
+#: Most tree nodes a prefix tree may have (its arrays are sized up front).
+MAX_NODES = 500_000
 
 
 class LabelConflict(Exception):
@@ -39,16 +46,25 @@ class LabelConflict(Exception):
 
 
 class Quotient:
-    """A quotient of the prefix tree: states are union-find representatives of tree nodes."""
+    """A quotient of the prefix tree: states are union-find representatives of tree nodes.
 
-    def __init__(self) -> None:
-        self.parent: list[int] = [0]
-        self.successors: list[dict[int, int]] = [{}]
-        self.label: list[int] = [UNKNOWN]
-        self.depth: list[int] = [0]
-        self.labeled_by: dict[int, int] = {}  # tree node -> index of the example that labeled it
-        self.conflict = (0, 0)  # the two states whose labels stopped the last failed merge
-        self._log: list[tuple[int, int, int]] = []  # (kind, node, value) to undo, newest last
+    The arrays (see :mod:`cegis.merging._kernels`) are sized once for ``capacity`` tree nodes over
+    ``symbols`` classes; merging and undo run compiled."""
+
+    def __init__(self, capacity: int, symbols: int) -> None:
+        self.succ = np.full((capacity, symbols), -1, dtype=np.int32)
+        self.parent = np.arange(capacity, dtype=np.int32)
+        self.label = np.full(capacity, UNKNOWN, dtype=np.int8)
+        self.depth = np.zeros(capacity, dtype=np.int32)
+        self.labeled_by = np.full(capacity, -1, dtype=np.int32)  # tree node -> example that labeled it
+        self.log = np.zeros((capacity * (symbols + 3) + 1, 3), dtype=np.int32)  # changes to undo
+        self.meta = np.array([1, 0, 0, 0], dtype=np.int64)  # nodes, log length, conflicting states
+        self.stack = np.zeros((capacity * symbols + 1, 2), dtype=np.int32)
+
+    @property
+    def conflict(self) -> tuple[int, int]:
+        """The two states whose labels stopped the last failed merge."""
+        return int(self.meta[_kernels.CONFLICT_A]), int(self.meta[_kernels.CONFLICT_B])
 
     @classmethod
     def prefix_tree(
@@ -60,8 +76,16 @@ class Quotient:
         combination of their classes. The others are tied; a tie that would make two differently
         labeled states meet is taken back and the word spelled out instead, or left out when that
         takes more than ``spell_limit`` words. Raises :class:`LabelConflict` when a spelled word
-        meets a differently labeled one (``inserting`` is then that word)."""
-        tree = cls()
+        meets a differently labeled one (``inserting`` is then that word), and ``ValueError`` when
+        the tree would pass :data:`MAX_NODES` nodes."""
+        capacity = 1
+        for index, word in enumerate(words):
+            combinations = math.prod(map(len, word.positions))
+            capacity += len(word.positions) * (combinations if index in spelled or combinations <= spell_limit else 1)
+        if capacity > MAX_NODES:
+            raise ValueError(f"the prefix tree would have up to {capacity} nodes (limit {MAX_NODES})")
+        symbols = 1 + max((c for word in words for p in word.positions for c in p), default=0)
+        tree = cls(capacity, symbols)
         tied, left_out = [], []
         for index, word in enumerate(words):
             if index in spelled or all(len(p) == 1 for p in word.positions):
@@ -93,8 +117,8 @@ class Quotient:
         node = 0
         for position in word.positions:
             node = self.find(node)
-            edges = self.successors[node]
-            known = {self.find(edges[c]) for c in position if c in edges}
+            edges = self.succ[node]
+            known = {self.find(int(edges[c])) for c in position if edges[c] >= 0}
             if known:
                 child = min(known)
                 for other in known - {child}:
@@ -102,19 +126,17 @@ class Quotient:
                         first, second = self.conflict
                         raise LabelConflict(self._labeler(first), self._labeler(second), index)
                 child = self.find(child)
-                edges = self.successors[self.find(node)]
             else:
-                child = self._new(self.depth[node] + 1)
-                self._log.append((3, child, 0))
+                child = self._new(int(self.depth[node]) + 1)
             for c in position:
-                if c not in edges:
+                if edges[c] < 0:
                     edges[c] = child
-                    self._log.append((2, node, c))
+                    self._log(_kernels.EDGE, node, c)
             node = child
         state = self.find(node)
         label = ACCEPT if word.label else REJECT
         if self.label[state] == UNKNOWN:
-            self._log.append((1, state, UNKNOWN))
+            self._log(_kernels.LABEL, state, UNKNOWN)
             self.label[state] = label
             self.labeled_by[state] = index
         elif self.label[state] != label:
@@ -122,91 +144,53 @@ class Quotient:
 
     def _labeler(self, state: int) -> int:
         """The first example that labeled a node of ``state``."""
-        return min(i for node, i in self.labeled_by.items() if self.find(node) == self.find(state))
+        rep = self.find(state)
+        return min(int(i) for node, i in enumerate(self.labeled_by[: self.nodes]) if i >= 0 and self.find(node) == rep)
 
     def _new(self, depth: int) -> int:
-        self.parent.append(len(self.parent))
-        self.successors.append({})
-        self.label.append(UNKNOWN)
-        self.depth.append(depth)
-        return len(self.parent) - 1
+        node = self.nodes
+        self.meta[_kernels.NODES] = node + 1
+        self.depth[node] = depth
+        self._log(_kernels.NODE, node, 0)
+        return node
+
+    def _log(self, kind: int, node: int, value: int) -> None:
+        _kernels.log_change(self.log, self.meta, kind, node, value)
+
+    @property
+    def nodes(self) -> int:
+        """Tree nodes so far."""
+        return int(self.meta[_kernels.NODES])
 
     def find(self, node: int) -> int:
         """The state (representative) holding ``node``."""
-        parent = self.parent
-        while parent[node] != node:
-            node = parent[node]
-        return node
+        return int(_kernels.find(self.parent, node))
+
+    def edges(self, state: int) -> dict[int, int]:
+        """The symbols ``state`` reads, with the tree node each leads to."""
+        row = self.succ[state]
+        return {int(symbol): int(row[symbol]) for symbol in np.flatnonzero(row >= 0)}
 
     def target(self, state: int, symbol: int) -> int | None:
         """The state reached from ``state`` on ``symbol``, or ``None`` when no example goes there."""
-        child = self.successors[state].get(symbol)
-        return None if child is None else self.find(child)
+        child = int(self.succ[state, symbol]) if symbol < self.succ.shape[1] else -1
+        return None if child < 0 else self.find(child)
 
     def merge(self, keep: int, absorb: int) -> int | None:
         """Merge state ``absorb`` into ``keep`` and close under determinization. Returns the
         evidence score (pairs of equally labeled states merged) or ``None`` on a label conflict,
         in which case the caller must :meth:`undo` (the partial merge stays in the log)."""
-        score = 0
-        pending = [(keep, absorb)]
-        find, parent, label, successors, log = self.find, self.parent, self.label, self.successors, self._log
-        while pending:
-            a, b = pending.pop()
-            a, b = find(a), find(b)
-            if a == b:
-                continue
-            if label[b] != UNKNOWN:
-                if label[a] == UNKNOWN:
-                    log.append((1, a, UNKNOWN))
-                    label[a] = label[b]
-                elif label[a] != label[b]:
-                    self.conflict = (a, b)
-                    return None
-                else:
-                    score += 1
-            parent[b] = a
-            log.append((0, b, b))
-            mine = successors[a]
-            for symbol, child in successors[b].items():
-                here = mine.get(symbol)
-                if here is None:
-                    mine[symbol] = child
-                    log.append((2, a, symbol))
-                else:
-                    pending.append((here, child))
-        return score
+        score = int(_kernels.merge(self.succ, self.parent, self.label, self.log, self.meta, self.stack, keep, absorb))
+        return None if score < 0 else score
 
     def checkpoint(self) -> int:
         """A mark of the undo log to return to with :meth:`undo`."""
-        return len(self._log)
+        return int(self.meta[_kernels.LOG])
 
     def undo(self, mark: int = 0) -> None:
         """Take back every change since ``mark``."""
-        log = self._log
-        while len(log) > mark:
-            kind, node, value = log.pop()
-            if kind == 0:
-                self.parent[node] = value
-            elif kind == 1:
-                self.label[node] = value
-                self.labeled_by.pop(node, None)
-            elif kind == 2:
-                del self.successors[node][value]
-            else:  # a node created by an insertion that is taken back: it is the last one
-                self.parent.pop(), self.successors.pop(), self.label.pop(), self.depth.pop()
+        _kernels.undo(self.succ, self.parent, self.label, self.labeled_by, self.log, self.meta, mark)
 
     def commit(self) -> None:
         """Forget the undo log: the changes so far are final."""
-        self._log.clear()
-
-    def reachable(self, state: int) -> set[int]:
-        """The states reachable from ``state`` (itself included)."""
-        seen = {state}
-        stack = [state]
-        while stack:
-            for child in self.successors[stack.pop()].values():
-                rep = self.find(child)
-                if rep not in seen:
-                    seen.add(rep)
-                    stack.append(rep)
-        return seen
+        self.meta[_kernels.LOG] = 0

@@ -33,6 +33,7 @@ import numpy as np
 
 from automata.alphabet import Alphabet
 from automata.dfa import DFA
+from cegis.merging import _kernels
 from cegis.merging.quotient import ACCEPT, UNKNOWN, Quotient
 
 Strategy = Literal["rpni", "edsm"]
@@ -56,67 +57,19 @@ class MergeOrder:
 def red_blue(tree: Quotient, order: MergeOrder) -> list[int] | None:
     """Merge ``tree`` in place (undoable from a checkpoint taken before); the red states (start
     first), or ``None`` past ``order.max_states``."""
-    red = [tree.find(0)]
-    positive: set[int] = set()  # states known to reach acceptance (merging only ever adds paths)
-    while True:
-        red = list(dict.fromkeys(tree.find(r) for r in red))
-        blues = blue_states(tree, red, order.sinks, positive)
-        if not blues:
-            return red
-        promoted = _rpni_step(tree, red, blues[0]) if order.strategy == "rpni" else _edsm_step(tree, red, blues)
-        if promoted is not None:
-            red.append(promoted)
-            if len(red) > order.max_states:
-                return None
+    red = _kernels.red_blue(
+        tree.succ, tree.parent, tree.label, tree.depth, tree.labeled_by, tree.log, tree.meta, tree.stack,
+        order.strategy == "edsm", order.sinks, order.max_states,
+    )  # fmt: skip
+    return [int(r) for r in red] if len(red) else None
 
 
-def blue_states(tree: Quotient, red: list[int], sinks: bool, positive: set[int]) -> list[int]:
+def blue_states(tree: Quotient, red: list[int], sinks: bool) -> list[int]:
     """The blue states in breadth-first order; with ``sinks``, those from which acceptance is
-    reachable (the others are rejecting sinks). ``positive`` caches states known to reach it."""
-    reds = set(red)
-    found = {tree.find(child) for r in red for child in tree.successors[r].values()} - reds
-    blues = sorted(found, key=lambda s: (tree.depth[s], s))
-    return [b for b in blues if _reaches_acceptance(tree, b, positive)] if sinks else blues
-
-
-def _reaches_acceptance(tree: Quotient, state: int, positive: set[int]) -> bool:
-    if state in positive:
-        return True
-    if any(tree.label[s] == ACCEPT for s in tree.reachable(state)):
-        positive.add(state)
-        return True
-    return False
-
-
-def _rpni_step(tree: Quotient, red: list[int], blue: int) -> int | None:
-    """Merge ``blue`` into the first red state that accepts it; else return it for promotion."""
-    for state in red:
-        mark = tree.checkpoint()
-        if tree.merge(state, blue) is not None:
-            return None
-        tree.undo(mark)
-    return blue
-
-
-def _edsm_step(tree: Quotient, red: list[int], blues: list[int]) -> int | None:
-    """Take the best-scoring merge of any blue state; a blue state that no red state accepts is
-    returned for promotion first."""
-    best: tuple[int, int, int] | None = None
-    for blue in blues:
-        mergeable = False
-        for state in red:
-            mark = tree.checkpoint()
-            score = tree.merge(state, blue)
-            tree.undo(mark)
-            if score is not None:
-                mergeable = True
-                if best is None or score > best[0]:
-                    best = (score, state, blue)
-        if not mergeable:
-            return blue
-    assert best is not None
-    tree.merge(best[1], best[2])
-    return None
+    reachable (the others are rejecting sinks)."""
+    positive = np.zeros(len(tree.parent), dtype=np.int8)
+    reds = np.array(red, dtype=np.int64)
+    return [int(b) for b in _kernels.blue_states(tree.succ, tree.parent, tree.label, tree.depth, reds, sinks, positive)]
 
 
 def table(
@@ -133,7 +86,7 @@ def table(
     dead = len(red)
     transitions = np.full((dead + 1, len(alphabet)), dead, dtype=np.int32)
     for state, i in index.items():
-        read = tree.successors[state]
+        read = tree.edges(state)
         for symbol, child in read.items():
             transitions[i, symbol] = index.get(tree.find(child), dead)
         for symbol, alike in enumerate(similar):

@@ -184,10 +184,10 @@ def test_the_representative_reading_puts_one_path_per_clustered_example_and_chec
     examples: list[Counterexample] = [ClusteredExample((CharSet.of("b"), CharSet.of("b")), False, sigma), clustered]
     alphabet, tree, _, unchecked = _prefix_tree(examples, sigma, "atoms", "representative")
     assert len(alphabet) == 3 and [e for e, _ in unchecked] == [clustered]
-    first = {tree.find(child) for child in tree.successors[0].values()}
-    assert len(tree.successors[0]) == 2 and len(first) == 2  # "bb" and one path of the clustered one
+    first = {tree.find(child) for child in tree.edges(0).values()}
+    assert len(tree.edges(0)) == 2 and len(first) == 2  # "bb" and one path of the clustered one
     _, tied, _, left_out = _prefix_tree(examples, sigma, "atoms", "tied")
-    assert left_out == [] and len({tied.find(c) for c in tied.successors[0].values()}) == 1  # a and b tied
+    assert left_out == [] and len({tied.find(c) for c in tied.edges(0).values()}) == 1  # a and b tied
 
 
 def test_every_reading_stays_consistent_when_a_tie_is_wrong() -> None:

@@ -1,0 +1,231 @@
+"""The hot loops of state merging, compiled: union-find, merge with determinization, undo, and the
+red-blue loop (:mod:`cegis.merging.redblue`) that tries a merge for every red/blue pair.
+
+They work on the arrays of a :class:`cegis.merging.quotient.Quotient`, in place:
+
+* ``succ[node, symbol]``: the child a tree node reads ``symbol`` into, ``-1`` for none (only the
+  rows of representatives are current);
+* ``parent``: the union-find forest; ``label``: ``UNKNOWN``/``REJECT``/``ACCEPT`` per
+  representative; ``depth``: per tree node; ``labeled_by``: the example that labeled a node, or -1;
+* ``log[i] = (kind, node, value)``: the undo log (0 parent, 1 label, 2 edge added, 3 node created);
+* ``meta = [nodes, log length, conflict a, conflict b]``; ``stack``: scratch for merge's pairs.
+
+Evidence-driven merging tries every red/blue pair at every step, so a learner call runs hundreds of
+thousands of trial merges; in Python they were most of a learner's time.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from automata._jit import kernel  # the project's one numba decorator (cached, with a fallback)
+from automata.arrays import BoolArray, Int8Array, Int64Array, IntArray
+
+UNKNOWN, REJECT, ACCEPT = -1, 0, 1
+NODES, LOG, CONFLICT_A, CONFLICT_B = 0, 1, 2, 3
+PARENT, LABEL, EDGE, NODE = 0, 1, 2, 3
+
+
+@kernel
+def find(parent: IntArray, node: int) -> int:
+    """The representative of ``node``."""
+    while parent[node] != node:
+        node = parent[node]
+    return node
+
+
+@kernel
+def log_change(log: IntArray, meta: Int64Array, kind: int, node: int, value: int) -> None:
+    """Append one change to the undo log."""
+    top = meta[LOG]
+    log[top, 0] = kind
+    log[top, 1] = node
+    log[top, 2] = value
+    meta[LOG] = top + 1
+
+
+@kernel
+def merge(
+    succ: IntArray, parent: IntArray, label: Int8Array, log: IntArray, meta: Int64Array, stack: IntArray, keep: int, absorb: int
+) -> int:
+    """Merge ``absorb`` into ``keep`` and close under determinization; the evidence score (pairs of
+    equally labeled states merged), or -1 on a label conflict (then undo: the partial merge is
+    logged, and ``meta`` holds the two conflicting states)."""
+    score = 0
+    stack[0, 0] = keep
+    stack[0, 1] = absorb
+    pending = 1
+    symbols = succ.shape[1]
+    while pending:
+        pending -= 1
+        a = find(parent, stack[pending, 0])
+        b = find(parent, stack[pending, 1])
+        if a == b:
+            continue
+        if label[b] != UNKNOWN:
+            if label[a] == UNKNOWN:
+                log_change(log, meta, LABEL, a, UNKNOWN)
+                label[a] = label[b]
+            elif label[a] != label[b]:
+                meta[CONFLICT_A] = a
+                meta[CONFLICT_B] = b
+                return -1
+            else:
+                score += 1
+        parent[b] = a
+        log_change(log, meta, PARENT, b, b)
+        for symbol in range(symbols):
+            child = succ[b, symbol]
+            if child < 0:
+                continue
+            here = succ[a, symbol]
+            if here < 0:
+                succ[a, symbol] = child
+                log_change(log, meta, EDGE, a, symbol)
+            else:
+                stack[pending, 0] = here
+                stack[pending, 1] = child
+                pending += 1
+    return score
+
+
+@kernel
+def undo(succ: IntArray, parent: IntArray, label: Int8Array, labeled_by: IntArray, log: IntArray, meta: Int64Array, mark: int) -> None:
+    """Take back every change logged since ``mark``."""
+    top = meta[LOG]
+    while top > mark:
+        top -= 1
+        kind, node, value = log[top, 0], log[top, 1], log[top, 2]
+        if kind == PARENT:
+            parent[node] = value
+        elif kind == LABEL:
+            label[node] = value
+            labeled_by[node] = -1
+        elif kind == EDGE:
+            succ[node, value] = -1
+        else:  # the node created last
+            succ[node, :] = -1
+            parent[node] = node
+            label[node] = UNKNOWN
+            labeled_by[node] = -1
+            meta[NODES] = node
+    meta[LOG] = top
+
+
+@kernel
+def reaches_acceptance(succ: IntArray, parent: IntArray, label: Int8Array, state: int, seen: BoolArray) -> bool:
+    """Whether an accepting state is reachable from ``state`` (``seen``: all False, restored)."""
+    stack = [state]
+    visited = [state]
+    seen[state] = True
+    found = False
+    while stack and not found:
+        current = stack.pop()
+        if label[current] == ACCEPT:
+            found = True
+            break
+        for symbol in range(succ.shape[1]):
+            child = succ[current, symbol]
+            if child >= 0:
+                rep = find(parent, child)
+                if not seen[rep]:
+                    seen[rep] = True
+                    visited.append(rep)
+                    stack.append(rep)
+    for s in visited:
+        seen[s] = False
+    return found
+
+
+@kernel
+def blue_states(
+    succ: IntArray, parent: IntArray, label: Int8Array, depth: IntArray, red: Int64Array, sinks: bool, positive: Int8Array
+) -> Int64Array:
+    """The blue states (non-red successors of red ones) by depth, then number; with ``sinks`` only
+    those from which acceptance is reachable. ``positive[s]``: 1 known to reach it, 0 unknown."""
+    n = parent.shape[0]
+    is_red = np.zeros(n, dtype=np.bool_)
+    for r in red:
+        is_red[r] = True
+    found = np.zeros(n, dtype=np.bool_)
+    blues = []
+    for r in red:
+        for symbol in range(succ.shape[1]):
+            child = succ[r, symbol]
+            if child >= 0:
+                rep = find(parent, child)
+                if not is_red[rep] and not found[rep]:
+                    found[rep] = True
+                    blues.append(rep)
+    keys = np.array([depth[b] * n + b for b in blues], dtype=np.int64)
+    ordered = np.array(blues, dtype=np.int64)[np.argsort(keys, kind="mergesort")]
+    if not sinks:
+        return ordered
+    seen = np.zeros(n, dtype=np.bool_)
+    kept = []
+    for b in ordered:
+        if positive[b] or reaches_acceptance(succ, parent, label, b, seen):
+            positive[b] = 1
+            kept.append(b)
+    return np.array(kept, dtype=np.int64)
+
+
+@kernel
+def red_blue(
+    succ: IntArray,
+    parent: IntArray,
+    label: Int8Array,
+    depth: IntArray,
+    labeled_by: IntArray,
+    log: IntArray,
+    meta: Int64Array,
+    stack: IntArray,
+    evidence: bool,
+    sinks: bool,
+    max_states: int,
+) -> Int64Array:
+    """Red-blue merging in place (see :func:`cegis.merging.redblue.red_blue`); the red states, start
+    first, or an empty array past ``max_states``."""
+    red = [find(parent, 0)]
+    positive = np.zeros(parent.shape[0], dtype=np.int8)  # merging only adds paths: stays true
+    while True:
+        canonical = []
+        for r in red:
+            rep = find(parent, r)
+            if rep not in canonical:
+                canonical.append(rep)
+        red = canonical
+        reds = np.array(red, dtype=np.int64)
+        blues = blue_states(succ, parent, label, depth, reds, sinks, positive)
+        if len(blues) == 0:
+            return reds
+        promoted = -1
+        if evidence:
+            best_score, best_red, best_blue = -1, -1, -1
+            for blue in blues:
+                mergeable = False
+                for state in red:
+                    mark = meta[LOG]
+                    score = merge(succ, parent, label, log, meta, stack, state, blue)
+                    undo(succ, parent, label, labeled_by, log, meta, mark)
+                    if score >= 0:
+                        mergeable = True
+                        if score > best_score:
+                            best_score, best_red, best_blue = score, state, blue
+                if not mergeable:
+                    promoted = blue
+                    break
+            if promoted < 0:
+                merge(succ, parent, label, log, meta, stack, best_red, best_blue)
+        else:
+            promoted = blues[0]
+            for state in red:
+                mark = meta[LOG]
+                if merge(succ, parent, label, log, meta, stack, state, promoted) >= 0:
+                    promoted = -1
+                    break
+                undo(succ, parent, label, labeled_by, log, meta, mark)
+        if promoted >= 0:
+            red.append(promoted)
+            if len(red) > max_states:
+                return np.zeros(0, dtype=np.int64)
