@@ -199,33 +199,63 @@ def red_blue(
         blues = blue_states(succ, parent, label, depth, reds, sinks, positive)
         if len(blues) == 0:
             return reds
-        promoted = -1
         if evidence:
-            best_score, best_red, best_blue = -1, -1, -1
-            for blue in blues:
-                mergeable = False
-                for state in red:
-                    mark = meta[LOG]
-                    score = merge(succ, parent, label, log, meta, stack, state, blue)
-                    undo(succ, parent, label, labeled_by, log, meta, mark)
-                    if score >= 0:
-                        mergeable = True
-                        if score > best_score:
-                            best_score, best_red, best_blue = score, state, blue
-                if not mergeable:
-                    promoted = blue
-                    break
-            if promoted < 0:
-                merge(succ, parent, label, log, meta, stack, best_red, best_blue)
+            promoted = edsm_step(succ, parent, label, labeled_by, log, meta, stack, red, blues)
         else:
-            promoted = blues[0]
-            for state in red:
-                mark = meta[LOG]
-                if merge(succ, parent, label, log, meta, stack, state, promoted) >= 0:
-                    promoted = -1
-                    break
-                undo(succ, parent, label, labeled_by, log, meta, mark)
+            promoted = rpni_step(succ, parent, label, labeled_by, log, meta, stack, red, blues[0])
         if promoted >= 0:
             red.append(promoted)
             if len(red) > max_states:
                 return np.zeros(0, dtype=np.int64)
+
+
+@kernel
+def edsm_step(
+    succ: IntArray,
+    parent: IntArray,
+    label: Int8Array,
+    labeled_by: IntArray,
+    log: IntArray,
+    meta: Int64Array,
+    stack: IntArray,
+    red: list[int],
+    blues: Int64Array,
+) -> int:
+    """Take the best-scoring merge of any blue state (the first on a tie) and return -1, or return
+    the first blue state no red state accepts, for promotion."""
+    best_score, best_red, best_blue = -1, -1, -1
+    for blue in blues:
+        mergeable = False
+        for state in red:
+            mark = meta[LOG]
+            score = merge(succ, parent, label, log, meta, stack, state, blue)
+            undo(succ, parent, label, labeled_by, log, meta, mark)
+            if score >= 0:
+                mergeable = True
+                if score > best_score:
+                    best_score, best_red, best_blue = score, state, blue
+        if not mergeable:
+            return int(blue)
+    merge(succ, parent, label, log, meta, stack, best_red, best_blue)
+    return -1
+
+
+@kernel
+def rpni_step(
+    succ: IntArray,
+    parent: IntArray,
+    label: Int8Array,
+    labeled_by: IntArray,
+    log: IntArray,
+    meta: Int64Array,
+    stack: IntArray,
+    red: list[int],
+    blue: int,
+) -> int:
+    """Merge ``blue`` into the first red state that accepts it and return -1; else return it."""
+    for state in red:
+        mark = meta[LOG]
+        if merge(succ, parent, label, log, meta, stack, state, blue) >= 0:
+            return -1
+        undo(succ, parent, label, labeled_by, log, meta, mark)
+    return int(blue)

@@ -373,13 +373,8 @@ def _patched(dfa: DFA, wrong: Sequence[Counterexample], universe: CharSet) -> DF
     exceptions touch no other example."""
     for example in wrong:
         combine = union if example.label else difference
-        dfa = combine(dfa, _strings(example, universe), state_limit=CHECK_STATE_LIMIT)
+        dfa = combine(dfa, _strings_of([example], universe), state_limit=CHECK_STATE_LIMIT)
     return dfa
-
-
-def _strings(example: Counterexample, universe: CharSet) -> DFA:
-    """The strings ``example`` stands for, as an automaton over ``universe``."""
-    return _strings_of([example], universe)
 
 
 def _strings_of(examples: Sequence[Counterexample], universe: CharSet) -> DFA:
