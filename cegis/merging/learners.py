@@ -3,12 +3,15 @@
 A learner here is a frozen description (alphabet granularity, merge orders, tree readings); each
 proposal re-learns from scratch on every example accumulated so far, so an early wrong merge made
 from sparse data is never carried into later epochs. Each merge order yields one DFA consistent
-with the examples; the proposal is the *smallest* of them (fewest states of the minimal DFA, then
-the fewest transitions): smaller hypotheses generalize better from the same evidence (Occam), read
-better, and keep the teacher far below its state limit. A loop no positive example pumps
-(:mod:`cegis.merging.pumping`) counts as :data:`UNPUMPED_COST` more states, and the language of
-the positives themselves, which has no loop, competes too: a finite target is then learned as the
-words it is, not refuted one loop at a time.
+with the examples; the proposal is the one with the shortest *description* (minimum description
+length): the bits of its table plus the bits that name each positive example among the strings of
+its length the hypothesis accepts. Small hypotheses generalize better from the same evidence
+(Occam), read better, and keep the teacher far below its state limit; the data term keeps a small
+hypothesis from explaining a coincidence (hundreds of positives that all contain ``New#Zealand``
+are unlikely under ``.*Zealand.*``, and four more states are cheaper than that surprise). A loop
+no positive example pumps (:mod:`cegis.merging.pumping`) counts as :data:`UNPUMPED_COST` more
+states, and the language of the positives themselves, which has no loop, competes too: a finite
+target is then learned as the words it is, not refuted one loop at a time.
 
 A clustered example enters the prefix tree in one of two *readings*, and the symbolic learner
 tries both: ``tied`` (every class of a position leads to one child) or ``representative`` (one
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import math
 import time
 from collections.abc import Sequence
 from typing import Literal
@@ -41,6 +45,7 @@ import attrs
 
 from automata.alphabet import Alphabet
 from automata.compile import compile_regex
+from automata.counting import count_by_length
 from automata.dfa import DFA
 from automata.errors import AutomataError
 from automata.minimize import minimize
@@ -397,12 +402,18 @@ def _alike(words: Sequence[SymbolicWord], size: int) -> list[list[int]]:
     ]
 
 
-def _score(dfa: DFA, positives: Sequence[str]) -> tuple[int, int, int]:
-    """States, with :data:`UNPUMPED_COST` for each loop the positives do not pump; on a tie, fewer
-    such loops, then fewer transitions off each row's first target."""
+def _score(dfa: DFA, positives: Sequence[str]) -> tuple[float, int, int]:
+    """The description length (MDL) in bits: the table (each live row names a state per symbol,
+    loops no positive pumps counted as :data:`UNPUMPED_COST` more rows), then each positive as one
+    of the strings of its length the hypothesis accepts. On a tie, fewer unpumped loops, then
+    fewer transitions off each row's first target."""
     unpumped = unpumped_loops(dfa, positives)
+    rows = dfa.n_states + UNPUMPED_COST * unpumped
+    table_bits = rows * len(dfa.alphabet) * math.log2(rows + 1)
+    counts = count_by_length(dfa, max(map(len, positives), default=0))
+    data_bits = sum(math.log2(counts[len(p)]) for p in positives if counts[len(p)])
     changes = int((dfa.transitions != dfa.transitions[:, :1]).sum())
-    return dfa.n_states + UNPUMPED_COST * unpumped, unpumped, changes
+    return table_bits + data_bits, unpumped, changes
 
 
 def _printed(dfa: DFA, dialect: Dialect, universe: CharSet, examples: Sequence[Counterexample]) -> str:

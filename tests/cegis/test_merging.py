@@ -14,11 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from automata import compile_regex, equivalent
+from automata.minimize import minimize
 from cegis.config import Budgets, LoopConfig
 from cegis.learner import LearnerContext
 from cegis.loop import run
 from cegis.merging import MergingLearner, edsm, rpni, symbolic
-from cegis.merging.learners import _prefix_tree
+from cegis.merging.learners import _prefix_tree, _score
 from cegis.state import Task
 from oracle import ClusteredExample, Counterexample, Example, ExactTeacher, TeacherConfig
 from regexlang import CharSet, Dialect, parse
@@ -126,6 +127,18 @@ def test_a_single_word_is_learned_as_a_word_not_as_a_loop_no_positive_pumps() ->
     assert learned(symbolic(), examples, abc) == "accbc"
     pumped = learned(symbolic(), [*examples, Example("accbcbcbc", True)], abc)
     assert "*" in pumped or "+" in pumped
+
+
+def test_the_description_length_prefers_a_larger_hypothesis_that_explains_a_coincidence() -> None:
+    # Twelve positives all contain "cafe": under [a-f]*fe[a-f]* that is a coincidence worth ~5 bits
+    # each, more than the two extra states of [a-f]*cafe[a-f]* cost; with two positives it is not.
+    universe = CharSet.of("abcdef")
+    longer, shorter = (compile_regex(parse(p, "python", universe), universe) for p in ("[a-f]*cafe[a-f]*", "[a-f]*fe[a-f]*"))
+    contexts = ["e", "ae", "f", "fb", "faf", "", "ac", "dfe", "c", "cc", "dece", "b"]
+    positives = [c + "cafe" + c[::-1] for c in contexts]
+    assert longer.n_states > shorter.n_states
+    assert _score(minimize(longer), positives) < _score(minimize(shorter), positives)
+    assert _score(minimize(longer), positives[:2]) > _score(minimize(shorter), positives[:2])
 
 
 @pytest.mark.parametrize("learner", LEARNERS, ids=lambda l: l.name)
