@@ -1,7 +1,8 @@
 """The hot loops of state merging, compiled: union-find, merge with determinization, undo, and the
 red-blue loop (:mod:`cegis.merging.redblue`) that tries a merge for every red/blue pair.
 
-They work on the arrays of a :class:`cegis.merging.quotient.Quotient`, in place:
+They work in place on the arrays of a :class:`cegis.merging.quotient.Quotient`, passed as one tuple
+``tree = (succ, parent, label, depth, labeled_by, log, meta, stack)``:
 
 * ``succ[node, symbol]``: the child a tree node reads ``symbol`` into, ``-1`` for none (only the
   rows of representatives are current);
@@ -21,6 +22,9 @@ import numpy as np
 from automata._jit import kernel  # the project's one numba decorator (cached, with a fallback)
 from automata.arrays import BoolArray, Int8Array, Int64Array, IntArray
 
+#: The arrays of a quotient, in the order the kernels unpack them.
+Tree = tuple[IntArray, IntArray, Int8Array, IntArray, IntArray, IntArray, Int64Array, IntArray]
+
 UNKNOWN, REJECT, ACCEPT = -1, 0, 1
 NODES, LOG, CONFLICT_A, CONFLICT_B = 0, 1, 2, 3
 PARENT, LABEL, EDGE, NODE = 0, 1, 2, 3
@@ -35,8 +39,9 @@ def find(parent: IntArray, node: int) -> int:
 
 
 @kernel
-def log_change(log: IntArray, meta: Int64Array, kind: int, node: int, value: int) -> None:
+def log_change(tree: Tree, kind: int, node: int, value: int) -> None:
     """Append one change to the undo log."""
+    log, meta = tree[5], tree[6]
     top = meta[LOG]
     log[top, 0] = kind
     log[top, 1] = node
@@ -45,17 +50,15 @@ def log_change(log: IntArray, meta: Int64Array, kind: int, node: int, value: int
 
 
 @kernel
-def merge(
-    succ: IntArray, parent: IntArray, label: Int8Array, log: IntArray, meta: Int64Array, stack: IntArray, keep: int, absorb: int
-) -> int:
+def merge(tree: Tree, keep: int, absorb: int) -> int:
     """Merge ``absorb`` into ``keep`` and close under determinization; the evidence score (pairs of
     equally labeled states merged), or -1 on a label conflict (then undo: the partial merge is
     logged, and ``meta`` holds the two conflicting states)."""
+    succ, parent, label, meta, stack = tree[0], tree[1], tree[2], tree[6], tree[7]
     score = 0
     stack[0, 0] = keep
     stack[0, 1] = absorb
     pending = 1
-    symbols = succ.shape[1]
     while pending:
         pending -= 1
         a = find(parent, stack[pending, 0])
@@ -64,7 +67,7 @@ def merge(
             continue
         if label[b] != UNKNOWN:
             if label[a] == UNKNOWN:
-                log_change(log, meta, LABEL, a, UNKNOWN)
+                log_change(tree, LABEL, a, UNKNOWN)
                 label[a] = label[b]
             elif label[a] != label[b]:
                 meta[CONFLICT_A] = a
@@ -73,15 +76,15 @@ def merge(
             else:
                 score += 1
         parent[b] = a
-        log_change(log, meta, PARENT, b, b)
-        for symbol in range(symbols):
+        log_change(tree, PARENT, b, b)
+        for symbol in range(succ.shape[1]):
             child = succ[b, symbol]
             if child < 0:
                 continue
             here = succ[a, symbol]
             if here < 0:
                 succ[a, symbol] = child
-                log_change(log, meta, EDGE, a, symbol)
+                log_change(tree, EDGE, a, symbol)
             else:
                 stack[pending, 0] = here
                 stack[pending, 1] = child
@@ -90,8 +93,9 @@ def merge(
 
 
 @kernel
-def undo(succ: IntArray, parent: IntArray, label: Int8Array, labeled_by: IntArray, log: IntArray, meta: Int64Array, mark: int) -> None:
+def undo(tree: Tree, mark: int) -> None:
     """Take back every change logged since ``mark``."""
+    succ, parent, label, labeled_by, log, meta = tree[0], tree[1], tree[2], tree[4], tree[5], tree[6]
     top = meta[LOG]
     while top > mark:
         top -= 1
@@ -113,8 +117,18 @@ def undo(succ: IntArray, parent: IntArray, label: Int8Array, labeled_by: IntArra
 
 
 @kernel
-def reaches_acceptance(succ: IntArray, parent: IntArray, label: Int8Array, state: int, seen: BoolArray) -> bool:
+def trial(tree: Tree, keep: int, absorb: int) -> int:
+    """The score :func:`merge` would give, with the merge taken back."""
+    mark = tree[6][LOG]
+    score = merge(tree, keep, absorb)
+    undo(tree, mark)
+    return score
+
+
+@kernel
+def reaches_acceptance(tree: Tree, state: int, seen: BoolArray) -> bool:
     """Whether an accepting state is reachable from ``state`` (``seen``: all False, restored)."""
+    succ, parent, label = tree[0], tree[1], tree[2]
     stack = [state]
     visited = [state]
     seen[state] = True
@@ -138,11 +152,10 @@ def reaches_acceptance(succ: IntArray, parent: IntArray, label: Int8Array, state
 
 
 @kernel
-def blue_states(
-    succ: IntArray, parent: IntArray, label: Int8Array, depth: IntArray, red: Int64Array, sinks: bool, positive: Int8Array
-) -> Int64Array:
+def blue_states(tree: Tree, red: Int64Array, sinks: bool, positive: Int8Array) -> Int64Array:
     """The blue states (non-red successors of red ones) by depth, then number; with ``sinks`` only
     those from which acceptance is reachable. ``positive[s]``: 1 known to reach it, 0 unknown."""
+    succ, parent, depth = tree[0], tree[1], tree[3]
     n = parent.shape[0]
     is_red = np.zeros(n, dtype=np.bool_)
     for r in red:
@@ -164,28 +177,17 @@ def blue_states(
     seen = np.zeros(n, dtype=np.bool_)
     kept = []
     for b in ordered:
-        if positive[b] or reaches_acceptance(succ, parent, label, b, seen):
+        if positive[b] or reaches_acceptance(tree, b, seen):
             positive[b] = 1
             kept.append(b)
     return np.array(kept, dtype=np.int64)
 
 
 @kernel
-def red_blue(
-    succ: IntArray,
-    parent: IntArray,
-    label: Int8Array,
-    depth: IntArray,
-    labeled_by: IntArray,
-    log: IntArray,
-    meta: Int64Array,
-    stack: IntArray,
-    evidence: bool,
-    sinks: bool,
-    max_states: int,
-) -> Int64Array:
+def red_blue(tree: Tree, evidence: bool, sinks: bool, max_states: int) -> Int64Array:
     """Red-blue merging in place (see :func:`cegis.merging.redblue.red_blue`); the red states, start
     first, or an empty array past ``max_states``."""
+    parent = tree[1]
     red = [find(parent, 0)]
     positive = np.zeros(parent.shape[0], dtype=np.int8)  # merging only adds paths: stays true
     while True:
@@ -196,13 +198,10 @@ def red_blue(
                 canonical.append(rep)
         red = canonical
         reds = np.array(red, dtype=np.int64)
-        blues = blue_states(succ, parent, label, depth, reds, sinks, positive)
+        blues = blue_states(tree, reds, sinks, positive)
         if len(blues) == 0:
             return reds
-        if evidence:
-            promoted = edsm_step(succ, parent, label, labeled_by, log, meta, stack, red, blues)
-        else:
-            promoted = rpni_step(succ, parent, label, labeled_by, log, meta, stack, red, blues[0])
+        promoted = edsm_step(tree, red, blues) if evidence else rpni_step(tree, red, blues[0])
         if promoted >= 0:
             red.append(promoted)
             if len(red) > max_states:
@@ -210,52 +209,29 @@ def red_blue(
 
 
 @kernel
-def edsm_step(
-    succ: IntArray,
-    parent: IntArray,
-    label: Int8Array,
-    labeled_by: IntArray,
-    log: IntArray,
-    meta: Int64Array,
-    stack: IntArray,
-    red: list[int],
-    blues: Int64Array,
-) -> int:
+def edsm_step(tree: Tree, red: list[int], blues: Int64Array) -> int:
     """Take the best-scoring merge of any blue state (the first on a tie) and return -1, or return
     the first blue state no red state accepts, for promotion."""
     best_score, best_red, best_blue = -1, -1, -1
     for blue in blues:
         mergeable = False
         for state in red:
-            mark = meta[LOG]
-            score = merge(succ, parent, label, log, meta, stack, state, blue)
-            undo(succ, parent, label, labeled_by, log, meta, mark)
+            score = trial(tree, state, blue)
             if score >= 0:
                 mergeable = True
                 if score > best_score:
                     best_score, best_red, best_blue = score, state, blue
         if not mergeable:
             return int(blue)
-    merge(succ, parent, label, log, meta, stack, best_red, best_blue)
+    merge(tree, best_red, best_blue)
     return -1
 
 
 @kernel
-def rpni_step(
-    succ: IntArray,
-    parent: IntArray,
-    label: Int8Array,
-    labeled_by: IntArray,
-    log: IntArray,
-    meta: Int64Array,
-    stack: IntArray,
-    red: list[int],
-    blue: int,
-) -> int:
+def rpni_step(tree: Tree, red: list[int], blue: int) -> int:
     """Merge ``blue`` into the first red state that accepts it and return -1; else return it."""
     for state in red:
-        mark = meta[LOG]
-        if merge(succ, parent, label, log, meta, stack, state, blue) >= 0:
+        if trial(tree, state, blue) >= 0:
+            merge(tree, state, blue)
             return -1
-        undo(succ, parent, label, labeled_by, log, meta, mark)
     return int(blue)

@@ -60,6 +60,9 @@ class Quotient:
         self.log = np.zeros((capacity * (symbols + 3) + 1, 3), dtype=np.int32)  # changes to undo
         self.meta = np.array([1, 0, 0, 0], dtype=np.int64)  # nodes, log length, conflicting states
         self.stack = np.zeros((capacity * symbols + 1, 2), dtype=np.int32)
+        self.arrays: _kernels.Tree = (
+            self.succ, self.parent, self.label, self.depth, self.labeled_by, self.log, self.meta, self.stack
+        )
 
     @property
     def conflict(self) -> tuple[int, int]:
@@ -155,7 +158,7 @@ class Quotient:
         return node
 
     def _log(self, kind: int, node: int, value: int) -> None:
-        _kernels.log_change(self.log, self.meta, kind, node, value)
+        _kernels.log_change(self.arrays, kind, node, value)
 
     @property
     def nodes(self) -> int:
@@ -180,7 +183,7 @@ class Quotient:
         """Merge state ``absorb`` into ``keep`` and close under determinization. Returns the
         evidence score (pairs of equally labeled states merged) or ``None`` on a label conflict,
         in which case the caller must :meth:`undo` (the partial merge stays in the log)."""
-        score = int(_kernels.merge(self.succ, self.parent, self.label, self.log, self.meta, self.stack, keep, absorb))
+        score = int(_kernels.merge(self.arrays, keep, absorb))
         return None if score < 0 else score
 
     def checkpoint(self) -> int:
@@ -189,7 +192,7 @@ class Quotient:
 
     def undo(self, mark: int = 0) -> None:
         """Take back every change since ``mark``."""
-        _kernels.undo(self.succ, self.parent, self.label, self.labeled_by, self.log, self.meta, mark)
+        _kernels.undo(self.arrays, mark)
 
     def commit(self) -> None:
         """Forget the undo log: the changes so far are final."""

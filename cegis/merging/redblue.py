@@ -57,10 +57,7 @@ class MergeOrder:
 def red_blue(tree: Quotient, order: MergeOrder) -> list[int] | None:
     """Merge ``tree`` in place (undoable from a checkpoint taken before); the red states (start
     first), or ``None`` past ``order.max_states``."""
-    red = _kernels.red_blue(
-        tree.succ, tree.parent, tree.label, tree.depth, tree.labeled_by, tree.log, tree.meta, tree.stack,
-        order.strategy == "edsm", order.sinks, order.max_states,
-    )  # fmt: skip
+    red = _kernels.red_blue(tree.arrays, order.strategy == "edsm", order.sinks, order.max_states)
     return [int(r) for r in red] if len(red) else None
 
 
@@ -69,7 +66,7 @@ def blue_states(tree: Quotient, red: list[int], sinks: bool) -> list[int]:
     reachable (the others are rejecting sinks)."""
     positive = np.zeros(len(tree.parent), dtype=np.int8)
     reds = np.array(red, dtype=np.int64)
-    return [int(b) for b in _kernels.blue_states(tree.succ, tree.parent, tree.label, tree.depth, reds, sinks, positive)]
+    return [int(b) for b in _kernels.blue_states(tree.arrays, reds, sinks, positive)]
 
 
 def table(
