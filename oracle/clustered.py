@@ -17,7 +17,8 @@ universe lead nowhere, so they count as rejected strings.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import functools
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Literal
 
 import numpy as np
@@ -25,6 +26,7 @@ import numpy as np
 from automata.dfa import DFA
 from automata.paths import Path, Step, steps_from
 from oracle.examples import ClusteredExample, Counterexample, Example
+from regexlang.charset import CharSet
 
 #: How a clustered example is read: every string labelled right, or negatives only "not all accepted".
 Reading = Literal["universal", "loose"]
@@ -64,27 +66,38 @@ def lift_many(dfa: DFA, strings: Sequence[str], label: bool) -> Iterator[Cluster
             yield ClusteredExample(tuple(step.chars for step in path), label, dfa.alphabet.universe)
 
 
-def reachable_states(dfa: DFA, example: ClusteredExample) -> tuple[frozenset[int], bool]:
+def reachable_states(
+    dfa: DFA, example: ClusteredExample, within: Callable[[CharSet], list[int]] | None = None
+) -> tuple[frozenset[int], bool]:
     """The states ``dfa`` reaches on the strings of ``example``, and whether some of them leave
-    the universe (those strings are rejected and reach no state)."""
+    the universe (those strings are rejected and reach no state). ``within`` is
+    ``dfa.alphabet.classes_within``, or a cache of it shared by many examples."""
     states = np.asarray([dfa.start], dtype=np.int64)
     universe = dfa.alphabet.universe
+    within = within or dfa.alphabet.classes_within
     leaves = False
     for chars in example.positions:
         leaves = leaves or not chars.issubset(universe)
-        classes = dfa.alphabet.classes_within(chars)
+        classes = within(chars)
         if not classes or states.size == 0:
             return frozenset(), True
         states = np.unique(dfa.transitions[np.ix_(states, np.asarray(classes))])
     return frozenset(int(s) for s in states), leaves
 
 
-def satisfies(dfa: DFA, example: Counterexample, *, reading: Reading = "universal") -> bool:
+def satisfies(
+    dfa: DFA,
+    example: Counterexample,
+    *,
+    reading: Reading = "universal",
+    within: Callable[[CharSet], list[int]] | None = None,
+) -> bool:
     """Whether the hypothesis ``dfa`` labels every string of ``example`` as the example does (under
-    the ``loose`` reading, a negative only needs some string rejected)."""
+    the ``loose`` reading, a negative only needs some string rejected). ``within``: as in
+    :func:`reachable_states`."""
     if isinstance(example, Example):
         return dfa.accepts(example.string) == example.label
-    states, leaves = reachable_states(dfa, example)
+    states, leaves = reachable_states(dfa, example, within)
     accepting = [bool(dfa.accepting[s]) for s in states]
     all_accepted = bool(states) and not leaves and all(accepting)
     if example.label:
@@ -96,4 +109,5 @@ def misclassified(
     dfa: DFA, examples: Iterable[Counterexample], *, reading: Reading = "universal"
 ) -> tuple[Counterexample, ...]:
     """The examples ``dfa`` does not satisfy (the repair loop's satisfaction check)."""
-    return tuple(e for e in examples if not satisfies(dfa, e, reading=reading))
+    within = functools.cache(dfa.alphabet.classes_within)  # clustered positions repeat a lot
+    return tuple(e for e in examples if not satisfies(dfa, e, reading=reading, within=within))

@@ -167,7 +167,10 @@ class Quotient:
 
     def find(self, node: int) -> int:
         """The state (representative) holding ``node``."""
-        return int(_kernels.find(self.parent, node))
+        parent = self.parent  # a Python loop: chains are short, a kernel call costs more
+        while (up := int(parent[node])) != node:
+            node = up
+        return node
 
     def edges(self, state: int) -> dict[int, int]:
         """The symbols ``state`` reads, with the tree node each leads to."""
