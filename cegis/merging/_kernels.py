@@ -23,7 +23,7 @@ from automata._jit import kernel  # the project's one numba decorator (cached, w
 from automata.arrays import BoolArray, Int8Array, Int64Array, IntArray
 
 #: The arrays of a quotient, in the order the kernels unpack them.
-Tree = tuple[IntArray, IntArray, Int8Array, IntArray, IntArray, IntArray, Int64Array, IntArray]
+Arrays = tuple[IntArray, IntArray, Int8Array, IntArray, IntArray, IntArray, Int64Array, IntArray]
 
 UNKNOWN, REJECT, ACCEPT = -1, 0, 1
 NODES, LOG, CONFLICT_A, CONFLICT_B = 0, 1, 2, 3
@@ -39,7 +39,7 @@ def find(parent: IntArray, node: int) -> int:
 
 
 @kernel
-def log_change(tree: Tree, kind: int, node: int, value: int) -> None:
+def log_change(tree: Arrays, kind: int, node: int, value: int) -> None:
     """Append one change to the undo log."""
     log, meta = tree[5], tree[6]
     top = meta[LOG]
@@ -50,7 +50,7 @@ def log_change(tree: Tree, kind: int, node: int, value: int) -> None:
 
 
 @kernel
-def merge(tree: Tree, keep: int, absorb: int) -> int:
+def merge(tree: Arrays, keep: int, absorb: int) -> int:
     """Merge ``absorb`` into ``keep`` and close under determinization; the evidence score (pairs of
     equally labeled states merged), or -1 on a label conflict (then undo: the partial merge is
     logged, and ``meta`` holds the two conflicting states)."""
@@ -93,7 +93,7 @@ def merge(tree: Tree, keep: int, absorb: int) -> int:
 
 
 @kernel
-def undo(tree: Tree, mark: int) -> None:
+def undo(tree: Arrays, mark: int) -> None:
     """Take back every change logged since ``mark``."""
     succ, parent, label, labeled_by, log, meta = tree[0], tree[1], tree[2], tree[4], tree[5], tree[6]
     top = meta[LOG]
@@ -117,7 +117,7 @@ def undo(tree: Tree, mark: int) -> None:
 
 
 @kernel
-def trial(tree: Tree, keep: int, absorb: int) -> int:
+def trial(tree: Arrays, keep: int, absorb: int) -> int:
     """The score :func:`merge` would give, with the merge taken back."""
     mark = tree[6][LOG]
     score = merge(tree, keep, absorb)
@@ -126,7 +126,7 @@ def trial(tree: Tree, keep: int, absorb: int) -> int:
 
 
 @kernel
-def reaches_acceptance(tree: Tree, state: int, seen: BoolArray) -> bool:
+def reaches_acceptance(tree: Arrays, state: int, seen: BoolArray) -> bool:
     """Whether an accepting state is reachable from ``state`` (``seen``: all False, restored)."""
     succ, parent, label = tree[0], tree[1], tree[2]
     stack = [state]
@@ -152,7 +152,7 @@ def reaches_acceptance(tree: Tree, state: int, seen: BoolArray) -> bool:
 
 
 @kernel
-def blue_states(tree: Tree, red: Int64Array, sinks: bool, positive: Int8Array) -> Int64Array:
+def blue_states(tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array) -> Int64Array:
     """The blue states (non-red successors of red ones) by depth, then number; with ``sinks`` only
     those from which acceptance is reachable. ``positive[s]``: 1 known to reach it, 0 unknown."""
     succ, parent, depth = tree[0], tree[1], tree[3]
@@ -184,7 +184,7 @@ def blue_states(tree: Tree, red: Int64Array, sinks: bool, positive: Int8Array) -
 
 
 @kernel
-def red_blue(tree: Tree, evidence: bool, sinks: bool, max_states: int) -> Int64Array:
+def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int64Array:
     """Red-blue merging in place (see :func:`cegis.merging.redblue.red_blue`); the red states, start
     first, or an empty array past ``max_states``."""
     parent = tree[1]
@@ -209,7 +209,7 @@ def red_blue(tree: Tree, evidence: bool, sinks: bool, max_states: int) -> Int64A
 
 
 @kernel
-def edsm_step(tree: Tree, red: list[int], blues: Int64Array) -> int:
+def edsm_step(tree: Arrays, red: list[int], blues: Int64Array) -> int:
     """Take the best-scoring merge of any blue state (the first on a tie) and return -1, or return
     the first blue state no red state accepts, for promotion."""
     best_score, best_red, best_blue = -1, -1, -1
@@ -228,10 +228,11 @@ def edsm_step(tree: Tree, red: list[int], blues: Int64Array) -> int:
 
 
 @kernel
-def rpni_step(tree: Tree, red: list[int], blue: int) -> int:
+def rpni_step(tree: Arrays, red: list[int], blue: int) -> int:
     """Merge ``blue`` into the first red state that accepts it and return -1; else return it."""
     for state in red:
-        if trial(tree, state, blue) >= 0:
-            merge(tree, state, blue)
+        mark = tree[6][LOG]
+        if merge(tree, state, blue) >= 0:
             return -1
+        undo(tree, mark)
     return int(blue)

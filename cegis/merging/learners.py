@@ -216,8 +216,8 @@ def _finite(
 
 
 def _representative(example: Counterexample) -> str:
-    """One string of ``example``."""
-    return example.string if isinstance(example, Example) else "".join(p.first() for p in example.positions)
+    """One string of ``example`` (a clustered one's smallest)."""
+    return example.string if isinstance(example, Example) else example.representative()
 
 
 def _consistent(

@@ -60,7 +60,7 @@ class Quotient:
         self.log = np.zeros((capacity * (symbols + 3) + 1, 3), dtype=np.int32)  # changes to undo
         self.meta = np.array([1, 0, 0, 0], dtype=np.int64)  # nodes, log length, conflicting states
         self.stack = np.zeros((capacity * symbols + 1, 2), dtype=np.int32)
-        self.arrays: _kernels.Tree = (
+        self.arrays: _kernels.Arrays = (
             self.succ, self.parent, self.label, self.depth, self.labeled_by, self.log, self.meta, self.stack
         )
 
