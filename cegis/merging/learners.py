@@ -4,8 +4,9 @@ A learner here is a frozen description (alphabet granularity, merge orders, tree
 proposal re-learns from scratch on every example accumulated so far, so an early wrong merge made
 from sparse data is never carried into later epochs. Each merge order yields one DFA consistent
 with the examples; the proposal is the one with the shortest *description* (minimum description
-length): the bits of its table plus the bits that name each positive example among the strings of
-its length the hypothesis accepts. Small hypotheses generalize better from the same evidence
+length): the bits that spell its states and edges (a word costs its letters, a character class
+the characters and ranges that write it) plus the bits that name each positive example among the
+strings of its length the hypothesis accepts. Small hypotheses generalize better from the same evidence
 (Occam), read better, and keep the teacher far below its state limit; the data term keeps a small
 hypothesis from explaining a coincidence (hundreds of positives that all contain ``New#Zealand``
 are unlikely under ``.*Zealand.*``, and four more states are cheaper than that surprise). A loop
@@ -46,7 +47,7 @@ import attrs
 from automata.alphabet import Alphabet
 from automata.compile import compile_regex
 from automata.counting import count_by_length
-from automata.dfa import DFA
+from automata.dfa import DFA, classes_by_target
 from automata.errors import AutomataError
 from automata.minimize import minimize
 from automata.ops import dead_state, difference, union
@@ -92,7 +93,7 @@ AGREEMENT_ROUNDS = 16
 
 #: What a loop that the positives do not pump (:mod:`cegis.merging.pumping`) costs a hypothesis,
 #: in states.
-UNPUMPED_COST = 2
+UNPUMPED_COST = 3
 
 #: Most states a hypothesis patched with exceptions may have.
 MAX_PATCHED_STATES = 40
@@ -403,17 +404,44 @@ def _alike(words: Sequence[SymbolicWord], size: int) -> list[list[int]]:
 
 
 def _score(dfa: DFA, positives: Sequence[str]) -> tuple[float, int, int]:
-    """The description length (MDL) in bits: the table (each live row names a state per symbol,
-    loops no positive pumps counted as :data:`UNPUMPED_COST` more rows), then each positive as one
-    of the strings of its length the hypothesis accepts. On a tie, fewer unpumped loops, then
-    fewer transitions off each row's first target."""
+    """The description length (MDL) in bits: the automaton (:func:`_automaton_bits`, each loop no
+    positive pumps counted as :data:`UNPUMPED_COST` more states of the average cost), then each
+    positive as one of the strings of its length the hypothesis accepts. On a tie, fewer unpumped
+    loops, then fewer transitions off each row's first target."""
     unpumped = unpumped_loops(dfa, positives)
-    rows = dfa.n_states + UNPUMPED_COST * unpumped
-    table_bits = rows * len(dfa.alphabet) * math.log2(rows + 1)
+    dead = dead_state(dfa)
+    live = [state for state in range(dfa.n_states) if state != dead]
+    automaton_bits = _automaton_bits(dfa, live)
+    if live:
+        automaton_bits *= (len(live) + UNPUMPED_COST * unpumped) / len(live)
     counts = count_by_length(dfa, max(map(len, positives), default=0))
     data_bits = sum(math.log2(counts[len(p)]) for p in positives if counts[len(p)])
     changes = int((dfa.transitions != dfa.transitions[:, :1]).sum())
-    return table_bits + data_bits, unpumped, changes
+    return automaton_bits + data_bits, unpumped, changes
+
+
+def _automaton_bits(dfa: DFA, live: Sequence[int]) -> float:
+    """Bits that spell the live states of ``dfa`` as a regex writer would: per state, whether it
+    accepts, how many edges leave it, and each edge's target and character set, except that the
+    costliest set is "every other character" and free. A set costs the characters and ranges that
+    spell it or its complement (a range two ends), each a character of the universe: ``e`` and
+    ``[^e]`` cost one, ``[A-Za-z]`` three (its complement ``[#0-9]``). So a word costs its letters,
+    and a state of a table over many classes no more than the edges it really has."""
+    universe = dfa.alphabet.universe
+    char_bits = math.log2(len(universe) + 1)
+    target_bits = math.log2(len(live) + 1)  # a live state or the dead one
+    total = 0.0
+    for state in live:
+        edges = classes_by_target(dfa.transitions[state].tolist()).values()
+        sets = [CharSet(tuple(i for c in classes for i in dfa.alphabet.classes[c].intervals)) for classes in edges]
+        costs = [min(_ends(chars), _ends(universe - chars)) * char_bits for chars in sets]
+        total += 1 + math.log2(len(costs) + 1) + sum(costs) - max(costs) + len(costs) * target_bits
+    return total
+
+
+def _ends(chars: CharSet) -> int:
+    """Characters to spell ``chars`` as single characters and ranges."""
+    return sum(1 if lo == hi else 2 for lo, hi in chars.intervals)
 
 
 def _printed(dfa: DFA, dialect: Dialect, universe: CharSet, examples: Sequence[Counterexample]) -> str:

@@ -1,11 +1,11 @@
 """Whether the positive examples ask for a hypothesis's loops.
 
 A loop of a DFA (a strongly connected component with a cycle, from which acceptance is reachable)
-generalizes: it accepts strings that go round it any number of times. The positives *pump* a loop
-when those that enter it take at least two different numbers of steps inside it (``b`` and ``aab``
-pump the loop of ``a*b``); a loop that no positive enters, or that every positive goes round the
-same number of times, is a generalization no example asked for. A single word such as ``accbc``
-is accepted by many small DFAs with such loops (``a c c (b c)*``), and sparse negatives refute them
+generalizes: it accepts strings that go round it any number of times. A positive example *pumps* a
+loop when it goes round it at least twice (``aab`` pumps the loop of ``a*b``); positives that go
+round once or not at all (``b`` and ``ab``) show an optional part, not a repetition, and a loop no
+positive pumps is a generalization no example asked for. A single word such as ``accbc`` is
+accepted by many small DFAs with such loops (``a c c (b c)*``), and sparse negatives refute them
 one at a time; preferring hypotheses whose loops are all pumped makes the learner propose the
 finite language of its positives until they show a repetition.
 """
@@ -34,7 +34,7 @@ def unpumped_loops(dfa: DFA, positives: Sequence[str]) -> int:
     for string in positives:
         for loop, count in _rounds(rows, component, dfa.start, dfa.alphabet.encode(string).tolist()).items():
             rounds[loop].add(count)
-    return sum(len(counts) < 2 and max(counts, default=0) < 2 for counts in rounds.values())
+    return sum(max(counts, default=0) < 2 for counts in rounds.values())
 
 
 def _rounds(rows: IntArray, component: list[int], start: int, symbols: list[int]) -> dict[int, int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import math
 import re
 
 import attrs
@@ -15,11 +16,12 @@ from hypothesis import strategies as st
 
 from automata import compile_regex, equivalent
 from automata.minimize import minimize
+from automata.ops import dead_state
 from cegis.config import Budgets, LoopConfig
 from cegis.learner import LearnerContext
 from cegis.loop import run
 from cegis.merging import MergingLearner, edsm, rpni, symbolic
-from cegis.merging.learners import _prefix_tree, _score
+from cegis.merging.learners import _automaton_bits, _prefix_tree, _score
 from cegis.state import Task
 from oracle import ClusteredExample, Counterexample, Example, ExactTeacher, TeacherConfig
 from regexlang import CharSet, Dialect, parse
@@ -139,6 +141,24 @@ def test_the_description_length_prefers_a_larger_hypothesis_that_explains_a_coin
     assert longer.n_states > shorter.n_states
     assert _score(minimize(longer), positives) < _score(minimize(shorter), positives)
     assert _score(minimize(longer), positives[:2]) > _score(minimize(shorter), positives[:2])
+
+
+def test_an_automaton_costs_the_edges_a_regex_writer_spells() -> None:
+    # Over {a,b,c} a character costs log2(4) = 2 bits, a target among 3 live states or the dead
+    # one 2 bits. The states of "ab" before its letters: accept bit, 2 edges (log2 3 bits), the
+    # letter (its complement, the free "every other character", goes to the dead state), 2 targets;
+    # the final state: accept bit, 1 edge (1 bit), no set, 1 target.
+    universe = CharSet.of("abc")
+    word = minimize(compile_regex(parse("ab", "python", universe), universe))
+    live = [s for s in range(word.n_states) if s != dead_state(word)]
+    assert len(live) == 3
+    before_a_letter = 1 + math.log2(3) + 2 + 2 * 2
+    assert _automaton_bits(word, live) == pytest.approx(2 * before_a_letter + (1 + 1 + 2))
+    # Over 63 characters the word "Beaker" is a shorter description of itself than [A-Za-z]{6} (a
+    # table over the word's 6 classes cost more than 2 classes and naming the word among 52^6).
+    big = CharSet.range("A", "Z") | CharSet.range("a", "z") | CharSet.range("0", "9") | CharSet.of("#")
+    beaker, loop = (minimize(compile_regex(parse(p, "python", big), big)) for p in ("Beaker", "[A-Za-z]{6}"))
+    assert _score(beaker, ["Beaker"])[0] < _score(loop, ["Beaker"])[0]
 
 
 @pytest.mark.parametrize("learner", LEARNERS, ids=lambda l: l.name)

@@ -21,13 +21,13 @@ def dfa(pattern: str):  # type: ignore[no-untyped-def]
     ("pattern", "positives", "unpumped"),
     [
         ("a*b", ["b", "aab"], 0),  # gone round 0 and 2 times
-        ("a*b", ["b", "ab"], 0),  # 0 and 1: two different numbers of rounds
+        ("a*b", ["b", "ab"], 1),  # 0 and 1 rounds: an optional a, not a repetition
         ("a*b", ["ab"], 1),  # once, by one positive: nothing asks for the loop
         ("a*b", ["aab"], 0),  # twice by one positive
         ("acc(bc)*", ["accbc"], 1),
         ("acc(bc)*", ["accbc", "accbcbc"], 0),
         ("accbc", ["accbc"], 0),  # no loop (the dead state's is not one: it never accepts)
-        ("a*b|c*", ["ab", "aab"], 1),  # the loop on c is entered by no positive
+        ("a*b|c*", ["ab", "aaab"], 1),  # the loop on c is entered by no positive
         ("(a*b)*", ["bab"], 0),  # one loop (one component), gone round twice
     ],
 )
