@@ -55,6 +55,7 @@ from automata.to_regex import to_regex
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.merging import agreement
 from cegis.merging.exact import smallest
+from cegis.merging.factors import factor_hypotheses
 from cegis.merging.pumping import unpumped_loops
 from cegis.merging.quotient import LabelConflict, Quotient
 from cegis.merging.redblue import MergeOrder, red_blue, table
@@ -62,7 +63,7 @@ from cegis.merging.symbols import Granularity, SymbolicWord, distinguishing, enc
 from cegis.union import as_regex as union_regex
 from oracle.clustered import misclassified
 from oracle.examples import ClusteredExample, Counterexample, Example
-from regexlang.ast import Chars, Complement, EmptySet, Star
+from regexlang.ast import Chars, Complement, EmptySet, Regex, Star
 from regexlang.ast import union as any_of
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
@@ -95,8 +96,10 @@ AGREEMENT_ROUNDS = 16
 #: in states.
 UNPUMPED_COST = 3
 
-#: Most states a hypothesis patched with exceptions may have.
-MAX_PATCHED_STATES = 40
+#: Most states a hypothesis that lists strings (exceptions patched in, or the positives as the
+#: whole language) may have: past it the list is a memorized sample, not a hypothesis, and prints
+#: badly.
+MAX_LISTING_STATES = 40
 
 #: States the printed regex may compile to when checked (far below the teacher's limit).
 CHECK_STATE_LIMIT = 20_000
@@ -192,8 +195,10 @@ def _learn(
         found = [(dfa, f"{how}, {len(implied)} implied examples") for dfa, how in found]
     found += _finite(examples, universe, earlier, problems)
     positives = [_representative(e) for e in examples if e.label]
-    for dfa, how in sorted(found, key=lambda c: _score(c[0], positives)):
-        text = _printed(dfa, dialect, universe, examples)
+    negatives = [_representative(e) for e in examples if not e.label]
+    spelled = [(dfa, how, None) for dfa, how in found] + _factored(positives, negatives, universe, earlier, problems)
+    for dfa, how, regex in sorted(spelled, key=lambda c: _score(c[0], positives)):
+        text = _printed(dfa, dialect, universe, examples) if regex is None or dialect != "extended" else unparse(regex, dialect, universe)
         problem = _check(text, examples, dialect, universe)
         if problem is None:
             states = dfa.n_states - (dead_state(dfa) is not None)
@@ -206,14 +211,37 @@ def _learn(
 def _finite(
     examples: Sequence[Counterexample], universe: CharSet, earlier: agreement.Agreements, problems: list[str]
 ) -> list[tuple[DFA, str]]:
-    """The language of the positives, when it keeps the agreements: the hypothesis that
-    generalizes nothing, preferred where merging only builds loops the positives do not pump."""
+    """The language of the positives, when it keeps the agreements and has at most
+    :data:`MAX_LISTING_STATES` states: the hypothesis that generalizes nothing, preferred where
+    merging only builds loops the positives do not pump."""
     try:
         dfa = minimize(_strings_of([e for e in examples if e.label], universe))
     except AutomataError as error:
         problems.append(f"the positives: {error}")
         return []
-    return [] if earlier.implied(dfa) else [(dfa, "the positives")]
+    return [] if dfa.n_states > MAX_LISTING_STATES or earlier.implied(dfa) else [(dfa, "the positives")]
+
+
+def _factored(
+    positives: Sequence[str],
+    negatives: Sequence[str],
+    universe: CharSet,
+    earlier: agreement.Agreements,
+    problems: list[str],
+) -> list[tuple[DFA, str, Regex]]:
+    """The hypotheses made of the positives' shared factors (:mod:`cegis.merging.factors`) that
+    keep the agreements, with their regexes (the extended dialect prints them as they are, with
+    ``&``, instead of their automata's state elimination)."""
+    out = []
+    for regex, how in factor_hypotheses(positives, negatives, universe):
+        try:
+            dfa = minimize(compile_regex(regex, universe, state_limit=CHECK_STATE_LIMIT))
+        except AutomataError as error:
+            problems.append(f"{how}: {error}")
+            continue
+        if not earlier.implied(dfa):
+            out.append((dfa, how, regex))
+    return out
 
 
 def _representative(example: Counterexample) -> str:
@@ -270,7 +298,7 @@ def _candidates(
             except AutomataError as error:
                 problems.append(f"{how}: {len(wrong)} clustered examples left out of the tree: {error}")
                 return
-            if dfa.n_states > MAX_PATCHED_STATES:  # printing it would take long and read badly
+            if dfa.n_states > MAX_LISTING_STATES:  # printing it would take long and read badly
                 problems.append(f"{how}: {dfa.n_states} states with {len(wrong)} exceptions")
                 return
             how += f"+{len(wrong)} exceptions"

@@ -1,0 +1,103 @@
+"""Hypotheses built from the factors (substrings) that every positive example shares.
+
+State merging generalizes from the prefix tree: it finds loops and joins, but a constraint such as
+"contains ``New#Zealand``" is a twelve-state automaton whose back edges (on ``N`` back to the
+second state, on any other character to the first) no sample of a few long positives spells out,
+and two such constraints together are their product. Regexes written by people are full of them
+(KB13's targets were written from descriptions like "lines containing X and Y"). So the learner
+also proposes, as candidates that compete on description length with the merged ones:
+
+- the *conjunction*: every positive starts with their longest common prefix, ends with their
+  longest common suffix, and contains each of their shared factors as many times as each of them
+  does (``ug`` four times);
+- the conjunction that also excludes the factors shared by the negatives it would accept, when no
+  positive has them (``Wednesday`` but not ``Sunday``);
+- the *sequence*: the same factors, in the one order in which every positive contains them.
+
+A candidate that a negative example contradicts is dropped later like any other
+(:func:`oracle.misclassified`); these only add hypotheses, never remove one.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from regexlang.ast import Chars, Complement, Regex, Star, concat, intersection
+from regexlang.ast import text as text_regex
+from regexlang.charset import CharSet
+
+#: Fewest characters of a shared factor (a shared single character is too often a coincidence).
+SHORTEST_FACTOR = 2
+
+
+def shared_factors(strings: Sequence[str], shortest: int = SHORTEST_FACTOR) -> dict[str, int]:
+    """The substrings of at least ``shortest`` characters that every one of ``strings`` contains,
+    each with the fewest times a string contains it without overlaps, keeping only those that
+    another does not imply (``ugug`` once implies ``ug`` twice, not ``ug`` four times); longest
+    first."""
+    if not strings:
+        return {}
+    base = min(strings, key=len)
+    counts: dict[str, int] = {}
+    for start in range(len(base)):
+        for end in range(start + shortest, len(base) + 1):
+            factor = base[start:end]
+            if factor not in counts:
+                counts[factor] = min(s.count(factor) for s in strings)
+    shared = {w: n for w, n in counts.items() if n}
+    kept = {w: n for w, n in shared.items() if not any(v != w and w in v and m >= n for v, m in shared.items())}
+    return dict(sorted(kept.items(), key=lambda item: (-len(item[0]), item[0])))
+
+
+def factor_hypotheses(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:
+    """The conjunction (and, when negatives it accepts share factors no positive has, the
+    conjunction that also excludes those), and, when the factors occur in one order in every
+    positive, the sequence, each with a short description, over ``universe``; none without
+    positives or shared parts."""
+    if not positives:
+        return []
+    prefix = os.path.commonprefix(list(positives))
+    suffix = os.path.commonprefix([s[::-1] for s in positives])[::-1]
+    if min(map(len, positives)) < len(prefix) + len(suffix):  # a positive is all prefix and suffix
+        suffix = ""
+    factors = shared_factors(positives)
+    inner = [w for w, n in factors.items() if n > 1 or (w not in prefix and w not in suffix)]
+    if not (prefix or suffix or inner):
+        return []
+    anything = Star(Chars(universe))
+    parts = [concat(text_regex(w), anything) for w in [prefix] if w]
+    parts += [concat(anything, *[concat(text_regex(w), anything)] * factors[w]) for w in inner]
+    parts += [concat(anything, text_regex(w)) for w in [suffix] if w]
+    named = [f"starts {prefix}"] if prefix else []
+    named += [w if factors[w] == 1 else f"{w} ×{factors[w]}" for w in inner]
+    named += [f"ends {suffix}"] if suffix else []
+    out = [(intersection(*parts), f"shared factors ({', '.join(named)})")]
+    accepted = [n for n in negatives if n.startswith(prefix) and n.endswith(suffix) and all(w in n for w in inner)]
+    excluded = [w for w in shared_factors(accepted) if not any(w in p for p in positives)]
+    if excluded:
+        absent = [Complement(concat(anything, text_regex(w), anything)) for w in excluded]
+        out.append((intersection(*parts, *absent), f"shared factors ({', '.join(named)}), none of ({', '.join(excluded)})"))
+    ordered = _order(positives, inner, len(prefix), len(suffix))
+    if ordered is not None and len(inner) > 1 and all(factors[w] == 1 for w in inner):
+        pieces = [text_regex(prefix), anything]
+        for w in ordered:
+            pieces += [text_regex(w), anything]
+        out.append((concat(*pieces, text_regex(suffix)), f"factors in order ({', '.join(ordered)})"))
+    return out
+
+
+def _order(positives: Sequence[str], factors: Sequence[str], skip: int, keep: int) -> list[str] | None:
+    """``factors`` in the order every positive contains them one after another between its
+    first ``skip`` and last ``keep`` characters (by the first positive's first occurrences), or
+    ``None`` when some positive does not."""
+    first = positives[0]
+    order = sorted(factors, key=lambda w: first.find(w, skip))
+    for string in positives:
+        at, end = skip, len(string) - keep
+        for w in order:
+            found = string.find(w, at, end)
+            if found < 0:
+                return None
+            at = found + len(w)
+    return order

@@ -1,0 +1,69 @@
+"""Hypotheses from shared factors (cegis.merging.factors): the factors against brute force, every
+hypothesis accepting every positive, and a "contains a word" target learned in a few epochs."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from automata import compile_regex
+from cegis.config import Budgets, LoopConfig
+from cegis.merging import symbolic
+from cegis.merging.factors import factor_hypotheses, shared_factors
+from cegis.loop import run
+from cegis.state import Task
+from oracle import ExactTeacher, TeacherConfig
+from regexlang import CharSet, unparse
+
+ABC = CharSet.of("abc#")
+STRINGS = st.lists(st.text(alphabet="abc#", max_size=9), min_size=1, max_size=4)
+
+
+def brute_force(strings: list[str]) -> dict[str, int]:
+    # every substring of every string, with how often each string holds it without overlaps
+    # (counted by a regex search, not str.count); kept when no longer one is held as often
+    subs = {s[i:j] for s in strings for i in range(len(s)) for j in range(i + 2, len(s) + 1)}
+    held = {w: min(len(re.findall(re.escape(w), s)) for s in strings) for w in subs}
+    held = {w: n for w, n in held.items() if n}
+    return {w: n for w, n in held.items() if not any(v != w and w in v and held[v] >= n for v in held)}
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(STRINGS)
+def test_shared_factors_are_the_common_substrings_no_other_implies(strings: list[str]) -> None:
+    found = shared_factors(strings)
+    assert found == brute_force(strings)
+    assert [len(w) for w in found] == sorted((len(w) for w in found), reverse=True)
+
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(STRINGS)
+def test_every_hypothesis_accepts_every_positive(strings: list[str]) -> None:
+    for regex, how in factor_hypotheses(strings, [], ABC):
+        dfa = compile_regex(regex, ABC)
+        assert all(dfa.accepts(s) for s in strings), (how, unparse(regex, "extended", ABC))
+
+
+def test_the_conjunction_and_the_sequence() -> None:
+    positives = ["xnativeyytribes#", "tribesanative#", "#aanativetribesb#"]
+    spelled = {how: unparse(regex, "extended", ABC | CharSet.of("abeinrstvxy")) for regex, how in factor_hypotheses(positives, [], ABC)}
+    assert list(spelled) == ["shared factors (native, tribes, ends #)"]  # two orders: no sequence
+    counted = factor_hypotheses(["TugFuguugugF", "ugugugug", "a6#ugug8ug2Kmug6U"], ["ugug"], ABC)
+    assert [how for _, how in counted] == ["shared factors (ugug, ug ×4)"]
+    letters = CharSet.of("#abcehkmnorwxy")
+    ordered = factor_hypotheses(["monkeyxwrench#a", "#monkey#wrenchb"], [], letters)
+    assert [how for _, how in ordered] == ["shared factors (monkey, wrench)", "factors in order (monkey, wrench)"]
+    sequence = re.compile(unparse(ordered[1][0], "python", letters))
+    assert sequence.fullmatch("monkeyxwrench#a") and not sequence.fullmatch("wrench#monkey#")
+
+
+def test_a_contains_a_word_target_is_learned_from_the_shared_factor() -> None:
+    # Without the factor hypotheses this run spends its 100 epochs on short negatives (KB13).
+    target = "[A-Za-z0-9#]*New#Zealand[A-Za-z0-9#]*"
+    config = LoopConfig(TeacherConfig(batch=1, mode="shortest", clustered=True), Budgets(epochs=100), evaluate=False)
+    teacher = ExactTeacher.from_regex(target, "extended", config=config.teacher_config)
+    state = asyncio.run(run(Task("extended", target), symbolic(), teacher, config))
+    assert state.outcome == "equivalent" and state.epoch <= 5
