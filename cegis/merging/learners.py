@@ -12,7 +12,9 @@ hypothesis from explaining a coincidence (hundreds of positives that all contain
 are unlikely under ``.*Zealand.*``, and four more states are cheaper than that surprise). A loop
 no positive example pumps (:mod:`cegis.merging.pumping`) counts as :data:`UNPUMPED_COST` more
 states, and the language of the positives themselves, which has no loop, competes too: a finite
-target is then learned as the words it is, not refuted one loop at a time.
+target is then learned as the words it is, not refuted one loop at a time. So do the hypotheses
+the positives' shared factors spell (:mod:`cegis.merging.factors`: "contains ``New#Zealand``",
+which no merge order finds from a few long positives).
 
 A clustered example enters the prefix tree in one of two *readings*, and the symbolic learner
 tries both: ``tied`` (every class of a position leads to one child) or ``representative`` (one
