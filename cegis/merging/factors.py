@@ -12,7 +12,9 @@ also proposes, as candidates that compete on description length with the merged 
   does (``ug`` four times);
 - the conjunction that also excludes the factors shared by the negatives it would accept, when no
   positive has them (``Wednesday`` but not ``Sunday``);
-- the *sequence*: the same factors, in the one order in which every positive contains them.
+- the *sequence*: the same factors, in the one order in which every positive contains them;
+- *contains one of* a few factors that no negative contains and that together cover every
+  positive (``bedrock`` or ``yabadabadoo``).
 
 A candidate that a negative example contradicts is dropped later like any other
 (:func:`oracle.misclassified`); these only add hypotheses, never remove one.
@@ -23,12 +25,17 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from regexlang.ast import Chars, Complement, Regex, Star, concat, intersection
+from regexlang.ast import Chars, Complement, Regex, Star, concat, intersection, union
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
 
 #: Fewest characters of a shared factor (a shared single character is too often a coincidence).
 SHORTEST_FACTOR = 2
+
+#: Most factors of a "contains one of" hypothesis, and their fewest and most characters.
+MOST_ALTERNATIVES = 3
+SHORTEST_ALTERNATIVE = 3
+LONGEST_ALTERNATIVE = 16
 
 
 def shared_factors(strings: Sequence[str], shortest: int = SHORTEST_FACTOR) -> dict[str, int]:
@@ -51,10 +58,15 @@ def shared_factors(strings: Sequence[str], shortest: int = SHORTEST_FACTOR) -> d
 
 
 def factor_hypotheses(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:
+    """The hypotheses of this module that the examples suggest, each with a short description,
+    over ``universe``."""
+    return _conjunctions(positives, negatives, universe) + _alternatives(positives, negatives, universe)
+
+
+def _conjunctions(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:
     """The conjunction (and, when negatives it accepts share factors no positive has, the
     conjunction that also excludes those), and, when the factors occur in one order in every
-    positive, the sequence, each with a short description, over ``universe``; none without
-    positives or shared parts."""
+    positive, the sequence; none without positives or shared parts."""
     if not positives:
         return []
     prefix = os.path.commonprefix(list(positives))
@@ -85,6 +97,47 @@ def factor_hypotheses(positives: Sequence[str], negatives: Sequence[str], univer
             pieces += [text_regex(w), anything]
         out.append((concat(*pieces, text_regex(suffix)), f"factors in order ({', '.join(ordered)})"))
     return out
+
+
+def _alternatives(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:
+    """"Contains one of" :func:`covering_factors`, when it takes more than one factor."""
+    factors = covering_factors(positives, negatives)
+    if len(factors) < 2:
+        return []
+    anything = Star(Chars(universe))
+    regex = concat(anything, union(*map(text_regex, factors)), anything)
+    return [(regex, f"contains one of ({', '.join(factors)})")]
+
+
+def covering_factors(positives: Sequence[str], negatives: Sequence[str]) -> list[str]:
+    """At most :data:`MOST_ALTERNATIVES` substrings (of :data:`SHORTEST_ALTERNATIVE` to
+    :data:`LONGEST_ALTERNATIVE` characters) that no negative contains and that together cover
+    every positive, chosen greedily (the one in most positives not yet covered, the longest on a
+    tie); empty when there are none such."""
+    held: dict[str, set[int]] = {}
+    for i, string in enumerate(positives):
+        for factor in _substrings(string):
+            held.setdefault(factor, set()).add(i)
+    negative_text = "\n".join(negatives)  # a match across two negatives only refuses a factor
+    uncovered = set(range(len(positives)))
+    chosen: list[str] = []
+    while uncovered and len(chosen) < MOST_ALTERNATIVES:
+        ranked = sorted(held, key=lambda w: (len(held[w] & uncovered), len(w), w), reverse=True)
+        best = next((w for w in ranked if held[w] & uncovered and w not in negative_text), None)
+        if best is None:
+            break
+        chosen.append(best)
+        uncovered -= held.pop(best)
+    return [] if uncovered else chosen
+
+
+def _substrings(string: str) -> set[str]:
+    """The substrings of ``string`` an alternative may be."""
+    return {
+        string[start:end]
+        for start in range(len(string))
+        for end in range(start + SHORTEST_ALTERNATIVE, min(len(string), start + LONGEST_ALTERNATIVE) + 1)
+    }
 
 
 def _order(positives: Sequence[str], factors: Sequence[str], skip: int, keep: int) -> list[str] | None:

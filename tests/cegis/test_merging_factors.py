@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from automata import compile_regex
 from cegis.config import Budgets, LoopConfig
 from cegis.merging import symbolic
-from cegis.merging.factors import factor_hypotheses, shared_factors
+from cegis.merging.factors import covering_factors, factor_hypotheses, shared_factors
 from cegis.loop import run
 from cegis.state import Task
 from oracle import ExactTeacher, TeacherConfig
@@ -52,12 +52,31 @@ def test_the_conjunction_and_the_sequence() -> None:
     spelled = {how: unparse(regex, "extended", ABC | CharSet.of("abeinrstvxy")) for regex, how in factor_hypotheses(positives, [], ABC)}
     assert list(spelled) == ["shared factors (native, tribes, ends #)"]  # two orders: no sequence
     counted = factor_hypotheses(["TugFuguugugF", "ugugugug", "a6#ugug8ug2Kmug6U"], ["ugug"], ABC)
-    assert [how for _, how in counted] == ["shared factors (ugug, ug ×4)"]
+    assert counted[0][1] == "shared factors (ugug, ug ×4)"
     letters = CharSet.of("#abcehkmnorwxy")
     ordered = factor_hypotheses(["monkeyxwrench#a", "#monkey#wrenchb"], [], letters)
     assert [how for _, how in ordered] == ["shared factors (monkey, wrench)", "factors in order (monkey, wrench)"]
     sequence = re.compile(unparse(ordered[1][0], "python", letters))
     assert sequence.fullmatch("monkeyxwrench#a") and not sequence.fullmatch("wrench#monkey#")
+
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(STRINGS, st.lists(st.text(alphabet="abc#", max_size=9), max_size=4))
+def test_covering_factors_cover_every_positive_and_no_negative(positives: list[str], negatives: list[str]) -> None:
+    factors = covering_factors(positives, negatives)
+    assert len(factors) <= 3 and all(len(w) >= 3 for w in factors)
+    if factors:
+        assert all(any(w in p for w in factors) for p in positives)
+        assert not any(w in n for w in factors for n in negatives)
+
+
+def test_contains_one_of_two_words() -> None:
+    positives = ["xbedrockyy", "abcyabadabadoo#", "bedrock", "qyabadabadoo"]
+    negatives = ["bedroc", "abadaba", "xyz"]
+    assert covering_factors(positives, negatives) == ["yabadabadoo", "bedrock"]
+    letters = CharSet.of("#abcdekoqrxy")
+    spelled = {how: unparse(regex, "extended", letters) for regex, how in factor_hypotheses(positives, negatives, letters)}
+    assert spelled["contains one of (yabadabadoo, bedrock)"] == "[a-ekoqrxy#]*(yabadabadoo|bedrock)[a-ekoqrxy#]*"
 
 
 def test_a_contains_a_word_target_is_learned_from_the_shared_factor() -> None:
