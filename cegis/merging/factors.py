@@ -10,6 +10,8 @@ also proposes, as candidates that compete on description length with the merged 
 - the *conjunction*: every positive starts with their longest common prefix, ends with their
   longest common suffix, and contains each of their shared factors as many times as each of them
   does (``ug`` four times);
+- the conjunction that also asks for characters of the classes every positive has (``Westbury``
+  and a digit), when a negative refutes the words alone;
 - the conjunction that also excludes the factors shared by the negatives it would accept, when no
   positive has them (``Wednesday`` but not ``Sunday``);
 - the *sequence*: the same factors, in the one order in which every positive contains them;
@@ -57,16 +59,21 @@ def shared_factors(strings: Sequence[str], shortest: int = SHORTEST_FACTOR) -> d
     return dict(sorted(kept.items(), key=lambda item: (-len(item[0]), item[0])))
 
 
-def factor_hypotheses(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:
+def factor_hypotheses(
+    positives: Sequence[str], negatives: Sequence[str], universe: CharSet, classes: Sequence[CharSet] = ()
+) -> list[tuple[Regex, str]]:
     """The hypotheses of this module that the examples suggest, each with a short description,
-    over ``universe``."""
-    return _conjunctions(positives, negatives, universe) + _alternatives(positives, negatives, universe)
+    over ``universe``; ``classes`` are the character classes the examples show (a learner's atoms)."""
+    return _conjunctions(positives, negatives, universe, classes) + _alternatives(positives, negatives, universe)
 
 
-def _conjunctions(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:
-    """The conjunction (and, when negatives it accepts share factors no positive has, the
-    conjunction that also excludes those), and, when the factors occur in one order in every
-    positive, the sequence; none without positives or shared parts."""
+def _conjunctions(
+    positives: Sequence[str], negatives: Sequence[str], universe: CharSet, classes: Sequence[CharSet]
+) -> list[tuple[Regex, str]]:
+    """The conjunction (when a negative refutes it, also with the ``classes`` every positive has
+    characters of; when negatives it accepts share factors no positive has, also excluding those),
+    and, when the factors occur in one order in every positive, the sequence; none without
+    positives or shared parts."""
     if not positives:
         return []
     prefix = os.path.commonprefix(list(positives))
@@ -86,6 +93,14 @@ def _conjunctions(positives: Sequence[str], negatives: Sequence[str], universe: 
     named += [f"ends {suffix}"] if suffix else []
     out = [(intersection(*parts), f"shared factors ({', '.join(named)})")]
     accepted = [n for n in negatives if n.startswith(prefix) and n.endswith(suffix) and all(w in n for w in inner)]
+    spelled = "".join([prefix, suffix, *inner])
+    held = {c: min(_count(p, c) for p in positives) for c in classes if len(c) > 1 and not any(x in c for x in spelled)}
+    held = {c: n for c, n in held.items() if n}
+    if accepted and held:  # the words alone are refuted: ask for the classes every positive has too
+        parts += [concat(anything, *[concat(Chars(c), anything)] * n) for c, n in held.items()]
+        named += [f"[{c.first()}…] ×{n}" for c, n in held.items()]
+        out.append((intersection(*parts), f"shared factors ({', '.join(named)})"))
+        accepted = [x for x in accepted if all(_count(x, c) >= n for c, n in held.items())]
     excluded = [w for w in shared_factors(accepted) if not any(w in p for p in positives)]
     if excluded:
         absent = [Complement(concat(anything, text_regex(w), anything)) for w in excluded]
@@ -138,6 +153,11 @@ def _substrings(string: str) -> set[str]:
         for start in range(len(string))
         for end in range(start + SHORTEST_ALTERNATIVE, min(len(string), start + LONGEST_ALTERNATIVE) + 1)
     }
+
+
+def _count(string: str, chars: CharSet) -> int:
+    """How many characters of ``string`` are in ``chars``."""
+    return sum(x in chars for x in string)
 
 
 def _order(positives: Sequence[str], factors: Sequence[str], skip: int, keep: int) -> list[str] | None:

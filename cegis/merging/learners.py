@@ -198,7 +198,9 @@ def _learn(
     found += _finite(examples, universe, earlier, problems)
     positives = [_representative(e) for e in examples if e.label]
     negatives = [_representative(e) for e in examples if not e.label]
-    spelled = [(dfa, how, None) for dfa, how in found] + _factored(positives, negatives, universe, earlier, problems)
+    classes = symbol_alphabet(examples, universe, "atoms").classes
+    factored = _factored(positives, negatives, universe, classes, earlier, problems)
+    spelled = [(dfa, how, None) for dfa, how in found] + factored
     for dfa, how, regex in sorted(spelled, key=lambda c: _score(c[0], positives)):
         text = _printed(dfa, dialect, universe, examples) if regex is None or dialect != "extended" else unparse(regex, dialect, universe)
         problem = _check(text, examples, dialect, universe)
@@ -228,6 +230,7 @@ def _factored(
     positives: Sequence[str],
     negatives: Sequence[str],
     universe: CharSet,
+    classes: Sequence[CharSet],
     earlier: agreement.Agreements,
     problems: list[str],
 ) -> list[tuple[DFA, str, Regex]]:
@@ -235,7 +238,7 @@ def _factored(
     keep the agreements, with their regexes (the extended dialect prints them as they are, with
     ``&``, instead of their automata's state elimination)."""
     out = []
-    for regex, how in factor_hypotheses(positives, negatives, universe):
+    for regex, how in factor_hypotheses(positives, negatives, universe, classes):
         try:
             dfa = minimize(compile_regex(regex, universe, state_limit=CHECK_STATE_LIMIT))
         except AutomataError as error:

@@ -70,6 +70,16 @@ def test_covering_factors_cover_every_positive_and_no_negative(positives: list[s
         assert not any(w in n for w in factors for n in negatives)
 
 
+def test_a_refuted_conjunction_also_asks_for_the_classes_every_positive_has() -> None:
+    digits, letters = CharSet.range("0", "9"), CharSet.range("a", "z")
+    universe = digits | letters | CharSet.of("W")
+    positives, negatives = ["8ndWestburyln", "Westbury2"], ["xWestbury"]
+    hows = [how for _, how in factor_hypotheses(positives, negatives, universe, [digits, letters])]
+    assert hows[:2] == ["shared factors (Westbury)", "shared factors (Westbury, [0…] ×1)"]
+    assert "shared factors (Westbury)" in [how for _, how in factor_hypotheses(positives, [], universe, [digits])]
+    assert len(factor_hypotheses(positives, [], universe, [digits])) == 1  # not refuted: no classes
+
+
 def test_contains_one_of_two_words() -> None:
     positives = ["xbedrockyy", "abcyabadabadoo#", "bedrock", "qyabadabadoo"]
     negatives = ["bedroc", "abadaba", "xyz"]
