@@ -14,7 +14,8 @@ also proposes, as candidates that compete on description length with the merged 
   and a digit), when a negative refutes the words alone;
 - the conjunction that also excludes the factors shared by the negatives it would accept, when no
   positive has them (``Wednesday`` but not ``Sunday``);
-- the *sequence*: the same factors, in the one order in which every positive contains them;
+- the *sequences*: the same factors, in the orders the positives contain them in (one of at
+  most :data:`MOST_ALTERNATIVES`: ``XYX`` then ``ABC`` then ``#``, or the other way round);
 - *contains one of* a few factors that no negative contains and that together cover every
   positive (``bedrock`` or ``yabadabadoo``).
 
@@ -34,7 +35,8 @@ from regexlang.charset import CharSet
 #: Fewest characters of a shared factor (a shared single character is too often a coincidence).
 SHORTEST_FACTOR = 2
 
-#: Most factors of a "contains one of" hypothesis, and their fewest and most characters.
+#: Most factors of a "contains one of" hypothesis (and most orders of a sequence), and the fewest
+#: and most characters of those factors.
 MOST_ALTERNATIVES = 3
 SHORTEST_ALTERNATIVE = 3
 LONGEST_ALTERNATIVE = 16
@@ -72,8 +74,8 @@ def _conjunctions(
 ) -> list[tuple[Regex, str]]:
     """The conjunction (when a negative refutes it, also with the ``classes`` every positive has
     characters of; when negatives it accepts share factors no positive has, also excluding those),
-    and, when the factors occur in one order in every positive, the sequence; none without
-    positives or shared parts."""
+    and the sequences of the factors in the orders the positives show; none without positives or
+    shared parts."""
     if not positives:
         return []
     prefix = os.path.commonprefix(list(positives))
@@ -105,12 +107,10 @@ def _conjunctions(
     if excluded:
         absent = [Complement(concat(anything, text_regex(w), anything)) for w in excluded]
         out.append((intersection(*parts, *absent), f"shared factors ({', '.join(named)}), none of ({', '.join(excluded)})"))
-    ordered = _order(positives, inner, len(prefix), len(suffix))
-    if ordered is not None and len(inner) > 1 and all(factors[w] == 1 for w in inner):
-        pieces = [text_regex(prefix), anything]
-        for w in ordered:
-            pieces += [text_regex(w), anything]
-        out.append((concat(*pieces, text_regex(suffix)), f"factors in order ({', '.join(ordered)})"))
+    orders = _orders(positives, inner, len(prefix), len(suffix))
+    if len(inner) > 1 and all(factors[w] == 1 for w in inner) and 0 < len(orders) <= MOST_ALTERNATIVES:
+        sequences = [concat(*(text_regex(w) for w in [prefix] if w), anything, *[concat(text_regex(w), anything) for w in order], *(text_regex(w) for w in [suffix] if w)) for order in orders]
+        out.append((union(*sequences), f"factors in order ({' | '.join(', '.join(order) for order in orders)})"))
     return out
 
 
@@ -160,17 +160,28 @@ def _count(string: str, chars: CharSet) -> int:
     return sum(x in chars for x in string)
 
 
-def _order(positives: Sequence[str], factors: Sequence[str], skip: int, keep: int) -> list[str] | None:
-    """``factors`` in the order every positive contains them one after another between its
-    first ``skip`` and last ``keep`` characters (by the first positive's first occurrences), or
-    ``None`` when some positive does not."""
-    first = positives[0]
-    order = sorted(factors, key=lambda w: first.find(w, skip))
+def _orders(positives: Sequence[str], factors: Sequence[str], skip: int, keep: int) -> list[tuple[str, ...]]:
+    """The orders in which the positives contain ``factors`` one after another between their
+    first ``skip`` and last ``keep`` characters (a positive's order: that of its first
+    occurrences), or none when some positive contains them in no such order."""
+    orders: list[tuple[str, ...]] = []
     for string in positives:
-        at, end = skip, len(string) - keep
-        for w in order:
-            found = string.find(w, at, end)
-            if found < 0:
-                return None
-            at = found + len(w)
-    return order
+        if any(_in_order(string, order, skip, keep) for order in orders):
+            continue
+        order = tuple(sorted(factors, key=lambda w: string.find(w, skip)))
+        if not _in_order(string, order, skip, keep):
+            return []
+        orders.append(order)
+    return orders
+
+
+def _in_order(string: str, order: Sequence[str], skip: int, keep: int) -> bool:
+    """Whether ``string`` contains the factors of ``order`` one after another between its first
+    ``skip`` and last ``keep`` characters."""
+    at, end = skip, len(string) - keep
+    for w in order:
+        found = string.find(w, at, end)
+        if found < 0:
+            return False
+        at = found + len(w)
+    return True

@@ -50,12 +50,13 @@ def test_every_hypothesis_accepts_every_positive(strings: list[str]) -> None:
 def test_the_conjunction_and_the_sequence() -> None:
     positives = ["xnativeyytribes#", "tribesanative#", "#aanativetribesb#"]
     spelled = {how: unparse(regex, "extended", ABC | CharSet.of("abeinrstvxy")) for regex, how in factor_hypotheses(positives, [], ABC)}
-    assert list(spelled) == ["shared factors (native, tribes, ends #)"]  # two orders: no sequence
+    assert list(spelled) == ["shared factors (native, tribes, ends #)", "factors in order (native, tribes | tribes, native)"]
     counted = factor_hypotheses(["TugFuguugugF", "ugugugug", "a6#ugug8ug2Kmug6U"], ["ugug"], ABC)
     assert counted[0][1] == "shared factors (ugug, ug ×4)"
     letters = CharSet.of("#abcehkmnorwxy")
     ordered = factor_hypotheses(["monkeyxwrench#a", "#monkey#wrenchb"], [], letters)
     assert [how for _, how in ordered] == ["shared factors (monkey, wrench)", "factors in order (monkey, wrench)"]
+    assert unparse(ordered[1][0], "extended", letters) == "[a-cehkm-orw-y#]*monkey[a-cehkm-orw-y#]*wrench[a-cehkm-orw-y#]*"
     sequence = re.compile(unparse(ordered[1][0], "python", letters))
     assert sequence.fullmatch("monkeyxwrench#a") and not sequence.fullmatch("wrench#monkey#")
 
