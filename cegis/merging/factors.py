@@ -87,29 +87,29 @@ def _conjunctions(
     if not (prefix or suffix or inner):
         return []
     anything = Star(Chars(universe))
-    parts = [concat(text_regex(w), anything) for w in [prefix] if w]
-    parts += [concat(anything, *[concat(text_regex(w), anything)] * factors[w]) for w in inner]
-    parts += [concat(anything, text_regex(w)) for w in [suffix] if w]
+    starts = [text_regex(prefix)] if prefix else []
+    ends = [text_regex(suffix)] if suffix else []
+    parts = [concat(*starts, anything)] if prefix else []
+    parts += [_contains(text_regex(w), factors[w], anything) for w in inner]
+    parts += [concat(anything, *ends)] if suffix else []
     named = [f"starts {prefix}"] if prefix else []
     named += [w if factors[w] == 1 else f"{w} ×{factors[w]}" for w in inner]
     named += [f"ends {suffix}"] if suffix else []
     out = [(intersection(*parts), f"shared factors ({', '.join(named)})")]
     accepted = [n for n in negatives if n.startswith(prefix) and n.endswith(suffix) and all(w in n for w in inner)]
-    spelled = "".join([prefix, suffix, *inner])
-    held = {c: min(_count(p, c) for p in positives) for c in classes if len(c) > 1 and not any(x in c for x in spelled)}
-    held = {c: n for c, n in held.items() if n}
+    held = _held_classes(positives, classes, "".join([prefix, suffix, *inner]))
     if accepted and held:  # the words alone are refuted: ask for the classes every positive has too
-        parts += [concat(anything, *[concat(Chars(c), anything)] * n) for c, n in held.items()]
+        parts += [_contains(Chars(c), n, anything) for c, n in held.items()]
         named += [f"[{c.first()}…] ×{n}" for c, n in held.items()]
         out.append((intersection(*parts), f"shared factors ({', '.join(named)})"))
         accepted = [x for x in accepted if all(_count(x, c) >= n for c, n in held.items())]
     excluded = [w for w in shared_factors(accepted) if not any(w in p for p in positives)]
     if excluded:
-        absent = [Complement(concat(anything, text_regex(w), anything)) for w in excluded]
+        absent = [Complement(_contains(text_regex(w), 1, anything)) for w in excluded]
         out.append((intersection(*parts, *absent), f"shared factors ({', '.join(named)}), none of ({', '.join(excluded)})"))
     orders = _orders(positives, inner, len(prefix), len(suffix))
     if len(inner) > 1 and all(factors[w] == 1 for w in inner) and 0 < len(orders) <= MOST_ALTERNATIVES:
-        sequences = [concat(*(text_regex(w) for w in [prefix] if w), anything, *[concat(text_regex(w), anything) for w in order], *(text_regex(w) for w in [suffix] if w)) for order in orders]
+        sequences = [concat(*starts, _one_after_another([text_regex(w) for w in order], anything), *ends) for order in orders]
         out.append((union(*sequences), f"factors in order ({' | '.join(', '.join(order) for order in orders)})"))
     return out
 
@@ -153,6 +153,23 @@ def _substrings(string: str) -> set[str]:
         for start in range(len(string))
         for end in range(start + SHORTEST_ALTERNATIVE, min(len(string), start + LONGEST_ALTERNATIVE) + 1)
     }
+
+
+def _contains(piece: Regex, times: int, anything: Regex) -> Regex:
+    """Strings with ``times`` occurrences of ``piece`` (``.*w.*w.*``)."""
+    return _one_after_another([piece] * times, anything)
+
+
+def _one_after_another(pieces: Sequence[Regex], anything: Regex) -> Regex:
+    """Strings that contain ``pieces`` one after another, anything around them."""
+    return concat(anything, *[concat(piece, anything) for piece in pieces])
+
+
+def _held_classes(positives: Sequence[str], classes: Sequence[CharSet], spelled: str) -> dict[CharSet, int]:
+    """The classes (of more than one character, none ``spelled`` by the factors) that every
+    positive has characters of, with the fewest a positive has."""
+    held = {c: min(_count(p, c) for p in positives) for c in classes if len(c) > 1 and not any(x in c for x in spelled)}
+    return {c: n for c, n in held.items() if n}
 
 
 def _count(string: str, chars: CharSet) -> int:

@@ -200,9 +200,9 @@ def _learn(
     negatives = [_representative(e) for e in examples if not e.label]
     classes = symbol_alphabet(examples, universe, "atoms").classes
     factored = _factored(positives, negatives, universe, classes, earlier, problems)
-    spelled = [(dfa, how, None) for dfa, how in found] + factored
-    for dfa, how, regex in sorted(spelled, key=lambda c: _score(c[0], positives)):
-        text = _printed(dfa, dialect, universe, examples) if regex is None or dialect != "extended" else unparse(regex, dialect, universe)
+    candidates = [(dfa, how, None) for dfa, how in found] + factored
+    for dfa, how, regex in sorted(candidates, key=lambda c: _score(c[0], positives)):
+        text = _printed(dfa, dialect, universe, examples, regex)
         problem = _check(text, examples, dialect, universe)
         if problem is None:
             states = dfa.n_states - (dead_state(dfa) is not None)
@@ -477,7 +477,13 @@ def _ends(chars: CharSet) -> int:
     return sum(1 if lo == hi else 2 for lo, hi in chars.intervals)
 
 
-def _printed(dfa: DFA, dialect: Dialect, universe: CharSet, examples: Sequence[Counterexample]) -> str:
+def _printed(
+    dfa: DFA, dialect: Dialect, universe: CharSet, examples: Sequence[Counterexample], spelled: Regex | None = None
+) -> str:
+    """``dfa`` as a regex of ``dialect``: ``spelled`` as it is when the dialect writes ``&`` and
+    ``~`` (extended), else by state elimination."""
+    if spelled is not None and dialect == "extended":
+        return unparse(spelled, dialect, universe)
     regex = to_regex(dfa)
     if regex != EmptySet() or dialect == "python":
         return unparse(regex, dialect, universe)
