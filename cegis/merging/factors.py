@@ -15,7 +15,7 @@ also proposes, as candidates that compete on description length with the merged 
 - the conjunction that also excludes the factors shared by the negatives it would accept, when no
   positive has them (``Wednesday`` but not ``Sunday``);
 - the *sequences*: the same factors, in the orders the positives contain them in (one of at
-  most :data:`MOST_ALTERNATIVES`: ``XYX`` then ``ABC`` then ``#``, or the other way round);
+  most :data:`MOST_ALTERNATIVES`: ``car`` then ``foo`` then ``cop``, or the other way round);
 - *contains one of* a few factors that no negative contains and that together cover every
   positive (``bedrock`` or ``yabadabadoo``).
 
