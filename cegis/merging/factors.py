@@ -10,12 +10,18 @@ also proposes, as candidates that compete on description length with the merged 
 - the *conjunction*: every positive starts with their longest common prefix, ends with their
   longest common suffix, and contains each of their shared factors as many times as each of them
   does (``ug`` four times);
-- the conjunction that also asks for characters of the classes every positive has (``Westbury``
-  and a digit), when a negative refutes the words alone;
-- the conjunction that also excludes the factors shared by the negatives it would accept, when no
-  positive has them (``Wednesday`` but not ``Sunday``);
-- the *sequences*: the same factors, in the orders the positives contain them in (one of at
-  most :data:`MOST_ALTERNATIVES`: ``car`` then ``foo`` then ``cop``, or the other way round);
+- when a negative refutes the conjunction: the conjunction that also asks for characters of the
+  classes every positive has (``Westbury`` and a digit); the conjunction that also excludes what
+  the negatives it accepts share and no positive has, a factor, a character, or a factor before
+  or after a shared one (``Wednesday`` but not ``Sunday``; ``helper`` but not ``little`` before
+  it); and the conjunction that also keeps every order of two factors that all positives keep
+  (``de`` before ``st`` and ``col`` before ``re``);
+- the *sequences*: the factors, each counted apart from its occurrences inside longer ones
+  (``and`` beside ``sand``), in at most :data:`MOST_ALTERNATIVES` orders that cover the
+  positives (``car`` then ``foo`` then ``cop``, or the other way round); when a negative refutes
+  them, with the characters and classes every positive has as further pieces (``XYX``, ``ABC``,
+  ``#``), and then with the gaps between the pieces bounded by those the positives show
+  (``hello``, one to five characters, ``world``);
 - *contains one of* a few factors that no negative contains and that together cover every
   positive (``bedrock`` or ``yabadabadoo``).
 
@@ -25,10 +31,13 @@ A candidate that a negative example contradicts is dropped later like any other
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Sequence
 
-from regexlang.ast import Chars, Complement, Regex, Star, concat, intersection, union
+import attrs
+
+from regexlang.ast import Chars, Complement, Optional, Plus, Regex, Repeat, Star, concat, intersection, union
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
 
@@ -40,6 +49,17 @@ SHORTEST_FACTOR = 2
 MOST_ALTERNATIVES = 3
 SHORTEST_ALTERNATIVE = 3
 LONGEST_ALTERNATIVE = 16
+
+#: Most pieces of a sequence whose every order is tried (past it, the orders the positives show).
+MOST_PERMUTED = 4
+
+#: Most of the examples' classes (the most often shown first) that counting hypotheses bound.
+MOST_COUNTED = 3
+
+Piece = str | CharSet
+"""A piece of a sequence: a word, or one character of a class."""
+
+Hypotheses = list[tuple[Regex, str]]
 
 
 def shared_factors(strings: Sequence[str], shortest: int = SHORTEST_FACTOR) -> dict[str, int]:
@@ -62,56 +82,308 @@ def shared_factors(strings: Sequence[str], shortest: int = SHORTEST_FACTOR) -> d
 
 
 def factor_hypotheses(
-    positives: Sequence[str], negatives: Sequence[str], universe: CharSet, classes: Sequence[CharSet] = ()
-) -> list[tuple[Regex, str]]:
+    positives: Sequence[str],
+    negatives: Sequence[str],
+    universe: CharSet,
+    classes: Sequence[CharSet] = (),
+    shown: Sequence[CharSet] = (),
+) -> Hypotheses:
     """The hypotheses of this module that the examples suggest, each with a short description,
-    over ``universe``; ``classes`` are the character classes the examples show (a learner's atoms)."""
-    return _conjunctions(positives, negatives, universe, classes) + _alternatives(positives, negatives, universe)
-
-
-def _conjunctions(
-    positives: Sequence[str], negatives: Sequence[str], universe: CharSet, classes: Sequence[CharSet]
-) -> list[tuple[Regex, str]]:
-    """The conjunction (when a negative refutes it, also with the ``classes`` every positive has
-    characters of; when negatives it accepts share factors no positive has, also excluding those),
-    and the sequences of the factors in the orders the positives show; none without positives or
-    shared parts."""
+    over ``universe``; ``classes`` partition the characters the examples tell apart (a learner's
+    atoms), ``shown`` are the classes of the clustered examples, the most often shown first."""
+    alternatives = _alternatives(positives, negatives, universe)
     if not positives:
+        return alternatives
+    shared = _Shared.of(positives, universe)
+    held = _held_classes(positives, classes, shared.spelled)
+    conjunctions = _conjunctions(shared, positives, negatives, held) + _counted(shared, positives, negatives, shown)
+    return conjunctions + _sequences(shared, positives, negatives, held) + alternatives
+
+
+@attrs.frozen
+class _Shared:
+    """What every positive has: a common prefix and suffix, and the factors (with the fewest times
+    a positive holds each) between them."""
+
+    prefix: str
+    suffix: str
+    inner: dict[str, int]
+    universe: CharSet
+
+    @staticmethod
+    def of(positives: Sequence[str], universe: CharSet) -> _Shared:
+        """What ``positives`` share, as strings over ``universe``."""
+        prefix = os.path.commonprefix(list(positives))
+        suffix = os.path.commonprefix([s[::-1] for s in positives])[::-1]
+        if min(map(len, positives)) < len(prefix) + len(suffix):  # a positive is all prefix and suffix
+            suffix = ""
+        factors = shared_factors(positives)
+        inner = {w: n for w, n in factors.items() if n > 1 or (w not in prefix and w not in suffix)}
+        return _Shared(prefix, suffix, inner, universe)
+
+    @property
+    def dot(self) -> Regex:
+        """Any one character."""
+        return Chars(self.universe)
+
+    @property
+    def anything(self) -> Regex:
+        """Any string."""
+        return Star(self.dot)
+
+    @property
+    def spelled(self) -> str:
+        """The characters of the shared words."""
+        return "".join([self.prefix, self.suffix, *self.inner])
+
+    def parts(self) -> list[Regex]:
+        """The languages the conjunction intersects: the prefix and suffix, and each factor."""
+        parts = [self.framed(self.anything)] if self.prefix or self.suffix else []
+        return parts + [_contains(text_regex(w), n, self.anything) for w, n in self.inner.items()]
+
+    def names(self) -> list[str]:
+        """The parts, described."""
+        named = [f"starts {self.prefix}"] if self.prefix else []
+        named += [w if n == 1 else f"{w} ×{n}" for w, n in self.inner.items()]
+        return named + ([f"ends {self.suffix}"] if self.suffix else [])
+
+    def framed(self, middle: Regex) -> Regex:
+        """``middle`` after the prefix and before the suffix."""
+        starts = [text_regex(self.prefix)] if self.prefix else []
+        ends = [text_regex(self.suffix)] if self.suffix else []
+        return concat(*starts, middle, *ends)
+
+    def holds(self, string: str) -> bool:
+        """Whether ``string`` is in the conjunction."""
+        return self._frames(string) and all(string.count(w) >= n for w, n in self.inner.items())
+
+    def match(self, string: str, order: Sequence[Piece], tight: bool = True) -> list[int] | None:
+        """Where ``string`` holds the pieces of ``order`` one after another between the prefix and
+        the suffix (:func:`_match`), or None."""
+        if not self._frames(string):
+            return None
+        return _match(string, order, len(self.prefix), len(string) - len(self.suffix), tight)
+
+    def apart(self) -> list[str]:
+        """The factors every positive holds once besides their occurrences inside the longer shared
+        words (``and`` twice beside ``sand`` once is one ``and`` apart); none when one is held more
+        often."""
+        words = [self.prefix, self.suffix, *self.inner]
+        counts = [1, 1, *self.inner.values()]
+        alone = {w: n - sum(m * v.count(w) for v, m in zip(words, counts) if len(v) > len(w)) for w, n in self.inner.items()}
+        return [] if any(n > 1 for n in alone.values()) else [w for w, n in alone.items() if n == 1]
+
+    def _frames(self, string: str) -> bool:
+        return len(string) >= len(self.prefix) + len(self.suffix) and string.startswith(self.prefix) and string.endswith(self.suffix)
+
+
+def _conjunctions(shared: _Shared, positives: Sequence[str], negatives: Sequence[str], held: dict[CharSet, int]) -> Hypotheses:
+    """The conjunction and, when a negative refutes it, the conjunctions that also ask for the
+    ``held`` classes, exclude what the accepted negatives share, and keep the factors' orders."""
+    parts, named = shared.parts(), shared.names()
+    if not parts:
         return []
-    prefix = os.path.commonprefix(list(positives))
-    suffix = os.path.commonprefix([s[::-1] for s in positives])[::-1]
-    if min(map(len, positives)) < len(prefix) + len(suffix):  # a positive is all prefix and suffix
-        suffix = ""
-    factors = shared_factors(positives)
-    inner = [w for w, n in factors.items() if n > 1 or (w not in prefix and w not in suffix)]
-    if not (prefix or suffix or inner):
-        return []
-    anything = Star(Chars(universe))
-    starts = [text_regex(prefix)] if prefix else []
-    ends = [text_regex(suffix)] if suffix else []
-    parts = [concat(*starts, anything)] if prefix else []
-    parts += [_contains(text_regex(w), factors[w], anything) for w in inner]
-    parts += [concat(anything, *ends)] if suffix else []
-    named = [f"starts {prefix}"] if prefix else []
-    named += [w if factors[w] == 1 else f"{w} ×{factors[w]}" for w in inner]
-    named += [f"ends {suffix}"] if suffix else []
     out = [(intersection(*parts), f"shared factors ({', '.join(named)})")]
-    accepted = [n for n in negatives if n.startswith(prefix) and n.endswith(suffix) and all(w in n for w in inner)]
-    held = _held_classes(positives, classes, "".join([prefix, suffix, *inner]))
-    if accepted and held:  # the words alone are refuted: ask for the classes every positive has too
-        parts += [_contains(Chars(c), n, anything) for c, n in held.items()]
-        named += [f"[{c.first()}…] ×{n}" for c, n in held.items()]
+    accepted = [n for n in negatives if shared.holds(n)]
+    if not accepted:
+        return out
+    if held:  # the words alone are refuted: ask for the classes every positive has too
+        parts += [_contains(Chars(c), n, shared.anything) for c, n in held.items()]
+        named += [f"{_name(c)} ×{n}" for c, n in held.items()]
         out.append((intersection(*parts), f"shared factors ({', '.join(named)})"))
         accepted = [x for x in accepted if all(_count(x, c) >= n for c, n in held.items())]
-    excluded = [w for w in shared_factors(accepted) if not any(w in p for p in positives)]
+    if not accepted:
+        return out
+    words = [w for w, n in shared.inner.items() if n == 1]
+    excluded = _excluded(positives, accepted, words)
     if excluded:
-        absent = [Complement(_contains(text_regex(w), 1, anything)) for w in excluded]
-        out.append((intersection(*parts, *absent), f"shared factors ({', '.join(named)}), none of ({', '.join(excluded)})"))
-    orders = _orders(positives, inner, len(prefix), len(suffix))
-    if len(inner) > 1 and all(factors[w] == 1 for w in inner) and 0 < len(orders) <= MOST_ALTERNATIVES:
-        sequences = [concat(*starts, _one_after_another([text_regex(w) for w in order], anything), *ends) for order in orders]
-        out.append((union(*sequences), f"factors in order ({' | '.join(', '.join(order) for order in orders)})"))
+        absent = [Complement(_one_after_another([text_regex(w) for w in seq], shared.anything)) for seq in excluded]
+        out.append((intersection(*parts, *absent), f"shared factors ({', '.join(named)}), none of ({', '.join(map('…'.join, excluded))})"))
+    pairs = [pair for pair in itertools.permutations(words, 2) if all(shared.match(p, pair) is not None for p in positives)]
+    if pairs:
+        kept = [_one_after_another([text_regex(w) for w in pair], shared.anything) for pair in pairs]
+        out.append((intersection(*parts, *kept), f"shared factors ({', '.join(named)}), in order ({', '.join(map('…'.join, pairs))})"))
     return out
+
+
+def _counted(shared: _Shared, positives: Sequence[str], negatives: Sequence[str], shown: Sequence[CharSet]) -> Hypotheses:
+    """For each of the first :data:`MOST_COUNTED` ``shown`` classes, the conjunction that also asks
+    for as many characters of the class as every positive has and for at most as many runs of
+    them as a positive has, when a negative it would otherwise accept has more runs."""
+    out = []
+    for chars in [c for c in shown if len(c) > 1 and shared.universe - c][:MOST_COUNTED]:
+        least = min(_count(p, chars) for p in positives)
+        most = max(_runs(p, chars) for p in positives)
+        if not any(_runs(n, chars) > most and _count(n, chars) >= least and shared.holds(n) for n in negatives):
+            continue
+        parts = [*shared.parts(), _contains(Chars(chars), least, shared.anything), _runs_at_most(chars, most, shared.universe)]
+        out.append((intersection(*parts), f"shared factors ({', '.join([*shared.names(), f'{_name(chars)} ×{least}'])}), at most {most} runs of {_name(chars)}"))
+    return out
+
+
+def _runs_at_most(chars: CharSet, most: int, universe: CharSet) -> Regex:
+    """The strings over ``universe`` with at most ``most`` runs of ``chars`` (maximal substrings of them)."""
+    others, run = Chars(universe - chars), Plus(Chars(chars))
+    if not most:
+        return Star(others)
+    return concat(Star(others), Repeat(concat(run, Plus(others)), 0, most - 1), Optional(concat(run, Star(others))))
+
+
+def _runs(string: str, chars: CharSet) -> int:
+    """How many runs of ``chars`` ``string`` has."""
+    return sum(x in chars and (i == 0 or string[i - 1] not in chars) for i, x in enumerate(string))
+
+
+def _excluded(positives: Sequence[str], accepted: Sequence[str], words: Sequence[str]) -> list[tuple[str, ...]]:
+    """What every one of the ``accepted`` negatives holds and no positive does: the characters and
+    factors they share that no positive has, and those a positive has but never before (or after)
+    one of ``words`` that the negatives hold it before (after)."""
+    characters = sorted(set.intersection(*map(set, accepted)) - set("".join(positives)))
+    out: list[tuple[str, ...]] = [(c,) for c in characters]
+    for w in shared_factors(accepted):
+        if any(c in w for c in characters):
+            continue
+        if not any(w in p for p in positives):
+            out.append((w,))
+            continue
+        for v in (v for v in words if w not in v and v not in w):
+            for seq in ((w, v), (v, w)):
+                if all(_match(n, seq) is not None for n in accepted) and not any(_match(p, seq) is not None for p in positives):
+                    out.append(seq)
+    return out
+
+
+def _sequences(shared: _Shared, positives: Sequence[str], negatives: Sequence[str], held: dict[CharSet, int]) -> Hypotheses:
+    """The factors (counted apart) in the orders the positives show; when a negative refutes that,
+    with the characters and ``held`` classes every positive has as further pieces, and then with
+    the gaps between the pieces bounded as the positives show them."""
+    words: list[Piece] = list(shared.apart())
+    orders = _orders(shared, positives, words) if len(words) > 1 else []
+    if not orders:
+        return []
+    out = [(_sequence(shared, orders), f"factors in order ({_named(orders)})")]
+    refuted = any(shared.match(n, order) is not None for n in negatives for order in orders)
+    characters = sorted(set.intersection(*map(set, positives)) - set(shared.spelled))
+    wider = _orders(shared, positives, [*words, *characters, *held]) if refuted and (characters or held) else []
+    if wider:
+        orders = wider
+        out.append((_sequence(shared, orders), f"factors in order ({_named(orders)})"))
+        refuted = any(shared.match(n, order) is not None for n in negatives for order in orders)
+    if refuted:
+        at_least: list[Gaps] = [[(low, None) for low, _ in wide] for wide in _gaps(shared, positives, orders, tight=False)]
+        gaps = _gaps(shared, positives, orders, tight=True)
+        out.append((_sequence(shared, orders, at_least), f"factors in order ({_named(orders, at_least)})"))
+        out.append((_sequence(shared, orders, gaps), f"factors in order ({_named(orders, gaps)})"))
+    return out
+
+
+Gaps = list[tuple[int, int | None]]
+
+
+def _sequence(shared: _Shared, orders: Sequence[Sequence[Piece]], gaps: Sequence[Gaps] = ()) -> Regex:
+    """The strings holding the pieces of one of ``orders`` one after another (with the ``gaps``
+    between them, of any length where none are given) between the prefix and the suffix."""
+    options = []
+    for i, order in enumerate(orders):
+        between = [_gap(shared, low, high) for low, high in gaps[i]] if gaps else [shared.anything] * (len(order) - 1)
+        pieces = [_regex(order[0])] + [concat(gap, _regex(piece)) for gap, piece in zip(between, order[1:])]
+        options.append(concat(*pieces))
+    return shared.framed(concat(shared.anything, union(*options), shared.anything))
+
+
+def _gap(shared: _Shared, low: int, high: int | None) -> Regex:
+    """Between ``low`` and ``high`` (no bound when None) characters."""
+    return shared.anything if low == 0 and high is None else Repeat(shared.dot, low, high)
+
+
+def _gaps(shared: _Shared, positives: Sequence[str], orders: Sequence[Sequence[Piece]], tight: bool) -> list[Gaps]:
+    """For each of ``orders``, the fewest and most characters between each two of its pieces in
+    the positives that hold it with the widest narrowest gap (of :func:`_match`'s ``tight`` or
+    wide matches) of all the orders."""
+    seen: list[list[list[int]]] = [[[] for _ in order[1:]] for order in orders]
+    for string in positives:
+        held = []
+        for i, order in enumerate(orders):
+            starts = shared.match(string, order, tight)
+            if starts is not None:
+                held.append((i, [starts[k + 1] - starts[k] - _width(piece) for k, piece in enumerate(order[:-1])]))
+        i, between = max(held, key=lambda item: min(item[1]))
+        for lengths, gap in zip(seen[i], between):
+            lengths.append(gap)
+    return [[(min(lengths), max(lengths)) for lengths in between] for between in seen]
+
+
+def _orders(shared: _Shared, positives: Sequence[str], pieces: Sequence[Piece]) -> list[tuple[Piece, ...]]:
+    """At most :data:`MOST_ALTERNATIVES` orders of ``pieces`` that together cover ``positives``,
+    chosen greedily (the one most positives not yet covered hold, the first on a tie) from every
+    order (up to :data:`MOST_PERMUTED` pieces) or those of the pieces' first occurrences; none when
+    they cannot cover them."""
+    if len(pieces) <= MOST_PERMUTED:
+        candidates = list(itertools.permutations(pieces))
+    else:
+        skip = len(shared.prefix)
+        firsts = (tuple(sorted(pieces, key=lambda piece: _find(p, piece, skip, len(p)))) for p in positives)
+        candidates = list(dict.fromkeys(firsts))
+    fits = [{i for i, p in enumerate(positives) if shared.match(p, order) is not None} for order in candidates]
+    uncovered = set(range(len(positives)))
+    chosen: list[tuple[Piece, ...]] = []
+    while uncovered and len(chosen) < MOST_ALTERNATIVES:
+        best = max(range(len(candidates)), key=lambda k: len(fits[k] & uncovered))
+        if not fits[best] & uncovered:
+            break
+        chosen.append(candidates[best])
+        uncovered -= fits[best]
+    return [] if uncovered else chosen
+
+
+def _match(string: str, order: Sequence[Piece], start: int = 0, end: int | None = None, tight: bool = True) -> list[int] | None:
+    """Where the pieces of ``order`` start in ``string[start:end]``, one after another, or None when
+    they are not there: the first occurrences, then, when ``tight``, each piece as late as the next
+    one allows (the narrowest gaps before the last piece's first occurrence), else the last piece
+    as late as it occurs (the widest last gap)."""
+    end = len(string) if end is None else end
+    starts: list[int] = []
+    for piece in order:
+        found = _find(string, piece, start, end)
+        if found < 0:
+            return None
+        starts.append(found)
+        start = found + _width(piece)
+    if tight:
+        for k in range(len(order) - 2, -1, -1):
+            starts[k] = _find(string, order[k], starts[k], starts[k + 1], last=True)
+    else:
+        starts[-1] = _find(string, order[-1], starts[-1], end, last=True)
+    return starts
+
+
+def _find(string: str, piece: Piece, start: int, end: int, last: bool = False) -> int:
+    """The first (or ``last``) place where ``piece`` lies wholly in ``string[start:end]``, or -1."""
+    if isinstance(piece, str):
+        return string.rfind(piece, start, end) if last else string.find(piece, start, end)
+    places = range(end - 1, start - 1, -1) if last else range(start, end)
+    return next((i for i in places if string[i] in piece), -1)
+
+
+def _width(piece: Piece) -> int:
+    return len(piece) if isinstance(piece, str) else 1
+
+
+def _regex(piece: Piece) -> Regex:
+    return text_regex(piece) if isinstance(piece, str) else Chars(piece)
+
+
+def _name(piece: Piece) -> str:
+    return piece if isinstance(piece, str) else f"[{piece.first()}…]"
+
+
+def _named(orders: Sequence[Sequence[Piece]], gaps: Sequence[Gaps] = ()) -> str:
+    """``orders`` described, with their ``gaps`` when bounded (``hello {1,5} world``)."""
+    spelled = []
+    for i, order in enumerate(orders):
+        between = [f" {{{low},{'' if high is None else high}}} " for low, high in gaps[i]] if gaps else [", "] * (len(order) - 1)
+        spelled.append(_name(order[0]) + "".join(gap + _name(piece) for gap, piece in zip(between, order[1:])))
+    return " | ".join(spelled)
 
 
 def _alternatives(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:
@@ -175,30 +447,3 @@ def _held_classes(positives: Sequence[str], classes: Sequence[CharSet], spelled:
 def _count(string: str, chars: CharSet) -> int:
     """How many characters of ``string`` are in ``chars``."""
     return sum(x in chars for x in string)
-
-
-def _orders(positives: Sequence[str], factors: Sequence[str], skip: int, keep: int) -> list[tuple[str, ...]]:
-    """The orders in which the positives contain ``factors`` one after another between their
-    first ``skip`` and last ``keep`` characters (a positive's order: that of its first
-    occurrences), or none when some positive contains them in no such order."""
-    orders: list[tuple[str, ...]] = []
-    for string in positives:
-        if any(_in_order(string, order, skip, keep) for order in orders):
-            continue
-        order = tuple(sorted(factors, key=lambda w: string.find(w, skip)))
-        if not _in_order(string, order, skip, keep):
-            return []
-        orders.append(order)
-    return orders
-
-
-def _in_order(string: str, order: Sequence[str], skip: int, keep: int) -> bool:
-    """Whether ``string`` contains the factors of ``order`` one after another between its first
-    ``skip`` and last ``keep`` characters."""
-    at, end = skip, len(string) - keep
-    for w in order:
-        found = string.find(w, at, end)
-        if found < 0:
-            return False
-        at = found + len(w)
-    return True

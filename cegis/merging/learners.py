@@ -41,6 +41,7 @@ import asyncio
 import itertools
 import math
 import time
+from collections import Counter
 from collections.abc import Sequence
 from typing import Literal
 
@@ -199,7 +200,8 @@ def _learn(
     positives = [_representative(e) for e in examples if e.label]
     negatives = [_representative(e) for e in examples if not e.label]
     classes = symbol_alphabet(examples, universe, "atoms").classes
-    factored = _factored(positives, negatives, universe, classes, earlier, problems)
+    shown = Counter(p for e in examples if isinstance(e, ClusteredExample) for p in e.positions if len(p) > 1)
+    factored = _factored(positives, negatives, universe, classes, [c for c, _ in shown.most_common()], earlier, problems)
     candidates = [(dfa, how, None) for dfa, how in found] + factored
     for dfa, how, regex in sorted(candidates, key=lambda c: _score(c[0], positives)):
         text = _printed(dfa, dialect, universe, examples, regex)
@@ -231,6 +233,7 @@ def _factored(
     negatives: Sequence[str],
     universe: CharSet,
     classes: Sequence[CharSet],
+    shown: Sequence[CharSet],
     earlier: agreement.Agreements,
     problems: list[str],
 ) -> list[tuple[DFA, str, Regex]]:
@@ -238,7 +241,7 @@ def _factored(
     keep the agreements, with their regexes (the extended dialect prints them as they are, with
     ``&``, instead of their automata's state elimination)."""
     out = []
-    for regex, how in factor_hypotheses(positives, negatives, universe, classes):
+    for regex, how in factor_hypotheses(positives, negatives, universe, classes, shown):
         try:
             dfa = minimize(compile_regex(regex, universe, state_limit=CHECK_STATE_LIMIT))
         except AutomataError as error:

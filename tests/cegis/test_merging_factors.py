@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from automata import compile_regex
 from cegis.config import Budgets, LoopConfig
 from cegis.merging import symbolic
-from cegis.merging.factors import covering_factors, factor_hypotheses, shared_factors
+from cegis.merging.factors import _match, _runs, _runs_at_most, covering_factors, factor_hypotheses, shared_factors
 from cegis.loop import run
 from cegis.state import Task
 from oracle import ExactTeacher, TeacherConfig
@@ -39,12 +39,34 @@ def test_shared_factors_are_the_common_substrings_no_other_implies(strings: list
     assert [len(w) for w in found] == sorted((len(w) for w in found), reverse=True)
 
 
-@settings(max_examples=200, derandomize=True, deadline=None)
-@given(STRINGS)
-def test_every_hypothesis_accepts_every_positive(strings: list[str]) -> None:
-    for regex, how in factor_hypotheses(strings, [], ABC):
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(STRINGS, st.lists(st.text(alphabet="abc#", max_size=12), max_size=6))
+def test_every_hypothesis_accepts_every_positive(strings: list[str], negatives: list[str]) -> None:
+    # negatives (those that are not also positives) refute hypotheses and so call up the rest
+    negatives = [n for n in negatives if n not in strings]
+    for regex, how in factor_hypotheses(strings, negatives, ABC, [CharSet.of("ab")], [CharSet.of("ab"), CharSet.of("c#")]):
         dfa = compile_regex(regex, ABC)
         assert all(dfa.accepts(s) for s in strings), (how, unparse(regex, "extended", ABC))
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(st.text(alphabet="abc#", max_size=12), st.lists(st.sampled_from(["ab", "c", "b#", "a"]), min_size=1, max_size=3))
+def test_pieces_are_found_one_after_another_as_a_regex_search_finds_them(string: str, order: list[str]) -> None:
+    pattern = re.compile(".*" + ".*".join(map(re.escape, order)) + ".*")
+    for tight in (True, False):
+        starts = _match(string, order, tight=tight)
+        assert (starts is not None) == bool(pattern.fullmatch(string))
+        if starts is not None:
+            assert [string[i : i + len(w)] for i, w in zip(starts, order)] == order
+            assert all(i + len(w) <= j for i, w, j in zip(starts, order, starts[1:]))
+
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(st.text(alphabet="abc#", max_size=12), st.integers(0, 3))
+def test_at_most_so_many_runs_of_a_class(string: str, most: int) -> None:
+    runs = len(re.findall("[ab]+", string))
+    assert _runs(string, CharSet.of("ab")) == runs
+    assert compile_regex(_runs_at_most(CharSet.of("ab"), most, ABC), ABC).accepts(string) == (runs <= most)
 
 
 def test_the_conjunction_and_the_sequence() -> None:
@@ -97,3 +119,40 @@ def test_a_contains_a_word_target_is_learned_from_the_shared_factor() -> None:
     teacher = ExactTeacher.from_regex(target, "extended", config=config.teacher_config)
     state = asyncio.run(run(Task("extended", target), symbolic(), teacher, config))
     assert state.outcome == "equivalent" and state.epoch <= 5
+
+
+LETTERS = CharSet.range("a", "z") | CharSet.range("A", "Z") | CharSet.range("0", "9") | CharSet.of("#")
+
+
+def described(positives: list[str], negatives: list[str], shown: list[CharSet] = []) -> dict[str, str]:
+    return {how: unparse(regex, "extended", LETTERS) for regex, how in factor_hypotheses(positives, negatives, LETTERS, (), shown)}
+
+
+def test_a_factor_inside_a_longer_one_is_counted_apart_in_a_sequence() -> None:
+    # "and" twice is "sand" and one "and" more: the sequence has three pieces (KB13)
+    hows = described(["xsandyandztide", "tideqandsand#", "sandandtide"], [])
+    assert "factors in order (sand, and, tide | tide, and, sand)" in hows
+
+
+def test_a_refuted_sequence_takes_the_characters_every_positive_has_then_the_gaps() -> None:
+    hows = described(["XYXqABC#", "#zABCXYX", "XYXABCpp#r"], ["XYXABC", "ABCXYX"])
+    assert "factors in order (XYX, ABC, # | #, ABC, XYX)" in hows
+    gapped = described(["hello1world", "xworldabcdehello", "hellopqrworldz"], ["helloworld", "hellopqrstuvworld"])
+    assert gapped["factors in order (hello {1,3} world | world {5,5} hello)"] == (
+        "[A-Za-z0-9#]*(hello[A-Za-z0-9#]{1,3}world|world[A-Za-z0-9#]{5}hello)[A-Za-z0-9#]*"
+    )
+    assert "factors in order (hello {1,} world | world {5,} hello)" in gapped
+
+
+def test_a_refuted_conjunction_excludes_what_the_negatives_share_and_keeps_the_orders_positives_keep() -> None:
+    assert "shared factors (helper), none of (little…helper)" in described(["helper", "helperlittle", "ahelperb"], ["littlehelper", "littlexhelper"])
+    assert "shared factors (annou, irth), none of (c)" in described(["annouirth", "irthannou", "annouxirth"], ["annoucirth", "irthcannou"])
+    ordered = described(["destcolre", "colderest", "decolstre"], ["stdecolre", "recolstde"])
+    assert "shared factors (col, de, re, st), in order (col…re, de…re, de…st)" in ordered
+
+
+def test_a_refuted_count_bounds_the_runs_of_a_shown_class() -> None:
+    letters = CharSet.range("a", "z")
+    hows = described(["ab1cd2ef", "g1h", "a1b2c3d"], ["a1b2c3d4e5f", "1"], [letters, CharSet.range("0", "9")])
+    assert hows["shared factors ([a…] ×2), at most 4 runs of [a…]"].startswith("[A-Za-z0-9#]*[a-z][A-Za-z0-9#]*[a-z][A-Za-z0-9#]*&")
+    assert not any("runs" in how for how in described(["ab1cd2ef", "g1h", "a1b2c3d"], ["1"], [letters]))
