@@ -96,7 +96,8 @@ def factor_hypotheses(
         return alternatives
     shared = _Shared.of(positives, universe)
     held = _held_classes(positives, classes, shared.spelled)
-    conjunctions = _conjunctions(shared, positives, negatives, held) + _counted(shared, positives, negatives, shown)
+    conjunctions = _conjunctions(shared, positives, negatives, held) + _around(shared, positives, negatives)
+    conjunctions += _counted(shared, positives, negatives, shown)
     return conjunctions + _sequences(shared, positives, negatives, held) + alternatives
 
 
@@ -136,10 +137,11 @@ class _Shared:
         """The characters of the shared words."""
         return "".join([self.prefix, self.suffix, *self.inner])
 
-    def parts(self) -> list[Regex]:
-        """The languages the conjunction intersects: the prefix and suffix, and each factor."""
+    def parts(self, besides: str = "") -> list[Regex]:
+        """The languages the conjunction intersects: the prefix and suffix, and each factor (but
+        ``besides``)."""
         parts = [self.framed(self.anything)] if self.prefix or self.suffix else []
-        return parts + [_contains(text_regex(w), n, self.anything) for w, n in self.inner.items()]
+        return parts + [_contains(text_regex(w), n, self.anything) for w, n in self.inner.items() if w != besides]
 
     def names(self) -> list[str]:
         """The parts, described."""
@@ -234,6 +236,26 @@ def _runs(string: str, chars: CharSet) -> int:
     return sum(x in chars and (i == 0 or string[i - 1] not in chars) for i, x in enumerate(string))
 
 
+def _around(shared: _Shared, positives: Sequence[str], negatives: Sequence[str]) -> Hypotheses:
+    """For each factor every positive holds once: when negatives holding it refute the conjunction,
+    the conjunction that also asks for one of a few :func:`covering_factors` (of at least
+    :data:`SHORTEST_FACTOR` characters) before it, or after it (``ig`` or ``physics`` before ``nobel``)."""
+    out: Hypotheses = []
+    holding = [n for n in negatives if shared.holds(n)]
+    for word in [w for w, n in shared.inner.items() if n == 1] if holding else []:
+        for after in (False, True):
+            def side(string: str) -> str:
+                return string[string.find(word) + len(word) :] if after else string[: string.rfind(word)]
+
+            factors = covering_factors([side(p) for p in positives], [side(n) for n in holding], SHORTEST_FACTOR)
+            if factors:
+                pieces = [text_regex(word), union(*map(text_regex, factors))]
+                sequence = _one_after_another(pieces if after else pieces[::-1], shared.anything)
+                where = "after" if after else "before"
+                out.append((intersection(*shared.parts(besides=word), sequence), f"shared factors ({', '.join(shared.names())}), one of ({', '.join(factors)}) {where} {word}"))
+    return out
+
+
 def _excluded(positives: Sequence[str], accepted: Sequence[str], words: Sequence[str]) -> list[tuple[str, ...]]:
     """What every one of the ``accepted`` negatives holds and no positive does: the characters and
     factors they share that no positive has, and those a positive has but never before (or after)
@@ -272,7 +294,8 @@ def _sequences(shared: _Shared, positives: Sequence[str], negatives: Sequence[st
     if refuted:
         at_least: list[Gaps] = [[(low, None) for low, _ in wide] for wide in _gaps(shared, positives, orders, tight=False)]
         gaps = _gaps(shared, positives, orders, tight=True)
-        out.append((_sequence(shared, orders, at_least), f"factors in order ({_named(orders, at_least)})"))
+        if any(low for wide in at_least for low, _ in wide):
+            out.append((_sequence(shared, orders, at_least), f"factors in order ({_named(orders, at_least)})"))
         out.append((_sequence(shared, orders, gaps), f"factors in order ({_named(orders, gaps)})"))
     return out
 
@@ -396,14 +419,14 @@ def _alternatives(positives: Sequence[str], negatives: Sequence[str], universe: 
     return [(regex, f"contains one of ({', '.join(factors)})")]
 
 
-def covering_factors(positives: Sequence[str], negatives: Sequence[str]) -> list[str]:
-    """At most :data:`MOST_ALTERNATIVES` substrings (of :data:`SHORTEST_ALTERNATIVE` to
-    :data:`LONGEST_ALTERNATIVE` characters) that no negative contains and that together cover
-    every positive, chosen greedily (the one in most positives not yet covered, the longest on a
-    tie); empty when there are none such."""
+def covering_factors(positives: Sequence[str], negatives: Sequence[str], shortest: int = SHORTEST_ALTERNATIVE) -> list[str]:
+    """At most :data:`MOST_ALTERNATIVES` substrings (of ``shortest`` to :data:`LONGEST_ALTERNATIVE`
+    characters) that no negative contains and that together cover every positive, chosen greedily
+    (the one in most positives not yet covered, the longest on a tie); empty when there are none
+    such."""
     held: dict[str, set[int]] = {}
     for i, string in enumerate(positives):
-        for factor in _substrings(string):
+        for factor in _substrings(string, shortest):
             held.setdefault(factor, set()).add(i)
     negative_text = "\n".join(negatives)  # a match across two negatives only refuses a factor
     uncovered = set(range(len(positives)))
@@ -418,12 +441,12 @@ def covering_factors(positives: Sequence[str], negatives: Sequence[str]) -> list
     return [] if uncovered else chosen
 
 
-def _substrings(string: str) -> set[str]:
+def _substrings(string: str, shortest: int) -> set[str]:
     """The substrings of ``string`` an alternative may be."""
     return {
         string[start:end]
         for start in range(len(string))
-        for end in range(start + SHORTEST_ALTERNATIVE, min(len(string), start + LONGEST_ALTERNATIVE) + 1)
+        for end in range(start + shortest, min(len(string), start + LONGEST_ALTERNATIVE) + 1)
     }
 
 

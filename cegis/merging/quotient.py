@@ -45,6 +45,11 @@ class LabelConflict(Exception):
         self.first, self.second, self.inserting = first, second, inserting
 
 
+class _Clash(Exception):
+    """Two differently labeled states met; unlike :class:`LabelConflict`, not worth telling which
+    examples (finding them scans the tree)."""
+
+
 class Quotient:
     """A quotient of the prefix tree: states are union-find representatives of tree nodes.
 
@@ -98,8 +103,8 @@ class Quotient:
         for index in tied:  # after the literal words, so a conflict a tie makes is its own word's
             mark = tree.checkpoint()
             try:
-                tree._insert(words[index], index)
-            except LabelConflict:
+                tree._insert(words[index], index, explain=False)
+            except _Clash:
                 tree.undo(mark)
                 if math.prod(map(len, words[index].positions)) > spell_limit:
                     left_out.append(index)
@@ -115,8 +120,10 @@ class Quotient:
         for combination in itertools.product(*word.positions):
             self._insert(SymbolicWord(tuple((c,) for c in combination), word.label), index)
 
-    def _insert(self, word: SymbolicWord, index: int) -> None:
-        """Add ``word`` (example number ``index``), tying the classes of each of its positions."""
+    def _insert(self, word: SymbolicWord, index: int, explain: bool = True) -> None:
+        """Add ``word`` (example number ``index``), tying the classes of each of its positions;
+        raises :class:`LabelConflict` when it meets a differently labeled state (``_Clash`` unless
+        ``explain``)."""
         node = 0
         for position in word.positions:
             node = self.find(node)
@@ -126,6 +133,8 @@ class Quotient:
                 child = min(known)
                 for other in known - {child}:
                     if self.merge(child, other) is None:
+                        if not explain:
+                            raise _Clash
                         first, second = self.conflict
                         raise LabelConflict(self._labeler(first), self._labeler(second), index)
                 child = self.find(child)
@@ -143,6 +152,8 @@ class Quotient:
             self.label[state] = label
             self.labeled_by[state] = index
         elif self.label[state] != label:
+            if not explain:
+                raise _Clash
             raise LabelConflict(self._labeler(state), index, index)
 
     def _labeler(self, state: int) -> int:

@@ -156,3 +156,9 @@ def test_a_refuted_count_bounds_the_runs_of_a_shown_class() -> None:
     hows = described(["ab1cd2ef", "g1h", "a1b2c3d"], ["a1b2c3d4e5f", "1"], [letters, CharSet.range("0", "9")])
     assert hows["shared factors ([a…] ×2), at most 4 runs of [a…]"].startswith("[A-Za-z0-9#]*[a-z][A-Za-z0-9#]*[a-z][A-Za-z0-9#]*&")
     assert not any("runs" in how for how in described(["ab1cd2ef", "g1h", "a1b2c3d"], ["1"], [letters]))
+
+
+def test_a_refuted_conjunction_asks_for_one_of_a_few_factors_before_a_shared_one() -> None:
+    positives = ["xigynobelq", "physicsnobel", "aigbnobelnobel", "zzphysicsxnobel"]
+    hows = described(positives, ["nobelig", "nobel", "anobelphysics", "aignobe"])
+    assert hows["shared factors (nobel), one of (physics, ig) before nobel"] == "[A-Za-z0-9#]*(physics|ig)[A-Za-z0-9#]*nobel[A-Za-z0-9#]*"
