@@ -32,6 +32,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from automata.dfa import DFA, classes_by_target, coreachable
+from automata.errors import SizeLimitExceeded
 from regexlang.ast import (
     Chars,
     Concat,
@@ -56,14 +57,20 @@ _INITIAL = -1
 _FINAL = -2
 
 
-def to_regex(dfa: DFA) -> Regex:
-    """A readable regex with exactly the language of ``dfa``."""
+def to_regex(dfa: DFA, size_limit: int | None = None) -> Regex:
+    """A readable regex with exactly the language of ``dfa``; raises :class:`SizeLimitExceeded`
+    when an edge of the elimination grows past ``size_limit`` regex nodes (the result would not
+    be read, and building it can take minutes)."""
     out, into = _generalised(dfa)
     remaining = set(out) - {_INITIAL, _FINAL}
     while remaining:
         victim = min(remaining, key=lambda q: _cost(q, out, into))
         remaining.remove(victim)
         _eliminate(victim, out, into)
+        if size_limit is not None:
+            size = max((_size(r) for edges in out.values() for r in edges.values()), default=0)
+            if size > size_limit:
+                raise SizeLimitExceeded("the regex of this DFA", size, size_limit, "nodes", "pass a larger size_limit= to allow it")
     return _fold_runs(normalize(out[_INITIAL].get(_FINAL, _EMPTY)))
 
 

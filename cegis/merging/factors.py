@@ -10,8 +10,9 @@ also proposes, as candidates that compete on description length with the merged 
 - the *conjunction*: every positive starts with their longest common prefix, ends with their
   longest common suffix, and contains each of their shared factors as many times as each of them
   does (``ug`` four times);
-- when a negative refutes the conjunction: the conjunction that also asks for characters of the
-  classes every positive has (``Westbury`` and a digit); the conjunction that also excludes what
+- when a negative refutes the conjunction: the conjunction that also asks for the characters
+  every positive has (``black`` and ``z``), or for characters of the classes every positive has
+  (``Westbury`` and a digit); the conjunction that also excludes what
   the negatives it accepts share and no positive has, a factor, a character, or a factor before
   or after a shared one (``Wednesday`` but not ``Sunday``; ``helper`` but not ``little`` before
   it); and the conjunction that also keeps every order of two factors that all positives keep
@@ -49,6 +50,9 @@ SHORTEST_FACTOR = 2
 MOST_ALTERNATIVES = 3
 SHORTEST_ALTERNATIVE = 3
 LONGEST_ALTERNATIVE = 16
+
+#: Marks the end of a string where factors must be suffixes.
+_END = "\0"
 
 #: Most pieces of a sequence whose every order is tried (past it, the orders the positives show).
 MOST_PERMUTED = 4
@@ -97,7 +101,7 @@ def factor_hypotheses(
     shared = _Shared.of(positives, universe)
     held = _held_classes(positives, classes, shared.spelled)
     conjunctions = _conjunctions(shared, positives, negatives, held) + _around(shared, positives, negatives)
-    conjunctions += _counted(shared, positives, negatives, shown)
+    conjunctions += _counted(shared, positives, negatives, shown) + _framed_alternatives(shared, positives, negatives, [*shown, *classes])
     return conjunctions + _sequences(shared, positives, negatives, held) + alternatives
 
 
@@ -110,6 +114,7 @@ class _Shared:
     suffix: str
     inner: dict[str, int]
     universe: CharSet
+    characters: list[str]  # those every positive has, besides the ones the words spell
 
     @staticmethod
     def of(positives: Sequence[str], universe: CharSet) -> _Shared:
@@ -120,7 +125,8 @@ class _Shared:
             suffix = ""
         factors = shared_factors(positives)
         inner = {w: n for w, n in factors.items() if n > 1 or (w not in prefix and w not in suffix)}
-        return _Shared(prefix, suffix, inner, universe)
+        characters = sorted(set.intersection(*map(set, positives)) - set("".join([prefix, suffix, *inner])))
+        return _Shared(prefix, suffix, inner, universe, characters)
 
     @property
     def dot(self) -> Regex:
@@ -189,6 +195,10 @@ def _conjunctions(shared: _Shared, positives: Sequence[str], negatives: Sequence
     accepted = [n for n in negatives if shared.holds(n)]
     if not accepted:
         return out
+    lacking = [c for c in shared.characters if any(c not in n for n in accepted)]
+    if lacking:  # the words alone are refuted: ask for the characters every positive has too
+        has = [_contains(text_regex(c), 1, shared.anything) for c in lacking]
+        out.append((intersection(*parts, *has), f"shared factors ({', '.join([*named, *lacking])})"))
     if held:  # the words alone are refuted: ask for the classes every positive has too
         parts += [_contains(Chars(c), n, shared.anything) for c, n in held.items()]
         named += [f"{_name(c)} ×{n}" for c, n in held.items()]
@@ -256,10 +266,31 @@ def _around(shared: _Shared, positives: Sequence[str], negatives: Sequence[str])
     return out
 
 
+def _framed_alternatives(
+    shared: _Shared, positives: Sequence[str], negatives: Sequence[str], classes: Sequence[CharSet]
+) -> Hypotheses:
+    """When no prefix is shared: the strings that start with a character of the smallest of
+    ``classes`` holding every positive's first one and end with one of a few suffixes that cover
+    the positives and that no negative starting so ends with (``[0-9]`` … ``street`` or ``avenue``)."""
+    if shared.prefix or not negatives:
+        return []
+    firsts = CharSet.of("".join(p[:1] for p in positives))
+    start = min((c for c in classes if firsts.issubset(c) and shared.universe - c), key=len, default=None)
+    if start is None or "" in positives:
+        return []
+    suffixes = covering_factors(positives, [n for n in negatives if n and n[0] in start], SHORTEST_FACTOR, ends=True)
+    if not suffixes:
+        return []
+    either = concat(shared.anything, union(*map(text_regex, suffixes)))
+    regex = intersection(concat(Chars(start), shared.anything), either)
+    return [(regex, f"starts {_name(start)}, ends with one of ({', '.join(suffixes)})")]
+
+
 def _excluded(positives: Sequence[str], accepted: Sequence[str], words: Sequence[str]) -> list[tuple[str, ...]]:
     """What every one of the ``accepted`` negatives holds and no positive does: the characters and
     factors they share that no positive has, and those a positive has but never before (or after)
-    one of ``words`` that the negatives hold it before (after)."""
+    one of ``words`` that the negatives hold it before (after); when these leave negatives, also a
+    few factors no positive has that cover those (``sh`` or ``cl``)."""
     characters = sorted(set.intersection(*map(set, accepted)) - set("".join(positives)))
     out: list[tuple[str, ...]] = [(c,) for c in characters]
     for w in shared_factors(accepted):
@@ -272,7 +303,8 @@ def _excluded(positives: Sequence[str], accepted: Sequence[str], words: Sequence
             for seq in ((w, v), (v, w)):
                 if all(_match(n, seq) is not None for n in accepted) and not any(_match(p, seq) is not None for p in positives):
                     out.append(seq)
-    return out
+    left = [n for n in accepted if not any(_match(n, seq) is not None for seq in out)]
+    return out + [(w,) for w in covering_factors(left, positives, SHORTEST_FACTOR)] if left else out
 
 
 def _sequences(shared: _Shared, positives: Sequence[str], negatives: Sequence[str], held: dict[CharSet, int]) -> Hypotheses:
@@ -285,8 +317,8 @@ def _sequences(shared: _Shared, positives: Sequence[str], negatives: Sequence[st
         return []
     out = [(_sequence(shared, orders), f"factors in order ({_named(orders)})")]
     refuted = any(shared.match(n, order) is not None for n in negatives for order in orders)
-    characters = sorted(set.intersection(*map(set, positives)) - set(shared.spelled))
-    wider = _orders(shared, positives, [*words, *characters, *held]) if refuted and (characters or held) else []
+    extra: list[Piece] = [*shared.characters, *held]
+    wider = _orders(shared, positives, [*words, *extra]) if refuted and extra else []
     if wider:
         orders = wider
         out.append((_sequence(shared, orders), f"factors in order ({_named(orders)})"))
@@ -419,16 +451,22 @@ def _alternatives(positives: Sequence[str], negatives: Sequence[str], universe: 
     return [(regex, f"contains one of ({', '.join(factors)})")]
 
 
-def covering_factors(positives: Sequence[str], negatives: Sequence[str], shortest: int = SHORTEST_ALTERNATIVE) -> list[str]:
+def covering_factors(
+    positives: Sequence[str], negatives: Sequence[str], shortest: int = SHORTEST_ALTERNATIVE, ends: bool = False
+) -> list[str]:
     """At most :data:`MOST_ALTERNATIVES` substrings (of ``shortest`` to :data:`LONGEST_ALTERNATIVE`
-    characters) that no negative contains and that together cover every positive, chosen greedily
-    (the one in most positives not yet covered, the longest on a tie); empty when there are none
-    such."""
+    characters; when ``ends``, suffixes) that no negative contains (ends with) and that together
+    cover every positive, chosen greedily (the one in most positives not yet covered, the longest
+    on a tie); empty when there are none such."""
+    end = _END if ends else ""
+    if any(_END in s for s in [*positives, *negatives]):
+        return []
     held: dict[str, set[int]] = {}
     for i, string in enumerate(positives):
-        for factor in _substrings(string, shortest):
-            held.setdefault(factor, set()).add(i)
-    negative_text = "\n".join(negatives)  # a match across two negatives only refuses a factor
+        for factor in _substrings(string + end, shortest + len(end)):
+            if factor.endswith(end):
+                held.setdefault(factor, set()).add(i)
+    negative_text = "\n".join(n + end for n in negatives)  # a match across two negatives only refuses a factor
     uncovered = set(range(len(positives)))
     chosen: list[str] = []
     while uncovered and len(chosen) < MOST_ALTERNATIVES:
@@ -438,7 +476,7 @@ def covering_factors(positives: Sequence[str], negatives: Sequence[str], shortes
             break
         chosen.append(best)
         uncovered -= held.pop(best)
-    return [] if uncovered else chosen
+    return [] if uncovered else [w.removesuffix(end) for w in chosen]
 
 
 def _substrings(string: str, shortest: int) -> set[str]:

@@ -51,7 +51,7 @@ from automata.alphabet import Alphabet
 from automata.compile import compile_regex
 from automata.counting import count_by_length
 from automata.dfa import DFA, classes_by_target
-from automata.errors import AutomataError
+from automata.errors import AutomataError, SizeLimitExceeded
 from automata.minimize import minimize
 from automata.ops import dead_state, difference, union
 from automata.to_regex import to_regex
@@ -204,7 +204,11 @@ def _learn(
     factored = _factored(positives, negatives, universe, classes, [c for c, _ in shown.most_common()], earlier, problems)
     candidates = [(dfa, how, None) for dfa, how in found] + factored
     for dfa, how, regex in sorted(candidates, key=lambda c: _score(c[0], positives)):
-        text = _printed(dfa, dialect, universe, examples, regex)
+        try:
+            text = _printed(dfa, dialect, universe, examples, regex)
+        except SizeLimitExceeded as error:
+            problems.append(f"{how}: {error}")
+            continue
         problem = _check(text, examples, dialect, universe)
         if problem is None:
             states = dfa.n_states - (dead_state(dfa) is not None)
@@ -484,10 +488,12 @@ def _printed(
     dfa: DFA, dialect: Dialect, universe: CharSet, examples: Sequence[Counterexample], spelled: Regex | None = None
 ) -> str:
     """``dfa`` as a regex of ``dialect``: ``spelled`` as it is when the dialect writes ``&`` and
-    ``~`` (extended), else by state elimination."""
+    ``~`` (extended), else by state elimination, which gives up (:class:`SizeLimitExceeded`) past
+    :data:`CHECK_STATE_LIMIT` regex nodes: a regex that large would not compile back within the
+    same limit of states."""
     if spelled is not None and dialect == "extended":
         return unparse(spelled, dialect, universe)
-    regex = to_regex(dfa)
+    regex = to_regex(dfa, size_limit=CHECK_STATE_LIMIT)
     if regex != EmptySet() or dialect == "python":
         return unparse(regex, dialect, universe)
     if dialect == "extended":  # no spelling of the empty set, but the complement of everything

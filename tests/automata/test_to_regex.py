@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from automata import ops
 from automata.compile import compile_regex, from_text
 from automata.dfa import DFA
+from automata.errors import SizeLimitExceeded
 from automata.to_regex import to_regex
 from regexlang import Dialect, parse, unparse
 from regexlang.ast import Chars, Concat, EmptySet, Epsilon, Optional, Plus, Regex, Repeat, Star, Union
@@ -78,6 +79,14 @@ def test_readable_shapes(text: str, dialect: Dialect, printed: str) -> None:
 def test_empty_language_and_empty_string() -> None:
     assert to_regex(dfa_from_rows([[0, 0]], [False], ["a", "b"])) == EmptySet()
     assert to_regex(dfa_from_rows([[1, 1], [1, 1]], [True, False], ["a", "b"])) == Epsilon()
+
+
+def test_a_size_limit_stops_an_elimination_that_grows_past_it() -> None:
+    # strings over {a, b} whose 6th symbol from the end is an a: 64 states, a regex of thousands of nodes
+    dfa = from_text("(a+b)* a (a+b) (a+b) (a+b) (a+b) (a+b)", "simple")
+    with pytest.raises(SizeLimitExceeded, match="size_limit="):
+        to_regex(dfa, size_limit=500)
+    assert to_regex(from_text("(a+b)* a (a+b)", "simple"), size_limit=500) == to_regex(from_text("(a+b)* a (a+b)", "simple"))
 
 
 @settings(max_examples=150)

@@ -144,9 +144,12 @@ def test_a_refuted_sequence_takes_the_characters_every_positive_has_then_the_gap
     assert "factors in order (hello {1,} world | world {5,} hello)" in gapped
 
 
-def test_a_refuted_conjunction_excludes_what_the_negatives_share_and_keeps_the_orders_positives_keep() -> None:
+def test_a_refuted_conjunction_asks_for_characters_excludes_what_negatives_hold_and_keeps_orders() -> None:
     assert "shared factors (helper), none of (little…helper)" in described(["helper", "helperlittle", "ahelperb"], ["littlehelper", "littlexhelper"])
     assert "shared factors (annou, irth), none of (c)" in described(["annouirth", "irthannou", "annouxirth"], ["annoucirth", "irthcannou"])
+    either = described(["xingout", "outing", "outxxing", "ingaout"], ["shingout", "outshing", "outclaing", "ingclout", "ing"])
+    assert "shared factors (ing, out), none of (shing, cl)" in either  # no one factor is in every negative
+    assert "shared factors (black, z)" in described(["blackz", "zblack", "xblackyz"], ["black", "blackx"])
     ordered = described(["destcolre", "colderest", "decolstre"], ["stdecolre", "recolstde"])
     assert "shared factors (col, de, re, st), in order (col…re, de…re, de…st)" in ordered
 
@@ -162,3 +165,8 @@ def test_a_refuted_conjunction_asks_for_one_of_a_few_factors_before_a_shared_one
     positives = ["xigynobelq", "physicsnobel", "aigbnobelnobel", "zzphysicsxnobel"]
     hows = described(positives, ["nobelig", "nobel", "anobelphysics", "aignobe"])
     assert hows["shared factors (nobel), one of (physics, ig) before nobel"] == "[A-Za-z0-9#]*(physics|ig)[A-Za-z0-9#]*nobel[A-Za-z0-9#]*"
+
+
+def test_a_start_class_and_a_few_suffixes() -> None:
+    hows = described(["1street", "5xyavenue", "12street", "9avenueavenue"], ["street", "1streets", "x5avenue", "1"], [CharSet.range("0", "9")])
+    assert hows["starts [0…], ends with one of (street, avenue)"] == "[0-9][A-Za-z0-9#]*&[A-Za-z0-9#]*(street|avenue)"
