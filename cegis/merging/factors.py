@@ -12,11 +12,16 @@ also proposes, as candidates that compete on description length with the merged 
   does (``ug`` four times);
 - when a negative refutes the conjunction: the conjunction that also asks for the characters
   every positive has (``black`` and ``z``), or for characters of the classes every positive has
-  (``Westbury`` and a digit); the conjunction that also excludes what
-  the negatives it accepts share and no positive has, a factor, a character, or a factor before
-  or after a shared one (``Wednesday`` but not ``Sunday``; ``helper`` but not ``little`` before
-  it); and the conjunction that also keeps every order of two factors that all positives keep
-  (``de`` before ``st`` and ``col`` before ``re``);
+  (``Westbury`` and a digit); the conjunction that also excludes what the negatives it accepts
+  hold and no positive has, a factor, a character, a factor before or after a shared one, or a
+  few factors that cover them (``Wednesday`` but not ``Sunday``; ``helper`` but not ``little``
+  before it; neither ``sh`` nor ``cl``); the conjunction that also keeps every order of two
+  factors that all positives keep (``de`` before ``st`` and ``col`` before ``re``); the one that
+  also asks for one of a few factors before or after a shared one (``ig`` or ``physics`` before
+  ``nobel``); and the one that bounds the runs of a class the clustered examples show by the
+  most a positive has (at least three letters in at most six runs: ``([0-9#]*[A-Za-z]+[0-9#]*){3,6}``);
+- when no prefix is shared: the strings that start with a character of the class every
+  positive starts with and end with one of a few suffixes (``[0-9]`` … ``street`` or ``avenue``);
 - the *sequences*: the factors, each counted apart from its occurrences inside longer ones
   (``and`` beside ``sand``), in at most :data:`MOST_ALTERNATIVES` orders that cover the
   positives (``car`` then ``foo`` then ``cop``, or the other way round); when a negative refutes
