@@ -9,7 +9,7 @@ also proposes, as candidates that compete on description length with the merged 
 
 - the *conjunction*: every positive starts with their longest common prefix, ends with their
   longest common suffix, and contains each of their shared factors as many times as each of them
-  does (``ug`` four times);
+  does (``ug`` four times); and each factor they hold more than once alone (``fu`` six times);
 - when a negative refutes the conjunction: the conjunction that also asks for the characters
   every positive has (``black`` and ``z``), or for characters of the classes every positive has
   (``Westbury`` and a digit); the conjunction that also excludes what the negatives it accepts
@@ -20,8 +20,9 @@ also proposes, as candidates that compete on description length with the merged 
   also asks for one of a few factors before or after a shared one (``ig`` or ``physics`` before
   ``nobel``); and the one that bounds the runs of a class the clustered examples show by the
   most a positive has (at least three letters in at most six runs: ``([0-9#]*[A-Za-z]+[0-9#]*){3,6}``);
-- when no prefix is shared: the strings that start with a character of the class every
-  positive starts with and end with one of a few suffixes (``[0-9]`` … ``street`` or ``avenue``);
+- when no suffix is shared: the strings that start with the prefix, or else a character of the
+  class every positive starts with, and end with one of a few suffixes (``[0-9]`` … ``street`` or
+  ``avenue``) or, after a prefix, a character of the class every positive ends with;
 - the *sequences*: the factors, each counted apart from its occurrences inside longer ones
   (``and`` beside ``sand``), in at most :data:`MOST_ALTERNATIVES` orders that cover the
   positives (``car`` then ``foo`` then ``cop``, or the other way round); when a negative refutes
@@ -191,12 +192,16 @@ class _Shared:
 
 
 def _conjunctions(shared: _Shared, positives: Sequence[str], negatives: Sequence[str], held: dict[CharSet, int]) -> Hypotheses:
-    """The conjunction and, when a negative refutes it, the conjunctions that also ask for the
-    ``held`` classes, exclude what the accepted negatives share, and keep the factors' orders."""
+    """The conjunction, each factor a positive holds more than once alone (``fu`` six times, without
+    the coincidences of a few positives), and, when a negative refutes the conjunction, the
+    conjunctions that also ask for the characters or the ``held`` classes every positive has,
+    exclude what the accepted negatives share, and keep the factors' orders."""
     parts, named = shared.parts(), shared.names()
     if not parts:
         return []
     out = [(intersection(*parts), f"shared factors ({', '.join(named)})")]
+    if len(parts) > 1:
+        out += [(_contains(text_regex(w), n, shared.anything), f"shared factors ({w} ×{n})") for w, n in shared.inner.items() if n > 1]
     accepted = [n for n in negatives if shared.holds(n)]
     if not accepted:
         return out
@@ -205,12 +210,11 @@ def _conjunctions(shared: _Shared, positives: Sequence[str], negatives: Sequence
         has = [_contains(text_regex(c), 1, shared.anything) for c in lacking]
         out.append((intersection(*parts, *has), f"shared factors ({', '.join([*named, *lacking])})"))
     if held:  # the words alone are refuted: ask for the classes every positive has too
-        parts += [_contains(Chars(c), n, shared.anything) for c, n in held.items()]
-        named += [f"{_name(c)} ×{n}" for c, n in held.items()]
-        out.append((intersection(*parts), f"shared factors ({', '.join(named)})"))
-        accepted = [x for x in accepted if all(_count(x, c) >= n for c, n in held.items())]
-    if not accepted:
-        return out
+        classed = [_contains(Chars(c), n, shared.anything) for c, n in held.items()]
+        out.append((intersection(*parts, *classed), f"shared factors ({', '.join([*named, *(f'{_name(c)} ×{n}' for c, n in held.items())])})"))
+        still = [x for x in accepted if all(_count(x, c) >= n for c, n in held.items())]
+        if still:  # refuted too: what follows adds to it (else to the words alone)
+            parts, named, accepted = parts + classed, named + [f"{_name(c)} ×{n}" for c, n in held.items()], still
     words = [w for w, n in shared.inner.items() if n == 1]
     excluded = _excluded(positives, accepted, words)
     if excluded:
@@ -274,21 +278,34 @@ def _around(shared: _Shared, positives: Sequence[str], negatives: Sequence[str])
 def _framed_alternatives(
     shared: _Shared, positives: Sequence[str], negatives: Sequence[str], classes: Sequence[CharSet]
 ) -> Hypotheses:
-    """When no prefix is shared: the strings that start with a character of the smallest of
-    ``classes`` holding every positive's first one and end with one of a few suffixes that cover
-    the positives and that no negative starting so ends with (``[0-9]`` … ``street`` or ``avenue``)."""
-    if shared.prefix or not negatives:
+    """When no suffix is shared: the strings that start with the shared prefix, or else with a
+    character of the smallest of ``classes`` holding every positive's first one, and end with one
+    of a few suffixes that cover the positives and that no negative starting so ends with
+    (``[0-9]`` … ``street`` or ``avenue``), or, after a shared prefix, with a character of the
+    smallest class holding every positive's last one (``Transport#One`` … ``[0-9]``)."""
+    if shared.suffix or not negatives or "" in positives:
         return []
-    firsts = CharSet.of("".join(p[:1] for p in positives))
-    start = min((c for c in classes if firsts.issubset(c) and shared.universe - c), key=len, default=None)
-    if start is None or "" in positives:
+    first = _smallest(classes, CharSet.of("".join(p[0] for p in positives)), shared.universe)
+    if shared.prefix:
+        start, said, opening = text_regex(shared.prefix), shared.prefix, [n for n in negatives if n.startswith(shared.prefix)]
+    elif first is not None:
+        start, said, opening = Chars(first), _name(first), [n for n in negatives if n and n[0] in first]
+    else:
         return []
-    suffixes = covering_factors(positives, [n for n in negatives if n and n[0] in start], SHORTEST_FACTOR, ends=True)
-    if not suffixes:
-        return []
-    either = concat(shared.anything, union(*map(text_regex, suffixes)))
-    regex = intersection(concat(Chars(start), shared.anything), either)
-    return [(regex, f"starts {_name(start)}, ends with one of ({', '.join(suffixes)})")]
+    out = []
+    suffixes = covering_factors(positives, opening, SHORTEST_FACTOR, ends=True)
+    if suffixes:
+        either = union(*map(text_regex, suffixes))
+        out.append((intersection(concat(start, shared.anything), concat(shared.anything, either)), f"starts {said}, ends with one of ({', '.join(suffixes)})"))
+    last = _smallest(classes, CharSet.of("".join(p[-1] for p in positives)), shared.universe)
+    if last is not None and shared.prefix:
+        out.append((intersection(concat(start, shared.anything), concat(shared.anything, Chars(last))), f"starts {said}, ends {_name(last)}"))
+    return out
+
+
+def _smallest(classes: Sequence[CharSet], chars: CharSet, universe: CharSet) -> CharSet | None:
+    """The smallest of ``classes`` (short of the ``universe``) that holds ``chars``, if any."""
+    return min((c for c in classes if chars.issubset(c) and universe - c), key=len, default=None)
 
 
 def _excluded(positives: Sequence[str], accepted: Sequence[str], words: Sequence[str]) -> list[tuple[str, ...]]:

@@ -170,3 +170,21 @@ def test_a_refuted_conjunction_asks_for_one_of_a_few_factors_before_a_shared_one
 def test_a_start_class_and_a_few_suffixes() -> None:
     hows = described(["1street", "5xyavenue", "12street", "9avenueavenue"], ["street", "1streets", "x5avenue", "1"], [CharSet.range("0", "9")])
     assert hows["starts [0…], ends with one of (street, avenue)"] == "[0-9][A-Za-z0-9#]*&[A-Za-z0-9#]*(street|avenue)"
+
+
+def test_a_factor_held_more_than_once_is_also_proposed_alone() -> None:
+    # a few positives that all start with "fu" and hold "fufu" twice by chance (KB13, one shortest counterexample)
+    hows = described(["fufuufu3fufufu5b", "fufugfujvfufufu", "fufufufufufu", "furvGfuQfufutfufu"], ["fufu"])
+    assert "shared factors (starts fu, fufu ×2, fu ×6)" in hows and "shared factors (fu ×6)" in hows
+
+
+def test_after_a_shared_prefix_the_class_every_positive_ends_with() -> None:
+    hows = described(["Transport#One5", "Transport#OneabC7", "Transport#One0"], ["Transport#Onea"], [CharSet.range("0", "9")])
+    assert hows["starts Transport#One, ends [0…]"] == "Transport#One[A-Za-z0-9#]*&[A-Za-z0-9#]*[0-9]"
+
+
+def test_classes_that_leave_no_negative_do_not_hide_the_exclusions() -> None:
+    digits = CharSet.range("0", "9")
+    positives = ["Fw6psandwich", "zsandwichgIpf7At3dHYao", "N13sandwichy"]
+    hows = [how for _, how in factor_hypotheses(positives, ["sandwicham"], LETTERS, [digits])]
+    assert "shared factors (sandwich, [0…] ×1)" in hows and "shared factors (sandwich), none of (m)" in hows
