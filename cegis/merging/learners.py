@@ -66,7 +66,7 @@ from cegis.merging.symbols import Granularity, SymbolicWord, distinguishing, enc
 from cegis.union import as_regex as union_regex
 from oracle.clustered import misclassified
 from oracle.examples import ClusteredExample, Counterexample, Example
-from regexlang.ast import Chars, Complement, EmptySet, Regex, Star, children
+from regexlang.ast import Chars, Complement, EmptySet, Regex, Star
 from regexlang.ast import union as any_of
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
@@ -203,7 +203,7 @@ def _learn(
     shown = Counter(p for e in examples if isinstance(e, ClusteredExample) for p in e.positions if len(p) > 1)
     factored = _factored(positives, negatives, universe, classes, [c for c, _ in shown.most_common()], earlier, problems)
     candidates = [(dfa, how, None) for dfa, how in found] + factored
-    for dfa, how, regex in sorted(candidates, key=lambda c: _score(c[0], positives, c[2])):
+    for dfa, how, regex in sorted(candidates, key=lambda c: _score(c[0], positives)):
         try:
             text = _printed(dfa, dialect, universe, examples, regex)
         except SizeLimitExceeded as error:
@@ -443,12 +443,10 @@ def _alike(words: Sequence[SymbolicWord], size: int) -> list[list[int]]:
     ]
 
 
-def _score(dfa: DFA, positives: Sequence[str], regex: Regex | None = None) -> tuple[float, int, int]:
+def _score(dfa: DFA, positives: Sequence[str]) -> tuple[float, int, int]:
     """The description length (MDL) in bits: the automaton (:func:`_automaton_bits`, each loop no
-    positive pumps counted as :data:`UNPUMPED_COST` more states of the average cost) or, when the
-    hypothesis comes as a ``regex`` (the factor hypotheses) that takes fewer, that regex
-    (:func:`_regex_bits`: ``Westbury`` and a digit is an 18-state product but a short regex), then
-    each positive as one of the strings of its length the hypothesis accepts. On a tie, fewer unpumped
+    positive pumps counted as :data:`UNPUMPED_COST` more states of the average cost), then each
+    positive as one of the strings of its length the hypothesis accepts. On a tie, fewer unpumped
     loops, then fewer transitions off each row's first target."""
     unpumped = unpumped_loops(dfa, positives)
     dead = dead_state(dfa)
@@ -456,8 +454,6 @@ def _score(dfa: DFA, positives: Sequence[str], regex: Regex | None = None) -> tu
     automaton_bits = _automaton_bits(dfa, live)
     if live:
         automaton_bits *= (len(live) + UNPUMPED_COST * unpumped) / len(live)
-    if regex is not None:
-        automaton_bits = min(automaton_bits, _regex_bits(regex, dfa.alphabet.universe))
     counts = count_by_length(dfa, max(map(len, positives), default=0))
     data_bits = sum(math.log2(counts[len(p)]) for p in positives if counts[len(p)])
     changes = int((dfa.transitions != dfa.transitions[:, :1]).sum())
@@ -481,13 +477,6 @@ def _automaton_bits(dfa: DFA, live: Sequence[int]) -> float:
         costs = [min(_ends(chars), _ends(universe - chars)) * char_bits for chars in sets]
         total += 1 + math.log2(len(costs) + 1) + sum(costs) - max(costs) + len(costs) * target_bits
     return total
-
-
-def _regex_bits(regex: Regex, universe: CharSet) -> float:
-    """Bits that spell ``regex``: each operator one of a few kinds, each set as on an edge."""
-    if isinstance(regex, Chars):
-        return 1 + min(_ends(regex.chars), _ends(universe - regex.chars)) * math.log2(len(universe) + 1)
-    return 3 + sum(_regex_bits(child, universe) for child in children(regex))
 
 
 def _ends(chars: CharSet) -> int:

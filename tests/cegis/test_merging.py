@@ -21,7 +21,7 @@ from cegis.config import Budgets, LoopConfig
 from cegis.learner import LearnerContext
 from cegis.loop import run
 from cegis.merging import MergingLearner, edsm, rpni, symbolic
-from cegis.merging.learners import _automaton_bits, _prefix_tree, _regex_bits, _score
+from cegis.merging.learners import _automaton_bits, _prefix_tree, _score
 from cegis.state import Task
 from oracle import ClusteredExample, Counterexample, Example, ExactTeacher, TeacherConfig
 from regexlang import CharSet, Dialect, parse
@@ -159,20 +159,6 @@ def test_an_automaton_costs_the_edges_a_regex_writer_spells() -> None:
     big = CharSet.range("A", "Z") | CharSet.range("a", "z") | CharSet.range("0", "9") | CharSet.of("#")
     beaker, loop = (minimize(compile_regex(parse(p, "python", big), big)) for p in ("Beaker", "[A-Za-z]{6}"))
     assert _score(beaker, ["Beaker"])[0] < _score(loop, ["Beaker"])[0]
-
-
-def test_a_hypothesis_with_a_regex_costs_the_fewer_bits_of_its_regex_or_its_automaton() -> None:
-    big = CharSet.range("A", "Z") | CharSet.range("a", "z") | CharSet.range("0", "9") | CharSet.of("#")
-    char = math.log2(len(big) + 1)
-    assert _regex_bits(parse("[A-Za-z0-9#]*", "extended", big), big) == 3 + 1  # a star of the free set
-    assert _regex_bits(parse("ab", "extended", big), big) == 3 + 2 * (1 + char)
-    # "Westbury and a digit": an 18-state product, but a regex of two short parts (KB13, where the
-    # automaton's bits lost to a merged 10-state DFA fitting four positives)
-    regex = parse("[A-Za-z0-9#]*Westbury[A-Za-z0-9#]*&[A-Za-z0-9#]*[0-9][A-Za-z0-9#]*", "extended", big)
-    dfa = minimize(compile_regex(regex, big))
-    positives = ["8NdWestburylN", "Westbury2"]
-    assert _score(dfa, positives, regex)[0] < _score(dfa, positives)[0] / 2
-    assert _score(dfa, positives, parse("[A-Za-z0-9#]{0,3}" * 300, "extended", big))[0] == _score(dfa, positives)[0]
 
 
 @pytest.mark.parametrize("learner", LEARNERS, ids=lambda l: l.name)
