@@ -66,9 +66,9 @@ def to_regex(dfa: DFA, size_limit: int | None = None) -> Regex:
     while remaining:
         victim = min(remaining, key=lambda q: _cost(q, out, into))
         remaining.remove(victim)
-        _eliminate(victim, out, into)
+        written = _eliminate(victim, out, into)
         if size_limit is not None:
-            size = max((_size(r) for edges in out.values() for r in edges.values()), default=0)
+            size = max(map(_size, written), default=0)
             if size > size_limit:
                 raise SizeLimitExceeded("the regex of this DFA", size, size_limit, "nodes", "pass a larger size_limit= to allow it")
     return _fold_runs(normalize(out[_INITIAL].get(_FINAL, _EMPTY)))
@@ -127,19 +127,23 @@ def _size(regex: Regex) -> int:
     return 1 + sum(_size(child) for child in children(regex))
 
 
-def _eliminate(state: int, out: Edges, into: Edges) -> None:
+def _eliminate(state: int, out: Edges, into: Edges) -> list[Regex]:
+    """Remove ``state``, joining its in- and out-edges; the labels of the edges written."""
     loop = out[state].pop(state, None)
     into[state].pop(state, None)
     middle = _EPSILON if loop is None else normalize(Star(loop))
+    written = []
     for source, first in into[state].items():
         del out[source][state]
         for target, last in out[state].items():
             path = _concat([first, middle, last])
             old = out[source].get(target)
-            _add(out, into, source, target, path if old is None else _union([old, path]))
+            written.append(path if old is None else _union([old, path]))
+            _add(out, into, source, target, written[-1])
     for target in out[state]:
         del into[target][state]
     del out[state], into[state]
+    return written
 
 
 def _parts(regex: Regex) -> tuple[Regex, ...]:

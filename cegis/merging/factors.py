@@ -106,8 +106,9 @@ def factor_hypotheses(
         return alternatives
     shared = _Shared.of(positives, universe)
     held = _held_classes(positives, classes, shared.spelled)
-    conjunctions = _conjunctions(shared, positives, negatives, held) + _around(shared, positives, negatives)
-    conjunctions += _counted(shared, positives, negatives, shown) + _framed_alternatives(shared, positives, negatives, [*shown, *classes])
+    accepted = [n for n in negatives if shared.holds(n)]  # the negatives the conjunction accepts
+    conjunctions = _conjunctions(shared, positives, accepted, held) + _around(shared, positives, accepted)
+    conjunctions += _counted(shared, positives, accepted, shown) + _framed_alternatives(shared, positives, negatives, [*shown, *classes])
     return conjunctions + _sequences(shared, positives, negatives, held) + alternatives
 
 
@@ -187,22 +188,26 @@ class _Shared:
         alone = {w: n - sum(m * v.count(w) for v, m in zip(words, counts) if len(v) > len(w)) for w, n in self.inner.items()}
         return [] if any(n > 1 for n in alone.values()) else [w for w, n in alone.items() if n == 1]
 
+    @property
+    def once(self) -> list[str]:
+        """The factors every positive holds (at least) once."""
+        return [w for w, n in self.inner.items() if n == 1]
+
     def _frames(self, string: str) -> bool:
         return len(string) >= len(self.prefix) + len(self.suffix) and string.startswith(self.prefix) and string.endswith(self.suffix)
 
 
-def _conjunctions(shared: _Shared, positives: Sequence[str], negatives: Sequence[str], held: dict[CharSet, int]) -> Hypotheses:
+def _conjunctions(shared: _Shared, positives: Sequence[str], accepted: Sequence[str], held: dict[CharSet, int]) -> Hypotheses:
     """The conjunction, each factor a positive holds more than once alone (``fu`` six times, without
     the coincidences of a few positives), and, when a negative refutes the conjunction, the
     conjunctions that also ask for the characters or the ``held`` classes every positive has,
-    exclude what the accepted negatives share, and keep the factors' orders."""
+    exclude what the ``accepted`` negatives share, and keep the factors' orders."""
     parts, named = shared.parts(), shared.names()
     if not parts:
         return []
     out = [(intersection(*parts), f"shared factors ({', '.join(named)})")]
     if len(parts) > 1:
         out += [(_contains(text_regex(w), n, shared.anything), f"shared factors ({w} ×{n})") for w, n in shared.inner.items() if n > 1]
-    accepted = [n for n in negatives if shared.holds(n)]
     if not accepted:
         return out
     lacking = [c for c in shared.characters if any(c not in n for n in accepted)]
@@ -211,11 +216,12 @@ def _conjunctions(shared: _Shared, positives: Sequence[str], negatives: Sequence
         out.append((intersection(*parts, *has), f"shared factors ({', '.join([*named, *lacking])})"))
     if held:  # the words alone are refuted: ask for the classes every positive has too
         classed = [_contains(Chars(c), n, shared.anything) for c, n in held.items()]
-        out.append((intersection(*parts, *classed), f"shared factors ({', '.join([*named, *(f'{_name(c)} ×{n}' for c, n in held.items())])})"))
+        classes_named = [f"{_name(c)} ×{n}" for c, n in held.items()]
+        out.append((intersection(*parts, *classed), f"shared factors ({', '.join([*named, *classes_named])})"))
         still = [x for x in accepted if all(_count(x, c) >= n for c, n in held.items())]
         if still:  # refuted too: what follows adds to it (else to the words alone)
-            parts, named, accepted = parts + classed, named + [f"{_name(c)} ×{n}" for c, n in held.items()], still
-    words = [w for w, n in shared.inner.items() if n == 1]
+            parts, named, accepted = parts + classed, named + classes_named, still
+    words = shared.once
     excluded = _excluded(positives, accepted, words)
     if excluded:
         absent = [Complement(_one_after_another([text_regex(w) for w in seq], shared.anything)) for seq in excluded]
@@ -227,15 +233,15 @@ def _conjunctions(shared: _Shared, positives: Sequence[str], negatives: Sequence
     return out
 
 
-def _counted(shared: _Shared, positives: Sequence[str], negatives: Sequence[str], shown: Sequence[CharSet]) -> Hypotheses:
+def _counted(shared: _Shared, positives: Sequence[str], accepted: Sequence[str], shown: Sequence[CharSet]) -> Hypotheses:
     """For each of the first :data:`MOST_COUNTED` ``shown`` classes, the conjunction that also asks
     for as many characters of the class as every positive has and for at most as many runs of
-    them as a positive has, when a negative it would otherwise accept has more runs."""
+    them as a positive has, when a negative it would otherwise accept (of the ``accepted``) has more runs."""
     out = []
     for chars in [c for c in shown if len(c) > 1 and shared.universe - c][:MOST_COUNTED]:
         least = min(_count(p, chars) for p in positives)
         most = max(_runs(p, chars) for p in positives)
-        if not any(_runs(n, chars) > most and _count(n, chars) >= least and shared.holds(n) for n in negatives):
+        if not any(_runs(n, chars) > most and _count(n, chars) >= least for n in accepted):
             continue
         parts = [*shared.parts(), _contains(Chars(chars), least, shared.anything), _runs_at_most(chars, most, shared.universe)]
         out.append((intersection(*parts), f"shared factors ({', '.join([*shared.names(), f'{_name(chars)} ×{least}'])}), at most {most} runs of {_name(chars)}"))
@@ -255,18 +261,17 @@ def _runs(string: str, chars: CharSet) -> int:
     return sum(x in chars and (i == 0 or string[i - 1] not in chars) for i, x in enumerate(string))
 
 
-def _around(shared: _Shared, positives: Sequence[str], negatives: Sequence[str]) -> Hypotheses:
+def _around(shared: _Shared, positives: Sequence[str], accepted: Sequence[str]) -> Hypotheses:
     """For each factor every positive holds once: when negatives holding it refute the conjunction,
     the conjunction that also asks for one of a few :func:`covering_factors` (of at least
     :data:`SHORTEST_FACTOR` characters) before it, or after it (``ig`` or ``physics`` before ``nobel``)."""
     out: Hypotheses = []
-    holding = [n for n in negatives if shared.holds(n)]
-    for word in [w for w, n in shared.inner.items() if n == 1] if holding else []:
+    for word in shared.once if accepted else []:
         for after in (False, True):
             def side(string: str) -> str:
                 return string[string.find(word) + len(word) :] if after else string[: string.rfind(word)]
 
-            factors = covering_factors([side(p) for p in positives], [side(n) for n in holding], SHORTEST_FACTOR)
+            factors = covering_factors([side(p) for p in positives], [side(n) for n in accepted], SHORTEST_FACTOR)
             if factors:
                 pieces = [text_regex(word), union(*map(text_regex, factors))]
                 sequence = _one_after_another(pieces if after else pieces[::-1], shared.anything)
@@ -338,14 +343,16 @@ def _sequences(shared: _Shared, positives: Sequence[str], negatives: Sequence[st
     if not orders:
         return []
     out = [(_sequence(shared, orders), f"factors in order ({_named(orders)})")]
-    refuted = any(shared.match(n, order) is not None for n in negatives for order in orders)
+
+    def refuted(orders: Sequence[Sequence[Piece]]) -> bool:
+        return any(shared.match(n, order) is not None for n in negatives for order in orders)
+
     extra: list[Piece] = [*shared.characters, *held]
-    wider = _orders(shared, positives, [*words, *extra]) if refuted and extra else []
+    wider = _orders(shared, positives, [*words, *extra]) if extra and refuted(orders) else []
     if wider:
         orders = wider
         out.append((_sequence(shared, orders), f"factors in order ({_named(orders)})"))
-        refuted = any(shared.match(n, order) is not None for n in negatives for order in orders)
-    if refuted:
+    if refuted(orders):
         at_least: list[Gaps] = [[(low, None) for low, _ in wide] for wide in _gaps(shared, positives, orders, tight=False)]
         gaps = _gaps(shared, positives, orders, tight=True)
         if any(low for wide in at_least for low, _ in wide):
