@@ -223,9 +223,10 @@ def _conjunctions(shared: _Shared, positives: Sequence[str], accepted: Sequence[
             parts, named, accepted = parts + classed, named + classes_named, still
     words = shared.once
     excluded = _excluded(positives, accepted, words)
-    if excluded:
-        absent = [Complement(_one_after_another([text_regex(w) for w in seq], shared.anything)) for seq in excluded]
-        out.append((intersection(*parts, *absent), f"shared factors ({', '.join(named)}), none of ({', '.join(map('…'.join, excluded))})"))
+    shortened = [short for seq in excluded for short in ([(m,) for m in _minimal_absent(seq[0], positives)] if len(seq) == 1 else [seq])]
+    for exclusions in [excluded, *([shortened] if shortened != excluded else [])] if excluded else []:
+        absent = [Complement(_one_after_another([text_regex(w) for w in seq], shared.anything)) for seq in exclusions]
+        out.append((intersection(*parts, *absent), f"shared factors ({', '.join(named)}), none of ({', '.join(map('…'.join, exclusions))})"))
     pairs = [pair for pair in itertools.permutations(words, 2) if all(shared.match(p, pair) is not None for p in positives)]
     if pairs:
         kept = [_one_after_another([text_regex(w) for w in pair], shared.anything) for pair in pairs]
@@ -332,6 +333,22 @@ def _excluded(positives: Sequence[str], accepted: Sequence[str], words: Sequence
                     out.append(seq)
     left = [n for n in accepted if not any(_match(n, seq) is not None for seq in out)]
     return out + [(w,) for w in covering_factors(left, positives, SHORTEST_FACTOR)] if left else out
+
+
+def _minimal_absent(word: str, positives: Sequence[str]) -> list[str]:
+    """The substrings of ``word`` that no positive holds but whose every shorter substring some
+    positive does (``ha`` and ``am`` of ``sandwicham`` beside ``msandwich``): the most general
+    exclusions that still refuse ``word``."""
+    def absent(factor: str) -> bool:
+        return not any(factor in p for p in positives)
+
+    found = {
+        word[start:end]
+        for start in range(len(word))
+        for end in range(start + 1, len(word) + 1)
+        if absent(word[start:end]) and (end - start == 1 or not (absent(word[start : end - 1]) or absent(word[start + 1 : end])))
+    }
+    return sorted(found, key=word.find)
 
 
 def _sequences(shared: _Shared, positives: Sequence[str], negatives: Sequence[str], held: dict[CharSet, int]) -> Hypotheses:

@@ -42,8 +42,8 @@ import itertools
 import math
 import time
 from collections import Counter
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Callable, Iterator, Sequence
+from typing import Literal, TypeVar
 
 import attrs
 
@@ -66,7 +66,7 @@ from cegis.merging.symbols import Granularity, SymbolicWord, distinguishing, enc
 from cegis.union import as_regex as union_regex
 from oracle.clustered import misclassified
 from oracle.examples import ClusteredExample, Counterexample, Example
-from regexlang.ast import Chars, Complement, EmptySet, Regex, Star
+from regexlang.ast import Chars, Complement, Concat, EmptySet, Intersection, Regex, Star, Union, concat
 from regexlang.ast import union as any_of
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
@@ -82,6 +82,9 @@ TreeReading = Literal["tied", "representative"]
 #: The alphabet, the prefix tree, the examples as words, and the examples left out of the tree
 #: (with their words).
 _Tree = tuple[Alphabet, Quotient, list[SymbolicWord], list[tuple[Counterexample, SymbolicWord]]]
+
+#: A candidate hypothesis: its automaton first, then how it was found (and its regex, if spelled).
+_Candidate = TypeVar("_Candidate", tuple[DFA, str], tuple[DFA, str, Regex])
 
 
 #: Most words a clustered example is spelled out into when its tie fails.
@@ -184,16 +187,10 @@ def _learn(
 ) -> Proposal:
     problems: list[str] = []
     earlier = agreement.Agreements.compile(agreements, dialect, universe, CHECK_STATE_LIMIT)
-    implied: list[Example] = []
-    for round_ in range(AGREEMENT_ROUNDS + 1):
-        found = _consistent([*examples, *implied], universe, learner, problems)
-        broken = [earlier.implied(dfa) for dfa, _ in found]
-        fitting = [candidate for candidate, wrong in zip(found, broken) if not wrong]
-        more = {e.string: e for wrong in broken for e in wrong}
-        if fitting or not more or round_ == AGREEMENT_ROUNDS:
-            found = fitting or found
+    for found, keeping, implied in _agreeing(lambda more: _consistent([*examples, *more], universe, learner, problems), earlier):
+        if keeping:
+            found = keeping
             break
-        implied.extend(more.values())
     if implied:
         found = [(dfa, f"{how}, {len(implied)} implied examples") for dfa, how in found]
     found += _finite(examples, universe, earlier, problems)
@@ -201,9 +198,15 @@ def _learn(
     negatives = [_representative(e) for e in examples if not e.label]
     classes = symbol_alphabet(examples, universe, "atoms").classes
     shown = Counter(p for e in examples if isinstance(e, ClusteredExample) for p in e.positions if len(p) > 1)
-    factored = _factored(positives, negatives, universe, classes, [c for c, _ in shown.most_common()], earlier, problems)
-    candidates = [(dfa, how, None) for dfa, how in found] + factored
-    for dfa, how, regex in sorted(candidates, key=lambda c: _score(c[0], positives)):
+    order = [c for c, _ in shown.most_common()]
+
+    def factored(implied: Sequence[Example]) -> list[tuple[DFA, str, Regex]]:
+        more = [e.string for e in implied if e.label], [e.string for e in implied if not e.label]
+        return _factored([*positives, *more[0]], [*negatives, *more[1]], universe, classes, order, problems)
+
+    spelled = {candidate[2]: candidate for _, keeping, _ in _agreeing(factored, earlier) for candidate in keeping}
+    candidates = [(dfa, how, None) for dfa, how in found] + list(spelled.values())
+    for dfa, how, regex in sorted(candidates, key=lambda c: _score(c[0], positives, c[2])):
         try:
             text = _printed(dfa, dialect, universe, examples, regex)
         except SizeLimitExceeded as error:
@@ -216,6 +219,25 @@ def _learn(
             return Proposal(parse(text, dialect, universe), text, reasoning)
         problems.append(f"{how}: {problem}")
     return _failure("search_exhausted", "; ".join(problems) or "no merge order succeeded")
+
+
+def _agreeing(
+    generate: Callable[[Sequence[Example]], list[_Candidate]], earlier: agreement.Agreements
+) -> Iterator[tuple[list[_Candidate], list[_Candidate], list[Example]]]:
+    """Rounds of candidates that ``generate`` makes from the examples the agreements imply: each
+    round adds, for every candidate that breaks an agreement, the shortest string where it does
+    (labeled as the earlier hypothesis labels it), until no string is new or
+    :data:`AGREEMENT_ROUNDS` are done. Per round, the candidates, those of them that keep the
+    agreements, and the implied examples they were made from."""
+    implied: dict[str, Example] = {}
+    for _ in range(AGREEMENT_ROUNDS + 1):
+        found = generate(list(implied.values()))
+        broken = [earlier.implied(candidate[0]) for candidate in found]
+        yield found, [candidate for candidate, wrong in zip(found, broken) if not wrong], list(implied.values())
+        more = {e.string: e for wrong in broken for e in wrong if e.string not in implied}
+        if not more:
+            return
+        implied.update(more)
 
 
 def _finite(
@@ -238,12 +260,11 @@ def _factored(
     universe: CharSet,
     classes: Sequence[CharSet],
     shown: Sequence[CharSet],
-    earlier: agreement.Agreements,
     problems: list[str],
 ) -> list[tuple[DFA, str, Regex]]:
-    """The hypotheses made of the positives' shared factors (:mod:`cegis.merging.factors`) that
-    keep the agreements, with their regexes (the extended dialect prints them as they are, with
-    ``&``, instead of their automata's state elimination)."""
+    """The hypotheses made of the positives' shared factors (:mod:`cegis.merging.factors`), with
+    their regexes (the extended dialect prints them as they are, with ``&``, instead of their
+    automata's state elimination)."""
     out = []
     for regex, how in factor_hypotheses(positives, negatives, universe, classes, shown):
         try:
@@ -251,8 +272,7 @@ def _factored(
         except AutomataError as error:
             problems.append(f"{how}: {error}")
             continue
-        if not earlier.implied(dfa):
-            out.append((dfa, how, regex))
+        out.append((dfa, how, regex))
     return out
 
 
@@ -443,21 +463,45 @@ def _alike(words: Sequence[SymbolicWord], size: int) -> list[list[int]]:
     ]
 
 
-def _score(dfa: DFA, positives: Sequence[str]) -> tuple[float, int, int]:
-    """The description length (MDL) in bits: the automaton (:func:`_automaton_bits`, each loop no
-    positive pumps counted as :data:`UNPUMPED_COST` more states of the average cost), then each
-    positive as one of the strings of its length the hypothesis accepts. On a tie, fewer unpumped
-    loops, then fewer transitions off each row's first target."""
+def _score(dfa: DFA, positives: Sequence[str], spelled: Regex | None = None) -> tuple[float, int, int]:
+    """The description length (MDL) in bits: the automaton (:func:`_automaton_bits`, or the
+    automata of the parts of ``spelled`` when fewer, :func:`_parts_bits`; each loop no positive
+    pumps counted as :data:`UNPUMPED_COST` more states of the average cost), then each positive as
+    one of the strings of its length the hypothesis accepts. On a tie, fewer unpumped loops, then
+    fewer transitions off each row's first target."""
     unpumped = unpumped_loops(dfa, positives)
     dead = dead_state(dfa)
     live = [state for state in range(dfa.n_states) if state != dead]
     automaton_bits = _automaton_bits(dfa, live)
+    if isinstance(spelled, (Intersection, Complement, Union, Concat)):
+        automaton_bits = min(automaton_bits, _parts_bits(spelled, dfa.alphabet.universe))
     if live:
         automaton_bits *= (len(live) + UNPUMPED_COST * unpumped) / len(live)
     counts = count_by_length(dfa, max(map(len, positives), default=0))
     data_bits = sum(math.log2(counts[len(p)]) for p in positives if counts[len(p)])
     changes = int((dfa.transitions != dfa.transitions[:, :1]).sum())
     return automaton_bits + data_bits, unpumped, changes
+
+
+def _parts_bits(regex: Regex, universe: CharSet) -> float:
+    """The bits of ``regex`` written as its boolean operators and its gaps of any string over
+    minimal automata: a product (``.*Westbury.* & .*[0-9].*``, 18 states) is described by its
+    two factors, a complement by what it complements, and ``.*ugly.*(betty|thomas).*`` by the
+    automata of ``ugly`` and of ``betty|thomas`` and three one-state gaps, not by the fifteen
+    states whose fallback edges spell where a partial match resumes."""
+    if isinstance(regex, Complement):
+        return _parts_bits(regex.inner, universe)
+    if isinstance(regex, (Intersection, Union)):
+        parts = regex.parts if isinstance(regex, Intersection) else regex.options
+        return sum(_parts_bits(part, universe) for part in parts)
+    gap = Star(Chars(universe))
+    if isinstance(regex, Concat) and gap in regex.parts and len(regex.parts) > 1:
+        segments = [list(group) for is_gap, group in itertools.groupby(regex.parts, lambda part: part == gap) if not is_gap]
+        gaps = sum(part == gap for part in regex.parts)
+        return gaps * _parts_bits(gap, universe) + sum(_parts_bits(concat(*segment), universe) for segment in segments)
+    dfa = minimize(compile_regex(regex, universe, state_limit=CHECK_STATE_LIMIT))
+    dead = dead_state(dfa)
+    return _automaton_bits(dfa, [state for state in range(dfa.n_states) if state != dead])
 
 
 def _automaton_bits(dfa: DFA, live: Sequence[int]) -> float:
