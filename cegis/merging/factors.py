@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import attrs
 
@@ -223,8 +223,8 @@ def _conjunctions(shared: _Shared, positives: Sequence[str], accepted: Sequence[
             parts, named, accepted = parts + classed, named + classes_named, still
     words = shared.once
     excluded = _excluded(positives, accepted, words)
-    shortened = [short for seq in excluded for short in ([(m,) for m in _minimal_absent(seq[0], positives)] if len(seq) == 1 else [seq])]
-    for exclusions in [excluded, *([shortened] if shortened != excluded else [])] if excluded else []:
+    variants = [excluded, _narrowed(excluded, lambda w: _apart_from(w, words, positives)), _narrowed(excluded, lambda w: _minimal_absent(w, positives))]
+    for exclusions in dict.fromkeys(tuple(v) for v in variants if v):
         absent = [Complement(_one_after_another([text_regex(w) for w in seq], shared.anything)) for seq in exclusions]
         out.append((intersection(*parts, *absent), f"shared factors ({', '.join(named)}), none of ({', '.join(map('…'.join, exclusions))})"))
     pairs = [pair for pair in itertools.permutations(words, 2) if all(shared.match(p, pair) is not None for p in positives)]
@@ -236,16 +236,24 @@ def _conjunctions(shared: _Shared, positives: Sequence[str], accepted: Sequence[
 
 def _counted(shared: _Shared, positives: Sequence[str], accepted: Sequence[str], shown: Sequence[CharSet]) -> Hypotheses:
     """For each of the first :data:`MOST_COUNTED` ``shown`` classes, the conjunction that also asks
-    for as many characters of the class as every positive has and for at most as many runs of
-    them as a positive has, when a negative it would otherwise accept (of the ``accepted``) has more runs."""
+    for as many characters of the class as every positive has (``≥ 2 letters``), and the one that
+    also asks for at most as many runs of them as a positive has, when a negative it would
+    otherwise accept (of the ``accepted``) has more runs; and the one that asks for as many
+    characters of each of those classes (``≥ 2 digits and ≥ 3 letters``)."""
     out = []
-    for chars in [c for c in shown if len(c) > 1 and shared.universe - c][:MOST_COUNTED]:
-        least = min(_count(p, chars) for p in positives)
+    counted = {chars: min(_count(p, chars) for p in positives) for chars in [c for c in shown if len(c) > 1 and shared.universe - c][:MOST_COUNTED]}
+    for chars, least in counted.items():
         most = max(_runs(p, chars) for p in positives)
-        if not any(_runs(n, chars) > most and _count(n, chars) >= least for n in accepted):
-            continue
-        parts = [*shared.parts(), _contains(Chars(chars), least, shared.anything), _runs_at_most(chars, most, shared.universe)]
-        out.append((intersection(*parts), f"shared factors ({', '.join([*shared.names(), f'{_name(chars)} ×{least}'])}), at most {most} runs of {_name(chars)}"))
+        parts = [*shared.parts(), _contains(Chars(chars), least, shared.anything)]
+        named = f"shared factors ({', '.join([*shared.names(), f'{_name(chars)} ×{least}'])})"
+        if least:
+            out.append((intersection(*parts), named))
+        if any(_runs(n, chars) > most and _count(n, chars) >= least for n in accepted):
+            out.append((intersection(*parts, _runs_at_most(chars, most, shared.universe)), f"{named}, at most {most} runs of {_name(chars)}"))
+    counts = {chars: least for chars, least in counted.items() if least}
+    if len(counts) > 1:
+        parts = [*shared.parts(), *(_contains(Chars(chars), least, shared.anything) for chars, least in counts.items())]
+        out.append((intersection(*parts), f"shared factors ({', '.join([*shared.names(), *(f'{_name(c)} ×{n}' for c, n in counts.items())])})"))
     return out
 
 
@@ -335,6 +343,23 @@ def _excluded(positives: Sequence[str], accepted: Sequence[str], words: Sequence
     return out + [(w,) for w in covering_factors(left, positives, SHORTEST_FACTOR)] if left else out
 
 
+def _narrowed(excluded: Sequence[tuple[str, ...]], narrow: Callable[[str], list[str]]) -> list[tuple[str, ...]]:
+    """``excluded`` with each single factor replaced by the factors ``narrow`` finds in it."""
+    return [short for seq in excluded for short in ([(w,) for w in narrow(seq[0])] or [seq] if len(seq) == 1 else [seq])]
+
+
+def _apart_from(word: str, words: Sequence[str], positives: Sequence[str]) -> list[str]:
+    """The longest piece of ``word`` between its occurrences of the shared ``words`` that no
+    positive holds (``butterflies`` of ``butterfliesfireflies``), if ``word`` holds one of them."""
+    pieces = [word]
+    for shared in sorted(words, key=len, reverse=True):
+        pieces = [piece for whole in pieces for piece in whole.split(shared)]
+    if len(pieces) == 1:
+        return []
+    absent = [piece for piece in pieces if piece and not any(piece in p for p in positives)]
+    return [max(absent, key=len)] if absent else []
+
+
 def _minimal_absent(word: str, positives: Sequence[str]) -> list[str]:
     """The substrings of ``word`` that no positive holds but whose every shorter substring some
     positive does (``ha`` and ``am`` of ``sandwicham`` beside ``msandwich``): the most general
@@ -352,24 +377,23 @@ def _minimal_absent(word: str, positives: Sequence[str]) -> list[str]:
 
 
 def _sequences(shared: _Shared, positives: Sequence[str], negatives: Sequence[str], held: dict[CharSet, int]) -> Hypotheses:
-    """The factors (counted apart) in the orders the positives show; when a negative refutes that,
-    with the characters and ``held`` classes every positive has as further pieces, and then with
-    the gaps between the pieces bounded as the positives show them."""
+    """The factors (counted apart) in the orders the positives show; when a negative refutes that
+    (or the one factor alone), with the characters and ``held`` classes every positive has as
+    further pieces, and then with the gaps between the pieces bounded as the positives show them."""
     words: list[Piece] = list(shared.apart())
     orders = _orders(shared, positives, words) if len(words) > 1 else []
-    if not orders:
-        return []
-    out = [(_sequence(shared, orders), f"factors in order ({_named(orders)})")]
+    out = [(_sequence(shared, orders), f"factors in order ({_named(orders)})")] if orders else []
 
     def refuted(orders: Sequence[Sequence[Piece]]) -> bool:
         return any(shared.match(n, order) is not None for n in negatives for order in orders)
 
     extra: list[Piece] = [*shared.characters, *held]
-    wider = _orders(shared, positives, [*words, *extra]) if extra and refuted(orders) else []
-    if wider:
-        orders = wider
-        out.append((_sequence(shared, orders), f"factors in order ({_named(orders)})"))
-    if refuted(orders):
+    if extra and words and (refuted(orders) if orders else any(map(shared.holds, negatives))):
+        wider = _orders(shared, positives, [*words, *extra])
+        if wider:
+            orders = wider
+            out.append((_sequence(shared, orders), f"factors in order ({_named(orders)})"))
+    if orders and refuted(orders):
         at_least: list[Gaps] = [[(low, None) for low, _ in wide] for wide in _gaps(shared, positives, orders, tight=False)]
         gaps = _gaps(shared, positives, orders, tight=True)
         if any(low for wide in at_least for low, _ in wide):

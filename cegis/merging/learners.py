@@ -66,7 +66,7 @@ from cegis.merging.symbols import Granularity, SymbolicWord, distinguishing, enc
 from cegis.union import as_regex as union_regex
 from oracle.clustered import misclassified
 from oracle.examples import ClusteredExample, Counterexample, Example
-from regexlang.ast import Chars, Complement, Concat, EmptySet, Intersection, Regex, Star, Union, concat
+from regexlang.ast import Chars, Complement, Concat, EmptySet, Intersection, Regex, Repeat, Star, Union, concat
 from regexlang.ast import union as any_of
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
@@ -473,10 +473,10 @@ def _score(dfa: DFA, positives: Sequence[str], spelled: Regex | None = None) -> 
     dead = dead_state(dfa)
     live = [state for state in range(dfa.n_states) if state != dead]
     automaton_bits = _automaton_bits(dfa, live)
-    if isinstance(spelled, (Intersection, Complement, Union, Concat)):
-        automaton_bits = min(automaton_bits, _parts_bits(spelled, dfa.alphabet.universe))
     if live:
         automaton_bits *= (len(live) + UNPUMPED_COST * unpumped) / len(live)
+    if isinstance(spelled, (Intersection, Complement, Union, Concat, Repeat)):
+        automaton_bits = min(automaton_bits, _parts_bits(spelled, dfa.alphabet.universe))
     counts = count_by_length(dfa, max(map(len, positives), default=0))
     data_bits = sum(math.log2(counts[len(p)]) for p in positives if counts[len(p)])
     changes = int((dfa.transitions != dfa.transitions[:, :1]).sum())
@@ -488,20 +488,31 @@ def _parts_bits(regex: Regex, universe: CharSet) -> float:
     minimal automata: a product (``.*Westbury.* & .*[0-9].*``, 18 states) is described by its
     two factors, a complement by what it complements, and ``.*ugly.*(betty|thomas).*`` by the
     automata of ``ugly`` and of ``betty|thomas`` and three one-state gaps, not by the fifteen
-    states whose fallback edges spell where a partial match resumes."""
+    states whose fallback edges spell where a partial match resumes; a counted repetition by what
+    it repeats and its bounds, not by the copies its automaton unrolls."""
     if isinstance(regex, Complement):
         return _parts_bits(regex.inner, universe)
     if isinstance(regex, (Intersection, Union)):
         parts = regex.parts if isinstance(regex, Intersection) else regex.options
         return sum(_parts_bits(part, universe) for part in parts)
+    if isinstance(regex, Repeat):
+        return _parts_bits(regex.inner, universe) + _number_bits(regex.min) + _number_bits(regex.max)
     gap = Star(Chars(universe))
-    if isinstance(regex, Concat) and gap in regex.parts and len(regex.parts) > 1:
-        segments = [list(group) for is_gap, group in itertools.groupby(regex.parts, lambda part: part == gap) if not is_gap]
-        gaps = sum(part == gap for part in regex.parts)
-        return gaps * _parts_bits(gap, universe) + sum(_parts_bits(concat(*segment), universe) for segment in segments)
+
+    def apart(part: Regex) -> bool:
+        return part == gap or isinstance(part, Repeat)
+
+    if isinstance(regex, Concat) and any(map(apart, regex.parts)):
+        groups = [list(group) if alone else [concat(*group)] for alone, group in itertools.groupby(regex.parts, apart)]
+        return sum(_parts_bits(part, universe) for group in groups for part in group)
     dfa = minimize(compile_regex(regex, universe, state_limit=CHECK_STATE_LIMIT))
     dead = dead_state(dfa)
     return _automaton_bits(dfa, [state for state in range(dfa.n_states) if state != dead])
+
+
+def _number_bits(number: int | None) -> float:
+    """Bits of a repetition bound (Elias gamma; one bit for "unbounded")."""
+    return 1.0 if number is None else 2 * math.floor(math.log2(number + 1)) + 1
 
 
 def _automaton_bits(dfa: DFA, live: Sequence[int]) -> float:
