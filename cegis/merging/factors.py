@@ -15,20 +15,25 @@ also proposes, as candidates that compete on description length with the merged 
   (``Westbury`` and a digit); the conjunction that also excludes what the negatives it accepts
   hold and no positive has, a factor, a character, a factor before or after a shared one, or a
   few factors that cover them (``Wednesday`` but not ``Sunday``; ``helper`` but not ``little``
-  before it; neither ``sh`` nor ``cl``); the conjunction that also keeps every order of two
+  before it; neither ``sh`` nor ``cl``), a factor narrowed to its piece apart from the shared
+  words (``butterflies`` of ``butterfliesfireflies``) or to its shortest pieces no positive holds
+  (``ham`` of ``sandwicham``); the conjunction that also keeps every order of two
   factors that all positives keep (``de`` before ``st`` and ``col`` before ``re``); the one that
   also asks for one of a few factors before or after a shared one (``ig`` or ``physics`` before
   ``nobel``); and the one that bounds the runs of a class the clustered examples show by the
   most a positive has (at least three letters in at most six runs: ``([0-9#]*[A-Za-z]+[0-9#]*){3,6}``);
+- the conjunction that asks for as many characters of a class the clustered examples show as
+  every positive has, for each class alone and for all of them (two letters; two digits and
+  three letters);
 - when no suffix is shared: the strings that start with the prefix, or else a character of the
   class every positive starts with, and end with one of a few suffixes (``[0-9]`` … ``street`` or
   ``avenue``) or, after a prefix, a character of the class every positive ends with;
 - the *sequences*: the factors, each counted apart from its occurrences inside longer ones
   (``and`` beside ``sand``), in at most :data:`MOST_ALTERNATIVES` orders that cover the
   positives (``car`` then ``foo`` then ``cop``, or the other way round); when a negative refutes
-  them, with the characters and classes every positive has as further pieces (``XYX``, ``ABC``,
-  ``#``), and then with the gaps between the pieces bounded by those the positives show
-  (``hello``, one to five characters, ``world``);
+  them (or the one shared factor alone), with the characters and classes every positive has as
+  further pieces (``XYX``, ``ABC``, ``#``; ``a``, ``#``, ``lot``), and then with the gaps between
+  the pieces bounded by those the positives show (``hello``, one to five characters, ``world``);
 - *contains one of* a few factors that no negative contains and that together cover every
   positive (``bedrock`` or ``yabadabadoo``).
 
@@ -199,13 +204,12 @@ class _Shared:
 
 def _conjunctions(shared: _Shared, positives: Sequence[str], accepted: Sequence[str], held: dict[CharSet, int]) -> Hypotheses:
     """The conjunction, each factor a positive holds more than once alone (``fu`` six times, without
-    the coincidences of a few positives), and, when a negative refutes the conjunction, the
-    conjunctions that also ask for the characters or the ``held`` classes every positive has,
-    exclude what the ``accepted`` negatives share, and keep the factors' orders."""
+    the coincidences of a few positives), and, when a negative refutes the conjunction (or there
+    is none: no factor is shared), the conjunctions that also ask for the characters or the
+    ``held`` classes every positive has, exclude what the ``accepted`` negatives share
+    (``~excellent``), and keep the factors' orders."""
     parts, named = shared.parts(), shared.names()
-    if not parts:
-        return []
-    out = [(intersection(*parts), f"shared factors ({', '.join(named)})")]
+    out = [(intersection(*parts), f"shared factors ({', '.join(named)})")] if parts else []
     if len(parts) > 1:
         out += [(_contains(text_regex(w), n, shared.anything), f"shared factors ({w} ×{n})") for w, n in shared.inner.items() if n > 1]
     if not accepted:
@@ -226,7 +230,8 @@ def _conjunctions(shared: _Shared, positives: Sequence[str], accepted: Sequence[
     variants = [excluded, _narrowed(excluded, lambda w: _apart_from(w, words, positives)), _narrowed(excluded, lambda w: _minimal_absent(w, positives))]
     for exclusions in dict.fromkeys(tuple(v) for v in variants if v):
         absent = [Complement(_one_after_another([text_regex(w) for w in seq], shared.anything)) for seq in exclusions]
-        out.append((intersection(*parts, *absent), f"shared factors ({', '.join(named)}), none of ({', '.join(map('…'.join, exclusions))})"))
+        none_of = f"none of ({', '.join(map('…'.join, exclusions))})"
+        out.append((intersection(*parts, *absent), f"shared factors ({', '.join(named)}), {none_of}" if named else none_of))
     pairs = [pair for pair in itertools.permutations(words, 2) if all(shared.match(p, pair) is not None for p in positives)]
     if pairs:
         kept = [_one_after_another([text_regex(w) for w in pair], shared.anything) for pair in pairs]

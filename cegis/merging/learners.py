@@ -14,7 +14,12 @@ no positive example pumps (:mod:`cegis.merging.pumping`) counts as :data:`UNPUMP
 states, and the language of the positives themselves, which has no loop, competes too: a finite
 target is then learned as the words it is, not refuted one loop at a time. So do the hypotheses
 the positives' shared factors spell (:mod:`cegis.merging.factors`: "contains ``New#Zealand``",
-which no merge order finds from a few long positives).
+which no merge order finds from a few long positives). Such a hypothesis is described by its
+regex's parts when that is shorter: a product of "contains ``Westbury``" and "contains a digit"
+by its two factors, "contains ``ugly``" by a word and two one-state gaps rather than by the
+fallback edges of its automaton, a counted repetition by what it repeats and its bounds; its loops
+are its template's, not merges from sparse data, so they carry no unpumped-loop cost. Factor
+hypotheses that break an agreement are made again with the strings it implies, like merged ones.
 
 A clustered example enters the prefix tree in one of two *readings*, and the symbolic learner
 tries both: ``tied`` (every class of a position leads to one child) or ``representative`` (one

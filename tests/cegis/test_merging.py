@@ -21,7 +21,7 @@ from cegis.config import Budgets, LoopConfig
 from cegis.learner import LearnerContext
 from cegis.loop import run
 from cegis.merging import MergingLearner, edsm, rpni, symbolic
-from cegis.merging.learners import _automaton_bits, _prefix_tree, _score
+from cegis.merging.learners import _automaton_bits, _number_bits, _parts_bits, _prefix_tree, _score
 from cegis.state import Task
 from oracle import ClusteredExample, Counterexample, Example, ExactTeacher, TeacherConfig
 from regexlang import CharSet, Dialect, parse
@@ -159,6 +159,33 @@ def test_an_automaton_costs_the_edges_a_regex_writer_spells() -> None:
     big = CharSet.range("A", "Z") | CharSet.range("a", "z") | CharSet.range("0", "9") | CharSet.of("#")
     beaker, loop = (minimize(compile_regex(parse(p, "python", big), big)) for p in ("Beaker", "[A-Za-z]{6}"))
     assert _score(beaker, ["Beaker"])[0] < _score(loop, ["Beaker"])[0]
+
+
+def test_a_spelled_hypothesis_costs_its_parts_when_they_are_fewer_bits() -> None:
+    # A product is described by its factors, a complement by what it complements, ".*w.*" by the
+    # word and two one-state gaps (not by the fallback edges of its automaton), a counted
+    # repetition by what it repeats and its bounds (not by its unrolled copies).
+    big = CharSet.range("A", "Z") | CharSet.range("a", "z") | CharSet.range("0", "9") | CharSet.of("#")
+
+    def bits(pattern: str) -> float:
+        return _parts_bits(parse(pattern, "extended", big), big)
+
+    def automaton(pattern: str) -> float:
+        dfa = minimize(compile_regex(parse(pattern, "extended", big), big))
+        return _automaton_bits(dfa, [s for s in range(dfa.n_states) if s != dead_state(dfa)])
+
+    gap = "[A-Za-z0-9#]*"
+    west, digit = f"{gap}Westbury{gap}", f"{gap}[0-9]{gap}"
+    assert bits(f"{west}&{digit}") == pytest.approx(bits(west) + bits(digit))
+    assert bits(f"{west}&{digit}") < automaton(f"{west}&{digit}")
+    assert bits(f"~({west})") == pytest.approx(bits(west))
+    assert bits(west) == pytest.approx(2 * automaton(gap) + automaton("Westbury"))
+    assert bits(west) < automaton(west)
+    assert bits("([a-z]+#){0,40}") - bits("([a-z]+#){0,4}") == pytest.approx(_number_bits(40) - _number_bits(4))
+    # and is scored so when that is fewer bits than its automaton
+    product = minimize(compile_regex(parse(f"{west}&{digit}", "extended", big), big))
+    spelled = parse(f"{west}&{digit}", "extended", big)
+    assert _score(product, ["8Westbury"], spelled)[0] < _score(product, ["8Westbury"])[0]
 
 
 @pytest.mark.parametrize("learner", LEARNERS, ids=lambda l: l.name)

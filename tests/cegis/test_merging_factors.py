@@ -188,3 +188,25 @@ def test_classes_that_leave_no_negative_do_not_hide_the_exclusions() -> None:
     positives = ["Fw6psandwich", "zsandwichgIpf7At3dHYao", "N13sandwichy"]
     hows = [how for _, how in factor_hypotheses(positives, ["sandwicham"], LETTERS, [digits])]
     assert "shared factors (sandwich, [0…] ×1)" in hows and "shared factors (sandwich), none of (m)" in hows
+
+
+def test_an_exclusion_is_narrowed_to_the_piece_apart_from_the_shared_word_or_to_minimal_absent_factors() -> None:
+    # KB13 with one shortest counterexample: the one accepted negative holds the shared word too
+    hows = described(["firefliesbut", "tufireflies"], ["butterfliesfireflies"])
+    assert "shared factors (fireflies), none of (butterflies)" in hows
+    assert "shared factors (fireflies), none of (butterfliesfireflies)" in hows
+    # "ha" and "am" are each in a positive, so "ham" is the shortest factor no positive holds
+    hows = described(["Fw6psandwich", "msandwich", "sandwicha", "amsandwich"], ["sandwicham"])
+    assert hows["shared factors (sandwich), none of (ham)"] == "[A-Za-z0-9#]*sandwich[A-Za-z0-9#]*&~([A-Za-z0-9#]*ham[A-Za-z0-9#]*)"
+
+
+def test_a_sequence_starts_from_one_shared_factor_and_the_characters_every_positive_has() -> None:
+    hows = described(["a0#Jcglot", "lot#34aB", "lot#a"], ["#alot"])
+    assert hows["factors in order (lot, #, a | a, #, lot)"] == "[A-Za-z0-9#]*(lot[A-Za-z0-9#]*#[A-Za-z0-9#]*a|a[A-Za-z0-9#]*#[A-Za-z0-9#]*lot)[A-Za-z0-9#]*"
+
+
+def test_as_many_characters_of_each_shown_class_as_every_positive_has() -> None:
+    letters, digits = CharSet.range("a", "z"), CharSet.range("0", "9")
+    hows = described(["ab1", "#ab2", "a1b2c3"], ["1"], [letters, digits])
+    assert hows["shared factors ([a…] ×2)"] == "[A-Za-z0-9#]*[a-z][A-Za-z0-9#]*[a-z][A-Za-z0-9#]*"
+    assert "shared factors ([a…] ×2, [0…] ×1)" in hows
