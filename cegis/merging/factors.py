@@ -384,30 +384,81 @@ def _minimal_absent(word: str, positives: Sequence[str]) -> list[str]:
 def _sequences(shared: _Shared, positives: Sequence[str], negatives: Sequence[str], held: dict[CharSet, int]) -> Hypotheses:
     """The factors (counted apart) in the orders the positives show; when a negative refutes that
     (or the one factor alone), with the characters and ``held`` classes every positive has as
-    further pieces, and then with the gaps between the pieces bounded as the positives show them."""
+    further pieces; and for each of these orders that a negative refutes, with the gaps between
+    the pieces bounded as the positives show them."""
     words: list[Piece] = list(shared.apart())
     orders = _orders(shared, positives, words) if len(words) > 1 else []
-    out = [(_sequence(shared, orders), f"factors in order ({_named(orders)})")] if orders else []
 
     def refuted(orders: Sequence[Sequence[Piece]]) -> bool:
         return any(shared.match(n, order) is not None for n in negatives for order in orders)
 
     extra: list[Piece] = [*shared.characters, *held]
+    wider = []
     if extra and words and (refuted(orders) if orders else any(map(shared.holds, negatives))):
         wider = _orders(shared, positives, [*words, *extra])
-        if wider:
-            orders = wider
-            out.append((_sequence(shared, orders), f"factors in order ({_named(orders)})"))
-    if orders and refuted(orders):
-        at_least: list[Gaps] = [[(low, None) for low, _ in wide] for wide in _gaps(shared, positives, orders, tight=False)]
-        gaps = _gaps(shared, positives, orders, tight=True)
-        if any(low for wide in at_least for low, _ in wide):
-            out.append((_sequence(shared, orders, at_least), f"factors in order ({_named(orders, at_least)})"))
-        out.append((_sequence(shared, orders, gaps), f"factors in order ({_named(orders, gaps)})"))
+    out: Hypotheses = []
+    for chosen in (orders, wider):
+        if chosen:
+            out.append((_sequence(shared, chosen), f"factors in order ({_named(chosen)})"))
+            out += _bounded(shared, positives, chosen) if refuted(chosen) else []
     return out
 
 
+def _bounded(shared: _Shared, positives: Sequence[str], orders: Sequence[Sequence[Piece]]) -> Hypotheses:
+    """The sequences of ``orders`` with the gaps between their pieces bounded as the positives
+    show them: at least as wide as each positive's widest (when that is above zero), from the
+    narrowest to the widest of its narrowest, and from the lower bounds to the narrowest widest
+    gap a positive needs (:func:`_fitted`)."""
+    at_least: list[Gaps] = [[(low, None) for low, _ in wide] for wide in _gaps(shared, positives, orders, tight=False)]
+    gaps = _gaps(shared, positives, orders, tight=True)
+    fitted = _fitted(shared, positives, orders, at_least)
+    variants = [at_least] if any(low for wide in at_least for low, _ in wide) else []
+    variants += [gaps] + ([fitted] if fitted is not None and fitted != gaps else [])
+    return [(_sequence(shared, orders, bounds), f"factors in order ({_named(orders, bounds)})") for bounds in variants]
+
+
 Gaps = list[tuple[int, int | None]]
+
+#: Most matches of an order in one string that :func:`_fitted` weighs.
+MOST_MATCHES = 1_000
+
+
+def _fitted(shared: _Shared, positives: Sequence[str], orders: Sequence[Sequence[Piece]], at_least: Sequence[Gaps]) -> list[Gaps] | None:
+    """For each of ``orders``, gaps from the lower bounds ``at_least`` to the fewest characters
+    that let every positive hold one of the orders with no gap below its bound, each positive
+    matched where its widest gap is narrowest (``hellohelloworld`` holds ``hello`` five
+    characters before ``world``, not none); None when a positive has no such match."""
+    most: list[list[int]] = [[low for low, _ in lows] for lows in at_least]
+    for string in positives:
+        best: tuple[int, tuple[int, ...]] | None = None
+        for i, order in enumerate(orders):
+            for gaps in _all_gaps(string, order, len(shared.prefix), len(string) - len(shared.suffix)):
+                if all(gap >= low for gap, (low, _) in zip(gaps, at_least[i])) and (best is None or max(gaps, default=0) < max(best[1], default=0)):
+                    best = (i, gaps)
+        if best is None:
+            return None
+        i, gaps = best
+        most[i] = [max(m, gap) for m, gap in zip(most[i], gaps)]
+    return [[(low, high) for (low, _), high in zip(lows, highs)] for lows, highs in zip(at_least, most)]
+
+
+def _all_gaps(string: str, order: Sequence[Piece], start: int, end: int) -> list[tuple[int, ...]]:
+    """The gaps between the pieces of ``order`` of every match in ``string[start:end]`` (at most
+    :data:`MOST_MATCHES`)."""
+    found: list[tuple[int, ...]] = []
+
+    def walk(k: int, at: int, gaps: tuple[int, ...]) -> None:
+        place = _find(string, order[k], at, end)
+        while place >= 0 and len(found) < MOST_MATCHES:
+            following = gaps + (place - at,) if k else ()
+            if k + 1 == len(order):
+                found.append(following)
+            else:
+                walk(k + 1, place + _width(order[k]), following)
+            place = _find(string, order[k], place + 1, end)
+
+    walk(0, start, ())
+    return found
 
 
 def _sequence(shared: _Shared, orders: Sequence[Sequence[Piece]], gaps: Sequence[Gaps] = ()) -> Regex:
