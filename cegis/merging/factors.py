@@ -226,11 +226,7 @@ def _conjunctions(shared: _Shared, positives: Sequence[str], accepted: Sequence[
         if still:  # refuted too: what follows adds to it (else to the words alone)
             parts, named, accepted = parts + classed, named + classes_named, still
     words = shared.once
-    excluded = _excluded(positives, accepted, words)
-    variants = [excluded, _narrowed(excluded, lambda w: _apart_from(w, words, positives)), _narrowed(excluded, lambda w: _minimal_absent(w, positives))]
-    for exclusions in dict.fromkeys(tuple(v) for v in variants if v):
-        absent = [Complement(_one_after_another([text_regex(w) for w in seq], shared.anything)) for seq in exclusions]
-        none_of = f"none of ({', '.join(map('…'.join, exclusions))})"
+    for absent, none_of in _exclusions(positives, accepted, words, shared.anything):
         out.append((intersection(*parts, *absent), f"shared factors ({', '.join(named)}), {none_of}" if named else none_of))
     pairs = [pair for pair in itertools.permutations(words, 2) if all(shared.match(p, pair) is not None for p in positives)]
     if pairs:
@@ -325,6 +321,18 @@ def _framed_alternatives(
 def _smallest(classes: Sequence[CharSet], chars: CharSet, universe: CharSet) -> CharSet | None:
     """The smallest of ``classes`` (short of the ``universe``) that holds ``chars``, if any."""
     return min((c for c in classes if chars.issubset(c) and universe - c), key=len, default=None)
+
+
+def _exclusions(positives: Sequence[str], accepted: Sequence[str], words: Sequence[str], anything: Regex) -> list[tuple[list[Regex], str]]:
+    """What to exclude so that the ``accepted`` negatives are refused (:func:`_excluded`), as it
+    is, narrowed to the pieces apart from the shared ``words``, and narrowed to the shortest pieces
+    no positive holds: each as the complements to intersect and a description."""
+    excluded = _excluded(positives, accepted, words)
+    variants = [excluded, _narrowed(excluded, lambda w: _apart_from(w, words, positives)), _narrowed(excluded, lambda w: _minimal_absent(w, positives))]
+    return [
+        ([Complement(_one_after_another([text_regex(w) for w in seq], anything)) for seq in exclusions], f"none of ({', '.join(map('…'.join, exclusions))})")
+        for exclusions in dict.fromkeys(tuple(v) for v in variants if v)
+    ]
 
 
 def _excluded(positives: Sequence[str], accepted: Sequence[str], words: Sequence[str]) -> list[tuple[str, ...]]:
@@ -568,13 +576,21 @@ def _named(orders: Sequence[Sequence[Piece]], gaps: Sequence[Gaps] = ()) -> str:
 
 
 def _alternatives(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:
-    """"Contains one of" :func:`covering_factors`, when it takes more than one factor."""
-    factors = covering_factors(positives, negatives)
-    if len(factors) < 2:
-        return []
+    """"Contains one of" :func:`covering_factors`, when it takes more than one factor; and, when
+    the factors that cover the positives regardless of the negatives take more than one, those
+    with what the negatives holding them hold excluded (``dogs`` or ``cats``, but not ``mice``)."""
     anything = Star(Chars(universe))
-    regex = concat(anything, union(*map(text_regex, factors)), anything)
-    return [(regex, f"contains one of ({', '.join(factors)})")]
+    out: Hypotheses = []
+    for factors, against in ((covering_factors(positives, negatives), ()), (covering_factors(positives, []), negatives)):
+        if len(factors) < 2:
+            continue
+        regex, named = concat(anything, union(*map(text_regex, factors)), anything), f"contains one of ({', '.join(factors)})"
+        accepted = [n for n in against if any(f in n for f in factors)]
+        if not against:
+            out.append((regex, named))
+        elif accepted:
+            out += [(intersection(regex, *absent), f"{named}, {none_of}") for absent, none_of in _exclusions(positives, accepted, factors, anything)]
+    return out
 
 
 def covering_factors(

@@ -210,3 +210,14 @@ def test_as_many_characters_of_each_shown_class_as_every_positive_has() -> None:
     hows = described(["ab1", "#ab2", "a1b2c3"], ["1"], [letters, digits])
     assert hows["shared factors ([a…] ×2)"] == "[A-Za-z0-9#]*[a-z][A-Za-z0-9#]*[a-z][A-Za-z0-9#]*"
     assert "shared factors ([a…] ×2, [0…] ×1)" in hows
+
+
+def test_one_of_a_few_factors_with_what_the_negatives_holding_them_hold_excluded() -> None:
+    hows = described(["xdogsm", "catsie", "Fdogs#", "zcats"], ["catsmice", "s"])
+    assert hows["contains one of (dogs, cats), none of (mice)"] == "[A-Za-z0-9#]*(dogs|cats)[A-Za-z0-9#]*&~([A-Za-z0-9#]*mice[A-Za-z0-9#]*)"
+
+
+def test_gaps_are_bounded_by_the_match_each_positive_needs() -> None:
+    # "hellohelloworld" holds hello five characters before world (and none: refuted by "helloworld")
+    hows = described(["hello#world", "hello###world", "hellohelloworld", "worldabhello"], ["helloworld", "hello######world"])
+    assert "factors in order (hello {1,5} world | world {2,2} hello)" in hows
