@@ -117,6 +117,35 @@ def undo(tree: Arrays, mark: int) -> None:
 
 
 @kernel
+def insert_literal(tree: Arrays, symbols: IntArray, accept: bool, index: int) -> int:
+    """Add the word of one symbol per position ``symbols`` (example number ``index``), creating
+    the nodes it needs; -1, or the state whose label differs (nothing is taken back)."""
+    succ, parent, label, depth, labeled_by, meta = tree[0], tree[1], tree[2], tree[3], tree[4], tree[6]
+    node = 0
+    for k in range(symbols.shape[0]):
+        node = find(parent, node)
+        symbol = symbols[k]
+        child = succ[node, symbol]
+        if child < 0:
+            child = meta[NODES]
+            meta[NODES] = child + 1
+            depth[child] = depth[node] + 1
+            log_change(tree, NODE, child, 0)
+            succ[node, symbol] = child
+            log_change(tree, EDGE, node, symbol)
+        node = child
+    state = find(parent, node)
+    wanted = ACCEPT if accept else REJECT
+    if label[state] == UNKNOWN:
+        log_change(tree, LABEL, state, UNKNOWN)
+        label[state] = wanted
+        labeled_by[state] = index
+    elif label[state] != wanted:
+        return state
+    return -1
+
+
+@kernel
 def trial(tree: Arrays, keep: int, absorb: int) -> int:
     """The score :func:`merge` would give, with the merge taken back."""
     mark = tree[6][LOG]

@@ -26,6 +26,7 @@ from collections.abc import Set as AbstractSet
 
 import numpy as np
 
+from automata.arrays import IntArray
 from cegis.merging import _kernels
 from cegis.merging._kernels import ACCEPT, REJECT, UNKNOWN
 from cegis.merging.symbols import SymbolicWord
@@ -118,7 +119,13 @@ class Quotient:
 
     def _spell(self, word: SymbolicWord, index: int) -> None:
         for combination in itertools.product(*word.positions):
-            self._insert(SymbolicWord(tuple((c,) for c in combination), word.label), index)
+            self._literal(np.array(combination, dtype=np.int32), word.label, index)
+
+    def _literal(self, symbols: IntArray, label: bool, index: int) -> None:
+        """:meth:`_insert` for a word of one symbol per position, compiled."""
+        state = int(_kernels.insert_literal(self.arrays, symbols, label, index))
+        if state >= 0:
+            raise LabelConflict(self._labeler(state), index, index)
 
     def _insert(self, word: SymbolicWord, index: int, explain: bool = True) -> None:
         """Add ``word`` (example number ``index``), tying the classes of each of its positions;
