@@ -4,6 +4,7 @@ hypothesis accepting every positive, and a "contains a word" target learned in a
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 
 from hypothesis import given, settings
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from automata import compile_regex
 from cegis.config import Budgets, LoopConfig
 from cegis.merging import symbolic
-from cegis.merging.factors import _match, _runs, _runs_at_most, covering_factors, factor_hypotheses, shared_factors
+from cegis.merging.factors import _all_gaps, _match, _runs, _runs_at_most, covering_factors, factor_hypotheses, shared_factors
 from cegis.loop import run
 from cegis.state import Task
 from oracle import ExactTeacher, TeacherConfig
@@ -59,6 +60,21 @@ def test_pieces_are_found_one_after_another_as_a_regex_search_finds_them(string:
         if starts is not None:
             assert [string[i : i + len(w)] for i, w in zip(starts, order)] == order
             assert all(i + len(w) <= j for i, w, j in zip(starts, order, starts[1:]))
+
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(st.text(alphabet="abc#", max_size=12), st.lists(st.sampled_from(["ab", "c", "b#", "a"]), min_size=2, max_size=3))
+def test_every_match_of_an_order_is_found(string: str, order: list[str]) -> None:
+    # brute force: every choice of places, each piece wholly after the one before
+    def places(piece: str) -> list[int]:
+        return [i for i in range(len(string)) if string.startswith(piece, i)]
+
+    expected = sorted(
+        tuple(b - (a + len(w)) for a, w, b in zip(starts, order, starts[1:]))
+        for starts in itertools.product(*map(places, order))
+        if all(a + len(w) <= b for a, w, b in zip(starts, order, starts[1:]))
+    )
+    assert sorted(_all_gaps(string, order, 0, len(string))) == expected
 
 
 @settings(max_examples=200, derandomize=True, deadline=None)
