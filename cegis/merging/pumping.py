@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 
 from automata.arrays import IntArray
 from automata.dfa import DFA, coreachable
@@ -23,18 +22,60 @@ from automata.dfa import DFA, coreachable
 def unpumped_loops(dfa: DFA, positives: Sequence[str]) -> int:
     """How many loops of ``dfa`` the ``positives`` (strings it accepts) do not pump."""
     rows = dfa.transitions
-    n = dfa.n_states
-    reach = np.zeros((n, n), dtype=bool)
-    reach[np.repeat(np.arange(n), rows.shape[1]), rows.ravel()] = True
-    for k in range(n):  # transitive closure: reach[i, j] when a non-empty path leads from i to j
-        reach |= reach[:, k : k + 1] & reach[k : k + 1, :]
-    looping = np.diagonal(reach) & coreachable(dfa)
-    component = [int(np.argmax(reach[i] & reach[:, i])) if looping[i] else -1 for i in range(n)]
+    alive = coreachable(dfa).tolist()
+    component = [c if alive[i] else -1 for i, c in enumerate(_loops(rows.tolist()))]
     rounds: dict[int, set[int]] = {c: set() for c in component if c >= 0}
     for string in positives:
         for loop, count in _rounds(rows, component, dfa.start, dfa.alphabet.encode(string).tolist()).items():
             rounds[loop].add(count)
     return sum(max(counts, default=0) < 2 for counts in rounds.values())
+
+
+def _loops(rows: list[list[int]]) -> list[int]:
+    """For each state, the smallest state of its strongly connected component when that holds a
+    cycle (a non-empty path back to itself), else -1: Tarjan's algorithm, iteratively."""
+    n = len(rows)
+    index, low, on_stack = [-1] * n, [0] * n, [False] * n
+    stack: list[int] = []
+    out = [-1] * n
+    counter = 0
+    for root in range(n):
+        if index[root] >= 0:
+            continue
+        work = [(root, 0)]
+        while work:
+            state, edge = work.pop()
+            if edge == 0:
+                index[state] = low[state] = counter
+                counter += 1
+                stack.append(state)
+                on_stack[state] = True
+            row = rows[state]
+            while edge < len(row):
+                target = row[edge]
+                edge += 1
+                if index[target] < 0:
+                    work.append((state, edge))
+                    work.append((target, 0))
+                    break
+                if on_stack[target]:
+                    low[state] = min(low[state], index[target])
+            else:
+                if work and low[state] < low[work[-1][0]]:
+                    low[work[-1][0]] = low[state]
+                if low[state] == index[state]:
+                    members = []
+                    while True:
+                        member = stack.pop()
+                        on_stack[member] = False
+                        members.append(member)
+                        if member == state:
+                            break
+                    if len(members) > 1 or state in row:
+                        smallest = min(members)
+                        for member in members:
+                            out[member] = smallest
+    return out
 
 
 def _rounds(rows: IntArray, component: list[int], start: int, symbols: list[int]) -> dict[int, int]:

@@ -1,12 +1,16 @@
-"""Loops the positives pump (cegis.merging.pumping), on hand-checked automata."""
+"""Loops the positives pump (cegis.merging.pumping), on hand-checked automata; the loops
+themselves against a transitive closure."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from automata.compile import compile_regex
 from automata.minimize import minimize
-from cegis.merging.pumping import unpumped_loops
+from cegis.merging.pumping import _loops, unpumped_loops
 from regexlang.charset import CharSet
 from regexlang.dialects import parse
 
@@ -33,3 +37,16 @@ def dfa(pattern: str):  # type: ignore[no-untyped-def]
 )
 def test_unpumped_loops(pattern: str, positives: list[str], unpumped: int) -> None:
     assert unpumped_loops(dfa(pattern), positives) == unpumped
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(st.integers(1, 12).flatmap(lambda n: st.lists(st.lists(st.integers(0, n - 1), min_size=2, max_size=2), min_size=n, max_size=n)))
+def test_loops_are_the_components_a_closure_finds_cycles_in(rows: list[list[int]]) -> None:
+    n = len(rows)
+    reach = np.zeros((n, n), dtype=bool)  # reach[i, j]: a non-empty path leads from i to j
+    for state, row in enumerate(rows):
+        reach[state, row] = True
+    for k in range(n):
+        reach |= reach[:, k : k + 1] & reach[k : k + 1, :]
+    expected = [int(np.argmax(reach[i] & reach[:, i])) if reach[i, i] else -1 for i in range(n)]
+    assert _loops(rows) == expected
