@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-
 from automata.arrays import IntArray
 from automata.dfa import DFA, coreachable
 
