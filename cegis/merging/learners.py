@@ -43,6 +43,7 @@ event loop stays free.
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import math
 import time
@@ -488,6 +489,7 @@ def _score(dfa: DFA, positives: Sequence[str], spelled: Regex | None = None) -> 
     return automaton_bits + data_bits, unpumped, changes
 
 
+@functools.lru_cache(maxsize=4096)  # the same words and gaps recur in many hypotheses, epoch after epoch
 def _parts_bits(regex: Regex, universe: CharSet) -> float:
     """The bits of ``regex`` written as its boolean operators and its gaps of any string over
     minimal automata: a product (``.*Westbury.* & .*[0-9].*``, 18 states) is described by its
