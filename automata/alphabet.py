@@ -46,10 +46,15 @@ class Alphabet:
     starts: IntArray
     interval_class: IntArray
     class_sizes: tuple[int, ...] = attrs.field()
+    _hash: int = attrs.field(init=False, repr=False)  # alphabets key many caches
 
     @class_sizes.default
     def _count(self) -> tuple[int, ...]:
         return tuple(len(c) for c in self.classes)
+
+    @_hash.default
+    def _hashed(self) -> int:
+        return hash((self.universe, self.classes))
 
     def __len__(self) -> int:
         return len(self.classes)
@@ -60,7 +65,7 @@ class Alphabet:
         return isinstance(other, Alphabet) and self.universe == other.universe and self.classes == other.classes
 
     def __hash__(self) -> int:
-        return hash((self.universe, self.classes))
+        return self._hash
 
     def class_of(self, char: str) -> int:
         """The class index of ``char``, or -1 when it is outside the universe."""

@@ -45,7 +45,7 @@ _CLASS_ESCAPES = frozenset("[]\\^-")
 Spelling = Literal["escaped", "cegml"]
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # examples are dictionary keys in every learner round
 class Example:
     """A string and whether the target language contains it."""
 
@@ -98,7 +98,7 @@ def _positions(value: tuple[CharSet | str, ...]) -> tuple[CharSet, ...]:
     return tuple(sets)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class ClusteredExample:
     """Positions (literal characters or character classes) standing for many strings, one label.
 

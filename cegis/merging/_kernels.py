@@ -117,32 +117,39 @@ def undo(tree: Arrays, mark: int) -> None:
 
 
 @kernel
-def insert_literal(tree: Arrays, symbols: IntArray, accept: bool, index: int) -> int:
-    """Add the word of one symbol per position ``symbols`` (example number ``index``), creating
-    the nodes it needs; -1, or the state whose label differs (nothing is taken back)."""
+def insert_literals(
+    tree: Arrays, symbols: IntArray, ends: Int64Array, accept: BoolArray, owners: IntArray
+) -> tuple[int, int]:
+    """Add the words of one symbol per position ``symbols[ends[w-1]:ends[w]]`` (0 first) in order,
+    word ``w`` labeled ``accept[w]`` for example number ``owners[w]``, creating the nodes they
+    need; ``(-1, -1)``, or the first word that meets a differently labeled state and that state
+    (the words before it stay in)."""
     succ, parent, label, depth, labeled_by, meta = tree[0], tree[1], tree[2], tree[3], tree[4], tree[6]
-    node = 0
-    for k in range(symbols.shape[0]):
-        node = find(parent, node)
-        symbol = symbols[k]
-        child = succ[node, symbol]
-        if child < 0:
-            child = meta[NODES]
-            meta[NODES] = child + 1
-            depth[child] = depth[node] + 1
-            log_change(tree, NODE, child, 0)
-            succ[node, symbol] = child
-            log_change(tree, EDGE, node, symbol)
-        node = child
-    state = find(parent, node)
-    wanted = ACCEPT if accept else REJECT
-    if label[state] == UNKNOWN:
-        log_change(tree, LABEL, state, UNKNOWN)
-        label[state] = wanted
-        labeled_by[state] = index
-    elif label[state] != wanted:
-        return state
-    return -1
+    begin = 0
+    for w in range(ends.shape[0]):
+        node = 0
+        for k in range(begin, ends[w]):
+            node = find(parent, node)
+            symbol = symbols[k]
+            child = succ[node, symbol]
+            if child < 0:
+                child = meta[NODES]
+                meta[NODES] = child + 1
+                depth[child] = depth[node] + 1
+                log_change(tree, NODE, child, 0)
+                succ[node, symbol] = child
+                log_change(tree, EDGE, node, symbol)
+            node = child
+        begin = ends[w]
+        state = find(parent, node)
+        wanted = ACCEPT if accept[w] else REJECT
+        if label[state] == UNKNOWN:
+            log_change(tree, LABEL, state, UNKNOWN)
+            label[state] = wanted
+            labeled_by[state] = owners[w]
+        elif label[state] != wanted:
+            return w, state
+    return -1, -1
 
 
 @kernel
@@ -265,3 +272,94 @@ def rpni_step(tree: Arrays, red: list[int], blue: int) -> int:
             return -1
         undo(tree, mark)
     return int(blue)
+
+
+@kernel
+def misclassified(
+    transitions: IntArray,
+    accepting: BoolArray,
+    start: int,
+    symbols: Int64Array,
+    position_ends: Int64Array,
+    word_ends: Int64Array,
+    labels: BoolArray,
+    path: Int64Array,
+) -> BoolArray:
+    """Which symbolic words a DFA table gets wrong for some string, and such a string for each.
+
+    The words are packed: word ``w`` holds positions ``word_ends[w-1]..word_ends[w]`` (0 first),
+    position ``p`` the classes ``symbols[position_ends[p-1]:position_ends[p]]``. For each word the
+    states each position can reach are followed, each reached first from the smallest state by
+    the first class of the position; for a missed word ``path[p]`` is then the class read at each of
+    its positions on the way to the smallest wrongly labeled state."""
+    n = transitions.shape[0]
+    missed = np.zeros(word_ends.shape[0], dtype=np.bool_)
+    longest = 0
+    first = 0
+    for w in range(word_ends.shape[0]):
+        longest = max(longest, word_ends[w] - first)
+        first = word_ends[w]
+    came_from = np.empty((longest, n), dtype=np.int64)
+    read = np.empty((longest, n), dtype=np.int64)
+    reached = np.zeros(n, dtype=np.bool_)
+    following = np.zeros(n, dtype=np.bool_)
+    first_position = 0
+    for w in range(word_ends.shape[0]):
+        reached[:] = False
+        reached[start] = True
+        length = word_ends[w] - first_position
+        for k in range(length):
+            p = first_position + k
+            begin = position_ends[p - 1] if p > 0 else 0
+            following[:] = False
+            for state in range(n):
+                if reached[state]:
+                    for j in range(begin, position_ends[p]):
+                        target = transitions[state, symbols[j]]
+                        if not following[target]:
+                            following[target] = True
+                            came_from[k, target] = state
+                            read[k, target] = symbols[j]
+            reached[:] = following
+        wrong = -1
+        for state in range(n):
+            if reached[state] and accepting[state] != labels[w]:
+                wrong = state
+                break
+        if wrong >= 0:
+            missed[w] = True
+            state = wrong
+            for k in range(length - 1, -1, -1):
+                path[first_position + k] = read[k, state]
+                state = came_from[k, state]
+        first_position = word_ends[w]
+    return missed
+
+
+@kernel
+def red_table(tree: Arrays, red: Int64Array, similar: Int64Array, transitions: IntArray) -> None:
+    """Fill the rows of the red states (in order) of a table whose last row is the rejecting sink:
+    a symbol read from a red state leads to the red state it reaches, or to the sink; a symbol not
+    read there follows the first symbol of its row of ``similar`` (-1 ends a row) that is read."""
+    succ, parent = tree[0], tree[1]
+    sink = red.shape[0]
+    index = np.full(parent.shape[0], sink, dtype=np.int64)
+    for i in range(sink):
+        index[red[i]] = i
+    width = succ.shape[1]
+    for i in range(sink):
+        state = red[i]
+        for symbol in range(width):
+            child = succ[state, symbol]
+            if child >= 0:
+                transitions[i, symbol] = index[find(parent, child)]
+        for symbol in range(similar.shape[0]):
+            if symbol < width and succ[state, symbol] >= 0:
+                continue
+            for k in range(similar.shape[1]):
+                other = similar[symbol, k]
+                if other < 0:
+                    break
+                if other < width and succ[state, other] >= 0:
+                    transitions[i, symbol] = transitions[i, other]
+                    break

@@ -52,8 +52,10 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Literal, TypeVar
 
 import attrs
+import numpy as np
 
 from automata.alphabet import Alphabet
+from automata.arrays import Int64Array
 from automata.compile import compile_regex
 from automata.counting import count_by_length
 from automata.dfa import DFA, classes_by_target
@@ -69,6 +71,7 @@ from cegis.merging.pumping import unpumped_loops
 from cegis.merging.quotient import LabelConflict, Quotient
 from cegis.merging.redblue import MergeOrder, red_blue, table
 from cegis.merging.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
+from cegis.merging.words import PackedWords
 from cegis.union import as_regex as union_regex
 from oracle.clustered import misclassified
 from oracle.examples import ClusteredExample, Counterexample, Example
@@ -322,12 +325,11 @@ def _candidates(
 
     def keep(red: list[int], how: str, unlabeled_accept: bool = False) -> None:
         dfa = minimize(table(tree, red, alphabet, similar, unlabeled_accept))
-        rows, accepting = dfa.transitions.tolist(), dfa.accepting.tolist()
-        missed = [(e, word) for e, word in untied if not _holds_on(rows, accepting, dfa.start, word)]
-        wrong = [e for e, _ in missed]
+        missed = checked.misses(dfa)
+        wrong = [untied[w][0] for w, _ in missed]
         if wrong and not patch:
-            for _, word in missed:
-                witness = Example(_misclassified_string(rows, accepting, dfa.start, word, alphabet), word.label)
+            for w, path in missed:
+                witness = Example("".join(representatives[k] for k in path), untied[w][1].label)
                 witnesses.setdefault(witness.string, witness)
             return
         if wrong:
@@ -343,7 +345,9 @@ def _candidates(
         key = (dfa.n_states, *dfa.accepting.tolist(), *dfa.transitions.ravel().tolist())
         candidates.setdefault(key, (dfa, how))
 
-    similar = _alike(words, len(alphabet)) if learner.complete_alike else ()
+    checked = PackedWords.pack([word for _, word in untied])
+    representatives = [alphabet.representative(k) for k in range(len(alphabet))]
+    similar = _alike(words, len(alphabet)) if learner.complete_alike else None
     fewest = None
     for order in dict.fromkeys(map(_merges, learner.orders)):  # one merge run for every labeling
         mark = tree.checkpoint()
@@ -369,37 +373,6 @@ def _merges(order: MergeOrder) -> MergeOrder:
     return attrs.evolve(order, unlabeled_accept=False)
 
 
-def _holds_on(rows: list[list[int]], accepting: list[bool], start: int, word: SymbolicWord) -> bool:
-    """Whether every string ``word`` stands for gets its label from the table ``rows`` (over the
-    word's own alphabet): the states each position can reach, all of them labeled alike."""
-    states = {start}
-    for position in word.positions:
-        states = {rows[state][symbol] for state in states for symbol in position}
-    return all(accepting[state] == word.label for state in states)
-
-
-def _misclassified_string(
-    rows: list[list[int]], accepting: list[bool], start: int, word: SymbolicWord, alphabet: Alphabet
-) -> str:
-    """A string of ``word`` that the table ``rows`` labels otherwise (:func:`_holds_on` said one
-    exists), spelled with each class's smallest character."""
-    layers = []  # per position: state -> (previous state, symbol)
-    states = {start}
-    for position in word.positions:
-        layer: dict[int, tuple[int, int]] = {}
-        for state in sorted(states):
-            for symbol in position:
-                layer.setdefault(rows[state][symbol], (state, symbol))
-        layers.append(layer)
-        states = set(layer)
-    state = min(s for s in states if accepting[s] != word.label)
-    symbols = []
-    for layer in reversed(layers):
-        state, symbol = layer[state]
-        symbols.append(symbol)
-    return "".join(alphabet.representative(symbol) for symbol in reversed(symbols))
-
-
 def _prefix_tree(
     examples: Sequence[Counterexample], universe: CharSet, granularity: Granularity, reading: TreeReading
 ) -> _Tree:
@@ -415,7 +388,7 @@ def _prefix_tree(
         encode = encoder(alphabet)
         encoded = [(e, w) for e, w in ((e, encode(e)) for e in examples) if w is not None]
         words = [w for _, w in encoded]
-        represented = [i for i, w in enumerate(words) if i not in spelled and any(len(p) > 1 for p in w.positions)]
+        represented = [i for i, w in enumerate(words) if i not in spelled and w.combinations > 1]
         if reading == "tied":
             represented = []
         in_tree = list(words)
@@ -454,19 +427,18 @@ def _strings_of(examples: Sequence[Counterexample], universe: CharSet) -> DFA:
     return compile_regex(any_of(*map(union_regex, examples)), universe, state_limit=CHECK_STATE_LIMIT)
 
 
-def _alike(words: Sequence[SymbolicWord], size: int) -> list[list[int]]:
-    """For each class, the other classes that share clustered positions with it, most often first."""
-    together = [[0] * size for _ in range(size)]
-    for word in words:
-        for members in word.positions:
-            if len(members) > 1:
-                for a in members:
-                    for b in members:
-                        together[a][b] += 1
-    return [
-        sorted((b for b in range(size) if b != a and row[b]), key=lambda b: (-row[b], b))
-        for a, row in enumerate(together)
-    ]
+def _alike(words: Sequence[SymbolicWord], size: int) -> Int64Array:
+    """For each class, the other classes that share clustered positions with it, most often first
+    (a row per class, -1 padded)."""
+    together = np.zeros((size, size), dtype=np.int64)
+    shared = Counter(members for word in words for members in word.positions if len(members) > 1)
+    for members, count in shared.items():
+        together[np.ix_(members, members)] += count
+    np.fill_diagonal(together, 0)
+    ranked = np.argsort(-together, axis=1, kind="stable")  # most often first, then by class
+    alike = np.where(np.take_along_axis(together, ranked, axis=1) > 0, ranked, -1)
+    return alike[:, : max(1, int((together > 0).sum(axis=1).max(initial=0)))]
+
 
 
 def _score(dfa: DFA, positives: Sequence[str], spelled: Regex | None = None) -> tuple[float, int, int]:
@@ -529,16 +501,23 @@ def _automaton_bits(dfa: DFA, live: Sequence[int]) -> float:
     spell it or its complement (a range two ends), each a character of the universe: ``e`` and
     ``[^e]`` cost one, ``[A-Za-z]`` three (its complement ``[#0-9]``). So a word costs its letters,
     and a state of a table over many classes no more than the edges it really has."""
-    universe = dfa.alphabet.universe
-    char_bits = math.log2(len(universe) + 1)
+    alphabet = dfa.alphabet
+    char_bits = math.log2(len(alphabet.universe) + 1)
     target_bits = math.log2(len(live) + 1)  # a live state or the dead one
     total = 0.0
     for state in live:
         edges = classes_by_target(dfa.transitions[state].tolist()).values()
-        sets = [CharSet(tuple(i for c in classes for i in dfa.alphabet.classes[c].intervals)) for classes in edges]
-        costs = [min(_ends(chars), _ends(universe - chars)) * char_bits for chars in sets]
+        costs = [_spelling_ends(alphabet, tuple(classes)) * char_bits for classes in edges]
         total += 1 + math.log2(len(costs) + 1) + sum(costs) - max(costs) + len(costs) * target_bits
     return total
+
+
+@functools.lru_cache(maxsize=1 << 16)  # the same edges recur in every candidate of a call
+def _spelling_ends(alphabet: Alphabet, classes: tuple[int, ...]) -> int:
+    """Characters to spell the union of ``classes`` (or its complement, when shorter) as single
+    characters and ranges."""
+    chars = CharSet(tuple(i for c in classes for i in alphabet.classes[c].intervals))
+    return min(_ends(chars), _ends(alphabet.universe - chars))
 
 
 def _ends(chars: CharSet) -> int:

@@ -20,7 +20,6 @@ This is the one mutable object of the package; it lives inside one learner call 
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
@@ -87,45 +86,53 @@ class Quotient:
         takes more than ``spell_limit`` words. Raises :class:`LabelConflict` when a spelled word
         meets a differently labeled one (``inserting`` is then that word), and ``ValueError`` when
         the tree would pass :data:`MAX_NODES` nodes."""
-        capacity = 1
-        for index, word in enumerate(words):
-            combinations = math.prod(map(len, word.positions))
-            capacity += len(word.positions) * (combinations if index in spelled or combinations <= spell_limit else 1)
+        capacity = 1 + sum(
+            len(word.positions) * (word.combinations if index in spelled or word.combinations <= spell_limit else 1)
+            for index, word in enumerate(words)
+        )
         if capacity > MAX_NODES:
             raise ValueError(f"the prefix tree would have up to {capacity} nodes (limit {MAX_NODES})")
-        symbols = 1 + max((c for word in words for p in word.positions for c in p), default=0)
-        tree = cls(capacity, symbols)
-        tied, left_out = [], []
-        for index, word in enumerate(words):
-            if index in spelled or all(len(p) == 1 for p in word.positions):
-                tree._spell(word, index)
-            else:
-                tied.append(index)
+        tree = cls(capacity, 1 + max([0, *(word.largest for word in words)]))
+        literal = [index for index, word in enumerate(words) if index in spelled or word.combinations == 1]
+        tree._spell([words[index] for index in literal], literal)
+        tied, left_out = [index for index, word in enumerate(words) if index not in spelled and word.combinations > 1], []
         for index in tied:  # after the literal words, so a conflict a tie makes is its own word's
             mark = tree.checkpoint()
             try:
                 tree._insert(words[index], index, explain=False)
             except _Clash:
                 tree.undo(mark)
-                if math.prod(map(len, words[index].positions)) > spell_limit:
+                if words[index].combinations > spell_limit:
                     left_out.append(index)
                 else:
                     try:
-                        tree._spell(words[index], index)
+                        tree._spell([words[index]], [index])
                     except LabelConflict as conflict:  # spelled too late: an earlier tie is in the way
                         raise LabelConflict(conflict.first, conflict.second, index) from None
         tree.commit()
         return tree, tuple(left_out)
 
-    def _spell(self, word: SymbolicWord, index: int) -> None:
-        for combination in itertools.product(*word.positions):
-            self._literal(np.array(combination, dtype=np.int32), word.label, index)
-
-    def _literal(self, symbols: IntArray, label: bool, index: int) -> None:
-        """:meth:`_insert` for a word of one symbol per position, compiled."""
-        state = int(_kernels.insert_literal(self.arrays, symbols, label, index))
-        if state >= 0:
-            raise LabelConflict(self._labeler(state), index, index)
+    def _spell(self, words: Sequence[SymbolicWord], indices: Sequence[int]) -> None:
+        """Add ``words`` (example numbers ``indices``) in order, each as one word of one class per
+        position for every combination of its classes, compiled; raises :class:`LabelConflict` at
+        the first that meets a differently labeled state."""
+        symbols: list[int] = []
+        ends, labels, owners = [], [], []
+        for word, index in zip(words, indices):
+            for combination in itertools.product(*word.positions):
+                symbols.extend(combination)
+                ends.append(len(symbols))
+                labels.append(word.label)
+                owners.append(index)
+        failed, state = _kernels.insert_literals(
+            self.arrays,
+            np.array(symbols, dtype=np.int32),
+            np.array(ends, dtype=np.int64),
+            np.array(labels, dtype=np.bool_),
+            np.array(owners, dtype=np.int32),
+        )
+        if failed >= 0:
+            raise LabelConflict(self._labeler(int(state)), owners[failed], owners[failed])
 
     def _insert(self, word: SymbolicWord, index: int, explain: bool = True) -> None:
         """Add ``word`` (example number ``index``), tying the classes of each of its positions;

@@ -25,13 +25,13 @@ for the classes the teacher has shown to behave like it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Literal
 
 import attrs
 import numpy as np
 
 from automata.alphabet import Alphabet
+from automata.arrays import Int64Array
 from automata.dfa import DFA
 from cegis.merging import _kernels
 from cegis.merging.quotient import ACCEPT, UNKNOWN, Quotient
@@ -73,25 +73,17 @@ def table(
     tree: Quotient,
     red: list[int],
     alphabet: Alphabet,
-    similar: Sequence[Sequence[int]] = (),
+    similar: Int64Array | None = None,
     unlabeled_accept: bool = False,
 ) -> DFA:
     """The DFA of the red states; every other successor (a sink) rejects. A symbol no example reads
-    from a state goes where the first symbol of ``similar[symbol]`` read there goes (the classes
-    it shares clustered positions with), else to the rejecting sink."""
-    index = {state: i for i, state in enumerate(red)}
+    from a state goes where the first symbol of row ``similar[symbol]`` (the classes it shares
+    clustered positions with, -1 padded) read there goes, else to the rejecting sink."""
     dead = len(red)
     transitions = np.full((dead + 1, len(alphabet)), dead, dtype=np.int32)
-    for state, i in index.items():
-        read = tree.edges(state)
-        for symbol, child in read.items():
-            transitions[i, symbol] = index.get(tree.find(child), dead)
-        for symbol, alike in enumerate(similar):
-            if symbol not in read:
-                stand_in = next((other for other in alike if other in read), None)
-                if stand_in is not None:
-                    transitions[i, symbol] = transitions[i, stand_in]
+    reds = np.array(red, dtype=np.int64)
+    _kernels.red_table(tree.arrays, reds, np.zeros((0, 0), dtype=np.int64) if similar is None else similar, transitions)
     accepting = np.zeros(dead + 1, dtype=np.bool_)
-    wanted = (ACCEPT, UNKNOWN) if unlabeled_accept else (ACCEPT,)
-    accepting[: len(red)] = [tree.label[state] in wanted for state in red]
+    labels = tree.label[reds]
+    accepting[:dead] = (labels == ACCEPT) | ((labels == UNKNOWN) & unlabeled_accept)
     return DFA(transitions, accepting, 0, alphabet)

@@ -16,6 +16,7 @@ position, the tuple of classes its characters cover (one class for a plain chara
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Literal
@@ -23,7 +24,7 @@ from typing import Literal
 import attrs
 
 from automata.alphabet import Alphabet, partition
-from oracle.examples import Counterexample, Example
+from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.charset import CharSet
 
 #: Characters (classic RPNI) or atoms of the examples' character sets (the symbolic learner).
@@ -42,6 +43,16 @@ class SymbolicWord:
 
     positions: tuple[Position, ...]
     label: bool
+    combinations: int = attrs.field(init=False, eq=False, repr=False)  # strings it stands for
+    largest: int = attrs.field(init=False, eq=False, repr=False)  # its largest class, -1 if empty
+
+    @combinations.default
+    def _combinations(self) -> int:
+        return math.prod(map(len, self.positions))
+
+    @largest.default
+    def _largest(self) -> int:
+        return max((max(p) for p in self.positions), default=-1)
 
 
 def symbol_alphabet(
@@ -53,13 +64,20 @@ def symbol_alphabet(
     in ``refine`` cut the universe: a character of a plain string stands for its whole class until
     evidence (:func:`distinguishing`) says it must be told apart.
     """
-    sets: set[CharSet] = {CharSet.of(c) for c in refine}
-    for example in examples:
-        if isinstance(example, Example):
-            if granularity == "characters":
-                sets.update(CharSet.of(c) for c in set(example.string))
-        else:
-            sets.update(example.positions)
+    clustered = tuple(e for e in examples if isinstance(e, ClusteredExample))
+    characters = frozenset(refine)
+    if granularity == "characters":
+        characters |= {c for e in examples if isinstance(e, Example) for c in e.string}
+    return _partition_of(clustered, characters, universe, granularity)
+
+
+@functools.lru_cache(maxsize=64)  # a learner call reads the same clustered examples in every round
+def _partition_of(
+    clustered: tuple[ClusteredExample, ...], characters: frozenset[str], universe: CharSet, granularity: Granularity
+) -> Alphabet:
+    sets: set[CharSet] = {CharSet.of(c) for c in characters}
+    for example in clustered:
+        sets.update(example.positions)
     clipped = {s & universe for s in sets} - {CharSet()}
     if granularity == "characters":
         clipped = {single for s in clipped for single in _split(s)}
@@ -85,8 +103,11 @@ def _position_chars(example: Counterexample) -> list[CharSet]:
     return [CharSet.of(c) for c in example.string] if isinstance(example, Example) else list(example.positions)
 
 
+@functools.lru_cache(maxsize=16)
 def encoder(alphabet: Alphabet) -> Callable[[Counterexample], SymbolicWord | None]:
-    """:func:`encode` for one alphabet, remembering each position's classes (positions recur)."""
+    """The symbolic word of an example over ``alphabet`` (``None`` for a negative that leaves the
+    universe), remembered per example and per position: a learner call encodes the same examples
+    over the same alphabet for every round of agreements and witnesses."""
     representatives = [c.first() for c in alphabet.classes]
     universe = alphabet.universe
 
@@ -101,6 +122,7 @@ def encoder(alphabet: Alphabet) -> Callable[[Counterexample], SymbolicWord | Non
         inside = chars & universe
         return inside == chars, bool(inside)
 
+    @functools.cache
     def encode(example: Counterexample) -> SymbolicWord | None:
         if isinstance(example, Example):
             classes = alphabet.encode(example.string).tolist()

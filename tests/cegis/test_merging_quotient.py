@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cegis.merging.quotient import UNKNOWN, Quotient
+from cegis.merging.quotient import ACCEPT, REJECT, UNKNOWN, LabelConflict, Quotient
 from cegis.merging.symbols import SymbolicWord
 
 samples = st.dictionaries(st.text("012", max_size=5), st.booleans(), min_size=1, max_size=12)
@@ -61,3 +61,29 @@ def test_a_merge_is_the_determinization_closure_and_undo_restores_it(labels: dic
         assert sorted(found.values(), key=min) == blocks
     tree.undo(mark)
     assert all((a == b).all() for a, b in zip(before, (tree.succ, tree.parent, tree.label, tree.labeled_by)))
+
+
+@settings(derandomize=True, max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.text("012", max_size=5), st.booleans()), min_size=1, max_size=12))
+def test_the_prefix_tree_has_a_node_per_prefix_and_stops_at_the_first_contradiction(pairs: list[tuple[str, bool]]) -> None:
+    words = [SymbolicWord(tuple((int(c),) for c in s), label) for s, label in pairs]
+    first: dict[str, int] = {}
+    clash = None
+    for index, (string, label) in enumerate(pairs):
+        earlier = first.setdefault(string, index)
+        if pairs[earlier][1] != label:
+            clash = (earlier, index)
+            break
+    try:
+        tree, left_out = Quotient.prefix_tree(words)
+    except LabelConflict as conflict:
+        assert clash is not None and (conflict.first, conflict.second, conflict.inserting) == (*clash, clash[1])
+        return
+    assert clash is None and left_out == ()
+    prefixes = {s[:k] for s, _ in pairs for k in range(len(s) + 1)}
+    assert tree.nodes == len(prefixes)
+    for string, label in pairs:
+        node = 0
+        for c in string:
+            node = tree.edges(node)[int(c)]
+        assert tree.label[node] == (ACCEPT if label else REJECT)
