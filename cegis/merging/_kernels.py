@@ -192,7 +192,7 @@ def blue_states(tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array)
     """The blue states (non-red successors of red ones) by depth, then number; with ``sinks`` only
     those from which acceptance is reachable. ``positive[s]``: 1 known to reach it, 0 unknown."""
     succ, parent, depth = tree[0], tree[1], tree[3]
-    n = parent.shape[0]
+    n = tree[6][NODES]  # the arrays are sized for the largest tree the examples could make
     is_red = np.zeros(n, dtype=np.bool_)
     for r in red:
         is_red[r] = True
@@ -225,7 +225,7 @@ def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int6
     first, or an empty array past ``max_states``."""
     parent = tree[1]
     red = [find(parent, 0)]
-    positive = np.zeros(parent.shape[0], dtype=np.int8)  # merging only adds paths: stays true
+    positive = np.zeros(tree[6][NODES], dtype=np.int8)  # merging only adds paths: stays true
     while True:
         canonical = []
         for r in red:
@@ -343,7 +343,7 @@ def red_table(tree: Arrays, red: Int64Array, similar: Int64Array, transitions: I
     read there follows the first symbol of its row of ``similar`` (-1 ends a row) that is read."""
     succ, parent = tree[0], tree[1]
     sink = red.shape[0]
-    index = np.full(parent.shape[0], sink, dtype=np.int64)
+    index = np.full(tree[6][NODES], sink, dtype=np.int64)
     for i in range(sink):
         index[red[i]] = i
     width = succ.shape[1]
