@@ -10,7 +10,9 @@ Ibarra & Jiang showed possible ("Learning regular languages from counterexamples
 A learner keeps the agreement with the largest length in its memo (it implies every other) and,
 before proposing a candidate, compares it with that earlier hypothesis below that length: the
 shortest string on which they differ is an example labeled by the earlier hypothesis, which is the
-target's label. No query is asked; the labels follow from the teacher's contract.
+target's label. No query is asked; the labels follow from the teacher's contract. Such an example
+is a fact about the target, so the memo keeps every one found (:class:`Memory`): the next proposal
+starts from them instead of finding them again, one round of candidates at a time.
 """
 
 from __future__ import annotations
@@ -38,6 +40,22 @@ class Agreement:
     below: int
 
 
+@attrs.frozen
+class Memory:
+    """What a learner carries from one proposal to the next: the agreement that holds the most, and
+    the examples agreements have implied so far (in the order found)."""
+
+    agreements: tuple[Agreement, ...] = ()
+    implied: tuple[Example, ...] = ()
+
+
+def remembered(context: LearnerContext) -> Memory:
+    """The previous proposal's memory, with the agreement its verdict adds (:func:`agreements`)."""
+    previous = context.previous
+    known = previous.memo if previous is not None and isinstance(previous.memo, Memory) else Memory()
+    return Memory(agreements(context), known.implied)
+
+
 def agreements(context: LearnerContext) -> tuple[Agreement, ...]:
     """The agreement that holds the most: of the previous proposal's memo and the one its verdict
     implies when the teacher answered with shortest counterexamples, the one with the largest
@@ -45,7 +63,7 @@ def agreements(context: LearnerContext) -> tuple[Agreement, ...]:
     says the target equals its hypothesis below its length, so a candidate that agrees with the
     longest one agrees with the target, hence with every other, below theirs."""
     previous, verdict = context.previous, context.verdict
-    known = tuple(previous.memo) if previous is not None and isinstance(previous.memo, tuple) else ()
+    known = previous.memo.agreements if previous is not None and isinstance(previous.memo, Memory) else ()
     if previous is None or not previous.ok or verdict is None or not verdict.counterexamples:
         return known
     if verdict.mode.split("+")[0] != "shortest" or "@" in verdict.mode:
@@ -57,13 +75,24 @@ def agreements(context: LearnerContext) -> tuple[Agreement, ...]:
 
 
 def encode(memo: object) -> object:
-    """Agreements as JSON data."""
-    return [[a.hypothesis, a.below] for a in memo] if isinstance(memo, tuple) else None
+    """A :class:`Memory` as JSON data."""
+    if not isinstance(memo, Memory):
+        return None
+    return {
+        "agreements": [[a.hypothesis, a.below] for a in memo.agreements],
+        "implied": [[e.string, e.label] for e in memo.implied],
+    }
 
 
 def decode(data: object) -> object:
-    """The agreements :func:`encode` wrote."""
-    return tuple(Agreement(str(text), int(below)) for text, below in data) if isinstance(data, list) else None
+    """The :class:`Memory` :func:`encode` wrote (or the agreements alone, as records written before
+    the implied examples were kept hold them)."""
+    if isinstance(data, list):
+        data = {"agreements": data, "implied": []}
+    if not isinstance(data, dict):
+        return None
+    agreed = tuple(Agreement(str(text), int(below)) for text, below in data["agreements"])
+    return Memory(agreed, tuple(Example(str(string), bool(label)) for string, label in data["implied"]))
 
 
 @attrs.frozen

@@ -33,7 +33,8 @@ removed, exactly).
 The only memory between epochs is the *agreements* (:mod:`cegis.merging.agreement`): when the
 teacher answers with shortest counterexamples, every earlier hypothesis was right below the length
 of its counterexample, and a candidate that breaks that learns again with the strings that show
-it. The printed regex is what the teacher sees, so it is parsed back and compiled, and it must
+it. Those strings are facts about the target, so the memo keeps them and the next epoch starts
+from them. The printed regex is what the teacher sees, so it is parsed back and compiled, and it must
 label every example as the example says (clustered ones universally, :func:`oracle.misclassified`)
 before it is proposed; a candidate that fails is dropped, and when none is left the proposal is a
 typed failure, never a silently inconsistent hypothesis. The search runs in a worker thread so the
@@ -134,29 +135,32 @@ class MergingLearner:
     async def propose(self, context: LearnerContext) -> Proposal:
         """The smallest consistent hypothesis for the context's examples (and, when the teacher
         answers with shortest counterexamples, for what they imply), or a typed failure."""
-        known = agreement.agreements(context)
-        return await asyncio.to_thread(self.learn, context.examples, context.dialect, context.universe, known)
+        memory = agreement.remembered(context)
+        return await asyncio.to_thread(self.learn, context.examples, context.dialect, context.universe, memory)
 
     def learn(
         self,
         examples: Sequence[Counterexample],
         dialect: Dialect,
         universe: CharSet,
-        agreements: Sequence[agreement.Agreement] = (),
+        memory: agreement.Memory = agreement.Memory(),
     ) -> Proposal:
-        """:meth:`propose` without the event loop: a pure function of the examples (and of the
-        agreements of earlier hypotheses, kept in the memo)."""
+        """:meth:`propose` without the event loop: a pure function of the examples and the memory
+        of earlier proposals (their agreements and the examples those implied), which the
+        proposal's memo carries on with the examples implied now."""
         started = time.perf_counter()
-        proposal = _learn(examples, dialect, universe, self, agreements)
+        facts = {e.string: e for e in memory.implied}
+        proposal = _learn(examples, dialect, universe, self, memory.agreements, facts)
         seconds = time.perf_counter() - started
-        return attrs.evolve(proposal, cost=LearnerCost(seconds=seconds), memo=tuple(agreements) or None)
+        kept = agreement.Memory(memory.agreements, tuple(facts.values()))
+        return attrs.evolve(proposal, cost=LearnerCost(seconds=seconds), memo=kept if kept != agreement.Memory() else None)
 
     def encode_memo(self, memo: object) -> object:
-        """The agreements as JSON data (:class:`cegis.learner.MemoCodec`)."""
+        """The memory as JSON data (:class:`cegis.learner.MemoCodec`)."""
         return agreement.encode(memo)
 
     def decode_memo(self, data: object) -> object:
-        """The agreements from JSON data."""
+        """The memory from JSON data."""
         return agreement.decode(data)
 
 
@@ -193,10 +197,12 @@ def _learn(
     universe: CharSet,
     learner: MergingLearner,
     agreements: Sequence[agreement.Agreement],
+    facts: dict[str, Example],
 ) -> Proposal:
     problems: list[str] = []
     earlier = agreement.Agreements.compile(agreements, dialect, universe, CHECK_STATE_LIMIT)
-    for found, keeping, implied in _agreeing(lambda more: _consistent([*examples, *more], universe, learner, problems), earlier):
+    merged = _agreeing(lambda more: _consistent([*examples, *more], universe, learner, problems), earlier, facts)
+    for found, keeping, implied in merged:
         if keeping:
             found = keeping
             break
@@ -213,7 +219,7 @@ def _learn(
         more = [e.string for e in implied if e.label], [e.string for e in implied if not e.label]
         return _factored([*positives, *more[0]], [*negatives, *more[1]], universe, classes, order, problems)
 
-    spelled = {candidate[2]: candidate for _, keeping, _ in _agreeing(factored, earlier) for candidate in keeping}
+    spelled = {candidate[2]: candidate for _, keeping, _ in _agreeing(factored, earlier, facts) for candidate in keeping}
     candidates = [(dfa, how, None) for dfa, how in found] + list(spelled.values())
     for dfa, how, regex in sorted(candidates, key=lambda c: _score(c[0], positives, c[2])):
         try:
@@ -231,19 +237,21 @@ def _learn(
 
 
 def _agreeing(
-    generate: Callable[[Sequence[Example]], list[_Candidate]], earlier: agreement.Agreements
+    generate: Callable[[Sequence[Example]], list[_Candidate]], earlier: agreement.Agreements, facts: dict[str, Example]
 ) -> Iterator[tuple[list[_Candidate], list[_Candidate], list[Example]]]:
-    """Rounds of candidates that ``generate`` makes from the examples the agreements imply: each
-    round adds, for every candidate that breaks an agreement, the shortest string where it does
-    (labeled as the earlier hypothesis labels it), until no string is new or
-    :data:`AGREEMENT_ROUNDS` are done. Per round, the candidates, those of them that keep the
-    agreements, and the implied examples they were made from."""
-    implied: dict[str, Example] = {}
+    """Rounds of candidates that ``generate`` makes from the examples the agreements imply,
+    starting with ``facts`` (those implied before): each round adds, for every candidate that
+    breaks an agreement, the shortest string where it does (labeled as the earlier hypothesis
+    labels it, and added to ``facts`` too), until no string is new or :data:`AGREEMENT_ROUNDS`
+    are done. Per round, the candidates, those of them that keep the agreements, and the implied
+    examples they were made from."""
+    implied = dict(facts)
     for _ in range(AGREEMENT_ROUNDS + 1):
         found = generate(list(implied.values()))
         broken = [earlier.implied(candidate[0]) for candidate in found]
-        yield found, [candidate for candidate, wrong in zip(found, broken) if not wrong], list(implied.values())
         more = {e.string: e for wrong in broken for e in wrong if e.string not in implied}
+        facts.update(more)
+        yield found, [candidate for candidate, wrong in zip(found, broken) if not wrong], list(implied.values())
         if not more:
             return
         implied.update(more)
