@@ -448,7 +448,6 @@ def _alike(words: Sequence[SymbolicWord], size: int) -> Int64Array:
     return alike[:, : max(1, int((together > 0).sum(axis=1).max(initial=0)))]
 
 
-
 def _score(dfa: DFA, positives: Sequence[str], spelled: Regex | None = None) -> tuple[float, int, int]:
     """The description length (MDL) in bits: the automaton (:func:`_automaton_bits`, or the
     automata of the parts of ``spelled`` when fewer, :func:`_parts_bits`; each loop no positive

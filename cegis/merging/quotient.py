@@ -25,7 +25,6 @@ from collections.abc import Set as AbstractSet
 
 import numpy as np
 
-from automata.arrays import IntArray
 from cegis.merging import _kernels
 from cegis.merging._kernels import ACCEPT, REJECT, UNKNOWN
 from cegis.merging.symbols import SymbolicWord
@@ -95,7 +94,8 @@ class Quotient:
         tree = cls(capacity, 1 + max([0, *(word.largest for word in words)]))
         literal = [index for index, word in enumerate(words) if index in spelled or word.combinations == 1]
         tree._spell([words[index] for index in literal], literal)
-        tied, left_out = [index for index, word in enumerate(words) if index not in spelled and word.combinations > 1], []
+        tied = [index for index, word in enumerate(words) if index not in spelled and word.combinations > 1]
+        left_out: list[int] = []
         for index in tied:  # after the literal words, so a conflict a tie makes is its own word's
             mark = tree.checkpoint()
             try:
