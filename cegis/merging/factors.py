@@ -29,7 +29,7 @@ also proposes, as candidates that compete on description length with the merged 
   class every positive starts with, and end with one of a few suffixes (``[0-9]`` … ``street`` or
   ``avenue``) or, after a prefix, a character of the class every positive ends with;
 - the *sequences*: the factors, each counted apart from its occurrences inside longer ones
-  (``and`` beside ``sand``), in at most :data:`MOST_ALTERNATIVES` orders that cover the
+  (``and`` beside ``sand``), in at most :data:`~cegis.merging.sequences.MOST_ORDERS` orders that cover the
   positives (``car`` then ``foo`` then ``cop``, or the other way round); when a negative refutes
   them (or the one shared factor alone), with the characters and classes every positive has as
   further pieces (``XYX``, ``ABC``, ``#``; ``a``, ``#``, ``lot``), and then with the gaps between
@@ -44,20 +44,17 @@ A candidate that a negative example contradicts is dropped later like any other
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Callable, Sequence
 
-import attrs
-
+from cegis.merging.pieces import contains, one_after_another, piece_name, starts_of
+from cegis.merging.sequences import sequence_hypotheses
+from cegis.merging.shared import SHORTEST_FACTOR, Hypotheses, Shared, shared_factors
 from regexlang.ast import Chars, Complement, Optional, Plus, Regex, Repeat, Star, concat, intersection, union
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
 
-#: Fewest characters of a shared factor (a shared single character is too often a coincidence).
-SHORTEST_FACTOR = 2
-
-#: Most factors of a "contains one of" hypothesis (and most orders of a sequence), and the fewest
-#: and most characters of those factors.
+#: Most factors of a "contains one of" hypothesis, and the fewest and most characters of those
+#: factors.
 MOST_ALTERNATIVES = 3
 SHORTEST_ALTERNATIVE = 3
 LONGEST_ALTERNATIVE = 16
@@ -65,35 +62,8 @@ LONGEST_ALTERNATIVE = 16
 #: Marks the end of a string where factors must be suffixes.
 _END = "\0"
 
-#: Most pieces of a sequence whose every order is tried (past it, the orders the positives show).
-MOST_PERMUTED = 4
-
 #: Most of the examples' classes (the most often shown first) that counting hypotheses bound.
 MOST_COUNTED = 3
-
-Piece = str | CharSet
-"""A piece of a sequence: a word, or one character of a class."""
-
-Hypotheses = list[tuple[Regex, str]]
-
-
-def shared_factors(strings: Sequence[str], shortest: int = SHORTEST_FACTOR) -> dict[str, int]:
-    """The substrings of at least ``shortest`` characters that every one of ``strings`` contains,
-    each with the fewest times a string contains it without overlaps, keeping only those that
-    another does not imply (``ugug`` once implies ``ug`` twice, not ``ug`` four times); longest
-    first."""
-    if not strings:
-        return {}
-    base = min(strings, key=len)
-    counts: dict[str, int] = {}
-    for start in range(len(base)):
-        for end in range(start + shortest, len(base) + 1):
-            factor = base[start:end]
-            if factor not in counts:
-                counts[factor] = min(s.count(factor) for s in strings)
-    shared = {w: n for w, n in counts.items() if n}
-    kept = {w: n for w, n in shared.items() if not any(v != w and w in v and m >= n for v, m in shared.items())}
-    return dict(sorted(kept.items(), key=lambda item: (-len(item[0]), item[0])))
 
 
 def factor_hypotheses(
@@ -109,100 +79,15 @@ def factor_hypotheses(
     alternatives = _alternatives(positives, negatives, universe)
     if not positives:
         return alternatives
-    shared = _Shared.of(positives, universe)
+    shared = Shared.of(positives, universe)
     held = _held_classes(positives, classes, shared.spelled)
     accepted = [n for n in negatives if shared.holds(n)]  # the negatives the conjunction accepts
     conjunctions = _conjunctions(shared, positives, accepted, held) + _around(shared, positives, accepted)
     conjunctions += _counted(shared, positives, accepted, shown) + _framed_alternatives(shared, positives, negatives, [*shown, *classes])
-    return conjunctions + _sequences(shared, positives, negatives, held) + alternatives
+    return conjunctions + sequence_hypotheses(shared, positives, negatives, held) + alternatives
 
 
-@attrs.frozen
-class _Shared:
-    """What every positive has: a common prefix and suffix, and the factors (with the fewest times
-    a positive holds each) between them."""
-
-    prefix: str
-    suffix: str
-    inner: dict[str, int]
-    universe: CharSet
-    characters: list[str]  # those every positive has, besides the ones the words spell
-
-    @staticmethod
-    def of(positives: Sequence[str], universe: CharSet) -> _Shared:
-        """What ``positives`` share, as strings over ``universe``."""
-        prefix = os.path.commonprefix(list(positives))
-        suffix = os.path.commonprefix([s[::-1] for s in positives])[::-1]
-        if min(map(len, positives)) < len(prefix) + len(suffix):  # a positive is all prefix and suffix
-            suffix = ""
-        factors = shared_factors(positives)
-        inner = {w: n for w, n in factors.items() if n > 1 or (w not in prefix and w not in suffix)}
-        characters = sorted(set.intersection(*map(set, positives)) - set("".join([prefix, suffix, *inner])))
-        return _Shared(prefix, suffix, inner, universe, characters)
-
-    @property
-    def dot(self) -> Regex:
-        """Any one character."""
-        return Chars(self.universe)
-
-    @property
-    def anything(self) -> Regex:
-        """Any string."""
-        return Star(self.dot)
-
-    @property
-    def spelled(self) -> str:
-        """The characters of the shared words."""
-        return "".join([self.prefix, self.suffix, *self.inner])
-
-    def parts(self, besides: str = "") -> list[Regex]:
-        """The languages the conjunction intersects: the prefix and suffix, and each factor (but
-        ``besides``)."""
-        parts = [self.framed(self.anything)] if self.prefix or self.suffix else []
-        return parts + [_contains(text_regex(w), n, self.anything) for w, n in self.inner.items() if w != besides]
-
-    def names(self) -> list[str]:
-        """The parts, described."""
-        named = [f"starts {self.prefix}"] if self.prefix else []
-        named += [w if n == 1 else f"{w} ×{n}" for w, n in self.inner.items()]
-        return named + ([f"ends {self.suffix}"] if self.suffix else [])
-
-    def framed(self, middle: Regex) -> Regex:
-        """``middle`` after the prefix and before the suffix."""
-        starts = [text_regex(self.prefix)] if self.prefix else []
-        ends = [text_regex(self.suffix)] if self.suffix else []
-        return concat(*starts, middle, *ends)
-
-    def holds(self, string: str) -> bool:
-        """Whether ``string`` is in the conjunction."""
-        return self._frames(string) and all(string.count(w) >= n for w, n in self.inner.items())
-
-    def match(self, string: str, order: Sequence[Piece], tight: bool = True) -> list[int] | None:
-        """Where ``string`` holds the pieces of ``order`` one after another between the prefix and
-        the suffix (:func:`_match`), or None."""
-        if not self._frames(string):
-            return None
-        return _match(string, order, len(self.prefix), len(string) - len(self.suffix), tight)
-
-    def apart(self) -> list[str]:
-        """The factors every positive holds once besides their occurrences inside the longer shared
-        words (``and`` twice beside ``sand`` once is one ``and`` apart); none when one is held more
-        often."""
-        words = [self.prefix, self.suffix, *self.inner]
-        counts = [1, 1, *self.inner.values()]
-        alone = {w: n - sum(m * v.count(w) for v, m in zip(words, counts) if len(v) > len(w)) for w, n in self.inner.items()}
-        return [] if any(n > 1 for n in alone.values()) else [w for w, n in alone.items() if n == 1]
-
-    @property
-    def once(self) -> list[str]:
-        """The factors every positive holds (at least) once."""
-        return [w for w, n in self.inner.items() if n == 1]
-
-    def _frames(self, string: str) -> bool:
-        return len(string) >= len(self.prefix) + len(self.suffix) and string.startswith(self.prefix) and string.endswith(self.suffix)
-
-
-def _conjunctions(shared: _Shared, positives: Sequence[str], accepted: Sequence[str], held: dict[CharSet, int]) -> Hypotheses:
+def _conjunctions(shared: Shared, positives: Sequence[str], accepted: Sequence[str], held: dict[CharSet, int]) -> Hypotheses:
     """The conjunction, each factor a positive holds more than once alone (``fu`` six times, without
     the coincidences of a few positives), and, when a negative refutes the conjunction (or there
     is none: no factor is shared), the conjunctions that also ask for the characters or the
@@ -211,16 +96,16 @@ def _conjunctions(shared: _Shared, positives: Sequence[str], accepted: Sequence[
     parts, named = shared.parts(), shared.names()
     out = [(intersection(*parts), f"shared factors ({', '.join(named)})")] if parts else []
     if len(parts) > 1:
-        out += [(_contains(text_regex(w), n, shared.anything), f"shared factors ({w} ×{n})") for w, n in shared.inner.items() if n > 1]
+        out += [(contains(text_regex(w), n, shared.anything), f"shared factors ({w} ×{n})") for w, n in shared.inner.items() if n > 1]
     if not accepted:
         return out
     lacking = [c for c in shared.characters if any(c not in n for n in accepted)]
     if lacking:  # the words alone are refuted: ask for the characters every positive has too
-        has = [_contains(text_regex(c), 1, shared.anything) for c in lacking]
+        has = [contains(text_regex(c), 1, shared.anything) for c in lacking]
         out.append((intersection(*parts, *has), f"shared factors ({', '.join([*named, *lacking])})"))
     if held:  # the words alone are refuted: ask for the classes every positive has too
-        classed = [_contains(Chars(c), n, shared.anything) for c, n in held.items()]
-        classes_named = [f"{_name(c)} ×{n}" for c, n in held.items()]
+        classed = [contains(Chars(c), n, shared.anything) for c, n in held.items()]
+        classes_named = [f"{piece_name(c)} ×{n}" for c, n in held.items()]
         out.append((intersection(*parts, *classed), f"shared factors ({', '.join([*named, *classes_named])})"))
         still = [x for x in accepted if all(_count(x, c) >= n for c, n in held.items())]
         if still:  # refuted too: what follows adds to it (else to the words alone)
@@ -230,12 +115,12 @@ def _conjunctions(shared: _Shared, positives: Sequence[str], accepted: Sequence[
         out.append((intersection(*parts, *absent), f"shared factors ({', '.join(named)}), {none_of}" if named else none_of))
     pairs = [pair for pair in itertools.permutations(words, 2) if all(shared.match(p, pair) is not None for p in positives)]
     if pairs:
-        kept = [_one_after_another([text_regex(w) for w in pair], shared.anything) for pair in pairs]
+        kept = [one_after_another([text_regex(w) for w in pair], shared.anything) for pair in pairs]
         out.append((intersection(*parts, *kept), f"shared factors ({', '.join(named)}), in order ({', '.join(map('…'.join, pairs))})"))
     return out
 
 
-def _counted(shared: _Shared, positives: Sequence[str], accepted: Sequence[str], shown: Sequence[CharSet]) -> Hypotheses:
+def _counted(shared: Shared, positives: Sequence[str], accepted: Sequence[str], shown: Sequence[CharSet]) -> Hypotheses:
     """For each of the first :data:`MOST_COUNTED` ``shown`` classes, the conjunction that also asks
     for as many characters of the class as every positive has (``≥ 2 letters``), and the one that
     also asks for at most as many runs of them as a positive has, when a negative it would
@@ -245,16 +130,16 @@ def _counted(shared: _Shared, positives: Sequence[str], accepted: Sequence[str],
     counted = {chars: min(_count(p, chars) for p in positives) for chars in [c for c in shown if len(c) > 1 and shared.universe - c][:MOST_COUNTED]}
     for chars, least in counted.items():
         most = max(_runs(p, chars) for p in positives)
-        parts = [*shared.parts(), _contains(Chars(chars), least, shared.anything)]
-        named = f"shared factors ({', '.join([*shared.names(), f'{_name(chars)} ×{least}'])})"
+        parts = [*shared.parts(), contains(Chars(chars), least, shared.anything)]
+        named = f"shared factors ({', '.join([*shared.names(), f'{piece_name(chars)} ×{least}'])})"
         if least:
             out.append((intersection(*parts), named))
         if any(_runs(n, chars) > most and _count(n, chars) >= least for n in accepted):
-            out.append((intersection(*parts, _runs_at_most(chars, most, shared.universe)), f"{named}, at most {most} runs of {_name(chars)}"))
+            out.append((intersection(*parts, _runs_at_most(chars, most, shared.universe)), f"{named}, at most {most} runs of {piece_name(chars)}"))
     counts = {chars: least for chars, least in counted.items() if least}
     if len(counts) > 1:
-        parts = [*shared.parts(), *(_contains(Chars(chars), least, shared.anything) for chars, least in counts.items())]
-        out.append((intersection(*parts), f"shared factors ({', '.join([*shared.names(), *(f'{_name(c)} ×{n}' for c, n in counts.items())])})"))
+        parts = [*shared.parts(), *(contains(Chars(chars), least, shared.anything) for chars, least in counts.items())]
+        out.append((intersection(*parts), f"shared factors ({', '.join([*shared.names(), *(f'{piece_name(c)} ×{n}' for c, n in counts.items())])})"))
     return out
 
 
@@ -271,7 +156,7 @@ def _runs(string: str, chars: CharSet) -> int:
     return sum(x in chars and (i == 0 or string[i - 1] not in chars) for i, x in enumerate(string))
 
 
-def _around(shared: _Shared, positives: Sequence[str], accepted: Sequence[str]) -> Hypotheses:
+def _around(shared: Shared, positives: Sequence[str], accepted: Sequence[str]) -> Hypotheses:
     """For each factor every positive holds once: when negatives holding it refute the conjunction,
     the conjunction that also asks for one of a few :func:`covering_factors` (of at least
     :data:`SHORTEST_FACTOR` characters) before it, or after it (``ig`` or ``physics`` before ``nobel``)."""
@@ -284,14 +169,14 @@ def _around(shared: _Shared, positives: Sequence[str], accepted: Sequence[str]) 
             factors = covering_factors([side(p) for p in positives], [side(n) for n in accepted], SHORTEST_FACTOR)
             if factors:
                 pieces = [text_regex(word), union(*map(text_regex, factors))]
-                sequence = _one_after_another(pieces if after else pieces[::-1], shared.anything)
+                sequence = one_after_another(pieces if after else pieces[::-1], shared.anything)
                 where = "after" if after else "before"
                 out.append((intersection(*shared.parts(besides=word), sequence), f"shared factors ({', '.join(shared.names())}), one of ({', '.join(factors)}) {where} {word}"))
     return out
 
 
 def _framed_alternatives(
-    shared: _Shared, positives: Sequence[str], negatives: Sequence[str], classes: Sequence[CharSet]
+    shared: Shared, positives: Sequence[str], negatives: Sequence[str], classes: Sequence[CharSet]
 ) -> Hypotheses:
     """When no suffix is shared: the strings that start with the shared prefix, or else with a
     character of the smallest of ``classes`` holding every positive's first one, and end with one
@@ -304,7 +189,7 @@ def _framed_alternatives(
     if shared.prefix:
         start, said, opening = text_regex(shared.prefix), shared.prefix, [n for n in negatives if n.startswith(shared.prefix)]
     elif first is not None:
-        start, said, opening = Chars(first), _name(first), [n for n in negatives if n and n[0] in first]
+        start, said, opening = Chars(first), piece_name(first), [n for n in negatives if n and n[0] in first]
     else:
         return []
     out = []
@@ -314,7 +199,7 @@ def _framed_alternatives(
         out.append((intersection(concat(start, shared.anything), concat(shared.anything, either)), f"starts {said}, ends with one of ({', '.join(suffixes)})"))
     last = _smallest(classes, CharSet.of("".join(p[-1] for p in positives)), shared.universe)
     if last is not None and shared.prefix:
-        out.append((intersection(concat(start, shared.anything), concat(shared.anything, Chars(last))), f"starts {said}, ends {_name(last)}"))
+        out.append((intersection(concat(start, shared.anything), concat(shared.anything, Chars(last))), f"starts {said}, ends {piece_name(last)}"))
     return out
 
 
@@ -330,7 +215,7 @@ def _exclusions(positives: Sequence[str], accepted: Sequence[str], words: Sequen
     excluded = _excluded(positives, accepted, words)
     variants = [excluded, _narrowed(excluded, lambda w: _apart_from(w, words, positives)), _narrowed(excluded, lambda w: _minimal_absent(w, positives))]
     return [
-        ([Complement(_one_after_another([text_regex(w) for w in seq], anything)) for seq in exclusions], f"none of ({', '.join(map('…'.join, exclusions))})")
+        ([Complement(one_after_another([text_regex(w) for w in seq], anything)) for seq in exclusions], f"none of ({', '.join(map('…'.join, exclusions))})")
         for exclusions in dict.fromkeys(tuple(v) for v in variants if v)
     ]
 
@@ -350,9 +235,9 @@ def _excluded(positives: Sequence[str], accepted: Sequence[str], words: Sequence
             continue
         for v in (v for v in words if w not in v and v not in w):
             for seq in ((w, v), (v, w)):
-                if all(_match(n, seq) is not None for n in accepted) and not any(_match(p, seq) is not None for p in positives):
+                if all(starts_of(n, seq) is not None for n in accepted) and not any(starts_of(p, seq) is not None for p in positives):
                     out.append(seq)
-    left = [n for n in accepted if not any(_match(n, seq) is not None for seq in out)]
+    left = [n for n in accepted if not any(starts_of(n, seq) is not None for seq in out)]
     return out + [(w,) for w in covering_factors(left, positives, SHORTEST_FACTOR)] if left else out
 
 
@@ -387,192 +272,6 @@ def _minimal_absent(word: str, positives: Sequence[str]) -> list[str]:
         if absent(word[start:end]) and (end - start == 1 or not (absent(word[start : end - 1]) or absent(word[start + 1 : end])))
     }
     return sorted(found, key=word.find)
-
-
-def _sequences(shared: _Shared, positives: Sequence[str], negatives: Sequence[str], held: dict[CharSet, int]) -> Hypotheses:
-    """The factors (counted apart) in the orders the positives show; when a negative refutes that
-    (or the one factor alone), with the characters and ``held`` classes every positive has as
-    further pieces; and for each of these orders that a negative refutes, with the gaps between
-    the pieces bounded as the positives show them."""
-    words: list[Piece] = list(shared.apart())
-    orders = _orders(shared, positives, words) if len(words) > 1 else []
-
-    def refuted(orders: Sequence[Sequence[Piece]]) -> bool:
-        return any(shared.match(n, order) is not None for n in negatives for order in orders)
-
-    extra: list[Piece] = [*shared.characters, *held]
-    wider = []
-    if extra and words and (refuted(orders) if orders else any(map(shared.holds, negatives))):
-        wider = _orders(shared, positives, [*words, *extra])
-    out: Hypotheses = []
-    for chosen in (orders, wider):
-        if chosen:
-            out.append((_sequence(shared, chosen), f"factors in order ({_named(chosen)})"))
-            out += _bounded(shared, positives, chosen) if refuted(chosen) else []
-    return out
-
-
-def _bounded(shared: _Shared, positives: Sequence[str], orders: Sequence[Sequence[Piece]]) -> Hypotheses:
-    """The sequences of ``orders`` with the gaps between their pieces bounded as the positives
-    show them: at least as wide as each positive's widest (when that is above zero), from the
-    narrowest to the widest of its narrowest, and from the lower bounds to the narrowest widest
-    gap a positive needs (:func:`_fitted`)."""
-    at_least: list[Gaps] = [[(low, None) for low, _ in wide] for wide in _gaps(shared, positives, orders, tight=False)]
-    gaps = _gaps(shared, positives, orders, tight=True)
-    fitted = _fitted(shared, positives, orders, at_least)
-    variants = [at_least] if any(low for wide in at_least for low, _ in wide) else []
-    variants += [gaps] + ([fitted] if fitted is not None and fitted != gaps else [])
-    return [(_sequence(shared, orders, bounds), f"factors in order ({_named(orders, bounds)})") for bounds in variants]
-
-
-Gaps = list[tuple[int, int | None]]
-
-#: Most matches of an order in one string that :func:`_fitted` weighs.
-MOST_MATCHES = 1_000
-
-
-def _fitted(shared: _Shared, positives: Sequence[str], orders: Sequence[Sequence[Piece]], at_least: Sequence[Gaps]) -> list[Gaps] | None:
-    """For each of ``orders``, gaps from the lower bounds ``at_least`` to the fewest characters
-    that let every positive hold one of the orders with no gap below its bound, each positive
-    matched where its widest gap is narrowest (``hellohelloworld`` holds ``hello`` five
-    characters before ``world``, not none); None when a positive has no such match."""
-    most: list[list[int]] = [[low for low, _ in lows] for lows in at_least]
-    for string in positives:
-        best: tuple[int, tuple[int, ...]] | None = None
-        for i, order in enumerate(orders):
-            for gaps in _all_gaps(string, order, len(shared.prefix), len(string) - len(shared.suffix)):
-                if all(gap >= low for gap, (low, _) in zip(gaps, at_least[i])) and (best is None or max(gaps, default=0) < max(best[1], default=0)):
-                    best = (i, gaps)
-        if best is None:
-            return None
-        i, gaps = best
-        most[i] = [max(m, gap) for m, gap in zip(most[i], gaps)]
-    return [[(low, high) for (low, _), high in zip(lows, highs)] for lows, highs in zip(at_least, most)]
-
-
-def _all_gaps(string: str, order: Sequence[Piece], start: int, end: int) -> list[tuple[int, ...]]:
-    """The gaps between the pieces of ``order`` of every match in ``string[start:end]`` (at most
-    :data:`MOST_MATCHES`)."""
-    found: list[tuple[int, ...]] = []
-
-    def walk(k: int, at: int, gaps: tuple[int, ...]) -> None:
-        place = _find(string, order[k], at, end)
-        while place >= 0 and len(found) < MOST_MATCHES:
-            following = gaps + (place - at,) if k else ()
-            if k + 1 == len(order):
-                found.append(following)
-            else:
-                walk(k + 1, place + _width(order[k]), following)
-            place = _find(string, order[k], place + 1, end)
-
-    walk(0, start, ())
-    return found
-
-
-def _sequence(shared: _Shared, orders: Sequence[Sequence[Piece]], gaps: Sequence[Gaps] = ()) -> Regex:
-    """The strings holding the pieces of one of ``orders`` one after another (with the ``gaps``
-    between them, of any length where none are given) between the prefix and the suffix."""
-    options = []
-    for i, order in enumerate(orders):
-        between = [_gap(shared, low, high) for low, high in gaps[i]] if gaps else [shared.anything] * (len(order) - 1)
-        pieces = [_regex(order[0])] + [concat(gap, _regex(piece)) for gap, piece in zip(between, order[1:])]
-        options.append(concat(*pieces))
-    return shared.framed(concat(shared.anything, union(*options), shared.anything))
-
-
-def _gap(shared: _Shared, low: int, high: int | None) -> Regex:
-    """Between ``low`` and ``high`` (no bound when None) characters."""
-    return shared.anything if low == 0 and high is None else Repeat(shared.dot, low, high)
-
-
-def _gaps(shared: _Shared, positives: Sequence[str], orders: Sequence[Sequence[Piece]], tight: bool) -> list[Gaps]:
-    """For each of ``orders``, the fewest and most characters between each two of its pieces in
-    the positives that hold it with the widest narrowest gap (of :func:`_match`'s ``tight`` or
-    wide matches) of all the orders."""
-    seen: list[list[list[int]]] = [[[] for _ in order[1:]] for order in orders]
-    for string in positives:
-        held = []
-        for i, order in enumerate(orders):
-            starts = shared.match(string, order, tight)
-            if starts is not None:
-                held.append((i, [starts[k + 1] - starts[k] - _width(piece) for k, piece in enumerate(order[:-1])]))
-        i, between = max(held, key=lambda item: min(item[1]))
-        for lengths, gap in zip(seen[i], between):
-            lengths.append(gap)
-    return [[(min(lengths), max(lengths)) for lengths in between] for between in seen]
-
-
-def _orders(shared: _Shared, positives: Sequence[str], pieces: Sequence[Piece]) -> list[tuple[Piece, ...]]:
-    """At most :data:`MOST_ALTERNATIVES` orders of ``pieces`` that together cover ``positives``,
-    chosen greedily (the one most positives not yet covered hold, the first on a tie) from every
-    order (up to :data:`MOST_PERMUTED` pieces) or those of the pieces' first occurrences; none when
-    they cannot cover them."""
-    if len(pieces) <= MOST_PERMUTED:
-        candidates = list(itertools.permutations(pieces))
-    else:
-        skip = len(shared.prefix)
-        firsts = (tuple(sorted(pieces, key=lambda piece: _find(p, piece, skip, len(p)))) for p in positives)
-        candidates = list(dict.fromkeys(firsts))
-    fits = [{i for i, p in enumerate(positives) if shared.match(p, order) is not None} for order in candidates]
-    uncovered = set(range(len(positives)))
-    chosen: list[tuple[Piece, ...]] = []
-    while uncovered and len(chosen) < MOST_ALTERNATIVES:
-        best = max(range(len(candidates)), key=lambda k: len(fits[k] & uncovered))
-        if not fits[best] & uncovered:
-            break
-        chosen.append(candidates[best])
-        uncovered -= fits[best]
-    return [] if uncovered else chosen
-
-
-def _match(string: str, order: Sequence[Piece], start: int = 0, end: int | None = None, tight: bool = True) -> list[int] | None:
-    """Where the pieces of ``order`` start in ``string[start:end]``, one after another, or None when
-    they are not there: the first occurrences, then, when ``tight``, each piece as late as the next
-    one allows (the narrowest gaps before the last piece's first occurrence), else the last piece
-    as late as it occurs (the widest last gap)."""
-    end = len(string) if end is None else end
-    starts: list[int] = []
-    for piece in order:
-        found = _find(string, piece, start, end)
-        if found < 0:
-            return None
-        starts.append(found)
-        start = found + _width(piece)
-    if tight:
-        for k in range(len(order) - 2, -1, -1):
-            starts[k] = _find(string, order[k], starts[k], starts[k + 1], last=True)
-    else:
-        starts[-1] = _find(string, order[-1], starts[-1], end, last=True)
-    return starts
-
-
-def _find(string: str, piece: Piece, start: int, end: int, last: bool = False) -> int:
-    """The first (or ``last``) place where ``piece`` lies wholly in ``string[start:end]``, or -1."""
-    if isinstance(piece, str):
-        return string.rfind(piece, start, end) if last else string.find(piece, start, end)
-    places = range(end - 1, start - 1, -1) if last else range(start, end)
-    return next((i for i in places if string[i] in piece), -1)
-
-
-def _width(piece: Piece) -> int:
-    return len(piece) if isinstance(piece, str) else 1
-
-
-def _regex(piece: Piece) -> Regex:
-    return text_regex(piece) if isinstance(piece, str) else Chars(piece)
-
-
-def _name(piece: Piece) -> str:
-    return piece if isinstance(piece, str) else f"[{piece.first()}…]"
-
-
-def _named(orders: Sequence[Sequence[Piece]], gaps: Sequence[Gaps] = ()) -> str:
-    """``orders`` described, with their ``gaps`` when bounded (``hello {1,5} world``)."""
-    spelled = []
-    for i, order in enumerate(orders):
-        between = [f" {{{low},{'' if high is None else high}}} " for low, high in gaps[i]] if gaps else [", "] * (len(order) - 1)
-        spelled.append(_name(order[0]) + "".join(gap + _name(piece) for gap, piece in zip(between, order[1:])))
-    return " | ".join(spelled)
 
 
 def _alternatives(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:
@@ -628,16 +327,6 @@ def _substrings(string: str, shortest: int) -> set[str]:
         for start in range(len(string))
         for end in range(start + shortest, min(len(string), start + LONGEST_ALTERNATIVE) + 1)
     }
-
-
-def _contains(piece: Regex, times: int, anything: Regex) -> Regex:
-    """Strings with ``times`` occurrences of ``piece`` (``.*w.*w.*``)."""
-    return _one_after_another([piece] * times, anything)
-
-
-def _one_after_another(pieces: Sequence[Regex], anything: Regex) -> Regex:
-    """Strings that contain ``pieces`` one after another, anything around them."""
-    return concat(anything, *[concat(piece, anything) for piece in pieces])
 
 
 def _held_classes(positives: Sequence[str], classes: Sequence[CharSet], spelled: str) -> dict[CharSet, int]:

@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from automata import compile_regex
 from cegis.config import Budgets, LoopConfig
 from cegis.merging import symbolic
-from cegis.merging.factors import _all_gaps, _match, _runs, _runs_at_most, covering_factors, factor_hypotheses, shared_factors
+from cegis.merging.factors import _runs, _runs_at_most, covering_factors, factor_hypotheses
+from cegis.merging.pieces import all_gaps, starts_of
+from cegis.merging.shared import shared_factors
 from cegis.loop import run
 from cegis.state import Task
 from oracle import ExactTeacher, TeacherConfig
@@ -55,7 +57,7 @@ def test_every_hypothesis_accepts_every_positive(strings: list[str], negatives: 
 def test_pieces_are_found_one_after_another_as_a_regex_search_finds_them(string: str, order: list[str]) -> None:
     pattern = re.compile(".*" + ".*".join(map(re.escape, order)) + ".*")
     for tight in (True, False):
-        starts = _match(string, order, tight=tight)
+        starts = starts_of(string, order, tight=tight)
         assert (starts is not None) == bool(pattern.fullmatch(string))
         if starts is not None:
             assert [string[i : i + len(w)] for i, w in zip(starts, order)] == order
@@ -74,7 +76,7 @@ def test_every_match_of_an_order_is_found(string: str, order: list[str]) -> None
         for starts in itertools.product(*map(places, order))
         if all(a + len(w) <= b for a, w, b in zip(starts, order, starts[1:]))
     )
-    assert sorted(_all_gaps(string, order, 0, len(string))) == expected
+    assert sorted(all_gaps(string, order, 0, len(string))) == expected
 
 
 @settings(max_examples=200, derandomize=True, deadline=None)
