@@ -21,8 +21,6 @@ import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Literal
 
-import numpy as np
-
 from automata.dfa import DFA
 from automata.paths import Path, Step, steps_from
 from oracle.examples import ClusteredExample, Counterexample, Example
@@ -72,17 +70,17 @@ def reachable_states(
     """The states ``dfa`` reaches on the strings of ``example``, and whether some of them leave
     the universe (those strings are rejected and reach no state). ``within`` is
     ``dfa.alphabet.classes_within``, or a cache of it shared by many examples."""
-    states = np.asarray([dfa.start], dtype=np.int64)
+    states = [dfa.start]
     universe = dfa.alphabet.universe
     within = within or dfa.alphabet.classes_within
     leaves = False
     for chars in example.positions:
         leaves = leaves or not chars.issubset(universe)
         classes = within(chars)
-        if not classes or states.size == 0:
+        if not classes or not states:
             return frozenset(), True
-        states = np.unique(dfa.transitions[np.ix_(states, np.asarray(classes))])
-    return frozenset(int(s) for s in states), leaves
+        states = list(set(dfa.transitions[states][:, classes].ravel().tolist()))
+    return frozenset(states), leaves
 
 
 def satisfies(

@@ -143,8 +143,15 @@ class CharSet:
         return len(self.intervals) == 1 and self.intervals[0][0] == self.intervals[0][1]
 
     def issubset(self, other: CharSet) -> bool:
-        """Whether every character of this set is in ``other``."""
-        return self.intersection(other) == self
+        """Whether every character of this set is in ``other``: each interval lies within one of
+        ``other``'s (they are maximal, so a run of its characters cannot span two)."""
+        theirs, j = other.intervals, 0
+        for lo, hi in self.intervals:
+            while j < len(theirs) and theirs[j][1] < lo:
+                j += 1
+            if j == len(theirs) or theirs[j][0] > lo or theirs[j][1] < hi:
+                return False
+        return True
 
     def first(self) -> str:
         """The smallest character (the canonical representative of the set)."""
