@@ -6,7 +6,10 @@ from sparse data is never carried into later epochs. Each merge order yields one
 with the examples; the proposal is the one with the shortest *description* (minimum description
 length): the bits that spell its states and edges (a word costs its letters, a character class
 the characters and ranges that write it) plus the bits that name each positive example among the
-strings of its length the hypothesis accepts. Small hypotheses generalize better from the same evidence
+strings of its length the hypothesis accepts. (RPNI and EDSM are the classic algorithms: one merge
+order over characters and nothing else; what follows the merge orders below, the competing
+hypotheses and the agreements, is the symbolic learner's, :attr:`MergingLearner.augmented`.)
+Small hypotheses generalize better from the same evidence
 (Occam), read better, and keep the teacher far below its state limit; the data term keeps a small
 hypothesis from explaining a coincidence (hundreds of positives that all contain ``New#Zealand``
 are unlikely under ``.*Zealand.*``, and four more states are cheaper than that surprise). A loop
@@ -131,11 +134,15 @@ class MergingLearner:
     search_budget: int = 0  # trial merges for the exact search below the greedy result (0: none)
     complete_alike: bool = False  # unread symbols follow the most alike read symbol, not the sink
     readings: tuple[TreeReading, ...] = ("tied",)  # how clustered examples enter the prefix tree
+    # Beyond state merging: the positives' own language and the shared-factor hypotheses compete,
+    # and what shortest counterexamples imply constrains the candidates (off: classic RPNI / EDSM).
+    augmented: bool = False
 
     async def propose(self, context: LearnerContext) -> Proposal:
-        """The smallest consistent hypothesis for the context's examples (and, when the teacher
-        answers with shortest counterexamples, for what they imply), or a typed failure."""
-        memory = agreement.remembered(context)
+        """The smallest consistent hypothesis for the context's examples (and, when the learner is
+        augmented and the teacher answers with shortest counterexamples, for what they imply), or a
+        typed failure."""
+        memory = agreement.remembered(context) if self.augmented else agreement.Memory()
         return await asyncio.to_thread(self.learn, context.examples, context.dialect, context.universe, memory)
 
     def learn(
@@ -182,7 +189,9 @@ def symbolic() -> MergingLearner:
         for sinks, accept in ((True, False), (False, False), (False, True))
         for strategy in ("edsm", "rpni")
     )
-    return MergingLearner("symbolic", "atoms", orders, complete_alike=True, readings=("tied", "representative"))
+    return MergingLearner(
+        "symbolic", "atoms", orders, complete_alike=True, readings=("tied", "representative"), augmented=True
+    )
 
 
 def symbolic_exbar() -> MergingLearner:
@@ -208,7 +217,22 @@ def _learn(
             break
     if implied:
         found = [(dfa, f"{how}, {len(implied)} implied examples") for dfa, how in found]
-    found += _finite(examples, universe, earlier, problems)
+    candidates: list[tuple[DFA, str, Regex | None]] = [(dfa, how, None) for dfa, how in found]
+    if learner.augmented:
+        candidates += [(dfa, how, None) for dfa, how in _finite(examples, universe, earlier, problems)]
+        candidates += _spelled(examples, universe, earlier, facts, problems)
+    return _proposed(candidates, examples, dialect, universe, learner, problems)
+
+
+def _spelled(
+    examples: Sequence[Counterexample],
+    universe: CharSet,
+    earlier: agreement.Agreements,
+    facts: dict[str, Example],
+    problems: list[str],
+) -> list[tuple[DFA, str, Regex]]:
+    """The factor hypotheses (:func:`_factored`) of the examples that keep the agreements, in
+    rounds with what the others imply (:func:`_agreeing`)."""
     positives = [_representative(e) for e in examples if e.label]
     negatives = [_representative(e) for e in examples if not e.label]
     classes = symbol_alphabet(examples, universe, "atoms").classes
@@ -220,7 +244,20 @@ def _learn(
         return _factored([*positives, *more[0]], [*negatives, *more[1]], universe, classes, order, problems)
 
     spelled = {candidate[2]: candidate for _, keeping, _ in _agreeing(factored, earlier, facts) for candidate in keeping}
-    candidates = [(dfa, how, None) for dfa, how in found] + list(spelled.values())
+    return list(spelled.values())
+
+
+def _proposed(
+    candidates: Sequence[tuple[DFA, str, Regex | None]],
+    examples: Sequence[Counterexample],
+    dialect: Dialect,
+    universe: CharSet,
+    learner: MergingLearner,
+    problems: list[str],
+) -> Proposal:
+    """The candidate of the shortest description whose printed regex labels every example right,
+    or a typed failure with every candidate's problem."""
+    positives = [_representative(e) for e in examples if e.label]
     for dfa, how, regex in sorted(candidates, key=lambda c: _score(c[0], positives, c[2])):
         try:
             text = _printed(dfa, dialect, universe, examples, regex)

@@ -22,6 +22,7 @@ from cegis.learner import LearnerContext
 from cegis.loop import run
 from cegis.merging import MergingLearner, edsm, rpni, symbolic
 from cegis.merging.learners import _automaton_bits, _number_bits, _parts_bits, _prefix_tree, _score
+from cegis.merging.redblue import red_blue, table
 from cegis.state import Task
 from oracle import ClusteredExample, Counterexample, Example, ExactTeacher, TeacherConfig
 from regexlang import CharSet, Dialect, parse
@@ -205,6 +206,26 @@ def test_no_positive_example_gives_a_language_that_rejects_the_negatives() -> No
     for dialect in dialects:
         proposal = symbolic().learn(tuple(examples), dialect, SIGMA)
         assert proposal.ok, (dialect, proposal.failure)
+
+
+CONTAINS_HELLO = (Example("hello", True), Example("ahellob", True), Example("chelloed", True), Example("hell", False),
+                  Example("ello", False), Example("abcd", False), Example("hellhell", False))  # fmt: skip
+ONE_WORD = (Example("ab", True), Example("abab", False), Example("", False), Example("a", False), Example("b", False))
+
+
+@pytest.mark.parametrize("classic", [rpni(), edsm()])
+@pytest.mark.parametrize("examples", [CONTAINS_HELLO, ONE_WORD])
+def test_rpni_and_edsm_are_the_classic_algorithms(classic: MergingLearner, examples: tuple[Example, ...]) -> None:
+    """No competing hypothesis (augmented, RPNI would answer "contains ``hello``" and the word
+    ``ab`` here) and no memory: the automaton red-blue merging finds on the prefix tree."""
+    sigma = CharSet.of("abcdehlo")
+    proposal = classic.learn(examples, "python", sigma)
+    assert proposal.ok and proposal.reasoning.startswith(classic.orders[0].name) and proposal.memo is None
+    alphabet, tree, _, _ = _prefix_tree(examples, sigma, "characters", "tied")
+    red = red_blue(tree, classic.orders[0])
+    assert red is not None
+    merged = minimize(table(tree, red, alphabet))
+    assert equivalent(merged, compile_regex(parse(proposal.text, "python", sigma), sigma))
 
 
 def test_propose_runs_through_the_protocol() -> None:
