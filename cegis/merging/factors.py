@@ -104,8 +104,7 @@ def _conjunctions(shared: Shared, positives: Sequence[str], accepted: Sequence[s
         has = [contains(text_regex(c), 1, shared.anything) for c in lacking]
         out.append((intersection(*parts, *has), f"shared factors ({', '.join([*named, *lacking])})"))
     if held:  # the words alone are refuted: ask for the classes every positive has too
-        classed = [contains(Chars(c), n, shared.anything) for c, n in held.items()]
-        classes_named = [f"{piece_name(c)} ×{n}" for c, n in held.items()]
+        classed, classes_named = _at_least(shared, held)
         out.append((intersection(*parts, *classed), f"shared factors ({', '.join([*named, *classes_named])})"))
         still = [x for x in accepted if all(_count(x, c) >= n for c, n in held.items())]
         if still:  # refuted too: what follows adds to it (else to the words alone)
@@ -130,17 +129,23 @@ def _counted(shared: Shared, positives: Sequence[str], accepted: Sequence[str], 
     counted = {chars: min(_count(p, chars) for p in positives) for chars in [c for c in shown if len(c) > 1 and shared.universe - c][:MOST_COUNTED]}
     for chars, least in counted.items():
         most = max(_runs(p, chars) for p in positives)
-        parts = [*shared.parts(), contains(Chars(chars), least, shared.anything)]
-        named = f"shared factors ({', '.join([*shared.names(), f'{piece_name(chars)} ×{least}'])})"
+        asked, said = _at_least(shared, {chars: least})
+        parts = [*shared.parts(), *asked]
+        named = f"shared factors ({', '.join([*shared.names(), *said])})"
         if least:
             out.append((intersection(*parts), named))
         if any(_runs(n, chars) > most and _count(n, chars) >= least for n in accepted):
             out.append((intersection(*parts, _runs_at_most(chars, most, shared.universe)), f"{named}, at most {most} runs of {piece_name(chars)}"))
     counts = {chars: least for chars, least in counted.items() if least}
     if len(counts) > 1:
-        parts = [*shared.parts(), *(contains(Chars(chars), least, shared.anything) for chars, least in counts.items())]
-        out.append((intersection(*parts), f"shared factors ({', '.join([*shared.names(), *(f'{piece_name(c)} ×{n}' for c, n in counts.items())])})"))
+        asked, said = _at_least(shared, counts)
+        out.append((intersection(*shared.parts(), *asked), f"shared factors ({', '.join([*shared.names(), *said])})"))
     return out
+
+
+def _at_least(shared: Shared, counts: dict[CharSet, int]) -> tuple[list[Regex], list[str]]:
+    """The languages that ask for ``counts[c]`` characters of each class ``c``, and their names."""
+    return [contains(Chars(c), n, shared.anything) for c, n in counts.items()], [f"{piece_name(c)} ×{n}" for c, n in counts.items()]
 
 
 def _runs_at_most(chars: CharSet, most: int, universe: CharSet) -> Regex:
