@@ -19,7 +19,7 @@ Branch order at each trie node is shuffled with the seed, so the result is deter
 given seed.
 
 The search stays in Python: on the symmetric-difference automata of the benchmark
-(``experiments/bench_automata.py``, up to 50 states) a 125-path search takes 0.1 ms at the median
+(``experiments/bench/automata.py``, up to 50 states) a 125-path search takes 0.1 ms at the median
 and under 2 ms at worst, dominated by building the returned ``Path`` values, which a numba kernel
 would have to convert back to Python objects anyway. The trie ordering runs only when a level
 outgrows its budget, because it is the one super-linear step.

@@ -2,12 +2,14 @@
 learners (LLM and symbolic) and strategies that drive it.
 
 A run: ``state = await run(task, learner, teacher, config)``; one epoch:
-``state = await step(state, learner, teacher, config)``. Learners by name: :mod:`cegis.learners`.
+``state = await step(state, learner, teacher, config)``. Learners by name: :mod:`cegis.registry`.
 """
 
 from cegis.config import Budgets, LoopConfig
 from cegis.learner import Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
-from cegis.loop import exact_setting, initial_state, run, step
+from cegis.loop import initial_state, run, step
+from cegis.records import run_recorded
+from cegis.setup import exact_setting
 from cegis.state import EpochRecord, EpochState, Outcome, RunCost, Task
 
 __all__ = [
@@ -26,5 +28,6 @@ __all__ = [
     "exact_setting",
     "initial_state",
     "run",
+    "run_recorded",
     "step",
 ]

@@ -14,7 +14,7 @@ runs can share one process.
 
 from __future__ import annotations
 
-from typing import Literal, Protocol
+from typing import Literal, Protocol, cast
 
 import attrs
 
@@ -156,3 +156,10 @@ class MemoCodec(Protocol):
     def decode_memo(self, data: object) -> object:
         """The memo that :meth:`encode_memo` turned into ``data``."""
         ...
+
+
+def memo_codec(learner: Learner) -> MemoCodec | None:
+    """The learner itself when it can encode its memo as JSON, else None."""
+    if callable(getattr(learner, "encode_memo", None)) and callable(getattr(learner, "decode_memo", None)):
+        return cast(MemoCodec, learner)
+    return None

@@ -26,20 +26,17 @@ import asyncio
 import functools
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import attrs
 
 from automata.dfa import DFA
 from cegis import sampling
 from cegis.config import LoopConfig
-from cegis.learner import Learner, LearnerContext, Proposal
-from cegis.records import RecordLog, epoch_json, memo_codec, resume, run_id, run_json
+from cegis.learner import Learner, LearnerContext, Proposal, memo_codec
 from cegis.state import EpochRecord, EpochState, Outcome, RunCost, Source, Task
 from oracle.compiling import compile_subject
 from oracle.evaluation import EvaluationSet, Scores, evaluation_set, score
 from oracle.examples import Counterexample, Example
-from oracle.exact import ExactTeacher
 from oracle.protocol import CountedMembership, MembershipOracle, Teacher, Verdict, remember
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
@@ -99,13 +96,6 @@ def initial_state(task: Task, teacher: Teacher, config: LoopConfig) -> EpochStat
     """The state before epoch 0: the task's given examples, else the initial random sample."""
     examples = task.examples or random_examples(task, teacher, config, config.initial_size, 0, ())
     return EpochState(task=task, examples=examples)
-
-
-def exact_setting(target: str, dialect: Dialect, config: LoopConfig, *, name: str = "") -> tuple[Task, ExactTeacher]:
-    """The task of learning ``target`` and its exact teacher under ``config``, over one universe
-    (the teacher's: the ``cegml`` profile narrows a simple target's universe to its own letters)."""
-    teacher = ExactTeacher.from_regex(target, dialect, config=config.teacher_config)
-    return Task(dialect, target, name=name or target, universe=teacher.universe), teacher
 
 
 def spent(state: EpochState, config: LoopConfig) -> Outcome | None:
@@ -227,24 +217,20 @@ async def run(
     teacher: Teacher,
     config: LoopConfig = LoopConfig(),
     *,
-    records: Path | None = None,
+    start: EpochState | None = None,
+    on_epoch: Callable[[EpochState], None] | None = None,
     clock: Clock = time.perf_counter,
 ) -> EpochState:
-    """Fold :func:`step` until the run has an outcome; with ``records``, append one JSON line per
-    epoch and one for the run, resuming from what the file already holds for this run."""
+    """Fold :func:`step` from ``start`` (default: :func:`initial_state`) until the run has an
+    outcome. ``on_epoch`` sees every new state as it is made (a records sink, a progress bar);
+    the fold itself writes nothing (:func:`cegis.records.run_recorded` keeps JSON Lines records)."""
     _counter(learner, teacher, config)  # a learner wanting queries from a teacher that cannot answer fails here
-    log = None if records is None else RecordLog(records)
-    run = run_id(task, config, learner.name)
-    state = (None if log is None else resume(log, task, config, learner)) or initial_state(task, teacher, config)
-    finished_before = state.done and log is not None and any(r["type"] == "run" for r in log.records(run))
+    state = start or initial_state(task, teacher, config)
     while not state.done:
         budget = spent(state, config)
         if budget is not None:
-            state = attrs.evolve(state, outcome=budget)
-            break
+            return attrs.evolve(state, outcome=budget)
         state = await step(state, learner, teacher, config, clock=clock)
-        if log is not None:
-            log.append(epoch_json(state.records[-1], run))
-    if log is not None and not finished_before:
-        log.append(run_json(state, config, learner.name, run))
+        if on_epoch is not None:
+            on_epoch(state)
     return state

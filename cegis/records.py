@@ -20,20 +20,22 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, cast
 
 import attrs
 
+from cegis import loop
 from cegis.config import LoopConfig
 from cegis.errors import RecordsError
 from cegis.hypothesis import read_hypothesis
-from cegis.learner import Learner, LearnerCost, MemoCodec, Proposal, ProposalFailure
+from cegis.learner import Learner, LearnerCost, MemoCodec, Proposal, ProposalFailure, memo_codec
 from cegis.state import EpochRecord, EpochState, RunCost, Task
 from oracle.evaluation import Scores
 from oracle.examples import ClusteredExample, Counterexample, Example
-from oracle.protocol import Issue, Spend, Verdict
+from oracle.protocol import Issue, Spend, Teacher, Verdict
 from regexlang.charset import CharSet
 
 JSON = dict[str, Any]
@@ -227,13 +229,6 @@ def _drop_torn_line(path: Path) -> None:
             out.truncate(data.rfind(b"\n") + 1)
 
 
-def memo_codec(learner: Learner) -> MemoCodec | None:
-    """The learner itself when it can encode its memo as JSON, else None."""
-    if callable(getattr(learner, "encode_memo", None)) and callable(getattr(learner, "decode_memo", None)):
-        return cast(MemoCodec, learner)
-    return None
-
-
 def resume(log: RecordLog, task: Task, config: LoopConfig, learner: Learner) -> EpochState | None:
     """The last state of this run as its records left it, or None when it has no record yet.
 
@@ -269,3 +264,29 @@ def _proposal(record: EpochRecord, task: Task, codec: MemoCodec | None) -> Propo
     memo = None if codec is None or record.memo is None else codec.decode_memo(record.memo)
     regex = None if record.failure is not None else read_hypothesis(record.proposal_text, task.dialect, task.universe)
     return Proposal(regex, record.proposal_text, record.reasoning, record.failure, record.cost, memo)
+
+
+async def run_recorded(
+    task: Task,
+    learner: Learner,
+    teacher: Teacher,
+    config: LoopConfig,
+    path: Path | None,
+    *,
+    clock: Callable[[], float] = time.perf_counter,
+) -> EpochState:
+    """:func:`cegis.loop.run` with JSON Lines records in ``path``: resumed from what the file holds
+    for this run, one line appended per epoch as it ends and one for the run when it ends. With no
+    ``path``, the plain run."""
+    if path is None:
+        return await loop.run(task, learner, teacher, config, clock=clock)
+    log = RecordLog(path)
+    run = run_id(task, config, learner.name)
+    start = resume(log, task, config, learner)
+    finished_before = start is not None and start.done and any(r["type"] == "run" for r in log.records(run))
+    state = await loop.run(
+        task, learner, teacher, config, start=start, on_epoch=lambda s: log.append(epoch_json(s.records[-1], run)), clock=clock
+    )
+    if not finished_before:
+        log.append(run_json(state, config, learner.name, run))
+    return state

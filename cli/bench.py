@@ -1,7 +1,7 @@
 """``python -m cli bench <name>``: the performance benchmarks of ``experiments``.
 
-Each benchmark is a ``click`` command in its own ``experiments/bench_*.py`` module, runnable on its
-own with ``python -m experiments.bench_<name>``; this group only gives them one front door, and
+Each benchmark is a ``click`` command in its own ``experiments/bench/*.py`` module, runnable on its
+own with ``python -m experiments.bench.<name>``; this group only gives them one front door, and
 imports a benchmark (and its reference peers, dev-only packages) only when it runs.
 """
 
@@ -12,10 +12,10 @@ import click
 from cli.lazy import LazyCommand, LazyGroup
 
 BENCHMARKS = {
-    "automata": LazyCommand("experiments.bench_automata:main", "Automata operations against pyformlang and peers."),
-    "oracle": LazyCommand("experiments.bench_oracle:main", "The exact teacher's step: equivalence and counterexamples."),
-    "learners": LazyCommand("experiments.bench_learners:main", "Every learner in the paper's loop on the paper's lists and KB13."),
-    "llm": LazyCommand("experiments.bench_llm:main", "Client overhead against a loopback server; replay throughput."),
+    "automata": LazyCommand("experiments.bench.automata:main", "Automata operations against pyformlang and peers."),
+    "oracle": LazyCommand("experiments.bench.oracle:main", "The exact teacher's step: equivalence and counterexamples."),
+    "learners": LazyCommand("experiments.bench.learners:main", "Every learner in the paper's loop on the paper's lists and KB13."),
+    "llm": LazyCommand("experiments.bench.llm:main", "Client overhead against a loopback server; replay throughput."),
 }
 
 

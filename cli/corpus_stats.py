@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from cli.errors import BadInput
-from experiments.corpus_stats import corpora, corpus_stats, report
+from experiments.bench.corpus_stats import corpora, corpus_stats, report
 from experiments.data_dir import DEFAULT_DATA_DIR
 
 

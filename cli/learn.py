@@ -5,7 +5,7 @@ denotes exactly that language (or a budget is spent); with ``--examples`` (a CSV
 ``string,label`` rows) the examples are given to the learner up front and judged by a test-suite
 oracle holding the same rows, so the answer is a regex consistent with all of them, the smallest
 the enumeration finds within budget (``smallest-first``). The learner is any name of
-:data:`cegis.learners.REGISTRY` (for ``--target`` by default the best one that needs no membership
+:data:`cegis.registry.REGISTRY` (for ``--target`` by default the best one that needs no membership
 queries) or ``llm`` (a model behind an OpenAI-compatible server, with the options of
 :mod:`cli.learn_llm`). Bad input (a regex that does not parse, an empty or malformed file,
 contradictory labels, a learner the teacher cannot serve) is one line on stderr and exit code 2; a
@@ -26,10 +26,11 @@ import click
 
 from cegis.config import Budgets, LoopConfig
 from cegis.errors import RecordsError
-from cegis.learners import REGISTRY, build, default_passive
-from cegis.loop import exact_setting, run
+from cegis.registry import REGISTRY, build, default_passive
+from cegis.records import run_recorded
+from cegis.setup import exact_setting
 from cegis.state import EpochState, Task
-from cegis.union import contradiction
+from cegis.symbolic.union import contradiction
 from cli.errors import BadInput
 from cli.learn_llm import llm_options, options_from, run_llm
 from oracle import SAMPLING_MODES, Example, SuiteOracle, Teacher, TeacherConfig
@@ -147,7 +148,7 @@ def learn(
         if name == LLM:
             state = asyncio.run(run_llm(task, teacher, config, options_from(**llm), records=records))
         else:
-            state = asyncio.run(run(task, build(name), teacher, config, records=records))
+            state = asyncio.run(run_recorded(task, build(name), teacher, config, records))
     except (OSError, RecordsError) as error:
         raise BadInput(f"--records: {error}") from None
     report = _report(state, dialect, name, time.perf_counter() - started)

@@ -1,14 +1,14 @@
 """The ``--learner llm`` part of ``python -m cli learn``: options, and one run with a model.
 
 :func:`llm_options` adds the model's options to a ``click`` command; :func:`run_llm` runs the loop
-with an :class:`cegis.llm_learner.LLMLearner` for them. The server is ``--base-url`` (default
+with an :class:`cegis.llm.learner.LLMLearner` for them. The server is ``--base-url`` (default
 ``OPENAI_BASE_URL``, then a local vLLM at ``http://localhost:8000/v1``) with the key from
 ``OPENAI_API_KEY`` (never an option, so it stays out of shell histories); without ``--model`` the
 server's only model is discovered from ``/models``. ``--call-log FILE`` keeps every call in a
 SQLite log: ``record`` answers from the log when it can and logs what the server says, ``replay``
 answers from the log only (no server needed), ``live`` ignores it.
 
-The setting decides the rest (:mod:`cegis.llm_runs`): the teacher's clustering and epoch budget,
+The setting decides the rest (:mod:`cegis.llm.runs`): the teacher's clustering and epoch budget,
 Standard's random-sample schedule, the test-suite oracle of A-CEGIS (with ``--description``), and
 the guard's fallback learners; the full A-CEGIS run hardens its answer after the loop (those
 repair epochs are in the returned state, not in the records file, whose run record is already
@@ -28,10 +28,10 @@ import attrs
 import click
 
 from cegis.config import LoopConfig
-from cegis.acegis import harden
-from cegis.llm_setup import LLMSetupError, prepare_llm_run
-from cegis.loop import run
-from cegis.settings import SETTINGS, setting_named
+from cegis.llm.acegis import harden
+from cegis.llm.setup import LLMSetupError, prepare_llm_run
+from cegis.records import run_recorded
+from cegis.llm.settings import SETTINGS, setting_named
 from cegis.state import EpochState, Task
 from cli.errors import BadInput
 from llm.calllog import CallLog
@@ -124,7 +124,7 @@ async def run_llm(
             prepared = prepare_llm_run(
                 setting, task, config, client, description=options.description, teacher=teacher, label=options.model or ""
             )
-            state = await run(prepared.task, prepared.learner, prepared.teacher, prepared.config, records=records)
+            state = await run_recorded(prepared.task, prepared.learner, prepared.teacher, prepared.config, records)
             suite = prepared.learner.suite
             if suite is None or not setting.hardening_cycles:
                 return state

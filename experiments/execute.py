@@ -5,7 +5,7 @@ A symbolic unit needs nothing but CPU, so the runner sends it to a worker proces
 model server, so it runs as a task on the runner's event loop, sharing one :class:`ServerPool`.
 Either way the unit's records file is its whole state: :func:`cegis.loop.run` resumes from it.
 
-A setting with hardening cycles (A-CEGIS's full run) goes on after the loop: :func:`cegis.acegis.harden`
+A setting with hardening cycles (A-CEGIS's full run) goes on after the loop: :func:`cegis.llm.acegis.harden`
 probes the accepted hypothesis and repairs it on the failed probes, and one ``hardening`` line
 after the ``run`` line records the probes, each cycle and whether the final hypothesis is robust.
 A unit killed during hardening reruns it on resume; its model calls answer from the call log.
@@ -19,12 +19,11 @@ from typing import Any
 
 import attrs
 
-from cegis.acegis import HardeningCycle, harden
-from cegis.drafts import ChatClient
-from cegis.learners import build
-from cegis.llm_setup import PreparedRun, prepare_llm_run
-from cegis.loop import run
-from cegis.records import RecordLog, run_id
+from cegis.llm.acegis import HardeningCycle, harden
+from llm.protocol import ChatClient
+from cegis.registry import build
+from cegis.llm.setup import PreparedRun, prepare_llm_run
+from cegis.records import RecordLog, run_id, run_recorded
 from cegis.state import EpochState
 from experiments.plan import Plan, arm_setting, loop_config
 from experiments.units import Unit, finished
@@ -42,7 +41,7 @@ async def _symbolic(unit: Unit, plan: Plan, run_dir: Path) -> JSON:
     config = loop_config(plan, unit.arm, unit.seed)
     task = unit.loop_task()
     teacher = ExactTeacher.from_regex(task.target or "", task.dialect, universe=task.universe, config=config.teacher_config)
-    await run(task, build(unit.arm.learner), teacher, config, records=_path(unit, run_dir))
+    await run_recorded(task, build(unit.arm.learner), teacher, config, _path(unit, run_dir))
     return _closed(unit, run_dir)
 
 
@@ -54,7 +53,7 @@ async def run_llm_unit(unit: Unit, plan: Plan, run_dir: Path, client: ChatClient
     config = loop_config(plan, unit.arm, unit.seed)
     prepared = prepare_llm_run(setting, unit.loop_task(), config, client, description=unit.task.description or "")
     path = _path(unit, run_dir)
-    state = await run(prepared.task, prepared.learner, prepared.teacher, prepared.config, records=path)
+    state = await run_recorded(prepared.task, prepared.learner, prepared.teacher, prepared.config, path)
     if setting.hardening_cycles > 0 and finished(path, hardening=True) is None:
         RecordLog(path).append(await _hardening(state, prepared, setting.hardening_cycles))
     return _closed(unit, run_dir)

@@ -13,8 +13,8 @@ An experiment file is TOML (read with the standard library's ``tomllib``)::
 
     [[arms]]
     name = "agentic"
-    learner = "llm"                    # or a symbolic learner of cegis.learners (symbolic, rpni, lstar, ...)
-    setting = "agentic"                # an LLM setting of cegis.settings
+    learner = "llm"                    # or a symbolic learner of cegis.registry (symbolic, rpni, lstar, ...)
+    setting = "agentic"                # an LLM setting of cegis.llm.settings
 
     [[servers]]                        # optional: OpenAI-compatible endpoints for llm arms
     base_url = "http://localhost:8000/v1"
@@ -41,8 +41,8 @@ from typing import Any, Literal, cast, get_args
 import attrs
 
 from cegis.config import Budgets, LoopConfig
-from cegis.learners import REGISTRY
-from cegis.settings import SETTINGS, LLMSetting
+from cegis.registry import REGISTRY
+from cegis.llm.settings import SETTINGS, LLMSetting
 from llm.chat import ReasoningEffort
 from oracle.config import PROFILES, Profile, TeacherConfig
 from oracle.protocol import SamplingMode

@@ -3,7 +3,7 @@
 ``run_experiment(plan, run_dir)`` writes the manifest, skips units whose records are complete,
 and runs the rest: symbolic units in ``plan.concurrency`` worker processes (they are CPU-bound;
 with a concurrency of 1, in the runner's own process),
-LLM units as tasks on one event loop that share a :class:`~experiments.servers.ServerPool` over the
+LLM units as tasks on one event loop that share a :class:`~llm.servers.ServerPool` over the
 configured servers and one SQLite call log (``calls.sqlite3`` in the run directory, in ``record``
 mode, so a resumed experiment pays for no call twice). A unit that raises is logged to
 ``errors.jsonl`` with its traceback and the run goes on; a token budget stops launching new LLM
@@ -29,7 +29,7 @@ import attrs
 from experiments.execute import run_llm_unit, run_symbolic_unit, unit_result
 from experiments.plan import Plan, ServerSpec
 from experiments.progress import Progress
-from experiments.servers import ServerPool
+from llm.servers import ServerPool
 from experiments.units import Unit, available_datasets, units, write_manifest
 
 ERRORS = "errors.jsonl"

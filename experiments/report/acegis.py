@@ -2,7 +2,7 @@
 
 Each run's hypotheses are re-judged on the test-suite oracle rebuilt from the gold regex and the
 description (it is deterministic, so it is the suite the run saw), through
-:func:`cegis.trajectory.trajectory`; the metrics' exact definitions live there. A run that hardened
+:func:`cegis.llm.trajectory.trajectory`; the metrics' exact definitions live there. A run that hardened
 (``acegis-full``) has its repaired hypotheses appended as hardening turns, read from its
 ``hardening`` record, so robust success is that of the hypothesis the run ended with. Beside an
 arm on NL-RX-Turk whose setting the paper ran, a row labeled as the paper's shows its figures.
@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from cegis.settings import SETTINGS
-from cegis.trajectory import Trajectory, summarize, trajectory
+from cegis.llm.settings import SETTINGS
+from cegis.llm.trajectory import Trajectory, summarize, trajectory
 from experiments.report.load import UnitResult
 from experiments.report.published import ACEGIS
 from experiments.report.tables import groups, markdown

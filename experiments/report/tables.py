@@ -13,7 +13,7 @@ import statistics
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 
-from cegis.settings import SETTINGS
+from cegis.llm.settings import SETTINGS
 from experiments.report.load import UnitResult
 from experiments.report.published import published
 

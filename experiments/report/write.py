@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from cegis.settings import SETTINGS
+from cegis.llm.settings import SETTINGS
 from experiments.report import figures
 from experiments.report.acegis import acegis_tables
 from experiments.report.load import UnitResult, load_run

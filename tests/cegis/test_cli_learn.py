@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cegis.learners import REGISTRY, default_passive
+from cegis.registry import REGISTRY, default_passive
 from cli.learn import learn
 from regexlang import parse
 from automata.compile import compile_regex

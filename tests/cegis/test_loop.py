@@ -13,7 +13,7 @@ from cegis.config import Budgets, LoopConfig
 from cegis.loop import initial_state, run, spent, step
 from cegis.records import epoch_json, without_wall_clock
 from cegis.state import Task
-from cegis.union import UnionLearner
+from cegis.symbolic.union import UnionLearner
 from oracle import ExactTeacher, Example, TeacherConfig, satisfies
 from regexlang import CharSet, parse
 from tests.cegis.support import ExhaustiveTeacher, FailingLearner, FixedLearner, LabelingTeacher

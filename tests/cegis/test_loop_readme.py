@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Iterator
 
 from automata.compile import compile_regex
 from cegis import Budgets, LoopConfig, Task, run
-from cegis.learners import build
+from cegis.registry import build
 from oracle import Counterexample, Example, Verdict
 from regexlang import CharSet
 from regexlang.ast import Regex

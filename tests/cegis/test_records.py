@@ -14,10 +14,9 @@ from hypothesis import given, settings, strategies as st
 from cegis.config import Budgets, LoopConfig
 from cegis.errors import RecordsError
 from cegis.learner import Learner
-from cegis.loop import run
-from cegis.records import RecordLog, example_from_json, example_json
+from cegis.records import RecordLog, example_from_json, example_json, run_recorded
 from cegis.state import Task
-from cegis.union import UnionLearner
+from cegis.symbolic.union import UnionLearner
 from oracle import ClusteredExample, ExactTeacher, Example, TeacherConfig
 from regexlang import CharSet, universe
 from tests.cegis.support import FailingLearner, lines
@@ -41,7 +40,7 @@ def test_an_example_reads_back_from_its_record(example: Example | ClusteredExamp
 
 def complete(records: Path, task: Task, learner: Learner, config: LoopConfig) -> list[object]:
     teacher = ExactTeacher.from_regex(task.target or "", task.dialect, config=config.teacher_config)
-    asyncio.run(run(task, learner, teacher, config, records=records))
+    asyncio.run(run_recorded(task, learner, teacher, config, records))
     return lines(records)
 
 

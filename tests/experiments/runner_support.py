@@ -15,7 +15,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from tests.cegis.scripted_server import Reply, Rule
+from tests.cegis.llm.scripted_server import Reply, Rule
 
 RULES = (Rule("TRAINING DATA", (Reply.answer("a b*"),)),)
 #: For Agentic: every first draw of an epoch is a syntax error, so each epoch pays a repair call

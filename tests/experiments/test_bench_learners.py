@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from experiments.bench_learners import Job, result_json, run_job, slowest, table
+from experiments.bench.learners import Job, result_json, run_job, slowest, table
 from experiments.datasets.task import make_task
 from regexlang import parse, universe
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cegis.settings import SETTINGS
+from cegis.llm.settings import SETTINGS
 from experiments.plan import PlanError, arm_setting, load_plan, loop_config, plan_from_data
 
 GOOD: dict[str, Any] = {

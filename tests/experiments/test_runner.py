@@ -14,7 +14,7 @@ from experiments.progress import Progress
 from experiments.report import write_report
 from experiments.runner import run_experiment
 from experiments.units import MANIFEST
-from tests.cegis.scripted_server import ScriptedServer
+from tests.cegis.llm.scripted_server import ScriptedServer
 from tests.experiments.runner_support import CALLS_PER_SEED, RULES, plan_data, synchronous
 
 

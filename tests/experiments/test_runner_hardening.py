@@ -13,7 +13,7 @@ from experiments.report import write_report
 from experiments.runner import run_experiment
 from oracle.testsuite import SuiteConfig, SuiteOracle
 from regexlang import universe
-from tests.cegis.scripted_server import Reply, Rule, ScriptedServer
+from tests.cegis.llm.scripted_server import Reply, Rule, ScriptedServer
 from tests.experiments.runner_support import synchronous
 
 DESCRIPTION = "lines containing the string dog"

@@ -21,7 +21,7 @@ from experiments.progress import Progress
 from experiments.runner import CALL_LOG, run_experiment
 from experiments.units import MANIFEST
 from llm.calllog import CallLog
-from tests.cegis.scripted_server import Rule, ScriptedServer
+from tests.cegis.llm.scripted_server import Rule, ScriptedServer
 from tests.experiments.runner_support import REPAIR_RULES, plan_data, synchronous, toml_text
 
 REPOSITORY = Path(__file__).resolve().parents[2]

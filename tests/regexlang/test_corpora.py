@@ -1,6 +1,6 @@
 """The public corpora parse, in the dialect each is written in, at the star depth they are filed under.
 
-The exact counts below are the current outcome (printed by ``python -m experiments.corpus_stats``);
+The exact counts below are the current outcome (printed by ``python -m experiments.bench.corpus_stats``);
 a parser change that accepts or rejects a line differently, or a star-depth convention that files
 a benchmark regex elsewhere, fails here.
 """
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from experiments.corpus_stats import (
+from experiments.bench.corpus_stats import (
     Corpus,
     CorpusStats,
     Record,

@@ -1,0 +1,323 @@
+"""The LLM learner: every setting of the papers as one :class:`LLMLearner` configured by data.
+
+One proposal is a few *rounds* of drawing from the model (seed paper Sec. 4, Appendix B; SEVerA
+Sec. 4.2). Round 0 sends the base prompt: the accumulated examples (and, with reflection, the
+previous hypothesis, its reasoning, what failed and the new counterexamples) or, for A-CEGIS, the
+description with the history of earlier attempts and their feedback. Every candidate regex is
+judged by :func:`cegis.llm.contract.assess`. While no candidate meets the setting's contract and rounds
+remain, the next round asks again: the repair loop (Agentic) and the stateful guard show every
+earlier try with its failing checks and at most ``repair_shown`` misclassified examples; the
+stateless guard resends the base prompt as a fresh sample. Multi-candidate repair draws
+``candidates`` regexes in each repair round.
+
+The outcome is a :class:`~cegis.learner.Proposal`. Without a guard it is the best candidate by
+RepairScore, even one that still misclassifies examples (as in the paper), or the typed failure of
+the best one when none compiles (no regex, syntax error, outside the alphabet, truncated) or of the
+call (server error after retries, token budget spent). With a guard it is the first candidate that
+meets the whole contract, else the verified fallback's hypothesis (:mod:`cegis.llm.guarded`), so a
+guarded epoch never ends with an invalid or inconsistent hypothesis while the examples admit one.
+
+The learner object is immutable; what a later epoch needs (how many examples the last proposal saw,
+the A-CEGIS history, the guard's tallies) travels in the proposal's :class:`LLMMemo`, which
+encodes to JSON so a resumed run continues as the uninterrupted one would. Every call names its
+sample (``sample_index``) by run seed, epoch, round and call, so a resumed or replayed run asks the
+call log for exactly the keys the original run wrote, and the trials of one task (runs with
+different seeds) are distinct samples even where their prompts coincide.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from collections.abc import Sequence
+
+import attrs
+
+from automata.errors import DEFAULT_STATE_LIMIT
+from cegis.llm import acegis, guarded
+from cegis.llm.contract import GUARD_CHECKS, REPAIR_CHECKS, Assessment, CheckName, assess, truncated
+from cegis.llm.drafts import Drawn, draw
+from llm.protocol import ChatClient
+from cegis.learner import Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
+from cegis.llm.settings import SETTINGS, LLMSetting
+from llm.chat import Message
+from cegis.llm.description_history import description_history, feedback_text, reply_text
+from cegis.llm.prompts import PromptSpec, Reflection, Repair, example_prompt
+from oracle.examples import format_position
+from regexlang.dialects import universe as dialect_universe
+
+
+@attrs.frozen
+class Turn:
+    """One earlier A-CEGIS turn: the model's reply and the oracle's feedback on it."""
+
+    reply: str
+    feedback: str
+
+
+@attrs.frozen
+class GuardTally:
+    """Run totals of the guard: proposals, draws, draws meeting the contract, fallbacks taken."""
+
+    proposals: int = 0
+    draws: int = 0
+    conforming: int = 0
+    fallbacks: int = 0
+
+    @property
+    def conformance_rate(self) -> float:
+        """The share of draws that met the contract (SEVerA's conformance reward); 0 with no draws."""
+        return self.conforming / self.draws if self.draws else 0.0
+
+    @property
+    def fallback_rate(self) -> float:
+        """The share of proposals whose hypothesis came from the fallback (SEVerA's trigger rate)."""
+        return self.fallbacks / self.proposals if self.proposals else 0.0
+
+
+@attrs.frozen
+class LLMMemo:
+    """What the next epoch needs: examples seen, the A-CEGIS history, this proposal's draws and
+    conforming draws, the fallback used (if any), and the run's guard tallies so far."""
+
+    seen: int = 0
+    history: tuple[Turn, ...] = ()
+    draws: int = 0
+    conforming: int = 0
+    fallback: str | None = None
+    tally: GuardTally = GuardTally()
+
+
+@attrs.frozen(eq=False)
+class LLMLearner:
+    """A learner that asks a chat model, configured by one :class:`~cegis.llm.settings.LLMSetting`.
+
+    ``fallbacks`` are the guard's symbolic learners, in order; ``description`` is the A-CEGIS task
+    text; ``suite`` is the test-suite oracle whose failure counts error-only feedback reports.
+    """
+
+    setting: LLMSetting
+    client: ChatClient
+    fallbacks: tuple[Learner, ...] = ()
+    description: str = ""
+    suite: acegis.SuiteReporter | None = None
+    state_limit: int = DEFAULT_STATE_LIMIT
+    #: Added to the name (e.g. the model id), so runs of one setting with different models keep
+    #: apart in a shared records file (the loop keys runs by task, config and learner name).
+    label: str = ""
+
+    def __attrs_post_init__(self) -> None:
+        if self.setting.guard is not None and not self.fallbacks:
+            raise ValueError(f"setting {self.setting.name!r} is guarded and needs at least one fallback learner")
+        if self.setting.prompt == "description" and not self.description:
+            raise ValueError(f"setting {self.setting.name!r} prompts with a description; none was given")
+        if self.setting.prompt == "description" and self.setting.feedback == "error_only" and self.suite is None:
+            raise ValueError("error-only feedback counts failed hidden tests and needs the test-suite oracle")
+
+    @property
+    def name(self) -> str:
+        """``llm-`` and the setting's name; a setting that differs from the preset of its name gets
+        a digest of its fields, and a ``label`` is appended after ``@``."""
+        name = f"llm-{self.setting.name}"
+        if SETTINGS.get(self.setting.name) != self.setting:
+            digest = hashlib.sha256(json.dumps(self.setting.to_json(), sort_keys=True).encode()).hexdigest()
+            name += f"-{digest[:8]}"
+        return name + (f"@{self.label}" if self.label else "")
+
+    @property
+    def contract(self) -> frozenset[CheckName]:
+        """The checks a candidate must pass: the guard's contract, else the repair loop's."""
+        return GUARD_CHECKS if self.setting.guard is not None else REPAIR_CHECKS
+
+    async def propose(self, context: LearnerContext) -> Proposal:
+        """The next hypothesis, or a typed failure (never an exception for model behaviour)."""
+        memo = _memo_of(context.previous)
+        history = self._history(context, memo)
+        lines = tuple(example.text() for example in context.examples)
+        describes = self.setting.prompt == "description"
+        spec = self._spec(context)
+        reflection = self._reflection(context, memo) if self.setting.reflection and not describes else None
+        base = (
+            description_history(self.description, [(t.reply, t.feedback) for t in history])
+            if describes
+            else example_prompt(spec, lines, reflection=reflection)
+        )
+        tried: list[Assessment] = []
+        cost = LearnerCost()
+        stop: ProposalFailure | None = None
+        for round_ in range(self.setting.attempts):
+            budget = self.setting.proposal_tokens
+            if budget is not None and cost.tokens >= budget:
+                stop = ProposalFailure("budget", f"{cost.tokens} tokens spent; the proposal may spend {budget}")
+                break
+            repair = self._repair(tried) if round_ > 0 and self._feeds_back else None
+            messages = base if repair is None else example_prompt(spec, lines, reflection=reflection, repair=repair)
+            drawn = await self._draw_round(messages, _sample_base(context, round_), several=repair is not None)
+            cost += drawn.cost
+            if drawn.failure is not None:
+                stop = drawn.failure
+                break
+            tried.extend(await asyncio.to_thread(self._assess, drawn, context))
+            if any(a.meets(self.contract) for a in tried):
+                break
+        conforming = sum(a.meets(self.contract) for a in tried)
+        memo = LLMMemo(len(context.examples), history, len(tried), conforming, None, memo.tally)
+        if self.setting.guard is not None:
+            return await self._guarded(context, tried, cost, memo)
+        return _best(tried, stop, self.contract, cost, _tallied(memo, fallback=False))
+
+    @property
+    def _feeds_back(self) -> bool:
+        guard = self.setting.guard
+        return self.setting.prompt == "examples" and (guard is None or guard.stateful)
+
+    def _history(self, context: LearnerContext, memo: LLMMemo) -> tuple[Turn, ...]:
+        setting, previous = self.setting, context.previous
+        if setting.prompt != "description" or previous is None or setting.feedback == "zero_shot":
+            return ()
+        feedback = acegis.feedback(setting.feedback, previous, context.verdict, self.suite)
+        return (*memo.history, Turn(reply_text(previous.reasoning, previous.text), feedback_text(feedback)))
+
+    def _spec(self, context: LearnerContext) -> PromptSpec:
+        default = dialect_universe(context.dialect)
+        return PromptSpec(
+            context.dialect,
+            clustered=self.setting.clustered,
+            regularization=self.setting.regularization_for(context.dialect),
+            output="reasoned" if self.setting.chain_of_thought else "direct",
+            strategy=self.setting.strategy,
+            input_format=self.setting.input_format,
+            output_instruction=self.setting.output_instruction,
+            alphabet=None if context.universe == default else format_position(context.universe),
+        )
+
+    def _reflection(self, context: LearnerContext, memo: LLMMemo) -> Reflection | None:
+        previous = context.previous
+        if previous is None:
+            return None
+        new = context.examples[memo.seen :] if memo.seen else ()
+        return Reflection(
+            previous_reasoning=previous.reasoning,
+            previous_regex=previous.text,
+            counterexamples=tuple(example.text() for example in new),
+            failure="" if previous.failure is None else str(previous.failure),
+        )
+
+    def _repair(self, tried: Sequence[Assessment]) -> Repair:
+        last = tried[-1]
+        tries = "\n".join(
+            f"Try {number}: {attempt.text or '(no regex)'}\n{attempt.feedback(self.contract)}"
+            for number, attempt in enumerate(tried, start=1)
+        )
+        shown = tuple(example.text() for example in last.misclassified[: self.setting.repair_shown])
+        several = self.setting.candidates if self.setting.candidate_source == "reply" else 1
+        return Repair(last.reasoning, last.text, tries, shown, candidates=several)
+
+    async def _draw_round(self, messages: Sequence[Message], index: int, *, several: bool) -> Drawn:
+        setting = self.setting
+        k = setting.candidates if several else 1
+        if k == 1 or setting.candidate_source == "reply":
+            return await draw(self.client, messages, setting.sampling.params(), sample_index=index)
+        if setting.candidate_source == "n":
+            return await draw(self.client, messages, setting.sampling.params(n=k), sample_index=index)
+        calls = [
+            draw(self.client, messages, setting.sampling.params(seed_offset=i), sample_index=index + i) for i in range(k)
+        ]
+        results = await asyncio.gather(*calls)
+        cost = sum((r.cost for r in results), LearnerCost())
+        failure = next((r.failure for r in results if r.failure is not None), None)
+        drafts = tuple(d for r in results for d in r.drafts)
+        return Drawn(drafts, cost, failure if not drafts else None)
+
+    def _assess(self, drawn: Drawn, context: LearnerContext) -> list[Assessment]:
+        several = self.setting.candidate_source == "reply" and self.setting.candidates > 1
+        bounds = self.setting.regularization_for(context.dialect)
+        judged = []
+        for draft in drawn.drafts:
+            if draft.truncated:
+                judged.append(truncated(draft.content, draft.reasoning, len(context.examples)))
+                continue
+            for answer in draft.answers(context.dialect, context.universe, several=several):
+                judged.append(
+                    assess(
+                        answer,
+                        draft.reasoning,
+                        context.examples,
+                        dialect=context.dialect,
+                        universe=context.universe,
+                        bounds=bounds,
+                        state_limit=self.state_limit,
+                        reading=context.reading,
+                    )
+                )
+        return judged
+
+    async def _guarded(
+        self, context: LearnerContext, tried: list[Assessment], cost: LearnerCost, memo: LLMMemo
+    ) -> Proposal:
+        accepted = next((a for a in tried if a.meets(self.contract)), None)
+        if accepted is not None and accepted.parsed is not None:
+            return Proposal(accepted.parsed.regex, accepted.text, accepted.reasoning, cost=cost, memo=_tallied(memo, False))
+        bounds = self.setting.regularization_for(context.dialect)
+        found = await guarded.fallback(self.fallbacks, context, bounds=bounds, state_limit=self.state_limit)
+        if isinstance(found, ProposalFailure):
+            return Proposal(None, failure=found, cost=cost, memo=_tallied(memo, False))
+        proposal, used = found
+        memo = _tallied(attrs.evolve(memo, fallback=used), fallback=True)
+        reasoning = f"fallback {used}: no draw met the contract"
+        return attrs.evolve(proposal, reasoning=reasoning, cost=cost + proposal.cost, memo=memo)
+
+    def encode_memo(self, memo: object) -> object:
+        """The memo as JSON data."""
+        return attrs.asdict(memo) if isinstance(memo, LLMMemo) else None
+
+    def decode_memo(self, data: object) -> object:
+        """The :class:`LLMMemo` that :meth:`encode_memo` wrote."""
+        if not isinstance(data, dict):
+            return None
+        history = tuple(Turn(**turn) for turn in data["history"])
+        return LLMMemo(**{**data, "history": history, "tally": GuardTally(**data["tally"])})
+
+
+def _sample_base(context: LearnerContext, round_: int) -> int:
+    """The ``sample_index`` of a round's first call: distinct for every run seed (the trials of one
+    task), epoch, round and call, as long as epochs stay below 1000 and rounds and candidates
+    below 100 (the setting's validators)."""
+    return ((context.seed * 1000 + context.epoch) * 100 + round_) * 100
+
+
+def _memo_of(previous: Proposal | None) -> LLMMemo:
+    memo = None if previous is None else previous.memo
+    return memo if isinstance(memo, LLMMemo) else LLMMemo()
+
+
+def _tallied(memo: LLMMemo, fallback: bool) -> LLMMemo:
+    tally = memo.tally
+    tally = GuardTally(
+        tally.proposals + 1, tally.draws + memo.draws, tally.conforming + memo.conforming, tally.fallbacks + fallback
+    )
+    return attrs.evolve(memo, tally=tally)
+
+
+def _best(
+    tried: Sequence[Assessment],
+    stop: ProposalFailure | None,
+    contract: frozenset[CheckName],
+    cost: LearnerCost,
+    memo: LLMMemo,
+) -> Proposal:
+    """The best candidate by (meets the contract, RepairScore), earliest first among equals."""
+    if not tried:
+        failure = stop or ProposalFailure("no_regex", "the model gave no answer")
+        return Proposal(None, failure=failure, cost=cost, memo=memo)
+    best = max(tried, key=lambda a: (a.meets(contract), a.score))
+    usable = best.parsed is not None and best.compiled and best.failure_kind(contract - {"consistent"}) is None
+    if usable and best.parsed is not None:
+        return Proposal(best.parsed.regex, best.text, best.reasoning, cost=cost, memo=memo)
+    detail = "; ".join(v.detail for v in best.failing(contract))
+    if stop is not None:  # the rounds ended early: say why, and what the best try got wrong
+        failure = ProposalFailure(stop.kind, f"{stop.detail}; best try: {detail}")
+    else:
+        failure = ProposalFailure(best.failure_kind(contract) or "no_regex", detail)
+    return Proposal(None, best.text, best.reasoning, failure, cost, memo)

@@ -1,0 +1,205 @@
+"""Prompt builders for the learner: labeled examples (seed paper) and descriptions (A-CEGIS).
+
+Every builder returns a tuple of two frozen :class:`~llm.chat.Message` values, system then user.
+What is fixed for a whole run (task, input format, syntax, strategy, constraints, output format)
+goes into the system message, built only from a :class:`PromptSpec`; what changes per call goes
+into the user message. Servers with prefix caching (vLLM, OpenAI) then reuse the system part
+for every call of a run.
+
+The user message puts the training data *before* the reflection or repair block, unlike the
+paper's template, which ends with the data. Data only grows by appending counterexamples, so
+consecutive calls of a run (the repair attempts of an epoch, and the next epoch) share the whole
+data block as a cached prefix, while the feedback that differs comes last.
+
+Example lines arrive already rendered: the oracle owns the example values and their one line
+format (``oracle.Example.text()``, ``oracle.ClusteredExample.text()``), so prompts never disagree
+with the teacher about how a string is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal, TypeAlias
+
+import attrs
+
+from cegis.llm import prompt_sections as sections
+from llm.chat import Message
+from regexlang import Dialect
+
+OutputStyle = Literal["reasoned", "direct"]
+
+EXTENDED_ALPHABET = "[A-Za-z0-9#]"
+
+
+@attrs.frozen
+class Regularization:
+    """Bounds that push the learner toward short, general regexes."""
+
+    max_length: int
+    max_star_depth: int
+
+
+SIMPLE_REGULARIZATION = Regularization(max_length=60, max_star_depth=4)
+EXTENDED_REGULARIZATION = Regularization(max_length=150, max_star_depth=2)
+
+
+@attrs.frozen
+class PromptSpec:
+    """The static part of an example-based prompt, fixed for a run.
+
+    ``alphabet`` spells the symbol set (``"{a, b, c}"``, ``"[A-Z0-9]"``) when it is not the
+    dialect's default: the characters of the data (simple), ``[A-Za-z0-9#]`` (extended), any
+    character (python). ``strategy``, ``input_format``, ``output`` and ``output_instruction`` (the
+    syntax and answer-format sections; off for the seed paper's naive prompt) exist for prompt
+    ablations.
+    """
+
+    dialect: Dialect
+    clustered: bool = False
+    regularization: Regularization | None = None
+    output: OutputStyle = "reasoned"
+    strategy: bool = True
+    input_format: bool = True
+    alphabet: str | None = None
+    output_instruction: bool = True
+
+
+@attrs.frozen
+class Reflection:
+    """The outer loop's look back at the previous epoch's hypothesis."""
+
+    previous_reasoning: str
+    previous_regex: str
+    counterexamples: tuple[str, ...]
+    failure: str = ""
+
+
+@attrs.frozen
+class Repair:
+    """The inner loop's request to fix a failed attempt; ``candidates > 1`` asks for several."""
+
+    previous_reasoning: str
+    previous_regex: str
+    feedback: str
+    examples: tuple[str, ...]
+    candidates: int = 1
+
+
+@attrs.frozen
+class NoFeedback:
+    """Zero-shot: the first turn, or a baseline that never sees feedback."""
+
+
+@attrs.frozen
+class GenericFeedback:
+    """Only that the previous regex was wrong."""
+
+    previous_regex: str
+
+
+@attrs.frozen
+class ErrorCountFeedback:
+    """How many hidden tests the previous regex failed."""
+
+    previous_regex: str
+    failed: int
+    total: int
+    syntax_error: str | None = None
+
+
+@attrs.frozen
+class DiagnosticFeedback:
+    """Witnesses: strings wrongly matched (false positives) and wrongly rejected (false negatives)."""
+
+    previous_regex: str
+    false_positives: tuple[str, ...]
+    false_negatives: tuple[str, ...]
+    syntax_error: str | None = None
+
+
+Feedback: TypeAlias = NoFeedback | GenericFeedback | ErrorCountFeedback | DiagnosticFeedback
+
+
+def example_system_prompt(spec: PromptSpec) -> str:
+    """The static instructions of an example-based prompt (the system message)."""
+    dialect = spec.dialect
+    blocks = [sections.example_task(dialect)]
+    if spec.input_format:
+        blocks.append(sections.input_format(dialect, _alphabet_sentence(spec), spec.clustered))
+    if spec.output_instruction:
+        blocks.append(_syntax(spec))
+    if spec.strategy:
+        blocks.append(sections.strategy(dialect))
+    if spec.regularization is not None:
+        limits = spec.regularization
+        blocks.append(sections.constraints(dialect, limits.max_length, limits.max_star_depth))
+    if spec.output_instruction:
+        blocks.append(sections.output_format(spec.output == "reasoned"))
+    return "\n\n".join(blocks)
+
+
+def _syntax(spec: PromptSpec) -> str:
+    if spec.dialect == "simple":
+        return sections.simple_syntax()
+    if spec.dialect == "extended":
+        return sections.extended_syntax(spec.alphabet or EXTENDED_ALPHABET)
+    return sections.python_syntax()
+
+
+def _alphabet_sentence(spec: PromptSpec) -> str:
+    if spec.alphabet is not None or spec.dialect == "extended":
+        return f"The alphabet is fixed: {spec.alphabet or EXTENDED_ALPHABET}. Use no other characters."
+    if spec.dialect == "simple":
+        return "The alphabet is exactly the set of characters that occur in the data; use no others."
+    return "Strings may contain any characters."
+
+
+def example_prompt(
+    spec: PromptSpec,
+    examples: Sequence[str],
+    *,
+    reflection: Reflection | None = None,
+    repair: Repair | None = None,
+) -> tuple[Message, Message]:
+    """The messages asking for a regex consistent with rendered ``examples``."""
+    blocks = [sections.training_data(examples)]
+    if reflection is not None:
+        blocks.append(
+            sections.reflection(
+                reflection.previous_reasoning, reflection.previous_regex, reflection.failure, reflection.counterexamples
+            )
+        )
+    if repair is not None:
+        blocks.append(sections.repair(repair.previous_reasoning, repair.previous_regex, repair.feedback, repair.examples))
+        if repair.candidates > 1:
+            blocks.append(sections.candidates(repair.candidates))
+    return Message("system", example_system_prompt(spec)), Message("user", "\n\n".join(blocks))
+
+
+def description_prompt(
+    description: str, feedback: Feedback = NoFeedback(), *, output: OutputStyle = "reasoned"
+) -> tuple[Message, Message]:
+    """The A-CEGIS messages asking for a Python regex matching a natural-language description."""
+    system = "\n\n".join(
+        [sections.description_task(), sections.python_syntax(), sections.output_format(output == "reasoned")]
+    )
+    blocks = [sections.description(description)]
+    if not isinstance(feedback, NoFeedback):
+        blocks.append(feedback_text(feedback))
+    return Message("system", system), Message("user", "\n\n".join(blocks))
+
+
+def feedback_text(feedback: Feedback) -> str:
+    """The oracle's feedback on one attempt as the model reads it (empty for :class:`NoFeedback`)."""
+    if isinstance(feedback, GenericFeedback):
+        return sections.generic_feedback(feedback.previous_regex)
+    if isinstance(feedback, ErrorCountFeedback):
+        return sections.error_count_feedback(
+            feedback.previous_regex, feedback.failed, feedback.total, feedback.syntax_error
+        )
+    if isinstance(feedback, DiagnosticFeedback):
+        return sections.diagnostic_feedback(
+            feedback.previous_regex, feedback.false_positives, feedback.false_negatives, feedback.syntax_error
+        )
+    return ""

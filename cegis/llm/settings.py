@@ -1,0 +1,191 @@
+"""Every LLM setting of the papers as one frozen value, so an ablation table is a set of configs.
+
+One :class:`LLMSetting` configures one :class:`cegis.llm.learner.LLMLearner`; its switches give
+each setting the papers evaluate (seed paper Sec. 4-5 and Appendix D; A-CEGIS; SEVerA's FGGM):
+
+* **Standard**: no counterexamples, random labeled samples growing on a log scale (3 → 3000); the
+  run succeeds at the first size whose proposal is equivalent. The learner makes one plain draw per
+  epoch; the schedule is the loop's business (:mod:`cegis.llm.runs`).
+* **Single**: one draw per epoch on the accumulated (clustered) counterexamples, regularization on
+  or off.
+* **Agentic**: Single plus reflection on the previous epoch and a repair loop of up to
+  ``repair_retries`` retries, keeping the candidate with the best RepairScore.
+* **Multi-candidate repair**: Agentic with ``candidates`` regexes per call, from one reply with
+  several ``<ans>`` blocks, the ``n`` choices of one request, or separate seeded calls.
+* **A-CEGIS**: a natural-language description instead of examples, with the feedback strategy
+  ``zero_shot``, ``generic``, ``error_only`` or ``diagnostic``; the turn budget and hardening cycles
+  shape the run (:mod:`cegis.llm.acegis`).
+* **Prompt ablation** (seed paper Table 6): ``input_format``, ``strategy`` and
+  ``chain_of_thought`` drop the input-format instruction, the GEPA strategy and the request for
+  reasoning before the answer from the example prompt.
+* **Guarded**: the proposal step as a formally guarded call: up to ``guard.draws`` draws checked
+  against a contract (parses, alphabet, regularization bounds, consistency with every example),
+  each rejection's failing checks fed back (stateful) or not (stateless), and a verified symbolic
+  fallback when every draw fails.
+
+Sampling (temperature, seed, completion budget, reasoning effort) is part of the setting, so two
+runs with equal settings send equal requests, which is what the call log keys on.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+from llm.chat import ReasoningEffort, SamplingParams
+from cegis.llm.prompts import EXTENDED_REGULARIZATION, SIMPLE_REGULARIZATION, Regularization
+from regexlang.dialects import Dialect
+
+PromptKind = Literal["examples", "description"]
+FeedbackStrategy = Literal["zero_shot", "generic", "error_only", "diagnostic"]
+CandidateSource = Literal["reply", "n", "calls"]
+
+#: The regularization bounds of the reference prompts, by dialect (python has none in the papers).
+REGULARIZATION: dict[Dialect, Regularization] = {
+    "simple": SIMPLE_REGULARIZATION,
+    "extended": EXTENDED_REGULARIZATION,
+    "python": EXTENDED_REGULARIZATION,
+}
+
+
+@attrs.frozen
+class Sampling:
+    """How every call of a setting samples; the seed paper's defaults (temperature 0, 32768 tokens)."""
+
+    temperature: float | None = 0.0
+    seed: int | None = None
+    max_completion_tokens: int = 32768
+    reasoning_effort: ReasoningEffort | None = None
+
+    def params(self, *, n: int = 1, seed_offset: int = 0) -> SamplingParams:
+        """The request parameters; ``seed_offset`` shifts the seed for separate seeded calls."""
+        seed = None if self.seed is None else self.seed + seed_offset
+        return SamplingParams(
+            max_completion_tokens=self.max_completion_tokens,
+            temperature=self.temperature,
+            seed=seed,
+            n=n,
+            reasoning_effort=self.reasoning_effort,
+        )
+
+
+@attrs.frozen
+class Guard:
+    """SEVerA's guard on the proposal step: ``draws`` tries (K), stateful feedback, the fallbacks.
+
+    ``fallbacks`` name symbolic learners of :mod:`cegis.registry`, tried in order; the union of
+    positives should come last since it is consistent whenever anything is.
+    """
+
+    draws: int = attrs.field(default=5, validator=[attrs.validators.ge(1), attrs.validators.lt(100)])
+    stateful: bool = True
+    fallbacks: tuple[str, ...] = ("symbolic", "union")
+
+
+@attrs.frozen
+class LLMSetting:
+    """One LLM learner configuration; see the module doc for what each switch reproduces."""
+
+    name: str
+    prompt: PromptKind = "examples"
+    counterexamples: bool = True
+    clustered: bool = True
+    regularization: bool = True
+    reflection: bool = False
+    repair_retries: int = attrs.field(default=0, validator=[attrs.validators.ge(0), attrs.validators.lt(99)])
+    #: How many misclassified examples a repair prompt shows at most (the reference code's 16).
+    repair_shown: int = attrs.field(default=16, validator=attrs.validators.ge(1))
+    candidates: int = attrs.field(default=1, validator=[attrs.validators.ge(1), attrs.validators.lt(100)])
+    candidate_source: CandidateSource = "n"
+    feedback: FeedbackStrategy = "diagnostic"
+    turns: int | None = None
+    hardening_cycles: int = attrs.field(default=0, validator=attrs.validators.ge(0))
+    exact: bool = False
+    guard: Guard | None = None
+    #: Prompt components (seed paper Table 6): the input-format instruction, the GEPA strategy and
+    #: the request to reason before answering (off: the regex alone in ``<ans>``).
+    input_format: bool = True
+    strategy: bool = True
+    chain_of_thought: bool = True
+    output_instruction: bool = True  # the regex syntax and answer format (off: the naive prompt)
+    #: Prompt and completion tokens one proposal may spend before it stops with a ``budget`` failure.
+    proposal_tokens: int | None = None
+    sampling: Sampling = Sampling()
+
+    @property
+    def attempts(self) -> int:
+        """Draw rounds per proposal: the guard's K, else one plus the repair retries."""
+        return self.guard.draws if self.guard is not None else 1 + self.repair_retries
+
+    def regularization_for(self, dialect: Dialect) -> Regularization | None:
+        """The bounds this setting puts in the prompt (and the guard enforces) for ``dialect``."""
+        return REGULARIZATION[dialect] if self.regularization else None
+
+    def to_json(self) -> dict[str, object]:
+        """The setting as plain JSON data."""
+        return attrs.asdict(self)
+
+
+def _presets() -> dict[str, LLMSetting]:
+    agentic = LLMSetting("agentic", reflection=True, repair_retries=3)
+    acegis = LLMSetting("acegis-diagnostic", prompt="description", clustered=False, regularization=False, turns=4)
+    guarded = LLMSetting("guarded", reflection=True, guard=Guard())
+    # Table 6 adds prompt components one at a time to Single on plain counterexamples without
+    # regularization, starting from the naive prompt (the task sentence alone).
+    prompt = LLMSetting(
+        "prompt-output", clustered=False, regularization=False, input_format=False, strategy=False, chain_of_thought=False
+    )
+    settings = [
+        attrs.evolve(prompt, name="prompt-naive", output_instruction=False),
+        LLMSetting("standard", counterexamples=False, clustered=False),
+        LLMSetting("single"),
+        LLMSetting("single-noreg", regularization=False),
+        LLMSetting("single-plain", clustered=False),
+        agentic,
+        attrs.evolve(agentic, name="agentic-plain", clustered=False),
+        attrs.evolve(agentic, name="agentic-noreg", regularization=False),
+        attrs.evolve(agentic, name="agentic-norefl", reflection=False),
+        attrs.evolve(agentic, name="agentic-norepair", repair_retries=0),
+        attrs.evolve(agentic, name="multi", candidates=10),
+        attrs.evolve(agentic, name="multi-reply", candidates=10, candidate_source="reply"),
+        attrs.evolve(agentic, name="multi-calls", candidates=10, candidate_source="calls"),
+        attrs.evolve(acegis, name="acegis-zero-shot", feedback="zero_shot"),
+        attrs.evolve(acegis, name="acegis-generic", feedback="generic"),
+        attrs.evolve(acegis, name="acegis-error-only", feedback="error_only"),
+        acegis,
+        attrs.evolve(acegis, name="acegis-diagnostic-7", turns=7),
+        attrs.evolve(acegis, name="acegis-full", turns=7, hardening_cycles=2),
+        attrs.evolve(acegis, name="acegis-exact", turns=7, exact=True),
+        guarded,
+        attrs.evolve(guarded, name="guarded-stateless", guard=Guard(stateful=False)),
+        # over all of Unicode (NL-RX) a clustered counterexample prints megabytes of classes
+        attrs.evolve(guarded, name="guarded-plain", clustered=False),
+        prompt,
+        attrs.evolve(prompt, name="prompt-input", input_format=True),
+        attrs.evolve(prompt, name="prompt-cot", input_format=True, chain_of_thought=True),
+        attrs.evolve(prompt, name="prompt-strategy", input_format=True, chain_of_thought=True, strategy=True),
+    ]
+    return {setting.name: setting for setting in settings}
+
+
+#: The named settings, by name.
+SETTINGS: dict[str, LLMSetting] = _presets()
+
+
+def setting_named(name: str) -> LLMSetting:
+    """The preset called ``name``; ``KeyError`` lists the known names."""
+    try:
+        return SETTINGS[name]
+    except KeyError:
+        raise KeyError(f"unknown LLM setting {name!r}; known: {', '.join(SETTINGS)}") from None
+
+
+def log_scale_sizes(start: int = 3, total: int = 3000, factor: float = 2.0) -> tuple[int, ...]:
+    """Standard's sample sizes: ``start`` multiplied by ``factor`` while below ``total``, then ``total``."""
+    sizes = []
+    size = start
+    while size < total:
+        sizes.append(size)
+        size = max(size + 1, int(size * factor))
+    return (*sizes, total)

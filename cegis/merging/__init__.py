@@ -1,7 +1,0 @@
-"""Passive state-merging learners: RPNI and EDSM over characters, and the symbolic learner over
-the atoms of the examples' character sets (:mod:`cegis.merging.learners`)."""
-
-from cegis.merging.learners import MergingLearner, edsm, rpni, symbolic, symbolic_exbar
-from cegis.merging.redblue import MergeOrder
-
-__all__ = ["MergeOrder", "MergingLearner", "edsm", "rpni", "symbolic", "symbolic_exbar"]

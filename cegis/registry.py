@@ -1,0 +1,67 @@
+"""The learners by name, for the command line, benchmarks and configs that name a learner as data.
+
+Each entry says where the learner's zero-argument constructor lives (``"module:attribute"``, imported
+only when that learner is built, so one learner's heavy dependencies never load for another),
+whether it needs membership queries, and a rank: the default learner of ``python -m cli learn`` is
+the highest-ranked one that needs no membership queries. Registering a learner is one line in
+:data:`REGISTRY`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import cast
+
+import attrs
+
+from cegis.learner import Learner
+
+
+@attrs.frozen
+class LearnerSpec:
+    """How to build one learner and what it needs."""
+
+    name: str
+    constructor: str  # "package.module:Attribute", called with no arguments
+    summary: str
+    membership: bool = False  # needs a membership oracle (only teachers with `label` can drive it)
+    rank: int = 0  # among learners without membership queries, the highest rank is the default
+
+    def build(self) -> Learner:
+        """A fresh learner."""
+        module, _, attribute = self.constructor.partition(":")
+        return cast(Learner, getattr(importlib.import_module(module), attribute)())
+
+
+REGISTRY: dict[str, LearnerSpec] = {
+    spec.name: spec
+    for spec in (
+        LearnerSpec("lstar", "cegis.symbolic.lstar:LStarLearner", "Angluin's L* with Rivest-Schapire counterexamples", True),
+        LearnerSpec("union", "cegis.symbolic.union:UnionLearner", "the union of the positive examples (last resort)"),
+        LearnerSpec(
+            "smallest-first",
+            "cegis.symbolic.chain:smallest_first",
+            "the enumerative learner, else the best passive learner, else the union (the default for --examples)",
+            rank=-1,
+        ),
+        LearnerSpec("enumerative", "cegis.symbolic.enumerative:EnumerativeLearner", "the smallest consistent regex, by size"),
+        LearnerSpec("rpni", "cegis.symbolic.merging:rpni", "RPNI state merging over characters", rank=1),
+        LearnerSpec("edsm", "cegis.symbolic.merging:edsm", "evidence-driven state merging over characters", rank=2),
+        LearnerSpec("symbolic", "cegis.symbolic.merging:symbolic", "state merging over the atoms of the examples' classes", rank=10),
+        LearnerSpec("symbolic-exbar", "cegis.symbolic.merging:symbolic_exbar", "symbolic, then an exact smallest-DFA search", rank=3),
+    )
+}
+
+
+def build(name: str) -> Learner:
+    """The learner registered as ``name``; ``KeyError`` names the known ones."""
+    try:
+        return REGISTRY[name].build()
+    except KeyError:
+        raise KeyError(f"unknown learner {name!r}; known: {', '.join(sorted(REGISTRY))}") from None
+
+
+def default_passive() -> str:
+    """The name of the best-ranked learner that needs no membership queries."""
+    passive = [spec for spec in REGISTRY.values() if not spec.membership]
+    return max(passive, key=lambda spec: spec.rank).name

@@ -1,0 +1,52 @@
+"""A learner that asks several learners in turn and keeps the first hypothesis: "smallest first".
+
+For a fixed set of examples a practitioner wants the smallest consistent regex when one can be
+found within budget, and a consistent one in any case. The enumerative learner finds the smallest
+or fails past its node and time budget; the best state-merging learner generalizes where the
+enumeration gives up; the union of the positives is consistent whenever the examples are. Asked in
+that order, the first proposal with a hypothesis wins, and the proposal's cost is everything asked.
+Each inner learner keeps its own memo (the chain's memo is the tuple of them).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from cegis.learner import Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
+from cegis.registry import REGISTRY, default_passive
+
+
+@attrs.frozen
+class FirstConsistent:
+    """Asks ``learners`` in order; the first proposal carrying a hypothesis is the answer."""
+
+    learners: tuple[Learner, ...]
+    name: str = "first-consistent"
+
+    async def propose(self, context: LearnerContext) -> Proposal:
+        """The first inner proposal with a hypothesis, or ``search_exhausted`` naming every failure."""
+        memos = self._memos(context)
+        cost = LearnerCost()
+        failures = []
+        for i, learner in enumerate(self.learners):
+            previous = None if context.previous is None else attrs.evolve(context.previous, memo=memos[i])
+            proposal = await learner.propose(attrs.evolve(context, previous=previous))
+            cost += proposal.cost
+            memos = (*memos[:i], proposal.memo, *memos[i + 1 :])
+            if proposal.ok:
+                return attrs.evolve(proposal, cost=cost, memo=memos, reasoning=f"[{learner.name}] {proposal.reasoning}")
+            failures.append(f"{learner.name}: {proposal.failure}")
+        return Proposal(None, failure=ProposalFailure("search_exhausted", "; ".join(failures)), cost=cost, memo=memos)
+
+    def _memos(self, context: LearnerContext) -> tuple[object, ...]:
+        memo = None if context.previous is None else context.previous.memo
+        if isinstance(memo, tuple) and len(memo) == len(self.learners):
+            return memo
+        return (None,) * len(self.learners)
+
+
+def smallest_first() -> FirstConsistent:
+    """The enumerative learner, then the best learner without membership queries, then the union
+    of the positives (each only when registered)."""
+    names = dict.fromkeys(n for n in ("enumerative", default_passive(), "union") if n in REGISTRY)
+    return FirstConsistent(tuple(REGISTRY[n].build() for n in names), "smallest-first")

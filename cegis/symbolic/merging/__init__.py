@@ -1,0 +1,7 @@
+"""Passive state-merging learners: RPNI and EDSM over characters, and the symbolic learner over
+the atoms of the examples' character sets (:mod:`cegis.symbolic.merging.learners`)."""
+
+from cegis.symbolic.merging.learners import MergingLearner, edsm, rpni, symbolic, symbolic_exbar
+from cegis.symbolic.merging.redblue import MergeOrder
+
+__all__ = ["MergeOrder", "MergingLearner", "edsm", "rpni", "symbolic", "symbolic_exbar"]

@@ -1,0 +1,365 @@
+"""The hot loops of state merging, compiled: union-find, merge with determinization, undo, and the
+red-blue loop (:mod:`cegis.symbolic.merging.redblue`) that tries a merge for every red/blue pair.
+
+They work in place on the arrays of a :class:`cegis.symbolic.merging.quotient.Quotient`, passed as one tuple
+``tree = (succ, parent, label, depth, labeled_by, log, meta, stack)``:
+
+* ``succ[node, symbol]``: the child a tree node reads ``symbol`` into, ``-1`` for none (only the
+  rows of representatives are current);
+* ``parent``: the union-find forest; ``label``: ``UNKNOWN``/``REJECT``/``ACCEPT`` per
+  representative; ``depth``: per tree node; ``labeled_by``: the example that labeled a node, or -1;
+* ``log[i] = (kind, node, value)``: the undo log (0 parent, 1 label, 2 edge added, 3 node created);
+* ``meta = [nodes, log length, conflict a, conflict b]``; ``stack``: scratch for merge's pairs.
+
+Evidence-driven merging tries every red/blue pair at every step, so a learner call runs hundreds of
+thousands of trial merges; in Python they were most of a learner's time.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from automata._jit import kernel  # the project's one numba decorator (cached, with a fallback)
+from automata.arrays import BoolArray, Int8Array, Int64Array, IntArray
+
+#: The arrays of a quotient, in the order the kernels unpack them.
+Arrays = tuple[IntArray, IntArray, Int8Array, IntArray, IntArray, IntArray, Int64Array, IntArray]
+
+UNKNOWN, REJECT, ACCEPT = -1, 0, 1
+NODES, LOG, CONFLICT_A, CONFLICT_B = 0, 1, 2, 3
+PARENT, LABEL, EDGE, NODE = 0, 1, 2, 3
+
+
+@kernel
+def find(parent: IntArray, node: int) -> int:
+    """The representative of ``node``."""
+    while parent[node] != node:
+        node = parent[node]
+    return node
+
+
+@kernel
+def log_change(tree: Arrays, kind: int, node: int, value: int) -> None:
+    """Append one change to the undo log."""
+    log, meta = tree[5], tree[6]
+    top = meta[LOG]
+    log[top, 0] = kind
+    log[top, 1] = node
+    log[top, 2] = value
+    meta[LOG] = top + 1
+
+
+@kernel
+def merge(tree: Arrays, keep: int, absorb: int) -> int:
+    """Merge ``absorb`` into ``keep`` and close under determinization; the evidence score (pairs of
+    equally labeled states merged), or -1 on a label conflict (then undo: the partial merge is
+    logged, and ``meta`` holds the two conflicting states)."""
+    succ, parent, label, meta, stack = tree[0], tree[1], tree[2], tree[6], tree[7]
+    score = 0
+    stack[0, 0] = keep
+    stack[0, 1] = absorb
+    pending = 1
+    while pending:
+        pending -= 1
+        a = find(parent, stack[pending, 0])
+        b = find(parent, stack[pending, 1])
+        if a == b:
+            continue
+        if label[b] != UNKNOWN:
+            if label[a] == UNKNOWN:
+                log_change(tree, LABEL, a, UNKNOWN)
+                label[a] = label[b]
+            elif label[a] != label[b]:
+                meta[CONFLICT_A] = a
+                meta[CONFLICT_B] = b
+                return -1
+            else:
+                score += 1
+        parent[b] = a
+        log_change(tree, PARENT, b, b)
+        for symbol in range(succ.shape[1]):
+            child = succ[b, symbol]
+            if child < 0:
+                continue
+            here = succ[a, symbol]
+            if here < 0:
+                succ[a, symbol] = child
+                log_change(tree, EDGE, a, symbol)
+            else:
+                stack[pending, 0] = here
+                stack[pending, 1] = child
+                pending += 1
+    return score
+
+
+@kernel
+def undo(tree: Arrays, mark: int) -> None:
+    """Take back every change logged since ``mark``."""
+    succ, parent, label, labeled_by, log, meta = tree[0], tree[1], tree[2], tree[4], tree[5], tree[6]
+    top = meta[LOG]
+    while top > mark:
+        top -= 1
+        kind, node, value = log[top, 0], log[top, 1], log[top, 2]
+        if kind == PARENT:
+            parent[node] = value
+        elif kind == LABEL:
+            label[node] = value
+            labeled_by[node] = -1
+        elif kind == EDGE:
+            succ[node, value] = -1
+        else:  # the node created last
+            succ[node, :] = -1
+            parent[node] = node
+            label[node] = UNKNOWN
+            labeled_by[node] = -1
+            meta[NODES] = node
+    meta[LOG] = top
+
+
+@kernel
+def insert_literals(
+    tree: Arrays, symbols: IntArray, ends: Int64Array, accept: BoolArray, owners: IntArray
+) -> tuple[int, int]:
+    """Add the words of one symbol per position ``symbols[ends[w-1]:ends[w]]`` (0 first) in order,
+    word ``w`` labeled ``accept[w]`` for example number ``owners[w]``, creating the nodes they
+    need; ``(-1, -1)``, or the first word that meets a differently labeled state and that state
+    (the words before it stay in)."""
+    succ, parent, label, depth, labeled_by, meta = tree[0], tree[1], tree[2], tree[3], tree[4], tree[6]
+    begin = 0
+    for w in range(ends.shape[0]):
+        node = 0
+        for k in range(begin, ends[w]):
+            node = find(parent, node)
+            symbol = symbols[k]
+            child = succ[node, symbol]
+            if child < 0:
+                child = meta[NODES]
+                meta[NODES] = child + 1
+                depth[child] = depth[node] + 1
+                log_change(tree, NODE, child, 0)
+                succ[node, symbol] = child
+                log_change(tree, EDGE, node, symbol)
+            node = child
+        begin = ends[w]
+        state = find(parent, node)
+        wanted = ACCEPT if accept[w] else REJECT
+        if label[state] == UNKNOWN:
+            log_change(tree, LABEL, state, UNKNOWN)
+            label[state] = wanted
+            labeled_by[state] = owners[w]
+        elif label[state] != wanted:
+            return w, state
+    return -1, -1
+
+
+@kernel
+def trial(tree: Arrays, keep: int, absorb: int) -> int:
+    """The score :func:`merge` would give, with the merge taken back."""
+    mark = tree[6][LOG]
+    score = merge(tree, keep, absorb)
+    undo(tree, mark)
+    return score
+
+
+@kernel
+def reaches_acceptance(tree: Arrays, state: int, seen: BoolArray) -> bool:
+    """Whether an accepting state is reachable from ``state`` (``seen``: all False, restored)."""
+    succ, parent, label = tree[0], tree[1], tree[2]
+    stack = [state]
+    visited = [state]
+    seen[state] = True
+    found = False
+    while stack and not found:
+        current = stack.pop()
+        if label[current] == ACCEPT:
+            found = True
+            break
+        for symbol in range(succ.shape[1]):
+            child = succ[current, symbol]
+            if child >= 0:
+                rep = find(parent, child)
+                if not seen[rep]:
+                    seen[rep] = True
+                    visited.append(rep)
+                    stack.append(rep)
+    for s in visited:
+        seen[s] = False
+    return found
+
+
+@kernel
+def blue_states(tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array) -> Int64Array:
+    """The blue states (non-red successors of red ones) by depth, then number; with ``sinks`` only
+    those from which acceptance is reachable. ``positive[s]``: 1 known to reach it, 0 unknown."""
+    succ, parent, depth = tree[0], tree[1], tree[3]
+    n = tree[6][NODES]  # the arrays are sized for the largest tree the examples could make
+    is_red = np.zeros(n, dtype=np.bool_)
+    for r in red:
+        is_red[r] = True
+    found = np.zeros(n, dtype=np.bool_)
+    blues = []
+    for r in red:
+        for symbol in range(succ.shape[1]):
+            child = succ[r, symbol]
+            if child >= 0:
+                rep = find(parent, child)
+                if not is_red[rep] and not found[rep]:
+                    found[rep] = True
+                    blues.append(rep)
+    keys = np.array([depth[b] * n + b for b in blues], dtype=np.int64)
+    ordered = np.array(blues, dtype=np.int64)[np.argsort(keys, kind="mergesort")]
+    if not sinks:
+        return ordered
+    seen = np.zeros(n, dtype=np.bool_)
+    kept = []
+    for b in ordered:
+        if positive[b] or reaches_acceptance(tree, b, seen):
+            positive[b] = 1
+            kept.append(b)
+    return np.array(kept, dtype=np.int64)
+
+
+@kernel
+def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int64Array:
+    """Red-blue merging in place (see :func:`cegis.symbolic.merging.redblue.red_blue`); the red states, start
+    first, or an empty array past ``max_states``."""
+    parent = tree[1]
+    red = [find(parent, 0)]
+    positive = np.zeros(tree[6][NODES], dtype=np.int8)  # merging only adds paths: stays true
+    while True:
+        canonical = []
+        for r in red:
+            rep = find(parent, r)
+            if rep not in canonical:
+                canonical.append(rep)
+        red = canonical
+        reds = np.array(red, dtype=np.int64)
+        blues = blue_states(tree, reds, sinks, positive)
+        if len(blues) == 0:
+            return reds
+        promoted = edsm_step(tree, red, blues) if evidence else rpni_step(tree, red, blues[0])
+        if promoted >= 0:
+            red.append(promoted)
+            if len(red) > max_states:
+                return np.zeros(0, dtype=np.int64)
+
+
+@kernel
+def edsm_step(tree: Arrays, red: list[int], blues: Int64Array) -> int:
+    """Take the best-scoring merge of any blue state (the first on a tie) and return -1, or return
+    the first blue state no red state accepts, for promotion."""
+    best_score, best_red, best_blue = -1, -1, -1
+    for blue in blues:
+        mergeable = False
+        for state in red:
+            score = trial(tree, state, blue)
+            if score >= 0:
+                mergeable = True
+                if score > best_score:
+                    best_score, best_red, best_blue = score, state, blue
+        if not mergeable:
+            return int(blue)
+    merge(tree, best_red, best_blue)
+    return -1
+
+
+@kernel
+def rpni_step(tree: Arrays, red: list[int], blue: int) -> int:
+    """Merge ``blue`` into the first red state that accepts it and return -1; else return it."""
+    for state in red:
+        mark = tree[6][LOG]
+        if merge(tree, state, blue) >= 0:
+            return -1
+        undo(tree, mark)
+    return int(blue)
+
+
+@kernel
+def misclassified(
+    transitions: IntArray,
+    accepting: BoolArray,
+    start: int,
+    symbols: Int64Array,
+    position_ends: Int64Array,
+    word_ends: Int64Array,
+    labels: BoolArray,
+    path: Int64Array,
+) -> BoolArray:
+    """Which symbolic words a DFA table gets wrong for some string, and such a string for each.
+
+    The words are packed: word ``w`` holds positions ``word_ends[w-1]..word_ends[w]`` (0 first),
+    position ``p`` the classes ``symbols[position_ends[p-1]:position_ends[p]]``. For each word the
+    states each position can reach are followed, each reached first from the smallest state by
+    the first class of the position; for a missed word ``path[p]`` is then the class read at each of
+    its positions on the way to the smallest wrongly labeled state."""
+    n = transitions.shape[0]
+    missed = np.zeros(word_ends.shape[0], dtype=np.bool_)
+    longest = 0
+    first = 0
+    for w in range(word_ends.shape[0]):
+        longest = max(longest, word_ends[w] - first)
+        first = word_ends[w]
+    came_from = np.empty((longest, n), dtype=np.int64)
+    read = np.empty((longest, n), dtype=np.int64)
+    reached = np.zeros(n, dtype=np.bool_)
+    following = np.zeros(n, dtype=np.bool_)
+    first_position = 0
+    for w in range(word_ends.shape[0]):
+        reached[:] = False
+        reached[start] = True
+        length = word_ends[w] - first_position
+        for k in range(length):
+            p = first_position + k
+            begin = position_ends[p - 1] if p > 0 else 0
+            following[:] = False
+            for state in range(n):
+                if reached[state]:
+                    for j in range(begin, position_ends[p]):
+                        target = transitions[state, symbols[j]]
+                        if not following[target]:
+                            following[target] = True
+                            came_from[k, target] = state
+                            read[k, target] = symbols[j]
+            reached[:] = following
+        wrong = -1
+        for state in range(n):
+            if reached[state] and accepting[state] != labels[w]:
+                wrong = state
+                break
+        if wrong >= 0:
+            missed[w] = True
+            state = wrong
+            for k in range(length - 1, -1, -1):
+                path[first_position + k] = read[k, state]
+                state = came_from[k, state]
+        first_position = word_ends[w]
+    return missed
+
+
+@kernel
+def red_table(tree: Arrays, red: Int64Array, similar: Int64Array, transitions: IntArray) -> None:
+    """Fill the rows of the red states (in order) of a table whose last row is the rejecting sink:
+    a symbol read from a red state leads to the red state it reaches, or to the sink; a symbol not
+    read there follows the first symbol of its row of ``similar`` (-1 ends a row) that is read."""
+    succ, parent = tree[0], tree[1]
+    sink = red.shape[0]
+    index = np.full(tree[6][NODES], sink, dtype=np.int64)
+    for i in range(sink):
+        index[red[i]] = i
+    width = succ.shape[1]
+    for i in range(sink):
+        state = red[i]
+        for symbol in range(width):
+            child = succ[state, symbol]
+            if child >= 0:
+                transitions[i, symbol] = index[find(parent, child)]
+        for symbol in range(similar.shape[0]):
+            if symbol < width and succ[state, symbol] >= 0:
+                continue
+            for k in range(similar.shape[1]):
+                other = similar[symbol, k]
+                if other < 0:
+                    break
+                if other < width and succ[state, other] >= 0:
+                    transitions[i, symbol] = transitions[i, other]
+                    break

@@ -1,0 +1,346 @@
+"""Hypotheses built from the factors (substrings) that every positive example shares.
+
+State merging generalizes from the prefix tree: it finds loops and joins, but a constraint such as
+"contains ``New#Zealand``" is a twelve-state automaton whose back edges (on ``N`` back to the
+second state, on any other character to the first) no sample of a few long positives spells out,
+and two such constraints together are their product. Regexes written by people are full of them
+(KB13's targets were written from descriptions like "lines containing X and Y"). So the learner
+also proposes, as candidates that compete on description length with the merged ones:
+
+- the *conjunction*: every positive starts with their longest common prefix, ends with their
+  longest common suffix, and contains each of their shared factors as many times as each of them
+  does (``ug`` four times); and each factor they hold more than once alone (``fu`` six times);
+- when a negative refutes the conjunction: the conjunction that also asks for the characters
+  every positive has (``black`` and ``z``), or for characters of the classes every positive has
+  (``Westbury`` and a digit); the conjunction that also excludes what the negatives it accepts
+  hold and no positive has, a factor, a character, a factor before or after a shared one, or a
+  few factors that cover them (``Wednesday`` but not ``Sunday``; ``helper`` but not ``little``
+  before it; neither ``sh`` nor ``cl``), a factor narrowed to its piece apart from the shared
+  words (``butterflies`` of ``butterfliesfireflies``) or to its shortest pieces no positive holds
+  (``ham`` of ``sandwicham``); the conjunction that also keeps every order of two
+  factors that all positives keep (``de`` before ``st`` and ``col`` before ``re``); the one that
+  also asks for one of a few factors before or after a shared one (``ig`` or ``physics`` before
+  ``nobel``); and the one that bounds the runs of a class the clustered examples show by the
+  most a positive has (at least three letters in at most six runs: ``([0-9#]*[A-Za-z]+[0-9#]*){3,6}``);
+- the conjunction that asks for as many characters of a class the clustered examples show as
+  every positive has, for each class alone and for all of them (two letters; two digits and
+  three letters);
+- when no suffix is shared: the strings that start with the prefix, or else a character of the
+  class every positive starts with, and end with one of a few suffixes (``[0-9]`` … ``street`` or
+  ``avenue``) or, after a prefix, a character of the class every positive ends with;
+- the *sequences*: the factors, each counted apart from its occurrences inside longer ones
+  (``and`` beside ``sand``), in at most :data:`~cegis.symbolic.merging.sequences.MOST_ORDERS` orders that cover the
+  positives (``car`` then ``foo`` then ``cop``, or the other way round); when a negative refutes
+  them (or the one shared factor alone), with the characters and classes every positive has as
+  further pieces (``XYX``, ``ABC``, ``#``; ``a``, ``#``, ``lot``), and then with the gaps between
+  the pieces bounded by those the positives show (``hello``, one to five characters, ``world``);
+- *contains one of* a few factors that no negative contains and that together cover every
+  positive (``bedrock`` or ``yabadabadoo``).
+
+A candidate that a negative example contradicts is dropped later like any other
+(:func:`oracle.misclassified`); these only add hypotheses, never remove one.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+
+from cegis.symbolic.merging.pieces import contains, one_after_another, piece_name, starts_of
+from cegis.symbolic.merging.sequences import sequence_hypotheses
+from cegis.symbolic.merging.shared import SHORTEST_FACTOR, Hypotheses, Shared, shared_factors
+from regexlang.ast import Chars, Complement, Optional, Plus, Regex, Repeat, Star, concat, intersection, union
+from regexlang.ast import text as text_regex
+from regexlang.charset import CharSet
+
+#: Most factors of a "contains one of" hypothesis, and the fewest and most characters of those
+#: factors.
+MOST_ALTERNATIVES = 3
+SHORTEST_ALTERNATIVE = 3
+LONGEST_ALTERNATIVE = 16
+
+#: Marks the end of a string where factors must be suffixes.
+_END = "\0"
+
+#: Most of the examples' classes (the most often shown first) that counting hypotheses bound.
+MOST_COUNTED = 3
+
+
+def factor_hypotheses(
+    positives: Sequence[str],
+    negatives: Sequence[str],
+    universe: CharSet,
+    classes: Sequence[CharSet] = (),
+    shown: Sequence[CharSet] = (),
+) -> Hypotheses:
+    """The hypotheses of this module that the examples suggest, each with a short description,
+    over ``universe``; ``classes`` partition the characters the examples tell apart (a learner's
+    atoms), ``shown`` are the classes of the clustered examples, the most often shown first."""
+    alternatives = _alternatives(positives, negatives, universe)
+    if not positives:
+        return alternatives
+    shared = Shared.of(positives, universe)
+    held = _held_classes(positives, classes, shared.spelled)
+    accepted = [n for n in negatives if shared.holds(n)]  # the negatives the conjunction accepts
+    conjunctions = _conjunctions(shared, positives, accepted, held) + _around(shared, positives, accepted)
+    conjunctions += _counted(shared, positives, accepted, shown) + _framed_alternatives(shared, positives, negatives, [*shown, *classes])
+    return conjunctions + sequence_hypotheses(shared, positives, negatives, held) + alternatives
+
+
+def _conjunctions(shared: Shared, positives: Sequence[str], accepted: Sequence[str], held: dict[CharSet, int]) -> Hypotheses:
+    """The conjunction, each factor a positive holds more than once alone (``fu`` six times, without
+    the coincidences of a few positives), and, when a negative refutes the conjunction (or there
+    is none: no factor is shared), the conjunctions that also ask for the characters or the
+    ``held`` classes every positive has, exclude what the ``accepted`` negatives share
+    (``~excellent``), and keep the factors' orders."""
+    parts, named = shared.parts(), shared.names()
+    out = [(intersection(*parts), f"shared factors ({', '.join(named)})")] if parts else []
+    if len(parts) > 1:
+        out += [(contains(text_regex(w), n, shared.anything), f"shared factors ({w} ×{n})") for w, n in shared.inner.items() if n > 1]
+    if not accepted:
+        return out
+    lacking = [c for c in shared.characters if any(c not in n for n in accepted)]
+    if lacking:  # the words alone are refuted: ask for the characters every positive has too
+        has = [contains(text_regex(c), 1, shared.anything) for c in lacking]
+        out.append((intersection(*parts, *has), f"shared factors ({', '.join([*named, *lacking])})"))
+    if held:  # the words alone are refuted: ask for the classes every positive has too
+        classed, classes_named = _at_least(shared, held)
+        out.append((intersection(*parts, *classed), f"shared factors ({', '.join([*named, *classes_named])})"))
+        still = [x for x in accepted if all(_count(x, c) >= n for c, n in held.items())]
+        if still:  # refuted too: what follows adds to it (else to the words alone)
+            parts, named, accepted = parts + classed, named + classes_named, still
+    words = shared.once
+    for absent, none_of in _exclusions(positives, accepted, words, shared.anything):
+        out.append((intersection(*parts, *absent), f"shared factors ({', '.join(named)}), {none_of}" if named else none_of))
+    pairs = [pair for pair in itertools.permutations(words, 2) if all(shared.match(p, pair) is not None for p in positives)]
+    if pairs:
+        kept = [one_after_another([text_regex(w) for w in pair], shared.anything) for pair in pairs]
+        out.append((intersection(*parts, *kept), f"shared factors ({', '.join(named)}), in order ({', '.join(map('…'.join, pairs))})"))
+    return out
+
+
+def _counted(shared: Shared, positives: Sequence[str], accepted: Sequence[str], shown: Sequence[CharSet]) -> Hypotheses:
+    """For each of the first :data:`MOST_COUNTED` ``shown`` classes, the conjunction that also asks
+    for as many characters of the class as every positive has (``≥ 2 letters``), and the one that
+    also asks for at most as many runs of them as a positive has, when a negative it would
+    otherwise accept (of the ``accepted``) has more runs; and the one that asks for as many
+    characters of each of those classes (``≥ 2 digits and ≥ 3 letters``)."""
+    out = []
+    counted = {chars: min(_count(p, chars) for p in positives) for chars in [c for c in shown if len(c) > 1 and shared.universe - c][:MOST_COUNTED]}
+    for chars, least in counted.items():
+        most = max(_runs(p, chars) for p in positives)
+        asked, said = _at_least(shared, {chars: least})
+        parts = [*shared.parts(), *asked]
+        named = f"shared factors ({', '.join([*shared.names(), *said])})"
+        if least:
+            out.append((intersection(*parts), named))
+        if any(_runs(n, chars) > most and _count(n, chars) >= least for n in accepted):
+            out.append((intersection(*parts, _runs_at_most(chars, most, shared.universe)), f"{named}, at most {most} runs of {piece_name(chars)}"))
+    counts = {chars: least for chars, least in counted.items() if least}
+    if len(counts) > 1:
+        asked, said = _at_least(shared, counts)
+        out.append((intersection(*shared.parts(), *asked), f"shared factors ({', '.join([*shared.names(), *said])})"))
+    return out
+
+
+def _at_least(shared: Shared, counts: dict[CharSet, int]) -> tuple[list[Regex], list[str]]:
+    """The languages that ask for ``counts[c]`` characters of each class ``c``, and their names."""
+    return [contains(Chars(c), n, shared.anything) for c, n in counts.items()], [f"{piece_name(c)} ×{n}" for c, n in counts.items()]
+
+
+def _runs_at_most(chars: CharSet, most: int, universe: CharSet) -> Regex:
+    """The strings over ``universe`` with at most ``most`` runs of ``chars`` (maximal substrings of them)."""
+    others, run = Chars(universe - chars), Plus(Chars(chars))
+    if not most:
+        return Star(others)
+    return concat(Star(others), Repeat(concat(run, Plus(others)), 0, most - 1), Optional(concat(run, Star(others))))
+
+
+def _runs(string: str, chars: CharSet) -> int:
+    """How many runs of ``chars`` ``string`` has."""
+    return sum(x in chars and (i == 0 or string[i - 1] not in chars) for i, x in enumerate(string))
+
+
+def _around(shared: Shared, positives: Sequence[str], accepted: Sequence[str]) -> Hypotheses:
+    """For each factor every positive holds once: when negatives holding it refute the conjunction,
+    the conjunction that also asks for one of a few :func:`covering_factors` (of at least
+    :data:`SHORTEST_FACTOR` characters) before it, or after it (``ig`` or ``physics`` before ``nobel``)."""
+    out: Hypotheses = []
+    for word in shared.once if accepted else []:
+        for after in (False, True):
+            def side(string: str) -> str:
+                return string[string.find(word) + len(word) :] if after else string[: string.rfind(word)]
+
+            factors = covering_factors([side(p) for p in positives], [side(n) for n in accepted], SHORTEST_FACTOR)
+            if factors:
+                pieces = [text_regex(word), union(*map(text_regex, factors))]
+                sequence = one_after_another(pieces if after else pieces[::-1], shared.anything)
+                where = "after" if after else "before"
+                out.append((intersection(*shared.parts(besides=word), sequence), f"shared factors ({', '.join(shared.names())}), one of ({', '.join(factors)}) {where} {word}"))
+    return out
+
+
+def _framed_alternatives(
+    shared: Shared, positives: Sequence[str], negatives: Sequence[str], classes: Sequence[CharSet]
+) -> Hypotheses:
+    """When no suffix is shared: the strings that start with the shared prefix, or else with a
+    character of the smallest of ``classes`` holding every positive's first one, and end with one
+    of a few suffixes that cover the positives and that no negative starting so ends with
+    (``[0-9]`` … ``street`` or ``avenue``), or, after a shared prefix, with a character of the
+    smallest class holding every positive's last one (``Transport#One`` … ``[0-9]``)."""
+    if shared.suffix or not negatives or "" in positives:
+        return []
+    first = _smallest(classes, CharSet.of("".join(p[0] for p in positives)), shared.universe)
+    if shared.prefix:
+        start, said, opening = text_regex(shared.prefix), shared.prefix, [n for n in negatives if n.startswith(shared.prefix)]
+    elif first is not None:
+        start, said, opening = Chars(first), piece_name(first), [n for n in negatives if n and n[0] in first]
+    else:
+        return []
+    out = []
+    suffixes = covering_factors(positives, opening, SHORTEST_FACTOR, ends=True)
+    if suffixes:
+        either = union(*map(text_regex, suffixes))
+        out.append((intersection(concat(start, shared.anything), concat(shared.anything, either)), f"starts {said}, ends with one of ({', '.join(suffixes)})"))
+    last = _smallest(classes, CharSet.of("".join(p[-1] for p in positives)), shared.universe)
+    if last is not None and shared.prefix:
+        out.append((intersection(concat(start, shared.anything), concat(shared.anything, Chars(last))), f"starts {said}, ends {piece_name(last)}"))
+    return out
+
+
+def _smallest(classes: Sequence[CharSet], chars: CharSet, universe: CharSet) -> CharSet | None:
+    """The smallest of ``classes`` (short of the ``universe``) that holds ``chars``, if any."""
+    return min((c for c in classes if chars.issubset(c) and universe - c), key=len, default=None)
+
+
+def _exclusions(positives: Sequence[str], accepted: Sequence[str], words: Sequence[str], anything: Regex) -> list[tuple[list[Regex], str]]:
+    """What to exclude so that the ``accepted`` negatives are refused (:func:`_excluded`), as it
+    is, narrowed to the pieces apart from the shared ``words``, and narrowed to the shortest pieces
+    no positive holds: each as the complements to intersect and a description."""
+    excluded = _excluded(positives, accepted, words)
+    variants = [excluded, _narrowed(excluded, lambda w: _apart_from(w, words, positives)), _narrowed(excluded, lambda w: _minimal_absent(w, positives))]
+    return [
+        ([Complement(one_after_another([text_regex(w) for w in seq], anything)) for seq in exclusions], f"none of ({', '.join(map('…'.join, exclusions))})")
+        for exclusions in dict.fromkeys(tuple(v) for v in variants if v)
+    ]
+
+
+def _excluded(positives: Sequence[str], accepted: Sequence[str], words: Sequence[str]) -> list[tuple[str, ...]]:
+    """What every one of the ``accepted`` negatives holds and no positive does: the characters and
+    factors they share that no positive has, and those a positive has but never before (or after)
+    one of ``words`` that the negatives hold it before (after); when these leave negatives, also a
+    few factors no positive has that cover those (``sh`` or ``cl``)."""
+    characters = sorted(set.intersection(*map(set, accepted)) - set("".join(positives)))
+    out: list[tuple[str, ...]] = [(c,) for c in characters]
+    for w in shared_factors(accepted):
+        if any(c in w for c in characters):
+            continue
+        if not any(w in p for p in positives):
+            out.append((w,))
+            continue
+        for v in (v for v in words if w not in v and v not in w):
+            for seq in ((w, v), (v, w)):
+                if all(starts_of(n, seq) is not None for n in accepted) and not any(starts_of(p, seq) is not None for p in positives):
+                    out.append(seq)
+    left = [n for n in accepted if not any(starts_of(n, seq) is not None for seq in out)]
+    return out + [(w,) for w in covering_factors(left, positives, SHORTEST_FACTOR)] if left else out
+
+
+def _narrowed(excluded: Sequence[tuple[str, ...]], narrow: Callable[[str], list[str]]) -> list[tuple[str, ...]]:
+    """``excluded`` with each single factor replaced by the factors ``narrow`` finds in it."""
+    return [short for seq in excluded for short in ([(w,) for w in narrow(seq[0])] or [seq] if len(seq) == 1 else [seq])]
+
+
+def _apart_from(word: str, words: Sequence[str], positives: Sequence[str]) -> list[str]:
+    """The longest piece of ``word`` between its occurrences of the shared ``words`` that no
+    positive holds (``butterflies`` of ``butterfliesfireflies``), if ``word`` holds one of them."""
+    pieces = [word]
+    for shared in sorted(words, key=len, reverse=True):
+        pieces = [piece for whole in pieces for piece in whole.split(shared)]
+    if len(pieces) == 1:
+        return []
+    absent = [piece for piece in pieces if piece and not any(piece in p for p in positives)]
+    return [max(absent, key=len)] if absent else []
+
+
+def _minimal_absent(word: str, positives: Sequence[str]) -> list[str]:
+    """The substrings of ``word`` that no positive holds but whose every shorter substring some
+    positive does (``ha`` and ``am`` of ``sandwicham`` beside ``msandwich``): the most general
+    exclusions that still refuse ``word``."""
+    def absent(factor: str) -> bool:
+        return not any(factor in p for p in positives)
+
+    found = {
+        word[start:end]
+        for start in range(len(word))
+        for end in range(start + 1, len(word) + 1)
+        if absent(word[start:end]) and (end - start == 1 or not (absent(word[start : end - 1]) or absent(word[start + 1 : end])))
+    }
+    return sorted(found, key=word.find)
+
+
+def _alternatives(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:
+    """"Contains one of" :func:`covering_factors`, when it takes more than one factor; and, when
+    the factors that cover the positives regardless of the negatives take more than one, those
+    with what the negatives holding them hold excluded (``dogs`` or ``cats``, but not ``mice``)."""
+    anything = Star(Chars(universe))
+    out: Hypotheses = []
+    for factors, against in ((covering_factors(positives, negatives), ()), (covering_factors(positives, []), negatives)):
+        if len(factors) < 2:
+            continue
+        regex, named = concat(anything, union(*map(text_regex, factors)), anything), f"contains one of ({', '.join(factors)})"
+        accepted = [n for n in against if any(f in n for f in factors)]
+        if not against:
+            out.append((regex, named))
+        elif accepted:
+            out += [(intersection(regex, *absent), f"{named}, {none_of}") for absent, none_of in _exclusions(positives, accepted, factors, anything)]
+    return out
+
+
+def covering_factors(
+    positives: Sequence[str], negatives: Sequence[str], shortest: int = SHORTEST_ALTERNATIVE, ends: bool = False
+) -> list[str]:
+    """At most :data:`MOST_ALTERNATIVES` substrings (of ``shortest`` to :data:`LONGEST_ALTERNATIVE`
+    characters; when ``ends``, suffixes) that no negative contains (ends with) and that together
+    cover every positive, chosen greedily (the one in most positives not yet covered, the longest
+    on a tie); empty when there are none such."""
+    end = _END if ends else ""
+    if any(_END in s for s in [*positives, *negatives]):
+        return []
+    held: dict[str, set[int]] = {}
+    for i, string in enumerate(positives):
+        for factor in _substrings(string + end, shortest + len(end)):
+            if factor.endswith(end):
+                held.setdefault(factor, set()).add(i)
+    negative_text = "\n".join(n + end for n in negatives)  # a match across two negatives only refuses a factor
+    uncovered = set(range(len(positives)))
+    chosen: list[str] = []
+    while uncovered and len(chosen) < MOST_ALTERNATIVES:
+        ranked = sorted(held, key=lambda w: (len(held[w] & uncovered), len(w), w), reverse=True)
+        best = next((w for w in ranked if held[w] & uncovered and w not in negative_text), None)
+        if best is None:
+            break
+        chosen.append(best)
+        uncovered -= held.pop(best)
+    return [] if uncovered else [w.removesuffix(end) for w in chosen]
+
+
+def _substrings(string: str, shortest: int) -> set[str]:
+    """The substrings of ``string`` an alternative may be."""
+    return {
+        string[start:end]
+        for start in range(len(string))
+        for end in range(start + shortest, min(len(string), start + LONGEST_ALTERNATIVE) + 1)
+    }
+
+
+def _held_classes(positives: Sequence[str], classes: Sequence[CharSet], spelled: str) -> dict[CharSet, int]:
+    """The classes (of more than one character, none ``spelled`` by the factors) that every
+    positive has characters of, with the fewest a positive has."""
+    held = {c: min(_count(p, c) for p in positives) for c in classes if len(c) > 1 and not any(x in c for x in spelled)}
+    return {c: n for c, n in held.items() if n}
+
+
+def _count(string: str, chars: CharSet) -> int:
+    """How many characters of ``string`` are in ``chars``."""
+    return sum(x in chars for x in string)

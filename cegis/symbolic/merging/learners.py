@@ -1,0 +1,609 @@
+"""State-merging learners behind the :class:`cegis.learner.Learner` protocol.
+
+A learner here is a frozen description (alphabet granularity, merge orders, tree readings); each
+proposal re-learns from scratch on every example accumulated so far, so an early wrong merge made
+from sparse data is never carried into later epochs. Each merge order yields one DFA consistent
+with the examples; the proposal is the one with the shortest *description* (minimum description
+length): the bits that spell its states and edges (a word costs its letters, a character class
+the characters and ranges that write it) plus the bits that name each positive example among the
+strings of its length the hypothesis accepts. (RPNI and EDSM are the classic algorithms: one merge
+order over characters and nothing else; what follows the merge orders below, the competing
+hypotheses and the agreements, is the symbolic learner's, :attr:`MergingLearner.augmented`.)
+Small hypotheses generalize better from the same evidence
+(Occam), read better, and keep the teacher far below its state limit; the data term keeps a small
+hypothesis from explaining a coincidence (hundreds of positives that all contain ``New#Zealand``
+are unlikely under ``.*Zealand.*``, and four more states are cheaper than that surprise). A loop
+no positive example pumps (:mod:`cegis.symbolic.merging.pumping`) counts as :data:`UNPUMPED_COST` more
+states, and the language of the positives themselves, which has no loop, competes too: a finite
+target is then learned as the words it is, not refuted one loop at a time. So do the hypotheses
+the positives' shared factors spell (:mod:`cegis.symbolic.merging.factors`: "contains ``New#Zealand``",
+which no merge order finds from a few long positives). Such a hypothesis is described by its
+regex's parts when that is shorter: a product of "contains ``Westbury``" and "contains a digit"
+by its two factors, "contains ``ugly``" by a word and two one-state gaps rather than by the
+fallback edges of its automaton, a counted repetition by what it repeats and its bounds; its loops
+are its template's, not merges from sparse data, so they carry no unpumped-loop cost. Factor
+hypotheses that break an agreement are made again with the strings it implies, like merged ones.
+
+A clustered example enters the prefix tree in one of two *readings*, and the symbolic learner
+tries both: ``tied`` (every class of a position leads to one child) or ``representative`` (one
+path through the largest class of each position). A tie is a guess (the teacher groups characters
+by the states of the difference automaton, not the target's) that sometimes bloats the hypothesis;
+a representative path guesses nothing. An example not fully in the tree is checked universally on
+each candidate, and a string of it the candidate gets wrong is learned literally in another round;
+only after :data:`WITNESS_ROUNDS` is the rest patched in as exceptions (its strings added or
+removed, exactly).
+
+The only memory between epochs is the *agreements* (:mod:`cegis.symbolic.merging.agreement`): when the
+teacher answers with shortest counterexamples, every earlier hypothesis was right below the length
+of its counterexample, and a candidate that breaks that learns again with the strings that show
+it. Those strings are facts about the target, so the memo keeps them and the next epoch starts
+from them. The printed regex is what the teacher sees, so it is parsed back and compiled, and it must
+label every example as the example says (clustered ones universally, :func:`oracle.misclassified`)
+before it is proposed; a candidate that fails is dropped, and when none is left the proposal is a
+typed failure, never a silently inconsistent hypothesis. The search runs in a worker thread so the
+event loop stays free.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import itertools
+import math
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from typing import Literal, TypeVar
+
+import attrs
+import numpy as np
+
+from automata.alphabet import Alphabet
+from automata.arrays import Int64Array
+from automata.compile import compile_regex
+from automata.counting import count_by_length
+from automata.dfa import DFA, classes_by_target
+from automata.errors import AutomataError, SizeLimitExceeded
+from automata.minimize import minimize
+from automata.ops import dead_state, difference, union
+from automata.to_regex import to_regex
+from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
+from cegis.symbolic.merging import agreement
+from cegis.symbolic.merging.exact import smallest
+from cegis.symbolic.merging.factors import factor_hypotheses
+from cegis.symbolic.merging.pumping import unpumped_loops
+from cegis.symbolic.merging.quotient import LabelConflict, Quotient
+from cegis.symbolic.merging.redblue import MergeOrder, red_blue, table
+from cegis.symbolic.merging.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
+from cegis.symbolic.merging.words import PackedWords
+from cegis.symbolic.union import as_regex as union_regex
+from oracle.clustered import misclassified
+from oracle.examples import ClusteredExample, Counterexample, Example
+from regexlang.ast import Chars, Complement, Concat, EmptySet, Intersection, Regex, Repeat, Star, Union, concat
+from regexlang.ast import union as any_of
+from regexlang.ast import text as text_regex
+from regexlang.charset import CharSet
+from regexlang.dialects import Dialect, parse, unparse
+from regexlang.errors import RegexError
+
+#: How a clustered example enters the prefix tree: ``tied`` (all classes of a position lead to one
+#: child, a guess: the teacher groups characters by the states of the *difference* automaton, not
+#: the target's) or ``representative`` (one path through the largest class of each position, the
+#: example then checked universally on the hypothesis like any left-out example).
+TreeReading = Literal["tied", "representative"]
+
+#: The alphabet, the prefix tree, the examples as words, and the examples left out of the tree
+#: (with their words).
+_Tree = tuple[Alphabet, Quotient, list[SymbolicWord], list[tuple[Counterexample, SymbolicWord]]]
+
+#: A candidate hypothesis: its automaton first, then how it was found (and its regex, if spelled).
+_Candidate = TypeVar("_Candidate", tuple[DFA, str], tuple[DFA, str, Regex])
+
+
+#: Most words a clustered example is spelled out into when its tie fails.
+MAX_SPELLED = 256
+
+#: Rounds of learning again with a misclassified string of each clustered example left out of the
+#: prefix tree, before the misses are patched in as exceptions.
+WITNESS_ROUNDS = 8
+
+#: Rounds of learning again with the examples that earlier hypotheses' agreements imply
+#: (:mod:`cegis.symbolic.merging.agreement`) before a candidate that breaks one is proposed anyway.
+AGREEMENT_ROUNDS = 16
+
+#: What a loop that the positives do not pump (:mod:`cegis.symbolic.merging.pumping`) costs a hypothesis,
+#: in states.
+UNPUMPED_COST = 3
+
+#: Most states a hypothesis that lists strings (exceptions patched in, or the positives as the
+#: whole language) may have: past it the list is a memorized sample, not a hypothesis, and prints
+#: badly.
+MAX_LISTING_STATES = 40
+
+#: States the printed regex may compile to when checked (far below the teacher's limit).
+CHECK_STATE_LIMIT = 20_000
+
+
+@attrs.frozen
+class MergingLearner:
+    """A passive learner: the smallest DFA that ``orders`` of red-blue merging find, printed."""
+
+    name: str
+    granularity: Granularity
+    orders: tuple[MergeOrder, ...]
+    search_budget: int = 0  # trial merges for the exact search below the greedy result (0: none)
+    complete_alike: bool = False  # unread symbols follow the most alike read symbol, not the sink
+    readings: tuple[TreeReading, ...] = ("tied",)  # how clustered examples enter the prefix tree
+    # Beyond state merging: the positives' own language and the shared-factor hypotheses compete,
+    # and what shortest counterexamples imply constrains the candidates (off: classic RPNI / EDSM).
+    augmented: bool = False
+
+    async def propose(self, context: LearnerContext) -> Proposal:
+        """The smallest consistent hypothesis for the context's examples (and, when the learner is
+        augmented and the teacher answers with shortest counterexamples, for what they imply), or a
+        typed failure."""
+        memory = agreement.remembered(context) if self.augmented else agreement.Memory()
+        return await asyncio.to_thread(self.learn, context.examples, context.dialect, context.universe, memory)
+
+    def learn(
+        self,
+        examples: Sequence[Counterexample],
+        dialect: Dialect,
+        universe: CharSet,
+        memory: agreement.Memory = agreement.Memory(),
+    ) -> Proposal:
+        """:meth:`propose` without the event loop: a pure function of the examples and the memory
+        of earlier proposals (their agreements and the examples those implied), which the
+        proposal's memo carries on with the examples implied now."""
+        started = time.perf_counter()
+        facts = {e.string: e for e in memory.implied}
+        proposal = _learn(examples, dialect, universe, self, memory.agreements, facts)
+        seconds = time.perf_counter() - started
+        kept = agreement.Memory(memory.agreements, tuple(facts.values()))
+        return attrs.evolve(proposal, cost=LearnerCost(seconds=seconds), memo=kept if kept != agreement.Memory() else None)
+
+    def encode_memo(self, memo: object) -> object:
+        """The memory as JSON data (:class:`cegis.learner.MemoCodec`)."""
+        return agreement.encode(memo)
+
+    def decode_memo(self, data: object) -> object:
+        """The memory from JSON data."""
+        return agreement.decode(data)
+
+
+def rpni() -> MergingLearner:
+    """Classic RPNI over characters (Oncina & García), breadth-first merge order, no sinks."""
+    return MergingLearner("rpni", "characters", (MergeOrder("rpni", sinks=False),))
+
+
+def edsm() -> MergingLearner:
+    """Evidence-driven state merging over characters, with rejecting sinks."""
+    return MergingLearner("edsm", "characters", (MergeOrder("edsm"),))
+
+
+def symbolic() -> MergingLearner:
+    """Red-blue merging over the atoms of the examples' character sets; the smallest of the EDSM
+    and RPNI orders, with and without sinks."""
+    orders = tuple(
+        MergeOrder(strategy, sinks=sinks, unlabeled_accept=accept)
+        for sinks, accept in ((True, False), (False, False), (False, True))
+        for strategy in ("edsm", "rpni")
+    )
+    return MergingLearner(
+        "symbolic", "atoms", orders, complete_alike=True, readings=("tied", "representative"), augmented=True
+    )
+
+
+def symbolic_exbar() -> MergingLearner:
+    """:func:`symbolic`, then a backtracking search (exbar) for a smaller consistent DFA below the
+    greedy result, within 20,000 trial merges."""
+    return attrs.evolve(symbolic(), name="symbolic-exbar", search_budget=20_000)
+
+
+def _learn(
+    examples: Sequence[Counterexample],
+    dialect: Dialect,
+    universe: CharSet,
+    learner: MergingLearner,
+    agreements: Sequence[agreement.Agreement],
+    facts: dict[str, Example],
+) -> Proposal:
+    problems: list[str] = []
+    earlier = agreement.Agreements.compile(agreements, dialect, universe, CHECK_STATE_LIMIT)
+    merged = _agreeing(lambda more: _consistent([*examples, *more], universe, learner, problems), earlier, facts)
+    for found, keeping, implied in merged:
+        if keeping:
+            found = keeping
+            break
+    if implied:
+        found = [(dfa, f"{how}, {len(implied)} implied examples") for dfa, how in found]
+    candidates: list[tuple[DFA, str, Regex | None]] = [(dfa, how, None) for dfa, how in found]
+    if learner.augmented:
+        candidates += [(dfa, how, None) for dfa, how in _finite(examples, universe, earlier, problems)]
+        candidates += _spelled(examples, universe, earlier, facts, problems)
+    return _proposed(candidates, examples, dialect, universe, learner, problems)
+
+
+def _spelled(
+    examples: Sequence[Counterexample],
+    universe: CharSet,
+    earlier: agreement.Agreements,
+    facts: dict[str, Example],
+    problems: list[str],
+) -> list[tuple[DFA, str, Regex]]:
+    """The factor hypotheses (:func:`_factored`) of the examples that keep the agreements, in
+    rounds with what the others imply (:func:`_agreeing`)."""
+    positives = [_representative(e) for e in examples if e.label]
+    negatives = [_representative(e) for e in examples if not e.label]
+    classes = symbol_alphabet(examples, universe, "atoms").classes
+    shown = Counter(p for e in examples if isinstance(e, ClusteredExample) for p in e.positions if len(p) > 1)
+    order = [c for c, _ in shown.most_common()]
+
+    def factored(implied: Sequence[Example]) -> list[tuple[DFA, str, Regex]]:
+        more = [e.string for e in implied if e.label], [e.string for e in implied if not e.label]
+        return _factored([*positives, *more[0]], [*negatives, *more[1]], universe, classes, order, problems)
+
+    spelled = {candidate[2]: candidate for _, keeping, _ in _agreeing(factored, earlier, facts) for candidate in keeping}
+    return list(spelled.values())
+
+
+def _proposed(
+    candidates: Sequence[tuple[DFA, str, Regex | None]],
+    examples: Sequence[Counterexample],
+    dialect: Dialect,
+    universe: CharSet,
+    learner: MergingLearner,
+    problems: list[str],
+) -> Proposal:
+    """The candidate of the shortest description whose printed regex labels every example right,
+    or a typed failure with every candidate's problem."""
+    positives = [_representative(e) for e in examples if e.label]
+    for dfa, how, regex in sorted(candidates, key=lambda c: _score(c[0], positives, c[2])):
+        try:
+            text = _printed(dfa, dialect, universe, examples, regex)
+        except SizeLimitExceeded as error:
+            problems.append(f"{how}: {error}")
+            continue
+        problem = _check(text, examples, dialect, universe)
+        if problem is None:
+            states = dfa.n_states - (dead_state(dfa) is not None)
+            reasoning = f"{how} over {len(dfa.alphabet)} {learner.granularity}: {states} states"
+            return Proposal(parse(text, dialect, universe), text, reasoning)
+        problems.append(f"{how}: {problem}")
+    return _failure("search_exhausted", "; ".join(problems) or "no merge order succeeded")
+
+
+def _agreeing(
+    generate: Callable[[Sequence[Example]], list[_Candidate]], earlier: agreement.Agreements, facts: dict[str, Example]
+) -> Iterator[tuple[list[_Candidate], list[_Candidate], list[Example]]]:
+    """Rounds of candidates that ``generate`` makes from the examples the agreements imply,
+    starting with ``facts`` (those implied before): each round adds, for every candidate that
+    breaks an agreement, the shortest string where it does (labeled as the earlier hypothesis
+    labels it, and added to ``facts`` too), until no string is new or :data:`AGREEMENT_ROUNDS`
+    are done. Per round, the candidates, those of them that keep the agreements, and the implied
+    examples they were made from."""
+    implied = dict(facts)
+    for _ in range(AGREEMENT_ROUNDS + 1):
+        found = generate(list(implied.values()))
+        broken = [earlier.implied(candidate[0]) for candidate in found]
+        more = {e.string: e for wrong in broken for e in wrong if e.string not in implied}
+        facts.update(more)
+        yield found, [candidate for candidate, wrong in zip(found, broken) if not wrong], list(implied.values())
+        if not more:
+            return
+        implied.update(more)
+
+
+def _finite(
+    examples: Sequence[Counterexample], universe: CharSet, earlier: agreement.Agreements, problems: list[str]
+) -> list[tuple[DFA, str]]:
+    """The language of the positives, when it keeps the agreements and has at most
+    :data:`MAX_LISTING_STATES` states: the hypothesis that generalizes nothing, preferred where
+    merging only builds loops the positives do not pump."""
+    try:
+        dfa = minimize(_strings_of([e for e in examples if e.label], universe))
+    except AutomataError as error:
+        problems.append(f"the positives: {error}")
+        return []
+    return [] if dfa.n_states > MAX_LISTING_STATES or earlier.implied(dfa) else [(dfa, "the positives")]
+
+
+def _factored(
+    positives: Sequence[str],
+    negatives: Sequence[str],
+    universe: CharSet,
+    classes: Sequence[CharSet],
+    shown: Sequence[CharSet],
+    problems: list[str],
+) -> list[tuple[DFA, str, Regex]]:
+    """The hypotheses made of the positives' shared factors (:mod:`cegis.symbolic.merging.factors`), with
+    their regexes (the extended dialect prints them as they are, with ``&``, instead of their
+    automata's state elimination)."""
+    out = []
+    for regex, how in factor_hypotheses(positives, negatives, universe, classes, shown):
+        try:
+            dfa = minimize(compile_regex(regex, universe, state_limit=CHECK_STATE_LIMIT))
+        except AutomataError as error:
+            problems.append(f"{how}: {error}")
+            continue
+        out.append((dfa, how, regex))
+    return out
+
+
+def _representative(example: Counterexample) -> str:
+    """One string of ``example`` (a clustered one's smallest)."""
+    return example.string if isinstance(example, Example) else example.representative()
+
+
+def _consistent(
+    examples: Sequence[Counterexample], universe: CharSet, learner: MergingLearner, problems: list[str]
+) -> list[tuple[DFA, str]]:
+    """The distinct DFAs consistent with ``examples`` that the learner's readings and orders find."""
+    found: list[tuple[DFA, str]] = []
+    for reading in learner.readings:
+        derived: list[Example] = []
+        for round_ in range(WITNESS_ROUNDS + 1):
+            try:
+                tree = _prefix_tree([*examples, *derived], universe, learner.granularity, reading)
+            except (ValueError, LabelConflict) as error:
+                problems.append(f"{reading}: {error}")
+                break
+            more, witnesses = _candidates(tree, learner, round_ == WITNESS_ROUNDS, problems)
+            if more or not witnesses:
+                found += [(dfa, f"{how}, {reading}") for dfa, how in more]
+                break
+            derived.extend(witnesses)
+    return found
+
+
+def _candidates(
+    built: _Tree, learner: MergingLearner, patch: bool, problems: list[str]
+) -> tuple[list[tuple[DFA, str]], list[Example]]:
+    """The distinct DFAs the merge orders find that satisfy every example, and, for those that
+    miss a clustered example left out of the prefix tree, one misclassified string of each such
+    example (to learn from literally in another round). With ``patch`` such a DFA is instead
+    patched with the missed examples as exceptions."""
+    alphabet, tree, words, untied = built
+    universe = alphabet.universe
+    candidates: dict[tuple[int, ...], tuple[DFA, str]] = {}
+    witnesses: dict[str, Example] = {}
+
+    def keep(red: list[int], how: str, unlabeled_accept: bool = False) -> None:
+        dfa = minimize(table(tree, red, alphabet, similar, unlabeled_accept))
+        missed = checked.misses(dfa)
+        wrong = [untied[w][0] for w, _ in missed]
+        if wrong and not patch:
+            for w, path in missed:
+                witness = Example("".join(representatives[k] for k in path), untied[w][1].label)
+                witnesses.setdefault(witness.string, witness)
+            return
+        if wrong:
+            try:
+                dfa = _patched(dfa, wrong, universe)
+            except AutomataError as error:
+                problems.append(f"{how}: {len(wrong)} clustered examples left out of the tree: {error}")
+                return
+            if dfa.n_states > MAX_LISTING_STATES:  # printing it would take long and read badly
+                problems.append(f"{how}: {dfa.n_states} states with {len(wrong)} exceptions")
+                return
+            how += f"+{len(wrong)} exceptions"
+        key = (dfa.n_states, *dfa.accepting.tolist(), *dfa.transitions.ravel().tolist())
+        candidates.setdefault(key, (dfa, how))
+
+    checked = PackedWords.pack([word for _, word in untied])
+    representatives = [alphabet.representative(k) for k in range(len(alphabet))]
+    similar = _alike(words, len(alphabet)) if learner.complete_alike else None
+    fewest = None
+    for order in dict.fromkeys(map(_merges, learner.orders)):  # one merge run for every labeling
+        mark = tree.checkpoint()
+        red = red_blue(tree, order)
+        if red is None:
+            problems.append(f"{order.name}: more than {order.max_states} states")
+        else:
+            for variant in (o for o in learner.orders if _merges(o) == order):
+                keep(red, variant.name, variant.unlabeled_accept)
+            fewest = len(red) if fewest is None else min(fewest, len(red))
+        tree.undo(mark)
+    if learner.search_budget:
+        mark = tree.checkpoint()
+        red = smallest(tree, fewest or MergeOrder().max_states, learner.search_budget)
+        if red is not None:
+            keep(red, "exbar")
+        tree.undo(mark)
+    return list(candidates.values()), list(witnesses.values())
+
+
+def _merges(order: MergeOrder) -> MergeOrder:
+    """The part of ``order`` that decides the merges (the labeling of unlabeled states does not)."""
+    return attrs.evolve(order, unlabeled_accept=False)
+
+
+def _prefix_tree(
+    examples: Sequence[Counterexample], universe: CharSet, granularity: Granularity, reading: TreeReading
+) -> _Tree:
+    """The alphabet, the prefix tree, the examples as words, and those left out of the tree (to
+    check on the hypothesis). A clustered example is read as ``reading`` says; a tie that fails is
+    spelled out class by class. When two examples meet in one node with different labels, the
+    characters of plain strings that tell them apart are split off their classes (atom
+    granularity), or the clustered example in the way is spelled out from the start."""
+    refine: set[str] = set()
+    spelled: set[int] = set()
+    while True:
+        alphabet = symbol_alphabet(examples, universe, granularity, refine)
+        encode = encoder(alphabet)
+        encoded = [(e, w) for e, w in ((e, encode(e)) for e in examples) if w is not None]
+        words = [w for _, w in encoded]
+        represented = [i for i, w in enumerate(words) if i not in spelled and w.combinations > 1]
+        if reading == "tied":
+            represented = []
+        in_tree = list(words)
+        sizes = [len(c) for c in alphabet.classes]
+        for i in represented:
+            largest = tuple((max(p, key=lambda k: (sizes[k], -k)),) for p in words[i].positions)
+            in_tree[i] = SymbolicWord(largest, words[i].label)
+        try:
+            tree, left_out = Quotient.prefix_tree(in_tree, spelled, MAX_SPELLED)
+        except LabelConflict as conflict:
+            first, second = encoded[conflict.first][0], encoded[conflict.second][0]
+            split = distinguishing(first, second, refine) if granularity == "atoms" else set()
+            if split:
+                refine |= split
+            elif conflict.inserting not in spelled and any(len(p) > 1 for p in words[conflict.inserting].positions):
+                spelled.add(conflict.inserting)
+            else:
+                raise
+            continue
+        unchecked = sorted({*left_out, *represented})
+        return alphabet, tree, words, [encoded[i] for i in unchecked]
+
+
+def _patched(dfa: DFA, wrong: Sequence[Counterexample], universe: CharSet) -> DFA:
+    """``dfa`` with the strings of the misclassified examples added (positives) or taken out
+    (negatives). Exact for consistent examples: no positive string is a negative one, so the
+    exceptions touch no other example."""
+    for example in wrong:
+        combine = union if example.label else difference
+        dfa = combine(dfa, _strings_of([example], universe), state_limit=CHECK_STATE_LIMIT)
+    return dfa
+
+
+def _strings_of(examples: Sequence[Counterexample], universe: CharSet) -> DFA:
+    """The strings any of ``examples`` stands for, as an automaton over ``universe``."""
+    return compile_regex(any_of(*map(union_regex, examples)), universe, state_limit=CHECK_STATE_LIMIT)
+
+
+def _alike(words: Sequence[SymbolicWord], size: int) -> Int64Array:
+    """For each class, the other classes that share clustered positions with it, most often first
+    (a row per class, -1 padded)."""
+    together = np.zeros((size, size), dtype=np.int64)
+    shared = Counter(members for word in words for members in word.positions if len(members) > 1)
+    for members, count in shared.items():
+        together[np.ix_(members, members)] += count
+    np.fill_diagonal(together, 0)
+    ranked = np.argsort(-together, axis=1, kind="stable")  # most often first, then by class
+    alike = np.where(np.take_along_axis(together, ranked, axis=1) > 0, ranked, -1)
+    return alike[:, : max(1, int((together > 0).sum(axis=1).max(initial=0)))]
+
+
+def _score(dfa: DFA, positives: Sequence[str], spelled: Regex | None = None) -> tuple[float, int, int]:
+    """The description length (MDL) in bits: the automaton (:func:`_automaton_bits`, or the
+    automata of the parts of ``spelled`` when fewer, :func:`_parts_bits`; each loop no positive
+    pumps counted as :data:`UNPUMPED_COST` more states of the average cost), then each positive as
+    one of the strings of its length the hypothesis accepts. On a tie, fewer unpumped loops, then
+    fewer transitions off each row's first target."""
+    unpumped = unpumped_loops(dfa, positives)
+    dead = dead_state(dfa)
+    live = [state for state in range(dfa.n_states) if state != dead]
+    automaton_bits = _automaton_bits(dfa, live)
+    if live:
+        automaton_bits *= (len(live) + UNPUMPED_COST * unpumped) / len(live)
+    if isinstance(spelled, (Intersection, Complement, Union, Concat, Repeat)):
+        automaton_bits = min(automaton_bits, _parts_bits(spelled, dfa.alphabet.universe))
+    counts = count_by_length(dfa, max(map(len, positives), default=0))
+    data_bits = sum(math.log2(counts[len(p)]) for p in positives if counts[len(p)])
+    changes = int((dfa.transitions != dfa.transitions[:, :1]).sum())
+    return automaton_bits + data_bits, unpumped, changes
+
+
+@functools.lru_cache(maxsize=4096)  # the same words and gaps recur in many hypotheses, epoch after epoch
+def _parts_bits(regex: Regex, universe: CharSet) -> float:
+    """The bits of ``regex`` written as its boolean operators and its gaps of any string over
+    minimal automata: a product (``.*Westbury.* & .*[0-9].*``, 18 states) is described by its
+    two factors, a complement by what it complements, and ``.*ugly.*(betty|thomas).*`` by the
+    automata of ``ugly`` and of ``betty|thomas`` and three one-state gaps, not by the fifteen
+    states whose fallback edges spell where a partial match resumes; a counted repetition by what
+    it repeats and its bounds, not by the copies its automaton unrolls."""
+    if isinstance(regex, Complement):
+        return _parts_bits(regex.inner, universe)
+    if isinstance(regex, (Intersection, Union)):
+        parts = regex.parts if isinstance(regex, Intersection) else regex.options
+        return sum(_parts_bits(part, universe) for part in parts)
+    if isinstance(regex, Repeat):
+        return _parts_bits(regex.inner, universe) + _number_bits(regex.min) + _number_bits(regex.max)
+    gap = Star(Chars(universe))
+
+    def apart(part: Regex) -> bool:
+        return part == gap or isinstance(part, Repeat)
+
+    if isinstance(regex, Concat) and any(map(apart, regex.parts)):
+        groups = [list(group) if alone else [concat(*group)] for alone, group in itertools.groupby(regex.parts, apart)]
+        return sum(_parts_bits(part, universe) for group in groups for part in group)
+    dfa = minimize(compile_regex(regex, universe, state_limit=CHECK_STATE_LIMIT))
+    dead = dead_state(dfa)
+    return _automaton_bits(dfa, [state for state in range(dfa.n_states) if state != dead])
+
+
+def _number_bits(number: int | None) -> float:
+    """Bits of a repetition bound (Elias gamma; one bit for "unbounded")."""
+    return 1.0 if number is None else 2 * math.floor(math.log2(number + 1)) + 1
+
+
+def _automaton_bits(dfa: DFA, live: Sequence[int]) -> float:
+    """Bits that spell the live states of ``dfa`` as a regex writer would: per state, whether it
+    accepts, how many edges leave it, and each edge's target and character set, except that the
+    costliest set is "every other character" and free. A set costs the characters and ranges that
+    spell it or its complement (a range two ends), each a character of the universe: ``e`` and
+    ``[^e]`` cost one, ``[A-Za-z]`` three (its complement ``[#0-9]``). So a word costs its letters,
+    and a state of a table over many classes no more than the edges it really has."""
+    alphabet = dfa.alphabet
+    char_bits = math.log2(len(alphabet.universe) + 1)
+    target_bits = math.log2(len(live) + 1)  # a live state or the dead one
+    total = 0.0
+    for state in live:
+        edges = classes_by_target(dfa.transitions[state].tolist()).values()
+        costs = [_spelling_ends(alphabet, tuple(classes)) * char_bits for classes in edges]
+        total += 1 + math.log2(len(costs) + 1) + sum(costs) - max(costs) + len(costs) * target_bits
+    return total
+
+
+@functools.lru_cache(maxsize=1 << 16)  # the same edges recur in every candidate of a call
+def _spelling_ends(alphabet: Alphabet, classes: tuple[int, ...]) -> int:
+    """Characters to spell the union of ``classes`` (or its complement, when shorter) as single
+    characters and ranges."""
+    chars = CharSet(tuple(i for c in classes for i in alphabet.classes[c].intervals))
+    return min(_ends(chars), _ends(alphabet.universe - chars))
+
+
+def _ends(chars: CharSet) -> int:
+    """Characters to spell ``chars`` as single characters and ranges."""
+    return sum(1 if lo == hi else 2 for lo, hi in chars.intervals)
+
+
+def _printed(
+    dfa: DFA, dialect: Dialect, universe: CharSet, examples: Sequence[Counterexample], spelled: Regex | None = None
+) -> str:
+    """``dfa`` as a regex of ``dialect``: ``spelled`` as it is when the dialect writes ``&`` and
+    ``~`` (extended), else by state elimination, which gives up (:class:`SizeLimitExceeded`) past
+    :data:`CHECK_STATE_LIMIT` regex nodes: a regex that large would not compile back within the
+    same limit of states."""
+    if spelled is not None and dialect == "extended":
+        return unparse(spelled, dialect, universe)
+    regex = to_regex(dfa, size_limit=CHECK_STATE_LIMIT)
+    if regex != EmptySet() or dialect == "python":
+        return unparse(regex, dialect, universe)
+    if dialect == "extended":  # no spelling of the empty set, but the complement of everything
+        return unparse(Complement(Star(Chars(universe))), dialect, universe)
+    # The simple dialect cannot write the empty language: accept one string no example rejects.
+    for length in range(len(examples) + 1):  # each example covers at most one length
+        for word in map("".join, itertools.product(sorted(universe), repeat=length)):
+            if not any(_holds(e, word) for e in examples):
+                return unparse(text_regex(word), dialect, universe)
+    raise AssertionError("unreachable: fewer examples than lengths")
+
+
+def _holds(example: Counterexample, word: str) -> bool:
+    return word in example if isinstance(example, ClusteredExample) else word == example.string
+
+
+def _check(text: str, examples: Sequence[Counterexample], dialect: Dialect, universe: CharSet) -> str | None:
+    """Why the printed ``text`` is not a usable hypothesis for ``examples``, or ``None``."""
+    try:
+        compiled = compile_regex(parse(text, dialect, universe), universe, state_limit=CHECK_STATE_LIMIT)
+    except (RegexError, AutomataError) as error:
+        return f"the printed regex does not compile back: {error}"
+    wrong = misclassified(compiled, examples)
+    return f"{len(wrong)} examples misclassified, e.g. {wrong[0].text()}" if wrong else None
+
+
+def _failure(kind: str, detail: str) -> Proposal:
+    return Proposal(None, failure=ProposalFailure(kind, detail))  # type: ignore[arg-type]

@@ -1,0 +1,95 @@
+"""Pieces of a sequence (words, or one character of a class) and where a string holds them one
+after another: the matching that the shared factors' conjunctions and sequences
+(:mod:`cegis.symbolic.merging.shared`, :mod:`cegis.symbolic.merging.sequences`) are built on, and the regexes that
+spell pieces in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from regexlang.ast import Chars, Regex, concat
+from regexlang.ast import text as text_regex
+from regexlang.charset import CharSet
+
+Piece = str | CharSet
+"""A piece of a sequence: a word, or one character of a class."""
+
+Gaps = list[tuple[int, int | None]]
+"""The fewest and most characters (None: no bound) between each two pieces of an order."""
+
+#: Most matches of an order in one string that :func:`all_gaps` lists.
+MOST_MATCHES = 1_000
+
+
+def starts_of(string: str, order: Sequence[Piece], start: int = 0, end: int | None = None, tight: bool = True) -> list[int] | None:
+    """Where the pieces of ``order`` start in ``string[start:end]``, one after another, or None when
+    they are not there: the first occurrences, then, when ``tight``, each piece as late as the next
+    one allows (the narrowest gaps before the last piece's first occurrence), else the last piece
+    as late as it occurs (the widest last gap)."""
+    end = len(string) if end is None else end
+    starts: list[int] = []
+    for piece in order:
+        found = find_piece(string, piece, start, end)
+        if found < 0:
+            return None
+        starts.append(found)
+        start = found + width(piece)
+    if tight:
+        for k in range(len(order) - 2, -1, -1):
+            starts[k] = find_piece(string, order[k], starts[k], starts[k + 1], last=True)
+    else:
+        starts[-1] = find_piece(string, order[-1], starts[-1], end, last=True)
+    return starts
+
+
+def all_gaps(string: str, order: Sequence[Piece], start: int, end: int) -> list[tuple[int, ...]]:
+    """The gaps between the pieces of ``order`` of every match in ``string[start:end]`` (at most
+    :data:`MOST_MATCHES`)."""
+    found: list[tuple[int, ...]] = []
+
+    def walk(k: int, at: int, gaps: tuple[int, ...]) -> None:
+        place = find_piece(string, order[k], at, end)
+        while place >= 0 and len(found) < MOST_MATCHES:
+            following = gaps + (place - at,) if k else ()
+            if k + 1 == len(order):
+                found.append(following)
+            else:
+                walk(k + 1, place + width(order[k]), following)
+            place = find_piece(string, order[k], place + 1, end)
+
+    walk(0, start, ())
+    return found
+
+
+def find_piece(string: str, piece: Piece, start: int, end: int, last: bool = False) -> int:
+    """The first (or ``last``) place where ``piece`` lies wholly in ``string[start:end]``, or -1."""
+    if isinstance(piece, str):
+        return string.rfind(piece, start, end) if last else string.find(piece, start, end)
+    places = range(end - 1, start - 1, -1) if last else range(start, end)
+    return next((i for i in places if string[i] in piece), -1)
+
+
+def width(piece: Piece) -> int:
+    """The characters ``piece`` spans."""
+    return len(piece) if isinstance(piece, str) else 1
+
+
+def piece_regex(piece: Piece) -> Regex:
+    """The regex of ``piece``: its word, or its class."""
+    return text_regex(piece) if isinstance(piece, str) else Chars(piece)
+
+
+def piece_name(piece: Piece) -> str:
+    """``piece`` described: its word, or its class by its first character (``[0…]``)."""
+    return piece if isinstance(piece, str) else f"[{piece.first()}…]"
+
+
+def contains(piece: Regex, times: int, anything: Regex) -> Regex:
+    """Strings with ``times`` occurrences of ``piece`` (``.*w.*w.*``)."""
+    return one_after_another([piece] * times, anything)
+
+
+def one_after_another(pieces: Sequence[Regex], anything: Regex) -> Regex:
+    """Strings that contain ``pieces`` one after another, anything around them."""
+    return concat(anything, *[concat(piece, anything) for piece in pieces])

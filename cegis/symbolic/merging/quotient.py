@@ -1,0 +1,227 @@
+"""The prefix-tree acceptor and its quotients: state merging with determinization and undo.
+
+Every state-merging learner (RPNI, EDSM, the symbolic learner) starts from the prefix-tree acceptor
+of the positive and negative examples and merges states while no accepting and rejecting example
+end in one state. This module holds that machinery once, parameterized over the alphabet (classes
+of an :class:`automata.alphabet.Alphabet`): a union-find over tree nodes where merging two states
+also merges their successors on every shared symbol (the determinization closure), and an undo log
+so a merge can be tried, scored and taken back, which is what evidence-driven merging does for
+every red/blue pair at every step.
+
+A clustered example reads one *set* of classes per position, and every string it stands for must
+get its label. The tree ties those classes together: from a node, all classes of one position lead
+to one child (merging children that earlier examples had put apart). Every string of the example
+then follows one path, so any quotient of the tree labels all of them alike, and universality is
+kept by construction rather than checked string by string.
+
+This is the one mutable object of the package; it lives inside one learner call and never escapes.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
+
+import numpy as np
+
+from cegis.symbolic.merging import _kernels
+from cegis.symbolic.merging._kernels import ACCEPT, REJECT, UNKNOWN
+from cegis.symbolic.merging.symbols import SymbolicWord
+
+__all__ = ["ACCEPT", "REJECT", "UNKNOWN", "LabelConflict", "Quotient"]
+
+#: Most tree nodes a prefix tree may have (its arrays are sized up front).
+MAX_NODES = 500_000
+
+
+class LabelConflict(Exception):
+    """Two examples (by index) with different labels end in one state of the prefix tree when
+    example ``inserting`` is added (it is one of the two, or its tied classes made them meet)."""
+
+    def __init__(self, first: int, second: int, inserting: int) -> None:
+        super().__init__(f"examples {first} and {second} end in one state with different labels")
+        self.first, self.second, self.inserting = first, second, inserting
+
+
+class _Clash(Exception):
+    """Two differently labeled states met; unlike :class:`LabelConflict`, not worth telling which
+    examples (finding them scans the tree)."""
+
+
+class Quotient:
+    """A quotient of the prefix tree: states are union-find representatives of tree nodes.
+
+    The arrays (see :mod:`cegis.symbolic.merging._kernels`) are sized once for ``capacity`` tree nodes over
+    ``symbols`` classes; merging and undo run compiled."""
+
+    def __init__(self, capacity: int, symbols: int) -> None:
+        self.succ = np.full((capacity, symbols), -1, dtype=np.int32)
+        self.parent = np.arange(capacity, dtype=np.int32)
+        self.label = np.full(capacity, UNKNOWN, dtype=np.int8)
+        self.depth = np.zeros(capacity, dtype=np.int32)
+        self.labeled_by = np.full(capacity, -1, dtype=np.int32)  # tree node -> example that labeled it
+        self.log = np.zeros((capacity * (symbols + 3) + 1, 3), dtype=np.int32)  # changes to undo
+        self.meta = np.array([1, 0, 0, 0], dtype=np.int64)  # nodes, log length, conflicting states
+        self.stack = np.zeros((capacity * symbols + 1, 2), dtype=np.int32)
+        self.arrays: _kernels.Arrays = (
+            self.succ, self.parent, self.label, self.depth, self.labeled_by, self.log, self.meta, self.stack
+        )
+
+    @property
+    def conflict(self) -> tuple[int, int]:
+        """The two states whose labels stopped the last failed merge."""
+        return int(self.meta[_kernels.CONFLICT_A]), int(self.meta[_kernels.CONFLICT_B])
+
+    @classmethod
+    def prefix_tree(
+        cls, words: Sequence[SymbolicWord], spelled: AbstractSet[int] = frozenset(), spell_limit: int = 256
+    ) -> tuple[Quotient, tuple[int, ...]]:
+        """The prefix-tree acceptor of ``words`` and the indices of the words left out of it.
+
+        Words of one class per position go in first, and those in ``spelled`` as one such word per
+        combination of their classes. The others are tied; a tie that would make two differently
+        labeled states meet is taken back and the word spelled out instead, or left out when that
+        takes more than ``spell_limit`` words. Raises :class:`LabelConflict` when a spelled word
+        meets a differently labeled one (``inserting`` is then that word), and ``ValueError`` when
+        the tree would pass :data:`MAX_NODES` nodes."""
+        capacity = 1 + sum(
+            len(word.positions) * (word.combinations if index in spelled or word.combinations <= spell_limit else 1)
+            for index, word in enumerate(words)
+        )
+        if capacity > MAX_NODES:
+            raise ValueError(f"the prefix tree would have up to {capacity} nodes (limit {MAX_NODES})")
+        tree = cls(capacity, 1 + max([0, *(word.largest for word in words)]))
+        literal = [index for index, word in enumerate(words) if index in spelled or word.combinations == 1]
+        tree._spell([words[index] for index in literal], literal)
+        tied = [index for index, word in enumerate(words) if index not in spelled and word.combinations > 1]
+        left_out: list[int] = []
+        for index in tied:  # after the literal words, so a conflict a tie makes is its own word's
+            mark = tree.checkpoint()
+            try:
+                tree._insert(words[index], index, explain=False)
+            except _Clash:
+                tree.undo(mark)
+                if words[index].combinations > spell_limit:
+                    left_out.append(index)
+                else:
+                    try:
+                        tree._spell([words[index]], [index])
+                    except LabelConflict as conflict:  # spelled too late: an earlier tie is in the way
+                        raise LabelConflict(conflict.first, conflict.second, index) from None
+        tree.commit()
+        return tree, tuple(left_out)
+
+    def _spell(self, words: Sequence[SymbolicWord], indices: Sequence[int]) -> None:
+        """Add ``words`` (example numbers ``indices``) in order, each as one word of one class per
+        position for every combination of its classes, compiled; raises :class:`LabelConflict` at
+        the first that meets a differently labeled state."""
+        symbols: list[int] = []
+        ends, labels, owners = [], [], []
+        for word, index in zip(words, indices):
+            for combination in itertools.product(*word.positions):
+                symbols.extend(combination)
+                ends.append(len(symbols))
+                labels.append(word.label)
+                owners.append(index)
+        failed, state = _kernels.insert_literals(
+            self.arrays,
+            np.array(symbols, dtype=np.int32),
+            np.array(ends, dtype=np.int64),
+            np.array(labels, dtype=np.bool_),
+            np.array(owners, dtype=np.int32),
+        )
+        if failed >= 0:
+            raise LabelConflict(self._labeler(int(state)), owners[failed], owners[failed])
+
+    def _insert(self, word: SymbolicWord, index: int, explain: bool = True) -> None:
+        """Add ``word`` (example number ``index``), tying the classes of each of its positions;
+        raises :class:`LabelConflict` when it meets a differently labeled state (``_Clash`` unless
+        ``explain``)."""
+        node = 0
+        for position in word.positions:
+            node = self.find(node)
+            edges = self.succ[node]
+            known = {self.find(int(edges[c])) for c in position if edges[c] >= 0}
+            if known:
+                child = min(known)
+                for other in known - {child}:
+                    if self.merge(child, other) is None:
+                        if not explain:
+                            raise _Clash
+                        first, second = self.conflict
+                        raise LabelConflict(self._labeler(first), self._labeler(second), index)
+                child = self.find(child)
+            else:
+                child = self._new(int(self.depth[node]) + 1)
+            for c in position:
+                if edges[c] < 0:
+                    edges[c] = child
+                    self._log(_kernels.EDGE, node, c)
+            node = child
+        state = self.find(node)
+        label = ACCEPT if word.label else REJECT
+        if self.label[state] == UNKNOWN:
+            self._log(_kernels.LABEL, state, UNKNOWN)
+            self.label[state] = label
+            self.labeled_by[state] = index
+        elif self.label[state] != label:
+            if not explain:
+                raise _Clash
+            raise LabelConflict(self._labeler(state), index, index)
+
+    def _labeler(self, state: int) -> int:
+        """The first example that labeled a node of ``state``."""
+        rep = self.find(state)
+        return min(int(i) for node, i in enumerate(self.labeled_by[: self.nodes]) if i >= 0 and self.find(node) == rep)
+
+    def _new(self, depth: int) -> int:
+        node = self.nodes
+        self.meta[_kernels.NODES] = node + 1
+        self.depth[node] = depth
+        self._log(_kernels.NODE, node, 0)
+        return node
+
+    def _log(self, kind: int, node: int, value: int) -> None:
+        _kernels.log_change(self.arrays, kind, node, value)
+
+    @property
+    def nodes(self) -> int:
+        """Tree nodes so far."""
+        return int(self.meta[_kernels.NODES])
+
+    def find(self, node: int) -> int:
+        """The state (representative) holding ``node``."""
+        parent = self.parent  # a Python loop: chains are short, a kernel call costs more
+        while (up := int(parent[node])) != node:
+            node = up
+        return node
+
+    def edges(self, state: int) -> dict[int, int]:
+        """The symbols ``state`` reads, with the tree node each leads to."""
+        row = self.succ[state]
+        return {int(symbol): int(row[symbol]) for symbol in np.flatnonzero(row >= 0)}
+
+    def target(self, state: int, symbol: int) -> int | None:
+        """The state reached from ``state`` on ``symbol``, or ``None`` when no example goes there."""
+        child = int(self.succ[state, symbol]) if symbol < self.succ.shape[1] else -1
+        return None if child < 0 else self.find(child)
+
+    def merge(self, keep: int, absorb: int) -> int | None:
+        """Merge state ``absorb`` into ``keep`` and close under determinization. Returns the
+        evidence score (pairs of equally labeled states merged) or ``None`` on a label conflict,
+        in which case the caller must :meth:`undo` (the partial merge stays in the log)."""
+        score = int(_kernels.merge(self.arrays, keep, absorb))
+        return None if score < 0 else score
+
+    def checkpoint(self) -> int:
+        """A mark of the undo log to return to with :meth:`undo`."""
+        return int(self.meta[_kernels.LOG])
+
+    def undo(self, mark: int = 0) -> None:
+        """Take back every change since ``mark``."""
+        _kernels.undo(self.arrays, mark)
+
+    def commit(self) -> None:
+        """Forget the undo log: the changes so far are final."""
+        self.meta[_kernels.LOG] = 0

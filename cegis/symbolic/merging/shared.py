@@ -1,0 +1,126 @@
+"""What every positive example shares: a common prefix and suffix and the factors (substrings)
+between them, each with the fewest times a positive holds it. The hypotheses of
+:mod:`cegis.symbolic.merging.factors` and :mod:`cegis.symbolic.merging.sequences` are built from it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+import attrs
+
+from cegis.symbolic.merging.pieces import Piece, contains, starts_of
+from regexlang.ast import Chars, Regex, Star, concat
+from regexlang.ast import text as text_regex
+from regexlang.charset import CharSet
+
+#: Fewest characters of a shared factor (a shared single character is too often a coincidence).
+SHORTEST_FACTOR = 2
+
+Hypotheses = list[tuple[Regex, str]]
+"""Hypotheses, each with a short description of how it was made."""
+
+
+def shared_factors(strings: Sequence[str], shortest: int = SHORTEST_FACTOR) -> dict[str, int]:
+    """The substrings of at least ``shortest`` characters that every one of ``strings`` contains,
+    each with the fewest times a string contains it without overlaps, keeping only those that
+    another does not imply (``ugug`` once implies ``ug`` twice, not ``ug`` four times); longest
+    first."""
+    if not strings:
+        return {}
+    base = min(strings, key=len)
+    counts: dict[str, int] = {}
+    for start in range(len(base)):
+        for end in range(start + shortest, len(base) + 1):
+            factor = base[start:end]
+            if factor not in counts:
+                counts[factor] = min(s.count(factor) for s in strings)
+    shared = {w: n for w, n in counts.items() if n}
+    kept = {w: n for w, n in shared.items() if not any(v != w and w in v and m >= n for v, m in shared.items())}
+    return dict(sorted(kept.items(), key=lambda item: (-len(item[0]), item[0])))
+
+
+@attrs.frozen
+class Shared:
+    """What every positive has: a common prefix and suffix, and the factors (with the fewest times
+    a positive holds each) between them."""
+
+    prefix: str
+    suffix: str
+    inner: dict[str, int]
+    universe: CharSet
+    characters: list[str]  # those every positive has, besides the ones the words spell
+
+    @staticmethod
+    def of(positives: Sequence[str], universe: CharSet) -> Shared:
+        """What ``positives`` share, as strings over ``universe``."""
+        prefix = os.path.commonprefix(list(positives))
+        suffix = os.path.commonprefix([s[::-1] for s in positives])[::-1]
+        if min(map(len, positives)) < len(prefix) + len(suffix):  # a positive is all prefix and suffix
+            suffix = ""
+        factors = shared_factors(positives)
+        inner = {w: n for w, n in factors.items() if n > 1 or (w not in prefix and w not in suffix)}
+        characters = sorted(set.intersection(*map(set, positives)) - set("".join([prefix, suffix, *inner])))
+        return Shared(prefix, suffix, inner, universe, characters)
+
+    @property
+    def dot(self) -> Regex:
+        """Any one character."""
+        return Chars(self.universe)
+
+    @property
+    def anything(self) -> Regex:
+        """Any string."""
+        return Star(self.dot)
+
+    @property
+    def spelled(self) -> str:
+        """The characters of the shared words."""
+        return "".join([self.prefix, self.suffix, *self.inner])
+
+    def parts(self, besides: str = "") -> list[Regex]:
+        """The languages the conjunction intersects: the prefix and suffix, and each factor (but
+        ``besides``)."""
+        parts = [self.framed(self.anything)] if self.prefix or self.suffix else []
+        return parts + [contains(text_regex(w), n, self.anything) for w, n in self.inner.items() if w != besides]
+
+    def names(self) -> list[str]:
+        """The parts, described."""
+        named = [f"starts {self.prefix}"] if self.prefix else []
+        named += [w if n == 1 else f"{w} ×{n}" for w, n in self.inner.items()]
+        return named + ([f"ends {self.suffix}"] if self.suffix else [])
+
+    def framed(self, middle: Regex) -> Regex:
+        """``middle`` after the prefix and before the suffix."""
+        starts = [text_regex(self.prefix)] if self.prefix else []
+        ends = [text_regex(self.suffix)] if self.suffix else []
+        return concat(*starts, middle, *ends)
+
+    def holds(self, string: str) -> bool:
+        """Whether ``string`` is in the conjunction."""
+        return self._frames(string) and all(string.count(w) >= n for w, n in self.inner.items())
+
+    def match(self, string: str, order: Sequence[Piece], tight: bool = True) -> list[int] | None:
+        """Where ``string`` holds the pieces of ``order`` one after another between the prefix and
+        the suffix (:func:`starts_of`), or None."""
+        if not self._frames(string):
+            return None
+        return starts_of(string, order, len(self.prefix), len(string) - len(self.suffix), tight)
+
+    def apart(self) -> list[str]:
+        """The factors every positive holds once besides their occurrences inside the longer shared
+        words (``and`` twice beside ``sand`` once is one ``and`` apart); none when one is held more
+        often."""
+        words = [self.prefix, self.suffix, *self.inner]
+        counts = [1, 1, *self.inner.values()]
+        alone = {w: n - sum(m * v.count(w) for v, m in zip(words, counts) if len(v) > len(w)) for w, n in self.inner.items()}
+        return [] if any(n > 1 for n in alone.values()) else [w for w, n in alone.items() if n == 1]
+
+    @property
+    def once(self) -> list[str]:
+        """The factors every positive holds (at least) once."""
+        return [w for w, n in self.inner.items() if n == 1]
+
+    def _frames(self, string: str) -> bool:
+        return len(string) >= len(self.prefix) + len(self.suffix) and string.startswith(self.prefix) and string.endswith(self.suffix)

@@ -1,0 +1,216 @@
+"""Benchmark of the learners in the seed paper's loop: ``python -m cli bench learners``.
+
+Each learner runs in :func:`cegis.loop.run` against the exact teacher on the paper's lists
+(``cegml/regex_list.json``: all 175 Simple and 60 Extended targets by default) and on the 821 KB13
+targets in the extended dialect (``cegml/KB13_extrx.txt``), for several seeds, in two protocols:
+
+* ``paper``: at most 8 initial random examples, 12 epochs of at most 250 clustered counterexamples
+  drawn from loop-free paths (the seed paper's Appendix D);
+* ``shortest``: one shortest clustered counterexample per epoch, at most 100 epochs (how few
+  labeled examples a learner needs).
+
+The table is grouped by StarDepth: success rate; at success the median labeled examples (a
+clustered line counts as one) and epochs; membership queries; median and p95 wall time per run; and
+the median ratio of the learned regex's printed length to the target's. Runs are spread over a
+process pool. Run:
+
+    python -m experiments.bench.learners [--learners symbolic,rpni] [--datasets simple,extended,kb13]
+                                         [--seeds 3] [--protocols paper,shortest] [--quick] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Literal, cast
+
+import attrs
+import click
+
+from cegis import registry
+from cegis.config import Budgets, LoopConfig
+from cegis.loop import run
+from experiments.data_dir import DEFAULT_DATA_DIR
+from experiments.datasets import Task, load_kb13_extrx, load_paper_list
+from experiments.units import loop_task
+from oracle.exact import ExactTeacher, TeacherConfig
+from regexlang.metrics import text_length
+
+Protocol = Literal["paper", "shortest"]
+PROTOCOLS: dict[Protocol, LoopConfig] = {
+    "paper": LoopConfig(TeacherConfig(batch=250, mode="paths", clustered=True), Budgets(epochs=12), evaluate=False),
+    "shortest": LoopConfig(TeacherConfig(batch=1, mode="shortest", clustered=True), Budgets(epochs=100), evaluate=False),
+}
+DATASETS = ("simple", "extended", "kb13")
+
+
+@attrs.frozen
+class Job:
+    """One run: a learner on a task under a protocol and seed."""
+
+    learner: str
+    dataset: str
+    task: Task
+    protocol: Protocol
+    seed: int
+
+
+@attrs.frozen
+class Result:
+    """What one run measured."""
+
+    job: Job
+    success: bool
+    outcome: str
+    examples: int
+    epochs: int
+    membership_queries: int
+    seconds: float
+    length_ratio: float | None
+
+
+def load(dataset: str, data: Path) -> tuple[Task, ...]:
+    """The tasks of ``dataset`` (``simple`` and ``extended``: every regex of each cell)."""
+    if dataset == "kb13":
+        return load_kb13_extrx(data / "cegml" / "KB13_extrx.txt")
+    return load_paper_list("simplyrx" if dataset == "simple" else "extrx", data / "cegml" / "regex_list.json", per_cell=None)
+
+
+def run_job(job: Job) -> Result:
+    """Run ``job`` to its end in this process."""
+    config = attrs.evolve(PROTOCOLS[job.protocol], seed=job.seed)
+    task = job.task
+    teacher = ExactTeacher.from_regex(task.target, task.dialect, universe=task.alphabet, config=config.teacher_config)
+    learner = registry.build(job.learner)
+    started = time.perf_counter()
+    state = asyncio.run(run(loop_task(task), learner, teacher, config))
+    seconds = time.perf_counter() - started
+    success = state.outcome == "equivalent"
+    hypothesis = state.hypothesis
+    ratio = text_length(hypothesis) / max(1, text_length(task.target)) if success and hypothesis is not None else None
+    return Result(
+        job, success, str(state.outcome), len(state.examples), state.epoch,
+        state.cost.learner.membership_queries, seconds, ratio,
+    )
+
+
+def result_json(result: Result) -> dict[str, object]:
+    """One run as a JSON record: the job (target, dataset, protocol, seed) and what it measured."""
+    job = result.job
+    return {
+        "learner": job.learner, "dataset": job.dataset, "target": job.task.target, "protocol": job.protocol,
+        "seed": job.seed, "star_depth": job.task.metrics.star_depth,
+        **attrs.asdict(result, filter=lambda a, _: a.name != "job"),
+    }
+
+
+def jobs(learners: Sequence[str], datasets: Sequence[str], seeds: int, protocols: Sequence[Protocol], quick: bool, data: Path) -> list[Job]:
+    """Every run of the benchmark (with ``quick``: every fifth task of each dataset)."""
+    out = []
+    for dataset in datasets:
+        tasks = load(dataset, data)
+        for task in tasks[:: 5 if quick else 1]:
+            for learner in learners:
+                for protocol in protocols:
+                    for seed in range(seeds):
+                        out.append(Job(learner, dataset, task, protocol, seed))
+    return out
+
+
+def _median(values: Iterable[float]) -> float | None:
+    items = list(values)
+    return statistics.median(items) if items else None
+
+
+def _p95(values: Iterable[float]) -> float | None:
+    items = sorted(values)
+    return items[min(len(items) - 1, int(0.95 * len(items)))] if items else None
+
+
+def _fmt(value: float | None, digits: int = 1) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def table(results: Sequence[Result]) -> str:
+    """The report: one row per learner, dataset, protocol and StarDepth, plus an 'all' row."""
+    groups: dict[tuple[str, str, str, str], list[Result]] = defaultdict(list)
+    for r in results:
+        for depth in (str(r.job.task.metrics.star_depth), "all"):
+            groups[(r.job.learner, r.job.dataset, r.job.protocol, depth)].append(r)
+    head = f"{'learner':<9} {'dataset':<8} {'protocol':<8} {'depth':>5} {'runs':>5} {'success':>8} {'examples':>8} {'epochs':>6} {'MQ':>7} {'t p50':>6} {'t p95':>6} {'len x':>5}"
+    lines = [head, "-" * len(head)]
+    for key in sorted(groups, key=lambda k: (k[0], DATASETS.index(k[1]), k[2], k[3])):
+        rows = groups[key]
+        won = [r for r in rows if r.success]
+        lines.append(
+            f"{key[0]:<9} {key[1]:<8} {key[2]:<8} {key[3]:>5} {len(rows):>5} "
+            f"{100 * len(won) / len(rows):>7.1f}% {_fmt(_median(r.examples for r in won)):>8} "
+            f"{_fmt(_median(r.epochs for r in won)):>6} {_fmt(_median(r.membership_queries for r in rows), 0):>7} "
+            f"{_fmt(_median(r.seconds for r in rows), 2):>6} {_fmt(_p95(r.seconds for r in rows), 2):>6} "
+            f"{_fmt(_median(r.length_ratio for r in won if r.length_ratio is not None), 2):>5}"
+        )
+    return "\n".join(lines)
+
+
+def failures(results: Sequence[Result], limit: int = 20) -> str:
+    """The failed runs, a few per learner, to see what is left."""
+    failed = [r for r in results if not r.success]
+    lines = [f"{len(failed)} failed runs" + (f" (first {limit})" if len(failed) > limit else "")]
+    for r in failed[:limit]:
+        j = r.job
+        lines.append(f"  {j.learner} {j.dataset} {j.protocol} seed {j.seed} {r.outcome:<10} {j.task.target}")
+    return "\n".join(lines)
+
+
+def slowest(results: Sequence[Result], limit: int = 10) -> str:
+    """The slowest runs: where the time of the benchmark goes."""
+    lines = [f"slowest {min(limit, len(results))} runs"]
+    for r in sorted(results, key=lambda r: -r.seconds)[:limit]:
+        j = r.job
+        lines.append(f"  {r.seconds:7.1f} s {j.learner} {j.dataset} {j.protocol} seed {j.seed} {r.outcome:<10} {j.task.target}")
+    return "\n".join(lines)
+
+
+@click.command()
+@click.option("--learners", default=None, help="comma-separated learner names (default: the best passive learner)")
+@click.option("--datasets", default="simple,extended,kb13", show_default=True)
+@click.option("--seeds", type=int, default=3, show_default=True)
+@click.option("--protocols", default="paper,shortest", show_default=True)
+@click.option("--quick", is_flag=True, help="every fifth task of each dataset")
+@click.option("--workers", type=int, default=2, show_default=True)
+@click.option("--data", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True)
+@click.option("--results", type=click.Path(path_type=Path), default=None, help="append one JSON line per run as it ends")
+def main(
+    learners: str | None, datasets: str, seeds: int, protocols: str, quick: bool, workers: int, data: Path, results: Path | None
+) -> None:
+    """Run the learners on the benchmark lists and print the table by StarDepth."""
+    names = learners.split(",") if learners else [registry.default_passive()]
+    for name in names:
+        registry.REGISTRY[name]  # fail early on an unknown name
+    chosen = [d for d in datasets.split(",") if d]
+    unknown = set(chosen) - set(DATASETS) | set(protocols.split(",")) - set(PROTOCOLS)
+    if unknown:
+        raise click.BadParameter(f"unknown dataset or protocol: {', '.join(sorted(unknown))}")
+    todo = jobs(names, chosen, seeds, [cast(Protocol, p) for p in protocols.split(",")], quick, data)
+    started = time.perf_counter()
+    done: list[Result] = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for future in as_completed([pool.submit(run_job, job) for job in todo]):
+            done.append(future.result())
+            if results is not None:
+                with results.open("a", encoding="utf-8") as out:
+                    out.write(json.dumps(result_json(done[-1])) + "\n")
+    print(table(done))
+    print(failures(done))
+    print(slowest(done))
+    print(f"{len(done)} runs in {time.perf_counter() - started:.0f} s on {workers} workers")
+
+
+if __name__ == "__main__":
+    main()

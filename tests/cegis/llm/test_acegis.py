@@ -1,0 +1,133 @@
+"""A-CEGIS on the loop: feedback strategies, history, hardening, and the trajectory metrics."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import re
+
+import attrs
+import pytest
+
+from cegis.llm.acegis import HardeningCycle, harden
+from cegis.llm.learner import LLMLearner
+from cegis.config import LoopConfig
+from cegis.llm.setup import prepare_llm_run
+from cegis.loop import run
+from cegis.llm.settings import setting_named
+from cegis.state import EpochState, Task
+from cegis.llm.trajectory import from_records, similarity, summarize, tree_edit_distance, trajectory
+from oracle.testsuite import SuiteOracle
+from regexlang.dialects import parse
+from tests.cegis.llm.scripted_server import Reply, Rule, ScriptedServer
+from tests.llm.support import make_client
+
+GOLD = "[a-z]+dog"
+DESCRIPTION = "one or more lowercase letters followed by dog"
+SUITE = SuiteOracle.from_gold(GOLD, description=DESCRIPTION)
+RULES = (
+    Rule("PREVIOUS ATTEMPT\n[a-z]*dog", (Reply.answer("[a-z]+dog"),)),
+    Rule("PREVIOUS ATTEMPT\ndog\n", (Reply.answer("[a-z]*dog"),)),
+    Rule("DESCRIPTION", (Reply.answer("dog", "the word dog"),)),
+)
+
+
+def acegis_run(
+    name: str, *, cycles: int = 0, rules: tuple[Rule, ...] = RULES
+) -> tuple[ScriptedServer, EpochState, tuple[HardeningCycle, ...]]:
+    setting = setting_named(name)
+
+    async def scenario() -> tuple[ScriptedServer, EpochState, tuple[HardeningCycle, ...]]:
+        async with ScriptedServer(rules) as server:
+            async with make_client(server.base_url) as client:
+                prepared = prepare_llm_run(
+                    setting, Task("python", GOLD), LoopConfig(evaluate=False), client, description=DESCRIPTION, suite=SUITE
+                )
+                learner, teacher, config = prepared.learner, prepared.teacher, prepared.config
+                state = await run(prepared.task, learner, teacher, config)
+                state, done = await harden(state, learner, SUITE, teacher, config, cycles=cycles)
+                return server, state, done
+
+    return asyncio.run(scenario())
+
+
+def test_diagnostic_feedback_carries_directional_witnesses_and_the_history() -> None:
+    server, state, _ = acegis_run("acegis-diagnostic")
+    assert state.outcome == "equivalent" and state.epoch == 2
+    second = server.requests[1]["messages"]
+    assert [m["role"] for m in second] == ["system", "user", "assistant", "user"]
+    assert "<ans>dog</ans>" in second[2]["content"] and "the word dog" in second[2]["content"]
+    feedback = second[3]["content"]
+    missed = [t.string for t in SUITE.tests if t.label and re.fullmatch("dog", t.string) is None]
+    witnesses = [json.loads(line[2:]) for line in feedback.splitlines() if line.startswith("- ")]
+    assert "must match" in feedback and witnesses and set(witnesses) <= set(missed)
+
+
+def test_error_only_feedback_counts_failed_hidden_tests() -> None:
+    rules = (Rule("failed", (Reply.answer(GOLD),)), Rule("DESCRIPTION", (Reply.answer("dog"),)))
+    server, state, _ = acegis_run("acegis-error-only", rules=rules)
+    failed = sum((re.fullmatch("dog", t.string) is not None) != t.label for t in SUITE.tests)
+    assert f"failed {failed} of {len(SUITE.tests)} hidden tests" in server.user_messages()[1]
+    assert state.outcome == "equivalent"
+
+
+def test_generic_feedback_says_only_wrong_and_zero_shot_keeps_no_history() -> None:
+    generic = (Rule("not correct", (Reply.answer(GOLD),)), Rule("DESCRIPTION", (Reply.answer("dog"),)))
+    server, _, _ = acegis_run("acegis-generic", rules=generic)
+    assert "That regex is not correct" in server.user_messages()[1]
+    assert not any(t.string in server.user_messages()[1] for t in SUITE.tests if t.string)
+    fresh = (Rule("DESCRIPTION", (Reply.answer("dog"), Reply.answer(GOLD))),)
+    server, state, _ = acegis_run("acegis-zero-shot", rules=fresh)
+    assert [len(body["messages"]) for body in server.requests] == [2, 2] and state.outcome == "equivalent"
+
+
+def test_hardening_turns_failed_probes_into_one_repair_and_reaches_robust_success() -> None:
+    server, state, cycles = acegis_run("acegis-full", cycles=2)
+    (cycle,) = cycles
+    assert cycle.probed == "[a-z]*dog" and [e.string for e in cycle.failed] == ["dog"]
+    assert cycle.repaired == GOLD and cycle.passed and cycle.robust
+    assert '"dog"' in server.user_messages()[2] and "must reject" in server.user_messages()[2]
+    path = from_records(state.records, SUITE, hardening=cycles, probe_final=True)
+    assert [t.hypothesis for t in path.turns] == ["dog", "[a-z]*dog", GOLD]
+    assert (path.pass_at_1, path.pass_at_final, path.reciprocal_rank) == (0, 1, 0.5)
+    failed_first = sum((re.fullmatch("dog", t.string) is not None) != t.label for t in SUITE.tests)
+    assert path.fixes == failed_first  # turn 2 passes every test turn 1 failed
+    assert path.breaks == 0 and path.rer == math.inf and path.robust is True
+
+
+def test_rer_counts_fixes_and_breaks_against_re_fullmatch() -> None:
+    hypotheses = ["dog", "[a-z]*dog", "[a-z]+dog|ndodo", None, GOLD]
+    path = trajectory(hypotheses, SUITE)
+
+    def outcomes(h: str | None) -> list[bool]:
+        return [h is not None and (re.fullmatch(h, t.string) is not None) == t.label for t in SUITE.tests]
+
+    rows = [outcomes(h) for h in hypotheses]
+    fixes = sum(not a and b for x, y in zip(rows, rows[1:]) for a, b in zip(x, y))
+    breaks = sum(a and not b for x, y in zip(rows, rows[1:]) for a, b in zip(x, y))
+    assert (path.fixes, path.breaks) == (fixes, breaks) and breaks > 0
+    assert path.rer == pytest.approx(fixes / breaks)
+    summary = summarize([path, trajectory([GOLD], SUITE)])
+    assert summary.pass_at_1 == 0.5 and summary.mrr == pytest.approx((1 / 2 + 1) / 2)
+    assert summary.rer == pytest.approx(fixes / breaks)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "distance"),
+    [("abc", "abc", 0), ("abc", "abd", 1), ("abc", "ab", 1), ("(ab)*", "ab", 1), ("a|b", "a", 2), ("a*", "b+", 2)],
+)
+def test_tree_edit_distance_on_small_trees(a: str, b: str, distance: int) -> None:
+    ta, tb = parse(a, "python"), parse(b, "python")
+    assert tree_edit_distance(ta, tb) == tree_edit_distance(tb, ta) == distance
+    assert 0.0 <= similarity(ta, tb) <= 1.0 and (similarity(ta, tb) == 1.0) == (distance == 0)
+
+
+def test_exact_variant_feeds_back_exact_counterexamples_and_decides_equivalence() -> None:
+    rules = (Rule("PREVIOUS ATTEMPT", (Reply.answer(GOLD),)), Rule("DESCRIPTION", (Reply.answer("[a-z]*dog"),)))
+    server, state, _ = acegis_run("acegis-exact", rules=rules)
+    assert state.outcome == "equivalent" and state.verdict is not None and state.verdict.exact
+    feedback = server.user_messages()[1]
+    witnesses = [json.loads(line[2:]) for line in feedback.splitlines() if line.startswith("- ")]
+    assert "must reject" in feedback and 0 < len(witnesses) <= 6
+    assert all(re.fullmatch("[a-z]*dog", w) and not re.fullmatch(GOLD, w) for w in witnesses)

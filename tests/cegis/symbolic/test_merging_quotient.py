@@ -1,0 +1,89 @@
+"""The compiled quotient (cegis.symbolic.merging._kernels through Quotient): a merge equals the naive
+determinization closure of the prefix tree, its score counts the equally labeled states it joins,
+a conflict is reported exactly when two labels meet, and undo restores every array."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cegis.symbolic.merging.quotient import ACCEPT, REJECT, UNKNOWN, LabelConflict, Quotient
+from cegis.symbolic.merging.symbols import SymbolicWord
+
+samples = st.dictionaries(st.text("012", max_size=5), st.booleans(), min_size=1, max_size=12)
+
+
+def reference(tree: Quotient, keep: int, absorb: int) -> tuple[list[set[int]], bool, int]:
+    """The blocks of tree nodes after merging ``absorb`` into ``keep`` and closing under
+    determinization, computed naively from the unmerged tree; whether labels clash; the score."""
+    nodes = tree.nodes
+    block = list(range(nodes))
+    edges = [tree.edges(n) for n in range(nodes)]
+    pending = [(keep, absorb)]
+    while pending:
+        a, b = pending.pop()
+        a, b = block[a], block[b]
+        if a != b:
+            block = [a if x == b else x for x in block]
+            members = [n for n in range(nodes) if block[n] == a]
+            for symbol in range(3):
+                children = [edges[n][symbol] for n in members if symbol in edges[n]]
+                pending += [(children[0], c) for c in children[1:]]
+    blocks: dict[int, set[int]] = {}
+    for n, b in enumerate(block):
+        blocks.setdefault(b, set()).add(n)
+    clash, score = False, 0
+    for block_nodes in blocks.values():
+        labels = [int(tree.label[n]) for n in block_nodes if tree.label[n] != UNKNOWN]
+        clash |= len(set(labels)) > 1
+        score += max(len(labels) - 1, 0)
+    return sorted(blocks.values(), key=min), clash, score
+
+
+@settings(derandomize=True, max_examples=150, deadline=None)
+@given(samples, st.data())
+def test_a_merge_is_the_determinization_closure_and_undo_restores_it(labels: dict[str, bool], data: st.DataObject) -> None:
+    words = [SymbolicWord(tuple((int(c),) for c in s), label) for s, label in labels.items()]
+    tree, _ = Quotient.prefix_tree(words)
+    nodes = tree.nodes
+    keep, absorb = data.draw(st.integers(0, nodes - 1)), data.draw(st.integers(0, nodes - 1))
+    blocks, clash, score = reference(tree, keep, absorb)
+    before = [a.copy() for a in (tree.succ, tree.parent, tree.label, tree.labeled_by)]
+    mark = tree.checkpoint()
+    got = tree.merge(keep, absorb)
+    if clash:
+        assert got is None
+    else:
+        assert got == score
+        found: dict[int, set[int]] = {}
+        for n in range(nodes):
+            found.setdefault(tree.find(n), set()).add(n)
+        assert sorted(found.values(), key=min) == blocks
+    tree.undo(mark)
+    assert all((a == b).all() for a, b in zip(before, (tree.succ, tree.parent, tree.label, tree.labeled_by)))
+
+
+@settings(derandomize=True, max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.text("012", max_size=5), st.booleans()), min_size=1, max_size=12))
+def test_the_prefix_tree_has_a_node_per_prefix_and_stops_at_the_first_contradiction(pairs: list[tuple[str, bool]]) -> None:
+    words = [SymbolicWord(tuple((int(c),) for c in s), label) for s, label in pairs]
+    first: dict[str, int] = {}
+    clash = None
+    for index, (string, label) in enumerate(pairs):
+        earlier = first.setdefault(string, index)
+        if pairs[earlier][1] != label:
+            clash = (earlier, index)
+            break
+    try:
+        tree, left_out = Quotient.prefix_tree(words)
+    except LabelConflict as conflict:
+        assert clash is not None and (conflict.first, conflict.second, conflict.inserting) == (*clash, clash[1])
+        return
+    assert clash is None and left_out == ()
+    prefixes = {s[:k] for s, _ in pairs for k in range(len(s) + 1)}
+    assert tree.nodes == len(prefixes)
+    for string, label in pairs:
+        node = 0
+        for c in string:
+            node = tree.edges(node)[int(c)]
+        assert tree.label[node] == (ACCEPT if label else REJECT)
