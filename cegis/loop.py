@@ -149,7 +149,7 @@ async def step(
         if any(i.blocking and i.subject == "target" for i in verdict.issues):
             outcome = "invalid_target"
         elif verdict.equivalent:
-            outcome = "equivalent"
+            outcome = "equivalent" if verdict.exact else "consistent"
         added = remember(state.examples, verdict)[len(state.examples) :]
         verdict = attrs.evolve(verdict, counterexamples=added)
         source = "counterexamples" if added else "none"

@@ -4,13 +4,15 @@ Each entry says where the learner's zero-argument constructor lives (``"module:a
 only when that learner is built, so one learner's heavy dependencies never load for another),
 whether it needs membership queries, and a rank: the default learner of ``python -m cli learn`` is
 the highest-ranked one that needs no membership queries. Registering a learner is one line in
-:data:`REGISTRY`.
+:data:`REGISTRY`; a user's own learner needs no registration: wherever a learner is named (``cli
+learn --learner``, a plan file), ``"package.module:factory"`` names a zero-argument callable that
+returns one.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import cast
+from typing import Any, cast
 
 import attrs
 
@@ -29,8 +31,7 @@ class LearnerSpec:
 
     def build(self) -> Learner:
         """A fresh learner."""
-        module, _, attribute = self.constructor.partition(":")
-        return cast(Learner, getattr(importlib.import_module(module), attribute)())
+        return cast(Learner, _factory(self.constructor)())
 
 
 REGISTRY: dict[str, LearnerSpec] = {
@@ -53,12 +54,37 @@ REGISTRY: dict[str, LearnerSpec] = {
 }
 
 
+class UnknownLearner(LookupError):
+    """A learner name that is neither registered nor an importable ``module:factory``."""
+
+
+def spec(name: str) -> LearnerSpec:
+    """How to build the learner ``name``: a registered one, or a ``module:factory`` (imported and
+    built once here to read its ``needs_membership``); :class:`UnknownLearner` says why not."""
+    if name in REGISTRY:
+        return REGISTRY[name]
+    if ":" not in name:
+        raise UnknownLearner(f"unknown learner {name!r}; known: {', '.join(sorted(REGISTRY))}, or package.module:factory")
+    learner = _factory(name)()
+    if not callable(getattr(learner, "propose", None)) or not isinstance(getattr(learner, "name", None), str):
+        raise UnknownLearner(f"{name} did not return a learner (an object with a `name` and an async `propose`)")
+    return LearnerSpec(name, name, f"user learner {name}", bool(getattr(learner, "needs_membership", False)))
+
+
 def build(name: str) -> Learner:
-    """The learner registered as ``name``; ``KeyError`` names the known ones."""
+    """A fresh learner named ``name`` (registered, or ``module:factory``)."""
+    return spec(name).build()
+
+
+def _factory(constructor: str) -> Any:
+    module, _, attribute = constructor.partition(":")
     try:
-        return REGISTRY[name].build()
-    except KeyError:
-        raise KeyError(f"unknown learner {name!r}; known: {', '.join(sorted(REGISTRY))}") from None
+        factory = getattr(importlib.import_module(module), attribute)
+    except (ImportError, AttributeError) as error:
+        raise UnknownLearner(f"cannot load learner {constructor!r}: {error}") from None
+    if not callable(factory):
+        raise UnknownLearner(f"{constructor} is not callable")
+    return factory
 
 
 def default_passive() -> str:

@@ -22,10 +22,15 @@ from oracle.protocol import Verdict
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect, universe
 
-#: Why a run ended: the teacher accepted, a budget was spent, nothing new could be learned (the
-#: teacher gave no counterexample and no random example could be drawn), or the target itself
-#: could not be judged.
-Outcome = Literal["equivalent", "epochs", "examples", "membership_queries", "tokens", "seconds", "stalled", "invalid_target"]
+#: Why a run ended: the teacher accepted (``equivalent`` when it decided on the languages,
+#: ``consistent`` when it only found no disagreement in finite tests or samples), a budget was
+#: spent, nothing new could be learned (the teacher gave no counterexample and no random example
+#: could be drawn), or the target itself could not be judged.
+Outcome = Literal[
+    "equivalent", "consistent", "epochs", "examples", "membership_queries", "tokens", "seconds", "stalled", "invalid_target"
+]
+#: The outcomes where the teacher accepted the final hypothesis.
+ACCEPTED: frozenset[Outcome] = frozenset({"equivalent", "consistent"})
 
 #: How an epoch's new examples came about.
 Source = Literal["counterexamples", "random", "none"]
@@ -132,6 +137,11 @@ class EpochState:
     def done(self) -> bool:
         """Whether the run is over."""
         return self.outcome is not None
+
+    @property
+    def accepted(self) -> bool:
+        """Whether the teacher accepted the final hypothesis (exactly or on its tests)."""
+        return self.outcome in ACCEPTED
 
     @property
     def hypothesis(self) -> str | None:

@@ -26,7 +26,7 @@ import click
 
 from cegis.config import Budgets, LoopConfig
 from cegis.errors import RecordsError
-from cegis.registry import REGISTRY, build, default_passive
+from cegis.registry import REGISTRY, UnknownLearner, build, default_passive, spec
 from cegis.records import run_recorded
 from cegis.setup import exact_setting
 from cegis.state import EpochState, Task
@@ -84,12 +84,11 @@ def _setting(target: str | None, examples: Path | None, dialect: Dialect, config
 
 
 def _report(state: EpochState, dialect: Dialect, learner: str, seconds: float) -> dict[str, object]:
-    exact = state.outcome == "equivalent" and state.verdict is not None and state.verdict.exact
     return {
         "regex": state.hypothesis,
         "dialect": dialect,
-        "exact": exact,
-        "consistent": state.outcome == "equivalent",
+        "exact": state.outcome == "equivalent",
+        "consistent": state.accepted,
         "outcome": state.outcome,
         "learner": learner,
         "epochs": state.epoch,
@@ -106,7 +105,10 @@ def _report(state: EpochState, dialect: Dialect, learner: str, seconds: float) -
 )
 @click.option("--dialect", type=click.Choice(DIALECTS), default="python", show_default=True)
 @click.option(
-    "--learner", type=click.Choice([*sorted(REGISTRY), LLM]), help="Default: the best without membership queries."
+    "--learner",
+    metavar="NAME",
+    help=f"One of {', '.join([*sorted(REGISTRY), LLM])}, or package.module:factory (your own learner). "
+    "Default: the best without membership queries.",
 )
 @click.option("--mode", type=click.Choice(SAMPLING_MODES), default="paths", show_default=True, help="Counterexample sampling.")
 @click.option("--profile", type=click.Choice(PROFILES), default="improved", show_default=True, help="Teacher profile.")
@@ -141,7 +143,11 @@ def learn(
     teacher_config = TeacherConfig(batch=batch, mode=mode, clustered=clustered, profile=profile)  # type: ignore[arg-type]
     config = LoopConfig(teacher=teacher_config, budgets=Budgets(epochs=max_epochs), seed=seed)
     task, teacher = _setting(target, examples, dialect, config)
-    if name != LLM and REGISTRY[name].membership and not callable(getattr(teacher, "label", None)):
+    try:
+        membership = name != LLM and spec(name).membership
+    except UnknownLearner as error:
+        raise BadInput(f"--learner: {error}") from None
+    if membership and not callable(getattr(teacher, "label", None)):
         raise BadInput(f"learner {name!r} asks membership queries, which only --target can answer")
     started = time.perf_counter()
     try:

@@ -41,7 +41,7 @@ from typing import Any, Literal, cast, get_args
 import attrs
 
 from cegis.config import Budgets, LoopConfig
-from cegis.registry import REGISTRY
+from cegis.registry import UnknownLearner, spec
 from cegis.llm.settings import SETTINGS, LLMSetting
 from llm.chat import ReasoningEffort
 from oracle.config import PROFILES, Profile, TeacherConfig
@@ -263,8 +263,13 @@ def _arm(table: Mapping[str, Any], index: int) -> ArmSpec:
     where = f"[[arms]] #{index + 1}"
     _no_unknown(table, {f.name for f in attrs.fields(ArmSpec)}, where)
     learner = table.get("learner")
-    if learner != LLM and learner not in REGISTRY:
-        raise PlanError(f"{where}: learner {learner!r} is not 'llm' or one of {', '.join(sorted(REGISTRY))}")
+    if not isinstance(learner, str):
+        raise PlanError(f"{where}: learner must be a string: 'llm', a registered learner or package.module:factory")
+    if learner != LLM:
+        try:
+            spec(learner)
+        except UnknownLearner as error:
+            raise PlanError(f"{where}: {error} (or 'llm', a model)") from None
     setting = table.get("setting")
     if learner == LLM and setting not in SETTINGS:
         raise PlanError(f"{where}: an llm arm needs setting = one of {', '.join(SETTINGS)}")
@@ -281,7 +286,7 @@ def _arm(table: Mapping[str, Any], index: int) -> ArmSpec:
         raise PlanError(f"{where}: reasoning_effort must be one of {', '.join(get_args(ReasoningEffort))}")
     if learner != LLM and any(table.get(f) is not None for f in ("model", "reasoning_effort", "max_completion_tokens")):
         raise PlanError(f"{where}: model, reasoning_effort and max_completion_tokens apply to llm arms only")
-    name = str(table.get("name", setting if learner == LLM else learner))
+    name = str(table.get("name", setting if learner == LLM else learner.rpartition(":")[2]))
     arm = ArmSpec(name=name, **{k: v for k, v in table.items() if k != "name"})
     try:  # the teacher validates mode and the rest at construction
         loop_config(Plan("check", (), (arm,)), arm, 0)

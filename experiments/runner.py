@@ -26,11 +26,12 @@ from typing import Any
 
 import attrs
 
+from cegis.state import ACCEPTED
 from experiments.execute import run_llm_unit, run_symbolic_unit, unit_result
 from experiments.plan import Plan, ServerSpec
 from experiments.progress import Progress
-from llm.servers import ServerPool
 from experiments.units import Unit, available_datasets, units, write_manifest
+from llm.servers import ServerPool
 
 ERRORS = "errors.jsonl"
 CALL_LOG = "calls.sqlite3"
@@ -76,7 +77,7 @@ async def run_experiment(
             pending.append(unit)
         else:
             before[0] += 1
-            before[1] += closing["outcome"] == "equivalent"
+            before[1] += closing["outcome"] in ACCEPTED
             before[2] += _tokens(closing["totals"])
     track.resume(*before)
     track.show()
@@ -107,7 +108,7 @@ async def _guarded(unit: Unit, run_dir: Path, track: Progress, work: Awaitable[d
         _log_error(run_dir, unit, error)
         track.unit_failed()
         return
-    track.unit_finished(result["outcome"] == "equivalent", _tokens(result["totals"]))
+    track.unit_finished(result["outcome"] in ACCEPTED, _tokens(result["totals"]))
 
 
 async def _run_symbolic(pending: list[Unit], plan: Plan, run_dir: Path, track: Progress) -> None:

@@ -21,7 +21,7 @@ from oracle.protocol import Issue, Subject
 from regexlang.ast import Regex
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect, parse
-from regexlang.errors import RegexError
+from regexlang.errors import RegexError, UnsupportedFeature
 
 
 @attrs.frozen(eq=False)
@@ -43,6 +43,8 @@ def compile_subject(
         raise TypeError(f"a {subject} is regex text (str) or a regexlang tree, not {type(regex).__name__}")
     try:
         tree = parse(regex, dialect, universe) if isinstance(regex, str) else regex
+    except UnsupportedFeature as error:
+        return Compiled(None, None, (Issue(subject, "unsupported", str(error)),))
     except RegexError as error:
         return Compiled(None, None, (Issue(subject, "syntax_error", str(error)),))
     except (RecursionError, MemoryError) as error:

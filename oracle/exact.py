@@ -152,29 +152,29 @@ class ExactTeacher:
         issues = self.target.issues + hypothesis.issues
         target, guess = self.target.dfa, hypothesis.dfa
         if target is None or guess is None:
-            return Verdict(False, mode=mode, issues=issues)
+            return Verdict(False, mode=mode, issues=issues, exact=True)
         limit = self.config.state_limit
         try:
             if equivalent(target, guess, state_limit=limit):
-                return Verdict(True, mode=mode, issues=issues)
+                return Verdict(True, mode=mode, issues=issues, exact=True)
             too_little = difference(target, guess, state_limit=limit)
             too_much = difference(guess, target, state_limit=limit)
         except StateLimitExceeded as error:
-            return Verdict(False, mode=mode, issues=(*issues, Issue("hypothesis", "state_limit", str(error))))
+            return Verdict(False, mode=mode, issues=(*issues, Issue("hypothesis", "state_limit", str(error))), exact=True)
         except (AutomataError, MemoryError, RecursionError) as error:
-            return Verdict(False, mode=mode, issues=(*issues, guard_issue("hypothesis", error)))
+            return Verdict(False, mode=mode, issues=(*issues, guard_issue("hypothesis", error)), exact=True)
         if self.config.profile == "cegml":
             try:
                 examples, examined = self.counterexamples(too_little, too_much, already_given)
             except _DRAW_GUARDS as error:
-                return Verdict(False, mode=mode, issues=(*issues, _none_cegml(f"{type(error).__name__}: {error}")))
+                return Verdict(False, mode=mode, issues=(*issues, _none_cegml(f"{type(error).__name__}: {error}")), exact=True)
             found = issues if examples else (*issues, _none_cegml())
-            return Verdict(False, examples, mode, Spend(0.0, examined), found)
+            return Verdict(False, examples, mode, Spend(0.0, examined), found, exact=True)
         pos, neg = self._sides(too_little, too_much, already_given)
         examples = self._arrange(pos.examples, neg.examples)
         if not examples or pos.problem or neg.problem:
             issues = (*issues, _why_short(pos, neg, self.config.max_len))
-        return Verdict(False, examples, mode, Spend(0.0, pos.examined + neg.examined), issues)
+        return Verdict(False, examples, mode, Spend(0.0, pos.examined + neg.examined), issues, exact=True)
 
     def counterexamples(
         self, too_little: DFA, too_much: DFA, already_given: Collection[Counterexample] = ()

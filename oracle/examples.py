@@ -52,6 +52,21 @@ class Example:
     string: str
     label: bool
 
+    def strings(self) -> Iterator[str]:
+        """The one string (the view every counterexample shares with :meth:`ClusteredExample.strings`)."""
+        return iter((self.string,))
+
+    def representative(self) -> str:
+        """The string itself (as :meth:`ClusteredExample.representative`)."""
+        return self.string
+
+    def size(self) -> int:
+        """How many strings the example stands for: one."""
+        return 1
+
+    def __contains__(self, string: object) -> bool:
+        return string == self.string
+
     def text(self) -> str:
         """The prompt line: ``<string>, <1|0>``, with backslashes and unprintable characters escaped."""
         return f"{escape_string(self.string)}, {int(self.label)}"

@@ -78,8 +78,10 @@ class Spend:
 class Verdict:
     """A teacher's answer to one hypothesis.
 
-    ``equivalent`` is the teacher's judgement that no disagreement exists; ``exact`` says whether it
-    was decided on the languages themselves (True) or only on finite tests. Counterexamples are
+    ``equivalent`` is the teacher's judgement that no disagreement exists; ``exact`` (required, by
+    keyword) says whether it was decided on the languages themselves (True) or only on finite tests
+    or samples (False: "no disagreement found" is then consistency, not equivalence, and the loop's
+    outcome says ``consistent``). Counterexamples are
     labeled by the target: a positive one (label 1) is in the target and rejected by the hypothesis,
     a negative one (label 0) the reverse. ``mode`` names how they were chosen (``paths``,
     ``shortest``, ``uniform``, ``tests``, or a custom oracle's own name).
@@ -90,7 +92,7 @@ class Verdict:
     mode: str = ""
     spend: Spend = Spend()
     issues: tuple[Issue, ...] = ()
-    exact: bool = True
+    exact: bool = attrs.field(kw_only=True)
 
     @property
     def valid(self) -> bool:
@@ -113,7 +115,13 @@ class Verdict:
 
 
 class Teacher(Protocol):
-    """An equivalence oracle: judge a hypothesis, answering with new counterexamples."""
+    """An equivalence oracle: judge a hypothesis, answering with new counterexamples.
+
+    ``hypothesis`` is a parsed tree (:class:`regexlang.ast.Regex`), not text: test it on strings
+    with :func:`oracle.matcher` (``matcher(hypothesis, universe)(s)``) or print it with
+    :func:`regexlang.unparse`. ``already_given`` holds plain and clustered examples; both list
+    the strings they stand for with ``.strings()`` and one of them with ``.representative()``.
+    """
 
     def check(self, hypothesis: Regex, already_given: Collection[Counterexample] = ...) -> Verdict:
         """Judge ``hypothesis``; never repeat a counterexample in ``already_given``."""

@@ -241,4 +241,4 @@ class SuiteOracle:
         too_narrow = [t for t in report.false_negatives if t.string not in given][:n]
         too_broad = [t for t in report.false_positives if t.string not in given][:n]
         witnesses = tuple(e for pair in itertools.zip_longest(too_narrow, too_broad) for e in pair if e is not None)
-        return Verdict(accepted, witnesses, "tests", report.spend, report.issues, exact)
+        return Verdict(accepted, witnesses, "tests", report.spend, report.issues, exact=exact)

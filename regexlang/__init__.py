@@ -7,7 +7,7 @@ measures trees (:mod:`regexlang.metrics`) and rewrites them without changing the
 
 from regexlang.charset import CharSet
 from regexlang.dialects import DIALECTS, Dialect, parse, universe, unparse
-from regexlang.errors import NotExpressible, RegexError, RegexSyntaxError
+from regexlang.errors import NotExpressible, RegexError, RegexSyntaxError, UnsupportedFeature
 
 __all__ = [
     "CharSet",
@@ -16,6 +16,7 @@ __all__ = [
     "NotExpressible",
     "RegexError",
     "RegexSyntaxError",
+    "UnsupportedFeature",
     "parse",
     "universe",
     "unparse",

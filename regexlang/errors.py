@@ -26,5 +26,12 @@ class RegexSyntaxError(RegexError):
         return f"{self.text}\n{' ' * self.position}^"
 
 
+class UnsupportedFeature(RegexSyntaxError):
+    """Valid syntax that denotes no regular language or that the AST cannot hold: a backreference,
+    a lookaround, an atomic group, a possessive quantifier, a conditional group or an unsupported
+    flag. A subclass of :class:`RegexSyntaxError` (it has the position and caret) that a caller can
+    tell apart from a typo: the fix is to rewrite the regex without the feature, not to correct it."""
+
+
 class NotExpressible(RegexError):
     """An AST that the requested dialect cannot print (e.g. intersection in the python dialect)."""

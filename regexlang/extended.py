@@ -191,7 +191,7 @@ class _Parser:
         if char in _NAMED_ESCAPES:
             raise self.scan.error(_NAMED_ESCAPES[char], at=start)
         if char.isdigit():
-            raise self.scan.error("backreferences are not regular", at=start)
+            raise self.scan.unsupported("backreferences are not regular", at=start)
         if char.isalnum():
             raise self.scan.error(f"unknown escape \\{char}", at=start)
         return char

@@ -85,7 +85,7 @@ class EscapeReader:
             octal = digits + self.scan.peek()
             if len(octal) == 3 and _OCT_DIGITS.issuperset(octal):
                 return self.octal(digits + self.scan.next(), start)
-            raise self.scan.error("backreferences are not regular", at=start)
+            raise self.scan.unsupported("backreferences are not regular", at=start)
         return self.common(letter, start)
 
     def in_class(self) -> int | CharSet:

@@ -227,7 +227,7 @@ class _Parser:
         if items[-1].kind == "repeat":
             raise scan.error("multiple repeat", at=start)
         if scan.peek() == "+":
-            raise scan.error("possessive quantifiers are not supported (they change the language)", at=start)
+            raise scan.unsupported("possessive quantifiers are not supported (they change the language)", at=start)
         scan.accept("?")
         inner = items.pop().node
         node = Repeat(inner, *node_for) if isinstance(node_for, tuple) else node_for(inner)
@@ -252,11 +252,11 @@ class _Parser:
             elif char in ("=", "!", "<"):
                 if char == "<" and (after := scan.next()) not in ("=", "!"):
                     raise self.unknown_extension("?<", after, start)
-                raise scan.error("lookarounds are not supported", at=start)
+                raise scan.unsupported("lookarounds are not supported", at=start)
             elif char == "(":
-                raise scan.error("conditional groups are not supported", at=start)
+                raise scan.unsupported("conditional groups are not supported", at=start)
             elif char == ">":
-                raise scan.error("atomic groups are not supported (they change the language)", at=start)
+                raise scan.unsupported("atomic groups are not supported (they change the language)", at=start)
             elif char in _FLAGS or char in _REJECTED_FLAGS or char == "-":
                 scoped = self.flags(char)
                 if scoped is None:
@@ -293,7 +293,7 @@ class _Parser:
             return True
         if scan.accept("="):
             self.check_group_name(self.escapes.until(")", "group name"))
-            raise scan.error("backreferences are not regular", at=start)
+            raise scan.unsupported("backreferences are not regular", at=start)
         raise self.unknown_extension("?P", scan.next(), start)
 
     def check_group_name(self, name: str) -> None:
@@ -330,7 +330,7 @@ class _Parser:
     def flag_letter(self, char: str, missing: str) -> Flag:
         scan = self.scan
         if char in _REJECTED_FLAGS:
-            raise scan.error(_REJECTED_FLAGS[char])
+            raise scan.unsupported(_REJECTED_FLAGS[char])
         if char not in _FLAGS:
             message = "unknown flag" if char.isalpha() else missing
             raise scan.error(message, at=scan.pos - len(char))

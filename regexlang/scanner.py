@@ -9,7 +9,7 @@ construct (the ``{`` of a bad repetition, the ``(`` of an unclosed group).
 
 from __future__ import annotations
 
-from regexlang.errors import RegexSyntaxError
+from regexlang.errors import RegexSyntaxError, UnsupportedFeature
 
 
 class Scanner:
@@ -54,6 +54,10 @@ class Scanner:
     def error(self, message: str, at: int | None = None) -> RegexSyntaxError:
         """A syntax error at ``at`` (default: the current position)."""
         return RegexSyntaxError(message, self.text, self.pos if at is None else at)
+
+    def unsupported(self, message: str, at: int | None = None) -> UnsupportedFeature:
+        """Valid syntax of a feature that is not regular or not supported, at ``at``."""
+        return UnsupportedFeature(message, self.text, self.pos if at is None else at)
 
 
 #: The largest count accepted in ``{n}``/``{n,m}``; ``re`` allows far more, but a learner writing

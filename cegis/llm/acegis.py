@@ -101,7 +101,7 @@ async def harden(
     done: list[HardeningCycle] = []
     for cycle in range(1, cycles + 1):
         proposal = state.proposal
-        if proposal is None or proposal.regex is None or state.outcome != "equivalent":
+        if proposal is None or proposal.regex is None or not state.accepted:
             break
         report = suite.evaluate(proposal.regex, probe=True)
         probes = report.probes
@@ -109,7 +109,7 @@ async def harden(
         failed = () if probes is None else tuple(e for e in probes.failures if e.string not in given)
         if report.robust or not failed:
             break
-        probe_verdict = Verdict(False, failed, "probes")
+        probe_verdict = Verdict(False, failed, "probes", exact=False)
         before = attrs.evolve(state, examples=state.examples + failed, verdict=probe_verdict, outcome=None)
         state = await step(before, learner, teacher, config)
         repaired = state.proposal.regex if state.proposal is not None else None

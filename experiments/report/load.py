@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from cegis.state import ACCEPTED
 from experiments.units import MANIFEST
 
 JSON = dict[str, Any]
@@ -36,7 +37,7 @@ class UnitResult:
     @property
     def success(self) -> bool:
         """Whether the teacher accepted a hypothesis."""
-        return self.run is not None and self.run["outcome"] == "equivalent"
+        return self.run is not None and self.run["outcome"] in ACCEPTED
 
     @property
     def star_depth(self) -> int:

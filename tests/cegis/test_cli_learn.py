@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -13,9 +14,10 @@ from click.testing import CliRunner
 
 from cegis.registry import REGISTRY, default_passive
 from cli.learn import learn
-from regexlang import parse
 from automata.compile import compile_regex
-from regexlang import universe
+from regexlang import parse, universe
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def invoke(*args: str) -> tuple[int, str]:
@@ -117,3 +119,18 @@ def test_a_corrupt_records_file_is_bad_input(tmp_path: Path) -> None:
     records.write_text("{not json\n")
     code, out = invoke("--target", "a b*", "--dialect", "simple", "--records", str(records))
     assert code == 2 and "not a JSON record" in out and out.count("\n") == 1
+
+
+def test_a_users_learner_is_named_by_module_and_factory(tmp_path: Path) -> None:
+    (tmp_path / "mine.py").write_text(
+        "from cegis.symbolic.union import UnionLearner\n\ndef positives():\n    return UnionLearner(name='mine')\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "examples.csv").write_text("ab,1\nb,0\n", encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    command = [sys.executable, "-m", "cli", "learn", "--examples", "examples.csv", "--json"]
+    done = subprocess.run([*command, "--learner", "mine:positives"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["regex"] == "ab"
+    missing = subprocess.run([*command, "--learner", "mine:nothing"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert missing.returncode == 2 and "cannot load learner 'mine:nothing'" in missing.stderr

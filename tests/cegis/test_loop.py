@@ -68,7 +68,7 @@ def test_a_custom_teacher_without_sampling_drives_the_loop_from_its_first_counte
     teacher = ExhaustiveTeacher(lambda s: s in finite, "ab", max_len=4)
     task = Task("simple", universe=CharSet.of("ab"))
     state = asyncio.run(run(task, UnionLearner(), teacher, LoopConfig(budgets=Budgets(epochs=20))))
-    assert state.outcome == "equivalent"
+    assert state.outcome == "consistent"  # an exhaustive test up to length 4 is not a proof
     assert state.records[0].initial == () and state.records[0].proposal_text == "∅"
     assert {e.string for e in state.examples if isinstance(e, Example) and e.label} == finite
 

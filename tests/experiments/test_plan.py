@@ -79,7 +79,7 @@ def test_load_plan_names_the_file_and_rejects_bad_toml(tmp_path: Path) -> None:
     with pytest.raises(PlanError, match="broken.toml is not valid TOML"):
         load_plan(path)
     path.write_text('[[datasets]]\nkind = "generated"\n[[arms]]\nlearner = "nobody"\n', encoding="utf-8")
-    with pytest.raises(PlanError, match=r"broken.toml: \[\[arms\]\] #1: learner 'nobody'"):
+    with pytest.raises(PlanError, match=r"broken.toml: \[\[arms\]\] #1: unknown learner 'nobody'"):
         load_plan(path)
     with pytest.raises(PlanError, match="cannot read"):
         load_plan(tmp_path / "absent.toml")
@@ -112,3 +112,10 @@ def test_arms_become_loop_configs_and_settings() -> None:
 
 def test_a_seed_count_means_seeds_from_zero() -> None:
     assert plan_from_data({**GOOD, "seeds": 3}).seeds == (0, 1, 2)
+
+
+def test_an_arm_names_a_users_learner_by_module_and_factory() -> None:
+    plan = plan_from_data({**GOOD, "arms": [{"learner": "cegis.symbolic.union:UnionLearner"}]})
+    assert plan.arms[0].learner == "cegis.symbolic.union:UnionLearner" and plan.arms[0].name == "UnionLearner"
+    with pytest.raises(PlanError, match="cannot load learner 'cegis.symbolic.union:Nothing'"):
+        plan_from_data({**GOOD, "arms": [{"learner": "cegis.symbolic.union:Nothing"}]})

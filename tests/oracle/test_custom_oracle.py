@@ -12,8 +12,10 @@ import itertools
 import time
 from collections.abc import Callable, Collection
 
+import pytest
+
 from automata.compile import compile_regex
-from oracle import Counterexample, Example, Spend, Teacher, Verdict, misclassified, remember
+from oracle import ClusteredExample, Counterexample, Example, Spend, Teacher, Verdict, matcher, misclassified, remember
 from regexlang import CharSet, parse
 from regexlang.ast import Regex
 
@@ -52,3 +54,21 @@ def test_custom_teacher_drives_a_learning_loop() -> None:
         given = remember(given, verdict)
     assert verdict.equivalent and hypothesis == candidates[2]
     assert "aab, 1" in {e.text() for e in given}
+
+
+def test_a_verdict_must_say_whether_it_is_exact() -> None:
+    with pytest.raises(TypeError, match="exact"):
+        Verdict(True)  # type: ignore[call-arg]
+    assert not Verdict(True, exact=False).exact
+
+
+def test_a_typed_oracle_tests_hypotheses_and_lists_the_strings_already_given() -> None:
+    sigma = CharSet.of("ab01")
+    accepts = matcher(parse("[ab][ab01]*", "extended", sigma), sigma)
+    assert accepts("a01") and not accepts("0a") and not accepts("") and not accepts("a#")
+    complement = matcher(parse("~a", "extended", sigma), sigma)
+    assert complement("b") and not complement("a") and not complement("#")  # '#' is outside the universe
+    given: tuple[Counterexample, ...] = (Example("ab", True), ClusteredExample((CharSet.of("01"), "a"), False, sigma))
+    assert [sorted(e.strings()) for e in given] == [["ab"], ["0a", "1a"]]
+    assert [e.representative() for e in given] == ["ab", "0a"] and [e.size() for e in given] == [1, 2]
+    assert "ab" in given[0] and "1a" in given[1] and "ba" not in given[0]

@@ -89,11 +89,12 @@ def test_verdict_splits_directions_and_remember_deduplicates() -> None:
         counterexamples=(Example("a", True), Example("b", False), Example("c", True)),
         mode="shortest",
         issues=(Issue("hypothesis", "empty_language"),),
+        exact=True,
     )
     assert [e.text() for e in verdict.positives] == ["a, 1", "c, 1"]
     assert [e.text() for e in verdict.negatives] == ["b, 0"]
     assert verdict.valid and verdict.has("empty_language") and not verdict.has("state_limit")
-    assert not Verdict(False, issues=(Issue("target", "syntax_error", "at 3"),)).valid
+    assert not Verdict(False, issues=(Issue("target", "syntax_error", "at 3"),), exact=True).valid
     assert str(Issue("target", "syntax_error", "at 3")) == "target: syntax error (at 3)"
     given_so_far = remember((Example("a", True), Example("z", False)), verdict)
     assert [e.text() for e in given_so_far] == ["a, 1", "z, 0", "b, 0", "c, 1"]

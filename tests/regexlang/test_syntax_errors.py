@@ -7,7 +7,7 @@ import warnings
 
 import pytest
 
-from regexlang import Dialect, RegexSyntaxError, parse
+from regexlang import Dialect, RegexSyntaxError, UnsupportedFeature, parse
 
 _TABLE: list[tuple[Dialect, str, str, int]] = [
     # simple
@@ -106,3 +106,29 @@ def test_python_errors_point_where_re_points(source: str) -> None:
     with pytest.raises(RegexSyntaxError) as caught:
         parse(source, "python")
     assert caught.value.position == expected.value.pos
+
+
+@pytest.mark.parametrize(
+    ("dialect", "text", "position"),
+    [
+        ("python", r"(a)\1", 3),
+        ("python", "(?=a)a", 0),
+        ("python", "(?<!a)b", 0),
+        ("python", "(?>a)", 0),
+        ("python", "a*+", 1),
+        ("python", "(a)?(?(1)b|c)", 4),
+        ("python", "(?a)x", 3),
+        ("extended", r"(a)\1", 3),
+    ],
+)
+def test_valid_but_unsupported_syntax_is_its_own_error(dialect: Dialect, text: str, position: int) -> None:
+    with pytest.raises(UnsupportedFeature) as raised:
+        parse(text, dialect)
+    assert raised.value.position == position
+
+
+@pytest.mark.parametrize("text", ["(a", "a)", "*a", "[a", "a{2,1}"])
+def test_a_typo_is_not_an_unsupported_feature(text: str) -> None:
+    with pytest.raises(RegexSyntaxError) as raised:
+        parse(text, "python")
+    assert not isinstance(raised.value, UnsupportedFeature)

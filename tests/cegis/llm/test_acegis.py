@@ -54,7 +54,7 @@ def acegis_run(
 
 def test_diagnostic_feedback_carries_directional_witnesses_and_the_history() -> None:
     server, state, _ = acegis_run("acegis-diagnostic")
-    assert state.outcome == "equivalent" and state.epoch == 2
+    assert state.outcome == "consistent" and state.epoch == 2
     second = server.requests[1]["messages"]
     assert [m["role"] for m in second] == ["system", "user", "assistant", "user"]
     assert "<ans>dog</ans>" in second[2]["content"] and "the word dog" in second[2]["content"]
@@ -69,7 +69,7 @@ def test_error_only_feedback_counts_failed_hidden_tests() -> None:
     server, state, _ = acegis_run("acegis-error-only", rules=rules)
     failed = sum((re.fullmatch("dog", t.string) is not None) != t.label for t in SUITE.tests)
     assert f"failed {failed} of {len(SUITE.tests)} hidden tests" in server.user_messages()[1]
-    assert state.outcome == "equivalent"
+    assert state.outcome == "consistent"
 
 
 def test_generic_feedback_says_only_wrong_and_zero_shot_keeps_no_history() -> None:
@@ -79,7 +79,7 @@ def test_generic_feedback_says_only_wrong_and_zero_shot_keeps_no_history() -> No
     assert not any(t.string in server.user_messages()[1] for t in SUITE.tests if t.string)
     fresh = (Rule("DESCRIPTION", (Reply.answer("dog"), Reply.answer(GOLD))),)
     server, state, _ = acegis_run("acegis-zero-shot", rules=fresh)
-    assert [len(body["messages"]) for body in server.requests] == [2, 2] and state.outcome == "equivalent"
+    assert [len(body["messages"]) for body in server.requests] == [2, 2] and state.outcome == "consistent"
 
 
 def test_hardening_turns_failed_probes_into_one_repair_and_reaches_robust_success() -> None:

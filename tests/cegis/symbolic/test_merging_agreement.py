@@ -29,7 +29,7 @@ SIGMA = CharSet.of("ab")
 
 def context(mode: str, counterexamples: tuple[Example | ClusteredExample, ...], memo: object = None) -> LearnerContext:
     previous = Proposal(parse("a*", "python", SIGMA), "a*", memo=memo)
-    verdict = Verdict(False, counterexamples, mode)
+    verdict = Verdict(False, counterexamples, mode, exact=True)
     return LearnerContext("python", SIGMA, counterexamples, epoch=1, previous=previous, verdict=verdict)
 
 
