@@ -111,18 +111,18 @@ def encoder(alphabet: Alphabet) -> Callable[[Counterexample], SymbolicWord | Non
     representatives = [c.first() for c in alphabet.classes]
     universe = alphabet.universe
 
-    @functools.cache
+    @functools.lru_cache(maxsize=1 << 12)
     def covered(chars: CharSet) -> Position:
         # The set is a union of classes (the partition came from it), so a class's smallest
         # character decides; a binary search each, not an interval intersection.
         return tuple(k for k, first in enumerate(representatives) if first in chars)
 
-    @functools.cache
+    @functools.lru_cache(maxsize=1 << 12)
     def fits(chars: CharSet) -> tuple[bool, bool]:  # inside the universe; meets it
         inside = chars & universe
         return inside == chars, bool(inside)
 
-    @functools.cache
+    @functools.lru_cache(maxsize=1 << 16)  # an encoder outlives a run: one process runs many on one alphabet
     def encode(example: Counterexample) -> SymbolicWord | None:
         if isinstance(example, Example):
             classes = alphabet.encode(example.string).tolist()
