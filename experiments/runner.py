@@ -9,6 +9,10 @@ mode, so a resumed experiment pays for no call twice). A unit that raises is log
 ``errors.jsonl`` with its traceback and the run goes on; a token budget stops launching new LLM
 units once spent, and the runner says so. Running the same command again continues where it
 stopped.
+
+Before any unit runs, every existing records file is read: one whose fingerprint
+(:mod:`experiments.fingerprint`) differs from the plan's stops the invocation with
+:class:`ConfigurationChanged` naming the fields (``restart`` deletes the old results first).
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ import contextlib
 import json
 import multiprocessing
 import os
+import shutil
 import traceback
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -26,14 +32,19 @@ from typing import Any
 
 import attrs
 
+from experiments.errors import ConfigurationChanged
 from experiments.execute import run_llm_unit, run_symbolic_unit, unit_result
+from experiments.fingerprint import differences, fingerprint
 from experiments.plan import Plan, ServerSpec
 from experiments.progress import Progress
+from experiments.unit_file import UnitFile, read_unit_file
 from llm.servers import ServerPool
-from experiments.units import Unit, available_datasets, units, write_manifest
+from experiments.units import MANIFEST, Unit, available_datasets, units, write_manifest
 
 ERRORS = "errors.jsonl"
 CALL_LOG = "calls.sqlite3"
+#: What ``restart`` deletes: everything a run wrote but the call log (a cache of identical requests).
+RESULTS = ("records", MANIFEST, "plan.json", ERRORS, "report.md", "figures")
 
 
 @attrs.frozen
@@ -60,18 +71,25 @@ async def run_experiment(
     *,
     servers: tuple[ServerSpec, ...] | None = None,
     progress: Progress | None = None,
+    restart: bool = False,
 ) -> RunSummary:
-    """Run (or continue) every unit of ``plan`` into ``run_dir``."""
+    """Run (or continue) every unit of ``plan`` into ``run_dir``; with ``restart``, delete the
+    results already there first (raises :class:`ConfigurationChanged` when they are another
+    configuration's and ``restart`` is not given)."""
+    if restart:
+        _delete_results(run_dir)
     datasets = available_datasets(plan)
     skipped = [spec.name for spec in plan.datasets if spec not in {found for found, _ in datasets}]
     all_units = list(units(plan, datasets))
+    files = {unit.key: read_unit_file(unit.records(run_dir)) for unit in all_units}
+    _check_fingerprints(plan, run_dir, all_units, files)
     write_manifest(run_dir, all_units)
     (run_dir / "plan.json").write_text(json.dumps(attrs.asdict(plan), default=str, indent=2), encoding="utf-8")
     track = progress or Progress(len(all_units))
     pending: list[Unit] = []
     before = [0, 0, 0]
     for unit in all_units:
-        closing = unit_result(unit, run_dir)
+        closing = unit_result(unit, run_dir, files[unit.key])
         if closing is None:
             pending.append(unit)
         else:
@@ -90,6 +108,38 @@ async def run_experiment(
     return RunSummary(
         len(all_units), before[0], track.done - before[0], track.succeeded, track.errors, track.tokens, stopped,
         tuple(skipped),
+    )
+
+
+def _delete_results(run_dir: Path) -> None:
+    for name in RESULTS:
+        path = run_dir / name
+        if path.is_dir():
+            shutil.rmtree(path)
+        else:
+            path.unlink(missing_ok=True)
+
+
+def _check_fingerprints(plan: Plan, run_dir: Path, all_units: list[Unit], files: dict[str, UnitFile]) -> None:
+    """Refuse records written under another configuration, naming the fields that differ."""
+    changed: Counter[str] = Counter()
+    units_changed = 0
+    for unit in all_units:
+        records = files[unit.key]
+        if records.header is None and not records.epochs and records.run is None:
+            continue  # nothing recorded yet (or only a torn first line)
+        recorded = {} if records.header is None else records.header["fingerprint"]
+        found = differences(recorded, fingerprint(unit, plan)) if recorded else ["fingerprint: absent (records of an older version)"]
+        units_changed += bool(found)
+        changed.update(found)
+    if not changed:
+        return
+    lines = [f"  {field} ({count} unit{'s' * (count != 1)})" for field, count in changed.most_common(12)]
+    more = len(changed) - len(lines)
+    raise ConfigurationChanged(
+        f"{run_dir} holds results of another configuration ({units_changed} of {len(all_units)} units differ"
+        " from the plan; recorded → planned):\n" + "\n".join(lines) + (f"\n  ... and {more} more" if more else "")
+        + "\nRun into another directory with --out DIR, or pass --restart to delete these results and start over."
     )
 
 

@@ -1,0 +1,70 @@
+"""A run directory holds one configuration's results: an edited plan is refused with the fields
+that differ (``--restart`` starts over), a second runner is refused with the first one's pid, and
+a damaged record line is a named error, never a silently changed number."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from experiments.errors import ConfigurationChanged
+from experiments.plan import plan_from_data
+from experiments.runner import run_experiment
+from tests.experiments.runner_support import synchronous, toml_text, write_regex_list
+
+
+def _plan_file(folder: Path, profile: str, *, learner: str = "symbolic") -> Path:
+    data = {
+        "name": "tiny",
+        "concurrency": 1,
+        "teacher_profile": profile,
+        "datasets": [{"kind": "paper-list", "list": "simplyrx", "path": str(write_regex_list(folder))}],
+        "arms": [{"name": "arm", "learner": learner}],
+    }
+    path = folder / "plan.toml"
+    path.write_text(toml_text(data), encoding="utf-8")
+    return path
+
+
+def _experiment(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["experiment", *args])
+    return result.exit_code, result.output
+
+
+def test_an_edited_plan_is_refused_naming_the_changed_field_and_restart_starts_over(tmp_path: Path) -> None:
+    out = str(tmp_path / "run")
+    code, output = _experiment(str(_plan_file(tmp_path, "cegml")), "--out", out)
+    assert code == 0 and "2 run now" in output, output
+    # the README's advice: change the teacher profile and run again into the same directory
+    code, output = _experiment(str(_plan_file(tmp_path, "improved")), "--out", out)
+    assert code == 2, output
+    assert 'teacher_profile: "cegml" → "improved" (2 units)' in output
+    assert "--out" in output and "--restart" in output and "done before" not in output
+    code, output = _experiment(str(_plan_file(tmp_path, "improved")), "--out", out, "--restart")
+    assert code == 0 and "0 done before, 2 run now" in output, output
+    code, output = _experiment(str(_plan_file(tmp_path, "improved")), "--out", out)
+    assert code == 0 and "2 done before, 0 run now" in output, output
+
+
+@synchronous
+async def test_a_changed_learner_or_target_is_named(tmp_path: Path) -> None:
+    data = {
+        "name": "tiny",
+        "concurrency": 1,
+        "datasets": [{"kind": "paper-list", "list": "simplyrx", "path": str(write_regex_list(tmp_path))}],
+        "arms": [{"name": "arm", "learner": "symbolic"}],
+    }
+    await run_experiment(plan_from_data(data), tmp_path / "run")
+    data["arms"] = [{"name": "arm", "learner": "lstar"}]
+    with pytest.raises(ConfigurationChanged, match='learner: "symbolic" → "lstar"'):
+        await run_experiment(plan_from_data(data), tmp_path / "run")
+    listed = json.loads((tmp_path / "regex_list.json").read_text(encoding="utf-8"))
+    listed["simplyrx"][0]["regex_list"][0]["regex_list"] = ["(b a)"]
+    (tmp_path / "regex_list.json").write_text(json.dumps(listed), encoding="utf-8")
+    data["arms"] = [{"name": "arm", "learner": "symbolic"}]
+    with pytest.raises(ConfigurationChanged, match=r'task\.target: "\(a b\)" → "\(b a\)"'):
+        await run_experiment(plan_from_data(data), tmp_path / "run")
