@@ -12,7 +12,8 @@ stopped.
 
 Before any unit runs, every existing records file is read: one whose fingerprint
 (:mod:`experiments.fingerprint`) differs from the plan's stops the invocation with
-:class:`ConfigurationChanged` naming the fields (``restart`` deletes the old results first).
+:class:`ConfigurationChanged` naming the fields (``restart`` deletes the old results first). The
+runner holds the directory's lock throughout (:mod:`experiments.lock`): a second runner is refused.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import attrs
 from experiments.errors import ConfigurationChanged
 from experiments.execute import run_llm_unit, run_symbolic_unit, unit_result
 from experiments.fingerprint import differences, fingerprint
+from experiments.lock import run_directory_lock
 from experiments.plan import Plan, ServerSpec
 from experiments.progress import Progress
 from experiments.unit_file import UnitFile, read_unit_file
@@ -75,7 +77,16 @@ async def run_experiment(
 ) -> RunSummary:
     """Run (or continue) every unit of ``plan`` into ``run_dir``; with ``restart``, delete the
     results already there first (raises :class:`ConfigurationChanged` when they are another
-    configuration's and ``restart`` is not given)."""
+    configuration's and ``restart`` is not given, :class:`RunDirectoryBusy` when another runner
+    holds the directory)."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    with run_directory_lock(run_dir):
+        return await _run_locked(plan, run_dir, servers, progress, restart)
+
+
+async def _run_locked(
+    plan: Plan, run_dir: Path, servers: tuple[ServerSpec, ...] | None, progress: Progress | None, restart: bool
+) -> RunSummary:
     if restart:
         _delete_results(run_dir)
     datasets = available_datasets(plan)

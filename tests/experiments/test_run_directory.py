@@ -5,6 +5,8 @@ a damaged record line is a named error, never a silently changed number."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -68,3 +70,31 @@ async def test_a_changed_learner_or_target_is_named(tmp_path: Path) -> None:
     data["arms"] = [{"name": "arm", "learner": "symbolic"}]
     with pytest.raises(ConfigurationChanged, match=r'task\.target: "\(a b\)" → "\(b a\)"'):
         await run_experiment(plan_from_data(data), tmp_path / "run")
+
+
+def test_a_second_runner_on_one_directory_is_refused_with_the_first_ones_pid(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(run_dir)], stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2]
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        code, output = _experiment(str(_plan_file(tmp_path, "cegml")), "--out", str(run_dir))
+        assert code == 2 and f"in use by another runner (pid {holder.pid})" in output, output
+        assert not (run_dir / "records").exists()  # nothing was run or written
+    finally:
+        holder.kill()
+        holder.wait()
+    code, output = _experiment(str(_plan_file(tmp_path, "cegml")), "--out", str(run_dir))
+    assert code == 0 and "2 run now" in output, output  # the OS released the killed holder's lock
+
+
+HOLD_LOCK = """
+import sys, time
+from pathlib import Path
+from experiments.lock import run_directory_lock
+with run_directory_lock(Path(sys.argv[1])):
+    print("locked", flush=True)
+    time.sleep(600)
+"""
