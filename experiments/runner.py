@@ -14,6 +14,8 @@ Before any unit runs, every existing records file is read: one whose fingerprint
 (:mod:`experiments.fingerprint`) differs from the plan's stops the invocation with
 :class:`ConfigurationChanged` naming the fields (``restart`` deletes the old results first). The
 runner holds the directory's lock throughout (:mod:`experiments.lock`): a second runner is refused.
+A damaged record line (anything but a torn last line, which is cut) stops it with
+:class:`DamagedRecords` naming the file and line.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from experiments.fingerprint import differences, fingerprint
 from experiments.lock import run_directory_lock
 from experiments.plan import Plan, ServerSpec
 from experiments.progress import Progress
-from experiments.unit_file import UnitFile, read_unit_file
+from experiments.unit_file import UnitFile, read_unit_file, refuse_damage
 from llm.servers import ServerPool
 from experiments.units import MANIFEST, Unit, available_datasets, units, write_manifest
 
@@ -93,6 +95,7 @@ async def _run_locked(
     skipped = [spec.name for spec in plan.datasets if spec not in {found for found, _ in datasets}]
     all_units = list(units(plan, datasets))
     files = {unit.key: read_unit_file(unit.records(run_dir)) for unit in all_units}
+    refuse_damage([damage for records in files.values() for damage in records.damage])
     _check_fingerprints(plan, run_dir, all_units, files)
     write_manifest(run_dir, all_units)
     (run_dir / "plan.json").write_text(json.dumps(attrs.asdict(plan), default=str, indent=2), encoding="utf-8")

@@ -17,13 +17,15 @@ from typing import Any
 
 import attrs
 
+from experiments.errors import DamagedRecords
+
 JSON = dict[str, Any]
 
 #: The fields each record type must carry, with their JSON types, for the runner and the report.
 _FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "unit": {"fingerprint": dict},
-    "epoch": {"run": str, "epoch": int, "initial": list, "added": list, "totals": dict},
-    "run": {"run": str, "outcome": str, "epochs": int, "examples": int, "totals": dict, "task": dict},
+    "epoch": {"run": str, "epoch": int, "initial": list, "added": list},
+    "run": {"run": str, "outcome": str, "epochs": int, "examples": int, "totals": dict},
     "hardening": {"run": str, "cycles": list, "tokens": dict},
 }
 
@@ -95,10 +97,23 @@ def _record(raw: bytes) -> tuple[JSON, str | None]:
         return {}, f"not a JSON record ({error})" if isinstance(error, json.JSONDecodeError) else "JSON nested too deep"
     if not isinstance(record, dict):
         return {}, "not a JSON object"
-    fields = _FIELDS.get(record.get("type"))
+    fields = _FIELDS.get(str(record.get("type")))
     if fields is None:
         return record, f"unknown record type {record.get('type')!r}"
     for name, kind in fields.items():
         if not isinstance(record.get(name), kind) or isinstance(record.get(name), bool):
-            return record, f"a {record['type']} record without a valid {name!r}"
+            return record, f"{record['type']} record without a valid {name!r}"
     return record, None
+
+
+def refuse_damage(damage: list[Damage], *, hint: str = "repair or delete those files (a deleted unit runs again)") -> None:
+    """Raise :class:`DamagedRecords` listing ``damage`` (the first ten lines), if any."""
+    if not damage:
+        return
+    shown = "\n".join(f"  {d}" for d in damage[:10])
+    more = f"\n  ... and {len(damage) - 10} more" if len(damage) > 10 else ""
+    files = len({d.path for d in damage})
+    raise DamagedRecords(
+        f"{len(damage)} damaged record line{'s' * (len(damage) != 1)} in {files} file{'s' * (files != 1)}"
+        f" (only a torn last line is repaired):\n{shown}{more}\nTo go on, {hint}."
+    )

@@ -17,6 +17,7 @@ from cegis.llm.settings import SETTINGS
 from experiments.report import figures
 from experiments.report.acegis import acegis_tables
 from experiments.report.load import UnitResult, load_run
+from experiments.unit_file import refuse_damage
 from experiments.report.tables import (
     BUDGETS,
     cost_summary,
@@ -33,9 +34,15 @@ from experiments.report.tables import (
 REPORT = "report.md"
 
 
-def write_report(run_dir: Path) -> Path:
-    """Write ``run_dir/report.md`` (and ``run_dir/figures/*.png`` with matplotlib); return its path."""
-    results = load_run(run_dir)
+def write_report(run_dir: Path, *, skip_damaged: bool = False) -> Path:
+    """Write ``run_dir/report.md`` (and ``run_dir/figures/*.png`` with matplotlib); return its path.
+
+    Damaged record lines raise :class:`~experiments.errors.DamagedRecords`; with ``skip_damaged``
+    their units are left out of every table and the report says how many."""
+    loaded = load_run(run_dir)
+    if not skip_damaged:
+        refuse_damage(list(loaded.damage), hint="repair those lines, or report without their units (--skip-damaged)")
+    results = tuple(r for r in loaded.results if not r.damaged)
     plan = _plan(run_dir)
     plots = figures.available()
     figure_dir = run_dir / "figures"
@@ -51,6 +58,13 @@ def write_report(run_dir: Path) -> Path:
         "Every number below is recomputed from the JSON Lines records in `records/`.",
         "",
     ]
+    if loaded.damage:
+        left_out = len(loaded.results) - len(results)
+        out += [
+            f"**{len(loaded.damage)} damaged record line(s) in {left_out} unit(s): those units are left out of every"
+            " table below** (`--skip-damaged`).",
+            "",
+        ]
     if any(_samples_only(r) for r in results):
         out += [
             "Standard learns from random labeled samples, not counterexamples; the loop still records "

@@ -98,3 +98,68 @@ with run_directory_lock(Path(sys.argv[1])):
     print("locked", flush=True)
     time.sleep(600)
 """
+
+
+def _report(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["report", *args])
+    return result.exit_code, result.output
+
+
+def _damage(run_dir: Path, line: int, text: bytes) -> Path:
+    """Replace line ``line`` (1-based) of the unit file with the most epochs by ``text``."""
+    path = max((run_dir / "records").rglob("*.jsonl"), key=lambda p: p.read_bytes().count(b"\n"))
+    lines = path.read_bytes().split(b"\n")
+    lines[line - 1] = text
+    path.write_bytes(b"\n".join(lines))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (b'{"type": "epoch", "epoch": 1, "ru', "not a JSON record"),  # an epoch line cut in the middle of the file
+        (b'{"type": "epoch", "note": "\xff"}', "not UTF-8 text"),
+        (b'{"type": "epoch"}', "epoch record without a valid 'run'"),
+    ],
+)
+def test_a_damaged_line_is_named_and_the_report_refuses_it_unless_told_to_skip(tmp_path: Path, text: bytes, problem: str) -> None:
+    run_dir = tmp_path / "run"
+    plan = str(_plan_file(tmp_path, "improved", learner="lstar"))
+    assert _experiment(plan, "--out", str(run_dir))[0] == 0
+    path = _damage(run_dir, 3, text)  # the fingerprint, the first epoch, then this one
+    code, output = _experiment(plan, "--out", str(run_dir))
+    assert code == 2 and f"{path}:3: {problem}" in output, output
+    code, output = _report(str(run_dir))
+    assert code == 2 and f"{path}:3: {problem}" in output and "--skip-damaged" in output, output
+    code, output = _report(str(run_dir), "--skip-damaged")
+    assert code == 0, output
+    report = (run_dir / "report.md").read_text(encoding="utf-8")
+    assert "1 damaged record line(s) in 1 unit(s): those units are left out" in report
+    assert "100.0% (1/1)" in report and "(2/2)" not in report
+
+
+def test_a_complete_but_invalid_run_line_and_a_second_run_line_are_damage(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    plan = str(_plan_file(tmp_path, "improved"))
+    assert _experiment(plan, "--out", str(run_dir))[0] == 0
+    path = next((run_dir / "records").rglob("*.jsonl"))
+    closing = path.read_bytes().splitlines()[-1]
+    path.write_bytes(path.read_bytes() + closing + b"\n" + b'{"type": "run"}\n')
+    code, output = _experiment(plan, "--out", str(run_dir))
+    assert code == 2, output
+    count = path.read_bytes().count(b"\n")
+    assert f"{path}:{count - 1}: a second closing run record" in output
+    assert f"{path}:{count}: run record without a valid 'run'" in output
+
+
+def test_a_torn_last_line_is_repaired_and_the_unit_resumes(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    plan = str(_plan_file(tmp_path, "improved", learner="lstar"))
+    assert _experiment(plan, "--out", str(run_dir))[0] == 0
+    path = max((run_dir / "records").rglob("*.jsonl"), key=lambda p: p.read_bytes().count(b"\n"))
+    whole = path.read_bytes()
+    path.write_bytes(whole[: whole.rindex(b'{"type": "run"') + 20])  # killed while writing the run line
+    assert _report(str(run_dir))[0] == 0  # a torn line is no damage: the unit is unfinished
+    code, output = _experiment(plan, "--out", str(run_dir))
+    assert code == 0 and "1 done before, 1 run now" in output, output
+    assert path.read_bytes() == whole or path.read_bytes().count(b'"type": "run"') == 1
