@@ -78,13 +78,18 @@ def experiment(
         summary = asyncio.run(run_experiment(plan, run_dir, servers=servers, restart=restart))
     except (DatasetError, ExperimentError) as error:
         raise BadInput(str(error)) from None
+    errors = f"{summary.errors} errors" + (" (see errors.jsonl)" if summary.errors else "")
     click.echo(
         f"units {summary.units}: {summary.already_done} done before, {summary.ran} run now, "
-        f"{summary.succeeded} succeeded, {summary.errors} errors (see errors.jsonl)"
+        f"{summary.succeeded} succeeded, {errors}"
     )
     for name in summary.skipped_datasets:
         click.echo(f"skipped dataset {name!r}: its files are absent (see the README's Data section)")
     if summary.stopped:
         click.echo(f"stopped: {summary.stopped}")
+    for key in summary.interrupted:
+        click.echo(f"unfinished (the server failed): {key}")
     report = write_report(run_dir)
     click.echo(f"report: {report}")
+    if summary.interrupted:
+        raise BadInput(f"a model server failed mid-run: {len(summary.interrupted)} units are unfinished; run the same command to continue")

@@ -26,3 +26,8 @@ class DamagedRecords(ExperimentError):
 
 class ServerUnusable(ExperimentError):
     """A model server that cannot be used: it refuses the key, cannot be reached, or lacks the model."""
+
+
+class ServerFailed(Exception):
+    """A unit's model call failed for an infrastructure reason (auth, connection, model not found,
+    quota) mid-run: the unit stays unfinished, never scored."""
