@@ -68,7 +68,14 @@ def serving(servers: tuple[ServerSpec, ...], model: str | None) -> list[ServerSp
 def client_config(spec: ServerSpec, model: str | None) -> ClientConfig:
     """The client settings for ``spec`` asking ``model`` (the key read from ``spec.api_key_env``)."""
     try:
-        return ClientConfig.resolve(spec.base_url, os.environ.get(spec.api_key_env), model=model or spec.model)
+        config = ClientConfig.resolve(spec.base_url, os.environ.get(spec.api_key_env), model=model or spec.model)
+        return attrs.evolve(
+            config,
+            connect_timeout=spec.connect_timeout,
+            read_timeout=spec.read_timeout,
+            total_timeout=spec.call_timeout,
+            call_deadline=spec.call_timeout,
+        )
     except ConfigError as error:
         raise ServerUnusable(f"{spec.base_url}: {error}") from None
 
