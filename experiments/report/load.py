@@ -67,14 +67,23 @@ class UnitResult:
         """Labeled examples the run accumulated (a clustered line counts as one)."""
         return int(self.run["examples"]) if self.run else 0
 
+    @property
+    def labeled(self) -> int:
+        """Labeled examples the learner saw in all: the examples shown plus its membership queries
+        (each is a string the teacher labeled for it)."""
+        return self.examples + (int(self.run["totals"].get("membership_queries", 0)) if self.run else 0)
+
     def seen_by_epoch(self) -> list[tuple[int, float | None, float | None]]:
-        """For each epoch: examples the proposal was made from, its accuracy and Diff Ratio."""
-        seen = 0
+        """For each epoch: the labeled examples its proposal was made from (the examples shown and
+        the membership queries asked so far), its accuracy and Diff Ratio."""
+        shown = 0
         out = []
         for epoch in self.epochs:
-            seen += len(epoch["initial"])
-            out.append((seen, epoch.get("accuracy"), epoch.get("diff_ratio")))
-            seen += len(epoch["added"])
+            shown += len(epoch["initial"])
+            totals = epoch.get("totals")
+            queries = int(totals.get("membership_queries", 0)) if isinstance(totals, dict) else 0
+            out.append((shown + queries, epoch.get("accuracy"), epoch.get("diff_ratio")))
+            shown += len(epoch["added"])
         return out
 
 
