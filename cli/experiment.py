@@ -4,7 +4,8 @@ With no FILE the built-in quick experiment runs: symbolic learners in the counte
 the generated Simple Regex set and the paper's Extended Regex list, a few minutes on 2 cores, no
 model server needed. The run directory (``--out``, default ``runs/<experiment name>``) receives one
 JSON Lines file of records per unit, the manifest, and ``report.md`` with its figures; running the
-same command again skips finished units and continues unfinished ones.
+same command again skips finished units and continues unfinished ones. A directory holding results
+of another configuration is refused with the fields that differ (``--restart`` deletes them).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import click
 
 from cli.errors import BadInput
 from experiments.datasets import DatasetError
+from experiments.errors import ExperimentError
 from experiments.plan import Plan, PlanError, ServerSpec, load_plan, plan_from_data
 from experiments.report import write_report
 from experiments.runner import run_experiment
@@ -41,6 +43,7 @@ def built_in_plan(name: str) -> Plan:
 @click.option("--concurrency", type=click.IntRange(min=1), help="Worker processes for symbolic units (1: run them in this process).")
 @click.option("--seeds", type=click.IntRange(min=1), help="Run seeds 0..N-1 instead of the file's seeds.")
 @click.option("--dataset-limit", type=click.IntRange(min=1), help="Keep the first N tasks of each dataset (a smoke run).")
+@click.option("--restart", is_flag=True, help="Delete the results already in the run directory and start over (the call log stays).")
 def experiment(
     file: Path | None,
     out: Path | None,
@@ -48,6 +51,7 @@ def experiment(
     concurrency: int | None,
     seeds: int | None,
     dataset_limit: int | None,
+    restart: bool,
 ) -> None:
     """Run every (task, arm, seed) of FILE (default: the built-in quick experiment), then report."""
     try:
@@ -71,16 +75,21 @@ def experiment(
     run_dir = out or Path("runs") / plan.name
     click.echo(f"experiment {plan.name!r} → {run_dir}")
     try:
-        summary = asyncio.run(run_experiment(plan, run_dir, servers=servers))
-    except DatasetError as error:
+        summary = asyncio.run(run_experiment(plan, run_dir, servers=servers, restart=restart))
+    except (DatasetError, ExperimentError) as error:
         raise BadInput(str(error)) from None
+    errors = f"{summary.errors} errors" + (" (see errors.jsonl)" if summary.errors else "")
     click.echo(
         f"units {summary.units}: {summary.already_done} done before, {summary.ran} run now, "
-        f"{summary.succeeded} succeeded, {summary.errors} errors (see errors.jsonl)"
+        f"{summary.succeeded} succeeded, {errors}"
     )
     for name in summary.skipped_datasets:
         click.echo(f"skipped dataset {name!r}: its files are absent (see the README's Data section)")
     if summary.stopped:
         click.echo(f"stopped: {summary.stopped}")
+    for key in summary.interrupted:
+        click.echo(f"unfinished (the server failed): {key}")
     report = write_report(run_dir)
     click.echo(f"report: {report}")
+    if summary.interrupted:
+        raise BadInput(f"a model server failed mid-run: {len(summary.interrupted)} units are unfinished; run the same command to continue")

@@ -7,15 +7,17 @@ from pathlib import Path
 import click
 
 from cli.errors import BadInput
+from experiments.errors import ExperimentError
 from experiments.report import write_report
 
 
 @click.command()
 @click.argument("run_dir", type=click.Path(path_type=Path))
-def report(run_dir: Path) -> None:
-    """Write RUN_DIR/report.md (and figures with the plots extra) from the JSON Lines records."""
+@click.option("--skip-damaged", is_flag=True, help="Leave units with damaged record lines out of the report (it says how many).")
+def report(run_dir: Path, skip_damaged: bool) -> None:
+    """Write RUN_DIR/report.md and its figures from the JSON Lines records."""
     try:
-        path = write_report(run_dir)
-    except FileNotFoundError as error:
+        path = write_report(run_dir, skip_damaged=skip_damaged)
+    except (FileNotFoundError, ExperimentError) as error:
         raise BadInput(str(error)) from None
     click.echo(f"report: {path}")

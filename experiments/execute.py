@@ -25,8 +25,10 @@ from cegis.registry import build
 from cegis.llm.setup import PreparedRun, prepare_llm_run
 from cegis.records import RecordLog, run_id, run_recorded
 from cegis.state import EpochState
+from experiments.fingerprint import fingerprint
 from experiments.plan import Plan, arm_setting, loop_config
-from experiments.units import Unit, finished
+from experiments.unit_file import UnitFile, read_unit_file
+from experiments.units import Unit
 from oracle.exact import ExactTeacher
 
 JSON = dict[str, Any]
@@ -41,7 +43,7 @@ async def _symbolic(unit: Unit, plan: Plan, run_dir: Path) -> JSON:
     config = loop_config(plan, unit.arm, unit.seed)
     task = unit.loop_task()
     teacher = ExactTeacher.from_regex(task.target or "", task.dialect, universe=task.universe, config=config.teacher_config)
-    await run_recorded(task, build(unit.arm.learner), teacher, config, _path(unit, run_dir))
+    await run_recorded(task, build(unit.arm.learner), teacher, config, _path(unit, plan, run_dir))
     return _closed(unit, run_dir)
 
 
@@ -52,9 +54,9 @@ async def run_llm_unit(unit: Unit, plan: Plan, run_dir: Path, client: ChatClient
     assert setting is not None
     config = loop_config(plan, unit.arm, unit.seed)
     prepared = prepare_llm_run(setting, unit.loop_task(), config, client, description=unit.task.description or "")
-    path = _path(unit, run_dir)
+    path = _path(unit, plan, run_dir)
     state = await run_recorded(prepared.task, prepared.learner, prepared.teacher, prepared.config, path)
-    if setting.hardening_cycles > 0 and finished(path, hardening=True) is None:
+    if setting.hardening_cycles > 0 and read_unit_file(path).finished(hardening=True) is None:
         RecordLog(path).append(await _hardening(state, prepared, setting.hardening_cycles))
     return _closed(unit, run_dir)
 
@@ -90,9 +92,13 @@ def _cycle_json(cycle: HardeningCycle) -> JSON:
     return attrs.asdict(cycle) | {"failed": [e.text() for e in cycle.failed]}
 
 
-def _path(unit: Unit, run_dir: Path) -> Path:
+def _path(unit: Unit, plan: Plan, run_dir: Path) -> Path:
+    """The unit's records file, opened (a torn last line cut) and begun with its fingerprint line."""
     path = unit.records(run_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
+    log = RecordLog(path)
+    if not path.exists() or path.stat().st_size == 0:
+        log.append({"type": "unit", "unit": unit.key, "fingerprint": fingerprint(unit, plan)})
     return path
 
 
@@ -103,17 +109,16 @@ def _closed(unit: Unit, run_dir: Path) -> JSON:
     return result
 
 
-def unit_result(unit: Unit, run_dir: Path) -> JSON | None:
+def unit_result(unit: Unit, run_dir: Path, records: UnitFile | None = None) -> JSON | None:
     """The manifest line with the unit's outcome and totals (hardening tokens included); None
-    while the unit is unfinished."""
-    closing = finished(unit.records(run_dir), hardening=unit.hardens)
+    while the unit is unfinished. ``records``: the unit's file, when already read."""
+    records = read_unit_file(unit.records(run_dir)) if records is None else records
+    closing = records.finished(hardening=unit.hardens)
     if closing is None:
         return None
     totals = dict(closing["totals"])
-    # only a hardening unit's file has a hardening line: the others need no second read
-    for record in RecordLog(unit.records(run_dir)).records() if unit.hardens else ():
-        if record.get("type") == "hardening":
-            for key in ("prompt_tokens", "completion_tokens"):
-                totals[key] = int(totals.get(key, 0)) + int(record["tokens"][key])
+    if records.hardening is not None:
+        for key in ("prompt_tokens", "completion_tokens"):
+            totals[key] = int(totals.get(key, 0)) + int(records.hardening["tokens"].get(key, 0))
     return unit.manifest_json() | {"outcome": closing["outcome"], "totals": totals}
 

@@ -20,6 +20,7 @@ An experiment file is TOML (read with the standard library's ``tomllib``)::
     base_url = "http://localhost:8000/v1"
     concurrency = 8
     model = "openai/gpt-oss-120b"      # optional: the one model this server serves
+    read_timeout = 600                 # optional, seconds: also connect_timeout (10), call_timeout (1200)
 
 An llm arm may name a ``model`` (Table 2's one row per backbone), a ``reasoning_effort`` and a
 ``max_completion_tokens``; its calls go to the servers that serve that model (those whose
@@ -27,8 +28,9 @@ An llm arm may name a ``model`` (Table 2's one row per backbone), a ``reasoning_
 
 Every field of an arm that is not the learner's own (protocol, batch, epochs, clustered, mode, ...)
 becomes a field of the run's :class:`cegis.config.LoopConfig`, so two arms differ by data only.
-:func:`load_plan` validates everything before a single run starts and names the file and the field
-in its :class:`PlanError`.
+:func:`load_plan` validates everything before a single run starts (every field's type and range;
+names, which become directory names, as safe path components unique ignoring case) and names the
+file and the field in its :class:`PlanError`.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ from cegis.config import Budgets, LoopConfig
 from cegis.registry import UnknownLearner, spec
 from cegis.llm.settings import SETTINGS, LLMSetting
 from llm.chat import ReasoningEffort
+from llm.config import normalize_base_url
+from llm.errors import ConfigError
 from oracle.config import PROFILES, Profile, TeacherConfig
 from oracle.protocol import SamplingMode
 
@@ -102,12 +106,18 @@ class ArmSpec:
 
 @attrs.frozen
 class ServerSpec:
-    """An OpenAI-compatible endpoint and how many calls it takes at once."""
+    """An OpenAI-compatible endpoint, how many calls it takes at once and how long they may take:
+    ``connect_timeout`` to open a connection, ``read_timeout`` without a byte from the server (a
+    non-streamed reply sends nothing until it is complete, so this bounds one attempt),
+    ``call_timeout`` for a whole call with its retries (seconds)."""
 
     base_url: str
     concurrency: int = 8
     model: str | None = None
     api_key_env: str = "OPENAI_API_KEY"  # the key is read from this variable, never from the file
+    connect_timeout: float = 10.0
+    read_timeout: float = 600.0
+    call_timeout: float = 1200.0
 
 
 @attrs.frozen
@@ -165,6 +175,10 @@ def loop_config(plan: Plan, arm: ArmSpec, seed: int) -> LoopConfig:
 def load_plan(path: Path) -> Plan:
     """The experiment in the TOML file ``path``; raises :class:`PlanError` naming what is wrong."""
     try:
+        if path.exists() and not path.is_file():
+            raise PlanError(f"experiment file {path} is not a regular file")
+        if path.is_file() and path.stat().st_size > MAX_PLAN_BYTES:
+            raise PlanError(f"experiment file {path} is larger than {MAX_PLAN_BYTES:,} bytes")
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
         raise PlanError(f"cannot read experiment file {path}: {error.strerror}") from None
@@ -177,36 +191,76 @@ def load_plan(path: Path) -> Plan:
 
 
 def plan_from_data(data: Mapping[str, Any], *, default_name: str = "experiment") -> Plan:
-    """The experiment described by parsed TOML ``data``."""
+    """The experiment described by parsed TOML ``data``; every field's type and range is checked."""
     known = {"name", "description", "seeds", "teacher_profile", "datasets", "arms", "servers", "concurrency", "token_budget"}
     _no_unknown(data, known, "the experiment")
-    seeds = data.get("seeds", [0])
-    if isinstance(seeds, int) and not isinstance(seeds, bool):
-        seeds = list(range(seeds))
-    if not isinstance(seeds, list) or not seeds or not all(isinstance(s, int) for s in seeds):
-        raise PlanError("seeds must be a positive count or a non-empty list of integers")
     datasets = tuple(_dataset(d, i) for i, d in enumerate(_tables(data, "datasets")))
     arms = tuple(_arm(a, i) for i, a in enumerate(_tables(data, "arms")))
-    if not datasets or not arms:
-        raise PlanError("an experiment needs at least one [[datasets]] and one [[arms]] table")
     for field, items in (("dataset", [d.name for d in datasets]), ("arm", [a.name for a in arms])):
-        if len(set(items)) != len(items):
-            raise PlanError(f"two {field}s share a name; give each a distinct name")
+        normalized = [name.casefold() for name in items]
+        if len(set(normalized)) != len(normalized):
+            raise PlanError(f"two {field}s share a name (names are compared ignoring case); give each a distinct name")
     servers = tuple(_server(s, i) for i, s in enumerate(_tables(data, "servers", required=False)))
     profile = data.get("teacher_profile", "improved")
     if profile not in PROFILES:
         raise PlanError(f"teacher_profile {profile!r} is not one of {', '.join(PROFILES)}")
     return Plan(
-        name=str(data.get("name", default_name)),
+        name=safe_name(data.get("name", default_name), "name"),
         datasets=datasets,
         arms=arms,
-        seeds=tuple(seeds),
+        seeds=_seeds(data.get("seeds", [0])),
         teacher_profile=profile,
         servers=servers,
-        concurrency=_positive(data.get("concurrency", 2), "concurrency"),
-        token_budget=None if data.get("token_budget") is None else _positive(data["token_budget"], "token_budget"),
-        description=str(data.get("description", "")),
+        concurrency=_int(data, "concurrency", "concurrency", 2, high=MAX_CONCURRENCY),
+        token_budget=_int(data, "token_budget", "token_budget", None),
+        description=_str(data, "description", "description", ""),
     )
+
+
+#: The limits of a plan's values: each is far above any experiment of the papers.
+MAX_PLAN_BYTES = 1_000_000
+MAX_SEEDS = 1000
+MAX_SEED = 2**32 - 1
+MAX_CONCURRENCY = 256
+MAX_PER_CELL = 1000
+MAX_SIZE = 100_000
+MAX_EPOCHS = 10_000
+MAX_BATCH = 100_000
+MAX_NAME = 100
+_NAME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-")
+
+
+def safe_name(value: object, field: str) -> str:
+    """``value`` if it is a name safe as one path component: letters, digits, ``. _ + -``, not
+    starting with a dot, at most 100 characters; raises :class:`PlanError` naming ``field``."""
+    if (
+        not isinstance(value, str)
+        or not value
+        or len(value) > MAX_NAME
+        or value.startswith(".")
+        or not set(value) <= _NAME_CHARACTERS
+    ):
+        raise PlanError(
+            f"{field} must be 1 to {MAX_NAME} letters, digits, '.', '_', '+' or '-' not starting with '.' (it names"
+            f" a directory), not {value!r}"
+        )
+    return value
+
+
+def _seeds(value: object) -> tuple[int, ...]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if not 1 <= value <= MAX_SEEDS:
+            raise PlanError(f"seeds as a count must be 1 to {MAX_SEEDS}, not {value}")
+        return tuple(range(value))
+    if (
+        not isinstance(value, list)
+        or not 1 <= len(value) <= MAX_SEEDS
+        or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= MAX_SEED for s in value)
+    ):
+        raise PlanError(f"seeds must be a count or a list of 1 to {MAX_SEEDS} integers in 0..{MAX_SEED}, not {value!r}")
+    if len(set(value)) != len(value):
+        raise PlanError(f"seeds lists a seed twice: {value!r}")
+    return tuple(value)
 
 
 def _tables(data: Mapping[str, Any], key: str, *, required: bool = True) -> list[Mapping[str, Any]]:
@@ -224,9 +278,37 @@ def _no_unknown(table: Mapping[str, Any], known: set[str], where: str) -> None:
         raise PlanError(f"{where} has unknown field(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
 
 
-def _positive(value: object, field: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise PlanError(f"{field} must be a positive integer, not {value!r}")
+def _int(table: Mapping[str, Any], key: str, field: str, default: int | None, *, low: int = 1, high: int | None = None) -> Any:
+    """``table[key]`` as an integer in ``low..high`` (``default`` when absent)."""
+    value = table.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, int) or isinstance(value, bool) or value < low or (high is not None and value > high):
+        span = f"{low}..{high}" if high is not None else f"at least {low}"
+        raise PlanError(f"{field} must be an integer {span}, not {value!r}")
+    return value
+
+
+def _float(table: Mapping[str, Any], key: str, field: str, default: float) -> float:
+    value = table.get(key, default)
+    if not isinstance(value, int | float) or isinstance(value, bool) or not 0 < value <= 86_400:
+        raise PlanError(f"{field} must be a number of seconds in (0, 86400], not {value!r}")
+    return float(value)
+
+
+def _str(table: Mapping[str, Any], key: str, field: str, default: Any) -> Any:
+    value = table.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, str) or "\0" in value:
+        raise PlanError(f"{field} must be a string without NUL characters, not {value!r}")
+    return value
+
+
+def _bool(table: Mapping[str, Any], key: str, field: str, default: bool) -> bool:
+    value = table.get(key, default)
+    if not isinstance(value, bool):
+        raise PlanError(f"{field} must be true or false, not {value!r}")
     return value
 
 
@@ -238,23 +320,27 @@ def _dataset(table: Mapping[str, Any], index: int) -> DatasetSpec:
         raise PlanError(f"{where}: kind {kind!r} is not one of {', '.join(get_args(DatasetKind))}")
     if kind == "paper-list" and table.get("list") not in ("simplyrx", "extrx"):
         raise PlanError(f"{where}: a paper-list dataset needs list = \"simplyrx\" or \"extrx\"")
-    for field in ("per_cell", "size", "limit"):
-        if table.get(field) is not None:
-            _positive(table[field], f"{where}: {field}")
+    if kind != "paper-list" and table.get("list") is not None:
+        raise PlanError(f"{where}: list applies to paper-list datasets only")
     depths = table.get("star_depths")
-    if depths is not None and (not isinstance(depths, list) or not all(isinstance(d, int) and d >= 0 for d in depths)):
-        raise PlanError(f"{where}: star_depths must be a list of non-negative integers")
+    if depths is not None and (
+        not isinstance(depths, list)
+        or not all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d <= 100 for d in depths)
+        or len(set(depths)) != len(depths)
+    ):
+        raise PlanError(f"{where}: star_depths must be a list of distinct integers 0..100, not {depths!r}")
     default = kind if kind != "paper-list" else str(table["list"])
+    path = _str(table, "path", f"{where}: path", None)
     return DatasetSpec(
         kind=kind,
-        name=str(table.get("name", default)),
-        path=None if table.get("path") is None else Path(table["path"]).expanduser(),
+        name=safe_name(table.get("name", default), f"{where}: name"),
+        path=None if path is None else Path(path).expanduser(),
         list=table.get("list"),
-        per_cell=table.get("per_cell"),
-        size=table.get("size"),
-        seed=int(table.get("seed", 0)),
-        optional=bool(table.get("optional", False)),
-        limit=table.get("limit"),
+        per_cell=_int(table, "per_cell", f"{where}: per_cell", None, high=MAX_PER_CELL),
+        size=_int(table, "size", f"{where}: size", None, high=MAX_SIZE),
+        seed=_int(table, "seed", f"{where}: seed", 0, low=0, high=MAX_SEED),
+        optional=_bool(table, "optional", f"{where}: optional", False),
+        limit=_int(table, "limit", f"{where}: limit", None),
         star_depths=None if depths is None else tuple(depths),
     )
 
@@ -279,15 +365,26 @@ def _arm(table: Mapping[str, Any], index: int) -> ArmSpec:
         raise PlanError(f"{where}: protocol must be one of {', '.join(get_args(Protocol))}")
     if table.get("profile") not in (None, *PROFILES):
         raise PlanError(f"{where}: profile must be one of {', '.join(PROFILES)}")
-    for field in ("batch", "epochs", "max_completion_tokens"):
-        if table.get(field) is not None:
-            _positive(table[field], f"{where}: {field}")
     if table.get("reasoning_effort") not in (None, *get_args(ReasoningEffort)):
         raise PlanError(f"{where}: reasoning_effort must be one of {', '.join(get_args(ReasoningEffort))}")
     if learner != LLM and any(table.get(f) is not None for f in ("model", "reasoning_effort", "max_completion_tokens")):
         raise PlanError(f"{where}: model, reasoning_effort and max_completion_tokens apply to llm arms only")
-    name = str(table.get("name", setting if learner == LLM else learner.rpartition(":")[2]))
-    arm = ArmSpec(name=name, **{k: v for k, v in table.items() if k != "name"})
+    if table.get("mode") is not None and not isinstance(table["mode"], str):
+        raise PlanError(f"{where}: mode must be a string, not {table['mode']!r}")
+    arm = ArmSpec(
+        name=safe_name(table.get("name", setting if learner == LLM else learner.rpartition(":")[2]), f"{where}: name"),
+        learner=learner,
+        setting=setting,
+        protocol=table.get("protocol", "paper"),
+        clustered=_bool(table, "clustered", f"{where}: clustered", True),
+        mode=table.get("mode"),
+        batch=_int(table, "batch", f"{where}: batch", None, high=MAX_BATCH),
+        epochs=_int(table, "epochs", f"{where}: epochs", None, high=MAX_EPOCHS),
+        profile=table.get("profile"),
+        model=_str(table, "model", f"{where}: model", None),
+        reasoning_effort=table.get("reasoning_effort"),
+        max_completion_tokens=_int(table, "max_completion_tokens", f"{where}: max_completion_tokens", None, high=10_000_000),
+    )
     try:  # the teacher validates mode and the rest at construction
         loop_config(Plan("check", (), (arm,)), arm, 0)
     except (ValueError, TypeError) as error:
@@ -298,7 +395,23 @@ def _arm(table: Mapping[str, Any], index: int) -> ArmSpec:
 def _server(table: Mapping[str, Any], index: int) -> ServerSpec:
     where = f"[[servers]] #{index + 1}"
     _no_unknown(table, {f.name for f in attrs.fields(ServerSpec)}, where)
-    if not isinstance(table.get("base_url"), str):
+    url = _str(table, "base_url", f"{where}: base_url", None)
+    if url is None:
         raise PlanError(f"{where}: base_url is required")
-    concurrency = _positive(table.get("concurrency", 8), f"{where}: concurrency")
-    return ServerSpec(str(table["base_url"]), concurrency, table.get("model"), str(table.get("api_key_env", "OPENAI_API_KEY")))
+    try:
+        url = normalize_base_url(url)
+    except ConfigError as error:
+        raise PlanError(f"{where}: base_url: {error}") from None
+    key_env = _str(table, "api_key_env", f"{where}: api_key_env", "OPENAI_API_KEY")
+    if not key_env or "=" in key_env:
+        raise PlanError(f"{where}: api_key_env must name an environment variable, not {key_env!r}")
+    defaults = ServerSpec(url)
+    return ServerSpec(
+        url,
+        _int(table, "concurrency", f"{where}: concurrency", defaults.concurrency, high=4096),
+        _str(table, "model", f"{where}: model", None),
+        key_env,
+        _float(table, "connect_timeout", f"{where}: connect_timeout", defaults.connect_timeout),
+        _float(table, "read_timeout", f"{where}: read_timeout", defaults.read_timeout),
+        _float(table, "call_timeout", f"{where}: call_timeout", defaults.call_timeout),
+    )

@@ -23,6 +23,7 @@ class Progress:
     succeeded: int = 0
     tokens: int = 0
     errors: int = 0
+    interrupted: int = 0
     out: TextIO = sys.stderr
     clock: Callable[[], float] = time.monotonic
     every: float = 10.0
@@ -53,6 +54,11 @@ class Progress:
         self.errors += 1
         self.show()
 
+    def unit_interrupted(self) -> None:
+        """One unit stopped because its model server failed; it stays unfinished (not done)."""
+        self.interrupted += 1
+        self.show()
+
     def line(self) -> str:
         """The progress line's text."""
         elapsed = self.clock() - self.started
@@ -68,6 +74,8 @@ class Progress:
         ]
         if self.errors:
             parts.append(f"errors {self.errors}")
+        if self.interrupted:
+            parts.append(f"unfinished (server failed) {self.interrupted}")
         return " · ".join(parts)
 
     def show(self, *, final: bool = False) -> None:

@@ -5,21 +5,30 @@ and runs the rest: symbolic units in ``plan.concurrency`` worker processes (they
 with a concurrency of 1, in the runner's own process),
 LLM units as tasks on one event loop that share a :class:`~llm.servers.ServerPool` over the
 configured servers and one SQLite call log (``calls.sqlite3`` in the run directory, in ``record``
-mode, so a resumed experiment pays for no call twice). A unit that raises is logged to
+mode, so a resumed experiment pays for no call twice); the servers are checked before any unit
+runs, and a server that fails mid-run leaves its units unfinished (:mod:`experiments.servers`). A unit that raises is logged to
 ``errors.jsonl`` with its traceback and the run goes on; a token budget stops launching new LLM
 units once spent, and the runner says so. Running the same command again continues where it
 stopped.
+
+Before any unit runs, every existing records file is read: one whose fingerprint
+(:mod:`experiments.fingerprint`) differs from the plan's stops the invocation with
+:class:`ConfigurationChanged` naming the fields (``restart`` deletes the old results first). The
+runner holds the directory's lock throughout (:mod:`experiments.lock`): a second runner is refused.
+A damaged record line (anything but a torn last line, which is cut) stops it with
+:class:`DamagedRecords` naming the file and line.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import multiprocessing
 import os
+import shutil
 import traceback
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections import Counter
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -27,14 +36,21 @@ from typing import Any
 import attrs
 
 from cegis.state import ACCEPTED
+from experiments.errors import ConfigurationChanged, ServerFailed
 from experiments.execute import run_llm_unit, run_symbolic_unit, unit_result
+from experiments.fingerprint import differences, fingerprint
+from experiments.lock import run_directory_lock
 from experiments.plan import Plan, ServerSpec
 from experiments.progress import Progress
-from experiments.units import Unit, available_datasets, units, write_manifest
+from experiments.unit_file import UnitFile, read_unit_file, refuse_damage
+from experiments.units import MANIFEST, Unit, available_datasets, units, write_manifest
+from llm.protocol import ChatClient
 from llm.servers import ServerPool
 
 ERRORS = "errors.jsonl"
 CALL_LOG = "calls.sqlite3"
+#: What ``restart`` deletes: everything a run wrote but the call log (a cache of identical requests).
+RESULTS = ("records", MANIFEST, "plan.json", ERRORS, "report.md", "figures")
 
 
 @attrs.frozen
@@ -49,6 +65,7 @@ class RunSummary:
     tokens: int
     stopped: str | None = None  # why units were left unstarted (e.g. the token budget), if any
     skipped_datasets: tuple[str, ...] = ()  # optional datasets whose files are absent
+    interrupted: tuple[str, ...] = ()  # units a failing model server left unfinished (resumable)
 
 
 def _tokens(totals: dict[str, Any]) -> int:
@@ -61,18 +78,35 @@ async def run_experiment(
     *,
     servers: tuple[ServerSpec, ...] | None = None,
     progress: Progress | None = None,
+    restart: bool = False,
 ) -> RunSummary:
-    """Run (or continue) every unit of ``plan`` into ``run_dir``."""
+    """Run (or continue) every unit of ``plan`` into ``run_dir``; with ``restart``, delete the
+    results already there first (raises :class:`ConfigurationChanged` when they are another
+    configuration's and ``restart`` is not given, :class:`RunDirectoryBusy` when another runner
+    holds the directory)."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    with run_directory_lock(run_dir):
+        return await _run_locked(plan, run_dir, servers, progress, restart)
+
+
+async def _run_locked(
+    plan: Plan, run_dir: Path, servers: tuple[ServerSpec, ...] | None, progress: Progress | None, restart: bool
+) -> RunSummary:
+    if restart:
+        _delete_results(run_dir)
     datasets = available_datasets(plan)
     skipped = [spec.name for spec in plan.datasets if spec not in {found for found, _ in datasets}]
     all_units = list(units(plan, datasets))
+    files = {unit.key: read_unit_file(unit.records(run_dir)) for unit in all_units}
+    refuse_damage([damage for records in files.values() for damage in records.damage])
+    _check_fingerprints(plan, run_dir, all_units, files)
     write_manifest(run_dir, all_units)
     (run_dir / "plan.json").write_text(json.dumps(attrs.asdict(plan), default=str, indent=2), encoding="utf-8")
     track = progress or Progress(len(all_units))
     pending: list[Unit] = []
     before = [0, 0, 0]
     for unit in all_units:
-        closing = unit_result(unit, run_dir)
+        closing = unit_result(unit, run_dir, files[unit.key])
         if closing is None:
             pending.append(unit)
         else:
@@ -83,14 +117,51 @@ async def run_experiment(
     track.show()
     symbolic = [u for u in pending if not u.arm.is_llm]
     model = [u for u in pending if u.arm.is_llm]
-    stopped = None
+    stopped: str | None = None
+    interrupted: tuple[str, ...] = ()
+    if model:
+        from experiments.servers import check_servers
+
+        await check_servers(model_servers(plan, servers), [u.arm.model for u in model])
     await _run_symbolic(symbolic, plan, run_dir, track)
     if model:
-        stopped = await _run_llm(model, plan, run_dir, servers or plan.servers, track)
+        stopped, interrupted = await _run_llm(model, plan, run_dir, model_servers(plan, servers), track)
     track.show(final=True)
     return RunSummary(
         len(all_units), before[0], track.done - before[0], track.succeeded, track.errors, track.tokens, stopped,
-        tuple(skipped),
+        tuple(skipped), interrupted,
+    )
+
+
+def _delete_results(run_dir: Path) -> None:
+    for name in RESULTS:
+        path = run_dir / name
+        if path.is_dir():
+            shutil.rmtree(path)
+        else:
+            path.unlink(missing_ok=True)
+
+
+def _check_fingerprints(plan: Plan, run_dir: Path, all_units: list[Unit], files: dict[str, UnitFile]) -> None:
+    """Refuse records written under another configuration, naming the fields that differ."""
+    changed: Counter[str] = Counter()
+    units_changed = 0
+    for unit in all_units:
+        records = files[unit.key]
+        if records.header is None and not records.epochs and records.run is None:
+            continue  # nothing recorded yet (or only a torn first line)
+        recorded = {} if records.header is None else records.header["fingerprint"]
+        found = differences(recorded, fingerprint(unit, plan)) if recorded else ["fingerprint: absent (records of an older version)"]
+        units_changed += bool(found)
+        changed.update(found)
+    if not changed:
+        return
+    lines = [f"  {field} ({count} unit{'s' * (count != 1)})" for field, count in changed.most_common(12)]
+    more = len(changed) - len(lines)
+    raise ConfigurationChanged(
+        f"{run_dir} holds results of another configuration ({units_changed} of {len(all_units)} units differ"
+        " from the plan; recorded → planned):\n" + "\n".join(lines) + (f"\n  ... and {more} more" if more else "")
+        + "\nRun into another directory with --out DIR, or pass --restart to delete these results and start over."
     )
 
 
@@ -101,9 +172,12 @@ def _log_error(run_dir: Path, unit: Unit, error: BaseException) -> None:
 
 
 async def _guarded(unit: Unit, run_dir: Path, track: Progress, work: Awaitable[dict[str, Any]]) -> None:
-    """Await one unit's work, counting its outcome; an exception is logged, never raised."""
+    """Await one unit's work, counting its outcome; an exception is logged, never raised, but for
+    a failing server's (the unit stays unfinished)."""
     try:
         result = await work
+    except ServerFailed:
+        raise
     except Exception as error:  # noqa: BLE001 - one broken unit must not end the experiment
         _log_error(run_dir, unit, error)
         track.unit_failed()
@@ -131,59 +205,40 @@ async def _run_symbolic(pending: list[Unit], plan: Plan, run_dir: Path, track: P
 
 async def _run_llm(
     pending: list[Unit], plan: Plan, run_dir: Path, servers: tuple[ServerSpec, ...], track: Progress
-) -> str | None:
-    if not servers:
-        servers = (ServerSpec(os.environ.get("OPENAI_BASE_URL", "http://localhost:8000/v1")),)
+) -> tuple[str | None, tuple[str, ...]]:
+    """Run the LLM units; returns why units were left unstarted, if so, and the units a failing
+    server left unfinished."""
+    from experiments.servers import server_pools  # the HTTP edge loads only when a model is asked
+
     slots = asyncio.Semaphore(sum(s.concurrency for s in servers))
     stopped: list[str] = []
-    async with _pools(servers, run_dir) as pool_for:
+    interrupted: list[str] = []
+    async with server_pools(servers, run_dir / CALL_LOG) as pool_for:
 
         async def one(unit: Unit) -> None:
             async with slots:
                 if plan.token_budget is not None and track.tokens >= plan.token_budget:
                     stopped.append(f"token budget of {plan.token_budget:,} spent; run the same command to continue")
                     return
-                await _guarded(unit, run_dir, track, _asking(unit, plan, run_dir, pool_for))
+                if interrupted:
+                    return
+                try:
+                    await _guarded(unit, run_dir, track, _asking(unit, plan, run_dir, pool_for))
+                except ServerFailed as error:
+                    track.unit_interrupted()
+                    interrupted.append(unit.key)
+                    stopped.append(f"a model server failed mid-run ({error}); run the same command to continue")
 
         await asyncio.gather(*(one(u) for u in pending))
-    return stopped[0] if stopped else None
+    return (stopped[0] if stopped else None), tuple(interrupted)
 
 
 async def _asking(
-    unit: Unit, plan: Plan, run_dir: Path, pool_for: Callable[[str | None], Awaitable[ServerPool]]
+    unit: Unit, plan: Plan, run_dir: Path, pool_for: Callable[[str | None], Awaitable[ChatClient]]
 ) -> dict[str, Any]:
     return await run_llm_unit(unit, plan, run_dir, await pool_for(unit.arm.model))
 
 
-@contextlib.asynccontextmanager
-async def _pools(servers: tuple[ServerSpec, ...], run_dir: Path) -> AsyncIterator[Callable[[str | None], Awaitable[ServerPool]]]:
-    """One server pool per model named by the arms, built on first use, sharing one call log; a
-    server that names its model serves only arms asking for that model (or for none)."""
-    from llm.calllog import CallLog  # the HTTP edge loads only when a model is asked
-    from llm.client import LLMClient
-    from llm.config import ClientConfig
-
-    pools: dict[str | None, ServerPool] = {}
-    async with contextlib.AsyncExitStack() as stack:
-        log = CallLog(run_dir / CALL_LOG)
-        stack.callback(log.close)  # callbacks run last-in first-out: the log closes after the clients
-
-        building = asyncio.Lock()  # units start together; the first builds each model's pool
-
-        async def pool_for(model: str | None) -> ServerPool:
-            async with building:
-                return pools[model] if model in pools else await build(model)
-
-        async def build(model: str | None) -> ServerPool:
-            serving = [s for s in servers if model is None or s.model in (None, model)]
-            if not serving:
-                raise ValueError(f"no server serves model {model!r}; add a [[servers]] table with model = {model!r}")
-            members = []
-            for spec in serving:
-                config = ClientConfig.resolve(spec.base_url, os.environ.get(spec.api_key_env), model=model or spec.model)
-                client = await stack.enter_async_context(LLMClient(config, log=log, mode="record"))
-                members.append((spec.base_url, client, spec.concurrency))
-            pools[model] = ServerPool(members)
-            return pools[model]
-
-        yield pool_for
+def model_servers(plan: Plan, servers: tuple[ServerSpec, ...] | None) -> tuple[ServerSpec, ...]:
+    """The servers LLM units ask: the given ones, else the plan's, else ``$OPENAI_BASE_URL`` or the default."""
+    return servers or plan.servers or (ServerSpec(os.environ.get("OPENAI_BASE_URL", "http://localhost:8000/v1")),)

@@ -6,7 +6,8 @@ the manifest that says which task, cell and arm each file belongs to. One file p
 parallel workers from ever interleaving lines, and makes resuming trivial: a unit whose file holds
 its closing ``run`` record is done; any other continues from the epochs its file holds. A unit
 whose setting hardens (A-CEGIS's full run) writes one ``hardening`` line after its ``run`` line and
-is done only with it.
+is done only with it. Every file begins with the unit's fingerprint (:mod:`experiments.fingerprint`)
+and is read back through :mod:`experiments.unit_file`.
 """
 
 from __future__ import annotations
@@ -141,20 +142,3 @@ def write_manifest(run_dir: Path, all_units: list[Unit]) -> None:
     run_dir.mkdir(parents=True, exist_ok=True)
     lines = "".join(json.dumps(unit.manifest_json(), ensure_ascii=False) + "\n" for unit in all_units)
     (run_dir / MANIFEST).write_text(lines, encoding="utf-8")
-
-
-def finished(path: Path, *, hardening: bool = False) -> dict[str, Any] | None:
-    """The closing ``run`` record in a unit's file, or None while the unit is unfinished (with
-    ``hardening``, also while its ``hardening`` line is missing)."""
-    if not path.exists():
-        return None
-    closing = None
-    hardened = False
-    with path.open(encoding="utf-8") as lines:
-        for line in lines:
-            if not line.endswith("\n"):
-                continue
-            if '"type": "run"' in line:
-                closing = json.loads(line)
-            hardened = hardened or '"type": "hardening"' in line
-    return closing if hardened or not hardening else None

@@ -15,7 +15,9 @@ need none (vLLM by default) get the dummy key ``EMPTY``. Surrounding whitespace 
 key read from a file) is stripped; a key that still cannot travel in an HTTP header is a
 ``ConfigError`` here rather than an aiohttp error at the first call.
 
-Time limits, all in seconds: ``connect_timeout`` bounds opening a connection, ``total_timeout``
+Time limits, all in seconds: ``connect_timeout`` bounds opening a connection, ``read_timeout``
+the wait for the next byte of a reply (a non-streamed reply sends nothing until it is complete, so
+for chat calls it bounds an attempt's thinking time), ``total_timeout``
 one HTTP attempt (long, because a reasoning model may think for many minutes before the first
 byte), and ``call_deadline`` everything the server may cost one call once it has a concurrency
 slot: every attempt and every wait between attempts (a model discovery the call triggers gets a
@@ -82,6 +84,7 @@ class ClientConfig:
     model: str | None = None
     concurrency: int = attrs.field(default=64, validator=_positive)
     connect_timeout: float = attrs.field(default=10.0, validator=_positive)
+    read_timeout: float = attrs.field(default=1800.0, validator=_positive)
     total_timeout: float = attrs.field(default=1800.0, validator=_positive)
     call_deadline: float = attrs.field(default=3600.0, validator=_positive)
     min_completion_budget: int = attrs.field(default=1024, validator=_positive)

@@ -85,7 +85,9 @@ class Transport:
             proxy, proxy_auth = None, None
         self._session = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=self.config.concurrency),
-            timeout=aiohttp.ClientTimeout(total=self.config.total_timeout, sock_connect=self.config.connect_timeout),
+            timeout=aiohttp.ClientTimeout(
+                total=self.config.total_timeout, sock_connect=self.config.connect_timeout, sock_read=self.config.read_timeout
+            ),
             headers={"Authorization": f"Bearer {self.config.api_key}"},
             proxy=proxy,
             proxy_auth=proxy_auth,
@@ -166,7 +168,10 @@ class Transport:
         # the session's timeouts are the usual case; a nearer deadline needs its own (None would mean none)
         sending = (
             self._session.request(
-                method, url, json=body, timeout=aiohttp.ClientTimeout(total=left, sock_connect=config.connect_timeout)
+                method,
+                url,
+                json=body,
+                timeout=aiohttp.ClientTimeout(total=left, sock_connect=config.connect_timeout, sock_read=config.read_timeout),
             )
             if cut_by_deadline
             else self._session.request(method, url, json=body)
@@ -176,6 +181,8 @@ class Transport:
                 return _Reply(response.status, await response.read(), response.headers)
         except aiohttp.ConnectionTimeoutError:
             return Failed("timeout", f"{method} {path}: no connection within connect_timeout {config.connect_timeout:g} s")
+        except aiohttp.SocketTimeoutError:
+            return Failed("timeout", f"{method} {path}: no byte from the server within read_timeout {config.read_timeout:g} s")
         except TimeoutError:
             if cut_by_deadline:
                 return self._deadline_failure(method, path)

@@ -8,6 +8,8 @@ from deep inside a run.
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 from experiments.datasets.errors import DatasetNotFound, MalformedDataset
@@ -15,12 +17,26 @@ from regexlang import CharSet, Dialect, RegexError, parse
 from regexlang.ast import Regex
 
 
+#: The largest dataset file read (the largest the papers use, KB13's, is under 100 kB).
+MAX_DATASET_BYTES = 64 * 1024 * 1024
+
+
 def read_text(path: Path, origin: str) -> str:
-    """The UTF-8 text of ``path``; ``origin`` says where the file comes from, for the error message."""
+    """The UTF-8 text of ``path``, a regular file of at most :data:`MAX_DATASET_BYTES`; ``origin``
+    says where the file comes from, for the error message."""
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open("rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                raise MalformedDataset(path, "the file", "not a regular file", origin)
+            data = file.read(MAX_DATASET_BYTES + 1)
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         raise DatasetNotFound(path, origin) from None
+    except OSError as error:
+        raise MalformedDataset(path, "the file", f"cannot be read: {error.strerror}", origin) from None
+    if len(data) > MAX_DATASET_BYTES:
+        raise MalformedDataset(path, "the file", f"larger than {MAX_DATASET_BYTES:,} bytes", origin)
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise MalformedDataset(path, f"byte {error.start}", "not UTF-8 text", origin) from None
 

@@ -1,94 +1,139 @@
-"""The report's PNG figures, drawn with matplotlib when the ``plots`` extra is installed.
+"""The report's figures as SVG written by hand, so a plain install draws them (no plotting package).
 
-Each function takes the numbers the tables computed and a path, and returns the path written.
-:func:`available` says whether matplotlib can be imported; without it the report keeps its tables
-and says how to get the figures (``pip install -e ".[plots]"``).
+Three kinds, the seed paper's: a heatmap of success over #States × StarDepth that prints each cell's
+rate and number of targets (an empty cell says so); lines of a metric over labeled-example budgets
+(log-scaled x axis, y axis from 0 to 1, both stated on the axes); success against mean tokens per run
+with the Pareto front. Each function takes the numbers the tables computed and a path, and returns
+the path written. SVG is text: the figures diff, and any browser or Markdown viewer shows them.
 """
 
 from __future__ import annotations
 
-import importlib.util
+import math
 from collections.abc import Mapping, Sequence
+from html import escape
 from pathlib import Path
-from typing import Any
+
+#: Matplotlib's tab10, so lines keep the colours readers know.
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
+#: Viridis at five stops; a rate is interpolated between them.
+_VIRIDIS = ((68, 1, 84), (59, 82, 139), (33, 145, 140), (94, 201, 98), (253, 231, 37))
 
 
-def available() -> bool:
-    """Whether matplotlib is installed."""
-    return importlib.util.find_spec("matplotlib") is not None
-
-
-def _pyplot() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")  # files only, never a window
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def heatmap(grid: Sequence[Sequence[float | None]], states: Sequence[int], depths: Sequence[int], title: str, path: Path) -> Path:
-    """Success rate over #States (rows) × StarDepth (columns); empty cells stay blank."""
-    plt = _pyplot()
-    import numpy as np
-
-    data = np.array([[np.nan if v is None else v for v in row] for row in grid], dtype=float)
-    fig, ax = plt.subplots(figsize=(1.2 + 0.9 * len(depths), 1.0 + 0.5 * len(states)))
-    image = ax.imshow(data, vmin=0.0, vmax=1.0, cmap="viridis", aspect="auto")
-    ax.set_xticks(range(len(depths)), [str(d) for d in depths])
-    ax.set_yticks(range(len(states)), [str(s) for s in states])
-    ax.set_xlabel("StarDepth")
-    ax.set_ylabel("#States")
+def heatmap(
+    grid: Sequence[Sequence[tuple[float, int] | None]], states: Sequence[int], depths: Sequence[int], title: str, path: Path
+) -> Path:
+    """Success rate over #States (rows) × StarDepth (columns); a cell is ``(rate, targets)`` or
+    None when no target falls in it."""
+    cell_w, cell_h, left, top = 92, 36, 64, 44
+    width, height = left + cell_w * len(depths) + 16, top + cell_h * len(states) + 48
+    body = [_text(width / 2, 20, title, size=12)]
     for i, row in enumerate(grid):
-        for j, value in enumerate(row):
-            if value is not None:
-                ax.text(j, i, f"{100 * value:.0f}", ha="center", va="center", color="white" if value < 0.6 else "black")
-    fig.colorbar(image, ax=ax, label="success rate")
-    ax.set_title(title, fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+        for j, cell in enumerate(row):
+            x, y = left + j * cell_w, top + i * cell_h
+            fill = "#eeeeee" if cell is None else _viridis(cell[0])
+            body.append(f'<rect x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" fill="{fill}" stroke="white"/>')
+            label = "no targets" if cell is None else f"{100 * cell[0]:.0f}% (n={cell[1]})"
+            ink = "#555555" if cell is None else ("white" if cell[0] < 0.6 else "black")
+            body.append(_text(x + cell_w / 2, y + cell_h / 2 + 4, label, fill=ink))
+    for j, depth in enumerate(depths):
+        body.append(_text(left + (j + 0.5) * cell_w, top + cell_h * len(states) + 16, str(depth)))
+    for i, count in enumerate(states):
+        body.append(_text(left - 8, top + (i + 0.5) * cell_h + 4, str(count), anchor="end"))
+    body.append(_text(left + cell_w * len(depths) / 2, height - 10, "StarDepth"))
+    body.append(_text(14, top + cell_h * len(states) / 2, "#States", rotate=True))
+    return _write(path, width, height, body)
 
 
 def curves(
-    series: Mapping[str, Sequence[float | None]], budgets: Sequence[int], ylabel: str, title: str, path: Path
+    series: Mapping[str, Sequence[float | None]], budgets: Sequence[int], ylabel: str, xlabel: str, title: str, path: Path
 ) -> Path:
-    """One line per series over labeled-example budgets (log-scaled x axis)."""
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6.4, 4.0))
-    for label, values in series.items():
-        points = [(b, v) for b, v in zip(budgets, values) if v is not None]
-        if points:
-            ax.plot([b for b, _ in points], [v for _, v in points], marker="o", label=label)
-    ax.set_xscale("log")
-    ax.set_xlabel("labeled examples (budget)")
-    ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=9)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    """One line per series over ``budgets`` (log-scaled x axis; y axis from 0 to 1)."""
+    left, right, top, bottom = 64, 470, 40, 330
+    lo, hi = math.log(min(budgets)), math.log(max(budgets))
+
+    def at(budget: int, value: float) -> tuple[float, float]:
+        share = 0.5 if hi == lo else (math.log(budget) - lo) / (hi - lo)
+        return left + share * (right - left), bottom - value * (bottom - top)
+
+    body = [_text((left + right) / 2, 20, title, size=12), *_y_axis(left, right, top, bottom, f"{ylabel} (axis 0 to 1)")]
+    for budget in budgets:
+        x, _ = at(budget, 0.0)
+        body.append(f'<line x1="{x:.1f}" y1="{bottom}" x2="{x:.1f}" y2="{bottom + 4}" stroke="black"/>')
+        body.append(_text(x, bottom + 16, str(budget)))
+    body.append(_text((left + right) / 2, bottom + 36, f"{xlabel} (log scale)"))
+    for k, (label, values) in enumerate(series.items()):
+        colour = PALETTE[k % len(PALETTE)]
+        points = [at(b, v) for b, v in zip(budgets, values) if v is not None]
+        if len(points) > 1:
+            joined = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+            body.append(f'<polyline points="{joined}" fill="none" stroke="{colour}" stroke-width="1.5"/>')
+        body += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>' for x, y in points]
+        body.append(f'<rect x="{right + 12}" y="{top + 16 * k}" width="10" height="10" fill="{colour}"/>')
+        body.append(_text(right + 26, top + 16 * k + 9, label, anchor="start", size=10))
+    return _write(path, 640, 380, body)
 
 
 def pareto(points: Sequence[tuple[str, float, float, bool]], title: str, path: Path) -> Path:
-    """Success against mean tokens per run; the Pareto-optimal arms joined by a line."""
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6.4, 4.0))
-    for label, tokens, success, optimal in points:
-        ax.scatter([tokens], [success], marker="o" if optimal else "x")
-        ax.annotate(label, (tokens, success), fontsize=7, xytext=(3, 3), textcoords="offset points")
-    front = sorted((t, s) for _, t, s, optimal in points if optimal)
+    """Success against mean tokens per run, one point per arm; the Pareto-optimal arms joined."""
+    left, right, top, bottom = 64, 600, 40, 330
+    most = max((tokens for _, tokens, _, _ in points), default=0.0) or 1.0
+
+    def at(tokens: float, success: float) -> tuple[float, float]:
+        return left + tokens / (most * 1.1) * (right - left), bottom - success * (bottom - top)
+
+    body = [_text((left + right) / 2, 20, title, size=12), *_y_axis(left, right, top, bottom, "success rate (axis 0 to 1)")]
+    for k in range(5):
+        tokens = most * 1.1 * k / 4
+        x, _ = at(tokens, 0.0)
+        body.append(_text(x, bottom + 16, f"{tokens:,.0f}"))
+    body.append(_text((left + right) / 2, bottom + 36, "mean tokens per run (axis from 0)"))
+    front = sorted((tokens, success) for _, tokens, success, optimal in points if optimal)
     if len(front) > 1:
-        ax.plot([t for t, _ in front], [s for _, s in front], linestyle="--", color="black", linewidth=0.8)
-    ax.set_xlabel("mean tokens per run")
-    ax.set_ylabel("success rate")
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_title(title, fontsize=9)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+        joined = " ".join(f"{x:.1f},{y:.1f}" for x, y in (at(t, s) for t, s in front))
+        body.append(f'<polyline points="{joined}" fill="none" stroke="black" stroke-dasharray="4 3"/>')
+    for k, (label, tokens, success, optimal) in enumerate(points):
+        x, y = at(tokens, success)
+        colour = PALETTE[k % len(PALETTE)]
+        marker = "" if optimal else ' fill-opacity="0.3"'
+        body.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="{colour}"{marker}/>')
+        body.append(_text(x + 6, y - 6 - 11 * (k % 2), label, anchor="start", size=10))
+    return _write(path, 640, 380, body)
+
+
+def _y_axis(left: float, right: float, top: float, bottom: float, label: str) -> list[str]:
+    """The frame, horizontal grid lines at 0, 0.25, ..., 1 with their values, and the y label."""
+    out = [f'<rect x="{left}" y="{top}" width="{right - left}" height="{bottom - top}" fill="none" stroke="black"/>']
+    for k in range(5):
+        y = bottom - k / 4 * (bottom - top)
+        out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{right}" y2="{y:.1f}" stroke="#dddddd"/>')
+        out.append(_text(left - 6, y + 4, f"{k / 4:.2f}", anchor="end"))
+    out.append(_text(16, (top + bottom) / 2, label, rotate=True))
+    return out
+
+
+def _viridis(value: float) -> str:
+    share = min(max(value, 0.0), 1.0) * (len(_VIRIDIS) - 1)
+    k = min(int(share), len(_VIRIDIS) - 2)
+    low, high = _VIRIDIS[k], _VIRIDIS[k + 1]
+    mixed = (round(a + (share - k) * (b - a)) for a, b in zip(low, high))
+    return "#" + "".join(f"{c:02x}" for c in mixed)
+
+
+def _text(
+    x: float, y: float, text: str, *, size: int = 11, anchor: str = "middle", fill: str = "black", rotate: bool = False
+) -> str:
+    turn = f' transform="rotate(-90 {x:.1f} {y:.1f})"' if rotate else ""
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" fill="{fill}"{turn}>{escape(text)}</text>'
+    )
+
+
+def _write(path: Path, width: float, height: float, body: list[str]) -> Path:
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}"'
+        f' viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">\n'
+        f'<rect width="100%" height="100%" fill="white"/>\n' + "\n".join(body) + "\n</svg>\n"
+    )
+    path.write_text(svg, encoding="utf-8")
     return path

@@ -2,7 +2,8 @@
 
 Everything the report shows is recomputed from these files; nothing is carried over from the
 runner's memory. A unit without its closing ``run`` record is *unfinished* and reported as such,
-never counted as a failure.
+never counted as a failure. Damaged record lines are collected, never skipped silently: the report
+refuses them unless told to leave their units out.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Any
 import attrs
 
 from cegis.state import ACCEPTED
+from experiments.errors import DamagedRecords
+from experiments.unit_file import Damage, read_unit_file
 from experiments.units import MANIFEST
 
 JSON = dict[str, Any]
@@ -28,6 +31,7 @@ class UnitResult:
     run: JSON | None
     epochs: tuple[JSON, ...]
     hardening: JSON | None = None
+    damaged: bool = False  # some line of its records file is damaged
 
     @property
     def finished(self) -> bool:
@@ -64,44 +68,55 @@ class UnitResult:
         """Labeled examples the run accumulated (a clustered line counts as one)."""
         return int(self.run["examples"]) if self.run else 0
 
+    @property
+    def labeled(self) -> int:
+        """Labeled examples the learner saw in all: the examples shown plus its membership queries
+        (each is a string the teacher labeled for it)."""
+        return self.examples + (int(self.run["totals"].get("membership_queries", 0)) if self.run else 0)
+
     def seen_by_epoch(self) -> list[tuple[int, float | None, float | None]]:
-        """For each epoch: examples the proposal was made from, its accuracy and Diff Ratio."""
-        seen = 0
+        """For each epoch: the labeled examples its proposal was made from (the examples shown and
+        the membership queries asked so far), its accuracy and Diff Ratio."""
+        shown = 0
         out = []
         for epoch in self.epochs:
-            seen += len(epoch["initial"])
-            out.append((seen, epoch.get("accuracy"), epoch.get("diff_ratio")))
-            seen += len(epoch["added"])
+            shown += len(epoch["initial"])
+            totals = epoch.get("totals")
+            queries = int(totals.get("membership_queries", 0)) if isinstance(totals, dict) else 0
+            out.append((shown + queries, epoch.get("accuracy"), epoch.get("diff_ratio")))
+            shown += len(epoch["added"])
         return out
 
 
-def load_run(run_dir: Path) -> tuple[UnitResult, ...]:
-    """Every unit of the run directory with its records, in manifest order."""
+@attrs.frozen
+class LoadedRun:
+    """A run directory read back: its units, and the damaged lines of its records files."""
+
+    results: tuple[UnitResult, ...]
+    damage: tuple[Damage, ...]
+
+
+def load_run(run_dir: Path) -> LoadedRun:
+    """Every unit of the run directory with its records, in manifest order, and every damaged record
+    line (raises ``FileNotFoundError`` without a manifest, :class:`DamagedRecords` for a damaged one)."""
     manifest = run_dir / MANIFEST
     if not manifest.exists():
         raise FileNotFoundError(f"{run_dir} holds no {MANIFEST}: not a run directory of `python -m cli experiment`")
     results = []
-    for line in manifest.read_text(encoding="utf-8").splitlines():
-        unit = json.loads(line)
-        results.append(UnitResult(unit, *_records(run_dir / unit["records"])))
-    return tuple(results)
+    damage: list[Damage] = []
+    for number, line in enumerate(manifest.read_bytes().splitlines(), start=1):
+        unit = _manifest_line(line)
+        if unit is None:
+            raise DamagedRecords(f"{manifest}:{number}: not a manifest line; run the experiment again to rewrite it")
+        records = read_unit_file(run_dir / unit["records"])
+        damage += records.damage
+        results.append(UnitResult(unit, records.run, records.epochs, records.hardening, bool(records.damage)))
+    return LoadedRun(tuple(results), tuple(damage))
 
 
-def _records(path: Path) -> tuple[JSON | None, tuple[JSON, ...], JSON | None]:
-    if not path.exists():
-        return None, (), None
-    run = None
-    hardening = None
-    epochs = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a line torn by a kill; the runner cuts it before resuming
-        if record.get("type") == "run":
-            run = record
-        elif record.get("type") == "epoch":
-            epochs.append(record)
-        elif record.get("type") == "hardening":
-            hardening = record
-    return run, tuple(epochs), hardening
+def _manifest_line(line: bytes) -> JSON | None:
+    try:
+        unit = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return unit if isinstance(unit, dict) and isinstance(unit.get("records"), str) else None

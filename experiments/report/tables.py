@@ -65,12 +65,27 @@ def _paper(figures: dict[int, float], depth: int) -> str:
     return f"{figures[depth]:.1f}%" if depth in figures else "—"
 
 
-def heatmap_table(results: Sequence[UnitResult]) -> str:
-    """Success rate over #States (rows) × StarDepth (columns) for one dataset and arm."""
+def heatmap_grid(results: Sequence[UnitResult]) -> tuple[list[int], list[int], list[list[tuple[float, int] | None]]]:
+    """#States (rows), StarDepths (columns) and per cell the success rate of its finished runs and
+    their number; None for a cell without a finished run."""
     states = sorted({r.states for r in results})
     depths = sorted({r.star_depth for r in results})
     cells = groups(results, lambda r: (r.states, r.star_depth))
-    rows = [[s, *(_cell(cells.get((s, d), [])) for d in depths)] for s in states]
+    grid = []
+    for s in states:
+        row: list[tuple[float, int] | None] = []
+        for d in depths:
+            rate = success_rate(cells.get((s, d), []))
+            row.append(None if rate is None else (rate, sum(r.finished for r in cells[(s, d)])))
+        grid.append(row)
+    return states, depths, grid
+
+
+def heatmap_table(results: Sequence[UnitResult]) -> str:
+    """Success rate over #States (rows) × StarDepth (columns) for one dataset and arm, each cell
+    with its number of finished runs (n); a cell without one says so."""
+    states, depths, grid = heatmap_grid(results)
+    rows = [[s, *("no targets" if c is None else f"{100 * c[0]:.0f}% (n={c[1]})" for c in row)] for s, row in zip(states, grid)]
     return markdown(["#States", *(f"SD={d}" for d in depths)], rows)
 
 
@@ -80,14 +95,10 @@ def success_rate(results: Sequence[UnitResult]) -> float | None:
     return sum(r.success for r in done) / len(done) if done else None
 
 
-def _cell(results: Sequence[UnitResult]) -> str:
-    rate = success_rate(results)
-    return "—" if rate is None else f"{100 * rate:.0f}%"
-
-
 def at_budget(result: UnitResult, budget: int) -> tuple[float, float] | None:
-    """Accuracy and Diff Ratio of the last hypothesis proposed from at most ``budget`` examples
-    (a run that was already accepted counts as accuracy 1 and Diff Ratio 0); None before any."""
+    """Accuracy and Diff Ratio of the last hypothesis proposed from at most ``budget`` labeled
+    examples, membership queries included (a run that was already accepted counts as accuracy 1
+    and Diff Ratio 0); None before any."""
     best = None
     for seen, accuracy, diff in result.seen_by_epoch():
         if seen > budget:
@@ -95,7 +106,7 @@ def at_budget(result: UnitResult, budget: int) -> tuple[float, float] | None:
         best = (0.0 if accuracy is None else accuracy, 1.0 if diff is None else diff)
     if best is None:
         return None
-    if result.success and result.examples <= budget:
+    if result.success and result.labeled <= budget:
         return (1.0, 0.0)
     return best
 
@@ -108,14 +119,16 @@ def mean_at_budget(results: Sequence[UnitResult], budget: int, metric: int) -> f
 
 
 def sample_efficiency(results: Sequence[UnitResult], metric: int) -> str:
-    """Mean evaluation accuracy (``metric`` 0) or Diff Ratio (1) per arm and StarDepth by budget."""
+    """Mean evaluation accuracy (``metric`` 0) or Diff Ratio (1) by budget, per arm and StarDepth
+    and per arm over all StarDepths (the rows the figure plots)."""
     rows = []
-    keyed = groups(results, lambda r: (str(r.unit["arm"]), r.star_depth))
-    for key in sorted(keyed, key=str):
-        runs = keyed[key]
-        arm, depth = runs[0].unit["arm"], runs[0].star_depth
-        means = (mean_at_budget(runs, budget, metric) for budget in BUDGETS)
-        rows.append([arm, depth, *("—" if m is None else f"{m:.3f}" for m in means)])
+    for arm, runs in groups(results, lambda r: str(r.unit["arm"])).items():
+        by_depth: list[tuple[object, list[UnitResult]]] = [
+            (d, [r for r in runs if r.star_depth == d]) for d in sorted({r.star_depth for r in runs})
+        ]
+        for depth, mine in [*by_depth, ("all", runs)]:
+            means = (mean_at_budget(mine, budget, metric) for budget in BUDGETS)
+            rows.append([arm, depth, *("—" if m is None else f"{m:.3f}" for m in means)])
     return markdown(["arm", "SD", *(f"≤{b}" for b in BUDGETS)], rows)
 
 
@@ -130,9 +143,9 @@ def _p95(values: Sequence[float]) -> str:
     return f"{ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]:.2f}"
 
 
-def cost_summary(results: Sequence[UnitResult]) -> str:
+def cost_summary(results: Sequence[UnitResult], *, tokens: bool = True) -> str:
     """Per arm: runs, success, and at success the median examples, epochs and queries; wall time;
-    printed length of the learned regex against the target's; tokens per run."""
+    printed length of the learned regex against the target's; with ``tokens``, tokens per run."""
     rows = []
     for arm, runs in groups(results, lambda r: r.unit["arm"]).items():
         done = [r for r in runs if r.finished and r.run is not None]
@@ -150,10 +163,11 @@ def cost_summary(results: Sequence[UnitResult]) -> str:
                 _median(seconds),
                 _p95(seconds),
                 _median(ratio),
-                _median([r.tokens for r in done]),
+                *([_median([r.tokens for r in done])] if tokens else []),
             ]
         )
-    header = ["arm", "runs", "success", "examples*", "epochs*", "MQ*", "s p50", "s p95", "length ×*", "tokens p50"]
+    header = ["arm", "runs", "success", "examples*", "epochs*", "MQ*", "s p50", "s p95", "length ×*"]
+    header += ["tokens p50"] if tokens else []
     return markdown(header, rows) + "\n\n\\* median over successful runs; length × = printed learned regex ÷ target."
 
 

@@ -1,9 +1,9 @@
 """``report.md`` and its figures for a run directory, recomputed from the records every time.
 
 :func:`write_report` reads the manifest and every unit's JSON Lines (:mod:`experiments.report.load`),
-builds the tables (:mod:`experiments.report.tables`, :mod:`experiments.report.acegis`) and, when
-matplotlib is installed, the PNG figures (:mod:`experiments.report.figures`), and writes them into
-``run_dir`` (figures under ``figures/``). It is what ``python -m cli report RUN_DIR`` runs, and what
+builds the tables (:mod:`experiments.report.tables`, :mod:`experiments.report.acegis`) and the SVG
+figures (:mod:`experiments.report.figures`), and writes them into ``run_dir`` (figures under
+``figures/``). It is what ``python -m cli report RUN_DIR`` runs, and what
 every experiment runs at its end; running it on a half-finished experiment reports what is there.
 """
 
@@ -17,30 +17,35 @@ from cegis.llm.settings import SETTINGS
 from experiments.report import figures
 from experiments.report.acegis import acegis_tables
 from experiments.report.load import UnitResult, load_run
+from experiments.unit_file import refuse_damage
 from experiments.report.tables import (
     BUDGETS,
     cost_summary,
     groups,
     guard_statistics,
+    heatmap_grid,
     heatmap_table,
     mean_at_budget,
     pareto,
     sample_efficiency,
     success_by_star_depth,
-    success_rate,
 )
 
 REPORT = "report.md"
 
 
-def write_report(run_dir: Path) -> Path:
-    """Write ``run_dir/report.md`` (and ``run_dir/figures/*.png`` with matplotlib); return its path."""
-    results = load_run(run_dir)
+def write_report(run_dir: Path, *, skip_damaged: bool = False) -> Path:
+    """Write ``run_dir/report.md`` and ``run_dir/figures/*.svg``; return the report's path.
+
+    Damaged record lines raise :class:`~experiments.errors.DamagedRecords`; with ``skip_damaged``
+    their units are left out of every table and the report says how many."""
+    loaded = load_run(run_dir)
+    if not skip_damaged:
+        refuse_damage(list(loaded.damage), hint="repair those lines, or report without their units (--skip-damaged)")
+    results = tuple(r for r in loaded.results if not r.damaged)
     plan = _plan(run_dir)
-    plots = figures.available()
     figure_dir = run_dir / "figures"
-    if plots:
-        figure_dir.mkdir(exist_ok=True)
+    figure_dir.mkdir(exist_ok=True)
     finished = sum(r.finished for r in results)
     out = [f"# Report: {plan.get('name', run_dir.name)}", ""]
     if plan.get("description"):
@@ -51,6 +56,13 @@ def write_report(run_dir: Path) -> Path:
         "Every number below is recomputed from the JSON Lines records in `records/`.",
         "",
     ]
+    if loaded.damage:
+        left_out = len(loaded.results) - len(results)
+        out += [
+            f"**{len(loaded.damage)} damaged record line(s) in {left_out} unit(s): those units are left out of every"
+            " table below** (`--skip-damaged`).",
+            "",
+        ]
     if any(_samples_only(r) for r in results):
         out += [
             "Standard learns from random labeled samples, not counterexamples; the loop still records "
@@ -58,11 +70,12 @@ def write_report(run_dir: Path) -> Path:
             "and its sample-efficiency budgets count those samples.",
             "",
         ]
-    if not plots:
-        out += ['Figures are not drawn: matplotlib is not installed (`pip install -e ".[plots]"`).', ""]
+    models = any(r.unit.get("learner") == "llm" for r in results)
+    if not models:
+        out += ["No arm asked a model, so the report has no token columns and no success-against-tokens figure.", ""]
     datasets = groups(results, lambda r: r.unit["dataset"])
     for dataset, mine in datasets.items():
-        out += _dataset_section(str(dataset), mine, figure_dir if plots else None)
+        out += _dataset_section(str(dataset), mine, figure_dir, models)
     out += _optional("A-CEGIS trajectory metrics", acegis_tables(results, _descriptions(results)))
     out += _optional("Guarded learner (SEVerA)", guard_statistics(results))
     out += _errors(run_dir)
@@ -89,38 +102,40 @@ def _optional(title: str, body: str | None) -> list[str]:
     return [] if body is None else [f"## {title}", "", body, ""]
 
 
-def _dataset_section(dataset: str, results: Sequence[UnitResult], figure_dir: Path | None) -> list[str]:
+def _dataset_section(dataset: str, results: Sequence[UnitResult], figure_dir: Path, models: bool) -> list[str]:
     out = [f"## Dataset `{dataset}`", ""]
     out += ["### Run-level success by StarDepth", "", success_by_star_depth(results, dataset), ""]
-    out += ["### Cost and efficiency", "", cost_summary(results), ""]
-    out += ["### Success over #States × StarDepth", ""]
+    out += ["### Cost and efficiency", "", cost_summary(results, tokens=models), ""]
+    out += ["### Success over #States × StarDepth", "", "Each cell: the success rate of its finished runs (n of them).", ""]
     for arm, runs in groups(results, lambda r: r.unit["arm"]).items():
+        states, depths, grid = heatmap_grid(runs)
         out += [f"**{arm}**", "", heatmap_table(runs), ""]
-        if figure_dir is not None:
-            out += [_figure(_heatmap(runs, f"{dataset} · {arm}", figure_dir / f"heatmap-{dataset}-{arm}.png"), figure_dir)]
-    out += ["### Sample efficiency", "", "Mean evaluation accuracy of the hypothesis proposed from at most N labeled examples:", ""]
+        out += [_figure(figures.heatmap(grid, states, depths, f"{dataset} · {arm}", figure_dir / f"heatmap-{dataset}-{arm}.svg"))]
+    out += [
+        "### Sample efficiency",
+        "",
+        "A budget counts labeled examples: those the teacher showed plus the membership queries the learner"
+        " asked (L*'s). Mean evaluation accuracy of the hypothesis proposed from at most N of them, per"
+        " StarDepth and over all StarDepths (the `all` rows are the figure's lines):",
+        "",
+    ]
     out += [sample_efficiency(results, 0), "", "Mean Diff Ratio (lower is better):", "", sample_efficiency(results, 1), ""]
-    if figure_dir is not None:
-        for metric, name in ((0, "accuracy"), (1, "Diff Ratio")):
-            path = figure_dir / f"efficiency-{dataset}-{name.replace(' ', '-').lower()}.png"
-            out += [_figure(figures.curves(_curve_series(results, metric), BUDGETS, name, f"{dataset}: {name} by budget", path), figure_dir)]
-    table, points = pareto(results)
-    out += ["### Success against tokens", "", table, ""]
-    if figure_dir is not None:
-        out += [_figure(figures.pareto(points, f"{dataset}: success vs tokens", figure_dir / f"pareto-{dataset}.png"), figure_dir)]
+    for metric, name in ((0, "accuracy"), (1, "Diff Ratio")):
+        path = figure_dir / f"efficiency-{dataset}-{name.replace(' ', '-').lower()}.svg"
+        series = _curve_series(results, metric)
+        out += [_figure(figures.curves(series, BUDGETS, name, LABELED, f"{dataset}: {name} by budget, all StarDepths", path))]
+    if models:
+        table, points = pareto(results)
+        out += ["### Success against tokens", "", table, ""]
+        out += [_figure(figures.pareto(points, f"{dataset}: success vs tokens", figure_dir / f"pareto-{dataset}.svg"))]
     return out
 
 
-def _figure(path: Path, figure_dir: Path) -> str:
-    return f"![{path.stem}](figures/{path.relative_to(figure_dir)})\n"
+LABELED = "labeled examples (shown + membership queries)"
 
 
-def _heatmap(runs: Sequence[UnitResult], title: str, path: Path) -> Path:
-    states = sorted({r.states for r in runs})
-    depths = sorted({r.star_depth for r in runs})
-    cells = groups(runs, lambda r: (r.states, r.star_depth))
-    grid = [[success_rate(cells.get((s, d), [])) for d in depths] for s in states]
-    return figures.heatmap(grid, states, depths, title, path)
+def _figure(path: Path) -> str:
+    return f"![{path.stem}](figures/{path.name})\n"
 
 
 def _curve_series(results: Sequence[UnitResult], metric: int) -> dict[str, list[float | None]]:

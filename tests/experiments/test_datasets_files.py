@@ -189,3 +189,15 @@ def test_malformed_deepregex_folders(tmp_path: Path) -> None:
     (folder / "src.txt").write_bytes(b"caf\xe9\nbar")
     with pytest.raises(MalformedDataset, match="not UTF-8"):
         python_targets(folder)
+
+
+def test_a_dataset_file_that_is_no_regular_file_or_too_large_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from experiments.datasets import files
+
+    with pytest.raises(MalformedDataset, match="not a regular file"):
+        load_paper_list("simplyrx", Path("/dev/zero"))
+    big = tmp_path / "regex_list.json"
+    big.write_text(" " * 101, encoding="utf-8")
+    monkeypatch.setattr(files, "MAX_DATASET_BYTES", 100)
+    with pytest.raises(MalformedDataset, match="larger than 100 bytes"):
+        load_paper_list("simplyrx", big)

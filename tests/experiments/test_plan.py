@@ -119,3 +119,71 @@ def test_an_arm_names_a_users_learner_by_module_and_factory() -> None:
     assert plan.arms[0].learner == "cegis.symbolic.union:UnionLearner" and plan.arms[0].name == "UnionLearner"
     with pytest.raises(PlanError, match="cannot load learner 'cegis.symbolic.union:Nothing'"):
         plan_from_data({**GOOD, "arms": [{"learner": "cegis.symbolic.union:Nothing"}]})
+
+
+@pytest.mark.parametrize(
+    ("where", "fields", "named"),
+    [
+        ("top", {"name": "/abs"}, "name"),
+        ("top", {"name": "../x"}, "name"),
+        ("top", {"name": "."}, "name"),
+        ("top", {"name": ""}, "name"),
+        ("top", {"name": "a\0b"}, "name"),
+        ("top", {"name": 5}, "name"),
+        ("arms", {"name": "x/."}, "name"),
+        ("arms", {"name": "a/b"}, "name"),
+        ("arms", {"name": ".."}, "name"),
+        ("datasets", {"name": "d/../../e"}, "name"),
+    ],
+)
+def test_names_that_are_not_one_safe_path_component_are_refused(where: str, fields: dict[str, Any], named: str) -> None:
+    with pytest.raises(PlanError, match=f"{named} must be 1 to 100 letters"):
+        plan_from_data(_with(where, **fields))
+
+
+def test_names_equal_after_normalisation_are_refused() -> None:
+    with pytest.raises(PlanError, match="share a name"):
+        plan_from_data({**GOOD, "arms": [{"name": "Fast", "learner": "symbolic"}, {"name": "fast", "learner": "lstar"}]})
+
+
+@pytest.mark.parametrize(
+    ("where", "fields", "named"),
+    [
+        ("top", {"seeds": "abc"}, "seeds"),
+        ("top", {"seeds": 1000000000}, "seeds"),
+        ("top", {"seeds": [0, 0]}, "seeds lists a seed twice"),
+        ("top", {"seeds": [-1]}, "seeds"),
+        ("top", {"seeds": [True]}, "seeds"),
+        ("top", {"description": 3}, "description"),
+        ("top", {"concurrency": 100000}, "concurrency"),
+        ("datasets", {"seed": "abc"}, "seed"),
+        ("datasets", {"path": 5}, "path"),
+        ("datasets", {"optional": "no"}, "optional"),
+        ("datasets", {"per_cell": 10**9}, "per_cell"),
+        ("datasets", {"star_depths": [1, 1]}, "star_depths"),
+        ("datasets", {"kind": "generated", "list": "simplyrx"}, "list applies"),
+        ("arms", {"clustered": "no"}, "clustered"),
+        ("arms", {"batch": 10**12}, "batch"),
+        ("arms", {"mode": 3}, "mode"),
+        ("top", {"servers": [{"base_url": "ftp://x"}]}, "base_url"),
+        ("top", {"servers": [{"base_url": 5}]}, "base_url"),
+        ("top", {"servers": [{"base_url": "http://x/v1", "read_timeout": 0}]}, "read_timeout"),
+        ("top", {"servers": [{"base_url": "http://x/v1", "call_timeout": "1h"}]}, "call_timeout"),
+        ("top", {"servers": [{"base_url": "http://x/v1", "model": 7}]}, "model"),
+    ],
+)
+def test_every_value_is_type_and_range_checked(where: str, fields: dict[str, Any], named: str) -> None:
+    with pytest.raises(PlanError, match=named):
+        plan_from_data(_with(where, **fields))
+
+
+def test_server_timeouts_come_from_the_plan_with_bounded_defaults() -> None:
+    plan = plan_from_data({**GOOD, "servers": [{"base_url": "http://x/v1/", "read_timeout": 30}, {"base_url": "http://y/v1"}]})
+    tuned, default = plan.servers
+    assert tuned.base_url == "http://x/v1" and tuned.read_timeout == 30.0
+    assert (default.connect_timeout, default.read_timeout, default.call_timeout) == (10.0, 600.0, 1200.0)
+
+
+def test_an_experiment_file_that_is_not_a_regular_file_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(PlanError, match="not a regular file"):
+        load_plan(Path("/dev/zero"))

@@ -27,7 +27,11 @@ def _draw(rng: np.random.Generator, arm: str, task: int) -> dict[str, Any]:
     epochs = []
     for number in range(1, int(rng.integers(1, 5)) + 1):
         initial = int(rng.integers(3, 9)) if number == 1 else 0
-        epochs.append({"initial": initial, "added": int(rng.integers(1, 40)), "accuracy": float(rng.random()), "diff": float(rng.random())})
+        queries = int(rng.integers(0, 60)) if arm == "alpha" else 0  # alpha asks membership queries, as L* does
+        epochs.append(
+            {"initial": initial, "added": int(rng.integers(1, 40)), "accuracy": float(rng.random()), "diff": float(rng.random()),
+             "queries": queries}
+        )  # fmt: skip
     return {
         "epochs": epochs,
         "success": bool(rng.random() < 0.6),
@@ -65,9 +69,11 @@ def _write(run_dir: Path, facts: dict[tuple[str, int], dict[str, Any]]) -> None:
             added = [_example(shown + epoch["initial"] + i) for i in range(epoch["added"])]
             shown += epoch["initial"] + epoch["added"]
             memo = {"tally": dict(zip(("proposals", "draws", "conforming", "fallbacks"), fact["tally"]))}
+            asked = sum(e["queries"] for e in fact["epochs"][:number])
             lines.append(
                 {"type": "epoch", "run": "r", "epoch": number, "hypothesis": "a", "failure": None, "initial": initial,
-                 "added": added, "accuracy": epoch["accuracy"], "diff_ratio": epoch["diff"], "memo": memo}
+                 "added": added, "accuracy": epoch["accuracy"], "diff_ratio": epoch["diff"], "memo": memo,
+                 "totals": {"membership_queries": asked}}
             )  # fmt: skip
         if fact["finished"]:
             prompt, completion = fact["tokens"]
@@ -75,7 +81,8 @@ def _write(run_dir: Path, facts: dict[tuple[str, int], dict[str, Any]]) -> None:
             lines.append(
                 {"type": "run", "run": "r", "outcome": "equivalent" if fact["success"] else "budget", "hypothesis": "a b",
                  "epochs": len(fact["epochs"]), "examples": examples,
-                 "totals": {"prompt_tokens": prompt, "completion_tokens": completion, "seconds": 1.0, "teacher_seconds": 0.5}}
+                 "totals": {"prompt_tokens": prompt, "completion_tokens": completion, "seconds": 1.0, "teacher_seconds": 0.5,
+                            "membership_queries": sum(e["queries"] for e in fact["epochs"])}}
             )  # fmt: skip
         path = run_dir / records
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -92,14 +99,16 @@ def _rate(facts: list[dict[str, Any]]) -> str:
 
 
 def _at_budget(fact: dict[str, Any], budget: int) -> tuple[float, float] | None:
+    """The drawn run's accuracy and Diff Ratio at ``budget`` labeled examples: those shown plus the
+    membership queries asked."""
     best, seen = None, 0
     for epoch in fact["epochs"]:
-        seen += epoch["initial"]
+        seen += epoch["initial"] + epoch["queries"]
         if seen > budget:
             break
         best = (epoch["accuracy"], epoch["diff"])
         seen += epoch["added"]
-    total = sum(e["initial"] + e["added"] for e in fact["epochs"])
+    total = sum(e["initial"] + e["added"] + e["queries"] for e in fact["epochs"])
     if best is not None and fact["success"] and total <= budget:
         return (1.0, 0.0)
     return best
@@ -118,19 +127,20 @@ def test_every_table_matches_numbers_recomputed_from_the_drawn_facts(tmp_path: P
         by_depth = [_rate([f for t, f in enumerate(mine) if CELLS[t][1] == d]) for d in (0, 1, 2)]
         assert f"| {arm} | {' | '.join(by_depth)} | {_rate(mine)} |" in lines
 
-    for arm in ARMS:  # heatmap: percent per (#States, StarDepth) cell
+    for arm in ARMS:  # heatmap: percent and number of finished runs per (#States, StarDepth) cell
         section = report[report.index(f"**{arm}**") :]
         for states in sorted({s for s, _ in CELLS}):
             cells = []
             for depth in (0, 1, 2):
                 done = [facts[(arm, t)] for t, c in enumerate(CELLS) if c == (states, depth) and facts[(arm, t)]["finished"]]
-                cells.append("—" if not done else f"{100 * sum(f['success'] for f in done) / len(done):.0f}%")
+                rate = "" if not done else f"{100 * sum(f['success'] for f in done) / len(done):.0f}%"
+                cells.append("no targets" if not done else f"{rate} (n={len(done)})")
             assert f"| {states} | {' | '.join(cells)} |" in section
 
-    for metric in (0, 1):  # sample efficiency: mean over finished runs of each arm and StarDepth
+    for metric in (0, 1):  # sample efficiency: mean over finished runs of each arm, by StarDepth and over all
         for arm in ARMS:
-            for depth in (0, 1, 2):
-                runs = [facts[(arm, t)] for t, c in enumerate(CELLS) if c[1] == depth and facts[(arm, t)]["finished"]]
+            for depth in (0, 1, 2, "all"):
+                runs = [facts[(arm, t)] for t, c in enumerate(CELLS) if depth in (c[1], "all") and facts[(arm, t)]["finished"]]
                 row = []
                 for budget in BUDGETS:
                     values = [v[metric] for f in runs if (v := _at_budget(f, budget)) is not None]

@@ -55,7 +55,7 @@ async def test_hardening_runs_after_success_and_is_recorded_resumed_and_reported
         assert (summary.ran, summary.errors, summary.succeeded) == (1, 0, 1)
         assert server.chat_calls == 2
         lines = [json.loads(line) for line in _records(run_dir).read_text(encoding="utf-8").splitlines()]
-        assert [r["type"] for r in lines] == ["epoch", "run", "hardening"]
+        assert [r["type"] for r in lines] == ["unit", "epoch", "run", "hardening"]
         hardening = lines[-1]
         assert hardening["hypothesis"] == SLACK and hardening["passed"] and not hardening["robust_before"]
         (cycle,) = hardening["cycles"]

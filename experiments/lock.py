@@ -1,0 +1,47 @@
+"""One runner per run directory: an exclusive lock held for the whole invocation.
+
+Two runners writing one directory would each run every unfinished unit and append a second
+``run`` line to its file. The lock (``runner.lock``, an OS file lock through ``filelock``, released
+by the OS when the process dies, so a killed runner never leaves a stale lock) is taken without
+waiting; a second runner is refused with the first one's pid, which the holder writes to
+``runner.pid``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import filelock
+
+from experiments.errors import RunDirectoryBusy
+
+LOCK = "runner.lock"
+PID = "runner.pid"
+
+
+@contextlib.contextmanager
+def run_directory_lock(run_dir: Path) -> Iterator[None]:
+    """Hold ``run_dir``'s lock for the ``with`` block; raises :class:`RunDirectoryBusy` when another
+    runner holds it."""
+    lock = filelock.FileLock(run_dir / LOCK, thread_local=False)
+    try:
+        lock.acquire(timeout=0)
+    except filelock.Timeout:
+        try:
+            holder = f"pid {int((run_dir / PID).read_text(encoding='ascii'))}"
+        except (OSError, ValueError):
+            holder = "a process that has not written its pid yet"
+        raise RunDirectoryBusy(
+            f"{run_dir} is in use by another runner ({holder}); wait for it to end, or run into another"
+            " directory with --out"
+        ) from None
+    try:
+        (run_dir / PID).write_text(str(os.getpid()), encoding="ascii")
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            (run_dir / PID).unlink()
+        lock.release()

@@ -1,0 +1,132 @@
+"""The runner's model servers: checked before any unit, pooled per model, and watched during the run.
+
+A wrong key, a dead server or a model the server does not serve is the infrastructure's failure,
+not the model's, so it must never reach a success rate. :func:`check_servers` asks every server
+that an LLM arm will use for its model list before any unit starts and raises
+:class:`ServerUnusable` with the server's own message on an authentication failure, no connection,
+or a model it does not list (a server without a model list is tried at the first call). During the
+run, :class:`Watched` wraps a unit's chat client: a call that fails for one of those reasons (after
+the pool's retries and failover) raises :class:`ServerFailed` out of the unit, so the unit stays
+unfinished (resumable from its records) instead of ending as a learner failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from pathlib import Path
+
+import attrs
+import numpy as np
+
+from experiments.errors import ServerFailed, ServerUnusable
+from experiments.plan import ServerSpec
+from llm.calllog import CallLog
+from llm.chat import Message, SamplingParams
+from llm.client import LLMClient, choose_model
+from llm.config import ClientConfig
+from llm.errors import ConfigError, ModelDiscoveryError
+from llm.protocol import ChatClient
+from llm.results import Failed, Result
+from llm.servers import ServerPool
+from llm.transport import Transport
+from llm.wire import parse_models
+
+#: Failure reasons that say the server cannot be used at all, whatever the prompt.
+INFRASTRUCTURE = frozenset({"auth", "connection", "not_found", "quota_exhausted"})
+#: How long the check before the run may take per server (retries included).
+PREFLIGHT_SECONDS = 60.0
+
+
+@attrs.frozen
+class Watched:
+    """A chat client whose infrastructure failures raise :class:`ServerFailed`."""
+
+    client: ChatClient
+
+    async def complete(
+        self, messages: Sequence[Message], params: SamplingParams = SamplingParams(), *, sample_index: int = 0
+    ) -> Result:
+        """The client's answer; raises :class:`ServerFailed` when it blames the infrastructure."""
+        result = await self.client.complete(messages, params, sample_index=sample_index)
+        if isinstance(result, Failed) and result.reason in INFRASTRUCTURE:
+            raise ServerFailed(f"{result.reason}: {result.message}")
+        return result
+
+
+def serving(servers: tuple[ServerSpec, ...], model: str | None) -> list[ServerSpec]:
+    """The servers that serve ``model`` (those naming no model serve every model)."""
+    found = [s for s in servers if model is None or s.model in (None, model)]
+    if not found:
+        raise ServerUnusable(f"no server serves model {model!r}; add a [[servers]] table with model = {model!r}")
+    return found
+
+
+def client_config(spec: ServerSpec, model: str | None) -> ClientConfig:
+    """The client settings for ``spec`` asking ``model`` (the key read from ``spec.api_key_env``)."""
+    try:
+        config = ClientConfig.resolve(spec.base_url, os.environ.get(spec.api_key_env), model=model or spec.model)
+        return attrs.evolve(
+            config,
+            connect_timeout=spec.connect_timeout,
+            read_timeout=spec.read_timeout,
+            total_timeout=spec.call_timeout,
+            call_deadline=spec.call_timeout,
+        )
+    except ConfigError as error:
+        raise ServerUnusable(f"{spec.base_url}: {error}") from None
+
+
+async def check_servers(servers: tuple[ServerSpec, ...], models: Sequence[str | None], *, seconds: float = PREFLIGHT_SECONDS) -> None:
+    """Raise :class:`ServerUnusable` unless every server asked for one of ``models`` lists it (or,
+    for a model left unnamed, serves exactly one), each check bounded by ``seconds``."""
+    checks = [(spec, model) for model in dict.fromkeys(models) for spec in serving(servers, model)]
+    await asyncio.gather(*(_check(spec, model, seconds) for spec, model in checks))
+
+
+async def _check(spec: ServerSpec, model: str | None, seconds: float) -> None:
+    config = client_config(spec, model)
+    transport = Transport(
+        attrs.evolve(config, call_deadline=seconds), sleep=asyncio.sleep, clock=time.monotonic, wall_clock=time.time,
+        rng=np.random.default_rng(),
+    )  # fmt: skip
+    transport.open()
+    try:
+        exchange = await transport.exchange("GET", "/models", lambda _: None, parse_models, time.monotonic() + seconds)
+    finally:
+        await transport.close()
+    listed = exchange.value
+    if isinstance(listed, Failed):
+        if config.model is None or listed.reason not in ("not_found", "http_error", "malformed_response", "bad_request"):
+            raise ServerUnusable(f"server {config.base_url} cannot be used: {listed.reason}: {listed.message}")
+        return  # no model list to check against: the configured model is tried at the first call
+    try:
+        choose_model(config.model, listed)
+    except ModelDiscoveryError as error:
+        raise ServerUnusable(f"server {config.base_url} cannot be used: {error}") from None
+
+
+@contextlib.asynccontextmanager
+async def server_pools(servers: tuple[ServerSpec, ...], log_path: Path) -> AsyncIterator[Callable[[str | None], Awaitable[ChatClient]]]:
+    """One watched server pool per model named by the arms, built on first use, sharing one call
+    log (``log_path``, in ``record`` mode, so a resumed experiment pays for no call twice)."""
+    pools: dict[str | None, ChatClient] = {}
+    async with contextlib.AsyncExitStack() as stack:
+        log = CallLog(log_path)
+        stack.callback(log.close)  # callbacks run last-in first-out: the log closes after the clients
+        building = asyncio.Lock()  # units start together; the first builds each model's pool
+
+        async def pool_for(model: str | None) -> ChatClient:
+            async with building:
+                if model not in pools:
+                    members = []
+                    for spec in serving(servers, model):
+                        client = await stack.enter_async_context(LLMClient(client_config(spec, model), log=log, mode="record"))
+                        members.append((spec.base_url, client, spec.concurrency))
+                    pools[model] = Watched(ServerPool(members))
+                return pools[model]
+
+        yield pool_for

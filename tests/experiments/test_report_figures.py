@@ -1,0 +1,55 @@
+"""The report says what happened: its figures are drawn on a plain install (SVG, no plotting
+package), state their axes, show how many targets each heatmap cell holds, and a run in which no
+arm asked a model has no token columns or token figure, with a sentence saying so."""
+
+from __future__ import annotations
+
+import sys
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from experiments.report import figures
+from tests.experiments.runner_support import toml_text, write_regex_list
+
+
+def _texts(path: Path) -> list[str]:
+    tree = ElementTree.parse(path)  # well-formed XML, or this raises
+    return [t.text or "" for t in tree.iter("{http://www.w3.org/2000/svg}text")]
+
+
+def test_a_heatmap_prints_each_cells_rate_and_count_and_labels_empty_cells(tmp_path: Path) -> None:
+    path = figures.heatmap([[(1.0, 3), None], [(0.25, 4), (0.0, 1)]], [2, 3], [0, 1], "d · arm", tmp_path / "h.svg")
+    texts = _texts(path)
+    assert {"100% (n=3)", "no targets", "25% (n=4)", "0% (n=1)", "StarDepth", "#States"} <= set(texts)
+
+
+def test_curves_state_both_axes_and_start_the_y_axis_at_0(tmp_path: Path) -> None:
+    path = figures.curves({"lstar": [0.9, None, 1.0], "a<b": [0.1, 0.2, 0.3]}, [8, 16, 32], "accuracy", "labeled", "t", tmp_path / "c.svg")
+    texts = _texts(path)
+    assert "accuracy (axis 0 to 1)" in texts and "labeled (log scale)" in texts
+    assert {"0.00", "1.00", "8", "16", "32", "lstar", "a<b"} <= set(texts)  # escaped, and read back
+
+
+def test_a_symbolic_run_reports_figures_on_a_plain_install_and_no_token_columns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # a plain install: importing it fails
+    data = {
+        "name": "tiny",
+        "concurrency": 1,
+        "datasets": [{"kind": "paper-list", "list": "simplyrx", "path": str(write_regex_list(tmp_path))}],
+        "arms": [{"name": "lstar", "learner": "lstar"}],
+    }
+    (tmp_path / "plan.toml").write_text(toml_text(data), encoding="utf-8")
+    result = CliRunner().invoke(main, ["experiment", str(tmp_path / "plan.toml"), "--out", str(tmp_path / "run")])
+    assert result.exit_code == 0, result.output
+    assert "0 errors" in result.output and "errors.jsonl" not in result.output  # there is no such file
+    report = (tmp_path / "run" / "report.md").read_text(encoding="utf-8")
+    drawn = sorted(p.name for p in (tmp_path / "run" / "figures").iterdir())
+    assert drawn == ["efficiency-simplyrx-accuracy.svg", "efficiency-simplyrx-diff-ratio.svg", "heatmap-simplyrx-lstar.svg"]
+    assert all(f"(figures/{name})" in report for name in drawn)
+    sentence = "No arm asked a model, so the report has no token columns and no success-against-tokens figure."
+    assert sentence in report and "tokens" not in report.replace(sentence, "")
+    assert "membership queries" in report
