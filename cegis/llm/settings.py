@@ -8,8 +8,10 @@ each setting the papers evaluate (seed paper Sec. 4-5 and Appendix D; A-CEGIS; S
   epoch; the schedule is the loop's business (:mod:`cegis.llm.runs`).
 * **Single**: one draw per epoch on the accumulated (clustered) counterexamples, regularization on
   or off.
-* **Agentic**: Single plus reflection on the previous epoch and a repair loop of up to
-  ``repair_retries`` retries, keeping the candidate with the best RepairScore.
+* **Agentic**: Single plus reflection on the previous epoch and a repair loop, keeping the
+  candidate with the best RepairScore. Its ``repair_budget`` is the number of model calls an epoch
+  may make *in total*, the first draw included: 3, as in the paper (Appendix D) and its code, so
+  an Agentic epoch makes at most 3 calls (1 + 2 repairs).
 * **Multi-candidate repair**: Agentic with ``candidates`` regexes per call, from one reply with
   several ``<ans>`` blocks, the ``n`` choices of one request, or separate seeded calls.
 * **A-CEGIS**: a natural-language description instead of examples, with the feedback strategy
@@ -93,7 +95,8 @@ class LLMSetting:
     clustered: bool = True
     regularization: bool = True
     reflection: bool = False
-    repair_retries: int = attrs.field(default=0, validator=[attrs.validators.ge(0), attrs.validators.lt(99)])
+    #: Model calls (draw rounds) one epoch may make in total, the first draw included.
+    repair_budget: int = attrs.field(default=1, validator=[attrs.validators.ge(1), attrs.validators.lt(100)])
     #: How many misclassified examples a repair prompt shows at most (the reference code's 16).
     repair_shown: int = attrs.field(default=16, validator=attrs.validators.ge(1))
     candidates: int = attrs.field(default=1, validator=[attrs.validators.ge(1), attrs.validators.lt(100)])
@@ -115,8 +118,8 @@ class LLMSetting:
 
     @property
     def attempts(self) -> int:
-        """Draw rounds per proposal: the guard's K, else one plus the repair retries."""
-        return self.guard.draws if self.guard is not None else 1 + self.repair_retries
+        """Draw rounds per proposal: the guard's K, else the repair budget."""
+        return self.guard.draws if self.guard is not None else self.repair_budget
 
     def regularization_for(self, dialect: Dialect) -> Regularization | None:
         """The bounds this setting puts in the prompt (and the guard enforces) for ``dialect``."""
@@ -128,7 +131,7 @@ class LLMSetting:
 
 
 def _presets() -> dict[str, LLMSetting]:
-    agentic = LLMSetting("agentic", reflection=True, repair_retries=3)
+    agentic = LLMSetting("agentic", reflection=True, repair_budget=3)
     acegis = LLMSetting("acegis-diagnostic", prompt="description", clustered=False, regularization=False, turns=4)
     guarded = LLMSetting("guarded", reflection=True, guard=Guard())
     # Table 6 adds prompt components one at a time to Single on plain counterexamples without
@@ -146,7 +149,7 @@ def _presets() -> dict[str, LLMSetting]:
         attrs.evolve(agentic, name="agentic-plain", clustered=False),
         attrs.evolve(agentic, name="agentic-noreg", regularization=False),
         attrs.evolve(agentic, name="agentic-norefl", reflection=False),
-        attrs.evolve(agentic, name="agentic-norepair", repair_retries=0),
+        attrs.evolve(agentic, name="agentic-norepair", repair_budget=1),
         attrs.evolve(agentic, name="multi", candidates=10),
         attrs.evolve(agentic, name="multi-reply", candidates=10, candidate_source="reply"),
         attrs.evolve(agentic, name="multi-calls", candidates=10, candidate_source="calls"),

@@ -1,0 +1,55 @@
+"""The LLM settings measure what the papers measure (issue 21), each checked through a scripted
+loopback server that answers as vLLM's OpenAI server does (400 on ``n > 1`` at temperature 0,
+hidden reasoning in ``message.reasoning``, usage without details, ``/tokenize``)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import attrs
+
+from cegis.config import Budgets, LoopConfig
+from cegis.llm.settings import LLMSetting, setting_named
+from cegis.llm.setup import prepare_llm_run
+from cegis.loop import run
+from cegis.state import EpochState, Task
+from cegis.symbolic.union import UnionLearner
+from tests.cegis.llm.scripted_server import Reply, Rule, ScriptedServer
+from tests.llm.support import fast_retries, make_client
+
+TARGET = "a (b + c)*"
+DATA = "TRAINING DATA"
+REPAIR = "REPAIR OF THE PREVIOUS ATTEMPT"
+
+
+def learn(
+    rules: tuple[Rule, ...],
+    setting: LLMSetting,
+    *,
+    target: str = TARGET,
+    epochs: int = 4,
+    config: LoopConfig = LoopConfig(),
+    check: Callable[[ScriptedServer, EpochState], None],
+    **server: object,
+) -> None:
+    """Run the loop on ``target`` with ``setting`` against a vLLM-like server answering by ``rules``."""
+
+    async def scenario() -> None:
+        async with ScriptedServer(rules, vllm=True, **server) as scripted:  # type: ignore[arg-type]
+            async with make_client(scripted.base_url, retry=fast_retries(2)) as client:
+                prepared = prepare_llm_run(setting, Task("simple", target), config, client, fallbacks=(UnionLearner(),))
+                loop = attrs.evolve(prepared.config, budgets=attrs.evolve(prepared.config.budgets, epochs=epochs))
+                state = await run(prepared.task, prepared.learner, prepared.teacher, loop)
+                check(scripted, state)
+
+    asyncio.run(scenario())
+
+
+def test_an_agentic_epoch_makes_three_calls_in_total() -> None:
+    # never consistent: the epoch spends its whole repair budget, which counts every call
+    def check(server: ScriptedServer, state: EpochState) -> None:
+        assert [record.cost.calls for record in state.records] == [3, 3]
+        assert server.chat_calls == 6
+
+    learn((Rule(REPAIR, (Reply.answer("c"),)), Rule(DATA, (Reply.answer("c"),))), setting_named("agentic"), epochs=2, check=check)
