@@ -1,8 +1,8 @@
 """The model edge of the LLM learner: one chat call turned into answer drafts, cost and failures.
 
 The client never raises on server behaviour (:mod:`llm.results`), and neither does this module: a
-call gives back the *drafts* it produced (one per choice, with its reasoning and whether it was cut
-off at the token limit), the cost it reported, and a typed :class:`~cegis.learner.ProposalFailure`
+call gives back the *drafts* it produced (one per choice, with the reasoning the model stated in
+its ``<reasoning>`` block and whether it was cut off at the token limit), the cost it reported, and a typed :class:`~cegis.learner.ProposalFailure`
 when nothing came back at all (a server error after the client's retries). Candidate regexes are
 then read from each draft, one per reply or several (a multi-candidate reply with one ``<ans>``
 block per candidate).
@@ -71,12 +71,10 @@ async def draw(
         reasoning_tokens=usage.reasoning_tokens or 0,
         seconds=result.latency_s,
     )
+    # only the model's own <reasoning> block goes forward (as in the paper's code); the server's
+    # hidden reasoning channel stays in the call log and never reaches a later prompt
     drafts = tuple(
-        Draft(
-            choice.content,
-            extract(choice.content).reasoning or choice.reasoning or "",
-            choice.finish_reason == "length",
-        )
+        Draft(choice.content, extract(choice.content).reasoning or "", choice.finish_reason == "length")
         for choice in result.choices
     )
     return Drawn(drafts, cost)

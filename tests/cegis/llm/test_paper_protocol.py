@@ -53,3 +53,20 @@ def test_an_agentic_epoch_makes_three_calls_in_total() -> None:
         assert server.chat_calls == 6
 
     learn((Rule(REPAIR, (Reply.answer("c"),)), Rule(DATA, (Reply.answer("c"),))), setting_named("agentic"), epochs=2, check=check)
+
+
+HIDDEN = "HIDDEN-CHAIN-OF-THOUGHT"
+
+
+def test_hidden_reasoning_never_reaches_a_later_prompt() -> None:
+    # no <reasoning> tag in the content, a chain of thought in the server's reasoning field
+    wrong = Reply(("<ans>c</ans>",), hidden=HIDDEN)
+    stated = Reply(("<reasoning>stated reason</reasoning><ans>a</ans>",), hidden=HIDDEN)
+
+    def check(server: ScriptedServer, state: EpochState) -> None:
+        assert server.chat_calls >= 4
+        assert not any(HIDDEN in str(body["messages"]) for body in server.requests)
+        assert all(HIDDEN not in record.reasoning for record in state.records)
+        assert any("stated reason" in message for message in server.user_messages())
+
+    learn((Rule(REPAIR, (stated,)), Rule(DATA, (wrong,))), setting_named("agentic"), epochs=2, check=check)
