@@ -5,7 +5,8 @@ One epoch (seed paper, Sec. 4 and Appendix B): the learner proposes a hypothesis
 accumulated so far; the teacher judges it; its counterexamples join the examples. When the proposal
 fails (no regex, does not parse or compile, times out) or the teacher cannot judge the hypothesis,
 the epoch adds the next random labeled examples instead (Appendix D; ``source: "random"``), so
-every epoch adds information. A learner that declares ``needs_membership`` (L*) gets the teacher's
+every epoch adds information; a teacher that keeps its own sample schedule (Standard's sizes,
+``next_examples``) supplies them itself, so a failed reply still moves the schedule on. A learner that declares ``needs_membership`` (L*) gets the teacher's
 ``label`` wrapped in a fresh :class:`oracle.CountedMembership` each epoch, and the queries it asks
 are counted into the cost.
 
@@ -155,7 +156,7 @@ async def step(
         source = "counterexamples" if added else "none"
         scores = await asyncio.to_thread(_scores, proposal, task, config)
     if outcome is None and not added:
-        added = random_examples(task, teacher, config, config.fallback_size, state.epoch + 1, state.examples)
+        added = _fallback_examples(task, teacher, config, state.epoch + 1, state.examples)
         source = "random" if added else "none"
         outcome = None if added else "stalled"
     spent_now = RunCost(cost, 0.0 if verdict is None else verdict.spend.seconds, int(verdict is not None))
@@ -187,6 +188,17 @@ async def step(
         records=(*state.records, record),
         outcome=outcome,
     )
+
+
+def _fallback_examples(
+    task: Task, teacher: Teacher, config: LoopConfig, epoch: int, have: tuple[Counterexample, ...]
+) -> tuple[Counterexample, ...]:
+    """What a failed epoch adds: the teacher's own schedule when it keeps one (Standard's sample
+    sizes, ``next_examples``), else ``fallback_size`` random labeled examples."""
+    schedule = getattr(teacher, "next_examples", None)
+    if callable(schedule):
+        return tuple(schedule(have))
+    return random_examples(task, teacher, config, config.fallback_size, epoch, have)
 
 
 def _counter(learner: Learner, teacher: Teacher, config: LoopConfig) -> CountedMembership | None:

@@ -70,3 +70,16 @@ def test_hidden_reasoning_never_reaches_a_later_prompt() -> None:
         assert any("stated reason" in message for message in server.user_messages())
 
     learn((Rule(REPAIR, (stated,)), Rule(DATA, (wrong,))), setting_named("agentic"), epochs=2, check=check)
+
+
+def test_standard_reaches_3000_examples_with_malformed_replies() -> None:
+    # every reply lacks <ans>: each size records its failure and the schedule still moves on
+    def check(server: ScriptedServer, state: EpochState) -> None:
+        seen = [len(record.initial) for record in state.records[:1]]
+        for record in state.records:
+            seen.append(seen[-1] + len(record.added))
+        assert seen[:-1] == [3, 6, 12, 24, 48, 96, 192, 384, 768, 1536, 3000]
+        assert all(record.failure is not None and record.failure.kind == "no_regex" for record in state.records)
+        assert server.chat_calls == 11 and state.outcome != "equivalent"
+
+    learn((Rule(DATA, (Reply(("I am not sure.",)),)),), setting_named("standard"), epochs=11, check=check)
