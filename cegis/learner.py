@@ -79,12 +79,23 @@ class LearnerCost:
 
 
 @attrs.frozen
+class Candidate:
+    """One more hypothesis a learner tried in its proposal (a repair try, one of several answers)."""
+
+    regex: Regex
+    text: str
+
+
+@attrs.frozen
 class Proposal:
     """A learner's answer for one epoch: a hypothesis, or a typed failure; never both missing.
 
     ``text`` is the hypothesis printed in the task's dialect (or the raw answer when it failed to
     parse), ``reasoning`` whatever explanation the learner gave, ``memo`` the learner's own state
     handed back to it next epoch (an immutable value; ``None`` for stateless learners).
+    ``candidates`` are every usable hypothesis the learner tried for this proposal, in the order
+    tried (the seed paper's Alg. 2 checks each try for equivalence): when ``regex`` is not
+    equivalent, the loop asks the teacher about each of them and the first equivalent one wins.
     """
 
     regex: Regex | None
@@ -93,6 +104,7 @@ class Proposal:
     failure: ProposalFailure | None = None
     cost: LearnerCost = LearnerCost()
     memo: object = None
+    candidates: tuple[Candidate, ...] = ()
 
     def __attrs_post_init__(self) -> None:
         if (self.regex is None) == (self.failure is None):

@@ -145,12 +145,27 @@ async def step(
     outcome: Outcome | None = None
     added: tuple[Counterexample, ...] = ()
     source: Source = "none"
+    checked = 0
+    accepted: int | None = None
+    teacher_seconds = 0.0
     if proposal.regex is not None:
         verdict = await asyncio.to_thread(teacher.check, proposal.regex, state.examples)
+        teacher_seconds = verdict.spend.seconds
         if any(i.blocking and i.subject == "target" for i in verdict.issues):
             outcome = "invalid_target"
         elif verdict.equivalent:
             outcome = "equivalent"
+        else:  # every other try meets the teacher too (Alg. 2); the first equivalent one wins
+            for index, candidate in enumerate(proposal.candidates):
+                if candidate.text == proposal.text:
+                    continue
+                judged = await asyncio.to_thread(teacher.check, candidate.regex, state.examples)
+                checked += 1
+                teacher_seconds += judged.spend.seconds
+                if judged.equivalent:
+                    proposal = attrs.evolve(proposal, regex=candidate.regex, text=candidate.text)
+                    verdict, outcome, accepted = judged, "equivalent", index
+                    break
         added = remember(state.examples, verdict)[len(state.examples) :]
         verdict = attrs.evolve(verdict, counterexamples=added)
         source = "counterexamples" if added else "none"
@@ -159,7 +174,7 @@ async def step(
         added = _fallback_examples(task, teacher, config, state.epoch + 1, state.examples)
         source = "random" if added else "none"
         outcome = None if added else "stalled"
-    spent_now = RunCost(cost, 0.0 if verdict is None else verdict.spend.seconds, int(verdict is not None))
+    spent_now = RunCost(cost, teacher_seconds, int(verdict is not None) + checked)
     totals = state.cost + spent_now
     codec = memo_codec(learner)
     record = EpochRecord(
@@ -177,6 +192,8 @@ async def step(
         totals=totals,
         outcome=outcome,
         memo=None if codec is None or proposal.memo is None else codec.encode_memo(proposal.memo),
+        candidates_checked=checked,
+        accepted_candidate=accepted,
     )
     return EpochState(
         task=task,

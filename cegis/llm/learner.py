@@ -10,8 +10,10 @@ earlier try with its failing checks and at most ``repair_shown`` misclassified e
 stateless guard resends the base prompt as a fresh sample. Multi-candidate repair draws
 ``candidates`` regexes in each repair round.
 
-The outcome is a :class:`~cegis.learner.Proposal`. Without a guard it is the best candidate by
-RepairScore, even one that still misclassifies examples (as in the paper), or the typed failure of
+The outcome is a :class:`~cegis.learner.Proposal` that lists every usable try as its
+``candidates``, so the loop asks the teacher about each (Alg. 2 checks every try for equivalence,
+and a reply holding the exact target after a looser regex succeeds). Without a guard the proposal
+itself is the best candidate by RepairScore, even one that still misclassifies examples (as in the paper), or the typed failure of
 the best one when none compiles (no regex, syntax error, outside the alphabet, truncated) or of the
 call (server error after retries, token budget spent). With a guard it is the first candidate that
 meets the whole contract, else the verified fallback's hypothesis (:mod:`cegis.llm.guarded`), so a
@@ -39,7 +41,7 @@ from cegis.llm import acegis, guarded
 from cegis.llm.contract import GUARD_CHECKS, REPAIR_CHECKS, Assessment, CheckName, assess, truncated
 from cegis.llm.drafts import Drawn, draw
 from llm.protocol import ChatClient
-from cegis.learner import Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
+from cegis.learner import Candidate, Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.llm.settings import SETTINGS, LLMSetting
 from llm.chat import Message
 from cegis.llm.description_history import description_history, feedback_text, reply_text
@@ -164,8 +166,10 @@ class LLMLearner:
         conforming = sum(a.meets(self.contract) for a in tried)
         memo = LLMMemo(len(context.examples), history, len(tried), conforming, None, memo.tally)
         if self.setting.guard is not None:
-            return await self._guarded(context, tried, cost, memo)
-        return _best(tried, stop, self.contract, cost, _tallied(memo, fallback=False))
+            proposal = await self._guarded(context, tried, cost, memo)
+        else:
+            proposal = _best(tried, stop, self.contract, cost, _tallied(memo, fallback=False))
+        return attrs.evolve(proposal, candidates=_candidates(tried, self.contract)) if proposal.ok else proposal
 
     @property
     def _feeds_back(self) -> bool:
@@ -300,6 +304,17 @@ def _tallied(memo: LLMMemo, fallback: bool) -> LLMMemo:
     return attrs.evolve(memo, tally=tally)
 
 
+def _usable(attempt: Assessment, contract: frozenset[CheckName]) -> bool:
+    """Whether a try is a hypothesis at all: it parsed, compiled and met every check of
+    ``contract`` but consistency (the teacher, not the examples, judges it)."""
+    return attempt.parsed is not None and attempt.compiled and attempt.failure_kind(contract - {"consistent"}) is None
+
+
+def _candidates(tried: Sequence[Assessment], contract: frozenset[CheckName]) -> tuple[Candidate, ...]:
+    """Every usable try, in order, each for the teacher to judge (the seed paper's Alg. 2)."""
+    return tuple(Candidate(a.parsed.regex, a.text) for a in tried if _usable(a, contract) and a.parsed is not None)
+
+
 def _best(
     tried: Sequence[Assessment],
     stop: ProposalFailure | None,
@@ -312,8 +327,7 @@ def _best(
         failure = stop or ProposalFailure("no_regex", "the model gave no answer")
         return Proposal(None, failure=failure, cost=cost, memo=memo)
     best = max(tried, key=lambda a: (a.meets(contract), a.score))
-    usable = best.parsed is not None and best.compiled and best.failure_kind(contract - {"consistent"}) is None
-    if usable and best.parsed is not None:
+    if _usable(best, contract) and best.parsed is not None:
         return Proposal(best.parsed.regex, best.text, best.reasoning, cost=cost, memo=memo)
     detail = "; ".join(v.detail for v in best.failing(contract))
     if stop is not None:  # the rounds ended early: say why, and what the best try got wrong

@@ -12,9 +12,10 @@ import attrs
 from cegis.config import Budgets, LoopConfig
 from cegis.llm.settings import LLMSetting, setting_named
 from cegis.llm.setup import prepare_llm_run
-from cegis.loop import run
+from cegis.loop import initial_state, run
 from cegis.state import EpochState, Task
 from cegis.symbolic.union import UnionLearner
+from oracle.exact import ExactTeacher
 from tests.cegis.llm.scripted_server import Reply, Rule, ScriptedServer
 from tests.llm.support import fast_retries, make_client
 
@@ -83,3 +84,19 @@ def test_standard_reaches_3000_examples_with_malformed_replies() -> None:
         assert server.chat_calls == 11 and state.outcome != "equivalent"
 
     learn((Rule(DATA, (Reply(("I am not sure.",)),)),), setting_named("standard"), epochs=11, check=check)
+
+
+def test_every_candidate_of_a_reply_meets_the_teacher() -> None:
+    # a multi-answer reply: the union of the positives first (consistent, not equivalent), then the target
+    config = LoopConfig(initial_size=8)
+    sample = initial_state(Task("simple", TARGET), ExactTeacher.from_regex(TARGET, "simple"), config).examples
+    union = " + ".join(" ".join(e.string) or "epsilon" for e in sample if e.label)
+    reply = Reply((f"<reasoning>two</reasoning><ans>{union}</ans><ans>{TARGET}</ans>",))
+
+    def check(server: ScriptedServer, state: EpochState) -> None:
+        (record,) = state.records
+        assert state.outcome == "equivalent" and record.proposal_text == TARGET
+        assert record.accepted_candidate == 1 and record.candidates_checked == 1
+        assert record.totals.equivalence_queries == 2
+
+    learn((Rule(DATA, (reply,)),), setting_named("multi-reply"), config=config, epochs=1, check=check)
