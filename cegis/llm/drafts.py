@@ -47,11 +47,13 @@ class Draft:
 
 @attrs.frozen
 class Drawn:
-    """What one call produced: drafts (none when it failed), its cost, and the failure if any."""
+    """What one round of calls produced: drafts (none when every call failed), the cost, the
+    failure that ended the round if nothing came back, and every call's error in words."""
 
     drafts: tuple[Draft, ...]
     cost: LearnerCost
     failure: ProposalFailure | None = None
+    errors: tuple[str, ...] = ()
 
 
 async def draw(
@@ -61,8 +63,9 @@ async def draw(
     result = await client.complete(messages, params, sample_index=sample_index)
     if isinstance(result, Failed):
         cost = LearnerCost(calls=1, seconds=result.latency_s)
-        detail = f"{result.reason} after {result.attempts} attempt(s): {result.message}"
-        return Drawn((), cost, ProposalFailure("server_error", detail))
+        status = "" if result.status is None else f" (HTTP {result.status})"
+        detail = f"{result.reason}{status} after {result.attempts} attempt(s): {result.message}"
+        return Drawn((), cost, ProposalFailure("server_error", detail), (detail,))
     usage = result.usage
     cost = LearnerCost(
         calls=1,

@@ -8,7 +8,8 @@ judged by :func:`cegis.llm.contract.assess`. While no candidate meets the settin
 remain, the next round asks again: the repair loop (Agentic) and the stateful guard show every
 earlier try with its failing checks and at most ``repair_shown`` misclassified examples; the
 stateless guard resends the base prompt as a fresh sample. Multi-candidate repair draws
-``candidates`` regexes in each repair round.
+``candidates`` regexes in each round. Every failed call of a round is listed in the memo's
+``errors``, which the epoch record keeps.
 
 The outcome is a :class:`~cegis.learner.Proposal` that lists every usable try as its
 ``candidates``, so the loop asks the teacher about each (Alg. 2 checks every try for equivalence,
@@ -89,6 +90,8 @@ class LLMMemo:
     conforming: int = 0
     fallback: str | None = None
     tally: GuardTally = GuardTally()
+    #: Every failed call of this proposal's rounds (HTTP errors after retries), in words.
+    errors: tuple[str, ...] = ()
 
 
 @attrs.frozen(eq=False)
@@ -143,9 +146,10 @@ class LLMLearner:
         base = (
             description_history(self.description, [(t.reply, t.feedback) for t in history])
             if describes
-            else example_prompt(spec, lines, reflection=reflection)
+            else example_prompt(spec, lines, reflection=reflection, candidates=self._asked)
         )
         tried: list[Assessment] = []
+        errors: list[str] = []
         cost = LearnerCost()
         stop: ProposalFailure | None = None
         for round_ in range(self.setting.attempts):
@@ -154,9 +158,12 @@ class LLMLearner:
                 stop = ProposalFailure("budget", f"{cost.tokens} tokens spent; the proposal may spend {budget}")
                 break
             repair = self._repair(tried) if round_ > 0 and self._feeds_back else None
-            messages = base if repair is None else example_prompt(spec, lines, reflection=reflection, repair=repair)
-            drawn = await self._draw_round(messages, _sample_base(context, round_), several=repair is not None)
+            messages = base
+            if repair is not None:
+                messages = example_prompt(spec, lines, reflection=reflection, repair=repair, candidates=self._asked)
+            drawn = await self._draw_round(messages, _sample_base(context, round_))
             cost += drawn.cost
+            errors.extend(f"round {round_}: {error}" for error in drawn.errors)
             if drawn.failure is not None:
                 stop = drawn.failure
                 break
@@ -164,12 +171,17 @@ class LLMLearner:
             if any(a.meets(self.contract) for a in tried):
                 break
         conforming = sum(a.meets(self.contract) for a in tried)
-        memo = LLMMemo(len(context.examples), history, len(tried), conforming, None, memo.tally)
+        memo = LLMMemo(len(context.examples), history, len(tried), conforming, None, memo.tally, tuple(errors))
         if self.setting.guard is not None:
             proposal = await self._guarded(context, tried, cost, memo)
         else:
             proposal = _best(tried, stop, self.contract, cost, _tallied(memo, fallback=False))
         return attrs.evolve(proposal, candidates=_candidates(tried, self.contract)) if proposal.ok else proposal
+
+    @property
+    def _asked(self) -> int:
+        """How many ``<ans>`` blocks a prompt asks for: the candidates of a multi-answer reply."""
+        return self.setting.candidates if self.setting.candidate_source == "reply" else 1
 
     @property
     def _feeds_back(self) -> bool:
@@ -215,24 +227,27 @@ class LLMLearner:
             for number, attempt in enumerate(tried, start=1)
         )
         shown = tuple(example.text() for example in last.misclassified[: self.setting.repair_shown])
-        several = self.setting.candidates if self.setting.candidate_source == "reply" else 1
-        return Repair(last.reasoning, last.text, tries, shown, candidates=several)
+        return Repair(last.reasoning, last.text, tries, shown)
 
-    async def _draw_round(self, messages: Sequence[Message], index: int, *, several: bool) -> Drawn:
+    async def _draw_round(self, messages: Sequence[Message], index: int) -> Drawn:
+        """One round: one call, one call of ``n`` choices, or ``candidates`` separate calls."""
         setting = self.setting
-        k = setting.candidates if several else 1
+        k = setting.candidates
+        sampling = setting.sampling
         if k == 1 or setting.candidate_source == "reply":
-            return await draw(self.client, messages, setting.sampling.params(), sample_index=index)
+            return await draw(self.client, messages, sampling.params(sample_index=index), sample_index=index)
         if setting.candidate_source == "n":
-            return await draw(self.client, messages, setting.sampling.params(n=k), sample_index=index)
+            return await draw(self.client, messages, sampling.params(sample_index=index, n=k), sample_index=index)
         calls = [
-            draw(self.client, messages, setting.sampling.params(seed_offset=i), sample_index=index + i) for i in range(k)
+            draw(self.client, messages, sampling.params(sample_index=index + i), sample_index=index + i)
+            for i in range(k)
         ]
         results = await asyncio.gather(*calls)
         cost = sum((r.cost for r in results), LearnerCost())
         failure = next((r.failure for r in results if r.failure is not None), None)
         drafts = tuple(d for r in results for d in r.drafts)
-        return Drawn(drafts, cost, failure if not drafts else None)
+        errors = tuple(e for r in results for e in r.errors)
+        return Drawn(drafts, cost, failure if not drafts else None, errors)
 
     def _assess(self, drawn: Drawn, context: LearnerContext) -> list[Assessment]:
         several = self.setting.candidate_source == "reply" and self.setting.candidates > 1
@@ -281,7 +296,8 @@ class LLMLearner:
         if not isinstance(data, dict):
             return None
         history = tuple(Turn(**turn) for turn in data["history"])
-        return LLMMemo(**{**data, "history": history, "tally": GuardTally(**data["tally"])})
+        errors = tuple(data.get("errors", ()))
+        return LLMMemo(**{**data, "history": history, "tally": GuardTally(**data["tally"]), "errors": errors})
 
 
 def _sample_base(context: LearnerContext, round_: int) -> int:

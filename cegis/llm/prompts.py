@@ -77,13 +77,12 @@ class Reflection:
 
 @attrs.frozen
 class Repair:
-    """The inner loop's request to fix a failed attempt; ``candidates > 1`` asks for several."""
+    """The inner loop's request to fix a failed attempt."""
 
     previous_reasoning: str
     previous_regex: str
     feedback: str
     examples: tuple[str, ...]
-    candidates: int = 1
 
 
 @attrs.frozen
@@ -161,8 +160,10 @@ def example_prompt(
     *,
     reflection: Reflection | None = None,
     repair: Repair | None = None,
+    candidates: int = 1,
 ) -> tuple[Message, Message]:
-    """The messages asking for a regex consistent with rendered ``examples``."""
+    """The messages asking for a regex consistent with rendered ``examples``; ``candidates > 1``
+    asks for that many, each in its own ``<ans>`` block (the seed paper's multi-candidate prompt)."""
     blocks = [sections.training_data(examples)]
     if reflection is not None:
         blocks.append(
@@ -172,8 +173,8 @@ def example_prompt(
         )
     if repair is not None:
         blocks.append(sections.repair(repair.previous_reasoning, repair.previous_regex, repair.feedback, repair.examples))
-        if repair.candidates > 1:
-            blocks.append(sections.candidates(repair.candidates))
+    if candidates > 1:
+        blocks.append(sections.candidates(candidates))
     return Message("system", example_system_prompt(spec)), Message("user", "\n\n".join(blocks))
 
 

@@ -12,8 +12,11 @@ each setting the papers evaluate (seed paper Sec. 4-5 and Appendix D; A-CEGIS; S
   candidate with the best RepairScore. Its ``repair_budget`` is the number of model calls an epoch
   may make *in total*, the first draw included: 3, as in the paper (Appendix D) and its code, so
   an Agentic epoch makes at most 3 calls (1 + 2 repairs).
-* **Multi-candidate repair**: Agentic with ``candidates`` regexes per call, from one reply with
-  several ``<ans>`` blocks, the ``n`` choices of one request, or separate seeded calls.
+* **Multi-candidate repair** (Sec. 5.6): reflection, and ``candidates`` regexes in each call. The
+  paper's form (``multi``) asks for up to 10 ``<ans>`` blocks in one reply, one call per epoch as
+  in the paper's code; ``multi-n`` (the ``n`` choices of one request) and ``multi-calls``
+  (separate seeded calls) are named variants that sample at temperature 1, since greedy decoding
+  has one answer (a setting asking for them at temperature 0 is refused when it is made).
 * **A-CEGIS**: a natural-language description instead of examples, with the feedback strategy
   ``zero_shot``, ``generic``, ``error_only`` or ``diagnostic``; the turn budget and hardening cycles
   shape the run (:mod:`cegis.llm.acegis`).
@@ -60,13 +63,14 @@ class Sampling:
     max_completion_tokens: int = 32768
     reasoning_effort: ReasoningEffort | None = None
 
-    def params(self, *, n: int = 1, seed_offset: int = 0) -> SamplingParams:
-        """The request parameters; ``seed_offset`` shifts the seed for separate seeded calls."""
-        seed = None if self.seed is None else self.seed + seed_offset
+    def params(self, *, sample_index: int, n: int = 1) -> SamplingParams:
+        """The request parameters of sample ``sample_index``. Every request carries a seed derived
+        from it (``seed`` + ``sample_index``), so distinct samples are distinct draws on a server
+        that samples, and a repeated run asks for the same ones."""
         return SamplingParams(
             max_completion_tokens=self.max_completion_tokens,
             temperature=self.temperature,
-            seed=seed,
+            seed=(self.seed or 0) + sample_index,
             n=n,
             reasoning_effort=self.reasoning_effort,
         )
@@ -116,6 +120,15 @@ class LLMSetting:
     proposal_tokens: int | None = None
     sampling: Sampling = Sampling()
 
+    def __attrs_post_init__(self) -> None:
+        temperature = self.sampling.temperature
+        if self.candidates > 1 and self.candidate_source != "reply" and temperature is not None and temperature <= 0:
+            raise ValueError(
+                f"setting {self.name!r}: {self.candidates} candidates from candidate_source = {self.candidate_source!r}"
+                f" need sampling.temperature > 0 (got {temperature}); greedy decoding has one answer, and vLLM"
+                " refuses n > 1 at temperature 0"
+            )
+
     @property
     def attempts(self) -> int:
         """Draw rounds per proposal: the guard's K, else the repair budget."""
@@ -132,6 +145,7 @@ class LLMSetting:
 
 def _presets() -> dict[str, LLMSetting]:
     agentic = LLMSetting("agentic", reflection=True, repair_budget=3)
+    multi = attrs.evolve(agentic, name="multi", candidates=10, candidate_source="reply", repair_budget=1)
     acegis = LLMSetting("acegis-diagnostic", prompt="description", clustered=False, regularization=False, turns=4)
     guarded = LLMSetting("guarded", reflection=True, guard=Guard())
     # Table 6 adds prompt components one at a time to Single on plain counterexamples without
@@ -150,9 +164,9 @@ def _presets() -> dict[str, LLMSetting]:
         attrs.evolve(agentic, name="agentic-noreg", regularization=False),
         attrs.evolve(agentic, name="agentic-norefl", reflection=False),
         attrs.evolve(agentic, name="agentic-norepair", repair_budget=1),
-        attrs.evolve(agentic, name="multi", candidates=10),
-        attrs.evolve(agentic, name="multi-reply", candidates=10, candidate_source="reply"),
-        attrs.evolve(agentic, name="multi-calls", candidates=10, candidate_source="calls"),
+        attrs.evolve(multi, name="multi"),
+        attrs.evolve(multi, name="multi-n", candidate_source="n", sampling=Sampling(temperature=1.0)),
+        attrs.evolve(multi, name="multi-calls", candidate_source="calls", sampling=Sampling(temperature=1.0)),
         attrs.evolve(acegis, name="acegis-zero-shot", feedback="zero_shot"),
         attrs.evolve(acegis, name="acegis-generic", feedback="generic"),
         attrs.evolve(acegis, name="acegis-error-only", feedback="error_only"),

@@ -165,19 +165,20 @@ def test_token_budget_stops_the_repair_loop_with_a_typed_failure() -> None:
 
 @pytest.mark.parametrize("source", ["n", "calls", "reply"])
 def test_multi_candidate_repair_keeps_the_best_candidate(source: CandidateSource) -> None:
-    setting = attrs.evolve(setting_named("multi"), candidate_source=source, candidates=3)
+    sampling = Sampling() if source == "reply" else Sampling(temperature=1.0)
+    setting = attrs.evolve(setting_named("multi"), candidate_source=source, candidates=3, repair_budget=2, sampling=sampling)
     many = ("<ans>b</ans>", f"<ans>{TARGET}</ans>", "<ans>((</ans>")
     repair = Reply(("".join(many),)) if source == "reply" else Reply(many)
 
     def check(server: ScriptedServer, state: EpochState) -> None:
         record = state.records[0]
         assert record.proposal_text == TARGET and state.outcome == "equivalent"
-        calls = {"n": 2, "calls": 4, "reply": 2}[source]
+        calls = {"n": 2, "calls": 6, "reply": 2}[source]
         assert record.cost.calls == calls == server.chat_calls
         if source == "n":
-            assert server.requests[1]["n"] == 3
-        if source == "reply":
-            assert "propose exactly 3 different candidate regexes" in server.user_messages()[1]
+            assert server.requests[0]["n"] == server.requests[1]["n"] == 3
+        if source == "reply":  # every call asks for the candidates
+            assert all("propose exactly 3 different candidate regexes" in m for m in server.user_messages())
 
     rules = (Rule(REPAIR, (repair,)), Rule(DATA, (Reply.answer("a (b"),)))
     if source == "calls":  # three separate calls, one candidate each

@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Callable
 
 import attrs
+import pytest
 
 from cegis.config import Budgets, LoopConfig
 from cegis.llm.settings import LLMSetting, setting_named
@@ -17,6 +18,7 @@ from cegis.state import EpochState, Task
 from cegis.symbolic.union import UnionLearner
 from oracle.exact import ExactTeacher
 from tests.cegis.llm.scripted_server import Reply, Rule, ScriptedServer
+from tests.llm.fake_server import Status
 from tests.llm.support import fast_retries, make_client
 
 TARGET = "a (b + c)*"
@@ -99,4 +101,45 @@ def test_every_candidate_of_a_reply_meets_the_teacher() -> None:
         assert record.accepted_candidate == 1 and record.candidates_checked == 1
         assert record.totals.equivalence_queries == 2
 
-    learn((Rule(DATA, (reply,)),), setting_named("multi-reply"), config=config, epochs=1, check=check)
+    learn((Rule(DATA, (reply,)),), attrs.evolve(setting_named("multi"), candidates=2), config=config, epochs=1, check=check)
+
+
+def test_candidates_from_n_or_calls_at_temperature_0_are_refused_naming_the_field() -> None:
+    for source in ("n", "calls"):
+        with pytest.raises(ValueError, match=r"sampling\.temperature > 0"):
+            attrs.evolve(setting_named("multi"), candidate_source=source)
+    assert setting_named("multi-n").sampling.temperature == 1.0
+
+
+def test_multi_asks_for_ten_answers_in_one_reply_and_succeeds_when_one_is_right() -> None:
+    answers = [f"<ans>{'a ' * k}b</ans>" for k in range(1, 10)]
+    answers.insert(5, f"<ans>{TARGET}</ans>")
+    reply = Reply(("<reasoning>ten</reasoning>" + "".join(answers),))
+
+    def check(server: ScriptedServer, state: EpochState) -> None:
+        assert state.outcome == "equivalent" and state.records[-1].proposal_text == TARGET
+        assert server.chat_calls == len(state.records)  # one call per epoch
+        assert all("n" not in body for body in server.requests)
+        assert "propose exactly 10 different candidate regexes" in server.user_messages()[0]
+
+    learn((Rule(DATA, (reply,)),), setting_named("multi"), check=check)
+
+
+def test_every_request_carries_a_seed_derived_from_its_sample() -> None:
+    def check(server: ScriptedServer, state: EpochState) -> None:
+        seeds = [body["seed"] for body in server.requests]
+        assert len(seeds) == 3 and len(set(seeds)) == 3
+
+    learn((Rule(REPAIR, (Reply.answer("c"),)), Rule(DATA, (Reply.answer("c"),))), setting_named("agentic"), epochs=1, check=check)
+
+
+def test_an_http_error_of_a_repair_round_is_in_the_epoch_record() -> None:
+    refused = Status(400, {"object": "error", "message": "bad thing in the request", "type": "BadRequestError", "code": 400})
+
+    def check(server: ScriptedServer, state: EpochState) -> None:
+        record = state.records[0]
+        assert record.failure is None and record.proposal_text == "c"  # the best try still stands
+        (error,) = record.memo["errors"]
+        assert error.startswith("round 1: bad_request (HTTP 400)") and "bad thing in the request" in error
+
+    learn((Rule(REPAIR, (refused,)), Rule(DATA, (Reply.answer("c"),))), setting_named("agentic"), epochs=1, check=check)

@@ -134,7 +134,7 @@ def test_reflection_block() -> None:
 
 def test_repair_block_and_candidates() -> None:
     single = example_prompt(PromptSpec("simple"), DATA_A, repair=Repair("r", "(a", "unbalanced '('", ("a, 1",)))
-    several = example_prompt(PromptSpec("simple"), DATA_A, repair=Repair("r", "(a", "", ("a, 1",), candidates=10))
+    several = example_prompt(PromptSpec("simple"), DATA_A, repair=Repair("r", "(a", "", ("a, 1",)), candidates=10)
     assert "REPAIR OF THE PREVIOUS ATTEMPT" in single[1].content and "unbalanced '('" in single[1].content
     assert "SEVERAL CANDIDATES" not in single[1].content
     assert "exactly 10 different" in several[1].content and several[1].content.rstrip().endswith("</ans>.")
@@ -158,7 +158,7 @@ def test_description_prompt_feedback_variants() -> None:
 def test_prompts_use_their_own_words() -> None:
     texts = [example_system_prompt(PromptSpec(d, True, SIMPLE_REGULARIZATION)) for d in DIALECTS]
     texts.append(_joined(example_prompt(PromptSpec("simple"), DATA_A, reflection=REFLECTION)))
-    texts.append(_joined(example_prompt(PromptSpec("simple"), DATA_A, repair=Repair("r", "a", "f", (), 3))))
+    texts.append(_joined(example_prompt(PromptSpec("simple"), DATA_A, repair=Repair("r", "a", "f", ()), candidates=3)))
     for text in texts:
         for phrase in PAPER_PHRASES:
             assert phrase.lower() not in text.lower()
