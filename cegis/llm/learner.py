@@ -204,7 +204,7 @@ class LLMLearner:
             output="reasoned" if self.setting.chain_of_thought else "direct",
             strategy=self.setting.strategy,
             input_format=self.setting.input_format,
-            output_instruction=self.setting.output_instruction,
+            syntax=self.setting.syntax,
             alphabet=None if context.universe == default else format_position(context.universe),
         )
 

@@ -31,12 +31,12 @@ _CLUSTER_EXAMPLES: dict[Dialect, tuple[str, str]] = {
 }
 
 
-def example_task(dialect: Dialect) -> str:
+def example_task(dialect: Dialect, *, syntax_below: bool = True) -> str:
+    described = " described below" if syntax_below else ""
     return (
         "TASK\n"
         "Find one regular expression whose language contains every string labeled 1 in the training\n"
-        "data and none of the strings labeled 0. Write it in "
-        f"{_DIALECT_NAMES[dialect]} described below,\n"
+        f"data and none of the strings labeled 0. Write it in {_DIALECT_NAMES[dialect]}{described},\n"
         "and keep it as short as the data allows."
     )
 

@@ -50,9 +50,10 @@ class PromptSpec:
 
     ``alphabet`` spells the symbol set (``"{a, b, c}"``, ``"[A-Z0-9]"``) when it is not the
     dialect's default: the characters of the data (simple), ``[A-Za-z0-9#]`` (extended), any
-    character (python). ``strategy``, ``input_format``, ``output`` and ``output_instruction`` (the
-    syntax and answer-format sections; off for the seed paper's naive prompt) exist for prompt
-    ablations.
+    character (python). ``strategy``, ``input_format``, ``output`` and ``syntax`` (the regex syntax
+    section; off for the seed paper's naive and input-only prompts) exist for prompt ablations.
+    The answer format (the regex inside ``<ans>``) is always asked for, as in the paper's code:
+    the parser needs it, so a prompt without it would measure the format, not the learning.
     """
 
     dialect: Dialect
@@ -62,7 +63,7 @@ class PromptSpec:
     strategy: bool = True
     input_format: bool = True
     alphabet: str | None = None
-    output_instruction: bool = True
+    syntax: bool = True
 
 
 @attrs.frozen
@@ -123,18 +124,17 @@ Feedback: TypeAlias = NoFeedback | GenericFeedback | ErrorCountFeedback | Diagno
 def example_system_prompt(spec: PromptSpec) -> str:
     """The static instructions of an example-based prompt (the system message)."""
     dialect = spec.dialect
-    blocks = [sections.example_task(dialect)]
+    blocks = [sections.example_task(dialect, syntax_below=spec.syntax)]
     if spec.input_format:
         blocks.append(sections.input_format(dialect, _alphabet_sentence(spec), spec.clustered))
-    if spec.output_instruction:
+    if spec.syntax:
         blocks.append(_syntax(spec))
     if spec.strategy:
         blocks.append(sections.strategy(dialect))
     if spec.regularization is not None:
         limits = spec.regularization
         blocks.append(sections.constraints(dialect, limits.max_length, limits.max_star_depth))
-    if spec.output_instruction:
-        blocks.append(sections.output_format(spec.output == "reasoned"))
+    blocks.append(sections.output_format(spec.output == "reasoned"))
     return "\n\n".join(blocks)
 
 

@@ -20,9 +20,10 @@ each setting the papers evaluate (seed paper Sec. 4-5 and Appendix D; A-CEGIS; S
 * **A-CEGIS**: a natural-language description instead of examples, with the feedback strategy
   ``zero_shot``, ``generic``, ``error_only`` or ``diagnostic``; the turn budget and hardening cycles
   shape the run (:mod:`cegis.llm.acegis`).
-* **Prompt ablation** (seed paper Table 6): ``input_format``, ``strategy`` and
-  ``chain_of_thought`` drop the input-format instruction, the GEPA strategy and the request for
-  reasoning before the answer from the example prompt.
+* **Prompt ablation** (seed paper Table 6): ``syntax``, ``input_format``, ``strategy`` and
+  ``chain_of_thought`` drop the regex syntax, the input-format instruction, the GEPA strategy and
+  the request for reasoning before the answer from the example prompt; the answer format (the
+  regex inside ``<ans>``) stays, as in the paper's code.
 * **Guarded**: the proposal step as a formally guarded call: up to ``guard.draws`` draws checked
   against a contract (parses, alphabet, regularization bounds, consistency with every example),
   each rejection's failing checks fed back (stateful) or not (stateless), and a verified symbolic
@@ -115,7 +116,7 @@ class LLMSetting:
     input_format: bool = True
     strategy: bool = True
     chain_of_thought: bool = True
-    output_instruction: bool = True  # the regex syntax and answer format (off: the naive prompt)
+    syntax: bool = True  # the regex syntax section (off: the naive and input-only prompts)
     #: Prompt and completion tokens one proposal may spend before it stops with a ``budget`` failure.
     proposal_tokens: int | None = None
     sampling: Sampling = Sampling()
@@ -149,12 +150,14 @@ def _presets() -> dict[str, LLMSetting]:
     acegis = LLMSetting("acegis-diagnostic", prompt="description", clustered=False, regularization=False, turns=4)
     guarded = LLMSetting("guarded", reflection=True, guard=Guard())
     # Table 6 adds prompt components one at a time to Single on plain counterexamples without
-    # regularization, starting from the naive prompt (the task sentence alone).
+    # regularization, starting from the naive prompt (the task, the answer inside <ans>, the data,
+    # as the paper's code); "input only" adds the input format alone, "output" the syntax alone.
     prompt = LLMSetting(
         "prompt-output", clustered=False, regularization=False, input_format=False, strategy=False, chain_of_thought=False
     )
     settings = [
-        attrs.evolve(prompt, name="prompt-naive", output_instruction=False),
+        attrs.evolve(prompt, name="prompt-naive", syntax=False),
+        attrs.evolve(prompt, name="prompt-input-only", syntax=False, input_format=True),
         LLMSetting("standard", counterexamples=False, clustered=False),
         LLMSetting("single"),
         LLMSetting("single-noreg", regularization=False),

@@ -143,3 +143,15 @@ def test_an_http_error_of_a_repair_round_is_in_the_epoch_record() -> None:
         assert error.startswith("round 1: bad_request (HTTP 400)") and "bad thing in the request" in error
 
     learn((Rule(REPAIR, (refused,)), Rule(DATA, (Reply.answer("c"),))), setting_named("agentic"), epochs=1, check=check)
+
+
+def test_the_naive_and_input_only_prompts_ask_for_the_answer_in_ans() -> None:
+    for name in ("prompt-naive", "prompt-input-only"):
+
+        def check(server: ScriptedServer, state: EpochState) -> None:
+            system = server.requests[0]["messages"][0]["content"]
+            assert "<ans>" in system and "described below" not in system and "REGEX SYNTAX" not in system
+            assert ("INPUT FORMAT" in system) == (name == "prompt-input-only")
+            assert state.outcome == "equivalent"
+
+        learn((Rule(DATA, (Reply((f"<ans>{TARGET}</ans>",)),)),), setting_named(name), epochs=1, check=check)

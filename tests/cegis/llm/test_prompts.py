@@ -85,8 +85,9 @@ def test_ablation_switches_remove_sections() -> None:
     text = example_system_prompt(spec)
     assert _headings(text) == ["TASK", "REGEX SYNTAX (pyformlang Regex)", "OUTPUT FORMAT"]
     assert "<reasoning>" not in text and "<ans>" in text
-    naive = example_system_prompt(PromptSpec("simple", strategy=False, input_format=False, output_instruction=False))
-    assert _headings(naive) == ["TASK"] and "<ans>" not in naive
+    naive = example_system_prompt(PromptSpec("simple", strategy=False, input_format=False, output="direct", syntax=False))
+    assert _headings(naive) == ["TASK", "OUTPUT FORMAT"] and "<ans>" in naive and "described below" not in naive
+    assert "described below" in text
 
 
 @pytest.mark.parametrize(
