@@ -47,7 +47,9 @@ from cegis.llm.settings import SETTINGS, LLMSetting
 from llm.chat import Message
 from cegis.llm.description_history import description_history, feedback_text, reply_text
 from cegis.llm.prompts import PromptSpec, Reflection, Repair, example_prompt
-from oracle.examples import format_position
+from oracle.examples import Counterexample, Example, format_position
+from regexlang.charset import CharSet
+from regexlang.dialects import Dialect
 from regexlang.dialects import universe as dialect_universe
 
 
@@ -197,6 +199,7 @@ class LLMLearner:
 
     def _spec(self, context: LearnerContext) -> PromptSpec:
         default = dialect_universe(context.dialect)
+        alphabet = None if context.universe == default else data_alphabet(context.examples, context.dialect, context.universe)
         return PromptSpec(
             context.dialect,
             clustered=self.setting.clustered,
@@ -205,7 +208,7 @@ class LLMLearner:
             strategy=self.setting.strategy,
             input_format=self.setting.input_format,
             syntax=self.setting.syntax,
-            alphabet=None if context.universe == default else format_position(context.universe),
+            alphabet=alphabet,
         )
 
     def _reflection(self, context: LearnerContext, memo: LLMMemo) -> Reflection | None:
@@ -298,6 +301,22 @@ class LLMLearner:
         history = tuple(Turn(**turn) for turn in data["history"])
         errors = tuple(data.get("errors", ()))
         return LLMMemo(**{**data, "history": history, "tally": GuardTally(**data["tally"]), "errors": errors})
+
+
+def data_alphabet(examples: Sequence[Counterexample], dialect: Dialect, universe: CharSet) -> str | None:
+    """The characters the examples use, in ``dialect``'s own notation: a list (``a, b``) in the
+    simple dialect, which has no classes, else a class (``[ab]``); None when they use none. The
+    prompt states the alphabet from the data, never from the target it is learning."""
+    used = CharSet.of("")
+    for example in examples:
+        positions = (CharSet.of(c) for c in example.string) if isinstance(example, Example) else example.positions
+        for position in positions:
+            used = used.union(position.intersection(universe))
+    if used.is_empty():
+        return None
+    if dialect == "simple":
+        return ", ".join(chr(code) for lo, hi in used.intervals for code in range(lo, hi + 1))
+    return format_position(used, universe)
 
 
 def _sample_base(context: LearnerContext, round_: int) -> int:

@@ -48,9 +48,10 @@ EXTENDED_REGULARIZATION = Regularization(max_length=150, max_star_depth=2)
 class PromptSpec:
     """The static part of an example-based prompt, fixed for a run.
 
-    ``alphabet`` spells the symbol set (``"{a, b, c}"``, ``"[A-Z0-9]"``) when it is not the
-    dialect's default: the characters of the data (simple), ``[A-Za-z0-9#]`` (extended), any
-    character (python). ``strategy``, ``input_format``, ``output`` and ``syntax`` (the regex syntax
+    ``alphabet`` spells the characters the examples use, in the dialect's own notation (``"a, b"``
+    in the simple dialect, ``"[A-Z0-9]"`` in the others), when the task's alphabet is not the
+    dialect's default (the characters of the data for simple, ``[A-Za-z0-9#]`` for extended, any
+    character for python); it is read from the data, never from the target. ``strategy``, ``input_format``, ``output`` and ``syntax`` (the regex syntax
     section; off for the seed paper's naive and input-only prompts) exist for prompt ablations.
     The answer format (the regex inside ``<ans>``) is always asked for, as in the paper's code:
     the parser needs it, so a prompt without it would measure the format, not the learning.
@@ -147,8 +148,10 @@ def _syntax(spec: PromptSpec) -> str:
 
 
 def _alphabet_sentence(spec: PromptSpec) -> str:
-    if spec.alphabet is not None or spec.dialect == "extended":
-        return f"The alphabet is fixed: {spec.alphabet or EXTENDED_ALPHABET}. Use no other characters."
+    if spec.alphabet is not None:
+        return f"The strings of the data use these characters: {spec.alphabet}. Use no others."
+    if spec.dialect == "extended":
+        return f"The alphabet is fixed: {EXTENDED_ALPHABET}. Use no other characters."
     if spec.dialect == "simple":
         return "The alphabet is exactly the set of characters that occur in the data; use no others."
     return "Strings may contain any characters."

@@ -16,7 +16,9 @@ from cegis.llm.setup import prepare_llm_run
 from cegis.loop import initial_state, run
 from cegis.state import EpochState, Task
 from cegis.symbolic.union import UnionLearner
+from oracle.examples import Example
 from oracle.exact import ExactTeacher
+from regexlang.charset import CharSet
 from tests.cegis.llm.scripted_server import Reply, Rule, ScriptedServer
 from tests.llm.fake_server import Status
 from tests.llm.support import fast_retries, make_client
@@ -155,3 +157,18 @@ def test_the_naive_and_input_only_prompts_ask_for_the_answer_in_ans() -> None:
             assert state.outcome == "equivalent"
 
         learn((Rule(DATA, (Reply((f"<ans>{TARGET}</ans>",)),)),), setting_named(name), epochs=1, check=check)
+
+
+def test_the_alphabet_is_stated_from_the_examples_in_the_dialects_notation() -> None:
+    async def scenario() -> None:
+        rules = (Rule(DATA, (Reply.answer("(b + c)*"),)),)
+        async with ScriptedServer(rules, vllm=True) as scripted, make_client(scripted.base_url) as client:
+            task = Task("simple", "(b + c)*", universe=CharSet.of("bc"))
+            prepared = prepare_llm_run("single", task, LoopConfig(), client)
+            state = await run(prepared.task, prepared.learner, prepared.teacher, prepared.config)
+            system = scripted.requests[0]["messages"][0]["content"]
+            used = sorted({c for e in state.records[0].initial if isinstance(e, Example) for c in e.string})
+            assert f"The strings of the data use these characters: {', '.join(used)}." in system
+            assert "alphabet is fixed" not in system
+
+    asyncio.run(scenario())
