@@ -194,7 +194,11 @@ class LLMLearner:
         setting, previous = self.setting, context.previous
         if setting.prompt != "description" or previous is None or setting.feedback == "zero_shot":
             return ()
-        feedback = acegis.feedback(setting.feedback, previous, context.verdict, self.suite)
+        wrong = acegis.still_wrong(
+            previous, context.examples, dialect=context.dialect, universe=context.universe, state_limit=self.state_limit
+        )
+        witnesses = acegis.DEFAULT_WITNESSES if self.suite is None else self.suite.config.witnesses
+        feedback = acegis.feedback(setting.feedback, previous, context.verdict, self.suite, wrong, witnesses)
         return (*memo.history, Turn(reply_text(previous.reasoning, previous.text), feedback_text(feedback)))
 
     def _spec(self, context: LearnerContext) -> PromptSpec:
