@@ -153,3 +153,16 @@ def test_hardening_feedback_is_capped_per_direction_like_a_turn() -> None:
     assert len(cycle.failed) == SUITE.config.witnesses == 3 and cycle.repaired == GOLD
     repair = server.user_messages()[-1]
     assert sum(line.startswith("- ") for line in repair.splitlines()) == 3
+
+
+def test_robust_success_counts_a_run_without_a_final_hypothesis_as_not_robust() -> None:
+    malformed = (Rule("PREVIOUS ATTEMPT", (Reply(("I cannot say.",)),)), Rule("DESCRIPTION", (Reply(("I cannot say.",)),)))
+    _, failed, _ = acegis_run("acegis-diagnostic", rules=malformed)
+    _, solved, cycles = acegis_run("acegis-full", cycles=2)
+    paths = [from_records(failed.records, SUITE, probe_final=True), from_records(solved.records, SUITE, hardening=cycles, probe_final=True)]
+    assert paths[0].robust is False and paths[1].robust is True
+    assert summarize(paths).robust == 0.5
+    # an unparseable turn fails every test: it breaks what the turn before passed
+    broken = trajectory(["[a-z]*dog", "((", GOLD], SUITE)
+    passed_first = sum(broken.turns[0].outcomes)
+    assert broken.breaks == passed_first and broken.fixes == len(SUITE.tests)
