@@ -17,8 +17,9 @@ and a reply holding the exact target after a looser regex succeeds). Without a g
 itself is the best candidate by RepairScore, even one that still misclassifies examples (as in the paper), or the typed failure of
 the best one when none compiles (no regex, syntax error, outside the alphabet, truncated) or of the
 call (server error after retries, token budget spent). With a guard it is the first candidate that
-meets the whole contract, else the verified fallback's hypothesis (:mod:`cegis.llm.guarded`), so a
-guarded epoch never ends with an invalid or inconsistent hypothesis while the examples admit one.
+meets the whole contract, else the verified fallback's hypothesis (:mod:`cegis.llm.guarded`) when
+that meets the whole contract too, else a typed failure recording the violation: a guarded epoch
+never ends with a hypothesis outside its contract.
 
 The learner object is immutable; what a later epoch needs (how many examples the last proposal saw,
 the A-CEGIS history, the guard's tallies) travels in the proposal's :class:`LLMMemo`, which
@@ -94,6 +95,8 @@ class LLMMemo:
     tally: GuardTally = GuardTally()
     #: Every failed call of this proposal's rounds (HTTP errors after retries), in words.
     errors: tuple[str, ...] = ()
+    #: The guard's contract violation when no draw and no fallback met it, in words.
+    violation: str | None = None
 
 
 @attrs.frozen(eq=False)
@@ -150,6 +153,7 @@ class LLMLearner:
             if describes
             else example_prompt(spec, lines, reflection=reflection, candidates=self._asked)
         )
+        guard = self.setting.guard
         tried: list[Assessment] = []
         errors: list[str] = []
         cost = LearnerCost()
@@ -170,7 +174,7 @@ class LLMLearner:
                 stop = drawn.failure
                 break
             tried.extend(await asyncio.to_thread(self._assess, drawn, context))
-            if any(a.meets(self.contract) for a in tried):
+            if any(a.meets(self.contract) for a in tried) and not (guard is not None and guard.draw_all):
                 break
         conforming = sum(a.meets(self.contract) for a in tried)
         memo = LLMMemo(len(context.examples), history, len(tried), conforming, None, memo.tally, tuple(errors))
@@ -288,6 +292,7 @@ class LLMLearner:
         bounds = self.setting.regularization_for(context.dialect)
         found = await guarded.fallback(self.fallbacks, context, bounds=bounds, state_limit=self.state_limit)
         if isinstance(found, ProposalFailure):
+            memo = attrs.evolve(memo, violation=found.detail)
             return Proposal(None, failure=found, cost=cost, memo=_tallied(memo, False))
         proposal, used = found
         memo = _tallied(attrs.evolve(memo, fallback=used), fallback=True)

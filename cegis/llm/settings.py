@@ -82,12 +82,17 @@ class Guard:
     """SEVerA's guard on the proposal step: ``draws`` tries (K), stateful feedback, the fallbacks.
 
     ``fallbacks`` name symbolic learners of :mod:`cegis.registry`, tried in order; the union of
-    positives should come last since it is consistent whenever anything is.
+    positives should come last since it is consistent whenever anything is. Without ``draw_all``
+    the draws stop at the first that meets the contract, so the conformance rate (conforming ÷ all
+    draws) then counts the draws made, not K per proposal.
     """
 
     draws: int = attrs.field(default=5, validator=[attrs.validators.ge(1), attrs.validators.lt(100)])
     stateful: bool = True
     fallbacks: tuple[str, ...] = ("symbolic", "union")
+    #: Draw all K every time, even after a conforming draw (the first conforming one still answers),
+    #: so the conformance rate measures K draws per proposal, as SEVerA's conformance reward does.
+    draw_all: bool = False
 
 
 @attrs.frozen

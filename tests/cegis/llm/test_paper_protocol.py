@@ -11,7 +11,7 @@ import attrs
 import pytest
 
 from cegis.config import Budgets, LoopConfig
-from cegis.llm.settings import LLMSetting, setting_named
+from cegis.llm.settings import Guard, LLMSetting, setting_named
 from cegis.llm.setup import prepare_llm_run
 from cegis.loop import initial_state, run
 from cegis.state import EpochState, Task
@@ -172,3 +172,34 @@ def test_the_alphabet_is_stated_from_the_examples_in_the_dialects_notation() -> 
             assert "alphabet is fixed" not in system
 
     asyncio.run(scenario())
+
+
+def test_the_guard_records_a_fallback_that_violates_its_contract() -> None:
+    # every draw is malformed; the union of the positives outgrows the 60-character bound
+    def check(server: ScriptedServer, state: EpochState) -> None:
+        record = state.records[0]
+        assert record.failure is not None and record.failure.kind == "outside_dialect"
+        assert "at most 60 allowed" in record.memo["violation"] and record.memo["fallback"] is None
+        assert record.memo["tally"]["fallbacks"] == 0
+
+    setting = attrs.evolve(setting_named("guarded"), guard=Guard(draws=2, fallbacks=("union",)))
+    learn((Rule(DATA, (Reply.answer("(("),)),), setting, epochs=1, check=check)
+
+
+def test_the_guard_can_draw_all_k_to_measure_conformance() -> None:
+    def check(server: ScriptedServer, state: EpochState) -> None:
+        (record,) = state.records
+        assert server.chat_calls == 3 and record.proposal_text == TARGET and state.outcome == "equivalent"
+        assert (record.memo["draws"], record.memo["conforming"]) == (3, 1)
+
+    setting = attrs.evolve(setting_named("guarded"), guard=Guard(draws=3, draw_all=True))
+    learn((Rule(REPAIR, (Reply.answer("c"),)), Rule(DATA, (Reply.answer(TARGET),))), setting, epochs=1, check=check)
+
+
+def test_the_stateless_guard_sends_distinct_seeds() -> None:
+    def check(server: ScriptedServer, state: EpochState) -> None:
+        assert server.chat_calls == 3 and len({body["seed"] for body in server.requests}) == 3
+        assert len({str(body["messages"]) for body in server.requests}) == 1  # the same prompt each time
+
+    setting = attrs.evolve(setting_named("guarded-stateless"), guard=Guard(draws=3, stateful=False, fallbacks=("union",)))
+    learn((Rule(DATA, (Reply.answer("(("),)),), setting, epochs=1, check=check)
