@@ -41,7 +41,7 @@ import attrs
 from automata.errors import DEFAULT_STATE_LIMIT
 from cegis.llm import acegis, guarded
 from cegis.llm.contract import GUARD_CHECKS, REPAIR_CHECKS, Assessment, CheckName, assess, truncated
-from cegis.llm.drafts import Drawn, draw
+from cegis.llm.drafts import CallNote, Drawn, draw
 from llm.protocol import ChatClient
 from cegis.learner import Candidate, Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.llm.settings import SETTINGS, LLMSetting
@@ -97,6 +97,10 @@ class LLMMemo:
     errors: tuple[str, ...] = ()
     #: The guard's contract violation when no draw and no fallback met it, in words.
     violation: str | None = None
+    #: Every model call of this proposal: latency, tokens, the output budget asked and sent.
+    calls: tuple[CallNote, ...] = ()
+    #: How many examples the last prompt showed when the overflow policy had to cut them (else None).
+    shown: int | None = None
 
 
 @attrs.frozen(eq=False)
@@ -148,28 +152,37 @@ class LLMLearner:
         describes = self.setting.prompt == "description"
         spec = self._spec(context)
         reflection = self._reflection(context, memo) if self.setting.reflection and not describes else None
-        base = (
-            description_history(self.description, [(t.reply, t.feedback) for t in history])
-            if describes
-            else example_prompt(spec, lines, reflection=reflection, candidates=self._asked)
-        )
+
+        def messages(repair: Repair | None, limit: int | None) -> tuple[Message, ...]:
+            if describes:
+                return description_history(self.description, [(t.reply, t.feedback) for t in history])
+            shown = shown_examples(lines, limit)
+            return example_prompt(
+                spec, shown, reflection=reflection, repair=repair, candidates=self._asked, total=len(lines)
+            )
+
         guard = self.setting.guard
         tried: list[Assessment] = []
         errors: list[str] = []
+        calls: list[CallNote] = []
         cost = LearnerCost()
         stop: ProposalFailure | None = None
+        limit: int | None = None  # how many examples a prompt shows (None: all; see the overflow policy)
         for round_ in range(self.setting.attempts):
             budget = self.setting.proposal_tokens
             if budget is not None and cost.tokens >= budget:
                 stop = ProposalFailure("budget", f"{cost.tokens} tokens spent; the proposal may spend {budget}")
                 break
             repair = self._repair(tried) if round_ > 0 and self._feeds_back else None
-            messages = base
-            if repair is not None:
-                messages = example_prompt(spec, lines, reflection=reflection, repair=repair, candidates=self._asked)
-            drawn = await self._draw_round(messages, _sample_base(context, round_))
-            cost += drawn.cost
-            errors.extend(f"round {round_}: {error}" for error in drawn.errors)
+            while True:
+                drawn = await self._draw_round(messages(repair, limit), _sample_base(context, round_))
+                cost += drawn.cost
+                calls.extend(drawn.calls)
+                errors.extend(f"round {round_}: {error}" for error in drawn.errors)
+                shown = len(lines) if limit is None else limit
+                if not (_overflowed(drawn) and self.setting.overflow == "newest" and not describes and shown > 1):
+                    break
+                limit = shown // 2  # the examples no longer fit: show half as many, and say so
             if drawn.failure is not None:
                 stop = drawn.failure
                 break
@@ -177,7 +190,9 @@ class LLMLearner:
             if any(a.meets(self.contract) for a in tried) and not (guard is not None and guard.draw_all):
                 break
         conforming = sum(a.meets(self.contract) for a in tried)
-        memo = LLMMemo(len(context.examples), history, len(tried), conforming, None, memo.tally, tuple(errors))
+        memo = LLMMemo(
+            len(context.examples), history, len(tried), conforming, None, memo.tally, tuple(errors), None, tuple(calls), limit
+        )
         if self.setting.guard is not None:
             proposal = await self._guarded(context, tried, cost, memo)
         else:
@@ -309,7 +324,24 @@ class LLMLearner:
             return None
         history = tuple(Turn(**turn) for turn in data["history"])
         errors = tuple(data.get("errors", ()))
-        return LLMMemo(**{**data, "history": history, "tally": GuardTally(**data["tally"]), "errors": errors})
+        calls = tuple(CallNote(**call) for call in data.get("calls", ()))
+        tally = GuardTally(**data["tally"])
+        return LLMMemo(**{**data, "history": history, "tally": tally, "errors": errors, "calls": calls})
+
+
+def shown_examples(lines: Sequence[str], limit: int | None) -> tuple[str, ...]:
+    """At most ``limit`` of the example ``lines`` (all with None): the newest half of them, and an
+    even sample of the older ones for the rest, in their order."""
+    if limit is None or len(lines) <= limit:
+        return tuple(lines)
+    newest = (limit + 1) // 2
+    older, sampled = lines[: len(lines) - newest], limit - newest
+    picks = [round(i * (len(older) - 1) / (sampled - 1)) for i in range(sampled)] if sampled > 1 else [0] * sampled
+    return (*(older[i] for i in sorted(set(picks))), *lines[len(lines) - newest :])
+
+
+def _overflowed(drawn: Drawn) -> bool:
+    return any(call.failure == "context_overflow" for call in drawn.calls)
 
 
 def data_alphabet(examples: Sequence[Counterexample], dialect: Dialect, universe: CharSet) -> str | None:

@@ -164,10 +164,13 @@ def example_prompt(
     reflection: Reflection | None = None,
     repair: Repair | None = None,
     candidates: int = 1,
+    total: int | None = None,
 ) -> tuple[Message, Message]:
     """The messages asking for a regex consistent with rendered ``examples``; ``candidates > 1``
-    asks for that many, each in its own ``<ans>`` block (the seed paper's multi-candidate prompt)."""
-    blocks = [sections.training_data(examples)]
+    asks for that many, each in its own ``<ans>`` block (the seed paper's multi-candidate prompt);
+    ``total`` above ``len(examples)`` says the examples are a part of that many (the newest and an
+    even sample of the older ones: the rest no longer fit the context)."""
+    blocks = [sections.training_data(examples, total)]
     if reflection is not None:
         blocks.append(
             sections.reflection(

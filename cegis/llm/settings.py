@@ -46,6 +46,7 @@ from regexlang.dialects import Dialect
 PromptKind = Literal["examples", "description"]
 FeedbackStrategy = Literal["zero_shot", "generic", "error_only", "diagnostic"]
 CandidateSource = Literal["reply", "n", "calls"]
+OverflowPolicy = Literal["fail", "newest"]
 
 #: The regularization bounds of the reference prompts, by dialect (python has none in the papers).
 REGULARIZATION: dict[Dialect, Regularization] = {
@@ -124,6 +125,11 @@ class LLMSetting:
     syntax: bool = True  # the regex syntax section (off: the naive and input-only prompts)
     #: Prompt and completion tokens one proposal may spend before it stops with a ``budget`` failure.
     proposal_tokens: int | None = None
+    #: What happens when the examples no longer fit the model's context: ``fail`` (the paper: the
+    #: call is a ``budget`` failure and the epoch adds random examples) or ``newest`` (show the
+    #: newest half of the examples and an even sample of the older ones, halving until the prompt
+    #: fits, and say so in the prompt). Recorded with the setting; the cuts in the epoch's memo.
+    overflow: OverflowPolicy = "fail"
     sampling: Sampling = Sampling()
 
     def __attrs_post_init__(self) -> None:

@@ -203,3 +203,48 @@ def test_the_stateless_guard_sends_distinct_seeds() -> None:
 
     setting = attrs.evolve(setting_named("guarded-stateless"), guard=Guard(draws=3, stateful=False, fallbacks=("union",)))
     learn((Rule(DATA, (Reply.answer("(("),)),), setting, epochs=1, check=check)
+
+
+def _chars(body: dict[str, object]) -> int:
+    return sum(len(m["content"]) for m in body["messages"])  # type: ignore[attr-defined, index]
+
+
+def test_the_output_budget_is_fitted_with_the_servers_tokenizer_and_every_cut_recorded() -> None:
+    context = 20_000
+
+    def check(server: ScriptedServer, state: EpochState) -> None:
+        body = server.requests[0]
+        counted = _chars(body) // 4  # what the scripted /tokenize says
+        assert server.tokenize_calls >= 1 and body["max_completion_tokens"] == context - counted
+        (call,) = state.records[0].memo["calls"]
+        assert (call["asked_budget"], call["sent_budget"]) == (32768, context - counted)
+        assert call["reasoning_tokens"] is None and call["cached_tokens"] is None  # vLLM reported none
+        assert state.records[0].cost.reasoning_tokens is None
+
+    learn((Rule(DATA, (Reply.answer(TARGET),)),), setting_named("single"), config=LoopConfig(initial_size=200), epochs=1,
+          check=check, max_model_len=context)
+
+
+def test_examples_that_no_longer_fit_follow_the_settings_overflow_policy() -> None:
+    # the full prompt leaves too little room; half of the examples fit
+    config = LoopConfig(initial_size=400)
+
+    def failing(server: ScriptedServer, state: EpochState) -> None:
+        record = state.records[0]
+        assert server.chat_calls == 0 and record.failure is not None and record.failure.kind == "budget"
+        assert [c["failure"] for c in record.memo["calls"]] == ["context_overflow"]
+
+    def newest(server: ScriptedServer, state: EpochState) -> None:
+        record = state.records[0]
+        assert server.chat_calls == 1 and record.failure is None
+        shown = record.memo["shown"]
+        assert shown is not None and shown < 400
+        user = server.user_messages()[0]
+        assert f"The data has {len(record.initial)} lines" in user and "newest" in user
+        assert record.initial[-1].text() in user  # the newest example is shown
+        assert [c["failure"] for c in record.memo["calls"]][-1] is None
+
+    rules = (Rule(DATA, (Reply.answer(TARGET),)),)
+    single = setting_named("single")
+    learn(rules, single, config=config, epochs=1, check=failing, max_model_len=3_000)
+    learn(rules, attrs.evolve(single, overflow="newest"), config=config, epochs=1, check=newest, max_model_len=3_000)
