@@ -123,6 +123,8 @@ class Plan:
     concurrency: int = 2  # symbolic units run in this many worker processes
     token_budget: int | None = None
     description: str = ""
+    #: USD per million tokens for the report's cost table: ``prompt``, ``cached_prompt``, ``completion``.
+    price: Mapping[str, float] | None = None
 
     @property
     def needs_model(self) -> bool:
@@ -178,7 +180,7 @@ def load_plan(path: Path) -> Plan:
 
 def plan_from_data(data: Mapping[str, Any], *, default_name: str = "experiment") -> Plan:
     """The experiment described by parsed TOML ``data``."""
-    known = {"name", "description", "seeds", "teacher_profile", "datasets", "arms", "servers", "concurrency", "token_budget"}
+    known = {"name", "description", "seeds", "teacher_profile", "datasets", "arms", "servers", "concurrency", "token_budget", "price"}
     _no_unknown(data, known, "the experiment")
     seeds = data.get("seeds", [0])
     if isinstance(seeds, int) and not isinstance(seeds, bool):
@@ -206,7 +208,20 @@ def plan_from_data(data: Mapping[str, Any], *, default_name: str = "experiment")
         concurrency=_positive(data.get("concurrency", 2), "concurrency"),
         token_budget=None if data.get("token_budget") is None else _positive(data["token_budget"], "token_budget"),
         description=str(data.get("description", "")),
+        price=_price(data.get("price")),
     )
+
+
+def _price(table: object) -> dict[str, float] | None:
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise PlanError("price must be a table: [price] prompt = ..., cached_prompt = ..., completion = ... (USD per million tokens)")
+    _no_unknown(table, {"prompt", "cached_prompt", "completion"}, "[price]")
+    for key, value in table.items():
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            raise PlanError(f"[price] {key} must be a number >= 0 (USD per million tokens), got {value!r}")
+    return {key: float(value) for key, value in table.items()}
 
 
 def _tables(data: Mapping[str, Any], key: str, *, required: bool = True) -> list[Mapping[str, Any]]:
