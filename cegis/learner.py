@@ -53,29 +53,48 @@ class ProposalFailure:
 
 @attrs.frozen
 class LearnerCost:
-    """What one proposal cost: model calls and tokens, membership queries and wall-clock seconds."""
+    """What one proposal cost: model calls and tokens, membership queries and wall-clock seconds.
+
+    ``reasoning_tokens`` and ``cached_tokens`` (prompt tokens served from the server's prefix
+    cache) are ``None`` when a server did not report them: unknown, not 0, and a sum with an
+    unknown part is unknown.
+    """
 
     calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    reasoning_tokens: int = 0
+    reasoning_tokens: int | None = 0
     membership_queries: int = 0
     seconds: float = 0.0
+    cached_tokens: int | None = 0
 
     def __add__(self, other: LearnerCost) -> LearnerCost:
         return LearnerCost(
             self.calls + other.calls,
             self.prompt_tokens + other.prompt_tokens,
             self.completion_tokens + other.completion_tokens,
-            self.reasoning_tokens + other.reasoning_tokens,
+            _known_sum(self.reasoning_tokens, other.reasoning_tokens),
             self.membership_queries + other.membership_queries,
             self.seconds + other.seconds,
+            _known_sum(self.cached_tokens, other.cached_tokens),
         )
 
     @property
     def tokens(self) -> int:
         """Prompt plus completion tokens (reasoning tokens are part of the completion)."""
         return self.prompt_tokens + self.completion_tokens
+
+
+def _known_sum(a: int | None, b: int | None) -> int | None:
+    return None if a is None or b is None else a + b
+
+
+@attrs.frozen
+class Candidate:
+    """One more hypothesis a learner tried in its proposal (a repair try, one of several answers)."""
+
+    regex: Regex
+    text: str
 
 
 @attrs.frozen
@@ -85,6 +104,9 @@ class Proposal:
     ``text`` is the hypothesis printed in the task's dialect (or the raw answer when it failed to
     parse), ``reasoning`` whatever explanation the learner gave, ``memo`` the learner's own state
     handed back to it next epoch (an immutable value; ``None`` for stateless learners).
+    ``candidates`` are every usable hypothesis the learner tried for this proposal, in the order
+    tried (the seed paper's Alg. 2 checks each try for equivalence): when ``regex`` is not
+    equivalent, the loop asks the teacher about each of them and the first equivalent one wins.
     """
 
     regex: Regex | None
@@ -93,6 +115,7 @@ class Proposal:
     failure: ProposalFailure | None = None
     cost: LearnerCost = LearnerCost()
     memo: object = None
+    candidates: tuple[Candidate, ...] = ()
 
     def __attrs_post_init__(self) -> None:
         if (self.regex is None) == (self.failure is None):

@@ -5,7 +5,8 @@ One epoch (seed paper, Sec. 4 and Appendix B): the learner proposes a hypothesis
 accumulated so far; the teacher judges it; its counterexamples join the examples. When the proposal
 fails (no regex, does not parse or compile, times out) or the teacher cannot judge the hypothesis,
 the epoch adds the next random labeled examples instead (Appendix D; ``source: "random"``), so
-every epoch adds information. A learner that declares ``needs_membership`` (L*) gets the teacher's
+every epoch adds information; a teacher that keeps its own sample schedule (Standard's sizes,
+``next_examples``) supplies them itself, so a failed reply still moves the schedule on. A learner that declares ``needs_membership`` (L*) gets the teacher's
 ``label`` wrapped in a fresh :class:`oracle.CountedMembership` each epoch, and the queries it asks
 are counted into the cost.
 
@@ -144,21 +145,37 @@ async def step(
     outcome: Outcome | None = None
     added: tuple[Counterexample, ...] = ()
     source: Source = "none"
+    checked = 0
+    accepted: int | None = None
+    teacher_seconds = 0.0
     if proposal.regex is not None:
         verdict = await asyncio.to_thread(teacher.check, proposal.regex, state.examples)
+        teacher_seconds = verdict.spend.seconds
         if any(i.blocking and i.subject == "target" for i in verdict.issues):
             outcome = "invalid_target"
         elif verdict.equivalent:
             outcome = "equivalent" if verdict.exact else "consistent"
+        else:  # every other try meets the teacher too (Alg. 2); the first accepted one wins
+            for index, candidate in enumerate(proposal.candidates):
+                if candidate.text == proposal.text:
+                    continue
+                judged = await asyncio.to_thread(teacher.check, candidate.regex, state.examples)
+                checked += 1
+                teacher_seconds += judged.spend.seconds
+                if judged.equivalent:
+                    proposal = attrs.evolve(proposal, regex=candidate.regex, text=candidate.text)
+                    verdict, accepted = judged, index
+                    outcome = "equivalent" if judged.exact else "consistent"
+                    break
         added = remember(state.examples, verdict)[len(state.examples) :]
         verdict = attrs.evolve(verdict, counterexamples=added)
         source = "counterexamples" if added else "none"
         scores = await asyncio.to_thread(_scores, proposal, task, config)
     if outcome is None and not added:
-        added = random_examples(task, teacher, config, config.fallback_size, state.epoch + 1, state.examples)
+        added = _fallback_examples(task, teacher, config, state.epoch + 1, state.examples)
         source = "random" if added else "none"
         outcome = None if added else "stalled"
-    spent_now = RunCost(cost, 0.0 if verdict is None else verdict.spend.seconds, int(verdict is not None))
+    spent_now = RunCost(cost, teacher_seconds, int(verdict is not None) + checked)
     totals = state.cost + spent_now
     codec = memo_codec(learner)
     record = EpochRecord(
@@ -176,6 +193,8 @@ async def step(
         totals=totals,
         outcome=outcome,
         memo=None if codec is None or proposal.memo is None else codec.encode_memo(proposal.memo),
+        candidates_checked=checked,
+        accepted_candidate=accepted,
     )
     return EpochState(
         task=task,
@@ -187,6 +206,17 @@ async def step(
         records=(*state.records, record),
         outcome=outcome,
     )
+
+
+def _fallback_examples(
+    task: Task, teacher: Teacher, config: LoopConfig, epoch: int, have: tuple[Counterexample, ...]
+) -> tuple[Counterexample, ...]:
+    """What a failed epoch adds: the teacher's own schedule when it keeps one (Standard's sample
+    sizes, ``next_examples``), else ``fallback_size`` random labeled examples."""
+    schedule = getattr(teacher, "next_examples", None)
+    if callable(schedule):
+        return tuple(schedule(have))
+    return random_examples(task, teacher, config, config.fallback_size, epoch, have)
 
 
 def _counter(learner: Learner, teacher: Teacher, config: LoopConfig) -> CountedMembership | None:

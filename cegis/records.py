@@ -137,6 +137,8 @@ def epoch_json(record: EpochRecord, run: str) -> JSON:
         "totals": _totals_json(record.totals),
         "outcome": record.outcome,
         "memo": record.memo,
+        "candidates_checked": record.candidates_checked,
+        "accepted_candidate": record.accepted_candidate,
     }
 
 
@@ -161,6 +163,8 @@ def epoch_from_json(data: JSON) -> EpochRecord:
         totals=_totals_from_json(data["totals"]),
         outcome=data["outcome"],
         memo=data["memo"],
+        candidates_checked=data.get("candidates_checked", 0),
+        accepted_candidate=data.get("accepted_candidate"),
     )
 
 

@@ -90,7 +90,9 @@ class EpochRecord:
     the examples this epoch contributed, from the verdict or drawn at random (``source``).
     ``verdict`` is None when the proposal failed; its counterexamples are ``added``. ``scores`` are
     measured when the target is known; ``memo`` is the learner's memo as JSON when it can encode
-    it (see :func:`cegis.records.memo_codec`)."""
+    it (see :func:`cegis.records.memo_codec`). ``candidates_checked`` counts the proposal's other
+    tried hypotheses the teacher judged, and ``accepted_candidate`` is the index (in the proposal's
+    ``candidates``) of the one found equivalent, when it was not the proposal itself."""
 
     epoch: int
     learner: str
@@ -106,6 +108,8 @@ class EpochRecord:
     totals: RunCost
     outcome: Outcome | None = None
     memo: Any = None
+    candidates_checked: int = 0
+    accepted_candidate: int | None = None
 
 
 def _count(values: tuple[object, ...]) -> str:

@@ -133,6 +133,8 @@ class Plan:
     concurrency: int = 2  # symbolic units run in this many worker processes
     token_budget: int | None = None
     description: str = ""
+    #: USD per million tokens for the report's cost table: ``prompt``, ``cached_prompt``, ``completion``.
+    price: Mapping[str, float] | None = None
 
     @property
     def needs_model(self) -> bool:
@@ -192,7 +194,7 @@ def load_plan(path: Path) -> Plan:
 
 def plan_from_data(data: Mapping[str, Any], *, default_name: str = "experiment") -> Plan:
     """The experiment described by parsed TOML ``data``; every field's type and range is checked."""
-    known = {"name", "description", "seeds", "teacher_profile", "datasets", "arms", "servers", "concurrency", "token_budget"}
+    known = {"name", "description", "seeds", "teacher_profile", "datasets", "arms", "servers", "concurrency", "token_budget", "price"}
     _no_unknown(data, known, "the experiment")
     datasets = tuple(_dataset(d, i) for i, d in enumerate(_tables(data, "datasets")))
     arms = tuple(_arm(a, i) for i, a in enumerate(_tables(data, "arms")))
@@ -214,6 +216,7 @@ def plan_from_data(data: Mapping[str, Any], *, default_name: str = "experiment")
         concurrency=_int(data, "concurrency", "concurrency", 2, high=MAX_CONCURRENCY),
         token_budget=_int(data, "token_budget", "token_budget", None),
         description=_str(data, "description", "description", ""),
+        price=_price(data.get("price")),
     )
 
 
@@ -261,6 +264,18 @@ def _seeds(value: object) -> tuple[int, ...]:
     if len(set(value)) != len(value):
         raise PlanError(f"seeds lists a seed twice: {value!r}")
     return tuple(value)
+
+
+def _price(table: object) -> dict[str, float] | None:
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise PlanError("price must be a table: [price] prompt = ..., cached_prompt = ..., completion = ... (USD per million tokens)")
+    _no_unknown(table, {"prompt", "cached_prompt", "completion"}, "[price]")
+    for key, value in table.items():
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            raise PlanError(f"[price] {key} must be a number >= 0 (USD per million tokens), got {value!r}")
+    return {key: float(value) for key, value in table.items()}
 
 
 def _tables(data: Mapping[str, Any], key: str, *, required: bool = True) -> list[Mapping[str, Any]]:

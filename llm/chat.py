@@ -18,10 +18,11 @@ Which calls are the same sample, one rule in live, record and replay mode:
   name samples explicitly instead of by order.
 
 The completion budget is fitted so that a prompt plus its completion fits the model's context
-(``max_model_len`` from model discovery). Tokens cannot be counted without the model's tokenizer,
-so the prompt is estimated generously at one token per two characters; an over-estimate only
-shortens a budget that was about to overflow anyway. Below a floor the call is not sent at all
-(:func:`fit_budget` says so), since a reply of a handful of tokens is a truncation paid for.
+(``max_model_len`` from model discovery), given the prompt's token count; the client counts with
+the server's tokenizer when it has one and estimates otherwise (:mod:`llm.client`). Below a floor
+the call is not sent at all (:func:`fit_budget` says so), since a reply of a handful of tokens is
+a truncation paid for. The budget that was *asked* is what the key holds: how many tokens the
+prompt has is a fact about the server, so a replay without a server asks for the same keys.
 """
 
 from __future__ import annotations
@@ -190,18 +191,21 @@ class Request:
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def fit_budget(
-    params: SamplingParams, messages: tuple[Message, ...], model: ModelInfo, floor: int = 1
-) -> SamplingParams | None:
-    """``params`` with a completion budget that fits ``model``'s context next to ``messages``.
+def prompt_chars(messages: tuple[Message, ...]) -> int:
+    """The characters of a chat's contents (what a token estimate scales)."""
+    return sum(len(message.content) for message in messages)
+
+
+def fit_budget(params: SamplingParams, prompt_tokens: int, model: ModelInfo, floor: int = 1) -> SamplingParams | None:
+    """``params`` with a completion budget that fits ``model``'s context next to a prompt of
+    ``prompt_tokens`` tokens.
 
     ``None`` when the room left is below ``min(floor, params.max_completion_tokens)``: the call
     would be a truncation, so it should fail as a ``context_overflow`` instead of being sent.
     """
     if model.max_model_len is None:
         return params
-    prompt_estimate = sum(len(message.content) for message in messages) // CHARS_PER_TOKEN_ESTIMATE
-    room = model.max_model_len - prompt_estimate
+    room = model.max_model_len - prompt_tokens
     if params.max_completion_tokens <= room:
         return params
     if room < min(floor, params.max_completion_tokens):

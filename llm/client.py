@@ -9,7 +9,16 @@ request and concurrent duplicates share one exchange; above 0 each call is the n
 → in ``record`` or ``replay`` mode, answer from the call log if it can, using the model the log
 recorded, so a resumed run is served without a server → pick the model (discovery, once per
 client) → fit the completion budget to its context, or fail as ``context_overflow`` → send, with
-retries under one deadline (:mod:`llm.transport`) → in ``record`` mode, log the result. Whatever
+retries under one deadline (:mod:`llm.transport`) → in ``record`` mode, log the result.
+
+Fitting needs the prompt's length in tokens, and only when the model's context length is known.
+The client asks the server's tokenizer first: vLLM's ``POST /tokenize`` (at the server root,
+beside ``/v1``) returns the ``count`` of a chat's tokens with its template applied. A server
+without that endpoint is not asked again, and the count is estimated from the ``usage`` of the
+earlier replies instead: their prompt tokens per prompt character, applied to this prompt, with a
+10 % margin; before any reply, two characters per token. A budget the fitting cuts is sent as cut
+and reported on the result (``max_completion_tokens``), so callers can record every cut; the call
+log's key keeps the budget that was asked. Whatever
 the server does, the caller gets a :data:`~llm.results.Result`; exceptions are reserved for caller
 mistakes (:mod:`llm.errors`).
 
@@ -28,6 +37,8 @@ without waiting.
 from __future__ import annotations
 
 import asyncio
+import json
+import math
 import time
 from collections.abc import Callable, Sequence
 from types import TracebackType
@@ -37,15 +48,30 @@ import attrs
 import numpy as np
 
 from llm.calllog import CallLog
-from llm.chat import CHARS_PER_TOKEN_ESTIMATE, Message, ModelInfo, Request, SamplingParams, fit_budget
+from llm.chat import CHARS_PER_TOKEN_ESTIMATE, Message, ModelInfo, Request, SamplingParams, fit_budget, prompt_chars
 from llm.config import ClientConfig
-from llm.errors import ConfigError, ModelDiscoveryError, ReplayMiss
+from llm.errors import ConfigError, MalformedResponse, ModelDiscoveryError, ReplayMiss
 from llm.results import Choice, Failed, Result, Usage, reply_kind
 from llm.transport import Exchange, Sleep, Transport
 from llm.wire import WireOptions, body_adaptations, parse_completion, parse_models, request_body
 
 Mode = Literal["live", "record", "replay"]
 _Identity = tuple[tuple[Message, ...], SamplingParams, int]
+#: vLLM serves its tokenizer at the server root, beside the ``/v1`` API root.
+TOKENIZE_PATH = "/../tokenize"
+ESTIMATE_MARGIN = 1.1
+
+
+def parse_token_count(body: bytes) -> int:
+    """The ``count`` of a vLLM ``/tokenize`` reply; raises ``MalformedResponse``."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        raise MalformedResponse("a /tokenize reply that is not JSON") from None
+    count = data.get("count") if isinstance(data, dict) else None
+    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        raise MalformedResponse("a /tokenize reply without a token count")
+    return count
 
 
 def choose_model(configured: str | None, served: tuple[ModelInfo, ...]) -> ModelInfo:
@@ -97,6 +123,8 @@ class LLMClient:
         self._answered_from_log_as: str | None = None
         self._in_flight: dict[_Identity, asyncio.Future[Result]] = {}
         self._repeats: dict[str, int] = {}
+        self._tokenizer = self.config.base_url.endswith("/v1")  # until the server says it has none
+        self._calibration: tuple[int, int] | None = None  # (prompt characters, prompt tokens) of a reply
 
     async def __aenter__(self) -> LLMClient:
         if self.mode != "replay":
@@ -170,38 +198,62 @@ class LLMClient:
             logged = self._lookup(request)
             if logged is not None:
                 return logged
-        if isinstance(request, Failed):
-            return request
         if self.mode == "replay":
             raise ReplayMiss(request.key(), model.id)
         async with self._semaphore:  # the deadline starts with a free slot: queueing is not the server's time
             deadline = self._clock() + self.config.call_deadline
+            sent = await self._fitted(model, request, deadline)
+            if isinstance(sent, Failed):
+                return sent
             exchange = await self._transport.exchange(
-                "POST", "/chat/completions", lambda options: request_body(request, options), parse_completion, deadline
+                "POST", "/chat/completions", lambda options: request_body(sent, options), parse_completion, deadline
             )
-        result = _chat_result(model.id, params, exchange)
+        result = _chat_result(model.id, sent.params, exchange)
+        if not isinstance(result, Failed) and result.usage.prompt_tokens:
+            self._calibration = (prompt_chars(chat), result.usage.prompt_tokens)
         if self._record is not None and exchange.body is not None:
             self._record.append(request, exchange.body, result, self._wall_clock())
         return result
 
     def _request(
         self, model: ModelInfo, chat: tuple[Message, ...], params: SamplingParams, sample_index: int, repeat: int
-    ) -> Request | Failed:
-        floor = self.config.min_completion_budget
-        fitted = fit_budget(params, chat, model, floor)
+    ) -> Request:
+        return Request(model.id, chat, params, sample_index, repeat)
+
+    async def _fitted(self, model: ModelInfo, request: Request, deadline: float) -> Request | Failed:
+        """``request`` with its completion budget fitted to ``model``'s context, or the
+        ``context_overflow`` failure of a prompt that leaves too little room (not sent)."""
+        if model.max_model_len is None:
+            return request
+        params, floor = request.params, self.config.min_completion_budget
+        tokens, how = await self._prompt_tokens(model, request.messages, deadline)
+        fitted = fit_budget(params, tokens, model, floor)
         if fitted is None:
-            estimate = sum(len(message.content) for message in chat) // CHARS_PER_TOKEN_ESTIMATE
             return Failed(
                 "context_overflow",
-                f"the prompt (~{estimate} tokens at {CHARS_PER_TOKEN_ESTIMATE} characters per token) leaves less than"
-                f" {min(floor, params.max_completion_tokens)} of {model.id}'s {model.max_model_len} tokens for the"
-                " completion (min_completion_budget); not sent",
+                f"the prompt ({tokens} tokens, {how}) leaves less than {min(floor, params.max_completion_tokens)}"
+                f" of {model.id}'s {model.max_model_len} tokens for the completion (min_completion_budget); not sent",
                 attempts=0,
             )
-        return Request(model.id, chat, fitted, sample_index, repeat)
+        return attrs.evolve(request, params=fitted)
 
-    def _lookup(self, request: Request | Failed | None) -> Result | None:
-        if self._log is None or request is None or isinstance(request, Failed):
+    async def _prompt_tokens(self, model: ModelInfo, chat: tuple[Message, ...], deadline: float) -> tuple[int, str]:
+        """The prompt's tokens by the server's tokenizer, else estimated; and how they were counted."""
+        if self._tokenizer:
+            body = {"model": model.id, "messages": [message.to_wire() for message in chat]}
+            counted = await self._transport.exchange("POST", TOKENIZE_PATH, lambda _: body, parse_token_count, deadline)
+            if not isinstance(counted.value, Failed):
+                return counted.value, "counted by the server's tokenizer"
+            self._tokenizer = False  # no such endpoint (or not a working one): estimate from now on
+        chars = prompt_chars(chat)
+        if self._calibration is None:
+            return chars // CHARS_PER_TOKEN_ESTIMATE, f"estimated at {CHARS_PER_TOKEN_ESTIMATE} characters per token"
+        known_chars, known_tokens = self._calibration
+        estimate = math.ceil(chars * known_tokens / max(known_chars, 1) * ESTIMATE_MARGIN)
+        return estimate, "estimated from the usage of an earlier reply"
+
+    def _lookup(self, request: Request | None) -> Result | None:
+        if self._log is None or request is None:
             return None
         return self._log.lookup(request.key(), accept_failed=self.mode == "replay")
 
@@ -259,9 +311,12 @@ class LLMClient:
 
 def _chat_result(model: str, params: SamplingParams, exchange: Exchange[tuple[tuple[Choice, ...], Usage]]) -> Result:
     adaptations = () if exchange.body is None else body_adaptations(params, exchange.body)
+    budget = params.max_completion_tokens
     if isinstance(exchange.value, Failed):
-        return attrs.evolve(exchange.value, wire_adaptations=adaptations) if adaptations else exchange.value
+        return attrs.evolve(exchange.value, wire_adaptations=adaptations, max_completion_tokens=budget)
     choices, usage = exchange.value
     kind = reply_kind(choices)
-    return kind(model, choices, usage, exchange.latency_s, exchange.attempts, wire_adaptations=adaptations)
+    return kind(
+        model, choices, usage, exchange.latency_s, exchange.attempts, wire_adaptations=adaptations, max_completion_tokens=budget
+    )
 

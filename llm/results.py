@@ -14,8 +14,11 @@ raises on server behaviour. It returns one of three frozen values:
   server's message.
 
 All three carry the attempts and wall time they cost, ``from_log`` when the call log answered
-instead of the server, and ``wire_adaptations``: how the body sent differed from the logical
-request because the server said it does not support a field (empty when it did not).
+instead of the server, ``wire_adaptations``: how the body sent differed from the logical
+request because the server said it does not support a field (empty when it did not), and
+``max_completion_tokens``: the completion budget actually sent, which the client cuts below the
+asked one when the prompt leaves less room in the context (None when nothing was sent, or for a
+row logged before the field existed). Token counts a server did not report stay ``None``.
 ``result_to_data``/``result_from_data`` convert them to and from JSON data for the call log.
 """
 
@@ -78,6 +81,7 @@ class _Reply:
     attempts: int = 1
     from_log: bool = False
     wire_adaptations: tuple[str, ...] = attrs.field(default=(), converter=_strings)
+    max_completion_tokens: int | None = None
 
     @property
     def finished(self) -> tuple[Choice, ...]:
@@ -129,6 +133,7 @@ class Failed:
     latency_s: float = 0.0
     from_log: bool = False
     wire_adaptations: tuple[str, ...] = attrs.field(default=(), converter=_strings)
+    max_completion_tokens: int | None = None
 
 
 Result: TypeAlias = Completion | Truncated | Failed
@@ -146,14 +151,17 @@ def result_kind(result: Result) -> ResultKind:
 
 def result_to_data(result: Result) -> dict[str, Any]:
     """``result`` as JSON data; ``from_log`` is left out (it describes a lookup, not the reply), and so
-    are empty ``wire_adaptations`` (rows stay as they were before the field existed)."""
+    are empty ``wire_adaptations`` and an unknown ``max_completion_tokens`` (rows stay as they were
+    before the fields existed)."""
     data = attrs.asdict(result, recurse=True, filter=_logged_field)
     data["kind"] = result_kind(result)
     return data
 
 
 def _logged_field(attribute: attrs.Attribute[Any], value: object) -> bool:
-    return attribute.name != "from_log" and (attribute.name != "wire_adaptations" or bool(value))
+    if attribute.name in ("wire_adaptations", "max_completion_tokens"):
+        return value not in ((), None)
+    return attribute.name != "from_log"
 
 
 def result_from_data(data: dict[str, Any], *, from_log: bool = True) -> Result:

@@ -16,7 +16,7 @@ class LoopbackServer:
     """Binds the subclass's ``_chat`` and ``_models`` handlers to a free loopback port."""
 
     def __init__(self) -> None:
-        app = web.Application()
+        app = self._app = web.Application()
         app.router.add_post("/v1/chat/completions", self._chat)
         app.router.add_get("/v1/models", self._models)
         self._runner = web.AppRunner(app, access_log=None)

@@ -7,23 +7,27 @@ feedback on the previous attempt, in one of four strengths:
 * ``zero_shot``: none; every turn is a fresh attempt;
 * ``generic``: only that the attempt was wrong;
 * ``error_only``: how many hidden tests it failed (counted on the suite itself);
-* ``diagnostic``: directional witnesses from the verdict: strings it wrongly matches (false
-  positives) and wrongly rejects (false negatives). With the exact teacher (the paper's future
-  work) the witnesses are exact counterexamples.
+* ``diagnostic``: directional witnesses: strings it wrongly matches (false positives) and wrongly
+  rejects (false negatives), at most ``witnesses`` per direction (the suite's
+  :attr:`~oracle.testsuite.SuiteConfig.witnesses`, 3). The verdict's new witnesses come first;
+  when the model repeats a mistake and the teacher has nothing new to show, earlier witnesses the
+  attempt still gets wrong are shown again, so every turn shows strings. With the exact teacher
+  (the paper's future work) the witnesses are exact counterexamples.
 
 An attempt that did not parse is reported with its syntax error. The turn budget is the loop's
 epoch budget (4 for the strategy ablation, 7 for the full run).
 
 *Hardening* follows hidden-set success in the full run: the suite probes the passing hypothesis
 near the description, its literals and the tests (:mod:`oracle.probes`); the probes it gets wrong
-become the counterexamples of one more repair turn, judged again on the hidden tests; at most
-``cycles`` such cycles, each recorded as a :class:`HardeningCycle`. Robust success is passing the
+become the counterexamples of one more repair turn (at most ``witnesses`` per direction, like a
+normal turn), judged again on the hidden tests; at most ``cycles`` such cycles, each recorded as a :class:`HardeningCycle`. Robust success is passing the
 hidden tests and every probe.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
 
 import attrs
 
@@ -33,10 +37,19 @@ from cegis.loop import step
 from cegis.llm.settings import FeedbackStrategy
 from cegis.state import EpochState
 from cegis.llm.prompts import DiagnosticFeedback, ErrorCountFeedback, Feedback, GenericFeedback, NoFeedback
+from oracle.clustered import misclassified
+from oracle.compiling import compile_subject
 from oracle.examples import Counterexample, Example, identity
 from oracle.protocol import Teacher, Verdict
-from oracle.testsuite import SuiteReport
+from oracle.testsuite import SuiteConfig, SuiteReport
 from regexlang.ast import Regex
+from regexlang.charset import CharSet
+from regexlang.dialects import Dialect
+
+_E = TypeVar("_E", bound=Counterexample)
+
+#: Witnesses per direction a diagnostic turn shows without a suite to say otherwise.
+DEFAULT_WITNESSES = SuiteConfig().witnesses
 
 
 class SuiteReporter(Protocol):
@@ -47,15 +60,27 @@ class SuiteReporter(Protocol):
         """The hidden tests."""
         ...
 
+    @property
+    def config(self) -> SuiteConfig:
+        """How the suite was drawn, and how many witnesses per direction a turn shows."""
+        ...
+
     def evaluate(self, hypothesis: str | Regex, *, probe: bool = True) -> SuiteReport:
         """The hypothesis judged on the hidden tests (and probed when it passes and ``probe``)."""
         ...
 
 
 def feedback(
-    strategy: FeedbackStrategy, previous: Proposal, verdict: Verdict | None, suite: SuiteReporter | None
+    strategy: FeedbackStrategy,
+    previous: Proposal,
+    verdict: Verdict | None,
+    suite: SuiteReporter | None,
+    still_wrong: Sequence[Counterexample] = (),
+    witnesses: int = DEFAULT_WITNESSES,
 ) -> Feedback:
-    """The feedback ``strategy`` gives on the ``previous`` attempt, judged by ``verdict``."""
+    """The feedback ``strategy`` gives on the ``previous`` attempt, judged by ``verdict``;
+    ``still_wrong`` are earlier examples the attempt gets wrong, shown again (diagnostic) when the
+    verdict has fewer than ``witnesses`` new ones in a direction."""
     syntax = None if previous.failure is None else str(previous.failure)
     if strategy == "generic":
         return GenericFeedback(previous.text)
@@ -67,11 +92,39 @@ def feedback(
         failed = total if report is None or not report.valid else report.outcomes.count(False)
         return ErrorCountFeedback(previous.text, failed, total, syntax)
     if strategy == "diagnostic":
-        shown = () if verdict is None else verdict.counterexamples
-        false_positives = tuple(_spelled(e) for e in shown if not e.label)
-        false_negatives = tuple(_spelled(e) for e in shown if e.label)
-        return DiagnosticFeedback(previous.text, false_positives, false_negatives, syntax)
+        fresh = () if verdict is None else verdict.counterexamples
+        shown = {label: _capped(fresh, still_wrong, label, witnesses) for label in (False, True)}
+        return DiagnosticFeedback(previous.text, shown[False], shown[True], syntax)
     return NoFeedback()
+
+
+def _capped(fresh: Sequence[Counterexample], again: Sequence[Counterexample], label: bool, n: int) -> tuple[str, ...]:
+    """Up to ``n`` witnesses labeled ``label``: the new ones first, then repeats."""
+    spelled: list[str] = []
+    for example in (*fresh, *again):
+        text = _spelled(example)
+        if example.label == label and text not in spelled and len(spelled) < n:
+            spelled.append(text)
+    return tuple(spelled)
+
+
+def still_wrong(
+    previous: Proposal, examples: Sequence[Counterexample], *, dialect: Dialect, universe: CharSet, state_limit: int
+) -> tuple[Counterexample, ...]:
+    """The ``examples`` the previous attempt's regex gets wrong (none when it had no regex)."""
+    if previous.regex is None:
+        return ()
+    compiled = compile_subject(previous.regex, "hypothesis", dialect=dialect, universe=universe, state_limit=state_limit)
+    return () if compiled.dfa is None else misclassified(compiled.dfa, examples)
+
+
+def cap_per_direction(examples: Sequence[_E], n: int) -> tuple[_E, ...]:
+    """At most ``n`` examples of each label, in their order."""
+    kept: list[_E] = []
+    for example in examples:
+        if sum(e.label == example.label for e in kept) < n:
+            kept.append(example)
+    return tuple(kept)
 
 
 def _spelled(example: Counterexample) -> str:
@@ -107,6 +160,7 @@ async def harden(
         probes = report.probes
         given = {identity(e) for e in state.examples}
         failed = () if probes is None else tuple(e for e in probes.failures if e.string not in given)
+        failed = cap_per_direction(failed, suite.config.witnesses)  # a turn's worth, not every failed probe
         if report.robust or not failed:
             break
         probe_verdict = Verdict(False, failed, "probes", exact=False)

@@ -1,14 +1,17 @@
 """The model edge of the LLM learner: one chat call turned into answer drafts, cost and failures.
 
 The client never raises on server behaviour (:mod:`llm.results`), and neither does this module: a
-call gives back the *drafts* it produced (one per choice, with its reasoning and whether it was cut
-off at the token limit), the cost it reported, and a typed :class:`~cegis.learner.ProposalFailure`
+call gives back the *drafts* it produced (one per choice, with the reasoning the model stated in
+its ``<reasoning>`` block and whether it was cut off at the token limit), the cost it reported, and a typed :class:`~cegis.learner.ProposalFailure`
 when nothing came back at all (a server error after the client's retries). Candidate regexes are
 then read from each draft, one per reply or several (a multi-candidate reply with one ``<ans>``
 block per candidate).
 
 The cost uses only what the call log stores (token usage and the recorded latency), so a replayed
-run reports the same cost as the recorded one.
+run reports the same cost as the recorded one. Each call also leaves a :class:`CallNote` (latency,
+tokens, the output budget asked and sent) that the learner keeps in its epoch record for the
+report's latency, cost, cut and overflow tables. A prompt that does not fit the context is a
+``budget`` failure: the setting's overflow policy decides what happens next.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from cegis.learner import LearnerCost, ProposalFailure
+from cegis.learner import FailureKind, LearnerCost, ProposalFailure
 from cegis.llm.answers import AnswerError, ParsedAnswer, extract, parse_answer, parse_candidates
 from llm.chat import Message, SamplingParams
 from llm.protocol import ChatClient
@@ -46,12 +49,36 @@ class Draft:
 
 
 @attrs.frozen
+class CallNote:
+    """One model call as the report counts it: latency, the tokens the server reported (``None``
+    when it did not), the completion budget asked for and the one sent (the client cuts it when
+    the prompt leaves less room; ``None`` when nothing was sent), and the failure reason if any."""
+
+    seconds: float
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    cached_tokens: int | None = None
+    asked_budget: int = 0
+    sent_budget: int | None = None
+    failure: str | None = None
+
+    @property
+    def cut(self) -> bool:
+        """Whether the output budget sent was below the one asked for."""
+        return self.sent_budget is not None and self.sent_budget < self.asked_budget
+
+
+@attrs.frozen
 class Drawn:
-    """What one call produced: drafts (none when it failed), its cost, and the failure if any."""
+    """What one round of calls produced: drafts (none when every call failed), the cost, the
+    failure that ended the round if nothing came back, and every call's error in words."""
 
     drafts: tuple[Draft, ...]
     cost: LearnerCost
     failure: ProposalFailure | None = None
+    errors: tuple[str, ...] = ()
+    calls: tuple[CallNote, ...] = ()
 
 
 async def draw(
@@ -59,24 +86,37 @@ async def draw(
 ) -> Drawn:
     """Send one chat call and read its drafts."""
     result = await client.complete(messages, params, sample_index=sample_index)
+    asked = params.max_completion_tokens
     if isinstance(result, Failed):
-        cost = LearnerCost(calls=1, seconds=result.latency_s)
-        detail = f"{result.reason} after {result.attempts} attempt(s): {result.message}"
-        return Drawn((), cost, ProposalFailure("server_error", detail))
+        note = CallNote(result.latency_s, asked_budget=asked, sent_budget=result.max_completion_tokens, failure=result.reason)
+        unknown = None if result.attempts else 0  # a call never sent spent nothing
+        cost = LearnerCost(calls=int(result.attempts > 0), seconds=result.latency_s, reasoning_tokens=unknown, cached_tokens=unknown)
+        status = "" if result.status is None else f" (HTTP {result.status})"
+        detail = f"{result.reason}{status} after {result.attempts} attempt(s): {result.message}"
+        kind: FailureKind = "budget" if result.reason == "context_overflow" else "server_error"
+        return Drawn((), cost, ProposalFailure(kind, detail), (detail,), (note,))
     usage = result.usage
     cost = LearnerCost(
         calls=1,
         prompt_tokens=usage.prompt_tokens or 0,
         completion_tokens=usage.completion_tokens or 0,
-        reasoning_tokens=usage.reasoning_tokens or 0,
+        reasoning_tokens=usage.reasoning_tokens,
         seconds=result.latency_s,
+        cached_tokens=usage.cached_tokens,
     )
+    note = CallNote(
+        result.latency_s,
+        usage.prompt_tokens,
+        usage.completion_tokens,
+        usage.reasoning_tokens,
+        usage.cached_tokens,
+        asked,
+        result.max_completion_tokens,
+    )
+    # only the model's own <reasoning> block goes forward (as in the paper's code); the server's
+    # hidden reasoning channel stays in the call log and never reaches a later prompt
     drafts = tuple(
-        Draft(
-            choice.content,
-            extract(choice.content).reasoning or choice.reasoning or "",
-            choice.finish_reason == "length",
-        )
+        Draft(choice.content, extract(choice.content).reasoning or "", choice.finish_reason == "length")
         for choice in result.choices
     )
-    return Drawn(drafts, cost)
+    return Drawn(drafts, cost, calls=(note,))

@@ -8,14 +8,18 @@ judged by :func:`cegis.llm.contract.assess`. While no candidate meets the settin
 remain, the next round asks again: the repair loop (Agentic) and the stateful guard show every
 earlier try with its failing checks and at most ``repair_shown`` misclassified examples; the
 stateless guard resends the base prompt as a fresh sample. Multi-candidate repair draws
-``candidates`` regexes in each repair round.
+``candidates`` regexes in each round. Every failed call of a round is listed in the memo's
+``errors``, which the epoch record keeps.
 
-The outcome is a :class:`~cegis.learner.Proposal`. Without a guard it is the best candidate by
-RepairScore, even one that still misclassifies examples (as in the paper), or the typed failure of
+The outcome is a :class:`~cegis.learner.Proposal` that lists every usable try as its
+``candidates``, so the loop asks the teacher about each (Alg. 2 checks every try for equivalence,
+and a reply holding the exact target after a looser regex succeeds). Without a guard the proposal
+itself is the best candidate by RepairScore, even one that still misclassifies examples (as in the paper), or the typed failure of
 the best one when none compiles (no regex, syntax error, outside the alphabet, truncated) or of the
 call (server error after retries, token budget spent). With a guard it is the first candidate that
-meets the whole contract, else the verified fallback's hypothesis (:mod:`cegis.llm.guarded`), so a
-guarded epoch never ends with an invalid or inconsistent hypothesis while the examples admit one.
+meets the whole contract, else the verified fallback's hypothesis (:mod:`cegis.llm.guarded`) when
+that meets the whole contract too, else a typed failure recording the violation: a guarded epoch
+never ends with a hypothesis outside its contract.
 
 The learner object is immutable; what a later epoch needs (how many examples the last proposal saw,
 the A-CEGIS history, the guard's tallies) travels in the proposal's :class:`LLMMemo`, which
@@ -37,14 +41,16 @@ import attrs
 from automata.errors import DEFAULT_STATE_LIMIT
 from cegis.llm import acegis, guarded
 from cegis.llm.contract import GUARD_CHECKS, REPAIR_CHECKS, Assessment, CheckName, assess, truncated
-from cegis.llm.drafts import Drawn, draw
+from cegis.llm.drafts import CallNote, Drawn, draw
 from llm.protocol import ChatClient
-from cegis.learner import Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
+from cegis.learner import Candidate, Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.llm.settings import SETTINGS, LLMSetting
 from llm.chat import Message
 from cegis.llm.description_history import description_history, feedback_text, reply_text
 from cegis.llm.prompts import PromptSpec, Reflection, Repair, example_prompt
-from oracle.examples import format_position
+from oracle.examples import Counterexample, Example, format_position
+from regexlang.charset import CharSet
+from regexlang.dialects import Dialect
 from regexlang.dialects import universe as dialect_universe
 
 
@@ -87,6 +93,14 @@ class LLMMemo:
     conforming: int = 0
     fallback: str | None = None
     tally: GuardTally = GuardTally()
+    #: Every failed call of this proposal's rounds (HTTP errors after retries), in words.
+    errors: tuple[str, ...] = ()
+    #: The guard's contract violation when no draw and no fallback met it, in words.
+    violation: str | None = None
+    #: Every model call of this proposal: latency, tokens, the output budget asked and sent.
+    calls: tuple[CallNote, ...] = ()
+    #: How many examples the last prompt showed when the overflow policy had to cut them (else None).
+    shown: int | None = None
 
 
 @attrs.frozen(eq=False)
@@ -138,34 +152,57 @@ class LLMLearner:
         describes = self.setting.prompt == "description"
         spec = self._spec(context)
         reflection = self._reflection(context, memo) if self.setting.reflection and not describes else None
-        base = (
-            description_history(self.description, [(t.reply, t.feedback) for t in history])
-            if describes
-            else example_prompt(spec, lines, reflection=reflection)
-        )
+
+        def messages(repair: Repair | None, limit: int | None) -> tuple[Message, ...]:
+            if describes:
+                return description_history(self.description, [(t.reply, t.feedback) for t in history])
+            shown = shown_examples(lines, limit)
+            return example_prompt(
+                spec, shown, reflection=reflection, repair=repair, candidates=self._asked, total=len(lines)
+            )
+
+        guard = self.setting.guard
         tried: list[Assessment] = []
+        errors: list[str] = []
+        calls: list[CallNote] = []
         cost = LearnerCost()
         stop: ProposalFailure | None = None
+        limit: int | None = None  # how many examples a prompt shows (None: all; see the overflow policy)
         for round_ in range(self.setting.attempts):
             budget = self.setting.proposal_tokens
             if budget is not None and cost.tokens >= budget:
                 stop = ProposalFailure("budget", f"{cost.tokens} tokens spent; the proposal may spend {budget}")
                 break
             repair = self._repair(tried) if round_ > 0 and self._feeds_back else None
-            messages = base if repair is None else example_prompt(spec, lines, reflection=reflection, repair=repair)
-            drawn = await self._draw_round(messages, _sample_base(context, round_), several=repair is not None)
-            cost += drawn.cost
+            while True:
+                drawn = await self._draw_round(messages(repair, limit), _sample_base(context, round_))
+                cost += drawn.cost
+                calls.extend(drawn.calls)
+                errors.extend(f"round {round_}: {error}" for error in drawn.errors)
+                shown = len(lines) if limit is None else limit
+                if not (_overflowed(drawn) and self.setting.overflow == "newest" and not describes and shown > 1):
+                    break
+                limit = shown // 2  # the examples no longer fit: show half as many, and say so
             if drawn.failure is not None:
                 stop = drawn.failure
                 break
             tried.extend(await asyncio.to_thread(self._assess, drawn, context))
-            if any(a.meets(self.contract) for a in tried):
+            if any(a.meets(self.contract) for a in tried) and not (guard is not None and guard.draw_all):
                 break
         conforming = sum(a.meets(self.contract) for a in tried)
-        memo = LLMMemo(len(context.examples), history, len(tried), conforming, None, memo.tally)
+        memo = LLMMemo(
+            len(context.examples), history, len(tried), conforming, None, memo.tally, tuple(errors), None, tuple(calls), limit
+        )
         if self.setting.guard is not None:
-            return await self._guarded(context, tried, cost, memo)
-        return _best(tried, stop, self.contract, cost, _tallied(memo, fallback=False))
+            proposal = await self._guarded(context, tried, cost, memo)
+        else:
+            proposal = _best(tried, stop, self.contract, cost, _tallied(memo, fallback=False))
+        return attrs.evolve(proposal, candidates=_candidates(tried, self.contract)) if proposal.ok else proposal
+
+    @property
+    def _asked(self) -> int:
+        """How many ``<ans>`` blocks a prompt asks for: the candidates of a multi-answer reply."""
+        return self.setting.candidates if self.setting.candidate_source == "reply" else 1
 
     @property
     def _feeds_back(self) -> bool:
@@ -176,11 +213,16 @@ class LLMLearner:
         setting, previous = self.setting, context.previous
         if setting.prompt != "description" or previous is None or setting.feedback == "zero_shot":
             return ()
-        feedback = acegis.feedback(setting.feedback, previous, context.verdict, self.suite)
+        wrong = acegis.still_wrong(
+            previous, context.examples, dialect=context.dialect, universe=context.universe, state_limit=self.state_limit
+        )
+        witnesses = acegis.DEFAULT_WITNESSES if self.suite is None else self.suite.config.witnesses
+        feedback = acegis.feedback(setting.feedback, previous, context.verdict, self.suite, wrong, witnesses)
         return (*memo.history, Turn(reply_text(previous.reasoning, previous.text), feedback_text(feedback)))
 
     def _spec(self, context: LearnerContext) -> PromptSpec:
         default = dialect_universe(context.dialect)
+        alphabet = None if context.universe == default else data_alphabet(context.examples, context.dialect, context.universe)
         return PromptSpec(
             context.dialect,
             clustered=self.setting.clustered,
@@ -188,8 +230,8 @@ class LLMLearner:
             output="reasoned" if self.setting.chain_of_thought else "direct",
             strategy=self.setting.strategy,
             input_format=self.setting.input_format,
-            output_instruction=self.setting.output_instruction,
-            alphabet=None if context.universe == default else format_position(context.universe),
+            syntax=self.setting.syntax,
+            alphabet=alphabet,
         )
 
     def _reflection(self, context: LearnerContext, memo: LLMMemo) -> Reflection | None:
@@ -211,24 +253,27 @@ class LLMLearner:
             for number, attempt in enumerate(tried, start=1)
         )
         shown = tuple(example.text() for example in last.misclassified[: self.setting.repair_shown])
-        several = self.setting.candidates if self.setting.candidate_source == "reply" else 1
-        return Repair(last.reasoning, last.text, tries, shown, candidates=several)
+        return Repair(last.reasoning, last.text, tries, shown)
 
-    async def _draw_round(self, messages: Sequence[Message], index: int, *, several: bool) -> Drawn:
+    async def _draw_round(self, messages: Sequence[Message], index: int) -> Drawn:
+        """One round: one call, one call of ``n`` choices, or ``candidates`` separate calls."""
         setting = self.setting
-        k = setting.candidates if several else 1
+        k = setting.candidates
+        sampling = setting.sampling
         if k == 1 or setting.candidate_source == "reply":
-            return await draw(self.client, messages, setting.sampling.params(), sample_index=index)
+            return await draw(self.client, messages, sampling.params(sample_index=index), sample_index=index)
         if setting.candidate_source == "n":
-            return await draw(self.client, messages, setting.sampling.params(n=k), sample_index=index)
+            return await draw(self.client, messages, sampling.params(sample_index=index, n=k), sample_index=index)
         calls = [
-            draw(self.client, messages, setting.sampling.params(seed_offset=i), sample_index=index + i) for i in range(k)
+            draw(self.client, messages, sampling.params(sample_index=index + i), sample_index=index + i)
+            for i in range(k)
         ]
         results = await asyncio.gather(*calls)
         cost = sum((r.cost for r in results), LearnerCost())
         failure = next((r.failure for r in results if r.failure is not None), None)
         drafts = tuple(d for r in results for d in r.drafts)
-        return Drawn(drafts, cost, failure if not drafts else None)
+        errors = tuple(e for r in results for e in r.errors)
+        return Drawn(drafts, cost, failure if not drafts else None, errors)
 
     def _assess(self, drawn: Drawn, context: LearnerContext) -> list[Assessment]:
         several = self.setting.candidate_source == "reply" and self.setting.candidates > 1
@@ -262,6 +307,7 @@ class LLMLearner:
         bounds = self.setting.regularization_for(context.dialect)
         found = await guarded.fallback(self.fallbacks, context, bounds=bounds, state_limit=self.state_limit)
         if isinstance(found, ProposalFailure):
+            memo = attrs.evolve(memo, violation=found.detail)
             return Proposal(None, failure=found, cost=cost, memo=_tallied(memo, False))
         proposal, used = found
         memo = _tallied(attrs.evolve(memo, fallback=used), fallback=True)
@@ -277,7 +323,41 @@ class LLMLearner:
         if not isinstance(data, dict):
             return None
         history = tuple(Turn(**turn) for turn in data["history"])
-        return LLMMemo(**{**data, "history": history, "tally": GuardTally(**data["tally"])})
+        errors = tuple(data.get("errors", ()))
+        calls = tuple(CallNote(**call) for call in data.get("calls", ()))
+        tally = GuardTally(**data["tally"])
+        return LLMMemo(**{**data, "history": history, "tally": tally, "errors": errors, "calls": calls})
+
+
+def shown_examples(lines: Sequence[str], limit: int | None) -> tuple[str, ...]:
+    """At most ``limit`` of the example ``lines`` (all with None): the newest half of them, and an
+    even sample of the older ones for the rest, in their order."""
+    if limit is None or len(lines) <= limit:
+        return tuple(lines)
+    newest = (limit + 1) // 2
+    older, sampled = lines[: len(lines) - newest], limit - newest
+    picks = [round(i * (len(older) - 1) / (sampled - 1)) for i in range(sampled)] if sampled > 1 else [0] * sampled
+    return (*(older[i] for i in sorted(set(picks))), *lines[len(lines) - newest :])
+
+
+def _overflowed(drawn: Drawn) -> bool:
+    return any(call.failure == "context_overflow" for call in drawn.calls)
+
+
+def data_alphabet(examples: Sequence[Counterexample], dialect: Dialect, universe: CharSet) -> str | None:
+    """The characters the examples use, in ``dialect``'s own notation: a list (``a, b``) in the
+    simple dialect, which has no classes, else a class (``[ab]``); None when they use none. The
+    prompt states the alphabet from the data, never from the target it is learning."""
+    used = CharSet.of("")
+    for example in examples:
+        positions = (CharSet.of(c) for c in example.string) if isinstance(example, Example) else example.positions
+        for position in positions:
+            used = used.union(position.intersection(universe))
+    if used.is_empty():
+        return None
+    if dialect == "simple":
+        return ", ".join(chr(code) for lo, hi in used.intervals for code in range(lo, hi + 1))
+    return format_position(used, universe)
 
 
 def _sample_base(context: LearnerContext, round_: int) -> int:
@@ -300,6 +380,17 @@ def _tallied(memo: LLMMemo, fallback: bool) -> LLMMemo:
     return attrs.evolve(memo, tally=tally)
 
 
+def _usable(attempt: Assessment, contract: frozenset[CheckName]) -> bool:
+    """Whether a try is a hypothesis at all: it parsed, compiled and met every check of
+    ``contract`` but consistency (the teacher, not the examples, judges it)."""
+    return attempt.parsed is not None and attempt.compiled and attempt.failure_kind(contract - {"consistent"}) is None
+
+
+def _candidates(tried: Sequence[Assessment], contract: frozenset[CheckName]) -> tuple[Candidate, ...]:
+    """Every usable try, in order, each for the teacher to judge (the seed paper's Alg. 2)."""
+    return tuple(Candidate(a.parsed.regex, a.text) for a in tried if _usable(a, contract) and a.parsed is not None)
+
+
 def _best(
     tried: Sequence[Assessment],
     stop: ProposalFailure | None,
@@ -312,8 +403,7 @@ def _best(
         failure = stop or ProposalFailure("no_regex", "the model gave no answer")
         return Proposal(None, failure=failure, cost=cost, memo=memo)
     best = max(tried, key=lambda a: (a.meets(contract), a.score))
-    usable = best.parsed is not None and best.compiled and best.failure_kind(contract - {"consistent"}) is None
-    if usable and best.parsed is not None:
+    if _usable(best, contract) and best.parsed is not None:
         return Proposal(best.parsed.regex, best.text, best.reasoning, cost=cost, memo=memo)
     detail = "; ".join(v.detail for v in best.failing(contract))
     if stop is not None:  # the rounds ended early: say why, and what the best try got wrong

@@ -31,12 +31,12 @@ _CLUSTER_EXAMPLES: dict[Dialect, tuple[str, str]] = {
 }
 
 
-def example_task(dialect: Dialect) -> str:
+def example_task(dialect: Dialect, *, syntax_below: bool = True) -> str:
+    described = " described below" if syntax_below else ""
     return (
         "TASK\n"
         "Find one regular expression whose language contains every string labeled 1 in the training\n"
-        "data and none of the strings labeled 0. Write it in "
-        f"{_DIALECT_NAMES[dialect]} described below,\n"
+        f"data and none of the strings labeled 0. Write it in {_DIALECT_NAMES[dialect]}{described},\n"
         "and keep it as short as the data allows."
     )
 
@@ -143,8 +143,14 @@ def output_format(reasoned: bool) -> str:
     )
 
 
-def training_data(lines: Sequence[str]) -> str:
-    return "\n".join([DATA_HEADER, *lines])
+def training_data(lines: Sequence[str], total: int | None = None) -> str:
+    if total is None or total <= len(lines):
+        return "\n".join([DATA_HEADER, *lines])
+    note = (
+        f"(The data has {total} lines, more than fit here: shown are the newest ones and an even sample of"
+        f" the older ones, {len(lines)} in all. The regex must still fit every line.)"
+    )
+    return "\n".join([DATA_HEADER, note, *lines])
 
 
 def reflection(previous_reasoning: str, previous_regex: str, failure: str, counterexamples: Sequence[str]) -> str:

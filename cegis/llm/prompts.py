@@ -48,11 +48,13 @@ EXTENDED_REGULARIZATION = Regularization(max_length=150, max_star_depth=2)
 class PromptSpec:
     """The static part of an example-based prompt, fixed for a run.
 
-    ``alphabet`` spells the symbol set (``"{a, b, c}"``, ``"[A-Z0-9]"``) when it is not the
-    dialect's default: the characters of the data (simple), ``[A-Za-z0-9#]`` (extended), any
-    character (python). ``strategy``, ``input_format``, ``output`` and ``output_instruction`` (the
-    syntax and answer-format sections; off for the seed paper's naive prompt) exist for prompt
-    ablations.
+    ``alphabet`` spells the characters the examples use, in the dialect's own notation (``"a, b"``
+    in the simple dialect, ``"[A-Z0-9]"`` in the others), when the task's alphabet is not the
+    dialect's default (the characters of the data for simple, ``[A-Za-z0-9#]`` for extended, any
+    character for python); it is read from the data, never from the target. ``strategy``, ``input_format``, ``output`` and ``syntax`` (the regex syntax
+    section; off for the seed paper's naive and input-only prompts) exist for prompt ablations.
+    The answer format (the regex inside ``<ans>``) is always asked for, as in the paper's code:
+    the parser needs it, so a prompt without it would measure the format, not the learning.
     """
 
     dialect: Dialect
@@ -62,7 +64,7 @@ class PromptSpec:
     strategy: bool = True
     input_format: bool = True
     alphabet: str | None = None
-    output_instruction: bool = True
+    syntax: bool = True
 
 
 @attrs.frozen
@@ -77,13 +79,12 @@ class Reflection:
 
 @attrs.frozen
 class Repair:
-    """The inner loop's request to fix a failed attempt; ``candidates > 1`` asks for several."""
+    """The inner loop's request to fix a failed attempt."""
 
     previous_reasoning: str
     previous_regex: str
     feedback: str
     examples: tuple[str, ...]
-    candidates: int = 1
 
 
 @attrs.frozen
@@ -124,18 +125,17 @@ Feedback: TypeAlias = NoFeedback | GenericFeedback | ErrorCountFeedback | Diagno
 def example_system_prompt(spec: PromptSpec) -> str:
     """The static instructions of an example-based prompt (the system message)."""
     dialect = spec.dialect
-    blocks = [sections.example_task(dialect)]
+    blocks = [sections.example_task(dialect, syntax_below=spec.syntax)]
     if spec.input_format:
         blocks.append(sections.input_format(dialect, _alphabet_sentence(spec), spec.clustered))
-    if spec.output_instruction:
+    if spec.syntax:
         blocks.append(_syntax(spec))
     if spec.strategy:
         blocks.append(sections.strategy(dialect))
     if spec.regularization is not None:
         limits = spec.regularization
         blocks.append(sections.constraints(dialect, limits.max_length, limits.max_star_depth))
-    if spec.output_instruction:
-        blocks.append(sections.output_format(spec.output == "reasoned"))
+    blocks.append(sections.output_format(spec.output == "reasoned"))
     return "\n\n".join(blocks)
 
 
@@ -148,8 +148,10 @@ def _syntax(spec: PromptSpec) -> str:
 
 
 def _alphabet_sentence(spec: PromptSpec) -> str:
-    if spec.alphabet is not None or spec.dialect == "extended":
-        return f"The alphabet is fixed: {spec.alphabet or EXTENDED_ALPHABET}. Use no other characters."
+    if spec.alphabet is not None:
+        return f"The strings of the data use these characters: {spec.alphabet}. Use no others."
+    if spec.dialect == "extended":
+        return f"The alphabet is fixed: {EXTENDED_ALPHABET}. Use no other characters."
     if spec.dialect == "simple":
         return "The alphabet is exactly the set of characters that occur in the data; use no others."
     return "Strings may contain any characters."
@@ -161,9 +163,14 @@ def example_prompt(
     *,
     reflection: Reflection | None = None,
     repair: Repair | None = None,
+    candidates: int = 1,
+    total: int | None = None,
 ) -> tuple[Message, Message]:
-    """The messages asking for a regex consistent with rendered ``examples``."""
-    blocks = [sections.training_data(examples)]
+    """The messages asking for a regex consistent with rendered ``examples``; ``candidates > 1``
+    asks for that many, each in its own ``<ans>`` block (the seed paper's multi-candidate prompt);
+    ``total`` above ``len(examples)`` says the examples are a part of that many (the newest and an
+    even sample of the older ones: the rest no longer fit the context)."""
+    blocks = [sections.training_data(examples, total)]
     if reflection is not None:
         blocks.append(
             sections.reflection(
@@ -172,8 +179,8 @@ def example_prompt(
         )
     if repair is not None:
         blocks.append(sections.repair(repair.previous_reasoning, repair.previous_regex, repair.feedback, repair.examples))
-        if repair.candidates > 1:
-            blocks.append(sections.candidates(repair.candidates))
+    if candidates > 1:
+        blocks.append(sections.candidates(candidates))
     return Message("system", example_system_prompt(spec)), Message("user", "\n\n".join(blocks))
 
 

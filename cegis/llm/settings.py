@@ -8,16 +8,22 @@ each setting the papers evaluate (seed paper Sec. 4-5 and Appendix D; A-CEGIS; S
   epoch; the schedule is the loop's business (:mod:`cegis.llm.runs`).
 * **Single**: one draw per epoch on the accumulated (clustered) counterexamples, regularization on
   or off.
-* **Agentic**: Single plus reflection on the previous epoch and a repair loop of up to
-  ``repair_retries`` retries, keeping the candidate with the best RepairScore.
-* **Multi-candidate repair**: Agentic with ``candidates`` regexes per call, from one reply with
-  several ``<ans>`` blocks, the ``n`` choices of one request, or separate seeded calls.
+* **Agentic**: Single plus reflection on the previous epoch and a repair loop, keeping the
+  candidate with the best RepairScore. Its ``repair_budget`` is the number of model calls an epoch
+  may make *in total*, the first draw included: 3, as in the paper (Appendix D) and its code, so
+  an Agentic epoch makes at most 3 calls (1 + 2 repairs).
+* **Multi-candidate repair** (Sec. 5.6): reflection, and ``candidates`` regexes in each call. The
+  paper's form (``multi``) asks for up to 10 ``<ans>`` blocks in one reply, one call per epoch as
+  in the paper's code; ``multi-n`` (the ``n`` choices of one request) and ``multi-calls``
+  (separate seeded calls) are named variants that sample at temperature 1, since greedy decoding
+  has one answer (a setting asking for them at temperature 0 is refused when it is made).
 * **A-CEGIS**: a natural-language description instead of examples, with the feedback strategy
   ``zero_shot``, ``generic``, ``error_only`` or ``diagnostic``; the turn budget and hardening cycles
   shape the run (:mod:`cegis.llm.acegis`).
-* **Prompt ablation** (seed paper Table 6): ``input_format``, ``strategy`` and
-  ``chain_of_thought`` drop the input-format instruction, the GEPA strategy and the request for
-  reasoning before the answer from the example prompt.
+* **Prompt ablation** (seed paper Table 6): ``syntax``, ``input_format``, ``strategy`` and
+  ``chain_of_thought`` drop the regex syntax, the input-format instruction, the GEPA strategy and
+  the request for reasoning before the answer from the example prompt; the answer format (the
+  regex inside ``<ans>``) stays, as in the paper's code.
 * **Guarded**: the proposal step as a formally guarded call: up to ``guard.draws`` draws checked
   against a contract (parses, alphabet, regularization bounds, consistency with every example),
   each rejection's failing checks fed back (stateful) or not (stateless), and a verified symbolic
@@ -40,6 +46,7 @@ from regexlang.dialects import Dialect
 PromptKind = Literal["examples", "description"]
 FeedbackStrategy = Literal["zero_shot", "generic", "error_only", "diagnostic"]
 CandidateSource = Literal["reply", "n", "calls"]
+OverflowPolicy = Literal["fail", "newest"]
 
 #: The regularization bounds of the reference prompts, by dialect (python has none in the papers).
 REGULARIZATION: dict[Dialect, Regularization] = {
@@ -58,13 +65,14 @@ class Sampling:
     max_completion_tokens: int = 32768
     reasoning_effort: ReasoningEffort | None = None
 
-    def params(self, *, n: int = 1, seed_offset: int = 0) -> SamplingParams:
-        """The request parameters; ``seed_offset`` shifts the seed for separate seeded calls."""
-        seed = None if self.seed is None else self.seed + seed_offset
+    def params(self, *, sample_index: int, n: int = 1) -> SamplingParams:
+        """The request parameters of sample ``sample_index``. Every request carries a seed derived
+        from it (``seed`` + ``sample_index``), so distinct samples are distinct draws on a server
+        that samples, and a repeated run asks for the same ones."""
         return SamplingParams(
             max_completion_tokens=self.max_completion_tokens,
             temperature=self.temperature,
-            seed=seed,
+            seed=(self.seed or 0) + sample_index,
             n=n,
             reasoning_effort=self.reasoning_effort,
         )
@@ -75,12 +83,17 @@ class Guard:
     """SEVerA's guard on the proposal step: ``draws`` tries (K), stateful feedback, the fallbacks.
 
     ``fallbacks`` name symbolic learners of :mod:`cegis.registry`, tried in order; the union of
-    positives should come last since it is consistent whenever anything is.
+    positives should come last since it is consistent whenever anything is. Without ``draw_all``
+    the draws stop at the first that meets the contract, so the conformance rate (conforming ÷ all
+    draws) then counts the draws made, not K per proposal.
     """
 
     draws: int = attrs.field(default=5, validator=[attrs.validators.ge(1), attrs.validators.lt(100)])
     stateful: bool = True
     fallbacks: tuple[str, ...] = ("symbolic", "union")
+    #: Draw all K every time, even after a conforming draw (the first conforming one still answers),
+    #: so the conformance rate measures K draws per proposal, as SEVerA's conformance reward does.
+    draw_all: bool = False
 
 
 @attrs.frozen
@@ -93,7 +106,8 @@ class LLMSetting:
     clustered: bool = True
     regularization: bool = True
     reflection: bool = False
-    repair_retries: int = attrs.field(default=0, validator=[attrs.validators.ge(0), attrs.validators.lt(99)])
+    #: Model calls (draw rounds) one epoch may make in total, the first draw included.
+    repair_budget: int = attrs.field(default=1, validator=[attrs.validators.ge(1), attrs.validators.lt(100)])
     #: How many misclassified examples a repair prompt shows at most (the reference code's 16).
     repair_shown: int = attrs.field(default=16, validator=attrs.validators.ge(1))
     candidates: int = attrs.field(default=1, validator=[attrs.validators.ge(1), attrs.validators.lt(100)])
@@ -108,15 +122,29 @@ class LLMSetting:
     input_format: bool = True
     strategy: bool = True
     chain_of_thought: bool = True
-    output_instruction: bool = True  # the regex syntax and answer format (off: the naive prompt)
+    syntax: bool = True  # the regex syntax section (off: the naive and input-only prompts)
     #: Prompt and completion tokens one proposal may spend before it stops with a ``budget`` failure.
     proposal_tokens: int | None = None
+    #: What happens when the examples no longer fit the model's context: ``fail`` (the paper: the
+    #: call is a ``budget`` failure and the epoch adds random examples) or ``newest`` (show the
+    #: newest half of the examples and an even sample of the older ones, halving until the prompt
+    #: fits, and say so in the prompt). Recorded with the setting; the cuts in the epoch's memo.
+    overflow: OverflowPolicy = "fail"
     sampling: Sampling = Sampling()
+
+    def __attrs_post_init__(self) -> None:
+        temperature = self.sampling.temperature
+        if self.candidates > 1 and self.candidate_source != "reply" and temperature is not None and temperature <= 0:
+            raise ValueError(
+                f"setting {self.name!r}: {self.candidates} candidates from candidate_source = {self.candidate_source!r}"
+                f" need sampling.temperature > 0 (got {temperature}); greedy decoding has one answer, and vLLM"
+                " refuses n > 1 at temperature 0"
+            )
 
     @property
     def attempts(self) -> int:
-        """Draw rounds per proposal: the guard's K, else one plus the repair retries."""
-        return self.guard.draws if self.guard is not None else 1 + self.repair_retries
+        """Draw rounds per proposal: the guard's K, else the repair budget."""
+        return self.guard.draws if self.guard is not None else self.repair_budget
 
     def regularization_for(self, dialect: Dialect) -> Regularization | None:
         """The bounds this setting puts in the prompt (and the guard enforces) for ``dialect``."""
@@ -128,16 +156,19 @@ class LLMSetting:
 
 
 def _presets() -> dict[str, LLMSetting]:
-    agentic = LLMSetting("agentic", reflection=True, repair_retries=3)
+    agentic = LLMSetting("agentic", reflection=True, repair_budget=3)
+    multi = attrs.evolve(agentic, name="multi", candidates=10, candidate_source="reply", repair_budget=1)
     acegis = LLMSetting("acegis-diagnostic", prompt="description", clustered=False, regularization=False, turns=4)
     guarded = LLMSetting("guarded", reflection=True, guard=Guard())
     # Table 6 adds prompt components one at a time to Single on plain counterexamples without
-    # regularization, starting from the naive prompt (the task sentence alone).
+    # regularization, starting from the naive prompt (the task, the answer inside <ans>, the data,
+    # as the paper's code); "input only" adds the input format alone, "output" the syntax alone.
     prompt = LLMSetting(
         "prompt-output", clustered=False, regularization=False, input_format=False, strategy=False, chain_of_thought=False
     )
     settings = [
-        attrs.evolve(prompt, name="prompt-naive", output_instruction=False),
+        attrs.evolve(prompt, name="prompt-naive", syntax=False),
+        attrs.evolve(prompt, name="prompt-input-only", syntax=False, input_format=True),
         LLMSetting("standard", counterexamples=False, clustered=False),
         LLMSetting("single"),
         LLMSetting("single-noreg", regularization=False),
@@ -146,10 +177,10 @@ def _presets() -> dict[str, LLMSetting]:
         attrs.evolve(agentic, name="agentic-plain", clustered=False),
         attrs.evolve(agentic, name="agentic-noreg", regularization=False),
         attrs.evolve(agentic, name="agentic-norefl", reflection=False),
-        attrs.evolve(agentic, name="agentic-norepair", repair_retries=0),
-        attrs.evolve(agentic, name="multi", candidates=10),
-        attrs.evolve(agentic, name="multi-reply", candidates=10, candidate_source="reply"),
-        attrs.evolve(agentic, name="multi-calls", candidates=10, candidate_source="calls"),
+        attrs.evolve(agentic, name="agentic-norepair", repair_budget=1),
+        attrs.evolve(multi, name="multi"),
+        attrs.evolve(multi, name="multi-n", candidate_source="n", sampling=Sampling(temperature=1.0)),
+        attrs.evolve(multi, name="multi-calls", candidate_source="calls", sampling=Sampling(temperature=1.0)),
         attrs.evolve(acegis, name="acegis-zero-shot", feedback="zero_shot"),
         attrs.evolve(acegis, name="acegis-generic", feedback="generic"),
         attrs.evolve(acegis, name="acegis-error-only", feedback="error_only"),

@@ -64,15 +64,22 @@ class SampleSchedule:
     def check(self, hypothesis: Regex | str, already_given: Collection[Counterexample] = ()) -> Verdict:
         """Equivalent, or not with the next batch of the sample schedule as new examples."""
         verdict = self.exact.check(hypothesis, already_given)
-        if verdict.equivalent or not verdict.valid or self.exact.target.dfa is None:
+        if verdict.equivalent or not verdict.valid:
             return attrs.evolve(verdict, counterexamples=(), mode=STANDARD_MODE)
+        return attrs.evolve(verdict, counterexamples=self.next_examples(already_given), mode=STANDARD_MODE)
+
+    def next_examples(self, already_given: Collection[Counterexample]) -> tuple[Example, ...]:
+        """Fresh labeled strings up to the next size of the schedule. The loop asks for them when a
+        proposal failed (no regex, malformed reply), so every outcome moves to the next size and a
+        run with malformed replies still reaches the last size (the failure is that size's record)."""
+        dfa = self.exact.target.dfa
+        if dfa is None:
+            return ()
         have = len(already_given)
         target = next((size for size in self.sizes if size > have), have)
         exclude = frozenset(e.string for e in already_given if isinstance(e, Example))
         rng = sampling.rng_for(self.seed, have)
-        max_len = self.exact.config.max_len
-        fresh = sampling.from_target(self.exact.target.dfa, target - have, rng, max_len=max_len, exclude=exclude)
-        return attrs.evolve(verdict, counterexamples=fresh, mode=STANDARD_MODE)
+        return sampling.from_target(dfa, target - have, rng, max_len=self.exact.config.max_len, exclude=exclude)
 
 
 def choose_teacher(setting: LLMSetting, teacher: Teacher, config: LoopConfig, suite: SuiteOracle | None) -> Teacher:

@@ -12,14 +12,18 @@ here each is defined exactly:
   hidden test, 0 if none does; averaged over runs by :func:`summarize`.
 * **RER** (repair efficiency ratio): over every pair of consecutive turns and every hidden test, a
   *fix* is a test failed at turn t−1 and passed at turn t, a *break* the reverse; RER = fixes ÷
-  breaks. A run without breaks has RER ``inf`` when it fixed something and is undefined (``None``)
-  otherwise; :func:`summarize` divides the fixes by the breaks summed over all runs.
+  breaks. A reply that does not parse (or has no regex) is a turn that fails every test, so it
+  breaks every test the turn before it passed, and the next parsing turn fixes each one it passes
+  again; it is not skipped. A run without breaks has RER ``inf`` when it fixed something and is
+  undefined (``None``) otherwise; :func:`summarize` divides the fixes by the breaks summed over all
+  runs.
 * **Structural stability**: for every pair of consecutive turns that both parsed, the tree
   similarity 1 − TED(a, b) / max(|a|, |b|), where TED is the ordered tree edit distance of the
   two ASTs (Zhang-Shasha, unit costs; a node's label is its type with its character set or repeat
   bounds) and |a| the number of nodes; the mean over those pairs, ``None`` with no such pair.
 * **Robust success**: the final hypothesis (after hardening) passes every hidden test and every
-  hardening probe.
+  hardening probe; a run that ends without a hypothesis is not robust, so the mean is over all
+  runs.
 """
 
 from __future__ import annotations
@@ -129,8 +133,8 @@ def trajectory(
         outcomes = report.outcomes if ok and report is not None else tuple(False for _ in suite.tests)
         turns.append(TurnResult(text, outcomes))
     robust = None
-    if probe_final and hypotheses and hypotheses[-1] is not None:
-        robust = suite.evaluate(hypotheses[-1], probe=True).robust
+    if probe_final and hypotheses:  # a run that ends without a hypothesis is not robust
+        robust = hypotheses[-1] is not None and suite.evaluate(hypotheses[-1], probe=True).robust
     trees = [_parsed(text, dialect) for text in hypotheses]
     pairs = [(a, b) for a, b in zip(trees, trees[1:]) if a is not None and b is not None]
     stability = sum(similarity(a, b) for a, b in pairs) / len(pairs) if pairs else None

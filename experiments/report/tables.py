@@ -13,7 +13,6 @@ import statistics
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 
-from cegis.llm.settings import SETTINGS
 from experiments.report.load import UnitResult
 from experiments.report.published import published
 
@@ -193,38 +192,3 @@ def pareto(results: Sequence[UnitResult]) -> tuple[str, list[tuple[str, float, f
         [(a, f"{t:,.0f}", f"{100 * s:.1f}%", "yes" if p else "") for a, t, s, p in marked],
     )
     return table, marked
-
-
-def guard_statistics(results: Sequence[UnitResult]) -> str | None:
-    """Per guarded arm: proposals, draws, conformance rate and fallback trigger rate (SEVerA)."""
-    rows = []
-    for arm, runs in groups(results, lambda r: r.unit["arm"]).items():
-        setting = SETTINGS.get(runs[0].unit.get("setting") or "")
-        tallies = [t for r in runs if (t := _tally(r)) is not None]
-        if setting is None or setting.guard is None or not tallies:
-            continue
-        proposals = sum(t["proposals"] for t in tallies)
-        draws = sum(t["draws"] for t in tallies)
-        conforming = sum(t["conforming"] for t in tallies)
-        fallbacks = sum(t["fallbacks"] for t in tallies)
-        rows.append(
-            [
-                arm,
-                proposals,
-                draws,
-                f"{conforming / draws:.3f}" if draws else "—",
-                f"{fallbacks / proposals:.3f}" if proposals else "—",
-                _rate(runs),
-            ]
-        )
-    if not rows:
-        return None
-    return markdown(["arm", "proposals", "draws", "conformance rate", "fallback trigger rate", "success"], rows)
-
-
-def _tally(result: UnitResult) -> dict[str, int] | None:
-    for epoch in reversed(result.epochs):
-        memo = epoch.get("memo")
-        if isinstance(memo, dict) and isinstance(memo.get("tally"), dict) and memo["tally"].get("draws"):
-            return dict(memo["tally"])
-    return None

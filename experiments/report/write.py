@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cegis.llm.settings import SETTINGS
-from experiments.report import figures
+from experiments.report import figures, llm_costs
 from experiments.report.acegis import acegis_tables
 from experiments.report.load import UnitResult, load_run
 from experiments.unit_file import refuse_damage
@@ -22,7 +22,6 @@ from experiments.report.tables import (
     BUDGETS,
     cost_summary,
     groups,
-    guard_statistics,
     heatmap_grid,
     heatmap_table,
     mean_at_budget,
@@ -77,7 +76,9 @@ def write_report(run_dir: Path, *, skip_damaged: bool = False) -> Path:
     for dataset, mine in datasets.items():
         out += _dataset_section(str(dataset), mine, figure_dir, models)
     out += _optional("A-CEGIS trajectory metrics", acegis_tables(results, _descriptions(results)))
-    out += _optional("Guarded learner (SEVerA)", guard_statistics(results))
+    out += _optional("Guarded learner (SEVerA)", llm_costs.guard_table(results))
+    out += _optional("LLM tokens, latency and cost", llm_costs.token_table(results, _price(plan)))
+    out += _optional("Context overflows and output-budget cuts", llm_costs.budget_table(results))
     out += _errors(run_dir)
     path = run_dir / REPORT
     path.write_text("\n".join(out).rstrip() + "\n", encoding="utf-8")
@@ -87,6 +88,11 @@ def write_report(run_dir: Path, *, skip_damaged: bool = False) -> Path:
 def _plan(run_dir: Path) -> dict[str, object]:
     path = run_dir / "plan.json"
     return dict(json.loads(path.read_text(encoding="utf-8"))) if path.exists() else {}
+
+
+def _price(plan: dict[str, object]) -> dict[str, float] | None:
+    price = plan.get("price")
+    return {str(k): float(v) for k, v in price.items()} if isinstance(price, dict) else None
 
 
 def _samples_only(result: UnitResult) -> bool:

@@ -106,7 +106,7 @@ def test_arms_become_loop_configs_and_settings() -> None:
     assert arm_setting(plain) is None
     setting = arm_setting(gpt)
     assert setting is not None and setting.sampling.reasoning_effort == "high"
-    assert setting != SETTINGS["agentic"] and setting.reflection and setting.repair_retries == 3
+    assert setting != SETTINGS["agentic"] and setting.reflection and setting.repair_budget == 3
     assert plan.needs_model and plan.seeds == (0, 1)
 
 

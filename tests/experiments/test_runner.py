@@ -89,23 +89,26 @@ async def test_a_token_budget_stops_launching_llm_units(tmp_path: Path) -> None:
 @synchronous
 async def test_the_prompt_ablation_arms_send_the_components_their_row_names(tmp_path: Path) -> None:
     data = plan_data(tmp_path, ())
-    rows = ("prompt-naive", "prompt-output", "prompt-input", "prompt-cot", "prompt-strategy")
+    rows = ("prompt-naive", "prompt-input-only", "prompt-output", "prompt-input", "prompt-cot", "prompt-strategy")
     data["arms"] = [{"name": row, "learner": "llm", "setting": row, "epochs": 1} for row in rows]
     data["datasets"][0]["star_depths"] = [1]  # the target the scripted answer hits: one call per arm
     async with ScriptedServer(RULES) as server:
         data["servers"] = [{"base_url": server.base_url, "concurrency": 1}]
-        summary = await run_experiment(plan_from_data(data), tmp_path / "run", progress=Progress(5, out=io.StringIO()))
-    assert (summary.ran, summary.succeeded) == (5, 5)
+        summary = await run_experiment(plan_from_data(data), tmp_path / "run", progress=Progress(6, out=io.StringIO()))
+    assert (summary.ran, summary.succeeded) == (6, 6)
     systems = [str(body["messages"][0]["content"]) for body in server.requests]
     present = [
-        ("OUTPUT FORMAT" in s, "INPUT FORMAT" in s, "<reasoning>" in s, "INFERENCE STRATEGY" in s) for s in systems
+        ("REGEX SYNTAX" in s, "INPUT FORMAT" in s, "<reasoning>" in s, "INFERENCE STRATEGY" in s) for s in systems
     ]
-    # cumulative rows of Table 6: naive, + output instruction, + input, + CoT, + strategy
+    # rows of Table 6: naive, input only, + output instruction, + input, + CoT, + strategy; every
+    # row asks for the answer inside <ans> (the naive prompt of the paper's code does too)
     assert present == [
         (False, False, False, False),
+        (False, True, False, False),
         (True, False, False, False),
         (True, True, False, False),
         (True, True, True, False),
         (True, True, True, True),
     ]
+    assert all("<ans>" in s for s in systems)
     assert all("CONSTRAINTS" not in s.upper() for s in systems)

@@ -150,7 +150,9 @@ def test_retries_exhausted_gives_typed_failure() -> None:
         async with FakeServer(default=Status(503, {"object": "error", "message": "busy", "code": 503})) as server:
             result = await _one(server, sleep=sleep, retry=fast_retries(3))
             assert len(server.requests) == 3
-        assert result == Failed("server_error", "busy", 503, "503", attempts=3, latency_s=result.latency_s)
+        assert result == Failed(
+            "server_error", "busy", 503, "503", attempts=3, latency_s=result.latency_s, max_completion_tokens=32768
+        )
         assert len(sleep.delays) == 2
 
     asyncio.run(scenario())

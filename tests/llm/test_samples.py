@@ -4,6 +4,7 @@ finished differently, and prompts that leave no room for a completion."""
 from __future__ import annotations
 
 import asyncio
+import math
 from pathlib import Path
 
 import pytest
@@ -131,13 +132,13 @@ def test_a_prompt_that_nearly_fills_the_context_is_not_sent(tmp_path: Path) -> N
 )
 def test_fit_budget(prompt_chars: int, asked: int, floor: int, budget: int | None) -> None:
     params = SamplingParams(max_completion_tokens=asked)
-    fitted = fit_budget(params, (Message("user", "x" * prompt_chars),), ModelInfo("m", 8_192), floor)
+    fitted = fit_budget(params, prompt_chars // 2, ModelInfo("m", 8_192), floor)
     assert (None if fitted is None else fitted.max_completion_tokens) == budget
 
 
 def test_an_unknown_context_length_leaves_the_budget_alone() -> None:
     params = SamplingParams(max_completion_tokens=10**6)
-    assert fit_budget(params, (Message("user", "x" * 10**6),), ModelInfo("m"), 1024) == params
+    assert fit_budget(params, 10**6, ModelInfo("m"), 1024) == params
 
 
 @pytest.mark.parametrize(("floor", "sent"), [(64, True), (100, False)])
@@ -150,5 +151,22 @@ def test_the_floor_is_a_client_setting(floor: int, sent: bool) -> None:
         assert [body["max_completion_tokens"] for body in server.requests] == ([96] if sent else [])
 
     asyncio.run(scenario())
+
+    asyncio.run(scenario())
+
+
+def test_without_a_tokenizer_the_prompt_is_estimated_from_earlier_usage() -> None:
+    # the fake server has no /tokenize; its replies report 11 prompt tokens for 8,000 characters
+    prompt = (Message("user", "x" * 8_000),)
+
+    async def scenario() -> None:
+        async with FakeServer(max_model_len=10_000) as server:
+            async with make_client(server.base_url) as client:
+                first = await client.complete(prompt, sample_index=0)
+                second = await client.complete(prompt, sample_index=1)
+        budgets = [body["max_completion_tokens"] for body in server.requests]
+        assert budgets == [10_000 - 4_000, 10_000 - math.ceil(11 * 1.1)]  # two characters per token, then usage
+        assert isinstance(first, Completion) and first.max_completion_tokens == 6_000
+        assert isinstance(second, Completion) and second.max_completion_tokens == budgets[1]
 
     asyncio.run(scenario())

@@ -6,6 +6,12 @@ first rule whose marker occurs in the request's last user message takes the next
 queue (the last action repeats once the queue runs dry). An action is a :class:`Reply` (one content
 per choice, cycled to the request's ``n``), or a ``Status``/``Drop`` action of the fake server. Every
 request body and header is kept for assertions, and ``chat_calls`` counts what the server was paid.
+
+With ``vllm=True`` it behaves as vLLM's OpenAI server does where that matters to the learner: a
+request with ``n > 1`` at temperature 0 is refused with a 400 (greedy sampling has one answer),
+a reply's hidden chain of thought travels in ``message.reasoning`` (:attr:`Reply.hidden`),
+``usage`` carries no details (no reasoning or cached token counts), and ``POST /tokenize`` (at the
+server root, beside ``/v1``) counts the tokens of a chat as ``len(text) // 4`` of its contents.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from tests.loopback import LoopbackServer
 from tests.llm.fake_server import Drop, Status
 
 USAGE: dict[str, Any] = {"prompt_tokens": 100, "completion_tokens": 20, "completion_tokens_details": {"reasoning_tokens": 5}}
+VLLM_USAGE: dict[str, Any] = {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
 
 
 @attrs.frozen
@@ -29,6 +36,7 @@ class Reply:
 
     contents: tuple[str, ...]
     finish_reason: str = "stop"
+    hidden: str | None = None  # the server's reasoning channel (``message.reasoning``)
 
     @classmethod
     def answer(cls, regex: str, reasoning: str = "pattern") -> Reply:
@@ -50,27 +58,52 @@ class Rule:
 class ScriptedServer(LoopbackServer):
     """The server; ``async with ScriptedServer(rules) as server`` binds a random port."""
 
-    def __init__(self, rules: tuple[Rule, ...], *, models: tuple[str, ...] = ("scripted-model",)) -> None:
+    def __init__(
+        self,
+        rules: tuple[Rule, ...],
+        *,
+        models: tuple[str, ...] = ("scripted-model",),
+        vllm: bool = False,
+        max_model_len: int | None = None,
+    ) -> None:
         self.rules = rules
+        self.vllm = vllm
+        self.max_model_len = max_model_len
+        self.tokenize_calls = 0
         self.queues = [collections.deque(rule.actions) for rule in rules]
         self.models = models
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.chat_calls = 0
         super().__init__()
+        if vllm:
+            self._app.router.add_post("/tokenize", self._tokenize)
 
     def user_messages(self) -> list[str]:
         """The last user message of every chat request, in order."""
         return [_last_user(body) for body in self.requests]
 
     async def _models(self, request: web.Request) -> web.StreamResponse:
-        return web.json_response({"object": "list", "data": [{"id": m, "object": "model"} for m in self.models]})
+        entries = [{"id": m, "object": "model", **self._length()} for m in self.models]
+        return web.json_response({"object": "list", "data": entries})
+
+    def _length(self) -> dict[str, int]:
+        return {} if self.max_model_len is None else {"max_model_len": self.max_model_len}
+
+    async def _tokenize(self, request: web.Request) -> web.StreamResponse:
+        body = await request.json()
+        self.tokenize_calls += 1
+        count = sum(len(m["content"]) for m in body["messages"]) // 4
+        return web.json_response({"count": count, "tokens": list(range(count)), **self._length()})
 
     async def _chat(self, request: web.Request) -> web.StreamResponse:
         body = await request.json()
         self.requests.append(body)
         self.headers.append(dict(request.headers))
         self.chat_calls += 1
+        if self.vllm and int(body.get("n", 1)) > 1 and body.get("temperature", 1.0) == 0:
+            message = f"n must be 1 when using greedy sampling, got {body['n']}."
+            return web.json_response({"object": "error", "message": message, "type": "BadRequestError", "code": 400}, status=400)
         action = self._next(_last_user(body))
         if isinstance(action, Drop):
             assert request.transport is not None
@@ -82,12 +115,17 @@ class ScriptedServer(LoopbackServer):
         choices = [
             {
                 "index": i,
-                "message": {"role": "assistant", "content": action.contents[i % len(action.contents)]},
+                "message": {
+                    "role": "assistant",
+                    "content": action.contents[i % len(action.contents)],
+                    **({} if action.hidden is None else {"reasoning": action.hidden}),
+                },
                 "finish_reason": action.finish_reason,
             }
             for i in range(n)
         ]
-        return web.json_response({"id": "x", "object": "chat.completion", "model": body["model"], "choices": choices, "usage": USAGE})
+        usage = VLLM_USAGE if self.vllm else USAGE
+        return web.json_response({"id": "x", "object": "chat.completion", "model": body["model"], "choices": choices, "usage": usage})
 
     def _next(self, user: str) -> Action:
         for rule, queue in zip(self.rules, self.queues):

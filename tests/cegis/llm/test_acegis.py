@@ -131,3 +131,38 @@ def test_exact_variant_feeds_back_exact_counterexamples_and_decides_equivalence(
     witnesses = [json.loads(line[2:]) for line in feedback.splitlines() if line.startswith("- ")]
     assert "must reject" in feedback and 0 < len(witnesses) <= 6
     assert all(re.fullmatch("[a-z]*dog", w) and not re.fullmatch(GOLD, w) for w in witnesses)
+
+
+def test_diagnostic_feedback_shows_witnesses_every_turn_even_when_the_mistake_repeats() -> None:
+    # the model repeats "dog" for all 7 turns: the teacher has nothing new after a while, and the
+    # earlier witnesses the attempt still gets wrong are shown again (at most 3 per direction)
+    rules = (Rule("PREVIOUS ATTEMPT", (Reply.answer("dog"),)), Rule("DESCRIPTION", (Reply.answer("dog"),)))
+    server, state, _ = acegis_run("acegis-diagnostic-7", rules=rules)
+    assert state.epoch == 7 and len(server.requests) == 7
+    for body in server.requests[1:]:
+        feedback = body["messages"][-1]["content"]
+        witnesses = [json.loads(line[2:]) for line in feedback.splitlines() if line.startswith("- ")]
+        assert 1 <= len(witnesses) <= 6 and all(re.fullmatch(GOLD, w) for w in witnesses)
+
+
+def test_hardening_feedback_is_capped_per_direction_like_a_turn() -> None:
+    # "[a-z]+[a-z]og" passes the hidden tests and fails 8 probes, all of them strings to reject
+    rules = (Rule("PREVIOUS ATTEMPT\n[a-z]+[a-z]og", (Reply.answer(GOLD),)), Rule("DESCRIPTION", (Reply.answer("[a-z]+[a-z]og"),)))
+    server, state, cycles = acegis_run("acegis-full", cycles=1, rules=rules)
+    (cycle,) = cycles
+    assert len(cycle.failed) == SUITE.config.witnesses == 3 and cycle.repaired == GOLD
+    repair = server.user_messages()[-1]
+    assert sum(line.startswith("- ") for line in repair.splitlines()) == 3
+
+
+def test_robust_success_counts_a_run_without_a_final_hypothesis_as_not_robust() -> None:
+    malformed = (Rule("PREVIOUS ATTEMPT", (Reply(("I cannot say.",)),)), Rule("DESCRIPTION", (Reply(("I cannot say.",)),)))
+    _, failed, _ = acegis_run("acegis-diagnostic", rules=malformed)
+    _, solved, cycles = acegis_run("acegis-full", cycles=2)
+    paths = [from_records(failed.records, SUITE, probe_final=True), from_records(solved.records, SUITE, hardening=cycles, probe_final=True)]
+    assert paths[0].robust is False and paths[1].robust is True
+    assert summarize(paths).robust == 0.5
+    # an unparseable turn fails every test: it breaks what the turn before passed
+    broken = trajectory(["[a-z]*dog", "((", GOLD], SUITE)
+    passed_first = sum(broken.turns[0].outcomes)
+    assert broken.breaks == passed_first and broken.fixes == len(SUITE.tests)

@@ -84,8 +84,9 @@ def test_the_guard_contract_adds_the_regularization_bounds() -> None:
 
 def test_settings_are_data_and_map_to_the_loop() -> None:
     assert log_scale_sizes() == (3, 6, 12, 24, 48, 96, 192, 384, 768, 1536, 3000)
-    assert setting_named("agentic").attempts == 4 and setting_named("single").attempts == 1
+    assert setting_named("agentic").attempts == 3 and setting_named("single").attempts == 1
     assert setting_named("guarded").attempts == 5 and setting_named("multi").candidates == 10
+    assert setting_named("multi").candidate_source == "reply" and setting_named("multi").attempts == 1
     standard = setting_config(setting_named("standard"))
     assert standard.initial_size == 3 and standard.budgets.epochs == 11 and not standard.teacher.clustered
     assert setting_config(setting_named("agentic")).teacher.clustered and setting_config(setting_named("agentic")).budgets.epochs == 12

@@ -85,8 +85,9 @@ def test_ablation_switches_remove_sections() -> None:
     text = example_system_prompt(spec)
     assert _headings(text) == ["TASK", "REGEX SYNTAX (pyformlang Regex)", "OUTPUT FORMAT"]
     assert "<reasoning>" not in text and "<ans>" in text
-    naive = example_system_prompt(PromptSpec("simple", strategy=False, input_format=False, output_instruction=False))
-    assert _headings(naive) == ["TASK"] and "<ans>" not in naive
+    naive = example_system_prompt(PromptSpec("simple", strategy=False, input_format=False, output="direct", syntax=False))
+    assert _headings(naive) == ["TASK", "OUTPUT FORMAT"] and "<ans>" in naive and "described below" not in naive
+    assert "described below" in text
 
 
 @pytest.mark.parametrize(
@@ -134,7 +135,7 @@ def test_reflection_block() -> None:
 
 def test_repair_block_and_candidates() -> None:
     single = example_prompt(PromptSpec("simple"), DATA_A, repair=Repair("r", "(a", "unbalanced '('", ("a, 1",)))
-    several = example_prompt(PromptSpec("simple"), DATA_A, repair=Repair("r", "(a", "", ("a, 1",), candidates=10))
+    several = example_prompt(PromptSpec("simple"), DATA_A, repair=Repair("r", "(a", "", ("a, 1",)), candidates=10)
     assert "REPAIR OF THE PREVIOUS ATTEMPT" in single[1].content and "unbalanced '('" in single[1].content
     assert "SEVERAL CANDIDATES" not in single[1].content
     assert "exactly 10 different" in several[1].content and several[1].content.rstrip().endswith("</ans>.")
@@ -158,7 +159,7 @@ def test_description_prompt_feedback_variants() -> None:
 def test_prompts_use_their_own_words() -> None:
     texts = [example_system_prompt(PromptSpec(d, True, SIMPLE_REGULARIZATION)) for d in DIALECTS]
     texts.append(_joined(example_prompt(PromptSpec("simple"), DATA_A, reflection=REFLECTION)))
-    texts.append(_joined(example_prompt(PromptSpec("simple"), DATA_A, repair=Repair("r", "a", "f", (), 3))))
+    texts.append(_joined(example_prompt(PromptSpec("simple"), DATA_A, repair=Repair("r", "a", "f", ()), candidates=3)))
     for text in texts:
         for phrase in PAPER_PHRASES:
             assert phrase.lower() not in text.lower()

@@ -23,7 +23,7 @@ from tests.cegis.llm.scripted_server import Reply, Rule, ScriptedServer
 from tests.llm.support import make_client
 
 TARGET = "a (b + c)*"
-SETTING = attrs.evolve(setting_named("agentic"), repair_retries=1)
+SETTING = attrs.evolve(setting_named("agentic"), repair_budget=2)
 RULES = (  # repair prompts of later epochs carry the reflection too, so the repair rule comes first
     Rule("REPAIR OF THE PREVIOUS ATTEMPT", (Reply.answer("a b*"),)),
     Rule("REFLECTION ON THE PREVIOUS EPOCH", (Reply.answer("a (b + c)"), Reply.answer(TARGET))),

@@ -1,0 +1,173 @@
+"""The report's LLM accounting: tokens, latency and cost; context overflows and output-budget
+cuts; and the guarded arms' SEVerA statistics, per arm, recounted from the epoch records.
+
+Every number comes from what the learner wrote into its epoch memo (:mod:`cegis.llm.learner`):
+one note per model call (latency, the tokens the server reported, the output budget asked and
+sent, the failure), the guard's tallies, the fallback used and any contract violation. Counts a
+server did not report stay unknown: a reasoning- or cached-token total over calls of which any
+went unreported is shown as "unknown", never as a sum that treats the gap as 0.
+
+Cost is tokens × the plan's price per million tokens (``[price]``: ``prompt``, ``cached_prompt``,
+``completion``; reasoning tokens are part of the completion), and is left out without a price.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from cegis.llm.settings import SETTINGS, LLMSetting
+from experiments.report.load import JSON, UnitResult
+from experiments.report.tables import groups, markdown
+
+
+def _setting(result: UnitResult) -> LLMSetting | None:
+    return SETTINGS.get(result.unit.get("setting") or "")
+
+
+def _memos(result: UnitResult) -> Iterable[Mapping[str, Any]]:
+    for epoch in result.epochs:
+        memo = epoch.get("memo")
+        if isinstance(memo, dict):
+            yield memo
+
+
+def _calls(runs: Sequence[UnitResult]) -> list[JSON]:
+    return [call for run in runs for memo in _memos(run) for call in memo.get("calls", ())]
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """The nearest-rank ``q``-th percentile (0 < q ≤ 100) of ``values``; None when empty."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
+
+
+def _known_total(calls: Sequence[JSON], field: str) -> int | None:
+    sent = [call for call in calls if call.get("failure") is None]
+    values = [call.get(field) for call in sent]
+    return None if any(v is None for v in values) else sum(int(v) for v in values if v is not None)
+
+
+def _count(value: int | None) -> str:
+    return "unknown" if value is None else f"{value:,}"
+
+
+def _seconds(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
+
+
+def _cost(calls: Sequence[JSON], price: Mapping[str, float]) -> str:
+    prompt = sum(int(c.get("prompt_tokens") or 0) for c in calls)
+    completion = sum(int(c.get("completion_tokens") or 0) for c in calls)
+    cached = _known_total(calls, "cached_tokens") or 0  # unknown cache hits are billed as uncached
+    rate_cached = price.get("cached_prompt", price.get("prompt", 0.0))
+    usd = ((prompt - cached) * price.get("prompt", 0.0) + cached * rate_cached + completion * price.get("completion", 0.0)) / 1e6
+    return f"{usd:,.2f}"
+
+
+def token_table(results: Sequence[UnitResult], price: Mapping[str, float] | None = None) -> str | None:
+    """Per LLM arm: calls, prompt (of them cached), completion and reasoning tokens, per-call
+    latency p50/p95, and the cost at ``price`` (USD per million tokens) when the plan gives one."""
+    rows = []
+    for arm, runs in groups(results, lambda r: r.unit["arm"]).items():
+        calls = _calls(runs)
+        if _setting(runs[0]) is None or not calls:
+            continue
+        sent = [c for c in calls if not (c.get("failure") == "context_overflow" and c.get("sent_budget") is None)]
+        latencies = [float(c["seconds"]) for c in sent]
+        row = [
+            arm,
+            len(calls),
+            _count(sum(int(c.get("prompt_tokens") or 0) for c in calls)),
+            _count(_known_total(calls, "cached_tokens")),
+            _count(sum(int(c.get("completion_tokens") or 0) for c in calls)),
+            _count(_known_total(calls, "reasoning_tokens")),
+            _seconds(percentile(latencies, 50)),
+            _seconds(percentile(latencies, 95)),
+        ]
+        rows.append(row + ([_cost(calls, price)] if price else []))
+    if not rows:
+        return None
+    header = ["arm", "calls", "prompt tokens", "of them cached", "completion tokens", "reasoning tokens", "p50 s/call", "p95 s/call"]
+    return markdown(header + (["cost (USD)"] if price else []), rows)
+
+
+def budget_table(results: Sequence[UnitResult]) -> str | None:
+    """Per LLM arm: the overflow policy, calls refused because the prompt did not fit the context,
+    calls whose output budget was cut below the one asked, and epochs whose prompt showed only
+    part of the examples (the ``newest`` policy)."""
+    rows = []
+    for arm, runs in groups(results, lambda r: r.unit["arm"]).items():
+        setting = _setting(runs[0])
+        calls = _calls(runs)
+        if setting is None or not calls:
+            continue
+        overflows = sum(c.get("failure") == "context_overflow" for c in calls)
+        cuts = sum(c.get("sent_budget") is not None and c["sent_budget"] < c.get("asked_budget", 0) for c in calls)
+        partial = sum(memo.get("shown") is not None for run in runs for memo in _memos(run))
+        rows.append([arm, setting.overflow, overflows, cuts, partial])
+    if not rows:
+        return None
+    return markdown(["arm", "overflow policy", "context overflows", "output budget cuts", "epochs with examples cut"], rows)
+
+
+def _fallback_success(run: UnitResult) -> bool:
+    """Whether the run succeeded with a hypothesis the fallback produced (not a model's draw)."""
+    if not run.success or not run.epochs:
+        return False
+    last = run.epochs[-1]
+    memo = last.get("memo")
+    return isinstance(memo, dict) and memo.get("fallback") is not None and last.get("accepted_candidate") is None
+
+
+def _tally(run: UnitResult) -> Mapping[str, int] | None:
+    """The guard's run totals: the tally of the run's last epoch that has one."""
+    tallies = [memo["tally"] for memo in _memos(run) if isinstance(memo.get("tally"), dict)]
+    return tallies[-1] if tallies else None
+
+
+def guard_table(results: Sequence[UnitResult]) -> str | None:
+    """Per guarded arm (SEVerA): proposals, draws, conformance = conforming ÷ all draws, trigger
+    rate = proposals answered by the fallback ÷ proposals, contract violations recorded, and
+    success with and without the runs whose successful hypothesis the fallback produced."""
+    rows = []
+    for arm, runs in groups(results, lambda r: r.unit["arm"]).items():
+        setting = _setting(runs[0])
+        tallies = [t for run in runs if (t := _tally(run)) is not None]
+        if setting is None or setting.guard is None or not tallies:
+            continue
+        proposals, draws, conforming, answered = (sum(int(t.get(k, 0)) for t in tallies) for k in _TALLY)
+        violations = sum(memo.get("violation") is not None for run in runs for memo in _memos(run))
+        done = [r for r in runs if r.finished]
+        wins = sum(r.success for r in done)
+        model_wins = wins - sum(_fallback_success(r) for r in done)
+        rows.append(
+            [
+                arm,
+                proposals,
+                draws,
+                f"{conforming / draws:.3f}" if draws else "—",
+                f"{answered / proposals:.3f}" if proposals else "—",
+                "all K" if setting.guard.draw_all else "until one conforms",
+                violations,
+                _share(wins, len(done)),
+                _share(model_wins, len(done)),
+            ]
+        )
+    if not rows:
+        return None
+    header = [
+        "arm", "proposals", "draws", "conformance", "fallback trigger rate", "draws per proposal",
+        "contract violations", "success", "success without fallback hypotheses",
+    ]
+    return markdown(header, rows)
+
+
+_TALLY = ("proposals", "draws", "conforming", "fallbacks")
+
+
+def _share(wins: int, total: int) -> str:
+    return f"{100 * wins / total:.1f}% ({wins}/{total})" if total else "—"
