@@ -41,6 +41,7 @@ import attrs
 
 from llm.chat import ReasoningEffort, SamplingParams
 from cegis.llm.prompts import EXTENDED_REGULARIZATION, SIMPLE_REGULARIZATION, Regularization
+from oracle.testsuite import SuiteConfig
 from regexlang.dialects import Dialect
 
 PromptKind = Literal["examples", "description"]
@@ -131,6 +132,9 @@ class LLMSetting:
     #: fits, and say so in the prompt). Recorded with the setting; the cuts in the epoch's memo.
     overflow: OverflowPolicy = "fail"
     sampling: Sampling = Sampling()
+    #: The hidden-test suite of a description setting (A-CEGIS: 12 + 12 tests, 3 witnesses per
+    #: direction); recorded with the setting, so a report rebuilds the suite the run saw.
+    suite: SuiteConfig = SuiteConfig()
 
     def __attrs_post_init__(self) -> None:
         temperature = self.sampling.temperature

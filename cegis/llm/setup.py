@@ -28,7 +28,7 @@ from llm.protocol import ChatClient
 from oracle.examples import Counterexample, Example
 from oracle.exact import ExactTeacher
 from oracle.protocol import Teacher, Verdict
-from oracle.testsuite import SuiteConfig, SuiteOracle
+from oracle.testsuite import SuiteOracle
 from regexlang.ast import Regex
 
 STANDARD_MODE = "sample"
@@ -42,7 +42,7 @@ def setting_config(setting: LLMSetting, base: LoopConfig = LoopConfig()) -> Loop
         budgets = attrs.evolve(base.budgets, epochs=len(sizes))
         return attrs.evolve(base, teacher=teacher, budgets=budgets, initial_size=sizes[0])
     if setting.prompt == "description":  # A-CEGIS shows a few witnesses per direction, exact ones too
-        teacher = attrs.evolve(teacher, batch=2 * SuiteConfig().witnesses)
+        teacher = attrs.evolve(teacher, batch=2 * setting.suite.witnesses)
     if setting.turns is not None:
         return attrs.evolve(base, teacher=teacher, budgets=attrs.evolve(base.budgets, epochs=setting.turns))
     return attrs.evolve(base, teacher=teacher)
@@ -144,7 +144,7 @@ def _suite(setting: LLMSetting, task: Task, description: str) -> SuiteOracle | N
     if task.target is None:
         raise LLMSetupError(f"setting {setting.name!r} needs the gold regex (its hidden tests are drawn from it)")
     return SuiteOracle.from_gold(
-        task.target, dialect=task.dialect, universe=task.universe, description=description, config=SuiteConfig()
+        task.target, dialect=task.dialect, universe=task.universe, description=description, config=setting.suite
     )
 
 

@@ -1,7 +1,8 @@
 """A-CEGIS trajectory metrics for the arms that learn from a description (paper ``001``).
 
-Each run's hypotheses are re-judged on the test-suite oracle rebuilt from the gold regex and the
-description (it is deterministic, so it is the suite the run saw), through
+Each run's hypotheses are re-judged on the test-suite oracle rebuilt from the gold regex, the
+description and the suite settings the run recorded in its fingerprint (the suite is deterministic,
+so it is the one the run saw), through
 :func:`cegis.llm.trajectory.trajectory`; the metrics' exact definitions live there. A run that hardened
 (``acegis-full``) has its repaired hypotheses appended as hardening turns, read from its
 ``hardening`` record, so robust success is that of the hypothesis the run ended with. Beside an
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 
 from cegis.llm.settings import SETTINGS
 from cegis.llm.trajectory import Trajectory, summarize, trajectory
+from experiments.errors import DamagedRecords
 from experiments.report.load import UnitResult
 from experiments.report.published import ACEGIS
 from experiments.report.tables import groups, markdown
@@ -28,12 +30,21 @@ def _trajectory(result: UnitResult, description: str) -> Trajectory | None:
     task = result.run["task"]
     universe = CharSet((lo, hi) for lo, hi in task["universe"])
     suite = SuiteOracle.from_gold(
-        result.unit["target"], dialect=result.unit["dialect"], universe=universe, description=description, config=SuiteConfig()
+        result.unit["target"], dialect=result.unit["dialect"], universe=universe, description=description, config=_suite_config(result)
     )
     texts: list[str | None] = [epoch["hypothesis"] for epoch in result.epochs]
     cycles = [] if result.hardening is None else result.hardening["cycles"]
     texts += [cycle["repaired"] for cycle in cycles]
     return trajectory(texts, suite, dialect=result.unit["dialect"], hardened=len(cycles), probe_final=True)
+
+
+def _suite_config(result: UnitResult) -> SuiteConfig:
+    """The suite settings the run recorded (``llm_setting.suite.*`` of its fingerprint)."""
+    prefix = "llm_setting.suite."
+    recorded = {k[len(prefix) :]: v for k, v in (result.fingerprint or {}).items() if k.startswith(prefix)}
+    if not recorded:
+        raise DamagedRecords(f"unit {result.unit['unit']} recorded no suite settings (records of an older version): run it again")
+    return SuiteConfig(**recorded)
 
 
 def _paper(figures: dict[str, float], name: str) -> str:

@@ -32,6 +32,7 @@ class UnitResult:
     epochs: tuple[JSON, ...]
     hardening: JSON | None = None
     damaged: bool = False  # some line of its records file is damaged
+    fingerprint: JSON | None = None  # the configuration that wrote the records (experiments.fingerprint)
 
     @property
     def finished(self) -> bool:
@@ -110,7 +111,8 @@ def load_run(run_dir: Path) -> LoadedRun:
             raise DamagedRecords(f"{manifest}:{number}: not a manifest line; run the experiment again to rewrite it")
         records = read_unit_file(run_dir / unit["records"])
         damage += records.damage
-        results.append(UnitResult(unit, records.run, records.epochs, records.hardening, bool(records.damage)))
+        fingerprint = None if records.header is None else records.header["fingerprint"]
+        results.append(UnitResult(unit, records.run, records.epochs, records.hardening, bool(records.damage), fingerprint))
     return LoadedRun(tuple(results), tuple(damage))
 
 

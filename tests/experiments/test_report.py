@@ -12,10 +12,17 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+import attrs
 import numpy as np
+import pytest
 
+from cegis.llm.settings import setting_named
+from experiments.errors import DamagedRecords
 from experiments.report import write_report
+from experiments.report.acegis import _suite_config
+from experiments.report.load import UnitResult
 from experiments.report.tables import BUDGETS
+from oracle.testsuite import SuiteConfig
 
 ARMS = {"alpha": ("symbolic", None), "beta": ("llm", "single"), "gamma": ("llm", "guarded")}
 CELLS = [(2, 0), (3, 1), (3, 1), (4, 2), (4, 2), (5, 2)]  # (#States, StarDepth) of the tasks
@@ -167,3 +174,12 @@ def test_every_table_matches_numbers_recomputed_from_the_drawn_facts(tmp_path: P
     guard = f"| gamma | {proposals} | {draws} | {conforming / draws:.3f} | {fallbacks / proposals:.3f} |"
     assert any(line.startswith(guard) for line in lines)
     assert not any(line.startswith("| beta |") and "fallback" in line for line in lines)
+
+
+def test_the_acegis_report_rebuilds_the_suite_the_run_recorded() -> None:
+    custom = attrs.evolve(setting_named("acegis-diagnostic"), suite=SuiteConfig(positives=5, negatives=7, seed=3))
+    recorded = {f"llm_setting.suite.{k}": v for k, v in attrs.asdict(custom.suite).items()}
+    result = UnitResult({"unit": "u"}, None, (), fingerprint={"learner": "llm", **recorded})
+    assert _suite_config(result) == SuiteConfig(positives=5, negatives=7, seed=3) != SuiteConfig()
+    with pytest.raises(DamagedRecords, match="recorded no suite settings"):
+        _suite_config(UnitResult({"unit": "u"}, None, ()))
