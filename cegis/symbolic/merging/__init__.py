@@ -1,7 +1,7 @@
 """Passive state-merging learners: RPNI and EDSM over characters, and the symbolic learner over
-the atoms of the examples' character sets (:mod:`cegis.symbolic.merging.learners`)."""
+the atoms of the examples' character sets (:mod:`cegis.symbolic.merging.learner`)."""
 
-from cegis.symbolic.merging.learners import MergingLearner, edsm, rpni, symbolic, symbolic_exbar
+from cegis.symbolic.merging.learner import MergingLearner, edsm, rpni, symbolic, symbolic_exbar
 from cegis.symbolic.merging.redblue import MergeOrder
 
 __all__ = ["MergeOrder", "MergingLearner", "edsm", "rpni", "symbolic", "symbolic_exbar"]

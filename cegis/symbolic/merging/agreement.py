@@ -1,19 +1,9 @@
 """What a shortest counterexample implies: below its length, the hypothesis was right.
 
-A teacher in ``shortest`` mode answers with the shortest strings on which the hypothesis and the
-target disagree (the odd slot of a batch of one going to the side with the shorter witness, see
-:mod:`oracle.exact`). So when the shortest counterexample of an answer has ``n`` characters, the
-hypothesis labels *every* string shorter than ``n`` as the target does: an :class:`Agreement`.
-Learning regular languages from such counterexamples alone, with no membership queries, is what
-Ibarra & Jiang showed possible ("Learning regular languages from counterexamples", JCSS 1991).
-
-A learner keeps the agreement with the largest length in its memo (it implies every other) and,
-before proposing a candidate, compares it with that earlier hypothesis below that length: the
-shortest string on which they differ is an example labeled by the earlier hypothesis, which is the
-target's label. No query is asked; the labels follow from the teacher's contract. Such an example
-is a fact about the target, so the memo keeps every one found (:class:`Memory`): the next proposal
-starts from them instead of finding them again, one round of candidates at a time.
-"""
+When a teacher answers with shortest counterexamples, the earlier hypothesis labels every shorter
+string as the target does (Ibarra & Jiang, JCSS 1991). A candidate that differs from it there is
+refuted by a string whose label follows from the teacher's contract, with no query asked; the
+:class:`Memory` keeps those strings, facts about the target, for the next proposal."""
 
 from __future__ import annotations
 

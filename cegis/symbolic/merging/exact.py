@@ -1,19 +1,9 @@
 """The smallest consistent DFA by backtracking red-blue search (exbar), within a merge budget.
 
-Greedy merging (:mod:`cegis.symbolic.merging.redblue`) commits to every merge it takes; from sparse data one
-early wrong merge (two states of a "contains ``wig``" target that no short example tells apart)
-is never undone, and every later step builds on it: the hypothesis bloats, and the next
-counterexamples, long loop-free paths, do not supply the short strings that would expose the first
-mistake. Exbar (Lang, "Faster algorithms for finding minimal consistent DFAs", 1999) searches the
-same red-blue space exhaustively by iterative deepening on the number of red states: it picks the
-blue state with the fewest consistent merges (fail first), tries those merges best evidence first
-and promotes it only while red states are left, backtracking through the undo log. The first
-solution at the smallest bound is a smallest consistent DFA of the prefix tree (under the sink
-rule), the Occam choice that needs the fewest examples to hit the target.
-
-The search is exponential in the worst case, so it runs within ``budget`` trial merges and below
-a known solution's size; past the budget it gives up and the greedy result stands.
-"""
+Greedy merging never undoes an early wrong merge made from sparse data; exbar (Lang 1999) searches
+the same red-blue space by iterative deepening on the number of red states, fail-first, and its
+first solution is a smallest consistent DFA of the prefix tree (the Occam choice). It is
+exponential in the worst case, so it runs within ``budget`` trial merges below a known solution."""
 
 from __future__ import annotations
 

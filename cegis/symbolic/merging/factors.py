@@ -1,45 +1,9 @@
 """Hypotheses built from the factors (substrings) that every positive example shares.
 
-State merging generalizes from the prefix tree: it finds loops and joins, but a constraint such as
-"contains ``New#Zealand``" is a twelve-state automaton whose back edges (on ``N`` back to the
-second state, on any other character to the first) no sample of a few long positives spells out,
-and two such constraints together are their product. Regexes written by people are full of them
-(KB13's targets were written from descriptions like "lines containing X and Y"). So the learner
-also proposes, as candidates that compete on description length with the merged ones:
-
-- the *conjunction*: every positive starts with their longest common prefix, ends with their
-  longest common suffix, and contains each of their shared factors as many times as each of them
-  does (``ug`` four times); and each factor they hold more than once alone (``fu`` six times);
-- when a negative refutes the conjunction: the conjunction that also asks for the characters
-  every positive has (``black`` and ``z``), or for characters of the classes every positive has
-  (``Westbury`` and a digit); the conjunction that also excludes what the negatives it accepts
-  hold and no positive has, a factor, a character, a factor before or after a shared one, or a
-  few factors that cover them (``Wednesday`` but not ``Sunday``; ``helper`` but not ``little``
-  before it; neither ``sh`` nor ``cl``), a factor narrowed to its piece apart from the shared
-  words (``butterflies`` of ``butterfliesfireflies``) or to its shortest pieces no positive holds
-  (``ham`` of ``sandwicham``); the conjunction that also keeps every order of two
-  factors that all positives keep (``de`` before ``st`` and ``col`` before ``re``); the one that
-  also asks for one of a few factors before or after a shared one (``ig`` or ``physics`` before
-  ``nobel``); and the one that bounds the runs of a class the clustered examples show by the
-  most a positive has (at least three letters in at most six runs: ``([0-9#]*[A-Za-z]+[0-9#]*){3,6}``);
-- the conjunction that asks for as many characters of a class the clustered examples show as
-  every positive has, for each class alone and for all of them (two letters; two digits and
-  three letters);
-- when no suffix is shared: the strings that start with the prefix, or else a character of the
-  class every positive starts with, and end with one of a few suffixes (``[0-9]`` … ``street`` or
-  ``avenue``) or, after a prefix, a character of the class every positive ends with;
-- the *sequences*: the factors, each counted apart from its occurrences inside longer ones
-  (``and`` beside ``sand``), in at most :data:`~cegis.symbolic.merging.sequences.MOST_ORDERS` orders that cover the
-  positives (``car`` then ``foo`` then ``cop``, or the other way round); when a negative refutes
-  them (or the one shared factor alone), with the characters and classes every positive has as
-  further pieces (``XYX``, ``ABC``, ``#``; ``a``, ``#``, ``lot``), and then with the gaps between
-  the pieces bounded by those the positives show (``hello``, one to five characters, ``world``);
-- *contains one of* a few factors that no negative contains and that together cover every
-  positive (``bedrock`` or ``yabadabadoo``).
-
-A candidate that a negative example contradicts is dropped later like any other
-(:func:`oracle.misclassified`); these only add hypotheses, never remove one.
-"""
+State merging finds loops and joins in the prefix tree, but "contains ``New#Zealand``" (and the
+products of such constraints, which people write all the time) is spelled by back edges that no
+few long positives show. These families (conjunctions of shared factors, sequences, "contains one
+of") only add candidates that compete on description length; a negative drops them like any other."""
 
 from __future__ import annotations
 

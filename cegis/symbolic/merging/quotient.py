@@ -1,21 +1,9 @@
 """The prefix-tree acceptor and its quotients: state merging with determinization and undo.
 
-Every state-merging learner (RPNI, EDSM, the symbolic learner) starts from the prefix-tree acceptor
-of the positive and negative examples and merges states while no accepting and rejecting example
-end in one state. This module holds that machinery once, parameterized over the alphabet (classes
-of an :class:`automata.alphabet.Alphabet`): a union-find over tree nodes where merging two states
-also merges their successors on every shared symbol (the determinization closure), and an undo log
-so a merge can be tried, scored and taken back, which is what evidence-driven merging does for
-every red/blue pair at every step.
-
-A clustered example reads one *set* of classes per position, and every string it stands for must
-get its label. The tree ties those classes together: from a node, all classes of one position lead
-to one child (merging children that earlier examples had put apart). Every string of the example
-then follows one path, so any quotient of the tree labels all of them alike, and universality is
-kept by construction rather than checked string by string.
-
-This is the one mutable object of the package; it lives inside one learner call and never escapes.
-"""
+One union-find over tree nodes for every state-merging learner, with an undo log so a merge can be
+tried, scored and taken back (what EDSM does for every red/blue pair). A clustered example ties the
+classes of each position to one child, so every quotient labels all its strings alike. This is the
+package's one mutable object; it lives inside one learner call and never escapes."""
 
 from __future__ import annotations
 

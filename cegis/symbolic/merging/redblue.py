@@ -1,27 +1,9 @@
 """Red-blue state merging over a prefix tree: RPNI and evidence-driven (EDSM) merge orders.
 
-The blue-fringe framework (Lang, Pearlmutter & Price, "Results of the Abbadingo One DFA Learning
-Competition", 1998): *red* states are final states of the hypothesis, *blue* states are the
-non-red successors of red ones. Each step either merges a blue state into a red one, when that
-keeps every example's label, or promotes it to red. Two orders:
-
-* ``rpni`` (Oncina & García 1992): the first blue state in breadth-first order, merged into the
-  first red state that accepts it. Identifies every regular language in the limit from a
-  characteristic sample, and is cheap.
-* ``edsm``: every red/blue pair is tried and the merge with the most *evidence* (pairs of equally
-  labeled states merged) is taken; a blue state that merges with no red state is promoted at once.
-  Far better from sparse data, at the cost of trying every pair at every step.
-
-With ``sinks`` a blue state from which no accepting state is reachable is not merged at all but
-becomes the rejecting sink. Without that rule, merging states that only negative strings reach
-over-generalizes finite targets (``AEIOU``, ``[A-Za-z]{6}``): the merge is consistent, yet it
-builds loops the data never asked for.
-
-The result is the red states' table. A symbol no example reads from a state leads to the rejecting
-sink, or, when the learner says which symbols are alike (they share the teacher's clustered
-positions), where the most alike symbol read there leads: a transition on one class then stands
-for the classes the teacher has shown to behave like it.
-"""
+The blue-fringe framework (Lang, Pearlmutter & Price 1998): ``rpni`` (Oncina & García 1992) merges
+the first blue state into the first red one that accepts it; ``edsm`` takes the merge with the most
+evidence. With ``sinks`` a blue state that reaches no accepting state becomes the rejecting sink,
+so merges over negatives alone do not build loops the data never asked for (``[A-Za-z]{6}``)."""
 
 from __future__ import annotations
 

@@ -1,17 +1,9 @@
 """The input alphabet a state-merging learner works over: characters, or atoms of the examples.
 
-Classic RPNI reads one symbol per character. Over ``[A-Za-z0-9#]`` or all of Unicode that cannot
-generalize ``[A-Za-z]`` from sparse data: every letter is a separate column that needs its own
-evidence. The symbolic learner reads *atoms* instead: the coarsest partition of the universe that
-splits none of the character sets the examples show (each clustered position, each character of a
-plain string). A transition on an atom stands for every character in it, and a class is refined
-only when some example's set cuts through it, in the spirit of symbolic automata learning
-(Argyros & D'Antoni, "The Learnability of Symbolic Automata", CAV 2018).
-
-Both alphabets are :class:`automata.alphabet.Alphabet` values, so the learned table is a DFA the
-rest of the project prints and checks directly. An example becomes a *symbolic word*: per
-position, the tuple of classes its characters cover (one class for a plain character).
-"""
+Over ``[A-Za-z0-9#]`` or Unicode, one symbol per character cannot generalize ``[A-Za-z]`` from
+sparse data. Atoms are the coarsest partition of the universe that splits none of the examples'
+character sets (Argyros & D'Antoni, CAV 2018); an example becomes a *symbolic word*, per position
+the tuple of classes its characters cover. Both alphabets are :class:`automata.alphabet.Alphabet`."""
 
 from __future__ import annotations
 

@@ -21,7 +21,8 @@ from cegis.config import Budgets, LoopConfig
 from cegis.learner import LearnerContext
 from cegis.loop import run
 from cegis.symbolic.merging import MergingLearner, edsm, rpni, symbolic
-from cegis.symbolic.merging.learners import _automaton_bits, _number_bits, _parts_bits, _prefix_tree, _score
+from cegis.symbolic.merging.learner import _prefix_tree
+from cegis.symbolic.merging.scoring import automaton_bits, number_bits, parts_bits, score
 from cegis.symbolic.merging.redblue import red_blue, table
 from cegis.state import Task
 from oracle import ClusteredExample, Counterexample, Example, ExactTeacher, TeacherConfig
@@ -140,8 +141,8 @@ def test_the_description_length_prefers_a_larger_hypothesis_that_explains_a_coin
     contexts = ["e", "ae", "f", "fb", "faf", "", "ac", "dfe", "c", "cc", "dece", "b"]
     positives = [c + "cafe" + c[::-1] for c in contexts]
     assert longer.n_states > shorter.n_states
-    assert _score(minimize(longer), positives) < _score(minimize(shorter), positives)
-    assert _score(minimize(longer), positives[:2]) > _score(minimize(shorter), positives[:2])
+    assert score(minimize(longer), positives) < score(minimize(shorter), positives)
+    assert score(minimize(longer), positives[:2]) > score(minimize(shorter), positives[:2])
 
 
 def test_an_automaton_costs_the_edges_a_regex_writer_spells() -> None:
@@ -154,12 +155,12 @@ def test_an_automaton_costs_the_edges_a_regex_writer_spells() -> None:
     live = [s for s in range(word.n_states) if s != dead_state(word)]
     assert len(live) == 3
     before_a_letter = 1 + math.log2(3) + 2 + 2 * 2
-    assert _automaton_bits(word, live) == pytest.approx(2 * before_a_letter + (1 + 1 + 2))
+    assert automaton_bits(word, live) == pytest.approx(2 * before_a_letter + (1 + 1 + 2))
     # Over 63 characters the word "Beaker" is a shorter description of itself than [A-Za-z]{6} (a
     # table over the word's 6 classes cost more than 2 classes and naming the word among 52^6).
     big = CharSet.range("A", "Z") | CharSet.range("a", "z") | CharSet.range("0", "9") | CharSet.of("#")
     beaker, loop = (minimize(compile_regex(parse(p, "python", big), big)) for p in ("Beaker", "[A-Za-z]{6}"))
-    assert _score(beaker, ["Beaker"])[0] < _score(loop, ["Beaker"])[0]
+    assert score(beaker, ["Beaker"])[0] < score(loop, ["Beaker"])[0]
 
 
 def test_a_spelled_hypothesis_costs_its_parts_when_they_are_fewer_bits() -> None:
@@ -169,11 +170,11 @@ def test_a_spelled_hypothesis_costs_its_parts_when_they_are_fewer_bits() -> None
     big = CharSet.range("A", "Z") | CharSet.range("a", "z") | CharSet.range("0", "9") | CharSet.of("#")
 
     def bits(pattern: str) -> float:
-        return _parts_bits(parse(pattern, "extended", big), big)
+        return parts_bits(parse(pattern, "extended", big), big)
 
     def automaton(pattern: str) -> float:
         dfa = minimize(compile_regex(parse(pattern, "extended", big), big))
-        return _automaton_bits(dfa, [s for s in range(dfa.n_states) if s != dead_state(dfa)])
+        return automaton_bits(dfa, [s for s in range(dfa.n_states) if s != dead_state(dfa)])
 
     gap = "[A-Za-z0-9#]*"
     west, digit = f"{gap}Westbury{gap}", f"{gap}[0-9]{gap}"
@@ -182,11 +183,11 @@ def test_a_spelled_hypothesis_costs_its_parts_when_they_are_fewer_bits() -> None
     assert bits(f"~({west})") == pytest.approx(bits(west))
     assert bits(west) == pytest.approx(2 * automaton(gap) + automaton("Westbury"))
     assert bits(west) < automaton(west)
-    assert bits("([a-z]+#){0,40}") - bits("([a-z]+#){0,4}") == pytest.approx(_number_bits(40) - _number_bits(4))
+    assert bits("([a-z]+#){0,40}") - bits("([a-z]+#){0,4}") == pytest.approx(number_bits(40) - number_bits(4))
     # and is scored so when that is fewer bits than its automaton
     product = minimize(compile_regex(parse(f"{west}&{digit}", "extended", big), big))
     spelled = parse(f"{west}&{digit}", "extended", big)
-    assert _score(product, ["8Westbury"], spelled)[0] < _score(product, ["8Westbury"])[0]
+    assert score(product, ["8Westbury"], spelled)[0] < score(product, ["8Westbury"])[0]
 
 
 @pytest.mark.parametrize("learner", LEARNERS, ids=lambda l: l.name)

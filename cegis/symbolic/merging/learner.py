@@ -1,55 +1,14 @@
-"""State-merging learners behind the :class:`cegis.learner.Learner` protocol.
+"""State-merging learners behind the :class:`cegis.learner.Learner` protocol (RPNI, EDSM, symbolic).
 
-A learner here is a frozen description (alphabet granularity, merge orders, tree readings); each
-proposal re-learns from scratch on every example accumulated so far, so an early wrong merge made
-from sparse data is never carried into later epochs. Each merge order yields one DFA consistent
-with the examples; the proposal is the one with the shortest *description* (minimum description
-length): the bits that spell its states and edges (a word costs its letters, a character class
-the characters and ranges that write it) plus the bits that name each positive example among the
-strings of its length the hypothesis accepts. (RPNI and EDSM are the classic algorithms: one merge
-order over characters and nothing else; what follows the merge orders below, the competing
-hypotheses and the agreements, is the symbolic learner's, :attr:`MergingLearner.augmented`.)
-Small hypotheses generalize better from the same evidence
-(Occam), read better, and keep the teacher far below its state limit; the data term keeps a small
-hypothesis from explaining a coincidence (hundreds of positives that all contain ``New#Zealand``
-are unlikely under ``.*Zealand.*``, and four more states are cheaper than that surprise). A loop
-no positive example pumps (:mod:`cegis.symbolic.merging.pumping`) counts as :data:`UNPUMPED_COST` more
-states, and the language of the positives themselves, which has no loop, competes too: a finite
-target is then learned as the words it is, not refuted one loop at a time. So do the hypotheses
-the positives' shared factors spell (:mod:`cegis.symbolic.merging.factors`: "contains ``New#Zealand``",
-which no merge order finds from a few long positives). Such a hypothesis is described by its
-regex's parts when that is shorter: a product of "contains ``Westbury``" and "contains a digit"
-by its two factors, "contains ``ugly``" by a word and two one-state gaps rather than by the
-fallback edges of its automaton, a counted repetition by what it repeats and its bounds; its loops
-are its template's, not merges from sparse data, so they carry no unpumped-loop cost. Factor
-hypotheses that break an agreement are made again with the strings it implies, like merged ones.
-
-A clustered example enters the prefix tree in one of two *readings*, and the symbolic learner
-tries both: ``tied`` (every class of a position leads to one child) or ``representative`` (one
-path through the largest class of each position). A tie is a guess (the teacher groups characters
-by the states of the difference automaton, not the target's) that sometimes bloats the hypothesis;
-a representative path guesses nothing. An example not fully in the tree is checked universally on
-each candidate, and a string of it the candidate gets wrong is learned literally in another round;
-only after :data:`WITNESS_ROUNDS` is the rest patched in as exceptions (its strings added or
-removed, exactly).
-
-The only memory between epochs is the *agreements* (:mod:`cegis.symbolic.merging.agreement`): when the
-teacher answers with shortest counterexamples, every earlier hypothesis was right below the length
-of its counterexample, and a candidate that breaks that learns again with the strings that show
-it. Those strings are facts about the target, so the memo keeps them and the next epoch starts
-from them. The printed regex is what the teacher sees, so it is parsed back and compiled, and it must
-label every example as the example says (clustered ones universally, :func:`oracle.misclassified`)
-before it is proposed; a candidate that fails is dropped, and when none is left the proposal is a
-typed failure, never a silently inconsistent hypothesis. The search runs in a worker thread so the
-event loop stays free.
-"""
+Each proposal re-learns from every example so far (an early wrong merge from sparse data is not
+carried on), makes candidates with several merge orders (and, augmented, other hypothesis
+families), and proposes the one of the shortest description (:mod:`.scoring`) whose printed regex
+labels every example right; the search runs in a worker thread so the event loop stays free."""
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import itertools
-import math
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -61,8 +20,7 @@ import numpy as np
 from automata.alphabet import Alphabet
 from automata.arrays import Int64Array
 from automata.compile import compile_regex
-from automata.counting import count_by_length
-from automata.dfa import DFA, classes_by_target
+from automata.dfa import DFA
 from automata.errors import AutomataError, SizeLimitExceeded
 from automata.minimize import minimize
 from automata.ops import dead_state, difference, union
@@ -71,25 +29,26 @@ from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.symbolic.merging import agreement
 from cegis.symbolic.merging.exact import smallest
 from cegis.symbolic.merging.factors import factor_hypotheses
-from cegis.symbolic.merging.pumping import unpumped_loops
 from cegis.symbolic.merging.quotient import LabelConflict, Quotient
 from cegis.symbolic.merging.redblue import MergeOrder, red_blue, table
+from cegis.symbolic.merging.scoring import CHECK_STATE_LIMIT, score
 from cegis.symbolic.merging.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
 from cegis.symbolic.merging.words import PackedWords
 from cegis.symbolic.union import as_regex as union_regex
 from oracle.clustered import misclassified
 from oracle.examples import ClusteredExample, Counterexample, Example
-from regexlang.ast import Chars, Complement, Concat, EmptySet, Intersection, Regex, Repeat, Star, Union, concat
+from regexlang.ast import Chars, Complement, EmptySet, Regex, Star
 from regexlang.ast import union as any_of
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect, parse, unparse
 from regexlang.errors import RegexError
 
-#: How a clustered example enters the prefix tree: ``tied`` (all classes of a position lead to one
-#: child, a guess: the teacher groups characters by the states of the *difference* automaton, not
-#: the target's) or ``representative`` (one path through the largest class of each position, the
-#: example then checked universally on the hypothesis like any left-out example).
+#: How a clustered example enters the prefix tree: ``tied`` (every class of a position leads to one
+#: child: a guess, since the teacher groups characters by the states of the *difference* automaton,
+#: not the target's, and it sometimes bloats the hypothesis) or ``representative`` (one path through
+#: the largest class of each position, guessing nothing; the example is then checked universally on
+#: each candidate like any example left out of the tree). The symbolic learner tries both.
 TreeReading = Literal["tied", "representative"]
 
 #: The alphabet, the prefix tree, the examples as words, and the examples left out of the tree
@@ -104,24 +63,22 @@ _Candidate = TypeVar("_Candidate", tuple[DFA, str], tuple[DFA, str, Regex])
 MAX_SPELLED = 256
 
 #: Rounds of learning again with a misclassified string of each clustered example left out of the
-#: prefix tree, before the misses are patched in as exceptions.
+#: prefix tree (learned literally, as a plain example), before the misses are patched in as
+#: exceptions (their strings added or removed, exactly).
 WITNESS_ROUNDS = 8
 
 #: Rounds of learning again with the examples that earlier hypotheses' agreements imply
 #: (:mod:`cegis.symbolic.merging.agreement`) before a candidate that breaks one is proposed anyway.
+#: The implied strings are facts about the target, so the memo keeps them for the next epoch.
 AGREEMENT_ROUNDS = 16
-
-#: What a loop that the positives do not pump (:mod:`cegis.symbolic.merging.pumping`) costs a hypothesis,
-#: in states.
-UNPUMPED_COST = 3
 
 #: Most states a hypothesis that lists strings (exceptions patched in, or the positives as the
 #: whole language) may have: past it the list is a memorized sample, not a hypothesis, and prints
-#: badly.
+#: badly. The positives' own language competes so that a finite target is learned as the words it
+#: is; the shared-factor hypotheses (:mod:`cegis.symbolic.merging.factors`: "contains
+#: ``New#Zealand``", which no merge order finds from a few long positives) compete too, and those
+#: that break an agreement are made again with the strings it implies, like merged ones.
 MAX_LISTING_STATES = 40
-
-#: States the printed regex may compile to when checked (far below the teacher's limit).
-CHECK_STATE_LIMIT = 20_000
 
 
 @attrs.frozen
@@ -258,7 +215,7 @@ def _proposed(
     """The candidate of the shortest description whose printed regex labels every example right,
     or a typed failure with every candidate's problem."""
     positives = [_representative(e) for e in examples if e.label]
-    for dfa, how, regex in sorted(candidates, key=lambda c: _score(c[0], positives, c[2])):
+    for dfa, how, regex in sorted(candidates, key=lambda c: score(c[0], positives, c[2])):
         try:
             text = _printed(dfa, dialect, universe, examples, regex)
         except SizeLimitExceeded as error:
@@ -483,90 +440,6 @@ def _alike(words: Sequence[SymbolicWord], size: int) -> Int64Array:
     ranked = np.argsort(-together, axis=1, kind="stable")  # most often first, then by class
     alike = np.where(np.take_along_axis(together, ranked, axis=1) > 0, ranked, -1)
     return alike[:, : max(1, int((together > 0).sum(axis=1).max(initial=0)))]
-
-
-def _score(dfa: DFA, positives: Sequence[str], spelled: Regex | None = None) -> tuple[float, int, int]:
-    """The description length (MDL) in bits: the automaton (:func:`_automaton_bits`, or the
-    automata of the parts of ``spelled`` when fewer, :func:`_parts_bits`; each loop no positive
-    pumps counted as :data:`UNPUMPED_COST` more states of the average cost), then each positive as
-    one of the strings of its length the hypothesis accepts. On a tie, fewer unpumped loops, then
-    fewer transitions off each row's first target."""
-    unpumped = unpumped_loops(dfa, positives)
-    dead = dead_state(dfa)
-    live = [state for state in range(dfa.n_states) if state != dead]
-    automaton_bits = _automaton_bits(dfa, live)
-    if live:
-        automaton_bits *= (len(live) + UNPUMPED_COST * unpumped) / len(live)
-    if isinstance(spelled, (Intersection, Complement, Union, Concat, Repeat)):
-        automaton_bits = min(automaton_bits, _parts_bits(spelled, dfa.alphabet.universe))
-    counts = count_by_length(dfa, max(map(len, positives), default=0))
-    data_bits = sum(math.log2(counts[len(p)]) for p in positives if counts[len(p)])
-    changes = int((dfa.transitions != dfa.transitions[:, :1]).sum())
-    return automaton_bits + data_bits, unpumped, changes
-
-
-@functools.lru_cache(maxsize=4096)  # the same words and gaps recur in many hypotheses, epoch after epoch
-def _parts_bits(regex: Regex, universe: CharSet) -> float:
-    """The bits of ``regex`` written as its boolean operators and its gaps of any string over
-    minimal automata: a product (``.*Westbury.* & .*[0-9].*``, 18 states) is described by its
-    two factors, a complement by what it complements, and ``.*ugly.*(betty|thomas).*`` by the
-    automata of ``ugly`` and of ``betty|thomas`` and three one-state gaps, not by the fifteen
-    states whose fallback edges spell where a partial match resumes; a counted repetition by what
-    it repeats and its bounds, not by the copies its automaton unrolls."""
-    if isinstance(regex, Complement):
-        return _parts_bits(regex.inner, universe)
-    if isinstance(regex, (Intersection, Union)):
-        parts = regex.parts if isinstance(regex, Intersection) else regex.options
-        return sum(_parts_bits(part, universe) for part in parts)
-    if isinstance(regex, Repeat):
-        return _parts_bits(regex.inner, universe) + _number_bits(regex.min) + _number_bits(regex.max)
-    gap = Star(Chars(universe))
-
-    def apart(part: Regex) -> bool:
-        return part == gap or isinstance(part, Repeat)
-
-    if isinstance(regex, Concat) and any(map(apart, regex.parts)):
-        groups = [list(group) if alone else [concat(*group)] for alone, group in itertools.groupby(regex.parts, apart)]
-        return sum(_parts_bits(part, universe) for group in groups for part in group)
-    dfa = minimize(compile_regex(regex, universe, state_limit=CHECK_STATE_LIMIT))
-    dead = dead_state(dfa)
-    return _automaton_bits(dfa, [state for state in range(dfa.n_states) if state != dead])
-
-
-def _number_bits(number: int | None) -> float:
-    """Bits of a repetition bound (Elias gamma; one bit for "unbounded")."""
-    return 1.0 if number is None else 2 * math.floor(math.log2(number + 1)) + 1
-
-
-def _automaton_bits(dfa: DFA, live: Sequence[int]) -> float:
-    """Bits that spell the live states of ``dfa`` as a regex writer would: per state, whether it
-    accepts, how many edges leave it, and each edge's target and character set, except that the
-    costliest set is "every other character" and free. A set costs the characters and ranges that
-    spell it or its complement (a range two ends), each a character of the universe: ``e`` and
-    ``[^e]`` cost one, ``[A-Za-z]`` three (its complement ``[#0-9]``). So a word costs its letters,
-    and a state of a table over many classes no more than the edges it really has."""
-    alphabet = dfa.alphabet
-    char_bits = math.log2(len(alphabet.universe) + 1)
-    target_bits = math.log2(len(live) + 1)  # a live state or the dead one
-    total = 0.0
-    for state in live:
-        edges = classes_by_target(dfa.transitions[state].tolist()).values()
-        costs = [_spelling_ends(alphabet, tuple(classes)) * char_bits for classes in edges]
-        total += 1 + math.log2(len(costs) + 1) + sum(costs) - max(costs) + len(costs) * target_bits
-    return total
-
-
-@functools.lru_cache(maxsize=1 << 16)  # the same edges recur in every candidate of a call
-def _spelling_ends(alphabet: Alphabet, classes: tuple[int, ...]) -> int:
-    """Characters to spell the union of ``classes`` (or its complement, when shorter) as single
-    characters and ranges."""
-    chars = CharSet(tuple(i for c in classes for i in alphabet.classes[c].intervals))
-    return min(_ends(chars), _ends(alphabet.universe - chars))
-
-
-def _ends(chars: CharSet) -> int:
-    """Characters to spell ``chars`` as single characters and ranges."""
-    return sum(1 if lo == hi else 2 for lo, hi in chars.intervals)
 
 
 def _printed(

@@ -1,0 +1,117 @@
+"""Description length (MDL) of a hypothesis: the bits of its automaton or regex parts plus the
+bits that name each positive among the accepted strings of its length.
+
+The merging learner proposes the consistent candidate of the shortest description: small hypotheses
+generalize better from the same evidence (Occam) and read better; the data term keeps a small
+hypothesis from explaining a coincidence (hundreds of positives containing ``New#Zealand``)."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections.abc import Sequence
+
+from automata.alphabet import Alphabet
+from automata.compile import compile_regex
+from automata.counting import count_by_length
+from automata.dfa import DFA, classes_by_target
+from automata.minimize import minimize
+from automata.ops import dead_state
+from cegis.symbolic.merging.pumping import unpumped_loops
+from regexlang.ast import Chars, Complement, Concat, Intersection, Regex, Repeat, Star, Union, concat
+from regexlang.charset import CharSet
+
+#: What a loop that no positive pumps (:mod:`cegis.symbolic.merging.pumping`) costs a hypothesis, in
+#: states: a loop the data never asked for is a generalization, and a finite target is then learned
+#: as the words it is rather than refuted one loop at a time. A hypothesis spelled from a template
+#: (shared factors, counted repetition) has its template's loops, not merges, and pays no such cost.
+UNPUMPED_COST = 3
+
+#: States the printed regex, or a part of a spelled regex, may compile to (far below the teacher's
+#: limit).
+CHECK_STATE_LIMIT = 20_000
+
+
+def score(dfa: DFA, positives: Sequence[str], spelled: Regex | None = None) -> tuple[float, int, int]:
+    """The description length (MDL) in bits: the automaton (:func:`automaton_bits`, or the
+    automata of the parts of ``spelled`` when fewer, :func:`parts_bits`; each loop no positive
+    pumps counted as :data:`UNPUMPED_COST` more states of the average cost), then each positive as
+    one of the strings of its length the hypothesis accepts. On a tie, fewer unpumped loops, then
+    fewer transitions off each row's first target."""
+    unpumped = unpumped_loops(dfa, positives)
+    dead = dead_state(dfa)
+    live = [state for state in range(dfa.n_states) if state != dead]
+    bits = automaton_bits(dfa, live)
+    if live:
+        bits *= (len(live) + UNPUMPED_COST * unpumped) / len(live)
+    if isinstance(spelled, (Intersection, Complement, Union, Concat, Repeat)):
+        bits = min(bits, parts_bits(spelled, dfa.alphabet.universe))
+    counts = count_by_length(dfa, max(map(len, positives), default=0))
+    data_bits = sum(math.log2(counts[len(p)]) for p in positives if counts[len(p)])
+    changes = int((dfa.transitions != dfa.transitions[:, :1]).sum())
+    return bits + data_bits, unpumped, changes
+
+
+@functools.lru_cache(maxsize=4096)  # the same words and gaps recur in many hypotheses, epoch after epoch
+def parts_bits(regex: Regex, universe: CharSet) -> float:
+    """The bits of ``regex`` written as its boolean operators and its gaps of any string over
+    minimal automata: a product (``.*Westbury.* & .*[0-9].*``, 18 states) is described by its
+    two factors, a complement by what it complements, and ``.*ugly.*(betty|thomas).*`` by the
+    automata of ``ugly`` and of ``betty|thomas`` and three one-state gaps, not by the fifteen
+    states whose fallback edges spell where a partial match resumes; a counted repetition by what
+    it repeats and its bounds, not by the copies its automaton unrolls."""
+    if isinstance(regex, Complement):
+        return parts_bits(regex.inner, universe)
+    if isinstance(regex, (Intersection, Union)):
+        parts = regex.parts if isinstance(regex, Intersection) else regex.options
+        return sum(parts_bits(part, universe) for part in parts)
+    if isinstance(regex, Repeat):
+        return parts_bits(regex.inner, universe) + number_bits(regex.min) + number_bits(regex.max)
+    gap = Star(Chars(universe))
+
+    def apart(part: Regex) -> bool:
+        return part == gap or isinstance(part, Repeat)
+
+    if isinstance(regex, Concat) and any(map(apart, regex.parts)):
+        groups = [list(group) if alone else [concat(*group)] for alone, group in itertools.groupby(regex.parts, apart)]
+        return sum(parts_bits(part, universe) for group in groups for part in group)
+    dfa = minimize(compile_regex(regex, universe, state_limit=CHECK_STATE_LIMIT))
+    dead = dead_state(dfa)
+    return automaton_bits(dfa, [state for state in range(dfa.n_states) if state != dead])
+
+
+def number_bits(number: int | None) -> float:
+    """Bits of a repetition bound (Elias gamma; one bit for "unbounded")."""
+    return 1.0 if number is None else 2 * math.floor(math.log2(number + 1)) + 1
+
+
+def automaton_bits(dfa: DFA, live: Sequence[int]) -> float:
+    """Bits that spell the live states of ``dfa`` as a regex writer would: per state, whether it
+    accepts, how many edges leave it, and each edge's target and character set, except that the
+    costliest set is "every other character" and free. A set costs the characters and ranges that
+    spell it or its complement (a range two ends), each a character of the universe: ``e`` and
+    ``[^e]`` cost one, ``[A-Za-z]`` three (its complement ``[#0-9]``). So a word costs its letters,
+    and a state of a table over many classes no more than the edges it really has."""
+    alphabet = dfa.alphabet
+    char_bits = math.log2(len(alphabet.universe) + 1)
+    target_bits = math.log2(len(live) + 1)  # a live state or the dead one
+    total = 0.0
+    for state in live:
+        edges = classes_by_target(dfa.transitions[state].tolist()).values()
+        costs = [_spelling_ends(alphabet, tuple(classes)) * char_bits for classes in edges]
+        total += 1 + math.log2(len(costs) + 1) + sum(costs) - max(costs) + len(costs) * target_bits
+    return total
+
+
+@functools.lru_cache(maxsize=1 << 16)  # the same edges recur in every candidate of a call
+def _spelling_ends(alphabet: Alphabet, classes: tuple[int, ...]) -> int:
+    """Characters to spell the union of ``classes`` (or its complement, when shorter) as single
+    characters and ranges."""
+    chars = CharSet(tuple(i for c in classes for i in alphabet.classes[c].intervals))
+    return min(_ends(chars), _ends(alphabet.universe - chars))
+
+
+def _ends(chars: CharSet) -> int:
+    """Characters to spell ``chars`` as single characters and ranges."""
+    return sum(1 if lo == hi else 2 for lo, hi in chars.intervals)
