@@ -26,6 +26,8 @@ import json
 import multiprocessing
 import os
 import shutil
+import threading
+import time
 import traceback
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -193,14 +195,34 @@ async def _run_symbolic(pending: list[Unit], plan: Plan, run_dir: Path, track: P
             await _guarded(unit, run_dir, track, asyncio.to_thread(run_symbolic_unit, unit, plan, run_dir))
         return
     loop = asyncio.get_running_loop()
-    # spawned (not forked) workers: the parent may hold threads and numba state a fork would copy
-    with ProcessPoolExecutor(max_workers=plan.concurrency, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with worker_pool(plan.concurrency) as pool:
         await asyncio.gather(
             *(
                 _guarded(u, run_dir, track, loop.run_in_executor(pool, run_symbolic_unit, u, plan, run_dir))
                 for u in pending
             )
         )
+
+
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    """Spawned (not forked: the parent may hold threads and numba state a fork would copy) worker
+    processes that exit when the runner dies, however it dies."""
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_exit_with, initargs=(os.getpid(),)
+    )
+
+
+def _exit_with(parent: int) -> None:
+    """In a worker: exit as soon as ``parent`` is no longer this process's parent. A killed runner
+    cannot tell its workers; they would wait on their task pipe forever (and keep the resource
+    tracker, which waits for them, alive too)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-runner", daemon=True).start()
 
 
 async def _run_llm(

@@ -88,6 +88,8 @@ class ClientConfig:
     total_timeout: float = attrs.field(default=1800.0, validator=_positive)
     call_deadline: float = attrs.field(default=3600.0, validator=_positive)
     min_completion_budget: int = attrs.field(default=1024, validator=_positive)
+    #: The largest reply read: 32 MiB holds 100 choices of 32,768 tokens; a larger one is malformed.
+    max_response_bytes: int = attrs.field(default=32 * 1024 * 1024, validator=_positive)
     retry: RetryPolicy = RetryPolicy()
 
     @classmethod

@@ -3,8 +3,9 @@
 :class:`Transport` owns the aiohttp session and turns everything a server can do into either a
 parsed 2xx body or a typed :class:`~llm.results.Failed`. It retries transient trouble per
 :class:`~llm.retry.RetryPolicy` (the server's ``x-should-retry`` overriding the status rules),
-adapts the body to a field the server says it does not support (:func:`llm.wire.adapt`), and
-stops at the call's *deadline*: an attempt gets at most the time left, and a wait that would end
+adapts the body to a field the server says it does not support (:func:`llm.wire.adapt`), reads
+at most ``max_response_bytes`` of a reply (a larger one is a ``malformed_response``, never buffered),
+and stops at the call's *deadline*: an attempt gets at most the time left, and a wait that would end
 past the deadline is not begun. A ``Retry-After`` beyond ``max_retry_after`` fails at once with the
 requested wait in the message. The configured API key is redacted from every failure message, since
 some servers echo request headers in error bodies and failures are logged.
@@ -178,7 +179,14 @@ class Transport:
         )
         try:
             async with sending as response:
-                return _Reply(response.status, await response.read(), response.headers)
+                reply = await _read_capped(response, config.max_response_bytes)
+                if reply is None:
+                    return Failed(
+                        "malformed_response",
+                        f"{method} {path}: the reply is larger than max_response_bytes {config.max_response_bytes:,}; not read",
+                        status=response.status,
+                    )
+                return _Reply(response.status, reply, response.headers)
         except aiohttp.ConnectionTimeoutError:
             return Failed("timeout", f"{method} {path}: no connection within connect_timeout {config.connect_timeout:g} s")
         except aiohttp.SocketTimeoutError:
@@ -226,3 +234,18 @@ class Transport:
             return failure
         code = None if failure.error_code is None else failure.error_code.replace(secret, REDACTED)
         return attrs.evolve(failure, message=failure.message.replace(secret, REDACTED), error_code=code)
+
+
+async def _read_capped(response: aiohttp.ClientResponse, cap: int) -> bytes | None:
+    """The reply's body, or None as soon as it is known to exceed ``cap`` bytes (a larger reply is
+    never held whole, so neither memory nor the call log grows with it)."""
+    if response.content_length is not None and response.content_length > cap:
+        return None
+    chunks = []
+    size = 0
+    async for chunk in response.content.iter_chunked(1 << 16):
+        size += len(chunk)
+        if size > cap:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)

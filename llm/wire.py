@@ -34,6 +34,10 @@ from llm.errors import MalformedResponse
 from llm.results import Choice, Usage
 
 MESSAGE_LIMIT = 1000
+#: The deepest JSON nesting read; a chat completion nests 5 levels, Python's parser fails near 1,000.
+MAX_NESTING = 64
+_BRACKETS = re.compile(rb"[\[\]{}]")
+_STRINGS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 ADAPTABLE_FIELDS = ("max_completion_tokens", "temperature")
 _UNSUPPORTED_FIELD = {
     field: re.compile(
@@ -137,6 +141,8 @@ def parse_error(body: bytes) -> ServerError:
     """The error carried by an error response body (never raises)."""
     text = body.decode("utf-8", errors="replace").strip()
     try:
+        if _nesting(body) > MAX_NESTING:
+            raise ValueError("nested too deeply")
         data = json.loads(text)
     except ValueError:
         return ServerError(message=_clip(text) or "(empty body)")
@@ -222,6 +228,8 @@ def _usage(value: object) -> Usage:
 
 
 def _json_object(body: bytes) -> dict[str, Any]:
+    if _nesting(body) > MAX_NESTING:
+        raise MalformedResponse(f"body nests JSON deeper than {MAX_NESTING} levels")
     try:
         data = json.loads(body)
     except ValueError as error:  # covers UnicodeDecodeError
@@ -246,3 +254,13 @@ def _text(value: object) -> str | None:
 
 def _clip(text: str) -> str:
     return text if len(text) <= MESSAGE_LIMIT else text[:MESSAGE_LIMIT] + "…"
+
+
+def _nesting(body: bytes) -> int:
+    """The body's JSON nesting depth (brackets inside strings do not count), checked before
+    parsing because Python's parser recurses once per level."""
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub(b"", body)):
+        depth += 1 if bracket in (b"[", b"{") else -1
+        deepest = max(deepest, depth)
+    return deepest

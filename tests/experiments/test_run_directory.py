@@ -5,8 +5,10 @@ a damaged record line is a named error, never a silently changed number."""
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -163,3 +165,37 @@ def test_a_torn_last_line_is_repaired_and_the_unit_resumes(tmp_path: Path) -> No
     code, output = _experiment(plan, "--out", str(run_dir))
     assert code == 0 and "1 done before, 1 run now" in output, output
     assert path.read_bytes() == whole or path.read_bytes().count(b'"type": "run"') == 1
+
+
+def test_workers_exit_when_the_runner_is_killed() -> None:
+    runner = subprocess.Popen([sys.executable, "-c", POOL_THEN_WAIT], stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
+    assert runner.stdout is not None
+    workers = [int(pid) for pid in runner.stdout.readline().split()]
+    assert len(workers) == 2 and all(_alive(pid) for pid in workers)
+    runner.send_signal(signal.SIGKILL)
+    runner.wait()
+    deadline = time.monotonic() + 60  # a generous bound: the workers check once a second
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(_alive(pid) for pid in workers)
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, already exited, does not count)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+POOL_THEN_WAIT = """
+import os, time
+from concurrent.futures import wait
+from experiments.runner import worker_pool
+pool = worker_pool(2)
+futures = [pool.submit(time.sleep, 0.5) for _ in range(4)]
+wait(futures)
+print(*pool._processes, flush=True)
+time.sleep(600)
+"""
