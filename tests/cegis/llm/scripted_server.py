@@ -104,7 +104,7 @@ class ScriptedServer(LoopbackServer):
         if self.vllm and int(body.get("n", 1)) > 1 and body.get("temperature", 1.0) == 0:
             message = f"n must be 1 when using greedy sampling, got {body['n']}."
             return web.json_response({"object": "error", "message": message, "type": "BadRequestError", "code": 400}, status=400)
-        action = self._next(_last_user(body))
+        action = self._action(body)
         if isinstance(action, Drop):
             assert request.transport is not None
             request.transport.abort()
@@ -126,6 +126,10 @@ class ScriptedServer(LoopbackServer):
         ]
         usage = VLLM_USAGE if self.vllm else USAGE
         return web.json_response({"id": "x", "object": "chat.completion", "model": body["model"], "choices": choices, "usage": usage})
+
+    def _action(self, body: dict[str, Any]) -> Action:
+        """The action for a chat request (by default: the rules on its last user message)."""
+        return self._next(_last_user(body))
 
     def _next(self, user: str) -> Action:
         for rule, queue in zip(self.rules, self.queues):
