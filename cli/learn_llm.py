@@ -115,11 +115,11 @@ async def run_llm(
         raise BadInput("--call-log-mode replay needs --call-log FILE")
     try:
         log = None if options.call_log is None else CallLog(options.call_log)
-    except sqlite3.Error as error:
-        raise BadInput(f"--call-log: cannot open {options.call_log}: {error}") from None
+    except (sqlite3.Error, LLMError) as error:
+        raise BadInput(f"--call-log: {error}") from None
     mode: Mode = "live" if log is None else options.call_log_mode
-    client_config = ClientConfig.resolve(options.base_url, model=options.model)
     try:
+        client_config = ClientConfig.resolve(options.base_url, model=options.model)
         async with LLMClient(client_config, log=log, mode=mode) as client:
             prepared = prepare_llm_run(
                 setting, task, config, client, description=options.description, teacher=teacher, label=options.model or ""
