@@ -88,7 +88,12 @@ async def check_servers(servers: tuple[ServerSpec, ...], models: Sequence[str | 
 
 
 async def _check(spec: ServerSpec, model: str | None, seconds: float) -> None:
-    config = client_config(spec, model)
+    await check_server(client_config(spec, model), seconds=seconds)
+
+
+async def check_server(config: ClientConfig, *, seconds: float = PREFLIGHT_SECONDS) -> None:
+    """Raise :class:`ServerUnusable` unless the server of ``config`` takes its key and lists its
+    model (or, with no model configured, exactly one); a server without a model list passes."""
     transport = Transport(
         attrs.evolve(config, call_deadline=seconds), sleep=asyncio.sleep, clock=time.monotonic, wall_clock=time.time,
         rng=np.random.default_rng(),

@@ -3,6 +3,7 @@ never a traceback (each case printed one before)."""
 
 from __future__ import annotations
 
+import asyncio
 import errno
 from pathlib import Path
 
@@ -11,7 +12,8 @@ from click.testing import CliRunner
 
 import experiments.runner
 from cli.main import main
-from tests.experiments.runner_support import toml_text, write_regex_list
+from tests.experiments.runner_support import synchronous, toml_text, write_regex_list
+from tests.experiments.test_runner_servers import Unauthorized
 
 
 def _run(*args: str) -> tuple[int, str]:
@@ -89,3 +91,12 @@ def test_report_into_a_directory_it_cannot_write_exits_2(tmp_path: Path, monkeyp
     monkeypatch.setattr(Path, "write_text", read_only)
     code, output = _run("report", str(tmp_path / "run"))
     assert code == 2 and "Read-only file system" in output, output
+
+
+@synchronous
+async def test_learn_with_a_rejected_key_exits_2_at_once_with_the_servers_message() -> None:
+    async with Unauthorized() as server:
+        args = ["learn", "--target", "ab*", "--learner", "llm", "--base-url", server.base_url]
+        result = await asyncio.to_thread(CliRunner().invoke, main, args)
+    assert result.exit_code == 2 and "auth: Incorrect API key provided" in result.output, result.output
+    assert server.chat_calls == 0
