@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import click
 
+from pathlib import Path
+
 from regexlang import RegexSyntaxError
 
 
@@ -24,3 +26,9 @@ def syntax_error(error: RegexSyntaxError, label: str = "") -> BadInput:
     """A syntax error as one message line followed by the regex with a caret under the position."""
     prefix = f"{label}: " if label else ""
     return BadInput(f"{prefix}{error}\n{error.caret()}")
+
+
+def unwritable(run_dir: Path, error: OSError) -> str:
+    """The message for a run directory that cannot be read or written (read-only, full disk, ...)."""
+    where = error.filename or run_dir
+    return f"cannot use the run directory {run_dir}: {error.strerror or error} ({where}); the records already written are kept; fix it and run the same command again"

@@ -18,7 +18,7 @@ from pathlib import Path
 import attrs
 import click
 
-from cli.errors import BadInput
+from cli.errors import BadInput, unwritable
 from experiments.datasets import DatasetError
 from experiments.errors import ExperimentError
 from experiments.plan import Plan, PlanError, ServerSpec, load_plan, plan_from_data
@@ -73,11 +73,15 @@ def experiment(
             "For the papers' LLM settings pass an experiment file and --base-url URL (see the README)."
         )
     run_dir = out or Path("runs") / plan.name
+    if run_dir.exists() and not run_dir.is_dir():
+        raise BadInput(f"--out: {run_dir} is a file; name a directory (new or of this experiment)")
     click.echo(f"experiment {plan.name!r} → {run_dir}")
     try:
         summary = asyncio.run(run_experiment(plan, run_dir, servers=servers, restart=restart))
     except (DatasetError, ExperimentError) as error:
         raise BadInput(str(error)) from None
+    except OSError as error:
+        raise BadInput(unwritable(run_dir, error)) from None
     errors = f"{summary.errors} errors" + (" (see errors.jsonl)" if summary.errors else "")
     click.echo(
         f"units {summary.units}: {summary.already_done} done before, {summary.ran} run now, "
@@ -89,7 +93,10 @@ def experiment(
         click.echo(f"stopped: {summary.stopped}")
     for key in summary.interrupted:
         click.echo(f"unfinished (the server failed): {key}")
-    report = write_report(run_dir)
+    try:
+        report = write_report(run_dir)
+    except OSError as error:
+        raise BadInput(unwritable(run_dir, error)) from None
     click.echo(f"report: {report}")
     if summary.interrupted:
         raise BadInput(f"a model server failed mid-run: {len(summary.interrupted)} units are unfinished; run the same command to continue")

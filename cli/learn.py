@@ -24,6 +24,7 @@ from typing import Any
 
 import click
 
+from automata.errors import AutomataError
 from cegis.config import Budgets, LoopConfig
 from cegis.errors import RecordsError
 from cegis.registry import REGISTRY, UnknownLearner, build, default_passive, spec
@@ -157,6 +158,10 @@ def learn(
             state = asyncio.run(run_recorded(task, build(name), teacher, config, records))
     except (OSError, RecordsError) as error:
         raise BadInput(f"--records: {error}") from None
+    except UnicodeDecodeError as error:
+        raise BadInput(f"--records: {records} is not UTF-8 text (byte {error.start} of a line)") from None
+    except AutomataError as error:
+        raise BadInput(f"--target: the teacher cannot work with this target: {error}") from None
     report = _report(state, dialect, name, time.perf_counter() - started)
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False))

@@ -34,6 +34,8 @@ from cegis.records import run_recorded
 from cegis.llm.settings import SETTINGS, setting_named
 from cegis.state import EpochState, Task
 from cli.errors import BadInput
+from experiments.errors import ServerUnusable
+from experiments.servers import check_server
 from llm.calllog import CallLog
 from llm.chat import ReasoningEffort
 from llm.client import LLMClient, Mode
@@ -115,11 +117,13 @@ async def run_llm(
         raise BadInput("--call-log-mode replay needs --call-log FILE")
     try:
         log = None if options.call_log is None else CallLog(options.call_log)
-    except sqlite3.Error as error:
-        raise BadInput(f"--call-log: cannot open {options.call_log}: {error}") from None
+    except (sqlite3.Error, LLMError) as error:
+        raise BadInput(f"--call-log: {error}") from None
     mode: Mode = "live" if log is None else options.call_log_mode
-    client_config = ClientConfig.resolve(options.base_url, model=options.model)
     try:
+        client_config = ClientConfig.resolve(options.base_url, model=options.model)
+        if mode == "live":  # a logged run may be answered without the server
+            await check_server(client_config)
         async with LLMClient(client_config, log=log, mode=mode) as client:
             prepared = prepare_llm_run(
                 setting, task, config, client, description=options.description, teacher=teacher, label=options.model or ""
@@ -132,6 +136,8 @@ async def run_llm(
                 state, prepared.learner, suite, prepared.teacher, prepared.config, cycles=setting.hardening_cycles
             )
             return hardened
+    except ServerUnusable as error:
+        raise BadInput(f"--learner llm: {error}") from None
     except LLMSetupError as error:
         raise BadInput(f"--learner llm: {error} (pass --description TEXT and --target REGEX as the setting needs)") from None
     except (LLMError, ValueError) as error:

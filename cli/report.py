@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from cli.errors import BadInput
+from cli.errors import BadInput, unwritable
 from experiments.errors import ExperimentError
 from experiments.report import write_report
 
@@ -20,4 +20,6 @@ def report(run_dir: Path, skip_damaged: bool) -> None:
         path = write_report(run_dir, skip_damaged=skip_damaged)
     except (FileNotFoundError, ExperimentError) as error:
         raise BadInput(str(error)) from None
+    except OSError as error:
+        raise BadInput(unwritable(run_dir, error)) from None
     click.echo(f"report: {path}")

@@ -22,13 +22,13 @@ from pathlib import Path
 import attrs
 import numpy as np
 
-from experiments.errors import ServerFailed, ServerUnusable
+from experiments.errors import ExperimentError, ServerFailed, ServerUnusable
 from experiments.plan import ServerSpec
 from llm.calllog import CallLog
 from llm.chat import Message, SamplingParams
 from llm.client import LLMClient, choose_model
 from llm.config import ClientConfig
-from llm.errors import ConfigError, ModelDiscoveryError
+from llm.errors import CallLogError, ConfigError, ModelDiscoveryError
 from llm.protocol import ChatClient
 from llm.results import Failed, Result
 from llm.servers import ServerPool
@@ -88,7 +88,12 @@ async def check_servers(servers: tuple[ServerSpec, ...], models: Sequence[str | 
 
 
 async def _check(spec: ServerSpec, model: str | None, seconds: float) -> None:
-    config = client_config(spec, model)
+    await check_server(client_config(spec, model), seconds=seconds)
+
+
+async def check_server(config: ClientConfig, *, seconds: float = PREFLIGHT_SECONDS) -> None:
+    """Raise :class:`ServerUnusable` unless the server of ``config`` takes its key and lists its
+    model (or, with no model configured, exactly one); a server without a model list passes."""
     transport = Transport(
         attrs.evolve(config, call_deadline=seconds), sleep=asyncio.sleep, clock=time.monotonic, wall_clock=time.time,
         rng=np.random.default_rng(),
@@ -115,7 +120,10 @@ async def server_pools(servers: tuple[ServerSpec, ...], log_path: Path) -> Async
     log (``log_path``, in ``record`` mode, so a resumed experiment pays for no call twice)."""
     pools: dict[str | None, ChatClient] = {}
     async with contextlib.AsyncExitStack() as stack:
-        log = CallLog(log_path)
+        try:
+            log = CallLog(log_path)
+        except CallLogError as error:
+            raise ExperimentError(str(error)) from None
         stack.callback(log.close)  # callbacks run last-in first-out: the log closes after the clients
         building = asyncio.Lock()  # units start together; the first builds each model's pool
 

@@ -36,7 +36,7 @@ from typing import Any
 import attrs
 
 from llm.chat import ModelInfo, Request
-from llm.errors import CallLogError
+from llm.errors import DAMAGED, CallLogError
 from llm.results import Result, result_from_data, result_kind, result_to_data
 
 _SCHEMA = """
@@ -185,9 +185,21 @@ class _Guard:
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
         if isinstance(error, sqlite3.DatabaseError):
-            raise CallLogError(self.path, f"sqlite: {error}") from error
+            raise CallLogError(self.path, f"sqlite: {error}", _advice(error)) from error
         if isinstance(error, ValueError | TypeError | KeyError):  # a row whose JSON is not a logged result
             raise CallLogError(self.path, f"a logged row does not decode: {error}") from error
+
+
+def _advice(error: sqlite3.DatabaseError) -> str:
+    """What to do about ``error``: a read-only, locked or unopenable file is not a damaged one."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if code == sqlite3.SQLITE_READONLY or "readonly" in str(error):
+        return "The file (or its folder) is read-only: make it writable, or pass a call log elsewhere."
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(error):
+        return "Another process holds the file locked: wait for it to end, or pass another call log."
+    if code == sqlite3.SQLITE_CANTOPEN:
+        return "The file cannot be opened: check that its folder exists and is writable."
+    return DAMAGED
 
 
 def _dumps(data: object) -> str:

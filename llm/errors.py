@@ -39,12 +39,16 @@ class MalformedResponse(LLMError, ValueError):
     """A body that is not the JSON the protocol promises; the client turns it into a ``Failed``."""
 
 
-class CallLogError(LLMError):
-    """A call log file that cannot be read or written (corrupt, truncated, not a log at all)."""
+#: What to do about a call log that is not a readable log.
+DAMAGED = (
+    "The file is damaged or not a call log: move it aside and re-run in record mode (calls it held will be"
+    " paid for again), or try `sqlite3 FILE .recover`."
+)
 
-    def __init__(self, path: str, problem: str) -> None:
+
+class CallLogError(LLMError):
+    """A call log file that cannot be read or written (damaged, read-only, locked); the message says which."""
+
+    def __init__(self, path: str, problem: str, advice: str = DAMAGED) -> None:
         self.path = path
-        super().__init__(
-            f"call log {path} is unusable: {problem}. If the file is damaged, move it aside and re-run"
-            " in record mode (calls it held will be paid for again), or try `sqlite3 FILE .recover`."
-        )
+        super().__init__(f"call log {path} is unusable: {problem}. {advice}")
