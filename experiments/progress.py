@@ -59,6 +59,11 @@ class Progress:
         self.interrupted += 1
         self.show()
 
+    def note(self, message: str) -> None:
+        """A one-line message of its own (on a terminal, below the progress line)."""
+        self.out.write(("\n" if self.out.isatty() else "") + message + "\n")
+        self.out.flush()
+
     def line(self) -> str:
         """The progress line's text."""
         elapsed = self.clock() - self.started

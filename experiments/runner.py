@@ -38,7 +38,7 @@ from typing import Any
 import attrs
 
 from cegis.state import ACCEPTED
-from experiments.errors import ConfigurationChanged, ServerFailed
+from experiments.errors import ConfigurationChanged, ServerFailed, ServerUnusable
 from experiments.execute import run_llm_unit, run_symbolic_unit, unit_result
 from experiments.fingerprint import differences, fingerprint
 from experiments.lock import run_directory_lock
@@ -46,6 +46,8 @@ from experiments.plan import Plan, ServerSpec
 from experiments.progress import Progress
 from experiments.unit_file import UnitFile, read_unit_file, refuse_damage
 from experiments.units import MANIFEST, Unit, available_datasets, units, write_manifest
+from llm.calllog import CallLog
+from llm.errors import CallLogError
 from llm.protocol import ChatClient
 from llm.servers import ServerPool
 
@@ -122,9 +124,7 @@ async def _run_locked(
     stopped: str | None = None
     interrupted: tuple[str, ...] = ()
     if model:
-        from experiments.servers import check_servers
-
-        await check_servers(model_servers(plan, servers), [u.arm.model for u in model])
+        await _check_servers(plan, servers, model, run_dir, track)
     await _run_symbolic(symbolic, plan, run_dir, track)
     if model:
         stopped, interrupted = await _run_llm(model, plan, run_dir, model_servers(plan, servers), track)
@@ -223,6 +223,32 @@ def _exit_with(parent: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="exit-with-runner", daemon=True).start()
+
+
+async def _check_servers(
+    plan: Plan, servers: tuple[ServerSpec, ...] | None, pending: list[Unit], run_dir: Path, track: Progress
+) -> None:
+    """Refuse to start when a server the pending units ask cannot be used, unless the run directory
+    already holds a call log with recorded calls: a resumed run is then served from it, and any
+    unit that needs a new call stays unfinished (as when a server fails mid-run)."""
+    from experiments.servers import check_servers  # the HTTP edge loads only when a model is asked
+
+    try:
+        await check_servers(model_servers(plan, servers), [u.arm.model for u in pending])
+    except ServerUnusable as error:
+        if not _recorded_calls(run_dir / CALL_LOG):
+            raise
+        track.note(f"{error}; resuming from the call log (units that need a new call stay unfinished)")
+
+
+def _recorded_calls(path: Path) -> bool:
+    if not path.is_file():
+        return False
+    try:
+        with CallLog(path) as log:
+            return len(log) > 0
+    except CallLogError:
+        return False
 
 
 async def _run_llm(

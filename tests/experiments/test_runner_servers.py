@@ -93,3 +93,30 @@ async def test_a_server_failing_mid_run_leaves_its_units_unfinished_and_unscored
     row = next(line for line in report.splitlines() if line.startswith("| single |"))
     assert "%" not in row  # no success rate from units the server never let finish
     assert not (tmp_path / "run" / "errors.jsonl").exists()
+
+
+@synchronous
+async def test_a_resumed_run_is_served_from_its_call_log_when_the_server_is_down(tmp_path: Path) -> None:
+    rules = (Rule("TRAINING DATA", (Reply.answer("a b*"),)),)
+    async with ScriptedServer(rules) as server:
+        first = await run_experiment(plan_from_data(plan_data(tmp_path, (server.base_url,))), tmp_path / "run", progress=Progress(4, out=io.StringIO()))
+    assert first.interrupted == () and first.ran == first.units and first.succeeded > 0
+    for records in (tmp_path / "run" / "records" / "single").rglob("*.jsonl"):
+        records.unlink()  # as if the runner had been killed before the LLM units wrote anything
+    with socket.socket() as probe:  # the server is gone
+        probe.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
+    said = io.StringIO()
+    again = await run_experiment(plan_from_data(plan_data(tmp_path, (dead,))), tmp_path / "run", progress=Progress(4, out=said))
+    assert "resuming from the call log" in said.getvalue()
+    assert again.interrupted == () and again.stopped is None and again.ran > 0 and again.succeeded == first.succeeded  # every call from the log
+
+
+@synchronous
+async def test_without_a_call_log_a_dead_server_stops_the_run_before_any_unit(tmp_path: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
+    with pytest.raises(ServerUnusable):
+        await run_experiment(plan_from_data(plan_data(tmp_path, (dead,))), tmp_path / "run", progress=Progress(4, out=io.StringIO()))
+    assert not (tmp_path / "run" / "records").exists()
