@@ -108,12 +108,20 @@ def _verdict_from_json(data: JSON, counterexamples: tuple[Counterexample, ...]) 
 
 
 def _totals_json(cost: RunCost) -> JSON:
-    return {**attrs.asdict(cost.learner), "teacher_seconds": cost.teacher_seconds, "equivalence_queries": cost.equivalence_queries}
+    return {
+        **attrs.asdict(cost.learner), "teacher_seconds": cost.teacher_seconds,
+        "equivalence_queries": cost.equivalence_queries, "compile_seconds": cost.compile_seconds,
+    }
 
 
 def _totals_from_json(data: JSON) -> RunCost:
-    learner = {k: v for k, v in data.items() if k not in ("teacher_seconds", "equivalence_queries")}
-    return RunCost(LearnerCost(**learner), data["teacher_seconds"], data["equivalence_queries"])
+    learner = {k: v for k, v in data.items() if k not in _RUN_FIELDS}
+    return RunCost(
+        LearnerCost(**learner), data["teacher_seconds"], data["equivalence_queries"], data.get("compile_seconds", 0.0)
+    )
+
+
+_RUN_FIELDS = ("teacher_seconds", "equivalence_queries", "compile_seconds")
 
 
 def epoch_json(record: EpochRecord, run: str) -> JSON:
