@@ -28,11 +28,14 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import os
+import tempfile
 import threading
 import time
 import types
 import warnings
+from pathlib import Path
 from collections.abc import Callable, Iterator
 from typing import Any, Generic, Literal, TypeVar, cast, overload
 
@@ -71,13 +74,18 @@ class Kernel(Generic[F]):
         if self._compiled or _mode == "compiled":
             self._compiled = True  # compiled once, compiled for the rest of the process
             return self.dispatcher(*args)
-        if self._python_seconds < PYTHON_BUDGET and self._size(*args) <= SMALL:
+        small = self._size(*args) <= SMALL
+        if self._python_seconds < PYTHON_BUDGET and small:
             start = time.thread_time()  # CPU seconds: a loaded machine must not tip a kernel into compiling
             result = self._interpret(args)
             self._python_seconds += time.thread_time() - start
             return result
+        with _compiling(self, wait=not small) as ours:
+            if not ours:  # another process is compiling it into this cache: go on in Python meanwhile
+                return self._interpret(args)
+            result = self.dispatcher(*args)
         self._compiled = True
-        return self.dispatcher(*args)
+        return result
 
     def _interpret(self, args: tuple[Any, ...]) -> Any:
         # numpy's fixed-width scalars wrap around as machine integers do, but warn when they do
@@ -127,6 +135,41 @@ def forced(mode: Mode) -> Iterator[None]:
         yield
     finally:
         _mode = previous
+
+
+@contextlib.contextmanager
+def _compiling(k: Kernel[Any], *, wait: bool) -> Iterator[bool]:
+    """Hold the machine-wide lock on compiling ``k`` into the current cache directory while the
+    block runs; yields False, holding nothing, when another process holds it and ``wait`` is false.
+
+    Why: the experiment runner's workers start together and need the same kernels; without the
+    lock each compiles every kernel (the same seconds, once per worker), with it one compiles and
+    the others load its result from the cache. Without ``fcntl`` (Windows) every process compiles.
+    """
+    try:
+        import fcntl
+    except ImportError:
+        yield True
+        return
+    f = k.py_func
+    key = f"{f.__code__.co_filename}:{f.__qualname__}:{os.environ.get('NUMBA_CACHE_DIR', '')}"
+    path = Path(tempfile.gettempdir()) / f"regex-cegis-kernels-{os.getuid()}" / f"{hashlib.sha1(key.encode()).hexdigest()}.lock"
+    try:
+        path.parent.mkdir(exist_ok=True)
+        handle = path.open("a")
+    except OSError:
+        yield True
+        return
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _elements(*args: Any) -> int:
@@ -188,15 +231,38 @@ def _njit(function: Callable[..., Any]) -> Any:
 @functools.cache
 def _register_with_numba() -> None:
     """Teach numba that a :class:`Kernel` in a kernel's globals means its dispatcher, and start
-    accounting compile time."""
-    from numba.core import types as numba_types
+    accounting compile time.
+
+    A kernel calling a kernel passes its arguments as they are typed where it calls: numba would
+    compile one specialization of the callee per constant (``Literal[int](3)``) and per integer
+    width (an index read from an int32 array, a counter in int64), seven of ``log_change`` for one
+    learner. The callee is typed with plain int64 scalars instead (numba casts at the call), so it
+    compiles once per array signature; the values are the same, so the results are too.
+    """
+    from numba.core import datamodel
+    from numba.core import types as typing_module
     from numba.extending import typeof_impl
+
+    numba_types: Any = typing_module  # numba's own annotations are partial
 
     from automata import compile_time
 
+    def widened(argument: Any) -> Any:
+        argument = numba_types.unliteral(argument)
+        if isinstance(argument, numba_types.Integer) and argument.signed and argument.bitwidth < 64:
+            return numba_types.int64
+        return argument
+
+    class KernelType(numba_types.Dispatcher):  # type: ignore[misc]
+        def get_call_type(self, context: Any, args: Any, kws: Any) -> Any:
+            return super().get_call_type(context, tuple(map(widened, args)), {k: widened(v) for k, v in kws.items()})
+
+    registry: Any = datamodel
+    registry.register_default(KernelType)(registry.models.OpaqueModel)
+
     @typeof_impl.register(Kernel)
     def _typeof_kernel(value: Kernel[Any], context: object) -> Any:
-        return numba_types.Dispatcher(value.dispatcher)
+        return KernelType(value.dispatcher)
 
     compile_time.install()
 

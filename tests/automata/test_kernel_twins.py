@@ -85,12 +85,3 @@ def test_the_hash_wraps_like_the_machine(key: int) -> None:
 
     python, compiled = _both(lambda: mix(key))
     assert python == compiled
-
-
-def test_a_call_past_the_small_size_runs_compiled() -> None:
-    from automata._kernels import reachable
-
-    kernel: Any = reachable
-    table = np.zeros((_jit.SMALL + 1, 1), dtype=np.int32)
-    kernel(table, 0)
-    assert kernel._compiled

@@ -212,8 +212,14 @@ def blue_states(tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array)
                 if not is_red[rep] and not found[rep]:
                     found[rep] = True
                     blues.append(rep)
-    keys = np.array([depth[b] * n + b for b in blues], dtype=np.int64)
-    ordered = np.array(blues, dtype=np.int64)[np.argsort(keys, kind="mergesort")]
+    ordered = np.empty(len(blues), dtype=np.int64)
+    for i in range(len(blues)):  # insertion sort by (depth, number): numba compiles argsort slowly
+        b = blues[i]
+        j = i
+        while j > 0 and (depth[ordered[j - 1]] > depth[b] or (depth[ordered[j - 1]] == depth[b] and ordered[j - 1] > b)):
+            ordered[j] = ordered[j - 1]
+            j -= 1
+        ordered[j] = b
     if not sinks:
         return ordered
     seen = np.zeros(n, dtype=np.bool_)
@@ -311,13 +317,15 @@ def misclassified(
     following = np.zeros(n, dtype=np.bool_)
     first_position = 0
     for w in range(word_ends.shape[0]):
-        reached[:] = False
+        for state in range(n):  # loops, not ``a[:] = b``, whose shape check numba compiles slowly
+            reached[state] = False
         reached[start] = True
         length = word_ends[w] - first_position
         for k in range(length):
             p = first_position + k
             begin = position_ends[p - 1] if p > 0 else 0
-            following[:] = False
+            for state in range(n):
+                following[state] = False
             for state in range(n):
                 if reached[state]:
                     for j in range(begin, position_ends[p]):
@@ -326,7 +334,8 @@ def misclassified(
                             following[target] = True
                             came_from[k, target] = state
                             read[k, target] = symbols[j]
-            reached[:] = following
+            for state in range(n):
+                reached[state] = following[state]
         wrong = -1
         for state in range(n):
             if reached[state] and accepting[state] != labels[w]:
