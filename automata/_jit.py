@@ -1,42 +1,270 @@
-"""The one decorator every numba kernel of ``automata`` goes through, and its on-disk cache policy.
+"""The one decorator every numba kernel goes through: compiled when the JIT pays, plain Python before.
 
-Why one place: numba decides at decoration time, i.e. while our modules are being imported, where
-the machine code of a ``cache=True`` kernel will live, and raises ``RuntimeError("cannot cache
-function ...: no locator available")`` when it finds no writable place. A read-only install
-(site-packages not writable) run by a user without a writable home would then fail on
-``import automata``. Here that case falls back to compiling in memory on every run, with a single
-warning, and everything still works, only the first call of each kernel in a process is slower.
+Why: numba compiles a kernel on its first call, and in a fresh install (an empty cache) that costs
+between a tenth of a second and several seconds per kernel, tens of seconds for a learner; even with
+a warm cache, importing numba and loading the machine code cost most of a short command's start-up.
+Meanwhile the automata of a learning loop are tiny, and a kernel's own Python source, run by the
+interpreter, answers a small call in microseconds to milliseconds. So :func:`kernel` wraps the
+function in a :class:`Kernel` that runs the source as plain Python (:attr:`Kernel.python`, the same
+code with every kernel it calls bound to its Python form too) until the JIT pays, and only then
+imports numba and compiles (or loads the cached machine code):
+
+* a call whose arrays hold more than :data:`SMALL` elements goes compiled at once;
+* after :data:`PYTHON_BUDGET` seconds spent in a kernel's Python form, it goes compiled for good.
+
+Both forms run the same source, so they return the same values; ``tests/automata/test_kernel_twins.py``
+runs the workloads both ways. ``REGEX_CEGIS_KERNELS=compiled`` (or ``python``) forces one form, for
+benchmarks and tests; :func:`forced` does the same in-process.
 
 Where the cache lives (numba's own order, first usable wins): ``$NUMBA_CACHE_DIR`` when set; the
 ``__pycache__`` directory next to each kernel's source file; numba's per-user cache directory
-(``~/.cache/numba`` on Linux). Kernels carry no explicit signatures, so importing a module compiles
-nothing; the first call compiles, or loads the cached machine code.
+(``~/.cache/numba`` on Linux). When none is usable (a read-only install run by a user without a
+writable home) numba would raise ``RuntimeError("cannot cache function ...: no locator available")``;
+then the kernel compiles in memory on every run, with a single warning. Time spent compiling is
+accounted by :mod:`automata.compile_time`, which also says once that it is happening.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
+import os
+import tempfile
+import threading
+import time
+import types
 import warnings
-from collections.abc import Callable
-from typing import TypeVar, cast
+from pathlib import Path
+from collections.abc import Callable, Iterator
+from typing import Any, Generic, Literal, TypeVar, cast, overload
 
-import numba
+import numpy as np
 
-F = TypeVar("F", bound=Callable[..., object])
+F = TypeVar("F", bound=Callable[..., Any])
+Mode = Literal["auto", "compiled", "python"]
+
+#: Calls whose array arguments hold more elements than this run compiled.
+SMALL = 1 << 14
+#: CPU seconds of Python execution after which a kernel is compiled for the rest of the process.
+PYTHON_BUDGET = 0.25
+#: The environment variable that forces one form for every kernel.
+ENV = "REGEX_CEGIS_KERNELS"
 
 _NO_LOCATOR = "no locator available"
+_mode: Mode = cast(Mode, os.environ[ENV]) if os.environ.get(ENV) in ("compiled", "python") else "auto"
+_lock = threading.Lock()
 
 
-def kernel(function: F) -> F:
-    """``numba.njit(cache=True)``, or ``numba.njit`` with one warning when no cache directory is usable."""
+class Kernel(Generic[F]):
+    """A numba kernel that runs as plain Python while that is cheaper (see the module docstring)."""
+
+    def __init__(self, function: F, size: Callable[..., int] | None = None) -> None:
+        self.py_func = function
+        self._size = size or _elements
+        self._python: Callable[..., Any] | None = None
+        self._dispatcher: Any = None
+        self._compiled = False
+        self._python_seconds = 0.0
+        functools.update_wrapper(self, function)
+
+    def __call__(self, *args: Any) -> Any:
+        if _mode == "python":
+            return self._interpret(args)
+        if self._compiled or _mode == "compiled":
+            self._compiled = True  # compiled once, compiled for the rest of the process
+            return self.dispatcher(*args)
+        small = self._size(*args) <= SMALL
+        if self._python_seconds < PYTHON_BUDGET and small:
+            start = time.thread_time()  # CPU seconds: a loaded machine must not tip a kernel into compiling
+            result = self._interpret(args)
+            self._python_seconds += time.thread_time() - start
+            return result
+        with _compiling(self, wait=not small) as ours:
+            if not ours:  # another process is compiling it into this cache: go on in Python meanwhile
+                return self._interpret(args)
+            result = self.dispatcher(*args)
+        self._compiled = True
+        return result
+
+    def _interpret(self, args: tuple[Any, ...]) -> Any:
+        # numpy's fixed-width scalars wrap around as machine integers do, but warn when they do
+        with np.errstate(over="ignore"):
+            return self.python(*args)
+
+    @property
+    def python(self) -> Callable[..., Any]:
+        """The function as plain Python, calling the Python form of every kernel it calls."""
+        if self._python is None:
+            self._python = _twin(self)
+        return self._python
+
+    @property
+    def dispatcher(self) -> Any:
+        """The numba dispatcher (importing numba and creating it on first use)."""
+        if self._dispatcher is None:
+            with _lock:
+                if self._dispatcher is None:
+                    self._dispatcher = _njit(self.py_func)
+        return self._dispatcher
+
+
+@overload
+def kernel(function: F) -> F: ...
+
+
+@overload
+def kernel(*, size: Callable[..., int]) -> Callable[[F], F]: ...
+
+
+def kernel(function: F | None = None, *, size: Callable[..., int] | None = None) -> Any:
+    """``function`` as a :class:`Kernel` (typed as the function it wraps). ``size(*args)`` measures
+    a call's work for :data:`SMALL` (default: the elements of its array arguments), for kernels
+    whose arrays are allocated larger than the part a call reads."""
+    if function is None:
+        return lambda f: Kernel(f, size)
+    return Kernel(function, size)
+
+
+@contextlib.contextmanager
+def forced(mode: Mode) -> Iterator[None]:
+    """Run every kernel in ``mode`` inside the block (``auto`` restores the normal policy)."""
+    global _mode
+    previous, _mode = _mode, mode
     try:
-        compiled = numba.njit(cache=True)(function)
+        yield
+    finally:
+        _mode = previous
+
+
+@contextlib.contextmanager
+def _compiling(k: Kernel[Any], *, wait: bool) -> Iterator[bool]:
+    """Hold the machine-wide lock on compiling ``k`` into the current cache directory while the
+    block runs; yields False, holding nothing, when another process holds it and ``wait`` is false.
+
+    Why: the experiment runner's workers start together and need the same kernels; without the
+    lock each compiles every kernel (the same seconds, once per worker), with it one compiles and
+    the others load its result from the cache. Without ``fcntl`` (Windows) every process compiles.
+    """
+    try:
+        import fcntl
+    except ImportError:
+        yield True
+        return
+    f = k.py_func
+    key = f"{f.__code__.co_filename}:{f.__qualname__}:{os.environ.get('NUMBA_CACHE_DIR', '')}"
+    path = Path(tempfile.gettempdir()) / f"regex-cegis-kernels-{os.getuid()}" / f"{hashlib.sha1(key.encode()).hexdigest()}.lock"
+    try:
+        path.parent.mkdir(exist_ok=True)
+        handle = path.open("a")
+    except OSError:
+        yield True
+        return
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _elements(*args: Any) -> int:
+    total = 0
+    for arg in args:
+        if isinstance(arg, np.ndarray):
+            total += arg.size
+        elif isinstance(arg, (tuple, list)):
+            total += _elements(*arg)
+    return total
+
+
+_module_globals: dict[str, dict[str, Any]] = {}
+_twins: dict[int, types.FunctionType] = {}
+
+
+def _twin(k: Kernel[Any]) -> types.FunctionType:
+    """``k``'s function rebuilt over a copy of its module's globals in which kernels are Python."""
+    with _lock:
+        return _twin_locked(k)
+
+
+def _twin_locked(k: Kernel[Any]) -> types.FunctionType:
+    found = _twins.get(id(k))
+    if found is None:
+        f = k.py_func
+        found = types.FunctionType(f.__code__, _globals(f.__module__), f.__name__, f.__defaults__, f.__closure__)
+        _twins[id(k)] = found
+    return found
+
+
+def _globals(module: str) -> dict[str, Any]:
+    found = _module_globals.get(module)
+    if found is None:
+        import sys
+
+        found = dict(vars(sys.modules[module]))
+        _module_globals[module] = found  # before the kernels below: they may call back into this module
+        for name, value in list(found.items()):
+            if isinstance(value, Kernel):
+                found[name] = _twin_locked(value)
+    return found
+
+
+def _njit(function: Callable[..., Any]) -> Any:
+    """``numba.njit(cache=True)``, or ``numba.njit`` with one warning when no cache directory is usable."""
+    import numba
+
+    _register_with_numba()
+    try:
+        return numba.njit(cache=True)(function)
     except RuntimeError as error:
         if _NO_LOCATOR not in str(error):
             raise
         _warn_uncached()
-        compiled = numba.njit(function)
-    return cast(F, compiled)
+        return numba.njit(function)
+
+
+@functools.cache
+def _register_with_numba() -> None:
+    """Teach numba that a :class:`Kernel` in a kernel's globals means its dispatcher, and start
+    accounting compile time.
+
+    A kernel calling a kernel passes its arguments as they are typed where it calls: numba would
+    compile one specialization of the callee per constant (``Literal[int](3)``) and per integer
+    width (an index read from an int32 array, a counter in int64), seven of ``log_change`` for one
+    learner. The callee is typed with plain int64 scalars instead (numba casts at the call), so it
+    compiles once per array signature; the values are the same, so the results are too.
+    """
+    from numba.core import datamodel
+    from numba.core import types as typing_module
+    from numba.extending import typeof_impl
+
+    numba_types: Any = typing_module  # numba's own annotations are partial
+
+    from automata import compile_time
+
+    def widened(argument: Any) -> Any:
+        argument = numba_types.unliteral(argument)
+        if isinstance(argument, numba_types.Integer) and argument.signed and argument.bitwidth < 64:
+            return numba_types.int64
+        return argument
+
+    class KernelType(numba_types.Dispatcher):  # type: ignore[misc]
+        def get_call_type(self, context: Any, args: Any, kws: Any) -> Any:
+            return super().get_call_type(context, tuple(map(widened, args)), {k: widened(v) for k, v in kws.items()})
+
+    registry: Any = datamodel
+    registry.register_default(KernelType)(registry.models.OpaqueModel)
+
+    @typeof_impl.register(Kernel)
+    def _typeof_kernel(value: Kernel[Any], context: object) -> Any:
+        return KernelType(value.dispatcher)
+
+    compile_time.install()
 
 
 @functools.cache

@@ -190,7 +190,7 @@ def _moore(rows: IntArray, accepting: BoolArray) -> tuple[IntArray, BoolArray]:
         for q in range(n):
             h = mix(block[q])
             for c in range(k):
-                h = mix(h ^ block[rows[q, c]])
+                h = mix(h ^ int(block[rows[q, c]]))
             slot = probe(slots, signature, h, home(slots, h))
             while slots[slot] >= 0:
                 p = representative[slots[slot]]

@@ -111,16 +111,18 @@ def _closure(
             # A CHAR item marked must-end can never fire, so it is dropped here.
             out[count] = item
             count += 1
-    if count > 32:
-        out[:count].sort()
-    else:
-        for i in range(1, count):  # insertion sort: item sets are usually tiny
+    gap = 1
+    while 3 * gap + 1 < count:
+        gap = 3 * gap + 1
+    while gap > 0:  # Shell sort (insertion sort for tiny sets, the usual case): ``.sort()`` is slow to compile
+        for i in range(gap, count):
             item = out[i]
-            j = i - 1
-            while j >= 0 and out[j] > item:
-                out[j + 1] = out[j]
-                j -= 1
-            out[j + 1] = item
+            j = i
+            while j >= gap and out[j - gap] > item:
+                out[j] = out[j - gap]
+                j -= gap
+            out[j] = item
+        gap //= 3
     # A free thread in a state subsumes a must-end thread in the same state.
     kept = 0
     for i in range(count):
@@ -248,7 +250,7 @@ def _subset(
     seeds = np.empty(2 * n_nfa, dtype=np.int32)
     fresh = np.empty(2 * n_nfa, dtype=np.int32)
     resolved = np.empty((4, 2 * n_nfa), dtype=np.int32)
-    n_resolved = np.full(4, -1, dtype=np.int64)
+    n_resolved = np.empty(4, dtype=np.int64)
 
     items = np.empty(1024, dtype=np.int32)
     bounds = np.zeros(65, dtype=np.int64)
@@ -261,7 +263,8 @@ def _subset(
     # Source -1 is a virtual predecessor whose single transition leads to the start state.
     source = -1
     while source < n_states:
-        n_resolved[:] = -1
+        for r in range(4):
+            n_resolved[r] = -1
         for cls in range(n_classes if source >= 0 else 1):
             if source < 0:
                 seeds[0] = 2 * start
@@ -303,7 +306,8 @@ def _subset(
                 base = bounds[target]
                 if base + count > items.shape[0]:
                     items = grown(items, max(2 * items.shape[0], base + count))
-                items[base : base + count] = fresh[:count]
+                for i in range(count):  # a loop: ``a[i:j] = b[:n]`` brings a shape check slow to compile
+                    items[base + i] = fresh[i]
                 bounds[target + 1] = base + count
                 contexts[target] = context
                 hashes[target] = h

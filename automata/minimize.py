@@ -69,7 +69,8 @@ def _reach(elems: IntArray, loc: IntArray, state: int, reached: int) -> int:
 @kernel
 def _adjacency(key: IntArray, n_trans: int, n_states: int, adjacent: IntArray, offsets: IntArray) -> None:
     """``adjacent[offsets[q]:offsets[q+1]]``: the transitions whose ``key`` end is ``q``."""
-    offsets[:] = 0
+    for q in range(n_states + 1):
+        offsets[q] = 0
     for t in range(n_trans):
         offsets[key[t]] += 1
     for q in range(n_states):
@@ -184,8 +185,11 @@ def _minimize(transitions: IntArray, accepting: BoolArray, start: int) -> tuple[
                 m += 1
 
     # Blocks: a refinable partition of the states.
-    b_elems = np.arange(n, dtype=np.int32)
-    b_loc = np.arange(n, dtype=np.int32)
+    b_elems = np.empty(n, dtype=np.int32)
+    b_loc = np.empty(n, dtype=np.int32)
+    for q in range(n):
+        b_elems[q] = q
+        b_loc[q] = q
     b_sets = np.zeros(n, dtype=np.int32)
     b_first = np.zeros(n + 1, dtype=np.int32)
     b_past = np.zeros(n + 1, dtype=np.int32)
@@ -212,7 +216,7 @@ def _minimize(transitions: IntArray, accepting: BoolArray, start: int) -> tuple[
     n_blocks = _split(b_elems, b_sets, b_first, b_past, marked, touched, 1, n_blocks)
 
     # Cords: a refinable partition of the transitions, first by label.
-    c_elems = np.argsort(label[:m], kind="mergesort").astype(np.int32)
+    c_elems = _by_label(label, m, k)
     c_loc = np.empty(m, dtype=np.int32)
     c_sets = np.empty(m, dtype=np.int32)
     c_first = np.zeros(m + 1, dtype=np.int32)
@@ -251,6 +255,21 @@ def _minimize(transitions: IntArray, accepting: BoolArray, start: int) -> tuple[
 
 
 @kernel
+def _by_label(label: IntArray, m: int, k: int) -> IntArray:
+    """The transitions ``0..m-1`` stably sorted by label (a counting sort: labels are below ``k``)."""
+    starts = np.zeros(k + 1, dtype=np.int32)
+    for t in range(m):
+        starts[label[t] + 1] += 1
+    for c in range(k):
+        starts[c + 1] += starts[c]
+    order = np.empty(m, dtype=np.int32)
+    for t in range(m):
+        order[starts[label[t]]] = t
+        starts[label[t]] += 1
+    return order
+
+
+@kernel
 def _canonical(
     transitions: IntArray,
     accepting: BoolArray,
@@ -263,7 +282,9 @@ def _canonical(
 ) -> tuple[IntArray, BoolArray]:
     """Number blocks breadth-first from the start block; the dead state, if needed, comes last."""
     k = transitions.shape[1]
-    number = np.full(n_blocks, -1, dtype=np.int32)
+    number = np.empty(n_blocks, dtype=np.int32)
+    for b in range(n_blocks):
+        number[b] = -1
     order = np.empty(n_blocks, dtype=np.int32)
     number[b_sets[start]] = 0
     order[0] = b_sets[start]
@@ -282,7 +303,10 @@ def _canonical(
             else:
                 needs_dead = True
     size = n_blocks + 1 if needs_dead else n_blocks
-    result = np.full((size, k), n_blocks, dtype=np.int32)
+    result = np.empty((size, k), dtype=np.int32)
+    for i in range(size):
+        for c in range(k):
+            result[i, c] = n_blocks
     result_accepting = np.zeros(size, dtype=np.bool_)
     for i in range(n_blocks):
         q = b_elems[b_first[order[i]]]

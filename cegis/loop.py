@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import time
 from collections.abc import Callable
 
 import attrs
 
+from automata import compile_time
 from automata.dfa import DFA
 from cegis import sampling
 from cegis.config import LoopConfig
@@ -114,7 +114,7 @@ def spent(state: EpochState, config: LoopConfig) -> Outcome | None:
 
 
 async def step(
-    state: EpochState, learner: Learner, teacher: Teacher, config: LoopConfig, *, clock: Clock = time.perf_counter
+    state: EpochState, learner: Learner, teacher: Teacher, config: LoopConfig, *, clock: Clock = compile_time.clock
 ) -> EpochState:
     """One epoch: propose, judge, add what was learned; the next state (``outcome`` set when the
     teacher accepted, could not judge the target, or nothing new could be added)."""
@@ -131,6 +131,7 @@ async def step(
         config.seed,
         config.teacher.reading,
     )
+    compiled = compile_time.compile_seconds()
     started = clock()
     proposal = await learner.propose(context)
     learner_seconds = clock() - started
@@ -175,7 +176,9 @@ async def step(
         added = _fallback_examples(task, teacher, config, state.epoch + 1, state.examples)
         source = "random" if added else "none"
         outcome = None if added else "stalled"
-    spent_now = RunCost(cost, teacher_seconds, int(verdict is not None) + checked)
+    spent_now = RunCost(
+        cost, teacher_seconds, int(verdict is not None) + checked, compile_time.compile_seconds() - compiled
+    )
     totals = state.cost + spent_now
     codec = memo_codec(learner)
     record = EpochRecord(
@@ -249,7 +252,7 @@ async def run(
     *,
     start: EpochState | None = None,
     on_epoch: Callable[[EpochState], None] | None = None,
-    clock: Clock = time.perf_counter,
+    clock: Clock = compile_time.clock,
 ) -> EpochState:
     """Fold :func:`step` from ``start`` (default: :func:`initial_state`) until the run has an
     outcome. ``on_epoch`` sees every new state as it is made (a records sink, a progress bar);

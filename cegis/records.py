@@ -20,13 +20,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, cast
 
 import attrs
 
+from automata import compile_time
 from cegis import loop
 from cegis.config import LoopConfig
 from cegis.errors import RecordsError
@@ -108,12 +108,20 @@ def _verdict_from_json(data: JSON, counterexamples: tuple[Counterexample, ...]) 
 
 
 def _totals_json(cost: RunCost) -> JSON:
-    return {**attrs.asdict(cost.learner), "teacher_seconds": cost.teacher_seconds, "equivalence_queries": cost.equivalence_queries}
+    return {
+        **attrs.asdict(cost.learner), "teacher_seconds": cost.teacher_seconds,
+        "equivalence_queries": cost.equivalence_queries, "compile_seconds": cost.compile_seconds,
+    }
 
 
 def _totals_from_json(data: JSON) -> RunCost:
-    learner = {k: v for k, v in data.items() if k not in ("teacher_seconds", "equivalence_queries")}
-    return RunCost(LearnerCost(**learner), data["teacher_seconds"], data["equivalence_queries"])
+    learner = {k: v for k, v in data.items() if k not in _RUN_FIELDS}
+    return RunCost(
+        LearnerCost(**learner), data["teacher_seconds"], data["equivalence_queries"], data.get("compile_seconds", 0.0)
+    )
+
+
+_RUN_FIELDS = ("teacher_seconds", "equivalence_queries", "compile_seconds")
 
 
 def epoch_json(record: EpochRecord, run: str) -> JSON:
@@ -277,7 +285,7 @@ async def run_recorded(
     config: LoopConfig,
     path: Path | None,
     *,
-    clock: Callable[[], float] = time.perf_counter,
+    clock: Callable[[], float] = compile_time.clock,
 ) -> EpochState:
     """:func:`cegis.loop.run` with JSON Lines records in ``path``: resumed from what the file holds
     for this run, one line appended per epoch as it ends and one for the run when it ends. With no

@@ -65,17 +65,20 @@ class Task:
 @attrs.frozen
 class RunCost:
     """Cumulative cost of a run: the learner's (calls, tokens, membership queries, seconds), the
-    teacher's seconds and the number of equivalence queries asked."""
+    teacher's seconds and the number of equivalence queries asked; the seconds numba spent compiling
+    kernels meanwhile are kept apart (:mod:`automata.compile_time`)."""
 
     learner: LearnerCost = LearnerCost()
     teacher_seconds: float = 0.0
     equivalence_queries: int = 0
+    compile_seconds: float = 0.0  # numba compiling kernels (first runs only): in neither of the above
 
     def __add__(self, other: RunCost) -> RunCost:
         return RunCost(
             self.learner + other.learner,
             self.teacher_seconds + other.teacher_seconds,
             self.equivalence_queries + other.equivalence_queries,
+            self.compile_seconds + other.compile_seconds,
         )
 
     @property

@@ -16,6 +16,7 @@ BENCHMARKS = {
     "oracle": LazyCommand("experiments.bench.oracle:main", "The exact teacher's step: equivalence and counterexamples."),
     "learners": LazyCommand("experiments.bench.learners:main", "Every learner in the paper's loop on the paper's lists and KB13."),
     "llm": LazyCommand("experiments.bench.llm:main", "Client overhead against a loopback server; replay throughput."),
+    "startup": LazyCommand("experiments.bench.startup:main", "First run on an empty kernel cache, and warm start-up."),
 }
 
 

@@ -42,13 +42,13 @@ reproducible. Every length is at most ``config.max_len``.
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence, Set as AbstractSet
 from typing import Any
 
 import attrs
 import numpy as np
 
+from automata import compile_time
 from automata.counting import completions
 from automata.dfa import DFA
 from automata.errors import AutomataError, StateLimitExceeded
@@ -98,7 +98,7 @@ class ExactTeacher:
     dialect: Dialect
     universe: CharSet
     config: TeacherConfig = TeacherConfig()
-    clock: Callable[[], float] = time.perf_counter
+    clock: Callable[[], float] = compile_time.clock
 
     @classmethod
     def from_regex(
@@ -108,7 +108,7 @@ class ExactTeacher:
         *,
         universe: CharSet | None = None,
         config: TeacherConfig = TeacherConfig(),
-        clock: Callable[[], float] = time.perf_counter,
+        clock: Callable[[], float] = compile_time.clock,
     ) -> ExactTeacher:
         """A teacher for ``target`` (text in ``dialect`` or a tree); a bad target is reported by
         :attr:`issues` and in every verdict, never raised. Under the ``cegml`` profile a simple

@@ -11,7 +11,8 @@ from pathlib import Path
 _ROOT = Path(__file__).resolve().parents[2]
 
 # Imports every kernel module (decorating a kernel is where numba looked for a cache directory),
-# then calls the cheapest kernel, the reachability walk behind ``is_empty`` on a hand-built DFA.
+# then calls the cheapest kernel, the reachability walk behind ``is_empty`` on a hand-built DFA,
+# compiled (a call this small would otherwise run as plain Python and never reach numba).
 _PROBE = """
 import warnings
 warnings.simplefilter("always")
@@ -33,7 +34,7 @@ print(sum("cannot cache" in str(w.message) for w in caught))
 def _run(**env: str) -> list[str]:
     done = subprocess.run(
         [sys.executable, "-c", _PROBE],
-        env={**os.environ, "PYTHONPATH": str(_ROOT), **env},
+        env={**os.environ, "PYTHONPATH": str(_ROOT), "REGEX_CEGIS_KERNELS": "compiled", **env},
         cwd=_ROOT,
         capture_output=True,
         text=True,

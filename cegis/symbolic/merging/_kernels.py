@@ -30,6 +30,12 @@ NODES, LOG, CONFLICT_A, CONFLICT_B = 0, 1, 2, 3
 PARENT, LABEL, EDGE, NODE = 0, 1, 2, 3
 
 
+def _used(tree: Arrays, *rest: object) -> int:
+    """The work of a call on ``tree``: the cells of the nodes it holds, not of the capacity its
+    arrays are allocated with (which decides whether the call runs compiled, see :mod:`automata._jit`)."""
+    return int(tree[6][NODES]) * int(tree[0].shape[1])
+
+
 @kernel
 def find(parent: IntArray, node: int) -> int:
     """The representative of ``node``."""
@@ -38,7 +44,7 @@ def find(parent: IntArray, node: int) -> int:
     return node
 
 
-@kernel
+@kernel(size=_used)
 def log_change(tree: Arrays, kind: int, node: int, value: int) -> None:
     """Append one change to the undo log."""
     log, meta = tree[5], tree[6]
@@ -49,7 +55,7 @@ def log_change(tree: Arrays, kind: int, node: int, value: int) -> None:
     meta[LOG] = top + 1
 
 
-@kernel
+@kernel(size=_used)
 def merge(tree: Arrays, keep: int, absorb: int) -> int:
     """Merge ``absorb`` into ``keep`` and close under determinization; the evidence score (pairs of
     equally labeled states merged), or -1 on a label conflict (then undo: the partial merge is
@@ -92,7 +98,7 @@ def merge(tree: Arrays, keep: int, absorb: int) -> int:
     return score
 
 
-@kernel
+@kernel(size=_used)
 def undo(tree: Arrays, mark: int) -> None:
     """Take back every change logged since ``mark``."""
     succ, parent, label, labeled_by, log, meta = tree[0], tree[1], tree[2], tree[4], tree[5], tree[6]
@@ -116,7 +122,7 @@ def undo(tree: Arrays, mark: int) -> None:
     meta[LOG] = top
 
 
-@kernel
+@kernel(size=_used)
 def insert_literals(
     tree: Arrays, symbols: IntArray, ends: Int64Array, accept: BoolArray, owners: IntArray
 ) -> tuple[int, int]:
@@ -152,7 +158,7 @@ def insert_literals(
     return -1, -1
 
 
-@kernel
+@kernel(size=_used)
 def trial(tree: Arrays, keep: int, absorb: int) -> int:
     """The score :func:`merge` would give, with the merge taken back."""
     mark = tree[6][LOG]
@@ -161,7 +167,7 @@ def trial(tree: Arrays, keep: int, absorb: int) -> int:
     return score
 
 
-@kernel
+@kernel(size=_used)
 def reaches_acceptance(tree: Arrays, state: int, seen: BoolArray) -> bool:
     """Whether an accepting state is reachable from ``state`` (``seen``: all False, restored)."""
     succ, parent, label = tree[0], tree[1], tree[2]
@@ -187,7 +193,7 @@ def reaches_acceptance(tree: Arrays, state: int, seen: BoolArray) -> bool:
     return found
 
 
-@kernel
+@kernel(size=_used)
 def blue_states(tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array) -> Int64Array:
     """The blue states (non-red successors of red ones) by depth, then number; with ``sinks`` only
     those from which acceptance is reachable. ``positive[s]``: 1 known to reach it, 0 unknown."""
@@ -206,20 +212,27 @@ def blue_states(tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array)
                 if not is_red[rep] and not found[rep]:
                     found[rep] = True
                     blues.append(rep)
-    keys = np.array([depth[b] * n + b for b in blues], dtype=np.int64)
-    ordered = np.array(blues, dtype=np.int64)[np.argsort(keys, kind="mergesort")]
+    ordered = np.empty(len(blues), dtype=np.int64)
+    for i in range(len(blues)):  # insertion sort by (depth, number): numba compiles argsort slowly
+        b = blues[i]
+        j = i
+        while j > 0 and (depth[ordered[j - 1]] > depth[b] or (depth[ordered[j - 1]] == depth[b] and ordered[j - 1] > b)):
+            ordered[j] = ordered[j - 1]
+            j -= 1
+        ordered[j] = b
     if not sinks:
         return ordered
     seen = np.zeros(n, dtype=np.bool_)
     kept = []
-    for b in ordered:
-        if positive[b] or reaches_acceptance(tree, b, seen):
-            positive[b] = 1
-            kept.append(b)
+    for i in range(len(ordered)):
+        blue = ordered[i]
+        if positive[blue] or reaches_acceptance(tree, blue, seen):
+            positive[blue] = 1
+            kept.append(blue)
     return np.array(kept, dtype=np.int64)
 
 
-@kernel
+@kernel(size=_used)
 def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int64Array:
     """Red-blue merging in place (see :func:`cegis.symbolic.merging.redblue.red_blue`); the red states, start
     first, or an empty array past ``max_states``."""
@@ -244,7 +257,7 @@ def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int6
                 return np.zeros(0, dtype=np.int64)
 
 
-@kernel
+@kernel(size=_used)
 def edsm_step(tree: Arrays, red: list[int], blues: Int64Array) -> int:
     """Take the best-scoring merge of any blue state (the first on a tie) and return -1, or return
     the first blue state no red state accepts, for promotion."""
@@ -263,7 +276,7 @@ def edsm_step(tree: Arrays, red: list[int], blues: Int64Array) -> int:
     return -1
 
 
-@kernel
+@kernel(size=_used)
 def rpni_step(tree: Arrays, red: list[int], blue: int) -> int:
     """Merge ``blue`` into the first red state that accepts it and return -1; else return it."""
     for state in red:
@@ -305,13 +318,15 @@ def misclassified(
     following = np.zeros(n, dtype=np.bool_)
     first_position = 0
     for w in range(word_ends.shape[0]):
-        reached[:] = False
+        for state in range(n):  # loops, not ``a[:] = b``, whose shape check numba compiles slowly
+            reached[state] = False
         reached[start] = True
         length = word_ends[w] - first_position
         for k in range(length):
             p = first_position + k
             begin = position_ends[p - 1] if p > 0 else 0
-            following[:] = False
+            for state in range(n):
+                following[state] = False
             for state in range(n):
                 if reached[state]:
                     for j in range(begin, position_ends[p]):
@@ -320,7 +335,8 @@ def misclassified(
                             following[target] = True
                             came_from[k, target] = state
                             read[k, target] = symbols[j]
-            reached[:] = following
+            for state in range(n):
+                reached[state] = following[state]
         wrong = -1
         for state in range(n):
             if reached[state] and accepting[state] != labels[w]:
@@ -336,7 +352,7 @@ def misclassified(
     return missed
 
 
-@kernel
+@kernel(size=_used)
 def red_table(tree: Arrays, red: Int64Array, similar: Int64Array, transitions: IntArray) -> None:
     """Fill the rows of the red states (in order) of a table whose last row is the rejecting sink:
     a symbol read from a red state leads to the red state it reaches, or to the sink; a symbol not

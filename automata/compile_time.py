@@ -1,0 +1,77 @@
+"""How long numba has spent compiling in this process, so measured run times can leave it out.
+
+A kernel compiles once per install (then numba caches it on disk, see :mod:`automata._jit`), so its
+compile time is a property of the machine's history, not of the run that happened to pay it:
+counting it would make a first run look tens of times slower than the same run later. numba
+announces every compilation that misses its cache as a ``numba:compile`` event
+(:mod:`numba.core.event`); :func:`install` listens, adds up the outermost ones (a kernel compiles
+the kernels it calls inside its own event) and prints one line on stderr when the first begins.
+
+:func:`compile_seconds` is the total so far, and :func:`clock` a ``perf_counter`` that stands still
+while numba compiles: the learning loop times epochs with it and records compile seconds apart.
+Everything here is process-wide and cheap to read; without numba imported nothing compiles and
+both stay at zero.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from typing import Any
+
+MESSAGE = "compiling kernels (first run only)…"
+
+_total = 0.0
+_depth = 0
+_began = 0.0
+_said = False
+_lock = threading.Lock()
+
+
+def compile_seconds() -> float:
+    """Seconds numba has spent compiling in this process."""
+    return _total
+
+
+def clock() -> float:
+    """``time.perf_counter()`` minus the compile seconds so far (including a compilation under way)."""
+    with _lock:
+        now = time.perf_counter()
+        running = now - _began if _depth else 0.0
+        return now - _total - running
+
+
+def _started() -> None:
+    global _depth, _began, _said
+    with _lock:
+        _depth += 1
+        if _depth > 1:
+            return
+        _began = time.perf_counter()
+        say = not _said
+        _said = True
+    if say:
+        print(MESSAGE, file=sys.stderr, flush=True)
+
+
+def _ended() -> None:
+    global _depth, _total
+    with _lock:
+        _depth -= 1
+        if _depth == 0:
+            _total += time.perf_counter() - _began
+
+
+def install() -> None:
+    """Listen to numba's compile events (once; called when the first kernel is handed to numba)."""
+    from numba.core import event
+
+    class _Listener(event.Listener):
+        def on_start(self, event: Any) -> None:
+            _started()
+
+        def on_end(self, event: Any) -> None:
+            _ended()
+
+    event.register("numba:compile", _Listener())  # type: ignore[no-untyped-call]

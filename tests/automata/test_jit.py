@@ -1,0 +1,49 @@
+"""When a kernel runs as plain Python and when compiled (:mod:`automata._jit`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from automata import _jit
+
+
+def _fresh_kernel() -> Any:
+    """A kernel of its own (the shared ones keep their state for the whole test session)."""
+    from automata._kernels import reachable
+
+    k: Any = reachable
+    return _jit.Kernel(k.py_func)
+
+
+def test_small_calls_run_as_python_until_the_budget_is_spent(monkeypatch: pytest.MonkeyPatch) -> None:
+    k = _fresh_kernel()
+    table = np.array([[1], [1]], dtype=np.int32)
+    assert k(table, 0).tolist() == [True, True]
+    assert not k._compiled and k._dispatcher is None
+    monkeypatch.setattr(k, "_python_seconds", _jit.PYTHON_BUDGET)
+    assert k(table, 0).tolist() == [True, True]
+    assert k._compiled
+
+
+def test_a_call_past_the_small_size_runs_compiled() -> None:
+    k = _fresh_kernel()
+    table = np.zeros((_jit.SMALL + 1, 1), dtype=np.int32)
+    assert k(table, 0).sum() == 1
+    assert k._compiled
+
+
+def test_while_another_process_compiles_a_kernel_small_calls_go_on_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    k = _fresh_kernel()
+    monkeypatch.setattr(k, "_python_seconds", _jit.PYTHON_BUDGET)
+    table = np.array([[0]], dtype=np.int32)
+    with _jit._compiling(k, wait=False) as ours:  # stands in for the other process (flock: per open file)
+        assert ours
+        with _jit._compiling(k, wait=False) as again:
+            assert not again
+        assert k(table, 0).tolist() == [True]
+        assert not k._compiled
+    assert k(table, 0).tolist() == [True]
+    assert k._compiled
