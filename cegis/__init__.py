@@ -8,6 +8,7 @@ A run: ``state = await run(task, learner, teacher, config)``; one epoch:
 from cegis.config import Budgets, LoopConfig
 from cegis.learner import Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.loop import initial_state, run, step
+from cegis.passive import LearnedRegex, learn_regex
 from cegis.records import run_recorded
 from cegis.setup import exact_setting
 from cegis.state import EpochRecord, EpochState, Outcome, RunCost, Task
@@ -16,6 +17,7 @@ __all__ = [
     "Budgets",
     "EpochRecord",
     "EpochState",
+    "LearnedRegex",
     "Learner",
     "LearnerContext",
     "LearnerCost",
@@ -27,6 +29,7 @@ __all__ = [
     "Task",
     "exact_setting",
     "initial_state",
+    "learn_regex",
     "run",
     "run_recorded",
     "step",

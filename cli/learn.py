@@ -1,15 +1,12 @@
-"""``python -m cli learn``: learn a regex from a target (exact teacher) or from labeled examples.
+"""``python -m cli learn``: learn a regex from a target (exact teacher) or from labeled strings.
 
-With ``--target`` the exact teacher knows the language and the loop runs until the learned regex
-denotes exactly that language (or a budget is spent); with ``--examples`` (a CSV of
-``string,label`` rows) the examples are given to the learner up front and judged by a test-suite
-oracle holding the same rows, so the answer is a regex consistent with all of them, the smallest
-the enumeration finds within budget (``smallest-first``). The learner is any name of
-:data:`cegis.registry.REGISTRY` (for ``--target`` by default the best one that needs no membership
-queries) or ``llm`` (a model behind an OpenAI-compatible server, with the options of
-:mod:`cli.learn_llm`). Bad input (a regex that does not parse, an empty or malformed file,
-contradictory labels, a learner the teacher cannot serve) is one line on stderr and exit code 2; a
-run that ends without a usable answer exits with 1.
+With ``--target`` the exact teacher answers with clustered counterexamples (the paper's protocol)
+until the learned regex is the target or a budget is spent; a run that ends without it still
+reports its best hypothesis and that hypothesis's accuracy. With ``--examples`` (CSV) or
+``--positives``/``--negatives`` (one string per line) the strings are given up front, and the
+symbolic learner, reading them through its class prior, answers with a regex consistent with all
+of them. ``--flavor`` prints the answer for an engine. Bad input is one line on stderr and exit
+code 2; a run that ends without a usable answer exits with 1.
 """
 
 from __future__ import annotations
@@ -27,6 +24,7 @@ from automata.errors import AutomataError
 from automata import compile_time
 from cegis.config import Budgets, LoopConfig
 from cegis.errors import RecordsError
+from cegis.passive import printed_for
 from cegis.registry import REGISTRY, UnknownLearner, build, default_passive, spec
 from cegis.records import run_recorded
 from cegis.setup import exact_setting
@@ -36,20 +34,23 @@ from cli.errors import BadInput
 from cli.learn_llm import llm_options, options_from, run_llm
 from oracle import SAMPLING_MODES, Example, SuiteOracle, Teacher, TeacherConfig
 from oracle.config import PROFILES
-from regexlang import DIALECTS, Dialect, RegexSyntaxError, parse
+from regexlang import DIALECTS, Dialect, RegexError, RegexSyntaxError, parse
+from regexlang.flavors import ANCHORINGS, FLAVORS, Anchoring, Flavor
 
 #: The model-backed learner: its options come from :mod:`cli.learn_llm`, its setting from ``--setting``.
 LLM = "llm"
-#: The default for --examples: the smallest consistent regex the enumeration finds, else a consistent one.
-SMALLEST_FIRST = "smallest-first"
+#: The default for labeled strings: the symbolic learner, which reads them through its class prior.
+FROM_EXAMPLES = "symbolic"
 _LABELS = {"1": True, "0": False, "true": True, "false": False}
 
 
 def read_examples(path: Path) -> tuple[Example, ...]:
-    """The ``string,label`` rows of a CSV file (a ``string,label`` header is skipped); BadInput on
-    an unreadable, empty or malformed file or on contradictory labels."""
+    """The ``string,label`` rows of a CSV file as written (quoted line breaks and separators kept,
+    a byte-order mark dropped; a ``string,label`` header is skipped); BadInput on an unreadable,
+    empty or malformed file or on contradictory labels."""
     try:
-        rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
+        with path.open(encoding="utf-8-sig", newline="") as opened:
+            rows = list(csv.reader(opened))
     except (OSError, UnicodeDecodeError, csv.Error) as error:
         raise BadInput(f"cannot read {path}: {error}") from None
     if rows and [cell.strip().lower() for cell in rows[0]] == ["string", "label"]:
@@ -61,15 +62,54 @@ def read_examples(path: Path) -> tuple[Example, ...]:
         examples.append(Example(row[0], _LABELS[row[1].strip().lower()]))
     if not examples:
         raise BadInput(f"{path}: no labeled examples")
-    clash = contradiction(tuple(examples))
+    return _checked(tuple(examples), str(path))
+
+
+def read_lines(path: Path, label: bool) -> tuple[Example, ...]:
+    """One example per line of ``path`` (``-``: standard input), all labeled ``label``. Lines end
+    at ``\n`` only (a ``\r`` before it is dropped), so U+2028 or ``\x85`` stay inside a string."""
+    try:
+        if str(path) == "-":
+            text = sys.stdin.buffer.read().decode("utf-8-sig")
+        else:
+            with path.open(encoding="utf-8-sig", newline="") as opened:
+                text = opened.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise BadInput(f"cannot read {path}: {error}") from None
+    lines = text.removesuffix("\n").split("\n") if text else []
+    return tuple(Example(line.removesuffix("\r"), label) for line in lines)
+
+
+def _checked(examples: tuple[Example, ...], where: str) -> tuple[Example, ...]:
+    clash = contradiction(examples)
     if clash is not None:
-        raise BadInput(f"{path}: {clash[0].string!r} is labeled both 1 and 0")  # type: ignore[union-attr]
+        raise BadInput(f"{where}: {clash[0].string!r} is labeled both 1 and 0")  # type: ignore[union-attr]
     return tuple(dict.fromkeys(examples))
 
 
-def _setting(target: str | None, examples: Path | None, dialect: Dialect, config: LoopConfig) -> tuple[Task, Teacher]:
-    if (target is None) == (examples is None):
-        raise BadInput("give exactly one of --target REGEX and --examples FILE")
+def _given(examples: Path | None, positives: Path | None, negatives: Path | None) -> tuple[Example, ...] | None:
+    """The labeled strings of ``--examples`` or ``--positives``/``--negatives``, or None."""
+    if examples is not None:
+        if positives is not None or negatives is not None:
+            raise BadInput("give --examples FILE or --positives/--negatives FILE, not both")
+        return read_examples(examples)
+    if positives is None and negatives is None:
+        return None
+    if positives is None:
+        raise BadInput("--negatives needs --positives FILE: nothing to learn from negatives alone")
+    given = read_lines(positives, True) + (read_lines(negatives, False) if negatives is not None else ())
+    if not any(e.label for e in given):
+        raise BadInput(f"{positives}: no positive strings")
+    if negatives is None:
+        click.echo("warning: no negative examples, so the answer is a guess: nothing says what it must reject", err=True)
+    return _checked(given, "--positives/--negatives")
+
+
+def _setting(
+    target: str | None, given: tuple[Example, ...] | None, name: str, dialect: Dialect, config: LoopConfig
+) -> tuple[Task, Teacher]:
+    if (target is None) == (given is None):
+        raise BadInput("give exactly one of --target REGEX, --examples FILE and --positives FILE")
     if target is not None:
         try:
             parse(target, dialect)
@@ -79,43 +119,84 @@ def _setting(target: str | None, examples: Path | None, dialect: Dialect, config
         if any(issue.blocking for issue in teacher.issues):
             raise BadInput(f"--target: {'; '.join(map(str, teacher.issues))}")
         return task, teacher
-    assert examples is not None
-    given = read_examples(examples)
-    return Task(dialect, examples=given, name=str(examples)), SuiteOracle.from_examples(given, dialect=dialect)
+    assert given is not None
+    return Task(dialect, examples=given, name=name), SuiteOracle.from_examples(given, dialect=dialect)
 
 
-def _report(state: EpochState, dialect: Dialect, learner: str, seconds: float) -> dict[str, object]:
-    return {
-        "regex": state.hypothesis,
+def _best(state: EpochState) -> tuple[str | None, float | None]:
+    """The final hypothesis, or, when the run ended without one that passed, the hypothesis of
+    the best accuracy on the teacher's evaluation set (the latest on a tie), with that accuracy."""
+    scored = [(r.scores.accuracy, r.epoch, r.proposal_text) for r in state.records if r.scores is not None and r.proposal_text]
+    if state.outcome == "equivalent" or not scored:
+        final = state.hypothesis or next((r.proposal_text for r in reversed(state.records) if r.failure is None and r.proposal_text), None)
+        return final, next((r.scores.accuracy for r in reversed(state.records) if r.scores is not None), None)
+    accuracy, _, text = max(scored)
+    return text, accuracy
+
+
+def _report(
+    state: EpochState, dialect: Dialect, learner: str, seconds: float, flavor: Flavor | None, anchored: Anchoring | None
+) -> dict[str, object]:
+    text, accuracy = _best(state)
+    report: dict[str, object] = {
+        "regex": text,
         "dialect": dialect,
         "exact": state.outcome == "equivalent",
         "consistent": state.accepted,
         "outcome": state.outcome,
+        "accuracy": accuracy,
         "learner": learner,
         "epochs": state.epoch,
         "examples": len(state.examples),
         "membership_queries": state.cost.learner.membership_queries,
         "seconds": round(seconds, 3),
     }
+    if flavor is not None and text is not None:
+        alphabet = state.task.universe
+        try:
+            report["regex"] = printed_for(parse(text, dialect, alphabet), flavor, anchored, alphabet)
+        except RegexError as error:
+            raise BadInput(f"--flavor {flavor}: {error}") from None
+        report["dialect_regex"], report["flavor"] = text, flavor
+    return report
 
 
-@click.command()
+@click.command(epilog="""Examples: a CSV of string,label rows (label 1/0 or true/false; a string,label
+header is optional; quote a string holding a comma or a line break), or --positives FILE with one
+string per line (and --negatives FILE; '-' reads standard input). Default learner: for --target
+the best learner without membership queries (symbolic), with clustered counterexamples; for
+strings, symbolic (its class prior reads digits, letters, hex digits, ... and counts).""")
 @click.option("--target", metavar="REGEX", help="The regex to learn (an exact teacher judges every hypothesis).")
 @click.option(
     "--examples", type=click.Path(path_type=Path), metavar="FILE", help="A CSV file of string,label rows to fit."
 )
-@click.option("--dialect", type=click.Choice(DIALECTS), default="python", show_default=True)
+@click.option("--positives", type=click.Path(path_type=Path), metavar="FILE", help="Strings to accept, one per line ('-': stdin).")
+@click.option("--negatives", type=click.Path(path_type=Path), metavar="FILE", help="Strings to reject, one per line ('-': stdin).")
 @click.option(
-    "--learner",
-    metavar="NAME",
-    help=f"One of {', '.join([*sorted(REGISTRY), LLM])}, or package.module:factory (your own learner). "
-    "Default: the best without membership queries.",
+    "--dialect", type=click.Choice(DIALECTS), default="python", show_default=True,
+    help="Syntax of --target and of the learned regex: python (re.fullmatch), simple, extended (& and ~).",
+)  # fmt: skip
+@click.option(
+    "--flavor", type=click.Choice(FLAVORS), default=None,
+    help="Print the answer for this engine (escapes, classes, groups); with & or ~, through its automaton.",
+)  # fmt: skip
+@click.option(
+    "--anchored", type=click.Choice(ANCHORINGS), default=None,
+    help="fullmatch: for a whole-string call (re.fullmatch); search: with anchors for a search call. "
+    "Default: what the flavour's usual call needs (python, re2: fullmatch; pcre, javascript, posix: search).",
+)  # fmt: skip
+@click.option(
+    "--learner", metavar="NAME",
+    help=f"One of {', '.join([*sorted(REGISTRY), LLM])}, or package.module:factory (your own learner). Default: symbolic (see below).",
 )
 @click.option("--mode", type=click.Choice(SAMPLING_MODES), default="paths", show_default=True, help="Counterexample sampling.")
 @click.option("--profile", type=click.Choice(PROFILES), default="improved", show_default=True, help="Teacher profile.")
-@click.option("--clustered/--plain", default=False, show_default=True, help="Clustered (symbolic) counterexamples.")
+@click.option("--clustered/--plain", default=True, show_default=True, help="Clustered (symbolic) counterexamples, the paper's protocol.")
 @click.option("--batch", type=click.IntRange(min=1), default=250, show_default=True, help="Counterexamples per epoch.")
-@click.option("--max-epochs", type=click.IntRange(min=1), default=12, show_default=True)
+@click.option(
+    "--max-epochs", type=click.IntRange(min=1), default=12, show_default=True,
+    help="Epochs (proposal, then the teacher's answer) before the run stops without the target.",
+)  # fmt: skip
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--records", type=click.Path(path_type=Path), metavar="FILE", help="Append JSON Lines records (resumes).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
@@ -123,7 +204,11 @@ def _report(state: EpochState, dialect: Dialect, learner: str, seconds: float) -
 def learn(
     target: str | None,
     examples: Path | None,
+    positives: Path | None,
+    negatives: Path | None,
     dialect: Dialect,
+    flavor: Flavor | None,
+    anchored: Anchoring | None,
     learner: str | None,
     mode: str,
     profile: str,
@@ -135,15 +220,16 @@ def learn(
     as_json: bool,
     **llm: Any,
 ) -> None:
-    """Learn a regex from --target or --examples and print it.
+    """Learn a regex from --target, --examples or --positives/--negatives and print it.
 
     Exits with 0 when the regex is exactly the target (or consistent with every example), 1 when
-    the run ended without such a regex, 2 on bad input.
+    the run ended without such a regex (the best hypothesis is still printed), 2 on bad input.
     """
-    name = learner or (SMALLEST_FIRST if examples is not None else default_passive())
+    given = _given(examples, positives, negatives)
+    name = learner or (FROM_EXAMPLES if given is not None else default_passive())
     teacher_config = TeacherConfig(batch=batch, mode=mode, clustered=clustered, profile=profile)  # type: ignore[arg-type]
     config = LoopConfig(teacher=teacher_config, budgets=Budgets(epochs=max_epochs), seed=seed)
-    task, teacher = _setting(target, examples, dialect, config)
+    task, teacher = _setting(target, given, str(examples or positives), dialect, config)
     try:
         membership = name != LLM and spec(name).membership
     except UnknownLearner as error:
@@ -162,12 +248,13 @@ def learn(
         raise BadInput(f"--records: {records} is not UTF-8 text (byte {error.start} of a line)") from None
     except AutomataError as error:
         raise BadInput(f"--target: the teacher cannot work with this target: {error}") from None
-    report = _report(state, dialect, name, compile_time.clock() - started)
+    report = _report(state, dialect, name, compile_time.clock() - started, flavor, anchored)
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False))
     else:
         status = "exact" if report["exact"] else "consistent" if report["consistent"] else f"not learned ({state.outcome})"
-        click.echo(f"regex:    {state.hypothesis if state.hypothesis is not None else '(none)'}")
+        best = "" if report["consistent"] or report["accuracy"] is None else f" (best hypothesis, accuracy {report['accuracy']:.3f})"
+        click.echo(f"regex:    {report['regex'] if report['regex'] is not None else '(none)'}{best}")
         click.echo(f"status:   {status}")
         click.echo(f"learner:  {name}")
         click.echo(f"epochs:   {state.epoch}")

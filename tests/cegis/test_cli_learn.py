@@ -93,13 +93,13 @@ def test_bad_input_in_a_real_process_prints_no_traceback(files: dict[str, str]) 
     assert done.stderr.count("\n") == 1 and "labeled both" in done.stderr
 
 
-def test_examples_default_to_the_smallest_first_chain_without_membership_queries(tmp_path: Path) -> None:
+def test_examples_default_to_the_symbolic_learner_without_membership_queries(tmp_path: Path) -> None:
     rows = tmp_path / "rows.csv"
     rows.write_text("a1,1\nb22,1\nab,0\n1a,0\n,0\n", encoding="utf-8")
     code, out = invoke("--examples", str(rows), "--dialect", "extended", "--json")
     report = json.loads(out)
     assert code == 0 and report["consistent"] is True and report["membership_queries"] == 0
-    assert report["learner"] == "smallest-first" and not REGISTRY[default_passive()].membership
+    assert report["learner"] == "symbolic" and not REGISTRY[default_passive()].membership
     for string, label in (("a1", True), ("b22", True), ("ab", False), ("1a", False), ("", False)):
         assert bool(re.fullmatch(report["regex"], string)) == label  # these extended regexes read the same in `re`
 
@@ -134,3 +134,48 @@ def test_a_users_learner_is_named_by_module_and_factory(tmp_path: Path) -> None:
     assert json.loads(done.stdout)["regex"] == "ab"
     missing = subprocess.run([*command, "--learner", "mine:nothing"], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert missing.returncode == 2 and "cannot load learner 'mine:nothing'" in missing.stderr
+
+
+def test_a_csv_is_read_as_written_quoted_line_breaks_separators_and_a_byte_order_mark(tmp_path: Path) -> None:
+    rows = tmp_path / "rows.csv"
+    rows.write_bytes('\ufeffstring,label\r\n"a\nb",1\r\nab,0\r\n"x\u2028y",1\r\n"p\x85q",0\r\n'.encode("utf-8"))
+    code, out = invoke("--examples", str(rows), "--learner", "union", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["consistent"] is True and report["examples"] == 4
+    pattern = re.compile(report["regex"])
+    assert pattern.fullmatch("a\nb") and pattern.fullmatch("x\u2028y")
+    assert not pattern.fullmatch("ab") and not pattern.fullmatch("p\x85q")
+
+
+def test_positives_and_negatives_files_give_a_regex_for_the_flavour(tmp_path: Path) -> None:
+    positives, negatives = tmp_path / "good.txt", tmp_path / "bad.txt"
+    positives.write_text("12345\n98765-4321\n55555\n12345-0000\n", encoding="utf-8")
+    negatives.write_text("1234\r\n123456\r\n12345-\r\n", encoding="utf-8")
+    code, out = invoke("--positives", str(positives), "--negatives", str(negatives), "--flavor", "javascript", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["consistent"] is True and report["flavor"] == "javascript"
+    assert report["regex"] == "^\\d{5}(?:-\\d{4})?$" and report["dialect_regex"] == "[0-9]{5}(?:-[0-9]{4})?"
+
+
+def test_positives_alone_from_stdin_are_a_guess_said_on_stderr() -> None:
+    result = CliRunner().invoke(learn, ["--positives", "-", "--json"], input="abc\nabd\nabe\n")
+    assert result.exit_code == 0 and "guess" in result.stderr
+    assert re.fullmatch(json.loads(result.stdout)["regex"], "abd")
+
+
+def test_a_target_defaults_to_clustered_counterexamples_and_a_failed_run_reports_its_best_hypothesis() -> None:
+    help_text = CliRunner().invoke(learn, ["--help"]).output
+    assert "--clustered / --plain" in help_text and "[default: clustered]" in help_text
+    for words in ("true/false", "--max-epochs", "--dialect", "symbolic", "--flavor", "--anchored"):
+        assert words in help_text
+    code, out = invoke("--target", "[A-Za-z]{6,}.*dog.*", "--max-epochs", "1", "--plain", "--json")
+    report = json.loads(out)
+    assert code == 1 and report["outcome"] == "epochs"
+    assert report["regex"] is not None and 0.0 <= report["accuracy"] <= 1.0
+
+
+def test_negatives_without_positives_are_bad_input(tmp_path: Path) -> None:
+    negatives = tmp_path / "bad.txt"
+    negatives.write_text("x\n", encoding="utf-8")
+    code, out = invoke("--negatives", str(negatives))
+    assert code == 2 and "--positives" in out

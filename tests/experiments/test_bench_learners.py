@@ -15,7 +15,7 @@ EXTENDED = universe("extended")
 TASK, _ = make_task("t", parse("[A-Z][a-z]*#", "extended", EXTENDED), "[A-Z][a-z]*#", "extended", EXTENDED, "test")
 
 
-@pytest.mark.parametrize("protocol", ["paper", "shortest"])
+@pytest.mark.parametrize("protocol", ["paper", "shortest", "plain"])
 def test_a_run_learns_and_its_record_reads_back(protocol: str) -> None:
     result = run_job(Job("symbolic", "extended", TASK, protocol, 0))  # type: ignore[arg-type]
     assert result.success and result.outcome == "equivalent" and result.membership_queries == 0
@@ -25,3 +25,8 @@ def test_a_run_learns_and_its_record_reads_back(protocol: str) -> None:
     rows = table([result]).splitlines()
     assert any(row.split()[3] == "1" and "100.0%" in row for row in rows[2:])
     assert "[A-Z][a-z]*#" in slowest([result])
+
+
+def test_kb13_is_reported_as_the_development_set() -> None:
+    result = run_job(Job("symbolic", "kb13", TASK, "paper", 0))
+    assert any(row.split()[1] == "kb13-dev" for row in table([result]).splitlines()[2:])

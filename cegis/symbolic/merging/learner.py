@@ -29,9 +29,11 @@ from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.symbolic.merging import agreement
 from cegis.symbolic.merging.exact import smallest
 from cegis.symbolic.merging.factors import factor_hypotheses
+from cegis.symbolic.merging.prior import lifted
 from cegis.symbolic.merging.quotient import LabelConflict, Quotient
 from cegis.symbolic.merging.redblue import MergeOrder, red_blue, table
 from cegis.symbolic.merging.scoring import CHECK_STATE_LIMIT, score
+from cegis.symbolic.merging.templates import CUTS, template_hypotheses
 from cegis.symbolic.merging.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
 from cegis.symbolic.merging.words import PackedWords
 from cegis.symbolic.union import as_regex as union_regex
@@ -94,6 +96,9 @@ class MergingLearner:
     # Beyond state merging: the positives' own language and the shared-factor hypotheses compete,
     # and what shortest counterexamples imply constrains the candidates (off: classic RPNI / EDSM).
     augmented: bool = False
+    # Plain examples read through a prior over character classes (:mod:`.prior`) instead of as one
+    # atom, when no example is clustered (the teacher's classes are better evidence).
+    class_prior: bool = False
 
     async def propose(self, context: LearnerContext) -> Proposal:
         """The smallest consistent hypothesis for the context's examples (and, when the learner is
@@ -147,7 +152,13 @@ def symbolic() -> MergingLearner:
         for strategy in ("edsm", "rpni")
     )
     return MergingLearner(
-        "symbolic", "atoms", orders, complete_alike=True, readings=("tied", "representative"), augmented=True
+        "symbolic",
+        "atoms",
+        orders,
+        complete_alike=True,
+        readings=("tied", "representative"),
+        augmented=True,
+        class_prior=True,
     )
 
 
@@ -167,7 +178,16 @@ def _learn(
 ) -> Proposal:
     problems: list[str] = []
     earlier = agreement.Agreements.compile(agreements, dialect, universe, CHECK_STATE_LIMIT)
-    merged = _agreeing(lambda more: _consistent([*examples, *more], universe, learner, problems), earlier, facts)
+    written = learner.class_prior and not any(isinstance(e, ClusteredExample) for e in examples)
+    if written:  # a template that fits needs no merging (the slow part)
+        fitting = [c for c in _templates(examples, universe, problems) if not misclassified(c[0], examples)]
+        fitting = [c for c in fitting if not earlier.implied(c[0])]
+        if fitting:
+            return _proposed(fitting, examples, dialect, universe, learner, written, problems, bool(agreements))
+    def read(more: Sequence[Counterexample]) -> Sequence[Counterexample]:
+        return lifted([*examples, *more], universe) if written else [*examples, *more]
+
+    merged = _agreeing(lambda more: _consistent(read(more), universe, learner, problems), earlier, facts)
     for found, keeping, implied in merged:
         if keeping:
             found = keeping
@@ -177,8 +197,10 @@ def _learn(
     candidates: list[tuple[DFA, str, Regex | None]] = [(dfa, how, None) for dfa, how in found]
     if learner.augmented:
         candidates += [(dfa, how, None) for dfa, how in _finite(examples, universe, earlier, problems)]
+        if written:
+            candidates += [(dfa, f"{how}, read through classes", None) for dfa, how in _finite(read(()), universe, earlier, problems)]
         candidates += _spelled(examples, universe, earlier, facts, problems)
-    return _proposed(candidates, examples, dialect, universe, learner, problems)
+    return _proposed(candidates, examples, dialect, universe, learner, written, problems, bool(agreements))
 
 
 def _spelled(
@@ -210,14 +232,22 @@ def _proposed(
     dialect: Dialect,
     universe: CharSet,
     learner: MergingLearner,
+    written: bool,
     problems: list[str],
+    bound: bool = False,
 ) -> Proposal:
-    """The candidate of the shortest description whose printed regex labels every example right,
-    or a typed failure with every candidate's problem."""
+    """The candidate of the shortest description (``written``: as plain examples read through the
+    class prior are scored, :func:`.scoring.score`) whose printed regex labels every example right,
+    or a typed failure with every candidate's problem. With ``written`` and no earlier agreements
+    to keep (``bound``) the answer is never longer than the positives listed as alternatives: past
+    that, the shortest consistent print, or the listing itself."""
     positives = [_representative(e) for e in examples if e.label]
-    for dfa, how, regex in sorted(candidates, key=lambda c: score(c[0], positives, c[2])):
+    listed = written and bool(positives) and not bound
+    listing = unparse(any_of(*map(union_regex, (e for e in examples if e.label))), dialect, universe) if listed else ""
+    shortest: Proposal | None = None
+    for dfa, how, regex in sorted(candidates, key=lambda c: score(c[0], positives, c[2], written)):
         try:
-            text = _printed(dfa, dialect, universe, examples, regex)
+            text = _printed(dfa, dialect, universe, examples, regex, written)
         except SizeLimitExceeded as error:
             problems.append(f"{how}: {error}")
             continue
@@ -225,9 +255,16 @@ def _proposed(
         if problem is None:
             states = dfa.n_states - (dead_state(dfa) is not None)
             reasoning = f"{how} over {len(dfa.alphabet)} {learner.granularity}: {states} states"
-            return Proposal(parse(text, dialect, universe), text, reasoning)
+            proposal = Proposal(parse(text, dialect, universe), text, reasoning)
+            if not listed or len(text) <= len(listing):
+                return proposal
+            if shortest is None or len(text) < len(shortest.text):
+                shortest = proposal
+            continue
         problems.append(f"{how}: {problem}")
-    return _failure("search_exhausted", "; ".join(problems) or "no merge order succeeded")
+    if listed and _check(listing, examples, dialect, universe) is None:
+        return Proposal(parse(listing, dialect, universe), listing, "the positives listed (every shorter candidate failed)")
+    return shortest or _failure("search_exhausted", "; ".join(problems) or "no merge order succeeded")
 
 
 def _agreeing(
@@ -265,6 +302,19 @@ def _finite(
     return [] if dfa.n_states > MAX_LISTING_STATES or earlier.implied(dfa) else [(dfa, "the positives")]
 
 
+def _templates(examples: Sequence[Counterexample], universe: CharSet, problems: list[str]) -> list[tuple[DFA, str, Regex]]:
+    """The templates of the plain examples (:mod:`cegis.symbolic.merging.templates`), with their automata."""
+    positives = [e.string for e in examples if isinstance(e, Example) and e.label]
+    negatives = [e.string for e in examples if isinstance(e, Example) and not e.label]
+    out = []
+    for regex, how in (t for cut in CUTS for t in template_hypotheses(positives, negatives, universe, cut)):
+        try:
+            out.append((minimize(compile_regex(regex, universe, state_limit=CHECK_STATE_LIMIT)), how, regex))
+        except AutomataError as error:
+            problems.append(f"{how}: {error}")
+    return out
+
+
 def _factored(
     positives: Sequence[str],
     negatives: Sequence[str],
@@ -293,7 +343,10 @@ def _representative(example: Counterexample) -> str:
 
 
 def _consistent(
-    examples: Sequence[Counterexample], universe: CharSet, learner: MergingLearner, problems: list[str]
+    examples: Sequence[Counterexample],
+    universe: CharSet,
+    learner: MergingLearner,
+    problems: list[str],
 ) -> list[tuple[DFA, str]]:
     """The distinct DFAs consistent with ``examples`` that the learner's readings and orders find."""
     found: list[tuple[DFA, str]] = []
@@ -376,7 +429,10 @@ def _merges(order: MergeOrder) -> MergeOrder:
 
 
 def _prefix_tree(
-    examples: Sequence[Counterexample], universe: CharSet, granularity: Granularity, reading: TreeReading
+    examples: Sequence[Counterexample],
+    universe: CharSet,
+    granularity: Granularity,
+    reading: TreeReading,
 ) -> _Tree:
     """The alphabet, the prefix tree, the examples as words, and those left out of the tree (to
     check on the hypothesis). A clustered example is read as ``reading`` says; a tie that fails is
@@ -443,14 +499,25 @@ def _alike(words: Sequence[SymbolicWord], size: int) -> Int64Array:
 
 
 def _printed(
-    dfa: DFA, dialect: Dialect, universe: CharSet, examples: Sequence[Counterexample], spelled: Regex | None = None
+    dfa: DFA,
+    dialect: Dialect,
+    universe: CharSet,
+    examples: Sequence[Counterexample],
+    spelled: Regex | None = None,
+    written: bool = False,
 ) -> str:
     """``dfa`` as a regex of ``dialect``: ``spelled`` as it is when the dialect writes ``&`` and
-    ``~`` (extended), else by state elimination, which gives up (:class:`SizeLimitExceeded`) past
-    :data:`CHECK_STATE_LIMIT` regex nodes: a regex that large would not compile back within the
-    same limit of states."""
+    ``~`` (extended) or the learner reads plain examples through classes (``written``) and the
+    dialect can write it, else by state elimination, which gives up (:class:`SizeLimitExceeded`)
+    past :data:`CHECK_STATE_LIMIT` regex nodes: a regex that large would not compile back within
+    the same limit of states."""
     if spelled is not None and dialect == "extended":
         return unparse(spelled, dialect, universe)
+    if spelled is not None and written:
+        try:
+            return unparse(spelled, dialect, universe)
+        except RegexError:
+            pass
     regex = to_regex(dfa, size_limit=CHECK_STATE_LIMIT)
     if regex != EmptySet() or dialect == "python":
         return unparse(regex, dialect, universe)

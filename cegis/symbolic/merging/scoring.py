@@ -17,9 +17,11 @@ from automata.compile import compile_regex
 from automata.counting import count_by_length
 from automata.dfa import DFA, classes_by_target
 from automata.minimize import minimize
+from automata.errors import SizeLimitExceeded
 from automata.ops import dead_state
+from automata.to_regex import to_regex
 from cegis.symbolic.merging.pumping import unpumped_loops
-from regexlang.ast import Chars, Complement, Concat, Intersection, Regex, Repeat, Star, Union, concat
+from regexlang.ast import Chars, Complement, Concat, Intersection, Regex, Repeat, Star, Union, children, concat
 from regexlang.charset import CharSet
 
 #: What a loop that no positive pumps (:mod:`cegis.symbolic.merging.pumping`) costs a hypothesis, in
@@ -33,11 +35,17 @@ UNPUMPED_COST = 3
 CHECK_STATE_LIMIT = 20_000
 
 
-def score(dfa: DFA, positives: Sequence[str], spelled: Regex | None = None) -> tuple[float, int, int]:
+def score(
+    dfa: DFA, positives: Sequence[str], spelled: Regex | None = None, written: bool = False
+) -> tuple[float, int, int]:
     """The description length (MDL) in bits: the automaton (:func:`automaton_bits`, or the
     automata of the parts of ``spelled`` when fewer, :func:`parts_bits`; each loop no positive
     pumps counted as :data:`UNPUMPED_COST` more states of the average cost), then each positive as
-    one of the strings of its length the hypothesis accepts. On a tie, fewer unpumped loops, then
+    one of the strings of its length the hypothesis accepts. With ``written`` (plain examples read
+    through the class prior) the automaton may be described by its regex (:func:`regex_bits`, so
+    ``[0-9]{5}`` costs one class and a count), and each positive's length is named among the
+    lengths up to the longest positive's that the hypothesis accepts (a hypothesis that accepts
+    lengths the positives never show pays for it on every positive). On a tie, fewer unpumped loops, then
     fewer transitions off each row's first target."""
     unpumped = unpumped_loops(dfa, positives)
     dead = dead_state(dfa)
@@ -49,6 +57,11 @@ def score(dfa: DFA, positives: Sequence[str], spelled: Regex | None = None) -> t
         bits = min(bits, parts_bits(spelled, dfa.alphabet.universe))
     counts = count_by_length(dfa, max(map(len, positives), default=0))
     data_bits = sum(math.log2(counts[len(p)]) for p in positives if counts[len(p)])
+    if written:
+        bits = min(bits, _written_bits(dfa) * (len(live) + UNPUMPED_COST * unpumped) / max(1, len(live)))
+        if spelled is not None:
+            bits = min(bits, regex_bits(spelled, dfa.alphabet.universe))
+        data_bits += len(positives) * math.log2(max(1, sum(1 for count in counts if count)))
     changes = int((dfa.transitions != dfa.transitions[:, :1]).sum())
     return bits + data_bits, unpumped, changes
 
@@ -115,3 +128,26 @@ def _spelling_ends(alphabet: Alphabet, classes: tuple[int, ...]) -> int:
 def _ends(chars: CharSet) -> int:
     """Characters to spell ``chars`` as single characters and ranges."""
     return sum(1 if lo == hi else 2 for lo, hi in chars.intervals)
+
+
+#: Regex nodes past which a candidate is not described by its regex (state elimination gives up).
+WRITTEN_LIMIT = 400
+
+
+def _written_bits(dfa: DFA) -> float:
+    """:func:`regex_bits` of ``dfa``'s regex, or infinity when that regex is too large to read."""
+    try:
+        return regex_bits(to_regex(dfa, size_limit=WRITTEN_LIMIT), dfa.alphabet.universe)
+    except SizeLimitExceeded:
+        return math.inf
+
+
+def regex_bits(regex: Regex, universe: CharSet) -> float:
+    """Bits that write ``regex`` as a person would: each node names its operator, a character set
+    the characters and ranges that spell it or its complement, a counted repetition its bounds."""
+    operator = 3.0  # one of about eight node kinds
+    if isinstance(regex, Chars):
+        return operator + min(_ends(regex.chars), _ends(universe - regex.chars)) * math.log2(len(universe) + 1)
+    if isinstance(regex, Repeat):
+        return operator + regex_bits(regex.inner, universe) + number_bits(regex.min) + number_bits(regex.max)
+    return operator + sum(regex_bits(child, universe) for child in children(regex))

@@ -1,0 +1,82 @@
+"""One call from labeled strings to a regex for an engine: ``learn_regex(positives, negatives)``.
+
+The symbolic learner reads plain strings through its class prior (digits, letters, hex digits, …)
+and proposes the regex of the shortest description consistent with every example; when it finds
+none, the positives listed as alternatives are the answer. The result is printed for the engine
+the caller names (:mod:`regexlang.flavors`); an answer with ``&`` or ``~`` is printed through its
+automaton's regex. Synchronous: no event loop for the caller."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+from automata.compile import compile_regex
+from automata.minimize import minimize
+from automata.to_regex import to_regex
+from oracle.clustered import misclassified
+from oracle.examples import Example
+from regexlang.ast import Regex, text, union
+from regexlang.charset import UNICODE, CharSet
+from regexlang.errors import NotExpressible
+from regexlang.flavors import Anchoring, Flavor, render
+from regexlang.metrics import node_count
+
+#: States the learned regex may compile to when it is checked and printed.
+STATE_LIMIT = 20_000
+
+
+class ContradictoryExamples(ValueError):
+    """A string given both as a positive and as a negative example."""
+
+
+@attrs.frozen
+class LearnedRegex:
+    """A learned regex: its text for the engine, whether it labels every example as given, its
+    size in nodes, and whether it is only a guess (no negative examples)."""
+
+    regex: str
+    consistent: bool
+    size: int
+    guess: bool
+    tree: Regex = attrs.field(repr=False)
+    reasoning: str = attrs.field(default="", repr=False)
+
+
+def learn_regex(
+    positives: Iterable[str],
+    negatives: Iterable[str] = (),
+    *,
+    flavor: Flavor = "python",
+    anchored: Anchoring | None = None,
+    universe: CharSet = UNICODE,
+) -> LearnedRegex:
+    """A regex accepting every positive and no negative, printed for ``flavor`` (anchored for a
+    search call when ``anchored`` says so; default: what the flavour's usual call needs).
+    ``ContradictoryExamples`` when a string is in both lists."""
+    from cegis.symbolic.merging import symbolic  # the learner loads numba kernels: only when used
+
+    wanted = list(dict.fromkeys(positives))
+    unwanted = list(dict.fromkeys(negatives))
+    both = set(wanted) & set(unwanted)
+    if both:
+        raise ContradictoryExamples(f"{sorted(both)[0]!r} is both a positive and a negative example")
+    examples = [Example(s, True) for s in wanted] + [Example(s, False) for s in unwanted]
+    proposal = symbolic().learn(examples, "python", universe)
+    tree = proposal.regex if proposal.regex is not None else union(*map(text, wanted))
+    dfa = minimize(compile_regex(tree, universe, state_limit=STATE_LIMIT))
+    consistent = not misclassified(dfa, examples)
+    printed = printed_for(tree, flavor, anchored, universe)
+    return LearnedRegex(printed, consistent, node_count(tree), not unwanted, tree, proposal.reasoning)
+
+
+def printed_for(tree: Regex, flavor: Flavor, anchored: Anchoring | None = None, universe: CharSet = UNICODE) -> str:
+    """``tree`` printed for ``flavor`` (:func:`regexlang.flavors.render`); with ``&`` or ``~``, or
+    anything else the flavour cannot write, the regex of its automaton instead (``NotExpressible``
+    when even that cannot be written, e.g. the empty language in POSIX)."""
+    try:
+        return render(tree, flavor, anchored, universe)
+    except NotExpressible:
+        dfa = minimize(compile_regex(tree, universe, state_limit=STATE_LIMIT))
+        return render(to_regex(dfa, size_limit=STATE_LIMIT), flavor, anchored, universe)

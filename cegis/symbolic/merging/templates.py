@@ -1,0 +1,294 @@
+"""Hypotheses written the way a person writes a regex for plain examples: fields and separators.
+
+Practical strings (``12345-6789``, ``#a3f0c1``, ``2023-01-05``) are runs of word characters between
+punctuation. Each positive is cut into that *skeleton*; each run of a skeleton is written from the
+values the positives show there, from general to specific: a class of the prior repeated without
+bound or counted (``[0-9]+``, ``[0-9]{5}``), per position (``[0-2][0-9]``), or by its first
+character (``0[1-9]|1[0-2]``). Runs are made specific, one at a time, only while negatives of their
+skeleton are accepted; the templates compete with the merged hypotheses on description length."""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+
+from automata.compile import compile_regex
+from automata.ops import accepts_many
+from regexlang.ast import Chars, Epsilon, Optional, Plus, Regex, Repeat, Star, concat, union
+from regexlang.ast import text as text_regex
+from regexlang.charset import CharSet
+
+_DIGITS = CharSet.range("0", "9")
+_LOWER = CharSet.range("a", "z")
+_UPPER = CharSet.range("A", "Z")
+
+#: What a run may be made of: the classes of the prior and the unions people write.
+RUN_CLASSES: tuple[CharSet, ...] = (
+    _DIGITS,
+    _LOWER,
+    _UPPER,
+    _DIGITS | CharSet.range("a", "f"),
+    _DIGITS | CharSet.range("A", "F"),
+    _DIGITS | CharSet.range("a", "f") | CharSet.range("A", "F"),
+    _LOWER | _UPPER,
+    _LOWER | _UPPER | CharSet.of("_"),
+    _LOWER | _DIGITS,
+    _UPPER | _DIGITS,
+    _LOWER | _UPPER | _DIGITS,
+    _LOWER | _UPPER | _DIGITS | CharSet.of("_"),
+)
+
+#: The parts a run class is made of.
+_PARTS = (_DIGITS, _LOWER, _UPPER, CharSet.of("_"))
+
+#: Characters that make up runs; everything else separates them.
+RUN_CHARS = RUN_CLASSES[-1]
+
+#: Most distinct values a run may list as alternatives (``com|org|net``) instead of a class, when
+#: each is shown at least twice on average.
+MOST_VALUES = 4
+
+#: Levels of detail written for every run alike (unbounded, counted); more specific levels only
+#: where negatives ask for them, since a few positives would make them memorize.
+UNIFORM_LEVELS = 2
+
+#: Longest fixed-length run read by its first character (``0[1-9]|1[0-2]``).
+MOST_SPLIT = 3
+
+#: Most skeletons a template may list; past it the positives have no one shape.
+MOST_SKELETONS = 12
+
+#: A skeleton: separators as strings, runs as the number of their kind (:func:`_kind`).
+_Skeleton = tuple[str | int, ...]
+
+#: How finely positives are cut into runs: ``word`` runs of word characters, or ``class`` runs of
+#: one class each (digits, lower case, upper case: ``abcDEF12`` is three runs).
+Cut = Literal["word", "class"]
+CUTS: tuple[Cut, ...] = ("word", "class")
+_KINDS = (CharSet.range("0", "9"), CharSet.range("a", "z"), CharSet.range("A", "Z"))
+
+
+def template_hypotheses(
+    positives: Sequence[str], negatives: Sequence[str], universe: CharSet, cut: Cut = "word"
+) -> list[tuple[Regex, str]]:
+    """The templates of the positives: every run at one of the :data:`UNIFORM_LEVELS` of detail,
+    and every run as general as the negatives of its skeleton allow. Positives whose
+    skeletons differ only in the separators before the first run or after the last share their
+    runs (``-?[0-9]+\\.[0-9]+``); the template is the union of the skeletons with their common first
+    and last parts written once, none when there are more than :data:`MOST_SKELETONS`."""
+    groups: dict[_Skeleton, list[tuple[str, list[str], str]]] = defaultdict(list)
+    for string in positives:
+        skeleton, before, runs, after = _cut(string, cut)
+        groups[skeleton].append((before, runs, after))
+    if not groups or len(groups) > MOST_SKELETONS:
+        return []
+    shapes = sorted(groups, key=str)
+    ends = {s: ({p for p, _, _ in groups[s]}, {x for _, _, x in groups[s]}) for s in shapes}
+    against: dict[_Skeleton, list[list[str]]] = defaultdict(list)
+    for string in negatives:
+        skeleton, prefix, runs, suffix = _cut(string, cut)
+        if skeleton in groups and prefix in ends[skeleton][0] and suffix in ends[skeleton][1]:
+            against[skeleton].append(runs)
+    ladders = {s: [_levels([r[i] for _, r, _ in groups[s]], universe) for i in range(len(groups[s][0][1]))] for s in shapes}
+
+    def template(chosen: dict[_Skeleton, list[Regex]]) -> Regex:
+        parts = [[_affix(ends[s][0]), *_written(s, chosen[s]), _affix(ends[s][1])] for s in shapes]
+        return _factored([[part for part in option if part != Epsilon()] for option in parts])
+
+    out: dict[Regex, str] = {}
+    for level in range(UNIFORM_LEVELS):
+        uniform = {s: [ladder[min(level, len(ladder) - 1)] for ladder in ladders[s]] for s in shapes}
+        out.setdefault(template(uniform), f"template ({cut} runs at level {level}, {len(shapes)} skeletons)")
+    fitted = {s: _fitted(ladders[s], against[s], universe) for s in shapes}
+    out.setdefault(template(fitted), f"template ({cut} runs fitted, {len(shapes)} skeletons)")
+    return list(out.items())
+
+
+def _kind(char: str, cut: Cut) -> int:
+    """The kind of run ``char`` belongs to under ``cut`` (-1: a separator)."""
+    if cut == "word":
+        return 0 if char in RUN_CHARS else -1
+    return next((k for k, chars in enumerate(_KINDS) if char in chars), -1)
+
+
+def _cut(string: str, cut: Cut) -> tuple[_Skeleton, str, list[str], str]:
+    """The skeleton of ``string`` from its first run to its last, the separators before and after
+    it, and its runs in order."""
+    skeleton: list[str | int] = []
+    runs: list[str] = []
+    for kind, chars in itertools.groupby(string, lambda c: _kind(c, cut)):
+        if kind >= 0:
+            skeleton.append(kind)
+            runs.append("".join(chars))
+        else:
+            skeleton.extend(chars)
+    if not runs:
+        return (), string, [], ""
+    marks = [isinstance(part, int) for part in skeleton]
+    first, last = marks.index(True), len(marks) - marks[::-1].index(True)
+    before, after = string[:first], string[len(string) - (len(skeleton) - last) :] if last < len(skeleton) else ""
+    return tuple(skeleton[first:last]), before, runs, after
+
+
+def _affix(values: set[str]) -> Regex:
+    """Separators before or after the runs: the ones shown, optional when some positive has none."""
+    shown = union(*(text_regex(v) for v in sorted(values) if v))
+    return Optional(shown) if "" in values and len(values) > 1 else shown if len(values) > 1 or "" not in values else Epsilon()
+
+
+def _written(skeleton: _Skeleton, runs: Sequence[Regex]) -> list[Regex]:
+    """The parts of one skeleton's template: separators as themselves, runs as given."""
+    given = iter(runs)
+    return [next(given) if isinstance(part, int) else text_regex(part) for part in skeleton]
+
+
+def _fitted(ladders: Sequence[Sequence[Regex]], negatives: Sequence[Sequence[str]], universe: CharSet) -> list[Regex]:
+    """Per run, the most general level such that no negative of the skeleton has every run
+    accepted: one run at a time is made more specific, each time the run and level that leave the
+    fewest negatives accepted (the most general on a tie), until none is or no run can help."""
+    levels = [0] * len(ladders)
+    if not negatives:
+        return [ladder[0] for ladder in ladders]
+    accepted = [
+        [accepts_many(compile_regex(regex, universe), [n[i] for n in negatives]) for regex in ladder]
+        for i, ladder in enumerate(ladders)
+    ]
+
+    def still(chosen: Sequence[int]) -> int:
+        together = np.ones(len(negatives), dtype=bool)
+        for i, level in enumerate(chosen):
+            together &= accepted[i][level]
+        return int(together.sum())
+
+    left = still(levels)
+    while left:
+        trials = [
+            (still([*levels[:i], deeper, *levels[i + 1 :]]), deeper, i)
+            for i in range(len(ladders))
+            for deeper in range(levels[i] + 1, len(ladders[i]))
+        ]
+        if not trials or min(trials)[0] >= left:
+            break
+        left, deeper, i = min(trials)
+        levels[i] = deeper
+    return [ladder[level] for ladder, level in zip(ladders, levels)]
+
+
+def _levels(values: Sequence[str], universe: CharSet) -> list[Regex]:
+    """One run written from general to specific (distinct regexes only)."""
+    distinct = sorted(set(values))
+    lengths = sorted({len(v) for v in distinct})
+    options: list[Regex] = [_counted(distinct, True, universe), _counted(distinct, False, universe)]
+    if len(lengths) == 1:
+        options.append(_grouped([Chars(_snapped(CharSet.of(c), universe)) for c in zip(*distinct)]))
+        options.append(_grouped([Chars(_span(CharSet.of(c), universe)) for c in zip(*distinct)]))
+        if lengths[0] <= MOST_SPLIT:
+            options.append(_by_first(distinct, universe))
+    else:
+        firsts = Chars(_smallest(CharSet.of("".join(v[0] for v in distinct)), universe))
+        options.append(concat(firsts, _counted([v[1:] for v in distinct], True, universe)))
+        options.append(_split_single(distinct, universe))
+    if len(distinct) <= MOST_VALUES and len(values) >= 2 * len(distinct):
+        options.insert(0, union(*map(text_regex, distinct)))
+    return list(dict.fromkeys(options))
+
+
+def _grouped(parts: Sequence[Regex]) -> Regex:
+    """The parts in order, equal neighbours counted (``[0-9][0-9][0-9]`` as ``[0-9]{3}``)."""
+    out: list[Regex] = []
+    for part, same in itertools.groupby(parts):
+        count = len(list(same))
+        out.append(part if count == 1 else Repeat(part, count, count))
+    return concat(*out)
+
+
+def _counted(values: Sequence[str], open_ended: bool, universe: CharSet) -> Regex:
+    """The values as the smallest run class holding them, repeated as their lengths say (up to
+    the longest, or without bound when ``open_ended`` and the lengths vary)."""
+    cls = Chars(_smallest(CharSet.of("".join(values)), universe))
+    lengths = sorted({len(v) for v in values})
+    low, high = lengths[0], lengths[-1]
+    if low == high:
+        return cls if low == 1 else Repeat(cls, low, low)
+    if not open_ended:
+        return Optional(cls) if (low, high) == (0, 1) else Repeat(cls, low, high)
+    return Star(cls) if low == 0 else Plus(cls) if low == 1 else Repeat(cls, low, None)
+
+
+def _split_single(values: Sequence[str], universe: CharSet) -> Regex:
+    """Single characters apart from longer values, whose first character is read as the range the
+    positives show (``0|[1-9][0-9]*`` for numbers without leading zeros)."""
+    singles = [v for v in values if len(v) == 1]
+    longer = [v for v in values if len(v) > 1]
+    if not singles or not longer:
+        return _counted(values, True, universe)
+    firsts = Chars(_span(CharSet.of("".join(v[0] for v in longer)), universe, snap=False))
+    return union(Chars(_smallest(CharSet.of("".join(singles)), universe)), concat(firsts, _counted([v[1:] for v in longer], True, universe)))
+
+
+def _by_first(values: Sequence[str], universe: CharSet) -> Regex:
+    """Fixed-length values as alternatives by their first character, the rest per position, first
+    characters with the same rest joined (``0[1-9]|[12][0-9]|3[01]``)."""
+    rests: dict[str, list[str]] = defaultdict(list)
+    for value in values:
+        rests[value[0]].append(value[1:])
+    by_rest: dict[tuple[CharSet, ...], list[str]] = defaultdict(list)
+    for first, tails in rests.items():
+        by_rest[tuple(_span(CharSet.of(column), universe, snap=False) for column in zip(*tails))].append(first)
+    return union(*(concat(Chars(CharSet.of(firsts)), *map(Chars, rest)) for rest, firsts in by_rest.items()))
+
+
+def _smallest(chars: CharSet, universe: CharSet) -> CharSet:
+    """The smallest run class holding ``chars`` (within ``universe``) that the characters show
+    each part of: digits, lower case, upper case, underscore (``[a-c]`` is not read as hex digits)."""
+    fitting = [
+        c & universe
+        for c in RUN_CLASSES
+        if chars.issubset(c) and all(chars & part for part in _PARTS if c & part)
+    ]
+    return min(fitting, key=len) if fitting else chars
+
+
+def _snapped(chars: CharSet, universe: CharSet) -> CharSet:
+    """The smallest run class holding ``chars``, for a single character only itself."""
+    return chars if len(chars) == 1 else _smallest(chars, universe)
+
+
+def _span(chars: CharSet, universe: CharSet, snap: bool = True) -> CharSet:
+    """``chars`` widened to the range they span inside the smallest run class holding them (people
+    write ``[0-5]``, not ``[0-35]``), or, with ``snap``, to that class when the range is most of it."""
+    home = _smallest(chars, universe)
+    if len(chars) == 1:
+        return chars
+    span = CharSet.range(min(chars), max(chars)) & home
+    if snap and 5 * len(span) >= 4 * len(home):
+        return home
+    return span if len(span) <= 3 * len(chars) else home
+
+
+def _factored(options: Sequence[Sequence[Regex]]) -> Regex:
+    """The union of the part sequences, with their common first and last parts written once (an
+    option that is all common parts makes the rest optional)."""
+    if len(options) == 1:
+        return concat(*options[0])
+    head = _common(options, False)
+    rest = [parts[head:] for parts in options]
+    tail = _common(rest, True)
+    middles = [concat(*parts[: len(parts) - tail]) for parts in rest if len(parts) > tail]
+    middle = union(*middles) if middles else Epsilon()
+    if middles and len(middles) < len(rest):
+        middle = Optional(middle)
+    return concat(*options[0][:head], middle, *rest[0][len(rest[0]) - tail :])
+
+
+def _common(options: Sequence[Sequence[Regex]], from_end: bool) -> int:
+    """How many parts all options share at their start (or end)."""
+    shortest = min(map(len, options))
+    count = 0
+    while count < shortest and len({parts[len(parts) - 1 - count] if from_end else parts[count] for parts in options}) == 1:
+        count += 1
+    return count

@@ -1,0 +1,280 @@
+"""Learning from labeled strings, against grex: ``python -m cli bench examples``.
+
+Two sources of problems, neither tuned to: (a) StructuredRegex (Ye et al. 2020, a split of
+``structured-regex/raw``), learned from its own 6 positive and up to 6 negative examples; (b)
+generated practical targets (ZIP code, hex colour, ISO date, …) with 20 + 20, 100 + 100 and
+500 + 500 examples (positives drawn from the target, negatives one edit away from target strings).
+Each answer is scored on held-out strings: half from the gold language, half its near misses
+(one edit away, outside it). Beside ours (:func:`cegis.passive.learn_regex`), grex (an optional
+``bench`` extra) learns from the same positives with each of its option sets, and the best set per
+problem counts (a choice grex's user cannot make without the held-out strings). The table gives
+held-out accuracy, exact equivalence with the gold regex, the median printed length over the gold
+regex's canonical print, and the median and p95 seconds per problem. Run:
+
+    python -m experiments.bench.examples [--sizes 20,100,500] [--split teste] [--limit N] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import attrs
+import click
+import numpy as np
+
+from automata import DFA, accepts_many, compile_regex, equivalent, sample_strings
+from automata.errors import AutomataError
+from automata.minimize import minimize
+from cegis.passive import learn_regex
+from experiments.data_dir import DEFAULT_DATA_DIR
+from experiments.datasets.structured_regex import load_structured_regex
+from oracle.mutations import one_edit
+from regexlang import CharSet, NotExpressible, RegexError, parse, unparse
+from regexlang.ast import Regex
+
+UNIVERSE = CharSet([(0x20, 0x7E)])
+
+#: Targets a practitioner writes by hand, in Python syntax.
+PRACTICAL: tuple[tuple[str, str], ...] = (
+    ("zip code", r"[0-9]{5}(-[0-9]{4})?"),
+    ("hex colour", r"#[0-9a-fA-F]{6}"),
+    ("iso date", r"[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"),
+    ("identifier", r"[A-Za-z_][A-Za-z0-9_]*"),
+    ("semver", r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)"),
+    ("hh:mm", r"([01][0-9]|2[0-3]):[0-5][0-9]"),
+    ("toy e-mail", r"[a-z0-9]+@[a-z]+\.(com|org|net)"),
+    ("decimal", r"-?[0-9]+\.[0-9]+"),
+    ("us phone", r"[0-9]{3}-[0-9]{3}-[0-9]{4}"),
+    ("ipv4-like", r"([0-9]{1,3}\.){3}[0-9]{1,3}"),
+    ("price", r"\$[0-9]+\.[0-9]{2}"),
+    ("product code", r"[A-Z]{3}-[0-9]{3}"),
+    ("percentage", r"(100|[1-9]?[0-9])%"),
+    ("file name", r"[a-z]+\.(txt|csv|json)"),
+    ("hashtag", r"#[A-Za-z][A-Za-z0-9]*"),
+    ("uuid prefix", r"[0-9a-f]{8}-[0-9a-f]{4}"),
+)
+SIZES = (20, 100, 500)
+HELD_OUT = 1000  # strings of each label
+MAX_LEN = 24
+STATE_LIMIT = 20_000  # for reading grex's answers back
+#: Characters the near misses put in: a few of every class the targets use.
+POOL = "0123456789abcdefxyzABCFXYZ_-.:#@$% "
+
+#: grex's option sets (its command-line flags ``-d -w -r`` and combinations).
+GREX_OPTIONS: tuple[tuple[str, ...], ...] = (
+    (), ("digits",), ("repetitions",), ("digits", "repetitions"), ("words", "repetitions"),
+    ("digits", "words", "repetitions"), ("digits", "words"),
+)  # fmt: skip
+
+
+@attrs.frozen
+class Problem:
+    """One learning problem: the gold regex, the examples given, and the held-out strings."""
+
+    source: str
+    name: str
+    size: int
+    gold: Regex
+    positives: tuple[str, ...]
+    negatives: tuple[str, ...]
+    held_positives: tuple[str, ...]
+    held_negatives: tuple[str, ...]
+
+
+@attrs.frozen
+class Answer:
+    """What one learner answered on one problem, and how it scored."""
+
+    learner: str
+    text: str
+    accuracy: float
+    exact: bool
+    length_ratio: float
+    seconds: float
+
+
+def near_misses(dfa: DFA, strings: Sequence[str], count: int, rng: np.random.Generator) -> list[str]:
+    """Up to ``count`` distinct strings one edit from ``strings`` that ``dfa`` rejects."""
+    found: dict[str, None] = {}
+    for _ in range(50 * count):
+        if len(found) >= count or not strings:
+            break
+        candidate = one_edit(strings[int(rng.integers(len(strings)))], POOL, rng)
+        if candidate not in found and not accepts_many(dfa, [candidate])[0]:
+            found[candidate] = None
+    return list(found)
+
+
+def held_out(dfa: DFA, seed: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Held-out strings: from the gold language, and its near misses."""
+    rng = np.random.default_rng(seed)
+    positives = sample_strings(dfa, HELD_OUT, rng, max_len=MAX_LEN)
+    return tuple(positives), tuple(near_misses(dfa, positives, HELD_OUT, rng))
+
+
+def practical_problems(size: int, seed: int = 0) -> list[Problem]:
+    """The practical targets with ``size`` positives and ``size`` near-miss negatives each."""
+    problems = []
+    for index, (name, text) in enumerate(PRACTICAL):
+        gold = parse(text, "python", UNIVERSE)
+        dfa = minimize(compile_regex(gold, UNIVERSE))
+        rng = np.random.default_rng([seed, index, size])
+        positives = sample_strings(dfa, size, rng, max_len=MAX_LEN, min_len=1)
+        negatives = near_misses(dfa, sample_strings(dfa, 4 * size, rng, max_len=MAX_LEN, min_len=1), size, rng)
+        held = held_out(dfa, 10_000 + index)
+        problems.append(Problem("practical", name, size, gold, tuple(positives), tuple(negatives), *held))
+    return problems
+
+
+def structured_problems(folder: Path, split: str, limit: int | None) -> list[Problem]:
+    """StructuredRegex problems of ``split`` with their own examples (the first ``limit``)."""
+    problems = []
+    for index, p in enumerate(load_structured_regex(folder, split)[:limit]):  # type: ignore[arg-type]
+        gold = p.task.regex()
+        dfa = minimize(compile_regex(gold, UNIVERSE))
+        problems.append(Problem("structured-regex", p.task.id, len(p.positives), gold, p.positives, p.negatives, *held_out(dfa, index)))
+    return problems
+
+
+def canonical_length(gold: Regex) -> int:
+    """The length of the gold regex's own print (Python syntax, or extended with ``&``/``~``)."""
+    try:
+        return len(unparse(gold, "python", UNIVERSE))
+    except NotExpressible:
+        return len(unparse(gold, "extended", UNIVERSE))
+
+
+def _accuracy(accepts: Sequence[bool], rejects: Sequence[bool]) -> float:
+    return (sum(accepts) + sum(rejects)) / max(1, len(accepts) + len(rejects))
+
+
+def ours(problem: Problem) -> Answer:
+    """Our learner on ``problem``'s examples."""
+    started = time.perf_counter()
+    learned = learn_regex(problem.positives, problem.negatives, flavor="python", anchored="fullmatch", universe=UNIVERSE)
+    seconds = time.perf_counter() - started
+    dfa = minimize(compile_regex(learned.tree, UNIVERSE))
+    gold = minimize(compile_regex(problem.gold, UNIVERSE))
+    accuracy = _accuracy(accepts_many(dfa, problem.held_positives).tolist(), (~accepts_many(dfa, problem.held_negatives)).tolist())
+    ratio = len(learned.regex) / max(1, canonical_length(problem.gold))
+    return Answer("ours", learned.regex, accuracy, equivalent(dfa, gold), ratio, seconds)
+
+
+def grex_best(problem: Problem) -> Answer | None:
+    """grex on ``problem``'s positives with each option set; the best on the held-out strings."""
+    try:
+        from grex import RegExpBuilder
+    except ImportError:
+        return None
+    best: Answer | None = None
+    gold = minimize(compile_regex(problem.gold, UNIVERSE))
+    for options in GREX_OPTIONS:
+        started = time.perf_counter()
+        builder = RegExpBuilder.from_test_cases(list(problem.positives))
+        for option in options:
+            builder = getattr(builder, f"with_conversion_of_{option}")()
+        text = builder.build()
+        seconds = time.perf_counter() - started
+        compiled = re.compile(text)
+        accuracy = _accuracy(
+            [compiled.search(s) is not None for s in problem.held_positives],
+            [compiled.search(s) is None for s in problem.held_negatives],
+        )
+        answer = Answer("grex", text, accuracy, _grex_exact(text, gold), len(text) / max(1, canonical_length(problem.gold)), seconds)
+        if best is None or answer.accuracy > best.accuracy:
+            best = answer
+    return best
+
+
+def _grex_exact(text: str, gold: DFA) -> bool:
+    """Whether grex's anchored regex denotes the gold language (False when we cannot read it)."""
+    try:
+        tree = parse(text.removeprefix("^").removesuffix("$"), "python", UNIVERSE)
+        return equivalent(minimize(compile_regex(tree, UNIVERSE, state_limit=STATE_LIMIT)), gold)
+    except (RegexError, AutomataError, ValueError):
+        return False
+
+
+def solve(problem: Problem) -> tuple[Problem, Answer, Answer | None]:
+    """Both learners on one problem (in a worker process)."""
+    return problem, ours(problem), grex_best(problem)
+
+
+def _warm_up() -> None:
+    """Compile the kernels once per worker, so no problem's time counts it."""
+    learn_regex(["12", "345"], ["x"], universe=UNIVERSE)
+
+
+def _p95(values: Sequence[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+
+def table(results: Sequence[tuple[Problem, Answer, Answer | None]]) -> str:
+    """One row per source and size, ours beside grex's best."""
+    groups: dict[tuple[str, int], list[tuple[Problem, Answer, Answer | None]]] = defaultdict(list)
+    for result in results:
+        groups[(result[0].source, result[0].size if result[0].source == "practical" else 6)].append(result)
+    head = (
+        f"{'source':<17} {'size':>5} {'n':>4} | {'ours acc':>8} {'exact':>5} {'len x':>5} {'t p50':>6} {'t p95':>6}"
+        f" | {'grex acc':>8} {'exact':>5} {'len x':>5}"
+    )
+    lines = [head, "-" * len(head)]
+    for (source, size), rows in sorted(groups.items()):
+        mine = [r[1] for r in rows]
+        theirs = [r[2] for r in rows if r[2] is not None]
+        grex_cells = (
+            f"{statistics.mean(a.accuracy for a in theirs):>8.3f} {sum(a.exact for a in theirs):>5} "
+            f"{statistics.median(a.length_ratio for a in theirs):>5.2f}"
+            if theirs else f"{'-':>8} {'-':>5} {'-':>5}"
+        )  # fmt: skip
+        lines.append(
+            f"{source:<17} {size:>5} {len(rows):>4} | {statistics.mean(a.accuracy for a in mine):>8.3f} "
+            f"{sum(a.exact for a in mine):>5} {statistics.median(a.length_ratio for a in mine):>5.2f} "
+            f"{statistics.median(a.seconds for a in mine):>6.2f} {_p95([a.seconds for a in mine]):>6.2f} | {grex_cells}"
+        )
+    return "\n".join(lines)
+
+
+def details(results: Sequence[tuple[Problem, Answer, Answer | None]]) -> str:
+    """The practical problems one by one: what each learner printed and its accuracy."""
+    lines = []
+    for problem, mine, theirs in results:
+        if problem.source != "practical":
+            continue
+        grex_text = f"{theirs.accuracy:.3f} {_clipped(theirs.text)}" if theirs is not None else "-"
+        lines.append(f"{problem.name:<13} {problem.size:>4}  ours {mine.accuracy:.3f} {_clipped(mine.text)}  |  grex {grex_text}")
+    return "\n".join(lines)
+
+
+def _clipped(text: str, most: int = 60) -> str:
+    return text if len(text) <= most else f"{text[: most - 3]}... ({len(text)} chars)"
+
+
+@click.command()
+@click.option("--sizes", default=",".join(map(str, SIZES)), show_default=True, help="practical: positives (= negatives) per problem")
+@click.option("--split", default="teste", show_default=True, help="StructuredRegex split (train, dev, testi, teste)")
+@click.option("--limit", type=int, default=None, help="first N StructuredRegex problems (default: all)")
+@click.option("--workers", type=int, default=2, show_default=True)
+@click.option("--data", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True)
+def main(sizes: str, split: str, limit: int | None, workers: int, data: Path) -> None:
+    """Learn from labeled strings, ours against grex, and print the table."""
+    problems = [p for size in map(int, sizes.split(",")) if size for p in practical_problems(size)]
+    if limit != 0:
+        problems += structured_problems(data / "structured-regex", split, limit)
+    started = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=workers, initializer=_warm_up) as pool:
+        results = list(pool.map(solve, problems, chunksize=4))
+    print(table(results))
+    print(details(results))
+    print(f"{len(results)} problems in {time.perf_counter() - started:.0f} s on {workers} workers")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+"""The symbolic learner on plain labeled strings: the class prior and the templates give the regex a
+person writes, consistent with every example, more specific only where negatives ask, and never
+printed longer than the positives listed."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from automata import compile_regex, equivalent
+from automata.minimize import minimize
+from cegis.symbolic.merging import symbolic
+from cegis.symbolic.merging.prior import class_cuts, lifted
+from cegis.symbolic.merging.templates import template_hypotheses
+from oracle import ClusteredExample, Example
+from regexlang import CharSet, parse, unparse
+
+ASCII = CharSet([(0x20, 0x7E)])
+
+
+def learned(positives: list[str], negatives: list[str]) -> str:
+    examples = [Example(s, True) for s in positives] + [Example(s, False) for s in negatives]
+    proposal = symbolic().learn(examples, "python", ASCII)
+    assert proposal.ok, proposal.failure
+    for string in positives:
+        assert re.fullmatch(proposal.text, string), (proposal.text, string)
+    for string in negatives:
+        assert not re.fullmatch(proposal.text, string), (proposal.text, string)
+    return proposal.text
+
+
+def same_language(text: str, target: str) -> bool:
+    return equivalent(*(minimize(compile_regex(parse(t, "python", ASCII), ASCII)) for t in (text, target)))
+
+
+ZIPS = ["12345", "90210", "33139", "60614", "02134", "94105-1234", "10001-0001", "73301-5678", "48226-9020", "55401"]
+ZIP_MISSES = ["1234", "123456", "12345-", "12345-123", "1234a", "abcde", "12-345", "123456789", "-12345", "12345 6789"]
+
+
+def test_zip_codes_are_learned_as_a_person_writes_them() -> None:
+    text = learned(ZIPS, ZIP_MISSES)
+    assert text == "[0-9]{5}(?:-[0-9]{4})?"
+
+
+def test_hex_colours_generalize_to_the_hex_class_counted() -> None:
+    rng = np.random.default_rng(0)
+    colours = ["#" + "".join(rng.choice(list("0123456789abcdef"), 6)) for _ in range(12)]
+    text = learned(colours, ["#12345", "#1234567", "123456", "#12g456", "##12345", "#ABCDEX"])
+    assert same_language(text, "#[0-9a-f]{6}") or same_language(text, "#[0-9A-Fa-f]{6}")
+
+
+def test_a_run_is_made_specific_only_where_negatives_ask() -> None:
+    times = ["00:15", "09:30", "13:45", "23:59", "18:05", "21:10", "07:00", "11:11", "20:20", "16:40", "03:33", "22:22"]
+    general = learned(times, ["1:30", "12:3", "12-30", "ab:cd"])
+    assert same_language(general, "[0-2][0-9]:[0-5][0-9]")
+    specific = learned(times, ["24:00", "25:30", "29:59", "1:30"])
+    assert not re.fullmatch(specific, "24:00") and re.fullmatch(specific, "12:59")
+
+
+def test_an_optional_leading_separator_is_factored_out() -> None:
+    text = learned(["3.14", "-2.5", "10.0", "-100.25", "0.5", "42.42"], ["3.", ".5", "--2.5", "3..1", "a.b"])
+    assert same_language(text, "-?[0-9]+\\.[0-9]+")
+
+
+def test_identifiers_generalize_their_length() -> None:
+    names = ["x", "foo", "bar_2", "Alpha", "snake_case_name", "camelCase", "B2B", "q1", "_private"]
+    text = learned(names, ["2x", "9lives", "a-b", "a b", "foo!"])
+    for fresh in ("abcdefghijklmnopqrstuvw", "Z9_", "_"):
+        assert re.fullmatch(text, fresh), (text, fresh)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(st.lists(st.text(alphabet="ab#-", min_size=1, max_size=6), min_size=1, max_size=6, unique=True))
+def test_the_answer_is_never_longer_than_the_positives_listed(strings: list[str]) -> None:
+    positives, negatives = strings[::2], strings[1::2]
+    text = learned(positives, negatives)
+    assert len(text) <= len("|".join(re.escape(p) for p in positives)) + 2 * len(positives)
+
+
+def test_the_prior_reads_varied_characters_as_their_class_and_a_constant_one_literally() -> None:
+    cuts = class_cuts(["a1-b2", "c3-d4", "e5-f6", "g7-h8"], ASCII)
+    assert CharSet.range("0", "9") in cuts and CharSet.of("-") in cuts
+    assert CharSet.range("a", "z") in cuts
+    hex_only = class_cuts(["a1f", "b2e", "c3d", "f0a", "e9b", "d8c"] * 3, ASCII)
+    assert CharSet.range("a", "f") in hex_only
+
+
+def test_lifted_positives_never_take_in_a_negative() -> None:
+    examples = [Example("15:00", True), Example("09:45", True), Example("25:00", False)]
+    read = lifted(examples, ASCII)
+    clustered = [e for e in read if isinstance(e, ClusteredExample)]
+    assert len(clustered) == 2 and all("25:00" not in e for e in clustered)
+    assert any("19:00" in e for e in clustered)  # the other positions stay classes
+
+
+def test_templates_list_a_few_values_shown_often() -> None:
+    mails = [f"{user}@{host}.{tld}" for user, host, tld in zip("abcdefgh", "pqrstuvw", ["com", "org", "net", "com"] * 2)]
+    texts = [unparse(regex, "python", ASCII) for regex, _ in template_hypotheses(mails, [], ASCII)]
+    assert "[a-z]@[a-z]\\.(?:com|net|org)" in texts

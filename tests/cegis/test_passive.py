@@ -1,0 +1,38 @@
+"""``learn_regex``: one synchronous call from labeled strings to a regex for an engine."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from cegis import learn_regex
+from cegis.passive import ContradictoryExamples, printed_for
+from regexlang import CharSet, parse
+from regexlang.ast import Complement, concat, text
+
+
+def test_the_readme_call_answers_a_consistent_regex_with_its_size() -> None:
+    r = learn_regex(["12345", "98765-4321", "55555"], ["1234", "123456", "12345-"], flavor="python")
+    assert (r.regex, r.consistent, r.size, r.guess) == ("[0-9]{5}(?:-[0-9]{4})?", True, 8, False)
+
+
+def test_every_flavour_anchors_for_its_usual_call() -> None:
+    r = learn_regex(["a1", "b22", "c333"], ["1a", "a", "11"], flavor="javascript")
+    assert r.regex.startswith("^") and r.regex.endswith("$") and r.consistent
+    assert re.search(r.regex, "d4444") and not re.search(r.regex, "xx1a")
+
+
+def test_positives_alone_are_a_guess_and_contradictions_are_refused() -> None:
+    assert learn_regex(["ab", "abab"]).guess
+    with pytest.raises(ContradictoryExamples, match="'ab'"):
+        learn_regex(["ab"], ["ab"])
+
+
+def test_complement_is_printed_through_its_automaton() -> None:
+    sigma = CharSet.of("ab")
+    tree = Complement(concat(text("a"), parse("[ab]*", "python", sigma)))
+    printed = printed_for(tree, "pcre", "fullmatch", sigma)
+    assert "~" not in printed and "&" not in printed
+    for s in ("", "b", "ba", "a", "ab"):
+        assert bool(re.fullmatch(printed, s)) == (not s.startswith("a"))

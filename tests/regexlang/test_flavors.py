@@ -1,0 +1,61 @@
+"""Printing for engines: Python's own ``re`` agrees with the tree, whole-string or through the
+anchors of a search; the other flavours spell what their engines need."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from automata import compile_regex
+from regexlang import CharSet, NotExpressible, parse
+from regexlang.ast import Complement, Epsilon, Regex, Star, literal
+from regexlang.flavors import FLAVORS, render
+from tests.regexlang.strategies import _trees, class_of, n_ary, quantified
+
+SIGMA = CharSet.of("a.|-]^\\")
+TREES = _trees(
+    st.one_of(st.just(Epsilon()), st.sampled_from(sorted(SIGMA)).map(literal), class_of(SIGMA)),
+    lambda children: st.one_of(n_ary(children), quantified(children)),
+)
+
+
+def strings(alphabet: str, longest: int) -> list[str]:
+    return ["".join(p) for n in range(longest + 1) for p in itertools.product(alphabet, repeat=n)]
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(TREES)
+def test_python_flavour_matches_the_tree_whole_string_and_through_search_anchors(tree: Regex) -> None:
+    dfa = compile_regex(tree, SIGMA)
+    full = re.compile(render(tree, "python", "fullmatch", SIGMA))
+    search = re.compile(render(tree, "python", "search", SIGMA))
+    for s in strings("a.|-]", 3):
+        assert bool(full.fullmatch(s)) == dfa.accepts(s) == bool(search.search(s)), (tree, s)
+
+
+def test_each_flavour_spells_classes_groups_and_anchors_its_own_way() -> None:
+    tree = parse(r"[0-9]{5}(-[0-9]{4})?|x", "python")
+    assert render(tree, "python") == "[0-9]{5}(?:-[0-9]{4})?|x"
+    assert render(tree, "pcre") == r"\A(?:\d{5}(?:-\d{4})?|x)\z"
+    assert render(tree, "javascript") == r"^(?:\d{5}(?:-\d{4})?|x)$"
+    assert render(tree, "re2") == r"\d{5}(?:-\d{4})?|x"
+    assert render(tree, "posix") == "^([0-9]{5}(-[0-9]{4})?|x)$"
+    assert render(tree, "javascript", "fullmatch") == r"\d{5}(?:-\d{4})?|x"
+
+
+def test_any_character_prints_as_a_dot_and_posix_brackets_have_no_escapes() -> None:
+    everything = Star(parse(".", "python"))
+    assert {render(everything, f, "fullmatch") for f in FLAVORS} == {".*"}
+    assert render(parse(r"[\]\-^a]", "python"), "posix", "fullmatch") == "[]a^-]"
+    assert re.fullmatch(render(parse(r"[\]\-^a]", "python"), "pcre", "fullmatch"), "^")
+
+
+def test_intersection_and_complement_are_not_expressible() -> None:
+    with pytest.raises(NotExpressible):
+        render(Complement(parse("a", "python")), "python")
+    with pytest.raises(NotExpressible):
+        render(Complement(Star(parse("a", "python"))), "pcre")
