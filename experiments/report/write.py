@@ -79,7 +79,7 @@ def write_report(run_dir: Path, *, skip_damaged: bool = False) -> Path:
     out += _optional("Guarded learner (SEVerA)", llm_costs.guard_table(results))
     out += _optional("LLM tokens, latency and cost", llm_costs.token_table(results, _price(plan)))
     out += _optional("Context overflows and output-budget cuts", llm_costs.budget_table(results))
-    out += _errors(run_dir)
+    out += _errors(run_dir, results)
     path = run_dir / REPORT
     path.write_text("\n".join(out).rstrip() + "\n", encoding="utf-8")
     return path
@@ -151,10 +151,24 @@ def _curve_series(results: Sequence[UnitResult], metric: int) -> dict[str, list[
     }
 
 
-def _errors(run_dir: Path) -> list[str]:
+def _errors(run_dir: Path, results: Sequence[UnitResult]) -> list[str]:
+    """The units ``errors.jsonl`` says raised and that have not finished since (the next run
+    retries them), each with its latest error. The file is a log beside the records, appended to
+    and never rewritten, so a line a crash cut short is counted, not read."""
     path = run_dir / "errors.jsonl"
     if not path.exists():
         return []
-    entries = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    lines = [f"- `{e['unit']}`: {e['error']}" for e in entries[-50:]]
-    return ["## Units that raised (see errors.jsonl)", "", *lines, ""]
+    latest: dict[str, str] = {}
+    unreadable = 0
+    for line in path.read_bytes().splitlines():
+        try:
+            entry = json.loads(line) if line.strip() else None
+            if entry is not None:
+                latest[str(entry["unit"])] = str(entry["error"])
+        except (ValueError, TypeError, KeyError):  # cut short, not UTF-8, or not an entry
+            unreadable += 1
+    finished = {r.unit["unit"] for r in results if r.finished}
+    lines = [f"- `{unit}`: {error}" for unit, error in latest.items() if unit not in finished][-50:]
+    if unreadable:
+        lines.append(f"- {unreadable} line(s) of errors.jsonl could not be read")
+    return ["## Units that raised and have not finished since (see errors.jsonl)", "", *lines, ""] if lines else []

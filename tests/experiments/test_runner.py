@@ -77,6 +77,35 @@ async def test_a_unit_that_raises_is_logged_and_the_rest_run(tmp_path: Path, mon
 
 
 @synchronous
+async def test_the_report_lists_only_units_still_unfinished_and_reads_past_a_cut_error_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken_at_depth_0(unit: Unit, plan: Plan, run_dir: Path) -> dict[str, object]:
+        if unit.task.id.endswith("d0-0"):
+            raise ValueError("a learner bug")
+        return run_symbolic_unit(unit, plan, run_dir)
+
+    data = plan_data(tmp_path, (), seeds=2)
+    data["arms"] = data["arms"][:1]
+    run_dir = tmp_path / "run"
+    with monkeypatch.context() as patch:
+        patch.setattr(experiments.runner, "run_symbolic_unit", broken_at_depth_0)
+        await run_experiment(plan_from_data(data), run_dir, progress=Progress(4, out=io.StringIO()))
+    with (run_dir / "errors.jsonl").open("a", encoding="utf-8") as log:
+        log.write('{"unit": "symbolic/simplyrx/simplyrx-s2-d0-0__s1", "err')  # a crash while logging
+    report = write_report(run_dir).read_text(encoding="utf-8")
+    assert "- `symbolic/simplyrx/simplyrx-s2-d0-0__s0`: ValueError: a learner bug" in report
+    assert "- 1 line(s) of errors.jsonl could not be read" in report
+
+    summary = await run_experiment(plan_from_data(data), run_dir, progress=Progress(4, out=io.StringIO()))
+    assert (summary.ran, summary.errors) == (2, 0)  # the retry finished both
+    report = write_report(run_dir).read_text(encoding="utf-8")
+    assert "a learner bug" not in report
+    (run_dir / "errors.jsonl").write_text("")  # a log whose only write failed (a full disk)
+    assert "Units that raised" not in write_report(run_dir).read_text(encoding="utf-8")
+
+
+@synchronous
 async def test_a_token_budget_stops_launching_llm_units(tmp_path: Path) -> None:
     async with ScriptedServer(RULES) as server:
         data = plan_data(tmp_path, (server.base_url,), seeds=2) | {"token_budget": 1}
