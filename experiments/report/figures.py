@@ -1,9 +1,9 @@
 """The report's figures as SVG written by hand, so a plain install draws them (no plotting package).
 
 Three kinds, the seed paper's: a heatmap of success over #States × StarDepth that prints each cell's
-rate and number of targets (an empty cell says so); lines of a metric over labeled-example budgets
-(log-scaled x axis, y axis from 0 to 1, both stated on the axes); success against mean tokens per run
-with the Pareto front. Each function takes the numbers the tables computed and a path, and returns
+rate, its number of finished runs and any unfinished ones (a cell without a target says so); lines
+of a metric over labeled-example budgets (log-scaled x axis, y axis from 0 to 1, both stated on the
+axes); success against mean tokens per run with the Pareto front. Each function takes the numbers the tables computed and a path, and returns
 the path written. SVG is text: the figures diff, and any browser or Markdown viewer shows them.
 """
 
@@ -14,28 +14,30 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from pathlib import Path
 
+from experiments.report.tables import NO_TARGETS, HeatCell
+
 #: Matplotlib's tab10, so lines keep the colours readers know.
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
 #: Viridis at five stops; a rate is interpolated between them.
 _VIRIDIS = ((68, 1, 84), (59, 82, 139), (33, 145, 140), (94, 201, 98), (253, 231, 37))
 
 
-def heatmap(
-    grid: Sequence[Sequence[tuple[float, int] | None]], states: Sequence[int], depths: Sequence[int], title: str, path: Path
-) -> Path:
-    """Success rate over #States (rows) × StarDepth (columns); a cell is ``(rate, targets)`` or
-    None when no target falls in it."""
-    cell_w, cell_h, left, top = 92, 36, 64, 44
+def heatmap(grid: Sequence[Sequence[HeatCell | None]], states: Sequence[int], depths: Sequence[int], title: str, path: Path) -> Path:
+    """Success rate over #States (rows) × StarDepth (columns), each cell labelled as the table
+    labels it; a cell without a target, or without a finished run, is grey."""
+    labels = [[NO_TARGETS if cell is None else cell.label for cell in row] for row in grid]
+    cell_w = max(92, 7 * max((len(label) for row in labels for label in row), default=0) + 12)
+    cell_h, left, top = 36, 64, 44
     width, height = left + cell_w * len(depths) + 16, top + cell_h * len(states) + 48
     body = [_text(width / 2, 20, title, size=12)]
     for i, row in enumerate(grid):
         for j, cell in enumerate(row):
             x, y = left + j * cell_w, top + i * cell_h
-            fill = "#eeeeee" if cell is None else _viridis(cell[0])
+            rate = None if cell is None else cell.rate
+            fill = "#eeeeee" if rate is None else _viridis(rate)
             body.append(f'<rect x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" fill="{fill}" stroke="white"/>')
-            label = "no targets" if cell is None else f"{100 * cell[0]:.0f}% (n={cell[1]})"
-            ink = "#555555" if cell is None else ("white" if cell[0] < 0.6 else "black")
-            body.append(_text(x + cell_w / 2, y + cell_h / 2 + 4, label, fill=ink))
+            ink = "#555555" if rate is None else ("white" if rate < 0.6 else "black")
+            body.append(_text(x + cell_w / 2, y + cell_h / 2 + 4, labels[i][j], fill=ink))
     for j, depth in enumerate(depths):
         body.append(_text(left + (j + 0.5) * cell_w, top + cell_h * len(states) + 16, str(depth)))
     for i, count in enumerate(states):

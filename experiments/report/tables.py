@@ -13,6 +13,8 @@ import statistics
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 
+import attrs
+
 from experiments.report.load import UnitResult
 from experiments.report.published import published
 
@@ -64,27 +66,50 @@ def _paper(figures: dict[int, float], depth: int) -> str:
     return f"{figures[depth]:.1f}%" if depth in figures else "—"
 
 
-def heatmap_grid(results: Sequence[UnitResult]) -> tuple[list[int], list[int], list[list[tuple[float, int] | None]]]:
-    """#States (rows), StarDepths (columns) and per cell the success rate of its finished runs and
-    their number; None for a cell without a finished run."""
+@attrs.frozen
+class HeatCell:
+    """One #States × StarDepth cell of an arm: how many of its runs have finished and how many
+    not, and the success rate of the finished ones (None before any has)."""
+
+    finished: int
+    unfinished: int
+    rate: float | None
+
+    @property
+    def label(self) -> str:
+        """The rate and the number of finished runs it is over, and the unfinished ones if any."""
+        pending = f"{self.unfinished} unfinished"
+        if self.rate is None:
+            return f"— ({pending})"
+        return f"{100 * self.rate:.0f}% (n={self.finished}{f', {pending}' if self.unfinished else ''})"
+
+
+#: The label of a cell no target falls in.
+NO_TARGETS = "no targets"
+
+
+def heatmap_grid(results: Sequence[UnitResult]) -> tuple[list[int], list[int], list[list[HeatCell | None]]]:
+    """#States (rows), StarDepths (columns) and per cell its :class:`HeatCell`; None for a cell
+    that no target falls in."""
     states = sorted({r.states for r in results})
     depths = sorted({r.star_depth for r in results})
     cells = groups(results, lambda r: (r.states, r.star_depth))
     grid = []
     for s in states:
-        row: list[tuple[float, int] | None] = []
+        row: list[HeatCell | None] = []
         for d in depths:
-            rate = success_rate(cells.get((s, d), []))
-            row.append(None if rate is None else (rate, sum(r.finished for r in cells[(s, d)])))
+            mine = cells.get((s, d), [])
+            finished = sum(r.finished for r in mine)
+            row.append(HeatCell(finished, len(mine) - finished, success_rate(mine)) if mine else None)
         grid.append(row)
     return states, depths, grid
 
 
 def heatmap_table(results: Sequence[UnitResult]) -> str:
     """Success rate over #States (rows) × StarDepth (columns) for one dataset and arm, each cell
-    with its number of finished runs (n); a cell without one says so."""
+    with its number of finished runs (n) and of unfinished ones; a cell without a target says so."""
     states, depths, grid = heatmap_grid(results)
-    rows = [[s, *("no targets" if c is None else f"{100 * c[0]:.0f}% (n={c[1]})" for c in row)] for s, row in zip(states, grid)]
+    rows = [[s, *(NO_TARGETS if c is None else c.label for c in row)] for s, row in zip(states, grid)]
     return markdown(["#States", *(f"SD={d}" for d in depths)], rows)
 
 

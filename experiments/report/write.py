@@ -112,7 +112,7 @@ def _dataset_section(dataset: str, results: Sequence[UnitResult], figure_dir: Pa
     out = [f"## Dataset `{dataset}`", ""]
     out += ["### Run-level success by StarDepth", "", success_by_star_depth(results, dataset), ""]
     out += ["### Cost and efficiency", "", cost_summary(results, tokens=models), ""]
-    out += ["### Success over #States × StarDepth", "", "Each cell: the success rate of its finished runs (n of them).", ""]
+    out += ["### Success over #States × StarDepth", "", "Each cell: the success rate of its finished runs (n of them), and how many are unfinished.", ""]
     for arm, runs in groups(results, lambda r: r.unit["arm"]).items():
         states, depths, grid = heatmap_grid(runs)
         out += [f"**{arm}**", "", heatmap_table(runs), ""]

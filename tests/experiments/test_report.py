@@ -134,14 +134,21 @@ def test_every_table_matches_numbers_recomputed_from_the_drawn_facts(tmp_path: P
         by_depth = [_rate([f for t, f in enumerate(mine) if CELLS[t][1] == d]) for d in (0, 1, 2)]
         assert f"| {arm} | {' | '.join(by_depth)} | {_rate(mine)} |" in lines
 
-    for arm in ARMS:  # heatmap: percent and number of finished runs per (#States, StarDepth) cell
+    for arm in ARMS:  # heatmap: percent and number of finished (and unfinished) runs per (#States, StarDepth) cell
         section = report[report.index(f"**{arm}**") :]
         for states in sorted({s for s, _ in CELLS}):
             cells = []
             for depth in (0, 1, 2):
-                done = [facts[(arm, t)] for t, c in enumerate(CELLS) if c == (states, depth) and facts[(arm, t)]["finished"]]
-                rate = "" if not done else f"{100 * sum(f['success'] for f in done) / len(done):.0f}%"
-                cells.append("no targets" if not done else f"{rate} (n={len(done)})")
+                mine = [facts[(arm, t)] for t, c in enumerate(CELLS) if c == (states, depth)]
+                done = [f for f in mine if f["finished"]]
+                pending = f"{len(mine) - len(done)} unfinished"
+                if not mine:
+                    cells.append("no targets")
+                elif not done:
+                    cells.append(f"— ({pending})")  # gamma's last task: a target, but no finished run
+                else:
+                    rate = f"{100 * sum(f['success'] for f in done) / len(done):.0f}%"
+                    cells.append(f"{rate} (n={len(done)}{f', {pending}' if len(done) < len(mine) else ''})")
             assert f"| {states} | {' | '.join(cells)} |" in section
 
     for metric in (0, 1):  # sample efficiency: mean over finished runs of each arm, by StarDepth and over all

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from cli.main import main
 from experiments.report import figures
+from experiments.report.tables import HeatCell
 from tests.experiments.runner_support import toml_text, write_regex_list
 
 
@@ -22,9 +23,10 @@ def _texts(path: Path) -> list[str]:
 
 
 def test_a_heatmap_prints_each_cells_rate_and_count_and_labels_empty_cells(tmp_path: Path) -> None:
-    path = figures.heatmap([[(1.0, 3), None], [(0.25, 4), (0.0, 1)]], [2, 3], [0, 1], "d · arm", tmp_path / "h.svg")
+    grid: list[list[HeatCell | None]] = [[HeatCell(3, 0, 1.0), None], [HeatCell(4, 2, 0.25), HeatCell(0, 1, None)]]
+    path = figures.heatmap(grid, [2, 3], [0, 1], "d · arm", tmp_path / "h.svg")
     texts = _texts(path)
-    assert {"100% (n=3)", "no targets", "25% (n=4)", "0% (n=1)", "StarDepth", "#States"} <= set(texts)
+    assert {"100% (n=3)", "no targets", "25% (n=4, 2 unfinished)", "— (1 unfinished)", "StarDepth", "#States"} <= set(texts)
 
 
 def test_curves_state_both_axes_and_start_the_y_axis_at_0(tmp_path: Path) -> None:
