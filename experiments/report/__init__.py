@@ -1,4 +1,4 @@
-"""Reports of experiment runs: Markdown tables and PNG figures recomputed from the JSON Lines."""
+"""Reports of experiment runs: Markdown tables and SVG figures recomputed from the JSON Lines."""
 
 from experiments.report.write import write_report
 

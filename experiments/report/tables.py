@@ -3,8 +3,9 @@
 Groupings follow the seed paper: success by StarDepth (Table 1's layout, with the paper's figures
 in rows labeled as the paper's where the setting matches), success over #States × StarDepth (its
 heatmaps), evaluation accuracy and Diff Ratio by sample budget (its sample-efficiency figure),
-success against tokens (its Pareto fronts); then A-CEGIS's trajectory metrics and SEVerA's guard
-statistics for the arms that have them.
+success against tokens (its Pareto fronts). A-CEGIS's trajectory metrics are in
+:mod:`experiments.report.acegis`, the LLM arms' tokens and SEVerA's guard statistics in
+:mod:`experiments.report.llm_costs`.
 """
 
 from __future__ import annotations

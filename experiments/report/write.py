@@ -1,10 +1,11 @@
 """``report.md`` and its figures for a run directory, recomputed from the records every time.
 
 :func:`write_report` reads the manifest and every unit's JSON Lines (:mod:`experiments.report.load`),
-builds the tables (:mod:`experiments.report.tables`, :mod:`experiments.report.acegis`) and the SVG
-figures (:mod:`experiments.report.figures`), and writes them into ``run_dir`` (figures under
-``figures/``). It is what ``python -m cli report RUN_DIR`` runs, and what
-every experiment runs at its end; running it on a half-finished experiment reports what is there.
+builds the tables (:mod:`experiments.report.tables`, :mod:`~experiments.report.acegis`,
+:mod:`~experiments.report.llm_costs`) and the SVG figures (:mod:`experiments.report.figures`), and
+writes them into ``run_dir`` (figures under ``figures/``). It is what ``python -m cli report
+RUN_DIR`` runs, and what every experiment runs at its end; running it on a half-finished experiment
+reports what is there.
 """
 
 from __future__ import annotations
