@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -15,40 +14,18 @@ from cegis.llm.learner import LLMLearner
 from cegis.llm.setup import prepare_llm_run
 from cegis.loop import run
 from cegis.records import run_recorded
-from cegis.llm.settings import CandidateSource, Guard, LLMSetting, Sampling, setting_named
+from cegis.llm.settings import CandidateSource, Guard, Sampling, setting_named
 from cegis.state import EpochState, Task
-from cegis.symbolic.union import UnionLearner
 from oracle.examples import Counterexample, Example
 from tests.cegis.llm.scripted_server import Reply, Rule, ScriptedServer
 from tests.llm.fake_server import Status
-from tests.llm.support import fast_retries, make_client
+from tests.cegis.llm.support import TARGET, learn
+from tests.llm.support import make_client
 
-TARGET = "a (b + c)*"
 WRONG = "a b*"  # consistent with a few examples, not equivalent
 REPAIR = "REPAIR OF THE PREVIOUS ATTEMPT"
 REFLECTION = "REFLECTION ON THE PREVIOUS EPOCH"
 DATA = "TRAINING DATA"
-
-
-def learn(
-    rules: tuple[Rule, ...],
-    setting: LLMSetting,
-    *,
-    target: str = TARGET,
-    epochs: int = 4,
-    check: Callable[[ScriptedServer, EpochState], None],
-) -> None:
-    """Run the loop on ``target`` with ``setting`` against a server answering by ``rules``."""
-
-    async def scenario() -> None:
-        async with ScriptedServer(rules) as server:
-            async with make_client(server.base_url, retry=fast_retries(2)) as client:
-                prepared = prepare_llm_run(setting, Task("simple", target), LoopConfig(), client, fallbacks=(UnionLearner(),))
-                config = attrs.evolve(prepared.config, budgets=Budgets(epochs=epochs))
-                state = await run(prepared.task, prepared.learner, prepared.teacher, config)
-                check(server, state)
-
-    asyncio.run(scenario())
 
 
 def test_single_learns_at_first_epoch_and_sends_the_examples() -> None:

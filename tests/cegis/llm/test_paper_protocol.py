@@ -5,50 +5,32 @@ hidden reasoning in ``message.reasoning``, usage without details, ``/tokenize``)
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from typing import Any
 
 import attrs
 import pytest
 
-from cegis.config import Budgets, LoopConfig
+from cegis.config import LoopConfig
 from cegis.llm.settings import Guard, LLMSetting, setting_named
 from cegis.llm.setup import prepare_llm_run
 from cegis.loop import initial_state, run
 from cegis.state import EpochState, Task
-from cegis.symbolic.union import UnionLearner
 from oracle.examples import Example
 from oracle.exact import ExactTeacher
 from regexlang.charset import CharSet
 from tests.cegis.llm.scripted_server import Reply, Rule, ScriptedServer
 from tests.llm.fake_server import Status
-from tests.llm.support import fast_retries, make_client
+from tests.cegis.llm import support
+from tests.cegis.llm.support import TARGET
+from tests.llm.support import make_client
 
-TARGET = "a (b + c)*"
 DATA = "TRAINING DATA"
 REPAIR = "REPAIR OF THE PREVIOUS ATTEMPT"
 
 
-def learn(
-    rules: tuple[Rule, ...],
-    setting: LLMSetting,
-    *,
-    target: str = TARGET,
-    epochs: int = 4,
-    config: LoopConfig = LoopConfig(),
-    check: Callable[[ScriptedServer, EpochState], None],
-    **server: object,
-) -> None:
-    """Run the loop on ``target`` with ``setting`` against a vLLM-like server answering by ``rules``."""
-
-    async def scenario() -> None:
-        async with ScriptedServer(rules, vllm=True, **server) as scripted:  # type: ignore[arg-type]
-            async with make_client(scripted.base_url, retry=fast_retries(2)) as client:
-                prepared = prepare_llm_run(setting, Task("simple", target), config, client, fallbacks=(UnionLearner(),))
-                loop = attrs.evolve(prepared.config, budgets=attrs.evolve(prepared.config.budgets, epochs=epochs))
-                state = await run(prepared.task, prepared.learner, prepared.teacher, loop)
-                check(scripted, state)
-
-    asyncio.run(scenario())
+def learn(rules: tuple[Rule, ...], setting: LLMSetting, **options: Any) -> None:
+    """:func:`tests.cegis.llm.support.learn` against a server that answers like vLLM."""
+    support.learn(rules, setting, vllm=True, **options)
 
 
 def test_an_agentic_epoch_makes_three_calls_in_total() -> None:
