@@ -157,8 +157,8 @@ def sample_efficiency(results: Sequence[UnitResult], metric: int) -> str:
     return markdown(["arm", "SD", *(f"≤{b}" for b in BUDGETS)], rows)
 
 
-def _median(values: Sequence[float]) -> str:
-    return f"{statistics.median(values):.1f}" if values else "—"
+def _median(values: Sequence[float], spec: str = ".1f") -> str:
+    return format(statistics.median(values), spec) if values else "—"
 
 
 def _p95(values: Sequence[float]) -> str:
@@ -185,10 +185,10 @@ def cost_summary(results: Sequence[UnitResult], *, tokens: bool = True) -> str:
                 _median([r.examples for r in won]),
                 _median([r.run["epochs"] for r in won if r.run]),
                 _median([r.run["totals"].get("membership_queries", 0) for r in won if r.run]),
-                _median(seconds),
+                _median(seconds, ".2f"),  # as precise as the p95 beside it
                 _p95(seconds),
                 _median(ratio),
-                *([_median([r.tokens for r in done])] if tokens else []),
+                *([_median([r.tokens for r in done], ",.0f")] if tokens else []),
             ]
         )
     header = ["arm", "runs", "success", "examples*", "epochs*", "MQ*", "s p50", "s p95", "length ×*"]

@@ -21,7 +21,7 @@ from experiments.errors import DamagedRecords
 from experiments.report import write_report
 from experiments.report.acegis import _suite_config
 from experiments.report.load import UnitResult
-from experiments.report.tables import BUDGETS
+from experiments.report.tables import BUDGETS, cost_summary
 from oracle.testsuite import SuiteConfig
 
 ARMS = {"alpha": ("symbolic", None), "beta": ("llm", "single"), "gamma": ("llm", "guarded")}
@@ -190,3 +190,16 @@ def test_the_acegis_report_rebuilds_the_suite_the_run_recorded() -> None:
     assert _suite_config(result) == SuiteConfig(positives=5, negatives=7, seed=3) != SuiteConfig()
     with pytest.raises(DamagedRecords, match="recorded no suite settings"):
         _suite_config(UnitResult({"unit": "u"}, None, ()))
+
+
+def test_the_cost_table_gives_median_and_p95_seconds_at_one_precision() -> None:
+    def result(arm: str, seconds: float, tokens: int) -> UnitResult:
+        run = {"outcome": "equivalent", "epochs": 1, "examples": 8, "hypothesis": "a", "totals": {
+            "seconds": seconds, "teacher_seconds": 0.0, "prompt_tokens": tokens, "completion_tokens": 0}}  # fmt: skip
+        return UnitResult({"unit": f"{arm}/{seconds}", "arm": arm, "target": "a"}, run, ())
+
+    table = cost_summary([result("x", 0.26, 1000), result("x", 0.28, 2001)], tokens=True)
+    row = next(line for line in table.splitlines() if line.startswith("| x |")).split(" | ")
+    p50, p95, tokens = row[6], row[7], row[9].rstrip(" |")
+    assert (p50, p95) == ("0.27", "0.28")  # was "0.3" beside "0.28": a median above its p95
+    assert tokens == "1,500"
