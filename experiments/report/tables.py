@@ -40,10 +40,10 @@ def groups(results: Iterable[UnitResult], key: Callable[[UnitResult], object]) -
 
 def _rate(results: Sequence[UnitResult]) -> str:
     done = [r for r in results if r.finished]
-    if not done:
-        return "—"
-    wins = sum(r.success for r in done)
     pending = len(results) - len(done)
+    if not done:
+        return f"— ({pending} unfinished)" if pending else "—"
+    wins = sum(r.success for r in done)
     return f"{100 * wins / len(done):.1f}% ({wins}/{len(done)}{f', {pending} unfinished' if pending else ''})"
 
 

@@ -21,7 +21,7 @@ from experiments.errors import DamagedRecords
 from experiments.report import write_report
 from experiments.report.acegis import _suite_config
 from experiments.report.load import UnitResult
-from experiments.report.tables import BUDGETS, cost_summary
+from experiments.report.tables import BUDGETS, cost_summary, success_by_star_depth
 from oracle.testsuite import SuiteConfig
 
 ARMS = {"alpha": ("symbolic", None), "beta": ("llm", "single"), "gamma": ("llm", "guarded")}
@@ -203,3 +203,9 @@ def test_the_cost_table_gives_median_and_p95_seconds_at_one_precision() -> None:
     p50, p95, tokens = row[6], row[7], row[9].rstrip(" |")
     assert (p50, p95) == ("0.27", "0.28")  # was "0.3" beside "0.28": a median above its p95
     assert tokens == "1,500"
+
+
+def test_an_arm_whose_runs_are_all_unfinished_says_how_many() -> None:
+    unit = {"unit": "u", "arm": "x", "learner": "lstar", "dataset": "d", "target": "a", "star_depth": 0, "states": 2}
+    results = [UnitResult({**unit, "unit": f"u{k}"}, None, ()) for k in range(2)]
+    assert "| x | — (2 unfinished) | — (2 unfinished) |" in success_by_star_depth(results, "d")  # was "| x | — | — |"
