@@ -2,13 +2,16 @@
 run folds :func:`step` from :func:`initial_state` until the teacher accepts or a budget is spent.
 
 One epoch (seed paper, Sec. 4 and Appendix B): the learner proposes a hypothesis from the examples
-accumulated so far; the teacher judges it; its counterexamples join the examples. When the proposal
-fails (no regex, does not parse or compile, times out) or the teacher cannot judge the hypothesis,
-the epoch adds the next random labeled examples instead (Appendix D; ``source: "random"``), so
-every epoch adds information; a teacher that keeps its own sample schedule (Standard's sizes,
-``next_examples``) supplies them itself, so a failed reply still moves the schedule on. A learner that declares ``needs_membership`` (L*) gets the teacher's
-``label`` wrapped in a fresh :class:`oracle.CountedMembership` each epoch, and the queries it asks
-are counted into the cost.
+accumulated so far; the teacher judges it; its counterexamples join the examples. When the teacher
+rejects it, every other usable try of the proposal (``Proposal.candidates``: an Agentic epoch's
+repairs, a multi-candidate reply's answers) meets the teacher too, and the first it accepts wins
+(Alg. 2; ``accepted_candidate`` in the record). When the proposal fails (no regex, does not parse or
+compile, times out) or the teacher cannot judge the hypothesis, the epoch adds the next random
+labeled examples instead (Appendix D; ``source: "random"``), so every epoch adds information; a
+teacher that keeps its own sample schedule (Standard's sizes, ``next_examples``) supplies them
+itself, so a failed reply still moves the schedule on. A learner that declares
+``needs_membership`` (L*) gets the teacher's ``label`` wrapped in a fresh
+:class:`oracle.CountedMembership` each epoch, and the queries it asks are counted into the cost.
 
 Any :class:`oracle.Teacher` drives the loop: the exact teacher, a test-suite oracle or a user's own
 object with a ``check`` method. When the target regex is known (``Task.target``) the initial sample
