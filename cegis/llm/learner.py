@@ -64,22 +64,13 @@ class Turn:
 
 @attrs.frozen
 class GuardTally:
-    """Run totals of the guard: proposals, draws, draws meeting the contract, fallbacks taken."""
+    """Run totals of the guard: proposals, draws, draws meeting the contract, fallbacks taken (the
+    report's guard table, :mod:`experiments.report.llm_costs`, derives its rates from them)."""
 
     proposals: int = 0
     draws: int = 0
     conforming: int = 0
     fallbacks: int = 0
-
-    @property
-    def conformance_rate(self) -> float:
-        """The share of draws that met the contract (SEVerA's conformance reward); 0 with no draws."""
-        return self.conforming / self.draws if self.draws else 0.0
-
-    @property
-    def fallback_rate(self) -> float:
-        """The share of proposals whose hypothesis came from the fallback (SEVerA's trigger rate)."""
-        return self.fallbacks / self.proposals if self.proposals else 0.0
 
 
 @attrs.frozen
