@@ -123,7 +123,9 @@ def _dataset_section(dataset: str, results: Sequence[UnitResult], figure_dir: Pa
         "",
         "A budget counts labeled examples: those the teacher showed plus the membership queries the learner"
         " asked (L*'s). Mean evaluation accuracy of the hypothesis proposed from at most N of them, per"
-        " StarDepth and over all StarDepths (the `all` rows are the figure's lines):",
+        " StarDepth and over all StarDepths (the `all` rows are the figure's lines), over the finished runs"
+        " that had made a proposal by then (— where none had; a proposal without a regex counts as accuracy 0"
+        " and Diff Ratio 1):",
         "",
     ]
     out += [sample_efficiency(results, 0), "", "Mean Diff Ratio (lower is better):", "", sample_efficiency(results, 1), ""]
