@@ -59,6 +59,7 @@ import click
 import numpy as np
 
 from automata import ops
+from automata._jit import forced
 from automata.compile import from_text
 from automata.counting import count_by_length
 from automata.dfa import DFA
@@ -438,7 +439,8 @@ def main(
     cases = load_cases(data, per_cell, seed)
     peers = load_peers()
     click.echo(f"{len(cases)} cases; {', '.join(p.name for p in peers)} limited to {limit:g} s per operation")
-    raw = run(cases, peers, limit=limit, repeat=repeat, echo=click.echo)
+    with forced("compiled"):  # warm: every kernel compiled (a long run gets there after its first calls)
+        raw = run(cases, peers, limit=limit, repeat=repeat, echo=click.echo)
     rows = summarize(raw)
     cold = measure_cold_start(cases) if cold_start else None
     click.echo(render(rows, cold, limit))
