@@ -227,7 +227,7 @@ def blue_states(tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array)
     seen = np.zeros(n, dtype=np.bool_)
     kept = []
     for b in ordered:
-        if positive[b] or reaches_acceptance(tree, b, seen):
+        if positive[b] or reaches_acceptance(tree, int(b), seen):
             positive[b] = 1
             kept.append(b)
     return np.array(kept, dtype=np.int64)
