@@ -196,7 +196,7 @@ def common_refinement(alphabets: Sequence[Alphabet]) -> tuple[Alphabet, list[Int
         raise ValueError("no alphabets to refine")
     first = alphabets[0]
     if all(a is first for a in alphabets):
-        identity = _identity(len(first))
+        identity = identity_map(len(first))
         return first, [identity for _ in alphabets]
     # Hashing an alphabet hashes all its classes, so look up by identity first (partitions are
     # memoised, so the same objects recur); the entry keeps its alphabets alive, so ids stay valid.
@@ -213,7 +213,8 @@ _BY_IDENTITY: dict[tuple[int, ...], tuple[tuple[Alphabet, ...], Alphabet, tuple[
 
 
 @functools.lru_cache(maxsize=256)
-def _identity(n: int) -> IntArray:
+def identity_map(n: int) -> IntArray:
+    """The map of ``n`` classes onto themselves (read-only, shared)."""
     return _frozen(np.arange(n, dtype=np.int32))
 
 

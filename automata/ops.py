@@ -29,14 +29,15 @@ import attrs
 import numpy as np
 
 from automata import _kernels, _small_pairs
-from automata.alphabet import Alphabet, common_refinement
+from automata.alphabet import Alphabet, common_refinement, identity_map
 from automata.arrays import BoolArray, IntArray
 from automata.dfa import DFA
 from automata.errors import DEFAULT_STATE_LIMIT, StateLimitExceeded
 from automata.minimize import minimize
 
-_SYMMETRIC = np.array([[False, True], [True, False]])
-_LEFT_ONLY = np.array([[False, False], [True, False]])
+#: Which (left accepts, right accepts) pairs a search looks for.
+_SYMMETRIC = ((False, True), (True, False))
+_LEFT_ONLY = ((False, False), (True, False))
 
 
 @attrs.frozen
@@ -67,6 +68,9 @@ def _reindex(dfa: DFA, alphabet: Alphabet, columns: IntArray) -> DFA:
 def _columns(left: DFA, right: DFA) -> tuple[Alphabet, IntArray, IntArray]:
     """The common alphabet and, for each side, the column each of its classes reads: the kernels
     re-index on the fly instead of copying the tables."""
+    if left.alphabet is right.alphabet:  # compiled together (the usual case): nothing to refine
+        identity = identity_map(len(left.alphabet))
+        return left.alphabet, identity, identity
     alphabet, (left_map, right_map) = common_refinement([left.alphabet, right.alphabet])
     return alphabet, left_map, right_map
 
@@ -159,19 +163,19 @@ def is_subset(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) 
     return inclusion_witness(left, right, state_limit=state_limit) is None
 
 
-def _search(left: DFA, right: DFA, wanted: BoolArray, state_limit: int) -> Witness | None:
+def _search(left: DFA, right: DFA, wanted: tuple[tuple[bool, bool], ...], state_limit: int) -> Witness | None:
     alphabet, left_columns, right_columns = _columns(left, right)
     if _small_pairs.small(left, right, len(alphabet)):
         status, found, steps, in_left = _small_pairs.shortest_distinction(
             left.transitions.tolist(), left_columns.tolist(), left.accepting.tolist(), left.start,
             right.transitions.tolist(), right_columns.tolist(), right.accepting.tolist(), right.start,
-            wanted.tolist(), state_limit,
+            wanted, state_limit,
         )
     else:
         status, found, path, in_left = _kernels.shortest_distinction(
             left.transitions, left_columns, left.accepting, left.start,
             right.transitions, right_columns, right.accepting, right.start,
-            wanted, state_limit,
+            np.array(wanted), state_limit,
         )
         steps = path.tolist()
     if status != _kernels.OK:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import itertools
 import random
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Literal
 
 import numpy as np
@@ -84,8 +84,12 @@ class _Unranker:
         if not picks:
             return []
         heads, states, remaining, indices = [], [], [], []
+        start = self.table.dfa.start
         for length, index in picks:
-            head, state, index = self._walk(length, index, length - self.int64_rows + 1)
+            steps = length - self.int64_rows + 1
+            head, state = "", start
+            if steps > 0:  # the counts ahead may pass int64: walk in Python integers first
+                head, state, index = self._walk(length, index, steps)
             heads.append(head)
             states.append(state)
             remaining.append(length - len(head))
@@ -182,9 +186,14 @@ def sample_strings(
     picks: list[tuple[int, int]] = []  # (length, index): distinct pairs name distinct strings
     seen: set[tuple[int, int]] = set()
     misses = 0
+    # What ``randrange(k)`` returns for k > 0 (the same draws), without its argument checks.
+    below: Callable[[int], int] = getattr(draw, "_randbelow", draw.randrange)
     while len(picks) < n and available and misses <= 8 * n + 64:
-        length = _pick_length(draw, available, counts, lengths)
-        pick = (length, draw.randrange(counts[length]))
+        if lengths == "uniform":
+            length = available[below(len(available))]
+        else:
+            length = _proportional_length(draw, available, counts)
+        pick = (length, below(counts[length]))
         if unique:
             if pick in seen:
                 misses += 1
@@ -197,9 +206,7 @@ def sample_strings(
     return unranker.strings(picks)
 
 
-def _pick_length(draw: random.Random, available: list[int], counts: list[int], how: LengthDistribution) -> int:
-    if how == "uniform":
-        return available[draw.randrange(len(available))]
+def _proportional_length(draw: random.Random, available: list[int], counts: list[int]) -> int:
     index = draw.randrange(sum(counts[length] for length in available))
     for length in available:
         if index < counts[length]:

@@ -12,6 +12,7 @@ COMMANDS = {
     "learn": LazyCommand("cli.learn:learn", "Learn a regex from a target or from labeled examples."),
     "regex": LazyCommand("cli.regex:regex", "Parse a regex, show its metrics, compare it with another."),
     "bench": LazyCommand("cli.bench:bench", "Performance benchmarks against reference implementations."),
+    "warmup": LazyCommand("cli.warmup:warmup", "Compile every numba kernel now (once per install)."),
     "corpus-stats": LazyCommand("cli.corpus_stats:corpus_stats_command", "How much of each shared corpus parses, and why not."),
 }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -26,7 +27,7 @@ def test_every_lazy_command_loads_and_has_help() -> None:
         assert "Usage:" in output
 
 
-def test_regex_command_imports_neither_http_client_nor_benchmark_peers() -> None:
+def test_regex_command_imports_neither_http_client_nor_benchmark_peers_nor_numba() -> None:
     probe = (
         "import sys\n"
         "from cli.main import main\n"
@@ -34,7 +35,7 @@ def test_regex_command_imports_neither_http_client_nor_benchmark_peers() -> None
         "    main(['regex', 'a b*', '--dialect', 'simple'])\n"
         "except SystemExit:\n"
         "    pass\n"
-        "print(sorted(m for m in ('aiohttp', 'pyformlang', 'networkx', 'llm', 'hypothesis') if m in sys.modules))\n"
+        "print(sorted(m for m in ('aiohttp', 'pyformlang', 'networkx', 'llm', 'hypothesis', 'numba') if m in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"
@@ -88,3 +89,15 @@ def test_corpus_stats_reports_a_malformed_file(tmp_path: Path) -> None:
 
 def test_console_script_is_declared() -> None:
     assert "regex-cegis = cli.main:main" in (ROOT / "setup.cfg").read_text()
+
+
+@pytest.mark.slow
+def test_after_warmup_a_compiled_run_compiles_nothing(tmp_path: Path) -> None:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-m", "cli", "warmup"], cwd=ROOT, env=env, check=True, capture_output=True)
+    env["REGEX_CEGIS_KERNELS"] = "compiled"
+    done = subprocess.run(
+        [sys.executable, "-m", "cli", "learn", "--target", "[0-9]{3}-[a-f]+", "--clustered"],
+        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
+    )
+    assert "compiling kernels" not in done.stderr

@@ -214,12 +214,14 @@ def blue_states(tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array)
                     blues.append(rep)
     ordered = np.empty(len(blues), dtype=np.int64)
     for i in range(len(blues)):  # insertion sort by (depth, number): numba compiles argsort slowly
-        b = blues[i]
+        blue = blues[i]
         j = i
-        while j > 0 and (depth[ordered[j - 1]] > depth[b] or (depth[ordered[j - 1]] == depth[b] and ordered[j - 1] > b)):
+        while j > 0 and (
+            depth[ordered[j - 1]] > depth[blue] or (depth[ordered[j - 1]] == depth[blue] and ordered[j - 1] > blue)
+        ):
             ordered[j] = ordered[j - 1]
             j -= 1
-        ordered[j] = b
+        ordered[j] = blue
     if not sinks:
         return ordered
     seen = np.zeros(n, dtype=np.bool_)
