@@ -179,26 +179,27 @@ def _learn(
     problems: list[str] = []
     earlier = agreement.Agreements.compile(agreements, dialect, universe, CHECK_STATE_LIMIT)
     written = learner.class_prior and not any(isinstance(e, ClusteredExample) for e in examples)
-    if written:  # a template that fits needs no merging (the slow part)
+    candidates: list[tuple[DFA, str, Regex | None]] = []
+    if written:  # templates that fit compete with the other families, and spare the merging (the slow part)
         fitting = [c for c in _templates(examples, universe, problems) if not misclassified(c[0], examples)]
-        fitting = [c for c in fitting if not earlier.implied(c[0])]
-        if fitting:
-            return _proposed(fitting, examples, dialect, universe, learner, written, problems, bool(agreements))
+        candidates += [c for c in fitting if not earlier.implied(c[0])]
+
     def read(more: Sequence[Counterexample]) -> Sequence[Counterexample]:
         return lifted([*examples, *more], universe) if written else [*examples, *more]
 
-    merged = _agreeing(lambda more: _consistent(read(more), universe, learner, problems), earlier, facts)
-    for found, keeping, implied in merged:
-        if keeping:
-            found = keeping
-            break
-    if implied:
-        found = [(dfa, f"{how}, {len(implied)} implied examples") for dfa, how in found]
-    candidates: list[tuple[DFA, str, Regex | None]] = [(dfa, how, None) for dfa, how in found]
+    if not candidates:
+        merged = _agreeing(lambda more: _consistent(read(more), universe, learner, problems), earlier, facts)
+        for found, keeping, implied in merged:
+            if keeping:
+                found = keeping
+                break
+        if implied:
+            found = [(dfa, f"{how}, {len(implied)} implied examples") for dfa, how in found]
+        candidates += [(dfa, how, None) for dfa, how in found]
+        if written and learner.augmented:
+            candidates += [(dfa, f"{how}, read through classes", None) for dfa, how in _finite(read(()), universe, earlier, problems)]
     if learner.augmented:
         candidates += [(dfa, how, None) for dfa, how in _finite(examples, universe, earlier, problems)]
-        if written:
-            candidates += [(dfa, f"{how}, read through classes", None) for dfa, how in _finite(read(()), universe, earlier, problems)]
         candidates += _spelled(examples, universe, earlier, facts, problems)
     return _proposed(candidates, examples, dialect, universe, learner, written, problems, bool(agreements))
 
