@@ -162,10 +162,15 @@ def _compiling(k: Kernel[Any], *, wait: bool) -> Iterator[bool]:
         return
     with handle:
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            yield False
-            return
+            if not wait:
+                yield False
+                return
+            from automata import compile_time
+
+            with compile_time.compiling():  # waiting for another's compilation is not run time
+                fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield True
         finally:

@@ -20,13 +20,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, cast
 
 import attrs
 
+from automata import compile_time
 from cegis import loop
 from cegis.config import LoopConfig
 from cegis.errors import RecordsError
@@ -281,7 +281,7 @@ async def run_recorded(
     config: LoopConfig,
     path: Path | None,
     *,
-    clock: Callable[[], float] = time.perf_counter,
+    clock: Callable[[], float] = compile_time.clock,
 ) -> EpochState:
     """:func:`cegis.loop.run` with JSON Lines records in ``path``: resumed from what the file holds
     for this run, one line appended per epoch as it ends and one for the run when it ends. With no
