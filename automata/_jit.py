@@ -10,10 +10,11 @@ code with every kernel it calls bound to its Python form too) until the JIT pays
 imports numba and compiles (or loads the cached machine code):
 
 * a call whose arrays hold more than :data:`SMALL` elements goes compiled at once;
-* after :data:`PYTHON_BUDGET` seconds spent in a kernel's Python form, it goes compiled for good.
+* after :data:`PYTHON_BUDGET` CPU seconds spent in a kernel's Python form, it goes compiled for good
+  (while another process compiles the same kernel into the same cache, small calls go on in Python).
 
-Both forms run the same source, so they return the same values; ``tests/automata/test_kernel_twins.py``
-runs the workloads both ways. ``REGEX_CEGIS_KERNELS=compiled`` (or ``python``) forces one form, for
+Both forms run the same source, so they return the same values; ``test_kernel_twins.py`` in
+``tests/automata`` and ``tests/cegis/symbolic`` runs the workloads both ways. ``REGEX_CEGIS_KERNELS=compiled`` (or ``python``) forces one form, for
 benchmarks and tests; :func:`forced` does the same in-process.
 
 Where the cache lives (numba's own order, first usable wins): ``$NUMBA_CACHE_DIR`` when set; the
@@ -35,8 +36,8 @@ import threading
 import time
 import types
 import warnings
-from pathlib import Path
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, Generic, Literal, TypeVar, cast, overload
 
 import numpy as np
@@ -162,10 +163,15 @@ def _compiling(k: Kernel[Any], *, wait: bool) -> Iterator[bool]:
         return
     with handle:
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            yield False
-            return
+            if not wait:
+                yield False
+                return
+            from automata import compile_time
+
+            with compile_time.compiling():  # waiting for another's compilation is not run time
+                fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield True
         finally:

@@ -8,16 +8,19 @@ announces every compilation that misses its cache as a ``numba:compile`` event
 the kernels it calls inside its own event) and prints one line on stderr when the first begins.
 
 :func:`compile_seconds` is the total so far, and :func:`clock` a ``perf_counter`` that stands still
-while numba compiles: the learning loop times epochs with it and records compile seconds apart.
+while numba compiles (or this process waits for another's compilation, :func:`compiling`): the
+learning loop and the teachers time with it, and records keep compile seconds apart.
 Everything here is process-wide and cheap to read; without numba imported nothing compiles and
 both stay at zero.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 MESSAGE = "compiling kernels (first run only)…"
@@ -61,6 +64,16 @@ def _ended() -> None:
         _depth -= 1
         if _depth == 0:
             _total += time.perf_counter() - _began
+
+
+@contextlib.contextmanager
+def compiling() -> Iterator[None]:
+    """Count the block as compile time (for waiting on another process's compilation)."""
+    _started()
+    try:
+        yield
+    finally:
+        _ended()
 
 
 def install() -> None:

@@ -23,12 +23,12 @@ characters; labels always come from the gold DFA.
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Callable, Collection, Sequence
 
 import attrs
 import numpy as np
 
+from automata import compile_time
 from automata.dfa import DFA
 from automata.errors import DEFAULT_STATE_LIMIT, StateLimitExceeded
 from automata.ops import accepts_many, align, equivalent
@@ -139,7 +139,7 @@ class SuiteOracle:
     universe: CharSet
     description: str = ""
     config: SuiteConfig = SuiteConfig()
-    clock: Callable[[], float] = time.perf_counter
+    clock: Callable[[], float] = compile_time.clock
 
     @classmethod
     def from_gold(

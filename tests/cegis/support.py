@@ -4,18 +4,32 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from automata import compile_time
 from automata.compile import compile_regex
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.records import without_wall_clock
 from oracle import Counterexample, Example, Spend, Verdict
+from regexlang import parse
 from regexlang.ast import Regex
 from regexlang.charset import CharSet
+
+
+class CompilingLearner:
+    """Proposes ``a`` while numba (as far as the clocks can tell) compiles for 0.05 s."""
+
+    name = "compiling"
+
+    async def propose(self, context: LearnerContext) -> Proposal:
+        with compile_time.compiling():
+            time.sleep(0.05)
+        return Proposal(parse("a", "simple"), "a")
 
 
 @attrs.frozen

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import time
 
 import attrs
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from cegis.config import Budgets, LoopConfig
-from cegis.learner import LearnerContext, Proposal
 from cegis.loop import initial_state, run, spent, step
 from cegis.records import epoch_json, without_wall_clock
 from cegis.setup import exact_setting
@@ -19,7 +17,7 @@ from cegis.state import Task
 from cegis.symbolic.union import UnionLearner
 from oracle import ExactTeacher, Example, TeacherConfig, satisfies
 from regexlang import CharSet, parse
-from tests.cegis.support import ExhaustiveTeacher, FailingLearner, FixedLearner, LabelingTeacher
+from tests.cegis.support import CompilingLearner, ExhaustiveTeacher, FailingLearner, FixedLearner, LabelingTeacher
 
 TARGETS = ("(a b)* c", "a (b+c)*", "(a+b) (b+c) a")
 
@@ -172,21 +170,6 @@ def test_a_hypothesis_the_teacher_cannot_judge_gets_random_examples() -> None:
 
 
 def test_compile_seconds_are_kept_apart_from_the_learners_seconds() -> None:
-    from automata import compile_time
-
-    class CompilingLearner:
-        """Stands in for a learner whose kernels compile: numba's compile event brackets its work."""
-
-        name = "compiling"
-
-        async def propose(self, context: LearnerContext) -> Proposal:
-            compile_time._started()
-            try:
-                time.sleep(0.05)  # the compilation
-            finally:
-                compile_time._ended()
-            return Proposal(parse("a", "simple"), "a")
-
     task, teacher = exact_setting("a", "simple", LoopConfig())
     state = asyncio.run(step(initial_state(task, teacher, LoopConfig()), CompilingLearner(), teacher, LoopConfig()))
     assert state.cost.compile_seconds >= 0.05

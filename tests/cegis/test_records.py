@@ -19,7 +19,7 @@ from cegis.state import Task
 from cegis.symbolic.union import UnionLearner
 from oracle import ClusteredExample, ExactTeacher, Example, TeacherConfig
 from regexlang import CharSet, universe
-from tests.cegis.support import FailingLearner, lines
+from tests.cegis.support import CompilingLearner, FailingLearner, lines
 
 UNIVERSE = CharSet.everything()
 chars = st.characters(codec="utf-8", exclude_categories=["Cs"])
@@ -94,3 +94,13 @@ def test_a_lone_surrogate_in_a_string_is_written_and_read_back(tmp_path: Path) -
     log.append({"type": "epoch", "run": "r", "added": [example_json(example)]})
     (record,) = log.records("r")
     assert example_from_json(record["added"][0]) == example
+
+
+def test_recorded_run_times_keep_compile_seconds_apart(tmp_path: Path) -> None:
+    config = LoopConfig(budgets=Budgets(epochs=1))
+    teacher = ExactTeacher.from_regex("a", "simple")
+    path = tmp_path / "run.jsonl"
+    asyncio.run(run_recorded(Task("simple", target="a"), CompilingLearner(), teacher, config, path))
+    epoch = json.loads(path.read_text().splitlines()[0])
+    assert epoch["totals"]["compile_seconds"] >= 0.05
+    assert epoch["cost"]["seconds"] < 0.05
