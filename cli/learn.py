@@ -23,7 +23,7 @@ import click
 
 from cegis.config import Budgets, LoopConfig
 from cegis.errors import RecordsError
-from cegis.passive import printed_for
+from cegis.passive import from_examples, printed_for
 from cegis.registry import REGISTRY, build, default_passive
 from cegis.records import run_recorded
 from cegis.setup import exact_setting
@@ -236,7 +236,8 @@ def learn(
         if name == LLM:
             state = asyncio.run(run_llm(task, teacher, config, options_from(**llm), records=records))
         else:
-            state = asyncio.run(run_recorded(task, build(name), teacher, config, records))
+            chosen = from_examples() if given is not None and name == FROM_EXAMPLES else build(name)
+            state = asyncio.run(run_recorded(task, chosen, teacher, config, records))
     except (OSError, RecordsError) as error:
         raise BadInput(f"--records: {error}") from None
     report = _report(state, dialect, name, time.perf_counter() - started, flavor, anchored)
