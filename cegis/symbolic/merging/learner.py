@@ -82,6 +82,10 @@ AGREEMENT_ROUNDS = 16
 #: that break an agreement are made again with the strings it implies, like merged ones.
 MAX_LISTING_STATES = 40
 
+#: Most positives for which the shared-factor hypotheses are made beside templates that fit: over
+#: hundreds of positives they take seconds, and where a template fits they never won (bench examples).
+MOST_SPELLED_POSITIVES = 64
+
 
 @attrs.frozen
 class MergingLearner:
@@ -182,10 +186,11 @@ def _learn(
     problems: list[str] = []
     earlier = agreement.Agreements.compile(agreements, dialect, universe, CHECK_STATE_LIMIT)
     written = learner.class_prior and not any(isinstance(e, ClusteredExample) for e in examples)
-    candidates: list[tuple[DFA, str, Regex | None]] = []
+    fitting: list[tuple[DFA, str, Regex]] = []
     if written:  # templates that fit compete with the other families, and spare the merging (the slow part)
         fitting = [c for c in _templates(examples, universe, problems) if not misclassified(c[0], examples)]
-        candidates += [c for c in fitting if not earlier.implied(c[0])]
+        fitting = [c for c in fitting if not earlier.implied(c[0])]
+    candidates: list[tuple[DFA, str, Regex | None]] = list(fitting)
 
     def read(more: Sequence[Counterexample]) -> Sequence[Counterexample]:
         return lifted([*examples, *more], universe) if written else [*examples, *more]
@@ -210,7 +215,8 @@ def _learn(
             candidates += [(dfa, f"{how}, read through classes", None) for dfa, how in _finite(read(()), universe, earlier, problems)]
     if learner.augmented:
         candidates += [(dfa, how, None) for dfa, how in _finite(examples, universe, earlier, problems)]
-        candidates += _spelled(examples, universe, earlier, facts, problems)
+        if not fitting or sum(e.label for e in examples) <= MOST_SPELLED_POSITIVES:
+            candidates += _spelled(examples, universe, earlier, facts, problems)
     return _proposed(candidates, examples, dialect, universe, learner, written, problems, bool(agreements))
 
 
