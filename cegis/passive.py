@@ -9,6 +9,7 @@ automaton's regex. Synchronous: no event loop for the caller."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -25,6 +26,9 @@ from regexlang.metrics import node_count
 
 #: States the learned regex may compile to when it is checked and printed.
 STATE_LIMIT = 20_000
+
+if TYPE_CHECKING:
+    from cegis.symbolic.merging import MergingLearner
 
 
 class ContradictoryExamples(ValueError):
@@ -55,7 +59,6 @@ def learn_regex(
     """A regex accepting every positive and no negative, printed for ``flavor`` (anchored for a
     search call when ``anchored`` says so; default: what the flavour's usual call needs).
     ``ContradictoryExamples`` when a string is in both lists."""
-    from cegis.symbolic.merging import symbolic  # the learner loads numba kernels: only when used
 
     wanted = list(dict.fromkeys(positives))
     unwanted = list(dict.fromkeys(negatives))
@@ -63,12 +66,19 @@ def learn_regex(
     if both:
         raise ContradictoryExamples(f"{sorted(both)[0]!r} is both a positive and a negative example")
     examples = [Example(s, True) for s in wanted] + [Example(s, False) for s in unwanted]
-    proposal = symbolic().learn(examples, "python", universe)
+    proposal = from_examples().learn(examples, "python", universe)
     tree = proposal.regex if proposal.regex is not None else union(*map(text, wanted))
     dfa = minimize(compile_regex(tree, universe, state_limit=STATE_LIMIT))
     consistent = not misclassified(dfa, examples)
     printed = printed_for(tree, flavor, anchored, universe)
     return LearnedRegex(printed, consistent, node_count(tree), not unwanted, tree, proposal.reasoning)
+
+
+def from_examples() -> MergingLearner:
+    """The symbolic learner as it answers from given strings: never longer than the positives listed."""
+    from cegis.symbolic.merging import symbolic  # the learner loads numba kernels: only when used
+
+    return attrs.evolve(symbolic(), listing_cap=True)
 
 
 def printed_for(tree: Regex, flavor: Flavor, anchored: Anchoring | None = None, universe: CharSet = UNICODE) -> str:

@@ -24,7 +24,7 @@ from automata.errors import AutomataError
 from automata import compile_time
 from cegis.config import Budgets, LoopConfig
 from cegis.errors import RecordsError
-from cegis.passive import printed_for
+from cegis.passive import from_examples, printed_for
 from cegis.registry import REGISTRY, UnknownLearner, build, default_passive, spec
 from cegis.records import run_recorded
 from cegis.setup import exact_setting
@@ -241,7 +241,8 @@ def learn(
         if name == LLM:
             state = asyncio.run(run_llm(task, teacher, config, options_from(**llm), records=records))
         else:
-            state = asyncio.run(run_recorded(task, build(name), teacher, config, records))
+            chosen = from_examples() if given is not None and name == FROM_EXAMPLES else build(name)
+            state = asyncio.run(run_recorded(task, chosen, teacher, config, records))
     except (OSError, RecordsError) as error:
         raise BadInput(f"--records: {error}") from None
     except UnicodeDecodeError as error:

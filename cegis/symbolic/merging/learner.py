@@ -82,6 +82,10 @@ AGREEMENT_ROUNDS = 16
 #: that break an agreement are made again with the strings it implies, like merged ones.
 MAX_LISTING_STATES = 40
 
+#: Most positives for which the shared-factor hypotheses are made beside templates that fit: over
+#: hundreds of positives they take seconds, and where a template fits they never won (bench examples).
+MOST_SPELLED_POSITIVES = 64
+
 
 @attrs.frozen
 class MergingLearner:
@@ -99,6 +103,9 @@ class MergingLearner:
     # Plain examples read through a prior over character classes (:mod:`.prior`) instead of as one
     # atom, when no example is clustered (the teacher's classes are better evidence).
     class_prior: bool = False
+    # Never answer longer than the positives listed (plain examples read through the prior): the
+    # readable answer a practitioner wants; off in the loop, where a listing only memorizes.
+    listing_cap: bool = False
 
     async def propose(self, context: LearnerContext) -> Proposal:
         """The smallest consistent hypothesis for the context's examples (and, when the learner is
@@ -179,28 +186,37 @@ def _learn(
     problems: list[str] = []
     earlier = agreement.Agreements.compile(agreements, dialect, universe, CHECK_STATE_LIMIT)
     written = learner.class_prior and not any(isinstance(e, ClusteredExample) for e in examples)
-    candidates: list[tuple[DFA, str, Regex | None]] = []
+    fitting: list[tuple[DFA, str, Regex]] = []
     if written:  # templates that fit compete with the other families, and spare the merging (the slow part)
         fitting = [c for c in _templates(examples, universe, problems) if not misclassified(c[0], examples)]
-        candidates += [c for c in fitting if not earlier.implied(c[0])]
+        fitting = [c for c in fitting if not earlier.implied(c[0])]
+    candidates: list[tuple[DFA, str, Regex | None]] = list(fitting)
 
     def read(more: Sequence[Counterexample]) -> Sequence[Counterexample]:
         return lifted([*examples, *more], universe) if written else [*examples, *more]
 
-    if not candidates:
-        merged = _agreeing(lambda more: _consistent(read(more), universe, learner, problems), earlier, facts)
-        for found, keeping, implied in merged:
+    def plain(more: Sequence[Counterexample]) -> Sequence[Counterexample]:
+        return [*examples, *more]
+
+    def merged(reading: Callable[[Sequence[Counterexample]], Sequence[Counterexample]]) -> list[tuple[DFA, str, Regex | None]]:
+        rounds = _agreeing(lambda more: _consistent(reading(more), universe, learner, problems), earlier, facts)
+        for found, keeping, implied in rounds:
             if keeping:
                 found = keeping
                 break
         if implied:
             found = [(dfa, f"{how}, {len(implied)} implied examples") for dfa, how in found]
-        candidates += [(dfa, how, None) for dfa, how in found]
+        return [(dfa, how, None) for dfa, how in found]
+
+    if not candidates:  # merged through the prior and, as the examples are, over their atoms
+        for reading in (read, plain) if written else (plain,):
+            candidates += merged(reading)
         if written and learner.augmented:
             candidates += [(dfa, f"{how}, read through classes", None) for dfa, how in _finite(read(()), universe, earlier, problems)]
     if learner.augmented:
         candidates += [(dfa, how, None) for dfa, how in _finite(examples, universe, earlier, problems)]
-        candidates += _spelled(examples, universe, earlier, facts, problems)
+        if not fitting or sum(e.label for e in examples) <= MOST_SPELLED_POSITIVES:
+            candidates += _spelled(examples, universe, earlier, facts, problems)
     return _proposed(candidates, examples, dialect, universe, learner, written, problems, bool(agreements))
 
 
@@ -239,11 +255,11 @@ def _proposed(
 ) -> Proposal:
     """The candidate of the shortest description (``written``: as plain examples read through the
     class prior are scored, :func:`.scoring.score`) whose printed regex labels every example right,
-    or a typed failure with every candidate's problem. With ``written`` and no earlier agreements
-    to keep (``bound``) the answer is never longer than the positives listed as alternatives: past
-    that, the shortest consistent print, or the listing itself."""
+    or a typed failure with every candidate's problem. With ``written``, the learner's
+    ``listing_cap`` and no earlier agreements to keep (``bound``) the answer is never longer than
+    the positives listed as alternatives: past that, the shortest consistent print, or the listing."""
     positives = [_representative(e) for e in examples if e.label]
-    listed = written and bool(positives) and not bound
+    listed = written and learner.listing_cap and bool(positives) and not bound
     listing = unparse(any_of(*map(union_regex, (e for e in examples if e.label))), dialect, universe) if listed else ""
     shortest: Proposal | None = None
     for dfa, how, regex in sorted(candidates, key=lambda c: score(c[0], positives, c[2], written)):

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from automata import compile_regex, equivalent
 from automata.minimize import minimize
-from cegis.symbolic.merging import symbolic
+from cegis.passive import from_examples
 from cegis.symbolic.merging.prior import class_cuts, lifted
 from cegis.symbolic.merging.templates import template_hypotheses
 from oracle import ClusteredExample, Example
@@ -23,7 +23,7 @@ ASCII = CharSet([(0x20, 0x7E)])
 
 def learned(positives: list[str], negatives: list[str]) -> str:
     examples = [Example(s, True) for s in positives] + [Example(s, False) for s in negatives]
-    proposal = symbolic().learn(examples, "python", ASCII)
+    proposal = from_examples().learn(examples, "python", ASCII)
     assert proposal.ok, proposal.failure
     for string in positives:
         assert re.fullmatch(proposal.text, string), (proposal.text, string)
