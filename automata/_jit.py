@@ -12,9 +12,6 @@ imports numba and compiles (or loads the cached machine code):
 * a call whose arrays hold more than :data:`SMALL` elements goes compiled at once;
 * after :data:`PYTHON_BUDGET` CPU seconds spent in a kernel's Python form, it goes compiled for good
   (while another process compiles the same kernel into the same cache, small calls go on in Python).
-  A kernel slow to compile but quick in Python on small calls gets a budget of its own, about its
-  compile seconds (``@kernel(budget=...)``): the rent-or-buy rule, which never pays more than twice
-  the better of "always Python" and "compile at once".
 
 Both forms run the same source, so they return the same values; ``test_kernel_twins.py`` in
 ``tests/automata`` and ``tests/cegis/symbolic`` runs the workloads both ways. ``REGEX_CEGIS_KERNELS=compiled`` (or ``python``) forces one form, for
@@ -63,10 +60,9 @@ _lock = threading.Lock()
 class Kernel(Generic[F]):
     """A numba kernel that runs as plain Python while that is cheaper (see the module docstring)."""
 
-    def __init__(self, function: F, size: Callable[..., int] | None = None, budget: float = PYTHON_BUDGET) -> None:
+    def __init__(self, function: F, size: Callable[..., int] | None = None) -> None:
         self.py_func = function
         self._size = size or _elements
-        self._budget = budget
         self._python: Callable[..., Any] | None = None
         self._dispatcher: Any = None
         self._compiled = False
@@ -80,7 +76,7 @@ class Kernel(Generic[F]):
             self._compiled = True  # compiled once, compiled for the rest of the process
             return self.dispatcher(*args)
         small = self._size(*args) <= SMALL
-        if self._python_seconds < self._budget and small:
+        if self._python_seconds < PYTHON_BUDGET and small:
             start = time.thread_time()  # CPU seconds: a loaded machine must not tip a kernel into compiling
             result = self._interpret(args)
             self._python_seconds += time.thread_time() - start
@@ -119,19 +115,16 @@ def kernel(function: F) -> F: ...
 
 
 @overload
-def kernel(*, size: Callable[..., int] | None = None, budget: float = PYTHON_BUDGET) -> Callable[[F], F]: ...
+def kernel(*, size: Callable[..., int]) -> Callable[[F], F]: ...
 
 
-def kernel(
-    function: F | None = None, *, size: Callable[..., int] | None = None, budget: float = PYTHON_BUDGET
-) -> Any:
+def kernel(function: F | None = None, *, size: Callable[..., int] | None = None) -> Any:
     """``function`` as a :class:`Kernel` (typed as the function it wraps). ``size(*args)`` measures
     a call's work for :data:`SMALL` (default: the elements of its array arguments), for kernels
-    whose arrays are allocated larger than the part a call reads; ``budget`` is the CPU seconds of
-    Python after which it compiles (default :data:`PYTHON_BUDGET`)."""
+    whose arrays are allocated larger than the part a call reads."""
     if function is None:
-        return lambda f: Kernel(f, size, budget)
-    return Kernel(function, size, budget)
+        return lambda f: Kernel(f, size)
+    return Kernel(function, size)
 
 
 @contextlib.contextmanager

@@ -231,9 +231,7 @@ def _accepts_at_end(
     return False
 
 
-# Compiling it costs ~3 s of CPU; on small NFAs its Python form takes ~2.4 ms a call against ~0.5 ms
-# compiled, so it pays only after ~1000 calls (the quick experiment makes ~360 in all).
-@kernel(budget=2.0)
+@kernel
 def _subset(
     program: IntArray,
     start: int,

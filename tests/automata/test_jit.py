@@ -47,18 +47,3 @@ def test_while_another_process_compiles_a_kernel_small_calls_go_on_in_python(mon
         assert not k._compiled
     assert k(table, 0).tolist() == [True]
     assert k._compiled
-
-
-def test_a_kernel_with_a_budget_of_its_own_stays_python_until_that_budget_is_spent(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from automata._kernels import reachable
-
-    k: Any = _jit.kernel(budget=2 * _jit.PYTHON_BUDGET)(reachable.py_func)
-    table = np.array([[1], [1]], dtype=np.int32)
-    monkeypatch.setattr(k, "_python_seconds", _jit.PYTHON_BUDGET)
-    assert k(table, 0).tolist() == [True, True]
-    assert not k._compiled
-    monkeypatch.setattr(k, "_python_seconds", 2 * _jit.PYTHON_BUDGET)
-    assert k(table, 0).tolist() == [True, True]
-    assert k._compiled
