@@ -219,16 +219,16 @@ def worker_pool(workers: int, compiling: EventType | None = None) -> ProcessPool
 
 @contextlib.contextmanager
 def compiles_announced() -> Iterator[EventType]:
-    """An event for :func:`worker_pool`'s workers; while the block runs, the first time one sets it this
-    process says :data:`automata.compile_time.MESSAGE` (once, however many workers compile)."""
+    """An event for :func:`worker_pool`'s workers; once one sets it (noticed within 0.2 s, or when the
+    block ends), this process says :data:`automata.compile_time.MESSAGE`, once however many compile."""
     compiling = _SPAWN.Event()
     finished = threading.Event()
 
     def watch() -> None:
-        while not finished.is_set():
-            if compiling.wait(0.2):
-                compile_time.announce()
-                return
+        while not (compiling.wait(0.2) or finished.is_set()):
+            pass
+        if compiling.is_set():  # read after the workers are done, when it is set at all
+            compile_time.announce()
 
     watcher = threading.Thread(target=watch, name="announce-compiling", daemon=True)
     watcher.start()
