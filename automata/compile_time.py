@@ -5,7 +5,9 @@ compile time is a property of the machine's history, not of the run that happene
 counting it would make a first run look tens of times slower than the same run later. numba
 announces every compilation that misses its cache as a ``numba:compile`` event
 (:mod:`numba.core.event`); :func:`install` listens, adds up the outermost ones (a kernel compiles
-the kernels it calls inside its own event) and prints one line on stderr when the first begins.
+the kernels it calls inside its own event) and, when the first begins, prints one line on stderr
+(:data:`MESSAGE`, once per process; a worker process calls :func:`report_to` so that its parent
+says it instead, once for all of them).
 
 :func:`compile_seconds` is the total so far, and :func:`clock` a ``perf_counter`` that stands still
 while numba compiles (or this process waits for another's compilation, :func:`compiling`): the
@@ -20,16 +22,37 @@ import contextlib
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
-MESSAGE = "compiling kernels (first run only)…"
+#: Said when compiling starts (a later run may still compile kernels an earlier one did not need).
+MESSAGE = "compiling kernels (cached for later runs)…"
 
 _total = 0.0
 _depth = 0
 _began = 0.0
 _said = False
 _lock = threading.Lock()
+
+
+def announce() -> None:
+    """Print :data:`MESSAGE` on stderr unless this process has already printed it."""
+    global _said
+    with _lock:
+        say = not _said
+        _said = True
+    if say:
+        print(MESSAGE, file=sys.stderr, flush=True)
+
+
+_tell: Callable[[], None] = announce
+
+
+def report_to(tell: Callable[[], None]) -> None:
+    """In a worker process: call ``tell`` (e.g. set an event its parent watches) instead of printing,
+    so a multi-process run says it once, from the parent (:func:`announce`)."""
+    global _tell
+    _tell = tell
 
 
 def compile_seconds() -> float:
@@ -46,16 +69,13 @@ def clock() -> float:
 
 
 def _started() -> None:
-    global _depth, _began, _said
+    global _depth, _began
     with _lock:
         _depth += 1
         if _depth > 1:
             return
         _began = time.perf_counter()
-        say = not _said
-        _said = True
-    if say:
-        print(MESSAGE, file=sys.stderr, flush=True)
+    _tell()
 
 
 def _ended() -> None:

@@ -22,6 +22,7 @@ A damaged record line (anything but a torn last line, which is cut) stops it wit
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -30,13 +31,15 @@ import threading
 import time
 import traceback
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from automata import compile_time
 from cegis.state import ACCEPTED
 from experiments.errors import ConfigurationChanged, ServerFailed, ServerUnusable
 from experiments.execute import run_llm_unit, run_symbolic_unit, unit_result
@@ -55,6 +58,7 @@ ERRORS = "errors.jsonl"
 CALL_LOG = "calls.sqlite3"
 #: What ``restart`` deletes: everything a run wrote but the call log (a cache of identical requests).
 RESULTS = ("records", MANIFEST, "plan.json", ERRORS, "report.md", "figures")
+_SPAWN = multiprocessing.get_context("spawn")
 
 
 @attrs.frozen
@@ -195,7 +199,7 @@ async def _run_symbolic(pending: list[Unit], plan: Plan, run_dir: Path, track: P
             await _guarded(unit, run_dir, track, asyncio.to_thread(run_symbolic_unit, unit, plan, run_dir))
         return
     loop = asyncio.get_running_loop()
-    with worker_pool(plan.concurrency) as pool:
+    with compiles_announced() as compiling, worker_pool(plan.concurrency, compiling) as pool:
         await asyncio.gather(
             *(
                 _guarded(u, run_dir, track, loop.run_in_executor(pool, run_symbolic_unit, u, plan, run_dir))
@@ -204,12 +208,41 @@ async def _run_symbolic(pending: list[Unit], plan: Plan, run_dir: Path, track: P
         )
 
 
-def worker_pool(workers: int) -> ProcessPoolExecutor:
+def worker_pool(workers: int, compiling: EventType | None = None) -> ProcessPoolExecutor:
     """Spawned (not forked: the parent may hold threads and numba state a fork would copy) worker
-    processes that exit when the runner dies, however it dies."""
+    processes that exit when the runner dies, however it dies; they set ``compiling`` (from
+    :func:`compiles_announced`) when they start compiling kernels instead of saying so themselves."""
     return ProcessPoolExecutor(
-        max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_exit_with, initargs=(os.getpid(),)
+        max_workers=workers, mp_context=_SPAWN, initializer=_start_worker, initargs=(os.getpid(), compiling)
     )
+
+
+@contextlib.contextmanager
+def compiles_announced() -> Iterator[EventType]:
+    """An event for :func:`worker_pool`'s workers; once one sets it (noticed within 0.2 s, or when the
+    block ends), this process says :data:`automata.compile_time.MESSAGE`, once however many compile."""
+    compiling = _SPAWN.Event()
+    finished = threading.Event()
+
+    def watch() -> None:
+        while not (compiling.wait(0.2) or finished.is_set()):
+            pass
+        if compiling.is_set():  # read after the workers are done, when it is set at all
+            compile_time.announce()
+
+    watcher = threading.Thread(target=watch, name="announce-compiling", daemon=True)
+    watcher.start()
+    try:
+        yield compiling
+    finally:
+        finished.set()
+        watcher.join()
+
+
+def _start_worker(parent: int, compiling: EventType | None) -> None:
+    _exit_with(parent)
+    if compiling is not None:
+        compile_time.report_to(compiling.set)
 
 
 def _exit_with(parent: int) -> None:

@@ -199,3 +199,28 @@ wait(futures)
 print(*pool._processes, flush=True)
 time.sleep(600)
 """
+
+
+# Two workers that each compile a kernel numba has never seen (in memory, no cache), at the same time.
+POOL_COMPILING = """
+from experiments.runner import compiles_announced, worker_pool
+CODE = '''
+import time, numba
+from automata import _jit
+_jit._register_with_numba()
+numba.njit(lambda x: x + 1)(1)
+time.sleep(1.0)  # keep this worker busy, so the other worker takes the other task
+'''
+with compiles_announced() as compiling, worker_pool(2, compiling) as pool:
+    list(pool.map(exec, [CODE, CODE], [{}, {}]))
+"""
+
+
+def test_a_multi_process_run_says_it_compiles_once_from_the_parent() -> None:
+    from automata.compile_time import MESSAGE
+
+    done = subprocess.run(
+        [sys.executable, "-c", POOL_COMPILING], cwd=Path(__file__).parents[2], capture_output=True, text=True,
+        timeout=120, check=True,
+    )
+    assert done.stderr.count(MESSAGE) == 1, done.stderr
