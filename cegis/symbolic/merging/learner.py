@@ -491,9 +491,12 @@ def _patched(dfa: DFA, wrong: Sequence[Counterexample], universe: CharSet) -> DF
     """``dfa`` with the strings of the misclassified examples added (positives) or taken out
     (negatives). Exact for consistent examples: no positive string is a negative one, so the
     exceptions touch no other example."""
-    for example in wrong:
-        combine = union if example.label else difference
-        dfa = combine(dfa, _strings_of([example], universe), state_limit=CHECK_STATE_LIMIT)
+    added = [e for e in wrong if e.label]
+    removed = [e for e in wrong if not e.label]
+    if added:  # all at once: one product and one minimization, not one per example
+        dfa = union(dfa, _strings_of(added, universe), state_limit=CHECK_STATE_LIMIT)
+    if removed:
+        dfa = difference(dfa, _strings_of(removed, universe), state_limit=CHECK_STATE_LIMIT)
     return dfa
 
 
