@@ -154,36 +154,43 @@ def training_data(lines: Sequence[str], total: int | None = None) -> str:
 
 
 def reflection(previous_reasoning: str, previous_regex: str, failure: str, counterexamples: Sequence[str]) -> str:
-    parts = [
+    instructions = (
         "REFLECTION ON THE PREVIOUS EPOCH\n"
         "- Below are your previous reasoning and regex, and counterexamples the teacher found for it.\n"
         "- Say briefly what went wrong and what has to change.\n"
         "- Then give a new regex that agrees with all the training data, counterexamples included.\n"
-        "- Keep the reasoning to one to three sentences about the change.",
-        _labeled("Previous reasoning:", previous_reasoning),
-        _labeled("Previous regex:", previous_regex),
-    ]
-    if failure:
-        parts.append(_labeled("What went wrong:", failure))
-    parts.append(_labeled("New counterexamples (string, label):", "\n".join(counterexamples)))
-    return "\n".join(parts)
+        "- Keep the reasoning to one to three sentences about the change."
+    )
+    return _previous_attempt(
+        instructions, previous_reasoning, previous_regex, ("What went wrong:", failure),
+        ("New counterexamples (string, label):", counterexamples),
+    )  # fmt: skip
 
 
 def repair(previous_reasoning: str, previous_regex: str, feedback: str, examples: Sequence[str]) -> str:
-    parts = [
+    instructions = (
         "REPAIR OF THE PREVIOUS ATTEMPT\n"
         "- Your previous attempt failed the checks reported below; repair it.\n"
         "- Aims, in order: (1) the regex parses in the required syntax; (2) it labels every repair\n"
         "  example and reported witness correctly; (3) the parts of the old regex that already fit\n"
         "  the training data survive.\n"
         "- If the old regex did not parse, fix its syntax first.\n"
-        "- Say briefly what you changed, then answer in the required output format.",
-        _labeled("Previous reasoning:", previous_reasoning),
-        _labeled("Previous regex:", previous_regex),
-    ]
-    if feedback:
-        parts.append(_labeled("Feedback:", feedback))
-    parts.append(_labeled("Repair examples (string, label):", "\n".join(examples)))
+        "- Say briefly what you changed, then answer in the required output format."
+    )
+    return _previous_attempt(
+        instructions, previous_reasoning, previous_regex, ("Feedback:", feedback), ("Repair examples (string, label):", examples)
+    )
+
+
+def _previous_attempt(
+    instructions: str, reasoning: str, regex: str, note: tuple[str, str], data: tuple[str, Sequence[str]]
+) -> str:
+    """A section about the previous attempt: the instructions, its reasoning and regex, an optional
+    labeled note (left out when empty), and the labeled example lines."""
+    parts = [instructions, _labeled("Previous reasoning:", reasoning), _labeled("Previous regex:", regex)]
+    if note[1]:
+        parts.append(_labeled(*note))
+    parts.append(_labeled(data[0], "\n".join(data[1])))
     return "\n".join(parts)
 
 
