@@ -53,6 +53,10 @@ PYTHON_BUDGET = 0.25
 ENV = "REGEX_CEGIS_KERNELS"
 
 _NO_LOCATOR = "no locator available"
+#: No kernel is called through a C function pointer, so numba need not build one (a tenth of its
+#: compile time for a small kernel); :func:`_register_with_numba` says the same for numba's own
+#: overloads (``np.empty`` and the like), which it compiles as small functions of their own.
+_OPTIONS = {"no_cfunc_wrapper": True}
 _mode: Mode = cast(Mode, os.environ[ENV]) if os.environ.get(ENV) in ("compiled", "python") else "auto"
 _lock = threading.Lock()
 
@@ -225,13 +229,14 @@ def _njit(function: Callable[..., Any]) -> Any:
     import numba
 
     _register_with_numba()
+    njit: Any = numba.njit  # its stubs leave out ``no_cfunc_wrapper``
     try:
-        return numba.njit(cache=True)(function)
+        return njit(cache=True, **_OPTIONS)(function)
     except RuntimeError as error:
         if _NO_LOCATOR not in str(error):
             raise
         _warn_uncached()
-        return numba.njit(function)
+        return njit(**_OPTIONS)(function)
 
 
 @functools.cache
@@ -245,7 +250,7 @@ def _register_with_numba() -> None:
     learner. The callee is typed with plain int64 scalars instead (numba casts at the call), so it
     compiles once per array signature; the values are the same, so the results are too.
     """
-    from numba.core import datamodel
+    from numba.core import datamodel, extending
     from numba.core import types as typing_module
     from numba.extending import typeof_impl
 
@@ -263,6 +268,7 @@ def _register_with_numba() -> None:
         def get_call_type(self, context: Any, args: Any, kws: Any) -> Any:
             return super().get_call_type(context, tuple(map(widened, args)), {k: widened(v) for k, v in kws.items()})
 
+    getattr(extending, "_overload_default_jit_options", {}).update(_OPTIONS)  # private: absent, nothing changes
     registry: Any = datamodel
     registry.register_default(KernelType)(registry.models.OpaqueModel)
 

@@ -168,15 +168,18 @@ def trial(tree: Arrays, keep: int, absorb: int) -> int:
 
 
 @kernel(size=_used)
-def reaches_acceptance(tree: Arrays, state: int, seen: BoolArray) -> bool:
-    """Whether an accepting state is reachable from ``state`` (``seen``: all False, restored)."""
+def reaches_acceptance(tree: Arrays, state: int, seen: BoolArray, stack: Int64Array, visited: Int64Array) -> bool:
+    """Whether an accepting state is reachable from ``state`` (``seen``: all False, restored;
+    ``stack`` and ``visited``: scratch with room for every node)."""
     succ, parent, label = tree[0], tree[1], tree[2]
-    stack = [state]
-    visited = [state]
+    stack[0] = state
+    visited[0] = state
+    top, n_visited = 1, 1
     seen[state] = True
     found = False
-    while stack and not found:
-        current = stack.pop()
+    while top > 0:
+        top -= 1
+        current = stack[top]
         if label[current] == ACCEPT:
             found = True
             break
@@ -186,10 +189,12 @@ def reaches_acceptance(tree: Arrays, state: int, seen: BoolArray) -> bool:
                 rep = find(parent, child)
                 if not seen[rep]:
                     seen[rep] = True
-                    visited.append(rep)
-                    stack.append(rep)
-    for s in visited:
-        seen[s] = False
+                    visited[n_visited] = rep
+                    n_visited += 1
+                    stack[top] = rep
+                    top += 1
+    for i in range(n_visited):
+        seen[visited[i]] = False
     return found
 
 
@@ -203,35 +208,37 @@ def blue_states(tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array)
     for r in red:
         is_red[r] = True
     found = np.zeros(n, dtype=np.bool_)
-    blues = []
+    ordered = np.empty(n, dtype=np.int64)
+    count = 0
     for r in red:
         for symbol in range(succ.shape[1]):
             child = succ[r, symbol]
             if child >= 0:
-                rep = find(parent, child)
-                if not is_red[rep] and not found[rep]:
-                    found[rep] = True
-                    blues.append(rep)
-    ordered = np.empty(len(blues), dtype=np.int64)
-    for i in range(len(blues)):  # insertion sort by (depth, number): numba compiles argsort slowly
-        blue = blues[i]
-        j = i
-        while j > 0 and (
-            depth[ordered[j - 1]] > depth[blue] or (depth[ordered[j - 1]] == depth[blue] and ordered[j - 1] > blue)
-        ):
-            ordered[j] = ordered[j - 1]
-            j -= 1
-        ordered[j] = blue
+                blue = find(parent, child)
+                if is_red[blue] or found[blue]:
+                    continue
+                found[blue] = True
+                j = count  # insertion sort by (depth, number): numba compiles argsort slowly
+                while j > 0 and (
+                    depth[ordered[j - 1]] > depth[blue] or (depth[ordered[j - 1]] == depth[blue] and ordered[j - 1] > blue)
+                ):
+                    ordered[j] = ordered[j - 1]
+                    j -= 1
+                ordered[j] = blue
+                count += 1
     if not sinks:
-        return ordered
+        return ordered[:count].copy()
     seen = np.zeros(n, dtype=np.bool_)
-    kept = []
-    for i in range(len(ordered)):
+    stack = np.empty(n, dtype=np.int64)
+    visited = np.empty(n, dtype=np.int64)
+    kept = 0
+    for i in range(count):
         blue = ordered[i]
-        if positive[blue] or reaches_acceptance(tree, blue, seen):
+        if positive[blue] or reaches_acceptance(tree, blue, seen, stack, visited):
             positive[blue] = 1
-            kept.append(blue)
-    return np.array(kept, dtype=np.int64)
+            ordered[kept] = blue
+            kept += 1
+    return ordered[:kept].copy()
 
 
 @kernel(size=_used)
@@ -239,28 +246,37 @@ def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int6
     """Red-blue merging in place (see :func:`cegis.symbolic.merging.redblue.red_blue`); the red states, start
     first, or an empty array past ``max_states``."""
     parent = tree[1]
-    red = [find(parent, 0)]
-    positive = np.zeros(tree[6][NODES], dtype=np.int8)  # merging only adds paths: stays true
+    n = tree[6][NODES]
+    red = np.empty(n + 1, dtype=np.int64)  # distinct representatives, so at most one per node
+    red[0] = find(parent, 0)
+    n_red = 1
+    is_red = np.zeros(n, dtype=np.bool_)
+    positive = np.zeros(n, dtype=np.int8)  # merging only adds paths: stays true
     while True:
-        canonical = []
-        for r in red:
-            rep = find(parent, r)
-            if rep not in canonical:
-                canonical.append(rep)
-        red = canonical
-        reds = np.array(red, dtype=np.int64)
+        canonical = 0  # the representatives of the red states, first occurrences in order
+        for i in range(n_red):
+            rep = find(parent, red[i])
+            if not is_red[rep]:
+                is_red[rep] = True
+                red[canonical] = rep
+                canonical += 1
+        for i in range(canonical):
+            is_red[red[i]] = False
+        n_red = canonical
+        reds = red[:n_red].copy()
         blues = blue_states(tree, reds, sinks, positive)
-        if len(blues) == 0:
+        if blues.shape[0] == 0:
             return reds
-        promoted = edsm_step(tree, red, blues) if evidence else rpni_step(tree, red, blues[0])
+        promoted = edsm_step(tree, reds, blues) if evidence else rpni_step(tree, reds, blues[0])
         if promoted >= 0:
-            red.append(promoted)
-            if len(red) > max_states:
+            red[n_red] = promoted
+            n_red += 1
+            if n_red > max_states:
                 return np.zeros(0, dtype=np.int64)
 
 
 @kernel(size=_used)
-def edsm_step(tree: Arrays, red: list[int], blues: Int64Array) -> int:
+def edsm_step(tree: Arrays, red: Int64Array, blues: Int64Array) -> int:
     """Take the best-scoring merge of any blue state (the first on a tie) and return -1, or return
     the first blue state no red state accepts, for promotion."""
     best_score, best_red, best_blue = -1, -1, -1
@@ -279,7 +295,7 @@ def edsm_step(tree: Arrays, red: list[int], blues: Int64Array) -> int:
 
 
 @kernel(size=_used)
-def rpni_step(tree: Arrays, red: list[int], blue: int) -> int:
+def rpni_step(tree: Arrays, red: Int64Array, blue: int) -> int:
     """Merge ``blue`` into the first red state that accepts it and return -1; else return it."""
     for state in red:
         mark = tree[6][LOG]
@@ -361,7 +377,9 @@ def red_table(tree: Arrays, red: Int64Array, similar: Int64Array, transitions: I
     read there follows the first symbol of its row of ``similar`` (-1 ends a row) that is read."""
     succ, parent = tree[0], tree[1]
     sink = red.shape[0]
-    index = np.full(tree[6][NODES], sink, dtype=np.int64)
+    index = np.empty(tree[6][NODES], dtype=np.int64)
+    for i in range(index.shape[0]):  # a loop: numba compiles ``np.full`` slowly
+        index[i] = sink
     for i in range(sink):
         index[red[i]] = i
     width = succ.shape[1]

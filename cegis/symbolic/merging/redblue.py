@@ -64,7 +64,8 @@ def table(
     dead = len(red)
     transitions = np.full((dead + 1, len(alphabet)), dead, dtype=np.int32)
     reds = np.array(red, dtype=np.int64)
-    _kernels.red_table(tree.arrays, reds, np.zeros((0, 0), dtype=np.int64) if similar is None else similar, transitions)
+    rows = np.zeros((0, 0), dtype=np.int64) if similar is None else np.ascontiguousarray(similar)  # one signature
+    _kernels.red_table(tree.arrays, reds, rows, transitions)
     accepting = np.zeros(dead + 1, dtype=np.bool_)
     labels = tree.label[reds]
     accepting[:dead] = (labels == ACCEPT) | ((labels == UNKNOWN) & unlabeled_accept)
