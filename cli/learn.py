@@ -31,7 +31,7 @@ from cegis.setup import exact_setting
 from cegis.state import EpochState, Task
 from cegis.symbolic.union import contradiction
 from cli.errors import BadInput
-from cli.learn_llm import llm_options, options_from, run_llm
+from cli.llm_options import llm_options, options_from
 from oracle import SAMPLING_MODES, Example, SuiteOracle, Teacher, TeacherConfig
 from oracle.config import PROFILES
 from regexlang import DIALECTS, Dialect, RegexError, RegexSyntaxError, parse
@@ -239,6 +239,8 @@ def learn(
     started = compile_time.clock()  # compiling kernels (a first run) is not learning time
     try:
         if name == LLM:
+            from cli.learn_llm import run_llm  # only here: it imports the model client (aiohttp)
+
             state = asyncio.run(run_llm(task, teacher, config, options_from(**llm), records=records))
         else:
             chosen = from_examples() if given is not None and name == FROM_EXAMPLES else build(name)

@@ -1,14 +1,14 @@
-"""The ``--learner llm`` part of ``python -m cli learn``: options, and one run with a model.
+"""The ``--learner llm`` run of ``python -m cli learn``: one run with a model.
 
-:func:`llm_options` adds the model's options to a ``click`` command; :func:`run_llm` runs the loop
-with an :class:`cegis.llm.learner.LLMLearner` for them. The server is ``--base-url`` (default
+:func:`run_llm` runs the loop with an :class:`cegis.llm.learner.LLMLearner` for the options
+:mod:`cli.llm_options` collects. The server is ``--base-url`` (default
 ``OPENAI_BASE_URL``, then a local vLLM at ``http://localhost:8000/v1``) with the key from
 ``OPENAI_API_KEY`` (never an option, so it stays out of shell histories); without ``--model`` the
 server's only model is discovered from ``/models``. ``--call-log FILE`` keeps every call in a
 SQLite log: ``record`` answers from the log when it can and logs what the server says, ``replay``
 answers from the log only (no server needed), ``live`` ignores it.
 
-The setting decides the rest (:mod:`cegis.llm.runs`): the teacher's clustering and epoch budget,
+The setting decides the rest (:mod:`cegis.llm.setup`): the teacher's clustering and epoch budget,
 Standard's random-sample schedule, the test-suite oracle of A-CEGIS (with ``--description``), and
 the guard's fallback learners; the full A-CEGIS run hardens its answer after the loop (those
 repair epochs are in the returned state, not in the records file, whose run record is already
@@ -20,84 +20,25 @@ them, nor in records or the call log (the client sends it only as a header).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar, get_args
 
 import attrs
-import click
 
 from cegis.config import LoopConfig
 from cegis.llm.acegis import harden
 from cegis.llm.setup import LLMSetupError, prepare_llm_run
 from cegis.records import run_recorded
-from cegis.llm.settings import SETTINGS, setting_named
+from cegis.llm.settings import setting_named
 from cegis.state import EpochState, Task
 from cli.errors import BadInput
 from experiments.errors import ServerUnusable
 from experiments.servers import check_server
 from llm.calllog import CallLog
-from llm.chat import ReasoningEffort
 from llm.client import LLMClient, Mode
 from llm.config import ClientConfig
 from llm.errors import LLMError
 from oracle.protocol import Teacher
-
-_F = TypeVar("_F", bound=Callable[..., object])
-
-
-@attrs.frozen
-class LLMOptions:
-    """The command-line choices of an LLM run."""
-
-    setting: str = "agentic"
-    base_url: str | None = None
-    model: str | None = None
-    call_log: Path | None = None
-    call_log_mode: Mode = "record"
-    temperature: float | None = None
-    max_completion_tokens: int | None = None
-    reasoning_effort: ReasoningEffort | None = None
-    description: str = ""
-
-
-def llm_options(command: _F) -> _F:
-    """Add the ``--learner llm`` options to a ``click`` command (they arrive as keyword arguments
-    named like :class:`LLMOptions` fields with an ``llm_`` prefix where a name would clash)."""
-    decorators = [
-        click.option("--setting", "llm_setting", type=click.Choice(list(SETTINGS)), default="agentic",
-                     show_default=True, help="The LLM setting (with --learner llm)."),
-        click.option("--base-url", metavar="URL", help="OpenAI-compatible API root (default: $OPENAI_BASE_URL)."),
-        click.option("--model", metavar="ID", help="Model id (default: the server's only model)."),
-        click.option("--call-log", type=click.Path(path_type=Path), metavar="FILE", help="SQLite log of every call."),
-        click.option("--call-log-mode", type=click.Choice(["live", "record", "replay"]), default="record",
-                     show_default=True, help="How the call log is used."),
-        click.option("--temperature", type=click.FloatRange(min=0.0), help="Sampling temperature (default 0)."),
-        click.option("--max-completion-tokens", type=click.IntRange(min=1), help="Completion budget (default 32768)."),
-        click.option("--reasoning-effort", type=click.Choice(list(get_args(ReasoningEffort)))),
-        click.option("--description", default="", help="The task in words (A-CEGIS settings)."),
-    ]
-    for decorate in reversed(decorators):
-        command = decorate(command)
-    return command
-
-
-def options_from(
-    llm_setting: str,
-    base_url: str | None,
-    model: str | None,
-    call_log: Path | None,
-    call_log_mode: Mode,
-    temperature: float | None,
-    max_completion_tokens: int | None,
-    reasoning_effort: ReasoningEffort | None,
-    description: str,
-) -> LLMOptions:
-    """The :class:`LLMOptions` of the keyword arguments :func:`llm_options` adds."""
-    return LLMOptions(
-        llm_setting, base_url, model, call_log, call_log_mode, temperature, max_completion_tokens, reasoning_effort,
-        description,
-    )
+from cli.llm_options import LLMOptions
 
 
 async def run_llm(

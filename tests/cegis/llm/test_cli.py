@@ -13,7 +13,8 @@ from click.testing import CliRunner
 from cegis.config import LoopConfig
 from cegis.state import EpochState, Task
 from cli.errors import BadInput
-from cli.learn_llm import LLMOptions, llm_options, options_from, run_llm
+from cli.learn_llm import run_llm
+from cli.llm_options import LLMOptions, llm_options, options_from
 from oracle.exact import ExactTeacher
 from tests.cegis.llm.scripted_server import Reply, Rule, ScriptedServer
 
