@@ -38,7 +38,9 @@ class SizeLimitExceeded(AutomataError):
         self.what = what
         self.size = size
         self.limit = limit
-        super().__init__(f"{what} needs {size:,} {unit}, more than the {limit:,} allowed; {remedy}")
+        #: The message without the remedy, for a caller that offers the user remedies of its own.
+        self.exceeded = f"{what} needs {size:,} {unit}, more than the {limit:,} allowed"
+        super().__init__(f"{self.exceeded}; {remedy}")
 
 
 class UnsupportedRegex(AutomataError, ValueError):

@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 
-from automata.errors import AutomataError
+from automata.errors import AutomataError, SizeLimitExceeded
 from automata import compile_time
 from cegis.config import Budgets, LoopConfig
 from cegis.errors import RecordsError
@@ -249,6 +249,8 @@ def learn(
         raise BadInput(f"--records: {error}") from None
     except UnicodeDecodeError as error:
         raise BadInput(f"--records: {records} is not UTF-8 text (byte {error.start} of a line)") from None
+    except SizeLimitExceeded as error:  # its remedy names a keyword of the library, not an option here
+        raise BadInput(f"--target: the target is too large for the teacher: {error.exceeded}") from None
     except AutomataError as error:
         raise BadInput(f"--target: the teacher cannot work with this target: {error}") from None
     report = _report(state, dialect, name, compile_time.clock() - started, flavor, anchored)

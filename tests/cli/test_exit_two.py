@@ -27,13 +27,14 @@ def _run(*args: str) -> tuple[int, str]:
     [
         (("regex", "--state-limit", "1000000000", "(a|b)*a(a|b){24}"), "--state-limit"),
         (("regex", "--examples", "10000", "a*"), "--examples"),
-        (("learn", "--target", "a{99999}", "--dialect", "python"), "--target: the teacher cannot work with this target"),
+        (("learn", "--target", "a{99999}", "--dialect", "python"), "--target: the target is too large for the teacher: counting"),
         (("learn", "--target", "ab*", "--learner", "llm", "--base-url", "ftp://x"), "base URL must look like"),
     ],
 )
 def test_bad_values_exit_2(args: tuple[str, ...], says: str) -> None:
     code, output = _run(*args)
     assert code == 2 and says in output, output
+    assert "max_len" not in output, output  # a keyword of the library, no option of the command
 
 
 def test_a_records_file_that_is_not_utf8_exits_2(tmp_path: Path) -> None:
