@@ -96,9 +96,11 @@ def _signature(op: int, a: U64s, b: U64s, tail: I64s, out: U64s, tmp: U64s) -> N
         for r in range(a.shape[0]):
             out[r] = a[r] | _ONE
     else:  # REPEAT + n: n - 1 concatenations, alternating between the two buffers
-        out[:] = a
+        for r in range(a.shape[0]):  # loops, not ``out[:] = a``, whose shape check compiles slowly
+            out[r] = a[r]
         for _ in range(op - REPEAT - 1):
-            tmp[:] = out
+            for r in range(a.shape[0]):
+                tmp[r] = out[r]
             _concat(a, tmp, tail, out)
 
 
@@ -146,7 +148,8 @@ def insert(sig: U64s, n: int, bank: U64s, hashes: U64s, table: I64s) -> bool:
     found = _lookup(sig, h, bank, hashes, table)
     if found >= 0:
         return False
-    bank[n, :] = sig
+    for r in range(sig.shape[0]):  # a loop: ``bank[n, :] = sig`` compiles numba's shape-error message (1 s)
+        bank[n, r] = sig[r]
     hashes[n] = h
     table[-found - 1] = n
     return True
