@@ -159,46 +159,6 @@ def insert_literals(
 
 
 @kernel(size=_used)
-def trial(tree: Arrays, keep: int, absorb: int) -> int:
-    """The score :func:`merge` would give, with the merge taken back."""
-    mark = tree[6][LOG]
-    score = merge(tree, keep, absorb)
-    undo(tree, mark)
-    return score
-
-
-@kernel(size=_used)
-def reaches_acceptance(tree: Arrays, state: int, seen: BoolArray, stack: Int64Array, visited: Int64Array) -> bool:
-    """Whether an accepting state is reachable from ``state`` (``seen``: all False, restored;
-    ``stack`` and ``visited``: scratch with room for every node)."""
-    succ, parent, label = tree[0], tree[1], tree[2]
-    stack[0] = state
-    visited[0] = state
-    top, n_visited = 1, 1
-    seen[state] = True
-    found = False
-    while top > 0:
-        top -= 1
-        current = stack[top]
-        if label[current] == ACCEPT:
-            found = True
-            break
-        for symbol in range(succ.shape[1]):
-            child = succ[current, symbol]
-            if child >= 0:
-                rep = find(parent, child)
-                if not seen[rep]:
-                    seen[rep] = True
-                    visited[n_visited] = rep
-                    n_visited += 1
-                    stack[top] = rep
-                    top += 1
-    for i in range(n_visited):
-        seen[visited[i]] = False
-    return found
-
-
-@kernel(size=_used)
 def blue_states(tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array) -> Int64Array:
     """The blue states (non-red successors of red ones) by depth, then number; with ``sinks`` only
     those from which acceptance is reachable. ``positive[s]``: 1 known to reach it, 0 unknown."""
@@ -228,14 +188,37 @@ def blue_states(tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array)
                 count += 1
     if not sinks:
         return ordered[:count].copy()
+    label = tree[2]
     seen = np.zeros(n, dtype=np.bool_)
     stack = np.empty(n, dtype=np.int64)
     visited = np.empty(n, dtype=np.int64)
     kept = 0
     for i in range(count):
         blue = ordered[i]
-        if positive[blue] or reaches_acceptance(tree, blue, seen, stack, visited):
-            positive[blue] = 1
+        if not positive[blue]:  # depth-first from ``blue`` to an accepting state, if any
+            stack[0] = blue
+            visited[0] = blue
+            seen[blue] = True
+            top, n_visited = 1, 1
+            while top > 0:
+                top -= 1
+                current = stack[top]
+                if label[current] == ACCEPT:
+                    positive[blue] = 1
+                    break
+                for symbol in range(succ.shape[1]):
+                    child = succ[current, symbol]
+                    if child >= 0:
+                        rep = find(parent, child)
+                        if not seen[rep]:
+                            seen[rep] = True
+                            visited[n_visited] = rep
+                            n_visited += 1
+                            stack[top] = rep
+                            top += 1
+            for j in range(n_visited):
+                seen[visited[j]] = False
+        if positive[blue]:
             ordered[kept] = blue
             kept += 1
     return ordered[:kept].copy()
@@ -244,9 +227,15 @@ def blue_states(tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array)
 @kernel(size=_used)
 def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int64Array:
     """Red-blue merging in place (see :func:`cegis.symbolic.merging.redblue.red_blue`); the red states, start
-    first, or an empty array past ``max_states``."""
-    parent = tree[1]
-    n = tree[6][NODES]
+    first, or an empty array past ``max_states``.
+
+    Each step either merges or promotes a blue state. With ``evidence`` (EDSM) it takes the
+    best-scoring merge of any blue state (the first on a tie), or promotes the first blue state no
+    red state accepts; without (RPNI) it merges the first blue state into the first red state that
+    accepts it, or promotes it. (One kernel, not one per step: each kernel costs numba a quarter of
+    a second to compile on a first run.)"""
+    parent, meta = tree[1], tree[6]
+    n = meta[NODES]
     red = np.empty(n + 1, dtype=np.int64)  # distinct representatives, so at most one per node
     red[0] = find(parent, 0)
     n_red = 1
@@ -267,42 +256,31 @@ def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int6
         blues = blue_states(tree, reds, sinks, positive)
         if blues.shape[0] == 0:
             return reds
-        promoted = edsm_step(tree, reds, blues) if evidence else rpni_step(tree, reds, blues[0])
+        promoted = -1
+        best_score, best_red, best_blue = -1, -1, -1
+        for b in range(blues.shape[0] if evidence else 1):
+            blue = blues[b]
+            mergeable = False
+            for i in range(n_red):
+                mark = meta[LOG]
+                score = merge(tree, red[i], blue)
+                undo(tree, mark)  # a trial: EDSM scores every pair first, RPNI redoes the first that fits
+                if score >= 0:
+                    mergeable = True
+                    if score > best_score:
+                        best_score, best_red, best_blue = score, red[i], blue
+                    if not evidence:
+                        break
+            if not mergeable:
+                promoted = blue
+                break
         if promoted >= 0:
             red[n_red] = promoted
             n_red += 1
             if n_red > max_states:
                 return np.zeros(0, dtype=np.int64)
-
-
-@kernel(size=_used)
-def edsm_step(tree: Arrays, red: Int64Array, blues: Int64Array) -> int:
-    """Take the best-scoring merge of any blue state (the first on a tie) and return -1, or return
-    the first blue state no red state accepts, for promotion."""
-    best_score, best_red, best_blue = -1, -1, -1
-    for blue in blues:
-        mergeable = False
-        for state in red:
-            score = trial(tree, state, blue)
-            if score >= 0:
-                mergeable = True
-                if score > best_score:
-                    best_score, best_red, best_blue = score, state, blue
-        if not mergeable:
-            return int(blue)
-    merge(tree, best_red, best_blue)
-    return -1
-
-
-@kernel(size=_used)
-def rpni_step(tree: Arrays, red: Int64Array, blue: int) -> int:
-    """Merge ``blue`` into the first red state that accepts it and return -1; else return it."""
-    for state in red:
-        mark = tree[6][LOG]
-        if merge(tree, state, blue) >= 0:
-            return -1
-        undo(tree, mark)
-    return int(blue)
+        else:
+            merge(tree, best_red, best_blue)
 
 
 @kernel
