@@ -240,19 +240,29 @@ def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int6
     first, or an empty array past ``max_states``."""
     parent = tree[1]
     red = [find(parent, 0)]
-    positive = np.zeros(tree[6][NODES], dtype=np.int8)  # merging only adds paths: stays true
+    n = tree[6][NODES]
+    positive = np.zeros(n, dtype=np.int8)  # merging only adds paths: stays true
+    # Merges that failed fail for good: later merges only coarsen the quotient, and a coarser one
+    # still unites the two differently labeled states. A row per red state (``row[state]``) and
+    # a column per tree node; a red state without a row is tried every time.
+    row = np.full(n, -1, dtype=np.int64)
+    failed = np.zeros((2 * max_states + 2 if evidence else 0, n), dtype=np.bool_)
+    rows = 0
     while True:
         canonical = []
         for r in red:
             rep = find(parent, r)
             if rep not in canonical:
                 canonical.append(rep)
+                if row[rep] < 0 and rows < failed.shape[0]:
+                    row[rep] = rows
+                    rows += 1
         red = canonical
         reds = np.array(red, dtype=np.int64)
         blues = blue_states(tree, reds, sinks, positive)
         if len(blues) == 0:
             return reds
-        promoted = edsm_step(tree, red, blues) if evidence else rpni_step(tree, red, blues[0])
+        promoted = edsm_step(tree, red, blues, row, failed) if evidence else rpni_step(tree, red, blues[0])
         if promoted >= 0:
             red.append(promoted)
             if len(red) > max_states:
@@ -260,14 +270,19 @@ def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int6
 
 
 @kernel(size=_used)
-def edsm_step(tree: Arrays, red: list[int], blues: Int64Array) -> int:
+def edsm_step(tree: Arrays, red: list[int], blues: Int64Array, row: Int64Array, failed: BoolArray) -> int:
     """Take the best-scoring merge of any blue state (the first on a tie) and return -1, or return
-    the first blue state no red state accepts, for promotion."""
+    the first blue state no red state accepts, for promotion. ``failed[row[state], blue]``: the
+    merge failed at an earlier step (see :func:`red_blue`)."""
     best_score, best_red, best_blue = -1, -1, -1
     for blue in blues:
         mergeable = False
         for state in red:
+            if row[state] >= 0 and failed[row[state], blue]:
+                continue
             score = trial(tree, state, blue)
+            if score < 0 and row[state] >= 0:
+                failed[row[state], blue] = True
             if score >= 0:
                 mergeable = True
                 if score > best_score:
