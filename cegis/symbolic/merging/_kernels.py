@@ -168,8 +168,10 @@ def trial(tree: Arrays, keep: int, absorb: int) -> int:
 
 
 @kernel(size=_used)
-def reaches_acceptance(tree: Arrays, state: int, seen: BoolArray) -> bool:
-    """Whether an accepting state is reachable from ``state`` (``seen``: all False, restored)."""
+def reaches_acceptance(tree: Arrays, state: int, seen: BoolArray, owner: Int64Array, sink: BoolArray) -> bool:
+    """Whether an accepting state is reachable from ``state`` (``seen``: all False, restored).
+    When not, the states searched are marked ``owner[s] = state`` (a sink they were marked for
+    before loses its ``sink`` mark: one owner per state)."""
     succ, parent, label = tree[0], tree[1], tree[2]
     stack = [state]
     visited = [state]
@@ -190,13 +192,20 @@ def reaches_acceptance(tree: Arrays, state: int, seen: BoolArray) -> bool:
                     stack.append(rep)
     for s in visited:
         seen[s] = False
+        if not found:
+            if owner[s] >= 0 and owner[s] != state:
+                sink[owner[s]] = False
+            owner[s] = state
     return found
 
 
 @kernel(size=_used)
-def blue_states(tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array) -> Int64Array:
+def blue_states(
+    tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array, sink: BoolArray, owner: Int64Array
+) -> Int64Array:
     """The blue states (non-red successors of red ones) by depth, then number; with ``sinks`` only
-    those from which acceptance is reachable. ``positive[s]``: 1 known to reach it, 0 unknown."""
+    those from which acceptance is reachable. ``positive[s]``: 1 known to reach it, 0 unknown;
+    ``sink[s]``: known not to, while no state its search saw (``owner``) changes."""
     succ, parent, depth = tree[0], tree[1], tree[3]
     n = tree[6][NODES]  # the arrays are sized for the largest tree the examples could make
     is_red = np.zeros(n, dtype=np.bool_)
@@ -228,9 +237,13 @@ def blue_states(tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array)
     kept = []
     for i in range(len(ordered)):
         blue = ordered[i]
-        if positive[blue] or reaches_acceptance(tree, blue, seen):
+        if sink[blue]:
+            continue
+        if positive[blue] or reaches_acceptance(tree, blue, seen, owner, sink):
             positive[blue] = 1
             kept.append(blue)
+        else:
+            sink[blue] = True
     return np.array(kept, dtype=np.int64)
 
 
@@ -248,6 +261,11 @@ def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int6
     row = np.full(n, -1, dtype=np.int64)
     failed = np.zeros((2 * max_states + 2 if evidence else 0, n), dtype=np.bool_)
     rows = 0
+    # A blue state that reaches no acceptance keeps not reaching it until a merge changes a state
+    # its search saw (every change is logged with its state): searched again only then.
+    sink = np.zeros(n, dtype=np.bool_)
+    owner = np.full(n, -1, dtype=np.int64)
+    log = tree[5]
     while True:
         canonical = []
         for r in red:
@@ -259,10 +277,14 @@ def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int6
                     rows += 1
         red = canonical
         reds = np.array(red, dtype=np.int64)
-        blues = blue_states(tree, reds, sinks, positive)
+        blues = blue_states(tree, reds, sinks, positive, sink, owner)
         if len(blues) == 0:
             return reds
+        before = tree[6][LOG]
         promoted = edsm_step(tree, red, blues, row, failed) if evidence else rpni_step(tree, red, blues[0])
+        for i in range(before, tree[6][LOG]):  # the merge made, if any
+            if owner[log[i, 1]] >= 0:
+                sink[owner[log[i, 1]]] = False
         if promoted >= 0:
             red.append(promoted)
             if len(red) > max_states:

@@ -1,6 +1,7 @@
-"""Red-blue merging (cegis.symbolic.merging.redblue): the compiled EDSM loop, which skips the
-merges that failed at an earlier step, picks the same merges as a plain reference that tries
-every red/blue pair at every step."""
+"""Red-blue merging (cegis.symbolic.merging.redblue): the compiled loop, which skips the merges
+that failed at an earlier step and searches a sink again only when a merge changed what its
+search saw, picks the same merges as a plain reference that tries every red/blue pair and
+searches every blue state at every step."""
 
 from __future__ import annotations
 
@@ -14,16 +15,20 @@ from cegis.symbolic.merging.redblue import MergeOrder, blue_states, red_blue
 from cegis.symbolic.merging.symbols import SymbolicWord
 
 samples = st.dictionaries(st.text("012", max_size=7), st.booleans(), min_size=1, max_size=30)
+ORDERS = [MergeOrder(strategy, sinks=sinks, max_states=6) for strategy in ("edsm", "rpni") for sinks in (True, False)]
 
 
-def reference(tree: Quotient, sinks: bool, max_states: int) -> list[int] | None:
-    """EDSM as the blue-fringe papers state it: at every step, every red/blue pair is tried."""
+def reference(tree: Quotient, order: MergeOrder) -> list[int] | None:
+    """RPNI and EDSM as the blue-fringe papers state them: at every step, every red/blue pair is
+    tried (EDSM) or the first blue state merged into the first red state that accepts it (RPNI)."""
     red = [tree.find(0)]
     while True:
         red = list(dict.fromkeys(tree.find(r) for r in red))
-        blues = blue_states(tree, red, sinks)
+        blues = blue_states(tree, red, order.sinks)
         if not blues:
             return red
+        if order.strategy == "rpni":
+            blues = blues[:1]
         best: tuple[int, int, int] | None = None
         promoted = None
         for blue in blues:
@@ -36,12 +41,12 @@ def reference(tree: Quotient, sinks: bool, max_states: int) -> list[int] | None:
             if not merges:
                 promoted = blue
                 break
-            score, state = max(merges, key=lambda m: m[0])  # the first red state on a tie
+            score, state = max(merges, key=lambda m: m[0]) if order.strategy == "edsm" else merges[0]
             if best is None or score > best[0]:
                 best = (score, state, blue)
         if promoted is not None:
             red.append(promoted)
-            if len(red) > max_states:
+            if len(red) > order.max_states:
                 return None
         else:
             assert best is not None
@@ -49,15 +54,14 @@ def reference(tree: Quotient, sinks: bool, max_states: int) -> list[int] | None:
 
 
 @pytest.mark.parametrize("mode", ["python", "compiled"])
-@pytest.mark.parametrize("sinks", [True, False])
+@pytest.mark.parametrize("order", ORDERS, ids=lambda o: o.name)
 @settings(derandomize=True, max_examples=60, deadline=None)
 @given(samples)
-def test_edsm_merges_as_the_reference_does(mode: str, sinks: bool, labels: dict[str, bool]) -> None:
+def test_red_blue_merges_as_the_reference_does(mode: str, order: MergeOrder, labels: dict[str, bool]) -> None:
     words = [SymbolicWord(tuple((int(c),) for c in s), label) for s, label in labels.items()]
     tree, _ = Quotient.prefix_tree(words)
-    order = MergeOrder("edsm", sinks=sinks, max_states=6)
     mark = tree.checkpoint()
     with forced(mode):  # type: ignore[arg-type]
         got = red_blue(tree, order)
     tree.undo(mark)
-    assert got == reference(tree, sinks, order.max_states)
+    assert got == reference(tree, order)
