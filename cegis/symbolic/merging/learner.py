@@ -531,8 +531,13 @@ def _strings_of(examples: Sequence[Counterexample], universe: CharSet) -> DFA:
 def _alike(words: Sequence[SymbolicWord], size: int) -> Int64Array:
     """For each class, the other classes that share clustered positions with it, most often first
     (a row per class, -1 padded)."""
+    return _alike_of(tuple(word for word in words if word.combinations > 1), size)
+
+
+@functools.lru_cache(maxsize=16)  # the witness rounds add plain words only: the same clustered words each round
+def _alike_of(clustered: tuple[SymbolicWord, ...], size: int) -> Int64Array:
     together = np.zeros((size, size), dtype=np.int64)
-    shared = Counter(members for word in words for members in word.positions if len(members) > 1)
+    shared = Counter(members for word in clustered for members in word.positions if len(members) > 1)
     for members, count in shared.items():
         together[np.ix_(members, members)] += count
     np.fill_diagonal(together, 0)
