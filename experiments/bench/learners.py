@@ -86,6 +86,8 @@ class Result:
     membership_queries: int
     seconds: float
     length_ratio: float | None
+    hypothesis: str | None = None  # the last proposal's text (to compare what two versions learn)
+    learner_seconds: float = 0.0  # of ``seconds``, the learner's (the rest is the teacher's and the loop's)
 
 
 def load(dataset: str, data: Path) -> tuple[Task, ...]:
@@ -114,7 +116,7 @@ def run_job(job: Job) -> Result:
     ratio = text_length(hypothesis) / max(1, text_length(canonical)) if success and hypothesis is not None else None
     return Result(
         job, success, str(state.outcome), len(state.examples), state.epoch,
-        state.cost.learner.membership_queries, seconds, ratio,
+        state.cost.learner.membership_queries, seconds, ratio, hypothesis, state.cost.learner.seconds,
     )
 
 

@@ -159,10 +159,15 @@ def insert_literals(
 
 
 @kernel(size=_used)
-def blue_states(tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array) -> Int64Array:
+def blue_states(
+    tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array, sink: BoolArray, owner: Int64Array
+) -> Int64Array:
     """The blue states (non-red successors of red ones) by depth, then number; with ``sinks`` only
-    those from which acceptance is reachable. ``positive[s]``: 1 known to reach it, 0 unknown."""
-    succ, parent, depth = tree[0], tree[1], tree[3]
+    those from which acceptance is reachable. ``positive[s]``: 1 known to reach it, 0 unknown;
+    ``sink[s]``: known not to, while no state its search saw (``owner``) changes; a search that
+    finds no acceptance marks the states it saw ``owner[s] = blue`` (a sink they were marked for
+    before loses its ``sink`` mark: one owner per state)."""
+    succ, parent, label, depth = tree[0], tree[1], tree[2], tree[3]
     n = tree[6][NODES]  # the arrays are sized for the largest tree the examples could make
     is_red = np.zeros(n, dtype=np.bool_)
     for r in red:
@@ -188,13 +193,14 @@ def blue_states(tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array)
                 count += 1
     if not sinks:
         return ordered[:count].copy()
-    label = tree[2]
     seen = np.zeros(n, dtype=np.bool_)
     stack = np.empty(n, dtype=np.int64)
     visited = np.empty(n, dtype=np.int64)
     kept = 0
     for i in range(count):
         blue = ordered[i]
+        if sink[blue]:
+            continue
         if not positive[blue]:  # depth-first from ``blue`` to an accepting state, if any
             stack[0] = blue
             visited[0] = blue
@@ -217,10 +223,17 @@ def blue_states(tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array)
                             stack[top] = rep
                             top += 1
             for j in range(n_visited):
-                seen[visited[j]] = False
+                s = visited[j]
+                seen[s] = False
+                if not positive[blue]:
+                    if owner[s] >= 0 and owner[s] != blue:
+                        sink[owner[s]] = False
+                    owner[s] = blue
         if positive[blue]:
             ordered[kept] = blue
             kept += 1
+        else:
+            sink[blue] = True
     return ordered[:kept].copy()
 
 
@@ -233,14 +246,28 @@ def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int6
     best-scoring merge of any blue state (the first on a tie), or promotes the first blue state no
     red state accepts; without (RPNI) it merges the first blue state into the first red state that
     accepts it, or promotes it. (One kernel, not one per step: each kernel costs numba a quarter of
-    a second to compile on a first run.)"""
-    parent, meta = tree[1], tree[6]
+    a second to compile on a first run.)
+
+    Merges that failed fail for good: later merges only coarsen the quotient, and a coarser one
+    still unites the two differently labeled states. EDSM keeps them (``failed``: a row per red
+    state, ``row[state]``, and a column per tree node; a red state without a row is tried every
+    time). A blue state that reaches no acceptance keeps not reaching it until a merge changes a
+    state its search saw (every change is logged with its state): searched again only then."""
+    parent, log, meta = tree[1], tree[5], tree[6]
     n = meta[NODES]
     red = np.empty(n + 1, dtype=np.int64)  # distinct representatives, so at most one per node
     red[0] = find(parent, 0)
     n_red = 1
     is_red = np.zeros(n, dtype=np.bool_)
     positive = np.zeros(n, dtype=np.int8)  # merging only adds paths: stays true
+    row = np.empty(n, dtype=np.int64)
+    owner = np.empty(n, dtype=np.int64)
+    for i in range(n):  # loops: numba compiles ``np.full`` slowly
+        row[i] = -1
+        owner[i] = -1
+    failed = np.zeros((2 * max_states + 2 if evidence else 0, n), dtype=np.bool_)
+    rows = 0
+    sink = np.zeros(n, dtype=np.bool_)
     while True:
         canonical = 0  # the representatives of the red states, first occurrences in order
         for i in range(n_red):
@@ -249,26 +276,35 @@ def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int6
                 is_red[rep] = True
                 red[canonical] = rep
                 canonical += 1
+                if row[rep] < 0 and rows < failed.shape[0]:
+                    row[rep] = rows
+                    rows += 1
         for i in range(canonical):
             is_red[red[i]] = False
         n_red = canonical
         reds = red[:n_red].copy()
-        blues = blue_states(tree, reds, sinks, positive)
+        blues = blue_states(tree, reds, sinks, positive, sink, owner)
         if blues.shape[0] == 0:
             return reds
+        before = meta[LOG]
         promoted = -1
         best_score, best_red, best_blue = -1, -1, -1
         for b in range(blues.shape[0] if evidence else 1):
             blue = blues[b]
             mergeable = False
             for i in range(n_red):
+                state = red[i]
+                if row[state] >= 0 and failed[row[state], blue]:
+                    continue
                 mark = meta[LOG]
-                score = merge(tree, red[i], blue)
+                score = merge(tree, state, blue)
                 undo(tree, mark)  # a trial: EDSM scores every pair first, RPNI redoes the first that fits
+                if score < 0 and row[state] >= 0:
+                    failed[row[state], blue] = True
                 if score >= 0:
                     mergeable = True
                     if score > best_score:
-                        best_score, best_red, best_blue = score, red[i], blue
+                        best_score, best_red, best_blue = score, state, blue
                     if not evidence:
                         break
             if not mergeable:
@@ -281,6 +317,9 @@ def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int6
                 return np.zeros(0, dtype=np.int64)
         else:
             merge(tree, best_red, best_blue)
+            for i in range(before, meta[LOG]):  # the merge made
+                if owner[log[i, 1]] >= 0:
+                    sink[owner[log[i, 1]]] = False
 
 
 @kernel

@@ -8,6 +8,7 @@ labels every example right; the search runs in a worker thread so the event loop
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import time
 from collections import Counter
@@ -68,6 +69,12 @@ MAX_SPELLED = 256
 #: prefix tree (learned literally, as a plain example), before the misses are patched in as
 #: exceptions (their strings added or removed, exactly).
 WITNESS_ROUNDS = 8
+
+#: Most prefix-tree nodes the witness rounds grow a tree to: the round whose tree passes it is the
+#: last (its misses patched in). Past it each round learns thousands more literal strings and
+#: merges for seconds; on the held-out benchmark no proposal came from such a round (the largest
+#: tree one came from had 16,559 nodes; without the cap the trees reached 91,575 nodes).
+MAX_WITNESS_NODES = 20_000
 
 #: Rounds of learning again with the examples that earlier hypotheses' agreements imply
 #: (:mod:`cegis.symbolic.merging.agreement`) before a candidate that breaks one is proposed anyway.
@@ -375,7 +382,8 @@ def _consistent(
             except (ValueError, LabelConflict) as error:
                 problems.append(f"{reading}: {error}")
                 break
-            more, witnesses = _candidates(tree, learner, round_ == WITNESS_ROUNDS, problems)
+            last = round_ == WITNESS_ROUNDS or tree[1].nodes > MAX_WITNESS_NODES
+            more, witnesses = _candidates(tree, learner, last, problems)
             if more or not witnesses:
                 found += [(dfa, f"{how}, {reading}") for dfa, how in more]
                 break
@@ -403,6 +411,9 @@ def _candidates(
             for w, path in missed:
                 witness = Example("".join(representatives[k] for k in path), untied[w][1].label)
                 witnesses.setdefault(witness.string, witness)
+            return
+        if len(wrong) > MAX_LISTING_STATES:  # a list longer than any hypothesis may be: not worth building
+            problems.append(f"{how}: {len(wrong)} clustered examples left out of the tree are missed")
             return
         if wrong:
             try:
@@ -467,10 +478,9 @@ def _prefix_tree(
         if reading == "tied":
             represented = []
         in_tree = list(words)
-        sizes = [len(c) for c in alphabet.classes]
+        largest = _largest_classes(alphabet)
         for i in represented:
-            largest = tuple((max(p, key=lambda k: (sizes[k], -k)),) for p in words[i].positions)
-            in_tree[i] = SymbolicWord(largest, words[i].label)
+            in_tree[i] = SymbolicWord(tuple(largest(p) for p in words[i].positions), words[i].label)
         try:
             tree, left_out = Quotient.prefix_tree(in_tree, spelled, MAX_SPELLED)
         except LabelConflict as conflict:
@@ -485,6 +495,19 @@ def _prefix_tree(
             continue
         unchecked = sorted({*left_out, *represented})
         return alphabet, tree, words, [encoded[i] for i in unchecked]
+
+
+@functools.lru_cache(maxsize=16)
+def _largest_classes(alphabet: Alphabet) -> Callable[[tuple[int, ...]], tuple[int]]:
+    """For a position's classes, the largest one (the first on a tie), remembered per alphabet
+    and position: every witness round reads the same clustered examples again."""
+    sizes = [len(c) for c in alphabet.classes]
+
+    @functools.cache
+    def largest(position: tuple[int, ...]) -> tuple[int]:
+        return (max(position, key=lambda k: (sizes[k], -k)),)
+
+    return largest
 
 
 def _patched(dfa: DFA, wrong: Sequence[Counterexample], universe: CharSet) -> DFA:
@@ -508,8 +531,13 @@ def _strings_of(examples: Sequence[Counterexample], universe: CharSet) -> DFA:
 def _alike(words: Sequence[SymbolicWord], size: int) -> Int64Array:
     """For each class, the other classes that share clustered positions with it, most often first
     (a row per class, -1 padded)."""
+    return _alike_of(tuple(word for word in words if word.combinations > 1), size)
+
+
+@functools.lru_cache(maxsize=16)  # the witness rounds add plain words only: the same clustered words each round
+def _alike_of(clustered: tuple[SymbolicWord, ...], size: int) -> Int64Array:
     together = np.zeros((size, size), dtype=np.int64)
-    shared = Counter(members for word in words for members in word.positions if len(members) > 1)
+    shared = Counter(members for word in clustered for members in word.positions if len(members) > 1)
     for members, count in shared.items():
         together[np.ix_(members, members)] += count
     np.fill_diagonal(together, 0)

@@ -47,8 +47,10 @@ def blue_states(tree: Quotient, red: list[int], sinks: bool) -> list[int]:
     """The blue states in breadth-first order; with ``sinks``, those from which acceptance is
     reachable (the others are rejecting sinks)."""
     positive = np.zeros(len(tree.parent), dtype=np.int8)
+    sink = np.zeros(len(tree.parent), dtype=np.bool_)
+    owner = np.full(len(tree.parent), -1, dtype=np.int64)
     reds = np.array(red, dtype=np.int64)
-    return [int(b) for b in _kernels.blue_states(tree.arrays, reds, sinks, positive)]
+    return [int(b) for b in _kernels.blue_states(tree.arrays, reds, sinks, positive, sink, owner)]
 
 
 def table(

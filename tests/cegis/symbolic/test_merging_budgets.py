@@ -1,0 +1,74 @@
+"""The work limits of the symbolic learner's rounds: witness rounds stop growing the prefix tree
+past :data:`MAX_WITNESS_NODES` (that round is patched and last), and a candidate that misses more
+clustered examples than a listing may have states is dropped without patching them in."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+import pytest
+
+from automata.dfa import DFA
+from cegis.symbolic.merging import learner as merging
+from cegis.symbolic.merging import symbolic
+from oracle import ClusteredExample, Counterexample, Example
+from regexlang import CharSet
+
+ABC = CharSet.of("abc")
+#: The single-word sample of test_merging: read through one representative path per clustered
+#: example, every merge order misses some of their strings for six witness rounds.
+EXAMPLES: tuple[Counterexample, ...] = (
+    Example("accbc", True),
+    Example("abb", False),
+    Example("aabccaab", False),
+    Example("", False),
+    ClusteredExample((CharSet.of("bc"), ABC, ABC, ABC, ABC), False, ABC),
+    ClusteredExample((CharSet.of("a"), CharSet.of("c"), CharSet.of("ab"), ABC, ABC), False, ABC),
+    ClusteredExample((CharSet.of("a"), CharSet.of("ab"), ABC, ABC, ABC), False, ABC),
+)
+REPRESENTATIVE = attrs.evolve(symbolic(), readings=("representative",))
+
+
+def rounds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
+    """The (tree nodes, patched) of every witness round the learner runs from now on."""
+    seen: list[tuple[int, bool]] = []
+    candidates = merging._candidates
+
+    def spy(built: merging._Tree, learner: merging.MergingLearner, patch: bool, problems: list[str]) -> tuple[list[tuple[DFA, str]], list[Example]]:
+        seen.append((built[1].nodes, patch))
+        return candidates(built, learner, patch, problems)
+
+    monkeypatch.setattr(merging, "_candidates", spy)
+    return seen
+
+
+def test_witness_rounds_stop_at_the_round_whose_tree_passes_the_node_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    unlimited = rounds(monkeypatch)
+    assert REPRESENTATIVE.learn(EXAMPLES, "python", ABC).ok
+    assert len(unlimited) > 2 and not any(patch for _, patch in unlimited[:2])
+    first, second = unlimited[0][0], unlimited[1][0]
+    monkeypatch.setattr(merging, "MAX_WITNESS_NODES", (first + second) // 2)
+    limited = rounds(monkeypatch)
+    assert REPRESENTATIVE.learn(EXAMPLES, "python", ABC).ok
+    assert limited == [(first, False), (second, True)]
+
+
+def test_a_candidate_missing_more_examples_than_a_listing_may_have_states_is_not_patched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    patched: list[int] = []
+    patch = merging._patched
+
+    def spy(dfa: DFA, wrong: Sequence[Counterexample], universe: CharSet) -> DFA:
+        patched.append(len(wrong))
+        return patch(dfa, wrong, universe)
+
+    monkeypatch.setattr(merging, "_patched", spy)
+    monkeypatch.setattr(merging, "WITNESS_ROUNDS", 0)  # the first round patches
+    assert REPRESENTATIVE.learn(EXAMPLES, "python", ABC).ok
+    assert max(patched) > 1
+    patched.clear()
+    monkeypatch.setattr(merging, "MAX_LISTING_STATES", 1)
+    proposal = REPRESENTATIVE.learn(EXAMPLES, "python", ABC)
+    assert proposal.ok and all(n <= 1 for n in patched)
