@@ -1,0 +1,132 @@
+"""Character classes inferred from plain examples: the coarsest cut of the universe they ask for.
+
+Plain strings carry no classes. Refining one conflicting character at a time (the atoms of
+:mod:`.symbols`) ends with one class per letter after a few hundred counterexamples, and merging
+over forty sparse columns guesses wrong. Here the universe is cut greedily, each time along the
+prior's classes (:data:`.prior.CLASSES`, letters, word characters) or one character, whichever
+leaves the fewest pairs of a positive and a negative that read alike, until none does. Every
+example is then read through those classes (as a clustered example), so that merging sees a few
+well-evidenced columns; the answer is still checked against the examples as given.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import numpy as np
+
+from cegis.symbolic.merging.prior import CLASSES, DIGITS, LOWER, UPPER
+from cegis.symbolic.union import as_regex
+from oracle.examples import ClusteredExample, Counterexample, Example
+from regexlang.ast import Chars, Complement, Regex, union
+from regexlang.charset import CharSet
+
+#: Sets a class may be cut along besides single characters: the prior's classes and their
+#: narrower classes, letters, and word characters, the broadest first (preferred on a tie).
+CUTS: tuple[CharSet, ...] = tuple(
+    sorted(
+        {LOWER | UPPER | DIGITS | CharSet.of("_"), LOWER | UPPER, *(c for whole, narrower in CLASSES for c in (whole, *narrower))},
+        key=len,
+        reverse=True,
+    )
+)
+
+#: Most distinct negatives (read through the classes) that :func:`excluded` lists.
+MOST_EXCLUDED = 64
+
+#: Most cuts made; past it the examples have no few classes (each further cut is one character).
+MOST_CUTS = 64
+
+_MULTIPLIER = np.int64(0x9E3779B1)
+
+
+def inferred_classes(examples: Sequence[Example], universe: CharSet) -> tuple[CharSet, ...]:
+    """The classes the universe is cut into: starting from the whole universe, each step cuts
+    one class along one of :data:`CUTS` or one character of the examples, the cut that leaves the
+    fewest conflicting pairs (a positive and a negative of the same length whose characters fall
+    in the same classes, position by position), the broadest cut on a tie, until no pair
+    conflicts or :data:`MOST_CUTS` cuts are made."""
+    chars = sorted({c for e in examples for c in e.string} & set(universe))
+    index = {c: i for i, c in enumerate(chars)}
+    width = max((len(e.string) for e in examples), default=0)
+    codes = np.full((len(examples), width), len(chars), dtype=np.int64)  # the last code pads
+    for row, e in enumerate(examples):
+        codes[row, : len(e.string)] = [index.get(c, len(chars)) for c in e.string]
+    lengths = np.array([len(e.string) for e in examples], dtype=np.int64)
+    labels = np.array([e.label for e in examples], dtype=bool)
+    weights = np.cumprod(np.full(width, _MULTIPLIER, dtype=np.int64)) if width else np.zeros(0, dtype=np.int64)
+    shown = CharSet.of(c for e in examples if e.label for c in e.string)
+    classes = [universe]
+    member = np.zeros(len(chars) + 1, dtype=np.int64)
+    member[-1] = -1
+
+    def conflicts(assigned: np.ndarray) -> tuple[int, int]:
+        keys = (assigned[codes] + 2) @ weights + lengths if width else lengths
+        _, groups = np.unique(keys, return_inverse=True)
+        positives = np.bincount(groups, weights=labels)
+        negatives = np.bincount(groups, weights=~labels)
+        mixed = (positives > 0) & (negatives > 0)
+        return int((positives + negatives)[mixed].sum()), int((positives * negatives).sum())
+
+    left = conflicts(member)
+    for _ in range(MOST_CUTS):
+        if not left[1]:
+            break
+        best: tuple[tuple[int, int], int, int, CharSet] | None = None
+        for k, whole in enumerate(classes):
+            inside = [c for c in chars if member[index[c]] == k]
+            options = [*CUTS, shown, *(CharSet.of(c) for c in inside)]
+            for rank, cut in enumerate(options):
+                part = [index[c] for c in inside if c in cut]
+                if not part or len(part) == len(inside):
+                    continue
+                trial = member.copy()
+                trial[part] = len(classes)
+                found = (conflicts(trial), rank, k, whole & cut)
+                if best is None or found[:2] < best[:2]:
+                    best = found
+        if best is None or best[0] >= left:
+            break
+        left, _, k, cut = best
+        member[[index[c] for c in chars if member[index[c]] == k and c in cut]] = len(classes)
+        classes[k] = classes[k] - cut
+        classes.append(cut)
+    return tuple(classes)
+
+
+def read_through(examples: Sequence[Counterexample], classes: Sequence[CharSet], universe: CharSet) -> tuple[Counterexample, ...]:
+    """Every plain example as the clustered example of its characters' classes (the strings that
+    read alike); other examples as they are."""
+    shown = {c for e in examples if isinstance(e, Example) for c in e.string}
+    of = {c: next(cls for cls in classes if c in cls) for c in shown if c in universe}
+    out: dict[Counterexample, None] = {}
+    for e in examples:
+        if isinstance(e, Example) and all(c in of for c in e.string):
+            out[ClusteredExample(tuple(of[c] for c in e.string), e.label, universe)] = None
+        else:
+            out[e] = None
+    return tuple(out)
+
+
+def read_classes(examples: Sequence[Counterexample], universe: CharSet) -> tuple[Counterexample, ...]:
+    """The examples read through the classes their plain ones ask for (:func:`inferred_classes`)."""
+    return _read_classes(tuple(examples), universe)
+
+
+@functools.lru_cache(maxsize=4)  # a learner call reads the same examples for merging and for :func:`excluded`
+def _read_classes(examples: tuple[Counterexample, ...], universe: CharSet) -> tuple[Counterexample, ...]:
+    plain = [e for e in examples if isinstance(e, Example)]
+    return read_through(examples, inferred_classes(plain, universe), universe)
+
+
+def excluded(read: Sequence[Counterexample]) -> Regex | None:
+    """Everything but the negatives of ``read`` (examples read through classes, single characters
+    as one class): the hypothesis for a target that rejects a few strings (``~(dog|truck|[a-z])``),
+    which no positive shows; ``None`` without negatives or past :data:`MOST_EXCLUDED` of them."""
+    negatives = [e for e in read if not e.label]
+    if not negatives or len(negatives) > MOST_EXCLUDED:
+        return None
+    singles = [p[0] for e in negatives if isinstance(e, ClusteredExample) and len(p := e.positions) == 1]
+    rest = [as_regex(e) for e in negatives if not (isinstance(e, ClusteredExample) and len(e.positions) == 1)]
+    return Complement(union(*rest, *([Chars(CharSet(tuple(i for c in singles for i in c.intervals)))] if singles else [])))
