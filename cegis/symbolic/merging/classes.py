@@ -35,6 +35,11 @@ CUTS: tuple[CharSet, ...] = tuple(
 #: Most distinct negatives (read through the classes) that :func:`excluded` lists.
 MOST_EXCLUDED = 64
 
+#: Characters of a class the positives must show, per character of it the examples use, before
+#: the characters they never show are cut off together (the vowels of "no vowel"): among a few
+#: positives, a character is missing by chance.
+SHOWN_EVIDENCE = 5
+
 #: Most cuts made; past it the examples have no few classes (each further cut is one character).
 MOST_CUTS = 64
 
@@ -43,7 +48,8 @@ _MULTIPLIER = np.int64(0x9E3779B1)
 
 def inferred_classes(examples: Sequence[Example], universe: CharSet) -> tuple[CharSet, ...]:
     """The classes the universe is cut into: starting from the whole universe, each step cuts
-    one class along one of :data:`CUTS` or one character of the examples, the cut that leaves the
+    one class along one of :data:`CUTS`, the characters positives show (given
+    :data:`SHOWN_EVIDENCE`) or one character of the examples, the cut that leaves the
     fewest conflicting pairs (a positive and a negative of the same length whose characters fall
     in the same classes, position by position), the broadest cut on a tie, until no pair
     conflicts or :data:`MOST_CUTS` cuts are made."""
@@ -57,6 +63,7 @@ def inferred_classes(examples: Sequence[Example], universe: CharSet) -> tuple[Ch
     labels = np.array([e.label for e in examples], dtype=bool)
     weights = np.cumprod(np.full(width, _MULTIPLIER, dtype=np.int64)) if width else np.zeros(0, dtype=np.int64)
     shown = CharSet.of(c for e in examples if e.label for c in e.string)
+    shown_counts = np.bincount(codes[labels].ravel(), minlength=len(chars) + 1)
     classes = [universe]
     member = np.zeros(len(chars) + 1, dtype=np.int64)
     member[-1] = -1
@@ -76,7 +83,8 @@ def inferred_classes(examples: Sequence[Example], universe: CharSet) -> tuple[Ch
         best: tuple[tuple[int, int], int, int, CharSet] | None = None
         for k, whole in enumerate(classes):
             inside = [c for c in chars if member[index[c]] == k]
-            options = [*CUTS, shown, *(CharSet.of(c) for c in inside)]
+            shows = [shown] if sum(shown_counts[index[c]] for c in inside) >= SHOWN_EVIDENCE * len(inside) else []
+            options = [*CUTS, *shows, *(CharSet.of(c) for c in inside)]
             for rank, cut in enumerate(options):
                 part = [index[c] for c in inside if c in cut]
                 if not part or len(part) == len(inside):
