@@ -121,7 +121,7 @@ def ranked_covering(positives: list[str], negatives: list[str], shortest: int, e
             if shortest + len(end) <= stop - start <= 16 + len(end) and text[start:stop].endswith(end):
                 held.setdefault(text[start:stop], set()).add(i)
     negative_text = "\n".join(n + end for n in negatives)
-    uncovered, chosen = set(range(len(positives))), []
+    uncovered, chosen = set(range(len(positives))), list[str]()
     while uncovered and len(chosen) < 3:
         ranked = sorted(held, key=lambda w: (len(held[w] & uncovered), len(w), w), reverse=True)
         best = next((w for w in ranked if held[w] & uncovered and w not in negative_text), None)
