@@ -5,7 +5,9 @@ punctuation. Each positive is cut into that *skeleton*; each run of a skeleton i
 values the positives show there, from general to specific: a class of the prior repeated without
 bound or counted (``[0-9]+``, ``[0-9]{5}``), per position (``[0-2][0-9]``), or by its first
 character (``0[1-9]|1[0-2]``). Runs are made specific, one at a time, only while negatives of their
-skeleton are accepted; the templates compete with the merged hypotheses on description length."""
+skeleton are accepted; a second set narrows each run's class to the classes the examples ask for
+(:mod:`.classes`: ``h{3,}`` where they set ``h`` apart). The templates compete with the merged
+hypotheses on description length."""
 
 from __future__ import annotations
 
