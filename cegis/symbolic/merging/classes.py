@@ -49,10 +49,17 @@ _MULTIPLIER = np.int64(0x9E3779B1)
 def inferred_classes(examples: Sequence[Example], universe: CharSet) -> tuple[CharSet, ...]:
     """The classes the universe is cut into: starting from the whole universe, each step cuts
     one class along one of :data:`CUTS`, the characters positives show (given
-    :data:`SHOWN_EVIDENCE`) or one character of the examples, the cut that leaves the
-    fewest conflicting pairs (a positive and a negative of the same length whose characters fall
-    in the same classes, position by position), the broadest cut on a tie, until no pair
-    conflicts or :data:`MOST_CUTS` cuts are made."""
+    :data:`SHOWN_EVIDENCE`) or one character of the examples, the cut that leaves the fewest
+    examples reading alike to one of the other label (their characters in the same classes,
+    position by position), then the fewest such pairs, the broadest cut on a tie, until no pair
+    reads alike or :data:`MOST_CUTS` cuts are made. Counting examples, not pairs, prefers a cut
+    that sets some apart entirely over one that halves every group, as any cut does."""
+    return _inferred(frozenset(examples), universe)
+
+
+@functools.lru_cache(maxsize=4)  # a learner call asks for the same examples' classes to merge and to write templates
+def _inferred(given: frozenset[Example], universe: CharSet) -> tuple[CharSet, ...]:
+    examples = sorted(given, key=lambda e: (e.string, e.label))
     chars = sorted({c for e in examples for c in e.string} & set(universe))
     index = {c: i for i, c in enumerate(chars)}
     width = max((len(e.string) for e in examples), default=0)
@@ -68,38 +75,43 @@ def inferred_classes(examples: Sequence[Example], universe: CharSet) -> tuple[Ch
     member = np.zeros(len(chars) + 1, dtype=np.int64)
     member[-1] = -1
 
-    def conflicts(assigned: np.ndarray) -> tuple[int, int]:
+    def conflicts(assigned: np.ndarray) -> tuple[tuple[int, int], np.ndarray]:
         keys = (assigned[codes] + 2) @ weights + lengths if width else lengths
         _, groups = np.unique(keys, return_inverse=True)
         positives = np.bincount(groups, weights=labels)
         negatives = np.bincount(groups, weights=~labels)
         mixed = (positives > 0) & (negatives > 0)
-        return int((positives + negatives)[mixed].sum()), int((positives * negatives).sum())
+        return (int((positives + negatives)[mixed].sum()), int((positives * negatives).sum())), mixed[groups]
 
-    left = conflicts(member)
+    left, rows = conflicts(member)
     for _ in range(MOST_CUTS):
         if not left[1]:
             break
+        # Only characters of rows that read alike across labels can tell such rows apart.
+        active = set(np.unique(codes[rows]).tolist())
         best: tuple[tuple[int, int], int, int, CharSet] | None = None
         for k, whole in enumerate(classes):
             inside = [c for c in chars if member[index[c]] == k]
+            telling = [c for c in inside if index[c] in active]
+            if len(telling) < 2:
+                continue
             shows = [shown] if sum(shown_counts[index[c]] for c in inside) >= SHOWN_EVIDENCE * len(inside) else []
-            options = [*CUTS, *shows, *(CharSet.of(c) for c in inside)]
+            options = [*CUTS, *shows, *(CharSet.of(c) for c in telling)]
             for rank, cut in enumerate(options):
-                part = [index[c] for c in inside if c in cut]
-                if not part or len(part) == len(inside):
+                if all(c in cut for c in telling) or not any(c in cut for c in telling):
                     continue
                 trial = member.copy()
-                trial[part] = len(classes)
-                found = (conflicts(trial), rank, k, whole & cut)
+                trial[[index[c] for c in inside if c in cut]] = len(classes)
+                found = (conflicts(trial)[0], rank, k, whole & cut)
                 if best is None or found[:2] < best[:2]:
                     best = found
         if best is None or best[0] >= left:
             break
-        left, _, k, cut = best
+        _, _, k, cut = best
         member[[index[c] for c in chars if member[index[c]] == k and c in cut]] = len(classes)
         classes[k] = classes[k] - cut
         classes.append(cut)
+        left, rows = conflicts(member)
     return tuple(classes)
 
 

@@ -11,7 +11,6 @@ hypotheses on description length."""
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections import defaultdict
 from collections.abc import Sequence
@@ -105,7 +104,7 @@ def template_hypotheses(
         return _factored([[part for part in option if part != Epsilon()] for option in parts])
 
     out: dict[Regex, str] = {}
-    inferred = _inferred(tuple(positives), tuple(negatives), universe)
+    inferred = _inferred(positives, negatives, universe)
     for home in (_Home(universe), *([_Home(universe, inferred)] if len(inferred) > 1 else [])):
         through = ", through inferred classes" if home.classes else ""
         ladders = {s: [_levels([r[i] for _, r, _ in groups[s]], home) for i in range(len(groups[s][0][1]))] for s in shapes}
@@ -126,8 +125,7 @@ class _Home:
     classes: tuple[CharSet, ...] = ()
 
 
-@functools.lru_cache(maxsize=4)  # the same examples for both cuts
-def _inferred(positives: tuple[str, ...], negatives: tuple[str, ...], universe: CharSet) -> tuple[CharSet, ...]:
+def _inferred(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> tuple[CharSet, ...]:
     return inferred_classes([*(Example(p, True) for p in positives), *(Example(n, False) for n in negatives)], universe)
 
 
