@@ -38,7 +38,7 @@ MOST_EXCLUDED = 64
 #: Characters of a class the positives must show, per character of it the examples use, before
 #: the characters they never show are cut off together (the vowels of "no vowel"): among a few
 #: positives, a character is missing by chance.
-SHOWN_EVIDENCE = 5
+SHOWN_EVIDENCE = 10
 
 #: Most cuts made; past it the examples have no few classes (each further cut is one character).
 MOST_CUTS = 64

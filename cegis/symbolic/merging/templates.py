@@ -5,8 +5,8 @@ punctuation. Each positive is cut into that *skeleton*; each run of a skeleton i
 values the positives show there, from general to specific: a class of the prior repeated without
 bound or counted (``[0-9]+``, ``[0-9]{5}``), per position (``[0-2][0-9]``), or by its first
 character (``0[1-9]|1[0-2]``). Runs are made specific, one at a time, only while negatives of their
-skeleton are accepted; a second set narrows each run's class to the classes the examples ask for
-(:mod:`.classes`: ``h{3,}`` where they set ``h`` apart). The templates compete with the merged
+skeleton are accepted; a second set writes a run of a character the examples set apart as that
+character (:mod:`.classes`: ``h{3,}``, not ``[a-z]{3,}``). The templates compete with the merged
 hypotheses on description length."""
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def template_hypotheses(
 @attrs.frozen
 class _Home:
     """Where run classes come from: the universe and, when inferred from the examples
-    (:func:`.classes.inferred_classes`), the classes a run's class is narrowed to."""
+    (:func:`.classes.inferred_classes`), the classes that set single characters apart."""
 
     universe: CharSet
     classes: tuple[CharSet, ...] = ()
@@ -214,8 +214,8 @@ def _levels(values: Sequence[str], home: _Home) -> list[Regex]:
         options.append(concat(firsts, _counted([v[1:] for v in distinct], True, home)))
         options.append(_split_single(distinct, home))
     if len(distinct) <= MOST_VALUES and len(values) >= 2 * len(distinct):
-        # Values of one character (``O|OO|OOO``) read as a count (``O{1,3}``) before a listing.
-        options.insert(0 if len(set("".join(distinct))) > 1 else 2, union(*map(text_regex, distinct)))
+        # Values of one character set apart (``O|OO|OOO``) read as a count (``O{1,3}``) first.
+        options.insert(2 if _set_apart(CharSet.of("".join(distinct)), home) else 0, union(*map(text_regex, distinct)))
     return list(dict.fromkeys(options))
 
 
@@ -229,9 +229,11 @@ def _grouped(parts: Sequence[Regex]) -> Regex:
 
 
 def _counted(values: Sequence[str], open_ended: bool, home: _Home) -> Regex:
-    """The values as the smallest run class holding them, repeated as their lengths say (up to
-    the longest, or without bound when ``open_ended`` and the lengths vary)."""
-    cls = Chars(_smallest(CharSet.of("".join(values)), home))
+    """The values as the smallest run class holding them (or their one character set apart),
+    repeated as their lengths say (up to the longest, or without bound when ``open_ended`` and the
+    lengths vary)."""
+    chars = CharSet.of("".join(values))
+    cls = Chars(chars if _set_apart(chars, home) else _smallest(chars, home))
     lengths = sorted({len(v) for v in values})
     low, high = lengths[0], lengths[-1]
     if low == high:
@@ -239,6 +241,12 @@ def _counted(values: Sequence[str], open_ended: bool, home: _Home) -> Regex:
     if not open_ended:
         return Optional(cls) if (low, high) == (0, 1) else Repeat(cls, low, high)
     return Star(cls) if low == 0 else Plus(cls) if low == 1 else Repeat(cls, low, None)
+
+
+def _set_apart(chars: CharSet, home: _Home) -> bool:
+    """Whether ``chars`` is one character the inferred classes set apart: a run of it is written as
+    itself (``h{3,}``; wider inferred classes narrow nothing: from a few examples they are chance)."""
+    return len(chars) == 1 and chars in home.classes
 
 
 def _split_single(values: Sequence[str], home: _Home) -> Regex:
@@ -266,17 +274,13 @@ def _by_first(values: Sequence[str], home: _Home) -> Regex:
 
 def _smallest(chars: CharSet, home: _Home) -> CharSet:
     """The smallest run class holding ``chars`` (within the universe) that the characters show
-    each part of: digits, lower case, upper case, underscore (``[a-c]`` is not read as hex digits);
-    with inferred classes, only as much of it as the classes ``chars`` meet (``h`` where the
-    examples set ``h`` apart from the other lower-case letters)."""
+    each part of: digits, lower case, upper case, underscore (``[a-c]`` is not read as hex digits)."""
     fitting = [
         c & home.universe
         for c in RUN_CLASSES
         if chars.issubset(c) and all(chars & part for part in _PARTS if c & part)
     ]
-    smallest = min(fitting, key=len) if fitting else chars
-    met = [c for c in home.classes if c & chars]
-    return smallest & CharSet(tuple(i for c in met for i in c.intervals)) if met else smallest
+    return min(fitting, key=len) if fitting else chars
 
 
 def _snapped(chars: CharSet, home: _Home) -> CharSet:

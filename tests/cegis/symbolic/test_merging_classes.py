@@ -62,7 +62,7 @@ def test_characters_no_positive_shows_are_cut_off_together() -> None:
     # ([A-Za-z0-9#]{5})&~(.*[AEIOUaeiou].*): the vowels are no class of the prior.
     rng = np.random.default_rng(0)
     others = sorted(set(WORD) - set(VOWELS))
-    positives = ["".join(rng.choice(others, 5)) for _ in range(80)]
+    positives = ["".join(rng.choice(others, 5)) for _ in range(160)]
     negatives = [p[:i] + str(rng.choice(sorted(VOWELS))) + p[i + 1 :] for i, p in zip(itertools.cycle(range(5)), positives)]
     classes = inferred_classes(examples(positives, negatives + ["bcdf", "bcdfgh"]), WORD)
     assert VOWELS in classes and len(classes) == 2
