@@ -7,6 +7,7 @@ of") only add candidates that compete on description length; a negative drops th
 
 from __future__ import annotations
 
+import heapq
 import itertools
 from collections.abc import Callable, Sequence
 
@@ -279,13 +280,26 @@ def covering_factors(
     negative_text = "\n".join(n + end for n in negatives)  # a match across two negatives only refuses a factor
     uncovered = set(range(len(positives)))
     chosen: list[str] = []
+    # Lazy greedy: a factor's count of uncovered positives only falls, so a heap of stale counts
+    # finds the best by recounting its top only (the same choice as ranking every factor each round;
+    # equal lengths tie in reverse character order, as a descending sort of the factors does).
+    heap = [(-len(ids), -len(w), tuple(-ord(c) for c in w), w) for w, ids in held.items()]
+    heapq.heapify(heap)
     while uncovered and len(chosen) < MOST_ALTERNATIVES:
-        ranked = sorted(held, key=lambda w: (len(held[w] & uncovered), len(w), w), reverse=True)
-        best = next((w for w in ranked if held[w] & uncovered and w not in negative_text), None)
+        best = None
+        while heap and best is None:
+            count, length, order, w = heap[0]
+            now = len(held[w] & uncovered)
+            if now != -count:
+                heapq.heapreplace(heap, (-now, length, order, w))
+                continue
+            heapq.heappop(heap)  # chosen, or never to be: it covers nothing more, or a negative holds it
+            if now and w not in negative_text:
+                best = w
         if best is None:
             break
         chosen.append(best)
-        uncovered -= held.pop(best)
+        uncovered -= held[best]
     return [] if uncovered else [w.removesuffix(end) for w in chosen]
 
 

@@ -28,6 +28,7 @@ from automata.ops import dead_state, difference, union
 from automata.to_regex import to_regex
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.symbolic.merging import agreement
+from cegis.symbolic.merging.classes import excluded, read_classes
 from cegis.symbolic.merging.exact import smallest
 from cegis.symbolic.merging.factors import factor_hypotheses
 from cegis.symbolic.merging.prior import lifted
@@ -205,6 +206,9 @@ def _learn(
     def plain(more: Sequence[Counterexample]) -> Sequence[Counterexample]:
         return [*examples, *more]
 
+    def classed(more: Sequence[Counterexample]) -> Sequence[Counterexample]:
+        return read_classes([*examples, *more], universe)
+
     def merged(reading: Callable[[Sequence[Counterexample]], Sequence[Counterexample]]) -> list[tuple[DFA, str, Regex | None]]:
         rounds = _agreeing(lambda more: _consistent(reading(more), universe, learner, problems), earlier, facts)
         for found, keeping, implied in rounds:
@@ -215,11 +219,12 @@ def _learn(
             found = [(dfa, f"{how}, {len(implied)} implied examples") for dfa, how in found]
         return [(dfa, how, None) for dfa, how in found]
 
-    if not candidates:  # merged through the prior and, as the examples are, over their atoms
-        for reading in (read, plain) if written else (plain,):
+    if not candidates:  # merged through the prior and through the classes the examples ask for
+        for reading in (read, classed) if written else (plain,):
             candidates += merged(reading)
         if written and learner.augmented:
             candidates += [(dfa, f"{how}, read through classes", None) for dfa, how in _finite(read(()), universe, earlier, problems)]
+            candidates += _excluded(classed(()), universe, earlier, problems)
     if learner.augmented:
         candidates += [(dfa, how, None) for dfa, how in _finite(examples, universe, earlier, problems)]
         if not fitting or sum(e.label for e in examples) <= MOST_SPELLED_POSITIVES:
@@ -324,6 +329,22 @@ def _finite(
         problems.append(f"the positives: {error}")
         return []
     return [] if dfa.n_states > MAX_LISTING_STATES or earlier.implied(dfa) else [(dfa, "the positives")]
+
+
+def _excluded(
+    read: Sequence[Counterexample], universe: CharSet, earlier: agreement.Agreements, problems: list[str]
+) -> list[tuple[DFA, str, Regex]]:
+    """Everything but the negatives read through classes (:func:`.classes.excluded`), when it keeps
+    the agreements and has at most :data:`MAX_LISTING_STATES` states."""
+    regex = excluded(read)
+    if regex is None:
+        return []
+    try:
+        dfa = minimize(compile_regex(regex, universe, state_limit=CHECK_STATE_LIMIT))
+    except AutomataError as error:
+        problems.append(f"everything but the negatives: {error}")
+        return []
+    return [] if dfa.n_states > MAX_LISTING_STATES or earlier.implied(dfa) else [(dfa, "everything but the negatives", regex)]
 
 
 def _templates(examples: Sequence[Counterexample], universe: CharSet, problems: list[str]) -> list[tuple[DFA, str, Regex]]:

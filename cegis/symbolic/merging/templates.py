@@ -5,7 +5,9 @@ punctuation. Each positive is cut into that *skeleton*; each run of a skeleton i
 values the positives show there, from general to specific: a class of the prior repeated without
 bound or counted (``[0-9]+``, ``[0-9]{5}``), per position (``[0-2][0-9]``), or by its first
 character (``0[1-9]|1[0-2]``). Runs are made specific, one at a time, only while negatives of their
-skeleton are accepted; the templates compete with the merged hypotheses on description length."""
+skeleton are accepted; a second set writes a run of a character the examples set apart as that
+character (:mod:`.classes`: ``h{3,}``, not ``[a-z]{3,}``). The templates compete with the merged
+hypotheses on description length."""
 
 from __future__ import annotations
 
@@ -14,10 +16,13 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Literal
 
+import attrs
 import numpy as np
 
 from automata.compile import compile_regex
 from automata.ops import accepts_many
+from cegis.symbolic.merging.classes import inferred_classes
+from oracle.examples import Example
 from regexlang.ast import Chars, Epsilon, Optional, Plus, Regex, Repeat, Star, concat, union
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
@@ -93,19 +98,35 @@ def template_hypotheses(
         skeleton, prefix, runs, suffix = _cut(string, cut)
         if skeleton in groups and prefix in ends[skeleton][0] and suffix in ends[skeleton][1]:
             against[skeleton].append(runs)
-    ladders = {s: [_levels([r[i] for _, r, _ in groups[s]], universe) for i in range(len(groups[s][0][1]))] for s in shapes}
 
     def template(chosen: dict[_Skeleton, list[Regex]]) -> Regex:
         parts = [[_affix(ends[s][0]), *_written(s, chosen[s]), _affix(ends[s][1])] for s in shapes]
         return _factored([[part for part in option if part != Epsilon()] for option in parts])
 
     out: dict[Regex, str] = {}
-    for level in range(UNIFORM_LEVELS):
-        uniform = {s: [ladder[min(level, len(ladder) - 1)] for ladder in ladders[s]] for s in shapes}
-        out.setdefault(template(uniform), f"template ({cut} runs at level {level}, {len(shapes)} skeletons)")
-    fitted = {s: _fitted(ladders[s], against[s], universe) for s in shapes}
-    out.setdefault(template(fitted), f"template ({cut} runs fitted, {len(shapes)} skeletons)")
+    inferred = _inferred(positives, negatives, universe)
+    for home in (_Home(universe), *([_Home(universe, inferred)] if len(inferred) > 1 else [])):
+        through = ", through inferred classes" if home.classes else ""
+        ladders = {s: [_levels([r[i] for _, r, _ in groups[s]], home) for i in range(len(groups[s][0][1]))] for s in shapes}
+        for level in range(UNIFORM_LEVELS):
+            uniform = {s: [ladder[min(level, len(ladder) - 1)] for ladder in ladders[s]] for s in shapes}
+            out.setdefault(template(uniform), f"template ({cut} runs at level {level}, {len(shapes)} skeletons{through})")
+        fitted = {s: _fitted(ladders[s], against[s], universe) for s in shapes}
+        out.setdefault(template(fitted), f"template ({cut} runs fitted, {len(shapes)} skeletons{through})")
     return list(out.items())
+
+
+@attrs.frozen
+class _Home:
+    """Where run classes come from: the universe and, when inferred from the examples
+    (:func:`.classes.inferred_classes`), the classes that set single characters apart."""
+
+    universe: CharSet
+    classes: tuple[CharSet, ...] = ()
+
+
+def _inferred(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> tuple[CharSet, ...]:
+    return inferred_classes([*(Example(p, True) for p in positives), *(Example(n, False) for n in negatives)], universe)
 
 
 def _kind(char: str, cut: Cut) -> int:
@@ -178,22 +199,23 @@ def _fitted(ladders: Sequence[Sequence[Regex]], negatives: Sequence[Sequence[str
     return [ladder[level] for ladder, level in zip(ladders, levels)]
 
 
-def _levels(values: Sequence[str], universe: CharSet) -> list[Regex]:
+def _levels(values: Sequence[str], home: _Home) -> list[Regex]:
     """One run written from general to specific (distinct regexes only)."""
     distinct = sorted(set(values))
     lengths = sorted({len(v) for v in distinct})
-    options: list[Regex] = [_counted(distinct, True, universe), _counted(distinct, False, universe)]
+    options: list[Regex] = [_counted(distinct, True, home), _counted(distinct, False, home)]
     if len(lengths) == 1:
-        options.append(_grouped([Chars(_snapped(CharSet.of(c), universe)) for c in zip(*distinct)]))
-        options.append(_grouped([Chars(_span(CharSet.of(c), universe)) for c in zip(*distinct)]))
+        options.append(_grouped([Chars(_snapped(CharSet.of(c), home)) for c in zip(*distinct)]))
+        options.append(_grouped([Chars(_span(CharSet.of(c), home)) for c in zip(*distinct)]))
         if lengths[0] <= MOST_SPLIT:
-            options.append(_by_first(distinct, universe))
+            options.append(_by_first(distinct, home))
     else:
-        firsts = Chars(_smallest(CharSet.of("".join(v[0] for v in distinct)), universe))
-        options.append(concat(firsts, _counted([v[1:] for v in distinct], True, universe)))
-        options.append(_split_single(distinct, universe))
+        firsts = Chars(_smallest(CharSet.of("".join(v[0] for v in distinct)), home))
+        options.append(concat(firsts, _counted([v[1:] for v in distinct], True, home)))
+        options.append(_split_single(distinct, home))
     if len(distinct) <= MOST_VALUES and len(values) >= 2 * len(distinct):
-        options.insert(0, union(*map(text_regex, distinct)))
+        # Values of one character set apart (``O|OO|OOO``) read as a count (``O{1,3}``) first.
+        options.insert(2 if _set_apart(CharSet.of("".join(distinct)), home) else 0, union(*map(text_regex, distinct)))
     return list(dict.fromkeys(options))
 
 
@@ -206,10 +228,12 @@ def _grouped(parts: Sequence[Regex]) -> Regex:
     return concat(*out)
 
 
-def _counted(values: Sequence[str], open_ended: bool, universe: CharSet) -> Regex:
-    """The values as the smallest run class holding them, repeated as their lengths say (up to
-    the longest, or without bound when ``open_ended`` and the lengths vary)."""
-    cls = Chars(_smallest(CharSet.of("".join(values)), universe))
+def _counted(values: Sequence[str], open_ended: bool, home: _Home) -> Regex:
+    """The values as the smallest run class holding them (or their one character set apart),
+    repeated as their lengths say (up to the longest, or without bound when ``open_ended`` and the
+    lengths vary)."""
+    chars = CharSet.of("".join(values))
+    cls = Chars(chars if _set_apart(chars, home) else _smallest(chars, home))
     lengths = sorted({len(v) for v in values})
     low, high = lengths[0], lengths[-1]
     if low == high:
@@ -219,18 +243,24 @@ def _counted(values: Sequence[str], open_ended: bool, universe: CharSet) -> Rege
     return Star(cls) if low == 0 else Plus(cls) if low == 1 else Repeat(cls, low, None)
 
 
-def _split_single(values: Sequence[str], universe: CharSet) -> Regex:
+def _set_apart(chars: CharSet, home: _Home) -> bool:
+    """Whether ``chars`` is one character the inferred classes set apart: a run of it is written as
+    itself (``h{3,}``; wider inferred classes narrow nothing: from a few examples they are chance)."""
+    return len(chars) == 1 and chars in home.classes
+
+
+def _split_single(values: Sequence[str], home: _Home) -> Regex:
     """Single characters apart from longer values, whose first character is read as the range the
     positives show (``0|[1-9][0-9]*`` for numbers without leading zeros)."""
     singles = [v for v in values if len(v) == 1]
     longer = [v for v in values if len(v) > 1]
     if not singles or not longer:
-        return _counted(values, True, universe)
-    firsts = Chars(_span(CharSet.of("".join(v[0] for v in longer)), universe, snap=False))
-    return union(Chars(_smallest(CharSet.of("".join(singles)), universe)), concat(firsts, _counted([v[1:] for v in longer], True, universe)))
+        return _counted(values, True, home)
+    firsts = Chars(_span(CharSet.of("".join(v[0] for v in longer)), home, snap=False))
+    return union(Chars(_smallest(CharSet.of("".join(singles)), home)), concat(firsts, _counted([v[1:] for v in longer], True, home)))
 
 
-def _by_first(values: Sequence[str], universe: CharSet) -> Regex:
+def _by_first(values: Sequence[str], home: _Home) -> Regex:
     """Fixed-length values as alternatives by their first character, the rest per position, first
     characters with the same rest joined (``0[1-9]|[12][0-9]|3[01]``)."""
     rests: dict[str, list[str]] = defaultdict(list)
@@ -238,36 +268,36 @@ def _by_first(values: Sequence[str], universe: CharSet) -> Regex:
         rests[value[0]].append(value[1:])
     by_rest: dict[tuple[CharSet, ...], list[str]] = defaultdict(list)
     for first, tails in rests.items():
-        by_rest[tuple(_span(CharSet.of(column), universe, snap=False) for column in zip(*tails))].append(first)
+        by_rest[tuple(_span(CharSet.of(column), home, snap=False) for column in zip(*tails))].append(first)
     return union(*(concat(Chars(CharSet.of(firsts)), *map(Chars, rest)) for rest, firsts in by_rest.items()))
 
 
-def _smallest(chars: CharSet, universe: CharSet) -> CharSet:
-    """The smallest run class holding ``chars`` (within ``universe``) that the characters show
+def _smallest(chars: CharSet, home: _Home) -> CharSet:
+    """The smallest run class holding ``chars`` (within the universe) that the characters show
     each part of: digits, lower case, upper case, underscore (``[a-c]`` is not read as hex digits)."""
     fitting = [
-        c & universe
+        c & home.universe
         for c in RUN_CLASSES
         if chars.issubset(c) and all(chars & part for part in _PARTS if c & part)
     ]
     return min(fitting, key=len) if fitting else chars
 
 
-def _snapped(chars: CharSet, universe: CharSet) -> CharSet:
+def _snapped(chars: CharSet, home: _Home) -> CharSet:
     """The smallest run class holding ``chars``, for a single character only itself."""
-    return chars if len(chars) == 1 else _smallest(chars, universe)
+    return chars if len(chars) == 1 else _smallest(chars, home)
 
 
-def _span(chars: CharSet, universe: CharSet, snap: bool = True) -> CharSet:
+def _span(chars: CharSet, home: _Home, snap: bool = True) -> CharSet:
     """``chars`` widened to the range they span inside the smallest run class holding them (people
     write ``[0-5]``, not ``[0-35]``), or, with ``snap``, to that class when the range is most of it."""
-    home = _smallest(chars, universe)
+    whole = _smallest(chars, home)
     if len(chars) == 1:
         return chars
-    span = CharSet.range(min(chars), max(chars)) & home
-    if snap and 5 * len(span) >= 4 * len(home):
-        return home
-    return span if len(span) <= 3 * len(chars) else home
+    span = CharSet.range(min(chars), max(chars)) & whole
+    if snap and 5 * len(span) >= 4 * len(whole):
+        return whole
+    return span if len(span) <= 3 * len(chars) else whole
 
 
 def _factored(options: Sequence[Sequence[Regex]]) -> Regex:

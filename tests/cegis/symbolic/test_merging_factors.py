@@ -111,6 +111,38 @@ def test_covering_factors_cover_every_positive_and_no_negative(positives: list[s
         assert not any(w in n for w in factors for n in negatives)
 
 
+def ranked_covering(positives: list[str], negatives: list[str], shortest: int, ends: bool) -> list[str]:
+    """The greedy cover as first written: every factor ranked again in every round."""
+    end = "\0" if ends else ""
+    held: dict[str, set[int]] = {}
+    for i, string in enumerate(positives):
+        text = string + end
+        for start, stop in itertools.combinations(range(len(text) + 1), 2):
+            if shortest + len(end) <= stop - start <= 16 + len(end) and text[start:stop].endswith(end):
+                held.setdefault(text[start:stop], set()).add(i)
+    negative_text = "\n".join(n + end for n in negatives)
+    uncovered, chosen = set(range(len(positives))), list[str]()
+    while uncovered and len(chosen) < 3:
+        ranked = sorted(held, key=lambda w: (len(held[w] & uncovered), len(w), w), reverse=True)
+        best = next((w for w in ranked if held[w] & uncovered and w not in negative_text), None)
+        if best is None:
+            break
+        chosen.append(best)
+        uncovered -= held.pop(best)
+    return [] if uncovered else [w.removesuffix(end) for w in chosen]
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(
+    st.lists(st.text(alphabet="abc#", max_size=12), min_size=1, max_size=8),
+    st.lists(st.text(alphabet="abc#", max_size=12), max_size=8),
+    st.sampled_from([1, 2, 3]),
+    st.booleans(),
+)
+def test_the_lazy_cover_chooses_as_ranking_every_round_does(positives: list[str], negatives: list[str], shortest: int, ends: bool) -> None:
+    assert covering_factors(positives, negatives, shortest, ends) == ranked_covering(positives, negatives, shortest, ends)
+
+
 def test_a_refuted_conjunction_also_asks_for_the_classes_every_positive_has() -> None:
     digits, letters = CharSet.range("0", "9"), CharSet.range("a", "z")
     universe = digits | letters | CharSet.of("W")
