@@ -376,9 +376,12 @@ def _consistent(
     found: list[tuple[DFA, str]] = []
     for reading in learner.readings:
         derived: list[Example] = []
+        tree: _Tree | None = None
+        witnesses: list[Example] = []
         for round_ in range(WITNESS_ROUNDS + 1):
             try:
-                tree = _prefix_tree([*examples, *derived], universe, learner.granularity, reading)
+                tree = _extended(tree, witnesses) if tree is not None and reading == "representative" else None
+                tree = tree or _prefix_tree([*examples, *derived], universe, learner.granularity, reading)
             except (ValueError, LabelConflict) as error:
                 problems.append(f"{reading}: {error}")
                 break
@@ -389,6 +392,24 @@ def _consistent(
                 break
             derived.extend(witnesses)
     return found
+
+
+def _extended(built: _Tree, more: Sequence[Example]) -> _Tree | None:
+    """``built`` with the plain examples ``more`` added last, as :func:`_prefix_tree` builds it from
+    the examples and them when they meet no differently labeled state (in the representative
+    reading every word enters the tree literally, in order, so the earlier words make the same
+    tree); ``None`` when they do, or need a class the tree has no column for (build it again)."""
+    alphabet, tree, words, untied = built
+    encode = encoder(alphabet)
+    added = [encode(example) for example in more]
+    if any(word is None or word.largest >= tree.succ.shape[1] for word in added):
+        return None
+    known = [word for word in added if word is not None]
+    try:
+        tree.extend(known, len(words))
+    except (ValueError, LabelConflict):
+        return None
+    return alphabet, tree, [*words, *known], untied
 
 
 def _candidates(
