@@ -206,7 +206,7 @@ def slowest(results: Sequence[Result], limit: int = 10) -> str:
 @click.option("--quick", is_flag=True, help="every fifth task of each dataset")
 @click.option("--workers", type=int, default=2, show_default=True)
 @click.option("--data", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True)
-@click.option("--results", type=click.Path(path_type=Path), default=None, help="append one JSON line per run as it ends")
+@click.option("--results", type=click.Path(path_type=Path), default=None, help="append one JSON line per run as it ends (the job, success, the learned regex, wall, learner and CPU seconds)")
 def main(
     learners: str | None, datasets: str, seeds: int, protocols: str, quick: bool, workers: int, data: Path, results: Path | None
 ) -> None:
