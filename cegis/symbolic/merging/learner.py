@@ -401,15 +401,14 @@ def _extended(built: _Tree, more: Sequence[Example]) -> _Tree | None:
     tree); ``None`` when they do, or need a class the tree has no column for (build it again)."""
     alphabet, tree, words, untied = built
     encode = encoder(alphabet)
-    added = [encode(example) for example in more]
-    if any(word is None or word.largest >= tree.succ.shape[1] for word in added):
+    added = [word for word in map(encode, more) if word is not None]
+    if len(added) < len(more):  # a string outside the universe: the tree would number the examples otherwise
         return None
-    known = [word for word in added if word is not None]
     try:
-        tree.extend(known, len(words))
+        tree.extend(added, len(words))
     except (ValueError, LabelConflict):
         return None
-    return alphabet, tree, [*words, *known], untied
+    return alphabet, tree, [*words, *added], untied
 
 
 def _candidates(

@@ -84,7 +84,6 @@ class Quotient:
         if capacity > MAX_NODES:
             raise ValueError(f"the prefix tree would have up to {capacity} nodes (limit {MAX_NODES})")
         tree = cls(capacity, 1 + max([0, *(word.largest for word in words)]))
-        tree.bound = capacity
         literal = [index for index, word in enumerate(words) if index in spelled or word.combinations == 1]
         tree._spell([words[index] for index in literal], literal)
         tied = [index for index, word in enumerate(words) if index not in spelled and word.combinations > 1]
