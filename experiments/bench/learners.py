@@ -88,6 +88,7 @@ class Result:
     length_ratio: float | None
     hypothesis: str | None = None  # the last proposal's text (to compare what two versions learn)
     learner_seconds: float = 0.0  # of ``seconds``, the learner's (the rest is the teacher's and the loop's)
+    cpu_seconds: float = 0.0  # the process's CPU time for the run: comparable across runs on a loaded machine
 
 
 def load(dataset: str, data: Path) -> tuple[Task, ...]:
@@ -107,16 +108,16 @@ def run_job(job: Job) -> Result:
     task = job.task
     teacher = ExactTeacher.from_regex(task.target, task.dialect, universe=task.alphabet, config=config.teacher_config)
     learner = registry.build(job.learner)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     state = asyncio.run(run(loop_task(task), learner, teacher, config))
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     success = state.outcome == "equivalent"
     hypothesis = state.hypothesis
     canonical = unparse(task.regex(), task.dialect, task.alphabet)  # not the dataset's raw, over-parenthesized text
     ratio = text_length(hypothesis) / max(1, text_length(canonical)) if success and hypothesis is not None else None
     return Result(
         job, success, str(state.outcome), len(state.examples), state.epoch,
-        state.cost.learner.membership_queries, seconds, ratio, hypothesis, state.cost.learner.seconds,
+        state.cost.learner.membership_queries, seconds, ratio, hypothesis, state.cost.learner.seconds, cpu,
     )
 
 
@@ -205,7 +206,7 @@ def slowest(results: Sequence[Result], limit: int = 10) -> str:
 @click.option("--quick", is_flag=True, help="every fifth task of each dataset")
 @click.option("--workers", type=int, default=2, show_default=True)
 @click.option("--data", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True)
-@click.option("--results", type=click.Path(path_type=Path), default=None, help="append one JSON line per run as it ends")
+@click.option("--results", type=click.Path(path_type=Path), default=None, help="append one JSON line per run as it ends (the job, success, the learned regex, wall, learner and CPU seconds)")
 def main(
     learners: str | None, datasets: str, seeds: int, protocols: str, quick: bool, workers: int, data: Path, results: Path | None
 ) -> None:

@@ -22,6 +22,8 @@ def test_a_run_learns_and_its_record_reads_back(protocol: str) -> None:
     record = json.loads(json.dumps(result_json(result)))
     assert record["target"] == "[A-Z][a-z]*#" and record["protocol"] == protocol and record["star_depth"] == 1
     assert record["examples"] == result.examples and record["success"] is True
+    assert record["hypothesis"] == result.hypothesis and record["hypothesis"]  # what was learned, to compare versions
+    assert 0 < record["learner_seconds"] <= record["seconds"] and record["cpu_seconds"] > 0
     rows = table([result]).splitlines()
     assert any(row.split()[3] == "1" and "100.0%" in row for row in rows[2:])
     assert "[A-Z][a-z]*#" in slowest([result])

@@ -397,9 +397,12 @@ def _consistent(
     found: list[tuple[DFA, str]] = []
     for reading in learner.readings:
         derived: list[Example] = []
+        tree: _Tree | None = None
+        witnesses: list[Example] = []
         for round_ in range(WITNESS_ROUNDS + 1):
             try:
-                tree = _prefix_tree([*examples, *derived], universe, learner.granularity, reading)
+                tree = _extended(tree, witnesses) if tree is not None and reading == "representative" else None
+                tree = tree or _prefix_tree([*examples, *derived], universe, learner.granularity, reading)
             except (ValueError, LabelConflict) as error:
                 problems.append(f"{reading}: {error}")
                 break
@@ -410,6 +413,23 @@ def _consistent(
                 break
             derived.extend(witnesses)
     return found
+
+
+def _extended(built: _Tree, more: Sequence[Example]) -> _Tree | None:
+    """``built`` with the plain examples ``more`` added last, as :func:`_prefix_tree` builds it from
+    the examples and them when they meet no differently labeled state (in the representative
+    reading every word enters the tree literally, in order, so the earlier words make the same
+    tree); ``None`` when they do, or need a class the tree has no column for (build it again)."""
+    alphabet, tree, words, untied = built
+    encode = encoder(alphabet)
+    added = [word for word in map(encode, more) if word is not None]
+    if len(added) < len(more):  # a string outside the universe: the tree would number the examples otherwise
+        return None
+    try:
+        tree.extend(added, len(words))
+    except (ValueError, LabelConflict):
+        return None
+    return alphabet, tree, [*words, *added], untied
 
 
 def _candidates(

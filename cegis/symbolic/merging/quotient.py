@@ -22,6 +22,9 @@ __all__ = ["ACCEPT", "REJECT", "UNKNOWN", "LabelConflict", "Quotient"]
 #: Most tree nodes a prefix tree may have (its arrays are sized up front).
 MAX_NODES = 500_000
 
+#: The arrays with a row per tree node.
+_PER_NODE = ("succ", "parent", "label", "depth", "labeled_by")
+
 
 class LabelConflict(Exception):
     """Two examples (by index) with different labels end in one state of the prefix tree when
@@ -55,6 +58,7 @@ class Quotient:
         self.arrays: _kernels.Arrays = (
             self.succ, self.parent, self.label, self.depth, self.labeled_by, self.log, self.meta, self.stack
         )
+        self.bound = capacity  # the nodes the words in the tree could need (checked against MAX_NODES)
 
     @property
     def conflict(self) -> tuple[int, int]:
@@ -99,6 +103,33 @@ class Quotient:
                         raise LabelConflict(conflict.first, conflict.second, index) from None
         tree.commit()
         return tree, tuple(left_out)
+
+    def extend(self, words: Sequence[SymbolicWord], first: int) -> None:
+        """Add ``words`` of one class per position (example numbers ``first`` on) after the words
+        in the tree, as :meth:`prefix_tree` would have added them last, growing the arrays as
+        needed; raises ``ValueError`` past :data:`MAX_NODES` as it does, and
+        :class:`LabelConflict` when a word meets a differently labeled state (the tree is then
+        part-extended: build it again)."""
+        if any(word.combinations != 1 or word.largest >= self.succ.shape[1] for word in words):
+            raise ValueError("only words of one known class per position extend a tree")
+        self.bound += sum(len(word.positions) for word in words)
+        if self.bound > MAX_NODES:
+            raise ValueError(f"the prefix tree would have up to {self.bound} nodes (limit {MAX_NODES})")
+        if self.bound > len(self.parent):
+            self._grow(max(self.bound, 2 * len(self.parent)))
+        self._spell(words, range(first, first + len(words)))
+        self.commit()
+
+    def _grow(self, capacity: int) -> None:
+        """The same tree in arrays sized for ``capacity`` nodes (the undo log must be empty)."""
+        assert self.meta[_kernels.LOG] == 0, "growing a tree with changes to undo"
+        nodes, bound = self.nodes, self.bound
+        grown = Quotient(capacity, self.succ.shape[1])
+        for name in _PER_NODE:
+            getattr(grown, name)[:nodes] = getattr(self, name)[:nodes]
+        grown.meta[:] = self.meta
+        self.__dict__.update(grown.__dict__)
+        self.bound = bound
 
     def _spell(self, words: Sequence[SymbolicWord], indices: Sequence[int]) -> None:
         """Add ``words`` (example numbers ``indices``) in order, each as one word of one class per

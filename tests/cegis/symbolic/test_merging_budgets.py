@@ -1,6 +1,7 @@
-"""The work limits of the symbolic learner's rounds: witness rounds stop growing the prefix tree
-past :data:`MAX_WITNESS_NODES` (that round is patched and last), and a candidate that misses more
-clustered examples than a listing may have states is dropped without patching them in."""
+"""The work of the symbolic learner's witness rounds: they stop growing the prefix tree past
+:data:`MAX_WITNESS_NODES` (that round is patched and last), a candidate that misses more clustered
+examples than a listing may have states is dropped without patching them in, and a round extends
+the previous round's tree rather than building it again."""
 
 from __future__ import annotations
 
@@ -8,10 +9,13 @@ from collections.abc import Sequence
 
 import attrs
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from automata.dfa import DFA
 from cegis.symbolic.merging import learner as merging
 from cegis.symbolic.merging import symbolic
+from cegis.symbolic.merging.quotient import LabelConflict
 from oracle import ClusteredExample, Counterexample, Example
 from regexlang import CharSet
 
@@ -72,3 +76,26 @@ def test_a_candidate_missing_more_examples_than_a_listing_may_have_states_is_not
     monkeypatch.setattr(merging, "MAX_LISTING_STATES", 1)
     proposal = REPRESENTATIVE.learn(EXAMPLES, "python", ABC)
     assert proposal.ok and all(n <= 1 for n in patched)
+
+
+@example([("abca", True), ("accbc", False)])  # the second meets the positive accbc
+@settings(derandomize=True, max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.text("abc", max_size=6), st.booleans()), max_size=12, unique_by=lambda t: t[0]))
+def test_a_witness_round_extends_the_tree_the_examples_and_the_witnesses_would_build(more: list[tuple[str, bool]]) -> None:
+    """In the representative reading a witness round adds its strings to the previous round's tree
+    instead of building it again: the same tree, node for node, whenever no string meets a
+    differently labeled state (else it is built again)."""
+    plain = [Example(string, label) for string, label in more if string not in {"abb", "aabccaab", ""}]
+    built = merging._prefix_tree(EXAMPLES, ABC, "atoms", "representative")
+    grown = merging._extended(built, plain)
+    try:
+        rebuilt = merging._prefix_tree([*EXAMPLES, *plain], ABC, "atoms", "representative")
+    except LabelConflict:
+        assert grown is None
+        return
+    if grown is None:  # a string met a differently labeled state: the loop builds again
+        return
+    nodes = rebuilt[1].nodes
+    assert grown[1].nodes == nodes and grown[0] == rebuilt[0] and grown[2] == rebuilt[2] and grown[3] == rebuilt[3]
+    for name in ("succ", "parent", "label", "depth", "labeled_by"):
+        assert (getattr(grown[1], name)[:nodes] == getattr(rebuilt[1], name)[:nodes]).all()
