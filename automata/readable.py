@@ -1,0 +1,320 @@
+"""A regex of a DFA the way a person writes it: the shortest of several prints, each checked exactly.
+
+State elimination (:mod:`automata.to_regex`) writes any DFA, but for "contains ``dog``" it writes
+a tangle of loops (``[^d]*d((o|…)?d)*og…``) where a person writes ``Σ*dogΣ*``. Here prints are
+proposed the way a person builds them, every proposal is compiled back and compared with the
+automaton, and the shortest is kept, so a proposal can change how the language is written, never
+which language it is:
+
+* every elimination order of :data:`automata.to_regex.ORDERS` (order changes the size a lot);
+* *cut states*, which every accepted string passes through: the language is the concatenation of
+  the segments between them (``[A-Za-z]{6}`` then ``Σ*dogΣ*``), each written on its own; a segment
+  may be written as any language between its strings that reach the next cut for the first time
+  and all its strings that reach it (``Σ*(er|let)`` up to the first ``er`` or ``let``);
+* *gaps*: a language equal to ``Σ*CΣ*``, ``Σ*C`` or ``CΣ*`` is written through its *core* ``C``,
+  its strings with no shorter part (factor, suffix, prefix) in it; the core of "contains ``dog``"
+  is ``dog``.
+
+Bounded: structure is looked for in minimal DFAs of at most :data:`MAX_STATES` states, to a
+nesting of :data:`MAX_DEPTH`, and no construction grows past :data:`STATE_LIMIT` states.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import cast
+
+import numpy as np
+
+from automata.compile import compile_regex
+from automata.dfa import DFA, coreachable
+from automata.errors import AutomataError, SizeLimitExceeded
+from automata.minimize import minimize
+from automata.ops import equivalent, is_empty, is_subset
+from automata.to_regex import ORDERS, to_regex, tidy
+from regexlang.ast import Chars, Concat, Optional, Plus, Regex, Repeat, Star, Union, children, concat
+from regexlang.errors import RegexError
+from regexlang.metrics import node_count
+
+#: Structure is looked for only in minimal DFAs this small (a learner prints every candidate).
+MAX_STATES = 40
+#: How deeply segments and cores are themselves taken apart.
+MAX_DEPTH = 2
+#: The most cut states tried as split points in one automaton (spread along the cuts).
+MAX_CUTS = 8
+#: The most states any automaton built to find or check structure may have.
+STATE_LIMIT = 2_000
+
+
+def readable(dfa: DFA, size_limit: int | None = None) -> Regex:
+    """The shortest of the prints proposed for ``dfa`` (module doc), with exactly its language.
+
+    Raises :class:`SizeLimitExceeded` when every elimination order grows an edge past
+    ``size_limit`` regex nodes and no structured print was found.
+    """
+    minimal = minimize(dfa)
+    prints, errors = _eliminations(minimal, size_limit)
+    if minimal.n_states <= MAX_STATES:
+        prints.extend(filter(None, [_Search(size_limit).written(minimal, minimal, MAX_DEPTH)]))
+    if not prints:
+        raise errors[0]
+    return min(prints, key=weight)
+
+
+def weight(regex: Regex) -> int:
+    """About the characters ``regex`` prints to (a class by its ranges, groups where needed);
+    cheap, for ranking prints of one language."""
+    return _weight(regex)
+
+
+@functools.lru_cache(maxsize=8192)
+def _weight(regex: Regex) -> int:
+    match regex:
+        case Chars(chars):
+            return 1 if chars.is_single() else 2 + sum(1 if low == high else 3 for low, high in chars.intervals)
+        case Concat(parts):
+            return sum(_weight(p) + 2 * isinstance(p, Union) for p in parts)
+        case Union(options):
+            return sum(map(_weight, options)) + len(options) - 1
+        case Star(inner) | Plus(inner) | Optional(inner):
+            return _weight(inner) + 1 + 2 * isinstance(inner, (Concat, Union))
+        case Repeat(inner, low, high):
+            return _weight(inner) + 2 * isinstance(inner, (Concat, Union)) + len(str(low)) + len(str(high or "")) + 3
+        case _:
+            return 1 + sum(map(_weight, children(regex)))
+
+
+def _eliminations(dfa: DFA, size_limit: int | None) -> tuple[list[Regex], list[SizeLimitExceeded]]:
+    """The prints of ``dfa`` by each elimination order; orders after the first stop once an edge
+    outgrows twice the first print (they are tried to be shorter, and some orders blow up)."""
+    try:
+        first = to_regex(dfa, size_limit, ORDERS[0])
+    except SizeLimitExceeded as error:
+        return [], [error]
+    prints = [first]
+    bound = max(64, 2 * node_count(first))
+    for order in ORDERS[1:]:
+        try:
+            prints.append(to_regex(dfa, bound if size_limit is None else min(bound, size_limit), order))
+        except SizeLimitExceeded:
+            pass
+    return list(dict.fromkeys(prints)), []
+
+
+class _Search:
+    """One search for structure, remembering what it wrote for each automaton it met."""
+
+    def __init__(self, size_limit: int | None) -> None:
+        self.size_limit = size_limit
+        self.prints: dict[tuple[object, ...], Regex | None] = {}
+        self.proposals: dict[tuple[object, ...], list[Regex]] = {}
+        self.eliminated: dict[tuple[object, ...], list[Regex]] = {}
+
+    def written(self, lower: DFA, upper: DFA, depth: int) -> Regex | None:
+        """The lightest print found of a language between ``lower`` and ``upper`` (both minimal)."""
+        key = (_key(lower), _key(upper), depth)
+        if key not in self.prints:
+            prints = self.eliminations(lower)
+            if upper is not lower:
+                prints.extend(self.eliminations(upper))
+            if depth > 0 and lower.n_states <= MAX_STATES and not is_empty(lower):
+                prints.extend(self.gaps(lower, upper, depth))
+                if depth > 1:
+                    prints.extend(filter(None, [self.segmented(lower, upper, depth)]))
+            self.prints[key] = min(prints, key=weight, default=None)
+        return self.prints[key]
+
+    def gaps(self, lower: DFA, upper: DFA, depth: int) -> list[Regex]:
+        """``Σ*CΣ*``, ``Σ*C`` and ``CΣ*`` for the cores ``C`` of ``lower``, those between ``lower`` and ``upper``."""
+        closed = _closed(lower)
+        kinds = [kind for kind, needs in _NEEDS.items() if needs <= closed]
+        return [regex for regex in self.gap_proposals(lower, depth, kinds) if _within(regex, lower, upper)]
+
+    def gap_proposals(self, lower: DFA, depth: int, kinds: Sequence[str]) -> list[Regex]:
+        """The gap forms of the ``kinds`` of cores of ``lower``, unchecked, lightest first."""
+        key = (_key(lower), depth, tuple(kinds))
+        if key not in self.proposals:
+            sigma = Star(Chars(lower.alphabet.universe))
+            proposals = []
+            for kind in kinds:
+                core = _core(lower, kind)
+                if core is None or is_empty(core) or equivalent(core, lower):
+                    continue
+                inner = self.written(core, core, depth - 1)
+                if inner is not None:
+                    parts = {"factor": (sigma, inner, sigma), "suffix": (sigma, inner), "prefix": (inner, sigma)}[kind]
+                    proposals.append(tidy(concat(*parts)))
+            self.proposals[key] = sorted(proposals, key=weight)
+        return self.proposals[key]
+
+    def segmented(self, lower: DFA, upper: DFA, depth: int) -> Regex | None:
+        """The lightest print of ``lower`` split at one of its cut states (``None`` without cuts): the
+        strings up to the cut, widened to a gap form where the whole stays between ``lower`` and
+        ``upper``, then the language from the cut."""
+        best: Regex | None = None
+        for cut in _spread(_cuts(lower), MAX_CUTS):
+            first, reach, tail = _split(lower, cut)
+            head, rest = self.written(first, reach, depth - 1), self.written(tail, tail, depth - 1)
+            if head is None or rest is None:
+                continue
+            whole = tidy(concat(head, rest))  # first ⊆ head ⊆ reach, so exactly lower
+            for proposal in self.gap_proposals(first, depth - 1, ("suffix",)):
+                if weight(proposal) >= weight(head):
+                    break
+                trial = tidy(concat(proposal, rest))
+                if _within(trial, lower, upper):
+                    whole = trial
+                    break
+            if best is None or weight(whole) < weight(best):
+                best = whole
+        return best
+
+    def eliminations(self, dfa: DFA) -> list[Regex]:
+        """The print of ``dfa`` by the first elimination order (the parts of a structured print
+        are small, so orders matter less there than their count), once per automaton."""
+        key = _key(dfa)
+        if key not in self.eliminated:
+            try:
+                self.eliminated[key] = [to_regex(dfa, self.size_limit)]
+            except SizeLimitExceeded:
+                self.eliminated[key] = []
+        return list(self.eliminated[key])
+
+
+#: Which closures a gap form needs: ``Σ*CΣ*`` a language closed under adding characters on both
+#: sides, ``Σ*C`` on the left, ``CΣ*`` on the right.
+_NEEDS = {"factor": {"left", "right"}, "suffix": {"left"}, "prefix": {"right"}}
+
+
+def _closed(dfa: DFA) -> set[str]:
+    """The sides on which adding characters keeps strings in the language of ``dfa`` (minimal):
+    right when its accepting states lead only to accepting states, left when every reachable state
+    accepts all that the start accepts."""
+    rows, accepting = dfa.transitions, dfa.accepting
+    closed = set()
+    if accepting[rows[accepting]].all():
+        closed.add("right")
+    live = coreachable(dfa)
+    reachable = _distances(rows.tolist(), dfa.start, avoid=None)
+    if all(live[q] and (q == dfa.start or is_subset(dfa, DFA(rows, accepting, q, dfa.alphabet), state_limit=STATE_LIMIT)) for q in reachable):
+        closed.add("left")
+    return closed
+
+
+def _key(dfa: DFA) -> tuple[object, ...]:
+    return dfa.transitions.tobytes(), dfa.transitions.shape, dfa.accepting.tobytes(), dfa.start, dfa.alphabet
+
+
+def _within(regex: Regex, lower: DFA, upper: DFA) -> bool:
+    """Whether the language of ``regex`` lies between those of ``lower`` and ``upper``."""
+    try:
+        written = compile_regex(regex, lower.alphabet.universe, state_limit=STATE_LIMIT)
+        return is_subset(lower, written, state_limit=STATE_LIMIT) and is_subset(written, upper, state_limit=STATE_LIMIT)
+    except (AutomataError, RegexError):
+        return False
+
+
+def _core(dfa: DFA, kind: str) -> DFA | None:
+    """The strings of ``dfa`` with no proper ``kind`` (factor, suffix or prefix) in its language,
+    or ``None`` past :data:`STATE_LIMIT` states.
+
+    Built by a subset construction that runs, beside ``dfa`` itself, a flag saying whether a proper
+    prefix was accepted and the set of states of the runs started after the first character (the
+    proper suffixes); states that cannot accept are left out of that set.
+    """
+    rows = dfa.transitions.tolist()
+    accepting = dfa.accepting.tolist()
+    live = coreachable(dfa).tolist()
+    prefixes, suffixes = kind in ("factor", "prefix"), kind in ("factor", "suffix")
+    Key = tuple[int, bool, frozenset[int]]
+
+    def step(key: Key, cls: int) -> Key:
+        state, flag, runs = key
+        moved = frozenset(t for t in (rows[r][cls] for r in runs) if live[t])
+        return rows[state][cls], flag or (prefixes and accepting[state]), moved | {dfa.start} if suffixes else moved
+
+    def accepts(key: Key) -> bool:
+        state, flag, runs = key
+        return accepting[state] and not flag and not any(accepting[r] for r in runs)
+
+    return _explore((dfa.start, False, frozenset()), step, accepts, dfa)
+
+
+def _explore(start: object, step: Callable[..., object], accepts: Callable[..., bool], like: DFA) -> DFA | None:
+    """The minimal DFA over ``like``'s alphabet of the deterministic machine ``start``/``step``/``accepts``."""
+    index = {start: 0}
+    order = [start]
+    rows: list[list[int]] = []
+    n_classes = len(like.alphabet)
+    for key in order:
+        row = []
+        for cls in range(n_classes):
+            target = step(key, cls)
+            if target not in index:
+                if len(index) >= STATE_LIMIT:
+                    return None
+                index[target] = len(order)
+                order.append(target)
+            row.append(index[target])
+        rows.append(row)
+    transitions = np.array(rows, dtype=np.int32).reshape(len(rows), n_classes)
+    accepting = np.array([accepts(key) for key in order], dtype=np.bool_)
+    return minimize(DFA(transitions, accepting, 0, like.alphabet))
+
+
+def _spread(items: Sequence[int], most: int) -> list[int]:
+    """At most ``most`` of ``items``, evenly spread, the first and the last kept."""
+    if len(items) <= most:
+        return list(items)
+    return [items[round(i * (len(items) - 1) / (most - 1))] for i in range(most)]
+
+
+def _split(dfa: DFA, cut: int) -> tuple[DFA, DFA, DFA]:
+    """For a cut state: the strings reaching it the first time, all strings reaching it, and the
+    language from it."""
+    return _retargeted(dfa, dfa.start, cut, first=True), _retargeted(dfa, dfa.start, cut, first=False), _retargeted(dfa, cut, None, first=False)
+
+
+def _cuts(dfa: DFA) -> list[int]:
+    """The states other than the start that every accepted string passes through, by distance from the start."""
+    rows = dfa.transitions.tolist()
+    accepting = dfa.accepting.tolist()
+    live = coreachable(dfa).tolist()
+    distance = _distances(rows, dfa.start, avoid=None)
+    cuts = []
+    for state in sorted((s for s in distance if live[s] and s != dfa.start), key=lambda s: (distance[s], s)):
+        if not any(accepting[s] for s in _distances(rows, dfa.start, avoid=state)):
+            cuts.append(state)
+    return cuts
+
+
+def _distances(rows: Sequence[Sequence[int]], start: int, avoid: int | None) -> dict[int, int]:
+    """Breadth-first distances from ``start`` to the states reachable without passing ``avoid``."""
+    distance = {start: 0}
+    frontier = [start]
+    while frontier:
+        following = []
+        for state in frontier:
+            for target in set(rows[state]):
+                if target != avoid and target not in distance:
+                    distance[target] = distance[state] + 1
+                    following.append(target)
+        frontier = following
+    return distance
+
+
+def _retargeted(dfa: DFA, start: int, end: int | None, first: bool) -> DFA:
+    """``dfa`` started at ``start`` and accepting at ``end`` only (its own accepting states when
+    ``end`` is None); with ``first``, ``end`` is a trap, so only strings reaching it the first time count."""
+    transitions = dfa.transitions.copy()
+    accepting = dfa.accepting.copy()
+    if end is not None:
+        accepting[:] = False
+        accepting[end] = True
+        if first:
+            transitions = np.vstack([transitions, np.full((1, transitions.shape[1]), transitions.shape[0], dtype=transitions.dtype)])
+            accepting = np.append(accepting, False)
+            transitions[end, :] = transitions.shape[0] - 1
+    return minimize(DFA(transitions, accepting, start, dfa.alphabet))
+
