@@ -15,6 +15,10 @@ which language it is:
   its strings with no shorter part (factor, suffix, prefix) in it; the core of "contains ``dog``"
   is ``dog``.
 
+For a regex written with ``&`` and ``~`` (a learner's templates), :func:`pruned` drops what
+changes nothing: a conjunct implied by the others (``…&Σ*&[A-Za-z#]*``), an option inside the
+others, a part whose language is empty.
+
 Bounded: structure is looked for in minimal DFAs of at most :data:`MAX_STATES` states, to a
 nesting of :data:`MAX_DEPTH`, and no construction grows past :data:`STATE_LIMIT` states.
 """
@@ -27,15 +31,35 @@ from typing import cast
 
 import numpy as np
 
-from automata.compile import compile_regex
+from automata.compile import compile_many, compile_regex
 from automata.dfa import DFA, coreachable
 from automata.errors import AutomataError, SizeLimitExceeded
 from automata.minimize import minimize
 from automata.ops import equivalent, is_empty, is_subset
+from automata.ops import intersection as intersection_dfa
+from automata.ops import union as union_dfa
 from automata.to_regex import ORDERS, to_regex, tidy
-from regexlang.ast import Chars, Concat, Optional, Plus, Regex, Repeat, Star, Union, children, concat
+from regexlang.ast import (
+    Chars,
+    Complement,
+    Concat,
+    EmptySet,
+    Intersection,
+    Optional,
+    Plus,
+    Regex,
+    Repeat,
+    Star,
+    Union,
+    children,
+    concat,
+    intersection,
+    union,
+)
+from regexlang.charset import CharSet
 from regexlang.errors import RegexError
 from regexlang.metrics import node_count
+from regexlang.normalize import normalize
 
 #: Structure is looked for only in minimal DFAs this small (a learner prints every candidate).
 MAX_STATES = 40
@@ -60,6 +84,59 @@ def readable(dfa: DFA, size_limit: int | None = None) -> Regex:
     if not prints:
         raise errors[0]
     return min(prints, key=weight)
+
+
+def pruned(regex: Regex, universe: CharSet) -> Regex:
+    """``regex`` without the conjuncts of its intersections that the other conjuncts imply, the
+    options of its unions inside the other options, and its parts with an empty language (``∅``
+    then simplifies away); an intersection or complement written without ``&``/``~`` where that is
+    lighter (:func:`readable`). Same language over ``universe``, each change checked on automata."""
+    match regex:
+        case Intersection(parts) | Union(parts):
+            kept = [pruned(part, universe) for part in parts]
+            try:
+                kept = _drop_redundant(kept, isinstance(regex, Intersection), universe)
+            except AutomataError:
+                pass
+            rebuilt = normalize((intersection if isinstance(regex, Intersection) else union)(*kept))
+            return _plainer(rebuilt, universe) if isinstance(rebuilt, Intersection) else rebuilt
+        case Concat(parts):
+            return normalize(concat(*(pruned(part, universe) for part in parts)))
+        case Complement(inner):
+            return _plainer(normalize(Complement(pruned(inner, universe))), universe)
+        case Star(inner) | Plus(inner) | Optional(inner):
+            return normalize(type(regex)(pruned(inner, universe)))
+        case Repeat(inner, low, high):
+            return normalize(Repeat(pruned(inner, universe), low, high))
+        case _:
+            return regex
+
+
+def _plainer(regex: Regex, universe: CharSet) -> Regex:
+    """:func:`readable` of ``regex``'s automaton when that is lighter than ``regex``, else ``regex``."""
+    try:
+        plain = readable(compile_regex(regex, universe, state_limit=STATE_LIMIT), size_limit=STATE_LIMIT)
+    except AutomataError:
+        return regex
+    return plain if weight(plain) < weight(regex) else regex
+
+
+def _drop_redundant(parts: list[Regex], conjunction: bool, universe: CharSet) -> list[Regex]:
+    """``parts`` without those the others make redundant, the last first: for a conjunction, a part
+    containing the intersection of the others; for a union, a part inside the union of the others."""
+    dfas = compile_many(parts, universe, state_limit=STATE_LIMIT)
+    if conjunction and any(is_empty(dfa) for dfa in dfas):
+        return [EmptySet()]
+    combine = intersection_dfa if conjunction else union_dfa
+    kept = list(range(len(parts)))
+    for i in reversed(range(len(parts))):
+        others = [dfas[j] for j in kept if j != i]
+        if not others:
+            break
+        rest = functools.reduce(lambda a, b: combine(a, b, state_limit=STATE_LIMIT), others)
+        if is_subset(rest, dfas[i], state_limit=STATE_LIMIT) if conjunction else is_subset(dfas[i], rest, state_limit=STATE_LIMIT):
+            kept.remove(i)
+    return [parts[i] for i in kept]
 
 
 def weight(regex: Regex) -> int:
