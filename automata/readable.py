@@ -26,6 +26,8 @@ nesting of :data:`MAX_DEPTH`, and no construction grows past :data:`STATE_LIMIT`
 from __future__ import annotations
 
 import functools
+import math
+import threading
 from collections.abc import Callable, Sequence
 from typing import cast
 
@@ -57,8 +59,9 @@ from regexlang.ast import (
     union,
 )
 from regexlang.charset import CharSet
-from regexlang.errors import RegexError
-from regexlang.metrics import node_count
+from regexlang.dialects import Dialect, unparse
+from regexlang.errors import NotExpressible, RegexError
+from regexlang.metrics import node_count, text_length
 from regexlang.normalize import normalize
 
 #: Structure is looked for only in minimal DFAs this small (a learner prints every candidate).
@@ -71,19 +74,38 @@ MAX_CUTS = 8
 STATE_LIMIT = 2_000
 
 
-def readable(dfa: DFA, size_limit: int | None = None) -> Regex:
-    """The shortest of the prints proposed for ``dfa`` (module doc), with exactly its language.
+def readable(dfa: DFA, size_limit: int | None = None, dialect: Dialect | None = None) -> Regex:
+    """The shortest of the prints proposed for ``dfa`` (module doc), with exactly its language;
+    shortest as printed in ``dialect`` when it is given (the simple dialect spells ``r?`` as
+    ``(r+epsilon)``), else by :func:`weight`.
 
     Raises :class:`SizeLimitExceeded` when every elimination order grows an edge past
     ``size_limit`` regex nodes and no structured print was found.
     """
     minimal = minimize(dfa)
+    key = (_key(minimal), size_limit, dialect)
+    with _LOCK:
+        known = _PRINTED.get(key)
+    if known is not None:
+        return known
     prints, errors = _eliminations(minimal, size_limit)
     if minimal.n_states <= MAX_STATES:
         prints.extend(filter(None, [_Search(size_limit).written(minimal, minimal, MAX_DEPTH)]))
     if not prints:
         raise errors[0]
-    return min(prints, key=weight)
+    best = min(prints, key=weight if dialect is None else functools.partial(_length, dialect=dialect, universe=dfa.alphabet.universe))
+    with _LOCK:
+        if len(_PRINTED) >= _REMEMBERED:
+            del _PRINTED[next(iter(_PRINTED))]
+        _PRINTED[key] = best
+    return best
+
+
+#: The prints of the latest automata (a learner prints the same hypothesis epoch after epoch;
+#: learners run in threads, hence the lock).
+_PRINTED: dict[tuple[object, ...], Regex] = {}
+_REMEMBERED = 256
+_LOCK = threading.Lock()
 
 
 def pruned(regex: Regex, universe: CharSet) -> Regex:
@@ -139,6 +161,13 @@ def _drop_redundant(parts: list[Regex], conjunction: bool, universe: CharSet) ->
     return [parts[i] for i in kept]
 
 
+def _length(regex: Regex, dialect: Dialect, universe: CharSet) -> tuple[float, int]:
+    try:
+        return text_length(unparse(regex, dialect, universe)), weight(regex)
+    except NotExpressible:
+        return math.inf, weight(regex)
+
+
 def weight(regex: Regex) -> int:
     """About the characters ``regex`` prints to (a class by its ranges, groups where needed);
     cheap, for ranking prints of one language."""
@@ -149,7 +178,7 @@ def weight(regex: Regex) -> int:
 def _weight(regex: Regex) -> int:
     match regex:
         case Chars(chars):
-            return 1 if chars.is_single() else 2 + sum(1 if low == high else 3 for low, high in chars.intervals)
+            return 1 if chars.is_single() else 2 + sum(min(3, high - low + 1) for low, high in chars.intervals)
         case Concat(parts):
             return sum(_weight(p) + 2 * isinstance(p, Union) for p in parts)
         case Union(options):
@@ -219,7 +248,9 @@ class _Search:
                 if core is None or is_empty(core) or equivalent(core, lower):
                     continue
                 inner = self.written(core, core, depth - 1)
-                if inner is not None:
+                if inner is not None and kind == "prime":
+                    proposals.append(tidy(Star(inner) if lower.accepting[lower.start] else Plus(inner)))
+                elif inner is not None:
                     parts = {"factor": (sigma, inner, sigma), "suffix": (sigma, inner), "prefix": (inner, sigma)}[kind]
                     proposals.append(tidy(concat(*parts)))
             self.proposals[key] = sorted(proposals, key=weight)
@@ -259,23 +290,30 @@ class _Search:
         return list(self.eliminated[key])
 
 
-#: Which closures a gap form needs: ``Σ*CΣ*`` a language closed under adding characters on both
-#: sides, ``Σ*C`` on the left, ``CΣ*`` on the right.
-_NEEDS = {"factor": {"left", "right"}, "suffix": {"left"}, "prefix": {"right"}}
+#: Which closures a form needs: ``Σ*CΣ*`` a language closed under adding characters on both
+#: sides, ``Σ*C`` on the left, ``CΣ*`` on the right, ``C*`` (or ``C+``) under concatenation.
+_NEEDS = {"factor": {"left", "right"}, "suffix": {"left"}, "prefix": {"right"}, "prime": {"concatenation"}}
 
 
 def _closed(dfa: DFA) -> set[str]:
-    """The sides on which adding characters keeps strings in the language of ``dfa`` (minimal):
-    right when its accepting states lead only to accepting states, left when every reachable state
-    accepts all that the start accepts."""
+    """The ways ``dfa``'s language (minimal) is closed: on the right (adding characters after a
+    string keeps it in: accepting states lead only to accepting states), on the left (every
+    reachable state accepts all that the start accepts) and under concatenation (every reachable
+    accepting state does)."""
     rows, accepting = dfa.transitions, dfa.accepting
     closed = set()
     if accepting[rows[accepting]].all():
         closed.add("right")
     live = coreachable(dfa)
     reachable = _distances(rows.tolist(), dfa.start, avoid=None)
-    if all(live[q] and (q == dfa.start or is_subset(dfa, DFA(rows, accepting, q, dfa.alphabet), state_limit=STATE_LIMIT)) for q in reachable):
-        closed.add("left")
+
+    def covers(state: int) -> bool:
+        return state == dfa.start or is_subset(dfa, DFA(rows, accepting, state, dfa.alphabet), state_limit=STATE_LIMIT)
+
+    if all(accepting[q] <= covers(q) for q in reachable):
+        closed.add("concatenation")
+        if all(live[q] and covers(q) for q in reachable):
+            closed.add("left")
     return closed
 
 
@@ -294,7 +332,8 @@ def _within(regex: Regex, lower: DFA, upper: DFA) -> bool:
 
 def _core(dfa: DFA, kind: str) -> DFA | None:
     """The strings of ``dfa`` with no proper ``kind`` (factor, suffix or prefix) in its language,
-    or ``None`` past :data:`STATE_LIMIT` states.
+    or for ``"prime"`` its non-empty strings that are no concatenation of two non-empty ones in
+    it; ``None`` past :data:`STATE_LIMIT` states.
 
     Built by a subset construction that runs, beside ``dfa`` itself, a flag saying whether a proper
     prefix was accepted and the set of states of the runs started after the first character (the
@@ -314,6 +353,30 @@ def _core(dfa: DFA, kind: str) -> DFA | None:
     def accepts(key: Key) -> bool:
         state, flag, runs = key
         return accepting[state] and not flag and not any(accepting[r] for r in runs)
+
+    if kind == "prime":
+        return _primes(dfa)
+    return _explore((dfa.start, False, frozenset()), step, accepts, dfa)
+
+
+def _primes(dfa: DFA) -> DFA | None:
+    """The non-empty strings of ``dfa`` that are no concatenation of two non-empty strings of it:
+    beside ``dfa`` run the second halves, one started after each non-empty accepted prefix."""
+    rows = dfa.transitions.tolist()
+    accepting = dfa.accepting.tolist()
+    live = coreachable(dfa).tolist()
+    Key = tuple[int, bool, frozenset[int]]
+
+    def step(key: Key, cls: int) -> Key:
+        state, started, halves = key
+        moved = {rows[r][cls] for r in halves}
+        if started and accepting[state]:
+            moved.add(rows[dfa.start][cls])
+        return rows[state][cls], True, frozenset(t for t in moved if live[t])
+
+    def accepts(key: Key) -> bool:
+        state, started, halves = key
+        return accepting[state] and started and not any(accepting[r] for r in halves)
 
     return _explore((dfa.start, False, frozenset()), step, accepts, dfa)
 

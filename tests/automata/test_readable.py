@@ -73,6 +73,18 @@ def test_unions_factored_and_runs_counted(target: str, expected: str) -> None:
     assert unparse(readable(from_text(target, "simple")), "python") == expected
 
 
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        # a language closed under concatenation is the star of its primes
+        ("(a (b*+c))*", "(a (b*+c))*"),
+        ("(c (a+b) ((b b a)* (c+c))*)*", "(c (a+b) ((b b a)* c)*)*"),
+    ],
+)
+def test_stars_of_primes(target: str, expected: str) -> None:
+    assert unparse(readable(from_text(target, "simple"), dialect="simple"), "simple") == expected
+
+
 def test_counted_classes() -> None:
     assert printed("[0-9][0-9][0-9]#[0-9][0-9]") == "[0-9]{3}#[0-9]{2}"
 

@@ -539,7 +539,7 @@ def _printed(
         except RegexError:
             pass
     try:
-        regex = readable(dfa, size_limit=CHECK_STATE_LIMIT)
+        regex = readable(dfa, size_limit=CHECK_STATE_LIMIT, dialect=dialect)
     except SizeLimitExceeded:
         if texts:
             return texts[0]
