@@ -112,7 +112,11 @@ def pruned(regex: Regex, universe: CharSet) -> Regex:
     """``regex`` without the conjuncts of its intersections that the other conjuncts imply, the
     options of its unions inside the other options, and its parts with an empty language (``∅``
     then simplifies away); an intersection or complement written without ``&``/``~`` where that is
-    lighter (:func:`readable`). Same language over ``universe``, each change checked on automata."""
+    lighter (:func:`readable`). Same language over ``universe``, each change checked on automata.
+    A regex without ``&`` and ``~`` is returned as it is (a learner's templates without them are
+    written minimal, and checking each union costs a compile per option)."""
+    if not _boolean(regex):
+        return regex
     match regex:
         case Intersection(parts) | Union(parts):
             kept = [pruned(part, universe) for part in parts]
@@ -132,6 +136,11 @@ def pruned(regex: Regex, universe: CharSet) -> Regex:
             return normalize(Repeat(pruned(inner, universe), low, high))
         case _:
             return regex
+
+
+@functools.lru_cache(maxsize=4096)
+def _boolean(regex: Regex) -> bool:
+    return isinstance(regex, (Intersection, Complement)) or any(map(_boolean, children(regex)))
 
 
 def _plainer(regex: Regex, universe: CharSet) -> Regex:
