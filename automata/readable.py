@@ -64,6 +64,9 @@ from regexlang.errors import NotExpressible, RegexError
 from regexlang.metrics import node_count, text_length
 from regexlang.normalize import normalize
 
+#: Prints by elimination this light (or this short in the caller's dialect) are kept without
+#: looking for structure (little to gain, and a learner prints many small candidates).
+SHORT = 20
 #: Structure is looked for only in minimal DFAs this small (a learner prints every candidate).
 MAX_STATES = 40
 #: How deeply segments and cores are themselves taken apart.
@@ -88,12 +91,13 @@ def readable(dfa: DFA, size_limit: int | None = None, dialect: Dialect | None = 
         known = _PRINTED.get(key)
     if known is not None:
         return known
+    measure = weight if dialect is None else functools.partial(_length, dialect=dialect, universe=dfa.alphabet.universe)
     prints, errors = _eliminations(minimal, size_limit)
-    if minimal.n_states <= MAX_STATES:
+    if minimal.n_states <= MAX_STATES and min(map(measure, prints), default=SHORT + 1) > SHORT:
         prints.extend(filter(None, [_Search(size_limit).written(minimal, minimal, MAX_DEPTH)]))
     if not prints:
         raise errors[0]
-    best = min(prints, key=weight if dialect is None else functools.partial(_length, dialect=dialect, universe=dfa.alphabet.universe))
+    best = min(prints, key=measure)
     with _LOCK:
         if len(_PRINTED) >= _REMEMBERED:
             del _PRINTED[next(iter(_PRINTED))]
@@ -165,16 +169,17 @@ def _drop_redundant(parts: list[Regex], conjunction: bool, universe: CharSet) ->
         if not others:
             break
         rest = functools.reduce(lambda a, b: combine(a, b, state_limit=STATE_LIMIT), others)
-        if is_subset(rest, dfas[i], state_limit=STATE_LIMIT) if conjunction else is_subset(dfas[i], rest, state_limit=STATE_LIMIT):
+        smaller, larger = (rest, dfas[i]) if conjunction else (dfas[i], rest)
+        if is_subset(smaller, larger, state_limit=STATE_LIMIT):
             kept.remove(i)
     return [parts[i] for i in kept]
 
 
-def _length(regex: Regex, dialect: Dialect, universe: CharSet) -> tuple[float, int]:
+def _length(regex: Regex, dialect: Dialect, universe: CharSet) -> float:
     try:
-        return text_length(unparse(regex, dialect, universe)), weight(regex)
+        return text_length(unparse(regex, dialect, universe))
     except NotExpressible:
-        return math.inf, weight(regex)
+        return math.inf
 
 
 def weight(regex: Regex) -> int:
@@ -231,20 +236,25 @@ class _Search:
         key = (_key(lower), _key(upper), depth)
         if key not in self.prints:
             prints = self.eliminations(lower)
-            if upper is not lower:
-                prints.extend(self.eliminations(upper))
             if depth > 0 and lower.n_states <= MAX_STATES and not is_empty(lower):
-                prints.extend(self.gaps(lower, upper, depth))
+                lightest = min(map(weight, prints), default=None)
+                prints.extend(self.gaps(lower, upper, depth, lightest))
                 if depth > 1:
                     prints.extend(filter(None, [self.segmented(lower, upper, depth)]))
             self.prints[key] = min(prints, key=weight, default=None)
         return self.prints[key]
 
-    def gaps(self, lower: DFA, upper: DFA, depth: int) -> list[Regex]:
-        """``Σ*CΣ*``, ``Σ*C`` and ``CΣ*`` for the cores ``C`` of ``lower``, those between ``lower`` and ``upper``."""
+    def gaps(self, lower: DFA, upper: DFA, depth: int, lighter_than: int | None) -> list[Regex]:
+        """The lightest form through a core of ``lower`` (``Σ*CΣ*``, ``Σ*C``, ``CΣ*``, ``C*``) that
+        is lighter than ``lighter_than`` and lies between ``lower`` and ``upper``, if any."""
         closed = _closed(lower)
         kinds = [kind for kind, needs in _NEEDS.items() if needs <= closed]
-        return [regex for regex in self.gap_proposals(lower, depth, kinds) if _within(regex, lower, upper)]
+        for regex in self.gap_proposals(lower, depth, kinds):
+            if lighter_than is not None and weight(regex) >= lighter_than:
+                break
+            if _within(regex, lower, upper):
+                return [regex]
+        return []
 
     def gap_proposals(self, lower: DFA, depth: int, kinds: Sequence[str]) -> list[Regex]:
         """The gap forms of the ``kinds`` of cores of ``lower``, unchecked, lightest first."""
@@ -316,13 +326,14 @@ def _closed(dfa: DFA) -> set[str]:
     live = coreachable(dfa)
     reachable = _distances(rows.tolist(), dfa.start, avoid=None)
 
+    @functools.cache
     def covers(state: int) -> bool:
         return state == dfa.start or is_subset(dfa, DFA(rows, accepting, state, dfa.alphabet), state_limit=STATE_LIMIT)
 
-    if all(accepting[q] <= covers(q) for q in reachable):
+    if all(not accepting[q] or covers(q) for q in reachable):
         closed.add("concatenation")
-        if all(live[q] and covers(q) for q in reachable):
-            closed.add("left")
+    if all(live[q] for q in reachable) and all(covers(q) for q in reachable):
+        closed.add("left")
     return closed
 
 
@@ -422,7 +433,8 @@ def _spread(items: Sequence[int], most: int) -> list[int]:
 def _split(dfa: DFA, cut: int) -> tuple[DFA, DFA, DFA]:
     """For a cut state: the strings reaching it the first time, all strings reaching it, and the
     language from it."""
-    return _retargeted(dfa, dfa.start, cut, first=True), _retargeted(dfa, dfa.start, cut, first=False), _retargeted(dfa, cut, None, first=False)
+    first = _retargeted(dfa, dfa.start, cut, first=True)
+    return first, _retargeted(dfa, dfa.start, cut, first=False), _retargeted(dfa, cut, None, first=False)
 
 
 def _cuts(dfa: DFA) -> list[int]:
@@ -462,7 +474,8 @@ def _retargeted(dfa: DFA, start: int, end: int | None, first: bool) -> DFA:
         accepting[:] = False
         accepting[end] = True
         if first:
-            transitions = np.vstack([transitions, np.full((1, transitions.shape[1]), transitions.shape[0], dtype=transitions.dtype)])
+            trap = np.full((1, transitions.shape[1]), transitions.shape[0], dtype=transitions.dtype)
+            transitions = np.vstack([transitions, trap])
             accepting = np.append(accepting, False)
             transitions[end, :] = transitions.shape[0] - 1
     return minimize(DFA(transitions, accepting, start, dfa.alphabet))

@@ -132,7 +132,8 @@ def test_structured_languages_print_back_to_themselves(regex: A.Regex) -> None:
 def test_every_elimination_order_keeps_the_language(dfa: DFA, order: str) -> None:
     chars = universe_of(dfa)
     accepts = acceptor(dfa)
-    assert finite_language(to_regex(dfa, order=order), chars, 6) == {s for s in strings_up_to(chars, 6) if accepts(s)}  # type: ignore[arg-type]
+    expected = {s for s in strings_up_to(chars, 6) if accepts(s)}
+    assert finite_language(to_regex(dfa, order=order), chars, 6) == expected  # type: ignore[arg-type]
 
 
 def test_a_structured_print_is_never_longer_than_elimination() -> None:
@@ -148,7 +149,7 @@ def test_a_structured_print_is_never_longer_than_elimination() -> None:
         ("[A-Za-z0-9#]*dog[A-Za-z0-9#]*&[A-Za-z]+&[A-Za-z0-9#]*", "[A-Za-z0-9#]*dog[A-Za-z0-9#]*&[A-Za-z]+"),
         ("[a-z]+&~([A-Za-z0-9#]*[0-9][A-Za-z0-9#]*)", "[a-z]+"),  # the second part holds for every [a-z]+
         ("(dog|cat)&[a-z]+|dog", "dog|cat"),
-        ("~([A-Za-z0-9#]*old[A-Za-z0-9#]*)&[A-Za-z0-9#]*ion[A-Za-z0-9#]*", "~([A-Za-z0-9#]*old[A-Za-z0-9#]*)&[A-Za-z0-9#]*ion[A-Za-z0-9#]*"),
+        *[(both, both) for both in ["~([A-Za-z0-9#]*old[A-Za-z0-9#]*)&[A-Za-z0-9#]*ion[A-Za-z0-9#]*"]],  # nothing to drop
     ],
 )
 def test_redundant_conjuncts_are_dropped(written: str, expected: str) -> None:
