@@ -37,7 +37,7 @@ from automata.compile import compile_many, compile_regex
 from automata.dfa import DFA, coreachable
 from automata.errors import AutomataError, SizeLimitExceeded
 from automata.minimize import minimize
-from automata.ops import equivalent, is_empty, is_subset
+from automata.ops import complement, equivalent, is_empty, is_subset
 from automata.ops import intersection as intersection_dfa
 from automata.ops import union as union_dfa
 from automata.to_regex import ORDERS, to_regex, tidy
@@ -80,7 +80,8 @@ STATE_LIMIT = 2_000
 def readable(dfa: DFA, size_limit: int | None = None, dialect: Dialect | None = None) -> Regex:
     """The shortest of the prints proposed for ``dfa`` (module doc), with exactly its language;
     shortest as printed in ``dialect`` when it is given (the simple dialect spells ``r?`` as
-    ``(r+epsilon)``), else by :func:`weight`.
+    ``(r+epsilon)``), else by :func:`weight`. For the extended dialect, the complement of the
+    print of the complement is proposed too (``~(dog|truck|[a-z])``).
 
     Raises :class:`SizeLimitExceeded` when every elimination order grows an edge past
     ``size_limit`` regex nodes and no structured print was found.
@@ -95,6 +96,8 @@ def readable(dfa: DFA, size_limit: int | None = None, dialect: Dialect | None = 
     prints, errors = _eliminations(minimal, size_limit)
     if minimal.n_states <= MAX_STATES and min(map(measure, prints), default=SHORT + 1) > SHORT:
         prints.extend(filter(None, [_Search(size_limit).written(minimal, minimal, MAX_DEPTH)]))
+        if dialect == "extended":  # the one dialect that writes ~: "not dog, truck or a letter"
+            prints.extend(_complemented(minimal, size_limit))
     if not prints:
         raise errors[0]
     best = min(prints, key=measure)
@@ -103,6 +106,14 @@ def readable(dfa: DFA, size_limit: int | None = None, dialect: Dialect | None = 
             del _PRINTED[next(iter(_PRINTED))]
         _PRINTED[key] = best
     return best
+
+
+def _complemented(dfa: DFA, size_limit: int | None) -> list[Regex]:
+    """``~r`` for ``r`` the print of the complement of ``dfa``, if it can be printed."""
+    try:
+        return [Complement(readable(complement(dfa), size_limit))]
+    except SizeLimitExceeded:
+        return []
 
 
 #: The prints of the latest automata (a learner prints the same hypothesis epoch after epoch;

@@ -51,6 +51,19 @@ def test_the_structure_a_person_writes(target: str, expected: str) -> None:
     assert ops.equivalent(from_text(expected, "extended"), from_text(target, "extended"))
 
 
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        ("~(dog|truck|[a-z])", "~([a-z]|dog|truck)"),  # elimination: 180 characters of "not yet dog"
+        ("~([AEIOUaeiou]|[A-Z])", "~[A-Zaeiou]"),
+    ],
+)
+def test_the_extended_dialect_gets_complements(target: str, expected: str) -> None:
+    dfa = from_text(target, "extended")
+    assert unparse(readable(dfa, dialect="extended"), "extended", EXTENDED) == expected
+    assert "~" not in unparse(readable(dfa), "python", EXTENDED)  # other dialects cannot write ~
+
+
 def test_contains_dog_is_much_shorter_than_state_elimination() -> None:
     dfa = from_text("[A-Za-z]{6,}[A-Za-z0-9#]*dog[A-Za-z0-9#]*", "extended")
     eliminated = unparse(to_regex(dfa), "extended", EXTENDED)
