@@ -24,7 +24,8 @@ from automata.dfa import DFA
 from automata.errors import AutomataError, SizeLimitExceeded
 from automata.minimize import minimize
 from automata.ops import dead_state, difference, union
-from automata.readable import pruned, readable
+from automata.pruning import pruned
+from automata.readable import readable
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.symbolic.merging import agreement
 from cegis.symbolic.merging.exact import smallest
@@ -527,7 +528,7 @@ def _printed(
     written: bool = False,
 ) -> str:
     """``dfa`` as a regex of ``dialect``: ``spelled`` without its redundant parts
-    (:func:`automata.readable.pruned`) when the dialect writes ``&`` and ``~`` (extended) or the
+    (:func:`automata.pruning.pruned`) when the dialect writes ``&`` and ``~`` (extended) or the
     learner reads plain examples through classes (``written``) and the dialect can write it, unless
     the automaton's readable regex is shorter; else that regex (:func:`automata.readable.readable`),
     which gives up (:class:`SizeLimitExceeded`) past :data:`CHECK_STATE_LIMIT` regex nodes: a regex
