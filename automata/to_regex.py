@@ -10,16 +10,19 @@ two fresh states remain, their edge is the regex. Only *useful* states (reachabl
 reach acceptance) take part, so dead states never leak ``∅`` into the result.
 
 The result is language-equivalent for any order, but its size is not: order matters exponentially
-in the worst case. We take the state with the fewest new edges first (``|in| × |out|``, self-loops
-aside), breaking ties by the weight of Delgado and Morais (the size the new edges would add), then
-by state number so the output is deterministic. Every edge is built through smart constructors that
+in the worst case. By default (``"fewest-edges"``) we take the state with the fewest new edges
+first (``|in| × |out|``, self-loops aside), breaking ties by the weight of Delgado and Morais (the
+size the new edges would add), then by state number so the output is deterministic; ``"weight"``
+puts that weight first, and ``"farthest"``/``"nearest"`` take states by their distance from the
+start, farthest or nearest first (:mod:`automata.readable` tries them all and keeps the shortest). Every edge is built through smart constructors that
 keep it small: ``∅`` annihilates concatenation and vanishes from unions, ``ε`` vanishes from
 concatenation, ``r r*`` and ``r* r`` become ``r+``, options that are all characters merge into one
 class, options subsumed by a starred sibling drop out, options sharing a first or last factor are
 factored (``ab|ac`` → ``a[bc]``), and an ``ε`` option turns an ``s+`` sibling into ``s*`` or else
 makes the union optional (``r?``). Stars go through :func:`regexlang.normalize.normalize`, which
 owns the star identities (``(r*)* = r*``, ``(ε|r|s*)* = (r|s)*``); the final tree gets one more
-pass, then runs of one factor fold into a count (``[A-Z][A-Z]`` → ``[A-Z]{2}``, ``bbb*`` → ``b{2,}``).
+pass, then runs of one factor fold into a count (``[A-Z][A-Z]`` → ``[A-Z]{2}``, ``bbb*`` → ``b{2,}``)
+and runs of one sequence too (``[0-9#]*[a-z][0-9#]*[a-z]`` → ``([0-9#]*[a-z]){2}``).
 Dialects without ``+``, ``?`` or counts spell them out when printing.
 """
 
@@ -27,7 +30,8 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Literal
 
 import numpy as np
 
@@ -56,22 +60,32 @@ _EPSILON = Epsilon()
 _INITIAL = -1
 _FINAL = -2
 
+Order = Literal["fewest-edges", "weight", "farthest", "nearest"]
+ORDERS: tuple[Order, ...] = ("fewest-edges", "weight", "farthest", "nearest")
 
-def to_regex(dfa: DFA, size_limit: int | None = None) -> Regex:
-    """A readable regex with exactly the language of ``dfa``; raises :class:`SizeLimitExceeded`
-    when an edge of the elimination grows past ``size_limit`` regex nodes (the result would not
-    be read, and building it can take minutes)."""
+
+def to_regex(dfa: DFA, size_limit: int | None = None, order: Order = "fewest-edges") -> Regex:
+    """A readable regex with exactly the language of ``dfa``, eliminating states in ``order``
+    (module doc); raises :class:`SizeLimitExceeded` when an edge of the elimination grows past
+    ``size_limit`` regex nodes (the result would not be read, and building it can take minutes)."""
     out, into = _generalised(dfa)
     remaining = set(out) - {_INITIAL, _FINAL}
+    key = _order_key(order, out, into, dfa.start)
     while remaining:
-        victim = min(remaining, key=lambda q: _cost(q, out, into))
+        victim = min(remaining, key=key)
         remaining.remove(victim)
         written = _eliminate(victim, out, into)
         if size_limit is not None:
             size = max(map(_size, written), default=0)
             if size > size_limit:
                 raise SizeLimitExceeded("the regex of this DFA", size, size_limit, "nodes", "pass a larger size_limit= to allow it")
-    return _fold_runs(normalize(out[_INITIAL].get(_FINAL, _EMPTY)))
+    return tidy(out[_INITIAL].get(_FINAL, _EMPTY))
+
+
+def tidy(regex: Regex) -> Regex:
+    """The last pass of :func:`to_regex`, for trees put together from its outputs: normalized,
+    ``r r*`` fused into ``r+``, runs folded into counts. Same language."""
+    return _fold_runs(normalize(regex))
 
 
 Edges = dict[int, dict[int, Regex]]
@@ -108,6 +122,26 @@ def _generalised(dfa: DFA) -> tuple[Edges, Edges]:
 
 def _add(out: Edges, into: Edges, source: int, target: int, label: Regex) -> None:
     out[source][target] = into[target][source] = label
+
+
+def _order_key(order: Order, out: Edges, into: Edges, start: int) -> Callable[[int], tuple[int, ...]]:
+    """The key by which the next state to eliminate is the smallest."""
+    if order == "fewest-edges":
+        return lambda q: _cost(q, out, into)
+    if order == "weight":
+        return lambda q: (_cost(q, out, into)[1], q)
+    distance = {start: 0}
+    frontier = [start] if start in out else []
+    while frontier:
+        following = []
+        for state in frontier:
+            for target in out[state]:
+                if target >= 0 and target not in distance:
+                    distance[target] = distance[state] + 1
+                    following.append(target)
+        frontier = following
+    sign = -1 if order == "farthest" else 1
+    return lambda q: (sign * distance.get(q, 0), q)
 
 
 def _cost(state: int, out: Edges, into: Edges) -> tuple[int, int, int]:
@@ -254,7 +288,7 @@ def _fold_runs(regex: Regex) -> Regex:
     match regex:
         case Concat(parts):
             folded: list[Regex] = []
-            for base, group in itertools.groupby((_fold_runs(p) for p in parts), key=_base):
+            for base, group in itertools.groupby(_parts(_concat(_fold_runs(p) for p in parts)), key=_base):
                 run = list(group)
                 bare = all(item == base for item in run) and isinstance(base, Chars) and base.chars.is_single()
                 if len(run) == 1 or (bare and len(run) <= 3):
@@ -265,7 +299,7 @@ def _fold_runs(regex: Regex) -> Regex:
                 for low_i, high_i in map(_bounds, run):
                     low, high = low + low_i, None if high is None or high_i is None else high + high_i
                 folded.append(_counted(base, low, high))
-            return concat(*folded)
+            return concat(*_fold_sequences(folded))
         case Union(options):
             return union(*(_fold_runs(o) for o in options))
         case Star(inner) | Plus(inner) | Optional(inner):
@@ -295,3 +329,31 @@ def _bounds(regex: Regex) -> tuple[int, int | None]:
 def _counted(base: Regex, low: int, high: int | None) -> Regex:
     shapes: dict[tuple[int, int | None], Regex] = {(0, None): Star(base), (1, None): Plus(base), (0, 1): Optional(base)}
     return shapes.get((low, high), Repeat(base, low, high))
+
+
+def _fold_sequences(parts: Sequence[Regex]) -> list[Regex]:
+    """Runs of one sequence of two or more parts become one count: ``x*y x*y x*y`` → ``(x*y){3}``.
+
+    The longest saving first, left to right; sequences of bare literal characters fold only when
+    the run is long (``abab`` reads better than ``(ab){2}``, ``abcabcabc`` worse than ``(abc){3}``).
+    """
+    out: list[Regex] = []
+    i = 0
+    while i < len(parts):
+        best = (0, 0, 0)  # (parts saved, width, count)
+        for width in range(2, (len(parts) - i) // 2 + 1):
+            window = parts[i : i + width]
+            count = 1
+            while tuple(parts[i + count * width : i + (count + 1) * width]) == tuple(window):
+                count += 1
+            bare = all(isinstance(p, Chars) and p.chars.is_single() for p in window)
+            if count > 1 and (not bare or width * count >= 8) and width * (count - 1) > best[0]:
+                best = (width * (count - 1), width, count)
+        _, width, count = best
+        if count:
+            out.append(Repeat(concat(*parts[i : i + width]), count, count))
+            i += width * count
+        else:
+            out.append(parts[i])
+            i += 1
+    return out

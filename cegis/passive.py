@@ -15,7 +15,7 @@ import attrs
 
 from automata.compile import compile_regex
 from automata.minimize import minimize
-from automata.to_regex import to_regex
+from automata.readable import readable
 from oracle.clustered import misclassified
 from oracle.examples import Example
 from regexlang.ast import Regex, text, union
@@ -89,4 +89,4 @@ def printed_for(tree: Regex, flavor: Flavor, anchored: Anchoring | None = None, 
         return render(tree, flavor, anchored, universe)
     except NotExpressible:
         dfa = minimize(compile_regex(tree, universe, state_limit=STATE_LIMIT))
-        return render(to_regex(dfa, size_limit=STATE_LIMIT), flavor, anchored, universe)
+        return render(readable(dfa, size_limit=STATE_LIMIT), flavor, anchored, universe)

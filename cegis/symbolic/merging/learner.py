@@ -25,7 +25,8 @@ from automata.dfa import DFA
 from automata.errors import AutomataError, SizeLimitExceeded
 from automata.minimize import minimize
 from automata.ops import dead_state, difference, union
-from automata.to_regex import to_regex
+from automata.pruning import pruned
+from automata.readable import readable
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.symbolic.merging import agreement
 from cegis.symbolic.merging.classes import excluded, read_classes
@@ -595,23 +596,30 @@ def _printed(
     spelled: Regex | None = None,
     written: bool = False,
 ) -> str:
-    """``dfa`` as a regex of ``dialect``: ``spelled`` as it is when the dialect writes ``&`` and
-    ``~`` (extended) or the learner reads plain examples through classes (``written``) and the
-    dialect can write it, else by state elimination, which gives up (:class:`SizeLimitExceeded`)
-    past :data:`CHECK_STATE_LIMIT` regex nodes: a regex that large would not compile back within
-    the same limit of states."""
-    if spelled is not None and dialect == "extended":
-        return unparse(spelled, dialect, universe)
-    if spelled is not None and written:
+    """``dfa`` as a regex of ``dialect``: ``spelled`` without its redundant parts
+    (:func:`automata.pruning.pruned`) when the dialect writes ``&`` and ``~`` (extended) or the
+    learner reads plain examples through classes (``written``) and the dialect can write it, unless
+    the automaton's readable regex is shorter; else that regex (:func:`automata.readable.readable`),
+    which gives up (:class:`SizeLimitExceeded`) past :data:`CHECK_STATE_LIMIT` regex nodes: a regex
+    that large would not compile back within the same limit of states."""
+    texts = []
+    if spelled is not None and (dialect == "extended" or written):
         try:
-            return unparse(spelled, dialect, universe)
+            texts.append(unparse(pruned(spelled, universe), dialect, universe))
         except RegexError:
             pass
-    regex = to_regex(dfa, size_limit=CHECK_STATE_LIMIT)
+    try:
+        regex = readable(dfa, size_limit=CHECK_STATE_LIMIT, dialect=dialect)
+    except SizeLimitExceeded:
+        if texts:
+            return texts[0]
+        raise
     if regex != EmptySet() or dialect == "python":
-        return unparse(regex, dialect, universe)
-    if dialect == "extended":  # no spelling of the empty set, but the complement of everything
-        return unparse(Complement(Star(Chars(universe))), dialect, universe)
+        texts.append(unparse(regex, dialect, universe))
+    elif dialect == "extended":  # no spelling of the empty set, but the complement of everything
+        texts.append(unparse(Complement(Star(Chars(universe))), dialect, universe))
+    if texts:
+        return min(texts, key=len)
     # The simple dialect cannot write the empty language: accept one string no example rejects.
     for length in range(len(examples) + 1):  # each example covers at most one length
         for word in map("".join, itertools.product(sorted(universe), repeat=length)):

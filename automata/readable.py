@@ -1,0 +1,260 @@
+"""A regex of a DFA the way a person writes it: the shortest of several prints, each checked exactly.
+
+State elimination (:mod:`automata.to_regex`) writes any DFA, but for "contains ``dog``" it writes
+a tangle of loops (``[^d]*d((o|…)?d)*og…``) where a person writes ``Σ*dogΣ*``. Here prints are
+proposed the way a person builds them, every proposal is compiled back and compared with the
+automaton, and the shortest is kept, so a proposal can change how the language is written, never
+which language it is:
+
+* every elimination order of :data:`automata.to_regex.ORDERS` (order changes the size a lot);
+* *cut states*, which every accepted string passes through: the language is the concatenation of
+  the segments between them (``[A-Za-z]{6}`` then ``Σ*dogΣ*``), each written on its own; a segment
+  may be written as any language between its strings that reach the next cut for the first time
+  and all its strings that reach it (``Σ*(er|let)`` up to the first ``er`` or ``let``);
+* *gaps*: a language equal to ``Σ*CΣ*``, ``Σ*C`` or ``CΣ*`` is written through its *core* ``C``,
+  its strings with no shorter part (factor, suffix, prefix) in it; the core of "contains ``dog``"
+  is ``dog``;
+
+* *stars of primes*: a language closed under concatenation is ``P*`` (``P+`` without ``ε``), ``P``
+  its non-empty strings that are no concatenation of two non-empty ones in it;
+* for the extended dialect, ``~r`` with ``r`` the print of the complement (``~(dog|truck|[a-z])``).
+
+The languages these forms are built from (cores, primes, segments at cuts) are constructed in
+:mod:`automata.structure`; :mod:`automata.pruning` simplifies regexes written with ``&`` and ``~``.
+
+Bounded: structure is looked for in minimal DFAs of at most :data:`MAX_STATES` states, to a
+nesting of :data:`MAX_DEPTH`, and no construction grows past :data:`STATE_LIMIT` states.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import threading
+from collections.abc import Sequence
+
+from automata.compile import compile_regex
+from automata.dfa import DFA
+from automata.errors import AutomataError, SizeLimitExceeded
+from automata.minimize import minimize
+from automata.ops import complement, equivalent, is_empty, is_subset
+from automata.structure import NEEDS, STATE_LIMIT, closures, core, cuts, split
+from automata.to_regex import ORDERS, to_regex, tidy
+from regexlang.ast import Chars, Complement, Concat, Optional, Plus, Regex, Repeat, Star, Union, children, concat
+from regexlang.charset import CharSet
+from regexlang.dialects import Dialect, unparse
+from regexlang.errors import NotExpressible, RegexError
+from regexlang.metrics import node_count, text_length
+
+#: Prints by elimination this light (or this short in the caller's dialect) are kept without
+#: looking for structure (little to gain, and a learner prints many small candidates).
+SHORT = 20
+#: Structure is looked for only in minimal DFAs this small (a learner prints every candidate).
+MAX_STATES = 40
+#: How deeply segments and cores are themselves taken apart.
+MAX_DEPTH = 2
+#: The most cut states tried as split points in one automaton (spread along the cuts).
+MAX_CUTS = 8
+
+
+def readable(dfa: DFA, size_limit: int | None = None, dialect: Dialect | None = None) -> Regex:
+    """The shortest of the prints proposed for ``dfa`` (module doc), with exactly its language;
+    shortest as printed in ``dialect`` when it is given (the simple dialect spells ``r?`` as
+    ``(r+epsilon)``), else by :func:`weight`. For the extended dialect, the complement of the
+    print of the complement is proposed too (``~(dog|truck|[a-z])``).
+
+    Raises :class:`SizeLimitExceeded` when every elimination order grows an edge past
+    ``size_limit`` regex nodes and no structured print was found.
+    """
+    minimal = minimize(dfa)
+    key = (key_of(minimal), size_limit, dialect)
+    with _LOCK:
+        known = _PRINTED.get(key)
+    if known is not None:
+        return known
+    measure = weight if dialect is None else functools.partial(_length, dialect=dialect, universe=dfa.alphabet.universe)
+    prints, errors = _eliminations(minimal, size_limit)
+    if minimal.n_states <= MAX_STATES and min(map(measure, prints), default=SHORT + 1) > SHORT:
+        prints.extend(filter(None, [_Search(size_limit).written(minimal, minimal, MAX_DEPTH)]))
+        if dialect == "extended":  # the one dialect that writes ~: "not dog, truck or a letter"
+            prints.extend(_complemented(minimal, size_limit))
+    if not prints:
+        raise errors[0]
+    best = min(prints, key=measure)
+    with _LOCK:
+        if len(_PRINTED) >= _REMEMBERED:
+            del _PRINTED[next(iter(_PRINTED))]
+        _PRINTED[key] = best
+    return best
+
+
+def _complemented(dfa: DFA, size_limit: int | None) -> list[Regex]:
+    """``~r`` for ``r`` the print of the complement of ``dfa``, if it can be printed."""
+    try:
+        return [Complement(readable(complement(dfa), size_limit))]
+    except SizeLimitExceeded:
+        return []
+
+
+#: The prints of the latest automata (a learner prints the same hypothesis epoch after epoch;
+#: learners run in threads, hence the lock).
+_PRINTED: dict[tuple[object, ...], Regex] = {}
+_REMEMBERED = 256
+_LOCK = threading.Lock()
+
+
+def _length(regex: Regex, dialect: Dialect, universe: CharSet) -> float:
+    try:
+        return text_length(unparse(regex, dialect, universe))
+    except NotExpressible:
+        return math.inf
+
+
+def weight(regex: Regex) -> int:
+    """About the characters ``regex`` prints to (a class by its ranges, groups where needed);
+    cheap, for ranking prints of one language."""
+    return _weight(regex)
+
+
+@functools.lru_cache(maxsize=8192)
+def _weight(regex: Regex) -> int:
+    match regex:
+        case Chars(chars):
+            return 1 if chars.is_single() else 2 + sum(min(3, high - low + 1) for low, high in chars.intervals)
+        case Concat(parts):
+            return sum(_weight(p) + 2 * isinstance(p, Union) for p in parts)
+        case Union(options):
+            return sum(map(_weight, options)) + len(options) - 1
+        case Star(inner) | Plus(inner) | Optional(inner):
+            return _weight(inner) + 1 + 2 * isinstance(inner, (Concat, Union))
+        case Repeat(inner, low, high):
+            return _weight(inner) + 2 * isinstance(inner, (Concat, Union)) + len(str(low)) + len(str(high or "")) + 3
+        case _:
+            return 1 + sum(map(_weight, children(regex)))
+
+
+def _eliminations(dfa: DFA, size_limit: int | None) -> tuple[list[Regex], list[SizeLimitExceeded]]:
+    """The prints of ``dfa`` by each elimination order; orders after the first stop once an edge
+    outgrows twice the first print (they are tried to be shorter, and some orders blow up)."""
+    try:
+        first = to_regex(dfa, size_limit, ORDERS[0])
+    except SizeLimitExceeded as error:
+        return [], [error]
+    prints = [first]
+    bound = max(64, 2 * node_count(first))
+    for order in ORDERS[1:]:
+        try:
+            prints.append(to_regex(dfa, bound if size_limit is None else min(bound, size_limit), order))
+        except SizeLimitExceeded:
+            pass
+    return list(dict.fromkeys(prints)), []
+
+
+class _Search:
+    """One search for structure, remembering what it wrote for each automaton it met."""
+
+    def __init__(self, size_limit: int | None) -> None:
+        self.size_limit = size_limit
+        self.prints: dict[tuple[object, ...], Regex | None] = {}
+        self.proposals: dict[tuple[object, ...], list[Regex]] = {}
+        self.eliminated: dict[tuple[object, ...], list[Regex]] = {}
+
+    def written(self, lower: DFA, upper: DFA, depth: int) -> Regex | None:
+        """The lightest print found of a language between ``lower`` and ``upper`` (both minimal)."""
+        key = (key_of(lower), key_of(upper), depth)
+        if key not in self.prints:
+            prints = self.eliminations(lower)
+            if depth > 0 and lower.n_states <= MAX_STATES and not is_empty(lower):
+                lightest = min(map(weight, prints), default=None)
+                prints.extend(self.gaps(lower, upper, depth, lightest))
+                if depth > 1:
+                    prints.extend(filter(None, [self.segmented(lower, upper, depth)]))
+            self.prints[key] = min(prints, key=weight, default=None)
+        return self.prints[key]
+
+    def gaps(self, lower: DFA, upper: DFA, depth: int, lighter_than: int | None) -> list[Regex]:
+        """The lightest form through a core of ``lower`` (``Σ*CΣ*``, ``Σ*C``, ``CΣ*``, ``C*``) that
+        is lighter than ``lighter_than`` and lies between ``lower`` and ``upper``, if any."""
+        closed = closures(lower)
+        kinds = [kind for kind, needs in NEEDS.items() if needs <= closed]
+        for regex in self.gap_proposals(lower, depth, kinds):
+            if lighter_than is not None and weight(regex) >= lighter_than:
+                break
+            if _within(regex, lower, upper):
+                return [regex]
+        return []
+
+    def gap_proposals(self, lower: DFA, depth: int, kinds: Sequence[str]) -> list[Regex]:
+        """The gap forms of the ``kinds`` of cores of ``lower``, unchecked, lightest first."""
+        key = (key_of(lower), depth, tuple(kinds))
+        if key not in self.proposals:
+            sigma = Star(Chars(lower.alphabet.universe))
+            proposals = []
+            for kind in kinds:
+                found = core(lower, kind)
+                if found is None or is_empty(found) or equivalent(found, lower):
+                    continue
+                inner = self.written(found, found, depth - 1)
+                if inner is not None and kind == "prime":
+                    proposals.append(tidy(Star(inner) if lower.accepting[lower.start] else Plus(inner)))
+                elif inner is not None:
+                    parts = {"factor": (sigma, inner, sigma), "suffix": (sigma, inner), "prefix": (inner, sigma)}[kind]
+                    proposals.append(tidy(concat(*parts)))
+            self.proposals[key] = sorted(proposals, key=weight)
+        return self.proposals[key]
+
+    def segmented(self, lower: DFA, upper: DFA, depth: int) -> Regex | None:
+        """The lightest print of ``lower`` split at one of its cut states (``None`` without cuts): the
+        strings up to the cut, widened to a gap form where the whole stays between ``lower`` and
+        ``upper``, then the language from the cut."""
+        best: Regex | None = None
+        for cut in _spread(cuts(lower), MAX_CUTS):
+            first, reach, tail = split(lower, cut)
+            head, rest = self.written(first, reach, depth - 1), self.written(tail, tail, depth - 1)
+            if head is None or rest is None:
+                continue
+            whole = tidy(concat(head, rest))  # first ⊆ head ⊆ reach, so exactly lower
+            for proposal in self.gap_proposals(first, depth - 1, ("suffix",)):
+                if weight(proposal) >= weight(head):
+                    break
+                trial = tidy(concat(proposal, rest))
+                if _within(trial, lower, upper):
+                    whole = trial
+                    break
+            if best is None or weight(whole) < weight(best):
+                best = whole
+        return best
+
+    def eliminations(self, dfa: DFA) -> list[Regex]:
+        """The print of ``dfa`` by the first elimination order (the parts of a structured print
+        are small, so orders matter less there than their count), once per automaton."""
+        key = key_of(dfa)
+        if key not in self.eliminated:
+            try:
+                self.eliminated[key] = [to_regex(dfa, self.size_limit)]
+            except SizeLimitExceeded:
+                self.eliminated[key] = []
+        return list(self.eliminated[key])
+
+
+
+
+def key_of(dfa: DFA) -> tuple[object, ...]:
+    """A hashable key equal for equal tables (minimal DFAs of one language over one alphabet)."""
+    return dfa.transitions.tobytes(), dfa.transitions.shape, dfa.accepting.tobytes(), dfa.start, dfa.alphabet
+
+
+def _within(regex: Regex, lower: DFA, upper: DFA) -> bool:
+    """Whether the language of ``regex`` lies between those of ``lower`` and ``upper``."""
+    try:
+        written = compile_regex(regex, lower.alphabet.universe, state_limit=STATE_LIMIT)
+        return is_subset(lower, written, state_limit=STATE_LIMIT) and is_subset(written, upper, state_limit=STATE_LIMIT)
+    except (AutomataError, RegexError):
+        return False
+
+
+def _spread(items: Sequence[int], most: int) -> list[int]:
+    """At most ``most`` of ``items``, evenly spread, the first and the last kept."""
+    if len(items) <= most:
+        return list(items)
+    return [items[round(i * (len(items) - 1) / (most - 1))] for i in range(most)]

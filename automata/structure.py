@@ -1,0 +1,174 @@
+"""Languages derived from a DFA, out of which :mod:`automata.readable` writes structured regexes.
+
+Each is built on the minimal DFA by a small deterministic construction (a subset construction in
+plain Python, :func:`_explore`, or an edit of the table), never through a regex: the *cores* of a
+language closed on one or both sides (its strings with no proper prefix, suffix or factor in it),
+its *primes* when it is closed under concatenation, its *cut states* (every accepted string passes
+them) and the pieces a cut splits it into. Constructions stop at :data:`STATE_LIMIT` states.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from automata.dfa import DFA, coreachable
+from automata.minimize import minimize
+from automata.ops import is_subset
+
+#: The most states any automaton built to find or check structure may have.
+STATE_LIMIT = 2_000
+
+
+#: Which closures a form needs: ``Σ*CΣ*`` a language closed under adding characters on both
+#: sides, ``Σ*C`` on the left, ``CΣ*`` on the right, ``C*`` (or ``C+``) under concatenation.
+NEEDS = {"factor": {"left", "right"}, "suffix": {"left"}, "prefix": {"right"}, "prime": {"concatenation"}}
+
+
+def closures(dfa: DFA) -> set[str]:
+    """The ways ``dfa``'s language (minimal) is closed: on the right (adding characters after a
+    string keeps it in: accepting states lead only to accepting states), on the left (every
+    reachable state accepts all that the start accepts) and under concatenation (every reachable
+    accepting state does)."""
+    rows, accepting = dfa.transitions, dfa.accepting
+    closed = set()
+    if accepting[rows[accepting]].all():
+        closed.add("right")
+    live = coreachable(dfa)
+    reachable = _distances(rows.tolist(), dfa.start, avoid=None)
+
+    @functools.cache
+    def covers(state: int) -> bool:
+        return state == dfa.start or is_subset(dfa, DFA(rows, accepting, state, dfa.alphabet), state_limit=STATE_LIMIT)
+
+    if all(not accepting[q] or covers(q) for q in reachable):
+        closed.add("concatenation")
+    if all(live[q] for q in reachable) and all(covers(q) for q in reachable):
+        closed.add("left")
+    return closed
+
+
+def core(dfa: DFA, kind: str) -> DFA | None:
+    """The strings of ``dfa`` with no proper ``kind`` (factor, suffix or prefix) in its language,
+    or for ``"prime"`` its non-empty strings that are no concatenation of two non-empty ones in
+    it; ``None`` past :data:`STATE_LIMIT` states.
+
+    Built by a subset construction that runs, beside ``dfa`` itself, a flag saying whether a proper
+    prefix was accepted and the set of states of the runs started after the first character (the
+    proper suffixes); states that cannot accept are left out of that set.
+    """
+    rows = dfa.transitions.tolist()
+    accepting = dfa.accepting.tolist()
+    live = coreachable(dfa).tolist()
+    prefixes, suffixes = kind in ("factor", "prefix"), kind in ("factor", "suffix")
+    Key = tuple[int, bool, frozenset[int]]
+
+    def step(key: Key, cls: int) -> Key:
+        state, flag, runs = key
+        moved = frozenset(t for t in (rows[r][cls] for r in runs) if live[t])
+        return rows[state][cls], flag or (prefixes and accepting[state]), moved | {dfa.start} if suffixes else moved
+
+    def accepts(key: Key) -> bool:
+        state, flag, runs = key
+        return accepting[state] and not flag and not any(accepting[r] for r in runs)
+
+    if kind == "prime":
+        return _primes(dfa)
+    return _explore((dfa.start, False, frozenset()), step, accepts, dfa)
+
+
+def _primes(dfa: DFA) -> DFA | None:
+    """The non-empty strings of ``dfa`` that are no concatenation of two non-empty strings of it:
+    beside ``dfa`` run the second halves, one started after each non-empty accepted prefix."""
+    rows = dfa.transitions.tolist()
+    accepting = dfa.accepting.tolist()
+    live = coreachable(dfa).tolist()
+    Key = tuple[int, bool, frozenset[int]]
+
+    def step(key: Key, cls: int) -> Key:
+        state, started, halves = key
+        moved = {rows[r][cls] for r in halves}
+        if started and accepting[state]:
+            moved.add(rows[dfa.start][cls])
+        return rows[state][cls], True, frozenset(t for t in moved if live[t])
+
+    def accepts(key: Key) -> bool:
+        state, started, halves = key
+        return accepting[state] and started and not any(accepting[r] for r in halves)
+
+    return _explore((dfa.start, False, frozenset()), step, accepts, dfa)
+
+
+def _explore(start: object, step: Callable[..., object], accepts: Callable[..., bool], like: DFA) -> DFA | None:
+    """The minimal DFA over ``like``'s alphabet of the deterministic machine ``start``/``step``/``accepts``."""
+    index = {start: 0}
+    order = [start]
+    rows: list[list[int]] = []
+    n_classes = len(like.alphabet)
+    for key in order:
+        row = []
+        for cls in range(n_classes):
+            target = step(key, cls)
+            if target not in index:
+                if len(index) >= STATE_LIMIT:
+                    return None
+                index[target] = len(order)
+                order.append(target)
+            row.append(index[target])
+        rows.append(row)
+    transitions = np.array(rows, dtype=np.int32).reshape(len(rows), n_classes)
+    accepting = np.array([accepts(key) for key in order], dtype=np.bool_)
+    return minimize(DFA(transitions, accepting, 0, like.alphabet))
+
+
+def split(dfa: DFA, cut: int) -> tuple[DFA, DFA, DFA]:
+    """For a cut state: the strings reaching it the first time, all strings reaching it, and the
+    language from it."""
+    first = _retargeted(dfa, dfa.start, cut, first=True)
+    return first, _retargeted(dfa, dfa.start, cut, first=False), _retargeted(dfa, cut, None, first=False)
+
+
+def cuts(dfa: DFA) -> list[int]:
+    """The states other than the start that every accepted string passes through, by distance from the start."""
+    rows = dfa.transitions.tolist()
+    accepting = dfa.accepting.tolist()
+    live = coreachable(dfa).tolist()
+    distance = _distances(rows, dfa.start, avoid=None)
+    found = []
+    for state in sorted((s for s in distance if live[s] and s != dfa.start), key=lambda s: (distance[s], s)):
+        if not any(accepting[s] for s in _distances(rows, dfa.start, avoid=state)):
+            found.append(state)
+    return found
+
+
+def _distances(rows: Sequence[Sequence[int]], start: int, avoid: int | None) -> dict[int, int]:
+    """Breadth-first distances from ``start`` to the states reachable without passing ``avoid``."""
+    distance = {start: 0}
+    frontier = [start]
+    while frontier:
+        following = []
+        for state in frontier:
+            for target in set(rows[state]):
+                if target != avoid and target not in distance:
+                    distance[target] = distance[state] + 1
+                    following.append(target)
+        frontier = following
+    return distance
+
+
+def _retargeted(dfa: DFA, start: int, end: int | None, first: bool) -> DFA:
+    """``dfa`` started at ``start`` and accepting at ``end`` only (its own accepting states when
+    ``end`` is None); with ``first``, ``end`` is a trap, so only strings reaching it the first time count."""
+    transitions = dfa.transitions.copy()
+    accepting = dfa.accepting.copy()
+    if end is not None:
+        accepting[:] = False
+        accepting[end] = True
+        if first:
+            trap = np.full((1, transitions.shape[1]), transitions.shape[0], dtype=transitions.dtype)
+            transitions = np.vstack([transitions, trap])
+            accepting = np.append(accepting, False)
+            transitions[end, :] = transitions.shape[0] - 1
+    return minimize(DFA(transitions, accepting, start, dfa.alphabet))

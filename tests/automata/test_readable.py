@@ -1,0 +1,155 @@
+"""The readable printer: the structure a person writes, and never another language.
+
+Languages are checked against brute-force enumeration of short strings (:func:`finite_language`
+on the printed tree, a plain table walk on the automaton) and by compiling the print back.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from automata import ops
+from automata.compile import compile_regex, from_text
+from automata.dfa import DFA
+from automata.readable import readable
+from automata.to_regex import ORDERS, to_regex
+from regexlang import parse, unparse
+from regexlang import ast as A
+from regexlang.charset import CharSet
+from regexlang.metrics import text_length
+from tests.automata.reference import finite_language, regexes, strings_up_to
+from tests.automata.test_counting import acceptor, dfas
+
+EXTENDED = parse("[A-Za-z0-9#]", "extended").chars  # type: ignore[union-attr]
+
+
+def printed(text: str) -> str:
+    return unparse(readable(from_text(text, "extended")), "extended", EXTENDED)
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        # containment: Σ* dog Σ*, not the loops of state elimination
+        ("[A-Za-z0-9#]*dog[A-Za-z0-9#]*", "[A-Za-z0-9#]*dog[A-Za-z0-9#]*"),
+        ("[A-Za-z0-9#]*(run|hat)[A-Za-z0-9#]*", "[A-Za-z0-9#]*(hat|run)[A-Za-z0-9#]*"),
+        # a suffix and a prefix
+        ("[A-Za-z0-9#]*dog", "[A-Za-z0-9#]*dog"),
+        ("dog[A-Za-z0-9#]*", "dog[A-Za-z0-9#]*"),
+        # a counted prefix, then containment (the issue's example)
+        ("[A-Za-z]{6,}[A-Za-z0-9#]*dog[A-Za-z0-9#]*", "[A-Za-z]{6}[A-Za-z0-9#]*dog[A-Za-z0-9#]*"),
+        # two containments in order: the strings up to the first one widened to Σ*(er|let)
+        ("[A-Za-z0-9#]*(er|let)[A-Za-z0-9#]*wig[A-Za-z0-9#]*", "[A-Za-z0-9#]*(er|let)[A-Za-z0-9#]*wig[A-Za-z0-9#]*"),
+        # a run of one sequence counted
+        ("([A-Za-z0-9#]*[0-9][A-Za-z0-9#]*){7,}", "([A-Za-z#]*[0-9]){7}[A-Za-z0-9#]*"),
+    ],
+)
+def test_the_structure_a_person_writes(target: str, expected: str) -> None:
+    assert printed(target) == expected
+    assert ops.equivalent(from_text(expected, "extended"), from_text(target, "extended"))
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        ("~(dog|truck|[a-z])", "~([a-z]|dog|truck)"),  # elimination: 180 characters of "not yet dog"
+        ("~([AEIOUaeiou]|[A-Z])", "~[A-Zaeiou]"),
+    ],
+)
+def test_the_extended_dialect_gets_complements(target: str, expected: str) -> None:
+    dfa = from_text(target, "extended")
+    assert unparse(readable(dfa, dialect="extended"), "extended", EXTENDED) == expected
+    assert "~" not in unparse(readable(dfa), "python", EXTENDED)  # other dialects cannot write ~
+
+
+def test_contains_dog_is_much_shorter_than_state_elimination() -> None:
+    dfa = from_text("[A-Za-z]{6,}[A-Za-z0-9#]*dog[A-Za-z0-9#]*", "extended")
+    eliminated = unparse(to_regex(dfa), "extended", EXTENDED)
+    assert "d(o?d)*" in eliminated or "((o|" in eliminated  # the loops a reader has to untangle
+    assert text_length(printed("[A-Za-z]{6,}[A-Za-z0-9#]*dog[A-Za-z0-9#]*")) * 2 < text_length(eliminated)
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        ("a b c+a b a", "ab[ac]"),  # a common prefix factored
+        ("c a b+b a b", "[bc]ab"),  # a common suffix factored
+        ("a b c+a a c", "a[ab]c"),
+        ("a b c c+a c c c", "a[bc]cc"),
+        ("a a a", "aaa"),
+        ("b b b b*", "b{3,}"),
+    ],
+)
+def test_unions_factored_and_runs_counted(target: str, expected: str) -> None:
+    assert unparse(readable(from_text(target, "simple")), "python") == expected
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        # a language closed under concatenation is the star of its primes
+        ("(a (b*+c))*", "(a (b*+c))*"),
+        ("(c (a+b) ((b b a)* (c+c))*)*", "(c (a+b) ((b b a)* c)*)*"),
+    ],
+)
+def test_stars_of_primes(target: str, expected: str) -> None:
+    assert unparse(readable(from_text(target, "simple"), dialect="simple"), "simple") == expected
+
+
+def test_counted_classes() -> None:
+    assert printed("[0-9][0-9][0-9]#[0-9][0-9]") == "[0-9]{3}#[0-9]{2}"
+
+
+def universe_of(dfa: DFA) -> str:
+    return "".join(dfa.alphabet.universe)
+
+
+@settings(max_examples=200)
+@given(dfas())
+def test_random_dfas_keep_their_language(dfa: DFA) -> None:
+    chars = universe_of(dfa)
+    language = finite_language(readable(dfa), chars, 6)
+    accepts = acceptor(dfa)
+    assert language == {s for s in strings_up_to(chars, 6) if accepts(s)}
+
+
+SIGMA = A.Star(A.Chars(CharSet.of("abc")))
+
+
+@st.composite
+def structured(draw: st.DrawFn) -> A.Regex:
+    """Regexes with the shapes the printer looks for: gaps of any string around parts, in sequence."""
+    parts = draw(st.lists(regexes("abc", max_leaves=4), min_size=1, max_size=3))
+    shaped: list[A.Regex] = []
+    for part in parts:
+        shaped.extend(draw(st.sampled_from([[part], [SIGMA, part], [part, SIGMA], [SIGMA, part, SIGMA]])))
+    return A.concat(*shaped)
+
+
+@settings(max_examples=150)
+@given(structured())
+def test_structured_languages_print_back_to_themselves(regex: A.Regex) -> None:
+    universe = CharSet.of("abc")
+    dfa = compile_regex(regex, universe)
+    back = readable(dfa)
+    assert ops.equivalent(compile_regex(back, universe), dfa)
+    assert finite_language(back, "abc", 5) == finite_language(regex, "abc", 5)
+    if not isinstance(back, A.EmptySet):
+        assert ops.equivalent(compile_regex(parse(unparse(back, "extended", universe), "extended", universe), universe), dfa)
+
+
+@settings(max_examples=100)
+@given(dfas(), st.sampled_from(ORDERS))
+def test_every_elimination_order_keeps_the_language(dfa: DFA, order: str) -> None:
+    chars = universe_of(dfa)
+    accepts = acceptor(dfa)
+    expected = {s for s in strings_up_to(chars, 6) if accepts(s)}
+    assert finite_language(to_regex(dfa, order=order), chars, 6) == expected  # type: ignore[arg-type]
+
+
+def test_a_structured_print_is_never_longer_than_elimination() -> None:
+    for text in ["(a+b)* a (a+b)*", "a (a+b)* b", "(a b+b)* c (a+b+c)*"]:
+        dfa = from_text(text, "simple")
+        assert len(unparse(readable(dfa), "python")) <= len(unparse(to_regex(dfa), "python"))
