@@ -95,7 +95,8 @@ def _inferred(given: frozenset[Example], universe: CharSet) -> tuple[CharSet, ..
             telling = [c for c in inside if index[c] in active]
             if len(telling) < 2:
                 continue
-            shows = [shown] if sum(shown_counts[index[c]] for c in inside) >= SHOWN_EVIDENCE * len(inside) else []
+            evident = sum(shown_counts[index[c]] for c in inside) >= SHOWN_EVIDENCE * len(inside)
+            shows = [shown & whole for whole, _ in CLASSES] if evident else []
             options = [*CUTS, *shows, *(CharSet.of(c) for c in telling)]
             for rank, cut in enumerate(options):
                 if all(c in cut for c in telling) or not any(c in cut for c in telling):

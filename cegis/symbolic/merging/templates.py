@@ -113,7 +113,24 @@ def template_hypotheses(
             out.setdefault(template(uniform), f"template ({cut} runs at level {level}, {len(shapes)} skeletons{through})")
         fitted = {s: _fitted(ladders[s], against[s], universe) for s in shapes}
         out.setdefault(template(fitted), f"template ({cut} runs fitted, {len(shapes)} skeletons{through})")
+        longest = max(map(len, positives))
+        horizon = {s: _horizon(s, groups[s], home, longest) for s in shapes}
+        out.setdefault(template(horizon), f"template ({cut} runs counted, unbounded at the longest, {len(shapes)} skeletons{through})")
     return list(out.items())
+
+
+def _horizon(skeleton: _Skeleton, shown: Sequence[tuple[str, list[str], str]], home: _Home, longest: int) -> list[Regex]:
+    """Runs as their class counted, except a run as long as the ``longest`` positive leaves room for,
+    unbounded: its bound says how long the examples are, not how long the run may be (a teacher
+    whose strings end at 32 characters cannot show ``X{30}``)."""
+    separators = sum(len(part) for part in skeleton if isinstance(part, str))
+    totals = [len(before) + len(after) + separators + sum(map(len, runs)) for before, runs, after in shown]
+    out = []
+    for i in range(len(shown[0][1])):
+        values = [runs[i] for _, runs, _ in shown]
+        rest = min(total - len(value) for total, value in zip(totals, values))
+        out.append(_counted(values, max(map(len, values)) + rest >= longest, home))
+    return out
 
 
 @attrs.frozen
