@@ -42,9 +42,9 @@ from automata.structure import NEEDS, STATE_LIMIT, closures, core, cuts, split
 from automata.to_regex import ORDERS, to_regex, tidy
 from regexlang.ast import Chars, Complement, Concat, Optional, Plus, Regex, Repeat, Star, Union, children, concat
 from regexlang.charset import CharSet
-from regexlang.dialects import Dialect, unparse
+from regexlang.dialects import Dialect
 from regexlang.errors import NotExpressible, RegexError
-from regexlang.metrics import node_count, text_length
+from regexlang.metrics import node_count, regex_length
 
 #: Prints by elimination this light (or this short in the caller's dialect) are kept without
 #: looking for structure (little to gain, and a learner prints many small candidates).
@@ -105,32 +105,28 @@ _LOCK = threading.Lock()
 
 def _length(regex: Regex, dialect: Dialect, universe: CharSet) -> float:
     try:
-        return text_length(unparse(regex, dialect, universe))
+        return regex_length(regex, dialect, universe)
     except NotExpressible:
         return math.inf
 
 
+@functools.lru_cache(maxsize=8192)
 def weight(regex: Regex) -> int:
     """About the characters ``regex`` prints to (a class by its ranges, groups where needed);
     cheap, for ranking prints of one language."""
-    return _weight(regex)
-
-
-@functools.lru_cache(maxsize=8192)
-def _weight(regex: Regex) -> int:
     match regex:
         case Chars(chars):
             return 1 if chars.is_single() else 2 + sum(min(3, high - low + 1) for low, high in chars.intervals)
         case Concat(parts):
-            return sum(_weight(p) + 2 * isinstance(p, Union) for p in parts)
+            return sum(weight(p) + 2 * isinstance(p, Union) for p in parts)
         case Union(options):
-            return sum(map(_weight, options)) + len(options) - 1
+            return sum(map(weight, options)) + len(options) - 1
         case Star(inner) | Plus(inner) | Optional(inner):
-            return _weight(inner) + 1 + 2 * isinstance(inner, (Concat, Union))
+            return weight(inner) + 1 + 2 * isinstance(inner, (Concat, Union))
         case Repeat(inner, low, high):
-            return _weight(inner) + 2 * isinstance(inner, (Concat, Union)) + len(str(low)) + len(str(high or "")) + 3
+            return weight(inner) + 2 * isinstance(inner, (Concat, Union)) + len(str(low)) + len(str(high or "")) + 3
         case _:
-            return 1 + sum(map(_weight, children(regex)))
+            return 1 + sum(map(weight, children(regex)))
 
 
 def _eliminations(dfa: DFA, size_limit: int | None) -> tuple[list[Regex], list[SizeLimitExceeded]]:

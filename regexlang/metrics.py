@@ -57,12 +57,13 @@ def text_length(text: str) -> int:
     return len(text) - text.count(" ")
 
 
-def regex_length(regex: Regex, dialect: Dialect) -> int:
-    """The :func:`text_length` of ``regex`` printed in ``dialect``.
+def regex_length(regex: Regex, dialect: Dialect, universe: CharSet | None = None) -> int:
+    """The :func:`text_length` of ``regex`` printed in ``dialect`` (over ``universe``, which decides
+    how complements of classes print).
 
     Raises ``NotExpressible`` when the dialect cannot print the tree.
     """
-    return text_length(unparse(regex, dialect))
+    return text_length(unparse(regex, dialect, universe))
 
 
 def node_count(regex: Regex) -> int:
