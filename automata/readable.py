@@ -223,11 +223,14 @@ class _Search:
 
     def eliminations(self, dfa: DFA) -> list[Regex]:
         """The print of ``dfa`` by the first elimination order (the parts of a structured print
-        are small, so orders matter less there than their count), once per automaton."""
+        are small, so orders matter less there than their count), once per automaton; none for a
+        part of more than :data:`MAX_STATES` states (cores and segments of a small automaton can
+        have hundreds, whose elimination took seconds of a learner's epoch and never gave a
+        shorter print: the same prints on every benchmark target and 216 learner proposals)."""
         key = key_of(dfa)
         if key not in self.eliminated:
             try:
-                self.eliminated[key] = [to_regex(dfa, self.size_limit)]
+                self.eliminated[key] = [to_regex(dfa, self.size_limit)] if dfa.n_states <= MAX_STATES else []
             except SizeLimitExceeded:
                 self.eliminated[key] = []
         return list(self.eliminated[key])

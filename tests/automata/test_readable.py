@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from automata import ops
 from automata.compile import compile_regex, from_text
 from automata.dfa import DFA
+from automata import readable as readable_module
 from automata.readable import readable
-from automata.to_regex import ORDERS, to_regex
+from automata.to_regex import ORDERS, Order, to_regex
 from regexlang import parse, unparse
 from regexlang import ast as A
 from regexlang.charset import CharSet
@@ -153,3 +154,22 @@ def test_a_structured_print_is_never_longer_than_elimination() -> None:
     for text in ["(a+b)* a (a+b)*", "a (a+b)* b", "(a b+b)* c (a+b+c)*"]:
         dfa = from_text(text, "simple")
         assert len(unparse(readable(dfa), "python")) <= len(unparse(to_regex(dfa), "python"))
+
+
+def test_the_search_eliminates_no_part_larger_than_it_looks_for_structure_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A 9-state learner proposal over printable ASCII whose cores and segments reach 51 states:
+    # eliminating those took seconds per print and never gave a shorter one.
+    text = "[a-z]*[B-`6-@ -4{-~][6-~ -4]{2}(([ -`{-~]|[a-z]{2})[6-~ -4]{2})*[a-z][6-` -4{-~][6-~ -4]*5[ -`{-~]"
+    printable = CharSet.range(" ", "~")
+    dfa = compile_regex(parse(text, "extended", printable), printable)
+    eliminated: list[int] = []
+
+    def recorded(automaton: DFA, size_limit: int | None = None, order: Order = ORDERS[0]) -> A.Regex:
+        eliminated.append(automaton.n_states)
+        return to_regex(automaton, size_limit, order)
+
+    monkeypatch.setattr(readable_module, "to_regex", recorded)
+    monkeypatch.setattr(readable_module, "_PRINTED", {})
+    printed = readable(dfa, dialect="extended")
+    assert max(eliminated) <= readable_module.MAX_STATES
+    assert ops.equivalent(compile_regex(printed, printable), dfa)
