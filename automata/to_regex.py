@@ -280,6 +280,7 @@ def _factored(group: list[Regex], position: int) -> Regex:
     return _concat([_union(concat(*_parts(o)[:-1]) for o in group), common])
 
 
+@functools.lru_cache(maxsize=1 << 14)  # the elimination orders and the readable search tidy shared subtrees
 def _fold_runs(regex: Regex) -> Regex:
     """Runs of one factor under different quantifiers become one count: ``xxx*`` → ``x{2,}``.
 
