@@ -71,10 +71,14 @@ def to_regex(dfa: DFA, size_limit: int | None = None, order: Order = "fewest-edg
     out, into = _generalised(dfa)
     remaining = set(out) - {_INITIAL, _FINAL}
     key = _order_key(order, out, into, dfa.start)
+    keys = {state: key(state) for state in remaining}
     while remaining:
-        victim = min(remaining, key=key)
+        victim = min(remaining, key=keys.__getitem__)
         remaining.remove(victim)
+        neighbours = (into[victim].keys() | out[victim].keys()) & remaining
         written = _eliminate(victim, out, into)
+        for state in neighbours:  # a state's key reads only its own edges: only the victim's neighbours' change
+            keys[state] = key(state)
         if size_limit is not None:
             size = max(map(_size, written), default=0)
             if size > size_limit:
