@@ -12,12 +12,15 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from automata import ops
+from automata.compile import from_text
 from automata.dfa import DFA
 from cegis.symbolic.merging import learner as merging
 from cegis.symbolic.merging import symbolic
 from cegis.symbolic.merging.quotient import LabelConflict
 from oracle import ClusteredExample, Counterexample, Example
-from regexlang import CharSet
+from oracle.clustered import misclassified
+from regexlang import CharSet, parse
 
 ABC = CharSet.of("abc")
 #: The single-word sample of test_merging: read through one representative path per clustered
@@ -99,3 +102,31 @@ def test_a_witness_round_extends_the_tree_the_examples_and_the_witnesses_would_b
     assert grown[1].nodes == nodes and grown[0] == rebuilt[0] and grown[2] == rebuilt[2] and grown[3] == rebuilt[3]
     for name in ("succ", "parent", "label", "depth", "labeled_by"):
         assert (getattr(grown[1], name)[:nodes] == getattr(rebuilt[1], name)[:nodes]).all()
+
+
+def test_a_candidate_that_mislabels_an_example_is_not_printed_and_a_print_of_a_consistent_one_is_not_checked_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    examples = [Example("ab", True), Example("b", False), Example("aab", True)]
+    everything = from_text("(a+b)*", "simple")  # fewer states, so scored first, but accepts "b"
+    consistent = from_text("a a* b", "simple")
+    printed: list[int] = []
+    checked: list[int] = []
+    original_print, original_check = merging._printed, misclassified
+
+    def printing(dfa: DFA, *args: object) -> str:
+        printed.append(dfa.n_states)
+        return original_print(dfa, *args)  # type: ignore[arg-type]
+
+    def checking(dfa: DFA, examples: Sequence[Counterexample]) -> tuple[Counterexample, ...]:
+        checked.append(dfa.n_states)
+        return original_check(dfa, examples)
+
+    monkeypatch.setattr(merging, "_printed", printing)
+    monkeypatch.setattr(merging, "misclassified", checking)
+    candidates = [(everything, "everything", None), (consistent, "a a* b", None)]
+    proposal = merging._proposed(candidates, examples, "simple", ABC, symbolic(), False, [])
+    assert proposal.text is not None and parse(proposal.text, "simple", ABC) is not None
+    assert ops.equivalent(from_text(proposal.text, "simple"), consistent)
+    assert printed == [consistent.n_states]  # the mislabelling candidate never reached the printer
+    assert checked == [everything.n_states, consistent.n_states]  # the print of the consistent one is not checked
