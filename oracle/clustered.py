@@ -70,17 +70,7 @@ def reachable_states(
     """The states ``dfa`` reaches on the strings of ``example``, and whether some of them leave
     the universe (those strings are rejected and reach no state). ``within`` is
     ``dfa.alphabet.classes_within``, or a cache of it shared by many examples."""
-    states = [dfa.start]
-    universe = dfa.alphabet.universe
-    within = within or dfa.alphabet.classes_within
-    leaves = False
-    for chars in example.positions:
-        leaves = leaves or not chars.issubset(universe)
-        classes = within(chars)
-        if not classes or not states:
-            return frozenset(), True
-        states = list(set(dfa.transitions[states][:, classes].ravel().tolist()))
-    return frozenset(states), leaves
+    return _Walk(dfa, within).reached(example)
 
 
 def satisfies(
@@ -93,19 +83,52 @@ def satisfies(
     """Whether the hypothesis ``dfa`` labels every string of ``example`` as the example does (under
     the ``loose`` reading, a negative only needs some string rejected). ``within``: as in
     :func:`reachable_states`."""
-    if isinstance(example, Example):
-        return dfa.accepts(example.string) == example.label
-    states, leaves = reachable_states(dfa, example, within)
-    accepting = [bool(dfa.accepting[s]) for s in states]
-    all_accepted = bool(states) and not leaves and all(accepting)
-    if example.label:
-        return all_accepted
-    return not all_accepted if reading == "loose" else not any(accepting)
+    return _Walk(dfa, within).satisfied(example, reading)
 
 
 def misclassified(
     dfa: DFA, examples: Iterable[Counterexample], *, reading: Reading = "universal"
 ) -> tuple[Counterexample, ...]:
     """The examples ``dfa`` does not satisfy (the repair loop's satisfaction check)."""
-    within = functools.cache(dfa.alphabet.classes_within)  # clustered positions repeat a lot
-    return tuple(e for e in examples if not satisfies(dfa, e, reading=reading, within=within))
+    walk = _Walk(dfa, functools.cache(dfa.alphabet.classes_within))  # clustered positions repeat a lot
+    return tuple(e for e in examples if not walk.satisfied(e, reading))
+
+
+class _Walk:
+    """``dfa`` read example after example: its table as Python lists (indexing numpy arrays per
+    position cost most of a check), and what each position's characters read, remembered."""
+
+    def __init__(self, dfa: DFA, within: Callable[[CharSet], list[int]] | None) -> None:
+        self.dfa = dfa
+        self.rows: list[list[int]] | None = None  # built at the first clustered example
+        self.accepting: list[bool] = []
+        classes_within, universe = within or dfa.alphabet.classes_within, dfa.alphabet.universe
+        self.read: Callable[[CharSet], tuple[list[int], bool]] = functools.cache(
+            lambda chars: (classes_within(chars), chars.issubset(universe))
+        )
+
+    def reached(self, example: ClusteredExample) -> tuple[frozenset[int], bool]:
+        """As :func:`reachable_states`."""
+        if self.rows is None:
+            self.rows, self.accepting = self.dfa.transitions.tolist(), self.dfa.accepting.tolist()
+        rows = self.rows
+        states = {self.dfa.start}
+        leaves = False
+        for chars in example.positions:
+            classes, inside = self.read(chars)
+            leaves = leaves or not inside
+            if not classes or not states:
+                return frozenset(), True
+            states = {row[k] for row in map(rows.__getitem__, states) for k in classes}
+        return frozenset(states), leaves
+
+    def satisfied(self, example: Counterexample, reading: Reading) -> bool:
+        """As :func:`satisfies`."""
+        if isinstance(example, Example):
+            return self.dfa.accepts(example.string) == example.label
+        states, leaves = self.reached(example)
+        accepting = [self.accepting[s] for s in states]
+        all_accepted = bool(states) and not leaves and all(accepting)
+        if example.label:
+            return all_accepted
+        return not all_accepted if reading == "loose" else not any(accepting)
