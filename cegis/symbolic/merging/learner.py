@@ -35,6 +35,7 @@ from cegis.symbolic.merging.factors import factor_hypotheses
 from cegis.symbolic.merging.prior import lifted
 from cegis.symbolic.merging.quotient import LabelConflict, Quotient
 from cegis.symbolic.merging.redblue import MergeOrder, red_blue, table
+from cegis.symbolic.merging.runs import looped_runs
 from cegis.symbolic.merging.scoring import CHECK_STATE_LIMIT, score
 from cegis.symbolic.merging.templates import CUTS, template_hypotheses
 from cegis.symbolic.merging.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
@@ -90,6 +91,9 @@ AGREEMENT_ROUNDS = 16
 #: ``New#Zealand``", which no merge order finds from a few long positives) compete too, and those
 #: that break an agreement are made again with the strings it implies, like merged ones.
 MAX_LISTING_STATES = 40
+
+#: How the language of the positives is named among the candidates.
+LISTING = "the positives"
 
 #: Most positives for which the shared-factor hypotheses are made beside templates that fit: over
 #: hundreds of positives they take seconds, and where a template fits they never won (bench examples).
@@ -230,7 +234,7 @@ def _learn(
         candidates += [(dfa, how, None) for dfa, how in _finite(examples, universe, earlier, problems)]
         if not fitting or sum(e.label for e in examples) <= MOST_SPELLED_POSITIVES:
             candidates += _spelled(examples, universe, earlier, facts, problems)
-    return _proposed(candidates, examples, dialect, universe, learner, written, problems, bool(agreements))
+    return _proposed(candidates, examples, dialect, universe, learner, written, problems, earlier if agreements else None)
 
 
 def _spelled(
@@ -264,18 +268,23 @@ def _proposed(
     learner: MergingLearner,
     written: bool,
     problems: list[str],
-    bound: bool = False,
+    earlier: agreement.Agreements | None = None,
 ) -> Proposal:
     """The candidate of the shortest description (``written``: as plain examples read through the
     class prior are scored, :func:`.scoring.score`) whose printed regex labels every example right,
-    or a typed failure with every candidate's problem. With ``written``, the learner's
-    ``listing_cap`` and no earlier agreements to keep (``bound``) the answer is never longer than
-    the positives listed as alternatives: past that, the shortest consistent print, or the listing."""
+    or a typed failure with every candidate's problem; the language of the positives is preceded
+    by itself with long runs looped (:func:`_runs_looped`). With ``written``, the learner's
+    ``listing_cap`` and no ``earlier`` agreements to keep the answer is never longer than the
+    positives listed as alternatives: past that, the shortest consistent print, or the listing."""
     positives = [_representative(e) for e in examples if e.label]
-    listed = written and learner.listing_cap and bool(positives) and not bound
+    listed = written and learner.listing_cap and bool(positives) and earlier is None
     listing = unparse(any_of(*map(union_regex, (e for e in examples if e.label))), dialect, universe) if listed else ""
     shortest: Proposal | None = None
-    for dfa, how, regex in sorted(candidates, key=lambda c: score(c[0], positives, c[2], written)):
+
+    def ranked(found: Sequence[tuple[DFA, str, Regex | None]]) -> list[tuple[DFA, str, Regex | None]]:
+        return sorted(found, key=lambda c: score(c[0], positives, c[2], written))
+
+    for dfa, how, regex in _runs_looped(ranked(candidates), ranked, earlier):
         wrong = misclassified(dfa, examples)
         if wrong:  # its print would be too (prints are exact), and printing costs far more than this
             problems.append(f"{how}: {_misses(wrong)}")
@@ -299,6 +308,25 @@ def _proposed(
     if listed and _check(listing, examples, dialect, universe) is None:
         return Proposal(parse(listing, dialect, universe), listing, "the positives listed (every shorter candidate failed)")
     return shortest or _failure("search_exhausted", "; ".join(problems) or "no merge order succeeded")
+
+
+def _runs_looped(
+    ranked: Sequence[tuple[DFA, str, Regex | None]],
+    rank: Callable[[Sequence[tuple[DFA, str, Regex | None]]], list[tuple[DFA, str, Regex | None]]],
+    earlier: agreement.Agreements | None,
+) -> Iterator[tuple[DFA, str, Regex | None]]:
+    """The ``ranked`` candidates, each language of the positives preceded by itself with its long
+    runs looped (:func:`.runs.looped_runs`) where they keep the ``earlier`` agreements, ranked by
+    ``rank``: when no other candidate describes the positives more briefly than listing them, a
+    run they show at every length up to a long one is read as a repetition, not as a bound that a
+    teacher of loop-free paths raises by one an epoch. Only then: looped runs competing with every
+    candidate won where merging had found the language, and lost it."""
+    for candidate in ranked:
+        dfa, how, _ = candidate
+        if how.startswith(LISTING):
+            looped = [(d, f"{how}, {runs}", None) for d, runs in looped_runs(dfa)]
+            yield from rank([c for c in looped if earlier is None or not earlier.implied(c[0])])
+        yield candidate
 
 
 def _agreeing(
@@ -333,7 +361,7 @@ def _finite(
     except AutomataError as error:
         problems.append(f"the positives: {error}")
         return []
-    return [] if dfa.n_states > MAX_LISTING_STATES or earlier.implied(dfa) else [(dfa, "the positives")]
+    return [] if dfa.n_states > MAX_LISTING_STATES or earlier.implied(dfa) else [(dfa, LISTING)]
 
 
 def _excluded(
