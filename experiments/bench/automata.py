@@ -11,14 +11,20 @@ operations run on every engine, interleaved case by case in one process:
 2. equivalence of the regex and its mutant, on the pairs whose languages differ (ours:
    ``ops.equivalence_witness``, the product search the teacher runs, which also finds a shortest
    witness; the peers answer yes or no);
-3. their symmetric difference and 250 counterexample strings (ours: ``ops.symmetric_difference``
-   and uniform sampling; pyformlang has no sampler, so it runs the seed paper's own: the two
-   differences, then breadth-first random strings to random accepting states, 125 per side;
-   interegular and greenery enumerate their ``strings()``, shortest first);
+3. their symmetric difference and 250 counterexample strings, in two rows, each against the peers
+   that do the same thing: "250 random" against pyformlang (ours: ``ops.symmetric_difference`` and
+   250 distinct strings drawn uniformly up to length 32; pyformlang has no sampler, so it runs the
+   seed paper's own: the two differences, then breadth-first random strings to random accepting
+   states, 125 per side), "250 shortest" against interegular and greenery (their ``strings()``,
+   the first 250 shortest first, every character spelled; ours: ``ops.symmetric_difference`` and
+   ``sampling.shortest(..., spelling="characters")``, the same lengths, see
+   ``tests/automata/test_sampling_shortest.py``);
 4. the number of accepted strings of each length up to 32 (pyformlang: the same dynamic program
    over its transition dict, in Python integers; interegular and greenery have no counterpart);
 5. one teacher step with the regex as target (compiled beforehand) and the mutant as hypothesis:
-   compile the hypothesis, decide equivalence, answer with 125 + 125 witnesses;
+   compile the hypothesis, decide equivalence, answer with 250 witnesses: "250 random" (ours:
+   125 + 125 uniform draws from the two differences, against pyformlang's seed-paper sampler) and
+   "250 shortest" (the listing of operation 3, against interegular and greenery);
 6. the same step through the real exact teacher (:class:`oracle.exact.ExactTeacher`) with its
    defaults: 250 clustered counterexamples from loop-free paths (ours only: no peer clusters).
 
@@ -64,7 +70,7 @@ from automata.compile import from_text
 from automata.counting import count_by_length
 from automata.dfa import DFA
 from automata.errors import AutomataError
-from automata.sampling import sample_strings
+from automata.sampling import sample_strings, shortest
 from experiments.bench.peers import MAX_LEN, WITNESSES, Peer, load_peers, peer_teacher_step
 from experiments.data_dir import DEFAULT_DATA_DIR
 from oracle.exact import ExactTeacher, TeacherConfig
@@ -80,13 +86,13 @@ _SYMBOLS: dict[Dialect, str] = {
 OPERATIONS = {
     "compile": "text → minimal DFA",
     "equivalence": "equivalence (unequal pairs)",
-    "counterexamples": "sym. difference + 250",
+    "counterexamples": "sym. difference + 250 random",
+    "shortest": "sym. difference + 250 shortest",
     "counts": "counts up to length 32",
-    "teacher": "teacher step",
+    "teacher": "teacher step, 250 random",
+    "teacher_shortest": "teacher step, 250 shortest",
     "oracle": "teacher step, clustered",
 }
-#: Operations no peer has a counterpart for (none clusters counterexamples).
-OURS_ONLY = frozenset({"oracle"})
 SPEEDUP_TARGET = 50.0  # operations 1 and 2
 PEER_TARGET = 10.0  # every operation, against the fastest peer that has a counterpart
 TEACHER_P95_MS: dict[Dialect, float] = {"simple": 20.0, "extended": 100.0}
@@ -210,6 +216,27 @@ def _our_counterexamples(a: DFA, b: DFA) -> list[str]:
     return sample_strings(ops.symmetric_difference(a, b), WITNESSES, np.random.default_rng(0), max_len=MAX_LEN)
 
 
+def _our_shortest(a: DFA, b: DFA) -> list[str]:
+    return shortest(ops.symmetric_difference(a, b), WITNESSES, spelling="characters")
+
+
+def _our_teacher_step_shortest(target: DFA, hypothesis: str, dialect: Dialect) -> list[str]:
+    guess = from_text(hypothesis, dialect)
+    return [] if ops.equivalence_witness(target, guess) is None else _our_shortest(target, guess)
+
+
+def counterpart(peer: Peer, op: str) -> bool:
+    """Whether ``peer`` does operation ``op`` the way we do (none clusters counterexamples; the
+    random rows need a random sampler, the shortest rows a shortest-first listing)."""
+    if op == "oracle":
+        return False
+    if op in ("counterexamples", "teacher"):
+        return peer.random is not None
+    if op in ("shortest", "teacher_shortest"):
+        return peer.shortest is not None
+    return op != "counts" or peer.counts is not None
+
+
 @attrs.define
 class Timings:
     """Seconds per case for one operation and dialect; None where an engine was skipped, and for
@@ -223,7 +250,11 @@ def run(
     cases: list[Case], peers: list[Peer], *, limit: float, repeat: int, echo: Callable[[str], None] = print
 ) -> dict[str, Any]:
     """Time every operation on every case with every engine; the raw timings and skip reasons."""
-    timings = {(op, dialect): Timings(peers={p.name: [] for p in peers}) for op in OPERATIONS for dialect in _LISTS}
+    timings = {
+        (op, dialect): Timings(peers={p.name: [] for p in peers if counterpart(p, op)})
+        for op in OPERATIONS
+        for dialect in _LISTS
+    }
     unsupported: dict[str, dict[str, list[str]]] = {p.name: {d: [] for d in _LISTS} for p in peers}
     for case in cases[:2] + [c for c in cases if c.dialect == "extended"][:2]:  # warm up the kernels
         _measure_ours(case, 1)
@@ -243,7 +274,8 @@ def run(
             timing = timings[op, case.dialect]
             timing.ours.append(ours[op])
             for name, times in theirs.items():
-                timing.peers[name].append(times.get(op) if op != "equivalence" or unequal else None)
+                if name in timing.peers:
+                    timing.peers[name].append(times.get(op) if op != "equivalence" or unequal else None)
         if (i + 1) % 20 == 0:
             echo(f"  {i + 1}/{len(cases)} cases")
     return {
@@ -261,8 +293,12 @@ def _measure_ours(case: Case, repeat: int) -> dict[str, float | None]:
     else:
         times["equivalence"], _ = _best_of(repeat, lambda: ops.equivalence_witness(target, mutant))
     times["counterexamples"], _ = _best_of(repeat, lambda: _our_counterexamples(target, mutant))
+    times["shortest"], _ = _best_of(repeat, lambda: _our_shortest(target, mutant))
     times["counts"], _ = _best_of(repeat, lambda: count_by_length(target, MAX_LEN))
     times["teacher"], _ = _best_of(repeat, lambda: _our_teacher_step(target, case.mutant, case.dialect))
+    times["teacher_shortest"], _ = _best_of(
+        repeat, lambda: _our_teacher_step_shortest(target, case.mutant, case.dialect)
+    )
     teacher = ExactTeacher.from_regex(case.text, case.dialect, config=TeacherConfig(batch=WITNESSES, clustered=True))
     times["oracle"], _ = _best_of(repeat, lambda: teacher.check(case.mutant))
     return times
@@ -275,12 +311,23 @@ def _measure_peer(peer: Peer, case: Case, limit: float) -> dict[str, float | Non
     if target is None or mutant is None:
         return times
     times["equivalence"], _ = _capped(limit, lambda: peer.equivalent(target, mutant))
-    times["counterexamples"], _ = _capped(limit, lambda: peer.counterexamples(target, mutant))
     if peer.counts is not None:
         count = peer.counts
         times["counts"], _ = _capped(limit, lambda: count(target, MAX_LEN))
-    times["teacher"], _ = _capped(limit, lambda: peer_teacher_step(peer, target, case.mutant, case.dialect))
+    kinds = (("counterexamples", "teacher", peer.random), ("shortest", "teacher_shortest", peer.shortest))
+    for op, teacher_op, witnesses in kinds:
+        if witnesses is not None:
+            times[op], times[teacher_op] = _peer_witnesses(peer, witnesses, target, mutant, case, limit)
     return times
+
+
+def _peer_witnesses(
+    peer: Peer, witnesses: Callable[[Any, Any], list[str]], target: Any, mutant: Any, case: Case, limit: float
+) -> tuple[float | None, float | None]:
+    """Seconds of the counterexamples of ``target`` and ``mutant``, and of a teacher step giving them."""
+    alone, _ = _capped(limit, lambda: witnesses(target, mutant))
+    step, _ = _capped(limit, lambda: peer_teacher_step(peer, witnesses, target, case.mutant, case.dialect))
+    return alone, step
 
 
 # --- cold start --------------------------------------------------------------------------------
@@ -367,13 +414,8 @@ def summarize(raw: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _fastest_peer(row: dict[str, Any]) -> tuple[str, float] | None:
     """The peer with the smallest ratio to ours on this row (the closest to us), and that ratio."""
-    ratios = [
-        (value["ratio"], name)
-        for name, value in row.items()
-        if isinstance(value, dict) and value["ratio"] is not None
-        and not (row["operation"] == "counts" and name != "pyformlang")
-    ]
-    if row["operation"] in OURS_ONLY or not ratios:
+    ratios = [(value["ratio"], name) for name, value in row.items() if isinstance(value, dict) and value["ratio"] is not None]
+    if not ratios:
         return None
     ratio, name = min(ratios)
     return name, ratio
@@ -390,11 +432,12 @@ def _ms(seconds: float | None) -> str:
 def render(rows: list[dict[str, Any]], cold: dict[str, Any] | None, limit: float) -> str:
     """The results as a plain-text table, the targets, and the cold-start costs."""
     header = ["operation", "dialect", "cases", "ours p50", "ours p95"]
-    peers = [name for name, value in rows[0].items() if isinstance(value, dict)]  # summarize: one dict per peer
+    # summarize: one dict per peer that has a counterpart
+    peers = list(dict.fromkeys(name for row in rows for name, value in row.items() if isinstance(value, dict)))
     header += [f"{name} p50 (ratio; ran/skipped/unread)" for name in peers]
 
     def peer_cell(row: dict[str, Any], name: str) -> str:
-        if row["operation"] in OURS_ONLY or (row["operation"] == "counts" and name != "pyformlang"):
+        if name not in row:
             return "no counterpart"
         peer = row[name]
         ratio = "-" if peer["ratio"] is None else f"{peer['ratio']:.{0 if peer['ratio'] >= 10 else 1}f}×"
@@ -425,7 +468,7 @@ def render(rows: list[dict[str, Any]], cold: dict[str, Any] | None, limit: float
             peer, peer_ratio = fastest
             verdict = "met" if peer_ratio >= PEER_TARGET else "MISSED"
             out.append(f"  {name}: ≥{PEER_TARGET:.0f}× the fastest peer ({peer}): {verdict} ({peer_ratio:.1f}×)")
-        if r["operation"] in ("teacher", "oracle"):
+        if r["operation"] in ("teacher", "teacher_shortest", "oracle"):
             budget = TEACHER_P95_MS[r["dialect"]] / 1e3
             verdict = "met" if r["ours_p95"] <= budget else "MISSED"
             out.append(f"  {name}: p95 ≤ {_ms(budget)}: {verdict} ({_ms(r['ours_p95'])})")
