@@ -37,7 +37,10 @@ benchmark runs (they are dev extras).
 
 Our times are the best of ``--repeat`` runs after a warm-up (so JIT compilation is excluded); a
 peer runs once per case, stopped after ``--limit`` seconds (reported as skipped). The table gives
-p50 and p95 over the cases and the median over cases of the per-case ratio peer/ours. Cold start
+p50 and p95 over the cases and the median over cases of the per-case ratio peer/ours. A "250
+shortest" row under the 10× target says where our time goes, in the same run: the symmetric
+difference and the cost of building the 250 Python strings from their code points (what any
+listing pays for its output) against the fastest peer's p50 / 10. Cold start
 is measured separately: a fresh interpreter runs a teacher step with an empty numba cache
 directory, then again with the cache it left. Run:
 
@@ -93,6 +96,10 @@ OPERATIONS = {
     "teacher_shortest": "teacher step, 250 shortest",
     "oracle": "teacher step, clustered",
 }
+#: Parts of our time measured on their own (``op + PART + part``), printed for rows under target.
+PART = ":"
+SYM_DIFF = "the symmetric difference"
+BUILDING = "building the 250 strings from their code points"
 SPEEDUP_TARGET = 50.0  # operations 1 and 2
 PEER_TARGET = 10.0  # every operation, against the fastest peer that has a counterpart
 TEACHER_P95_MS: dict[Dialect, float] = {"simple": 20.0, "extended": 100.0}
@@ -256,6 +263,7 @@ def run(
         for dialect in _LISTS
     }
     unsupported: dict[str, dict[str, list[str]]] = {p.name: {d: [] for d in _LISTS} for p in peers}
+    parts: dict[str, dict[str, list[float | None]]] = {}
     for case in cases[:2] + [c for c in cases if c.dialect == "extended"][:2]:  # warm up the kernels
         _measure_ours(case, 1)
     for i, case in enumerate(cases):
@@ -270,6 +278,10 @@ def run(
                 theirs[peer.name] = _measure_peer(peer, case, limit)
         ours = ours or _measure_ours(case, repeat)
         unequal = ours["equivalence"] is not None
+        for key, seconds in ours.items():
+            if PART in key:
+                op, part = key.split(PART)
+                parts.setdefault(f"{op}/{case.dialect}", {}).setdefault(part, []).append(seconds)
         for op in OPERATIONS:
             timing = timings[op, case.dialect]
             timing.ours.append(ours[op])
@@ -280,11 +292,13 @@ def run(
             echo(f"  {i + 1}/{len(cases)} cases")
     return {
         "timings": {f"{op}/{dialect}": attrs.asdict(t) for (op, dialect), t in timings.items()},
+        "parts": parts,
         "unsupported": unsupported,
     }
 
 
 def _measure_ours(case: Case, repeat: int) -> dict[str, float | None]:
+    """Our seconds per operation, and per ``op + PART + part`` the parts that bound the listing rows."""
     times: dict[str, float | None] = {}
     times["compile"], target = _best_of(repeat, lambda: from_text(case.text, case.dialect))
     mutant = from_text(case.mutant, case.dialect)
@@ -293,7 +307,16 @@ def _measure_ours(case: Case, repeat: int) -> dict[str, float | None]:
     else:
         times["equivalence"], _ = _best_of(repeat, lambda: ops.equivalence_witness(target, mutant))
     times["counterexamples"], _ = _best_of(repeat, lambda: _our_counterexamples(target, mutant))
-    times["shortest"], _ = _best_of(repeat, lambda: _our_shortest(target, mutant))
+    times["shortest"], listed = _best_of(repeat, lambda: _our_shortest(target, mutant))
+    difference, _ = _best_of(repeat, lambda: ops.symmetric_difference(target, mutant))
+    building, _ = _best_of(repeat, _building(listed))
+    times[f"shortest{PART}{SYM_DIFF}"], times[f"shortest{PART}{BUILDING}"] = difference, building
+    times[f"teacher_shortest{PART}compiling the hypothesis"], _ = _best_of(
+        repeat, lambda: from_text(case.mutant, case.dialect)
+    )
+    unequal = times["equivalence"] is not None  # an equal hypothesis gets no counterexamples
+    times[f"teacher_shortest{PART}{SYM_DIFF}"] = difference if unequal else 0.0
+    times[f"teacher_shortest{PART}{BUILDING}"] = building if unequal else 0.0
     times["counts"], _ = _best_of(repeat, lambda: count_by_length(target, MAX_LEN))
     times["teacher"], _ = _best_of(repeat, lambda: _our_teacher_step(target, case.mutant, case.dialect))
     times["teacher_shortest"], _ = _best_of(
@@ -302,6 +325,13 @@ def _measure_ours(case: Case, repeat: int) -> dict[str, float | None]:
     teacher = ExactTeacher.from_regex(case.text, case.dialect, config=TeacherConfig(batch=WITNESSES, clustered=True))
     times["oracle"], _ = _best_of(repeat, lambda: teacher.check(case.mutant))
     return times
+
+
+def _building(strings: list[str]) -> Callable[[], list[str]]:
+    """Building ``strings`` as Python strings from their code points, the way ``shortest`` does
+    (one decode, one split): the cost of the output alone, which no listing can go below."""
+    codes = np.frombuffer("".join(s + "\0" for s in strings).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    return lambda: codes.tobytes().decode("utf-32-le", "surrogatepass").split("\0")[:-1]
 
 
 def _measure_peer(peer: Peer, case: Case, limit: float) -> dict[str, float | None]:
@@ -384,9 +414,11 @@ def measure_cold_start(cases: list[Case]) -> dict[str, Any]:
 
 def summarize(raw: dict[str, Any]) -> list[dict[str, Any]]:
     """Per operation and dialect: our p50/p95 and, per peer, its p50/p95, how many cases it ran,
-    skipped or could not read, and the median per-case ratio peer/ours."""
+    skipped or could not read, the median per-case ratio peer/ours, and on the cases it ran our
+    p50 and that of each measured part of our time."""
     rows = []
     for key, timing in raw["timings"].items():
+        parts = raw.get("parts", {}).get(key, {})
         op, dialect = key.split("/")
         ours = np.asarray([o for o in timing["ours"] if o is not None])
         row: dict[str, Any] = {
@@ -407,6 +439,11 @@ def summarize(raw: dict[str, Any]) -> list[dict[str, Any]]:
                 "p50": float(np.median(ran)) if paired else None,
                 "p95": float(np.percentile(ran, 95)) if paired else None,
                 "ratio": float(np.median([t / o for t, o in paired])) if paired else None,
+                "ours_p50": float(np.median([o for _, o in paired])) if paired else None,
+                "parts_p50": {
+                    part: float(np.median([x for x, t, o in zip(xs, theirs, timing["ours"]) if t is not None and o is not None]))
+                    for part, xs in parts.items()
+                } if paired else {},
             }
         rows.append(row)
     return rows
@@ -419,6 +456,17 @@ def _fastest_peer(row: dict[str, Any]) -> tuple[str, float] | None:
         return None
     ratio, name = min(ratios)
     return name, ratio
+
+
+def _bound(peer: dict[str, Any], name: str) -> str:
+    """Where our time goes on the cases ``name`` ran, against what 10× ``name`` leaves."""
+    parts = peer["parts_p50"]
+    rest = peer["ours_p50"] - sum(parts.values())
+    spent = " + ".join(f"{part} {_ms(seconds)}" for part, seconds in parts.items())
+    return (
+        f"    bound, p50 over the {peer['ran']} cases {name} ran: ours {_ms(peer['ours_p50'])} = {spent} + the rest "
+        f"{_ms(max(rest, 0.0))}; 10× {name} leaves {_ms(peer['p50'] / PEER_TARGET)}"
+    )
 
 
 def _ms(seconds: float | None) -> str:
@@ -468,7 +516,9 @@ def render(rows: list[dict[str, Any]], cold: dict[str, Any] | None, limit: float
             peer, peer_ratio = fastest
             verdict = "met" if peer_ratio >= PEER_TARGET else "MISSED"
             out.append(f"  {name}: ≥{PEER_TARGET:.0f}× the fastest peer ({peer}): {verdict} ({peer_ratio:.1f}×)")
-        if r["operation"] in ("teacher", "teacher_shortest", "oracle"):
+            if peer_ratio < PEER_TARGET and r[peer]["parts_p50"]:
+                out.append(_bound(r[peer], peer))
+        if r["operation"] in ("teacher", "teacher_shortest", "oracle") and r["ours_p95"] is not None:
             budget = TEACHER_P95_MS[r["dialect"]] / 1e3
             verdict = "met" if r["ours_p95"] <= budget else "MISSED"
             out.append(f"  {name}: p95 ≤ {_ms(budget)}: {verdict} ({_ms(r['ours_p95'])})")

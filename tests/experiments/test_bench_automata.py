@@ -42,3 +42,15 @@ def test_random_and_shortest_rows_each_compare_the_peers_that_do_the_same() -> N
     table = render(list(rows.values()), None, 5.0).splitlines()
     line = next(line for line in table if line.startswith("sym. difference + 250 shortest"))
     assert line.count("no counterpart") == 1 and "; 1/0/0)" in line  # the sampler's cell, the lister's
+
+
+def test_a_row_under_target_says_where_our_time_goes() -> None:
+    lister = _peer("lister", random=False, listing=True)  # our own engine listing 5: far under 10× ours
+    raw = run([Case("simple", "(a + b)* c", "(a + c)* c", (2, 1))], [lister], limit=5.0, repeat=1, echo=lambda _: None)
+    lines = render(summarize(raw), None, 5.0).splitlines()
+    at = lines.index(next(line for line in lines if line.startswith("  sym. difference + 250 shortest (simple)")))
+    assert "MISSED" in lines[at]
+    bound = lines[at + 1]
+    assert bound.startswith("    bound, p50 over the 1 cases lister ran: ours ")
+    assert "= the symmetric difference " in bound and "+ building the 250 strings from their code points " in bound
+    assert bound.split("; 10× lister leaves ")[1].endswith("µs")
