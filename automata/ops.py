@@ -156,7 +156,7 @@ def equivalent(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT)
     if left.alphabet is right.alphabet:  # the usual case (compiled together): no refinement to look up
         return same_shape and _same(left.transitions, right.transitions)
     _, left_columns, right_columns = _columns(left, right)  # raises on different universes
-    return same_shape and np.array_equal(left.transitions[:, left_columns], right.transitions[:, right_columns])
+    return same_shape and _same(left.transitions[:, left_columns], right.transitions[:, right_columns])
 
 
 def _same(left: BoolArray | IntArray, right: BoolArray | IntArray) -> bool:

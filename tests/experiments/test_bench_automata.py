@@ -54,3 +54,5 @@ def test_a_row_under_target_says_where_our_time_goes() -> None:
     assert bound.startswith("    bound, p50 over the 1 cases lister ran: ours ")
     assert "= the symmetric difference " in bound and "+ building the 250 strings from their code points " in bound
     assert bound.split("; 10× lister leaves ")[1].endswith("µs")
+    at = lines.index(next(line for line in lines if line.startswith("  equivalence (unequal pairs) (simple): ≥10×")))
+    assert "= the equal-tables check " in lines[at + 1] and "+ the search on the product " in lines[at + 1]
