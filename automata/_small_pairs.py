@@ -11,6 +11,7 @@ breadth-first numbering, the same path, the same status codes.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from automata._kernels import OK, TOO_MANY_STATES
@@ -53,16 +54,20 @@ def product(
 
 
 def shortest_distinction(
-    left: Rows, left_columns: Sequence[int], left_accepting: list[bool], left_start: int,
-    right: Rows, right_columns: Sequence[int], right_accepting: list[bool], right_start: int,
+    left: Rows, left_columns: Sequence[int] | None, left_accepting: list[bool], left_start: int,
+    right: Rows, right_columns: Sequence[int] | None, right_accepting: list[bool], right_start: int,
     wanted: Sequence[Sequence[bool]], state_limit: int,
 ) -> tuple[int, bool, list[int], bool]:
     """Breadth-first search of the product for the first pair ``wanted`` marks, as
-    :func:`automata._kernels.shortest_distinction` does it: ``(status, found, path, left accepts)``."""
+    :func:`automata._kernels.shortest_distinction` does it: ``(status, found, path, left accepts)``.
+    Columns None: both tables are over one alphabet (the usual case), read column for column."""
     start = (left_start, right_start)
     if wanted[left_accepting[left_start]][right_accepting[right_start]]:
         return OK, True, [], left_accepting[left_start]
-    columns = list(enumerate(zip(left_columns, right_columns)))
+    if left_columns is None or right_columns is None:
+        columns = _same_columns(len(left[0]))
+    else:
+        columns = list(enumerate(zip(left_columns, right_columns)))
     parent = {start: (start, -1)}
     frontier = [start]
     for p, q in frontier:
@@ -83,3 +88,9 @@ def shortest_distinction(
                 path.reverse()
                 return OK, True, path, left_accepting[frontier[-1][0]]
     return OK, False, [], False
+
+
+@functools.lru_cache(maxsize=64)
+def _same_columns(n_classes: int) -> list[tuple[int, tuple[int, int]]]:
+    """The moves of a search over one alphabet: class ``k`` reads column ``k`` on both sides."""
+    return [(k, (k, k)) for k in range(n_classes)]

@@ -22,29 +22,33 @@ strings spelled with each class's representative (its smallest character), every
 once: readable witnesses, one per distinct class sequence, so a Unicode "anything else" class does
 not drown out the literal characters.
 
-:func:`shortest` lists the shortest accepted representative strings in shortlex order, by a
-depth-first walk per length pruned to states that can still accept in exactly the remaining steps;
-it keeps only the states each length reaches, under a budget, so a DFA whose shortest string has a
-hundred thousand characters costs a hundred thousand small sets, not a dense table per length.
+:func:`shortest` lists the shortest accepted strings in shortlex order, spelled with class
+representatives or with every character, by a walk per length pruned to states that can still
+accept in exactly the remaining steps (:mod:`automata._shortest_kernel`); it keeps only the states
+each length reaches, under a budget, so a DFA whose shortest string has a hundred thousand
+characters costs a hundred thousand (length, state) pairs, not a dense table per length.
 """
 
 from __future__ import annotations
 
-import itertools
+import functools
 import random
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
 
-from automata import _count_kernels
+from automata import _count_kernels, _shortest_kernel
+from automata.alphabet import Alphabet
 from automata.arrays import Int64Array
 from automata.counting import Completions, completions
 from automata.dfa import DFA, classes_by_target, coreachable
 from automata.errors import SizeLimitExceeded
+from regexlang.charset import MAX_CODE_POINT
 
 Mode = Literal["uniform", "representatives"]
+Spelling = Literal["representatives", "characters"]
 
 #: The most (length, state) pairs :func:`shortest` keeps before giving up.
 MAX_SHORTEST_CELLS = 4_000_000
@@ -215,75 +219,59 @@ def _proportional_length(draw: random.Random, available: list[int], counts: list
     raise AssertionError("index below the total always lands in a length")
 
 
-def shortest(dfa: DFA, k: int, *, max_len: int | None = None, max_cells: int = MAX_SHORTEST_CELLS) -> list[str]:
-    """The ``k`` shortest accepted strings over class representatives (of at most ``max_len``
-    characters), in shortlex order.
+def shortest(
+    dfa: DFA,
+    k: int,
+    *,
+    max_len: int | None = None,
+    max_cells: int = MAX_SHORTEST_CELLS,
+    spelling: Spelling = "representatives",
+) -> list[str]:
+    """The ``k`` shortest accepted strings (of at most ``max_len`` characters), in shortlex order
+    by code point: spelled with each class's representative (``"representatives"``), or with every
+    character of every class (``"characters"``: what a listing over characters, such as
+    interegular's ``strings()``, gives).
 
-    Walks forward length by length, keeping the live states each length reaches; for a length at
-    which the start can accept, it prunes those sets backward to the states that still can and
-    lists the strings depth first. Memory is the sets kept: past ``max_cells`` (length, state)
-    pairs it raises :class:`SizeLimitExceeded`, so a language whose shortest string is very long
-    fails fast instead of filling memory.
+    Walks forward length by length, keeping the live states each length reaches, and lists the
+    strings of each length that has some (:func:`automata._shortest_kernel.shortest_codes`). Memory
+    is the (length, state) pairs kept: past ``max_cells`` it raises :class:`SizeLimitExceeded`, so a
+    language whose shortest string is very long fails fast instead of filling memory.
     """
-    alphabet = dfa.alphabet
-    order = sorted(range(len(alphabet)), key=alphabet.representative)
-    chars = [alphabet.representative(c) for c in order]
-    rows = dfa.transitions[:, order].tolist()
-    accepting = dfa.accepting.tolist()
-    live = coreachable(dfa).tolist()
-    # Plain Python sets: most layers hold a handful of states, where numpy's per-call cost dominates.
-    layers: list[list[int]] = []  # layers[n]: the live states some string of length n reaches
-    layer = [dfa.start] if live[dfa.start] else []
-    cells = 0
-    out: list[str] = []
-    while len(out) < k and layer and (max_len is None or len(layers) <= max_len):
-        cells += len(layer)
-        if cells > max_cells:
-            raise SizeLimitExceeded(
-                f"listing the shortest strings (still none of length {len(layers)})", cells, max_cells,
-                "stored (length, state) pairs", "pass a smaller max_len= or a larger max_cells=",
-            )
-        layers.append(layer)
-        if any(accepting[state] for state in layer):
-            viable = _viable(layers, rows, accepting)
-            out.extend(itertools.islice(_strings(dfa.start, viable, rows, chars), k - len(out)))
-        layer = [target for target in {t for state in layer for t in rows[state]} if live[target]]
-    return out
+    edges, separator = _edges(dfa.alphabet, spelling)
+    status, length, codes, cells, ends = _shortest_kernel.shortest_codes(
+        dfa.transitions, dfa.accepting, dfa.start, edges, k, -1 if max_len is None else max_len, max_cells,
+        max(separator, 0),
+    )
+    if status != _shortest_kernel.OK:
+        raise SizeLimitExceeded(
+            f"listing the shortest strings (still none of length {length})", cells, max_cells,
+            "stored (length, state) pairs", "pass a smaller max_len= or a larger max_cells=",
+        )
+    text = codes.astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
+    if separator >= 0:  # one split in C instead of a slice per string
+        return text.split(chr(separator))[:-1]
+    bounds = ends.tolist()
+    return [text[end - n : end] for end, n in zip(bounds, _lengths(bounds))]
 
 
-def _viable(layers: list[list[int]], rows: list[list[int]], accepting: list[bool]) -> list[set[int]]:
-    """For the last length ``n`` of ``layers``: per length ``i``, the states of ``layers[i]`` from
-    which some string of ``n - i`` characters is accepted."""
-    ahead = {state for state in layers[-1] if accepting[state]}
-    viable = [ahead]
-    for layer in reversed(layers[:-1]):
-        ahead = {state for state in layer if not ahead.isdisjoint(rows[state])}
-        viable.append(ahead)
-    viable.reverse()
-    return viable
+def _lengths(ends: list[int]) -> list[int]:
+    """The length of each string written as ``string + separator`` and ending at ``ends``."""
+    return [end - previous - 1 for previous, end in zip([-1, *ends], ends)]
 
 
-def _strings(start: int, viable: list[set[int]], rows: list[list[int]], chars: list[str]) -> Iterator[str]:
-    """The strings of length ``len(viable) - 1`` accepted from ``start``, in order, depth first with
-    an explicit stack (a string can be longer than Python's recursion limit)."""
-    length = len(viable) - 1
-    if start not in viable[0]:
-        return
-    prefix: list[str] = []
-    stack = [(start, 0)]  # per depth: the state, and the next class to try there
-    while stack:
-        state, cls = stack[-1]
-        if len(stack) > length:
-            yield "".join(prefix)
-        else:
-            row, ahead = rows[state], viable[len(stack)]
-            while cls < len(row) and row[cls] not in ahead:
-                cls += 1
-            if cls < len(row):
-                stack[-1] = (state, cls + 1)
-                prefix.append(chars[cls])
-                stack.append((row[cls], 0))
-                continue
-        stack.pop()
-        if prefix and len(prefix) >= len(stack):
-            prefix.pop()
+@functools.lru_cache(maxsize=256)
+def _edges(alphabet: Alphabet, spelling: Spelling) -> tuple[Int64Array, int]:
+    """The characters a listing spells each class with, as rows (first, last, class) sorted by code
+    point, and the smallest code point outside them all (-1 when they cover everything)."""
+    if spelling == "representatives":
+        edges = sorted((ord(alphabet.representative(c)),) * 2 + (c,) for c in range(len(alphabet)))
+    else:
+        edges = sorted((lo, hi, c) for c, chars in enumerate(alphabet.classes) for lo, hi in chars.intervals)
+    free = 0
+    for lo, hi, _ in edges:
+        if free < lo:
+            break
+        free = max(free, hi + 1)
+    table = np.asarray(edges, dtype=np.int64).reshape(len(edges), 3)
+    table.flags.writeable = False
+    return table, free if free <= MAX_CODE_POINT else -1

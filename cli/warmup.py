@@ -5,7 +5,7 @@ until the JIT pays, see :mod:`automata._jit`), but a long run compiles the kerne
 during its first minutes, once per install. This command pays that up front: it runs a small
 workload with every kernel forced to compile (or to load from the cache: a second warmup takes a
 second or two) — compiling and comparing regexes of each dialect, small and large, counting,
-sampling, the exact teacher, the state-merging learners in the loop and the enumerative search.
+sampling, listing the shortest strings, the exact teacher, the state-merging learners in the loop and the enumerative search.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ import click
 
 from automata import compile_time
 from automata._jit import forced
+from automata.compile import from_text
+from automata.sampling import shortest
 from cegis.config import Budgets, LoopConfig
 from cegis.loop import run
 from cegis.registry import build
@@ -47,6 +49,7 @@ def warm(echo: bool = False) -> float:
                     asyncio.run(run(task, build(learner), teacher, config))
             if echo:
                 click.echo(f"  {target} ({dialect})")
+        shortest(from_text("(a + b)* c", "simple"), 20)  # the listing of `cli regex --examples`
         warm_up()
     return compile_time.compile_seconds() - before
 

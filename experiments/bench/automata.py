@@ -11,14 +11,20 @@ operations run on every engine, interleaved case by case in one process:
 2. equivalence of the regex and its mutant, on the pairs whose languages differ (ours:
    ``ops.equivalence_witness``, the product search the teacher runs, which also finds a shortest
    witness; the peers answer yes or no);
-3. their symmetric difference and 250 counterexample strings (ours: ``ops.symmetric_difference``
-   and uniform sampling; pyformlang has no sampler, so it runs the seed paper's own: the two
-   differences, then breadth-first random strings to random accepting states, 125 per side;
-   interegular and greenery enumerate their ``strings()``, shortest first);
+3. their symmetric difference and 250 counterexample strings, in two rows, each against the peers
+   that do the same thing: "250 random" against pyformlang (ours: ``ops.symmetric_difference`` and
+   250 distinct strings drawn uniformly up to length 32; pyformlang has no sampler, so it runs the
+   seed paper's own: the two differences, then breadth-first random strings to random accepting
+   states, 125 per side), "250 shortest" against interegular and greenery (their ``strings()``,
+   the first 250 shortest first, every character spelled; ours: ``ops.symmetric_difference`` and
+   ``sampling.shortest(..., spelling="characters")``, the same lengths, see
+   ``tests/automata/test_sampling_shortest.py``);
 4. the number of accepted strings of each length up to 32 (pyformlang: the same dynamic program
    over its transition dict, in Python integers; interegular and greenery have no counterpart);
 5. one teacher step with the regex as target (compiled beforehand) and the mutant as hypothesis:
-   compile the hypothesis, decide equivalence, answer with 125 + 125 witnesses;
+   compile the hypothesis, decide equivalence, answer with 250 witnesses: "250 random" (ours:
+   125 + 125 uniform draws from the two differences, against pyformlang's seed-paper sampler) and
+   "250 shortest" (the listing of operation 3, against interegular and greenery);
 6. the same step through the real exact teacher (:class:`oracle.exact.ExactTeacher`) with its
    defaults: 250 clustered counterexamples from loop-free paths (ours only: no peer clusters).
 
@@ -31,7 +37,11 @@ benchmark runs (they are dev extras).
 
 Our times are the best of ``--repeat`` runs after a warm-up (so JIT compilation is excluded); a
 peer runs once per case, stopped after ``--limit`` seconds (reported as skipped). The table gives
-p50 and p95 over the cases and the median over cases of the per-case ratio peer/ours. Cold start
+p50 and p95 over the cases and the median over cases of the per-case ratio peer/ours. A row under
+the 10× target says where our time goes, in the same run, against the fastest peer's p50 / 10: for
+the "250 shortest" rows the symmetric difference and the cost of building the 250 Python strings
+from their code points (what any listing pays for its output); for equivalence the equal-tables
+check and the breadth-first search alone (the rest is turning tables into lists and the witness). Cold start
 is measured separately: a fresh interpreter runs a teacher step with an empty numba cache
 directory, then again with the cache it left. Run:
 
@@ -58,13 +68,13 @@ import attrs
 import click
 import numpy as np
 
-from automata import ops
+from automata import _kernels, _small_pairs, ops
 from automata._jit import forced
 from automata.compile import from_text
 from automata.counting import count_by_length
 from automata.dfa import DFA
-from automata.errors import AutomataError
-from automata.sampling import sample_strings
+from automata.errors import DEFAULT_STATE_LIMIT, AutomataError
+from automata.sampling import sample_strings, shortest
 from experiments.bench.peers import MAX_LEN, WITNESSES, Peer, load_peers, peer_teacher_step
 from experiments.data_dir import DEFAULT_DATA_DIR
 from oracle.exact import ExactTeacher, TeacherConfig
@@ -80,13 +90,17 @@ _SYMBOLS: dict[Dialect, str] = {
 OPERATIONS = {
     "compile": "text → minimal DFA",
     "equivalence": "equivalence (unequal pairs)",
-    "counterexamples": "sym. difference + 250",
+    "counterexamples": "sym. difference + 250 random",
+    "shortest": "sym. difference + 250 shortest",
     "counts": "counts up to length 32",
-    "teacher": "teacher step",
+    "teacher": "teacher step, 250 random",
+    "teacher_shortest": "teacher step, 250 shortest",
     "oracle": "teacher step, clustered",
 }
-#: Operations no peer has a counterpart for (none clusters counterexamples).
-OURS_ONLY = frozenset({"oracle"})
+#: Parts of our time measured on their own (``op + PART + part``), printed for rows under target.
+PART = ":"
+SYM_DIFF = "the symmetric difference"
+BUILDING = "building the 250 strings from their code points"
 SPEEDUP_TARGET = 50.0  # operations 1 and 2
 PEER_TARGET = 10.0  # every operation, against the fastest peer that has a counterpart
 TEACHER_P95_MS: dict[Dialect, float] = {"simple": 20.0, "extended": 100.0}
@@ -210,6 +224,27 @@ def _our_counterexamples(a: DFA, b: DFA) -> list[str]:
     return sample_strings(ops.symmetric_difference(a, b), WITNESSES, np.random.default_rng(0), max_len=MAX_LEN)
 
 
+def _our_shortest(a: DFA, b: DFA) -> list[str]:
+    return shortest(ops.symmetric_difference(a, b), WITNESSES, spelling="characters")
+
+
+def _our_teacher_step_shortest(target: DFA, hypothesis: str, dialect: Dialect) -> list[str]:
+    guess = from_text(hypothesis, dialect)
+    return [] if ops.equivalence_witness(target, guess) is None else _our_shortest(target, guess)
+
+
+def counterpart(peer: Peer, op: str) -> bool:
+    """Whether ``peer`` does operation ``op`` the way we do (none clusters counterexamples; the
+    random rows need a random sampler, the shortest rows a shortest-first listing)."""
+    if op == "oracle":
+        return False
+    if op in ("counterexamples", "teacher"):
+        return peer.random is not None
+    if op in ("shortest", "teacher_shortest"):
+        return peer.shortest is not None
+    return op != "counts" or peer.counts is not None
+
+
 @attrs.define
 class Timings:
     """Seconds per case for one operation and dialect; None where an engine was skipped, and for
@@ -223,8 +258,13 @@ def run(
     cases: list[Case], peers: list[Peer], *, limit: float, repeat: int, echo: Callable[[str], None] = print
 ) -> dict[str, Any]:
     """Time every operation on every case with every engine; the raw timings and skip reasons."""
-    timings = {(op, dialect): Timings(peers={p.name: [] for p in peers}) for op in OPERATIONS for dialect in _LISTS}
+    timings = {
+        (op, dialect): Timings(peers={p.name: [] for p in peers if counterpart(p, op)})
+        for op in OPERATIONS
+        for dialect in _LISTS
+    }
     unsupported: dict[str, dict[str, list[str]]] = {p.name: {d: [] for d in _LISTS} for p in peers}
+    parts: dict[str, dict[str, list[float | None]]] = {}
     for case in cases[:2] + [c for c in cases if c.dialect == "extended"][:2]:  # warm up the kernels
         _measure_ours(case, 1)
     for i, case in enumerate(cases):
@@ -239,20 +279,27 @@ def run(
                 theirs[peer.name] = _measure_peer(peer, case, limit)
         ours = ours or _measure_ours(case, repeat)
         unequal = ours["equivalence"] is not None
+        for key, seconds in ours.items():
+            if PART in key:
+                op, part = key.split(PART)
+                parts.setdefault(f"{op}/{case.dialect}", {}).setdefault(part, []).append(seconds)
         for op in OPERATIONS:
             timing = timings[op, case.dialect]
             timing.ours.append(ours[op])
             for name, times in theirs.items():
-                timing.peers[name].append(times.get(op) if op != "equivalence" or unequal else None)
+                if name in timing.peers:
+                    timing.peers[name].append(times.get(op) if op != "equivalence" or unequal else None)
         if (i + 1) % 20 == 0:
             echo(f"  {i + 1}/{len(cases)} cases")
     return {
         "timings": {f"{op}/{dialect}": attrs.asdict(t) for (op, dialect), t in timings.items()},
+        "parts": parts,
         "unsupported": unsupported,
     }
 
 
 def _measure_ours(case: Case, repeat: int) -> dict[str, float | None]:
+    """Our seconds per operation, and per ``op + PART + part`` the parts that bound the listing rows."""
     times: dict[str, float | None] = {}
     times["compile"], target = _best_of(repeat, lambda: from_text(case.text, case.dialect))
     mutant = from_text(case.mutant, case.dialect)
@@ -260,12 +307,51 @@ def _measure_ours(case: Case, repeat: int) -> dict[str, float | None]:
         times["equivalence"] = None
     else:
         times["equivalence"], _ = _best_of(repeat, lambda: ops.equivalence_witness(target, mutant))
+        times[f"equivalence{PART}the equal-tables check"], _ = _best_of(repeat, lambda: ops.equivalent(target, mutant))
+        times[f"equivalence{PART}the search on the product"], _ = _best_of(repeat, _search(target, mutant))
     times["counterexamples"], _ = _best_of(repeat, lambda: _our_counterexamples(target, mutant))
+    times["shortest"], listed = _best_of(repeat, lambda: _our_shortest(target, mutant))
+    difference, _ = _best_of(repeat, lambda: ops.symmetric_difference(target, mutant))
+    building, _ = _best_of(repeat, _building(listed))
+    times[f"shortest{PART}{SYM_DIFF}"], times[f"shortest{PART}{BUILDING}"] = difference, building
+    times[f"teacher_shortest{PART}compiling the hypothesis"], _ = _best_of(
+        repeat, lambda: from_text(case.mutant, case.dialect)
+    )
+    unequal = times["equivalence"] is not None  # an equal hypothesis gets no counterexamples
+    times[f"teacher_shortest{PART}{SYM_DIFF}"] = difference if unequal else 0.0
+    times[f"teacher_shortest{PART}{BUILDING}"] = building if unequal else 0.0
     times["counts"], _ = _best_of(repeat, lambda: count_by_length(target, MAX_LEN))
     times["teacher"], _ = _best_of(repeat, lambda: _our_teacher_step(target, case.mutant, case.dialect))
+    times["teacher_shortest"], _ = _best_of(
+        repeat, lambda: _our_teacher_step_shortest(target, case.mutant, case.dialect)
+    )
     teacher = ExactTeacher.from_regex(case.text, case.dialect, config=TeacherConfig(batch=WITNESSES, clustered=True))
     times["oracle"], _ = _best_of(repeat, lambda: teacher.check(case.mutant))
     return times
+
+
+def _search(a: DFA, b: DFA) -> Callable[[], object]:
+    """The breadth-first search :func:`ops.equivalence_witness` runs, alone (its private parts: this
+    is a profile), on the tables as Python lists (small pairs) or through the compiled kernel."""
+    _, left_columns, right_columns = ops._columns(a, b)
+    if _small_pairs.small(a, b, len(left_columns)):
+        args = (
+            a.transitions.tolist(), left_columns.tolist(), a.accepting.tolist(), a.start,
+            b.transitions.tolist(), right_columns.tolist(), b.accepting.tolist(), b.start,
+        )
+        return lambda: _small_pairs.shortest_distinction(*args, ops._SYMMETRIC, DEFAULT_STATE_LIMIT)
+    wanted = np.array(ops._SYMMETRIC)
+    return lambda: _kernels.shortest_distinction(
+        a.transitions, left_columns, a.accepting, a.start, b.transitions, right_columns, b.accepting, b.start,
+        wanted, DEFAULT_STATE_LIMIT,
+    )
+
+
+def _building(strings: list[str]) -> Callable[[], list[str]]:
+    """Building ``strings`` as Python strings from their code points, the way ``shortest`` does
+    (one decode, one split): the cost of the output alone, which no listing can go below."""
+    codes = np.frombuffer("".join(s + "\0" for s in strings).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    return lambda: codes.tobytes().decode("utf-32-le", "surrogatepass").split("\0")[:-1]
 
 
 def _measure_peer(peer: Peer, case: Case, limit: float) -> dict[str, float | None]:
@@ -275,12 +361,23 @@ def _measure_peer(peer: Peer, case: Case, limit: float) -> dict[str, float | Non
     if target is None or mutant is None:
         return times
     times["equivalence"], _ = _capped(limit, lambda: peer.equivalent(target, mutant))
-    times["counterexamples"], _ = _capped(limit, lambda: peer.counterexamples(target, mutant))
     if peer.counts is not None:
         count = peer.counts
         times["counts"], _ = _capped(limit, lambda: count(target, MAX_LEN))
-    times["teacher"], _ = _capped(limit, lambda: peer_teacher_step(peer, target, case.mutant, case.dialect))
+    kinds = (("counterexamples", "teacher", peer.random), ("shortest", "teacher_shortest", peer.shortest))
+    for op, teacher_op, witnesses in kinds:
+        if witnesses is not None:
+            times[op], times[teacher_op] = _peer_witnesses(peer, witnesses, target, mutant, case, limit)
     return times
+
+
+def _peer_witnesses(
+    peer: Peer, witnesses: Callable[[Any, Any], list[str]], target: Any, mutant: Any, case: Case, limit: float
+) -> tuple[float | None, float | None]:
+    """Seconds of the counterexamples of ``target`` and ``mutant``, and of a teacher step giving them."""
+    alone, _ = _capped(limit, lambda: witnesses(target, mutant))
+    step, _ = _capped(limit, lambda: peer_teacher_step(peer, witnesses, target, case.mutant, case.dialect))
+    return alone, step
 
 
 # --- cold start --------------------------------------------------------------------------------
@@ -337,9 +434,11 @@ def measure_cold_start(cases: list[Case]) -> dict[str, Any]:
 
 def summarize(raw: dict[str, Any]) -> list[dict[str, Any]]:
     """Per operation and dialect: our p50/p95 and, per peer, its p50/p95, how many cases it ran,
-    skipped or could not read, and the median per-case ratio peer/ours."""
+    skipped or could not read, the median per-case ratio peer/ours, and on the cases it ran our
+    p50 and that of each measured part of our time."""
     rows = []
     for key, timing in raw["timings"].items():
+        parts = raw.get("parts", {}).get(key, {})
         op, dialect = key.split("/")
         ours = np.asarray([o for o in timing["ours"] if o is not None])
         row: dict[str, Any] = {
@@ -360,6 +459,11 @@ def summarize(raw: dict[str, Any]) -> list[dict[str, Any]]:
                 "p50": float(np.median(ran)) if paired else None,
                 "p95": float(np.percentile(ran, 95)) if paired else None,
                 "ratio": float(np.median([t / o for t, o in paired])) if paired else None,
+                "ours_p50": float(np.median([o for _, o in paired])) if paired else None,
+                "parts_p50": {
+                    part: float(np.median([x for x, t, o in zip(xs, theirs, timing["ours"]) if t is not None and o is not None]))
+                    for part, xs in parts.items()
+                } if paired else {},
             }
         rows.append(row)
     return rows
@@ -367,16 +471,22 @@ def summarize(raw: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _fastest_peer(row: dict[str, Any]) -> tuple[str, float] | None:
     """The peer with the smallest ratio to ours on this row (the closest to us), and that ratio."""
-    ratios = [
-        (value["ratio"], name)
-        for name, value in row.items()
-        if isinstance(value, dict) and value["ratio"] is not None
-        and not (row["operation"] == "counts" and name != "pyformlang")
-    ]
-    if row["operation"] in OURS_ONLY or not ratios:
+    ratios = [(value["ratio"], name) for name, value in row.items() if isinstance(value, dict) and value["ratio"] is not None]
+    if not ratios:
         return None
     ratio, name = min(ratios)
     return name, ratio
+
+
+def _bound(peer: dict[str, Any], name: str) -> str:
+    """Where our time goes on the cases ``name`` ran, against what 10× ``name`` leaves."""
+    parts = peer["parts_p50"]
+    rest = peer["ours_p50"] - sum(parts.values())
+    spent = " + ".join(f"{part} {_ms(seconds)}" for part, seconds in parts.items())
+    return (
+        f"    bound, p50 over the {peer['ran']} cases {name} ran: ours {_ms(peer['ours_p50'])} = {spent} + the rest "
+        f"{_ms(max(rest, 0.0))}; 10× {name} leaves {_ms(peer['p50'] / PEER_TARGET)}"
+    )
 
 
 def _ms(seconds: float | None) -> str:
@@ -390,11 +500,12 @@ def _ms(seconds: float | None) -> str:
 def render(rows: list[dict[str, Any]], cold: dict[str, Any] | None, limit: float) -> str:
     """The results as a plain-text table, the targets, and the cold-start costs."""
     header = ["operation", "dialect", "cases", "ours p50", "ours p95"]
-    peers = [name for name, value in rows[0].items() if isinstance(value, dict)]  # summarize: one dict per peer
+    # summarize: one dict per peer that has a counterpart
+    peers = list(dict.fromkeys(name for row in rows for name, value in row.items() if isinstance(value, dict)))
     header += [f"{name} p50 (ratio; ran/skipped/unread)" for name in peers]
 
     def peer_cell(row: dict[str, Any], name: str) -> str:
-        if row["operation"] in OURS_ONLY or (row["operation"] == "counts" and name != "pyformlang"):
+        if name not in row:
             return "no counterpart"
         peer = row[name]
         ratio = "-" if peer["ratio"] is None else f"{peer['ratio']:.{0 if peer['ratio'] >= 10 else 1}f}×"
@@ -425,7 +536,9 @@ def render(rows: list[dict[str, Any]], cold: dict[str, Any] | None, limit: float
             peer, peer_ratio = fastest
             verdict = "met" if peer_ratio >= PEER_TARGET else "MISSED"
             out.append(f"  {name}: ≥{PEER_TARGET:.0f}× the fastest peer ({peer}): {verdict} ({peer_ratio:.1f}×)")
-        if r["operation"] in ("teacher", "oracle"):
+            if peer_ratio < PEER_TARGET and r[peer]["parts_p50"]:  # where our time goes
+                out.append(_bound(r[peer], peer))
+        if r["operation"] in ("teacher", "teacher_shortest", "oracle") and r["ours_p95"] is not None:
             budget = TEACHER_P95_MS[r["dialect"]] / 1e3
             verdict = "met" if r["ours_p95"] <= budget else "MISSED"
             out.append(f"  {name}: p95 ≤ {_ms(budget)}: {verdict} ({_ms(r['ours_p95'])})")

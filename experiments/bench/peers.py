@@ -2,7 +2,10 @@
 
 Each :class:`Peer` says which regexes it cannot read and how it does each timed operation (compile,
 equivalence, counterexamples, counts by length), so the benchmark times every engine through one
-shape. The peers are dev extras: :func:`load_peers` imports them only when the benchmark runs.
+shape. Counterexamples come in two kinds, and a peer has at most one of each: *random* ones (the
+seed paper's sampler, run on pyformlang, which has none of its own) and the *shortest* ones, listed
+shortest first, one string per sequence of character classes (interegular's and greenery's
+``strings()``); the benchmark compares each kind only with the same kind of ours. The peers are dev extras: :func:`load_peers` imports them only when the benchmark runs.
 Regexes reach interegular and greenery in Python syntax (printed by our python dialect).
 """
 
@@ -29,13 +32,16 @@ PeerDFA = Any  # an automaton of a peer library (none of them ships types)
 
 @attrs.frozen
 class Peer:
-    """One reference engine: what it cannot read, and its version of each operation."""
+    """One reference engine: what it cannot read, and its version of each operation (None: it
+    has no counterpart). ``random`` and ``shortest`` give the counterexamples of two automata:
+    strings of their symmetric difference, drawn at random or listed shortest first."""
 
     name: str
     unsupported: Callable[[str, Dialect], str | None]
     compile: Callable[[str, Dialect], PeerDFA]
     equivalent: Callable[[PeerDFA, PeerDFA], bool]
-    counterexamples: Callable[[PeerDFA, PeerDFA], list[str]]
+    random: Callable[[PeerDFA, PeerDFA], list[str]] | None
+    shortest: Callable[[PeerDFA, PeerDFA], list[str]] | None
     counts: Callable[[PeerDFA, int], list[int]] | None
 
 
@@ -62,6 +68,7 @@ def load_peers() -> list[Peer]:
             py_compile,
             lambda a, b: bool(a.is_equivalent_to(b)),
             py_counterexamples,
+            None,
             _py_counts,
         ),
         _fsm_peer("interegular", lambda text: interegular.parse_pattern(text).to_fsm(), lambda fsm: fsm.strings()),
@@ -71,15 +78,23 @@ def load_peers() -> list[Peer]:
 
 def _fsm_peer(name: str, to_fsm: Callable[[str], PeerDFA], strings: Callable[[PeerDFA], Iterator[Any]]) -> Peer:
     """A peer with an ``FSM`` in greenery's shape (interegular's and greenery's own): it reads the
-    Python ``re`` spelling, minimizes with ``reduce()`` and lists ``strings()`` shortest first."""
+    Python ``re`` spelling, minimizes with ``reduce()`` and lists ``strings()`` shortest first (one
+    string per sequence of character classes, each class a list of its characters)."""
     return Peer(
         name,
         _re_unsupported,
         lambda text, dialect: to_fsm(_re_spelling(text, dialect)).reduce(),
         lambda a, b: bool(a.equivalent(b)),
-        lambda a, b: ["".join(map(str, s)) for s in itertools.islice(strings(a.symmetric_difference(b)), WITNESSES)],
+        None,
+        lambda a, b: ["".join(map(_first, s)) for s in itertools.islice(strings(a.symmetric_difference(b)), WITNESSES)],
         None,
     )
+
+
+def _first(symbols: Any) -> str:
+    """One character of a class as ``strings()`` yields it (a set of characters, or greenery's
+    ``Charclass``, or the "anything else" marker), as a string: its smallest, like ours."""
+    return str(min(symbols, key=str)) if isinstance(symbols, (set, frozenset)) else str(symbols)
 
 
 _OPEN_COUNT = re.compile(r"\{\d+,\}")
@@ -161,7 +176,11 @@ def _py_witnesses(dfa: PeerDFA, k: int, rng: random.Random) -> list[str]:
     return out
 
 
-def peer_teacher_step(peer: Peer, target: PeerDFA, hypothesis: str, dialect: Dialect) -> list[str]:
+def peer_teacher_step(
+    peer: Peer, witnesses: Callable[[PeerDFA, PeerDFA], list[str]], target: PeerDFA, hypothesis: str, dialect: Dialect
+) -> list[str]:
+    """Compile the hypothesis, decide equivalence, answer with ``witnesses`` (``peer.random`` or
+    ``peer.shortest``)."""
     guess = peer.compile(hypothesis, dialect)
-    return [] if peer.equivalent(target, guess) else peer.counterexamples(target, guess)
+    return [] if peer.equivalent(target, guess) else witnesses(target, guess)
 
