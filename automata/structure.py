@@ -1,7 +1,7 @@
 """Languages derived from a DFA, out of which :mod:`automata.readable` writes structured regexes.
 
 Each is built on the minimal DFA by a small deterministic construction (a subset construction in
-plain Python, :func:`_explore`, or an edit of the table), never through a regex: the *cores* of a
+plain Python, :func:`explore`, or an edit of the table), never through a regex: the *cores* of a
 language closed on one or both sides (its strings with no proper prefix, suffix or factor in it),
 its *primes* when it is closed under concatenation, its *cut states* (every accepted string passes
 them) and the pieces a cut splits it into. Constructions stop at :data:`STATE_LIMIT` states.
@@ -76,7 +76,7 @@ def core(dfa: DFA, kind: str) -> DFA | None:
 
     if kind == "prime":
         return _primes(dfa)
-    return _explore((dfa.start, False, frozenset()), step, accepts, dfa)
+    return explore((dfa.start, False, frozenset()), step, accepts, dfa)
 
 
 def _primes(dfa: DFA) -> DFA | None:
@@ -98,10 +98,10 @@ def _primes(dfa: DFA) -> DFA | None:
         state, started, halves = key
         return accepting[state] and started and not any(accepting[r] for r in halves)
 
-    return _explore((dfa.start, False, frozenset()), step, accepts, dfa)
+    return explore((dfa.start, False, frozenset()), step, accepts, dfa)
 
 
-def _explore(start: object, step: Callable[..., object], accepts: Callable[..., bool], like: DFA) -> DFA | None:
+def explore(start: object, step: Callable[..., object], accepts: Callable[..., bool], like: DFA) -> DFA | None:
     """The minimal DFA over ``like``'s alphabet of the deterministic machine ``start``/``step``/``accepts``."""
     index = {start: 0}
     order = [start]

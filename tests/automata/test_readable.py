@@ -102,6 +102,25 @@ def test_counted_classes() -> None:
     assert printed("[0-9][0-9][0-9]#[0-9][0-9]") == "[0-9]{3}#[0-9]{2}"
 
 
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        # StructuredRegex shapes: counted classes that overlap, so the minimal DFA has no cut state
+        # (state elimination wrote 147, 69 and 125 characters)
+        ("[a-z]{1,4}[A-Za-z]{2}[a-z]{1,4}", "[a-z]{1,4}[A-Za-z]{2}[a-z]{1,4}"),
+        ("[A-Z]{2,4}[0-9]{2}[A-Z]{2,4}", "[A-Z]{2,4}[0-9]{2}[A-Z]{2,4}"),
+        ("[A-Z]{2,4}0{3,4}[a-z]?[A-Z]{2,4}[A-Za-z]{3,4}", "[A-Z]{2,4}0{3,4}[a-z]?[A-Z]{2,4}[A-Za-z]{3,4}"),
+        # optional factors; the rest before [0-9]{2,} is widened past the strings it needs
+        ("[0-9]{2,}([A-Z]{1,3})?[0-9]{2,}", "[0-9]{2,}[A-Z]{0,3}[0-9]{2,}"),
+        ("[A-Z]{2,3}(([0-9]|[A-Z]){3,4})?", "[A-Z]{2,3}([A-Z0-9]{3,4})?"),
+        ("([A-Z]{1,3})?[0-9]{2,}8{3,}", "[A-Z]{0,3}[0-9]{2,}8{3,}"),
+    ],
+)
+def test_concatenations_of_counted_classes(target: str, expected: str) -> None:
+    assert printed(target) == expected
+    assert ops.equivalent(from_text(expected, "extended"), from_text(target, "extended"))
+
+
 def universe_of(dfa: DFA) -> str:
     return "".join(dfa.alphabet.universe)
 
