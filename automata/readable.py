@@ -68,6 +68,8 @@ MAX_STATES = 40
 MAX_DEPTH = 2
 #: The most cut states tried as split points in one automaton (spread along the cuts).
 MAX_CUTS = 8
+#: Orders after the first stop once an edge outgrows this many times the smallest print so far.
+BOUND_SLACK = 2
 #: The most last factors tried for one language, and in all for one print (:mod:`automata.counted`).
 PEELS_EACH, MAX_PEELS = 3, 40
 
@@ -128,6 +130,7 @@ _REMEMBERED = 256
 _LOCK = threading.Lock()
 
 
+@functools.lru_cache(maxsize=4096)  # a learner's prints repeat, and the simple dialect's printer is slow
 def _length(regex: Regex, dialect: Dialect, universe: CharSet) -> float:
     try:
         return regex_length(regex, dialect, universe)
@@ -156,14 +159,14 @@ def weight(regex: Regex) -> int:
 
 def _eliminations(dfa: DFA, size_limit: int | None) -> tuple[list[Regex], list[SizeLimitExceeded]]:
     """The prints of ``dfa`` by each elimination order; orders after the first stop once an edge
-    outgrows twice the first print (they are tried to be shorter, and some orders blow up)."""
+    outgrows the smallest print so far (they are tried to be shorter, and some orders blow up)."""
     try:
         first = to_regex(dfa, size_limit, ORDERS[0])
     except SizeLimitExceeded as error:
         return [], [error]
     prints = [first]
-    bound = max(64, 2 * node_count(first))
     for order in ORDERS[1:]:
+        bound = max(64, BOUND_SLACK * min(map(node_count, prints)))
         try:
             prints.append(to_regex(dfa, bound if size_limit is None else min(bound, size_limit), order))
         except SizeLimitExceeded:
