@@ -52,7 +52,7 @@ from automata.errors import AutomataError, SizeLimitExceeded
 from automata.minimize import minimize
 from automata.ops import complement, equivalent, is_empty, is_subset
 from automata.structure import NEEDS, STATE_LIMIT, closures, core, cuts, split
-from automata.to_regex import ORDERS, to_regex, tidy
+from automata.to_regex import ORDERS, Eliminations, to_regex, tidy
 from regexlang.ast import Chars, Complement, Concat, Epsilon, Optional, Plus, Regex, Repeat, Star, Union, children, concat
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
@@ -160,15 +160,16 @@ def weight(regex: Regex) -> int:
 def _eliminations(dfa: DFA, size_limit: int | None) -> tuple[list[Regex], list[SizeLimitExceeded]]:
     """The prints of ``dfa`` by each elimination order; orders after the first stop once an edge
     outgrows the smallest print so far (they are tried to be shorter, and some orders blow up)."""
+    orders = Eliminations(dfa)
     try:
-        first = to_regex(dfa, size_limit, ORDERS[0])
+        first = orders.regex(ORDERS[0], size_limit)
     except SizeLimitExceeded as error:
         return [], [error]
     prints = [first]
     for order in ORDERS[1:]:
         bound = max(64, BOUND_SLACK * min(map(node_count, prints)))
         try:
-            prints.append(to_regex(dfa, bound if size_limit is None else min(bound, size_limit), order))
+            prints.append(orders.regex(order, bound if size_limit is None else min(bound, size_limit)))
         except SizeLimitExceeded:
             pass
     return list(dict.fromkeys(prints)), []
