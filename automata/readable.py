@@ -71,7 +71,7 @@ MAX_CUTS = 8
 #: Orders after the first stop once an edge outgrows this many times the smallest print so far.
 BOUND_SLACK = 2
 #: The most last factors tried for one language, and in all for one print (:mod:`automata.counted`).
-PEELS_EACH, MAX_PEELS = 3, 40
+PEELS_EACH, MAX_PEELS = 2, 24
 
 
 def readable(dfa: DFA, size_limit: int | None = None, dialect: Dialect | None = None) -> Regex:
@@ -203,9 +203,12 @@ class _Search:
             prints.extend(self.gaps(lower, upper, depth, lightest))
             if depth > 1:
                 prints.extend(filter(None, [self.segmented(lower, upper, depth)]))
-            chain = self.counted(lower, upper) if self.peel == "parts" or (self.peel == "whole" and depth == MAX_DEPTH) else None
-            if chain is not None and (depth == MAX_DEPTH or weight(chain) < min(map(weight, prints), default=math.inf)) and _within(chain, lower, upper):
-                prints.append(chain)  # the whole print's chain is checked even when heavier: a dialect may print it shorter
+            whole = depth == MAX_DEPTH
+            best: float = min(map(weight, prints), default=math.inf)
+            if (whole and self.peel != "no") or (self.peel == "parts" and best > SHORT):  # short parts: little to gain
+                chain = self.counted(lower, upper)
+                if chain is not None and (whole or weight(chain) < best) and _within(chain, lower, upper):
+                    prints.append(chain)  # the whole print's chain is checked even when heavier: a dialect may print it shorter
         return prints
 
     def gaps(self, lower: DFA, upper: DFA, depth: int, lighter_than: int | None) -> list[Regex]:
