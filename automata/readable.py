@@ -21,9 +21,14 @@ which language it is:
 * *counted classes*: a language that ends in ``C{m,n}`` (``C{m,}``, ``(C{m,n})?``) is its rest
   followed by that factor, the rest written the same way or by elimination
   (``[a-z]{1,4}[A-Za-z]{2}[a-z]{1,4}``, whose minimal DFA has no cut state); the factors and the
-  range the rest may lie in are found on the automaton by :mod:`automata.counted`. Inside other
-  prints only for dialects that write counts (the simple dialect spells them out, and
-  :func:`weight` would misjudge them there).
+  range the rest may lie in are found on the automaton by :mod:`automata.counted`;
+* *branches*: when no string returns to the start state, the language is the union of its strings
+  by the part of the automaton their first character leads into, each written on its own
+  (``c*+((b+epsilon) a)*``, where elimination writes ``a* (b (a a* b)* a a*+epsilon)+c c*``).
+
+The last two are used inside other prints only for dialects that write counts and ``?`` (the simple
+dialect spells them out, and :func:`weight` would misjudge them there); for the whole print every
+form is a candidate, measured in the caller's dialect.
 
 The languages these forms are built from (cores, primes, segments at cuts) are constructed in
 :mod:`automata.structure`; :mod:`automata.pruning` simplifies regexes written with ``&`` and ``~``.
@@ -41,7 +46,6 @@ import itertools
 import math
 import threading
 from collections.abc import Sequence
-from typing import Literal
 
 import numpy as np
 
@@ -51,9 +55,9 @@ from automata.dfa import DFA
 from automata.errors import AutomataError, SizeLimitExceeded
 from automata.minimize import minimize
 from automata.ops import complement, equivalent, is_empty, is_subset
-from automata.structure import NEEDS, STATE_LIMIT, closures, core, cuts, split
+from automata.structure import NEEDS, STATE_LIMIT, branches, closures, core, cuts, split
 from automata.to_regex import ORDERS, Eliminations, to_regex, tidy
-from regexlang.ast import Chars, Complement, Concat, Epsilon, Optional, Plus, Regex, Repeat, Star, Union, children, concat
+from regexlang.ast import Chars, Complement, Concat, Epsilon, Optional, Plus, Regex, Repeat, Star, Union, children, concat, union
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
 from regexlang.errors import NotExpressible, RegexError
@@ -100,9 +104,8 @@ def _printed(minimal: DFA, size_limit: int | None, dialect: Dialect | None, peel
         # parts printed longer than twice the whole cannot make a lighter print
         bound = 2 * min(map(node_count, prints)) if prints else size_limit
         limit = bound if size_limit is None or bound is None else min(size_limit, bound)
-        # the simple dialect spells counts out, so weight misjudges counted parts of larger prints
-        chains: Literal["no", "whole", "parts"] = "no" if not peel else "whole" if dialect == "simple" else "parts"
-        prints.extend(_Search(limit, chains).candidates(minimal, minimal, MAX_DEPTH))
+        # the simple dialect spells counts and ? out, so weight misjudges parts written with them
+        prints.extend(_Search(limit, peel, nested=dialect != "simple").candidates(minimal, minimal, MAX_DEPTH))
         if dialect == "extended":  # the one dialect that writes ~: "not dog, truck or a letter"
             prints.extend(_complemented(minimal, size_limit))
     if not prints:
@@ -178,9 +181,10 @@ def _eliminations(dfa: DFA, size_limit: int | None) -> tuple[list[Regex], list[S
 class _Search:
     """One search for structure, remembering what it wrote for each automaton it met."""
 
-    def __init__(self, size_limit: int | None, peel: Literal["no", "whole", "parts"]) -> None:
+    def __init__(self, size_limit: int | None, peel: bool, nested: bool) -> None:
         self.size_limit = size_limit
-        self.peel = peel
+        self.peel = peel  # counted classes are looked for at all
+        self.nested = nested  # counted classes and branches inside other prints too
         self.prints: dict[tuple[object, ...], Regex | None] = {}
         self.proposals: dict[tuple[object, ...], list[Regex]] = {}
         self.eliminated: dict[tuple[object, ...], list[Regex]] = {}
@@ -203,12 +207,15 @@ class _Search:
             prints.extend(self.gaps(lower, upper, depth, lightest))
             if depth > 1:
                 prints.extend(filter(None, [self.segmented(lower, upper, depth)]))
-            whole = depth == MAX_DEPTH
+            whole = depth == MAX_DEPTH  # the whole print's forms are checked even when heavier: a dialect may print them shorter
+            branched = self.branched(lower, depth) if whole or self.nested else None
+            if branched is not None and (whole or weight(branched) < min(map(weight, prints))) and _within(branched, lower, upper):
+                prints.append(branched)
             best: float = min(map(weight, prints), default=math.inf)
-            if (whole and self.peel != "no") or (self.peel == "parts" and best > SHORT):  # short parts: little to gain
+            if self.peel and (whole or (self.nested and best > SHORT)):  # short parts: little to gain
                 chain = self.counted(lower, upper)
                 if chain is not None and (whole or weight(chain) < best) and _within(chain, lower, upper):
-                    prints.append(chain)  # the whole print's chain is checked even when heavier: a dialect may print it shorter
+                    prints.append(chain)
         return prints
 
     def gaps(self, lower: DFA, upper: DFA, depth: int, lighter_than: int | None) -> list[Regex]:
@@ -241,6 +248,12 @@ class _Search:
                     proposals.append(tidy(concat(*parts)))
             self.proposals[key] = sorted(proposals, key=weight)
         return self.proposals[key]
+
+    def branched(self, lower: DFA, depth: int) -> Regex | None:
+        """``lower`` as the union of its branches by first character (``c*+(a+b a)*``), each
+        written on its own; ``None`` without branches (:func:`automata.structure.branches`)."""
+        parts = [self.written(branch, branch, depth - 1) for branch in branches(lower)]
+        return tidy(union(*parts)) if parts and None not in parts else None  # type: ignore[arg-type]
 
     def segmented(self, lower: DFA, upper: DFA, depth: int) -> Regex | None:
         """The lightest print of ``lower`` split at one of its cut states (``None`` without cuts): the

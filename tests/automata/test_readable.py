@@ -98,6 +98,17 @@ def test_stars_of_primes(target: str, expected: str) -> None:
     assert unparse(readable(from_text(target, "simple"), dialect="simple"), "simple") == expected
 
 
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        # no string returns to the start: a union of its branches (elimination: a* (b (a a* b)* a a*+epsilon)+c c*)
+        ("(((((b a))*+a))*+(c)*)", "((b+epsilon) a)*+c*"),
+    ],
+)
+def test_branches_by_first_character(target: str, expected: str) -> None:
+    assert unparse(readable(from_text(target, "simple"), dialect="simple"), "simple") == expected
+
+
 def test_counted_classes() -> None:
     assert printed("[0-9][0-9][0-9]#[0-9][0-9]") == "[0-9]{3}#[0-9]{2}"
 
