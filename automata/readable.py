@@ -17,30 +17,47 @@ which language it is:
 
 * *stars of primes*: a language closed under concatenation is ``P*`` (``P+`` without ``ε``), ``P``
   its non-empty strings that are no concatenation of two non-empty ones in it;
-* for the extended dialect, ``~r`` with ``r`` the print of the complement (``~(dog|truck|[a-z])``).
+* for the extended dialect, ``~r`` with ``r`` the print of the complement (``~(dog|truck|[a-z])``);
+* *counted classes*: a language that ends in ``C{m,n}`` (``C{m,}``, ``(C{m,n})?``) is its rest
+  followed by that factor, the rest written the same way or by elimination
+  (``[a-z]{1,4}[A-Za-z]{2}[a-z]{1,4}``, whose minimal DFA has no cut state); the factors and the
+  range the rest may lie in are found on the automaton by :mod:`automata.counted`;
+* *branches*: when no string returns to the start state, the language is the union of its strings
+  by the part of the automaton their first character leads into, each written on its own
+  (``c*+((b+epsilon) a)*``, where elimination writes ``a* (b (a a* b)* a a*+epsilon)+c c*``).
+
+The last two are used inside other prints only for dialects that write counts and ``?`` (the simple
+dialect spells them out, and :func:`weight` would misjudge them there); for the whole print every
+form is a candidate, measured in the caller's dialect.
 
 The languages these forms are built from (cores, primes, segments at cuts) are constructed in
 :mod:`automata.structure`; :mod:`automata.pruning` simplifies regexes written with ``&`` and ``~``.
 
 Bounded: structure is looked for in minimal DFAs of at most :data:`MAX_STATES` states, to a
-nesting of :data:`MAX_DEPTH`, and no construction grows past :data:`STATE_LIMIT` states.
+nesting of :data:`MAX_DEPTH`, and no construction grows past :data:`STATE_LIMIT` states; at most
+:data:`MAX_PEELS` counted factors are peeled in one print; parts are eliminated only while they stay
+within twice the size of the whole's elimination print (a larger part cannot make a lighter print).
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import threading
 from collections.abc import Sequence
 
+import numpy as np
+
 from automata.compile import compile_regex
+from automata.counted import Peel, peels
 from automata.dfa import DFA
 from automata.errors import AutomataError, SizeLimitExceeded
 from automata.minimize import minimize
 from automata.ops import complement, equivalent, is_empty, is_subset
-from automata.structure import NEEDS, STATE_LIMIT, closures, core, cuts, split
-from automata.to_regex import ORDERS, to_regex, tidy
-from regexlang.ast import Chars, Complement, Concat, Optional, Plus, Regex, Repeat, Star, Union, children, concat
+from automata.structure import NEEDS, STATE_LIMIT, branches, closures, core, cuts, split
+from automata.to_regex import ORDERS, Eliminations, to_regex, tidy
+from regexlang.ast import Chars, Complement, Concat, Epsilon, Optional, Plus, Regex, Repeat, Star, Union, children, concat, union
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
 from regexlang.errors import NotExpressible, RegexError
@@ -55,6 +72,10 @@ MAX_STATES = 40
 MAX_DEPTH = 2
 #: The most cut states tried as split points in one automaton (spread along the cuts).
 MAX_CUTS = 8
+#: Orders after the first stop once an edge outgrows this many times the smallest print so far.
+BOUND_SLACK = 2
+#: The most last factors tried for one language, and in all for one print (:mod:`automata.counted`).
+PEELS_EACH, MAX_PEELS = 2, 24
 
 
 def readable(dfa: DFA, size_limit: int | None = None, dialect: Dialect | None = None) -> Regex:
@@ -66,16 +87,25 @@ def readable(dfa: DFA, size_limit: int | None = None, dialect: Dialect | None = 
     Raises :class:`SizeLimitExceeded` when every elimination order grows an edge past
     ``size_limit`` regex nodes and no structured print was found.
     """
-    minimal = minimize(dfa)
-    key = (key_of(minimal), size_limit, dialect)
+    return _printed(minimize(dfa), size_limit, dialect, peel=True)
+
+
+def _printed(minimal: DFA, size_limit: int | None, dialect: Dialect | None, peel: bool) -> Regex:
+    """:func:`readable` of a minimal DFA; counted classes are peeled off (:mod:`automata.counted`)
+    only with ``peel``."""
+    key = (key_of(minimal), size_limit, dialect, peel)
     with _LOCK:
         known = _PRINTED.get(key)
     if known is not None:
         return known
-    measure = weight if dialect is None else functools.partial(_length, dialect=dialect, universe=dfa.alphabet.universe)
+    measure = weight if dialect is None else functools.partial(_length, dialect=dialect, universe=minimal.alphabet.universe)
     prints, errors = _eliminations(minimal, size_limit)
     if minimal.n_states <= MAX_STATES and min(map(measure, prints), default=SHORT + 1) > SHORT:
-        prints.extend(filter(None, [_Search(size_limit).written(minimal, minimal, MAX_DEPTH)]))
+        # parts printed longer than twice the whole cannot make a lighter print
+        bound = 2 * min(map(node_count, prints)) if prints else size_limit
+        limit = bound if size_limit is None or bound is None else min(size_limit, bound)
+        # the simple dialect spells counts and ? out, so weight misjudges parts written with them
+        prints.extend(_Search(limit, peel, nested=dialect != "simple").candidates(minimal, minimal, MAX_DEPTH))
         if dialect == "extended":  # the one dialect that writes ~: "not dog, truck or a letter"
             prints.extend(_complemented(minimal, size_limit))
     if not prints:
@@ -91,7 +121,7 @@ def readable(dfa: DFA, size_limit: int | None = None, dialect: Dialect | None = 
 def _complemented(dfa: DFA, size_limit: int | None) -> list[Regex]:
     """``~r`` for ``r`` the print of the complement of ``dfa``, if it can be printed."""
     try:
-        return [Complement(readable(complement(dfa), size_limit))]
+        return [Complement(_printed(minimize(complement(dfa)), size_limit, None, peel=False))]
     except SizeLimitExceeded:
         return []
 
@@ -103,6 +133,7 @@ _REMEMBERED = 256
 _LOCK = threading.Lock()
 
 
+@functools.lru_cache(maxsize=4096)  # a learner's prints repeat, and the simple dialect's printer is slow
 def _length(regex: Regex, dialect: Dialect, universe: CharSet) -> float:
     try:
         return regex_length(regex, dialect, universe)
@@ -131,16 +162,17 @@ def weight(regex: Regex) -> int:
 
 def _eliminations(dfa: DFA, size_limit: int | None) -> tuple[list[Regex], list[SizeLimitExceeded]]:
     """The prints of ``dfa`` by each elimination order; orders after the first stop once an edge
-    outgrows twice the first print (they are tried to be shorter, and some orders blow up)."""
+    outgrows the smallest print so far (they are tried to be shorter, and some orders blow up)."""
+    orders = Eliminations(dfa)
     try:
-        first = to_regex(dfa, size_limit, ORDERS[0])
+        first = orders.regex(ORDERS[0], size_limit)
     except SizeLimitExceeded as error:
         return [], [error]
     prints = [first]
-    bound = max(64, 2 * node_count(first))
     for order in ORDERS[1:]:
+        bound = max(64, BOUND_SLACK * min(map(node_count, prints)))
         try:
-            prints.append(to_regex(dfa, bound if size_limit is None else min(bound, size_limit), order))
+            prints.append(orders.regex(order, bound if size_limit is None else min(bound, size_limit)))
         except SizeLimitExceeded:
             pass
     return list(dict.fromkeys(prints)), []
@@ -149,24 +181,42 @@ def _eliminations(dfa: DFA, size_limit: int | None) -> tuple[list[Regex], list[S
 class _Search:
     """One search for structure, remembering what it wrote for each automaton it met."""
 
-    def __init__(self, size_limit: int | None) -> None:
+    def __init__(self, size_limit: int | None, peel: bool, nested: bool) -> None:
         self.size_limit = size_limit
+        self.peel = peel  # counted classes are looked for at all
+        self.nested = nested  # counted classes and branches inside other prints too
         self.prints: dict[tuple[object, ...], Regex | None] = {}
         self.proposals: dict[tuple[object, ...], list[Regex]] = {}
         self.eliminated: dict[tuple[object, ...], list[Regex]] = {}
+        self.chains: dict[tuple[object, ...], Regex | None] = {}
+        self.peeled = 0
 
     def written(self, lower: DFA, upper: DFA, depth: int) -> Regex | None:
         """The lightest print found of a language between ``lower`` and ``upper`` (both minimal)."""
         key = (key_of(lower), key_of(upper), depth)
         if key not in self.prints:
-            prints = self.eliminations(lower)
-            if depth > 0 and lower.n_states <= MAX_STATES and not is_empty(lower):
-                lightest = min(map(weight, prints), default=None)
-                prints.extend(self.gaps(lower, upper, depth, lightest))
-                if depth > 1:
-                    prints.extend(filter(None, [self.segmented(lower, upper, depth)]))
-            self.prints[key] = min(prints, key=weight, default=None)
+            self.prints[key] = min(self.candidates(lower, upper, depth), key=weight, default=None)
         return self.prints[key]
+
+    def candidates(self, lower: DFA, upper: DFA, depth: int) -> list[Regex]:
+        """The prints found of a language between ``lower`` and ``upper``: by elimination, through
+        a core, split at a cut, with counted classes peeled off the end."""
+        prints = self.eliminations(lower)
+        if depth > 0 and lower.n_states <= MAX_STATES and not is_empty(lower):
+            lightest = min(map(weight, prints), default=None)
+            prints.extend(self.gaps(lower, upper, depth, lightest))
+            if depth > 1:
+                prints.extend(filter(None, [self.segmented(lower, upper, depth)]))
+            whole = depth == MAX_DEPTH  # the whole print's forms are checked even when heavier: a dialect may print them shorter
+            branched = self.branched(lower, depth) if whole or self.nested else None
+            if branched is not None and (whole or weight(branched) < min(map(weight, prints), default=math.inf)) and _within(branched, lower, upper):
+                prints.append(branched)
+            best: float = min(map(weight, prints), default=math.inf)
+            if self.peel and (whole or (self.nested and best > SHORT)):  # short parts: little to gain
+                chain = self.counted(lower, upper)
+                if chain is not None and (whole or weight(chain) < best) and _within(chain, lower, upper):
+                    prints.append(chain)
+        return prints
 
     def gaps(self, lower: DFA, upper: DFA, depth: int, lighter_than: int | None) -> list[Regex]:
         """The lightest form through a core of ``lower`` (``Σ*CΣ*``, ``Σ*C``, ``CΣ*``, ``C*``) that
@@ -199,6 +249,12 @@ class _Search:
             self.proposals[key] = sorted(proposals, key=weight)
         return self.proposals[key]
 
+    def branched(self, lower: DFA, depth: int) -> Regex | None:
+        """``lower`` as the union of its branches by first character (``c*+(a+b a)*``), each
+        written on its own; ``None`` without branches (:func:`automata.structure.branches`)."""
+        parts = [self.written(branch, branch, depth - 1) for branch in branches(lower)]
+        return tidy(union(*parts)) if parts and None not in parts else None  # type: ignore[arg-type]
+
     def segmented(self, lower: DFA, upper: DFA, depth: int) -> Regex | None:
         """The lightest print of ``lower`` split at one of its cut states (``None`` without cuts): the
         strings up to the cut, widened to a gap form where the whole stays between ``lower`` and
@@ -221,6 +277,32 @@ class _Search:
                 best = whole
         return best
 
+    def counted(self, lower: DFA, upper: DFA) -> Regex | None:
+        """The lightest print found of a language between ``lower`` and ``upper`` as a rest followed
+        by a counted class (:func:`automata.counted.peels`), the rest written the same way or by
+        elimination; ``None`` when no counted class ends it."""
+        key = (key_of(lower), key_of(upper))
+        if key in self.chains:
+            return self.chains[key]
+        self.chains[key] = None  # while peeling: a rest that comes back here is no progress
+        best: Regex | None = None
+        for peel in itertools.islice(peels(lower, upper), PEELS_EACH):
+            if self.peeled >= MAX_PEELS:
+                break
+            self.peeled += 1
+            if _only_empty(peel.lower) and peel.upper.accepting[peel.upper.start]:
+                rest: Regex | None = Epsilon()
+            else:
+                chained = self.counted(peel.lower, peel.upper)
+                rests = [*self.eliminations(peel.lower), *self.eliminations(peel.upper), *([chained] if chained else [])]
+                rest = min(rests, key=weight, default=None)
+            if rest is not None:
+                whole = tidy(concat(rest, _factor(peel)))
+                if best is None or weight(whole) < weight(best):
+                    best = whole
+        self.chains[key] = best
+        return best
+
     def eliminations(self, dfa: DFA) -> list[Regex]:
         """The print of ``dfa`` by the first elimination order (the parts of a structured print
         are small, so orders matter less there than their count), once per automaton; none for a
@@ -241,6 +323,28 @@ class _Search:
 def key_of(dfa: DFA) -> tuple[object, ...]:
     """A hashable key equal for equal tables (minimal DFAs of one language over one alphabet)."""
     return dfa.transitions.tobytes(), dfa.transitions.shape, dfa.accepting.tobytes(), dfa.start, dfa.alphabet
+
+
+def _factor(peel: Peel) -> Regex:
+    """The counted class a peel takes off: ``C{m,n}``, or ``(C{m,n})?`` (``C{0,n}`` from 1)."""
+    counted = Repeat(Chars(peel.chars), peel.low, peel.high)
+    if peel.optional:
+        return Repeat(Chars(peel.chars), 0, peel.high) if peel.low == 1 else Optional(counted)
+    return counted
+
+
+def _only_empty(dfa: DFA) -> bool:
+    """Whether ``dfa`` accepts no string but perhaps the empty one."""
+    rows = dfa.transitions
+    reached = np.zeros(dfa.n_states, dtype=np.bool_)
+    frontier = np.zeros(dfa.n_states, dtype=np.bool_)
+    frontier[rows[dfa.start]] = True
+    while frontier.any():
+        reached |= frontier
+        following = np.zeros(dfa.n_states, dtype=np.bool_)
+        following[rows[frontier].ravel()] = True
+        frontier = following & ~reached
+    return not (dfa.accepting & reached).any()
 
 
 def _within(regex: Regex, lower: DFA, upper: DFA) -> bool:

@@ -1,10 +1,11 @@
 """Languages derived from a DFA, out of which :mod:`automata.readable` writes structured regexes.
 
 Each is built on the minimal DFA by a small deterministic construction (a subset construction in
-plain Python, :func:`_explore`, or an edit of the table), never through a regex: the *cores* of a
+plain Python, :func:`explore`, or an edit of the table), never through a regex: the *cores* of a
 language closed on one or both sides (its strings with no proper prefix, suffix or factor in it),
 its *primes* when it is closed under concatenation, its *cut states* (every accepted string passes
-them) and the pieces a cut splits it into. Constructions stop at :data:`STATE_LIMIT` states.
+them) and the pieces a cut splits it into, and its *branches* by first character when the start
+state is never re-entered. Constructions stop at :data:`STATE_LIMIT` states.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def core(dfa: DFA, kind: str) -> DFA | None:
 
     if kind == "prime":
         return _primes(dfa)
-    return _explore((dfa.start, False, frozenset()), step, accepts, dfa)
+    return explore((dfa.start, False, frozenset()), step, accepts, dfa)
 
 
 def _primes(dfa: DFA) -> DFA | None:
@@ -98,10 +99,10 @@ def _primes(dfa: DFA) -> DFA | None:
         state, started, halves = key
         return accepting[state] and started and not any(accepting[r] for r in halves)
 
-    return _explore((dfa.start, False, frozenset()), step, accepts, dfa)
+    return explore((dfa.start, False, frozenset()), step, accepts, dfa)
 
 
-def _explore(start: object, step: Callable[..., object], accepts: Callable[..., bool], like: DFA) -> DFA | None:
+def explore(start: object, step: Callable[..., object], accepts: Callable[..., bool], like: DFA) -> DFA | None:
     """The minimal DFA over ``like``'s alphabet of the deterministic machine ``start``/``step``/``accepts``."""
     index = {start: 0}
     order = [start]
@@ -121,6 +122,46 @@ def _explore(start: object, step: Callable[..., object], accepts: Callable[..., 
     transitions = np.array(rows, dtype=np.int32).reshape(len(rows), n_classes)
     accepting = np.array([accepts(key) for key in order], dtype=np.bool_)
     return minimize(DFA(transitions, accepting, 0, like.alphabet))
+
+
+def branches(dfa: DFA) -> list[DFA]:
+    """When no string returns to the start state and its first characters lead into two or more
+    separate parts of the automaton (no live state reached from both): for each part, the strings
+    of ``dfa`` that enter it (with the empty string when ``dfa`` accepts it, so that a branch may be
+    a star); their union is the language. Else ``[]``."""
+    rows = dfa.transitions
+    table = rows.tolist()
+    live = coreachable(dfa).tolist()
+    reachable = _distances(table, dfa.start, avoid=None)
+    if any(dfa.start in table[q] for q in reachable):
+        return []
+    part = {q: q for q in reachable if live[q] and q != dfa.start}
+
+    def root(q: int) -> int:
+        while part[q] != q:
+            part[q] = part[part[q]]
+            q = part[q]
+        return q
+
+    for q in part:
+        for t in table[q]:
+            if live[t]:
+                part[root(t)] = root(q)
+    groups: dict[int, list[int]] = {}
+    for cls, target in enumerate(table[dfa.start]):
+        if live[target]:
+            groups.setdefault(root(target), []).append(cls)
+    if len(groups) < 2:
+        return []
+    n = dfa.n_states
+    found = []
+    for classes in groups.values():
+        entry = np.full((1, rows.shape[1]), n, dtype=rows.dtype)  # to a fresh sink but for the part's first characters
+        entry[0, classes] = rows[dfa.start, classes]
+        sink = np.full((1, rows.shape[1]), n, dtype=rows.dtype)
+        accepting = np.append(dfa.accepting, [False, dfa.accepting[dfa.start]])
+        found.append(minimize(DFA(np.vstack([rows, sink, entry]), accepting, n + 1, dfa.alphabet)))
+    return found
 
 
 def split(dfa: DFA, cut: int) -> tuple[DFA, DFA, DFA]:

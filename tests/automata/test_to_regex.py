@@ -17,7 +17,7 @@ from automata import ops
 from automata.compile import compile_regex, from_text
 from automata.dfa import DFA
 from automata.errors import SizeLimitExceeded
-from automata.to_regex import to_regex
+from automata.to_regex import ORDERS, Eliminations, to_regex
 from regexlang import Dialect, parse, unparse
 from regexlang.ast import Chars, Concat, EmptySet, Epsilon, Optional, Plus, Regex, Repeat, Star, Union
 from regexlang.charset import SIMPLE_ALPHABET
@@ -79,6 +79,25 @@ def test_readable_shapes(text: str, dialect: Dialect, printed: str) -> None:
 def test_empty_language_and_empty_string() -> None:
     assert to_regex(dfa_from_rows([[0, 0]], [False], ["a", "b"])) == EmptySet()
     assert to_regex(dfa_from_rows([[1, 1], [1, 1]], [True, False], ["a", "b"])) == Epsilon()
+
+
+@settings(max_examples=100)
+@given(dfas())
+def test_orders_sharing_their_first_steps_write_what_each_writes_alone(dfa: DFA) -> None:
+    alone = {order: to_regex(dfa, order=order) for order in ORDERS}
+    shared = Eliminations(dfa)
+    assert {order: shared.regex(order) for order in ORDERS} == alone
+    for order in reversed(ORDERS):  # a limit is kept when the steps are reused, not only when done
+        for limit in (1, 3, 6):
+            try:
+                expected: Regex | None = to_regex(dfa, limit, order)
+            except SizeLimitExceeded:
+                expected = None
+            try:
+                found: Regex | None = shared.regex(order, limit)
+            except SizeLimitExceeded:
+                found = None
+            assert found == expected
 
 
 def test_a_size_limit_stops_an_elimination_that_grows_past_it() -> None:
