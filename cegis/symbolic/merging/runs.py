@@ -15,8 +15,9 @@ from automata.dfa import DFA
 from automata.minimize import minimize
 from automata.ops import dead_state
 
-#: Fewest states of a chain read as a repetition. Counted repetitions in the benchmark targets
-#: bound a run at four (``[A-Z]{2,4}``), whose chains have at most four alike states.
+#: Most alike states of a chain still read as a count; a longer chain reads as a repetition.
+#: Counted repetitions in the benchmark targets bound a run at four (``[A-Z]{2,4}``, ``[a-z]{1,4}``),
+#: whose chains have at most five alike states (``{0,4}``: after none to four letters).
 LONGEST_COUNT = 5
 
 
