@@ -82,6 +82,11 @@ class Alphabet:
         """The canonical character of a class: its smallest code point."""
         return self.classes[cls].first()
 
+    @functools.cached_property
+    def representatives(self) -> str:
+        """Each class's representative, in class order (a witness spells one per step)."""
+        return "".join(c.first() for c in self.classes)
+
     def sizes(self) -> list[int]:
         """The number of characters in each class (Python ints; classes can hold a million).
 

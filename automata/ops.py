@@ -22,7 +22,6 @@ would otherwise compile those kernels before answering its first question about 
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable
 from typing import Literal
 
@@ -194,14 +193,8 @@ def _search(left: DFA, right: DFA, wanted: tuple[tuple[bool, bool], ...], state_
         raise StateLimitExceeded("searching the product automaton for a distinguishing string", state_limit)
     if not found:
         return None
-    representatives = _representatives(alphabet)
+    representatives = alphabet.representatives
     return Witness("".join([representatives[c] for c in steps]), tuple(steps), alphabet, "left" if in_left else "right")
-
-
-@functools.lru_cache(maxsize=256)
-def _representatives(alphabet: Alphabet) -> str:
-    """Each class's representative, in class order: a witness reads one character per step."""
-    return "".join(alphabet.representative(c) for c in range(len(alphabet)))
 
 
 def is_empty(dfa: DFA) -> bool:
