@@ -283,7 +283,8 @@ def covering_factors(
     # Lazy greedy: a factor's count of uncovered positives only falls, so a heap of stale counts
     # finds the best by recounting its top only (the same choice as ranking every factor each round;
     # equal lengths tie in reverse character order, as a descending sort of the factors does).
-    heap = [(-len(ids), -len(w), tuple(-ord(c) for c in w), w) for w, ids in held.items()]
+    descending = {w: rank for rank, w in enumerate(sorted(held, reverse=True))}
+    heap = [(-len(ids), -len(w), descending[w], w) for w, ids in held.items()]
     heapq.heapify(heap)
     while uncovered and len(chosen) < MOST_ALTERNATIVES:
         best = None
