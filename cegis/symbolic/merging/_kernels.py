@@ -158,6 +158,78 @@ def insert_literals(
     return -1, -1
 
 
+def _tied_work(tree: Arrays, classes: IntArray, *rest: object) -> int:
+    """The work of :func:`insert_tied`: the tree's cells and the classes it reads."""
+    return _used(tree) + int(classes.shape[0])
+
+
+@kernel(size=_tied_work)
+def insert_tied(
+    tree: Arrays, classes: IntArray, position_ends: Int64Array, word_ends: Int64Array, accept: BoolArray, owners: IntArray, first: int
+) -> int:
+    """Add the words from number ``first`` on, in order, tying the classes of each position to one
+    child: the children its classes already lead to are merged into the one of the smallest
+    representative (the others in increasing order), or a new node is made, and every class of
+    the position without a child leads there. Word ``w`` holds positions
+    ``word_ends[w-1]..word_ends[w]`` (0 first), position ``p`` the classes
+    ``classes[position_ends[p-1]:position_ends[p]]``, and is labeled ``accept[w]`` for example
+    number ``owners[w]``. Returns the first word that makes two differently labeled states meet,
+    its changes taken back (the words before it stay in), or -1."""
+    succ, parent, label, depth, labeled_by, meta = tree[0], tree[1], tree[2], tree[3], tree[4], tree[6]
+    known = np.empty(succ.shape[1], dtype=np.int64)
+    for w in range(first, word_ends.shape[0]):
+        mark = meta[LOG]
+        clash = False
+        node = 0
+        for p in range(word_ends[w - 1] if w > 0 else 0, word_ends[w]):
+            node = find(parent, node)
+            n_known = 0
+            for k in range(position_ends[p - 1] if p > 0 else 0, position_ends[p]):
+                if succ[node, classes[k]] >= 0:
+                    rep = find(parent, succ[node, classes[k]])
+                    j = n_known  # insertion into the sorted distinct representatives
+                    while j > 0 and known[j - 1] > rep:
+                        j -= 1
+                    if j > 0 and known[j - 1] == rep:
+                        continue
+                    for i in range(n_known, j, -1):
+                        known[i] = known[i - 1]
+                    known[j] = rep
+                    n_known += 1
+            if n_known:
+                child = known[0]
+                for i in range(1, n_known):
+                    if merge(tree, child, known[i]) < 0:
+                        clash = True
+                        break
+                if clash:
+                    break
+                child = find(parent, child)
+            else:
+                child = meta[NODES]
+                meta[NODES] = child + 1
+                depth[child] = depth[node] + 1
+                log_change(tree, NODE, child, 0)
+            for k in range(position_ends[p - 1] if p > 0 else 0, position_ends[p]):
+                if succ[node, classes[k]] < 0:
+                    succ[node, classes[k]] = child
+                    log_change(tree, EDGE, node, classes[k])
+            node = child
+        if not clash:
+            state = find(parent, node)
+            wanted = ACCEPT if accept[w] else REJECT
+            if label[state] == UNKNOWN:
+                log_change(tree, LABEL, state, UNKNOWN)
+                label[state] = wanted
+                labeled_by[state] = owners[w]
+            elif label[state] != wanted:
+                clash = True
+        if clash:
+            undo(tree, mark)
+            return w
+    return -1
+
+
 @kernel(size=_used)
 def blue_states(
     tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array, sink: BoolArray, owner: Int64Array

@@ -474,7 +474,7 @@ def _candidates(
     patched with the missed examples as exceptions."""
     alphabet, tree, words, untied = built
     universe = alphabet.universe
-    candidates: dict[tuple[int, ...], tuple[DFA, str]] = {}
+    candidates: dict[tuple[object, ...], tuple[DFA, str]] = {}
     witnesses: dict[str, Example] = {}
 
     def keep(red: list[int], how: str, unlabeled_accept: bool = False) -> None:
@@ -499,7 +499,7 @@ def _candidates(
                 problems.append(f"{how}: {dfa.n_states} states with {len(wrong)} exceptions")
                 return
             how += f"+{len(wrong)} exceptions"
-        key = (dfa.n_states, *dfa.accepting.tolist(), *dfa.transitions.ravel().tolist())
+        key = (dfa.transitions.shape, dfa.transitions.tobytes(), dfa.accepting.tobytes())
         candidates.setdefault(key, (dfa, how))
 
     checked = PackedWords.pack([word for _, word in untied])
@@ -548,9 +548,7 @@ def _prefix_tree(
         encode = encoder(alphabet)
         encoded = [(e, w) for e, w in ((e, encode(e)) for e in examples) if w is not None]
         words = [w for _, w in encoded]
-        represented = [i for i, w in enumerate(words) if i not in spelled and w.combinations > 1]
-        if reading == "tied":
-            represented = []
+        represented = [] if reading == "tied" else [i for i, w in enumerate(words) if i not in spelled and w.combinations > 1]
         in_tree = list(words)
         largest = _largest_classes(alphabet)
         for i in represented:

@@ -13,6 +13,7 @@ from collections.abc import Set as AbstractSet
 
 import numpy as np
 
+from automata.arrays import BoolArray, Int64Array, IntArray
 from cegis.symbolic.merging import _kernels
 from cegis.symbolic.merging._kernels import ACCEPT, REJECT, UNKNOWN
 from cegis.symbolic.merging.symbols import SymbolicWord
@@ -33,11 +34,6 @@ class LabelConflict(Exception):
     def __init__(self, first: int, second: int, inserting: int) -> None:
         super().__init__(f"examples {first} and {second} end in one state with different labels")
         self.first, self.second, self.inserting = first, second, inserting
-
-
-class _Clash(Exception):
-    """Two differently labeled states met; unlike :class:`LabelConflict`, not worth telling which
-    examples (finding them scans the tree)."""
 
 
 class Quotient:
@@ -88,19 +84,19 @@ class Quotient:
         tree._spell([words[index] for index in literal], literal)
         tied = [index for index, word in enumerate(words) if index not in spelled and word.combinations > 1]
         left_out: list[int] = []
-        for index in tied:  # after the literal words, so a conflict a tie makes is its own word's
-            mark = tree.checkpoint()
-            try:
-                tree._insert(words[index], index, explain=False)
-            except _Clash:
-                tree.undo(mark)
-                if words[index].combinations > spell_limit:
-                    left_out.append(index)
-                else:
-                    try:
-                        tree._spell([words[index]], [index])
-                    except LabelConflict as conflict:  # spelled too late: an earlier tie is in the way
-                        raise LabelConflict(conflict.first, conflict.second, index) from None
+        packed = _packed([words[index] for index in tied])
+        owners = np.array(tied, dtype=np.int32)
+        start = 0
+        while (clashed := int(_kernels.insert_tied(tree.arrays, *packed, owners, start))) >= 0:
+            index = tied[clashed]  # after the literal words, so a conflict a tie makes is its own word's
+            if words[index].combinations > spell_limit:
+                left_out.append(index)
+            else:
+                try:
+                    tree._spell([words[index]], [index])
+                except LabelConflict as conflict:  # spelled too late: an earlier tie is in the way
+                    raise LabelConflict(conflict.first, conflict.second, index) from None
+            start = clashed + 1
         tree.commit()
         return tree, tuple(left_out)
 
@@ -138,7 +134,9 @@ class Quotient:
         symbols: list[int] = []
         ends, labels, owners = [], [], []
         for word, index in zip(words, indices):
-            for combination in itertools.product(*word.positions):
+            # a literal word's positions are one-class tuples: chained, they are its one spelling
+            spellings = [itertools.chain.from_iterable(word.positions)] if word.combinations == 1 else itertools.product(*word.positions)
+            for combination in spellings:
                 symbols.extend(combination)
                 ends.append(len(symbols))
                 labels.append(word.label)
@@ -152,42 +150,6 @@ class Quotient:
         )
         if failed >= 0:
             raise LabelConflict(self._labeler(int(state)), owners[failed], owners[failed])
-
-    def _insert(self, word: SymbolicWord, index: int, explain: bool = True) -> None:
-        """Add ``word`` (example number ``index``), tying the classes of each of its positions;
-        raises :class:`LabelConflict` when it meets a differently labeled state (``_Clash`` unless
-        ``explain``)."""
-        node = 0
-        for position in word.positions:
-            node = self.find(node)
-            edges = self.succ[node]
-            known = {self.find(int(edges[c])) for c in position if edges[c] >= 0}
-            if known:
-                child = min(known)
-                for other in known - {child}:
-                    if self.merge(child, other) is None:
-                        if not explain:
-                            raise _Clash
-                        first, second = self.conflict
-                        raise LabelConflict(self._labeler(first), self._labeler(second), index)
-                child = self.find(child)
-            else:
-                child = self._new(int(self.depth[node]) + 1)
-            for c in position:
-                if edges[c] < 0:
-                    edges[c] = child
-                    self._log(_kernels.EDGE, node, c)
-            node = child
-        state = self.find(node)
-        label = ACCEPT if word.label else REJECT
-        if self.label[state] == UNKNOWN:
-            self._log(_kernels.LABEL, state, UNKNOWN)
-            self.label[state] = label
-            self.labeled_by[state] = index
-        elif self.label[state] != label:
-            if not explain:
-                raise _Clash
-            raise LabelConflict(self._labeler(state), index, index)
 
     def _labeler(self, state: int) -> int:
         """The first example that labeled a node of ``state``."""
@@ -244,3 +206,12 @@ class Quotient:
     def commit(self) -> None:
         """Forget the undo log: the changes so far are final."""
         self.meta[_kernels.LOG] = 0
+
+
+def _packed(words: Sequence[SymbolicWord]) -> tuple[IntArray, Int64Array, Int64Array, BoolArray]:
+    """``words`` as :func:`._kernels.insert_tied` reads them: their classes, where each position
+    and each word ends, and their labels."""
+    classes = [c for word in words for position in word.positions for c in position]
+    position_ends = np.cumsum([len(position) for word in words for position in word.positions], dtype=np.int64)
+    word_ends = np.cumsum([len(word.positions) for word in words], dtype=np.int64)
+    return np.array(classes, dtype=np.int32), position_ends, word_ends, np.array([word.label for word in words], dtype=np.bool_)

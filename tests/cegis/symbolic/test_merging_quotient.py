@@ -87,3 +87,25 @@ def test_the_prefix_tree_has_a_node_per_prefix_and_stops_at_the_first_contradict
         for c in string:
             node = tree.edges(node)[int(c)]
         assert tree.label[node] == (ACCEPT if label else REJECT)
+
+
+positions = st.lists(st.sampled_from([0, 1, 2]), min_size=1, max_size=3, unique=True).map(lambda p: tuple(sorted(p)))
+
+
+@settings(derandomize=True, max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.lists(positions, max_size=4), st.booleans()), min_size=1, max_size=10), st.sampled_from([2, 256]))
+def test_a_tied_word_leads_every_class_of_a_position_one_way_to_its_label(pairs: list[tuple[list[tuple[int, ...]], bool]], spell_limit: int) -> None:
+    words = [SymbolicWord(tuple(p), label) for p, label in pairs]
+    try:
+        tree, left_out = Quotient.prefix_tree(words, spell_limit=spell_limit)
+    except LabelConflict:
+        return
+    for index, word in enumerate(words):
+        if index in left_out:
+            assert word.combinations > spell_limit
+            continue
+        states = {0}
+        for position in word.positions:  # every string the word stands for: one state per position when tied
+            states = {tree.find(tree.edges(tree.find(s))[c]) for s in states for c in position}
+            assert len(states) == 1 or word.combinations <= spell_limit
+        assert {int(tree.label[s]) for s in states} == {ACCEPT if word.label else REJECT}
