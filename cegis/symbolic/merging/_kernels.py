@@ -158,14 +158,14 @@ def insert_literals(
     return -1, -1
 
 
-def _tied_work(tree: Arrays, classes: IntArray, *rest: object) -> int:
+def _tied_work(tree: Arrays, classes: Int64Array, *rest: object) -> int:
     """The work of :func:`insert_tied`: the tree's cells and the classes it reads."""
     return _used(tree) + int(classes.shape[0])
 
 
 @kernel(size=_tied_work)
 def insert_tied(
-    tree: Arrays, classes: IntArray, position_ends: Int64Array, word_ends: Int64Array, accept: BoolArray, owners: IntArray, first: int
+    tree: Arrays, classes: Int64Array, position_ends: Int64Array, word_ends: Int64Array, accept: BoolArray, owners: IntArray, first: int
 ) -> int:
     """Add the words from number ``first`` on, in order, tying the classes of each position to one
     child: the children its classes already lead to are merged into the one of the smallest

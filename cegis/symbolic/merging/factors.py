@@ -7,6 +7,7 @@ of") only add candidates that compete on description length; a negative drops th
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 from collections.abc import Callable, Sequence
@@ -269,23 +270,14 @@ def covering_factors(
     characters; when ``ends``, suffixes) that no negative contains (ends with) and that together
     cover every positive, chosen greedily (the one in most positives not yet covered, the longest
     on a tie); empty when there are none such."""
-    end = _END if ends else ""
     if any(_END in s for s in [*positives, *negatives]):
         return []
-    held: dict[str, set[int]] = {}
-    for i, string in enumerate(positives):
-        for factor in _substrings(string + end, shortest + len(end)):
-            if factor.endswith(end):
-                held.setdefault(factor, set()).add(i)
+    end = _END if ends else ""
+    held, ranked = _factor_index(tuple(positives), shortest, ends)
     negative_text = "\n".join(n + end for n in negatives)  # a match across two negatives only refuses a factor
     uncovered = set(range(len(positives)))
     chosen: list[str] = []
-    # Lazy greedy: a factor's count of uncovered positives only falls, so a heap of stale counts
-    # finds the best by recounting its top only (the same choice as ranking every factor each round;
-    # equal lengths tie in reverse character order, as a descending sort of the factors does).
-    descending = {w: rank for rank, w in enumerate(sorted(held, reverse=True))}
-    heap = [(-len(ids), -len(w), descending[w], w) for w, ids in held.items()]
-    heapq.heapify(heap)
+    heap = list(ranked)
     while uncovered and len(chosen) < MOST_ALTERNATIVES:
         best = None
         while heap and best is None:
@@ -302,6 +294,23 @@ def covering_factors(
         chosen.append(best)
         uncovered -= held[best]
     return [] if uncovered else [w.removesuffix(end) for w in chosen]
+
+
+@functools.lru_cache(maxsize=8)  # "contains one of" asks twice of the same positives (with and without the negatives)
+def _factor_index(positives: tuple[str, ...], shortest: int, ends: bool) -> tuple[dict[str, set[int]], list[tuple[int, int, int, str]]]:
+    """The factors :func:`covering_factors` may choose (suffixes marked by :data:`_END` when
+    ``ends``), each with the positives holding it, and all of them as a heap by most positives
+    held, then longest, then in reverse character order (as a descending sort of them gives)."""
+    end = _END if ends else ""
+    held: dict[str, set[int]] = {}
+    for i, string in enumerate(positives):
+        for factor in _substrings(string + end, shortest + len(end)):
+            if factor.endswith(end):
+                held.setdefault(factor, set()).add(i)
+    descending = {w: rank for rank, w in enumerate(sorted(held, reverse=True))}
+    heap = [(-len(ids), -len(w), descending[w], w) for w, ids in held.items()]
+    heapq.heapify(heap)
+    return held, heap
 
 
 def _substrings(string: str, shortest: int) -> set[str]:

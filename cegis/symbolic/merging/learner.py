@@ -552,7 +552,7 @@ def _prefix_tree(
         in_tree = list(words)
         largest = _largest_classes(alphabet)
         for i in represented:
-            in_tree[i] = SymbolicWord(tuple(largest(p) for p in words[i].positions), words[i].label)
+            in_tree[i] = SymbolicWord.literal([largest(p) for p in words[i].positions], words[i].label)
         try:
             tree, left_out = Quotient.prefix_tree(in_tree, spelled, MAX_SPELLED)
         except LabelConflict as conflict:
@@ -570,14 +570,14 @@ def _prefix_tree(
 
 
 @functools.lru_cache(maxsize=16)
-def _largest_classes(alphabet: Alphabet) -> Callable[[tuple[int, ...]], tuple[int]]:
+def _largest_classes(alphabet: Alphabet) -> Callable[[tuple[int, ...]], int]:
     """For a position's classes, the largest one (the first on a tie), remembered per alphabet
     and position: every witness round reads the same clustered examples again."""
     sizes = [len(c) for c in alphabet.classes]
 
     @functools.cache
-    def largest(position: tuple[int, ...]) -> tuple[int]:
-        return (max(position, key=lambda k: (sizes[k], -k)),)
+    def largest(position: tuple[int, ...]) -> int:
+        return max(position, key=lambda k: (sizes[k], -k))
 
     return largest
 

@@ -13,10 +13,10 @@ from collections.abc import Set as AbstractSet
 
 import numpy as np
 
-from automata.arrays import BoolArray, Int64Array, IntArray
 from cegis.symbolic.merging import _kernels
 from cegis.symbolic.merging._kernels import ACCEPT, REJECT, UNKNOWN
 from cegis.symbolic.merging.symbols import SymbolicWord
+from cegis.symbolic.merging.words import PackedWords
 
 __all__ = ["ACCEPT", "REJECT", "UNKNOWN", "LabelConflict", "Quotient"]
 
@@ -84,10 +84,11 @@ class Quotient:
         tree._spell([words[index] for index in literal], literal)
         tied = [index for index, word in enumerate(words) if index not in spelled and word.combinations > 1]
         left_out: list[int] = []
-        packed = _packed([words[index] for index in tied])
+        packed = PackedWords.pack([words[index] for index in tied])
         owners = np.array(tied, dtype=np.int32)
         start = 0
-        while (clashed := int(_kernels.insert_tied(tree.arrays, *packed, owners, start))) >= 0:
+        arrays = packed.symbols, packed.position_ends, packed.word_ends, packed.labels
+        while (clashed := int(_kernels.insert_tied(tree.arrays, *arrays, owners, start))) >= 0:
             index = tied[clashed]  # after the literal words, so a conflict a tie makes is its own word's
             if words[index].combinations > spell_limit:
                 left_out.append(index)
@@ -207,11 +208,3 @@ class Quotient:
         """Forget the undo log: the changes so far are final."""
         self.meta[_kernels.LOG] = 0
 
-
-def _packed(words: Sequence[SymbolicWord]) -> tuple[IntArray, Int64Array, Int64Array, BoolArray]:
-    """``words`` as :func:`._kernels.insert_tied` reads them: their classes, where each position
-    and each word ends, and their labels."""
-    classes = [c for word in words for position in word.positions for c in position]
-    position_ends = np.cumsum([len(position) for word in words for position in word.positions], dtype=np.int64)
-    word_ends = np.cumsum([len(word.positions) for word in words], dtype=np.int64)
-    return np.array(classes, dtype=np.int32), position_ends, word_ends, np.array([word.label for word in words], dtype=np.bool_)

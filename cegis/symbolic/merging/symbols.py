@@ -35,8 +35,9 @@ class SymbolicWord:
 
     positions: tuple[Position, ...]
     label: bool
-    combinations: int = attrs.field(init=False, eq=False, repr=False)  # strings it stands for
-    largest: int = attrs.field(init=False, eq=False, repr=False)  # its largest class, -1 if empty
+    # Both follow from the positions (given only by :meth:`literal`, which knows them already).
+    combinations: int = attrs.field(kw_only=True, eq=False, repr=False)  # strings it stands for
+    largest: int = attrs.field(kw_only=True, eq=False, repr=False)  # its largest class, -1 if empty
 
     @combinations.default
     def _combinations(self) -> int:
@@ -45,6 +46,17 @@ class SymbolicWord:
     @largest.default
     def _largest(self) -> int:
         return max((max(p) for p in self.positions), default=-1)
+
+    @classmethod
+    def literal(cls, classes: Sequence[int], label: bool) -> SymbolicWord:
+        """The word of one class per position."""
+        return cls(tuple(map(_single, classes)), label, combinations=1, largest=max(classes, default=-1))
+
+
+@functools.lru_cache(maxsize=None)
+def _single(k: int) -> Position:
+    """``(k,)``, one tuple per class for all words."""
+    return (k,)
 
 
 def symbol_alphabet(
@@ -120,7 +132,7 @@ def encoder(alphabet: Alphabet) -> Callable[[Counterexample], SymbolicWord | Non
             classes = alphabet.encode(example.string).tolist()
             if -1 in classes:
                 return _outside(example)
-            return SymbolicWord(tuple((c,) for c in classes), example.label)
+            return SymbolicWord.literal(classes, example.label)
         if not all(fits(chars)[0] for chars in example.positions):
             if example.label or not all(fits(chars)[1] for chars in example.positions):
                 return _outside(example)

@@ -9,6 +9,7 @@ so the words are packed once per tree into flat arrays and checked by
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import attrs
@@ -33,11 +34,11 @@ class PackedWords:
     @classmethod
     def pack(cls, words: Sequence[SymbolicWord]) -> PackedWords:
         """The packed form of ``words``."""
-        positions = [p for word in words for p in word.positions]
+        positions = list(itertools.chain.from_iterable(word.positions for word in words))
         return cls(
-            np.array([c for p in positions for c in p], dtype=np.int64),
-            np.cumsum([len(p) for p in positions], dtype=np.int64),
-            np.cumsum([len(word.positions) for word in words], dtype=np.int64),
+            np.fromiter(itertools.chain.from_iterable(positions), dtype=np.int64),
+            np.cumsum(np.fromiter(map(len, positions), dtype=np.int64, count=len(positions)), dtype=np.int64),
+            np.cumsum(np.array([len(word.positions) for word in words], dtype=np.int64), dtype=np.int64),
             np.array([word.label for word in words], dtype=np.bool_),
         )
 
