@@ -223,6 +223,11 @@ def _parts(regex: Regex) -> tuple[Regex, ...]:
 
 
 def _concat(parts: Iterable[Regex]) -> Regex:
+    return _concat_of(tuple(parts))
+
+
+@functools.lru_cache(maxsize=1 << 15)  # elimination orders and the readable search's parts join the same labels again
+def _concat_of(parts: tuple[Regex, ...]) -> Regex:
     kept: list[Regex] = []
     for part in (p for item in parts for p in _parts(item)):
         if part == _EMPTY:
@@ -255,6 +260,11 @@ def _fuse_tail(kept: list[Regex]) -> None:
 
 
 def _union(options: Iterable[Regex]) -> Regex:
+    return _union_of(tuple(options))
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _union_of(options: tuple[Regex, ...]) -> Regex:
     kept: list[Regex] = []
     for option in (o for item in options for o in _options(item)):
         if option != _EMPTY and option not in kept:
