@@ -14,20 +14,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from automata.arrays import IntArray
 from automata.dfa import DFA, coreachable
 
 
 def unpumped_loops(dfa: DFA, positives: Sequence[str]) -> int:
     """How many loops of ``dfa`` the ``positives`` (strings it accepts) do not pump."""
-    rows = dfa.transitions
+    rows = dfa.transitions.tolist()
     alive = coreachable(dfa).tolist()
-    component = [c if alive[i] else -1 for i, c in enumerate(_loops(rows.tolist()))]
-    rounds: dict[int, set[int]] = {c: set() for c in component if c >= 0}
+    component = [c if alive[i] else -1 for i, c in enumerate(_loops(rows))]
+    unpumped = {c for c in component if c >= 0}
     for string in positives:
+        if not unpumped:
+            break
         for loop, count in _rounds(rows, component, dfa.start, dfa.alphabet.encode(string).tolist()).items():
-            rounds[loop].add(count)
-    return sum(max(counts, default=0) < 2 for counts in rounds.values())
+            if count >= 2:
+                unpumped.discard(loop)
+    return len(unpumped)
 
 
 def _loops(rows: list[list[int]]) -> list[int]:
@@ -77,7 +79,7 @@ def _loops(rows: list[list[int]]) -> list[int]:
     return out
 
 
-def _rounds(rows: IntArray, component: list[int], start: int, symbols: list[int]) -> dict[int, int]:
+def _rounds(rows: list[list[int]], component: list[int], start: int, symbols: list[int]) -> dict[int, int]:
     """For each loop the run of ``symbols`` enters, how many times it goes round (comes back to a
     state of its stay there). A run leaves a loop at most once: it cannot come back."""
     rounds: dict[int, int] = {}
@@ -93,7 +95,7 @@ def _rounds(rows: IntArray, component: list[int], start: int, symbols: list[int]
             stay.add(state)
         if symbol is None:
             break
-        following = int(rows[state, symbol])
+        following = rows[state][symbol]
         if component[following] != loop:
             stay = set()
         state = following
