@@ -11,11 +11,12 @@ state is never re-entered. Constructions stop at :data:`STATE_LIMIT` states.
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from automata.dfa import DFA, coreachable
+from automata.dfa import DFA, coreachable, coreachable_states
 from automata.minimize import minimize
 from automata.ops import is_subset
 
@@ -56,68 +57,76 @@ def core(dfa: DFA, kind: str) -> DFA | None:
     or for ``"prime"`` its non-empty strings that are no concatenation of two non-empty ones in
     it; ``None`` past :data:`STATE_LIMIT` states.
 
-    Built by a subset construction that runs, beside ``dfa`` itself, a flag saying whether a proper
-    prefix was accepted and the set of states of the runs started after the first character (the
-    proper suffixes); states that cannot accept are left out of that set.
+    Built by a subset construction that runs ``dfa`` itself with a flag, beside a set of runs of
+    its live states: for a core, the flag says whether a proper prefix was accepted and the runs
+    are those started after each character (the proper suffixes); for primes, the flag says
+    whether a character was read and the runs are the second halves, one started after each
+    non-empty accepted prefix.
     """
     rows = dfa.transitions.tolist()
     accepting = dfa.accepting.tolist()
-    live = coreachable(dfa).tolist()
-    prefixes, suffixes = kind in ("factor", "prefix"), kind in ("factor", "suffix")
-    Key = tuple[int, bool, frozenset[int]]
+    live = coreachable_states(rows, accepting)
+    start = dfa.start
+    n = len(rows)
+    runs = [tuple(1 << t if live[t] else 0 for t in row) for row in rows]  # a run's state r is bit r
 
-    def step(key: Key, cls: int) -> Key:
-        state, flag, runs = key
-        moved = frozenset(t for t in (rows[r][cls] for r in runs) if live[t])
-        return rows[state][cls], flag or (prefixes and accepting[state]), moved | {dfa.start} if suffixes else moved
-
-    def accepts(key: Key) -> bool:
-        state, flag, runs = key
-        return accepting[state] and not flag and not any(accepting[r] for r in runs)
+    def at(state: int, flag: bool) -> int:  # the bit of dfa's own run, above the runs' bits
+        return 1 << (n + 2 * state + flag)
 
     if kind == "prime":
-        return _primes(dfa)
-    return explore((dfa.start, False, frozenset()), step, accepts, dfa)
+        own = [tuple(at(t, True) | (runs[start][c] if flag and accepting[q] else 0) for c, t in enumerate(row))
+               for q, row in enumerate(rows) for flag in (False, True)]
+    else:
+        prefixes, suffixes = kind in ("factor", "prefix"), kind in ("factor", "suffix")
+        suffix = 1 << start if suffixes else 0
+        own = [tuple(at(t, flag or (prefixes and accepting[q])) | suffix for t in row)
+               for q, row in enumerate(rows) for flag in (False, True)]
+    wanted = sum(at(q, kind == "prime") for q in range(n) if accepting[q])
+    final = sum(1 << q for q in range(n) if accepting[q])
+    return explore(at(start, False), runs + own, lambda s: bool(s & wanted) and not s & final, dfa, split=n)
 
 
-def _primes(dfa: DFA) -> DFA | None:
-    """The non-empty strings of ``dfa`` that are no concatenation of two non-empty strings of it:
-    beside ``dfa`` run the second halves, one started after each non-empty accepted prefix."""
-    rows = dfa.transitions.tolist()
-    accepting = dfa.accepting.tolist()
-    live = coreachable(dfa).tolist()
-    Key = tuple[int, bool, frozenset[int]]
+def explore(start: int, images: Sequence[Sequence[int]], accepts: Callable[[int], bool], like: DFA, *, split: int, alive: int = -1) -> DFA | None:
+    """The minimal DFA over ``like``'s alphabet of a subset construction on sets of bits (Python
+    ints): from the set ``start``, a set leads on class ``c`` to the union of ``images[b][c]`` over
+    its bits ``b``, taken as the empty set when it has no bit of ``alive``; ``accepts`` says which
+    sets accept. ``None`` past :data:`STATE_LIMIT` sets.
 
-    def step(key: Key, cls: int) -> Key:
-        state, started, halves = key
-        moved = {rows[r][cls] for r in halves}
-        if started and accepting[state]:
-            moved.add(rows[dfa.start][cls])
-        return rows[state][cls], True, frozenset(t for t in moved if live[t])
+    The images of the bits below ``split`` and of those from it up are remembered per value of
+    each part: the parts recur (a set of runs beside many states of the run beside it), so a step
+    is two look-ups and an or per class.
+    """
+    n_classes = len(like.alphabet)
+    empty = (0,) * n_classes
+    known: tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]] = ({0: empty}, {0: empty})
 
-    def accepts(key: Key) -> bool:
-        state, started, halves = key
-        return accepting[state] and started and not any(accepting[r] for r in halves)
+    def image(bits: int, part: int) -> tuple[int, ...]:
+        found = known[part].get(bits)
+        if found is None:
+            found, rest, offset = empty, bits, split * part
+            while rest:
+                lowest = rest & -rest
+                found = tuple(map(operator.or_, found, images[offset + lowest.bit_length() - 1]))
+                rest ^= lowest
+            known[part][bits] = found
+        return found
 
-    return explore((dfa.start, False, frozenset()), step, accepts, dfa)
-
-
-def explore(start: object, step: Callable[..., object], accepts: Callable[..., bool], like: DFA) -> DFA | None:
-    """The minimal DFA over ``like``'s alphabet of the deterministic machine ``start``/``step``/``accepts``."""
+    low = (1 << split) - 1
     index = {start: 0}
     order = [start]
     rows: list[list[int]] = []
-    n_classes = len(like.alphabet)
     for key in order:
         row = []
-        for cls in range(n_classes):
-            target = step(key, cls)
-            if target not in index:
-                if len(index) >= STATE_LIMIT:
+        for target in map(operator.or_, image(key & low, 0), image(key >> split, 1)):
+            if not target & alive:
+                target = 0
+            number = index.get(target)
+            if number is None:
+                if len(order) >= STATE_LIMIT:
                     return None
-                index[target] = len(order)
+                number = index[target] = len(order)
                 order.append(target)
-            row.append(index[target])
+            row.append(number)
         rows.append(row)
     transitions = np.array(rows, dtype=np.int32).reshape(len(rows), n_classes)
     accepting = np.array([accepts(key) for key in order], dtype=np.bool_)
