@@ -270,10 +270,11 @@ def _needed(low_table: _Table, up_table: _Table, classes: tuple[int, ...], count
     pending_at = n_lo + n_up
     inside = set(classes)
     split_here = (2 & keep) << pending_at  # a run of one character of C since a split at rest
+    after_rest, elsewhere = [split_here if c in inside else 0 for c in range(len(like.alphabet))], [0] * len(like.alphabet)
     images = [
-        *[tuple(1 << t if live[t] else 0 for t in row) for row in rows_lo],
-        *[tuple(1 << (n_lo + t) | (split_here if c in inside and rest >> p & 1 else 0) for c, t in enumerate(row)) for p, row in enumerate(rows_up)],
-        *[tuple(_grown(1 << j, counts) << pending_at if c in inside else 0 for c in range(len(like.alphabet))) for j in range(keep.bit_length())],
+        *[[1 << t if live[t] else 0 for t in row] for row in rows_lo],
+        *[[1 << (n_lo + t) | extra for t, extra in zip(row, after_rest if rest >> p & 1 else elsewhere)] for p, row in enumerate(rows_up)],
+        *[[_grown(1 << j, counts) << pending_at if c in inside else 0 for c in range(len(like.alphabet))] for j in range(keep.bit_length())],
     ]
 
     def accepts(bits: int) -> bool:
@@ -283,7 +284,7 @@ def _needed(low_table: _Table, up_table: _Table, classes: tuple[int, ...], count
         return q >= 0 and bool(rest >> p & 1) and any(states >> q & 1 and not _joins(pending, i, counts, wanted) for i, states in reach)
 
     start = 1 << low_table.start | 1 << (n_lo + up_table.start)
-    return explore(start, images, accepts, like, split=pending_at, alive=(1 << n_lo) - 1)
+    return explore(start, images, accepts, like, alive=(1 << n_lo) - 1)
 
 
 def _joins(pending: int, i: int, counts: Counts, wanted: int) -> bool:

@@ -1,7 +1,7 @@
 """Languages derived from a DFA, out of which :mod:`automata.readable` writes structured regexes.
 
-Each is built on the minimal DFA by a small deterministic construction (a subset construction in
-plain Python, :func:`explore`, or an edit of the table), never through a regex: the *cores* of a
+Each is built on the minimal DFA by a small deterministic construction (a subset construction over
+sets of bits, :func:`explore`, or an edit of the table), never through a regex: the *cores* of a
 language closed on one or both sides (its strings with no proper prefix, suffix or factor in it),
 its *primes* when it is closed under concatenation, its *cut states* (every accepted string passes
 them) and the pieces a cut splits it into, and its *branches* by first character when the start
@@ -11,11 +11,12 @@ state is never re-entered. Constructions stop at :data:`STATE_LIMIT` states.
 from __future__ import annotations
 
 import functools
-import operator
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from automata._subsets import OK, WORD_BITS, subsets
+from automata.arrays import Int64Array
 from automata.dfa import DFA, coreachable, coreachable_states
 from automata.minimize import minimize
 from automata.ops import is_subset
@@ -68,69 +69,59 @@ def core(dfa: DFA, kind: str) -> DFA | None:
     live = coreachable_states(rows, accepting)
     start = dfa.start
     n = len(rows)
-    runs = [tuple(1 << t if live[t] else 0 for t in row) for row in rows]  # a run's state r is bit r
+    runs = [[1 << t if live[t] else 0 for t in row] for row in rows]  # a run's state r is bit r
 
     def at(state: int, flag: bool) -> int:  # the bit of dfa's own run, above the runs' bits
         return 1 << (n + 2 * state + flag)
 
     if kind == "prime":
-        own = [tuple(at(t, True) | (runs[start][c] if flag and accepting[q] else 0) for c, t in enumerate(row))
+        own = [[at(t, True) | (runs[start][c] if flag and accepting[q] else 0) for c, t in enumerate(row)]
                for q, row in enumerate(rows) for flag in (False, True)]
     else:
         prefixes, suffixes = kind in ("factor", "prefix"), kind in ("factor", "suffix")
         suffix = 1 << start if suffixes else 0
-        own = [tuple(at(t, flag or (prefixes and accepting[q])) | suffix for t in row)
+        own = [[at(t, flag or (prefixes and accepting[q])) | suffix for t in row]
                for q, row in enumerate(rows) for flag in (False, True)]
     wanted = sum(at(q, kind == "prime") for q in range(n) if accepting[q])
     final = sum(1 << q for q in range(n) if accepting[q])
-    return explore(at(start, False), runs + own, lambda s: bool(s & wanted) and not s & final, dfa, split=n)
+    return explore(at(start, False), runs + own, lambda s: bool(s & wanted) and not s & final, dfa)
 
 
-def explore(start: int, images: Sequence[Sequence[int]], accepts: Callable[[int], bool], like: DFA, *, split: int, alive: int = -1) -> DFA | None:
+def explore(start: int, images: Sequence[Sequence[int]], accepts: Callable[[int], bool], like: DFA, *, alive: int = -1) -> DFA | None:
     """The minimal DFA over ``like``'s alphabet of a subset construction on sets of bits (Python
-    ints): from the set ``start``, a set leads on class ``c`` to the union of ``images[b][c]`` over
-    its bits ``b``, taken as the empty set when it has no bit of ``alive``; ``accepts`` says which
-    sets accept. ``None`` past :data:`STATE_LIMIT` sets.
+    ints, bits below ``len(images)``): from the set ``start``, a set leads on class ``c`` to the
+    union of ``images[b][c]`` over its bits ``b``, taken as the empty set when it has no bit of
+    ``alive``; ``accepts`` says which sets accept. ``None`` past :data:`STATE_LIMIT` sets.
 
-    The images of the bits below ``split`` and of those from it up are remembered per value of
-    each part: the parts recur (a set of runs beside many states of the run beside it), so a step
-    is two look-ups and an or per class.
+    The sets are explored by a compiled kernel (:func:`automata._subsets.subsets`), as words.
     """
-    n_classes = len(like.alphabet)
-    empty = (0,) * n_classes
-    known: tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]] = ({0: empty}, {0: empty})
+    n_words = max(1, -(-len(images) // WORD_BITS))
+    alive &= (1 << WORD_BITS * n_words) - 1
+    rows, keys, status = subsets(_words([start], n_words)[0], _words(images, n_words), _words([alive], n_words)[0], STATE_LIMIT)
+    if status != OK:
+        return None
+    accepting = np.array([accepts(s) for s in _ints(keys.reshape(-1, n_words))], dtype=np.bool_)
+    return minimize(DFA(rows, accepting, 0, like.alphabet))
 
-    def image(bits: int, part: int) -> tuple[int, ...]:
-        found = known[part].get(bits)
-        if found is None:
-            found, rest, offset = empty, bits, split * part
-            while rest:
-                lowest = rest & -rest
-                found = tuple(map(operator.or_, found, images[offset + lowest.bit_length() - 1]))
-                rest ^= lowest
-            known[part][bits] = found
-        return found
 
-    low = (1 << split) - 1
-    index = {start: 0}
-    order = [start]
-    rows: list[list[int]] = []
-    for key in order:
-        row = []
-        for target in map(operator.or_, image(key & low, 0), image(key >> split, 1)):
-            if not target & alive:
-                target = 0
-            number = index.get(target)
-            if number is None:
-                if len(order) >= STATE_LIMIT:
-                    return None
-                number = index[target] = len(order)
-                order.append(target)
-            row.append(number)
-        rows.append(row)
-    transitions = np.array(rows, dtype=np.int32).reshape(len(rows), n_classes)
-    accepting = np.array([accepts(key) for key in order], dtype=np.bool_)
-    return minimize(DFA(transitions, accepting, 0, like.alphabet))
+def _words(values: Sequence[int] | Sequence[Sequence[int]], n_words: int) -> Int64Array:
+    """Non-negative Python ints below ``2**(WORD_BITS * n_words)`` as ``n_words`` words each,
+    least significant first, on a last axis."""
+    if n_words == 1:  # the usual case, and what the general one gives for it
+        return np.array(values, dtype=np.int64)[..., np.newaxis]
+    ints = np.array(values, dtype=object)
+    return np.stack([(ints >> WORD_BITS * k) & _WORD for k in range(n_words)], axis=-1).astype(np.int64)
+
+
+def _ints(words: Int64Array) -> list[int]:
+    """Rows of words (:func:`_words`) as Python ints."""
+    ints = words[:, 0].astype(object)
+    for k in range(1, words.shape[1]):
+        ints |= words[:, k].astype(object) << WORD_BITS * k
+    return ints.tolist()  # type: ignore[no-any-return]
+
+
+_WORD = (1 << WORD_BITS) - 1
 
 
 def branches(dfa: DFA) -> list[DFA]:

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata import counted, structure
+from automata import _jit, counted, structure
 from automata.compile import compile_regex, from_text
 from automata.dfa import DFA
 from automata.structure import closures, core
@@ -90,6 +90,21 @@ def test_known_cores(text: str, kind: str, expected: str) -> None:
     assert accepted(found) == accepted(from_text(expected, "extended"))
 
 
+@pytest.mark.parametrize("mode", ["python", "compiled"])
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [("[abc]*a[abc]{4}c[abc]*", "factor"), ("[abc]*a[abc]{4}", "suffix"), ("[abc]*a[abc]{4}", "prefix"), ("[abc]*a[abc]{4}", "prime")],
+)
+def test_sets_of_more_than_one_word(text: str, kind: str, mode: _jit.Mode) -> None:
+    dfa = from_text(text, "extended")
+    assert 3 * dfa.n_states > structure.WORD_BITS  # the runs and the flagged run take two words
+    with _jit.forced(mode):
+        found = core(dfa, kind)
+    assert found is not None
+    language = accepted(dfa)
+    assert accepted(found) == {s for s in STRINGS if in_core(s, kind, language)}
+
+
 def test_a_construction_past_the_state_limit_is_none(monkeypatch: pytest.MonkeyPatch) -> None:
     dfa = from_text("[abc]*(a[abc]{3}|b[abc]{2})", "extended")  # its suffix core tracks which of many runs are alive
     assert core(dfa, "suffix") is not None
@@ -126,9 +141,9 @@ def test_sets_without_an_alive_bit_are_one_dead_set(monkeypatch: pytest.MonkeyPa
     n, a = len(like.alphabet), like.alphabet.class_of("a")
     images = [[int(c == a) for c in range(n)], [4] * n, [8] * n, [2] * n]
     monkeypatch.setattr(structure, "STATE_LIMIT", 4)  # the three sets reached by "a"s and the dead one
-    found = structure.explore(0b11, images, lambda bits: bits == 0b11, like, split=1, alive=1)
+    found = structure.explore(0b11, images, lambda bits: bits == 0b11, like, alive=1)
     assert found is not None and found.accepts("") and found.accepts("aaa") and not found.accepts("ab")
-    assert structure.explore(0b11, images, lambda bits: bits == 0b11, like, split=1) is None  # {1}, {2}, {3} are kept apart
+    assert structure.explore(0b11, images, lambda bits: bits == 0b11, like) is None  # {1}, {2}, {3} are kept apart
 
 
 def in_least_rest(word: str, dfa: DFA, classes: tuple[int, ...], counts: counted.Counts, rest: int) -> bool:
@@ -155,10 +170,23 @@ def in_least_rest(word: str, dfa: DFA, classes: tuple[int, ...], counts: counted
 @settings(max_examples=80)
 @given(counted_concatenations())
 def test_the_least_rest_holds_what_every_short_string_says(regex: A.Regex) -> None:
-    dfa = compile_regex(regex, UNIVERSE)
+    assert_least_rests(compile_regex(regex, UNIVERSE))
+
+
+@pytest.mark.parametrize("mode", ["python", "compiled"])
+def test_the_least_rest_of_sets_of_more_than_one_word(mode: _jit.Mode) -> None:
+    dfa = from_text("[abc]*ab[abc]{4}c{2}", "extended")
+    assert 2 * dfa.n_states > structure.WORD_BITS
+    with _jit.forced(mode):
+        assert assert_least_rests(dfa) > 0
+
+
+def assert_least_rests(dfa: DFA) -> int:
+    """Checks every least rest before the counted classes found at the end of ``dfa``'s language; how many."""
+    checked = 0
     table = counted._Table(dfa)
     classes = table.last()
-    for counts in table.counts(classes, counted._paired(table, table))[:3] if classes else []:
+    for counts in table.counts(classes, counted._paired(table, table)) if classes else []:
         found = counted._longest(table, table, classes, counts)
         if found is None:
             continue
@@ -166,3 +194,5 @@ def test_the_least_rest_holds_what_every_short_string_says(regex: A.Regex) -> No
         assert needed is not None
         expected = {s for s in STRINGS if in_least_rest(s, dfa, classes, found[0], found[1])}
         assert accepted(needed) == expected
+        checked += 1
+    return checked
