@@ -255,30 +255,36 @@ def _needed(low_table: _Table, up_table: _Table, classes: tuple[int, ...], count
     """The least rest: for each string of ``lower``, the first part of its split with the longest
     run of ``C`` (the rest's strings ``w`` at ``rest`` such that ``w·C^i`` meets ``lower`` for an
     ``i`` in ``I`` and no run of ``C`` at the end of ``w``, after a string at ``rest``, could join
-    it); ``None`` past :data:`automata.structure.STATE_LIMIT` states."""
+    it); ``None`` past :data:`automata.structure.STATE_LIMIT` states.
+
+    Explored as sets of bits: the state of ``lower`` (bit ``q``), of ``upper`` (bit ``n_lo + p``),
+    and the lengths of the runs of ``C`` pending since a split at ``rest`` (from bit ``n_lo + n_up``);
+    the empty set once no string of ``lower`` is left to reach."""
     low, high, optional = counts
-    _, _, wanted = _lengths(counts)
+    _, keep, wanted = _lengths(counts)
     reach = [(i, low_table.at(classes, i, every=False)) for i in range(low, low_table.top(classes, low, high, every=False) + 1)]
     if optional:
         reach.append((0, low_table.final))
     rows_lo, rows_up, live = low_table.rows, up_table.rows, low_table.live
+    n_lo, n_up = len(rows_lo), len(rows_up)
+    pending_at = n_lo + n_up
     inside = set(classes)
-    keep = _lengths(counts)[1]
-    Key = tuple[int, int, int]
-    sink: Key = (-1, -1, 0)  # no longer a prefix of a string of lower
+    split_here = (2 & keep) << pending_at  # a run of one character of C since a split at rest
+    after_rest, elsewhere = [split_here if c in inside else 0 for c in range(len(like.alphabet))], [0] * len(like.alphabet)
+    images = [
+        *[[1 << t if live[t] else 0 for t in row] for row in rows_lo],
+        *[[1 << (n_lo + t) | extra for t, extra in zip(row, after_rest if rest >> p & 1 else elsewhere)] for p, row in enumerate(rows_up)],
+        *[[_grown(1 << j, counts) << pending_at if c in inside else 0 for c in range(len(like.alphabet))] for j in range(keep.bit_length())],
+    ]
 
-    def step(key: Key, c: int) -> Key:
-        q, p, pending = key
-        if q < 0 or not live[rows_lo[q][c]]:
-            return sink
-        grown = (_grown(pending, counts) | ((rest >> p & 1) << 1 & keep)) if c in inside else 0
-        return rows_lo[q][c], rows_up[p][c], grown
-
-    def accepts(key: Key) -> bool:
-        q, p, pending = key
+    def accepts(bits: int) -> bool:
+        q = (bits & ((1 << n_lo) - 1)).bit_length() - 1
+        p = (bits >> n_lo & ((1 << n_up) - 1)).bit_length() - 1
+        pending = bits >> pending_at
         return q >= 0 and bool(rest >> p & 1) and any(states >> q & 1 and not _joins(pending, i, counts, wanted) for i, states in reach)
 
-    return explore((low_table.start, up_table.start, 0), step, accepts, like)
+    start = 1 << low_table.start | 1 << (n_lo + up_table.start)
+    return explore(start, images, accepts, like, alive=(1 << n_lo) - 1)
 
 
 def _joins(pending: int, i: int, counts: Counts, wanted: int) -> bool:

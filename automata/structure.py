@@ -1,7 +1,7 @@
 """Languages derived from a DFA, out of which :mod:`automata.readable` writes structured regexes.
 
-Each is built on the minimal DFA by a small deterministic construction (a subset construction in
-plain Python, :func:`explore`, or an edit of the table), never through a regex: the *cores* of a
+Each is built on the minimal DFA by a small deterministic construction (a subset construction over
+sets of bits, :func:`explore`, or an edit of the table), never through a regex: the *cores* of a
 language closed on one or both sides (its strings with no proper prefix, suffix or factor in it),
 its *primes* when it is closed under concatenation, its *cut states* (every accepted string passes
 them) and the pieces a cut splits it into, and its *branches* by first character when the start
@@ -15,7 +15,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from automata.dfa import DFA, coreachable
+from automata._subsets import OK, WORD_BITS, subsets
+from automata.arrays import Int64Array
+from automata.dfa import DFA, coreachable, coreachable_states
 from automata.minimize import minimize
 from automata.ops import is_subset
 
@@ -56,72 +58,70 @@ def core(dfa: DFA, kind: str) -> DFA | None:
     or for ``"prime"`` its non-empty strings that are no concatenation of two non-empty ones in
     it; ``None`` past :data:`STATE_LIMIT` states.
 
-    Built by a subset construction that runs, beside ``dfa`` itself, a flag saying whether a proper
-    prefix was accepted and the set of states of the runs started after the first character (the
-    proper suffixes); states that cannot accept are left out of that set.
+    Built by a subset construction that runs ``dfa`` itself with a flag, beside a set of runs of
+    its live states: for a core, the flag says whether a proper prefix was accepted and the runs
+    are those started after each character (the proper suffixes); for primes, the flag says
+    whether a character was read and the runs are the second halves, one started after each
+    non-empty accepted prefix.
     """
     rows = dfa.transitions.tolist()
     accepting = dfa.accepting.tolist()
-    live = coreachable(dfa).tolist()
-    prefixes, suffixes = kind in ("factor", "prefix"), kind in ("factor", "suffix")
-    Key = tuple[int, bool, frozenset[int]]
+    live = coreachable_states(rows, accepting)
+    start = dfa.start
+    n = len(rows)
+    runs = [[1 << t if live[t] else 0 for t in row] for row in rows]  # a run's state r is bit r
 
-    def step(key: Key, cls: int) -> Key:
-        state, flag, runs = key
-        moved = frozenset(t for t in (rows[r][cls] for r in runs) if live[t])
-        return rows[state][cls], flag or (prefixes and accepting[state]), moved | {dfa.start} if suffixes else moved
-
-    def accepts(key: Key) -> bool:
-        state, flag, runs = key
-        return accepting[state] and not flag and not any(accepting[r] for r in runs)
+    def at(state: int, flag: bool) -> int:  # the bit of dfa's own run, above the runs' bits
+        return 1 << (n + 2 * state + flag)
 
     if kind == "prime":
-        return _primes(dfa)
-    return explore((dfa.start, False, frozenset()), step, accepts, dfa)
+        own = [[at(t, True) | (runs[start][c] if flag and accepting[q] else 0) for c, t in enumerate(row)]
+               for q, row in enumerate(rows) for flag in (False, True)]
+    else:
+        prefixes, suffixes = kind in ("factor", "prefix"), kind in ("factor", "suffix")
+        suffix = 1 << start if suffixes else 0
+        own = [[at(t, flag or (prefixes and accepting[q])) | suffix for t in row]
+               for q, row in enumerate(rows) for flag in (False, True)]
+    wanted = sum(at(q, kind == "prime") for q in range(n) if accepting[q])
+    final = sum(1 << q for q in range(n) if accepting[q])
+    return explore(at(start, False), runs + own, lambda s: bool(s & wanted) and not s & final, dfa)
 
 
-def _primes(dfa: DFA) -> DFA | None:
-    """The non-empty strings of ``dfa`` that are no concatenation of two non-empty strings of it:
-    beside ``dfa`` run the second halves, one started after each non-empty accepted prefix."""
-    rows = dfa.transitions.tolist()
-    accepting = dfa.accepting.tolist()
-    live = coreachable(dfa).tolist()
-    Key = tuple[int, bool, frozenset[int]]
+def explore(start: int, images: Sequence[Sequence[int]], accepts: Callable[[int], bool], like: DFA, *, alive: int = -1) -> DFA | None:
+    """The minimal DFA over ``like``'s alphabet of a subset construction on sets of bits (Python
+    ints, bits below ``len(images)``): from the set ``start``, a set leads on class ``c`` to the
+    union of ``images[b][c]`` over its bits ``b``, taken as the empty set when it has no bit of
+    ``alive``; ``accepts`` says which sets accept. ``None`` past :data:`STATE_LIMIT` sets.
 
-    def step(key: Key, cls: int) -> Key:
-        state, started, halves = key
-        moved = {rows[r][cls] for r in halves}
-        if started and accepting[state]:
-            moved.add(rows[dfa.start][cls])
-        return rows[state][cls], True, frozenset(t for t in moved if live[t])
-
-    def accepts(key: Key) -> bool:
-        state, started, halves = key
-        return accepting[state] and started and not any(accepting[r] for r in halves)
-
-    return explore((dfa.start, False, frozenset()), step, accepts, dfa)
+    The sets are explored by a compiled kernel (:func:`automata._subsets.subsets`), as words.
+    """
+    n_words = max(1, -(-len(images) // WORD_BITS))
+    alive &= (1 << WORD_BITS * n_words) - 1
+    rows, keys, status = subsets(_words([start], n_words)[0], _words(images, n_words), _words([alive], n_words)[0], STATE_LIMIT)
+    if status != OK:
+        return None
+    accepting = np.array([accepts(s) for s in _ints(keys.reshape(-1, n_words))], dtype=np.bool_)
+    return minimize(DFA(rows, accepting, 0, like.alphabet))
 
 
-def explore(start: object, step: Callable[..., object], accepts: Callable[..., bool], like: DFA) -> DFA | None:
-    """The minimal DFA over ``like``'s alphabet of the deterministic machine ``start``/``step``/``accepts``."""
-    index = {start: 0}
-    order = [start]
-    rows: list[list[int]] = []
-    n_classes = len(like.alphabet)
-    for key in order:
-        row = []
-        for cls in range(n_classes):
-            target = step(key, cls)
-            if target not in index:
-                if len(index) >= STATE_LIMIT:
-                    return None
-                index[target] = len(order)
-                order.append(target)
-            row.append(index[target])
-        rows.append(row)
-    transitions = np.array(rows, dtype=np.int32).reshape(len(rows), n_classes)
-    accepting = np.array([accepts(key) for key in order], dtype=np.bool_)
-    return minimize(DFA(transitions, accepting, 0, like.alphabet))
+def _words(values: Sequence[int] | Sequence[Sequence[int]], n_words: int) -> Int64Array:
+    """Non-negative Python ints below ``2**(WORD_BITS * n_words)`` as ``n_words`` words each,
+    least significant first, on a last axis."""
+    if n_words == 1:  # the usual case, and what the general one gives for it
+        return np.array(values, dtype=np.int64)[..., np.newaxis]
+    ints = np.array(values, dtype=object)
+    return np.stack([(ints >> WORD_BITS * k) & _WORD for k in range(n_words)], axis=-1).astype(np.int64)
+
+
+def _ints(words: Int64Array) -> list[int]:
+    """Rows of words (:func:`_words`) as Python ints."""
+    ints = words[:, 0].astype(object)
+    for k in range(1, words.shape[1]):
+        ints |= words[:, k].astype(object) << WORD_BITS * k
+    return ints.tolist()  # type: ignore[no-any-return]
+
+
+_WORD = (1 << WORD_BITS) - 1
 
 
 def branches(dfa: DFA) -> list[DFA]:

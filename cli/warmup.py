@@ -5,7 +5,8 @@ until the JIT pays, see :mod:`automata._jit`), but a long run compiles the kerne
 during its first minutes, once per install. This command pays that up front: it runs a small
 workload with every kernel forced to compile (or to load from the cache: a second warmup takes a
 second or two) — compiling and comparing regexes of each dialect, small and large, counting,
-sampling, listing the shortest strings, the exact teacher, the state-merging learners in the loop and the enumerative search.
+sampling, listing the shortest strings, the exact teacher, the state-merging learners in the loop,
+the enumerative search and the readable printer's structure constructions.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import click
 from automata import compile_time
 from automata._jit import forced
 from automata.compile import from_text
+from automata.readable import readable
 from automata.sampling import shortest
 from cegis.config import Budgets, LoopConfig
 from cegis.loop import run
@@ -50,6 +52,7 @@ def warm(echo: bool = False) -> float:
             if echo:
                 click.echo(f"  {target} ({dialect})")
         shortest(from_text("(a + b)* c", "simple"), 20)  # the listing of `cli regex --examples`
+        readable(from_text("[abc]*abcab[abc]*", "extended"))  # its core: automata.structure.explore
         warm_up()
     return compile_time.compile_seconds() - before
 
