@@ -130,7 +130,7 @@ def insert_literals(
     word ``w`` labeled ``accept[w]`` for example number ``owners[w]``, creating the nodes they
     need; ``(-1, -1)``, or the first word that meets a differently labeled state and that state
     (the words before it stay in)."""
-    succ, parent, label, depth, labeled_by, meta = tree[0], tree[1], tree[2], tree[3], tree[4], tree[6]
+    succ, parent = tree[0], tree[1]
     begin = 0
     for w in range(ends.shape[0]):
         node = 0
@@ -139,23 +139,41 @@ def insert_literals(
             symbol = symbols[k]
             child = succ[node, symbol]
             if child < 0:
-                child = meta[NODES]
-                meta[NODES] = child + 1
-                depth[child] = depth[node] + 1
-                log_change(tree, NODE, child, 0)
+                child = new_node(tree, node)
                 succ[node, symbol] = child
                 log_change(tree, EDGE, node, symbol)
             node = child
         begin = ends[w]
-        state = find(parent, node)
-        wanted = ACCEPT if accept[w] else REJECT
-        if label[state] == UNKNOWN:
-            log_change(tree, LABEL, state, UNKNOWN)
-            label[state] = wanted
-            labeled_by[state] = owners[w]
-        elif label[state] != wanted:
+        state = labeled(tree, node, accept[w], owners[w])
+        if state >= 0:
             return w, state
     return -1, -1
+
+
+@kernel(size=_used)
+def new_node(tree: Arrays, parent_node: int) -> int:
+    """A new tree node one deeper than ``parent_node`` (logged)."""
+    depth, meta = tree[3], tree[6]
+    child = meta[NODES]
+    meta[NODES] = child + 1
+    depth[child] = depth[parent_node] + 1
+    log_change(tree, NODE, child, 0)
+    return int(child)
+
+
+@kernel(size=_used)
+def labeled(tree: Arrays, node: int, accept: bool, owner: int) -> int:
+    """Label the state of ``node`` as example number ``owner`` says (logged); -1, or that state
+    when it is labeled otherwise."""
+    parent, label, labeled_by = tree[1], tree[2], tree[4]
+    state = find(parent, node)
+    wanted = ACCEPT if accept else REJECT
+    if label[state] == UNKNOWN:
+        log_change(tree, LABEL, state, UNKNOWN)
+        label[state] = wanted
+        labeled_by[state] = owner
+        return -1
+    return -1 if label[state] == wanted else state
 
 
 def _tied_work(tree: Arrays, classes: Int64Array, *rest: object) -> int:
@@ -175,7 +193,7 @@ def insert_tied(
     ``classes[position_ends[p-1]:position_ends[p]]``, and is labeled ``accept[w]`` for example
     number ``owners[w]``. Returns the first word that makes two differently labeled states meet,
     its changes taken back (the words before it stay in), or -1."""
-    succ, parent, label, depth, labeled_by, meta = tree[0], tree[1], tree[2], tree[3], tree[4], tree[6]
+    succ, parent, meta = tree[0], tree[1], tree[6]
     known = np.empty(succ.shape[1], dtype=np.int64)
     for w in range(first, word_ends.shape[0]):
         mark = meta[LOG]
@@ -206,25 +224,13 @@ def insert_tied(
                     break
                 child = find(parent, child)
             else:
-                child = meta[NODES]
-                meta[NODES] = child + 1
-                depth[child] = depth[node] + 1
-                log_change(tree, NODE, child, 0)
+                child = new_node(tree, node)
             for k in range(position_ends[p - 1] if p > 0 else 0, position_ends[p]):
                 if succ[node, classes[k]] < 0:
                     succ[node, classes[k]] = child
                     log_change(tree, EDGE, node, classes[k])
             node = child
-        if not clash:
-            state = find(parent, node)
-            wanted = ACCEPT if accept[w] else REJECT
-            if label[state] == UNKNOWN:
-                log_change(tree, LABEL, state, UNKNOWN)
-                label[state] = wanted
-                labeled_by[state] = owners[w]
-            elif label[state] != wanted:
-                clash = True
-        if clash:
+        if clash or labeled(tree, node, accept[w], owners[w]) >= 0:
             undo(tree, mark)
             return w
     return -1
