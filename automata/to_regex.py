@@ -88,7 +88,8 @@ class Eliminations:
     def regex(self, order: Order, size_limit: int | None = None) -> Regex:
         """:func:`to_regex` in ``order``."""
         removed: tuple[int, ...] = ()
-        out, into, largest = _copied(self.after[removed]) if self.shared else self.after.pop(removed)
+        out, into, largest = self.after[removed] if self.shared else self.after.pop(removed)
+        borrowed = self.shared  # the graph is a kept one: read it, copy it before changing it
         remaining = set(out) - {_INITIAL, _FINAL}
         keys = {q: self._key(order, q, out, into) for q in remaining}
         weights: dict[int, int] = {}  # fewest-edges: the weights read to break ties, while the state's edges stay
@@ -99,11 +100,16 @@ class Eliminations:
             neighbours = (into[victim].keys() | out[victim].keys()) & remaining
             known = self.after.get(removed)
             if known is not None:
-                out, into, largest = _copied(known)
+                out, into, largest = known
+                borrowed = True
             else:
+                if borrowed:
+                    out, into, largest = _copied((out, into, largest))
+                    borrowed = False
+                sources, targets = [p for p in into[victim] if p != victim], [t for t in out[victim] if t != victim]
                 largest = max(largest, *map(_size, _eliminate(victim, out, into)), 0)
                 if self.shared:
-                    self.after[removed] = _copied((out, into, largest))
+                    self.after[removed] = _kept(self.after[removed[:-1]], victim, sources, targets, (out, into, largest))
             for q in neighbours:  # a key reads only the state's own edges: only the victim's neighbours' change
                 keys[q] = self._key(order, q, out, into)
                 weights.pop(q, None)
@@ -139,6 +145,20 @@ def _next(order: Order, remaining: set[int], keys: dict[int, tuple[int, ...]], w
 def _copied(graph: tuple[Edges, Edges, int]) -> tuple[Edges, Edges, int]:
     out, into, largest = graph
     return {k: dict(v) for k, v in out.items()}, {k: dict(v) for k, v in into.items()}, largest
+
+
+def _kept(before: tuple[Edges, Edges, int], victim: int, sources: list[int], targets: list[int], graph: tuple[Edges, Edges, int]) -> tuple[Edges, Edges, int]:
+    """A copy of ``graph``, the kept graph ``before`` after eliminating ``victim``, that shares
+    with ``before`` the edges the elimination left alone (it changed only the out-edges of its
+    ``sources`` and the in-edges of its ``targets``); kept graphs are only read."""
+    out, into, largest = graph
+    kept_out, kept_into = dict(before[0]), dict(before[1])
+    del kept_out[victim], kept_into[victim]
+    for source in sources:
+        kept_out[source] = dict(out[source])
+    for target in targets:
+        kept_into[target] = dict(into[target])
+    return kept_out, kept_into, largest
 
 
 def tidy(regex: Regex) -> Regex:
