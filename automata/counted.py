@@ -101,7 +101,9 @@ class _Table:
         accepting = dfa.accepting.tolist()
         self.final = sum(1 << q for q, a in enumerate(accepting) if a)
         self.live = coreachable_states(self.rows, accepting)
+        self.moves = [[(c, t) for c, t in enumerate(row) if self.live[t]] for row in self.rows]  # (class, target) into live states
         self.known: dict[tuple[tuple[int, ...], bool], tuple[list[int], int]] = {}
+        self.sources: dict[int, list[int]] = {}  # per class: for each state, the states it leads from (bits)
 
     def last(self) -> tuple[int, ...]:
         """The classes some string of the language ends with."""
@@ -114,16 +116,36 @@ class _Table:
         key = (classes, every)
         if key not in self.known:
             sets, index = [self.final], {self.final: 0}
-            test = all if every else any
+            sources = [self._sources(c) for c in classes]
             while True:
-                previous = sets[-1]
-                following = sum(1 << q for q, row in enumerate(self.rows) if test(previous >> row[c] & 1 for c in classes))
+                following = self._before(sets[-1], sources, every)
                 if following in index:
                     break
                 index[following] = len(sets)
                 sets.append(following)
             self.known[key] = sets, index[following]
         return self.known[key]
+
+    def _sources(self, c: int) -> list[int]:
+        """For each state ``t``, the states that class ``c`` leads to ``t``, as bits."""
+        if c not in self.sources:
+            found = [0] * len(self.rows)
+            for q, row in enumerate(self.rows):
+                found[row[c]] |= 1 << q
+            self.sources[c] = found
+        return self.sources[c]
+
+    def _before(self, states: int, sources: list[list[int]], every: bool) -> int:
+        """The states from which each class (with ``every`` false: some class) leads into ``states``."""
+        found = (1 << len(self.rows)) - 1 if every else 0
+        for into in sources:
+            reached, rest = 0, states
+            while rest:
+                low = rest & -rest
+                reached |= into[low.bit_length() - 1]
+                rest ^= low
+            found = found & reached if every else found | reached
+        return found
 
     def at(self, classes: tuple[int, ...], i: int, every: bool = True) -> int:
         """``T_i`` for any ``i``."""
@@ -147,11 +169,12 @@ class _Table:
         """Candidate count sets: for each of ``states``, the longest intervals of lengths ``i`` with
         the state in ``T_i`` (also with 0 when it accepts), unbounded when ``T_i`` repeats with it."""
         sets, loop = self.runs(classes)
-        cycle = functools.reduce(int.__and__, sets[loop:])
+        head = sets[: MAX_COUNT + 1]
+        cycle = functools.reduce(int.__and__, sets[loop:]) if len(sets) <= MAX_COUNT + 1 else 0
         found: list[Counts] = []
-        for q in sorted(states):
-            inside = [bool(s >> q & 1) for s in sets[: MAX_COUNT + 1]]
-            unbounded = bool(cycle >> q & 1) and len(sets) <= MAX_COUNT + 1
+        for q in _representatives(sum(1 << q for q in states), [*head, cycle]):  # the others repeat them
+            inside = [bool(s >> q & 1) for s in head]
+            unbounded = bool(cycle >> q & 1)
             for value, group in itertools.groupby(range(len(inside)), key=inside.__getitem__):
                 members = list(group)
                 if not value:
@@ -164,6 +187,14 @@ class _Table:
                 elif high != 0:
                     found.append((1, high, True))
         return list(dict.fromkeys(found))
+
+
+def _representatives(states: int, splitters: Iterable[int]) -> list[int]:
+    """The least state of each group of ``states`` (bits) that lie in the same ``splitters``, ascending."""
+    groups = [states] if states else []
+    for splitter in splitters:
+        groups = [part for group in groups for part in (group & splitter, group & ~splitter) if part]
+    return sorted((group & -group).bit_length() - 1 for group in groups)
 
 
 def _reached(start: T, successors: Callable[[T], Iterable[T]]) -> set[T]:
@@ -231,23 +262,29 @@ def _grown(lengths: int, counts: Counts) -> int:
 def _splits(low_table: _Table, up_table: _Table, classes: tuple[int, ...], counts: Counts, rest: int) -> bool:
     """Whether every string of ``lower`` is a string that ``upper`` accepts at ``rest`` followed by
     a run of ``C`` of a length in ``I``: a search over the states of both and the lengths of the
-    runs of ``C`` since each split."""
-    _, _, wanted = _lengths(counts)
-    rows_lo, rows_up, live = low_table.rows, up_table.rows, low_table.live
-    inside = set(classes)
-    start = (low_table.start, up_table.start, rest >> up_table.start & 1)
+    runs of ``C`` since each split (one int each: the state of ``lower``, of ``upper``, the lengths)."""
+    cap, keep, wanted = _lengths(counts)
+    unbounded = counts[1] is None
+    rows_lo, rows_up, moves, final = low_table.rows, up_table.rows, low_table.moves, low_table.final
+    inside = [c in classes for c in range(len(rows_lo[0]))]
+    q_bits, p_bits = len(rows_lo).bit_length(), len(rows_up).bit_length()
+    shift, q_mask, p_mask = q_bits + p_bits, (1 << q_bits) - 1, (1 << p_bits) - 1
+    at_rest = [(rest >> p & 1) << shift for p in range(len(rows_up))]  # a split may start: a run of length 0
+    start = low_table.start | up_table.start << q_bits | at_rest[up_table.start]
     seen, frontier = {start}, [start]
     while frontier:
-        q, p, lengths = frontier.pop()
-        if low_table.final >> q & 1 and not lengths & wanted:
+        key = frontier.pop()
+        q, row_up, lengths = key & q_mask, rows_up[key >> q_bits & p_mask], key >> shift
+        if final >> q & 1 and not lengths & wanted:
             return False
-        for c, target in enumerate(rows_lo[q]):
-            if live[target]:
-                following = rows_up[p][c]
-                key = (target, following, (_grown(lengths, counts) if c in inside else 0) | (rest >> following & 1))
-                if key not in seen:
-                    seen.add(key)
-                    frontier.append(key)
+        moved = lengths << 1  # as _grown
+        grown = (moved | (1 << cap if unbounded and moved >> (cap + 1) & 1 else 0)) & keep
+        for c, target in moves[q]:
+            following = row_up[c]
+            key = target | following << q_bits | (grown << shift if inside[c] else 0) | at_rest[following]
+            if key not in seen:
+                seen.add(key)
+                frontier.append(key)
     return True
 
 
@@ -262,9 +299,10 @@ def _needed(low_table: _Table, up_table: _Table, classes: tuple[int, ...], count
     the empty set once no string of ``lower`` is left to reach."""
     low, high, optional = counts
     _, keep, wanted = _lengths(counts)
-    reach = [(i, low_table.at(classes, i, every=False)) for i in range(low, low_table.top(classes, low, high, every=False) + 1)]
+    counted = [(i, low_table.at(classes, i, every=False)) for i in range(low, low_table.top(classes, low, high, every=False) + 1)]
     if optional:
-        reach.append((0, low_table.final))
+        counted.append((0, low_table.final))
+    reach = [(states, _joining(i, counts, wanted)) for i, states in counted]
     rows_lo, rows_up, live = low_table.rows, up_table.rows, low_table.live
     n_lo, n_up = len(rows_lo), len(rows_up)
     pending_at = n_lo + n_up
@@ -281,15 +319,15 @@ def _needed(low_table: _Table, up_table: _Table, classes: tuple[int, ...], count
         q = (bits & ((1 << n_lo) - 1)).bit_length() - 1
         p = (bits >> n_lo & ((1 << n_up) - 1)).bit_length() - 1
         pending = bits >> pending_at
-        return q >= 0 and bool(rest >> p & 1) and any(states >> q & 1 and not _joins(pending, i, counts, wanted) for i, states in reach)
+        return q >= 0 and bool(rest >> p & 1) and any(states >> q & 1 and not pending & joining for states, joining in reach)
 
     start = 1 << low_table.start | 1 << (n_lo + up_table.start)
     return explore(start, images, accepts, like, alive=(1 << n_lo) - 1)
 
 
-def _joins(pending: int, i: int, counts: Counts, wanted: int) -> bool:
-    """Whether a run of one of the ``pending`` lengths, followed by ``i`` more, has a length in ``I``."""
+def _joining(i: int, counts: Counts, wanted: int) -> int:
+    """The pending lengths (bits) whose run, followed by ``i`` more, has a length in ``I``."""
     low, high, _ = counts
     if high is None:  # lengths are held at low
-        return any(pending >> j & 1 and i + j >= low for j in range(1, low + 1))
-    return any(pending >> j & 1 and wanted >> (i + j) & 1 for j in range(1, high + 1))
+        return sum(1 << j for j in range(1, low + 1) if i + j >= low)
+    return sum(1 << j for j in range(1, high + 1) if wanted >> (i + j) & 1)

@@ -33,9 +33,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-import numpy as np
-
-from automata.dfa import DFA, classes_by_target, coreachable
+from automata.dfa import DFA, classes_by_target, coreachable_states
 from automata.errors import SizeLimitExceeded
 from regexlang.ast import (
     Chars,
@@ -90,39 +88,77 @@ class Eliminations:
     def regex(self, order: Order, size_limit: int | None = None) -> Regex:
         """:func:`to_regex` in ``order``."""
         removed: tuple[int, ...] = ()
-        out, into, largest = _copied(self.after[removed]) if self.shared else self.after.pop(removed)
+        out, into, largest = self.after[removed] if self.shared else self.after.pop(removed)
+        borrowed = self.shared  # the graph is a kept one: read it, copy it before changing it
         remaining = set(out) - {_INITIAL, _FINAL}
         keys = {q: self._key(order, q, out, into) for q in remaining}
+        weights: dict[int, int] = {}  # fewest-edges: the weights read to break ties, while the state's edges stay
         while remaining:
-            victim = min(remaining, key=keys.__getitem__)
+            victim = _next(order, remaining, keys, weights, out, into)
             remaining.remove(victim)
             removed += (victim,)
             neighbours = (into[victim].keys() | out[victim].keys()) & remaining
             known = self.after.get(removed)
             if known is not None:
-                out, into, largest = _copied(known)
+                out, into, largest = known
+                borrowed = True
             else:
+                if borrowed:
+                    out, into, largest = _copied((out, into, largest))
+                    borrowed = False
+                sources, targets = [p for p in into[victim] if p != victim], [t for t in out[victim] if t != victim]
                 largest = max(largest, *map(_size, _eliminate(victim, out, into)), 0)
                 if self.shared:
-                    self.after[removed] = _copied((out, into, largest))
+                    self.after[removed] = _kept(self.after[removed[:-1]], victim, sources, targets, (out, into, largest))
             for q in neighbours:  # a key reads only the state's own edges: only the victim's neighbours' change
                 keys[q] = self._key(order, q, out, into)
+                weights.pop(q, None)
             if size_limit is not None and largest > size_limit:
                 raise SizeLimitExceeded("the regex of this DFA", largest, size_limit, "nodes", "pass a larger size_limit= to allow it")
         return tidy(out[_INITIAL].get(_FINAL, _EMPTY))
 
     def _key(self, order: Order, q: int, out: Edges, into: Edges) -> tuple[int, ...]:
-        """The key by which the next state to eliminate is the smallest."""
+        """The key by which the next state to eliminate is the smallest (for fewest-edges, before
+        the tie-break by weight and state that :func:`_next` adds)."""
         if order == "fewest-edges":
-            return _cost(q, out, into)
+            return (_new_edges(q, out, into),)
         if order == "weight":
-            return _cost(q, out, into)[1], q
+            return _weight(q, out, into), q
         return (-1 if order == "farthest" else 1) * self.distance.get(q, 0), q
+
+
+def _next(order: Order, remaining: set[int], keys: dict[int, tuple[int, ...]], weights: dict[int, int], out: Edges, into: Edges) -> int:
+    """The state to eliminate next: the smallest key; for fewest-edges, ties broken by the weight
+    (read only for the tied states, and remembered in ``weights``), then by state number."""
+    if order != "fewest-edges":
+        return min(remaining, key=keys.__getitem__)
+    fewest = min(keys[q] for q in remaining)
+    tied = [q for q in remaining if keys[q] == fewest]
+    if len(tied) == 1:
+        return tied[0]
+    for q in tied:
+        if q not in weights:
+            weights[q] = _weight(q, out, into)
+    return min(tied, key=lambda q: (weights[q], q))
 
 
 def _copied(graph: tuple[Edges, Edges, int]) -> tuple[Edges, Edges, int]:
     out, into, largest = graph
     return {k: dict(v) for k, v in out.items()}, {k: dict(v) for k, v in into.items()}, largest
+
+
+def _kept(before: tuple[Edges, Edges, int], victim: int, sources: list[int], targets: list[int], graph: tuple[Edges, Edges, int]) -> tuple[Edges, Edges, int]:
+    """A copy of ``graph``, the kept graph ``before`` after eliminating ``victim``, that shares
+    with ``before`` the edges the elimination left alone (it changed only the out-edges of its
+    ``sources`` and the in-edges of its ``targets``); kept graphs are only read."""
+    out, into, largest = graph
+    kept_out, kept_into = dict(before[0]), dict(before[1])
+    del kept_out[victim], kept_into[victim]
+    for source in sources:
+        kept_out[source] = dict(out[source])
+    for target in targets:
+        kept_into[target] = dict(into[target])
+    return kept_out, kept_into, largest
 
 
 def tidy(regex: Regex) -> Regex:
@@ -136,15 +172,16 @@ Edges = dict[int, dict[int, Regex]]
 
 def _generalised(dfa: DFA) -> tuple[Edges, Edges]:
     """Out- and in-edges of the generalised automaton over the useful states of ``dfa``."""
-    reachable = np.zeros(dfa.n_states, dtype=np.bool_)
+    rows, accepting = dfa.transitions.tolist(), dfa.accepting.tolist()
+    reachable = [False] * dfa.n_states
     reachable[dfa.start] = True
-    frontier = reachable
-    while frontier.any():
-        following = np.zeros(dfa.n_states, dtype=np.bool_)
-        following[dfa.transitions[frontier].ravel()] = True
-        frontier = following & ~reachable
-        reachable |= following
-    useful = (reachable & coreachable(dfa)).tolist()
+    frontier = [dfa.start]
+    while frontier:
+        for target in rows[frontier.pop()]:
+            if not reachable[target]:
+                reachable[target] = True
+                frontier.append(target)
+    useful = [r and c for r, c in zip(reachable, coreachable_states(rows, accepting))]
     out: Edges = {_INITIAL: {}, _FINAL: {}}
     into: Edges = {_INITIAL: {}, _FINAL: {}}
     for state in range(dfa.n_states):
@@ -153,14 +190,19 @@ def _generalised(dfa: DFA) -> tuple[Edges, Edges]:
     for state in list(out):
         if state < 0:
             continue
-        for target, classes in classes_by_target(dfa.transitions[state].tolist(), useful).items():
-            chars = functools.reduce(CharSet.union, [dfa.alphabet.classes[k] for k in classes])
-            _add(out, into, state, target, Chars(chars))
-        if dfa.accepting[state]:
+        for target, classes in classes_by_target(rows[state], useful).items():
+            _add(out, into, state, target, _label(tuple(dfa.alphabet.classes[k] for k in classes)))
+        if accepting[state]:
             _add(out, into, state, _FINAL, _EPSILON)
     if useful[dfa.start]:
         _add(out, into, _INITIAL, dfa.start, _EPSILON)
     return out, into
+
+
+@functools.lru_cache(maxsize=4096)  # the automata printed in one search share many edges
+def _label(classes: tuple[CharSet, ...]) -> Chars:
+    """The label of an edge taken on ``classes``: their characters as one set."""
+    return Chars(CharSet(tuple(itertools.chain.from_iterable(chars.intervals for chars in classes))))
 
 
 def _add(out: Edges, into: Edges, source: int, target: int, label: Regex) -> None:
@@ -182,16 +224,22 @@ def _distances(out: Edges, start: int) -> dict[int, int]:
     return distance
 
 
-def _cost(state: int, out: Edges, into: Edges) -> tuple[int, int, int]:
-    ins = [(p, r) for p, r in into[state].items() if p != state]
-    outs = [(t, r) for t, r in out[state].items() if t != state]
+def _new_edges(state: int, out: Edges, into: Edges) -> int:
+    """How many edges eliminating ``state`` writes (``|in| × |out|``, self-loops aside)."""
+    loops = state in out[state]
+    return (len(into[state]) - loops) * (len(out[state]) - loops)
+
+
+def _weight(state: int, out: Edges, into: Edges) -> int:
+    """The size the edges written by eliminating ``state`` would add (Delgado and Morais)."""
+    ins = [r for p, r in into[state].items() if p != state]
+    outs = [r for t, r in out[state].items() if t != state]
     loop = out[state].get(state)
-    weight = (
-        sum(_size(r) for _, r in ins) * (len(outs) - 1)
-        + sum(_size(r) for _, r in outs) * (len(ins) - 1)
+    return (
+        sum(map(_size, ins)) * (len(outs) - 1)
+        + sum(map(_size, outs)) * (len(ins) - 1)
         + (_size(loop) * (len(ins) * len(outs) - 1) if loop is not None else 0)
     )
-    return len(ins) * len(outs), weight, state
 
 
 @functools.lru_cache(maxsize=4096)
@@ -230,9 +278,9 @@ def _concat(parts: Iterable[Regex]) -> Regex:
 def _concat_of(parts: tuple[Regex, ...]) -> Regex:
     kept: list[Regex] = []
     for part in (p for item in parts for p in _parts(item)):
-        if part == _EMPTY:
+        if type(part) is EmptySet:  # the nodes without fields: equal exactly when of one type
             return _EMPTY
-        if part != _EPSILON:
+        if type(part) is not Epsilon:
             kept.append(part)
             _fuse_tail(kept)
     return concat(*kept)
@@ -241,20 +289,21 @@ def _concat_of(parts: tuple[Regex, ...]) -> Regex:
 def _fuse_tail(kept: list[Regex]) -> None:
     """Rewrite the end of ``kept`` after an append: ``r* r*`` → ``r*``, ``r r*`` and ``r* r`` → ``r+``."""
     last = kept[-1]
+    before = kept[-2] if len(kept) >= 2 else None
     if isinstance(last, Star):
-        if len(kept) >= 2 and kept[-2] in (last, Plus(last.inner)):
+        if isinstance(before, (Star, Plus)) and before.inner == last.inner:
             kept.pop()
             return
         body = _parts(last.inner)
-        if tuple(kept[-1 - len(body) : -1]) == body:
+        if len(kept) > len(body) and tuple(kept[-1 - len(body) : -1]) == body:
             kept[-1 - len(body) :] = [Plus(last.inner)]
         return
-    if isinstance(last, Plus) and len(kept) >= 2 and kept[-2] == Star(last.inner):
+    if isinstance(last, Plus) and isinstance(before, Star) and before.inner == last.inner:
         del kept[-2]
         return
     for start in range(len(kept) - 2, -1, -1):
         candidate = kept[start]
-        if isinstance(candidate, Star) and _parts(candidate.inner) == tuple(kept[start + 1 :]):
+        if isinstance(candidate, Star) and len(_parts(candidate.inner)) == len(kept) - 1 - start and _parts(candidate.inner) == tuple(kept[start + 1 :]):
             kept[start:] = [Plus(candidate.inner)]
             return
 
@@ -265,11 +314,8 @@ def _union(options: Iterable[Regex]) -> Regex:
 
 @functools.lru_cache(maxsize=1 << 15)
 def _union_of(options: tuple[Regex, ...]) -> Regex:
-    kept: list[Regex] = []
-    for option in (o for item in options for o in _options(item)):
-        if option != _EMPTY and option not in kept:
-            kept.append(option)
-    kept = [o for o in _merge_chars(kept) if not any(_subsumes(other, o) for other in kept)]
+    kept = list(dict.fromkeys(o for item in options for o in _options(item) if type(o) is not EmptySet))
+    kept = _unsubsumed(_merge_chars(kept), kept)
     optional = _EPSILON in kept and len(kept) > 1
     if optional:
         kept.remove(_EPSILON)
@@ -289,15 +335,19 @@ def _options(regex: Regex) -> tuple[Regex, ...]:
     return regex.options if isinstance(regex, Union) else (regex,)
 
 
-def _subsumes(big: Regex, small: Regex) -> bool:
-    """Whether the option ``big`` makes the different option ``small`` redundant (by its shape)."""
-    if big == small:
-        return False
-    if isinstance(big, Star):
-        return small in (big.inner, Plus(big.inner), Optional(big.inner), _EPSILON)
-    if isinstance(big, (Plus, Optional)):
-        return small == big.inner or (small == _EPSILON and isinstance(big, Optional))
-    return False
+def _unsubsumed(options: list[Regex], among: list[Regex]) -> list[Regex]:
+    """The ``options`` that no different option of ``among`` makes redundant by its shape: ``r*``
+    makes ``r``, ``r+``, ``r?`` and ``ε`` redundant, ``r+`` and ``r?`` make ``r``, and ``r?`` makes ``ε``."""
+    starred = {o.inner for o in among if isinstance(o, Star)}
+    wrapped = {o.inner for o in among if isinstance(o, (Plus, Optional))}
+    if not starred and not wrapped:
+        return options
+    empty_too = bool(starred) or any(isinstance(o, Optional) for o in among)
+    return [
+        o
+        for o in options
+        if not (o in starred or o in wrapped or (isinstance(o, (Plus, Optional)) and o.inner in starred) or (isinstance(o, Epsilon) and empty_too))
+    ]
 
 
 def _merge_chars(options: list[Regex]) -> list[Regex]:

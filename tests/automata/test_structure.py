@@ -164,7 +164,7 @@ def in_least_rest(word: str, dfa: DFA, classes: tuple[int, ...], counts: counted
     pending = sum({1 << min(j, cap) for j in runs if j <= cap or high is None})
     ends = [(i, table.at(classes, i, every=False)) for i in range(low, table.top(classes, low, high, every=False) + 1)]
     ends += [(0, table.final)] * optional
-    return any(ending >> states[-1] & 1 and not counted._joins(pending, i, counts, wanted) for i, ending in ends)
+    return any(ending >> states[-1] & 1 and not pending & counted._joining(i, counts, wanted) for i, ending in ends)
 
 
 @settings(max_examples=80)

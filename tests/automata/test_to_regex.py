@@ -12,15 +12,16 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from automata import ops
 from automata.compile import compile_regex, from_text
 from automata.dfa import DFA
 from automata.errors import SizeLimitExceeded
-from automata.to_regex import ORDERS, Eliminations, to_regex
+from automata.to_regex import ORDERS, Eliminations, _unsubsumed, to_regex
 from regexlang import Dialect, parse, unparse
 from regexlang.ast import Chars, Concat, EmptySet, Epsilon, Optional, Plus, Regex, Repeat, Star, Union
-from regexlang.charset import SIMPLE_ALPHABET
+from regexlang.charset import SIMPLE_ALPHABET, CharSet
 from tests.automata.reference import regexes, strings_up_to
 from tests.automata.test_counting import acceptor, dfa_from_rows, dfas
 
@@ -137,3 +138,26 @@ def test_benchmark_regexes_round_trip(shared_data: Path) -> None:
         dfa = from_text(text, dialect)
         printed = unparse(to_regex(dfa), dialect)
         assert ops.equivalent(from_text(printed, dialect), dfa), (text, printed)
+
+
+def _subsumes(big: Regex, small: Regex) -> bool:
+    """The shape rule by its definition, one pair at a time: ``r*`` makes ``r``, ``r+``, ``r?`` and
+    ``ε`` redundant, ``r+`` and ``r?`` make ``r``, ``r?`` makes ``ε`` (a different option only)."""
+    if big == small:
+        return False
+    if isinstance(big, Star):
+        return small in (big.inner, Plus(big.inner), Optional(big.inner), Epsilon())
+    if isinstance(big, (Plus, Optional)):
+        return small == big.inner or (small == Epsilon() and isinstance(big, Optional))
+    return False
+
+
+_BASES: list[Regex] = [Chars(CharSet.of("a")), Chars(CharSet.of("ab")), Epsilon()]
+_SHAPES: list[Regex] = [shape for base in _BASES for shape in (base, Star(base), Plus(base), Optional(base))]
+
+
+@settings(max_examples=200)
+@given(st.lists(st.sampled_from(_SHAPES), max_size=6))
+def test_subsumed_options_are_those_the_pairwise_rule_drops(options: list[Regex]) -> None:
+    expected = [o for o in options if not any(_subsumes(other, o) for other in options)]
+    assert _unsubsumed(options, options) == expected
