@@ -56,11 +56,6 @@ class Quotient:
         )
         self.bound = capacity  # the nodes the words in the tree could need (checked against MAX_NODES)
 
-    @property
-    def conflict(self) -> tuple[int, int]:
-        """The two states whose labels stopped the last failed merge."""
-        return int(self.meta[_kernels.CONFLICT_A]), int(self.meta[_kernels.CONFLICT_B])
-
     @classmethod
     def prefix_tree(
         cls, words: Sequence[SymbolicWord], spelled: AbstractSet[int] = frozenset(), spell_limit: int = 256
@@ -156,16 +151,6 @@ class Quotient:
         """The first example that labeled a node of ``state``."""
         rep = self.find(state)
         return min(int(i) for node, i in enumerate(self.labeled_by[: self.nodes]) if i >= 0 and self.find(node) == rep)
-
-    def _new(self, depth: int) -> int:
-        node = self.nodes
-        self.meta[_kernels.NODES] = node + 1
-        self.depth[node] = depth
-        self._log(_kernels.NODE, node, 0)
-        return node
-
-    def _log(self, kind: int, node: int, value: int) -> None:
-        _kernels.log_change(self.arrays, kind, node, value)
 
     @property
     def nodes(self) -> int:
