@@ -482,9 +482,10 @@ def _candidates(
         missed = checked.misses(dfa)
         wrong = [untied[w][0] for w, _ in missed]
         if wrong and not patch:
-            for w, path in missed:
-                witness = Example("".join(representatives[k] for k in path), untied[w][1].label)
-                witnesses.setdefault(witness.string, witness)
+            for w, path in missed:  # many misses spell one string: build each witness once
+                string = "".join(map(representatives.__getitem__, path))
+                if string not in witnesses:
+                    witnesses[string] = Example(string, untied[w][1].label)
             return
         if len(wrong) > MAX_LISTING_STATES:  # a list longer than any hypothesis may be: not worth building
             problems.append(f"{how}: {len(wrong)} clustered examples left out of the tree are missed")

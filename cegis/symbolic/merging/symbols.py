@@ -114,6 +114,7 @@ def encoder(alphabet: Alphabet) -> Callable[[Counterexample], SymbolicWord | Non
     over the same alphabet for every round of agreements and witnesses."""
     representatives = [c.first() for c in alphabet.classes]
     universe = alphabet.universe
+    class_of = _ClassOf(alphabet)
 
     @functools.lru_cache(maxsize=1 << 12)
     def covered(chars: CharSet) -> Position:
@@ -129,7 +130,7 @@ def encoder(alphabet: Alphabet) -> Callable[[Counterexample], SymbolicWord | Non
     @functools.lru_cache(maxsize=1 << 16)  # an encoder outlives a run: one process runs many on one alphabet
     def encode(example: Counterexample) -> SymbolicWord | None:
         if isinstance(example, Example):
-            classes = alphabet.encode(example.string).tolist()
+            classes = list(map(class_of.__getitem__, example.string))
             if -1 in classes:
                 return _outside(example)
             return SymbolicWord.literal(classes, example.label)
@@ -139,6 +140,19 @@ def encoder(alphabet: Alphabet) -> Callable[[Counterexample], SymbolicWord | Non
         return SymbolicWord(tuple(covered(chars) for chars in example.positions), example.label)
 
     return encode
+
+
+class _ClassOf(dict[str, int]):
+    """Each character's class in ``alphabet`` (-1 outside its universe), looked up once: the
+    examples of a learner call spell their strings with few distinct characters."""
+
+    def __init__(self, alphabet: Alphabet) -> None:
+        super().__init__()
+        self.alphabet = alphabet
+
+    def __missing__(self, char: str) -> int:
+        self[char] = found = self.alphabet.class_of(char)
+        return found
 
 
 def _outside(example: Counterexample) -> SymbolicWord | None:
