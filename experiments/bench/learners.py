@@ -15,9 +15,12 @@ printable ASCII (:mod:`experiments.datasets.structured_regex`), for several seed
 * ``plain``: as ``paper`` with plain counterexamples (single strings), not in the default run.
 
 The table is grouped by StarDepth: success rate; at success the median labeled examples (a
-clustered line counts as one) and epochs; membership queries; median and p95 wall time per run; and
-the median ratio of the learned regex's printed length to the target's canonical print. Runs are spread over a
-process pool. Run:
+clustered line counts as one) and epochs; membership queries; median and p95 wall time per run, p95
+CPU time per run (what a loaded machine does not inflate) and per epoch of a run (``cpu/ep``: the
+shortest protocol's runs last up to 100 epochs); and the median ratio of the learned regex's printed
+length to the target's canonical print. Runs are spread over a process pool whose workers each run
+:func:`experiments.warmup.warm` first, so a run's time is its own, steady state: loading and
+compiling kernels is a process's start-up, which ``bench startup`` measures. Run:
 
     python -m experiments.bench.learners [--learners symbolic,rpni] [--datasets simple,extended,kb13,nl-rx,structured-regex]
                                          [--seeds 3] [--protocols paper,shortest,plain] [--quick] [--workers 2]
@@ -46,6 +49,7 @@ from experiments.datasets import Task, load_kb13_extrx, load_paper_list
 from experiments.datasets.nlrx_extended import load_nl_rx_extended
 from experiments.datasets.structured_regex import load_structured_regex
 from experiments.units import loop_task
+from experiments.warmup import warm
 from oracle.exact import ExactTeacher, TeacherConfig
 from regexlang import unparse
 from regexlang.metrics import text_length
@@ -164,7 +168,10 @@ def table(results: Sequence[Result]) -> str:
     for r in results:
         for depth in (str(r.job.task.metrics.star_depth), "all"):
             groups[(r.job.learner, r.job.dataset, r.job.protocol, depth)].append(r)
-    head = f"{'learner':<9} {'dataset':<16} {'protocol':<8} {'depth':>5} {'runs':>5} {'success':>8} {'examples':>8} {'epochs':>6} {'MQ':>7} {'t p50':>6} {'t p95':>6} {'len x':>5}"
+    head = (
+        f"{'learner':<9} {'dataset':<16} {'protocol':<8} {'depth':>5} {'runs':>5} {'success':>8} {'examples':>8} {'epochs':>6} "
+        f"{'MQ':>7} {'t p50':>6} {'t p95':>6} {'cpu p95':>7} {'cpu/ep':>6} {'len x':>5}"
+    )
     lines = [head, "-" * len(head)]
     for key in sorted(groups, key=lambda k: (k[0], DATASETS.index(k[1]), k[2], k[3])):
         rows = groups[key]
@@ -174,6 +181,7 @@ def table(results: Sequence[Result]) -> str:
             f"{100 * len(won) / len(rows):>7.1f}% {_fmt(_median(r.examples for r in won)):>8} "
             f"{_fmt(_median(r.epochs for r in won)):>6} {_fmt(_median(r.membership_queries for r in rows), 0):>7} "
             f"{_fmt(_median(r.seconds for r in rows), 2):>6} {_fmt(_p95(r.seconds for r in rows), 2):>6} "
+            f"{_fmt(_p95(r.cpu_seconds for r in rows), 2):>7} {_fmt(_p95(r.cpu_seconds / max(1, r.epochs) for r in rows), 2):>6} "
             f"{_fmt(_median(r.length_ratio for r in won if r.length_ratio is not None), 2):>5}"
         )
     return "\n".join(lines)
@@ -221,7 +229,7 @@ def main(
     todo = jobs(names, chosen, seeds, [cast(Protocol, p) for p in protocols.split(",")], quick, data)
     started = time.perf_counter()
     done: list[Result] = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=warm) as pool:  # runs measured warm: start-up is `bench startup`'s
         for future in as_completed([pool.submit(run_job, job) for job in todo]):
             done.append(future.result())
             if results is not None:
