@@ -27,6 +27,7 @@ from automata.minimize import minimize
 from automata.ops import dead_state, difference, equivalent, union
 from automata.pruning import pruned
 from automata.readable import readable
+from cegis.gc_pause import gc_paused
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.symbolic.merging import agreement
 from cegis.symbolic.merging.classes import excluded, read_classes
@@ -139,7 +140,8 @@ class MergingLearner:
         proposal's memo carries on with the examples implied now."""
         started = time.perf_counter()
         facts = {e.string: e for e in memory.implied}
-        proposal = _learn(examples, dialect, universe, self, memory.agreements, facts)
+        with gc_paused():
+            proposal = _learn(examples, dialect, universe, self, memory.agreements, facts)
         seconds = time.perf_counter() - started
         kept = agreement.Memory(memory.agreements, tuple(facts.values()))
         return attrs.evolve(proposal, cost=LearnerCost(seconds=seconds), memo=kept if kept != agreement.Memory() else None)

@@ -1,0 +1,71 @@
+"""The collector is off inside a learner call and back on after it, also when calls overlap."""
+
+from __future__ import annotations
+
+import gc
+import threading
+from typing import Any
+
+import pytest
+
+from cegis.gc_pause import gc_paused
+from cegis.symbolic.merging.learner import symbolic
+from oracle.examples import Example
+from regexlang import universe
+
+
+def test_the_collector_is_paused_inside_and_resumes_after() -> None:
+    assert gc.isenabled()
+    with gc_paused():
+        assert not gc.isenabled()
+        with gc_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # an inner pause ending does not resume it
+    assert gc.isenabled()
+
+
+def test_it_resumes_after_an_error_and_leaves_a_disabled_collector_off() -> None:
+    with pytest.raises(ValueError), gc_paused():
+        raise ValueError
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with gc_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_overlapping_calls_in_threads_resume_it_when_the_last_ends() -> None:
+    inside, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with gc_paused():
+            inside.set()
+            release.wait()
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    inside.wait()
+    with gc_paused():
+        pass
+    assert not gc.isenabled()  # the thread's call still runs
+    release.set()
+    thread.join()
+    assert gc.isenabled()
+
+
+def test_a_learner_call_runs_paused(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cegis.symbolic.merging.learner as merging
+
+    seen: list[bool] = []
+    learn = merging._learn
+
+    def watched(*args: Any) -> Any:
+        seen.append(gc.isenabled())
+        return learn(*args)
+
+    monkeypatch.setattr(merging, "_learn", watched)
+    proposal = symbolic().learn([Example("ab", True), Example("b", False)], "simple", universe("simple"))
+    assert proposal.regex is not None and seen == [False] and gc.isenabled()
