@@ -164,8 +164,8 @@ def _round_robin(paths: list[StatePath], depth: int, draw: random.Random) -> lis
     """The recursion "paths ending at ``depth``, then each branch's own order, interleaved", run on
     an explicit stack: paths can share prefixes far longer than Python's recursion limit. Branches
     are shuffled when their node is first visited and visited in that order, as a recursion would."""
-    # A frame: its paths and depth, its shuffled branches, and the orders of those done so far.
-    stack: list[tuple[list[StatePath], int, list[list[StatePath]], list[list[StatePath]]]] = []
+    # A frame: the paths ending at its depth, its shuffled branches, and the orders of those done so far.
+    stack: list[tuple[list[StatePath], list[list[StatePath]], list[list[StatePath]]]] = []
     done: list[StatePath] | None = None
     pending: tuple[list[StatePath], int] | None = (paths, depth)
     while True:
@@ -176,22 +176,24 @@ def _round_robin(paths: list[StatePath], depth: int, draw: random.Random) -> lis
                 done = group
             else:
                 branches: dict[int, list[StatePath]] = {}
+                ends: list[StatePath] = []
                 for p in group:
                     if len(p) > level:
                         branches.setdefault(p[level], []).append(p)
+                    else:  # a group's paths are at least ``level`` long
+                        ends.append(p)
                 keys = list(branches)
                 draw.shuffle(keys)
-                stack.append((group, level, [branches[key] for key in keys], []))
+                stack.append((ends, [branches[key] for key in keys], []))
         if done is not None:
             if not stack:
                 return done
-            stack[-1][3].append(done)
+            stack[-1][2].append(done)
             done = None
-        group, level, children, ordered = stack[-1]
+        ends, children, ordered = stack[-1]
         if len(ordered) < len(children):
-            pending = (children[len(ordered)], level + 1)
+            pending = (children[len(ordered)], len(stack) + depth)
             continue
         stack.pop()
-        ends_here = [p for p in group if len(p) == level]
         interleaved = [p for layer in zip_longest(*ordered) for p in sorted(filter(None, layer), key=len)]
-        done = ends_here + interleaved
+        done = ends + interleaved
