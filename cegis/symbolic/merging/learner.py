@@ -30,6 +30,7 @@ from automata.readable import readable
 from cegis.gc_pause import gc_paused
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.symbolic.merging import agreement
+from cegis.symbolic.merging.anchored import anchored_hypotheses
 from cegis.symbolic.merging.classes import excluded, read_classes
 from cegis.symbolic.merging.exact import smallest
 from cegis.symbolic.merging.factors import factor_hypotheses
@@ -407,7 +408,8 @@ def _factored(
     their regexes (the extended dialect prints them as they are, with ``&``, instead of their
     automata's state elimination)."""
     out = []
-    for regex, how in factor_hypotheses(positives, negatives, universe, classes, shown):
+    hypotheses = factor_hypotheses(positives, negatives, universe, classes, shown) + anchored_hypotheses(positives, negatives, universe, [*shown, *classes])
+    for regex, how in hypotheses:
         try:
             dfa = minimize(compile_regex(regex, universe, state_limit=CHECK_STATE_LIMIT))
         except AutomataError as error:

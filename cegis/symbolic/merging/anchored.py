@@ -1,0 +1,113 @@
+"""Hypotheses that say how a string starts or ends, one rule or another: "ends with a lower-case
+letter or starts with a vowel", "ends with ``dog``, starts with ``truck``, or is one lower-case
+letter".
+
+The other families describe what every positive holds; a union of anchored rules is what no
+positive shares, each rule covering some of them. Merging needs a state per remembered character
+to learn it and the factor families cannot spell it, so such targets were refuted epoch after
+epoch. A rule is a prefix or suffix (a word of at most :data:`LONGEST_ANCHOR` characters, or one
+character of a class) or one character of a class alone; it is admissible when no negative
+follows it, and a few admissible rules that cover every positive are chosen greedily. A word
+must be at least :data:`SHORTEST_FACTOR` characters long and begin or end two positives: one
+positive's word is a listing of it, and a shared single character too often a coincidence.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterator, Sequence
+
+import attrs
+
+from cegis.symbolic.merging.pieces import piece_name
+from cegis.symbolic.merging.shared import SHORTEST_FACTOR, Hypotheses
+from regexlang.ast import Chars, Regex, Star, concat, union
+from regexlang.ast import text as text_regex
+from regexlang.charset import CharSet
+
+#: Most characters of an anchored word.
+LONGEST_ANCHOR = 8
+#: Most rules of a hypothesis (more would be a listing).
+MOST_RULES = 3
+
+Where = str  # "starts", "ends" or "is"
+
+
+@attrs.frozen
+class Rule:
+    """Strings that start with, end with, or are ``piece`` (a word, or one character of a class)."""
+
+    where: Where
+    piece: str | CharSet
+
+    def regex(self, anything: Regex) -> Regex:
+        """The strings over ``anything``'s characters that follow the rule."""
+        piece = text_regex(self.piece) if isinstance(self.piece, str) else Chars(self.piece)
+        return piece if self.where == "is" else concat(piece, anything) if self.where == "starts" else concat(anything, piece)
+
+    def name(self) -> str:
+        """The rule described (``ends dog``)."""
+        return f"{self.where} {piece_name(self.piece)}"
+
+
+def anchored_hypotheses(
+    positives: Sequence[str], negatives: Sequence[str], universe: CharSet, classes: Sequence[CharSet]
+) -> Hypotheses:
+    """The union of at most :data:`MOST_RULES` anchored rules that covers every positive and that
+    no negative follows, when more than one rule is needed and there is such a union; rules over
+    ``classes`` (distinct, smaller than the ``universe``) compete with words."""
+    if not positives or not negatives or "" in positives:
+        return []
+    kinds = [c for c in dict.fromkeys(classes) if universe - c]
+    refused = set(_rules(negatives, kinds))
+    held: dict[Rule, set[int]] = {}
+    for i, positive in enumerate(positives):
+        for rule in _rules([positive], kinds):
+            if rule not in refused:
+                held.setdefault(rule, set()).add(i)
+    held = {rule: ids for rule, ids in held.items() if len(ids) > 1 or not isinstance(rule.piece, str)}
+    chosen = _cover(held, len(positives))
+    if len(chosen) < 2:
+        return []
+    anything = Star(Chars(universe))
+    return [(union(*(rule.regex(anything) for rule in chosen)), f"anchored ({', '.join(rule.name() for rule in chosen)})")]
+
+
+def _rules(strings: Sequence[str], classes: Sequence[CharSet]) -> Iterator[Rule]:
+    """Every rule some of ``strings`` follows (each once per string it comes from)."""
+    for string in strings:
+        for length in range(SHORTEST_FACTOR, min(len(string), LONGEST_ANCHOR) + 1):
+            yield Rule("starts", string[:length])
+            yield Rule("ends", string[-length:])
+        if not string:
+            continue
+        for chars in classes:
+            if string[0] in chars:
+                yield Rule("starts", chars)
+            if string[-1] in chars:
+                yield Rule("ends", chars)
+            if len(string) == 1 and string in chars:
+                yield Rule("is", chars)
+
+
+def _cover(held: dict[Rule, set[int]], count: int) -> list[Rule]:
+    """At most :data:`MOST_RULES` rules that together hold all ``count`` positives, chosen
+    greedily: the rule holding most positives not yet held, then a class over a word, then the
+    larger class or the longer word (all the positives it holds share), then the first found;
+    empty when they do not cover."""
+    uncovered = set(range(count))
+    chosen: list[Rule] = []
+    heap = [(-len(ids), isinstance(rule.piece, str), -len(rule.piece), n, rule) for n, (rule, ids) in enumerate(held.items())]
+    heapq.heapify(heap)
+    while uncovered and heap and len(chosen) < MOST_RULES:
+        count_now, word, length, n, rule = heap[0]
+        now = len(held[rule] & uncovered)
+        if now != -count_now:  # it holds fewer now: back in its place (counts only fall)
+            heapq.heapreplace(heap, (-now, word, length, n, rule))
+            continue
+        heapq.heappop(heap)
+        if not now:
+            break
+        chosen.append(rule)
+        uncovered -= held[rule]
+    return chosen if not uncovered else []
