@@ -2,9 +2,9 @@
 
 A learner checks every candidate against every example it holds (hundreds of clustered examples of
 tens of positions each, for each of hundreds of candidates); walked one example at a time in Python
-with sets of states this was a tenth of a learner's run. Here the examples come packed into flat
-arrays and one call walks them all, each with its set of states as a list (to read) and stamps (to
-deduplicate), so a step costs the states it reaches, not the automaton's size.
+with sets of states this was a twelfth of the slowest learner runs. Here the examples come packed
+into flat arrays and one call walks them all, each with its set of states as a list (to read) and
+stamps (to deduplicate), so a step costs the states it reaches, not the automaton's size.
 """
 
 from __future__ import annotations
@@ -15,8 +15,10 @@ from automata._jit import kernel
 from automata.arrays import BoolArray, Int64Array, IntArray
 
 
-def _work(transitions: IntArray, start: int, members: Int64Array, member_ends: Int64Array, outside: BoolArray,
-          codes: Int64Array, starts: Int64Array, ends: Int64Array) -> int:
+def _work(
+    transitions: IntArray, start: int, members: Int64Array, member_ends: Int64Array, outside: BoolArray, codes: Int64Array,
+    *bounds: Int64Array,
+) -> int:
     """The steps of a call at most: every position read from every state (see :mod:`automata._jit`)."""
     return int(codes.shape[0]) * int(transitions.shape[0]) + int(members.shape[0])
 

@@ -104,9 +104,9 @@ def misclassified(
 def _wrong(
     dfa: DFA, examples: Sequence[Counterexample], reading: Reading, within: Callable[[CharSet], list[int]] | None
 ) -> BoolArray:
-    """Which of ``examples`` ``dfa`` does not satisfy: a positive needs a reached state, none
-    leaving the universe and all accepting; a negative no accepting state reached (``loose``: not
-    all of a positive's conditions)."""
+    """Which of ``examples`` ``dfa`` does not satisfy. A positive needs every string accepted: some
+    state reached, none of its strings leaving the universe, every reached state accepting. A
+    negative needs no reached state accepting (``loose``: only that not every string is accepted)."""
     reached, leaves = _walked(dfa, examples, within)
     accepting = dfa.accepting
     some = (reached & accepting).any(axis=1)
@@ -125,8 +125,9 @@ def _walked(
     A position is coded by what it reads: code ``c < n`` (the alphabet's size) is the class ``c``
     alone, as a plain string's characters read; ``n``, nothing, as a character outside the
     universe; the codes after, the distinct character sets of the clustered positions, each read
-    once per call (positions are told apart by identity first: the same set recurs in many
-    examples as one object, and comparing sets by value cost more than walking them).
+    once per call (:func:`_read`). Positions are told apart by identity first: a set recurs in many
+    examples as one object, and hashing and comparing every position by value cost as much as the
+    walk itself.
     """
     alphabet = dfa.alphabet
     n = len(alphabet)
@@ -136,11 +137,15 @@ def _walked(
     code_by_id: dict[int, int] = {}
     code_by_set: dict[CharSet, int] = {}
     members, member_ends, outside = list(range(n)), [*range(1, n + 1), n], [False] * n + [True]
+
+    def read(chars: CharSet) -> tuple[Sequence[int], bool]:
+        return _read(alphabet, chars) if within is None else (within(chars), not chars.issubset(alphabet.universe))
+
     for chars in {id(p): p for p in positions}.values():
         code = code_by_set.get(chars)
         if code is None:
             code = code_by_set[chars] = len(outside)
-            classes, leaves = _read(alphabet, chars) if within is None else (within(chars), not chars.issubset(alphabet.universe))
+            classes, leaves = read(chars)
             members.extend(classes)
             member_ends.append(len(members))
             outside.append(leaves)
@@ -169,7 +174,7 @@ def _walked(
 
 
 @functools.lru_cache(maxsize=4096)
-def _read(alphabet: Alphabet, chars: CharSet) -> tuple[tuple[int, ...], bool]:
+def _read(alphabet: Alphabet, chars: CharSet) -> tuple[Sequence[int], bool]:
     """The classes of ``alphabet`` that ``chars`` meets, and whether some of its characters are
     outside the universe. Remembered across calls: a learner checks one set of examples against
     many candidates, most over a few alphabets, and finding the classes cost more than the walk."""
