@@ -17,7 +17,7 @@ from automata.alphabet import partition
 from automata.compile import compile_regex
 from automata.dfa import DFA
 from automata.ops import difference
-from oracle.clustered import Reading, _walked, lift, misclassified, reachable_states, satisfies
+from oracle.clustered import Reading, lift, misclassified, reachable_states, satisfies
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.charset import EXTENDED_ALPHABET, SIMPLE_ALPHABET, UNICODE, CharSet
 from regexlang.dialects import parse
@@ -172,16 +172,3 @@ def test_misclassified_matches_expansion_in_both_kernel_forms(
             if isinstance(example, ClusteredExample):
                 assert reachable_states(dfa, example) == reference_reached(dfa, example)
 
-
-@settings(max_examples=50)
-@given(small_dfas(), small_examples())
-def test_the_walk_kernel_returns_the_same_arrays_in_both_forms(dfa: DFA, examples: list[Counterexample]) -> None:
-    def walked() -> tuple[list[list[bool]], list[bool], str, str]:
-        reached, leaves = _walked(dfa, examples, None)
-        return reached.tolist(), leaves.tolist(), str(reached.dtype), str(leaves.dtype)
-
-    with _jit.forced("python"):
-        python = walked()
-    with _jit.forced("compiled"):
-        compiled = walked()
-    assert python == compiled
