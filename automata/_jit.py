@@ -14,7 +14,7 @@ imports numba and compiles (or loads the cached machine code):
   (while another process compiles the same kernel into the same cache, small calls go on in Python).
 
 Both forms run the same source, so they return the same values; ``test_kernel_twins.py`` in
-``tests/automata`` and ``tests/cegis/symbolic`` runs the workloads both ways. ``REGEX_CEGIS_KERNELS=compiled`` (or ``python``) forces one form, for
+``tests/automata``, ``tests/oracle`` and ``tests/cegis/symbolic`` runs the workloads both ways. ``REGEX_CEGIS_KERNELS=compiled`` (or ``python``) forces one form, for
 benchmarks and tests; :func:`forced` does the same in-process.
 
 Where the cache lives (numba's own order, first usable wins): ``$NUMBA_CACHE_DIR`` when set; the

@@ -18,11 +18,17 @@ universe lead nowhere, so they count as rejected strings.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Literal
 
+import numpy as np
+
+from automata.alphabet import Alphabet
+from automata.arrays import BoolArray
 from automata.dfa import DFA
 from automata.paths import Path, Step, steps_from
+from oracle import _kernels
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.charset import CharSet
 
@@ -70,7 +76,8 @@ def reachable_states(
     """The states ``dfa`` reaches on the strings of ``example``, and whether some of them leave
     the universe (those strings are rejected and reach no state). ``within`` is
     ``dfa.alphabet.classes_within``, or a cache of it shared by many examples."""
-    return _Walk(dfa, within).reached(example)
+    reached, leaves = _walked(dfa, [example], within)
+    return frozenset(np.flatnonzero(reached[0]).tolist()), bool(leaves[0])
 
 
 def satisfies(
@@ -83,52 +90,92 @@ def satisfies(
     """Whether the hypothesis ``dfa`` labels every string of ``example`` as the example does (under
     the ``loose`` reading, a negative only needs some string rejected). ``within``: as in
     :func:`reachable_states`."""
-    return _Walk(dfa, within).satisfied(example, reading)
+    return not _wrong(dfa, [example], reading, within)[0]
 
 
 def misclassified(
     dfa: DFA, examples: Iterable[Counterexample], *, reading: Reading = "universal"
 ) -> tuple[Counterexample, ...]:
-    """The examples ``dfa`` does not satisfy (the repair loop's satisfaction check)."""
-    walk = _Walk(dfa, functools.cache(dfa.alphabet.classes_within))  # clustered positions repeat a lot
-    return tuple(e for e in examples if not walk.satisfied(e, reading))
+    """The examples ``dfa`` does not satisfy (the repair loop's satisfaction check), in order."""
+    examples = list(examples)
+    return tuple(itertools.compress(examples, _wrong(dfa, examples, reading, None).tolist()))
 
 
-class _Walk:
-    """``dfa`` read example after example: its table as Python lists (indexing numpy arrays per
-    position cost most of a check), and what each position's characters read, remembered."""
+def _wrong(
+    dfa: DFA, examples: Sequence[Counterexample], reading: Reading, within: Callable[[CharSet], list[int]] | None
+) -> BoolArray:
+    """Which of ``examples`` ``dfa`` does not satisfy. A positive needs every string accepted: some
+    state reached, none of its strings leaving the universe, every reached state accepting. A
+    negative needs no reached state accepting (``loose``: only that not every string is accepted)."""
+    reached, leaves = _walked(dfa, examples, within)
+    accepting = dfa.accepting
+    some = (reached & accepting).any(axis=1)
+    every = reached.any(axis=1) & ~(reached & ~accepting).any(axis=1) & ~leaves
+    labels = np.fromiter((e.label for e in examples), dtype=np.bool_, count=len(examples))
+    wrong: BoolArray = np.where(labels, ~every, every if reading == "loose" else some)
+    return wrong
 
-    def __init__(self, dfa: DFA, within: Callable[[CharSet], list[int]] | None) -> None:
-        self.dfa = dfa
-        self.rows: list[list[int]] | None = None  # built at the first clustered example
-        self.accepting: list[bool] = []
-        classes_within, universe = within or dfa.alphabet.classes_within, dfa.alphabet.universe
-        self.read: Callable[[CharSet], tuple[list[int], bool]] = functools.cache(
-            lambda chars: (classes_within(chars), chars.issubset(universe))
-        )
 
-    def reached(self, example: ClusteredExample) -> tuple[frozenset[int], bool]:
-        """As :func:`reachable_states`."""
-        if self.rows is None:
-            self.rows, self.accepting = self.dfa.transitions.tolist(), self.dfa.accepting.tolist()
-        rows = self.rows
-        states = {self.dfa.start}
-        leaves = False
-        for chars in example.positions:
-            classes, inside = self.read(chars)
-            leaves = leaves or not inside
-            if not classes or not states:
-                return frozenset(), True
-            states = {row[k] for row in map(rows.__getitem__, states) for k in classes}
-        return frozenset(states), leaves
+def _walked(
+    dfa: DFA, examples: Sequence[Counterexample], within: Callable[[CharSet], list[int]] | None
+) -> tuple[BoolArray, BoolArray]:
+    """:func:`oracle._kernels.walk` on ``examples`` packed for ``dfa``: the states each reaches and
+    whether it leaves the universe.
 
-    def satisfied(self, example: Counterexample, reading: Reading) -> bool:
-        """As :func:`satisfies`."""
-        if isinstance(example, Example):
-            return self.dfa.accepts(example.string) == example.label
-        states, leaves = self.reached(example)
-        accepting = [self.accepting[s] for s in states]
-        all_accepted = bool(states) and not leaves and all(accepting)
-        if example.label:
-            return all_accepted
-        return not all_accepted if reading == "loose" else not any(accepting)
+    A position is coded by what it reads: code ``c < n`` (the alphabet's size) is the class ``c``
+    alone, as a plain string's characters read; ``n``, nothing, as a character outside the
+    universe; the codes after, the distinct character sets of the clustered positions, each read
+    once per call (:func:`_read`). Positions are told apart by identity first: a set recurs in many
+    examples as one object, and hashing and comparing every position by value cost as much as the
+    walk itself.
+    """
+    alphabet = dfa.alphabet
+    n = len(alphabet)
+    plain = [isinstance(e, Example) for e in examples]
+    clustered = [e for e in examples if isinstance(e, ClusteredExample)]
+    positions = list(itertools.chain.from_iterable(e.positions for e in clustered))
+    code_by_id: dict[int, int] = {}
+    code_by_set: dict[CharSet, int] = {}
+    members, member_ends, outside = list(range(n)), [*range(1, n + 1), n], [False] * n + [True]
+
+    def read(chars: CharSet) -> tuple[Sequence[int], bool]:
+        return _read(alphabet, chars) if within is None else (within(chars), not chars.issubset(alphabet.universe))
+
+    for chars in {id(p): p for p in positions}.values():
+        code = code_by_set.get(chars)
+        if code is None:
+            code = code_by_set[chars] = len(outside)
+            classes, leaves = read(chars)
+            members.extend(classes)
+            member_ends.append(len(members))
+            outside.append(leaves)
+        code_by_id[id(chars)] = code
+    encoded = alphabet.encode("".join(e.string for e in examples if isinstance(e, Example)))
+    codes = np.concatenate((
+        np.fromiter(map(code_by_id.__getitem__, map(id, positions)), dtype=np.int64, count=len(positions)),
+        np.where(encoded < 0, n, encoded).astype(np.int64),
+    ))
+    lengths = np.fromiter(
+        (len(e.string) if isinstance(e, Example) else len(e.positions) for e in examples), dtype=np.int64, count=len(examples)
+    )
+    order = np.argsort(np.array(plain, dtype=np.bool_), kind="stable")  # the examples in the order of ``codes``
+    ends = np.empty(len(examples), dtype=np.int64)
+    ends[order] = np.cumsum(lengths[order])
+    return _kernels.walk(
+        dfa.transitions,
+        int(dfa.start),
+        np.array(members, dtype=np.int64),
+        np.array(member_ends, dtype=np.int64),
+        np.array(outside, dtype=np.bool_),
+        codes,
+        ends - lengths,
+        ends,
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _read(alphabet: Alphabet, chars: CharSet) -> tuple[Sequence[int], bool]:
+    """The classes of ``alphabet`` that ``chars`` meets, and whether some of its characters are
+    outside the universe. Remembered across calls: a learner checks one set of examples against
+    many candidates, most over a few alphabets, and finding the classes cost more than the walk."""
+    return tuple(alphabet.classes_within(chars)), not chars.issubset(alphabet.universe)

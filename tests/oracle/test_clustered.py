@@ -6,13 +6,18 @@ import itertools
 import re
 
 import attrs
-from hypothesis import given
+import numpy as np
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from automata import _jit
+from automata._jit import Mode
+from automata.alphabet import partition
 from automata.compile import compile_regex
 from automata.dfa import DFA
 from automata.ops import difference
-from oracle.clustered import lift, misclassified, satisfies
+from oracle.clustered import Reading, lift, misclassified, reachable_states, satisfies
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.charset import EXTENDED_ALPHABET, SIMPLE_ALPHABET, UNICODE, CharSet
 from regexlang.dialects import parse
@@ -102,3 +107,68 @@ def test_plain_examples_and_misclassified() -> None:
     assert [satisfies(dfa, e) for e in examples] == [True, False, False]
     assert misclassified(dfa, examples) == tuple(examples[1:])
     assert satisfies(dfa, ClusteredExample((), False)) and not satisfies(dfa, Example("", True))
+
+
+#: A small universe, and characters outside it (examples may hold them, hypotheses never read them).
+SMALL_UNIVERSE = CharSet.of("abcd")
+CHARACTERS = "abcde!"
+
+
+@st.composite
+def small_dfas(draw: st.DrawFn) -> DFA:
+    """A random complete DFA over a random partition of :data:`SMALL_UNIVERSE`."""
+    sets = draw(st.lists(st.sets(st.sampled_from("abcd"), min_size=1).map(CharSet.of), max_size=3))
+    alphabet = partition(SMALL_UNIVERSE, sets)
+    n = draw(st.integers(1, 6))
+    rows = draw(st.lists(st.lists(st.integers(0, n - 1), min_size=len(alphabet), max_size=len(alphabet)), min_size=n, max_size=n))
+    accepting = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    return DFA(np.array(rows, dtype=np.int32), np.array(accepting, dtype=np.bool_), draw(st.integers(0, n - 1)), alphabet)
+
+
+def small_examples() -> st.SearchStrategy[list[Counterexample]]:
+    """Clustered and plain examples over :data:`CHARACTERS`; positions repeat as one object and as equal ones."""
+    shared = [CharSet.of(s) for s in ("ab", "e!", "abcd")]
+    position = st.one_of(st.sampled_from(shared), st.sets(st.sampled_from(CHARACTERS), min_size=1).map(CharSet.of))
+    clustered = st.builds(ClusteredExample, st.lists(position, max_size=4).map(tuple), st.booleans(), st.just(SMALL_UNIVERSE))
+    plain = st.builds(Example, st.text(CHARACTERS, max_size=4), st.booleans())
+    return st.lists(st.one_of(clustered, plain), max_size=8)
+
+
+def reference_satisfies(dfa: DFA, example: Counterexample, reading: Reading) -> bool:
+    """The docstring's semantics by expansion: every string labelled right (``loose`` negatives:
+    some string rejected); a string with a character outside the universe is rejected."""
+    accepted = [dfa.accepts(s) for s in example.strings()]
+    if reading == "loose" and not example.label:
+        return not all(accepted)
+    return all(a == example.label for a in accepted)
+
+
+def reference_reached(dfa: DFA, example: ClusteredExample) -> tuple[frozenset[int], bool]:
+    """The states the strings inside the universe reach, walked one by one, and whether any leaves."""
+    rows, reached, leaves = dfa.transitions.tolist(), set(), False
+    for string in example.strings():
+        classes = dfa.alphabet.encode(string).tolist()
+        if min(classes, default=0) < 0:
+            leaves = True
+            continue
+        state = dfa.start
+        for cls in classes:
+            state = rows[state][cls]
+        reached.add(state)
+    return frozenset(reached), leaves
+
+
+@pytest.mark.parametrize("mode", ["python", "compiled"])
+@settings(max_examples=150)
+@given(small_dfas(), small_examples(), st.sampled_from(["universal", "loose"]))
+def test_misclassified_matches_expansion_in_both_kernel_forms(
+    mode: Mode, dfa: DFA, examples: list[Counterexample], reading: Reading
+) -> None:
+    expected = tuple(e for e in examples if not reference_satisfies(dfa, e, reading))
+    with _jit.forced(mode):
+        assert misclassified(dfa, examples, reading=reading) == expected
+        assert [satisfies(dfa, e, reading=reading) for e in examples] == [e not in expected for e in examples]
+        for example in examples:
+            if isinstance(example, ClusteredExample):
+                assert reachable_states(dfa, example) == reference_reached(dfa, example)
+
