@@ -14,8 +14,10 @@ positive's word is a listing of it, and a shared single character too often a co
 
 from __future__ import annotations
 
+import functools
 import heapq
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from typing import Literal
 
 import attrs
 
@@ -30,7 +32,7 @@ LONGEST_ANCHOR = 8
 #: Most rules of a hypothesis (more would be a listing).
 MOST_RULES = 3
 
-Where = str  # "starts", "ends" or "is"
+Where = Literal["starts", "ends", "is"]
 
 
 @attrs.frozen
@@ -58,46 +60,83 @@ def anchored_hypotheses(
     ``classes`` (distinct, smaller than the ``universe``) compete with words."""
     if not positives or not negatives or "" in positives:
         return []
-    kinds = [c for c in dict.fromkeys(classes) if universe - c]
-    refused = set(_rules(negatives, kinds))
-    held: dict[Rule, set[int]] = {}
+    kinds = tuple(c for c in dict.fromkeys(classes) if universe - c)
+    member = _membership(kinds)
+    refused = {rule for n in negatives for rule in (*_words(n), *_classed(n, member))}
+    held: dict[_Key, set[int]] = {}
     for i, positive in enumerate(positives):
-        for rule in _rules([positive], kinds):
+        for rule in (*_words(positive), *_classed(positive, member)):
             if rule not in refused:
                 held.setdefault(rule, set()).add(i)
-    held = {rule: ids for rule, ids in held.items() if len(ids) > 1 or not isinstance(rule.piece, str)}
-    chosen = _cover(held, len(positives))
+    held = {rule: ids for rule, ids in held.items() if len(ids) > 1 or not isinstance(rule[1], str)}
+    sizes = [len(c) for c in kinds]
+    chosen = [Rule(where, piece if isinstance(piece, str) else kinds[piece]) for where, piece in _cover(held, len(positives), sizes)]
     if len(chosen) < 2:
         return []
     anything = Star(Chars(universe))
     return [(union(*(rule.regex(anything) for rule in chosen)), f"anchored ({', '.join(rule.name() for rule in chosen)})")]
 
 
-def _rules(strings: Sequence[str], classes: Sequence[CharSet]) -> Iterator[Rule]:
-    """Every rule some of ``strings`` follows (each once per string it comes from)."""
-    for string in strings:
-        for length in range(SHORTEST_FACTOR, min(len(string), LONGEST_ANCHOR) + 1):
-            yield Rule("starts", string[:length])
-            yield Rule("ends", string[-length:])
-        if not string:
-            continue
-        for chars in classes:
-            if string[0] in chars:
-                yield Rule("starts", chars)
-            if string[-1] in chars:
-                yield Rule("ends", chars)
-            if len(string) == 1 and string in chars:
-                yield Rule("is", chars)
+_Key = tuple[Where, "str | int"]
+"""A rule while rules are counted: its word, or its class by index."""
 
 
-def _cover(held: dict[Rule, set[int]], count: int) -> list[Rule]:
+@functools.lru_cache(maxsize=1 << 16)  # the same examples come back every epoch and agreement round
+def _words(string: str) -> tuple[_Key, ...]:
+    """The word rules ``string`` follows: each prefix and suffix of :data:`SHORTEST_FACTOR` to
+    :data:`LONGEST_ANCHOR` characters, shortest first."""
+    return tuple(
+        rule
+        for length in range(SHORTEST_FACTOR, min(len(string), LONGEST_ANCHOR) + 1)
+        for rule in (("starts", string[:length]), ("ends", string[-length:]))
+    )
+
+
+def _classed(string: str, member: dict[str, tuple[int, ...]]) -> list[_Key]:
+    """The class rules ``string`` follows, class by class: it starts, ends, or (one character)
+    is a character of the class."""
+    if not string:
+        return []
+    first, last = member[string[0]], member[string[-1]]
+    out: list[_Key] = []
+    for k in sorted({*first, *last}):
+        if k in first:
+            out.append(("starts", k))
+        if k in last:
+            out.append(("ends", k))
+        if len(string) == 1 and k in first:
+            out.append(("is", k))
+    return out
+
+
+class _Members(dict[str, tuple[int, ...]]):
+    """For each character, the indices of the ``classes`` that hold it, found once."""
+
+    def __init__(self, classes: tuple[CharSet, ...]) -> None:
+        super().__init__()
+        self.classes = classes
+
+    def __missing__(self, char: str) -> tuple[int, ...]:
+        self[char] = found = tuple(k for k, chars in enumerate(self.classes) if char in chars)
+        return found
+
+
+@functools.lru_cache(maxsize=16)
+def _membership(classes: tuple[CharSet, ...]) -> _Members:
+    return _Members(classes)
+
+
+def _cover(held: dict[_Key, set[int]], count: int, sizes: Sequence[int]) -> list[_Key]:
     """At most :data:`MOST_RULES` rules that together hold all ``count`` positives, chosen
     greedily: the rule holding most positives not yet held, then a class over a word, then the
-    larger class or the longer word (all the positives it holds share), then the first found;
-    empty when they do not cover."""
+    larger class (``sizes``, by index) or the longer word (all the positives it holds share), then
+    the first found; empty when they do not cover."""
     uncovered = set(range(count))
-    chosen: list[Rule] = []
-    heap = [(-len(ids), isinstance(rule.piece, str), -len(rule.piece), n, rule) for n, (rule, ids) in enumerate(held.items())]
+    chosen: list[_Key] = []
+    heap = [
+        (-len(ids), isinstance(piece, str), -len(piece) if isinstance(piece, str) else -sizes[piece], n, (where, piece))
+        for n, ((where, piece), ids) in enumerate(held.items())
+    ]
     heapq.heapify(heap)
     while uncovered and heap and len(chosen) < MOST_RULES:
         count_now, word, length, n, rule = heap[0]
