@@ -7,7 +7,7 @@ import asyncio
 import itertools
 import re
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from automata import compile_regex
@@ -129,7 +129,7 @@ def ranked_covering(positives: list[str], negatives: list[str], shortest: int, e
     for i, string in enumerate(positives):
         text = string + end
         for start, stop in itertools.combinations(range(len(text) + 1), 2):
-            if shortest + len(end) <= stop - start <= 16 + len(end) and text[start:stop].endswith(end):
+            if shortest + len(end) <= stop - start <= 16 and text[start:stop].endswith(end):  # the end mark counts
                 held.setdefault(text[start:stop], set()).add(i)
     negative_text = "\n".join(n + end for n in negatives)
     uncovered, chosen = set(range(len(positives))), list[str]()
@@ -156,11 +156,13 @@ def test_the_cover_chooses_as_ranking_every_round_does(positives: list[str], neg
 
 @settings(max_examples=200, derandomize=True, deadline=None)
 @given(
-    st.lists(st.text(alphabet="ab", max_size=20), min_size=1, max_size=30),
+    st.lists(st.text(alphabet="ab", max_size=24), min_size=1, max_size=30),
     st.lists(st.text(alphabet="ab", min_size=2, max_size=4), max_size=6),
     st.sampled_from([1, 2, 3]),
     st.booleans(),
 )
+@example(["ab" * 10], [], 3, True)  # the longest suffix: 15 characters and the end mark
+@example(["ab" * 10, "b" * 20], ["ba"], 3, False)
 def test_the_cover_of_many_long_positives_chooses_as_ranking_every_round_does(
     positives: list[str], negatives: list[str], shortest: int, ends: bool
 ) -> None:
