@@ -124,6 +124,7 @@ def _runs_at_most(chars: CharSet, most: int, universe: CharSet) -> Regex:
     return concat(Star(others), Repeat(concat(run, Plus(others)), 0, most - 1), Optional(concat(run, Star(others))))
 
 
+@functools.lru_cache(maxsize=1 << 16)  # the same examples are counted again every epoch
 def _runs(string: str, chars: CharSet) -> int:
     """How many runs of ``chars`` ``string`` has."""
     return len(_run_pattern(chars).findall(string))
@@ -326,6 +327,7 @@ def _held_classes(positives: Sequence[str], classes: Sequence[CharSet], spelled:
     return {c: n for c, n in held.items() if n}
 
 
+@functools.lru_cache(maxsize=1 << 16)  # the same examples are counted again every epoch
 def _count(string: str, chars: CharSet) -> int:
     """How many characters of ``string`` are in ``chars``."""
     return len(string) - len(_run_pattern(chars).sub("", string))
