@@ -163,7 +163,7 @@ def _framed_alternatives(
     if shared.prefix:
         start, said, opening = text_regex(shared.prefix), shared.prefix, [n for n in negatives if n.startswith(shared.prefix)]
     elif first is not None:
-        start, said, opening = Chars(first), piece_name(first), [n for n in negatives if n and n[0] in first]
+        start, said, opening = Chars(first), piece_name(first), [n for n in negatives if _run_pattern(first).match(n)]
     else:
         return []
     out = []

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from automata import compile_regex
 from cegis.config import Budgets, LoopConfig
 from cegis.symbolic.merging import symbolic
-from cegis.symbolic.merging.factors import _count, _runs, _runs_at_most, covering_factors, factor_hypotheses
+from cegis.symbolic.merging.factors import _count, _run_pattern, _runs, _runs_at_most, covering_factors, factor_hypotheses
 from cegis.symbolic.merging.pieces import all_gaps, starts_of
 from cegis.symbolic.merging.shared import shared_factors
 from cegis.loop import run
@@ -90,12 +90,13 @@ def test_at_most_so_many_runs_of_a_class(string: str, most: int) -> None:
 
 @settings(max_examples=300, derandomize=True, deadline=None)
 @given(wide_sets, st.data())
-def test_characters_and_runs_of_a_class_are_counted_as_character_by_character(chars: CharSet, data: st.DataObject) -> None:
+def test_characters_and_runs_of_a_class_are_found_as_character_by_character(chars: CharSet, data: st.DataObject) -> None:
     # strings of the set's edge characters (members beside non-members) and any others
     characters = st.sampled_from(edge_characters(chars)) | st.integers(0, 0x10FFFF).map(chr) if chars else st.characters()
     string = "".join(data.draw(st.lists(characters, max_size=12)))
     assert _count(string, chars) == sum(x in chars for x in string)
     assert _runs(string, chars) == sum(x in chars and (i == 0 or string[i - 1] not in chars) for i, x in enumerate(string))
+    assert bool(_run_pattern(chars).match(string)) == (string[:1] in chars)  # starts with one of them
 
 
 def test_the_conjunction_and_the_sequence() -> None:
