@@ -284,7 +284,7 @@ def covering_factors(
     negative_text = "\n".join(n + end for n in negatives)  # a match across two negatives only refuses a factor
     uncovered, chosen = list(range(len(texts))), list[str]()
     while uncovered and len(chosen) < MOST_ALTERNATIVES:
-        least = -(-len(uncovered) // (MOST_ALTERNATIVES - len(chosen)))
+        least = -(-len(uncovered) // (MOST_ALTERNATIVES - len(chosen)))  # a k-th of them, rounded up
         held = _frequent_factors(tuple(texts[i] for i in uncovered), shortest + len(end), ends, least)
         ranked = sorted(held, key=lambda w: (held[w], len(w), w), reverse=True)
         best = next((w for w in ranked if w not in negative_text), None)
