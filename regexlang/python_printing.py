@@ -108,6 +108,13 @@ def spell(chars: CharSet) -> str:
     return min(candidates, key=len)
 
 
+def interval_class(chars: CharSet) -> str:
+    """A pattern matching exactly one character of ``chars``: the bracketed list of its intervals.
+    Less readable than :func:`spell`, but cheap for any set, as it never consults the Unicode-wide
+    shorthand tables (for code that matches with ``re`` and never shows the pattern)."""
+    return f"[{printing.class_body(chars, _spell_in_class)}]" if chars else EMPTY_CLASS
+
+
 _ASSERTION_TEXT = {
     AssertKind.TEXT_START: "^",
     AssertKind.TEXT_END: "\\Z",

@@ -83,6 +83,20 @@ python_sets = st.one_of(
     ),
     st.sets(st.sampled_from(_ODD_CHARS), min_size=1, max_size=3).map(lambda chars: CharSet.of(chars).complement()),
 )
+#: Sets of any size anywhere in Unicode: the above, the empty set, and sets across the surrogates
+#: and beyond the Basic Multilingual Plane.
+wide_sets = st.one_of(
+    python_sets,
+    st.just(CharSet()),
+    st.sampled_from([CharSet([(0xD7F0, 0xE010)]), CharSet([(0xDC00, 0xDC00), (0xFFFE, 0x10001)]), CharSet([(0x10000, 0x10FFFF)])]),
+)
+
+
+def edge_characters(chars: CharSet) -> list[str]:
+    """The first and last character of each interval of ``chars`` and the characters just outside."""
+    return [chr(code) for lo, hi in chars.intervals for code in (lo - 1, lo, hi, hi + 1) if 0 <= code <= 0x10FFFF]
+
+
 python_trees = _trees(
     st.one_of(
         st.just(Epsilon()),

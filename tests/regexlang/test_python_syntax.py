@@ -31,6 +31,8 @@ from regexlang.ast import (
     union,
 )
 from regexlang.charset import CharSet
+from regexlang.python_printing import interval_class
+from tests.regexlang.strategies import edge_characters, wide_sets
 
 
 def _compiles(pattern: str) -> bool:
@@ -204,6 +206,14 @@ def test_class_sets_agree_with_re(items: list[str], negate: bool, ignorecase: bo
     compiled = re.compile(pattern)
     for char in _SAMPLE_CHARS:
         assert (char in chars) == bool(compiled.fullmatch(char)), (pattern, char)
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(wide_sets, st.lists(st.integers(0, 0x10FFFF).map(chr), max_size=8))
+def test_an_interval_class_matches_exactly_the_characters_of_its_set(chars: CharSet, others: list[str]) -> None:
+    pattern = re.compile(interval_class(chars))
+    for char in edge_characters(chars) + others:
+        assert bool(pattern.fullmatch(char)) == (char in chars), (interval_class(chars), char)
 
 
 def test_case_insensitive_literals_agree_with_re() -> None:

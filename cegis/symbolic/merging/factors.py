@@ -8,9 +8,10 @@ of") only add candidates that compete on description length; a negative drops th
 from __future__ import annotations
 
 import functools
-import heapq
 import itertools
-from collections.abc import Callable, Sequence
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 
 from cegis.symbolic.merging.pieces import contains, one_after_another, piece_name, starts_of
 from cegis.symbolic.merging.sequences import sequence_hypotheses
@@ -18,6 +19,7 @@ from cegis.symbolic.merging.shared import SHORTEST_FACTOR, Hypotheses, Shared, s
 from regexlang.ast import Chars, Complement, Optional, Plus, Regex, Repeat, Star, concat, intersection, union
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
+from regexlang.python_printing import interval_class
 
 #: Most factors of a "contains one of" hypothesis, and the fewest and most characters of those
 #: factors.
@@ -122,9 +124,10 @@ def _runs_at_most(chars: CharSet, most: int, universe: CharSet) -> Regex:
     return concat(Star(others), Repeat(concat(run, Plus(others)), 0, most - 1), Optional(concat(run, Star(others))))
 
 
+@functools.lru_cache(maxsize=1 << 16)  # the same examples are counted again every epoch
 def _runs(string: str, chars: CharSet) -> int:
     """How many runs of ``chars`` ``string`` has."""
-    return sum(x in chars and (i == 0 or string[i - 1] not in chars) for i, x in enumerate(string))
+    return len(_run_pattern(chars).findall(string))
 
 
 def _around(shared: Shared, positives: Sequence[str], accepted: Sequence[str]) -> Hypotheses:
@@ -160,7 +163,7 @@ def _framed_alternatives(
     if shared.prefix:
         start, said, opening = text_regex(shared.prefix), shared.prefix, [n for n in negatives if n.startswith(shared.prefix)]
     elif first is not None:
-        start, said, opening = Chars(first), piece_name(first), [n for n in negatives if n and n[0] in first]
+        start, said, opening = Chars(first), piece_name(first), [n for n in negatives if _run_pattern(first).match(n)]
     else:
         return []
     out = []
@@ -269,57 +272,52 @@ def covering_factors(
     """At most :data:`MOST_ALTERNATIVES` substrings (of ``shortest`` to :data:`LONGEST_ALTERNATIVE`
     characters; when ``ends``, suffixes) that no negative contains (ends with) and that together
     cover every positive, chosen greedily (the one in most positives not yet covered, the longest
-    on a tie); empty when there are none such."""
+    on a tie, the last in character order on a tie of both); empty when there are none such.
+
+    A pick covers no more positives than the one before it (each factor's count only falls), so
+    when ``k`` picks are left, the next must cover a ``k``-th of the positives not yet covered, or
+    the cover fails: only the factors held that often are counted (:func:`_frequent_factors`)."""
     if any(_END in s for s in [*positives, *negatives]):
         return []
     end = _END if ends else ""
-    held, ranked = _factor_index(tuple(positives), shortest, ends)
+    texts = [p + end for p in positives]
     negative_text = "\n".join(n + end for n in negatives)  # a match across two negatives only refuses a factor
-    uncovered = set(range(len(positives)))
-    chosen: list[str] = []
-    heap = list(ranked)
+    uncovered, chosen = list(range(len(texts))), list[str]()
     while uncovered and len(chosen) < MOST_ALTERNATIVES:
-        best = None
-        while heap and best is None:
-            count, length, order, w = heap[0]
-            now = len(held[w] & uncovered)
-            if now != -count:
-                heapq.heapreplace(heap, (-now, length, order, w))
-                continue
-            heapq.heappop(heap)  # chosen, or never to be: it covers nothing more, or a negative holds it
-            if now and w not in negative_text:
-                best = w
-        if best is None:
-            break
+        least = -(-len(uncovered) // (MOST_ALTERNATIVES - len(chosen)))  # a k-th of them, rounded up
+        held = _frequent_factors(tuple(texts[i] for i in uncovered), shortest + len(end), ends, least)
+        ranked = sorted(held, key=lambda w: (held[w], len(w), w), reverse=True)
+        best = next((w for w in ranked if w not in negative_text), None)
+        if best is None:  # no factor a negative lacks is held often enough
+            return []
         chosen.append(best)
-        uncovered -= held[best]
+        uncovered = [i for i in uncovered if best not in texts[i]]
     return [] if uncovered else [w.removesuffix(end) for w in chosen]
 
 
 @functools.lru_cache(maxsize=8)  # "contains one of" asks twice of the same positives (with and without the negatives)
-def _factor_index(positives: tuple[str, ...], shortest: int, ends: bool) -> tuple[dict[str, set[int]], list[tuple[int, int, int, str]]]:
-    """The factors :func:`covering_factors` may choose (suffixes marked by :data:`_END` when
-    ``ends``), each with the positives holding it, and all of them as a heap by most positives
-    held, then longest, then in reverse character order (as a descending sort of them gives)."""
-    end = _END if ends else ""
-    held: dict[str, set[int]] = {}
-    for i, string in enumerate(positives):
-        for factor in _substrings(string + end, shortest + len(end)):
-            if factor.endswith(end):
-                held.setdefault(factor, set()).add(i)
-    descending = {w: rank for rank, w in enumerate(sorted(held, reverse=True))}
-    heap = [(-len(ids), -len(w), descending[w], w) for w, ids in held.items()]
-    heapq.heapify(heap)
-    return held, heap
+def _frequent_factors(texts: tuple[str, ...], shortest: int, ends: bool, least: int) -> dict[str, int]:
+    """The factors of ``shortest`` to :data:`LONGEST_ALTERNATIVE` characters (when ``ends``, the
+    suffixes) that at least ``least`` of ``texts`` hold, with how many hold each. A factor is held
+    no more often than its prefix, so each length extends only the places of the frequent factors
+    one shorter: with a high ``least`` few survive the shortest."""
+    if ends:
+        suffixes = ({text[start:] for start in range(max(0, len(text) - LONGEST_ALTERNATIVE), len(text) - shortest + 1)} for text in texts)
+        return _at_least_held(suffixes, least)
+    found: dict[str, int] = {}
+    places: list[Sequence[int]] = [range(len(text) - shortest + 1) for text in texts]  # where the factors of each length start
+    for length in range(shortest, LONGEST_ALTERNATIVE + 1):
+        frequent = _at_least_held(({text[i : i + length] for i in starts} for text, starts in zip(texts, places)), least)
+        if not frequent:
+            break
+        found.update(frequent)
+        places = [[i for i in starts if i + length < len(text) and text[i : i + length] in frequent] for text, starts in zip(texts, places)]
+    return found
 
 
-def _substrings(string: str, shortest: int) -> set[str]:
-    """The substrings of ``string`` an alternative may be."""
-    return {
-        string[start:end]
-        for start in range(len(string))
-        for end in range(start + shortest, min(len(string), start + LONGEST_ALTERNATIVE) + 1)
-    }
+def _at_least_held(factor_sets: Iterable[set[str]], least: int) -> dict[str, int]:
+    """The factors at least ``least`` of ``factor_sets`` hold, with how many hold each."""
+    return {w: n for w, n in Counter(itertools.chain.from_iterable(factor_sets)).items() if n >= least}
 
 
 def _held_classes(positives: Sequence[str], classes: Sequence[CharSet], spelled: str) -> dict[CharSet, int]:
@@ -329,6 +327,14 @@ def _held_classes(positives: Sequence[str], classes: Sequence[CharSet], spelled:
     return {c: n for c, n in held.items() if n}
 
 
+@functools.lru_cache(maxsize=1 << 16)  # the same examples are counted again every epoch
 def _count(string: str, chars: CharSet) -> int:
     """How many characters of ``string`` are in ``chars``."""
-    return sum(x in chars for x in string)
+    return len(string) - len(_run_pattern(chars).sub("", string))
+
+
+@functools.lru_cache(maxsize=256)
+def _run_pattern(chars: CharSet) -> re.Pattern[str]:
+    """The pattern whose matches in a string are its runs of ``chars`` (the maximal substrings of
+    them): testing each character against the intervals of ``chars`` is far slower."""
+    return re.compile(f"{interval_class(chars)}+")

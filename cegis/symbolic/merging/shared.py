@@ -35,7 +35,9 @@ def shared_factors(strings: Sequence[str], shortest: int = SHORTEST_FACTOR) -> d
         for end in range(start + shortest, len(base) + 1):
             factor = base[start:end]
             if factor not in counts:
-                counts[factor] = min(s.count(factor) for s in strings)
+                counts[factor] = min(s.count(factor) for s in strings) if all(factor in s for s in strings) else 0
+            if not counts[factor]:
+                break  # a string that lacks it lacks the longer ones too
     shared = {w: n for w, n in counts.items() if n}
     kept = {w: n for w, n in shared.items() if not any(v != w and w in v and m >= n for v, m in shared.items())}
     return dict(sorted(kept.items(), key=lambda item: (-len(item[0]), item[0])))

@@ -7,19 +7,20 @@ import asyncio
 import itertools
 import re
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from automata import compile_regex
 from cegis.config import Budgets, LoopConfig
 from cegis.symbolic.merging import symbolic
-from cegis.symbolic.merging.factors import _runs, _runs_at_most, covering_factors, factor_hypotheses
+from cegis.symbolic.merging.factors import _count, _run_pattern, _runs, _runs_at_most, covering_factors, factor_hypotheses
 from cegis.symbolic.merging.pieces import all_gaps, starts_of
 from cegis.symbolic.merging.shared import shared_factors
 from cegis.loop import run
 from cegis.state import Task
 from oracle import ExactTeacher, TeacherConfig
 from regexlang import CharSet, unparse
+from tests.regexlang.strategies import edge_characters, wide_sets
 
 ABC = CharSet.of("abc#")
 STRINGS = st.lists(st.text(alphabet="abc#", max_size=9), min_size=1, max_size=4)
@@ -87,6 +88,17 @@ def test_at_most_so_many_runs_of_a_class(string: str, most: int) -> None:
     assert compile_regex(_runs_at_most(CharSet.of("ab"), most, ABC), ABC).accepts(string) == (runs <= most)
 
 
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(wide_sets, st.data())
+def test_characters_and_runs_of_a_class_are_found_as_character_by_character(chars: CharSet, data: st.DataObject) -> None:
+    # strings of the set's edge characters (members beside non-members) and any others
+    characters = st.sampled_from(edge_characters(chars)) | st.integers(0, 0x10FFFF).map(chr) if chars else st.characters()
+    string = "".join(data.draw(st.lists(characters, max_size=12)))
+    assert _count(string, chars) == sum(x in chars for x in string)
+    assert _runs(string, chars) == sum(x in chars and (i == 0 or string[i - 1] not in chars) for i, x in enumerate(string))
+    assert bool(_run_pattern(chars).match(string)) == (string[:1] in chars)  # starts with one of them
+
+
 def test_the_conjunction_and_the_sequence() -> None:
     positives = ["xnativeyytribes#", "tribesanative#", "#aanativetribesb#"]
     spelled = {how: unparse(regex, "extended", ABC | CharSet.of("abeinrstvxy")) for regex, how in factor_hypotheses(positives, [], ABC)}
@@ -118,7 +130,7 @@ def ranked_covering(positives: list[str], negatives: list[str], shortest: int, e
     for i, string in enumerate(positives):
         text = string + end
         for start, stop in itertools.combinations(range(len(text) + 1), 2):
-            if shortest + len(end) <= stop - start <= 16 + len(end) and text[start:stop].endswith(end):
+            if shortest + len(end) <= stop - start <= 16 and text[start:stop].endswith(end):  # the end mark counts
                 held.setdefault(text[start:stop], set()).add(i)
     negative_text = "\n".join(n + end for n in negatives)
     uncovered, chosen = set(range(len(positives))), list[str]()
@@ -139,7 +151,23 @@ def ranked_covering(positives: list[str], negatives: list[str], shortest: int, e
     st.sampled_from([1, 2, 3]),
     st.booleans(),
 )
-def test_the_lazy_cover_chooses_as_ranking_every_round_does(positives: list[str], negatives: list[str], shortest: int, ends: bool) -> None:
+def test_the_cover_chooses_as_ranking_every_round_does(positives: list[str], negatives: list[str], shortest: int, ends: bool) -> None:
+    assert covering_factors(positives, negatives, shortest, ends) == ranked_covering(positives, negatives, shortest, ends)
+
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(
+    st.lists(st.text(alphabet="ab", max_size=24), min_size=1, max_size=30),
+    st.lists(st.text(alphabet="ab", min_size=2, max_size=4), max_size=6),
+    st.sampled_from([1, 2, 3]),
+    st.booleans(),
+)
+@example(["ab" * 10], [], 3, True)  # the longest suffix: 15 characters and the end mark
+@example(["ab" * 10, "b" * 20], ["ba"], 3, False)
+def test_the_cover_of_many_long_positives_chooses_as_ranking_every_round_does(
+    positives: list[str], negatives: list[str], shortest: int, ends: bool
+) -> None:
+    # two letters make factors up to the longest allowed shared by many positives, or by a few
     assert covering_factors(positives, negatives, shortest, ends) == ranked_covering(positives, negatives, shortest, ends)
 
 
