@@ -4,10 +4,11 @@ job and the measurements, and the table reports it under its StarDepth."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from experiments.bench.learners import Job, result_json, run_job, slowest, table
+from experiments.bench.learners import Job, load, result_json, run_job, slowest, table
 from experiments.datasets.task import make_task
 from regexlang import parse, universe
 
@@ -32,3 +33,10 @@ def test_a_run_learns_and_its_record_reads_back(protocol: str) -> None:
 def test_kb13_is_reported_as_the_development_set() -> None:
     result = run_job(Job("symbolic", "kb13", TASK, "paper", 0))
     assert any(row.split()[1] == "kb13-dev" for row in table([result]).splitlines()[2:])
+
+
+def test_the_first_nl_rx_draw_is_reported_as_development_and_a_second_is_held_out(shared_data: Path) -> None:
+    developed, new = load("nl-rx", shared_data), load("nl-rx-new", shared_data)
+    assert len(developed) == len(new) == 40 and not {t.target for t in developed} & {t.target for t in new}
+    result = run_job(Job("symbolic", "nl-rx", TASK, "paper", 0))
+    assert any(row.split()[1] == "nl-rx-dev" for row in table([result]).splitlines()[2:])
