@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Literal
 
 import numpy as np
@@ -70,27 +70,17 @@ def lift_many(dfa: DFA, strings: Sequence[str], label: bool) -> Iterator[Cluster
             yield ClusteredExample(tuple(step.chars for step in path), label, dfa.alphabet.universe)
 
 
-def reachable_states(
-    dfa: DFA, example: ClusteredExample, within: Callable[[CharSet], list[int]] | None = None
-) -> tuple[frozenset[int], bool]:
+def reachable_states(dfa: DFA, example: ClusteredExample) -> tuple[frozenset[int], bool]:
     """The states ``dfa`` reaches on the strings of ``example``, and whether some of them leave
-    the universe (those strings are rejected and reach no state). ``within`` is
-    ``dfa.alphabet.classes_within``, or a cache of it shared by many examples."""
-    reached, leaves = _walked(dfa, [example], within)
+    the universe (those strings are rejected and reach no state)."""
+    reached, leaves = _walked(dfa, [example])
     return frozenset(np.flatnonzero(reached[0]).tolist()), bool(leaves[0])
 
 
-def satisfies(
-    dfa: DFA,
-    example: Counterexample,
-    *,
-    reading: Reading = "universal",
-    within: Callable[[CharSet], list[int]] | None = None,
-) -> bool:
+def satisfies(dfa: DFA, example: Counterexample, *, reading: Reading = "universal") -> bool:
     """Whether the hypothesis ``dfa`` labels every string of ``example`` as the example does (under
-    the ``loose`` reading, a negative only needs some string rejected). ``within``: as in
-    :func:`reachable_states`."""
-    return not _wrong(dfa, [example], reading, within)[0]
+    the ``loose`` reading, a negative only needs some string rejected)."""
+    return not _wrong(dfa, [example], reading)[0]
 
 
 def misclassified(
@@ -98,16 +88,14 @@ def misclassified(
 ) -> tuple[Counterexample, ...]:
     """The examples ``dfa`` does not satisfy (the repair loop's satisfaction check), in order."""
     examples = list(examples)
-    return tuple(itertools.compress(examples, _wrong(dfa, examples, reading, None).tolist()))
+    return tuple(itertools.compress(examples, _wrong(dfa, examples, reading).tolist()))
 
 
-def _wrong(
-    dfa: DFA, examples: Sequence[Counterexample], reading: Reading, within: Callable[[CharSet], list[int]] | None
-) -> BoolArray:
+def _wrong(dfa: DFA, examples: Sequence[Counterexample], reading: Reading) -> BoolArray:
     """Which of ``examples`` ``dfa`` does not satisfy. A positive needs every string accepted: some
     state reached, none of its strings leaving the universe, every reached state accepting. A
     negative needs no reached state accepting (``loose``: only that not every string is accepted)."""
-    reached, leaves = _walked(dfa, examples, within)
+    reached, leaves = _walked(dfa, examples)
     accepting = dfa.accepting
     some = (reached & accepting).any(axis=1)
     every = reached.any(axis=1) & ~(reached & ~accepting).any(axis=1) & ~leaves
@@ -116,9 +104,7 @@ def _wrong(
     return wrong
 
 
-def _walked(
-    dfa: DFA, examples: Sequence[Counterexample], within: Callable[[CharSet], list[int]] | None
-) -> tuple[BoolArray, BoolArray]:
+def _walked(dfa: DFA, examples: Sequence[Counterexample]) -> tuple[BoolArray, BoolArray]:
     """:func:`oracle._kernels.walk` on ``examples`` packed for ``dfa``: the states each reaches and
     whether it leaves the universe.
 
@@ -138,14 +124,11 @@ def _walked(
     code_by_set: dict[CharSet, int] = {}
     members, member_ends, outside = list(range(n)), [*range(1, n + 1), n], [False] * n + [True]
 
-    def read(chars: CharSet) -> tuple[Sequence[int], bool]:
-        return _read(alphabet, chars) if within is None else (within(chars), not chars.issubset(alphabet.universe))
-
     for chars in {id(p): p for p in positions}.values():
         code = code_by_set.get(chars)
         if code is None:
             code = code_by_set[chars] = len(outside)
-            classes, leaves = read(chars)
+            classes, leaves = _read(alphabet, chars)
             members.extend(classes)
             member_ends.append(len(members))
             outside.append(leaves)

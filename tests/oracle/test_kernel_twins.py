@@ -16,7 +16,7 @@ from tests.oracle.test_clustered import small_dfas, small_examples
 @given(small_dfas(), small_examples())
 def test_the_walk_kernel_returns_the_same_arrays_in_both_forms(dfa: DFA, examples: list[Counterexample]) -> None:
     def walked() -> tuple[list[list[bool]], list[bool], str, str]:
-        reached, leaves = _walked(dfa, examples, None)
+        reached, leaves = _walked(dfa, examples)
         return reached.tolist(), leaves.tolist(), str(reached.dtype), str(leaves.dtype)
 
     with _jit.forced("python"):
