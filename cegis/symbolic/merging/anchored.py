@@ -23,6 +23,7 @@ import attrs
 
 from cegis.symbolic.merging.pieces import piece_name
 from cegis.symbolic.merging.shared import SHORTEST_FACTOR, Hypotheses
+from cegis.symbolic.merging.symbols import Remembered
 from regexlang.ast import Chars, Regex, Star, concat, union
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
@@ -92,7 +93,7 @@ def _words(string: str) -> tuple[_Key, ...]:
     )
 
 
-def _classed(string: str, member: dict[str, tuple[int, ...]]) -> list[_Key]:
+def _classed(string: str, member: Remembered[str, tuple[int, ...]]) -> list[_Key]:
     """The class rules ``string`` follows, class by class: it starts, ends, or (one character)
     is a character of the class."""
     if not string:
@@ -109,21 +110,10 @@ def _classed(string: str, member: dict[str, tuple[int, ...]]) -> list[_Key]:
     return out
 
 
-class _Members(dict[str, tuple[int, ...]]):
-    """For each character, the indices of the ``classes`` that hold it, found once."""
-
-    def __init__(self, classes: tuple[CharSet, ...]) -> None:
-        super().__init__()
-        self.classes = classes
-
-    def __missing__(self, char: str) -> tuple[int, ...]:
-        self[char] = found = tuple(k for k, chars in enumerate(self.classes) if char in chars)
-        return found
-
-
 @functools.lru_cache(maxsize=16)
-def _membership(classes: tuple[CharSet, ...]) -> _Members:
-    return _Members(classes)
+def _membership(classes: tuple[CharSet, ...]) -> Remembered[str, tuple[int, ...]]:
+    """For each character, the indices of the ``classes`` that hold it, found once."""
+    return Remembered(lambda char: tuple(k for k, chars in enumerate(classes) if char in chars))
 
 
 def _cover(held: dict[_Key, set[int]], count: int, sizes: Sequence[int]) -> list[_Key]:

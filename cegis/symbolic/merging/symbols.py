@@ -11,13 +11,16 @@ import functools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
-from typing import Literal
+from typing import Literal, TypeVar
 
 import attrs
 
 from automata.alphabet import Alphabet, partition
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.charset import CharSet
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 #: Characters (classic RPNI) or atoms of the examples' character sets (the symbolic learner).
 Granularity = Literal["characters", "atoms"]
@@ -114,7 +117,7 @@ def encoder(alphabet: Alphabet) -> Callable[[Counterexample], SymbolicWord | Non
     over the same alphabet for every round of agreements and witnesses."""
     representatives = [c.first() for c in alphabet.classes]
     universe = alphabet.universe
-    class_of = _ClassOf(alphabet)
+    class_of = Remembered(alphabet.class_of)  # few distinct characters spell a call's examples
 
     @functools.lru_cache(maxsize=1 << 12)
     def covered(chars: CharSet) -> Position:
@@ -142,16 +145,16 @@ def encoder(alphabet: Alphabet) -> Callable[[Counterexample], SymbolicWord | Non
     return encode
 
 
-class _ClassOf(dict[str, int]):
-    """Each character's class in ``alphabet`` (-1 outside its universe), looked up once: the
-    examples of a learner call spell their strings with few distinct characters."""
+class Remembered(dict[K, V]):
+    """``function`` of each key, computed at its first lookup: a plain dict after that, so a
+    lookup costs a dict's (``map(table.__getitem__, string)``), not a cached call's."""
 
-    def __init__(self, alphabet: Alphabet) -> None:
+    def __init__(self, function: Callable[[K], V]) -> None:
         super().__init__()
-        self.alphabet = alphabet
+        self.function = function
 
-    def __missing__(self, char: str) -> int:
-        self[char] = found = self.alphabet.class_of(char)
+    def __missing__(self, key: K) -> V:
+        self[key] = found = self.function(key)
         return found
 
 
