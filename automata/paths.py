@@ -164,13 +164,14 @@ def _round_robin(paths: list[StatePath], depth: int, draw: random.Random) -> lis
     """The recursion "paths ending at ``depth``, then each branch's own order, interleaved", run on
     an explicit stack: paths can share prefixes far longer than Python's recursion limit. Branches
     are shuffled when their node is first visited and visited in that order, as a recursion would."""
-    # A frame: the paths ending at its depth, its shuffled branches, and the orders of those done so far.
+    # A frame: the paths ending at its depth, its shuffled branches, and the orders of those done so
+    # far; the frame at stack index ``i`` is at depth ``depth + i``.
     stack: list[tuple[list[StatePath], list[list[StatePath]], list[list[StatePath]]]] = []
     done: list[StatePath] | None = None
-    pending: tuple[list[StatePath], int] | None = (paths, depth)
+    pending: list[StatePath] | None = paths  # a group to visit, one level below the top frame
     while True:
         if pending is not None:
-            group, level = pending
+            group, level = pending, depth + len(stack)
             pending = None
             if len(group) <= 1:
                 done = group
@@ -192,7 +193,7 @@ def _round_robin(paths: list[StatePath], depth: int, draw: random.Random) -> lis
             done = None
         ends, children, ordered = stack[-1]
         if len(ordered) < len(children):
-            pending = (children[len(ordered)], len(stack) + depth)
+            pending = children[len(ordered)]
             continue
         stack.pop()
         interleaved = [p for layer in zip_longest(*ordered) for p in sorted(filter(None, layer), key=len)]
