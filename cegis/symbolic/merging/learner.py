@@ -39,6 +39,7 @@ from cegis.symbolic.merging.quotient import LabelConflict, Quotient
 from cegis.symbolic.merging.redblue import MergeOrder, red_blue, table
 from cegis.symbolic.merging.runs import looped_runs
 from cegis.symbolic.merging.scoring import CHECK_STATE_LIMIT, score
+from cegis.symbolic.merging.subsequence import subsequence_hypotheses
 from cegis.symbolic.merging.templates import CUTS, template_hypotheses
 from cegis.symbolic.merging.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
 from cegis.symbolic.merging.words import PackedWords
@@ -408,7 +409,9 @@ def _factored(
     their regexes (the extended dialect prints them as they are, with ``&``, instead of their
     automata's state elimination)."""
     out = []
-    hypotheses = factor_hypotheses(positives, negatives, universe, classes, shown) + anchored_hypotheses(positives, negatives, universe, [*shown, *classes])
+    kinds = [*shown, *classes]
+    hypotheses = factor_hypotheses(positives, negatives, universe, classes, shown) + anchored_hypotheses(positives, negatives, universe, kinds)
+    hypotheses += subsequence_hypotheses(positives, negatives, universe, shown, classes)
     for regex, how in hypotheses:
         try:
             dfa = minimize(compile_regex(regex, universe, state_limit=CHECK_STATE_LIMIT))

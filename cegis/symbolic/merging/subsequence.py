@@ -1,0 +1,138 @@
+"""Hypotheses that a string holds characters of a few classes in order, anything between them: "a
+digit, later a vowel", six times over (``([0-9].*[AEIOUaeiou].*){6,}``).
+
+Such a language needs a state per piece still to come, and the teacher's shortest counterexamples
+raise its count one at a time: merging learned ``([0-9]Σ*[AEIOUaeiou]Σ*){6,}`` in 66–100 epochs.
+Its shortest positives spell it, one piece per character, so the pieces are read off the shortest
+positives, place by place: the smallest class the teacher showed that holds their characters
+there. Each class is then widened at all its places at once (then, when a positive does not hold
+the result, place by place) to every larger shown class while no negative holds the pieces in
+order. The first piece is tried at the first character and anywhere, the last piece at the last
+character and anywhere; a variant is kept when every positive holds it and one shows a gap (a
+character of neither piece around it), which a run of classes (``[A-Z]{2}[0-9]{2,3}``) does not.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from cegis.symbolic.merging.pieces import piece_name
+from cegis.symbolic.merging.shared import Hypotheses
+from regexlang.ast import Chars, Regex, Repeat, Star, concat
+from regexlang.charset import CharSet
+from regexlang.python_printing import interval_class
+
+#: The fewest and most pieces (the shortest positive's characters) of a hypothesis.
+FEWEST_PIECES, MOST_PIECES = 2, 16
+
+Pieces = tuple[CharSet, ...]
+"""Classes, one character of each in order."""
+
+
+def subsequence_hypotheses(
+    positives: Sequence[str], negatives: Sequence[str], universe: CharSet, shown: Sequence[CharSet], atoms: Sequence[CharSet]
+) -> Hypotheses:
+    """The strings that hold the pieces read off the shortest positive in order (module doc), for
+    each placement of the first and last piece that every positive and no negative follows. A
+    position's piece is the smallest of the ``shown`` classes that holds its characters in the
+    shortest positives (else of the ``atoms``, else those characters), widened to larger ``shown``
+    classes together with every position of the same piece."""
+    if not positives or not negatives:
+        return []
+    shortest = min(positives, key=len)
+    if not FEWEST_PIECES <= len(shortest) <= MOST_PIECES:
+        return []
+    kinds = sorted((c for c in dict.fromkeys(shown) if universe - c), key=len)
+    cells = sorted((c for c in dict.fromkeys(atoms) if universe - c), key=len)
+    columns = [CharSet.of("".join(column)) for column in zip(*(p for p in positives if len(p) == len(shortest)))]
+    first = tuple(_smallest(kinds, chars) or _smallest(cells, chars) or chars for chars in columns)
+    long_enough = [n for n in negatives if len(n) >= len(shortest)]
+    out: Hypotheses = []
+    for at_start in (True, False):
+        for at_end in (False, True):
+            pieces = _widened(first, kinds, positives, long_enough, at_start, at_end)
+            if pieces is not None and _gapped(positives, pieces, at_start, at_end):
+                out.append(_hypothesis(pieces, universe, at_start, at_end))
+    return out
+
+
+def _smallest(kinds: Sequence[CharSet], chars: CharSet) -> CharSet | None:
+    """The first of ``kinds`` (smallest first) that holds ``chars``, if any."""
+    return next((c for c in kinds if chars.issubset(c)), None)
+
+
+def _widened(
+    pieces: Pieces, kinds: Sequence[CharSet], positives: Sequence[str], negatives: Sequence[str], at_start: bool, at_end: bool
+) -> Pieces | None:
+    """``pieces`` with each distinct piece (at all its places at once, in the order they first
+    occur) widened to every larger of ``kinds`` (smallest first) that holds it while no negative
+    holds them in order; when a positive does not hold those, each place widened alone. ``None``
+    when a negative holds the pieces as they are, or a positive does not hold the widest."""
+    if any(_holds(n, pieces, at_start, at_end) for n in negatives):
+        return None
+    for places in ([[k for k, p in enumerate(pieces) if p == piece] for piece in dict.fromkeys(pieces)], [[k] for k in range(len(pieces))]):
+        for where in places:
+            piece = pieces[where[0]]
+            for wider in kinds:
+                if len(wider) > len(piece) and piece.issubset(wider):
+                    trial = tuple(wider if k in where else p for k, p in enumerate(pieces))
+                    if not any(_holds(n, trial, at_start, at_end) for n in negatives):
+                        pieces, piece = trial, wider
+        if all(_holds(p, pieces, at_start, at_end) for p in positives):
+            return pieces
+    return None
+
+
+def _holds(string: str, pieces: Pieces, at_start: bool, at_end: bool) -> bool:
+    """Whether ``string`` holds ``pieces`` in order (the first at its first character when
+    ``at_start``, the last at its last when ``at_end``)."""
+    return _pattern(pieces, at_start, at_end).match(string) is not None
+
+
+def _gapped(positives: Sequence[str], pieces: Pieces, at_start: bool, at_end: bool) -> bool:
+    """Whether a positive shows a gap: a character, between two pieces (or before the first, or
+    after the last) where it holds them, that is of neither piece. Without one, a run of classes
+    (``[A-Z]{2}[0-9]{2,3}``) reads as classes in order just as well, and is the likelier."""
+    return any(_shows_gap(p, pieces, at_start, at_end) for p in positives)
+
+
+def _shows_gap(positive: str, pieces: Pieces, at_start: bool, at_end: bool) -> bool:
+    match = _pattern(pieces, at_start, at_end).match(positive)
+    if match is None:
+        return False
+    gaps = [*match.groups(), positive[match.end() :]]
+    return any(all(char not in piece for piece in pieces[max(0, k - 1) : k + 1]) for k, gap in enumerate(gaps) for char in gap)
+
+
+@functools.lru_cache(maxsize=1 << 12)  # the same pieces are tried on every agreement round
+def _pattern(pieces: Pieces, at_start: bool, at_end: bool) -> re.Pattern[str]:
+    """A pattern that matches at the start of the strings that hold ``pieces`` in order: each piece
+    at its first occurrence after the one before (no backtracking), the last one at the end when
+    ``at_end``; group ``k`` is the gap before piece ``k``."""
+    parts = []
+    for k, piece in enumerate(pieces):
+        one = interval_class(piece)
+        before = "" if k == 0 and at_start else "(?s:.*)" if k == len(pieces) - 1 and at_end else f"[^{one[1:]}*"
+        parts.append(f"({before}){one}")
+    return re.compile("".join(parts) + (r"\Z" if at_end else ""))
+
+
+def _hypothesis(pieces: Pieces, universe: CharSet, at_start: bool, at_end: bool) -> tuple[Regex, str]:
+    """The language of ``pieces`` in order, as a regex (a repeated period as ``(…){m,}``), and its
+    description."""
+    anything = Star(Chars(universe))
+    period = _period(pieces) if not at_end else len(pieces)
+    inner = concat(*[part for piece in pieces[:period] for part in (Chars(piece), anything)][: None if not at_end else -1])
+    times = len(pieces) // period
+    body = Repeat(inner, times, None) if times > 1 else inner
+    regex = body if at_start else concat(anything, body)
+    named = ", ".join(map(piece_name, pieces[:period])) + (f" ×{times}" if times > 1 else "")
+    ends = [end for end, held in (("first at the start", at_start), ("last at the end", at_end)) if held]
+    return regex, f"classes in order ({named})" + "".join(f", {end}" for end in ends)
+
+
+def _period(pieces: Pieces) -> int:
+    """The shortest period of ``pieces`` that repeats to all of them."""
+    return next(p for p in range(1, len(pieces) + 1) if len(pieces) % p == 0 and pieces == pieces[:p] * (len(pieces) // p))

@@ -1,0 +1,83 @@
+"""Classes in order (cegis.symbolic.merging.subsequence): the matcher agrees with the hypothesis's
+own automaton, a hypothesis holds every positive and no negative it was made from, a repeated
+period is written as a count, a hypothesis needs a positive with a gap, and NL-RX's "a digit, later a vowel, six times" is learned from
+shortest counterexamples in a few epochs (66–100 before)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from automata import compile_regex
+from cegis.config import Budgets, LoopConfig
+from cegis.loop import run
+from cegis.state import Task
+from cegis.symbolic.merging import symbolic
+from cegis.symbolic.merging.subsequence import _holds, _hypothesis, subsequence_hypotheses
+from oracle import ExactTeacher, TeacherConfig
+from regexlang import CharSet
+from regexlang.dialects import unparse
+
+UNIVERSE = CharSet.of("ab01#")
+LETTERS, DIGITS = CharSet.of("ab"), CharSet.of("01")
+KINDS = [LETTERS, DIGITS, CharSet.of("a"), CharSet.of("ab01")]
+STRINGS = st.lists(st.text(alphabet="ab01#", min_size=0, max_size=8), min_size=1, max_size=8, unique=True)
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(st.lists(st.sampled_from(KINDS), min_size=1, max_size=5), st.booleans(), st.booleans(), st.lists(st.text(alphabet="ab01#", max_size=9), max_size=20))
+def test_the_matcher_agrees_with_the_hypothesis_automaton(pieces: list[CharSet], at_start: bool, at_end: bool, strings: list[str]) -> None:
+    regex, _ = _hypothesis(tuple(pieces), UNIVERSE, at_start, at_end)
+    dfa = compile_regex(regex, UNIVERSE)
+    for string in strings:
+        assert _holds(string, tuple(pieces), at_start, at_end) == dfa.accepts(string), (unparse(regex, "extended", UNIVERSE), string)
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(STRINGS, STRINGS)
+def test_a_hypothesis_holds_every_positive_and_no_negative(positives: list[str], negatives: list[str]) -> None:
+    negatives = [n for n in negatives if n not in positives]
+    for regex, how in subsequence_hypotheses(positives, negatives, UNIVERSE, [LETTERS, DIGITS], [CharSet.of("a"), CharSet.of("b"), DIGITS, CharSet.of("#")]):
+        dfa = compile_regex(regex, UNIVERSE)
+        assert all(dfa.accepts(p) for p in positives), how
+        assert not any(dfa.accepts(n) for n in negatives), how
+        assert how.startswith("classes in order (")
+
+
+def test_a_repeated_period_is_read_as_a_count() -> None:
+    positives = ["a0b1a0", "ab0#1b1a0"]
+    negatives = ["a0b1a", "0a1b0a1", "a0b1##"]
+    found = dict((how, regex) for regex, how in subsequence_hypotheses(positives, negatives, UNIVERSE, [LETTERS, DIGITS], []))
+    regex = found["classes in order ([a…], [0…] ×3), first at the start"]
+    assert unparse(regex, "extended", UNIVERSE) == "([ab][ab01#]*[01][ab01#]*){3,}"
+    # "anywhere" is refused by a negative that holds the pieces after its first character
+    assert "classes in order ([a…], [0…] ×3)" not in found
+    # a negative that holds the pieces as they are leaves only the variants it does not follow
+    left = [how for _, how in subsequence_hypotheses(positives, [*negatives, "a0b1a0#"], UNIVERSE, [LETTERS, DIGITS], [])]
+    assert left and all(how.endswith("last at the end") for how in left)
+
+
+def test_places_of_one_class_are_widened_together_then_alone() -> None:
+    # every letter place widens to "letter or digit" at once, unless a negative forbids it
+    (_, how), *_ = subsequence_hypotheses(["ab", "a#b"], ["#"], UNIVERSE, [LETTERS, CharSet.of("ab01")], [])
+    assert how == "classes in order ([0…] ×2), first at the start"
+    # together, the letters cannot widen (a0 is negative); alone, the first can
+    found = [how for _, how in subsequence_hypotheses(["ab", "a#b", "0#b"], ["a0", "#b", "b#"], UNIVERSE, [LETTERS, CharSet.of("ab01")], [])]
+    assert found[0] == "classes in order ([0…], [a…]), first at the start"
+
+
+def test_a_gap_must_show() -> None:
+    # no positive has a character of neither piece between them: a run of classes, not classes in order
+    assert subsequence_hypotheses(["a0", "ab00", "a01"], ["0a", "#a0"], UNIVERSE, [LETTERS, DIGITS], []) == []
+    assert subsequence_hypotheses(["a0", "a#0"], ["0a", "#a0"], UNIVERSE, [LETTERS, DIGITS], [])
+
+
+def test_digits_then_vowels_six_times_are_learned_from_shortest_counterexamples() -> None:
+    target = "([0-9][A-Za-z0-9#]*[AEIOUaeiou][A-Za-z0-9#]*){6,}"
+    config = LoopConfig(TeacherConfig(batch=1, mode="shortest", clustered=True), Budgets(epochs=20), evaluate=False, seed=1)
+    teacher = ExactTeacher.from_regex(target, "extended", universe=CharSet.of("#0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"), config=config.teacher_config)
+    state = asyncio.run(run(Task("extended", target), symbolic(), teacher, config))
+    assert state.outcome == "equivalent"
+    assert state.epoch <= 8 and state.proposal is not None and "classes in order" in state.proposal.reasoning
