@@ -253,7 +253,10 @@ def _spelled(
     positives = [_representative(e) for e in examples if e.label]
     negatives = [_representative(e) for e in examples if not e.label]
     classes = symbol_alphabet(examples, universe, "atoms").classes
-    shown = Counter(p for e in examples if isinstance(e, ClusteredExample) for p in e.positions if len(p) > 1)
+    shown: Counter[CharSet] = Counter()
+    for example in examples:
+        if isinstance(example, ClusteredExample):
+            shown.update(_classes_shown(example))
     order = [c for c, _ in shown.most_common()]
 
     def factored(implied: Sequence[Example]) -> list[tuple[DFA, str, Regex]]:
@@ -420,6 +423,12 @@ def _factored(
             continue
         out.append((dfa, how, regex))
     return out
+
+
+@functools.lru_cache(maxsize=1 << 12)  # every epoch counts the same examples again
+def _classes_shown(example: ClusteredExample) -> Counter[CharSet]:
+    """How often each class of more than one character stands at a position of ``example``."""
+    return Counter(p for p in example.positions if len(p) > 1)
 
 
 def _representative(example: Counterexample) -> str:
