@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
-from cegis.symbolic.merging.pieces import contains, one_after_another, piece_name, starts_of
+from cegis.symbolic.merging.pieces import contains, one_after_another, piece_name, smallest_holding, starts_of
 from cegis.symbolic.merging.sequences import sequence_hypotheses
 from cegis.symbolic.merging.shared import SHORTEST_FACTOR, Hypotheses, Shared, shared_factors
 from regexlang.ast import Chars, Complement, Optional, Plus, Regex, Repeat, Star, concat, intersection, union
@@ -159,7 +159,7 @@ def _framed_alternatives(
     smallest class holding every positive's last one (``Transport#One`` … ``[0-9]``)."""
     if shared.suffix or not negatives or "" in positives:
         return []
-    first = _smallest(classes, CharSet.of("".join(p[0] for p in positives)), shared.universe)
+    first = smallest_holding(classes, CharSet.of("".join(p[0] for p in positives)), shared.universe)
     if shared.prefix:
         start, said, opening = text_regex(shared.prefix), shared.prefix, [n for n in negatives if n.startswith(shared.prefix)]
     elif first is not None:
@@ -171,15 +171,10 @@ def _framed_alternatives(
     if suffixes:
         either = union(*map(text_regex, suffixes))
         out.append((intersection(concat(start, shared.anything), concat(shared.anything, either)), f"starts {said}, ends with one of ({', '.join(suffixes)})"))
-    last = _smallest(classes, CharSet.of("".join(p[-1] for p in positives)), shared.universe)
+    last = smallest_holding(classes, CharSet.of("".join(p[-1] for p in positives)), shared.universe)
     if last is not None and shared.prefix:
         out.append((intersection(concat(start, shared.anything), concat(shared.anything, Chars(last))), f"starts {said}, ends {piece_name(last)}"))
     return out
-
-
-def _smallest(classes: Sequence[CharSet], chars: CharSet, universe: CharSet) -> CharSet | None:
-    """The smallest of ``classes`` (short of the ``universe``) that holds ``chars``, if any."""
-    return min((c for c in classes if chars.issubset(c) and universe - c), key=len, default=None)
 
 
 def _exclusions(positives: Sequence[str], accepted: Sequence[str], words: Sequence[str], anything: Regex) -> list[tuple[list[Regex], str]]:

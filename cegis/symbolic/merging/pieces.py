@@ -80,6 +80,12 @@ def piece_regex(piece: Piece) -> Regex:
     return text_regex(piece) if isinstance(piece, str) else Chars(piece)
 
 
+def smallest_holding(classes: Sequence[CharSet], chars: CharSet, universe: CharSet) -> CharSet | None:
+    """The smallest of ``classes`` (short of the ``universe``; the first on a tie) that holds
+    ``chars``, if any."""
+    return min((c for c in classes if chars.issubset(c) and universe - c), key=len, default=None)
+
+
 def piece_name(piece: Piece) -> str:
     """``piece`` described: its word, or its class by its first character (``[0…]``)."""
     return piece if isinstance(piece, str) else f"[{piece.first()}…]"

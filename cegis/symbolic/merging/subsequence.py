@@ -18,7 +18,7 @@ import functools
 import re
 from collections.abc import Sequence
 
-from cegis.symbolic.merging.pieces import piece_name
+from cegis.symbolic.merging.pieces import piece_name, smallest_holding
 from cegis.symbolic.merging.shared import Hypotheses
 from regexlang.ast import Chars, Regex, Repeat, Star, concat
 from regexlang.charset import CharSet
@@ -45,9 +45,8 @@ def subsequence_hypotheses(
     if not FEWEST_PIECES <= len(shortest) <= MOST_PIECES:
         return []
     kinds = sorted((c for c in dict.fromkeys(shown) if universe - c), key=len)
-    cells = sorted((c for c in dict.fromkeys(atoms) if universe - c), key=len)
     columns = [CharSet.of("".join(column)) for column in zip(*(p for p in positives if len(p) == len(shortest)))]
-    first = tuple(_smallest(kinds, chars) or _smallest(cells, chars) or chars for chars in columns)
+    first = tuple(smallest_holding(shown, chars, universe) or smallest_holding(atoms, chars, universe) or chars for chars in columns)
     long_enough = [n for n in negatives if len(n) >= len(shortest)]
     out: Hypotheses = []
     for at_start in (True, False):
@@ -56,11 +55,6 @@ def subsequence_hypotheses(
             if pieces is not None and _gapped(positives, pieces, at_start, at_end):
                 out.append(_hypothesis(pieces, universe, at_start, at_end))
     return out
-
-
-def _smallest(kinds: Sequence[CharSet], chars: CharSet) -> CharSet | None:
-    """The first of ``kinds`` (smallest first) that holds ``chars``, if any."""
-    return next((c for c in kinds if chars.issubset(c)), None)
 
 
 def _widened(
@@ -123,8 +117,9 @@ def _hypothesis(pieces: Pieces, universe: CharSet, at_start: bool, at_end: bool)
     """The language of ``pieces`` in order, as a regex (a repeated period as ``(…){m,}``), and its
     description."""
     anything = Star(Chars(universe))
-    period = _period(pieces) if not at_end else len(pieces)
-    inner = concat(*[part for piece in pieces[:period] for part in (Chars(piece), anything)][: None if not at_end else -1])
+    period = len(pieces) if at_end else _period(pieces)
+    parts = [part for piece in pieces[:period] for part in (Chars(piece), anything)]
+    inner = concat(*(parts[:-1] if at_end else parts))  # at the end: no gap after the last piece
     times = len(pieces) // period
     body = Repeat(inner, times, None) if times > 1 else inner
     regex = body if at_start else concat(anything, body)
