@@ -97,3 +97,42 @@ def test_a_run_with_shortest_counterexamples_resumes_with_its_agreements(tmp_pat
     resumed = tmp_path / "resume"
     resumed.mkdir()
     assert check_resumes(resumed, task, symbolic(), config) == len(state.records) + 1
+
+
+ABC = CharSet.of("abc")
+
+
+@pytest.mark.parametrize(
+    ("target", "below", "examples"),
+    [
+        (  # the tie of the negative's classes is a guess the tree must test: witnesses, then agreements
+            "a[bc]*a",
+            5,
+            (
+                ClusteredExample((CharSet.of("a"), CharSet.of("bc"), CharSet.of("a")), True, ABC),
+                ClusteredExample((CharSet.of("a"), CharSet.of("bc"), CharSet.of("bc"), CharSet.of("bc")), False, ABC),
+                ClusteredExample((CharSet.of("bc"), CharSet.of("abc")), False, ABC),
+            ),
+        ),
+        (
+            "(ab|c)*",
+            6,
+            (
+                ClusteredExample((CharSet.of("c"), CharSet.of("a"), CharSet.of("b")), True, ABC),
+                ClusteredExample((CharSet.of("a"), CharSet.of("ac")), False, ABC),
+                ClusteredExample((CharSet.of("ab"), CharSet.of("ab"), CharSet.of("ab")), False, ABC),
+            ),
+        ),
+    ],
+)
+def test_clustered_examples_and_an_agreement_are_all_kept(target: str, below: int, examples: tuple[ClusteredExample, ...]) -> None:
+    for example in examples:  # the examples are true of the target
+        assert all(bool(re.fullmatch(target, "".join(s))) == example.label for s in itertools.product(*map(sorted, example.positions)))
+    proposal = symbolic().learn(examples, "python", ABC, Memory((Agreement(target, below),)))
+    assert proposal.ok, proposal.failure
+    for example in examples:
+        for string in map("".join, itertools.product(*map(sorted, example.positions))):
+            assert bool(re.fullmatch(proposal.text, string)) == example.label, string
+    for n in range(below):
+        for word in map("".join, itertools.product("abc", repeat=n)):
+            assert bool(re.fullmatch(proposal.text, word)) == bool(re.fullmatch(target, word)), word

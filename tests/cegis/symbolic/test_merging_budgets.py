@@ -72,7 +72,7 @@ def test_a_candidate_missing_more_examples_than_a_listing_may_have_states_is_not
         return patch(dfa, wrong, universe)
 
     monkeypatch.setattr(merging, "_patched", spy)
-    monkeypatch.setattr(merging, "ROUNDS", 0)  # the first round patches
+    monkeypatch.setattr(merging, "WITNESS_ROUNDS", 0)  # the first round patches
     assert REPRESENTATIVE.learn(EXAMPLES, "python", ABC).ok
     assert max(patched) > 1
     patched.clear()
