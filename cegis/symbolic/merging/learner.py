@@ -73,7 +73,8 @@ MAX_SPELLED = 256
 
 #: Rounds of learning again with a misclassified string of each clustered example left out of the
 #: prefix tree (its *witnesses*, learned literally, as plain examples), before a reading's misses are
-#: patched in as exceptions (their strings added or removed, exactly).
+#: patched in as exceptions (their strings added or removed, exactly); with agreements to keep, the
+#: witnesses share the call's :data:`ROUNDS` with the implied strings instead.
 WITNESS_ROUNDS = 8
 
 #: Rounds of learning again with new strings in one learner call, before the last candidates are
@@ -458,13 +459,14 @@ def _consistent(
     implied = dict(facts)
     examples = view(list(implied.values()))
     readings = {reading: _Reading() for reading in learner.readings}
+    patching = ROUNDS if earlier.automata else WITNESS_ROUNDS  # rounds of witnesses before misses are patched in
     latest: list[tuple[DFA, str]] = []
     for round_ in range(ROUNDS + 1):
         found: list[tuple[DFA, str]] = []
         for name, reading in readings.items():
             last = round_ == ROUNDS
             if reading.stale or last:
-                reading.learn(name, examples, universe, learner, last, problems)
+                reading.learn(name, examples, universe, learner, 0 if last else patching, problems)
             found += [(dfa, f"{how}, {name}") for dfa, how in reading.found]
         if found:
             latest = found
@@ -497,14 +499,13 @@ class _Reading:
     rounds: int = 0  # rounds that learned witnesses
 
     def learn(
-        self, name: TreeReading, examples: Sequence[Counterexample], universe: CharSet, learner: MergingLearner, last: bool, problems: list[str]
+        self, name: TreeReading, examples: Sequence[Counterexample], universe: CharSet, learner: MergingLearner, patching: int, problems: list[str]
     ) -> None:
         """Merge the tree of ``examples`` and the witnesses (the tree of the last round grown by the
         new witnesses, in the representative reading); when no merge order labels every example
         right, the misclassified strings become witnesses for the next round. A tree that cannot be
-        built ends the reading (its problem noted). With ``last``, after :data:`WITNESS_ROUNDS` rounds
-        of witnesses, or past :data:`MAX_WITNESS_NODES` nodes, misses are patched in as exceptions
-        instead."""
+        built ends the reading (its problem noted). After ``patching`` rounds of witnesses, or past
+        :data:`MAX_WITNESS_NODES` nodes, misses are patched in as exceptions instead."""
         try:
             tree = _extended(self.tree, self.missed) if self.tree is not None and name == "representative" else None
             tree = tree or _prefix_tree([*examples, *self.witnesses, *self.missed], universe, learner.granularity, name)
@@ -515,8 +516,7 @@ class _Reading:
         self.rounds += bool(self.missed)
         self.witnesses += self.missed
         self.tree = tree
-        patch = last or self.rounds >= WITNESS_ROUNDS or tree[1].nodes > MAX_WITNESS_NODES
-        more, missed = _candidates(tree, learner, patch, problems)
+        more, missed = _candidates(tree, learner, self.rounds >= patching or tree[1].nodes > MAX_WITNESS_NODES, problems)
         self.found, self.missed = more, [] if more else missed
         self.stale = bool(self.missed)
 
