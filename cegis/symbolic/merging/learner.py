@@ -86,7 +86,7 @@ WITNESS_ROUNDS = 8
 #: With agreements, the first round with a candidate that keeps them ends the call (a reading still
 #: learning witnesses is not waited for); without, every reading learns its witnesses first. A
 #: reading keeps its witnesses when implied strings come: agreement rounds around witness rounds
-#: learned them again in every agreement round, and took 1.7 times as long on the StructuredRegex
+#: learned them again in every agreement round, and took 1.6 times as long on the StructuredRegex
 #: shortest-protocol runs (with the same successes).
 ROUNDS = 16
 
