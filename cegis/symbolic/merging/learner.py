@@ -463,14 +463,15 @@ def _consistent(
     latest: list[tuple[DFA, str]] = []
     for round_ in range(ROUNDS + 1):
         found: list[tuple[DFA, str]] = []
+        broken: list[list[Example]] = []
         for name, reading in readings.items():
             last = round_ == ROUNDS
             if reading.stale or last:
-                reading.learn(name, examples, universe, learner, 0 if last else patching, problems)
+                reading.learn(name, examples, universe, learner, 0 if last else patching, earlier, problems)
             found += [(dfa, f"{how}, {name}") for dfa, how in reading.found]
+            broken += reading.broken
         if found:
             latest = found
-        broken = [earlier.implied(dfa) for dfa, _ in found]
         kept = [candidate for candidate, wrong in zip(found, broken) if not wrong]
         if kept and (earlier.automata or not any(reading.stale for reading in readings.values())):
             return kept, len(implied)
@@ -489,17 +490,26 @@ def _consistent(
 @attrs.define
 class _Reading:
     """The state of one reading across the rounds of :func:`_consistent`: its witnesses so far, its
-    prefix tree, the candidates it found last, and whether new strings are still to be learned."""
+    prefix tree, the candidates it found last with the agreements each breaks (the strings that
+    show it), and whether new strings are still to be learned."""
 
     witnesses: list[Example] = attrs.Factory(list)
     tree: _Tree | None = None
     found: list[tuple[DFA, str]] = attrs.Factory(list)
+    broken: list[list[Example]] = attrs.Factory(list)
     missed: list[Example] = attrs.Factory(list)
     stale: bool = True
     rounds: int = 0  # rounds that learned witnesses
 
     def learn(
-        self, name: TreeReading, examples: Sequence[Counterexample], universe: CharSet, learner: MergingLearner, patching: int, problems: list[str]
+        self,
+        name: TreeReading,
+        examples: Sequence[Counterexample],
+        universe: CharSet,
+        learner: MergingLearner,
+        patching: int,
+        earlier: agreement.Agreements,
+        problems: list[str],
     ) -> None:
         """Merge the tree of ``examples`` and the witnesses (the tree of the last round grown by the
         new witnesses, in the representative reading); when no merge order labels every example
@@ -511,13 +521,14 @@ class _Reading:
             tree = tree or _prefix_tree([*examples, *self.witnesses, *self.missed], universe, learner.granularity, name)
         except (ValueError, LabelConflict) as error:
             problems.append(f"{name}: {error}")
-            self.found, self.missed, self.stale = [], [], False
+            self.found, self.broken, self.missed, self.stale = [], [], [], False
             return
         self.rounds += bool(self.missed)
         self.witnesses += self.missed
         self.tree = tree
         more, missed = _candidates(tree, learner, self.rounds >= patching or tree[1].nodes > MAX_WITNESS_NODES, problems)
         self.found, self.missed = more, [] if more else missed
+        self.broken = [earlier.implied(dfa) for dfa, _ in more]
         self.stale = bool(self.missed)
 
 
