@@ -90,6 +90,17 @@ def readable(dfa: DFA, size_limit: int | None = None, dialect: Dialect | None = 
     return _printed(minimize(dfa), size_limit, dialect, peel=True)
 
 
+def draft(dfa: DFA, size_limit: int | None = None, dialect: Dialect | None = None) -> Regex:
+    """A quick print of ``dfa``, with exactly its language: its minimal automaton by the first
+    elimination order (:func:`automata.to_regex.to_regex`), or :func:`readable` when that grows an
+    edge past ``size_limit``. For a learner's hypotheses of every epoch, of which only the accepted
+    one is read (the loop prints that one readably, :func:`cegis.hypothesis.presented`)."""
+    try:
+        return to_regex(minimize(dfa), size_limit)
+    except SizeLimitExceeded:
+        return readable(dfa, size_limit, dialect)
+
+
 def _printed(minimal: DFA, size_limit: int | None, dialect: Dialect | None, peel: bool) -> Regex:
     """:func:`readable` of a minimal DFA; counted classes are peeled off (:mod:`automata.counted`)
     only with ``peel``."""

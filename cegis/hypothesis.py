@@ -4,14 +4,21 @@ Learners print their hypotheses with :func:`regexlang.unparse`, but the empty la
 syntax in the simple and extended dialects, and a union of no positives (or an L* table before the
 first positive) is exactly that. It prints as ``∅`` here, and reads back to the same tree, so a
 record can always be turned back into the hypothesis it names.
+
+A learner may print its hypotheses of every epoch quickly (``Proposal.draft``): the loop prints the
+one the teacher accepts readably (:func:`presented`), the same language in a shorter text.
 """
 
 from __future__ import annotations
 
+from automata.compile import compile_regex
+from automata.errors import AutomataError
+from automata.ops import equivalent
+from automata.readable import readable
 from regexlang.ast import EmptySet, Regex
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect, parse, unparse
-from regexlang.errors import NotExpressible
+from regexlang.errors import NotExpressible, RegexError
 
 EMPTY_LANGUAGE = "∅"
 
@@ -29,3 +36,18 @@ def print_hypothesis(regex: Regex, dialect: Dialect, universe: CharSet) -> str:
 def read_hypothesis(text: str, dialect: Dialect, universe: CharSet) -> Regex:
     """The inverse of :func:`print_hypothesis` (raises ``RegexError`` on text that does not parse)."""
     return EmptySet() if text == EMPTY_LANGUAGE else parse(text, dialect, universe)
+
+
+def presented(regex: Regex, text: str, dialect: Dialect, universe: CharSet, state_limit: int) -> tuple[Regex, str]:
+    """The hypothesis ``regex`` (printed as ``text``) in its readable print
+    (:func:`automata.readable.readable`) when that is shorter, checked to have the same language;
+    else unchanged (also when it cannot be compiled within ``state_limit`` states or printed)."""
+    try:
+        dfa = compile_regex(regex, universe, state_limit=state_limit)
+        shown = readable(dfa, size_limit=state_limit, dialect=dialect)
+        shown_text = print_hypothesis(shown, dialect, universe)
+        if len(shown_text) > len(text) or not equivalent(compile_regex(shown, universe, state_limit=state_limit), dfa):
+            return regex, text
+    except (AutomataError, RegexError):
+        return regex, text
+    return read_hypothesis(shown_text, dialect, universe), shown_text

@@ -107,6 +107,8 @@ class Proposal:
     ``candidates`` are every usable hypothesis the learner tried for this proposal, in the order
     tried (the seed paper's Alg. 2 checks each try for equivalence): when ``regex`` is not
     equivalent, the loop asks the teacher about each of them and the first equivalent one wins.
+    ``draft`` says ``text`` is a quick print (:func:`automata.readable.draft`): when the teacher
+    accepts the hypothesis, the loop prints it readably (:func:`cegis.hypothesis.presented`).
     """
 
     regex: Regex | None
@@ -116,6 +118,7 @@ class Proposal:
     cost: LearnerCost = LearnerCost()
     memo: object = None
     candidates: tuple[Candidate, ...] = ()
+    draft: bool = False
 
     def __attrs_post_init__(self) -> None:
         if (self.regex is None) == (self.failure is None):

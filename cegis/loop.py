@@ -5,7 +5,9 @@ One epoch (seed paper, Sec. 4 and Appendix B): the learner proposes a hypothesis
 accumulated so far; the teacher judges it; its counterexamples join the examples. When the teacher
 rejects it, every other usable try of the proposal (``Proposal.candidates``: an Agentic epoch's
 repairs, a multi-candidate reply's answers) meets the teacher too, and the first it accepts wins
-(Alg. 2; ``accepted_candidate`` in the record). When the proposal fails (no regex, does not parse or
+(Alg. 2; ``accepted_candidate`` in the record). A symbolic learner prints its hypotheses quickly
+(``Proposal.draft``); the one the teacher accepts is printed readably before it is recorded, and
+that time is the learner's. When the proposal fails (no regex, does not parse or
 compile, times out) or the teacher cannot judge the hypothesis, the epoch adds the next random
 labeled examples instead (Appendix D; ``source: "random"``), so every epoch adds information; a
 teacher that keeps its own sample schedule (Standard's sizes, ``next_examples``) supplies them
@@ -36,8 +38,9 @@ from automata import compile_time
 from automata.dfa import DFA
 from cegis import sampling
 from cegis.config import LoopConfig
+from cegis.hypothesis import presented
 from cegis.learner import Learner, LearnerContext, Proposal, memo_codec
-from cegis.state import EpochRecord, EpochState, Outcome, RunCost, Source, Task
+from cegis.state import ACCEPTED, EpochRecord, EpochState, Outcome, RunCost, Source, Task
 from oracle.compiling import compile_subject
 from oracle.evaluation import EvaluationSet, Scores, evaluation_set, score
 from oracle.examples import Counterexample, Example
@@ -171,6 +174,11 @@ async def step(
                     verdict, accepted = judged, index
                     outcome = "equivalent" if judged.exact else "consistent"
                     break
+        if outcome in ACCEPTED and proposal.draft:  # the accepted hypothesis is read: printed readably
+            started = clock()
+            proposal = await asyncio.to_thread(_presented, proposal, task, config)
+            cost = attrs.evolve(cost, seconds=cost.seconds + clock() - started)
+            proposal = attrs.evolve(proposal, cost=cost)
         added = remember(state.examples, verdict)[len(state.examples) :]
         verdict = attrs.evolve(verdict, counterexamples=added)
         source = "counterexamples" if added else "none"
@@ -232,6 +240,13 @@ def _counter(learner: Learner, teacher: Teacher, config: LoopConfig) -> CountedM
     if labeler is None:
         raise ValueError(f"learner {learner.name!r} asks membership queries, but the teacher has no `label` method")
     return CountedMembership(labeler)
+
+
+def _presented(proposal: Proposal, task: Task, config: LoopConfig) -> Proposal:
+    """A draft proposal with its hypothesis printed readably (the same language)."""
+    assert proposal.regex is not None
+    regex, text = presented(proposal.regex, proposal.text, task.dialect, task.universe, config.teacher.state_limit)
+    return attrs.evolve(proposal, regex=regex, text=text, draft=False)
 
 
 def _scores(proposal: Proposal, task: Task, config: LoopConfig) -> Scores | None:

@@ -33,7 +33,7 @@ import numpy as np
 
 from automata.alphabet import Alphabet, partition
 from automata.dfa import DFA
-from automata.readable import readable
+from automata.readable import draft
 from cegis.hypothesis import print_hypothesis
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from oracle.examples import ClusteredExample, Counterexample, Example
@@ -237,10 +237,10 @@ class LStarLearner:
             dfa, table = await asyncio.to_thread(learn, table, alphabet, context.examples, oracle, self.max_states)
         except _Failed as failed:
             return Proposal(None, failure=failed.failure, memo=table)
-        regex = readable(dfa, dialect=context.dialect)
+        regex = draft(dfa, dialect=context.dialect)  # the loop prints the accepted one readably
         text = print_hypothesis(regex, context.dialect, context.universe)
         cost = LearnerCost(membership_queries=getattr(oracle, "queries", 0))
-        return Proposal(regex, text, f"{dfa.n_states} states, {len(table.suffixes)} suffixes", cost=cost, memo=table)
+        return Proposal(regex, text, f"{dfa.n_states} states, {len(table.suffixes)} suffixes", cost=cost, memo=table, draft=True)
 
     def encode_memo(self, memo: object) -> object:
         """The table as JSON data."""

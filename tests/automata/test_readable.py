@@ -14,7 +14,7 @@ from automata import ops
 from automata.compile import compile_regex, from_text
 from automata.dfa import DFA
 from automata import readable as readable_module
-from automata.readable import readable
+from automata.readable import draft, readable
 from automata.to_regex import ORDERS, Order, to_regex
 from regexlang import parse, unparse
 from regexlang import ast as A
@@ -178,6 +178,22 @@ def test_every_elimination_order_keeps_the_language(dfa: DFA, order: str) -> Non
     accepts = acceptor(dfa)
     expected = {s for s in strings_up_to(chars, 6) if accepts(s)}
     assert finite_language(to_regex(dfa, order=order), chars, 6) == expected  # type: ignore[arg-type]
+
+
+@settings(max_examples=100)
+@given(dfas())
+def test_a_draft_keeps_the_language(dfa: DFA) -> None:
+    chars = universe_of(dfa)
+    accepts = acceptor(dfa)
+    assert finite_language(draft(dfa), chars, 6) == {s for s in strings_up_to(chars, 6) if accepts(s)}
+
+
+def test_a_draft_is_the_elimination_print_and_readable_past_the_size_limit() -> None:
+    dfa = from_text("[A-Za-z0-9#]*dog[A-Za-z0-9#]*", "extended")
+    eliminated = unparse(draft(dfa), "extended", EXTENDED)
+    assert eliminated == unparse(to_regex(dfa), "extended", EXTENDED) != "[A-Za-z0-9#]*dog[A-Za-z0-9#]*"
+    # the elimination print has 22 nodes: past 10 the draft is the readable search's
+    assert unparse(draft(dfa, size_limit=10, dialect="extended"), "extended", EXTENDED) == "[A-Za-z0-9#]*dog[A-Za-z0-9#]*"
 
 
 def test_a_structured_print_is_never_longer_than_elimination() -> None:

@@ -66,14 +66,15 @@ def lines(path: Path) -> list[Any]:
 
 @attrs.frozen
 class FixedLearner:
-    """Always proposes the same regex."""
+    """Always proposes the same regex (its text a quick print with ``draft``)."""
 
     regex: Regex
     text: str
     name: str = "fixed"
+    draft: bool = False
 
     async def propose(self, context: LearnerContext) -> Proposal:
-        return Proposal(self.regex, self.text)
+        return Proposal(self.regex, self.text, draft=self.draft)
 
 
 class LabelingTeacher(ExhaustiveTeacher):

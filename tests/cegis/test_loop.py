@@ -175,3 +175,19 @@ def test_compile_seconds_are_kept_apart_from_the_learners_seconds() -> None:
     assert state.cost.compile_seconds >= 0.05
     assert state.cost.learner.seconds < 0.05
     assert state.records[-1].totals.compile_seconds == state.cost.compile_seconds
+
+
+@pytest.mark.parametrize("draft", [True, False])
+def test_an_accepted_draft_is_recorded_readably_and_any_other_answer_as_given(draft: bool) -> None:
+    target = "[A-Za-z0-9#]*dog[A-Za-z0-9#]*"
+    task = Task("extended", target)
+    eliminated = "[A-Za-ce-z0-9#]*d((o|([A-Za-ce-np-z0-9#]|o[A-Za-cefh-z0-9#])[A-Za-ce-z0-9#]*)?d)*og[A-Za-z0-9#]*"
+    learner = FixedLearner(parse(eliminated, "extended", task.universe), eliminated, draft=draft)
+    ticks = itertools.count()
+    state = asyncio.run(run(task, learner, exact(task, LoopConfig()), LoopConfig(), clock=lambda: float(next(ticks))))
+    assert state.outcome == "equivalent" and state.epoch == 1
+    # a draft is the learner's quick print: the accepted one is printed readably, and that is the
+    # learner's time; any other answer (a model's) is recorded exactly as given
+    assert state.records[-1].proposal_text == state.hypothesis == (target if draft else eliminated)
+    assert state.proposal is not None and state.proposal.regex == parse(state.hypothesis, "extended", task.universe)
+    assert state.cost.learner.seconds == (2.0 if draft else 1.0)

@@ -26,6 +26,7 @@ from automata.errors import AutomataError, SizeLimitExceeded
 from automata.minimize import minimize
 from automata.ops import dead_state, difference, equivalent, union
 from automata.pruning import pruned
+from automata.readable import draft as quick
 from automata.readable import readable
 from cegis.gc_pause import gc_paused
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
@@ -135,9 +136,9 @@ class MergingLearner:
     async def propose(self, context: LearnerContext) -> Proposal:
         """The smallest consistent hypothesis for the context's examples (and, when the learner is
         augmented and the teacher answers with shortest counterexamples, for what they imply), or a
-        typed failure."""
+        typed failure; printed as a draft (the loop prints the accepted one readably)."""
         memory = agreement.remembered(context) if self.augmented else agreement.Memory()
-        return await asyncio.to_thread(self.learn, context.examples, context.dialect, context.universe, memory)
+        return await asyncio.to_thread(self.learn, context.examples, context.dialect, context.universe, memory, True)
 
     def learn(
         self,
@@ -145,14 +146,16 @@ class MergingLearner:
         dialect: Dialect,
         universe: CharSet,
         memory: agreement.Memory = agreement.Memory(),
+        draft: bool = False,
     ) -> Proposal:
         """:meth:`propose` without the event loop: a pure function of the examples and the memory
         of earlier proposals (their agreements and the examples those implied), which the
-        proposal's memo carries on with the examples implied now."""
+        proposal's memo carries on with the examples implied now. With ``draft`` the hypothesis is
+        printed quickly (:func:`automata.readable.draft`), else readably."""
         started = time.perf_counter()
         facts = {e.string: e for e in memory.implied}
         with gc_paused():
-            proposal = _learn(examples, dialect, universe, self, memory.agreements, facts)
+            proposal = _learn(examples, dialect, universe, self, memory.agreements, facts, draft)
         seconds = time.perf_counter() - started
         kept = agreement.Memory(memory.agreements, tuple(facts.values()))
         return attrs.evolve(proposal, cost=LearnerCost(seconds=seconds), memo=kept if kept != agreement.Memory() else None)
@@ -208,6 +211,7 @@ def _learn(
     learner: MergingLearner,
     agreements: Sequence[agreement.Agreement],
     facts: dict[str, Example],
+    draft: bool,
 ) -> Proposal:
     problems: list[str] = []
     earlier = agreement.Agreements.compile(agreements, dialect, universe, CHECK_STATE_LIMIT)
@@ -243,7 +247,7 @@ def _learn(
         candidates += [(dfa, how, None) for dfa, how in _finite(examples, universe, earlier, problems)]
         if not fitting or sum(e.label for e in examples) <= MOST_SPELLED_POSITIVES:
             candidates += _spelled(examples, universe, earlier, facts, problems)
-    return _proposed(candidates, examples, dialect, universe, learner, written, problems, earlier if agreements else None)
+    return _proposed(candidates, examples, dialect, universe, learner, written, problems, earlier if agreements else None, draft)
 
 
 def _spelled(
@@ -281,17 +285,21 @@ def _proposed(
     written: bool,
     problems: list[str],
     earlier: agreement.Agreements | None = None,
+    draft: bool = False,
 ) -> Proposal:
     """The candidate of the shortest description (``written``: as plain examples read through the
     class prior are scored, :func:`.scoring.score`) whose printed regex labels every example right,
     or a typed failure with every candidate's problem; the language of the positives is preceded
     by itself with long runs looped (:func:`_runs_looped`). With ``written``, the learner's
     ``listing_cap`` and no ``earlier`` agreements to keep the answer is never longer than the
-    positives listed as alternatives: past that, the shortest consistent print, or the listing."""
+    positives listed as alternatives: past that, the shortest consistent print, or the listing. With
+    ``draft`` (and no listing to be shorter than) the hypothesis is printed quickly, as a draft
+    (``Proposal.draft``)."""
     positives = [_representative(e) for e in examples if e.label]
     listed = written and learner.listing_cap and bool(positives) and earlier is None
     listing = unparse(any_of(*map(union_regex, (e for e in examples if e.label))), dialect, universe) if listed else ""
     shortest: Proposal | None = None
+    draft = draft and not listed  # a listing is compared with the readable print
 
     def ranked(found: Sequence[tuple[DFA, str, Regex | None]]) -> list[tuple[DFA, str, Regex | None]]:
         return sorted(found, key=lambda c: score(c[0], positives, c[2], written))
@@ -302,15 +310,18 @@ def _proposed(
             problems.append(f"{how}: {_misses(wrong)}")
             continue
         try:
-            text = _printed(dfa, dialect, universe, examples, regex, written)
+            text = _printed(dfa, dialect, universe, examples, regex, written, draft)
+            problem, drafted = _check(text, examples, dialect, universe, dfa), draft
+            if problem is not None and draft:  # a draft too large to compile back: the readable print
+                text = _printed(dfa, dialect, universe, examples, regex, written)
+                problem, drafted = _check(text, examples, dialect, universe, dfa), False
         except SizeLimitExceeded as error:
             problems.append(f"{how}: {error}")
             continue
-        problem = _check(text, examples, dialect, universe, dfa)
         if problem is None:
             states = dfa.n_states - (dead_state(dfa) is not None)
             reasoning = f"{how} over {len(dfa.alphabet)} {learner.granularity}: {states} states"
-            proposal = Proposal(parse(text, dialect, universe), text, reasoning)
+            proposal = Proposal(parse(text, dialect, universe), text, reasoning, draft=drafted)
             if not listed or len(text) <= len(listing):
                 return proposal
             if shortest is None or len(text) < len(shortest.text):
@@ -710,13 +721,15 @@ def _printed(
     examples: Sequence[Counterexample],
     spelled: Regex | None = None,
     written: bool = False,
+    draft: bool = False,
 ) -> str:
     """``dfa`` as a regex of ``dialect``: ``spelled`` without its redundant parts
     (:func:`automata.pruning.pruned`) when the dialect writes ``&`` and ``~`` (extended) or the
     learner reads plain examples through classes (``written``) and the dialect can write it, unless
     the automaton's readable regex is shorter; else that regex (:func:`automata.readable.readable`),
     which gives up (:class:`SizeLimitExceeded`) past :data:`CHECK_STATE_LIMIT` regex nodes: a regex
-    that large would not compile back within the same limit of states."""
+    that large would not compile back within the same limit of states. With ``draft``, that
+    regex is :func:`automata.readable.draft`'s quick print instead."""
     texts = []
     if spelled is not None and (dialect == "extended" or written):
         try:
@@ -724,7 +737,7 @@ def _printed(
         except RegexError:
             pass
     try:
-        regex = readable(dfa, size_limit=CHECK_STATE_LIMIT, dialect=dialect)
+        regex = (quick if draft else readable)(dfa, size_limit=CHECK_STATE_LIMIT, dialect=dialect)
     except SizeLimitExceeded:
         if texts:
             return texts[0]
