@@ -15,7 +15,7 @@ from tests.automata.test_counting import dfas
 @given(st.integers(0, 3), st.integers(0, 3), st.integers(0, 2), st.sampled_from([np.int32, np.int64, np.bool_]), st.data())
 def test_same_is_array_equal(rows: int, columns: int, values: int, dtype: type, data: st.DataObject) -> None:
     shape = (rows, columns)
-    left = np.asarray(data.draw(st.lists(st.integers(0, values), min_size=rows * columns, max_size=rows * columns)), dtype=dtype)
+    left: np.ndarray = np.asarray(data.draw(st.lists(st.integers(0, values), min_size=rows * columns, max_size=rows * columns)), dtype=dtype)
     right = np.asarray(data.draw(st.lists(st.integers(0, values), min_size=rows * columns, max_size=rows * columns)))
     right = right.astype(data.draw(st.sampled_from([dtype, np.int32, np.int64])))
     for a, b in ((left.reshape(shape), right.reshape(shape)), (left.reshape(shape), left.reshape(shape).copy()), (left, right[:1])):

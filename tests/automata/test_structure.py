@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from automata import _jit, counted, structure
 from automata.compile import compile_regex, from_text
 from automata.dfa import DFA
+from automata._subsets import WORD_BITS
 from automata.structure import closures, core
 from regexlang import ast as A
 from regexlang.charset import CharSet
@@ -97,7 +98,7 @@ def test_known_cores(text: str, kind: str, expected: str) -> None:
 )
 def test_sets_of_more_than_one_word(text: str, kind: str, mode: _jit.Mode) -> None:
     dfa = from_text(text, "extended")
-    assert 3 * dfa.n_states > structure.WORD_BITS  # the runs and the flagged run take two words
+    assert 3 * dfa.n_states > WORD_BITS  # the runs and the flagged run take two words
     with _jit.forced(mode):
         found = core(dfa, kind)
     assert found is not None
@@ -176,7 +177,7 @@ def test_the_least_rest_holds_what_every_short_string_says(regex: A.Regex) -> No
 @pytest.mark.parametrize("mode", ["python", "compiled"])
 def test_the_least_rest_of_sets_of_more_than_one_word(mode: _jit.Mode) -> None:
     dfa = from_text("[abc]*ab[abc]{4}c{2}", "extended")
-    assert 2 * dfa.n_states > structure.WORD_BITS
+    assert 2 * dfa.n_states > WORD_BITS
     with _jit.forced(mode):
         assert assert_least_rests(dfa) > 0
 

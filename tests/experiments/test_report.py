@@ -153,13 +153,13 @@ def test_every_table_matches_numbers_recomputed_from_the_drawn_facts(tmp_path: P
 
     for metric in (0, 1):  # sample efficiency: mean over finished runs of each arm, by StarDepth and over all
         for arm in ARMS:
-            for depth in (0, 1, 2, "all"):
-                runs = [facts[(arm, t)] for t, c in enumerate(CELLS) if depth in (c[1], "all") and facts[(arm, t)]["finished"]]
+            for column in (0, 1, 2, "all"):
+                runs = [facts[(arm, t)] for t, c in enumerate(CELLS) if column in (c[1], "all") and facts[(arm, t)]["finished"]]
                 row = []
                 for budget in BUDGETS:
                     values = [v[metric] for f in runs if (v := _at_budget(f, budget)) is not None]
                     row.append(f"{statistics.fmean(values):.3f}" if values else "—")
-                assert f"| {arm} | {depth} | {' | '.join(row)} |" in lines
+                assert f"| {arm} | {column} | {' | '.join(row)} |" in lines
 
     points = {}
     for arm in ARMS:  # Pareto: mean tokens and success per arm, optimal when nothing dominates it

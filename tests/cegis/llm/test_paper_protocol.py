@@ -76,7 +76,7 @@ def test_every_candidate_of_a_reply_meets_the_teacher() -> None:
     # a multi-answer reply: the union of the positives first (consistent, not equivalent), then the target
     config = LoopConfig(initial_size=8)
     sample = initial_state(Task("simple", TARGET), ExactTeacher.from_regex(TARGET, "simple"), config).examples
-    union = " + ".join(" ".join(e.string) or "epsilon" for e in sample if e.label)
+    union = " + ".join(" ".join(e.string) or "epsilon" for e in sample if isinstance(e, Example) and e.label)
     reply = Reply((f"<reasoning>two</reasoning><ans>{union}</ans><ans>{TARGET}</ans>",))
 
     def check(server: ScriptedServer, state: EpochState) -> None:
@@ -188,7 +188,8 @@ def test_the_stateless_guard_sends_distinct_seeds() -> None:
 
 
 def _chars(body: dict[str, object]) -> int:
-    return sum(len(m["content"]) for m in body["messages"])  # type: ignore[attr-defined, index]
+    messages: list[dict[str, str]] = body["messages"]  # type: ignore[assignment]
+    return sum(len(m["content"]) for m in messages)
 
 
 def test_the_output_budget_is_fitted_with_the_servers_tokenizer_and_every_cut_recorded() -> None:
