@@ -93,7 +93,7 @@ def readable(dfa: DFA, size_limit: int | None = None, dialect: Dialect | None = 
 def draft(dfa: DFA, size_limit: int | None = None, dialect: Dialect | None = None) -> Regex:
     """A quick print of ``dfa``, with exactly its language: its minimal automaton by the first
     elimination order (:func:`automata.to_regex.to_regex`), or :func:`readable` when that grows an
-    edge past ``size_limit``. For a learner's hypotheses of every epoch, of which only the accepted
+    edge past ``size_limit``. For a learner's hypotheses of every epoch, of which only a run's last
     one is read (the loop prints that one readably, :func:`cegis.hypothesis.presented`)."""
     try:
         return to_regex(minimize(dfa), size_limit)

@@ -5,8 +5,8 @@ syntax in the simple and extended dialects, and a union of no positives (or an L
 first positive) is exactly that. It prints as ``∅`` here, and reads back to the same tree, so a
 record can always be turned back into the hypothesis it names.
 
-A learner may print its hypotheses of every epoch quickly (``Proposal.draft``): the loop prints the
-one the teacher accepts readably (:func:`presented`), the same language in a shorter text.
+A learner may print its hypotheses of every epoch quickly (``Proposal.draft``): the loop prints a
+run's last one readably (:func:`presented`), the same language in a shorter text.
 """
 
 from __future__ import annotations
@@ -41,12 +41,13 @@ def read_hypothesis(text: str, dialect: Dialect, universe: CharSet) -> Regex:
 def presented(regex: Regex, text: str, dialect: Dialect, universe: CharSet, state_limit: int) -> tuple[Regex, str]:
     """The hypothesis ``regex`` (printed as ``text``) in its readable print
     (:func:`automata.readable.readable`) when that is shorter, checked to have the same language;
-    else unchanged (also when it cannot be compiled within ``state_limit`` states or printed)."""
+    else unchanged (also on a tie, and when it cannot be compiled within ``state_limit`` states or
+    printed)."""
     try:
         dfa = compile_regex(regex, universe, state_limit=state_limit)
         shown = readable(dfa, size_limit=state_limit, dialect=dialect)
         shown_text = print_hypothesis(shown, dialect, universe)
-        if len(shown_text) > len(text) or not equivalent(compile_regex(shown, universe, state_limit=state_limit), dfa):
+        if len(shown_text) >= len(text) or not equivalent(compile_regex(shown, universe, state_limit=state_limit), dfa):
             return regex, text
     except (AutomataError, RegexError):
         return regex, text

@@ -107,8 +107,8 @@ class Proposal:
     ``candidates`` are every usable hypothesis the learner tried for this proposal, in the order
     tried (the seed paper's Alg. 2 checks each try for equivalence): when ``regex`` is not
     equivalent, the loop asks the teacher about each of them and the first equivalent one wins.
-    ``draft`` says ``text`` is a quick print (:func:`automata.readable.draft`): when the teacher
-    accepts the hypothesis, the loop prints it readably (:func:`cegis.hypothesis.presented`).
+    ``draft`` says ``text`` is a quick print (:func:`automata.readable.draft`): the loop prints a
+    run's last hypothesis readably (:func:`cegis.hypothesis.presented`).
     """
 
     regex: Regex | None

@@ -6,8 +6,8 @@ accumulated so far; the teacher judges it; its counterexamples join the examples
 rejects it, every other usable try of the proposal (``Proposal.candidates``: an Agentic epoch's
 repairs, a multi-candidate reply's answers) meets the teacher too, and the first it accepts wins
 (Alg. 2; ``accepted_candidate`` in the record). A symbolic learner prints its hypotheses quickly
-(``Proposal.draft``); the one the teacher accepts is printed readably before it is recorded, and
-that time is the learner's. When the proposal fails (no regex, does not parse or
+(``Proposal.draft``); the run's last one (accepted, or the last before a budget or a stall ends
+the run) is printed readably before it is recorded, and that time is the learner's. When the proposal fails (no regex, does not parse or
 compile, times out) or the teacher cannot judge the hypothesis, the epoch adds the next random
 labeled examples instead (Appendix D; ``source: "random"``), so every epoch adds information; a
 teacher that keeps its own sample schedule (Standard's sizes, ``next_examples``) supplies them
@@ -40,7 +40,7 @@ from cegis import sampling
 from cegis.config import LoopConfig
 from cegis.hypothesis import presented
 from cegis.learner import Learner, LearnerContext, Proposal, memo_codec
-from cegis.state import ACCEPTED, EpochRecord, EpochState, Outcome, RunCost, Source, Task
+from cegis.state import EpochRecord, EpochState, Outcome, RunCost, Source, Task
 from oracle.compiling import compile_subject
 from oracle.evaluation import EvaluationSet, Scores, evaluation_set, score
 from oracle.examples import Counterexample, Example
@@ -174,11 +174,6 @@ async def step(
                     verdict, accepted = judged, index
                     outcome = "equivalent" if judged.exact else "consistent"
                     break
-        if outcome in ACCEPTED and proposal.draft:  # the accepted hypothesis is read: printed readably
-            started = clock()
-            proposal = await asyncio.to_thread(_presented, proposal, task, config)
-            cost = attrs.evolve(cost, seconds=cost.seconds + clock() - started)
-            proposal = attrs.evolve(proposal, cost=cost)
         added = remember(state.examples, verdict)[len(state.examples) :]
         verdict = attrs.evolve(verdict, counterexamples=added)
         source = "counterexamples" if added else "none"
@@ -187,6 +182,10 @@ async def step(
         added = _fallback_examples(task, teacher, config, state.epoch + 1, state.examples)
         source = "random" if added else "none"
         outcome = None if added else "stalled"
+    following = EpochState(task, state.epoch + 1, state.examples + added, cost=state.cost + RunCost(cost, teacher_seconds))
+    if proposal.draft and (outcome is not None or spent(following, config) is not None):  # the run's last hypothesis is read
+        proposal = await _presented(proposal, task, config, clock)
+        cost = proposal.cost
     spent_now = RunCost(
         cost, teacher_seconds, int(verdict is not None) + checked, compile_time.compile_seconds() - compiled
     )
@@ -242,11 +241,16 @@ def _counter(learner: Learner, teacher: Teacher, config: LoopConfig) -> CountedM
     return CountedMembership(labeler)
 
 
-def _presented(proposal: Proposal, task: Task, config: LoopConfig) -> Proposal:
-    """A draft proposal with its hypothesis printed readably (the same language)."""
+async def _presented(proposal: Proposal, task: Task, config: LoopConfig, clock: Clock) -> Proposal:
+    """A draft proposal with its hypothesis printed readably (the same language); the time is the
+    learner's."""
     assert proposal.regex is not None
-    regex, text = presented(proposal.regex, proposal.text, task.dialect, task.universe, config.teacher.state_limit)
-    return attrs.evolve(proposal, regex=regex, text=text, draft=False)
+    started = clock()
+    regex, text = await asyncio.to_thread(
+        presented, proposal.regex, proposal.text, task.dialect, task.universe, config.teacher.state_limit
+    )
+    cost = attrs.evolve(proposal.cost, seconds=proposal.cost.seconds + clock() - started)
+    return attrs.evolve(proposal, regex=regex, text=text, draft=False, cost=cost)
 
 
 def _scores(proposal: Proposal, task: Task, config: LoopConfig) -> Scores | None:

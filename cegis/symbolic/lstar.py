@@ -237,7 +237,7 @@ class LStarLearner:
             dfa, table = await asyncio.to_thread(learn, table, alphabet, context.examples, oracle, self.max_states)
         except _Failed as failed:
             return Proposal(None, failure=failed.failure, memo=table)
-        regex = draft(dfa, dialect=context.dialect)  # the loop prints the accepted one readably
+        regex = draft(dfa, dialect=context.dialect)  # the loop prints a run's last one readably
         text = print_hypothesis(regex, context.dialect, context.universe)
         cost = LearnerCost(membership_queries=getattr(oracle, "queries", 0))
         return Proposal(regex, text, f"{dfa.n_states} states, {len(table.suffixes)} suffixes", cost=cost, memo=table, draft=True)

@@ -9,6 +9,8 @@ import attrs
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from automata.compile import from_text
+from automata.readable import draft
 from cegis.config import Budgets, LoopConfig
 from cegis.loop import initial_state, run, spent, step
 from cegis.records import epoch_json, without_wall_clock
@@ -16,7 +18,7 @@ from cegis.setup import exact_setting
 from cegis.state import Task
 from cegis.symbolic.union import UnionLearner
 from oracle import ExactTeacher, Example, TeacherConfig, satisfies
-from regexlang import CharSet, parse
+from regexlang import CharSet, parse, unparse
 from tests.cegis.support import CompilingLearner, ExhaustiveTeacher, FailingLearner, FixedLearner, LabelingTeacher
 
 TARGETS = ("(a b)* c", "a (b+c)*", "(a+b) (b+c) a")
@@ -191,3 +193,14 @@ def test_an_accepted_draft_is_recorded_readably_and_any_other_answer_as_given(dr
     assert state.records[-1].proposal_text == state.hypothesis == (target if draft else eliminated)
     assert state.proposal is not None and state.proposal.regex == parse(state.hypothesis, "extended", task.universe)
     assert state.cost.learner.seconds == (2.0 if draft else 1.0)
+
+
+def test_the_last_draft_of_a_run_that_spends_its_budget_is_recorded_readably() -> None:
+    task = Task("extended", "[A-Za-z0-9#]*dog[A-Za-z0-9#]*")
+    cat = from_text("[A-Za-z0-9#]*cat[A-Za-z0-9#]*", "extended")
+    eliminated = unparse(draft(cat), "extended", task.universe)
+    learner = FixedLearner(parse(eliminated, "extended", task.universe), eliminated, draft=True)
+    config = LoopConfig(budgets=Budgets(epochs=2))
+    state = asyncio.run(run(task, learner, exact(task, config), config))
+    assert state.outcome == "epochs"
+    assert [r.proposal_text for r in state.records] == [eliminated, "[A-Za-z0-9#]*cat[A-Za-z0-9#]*"]
