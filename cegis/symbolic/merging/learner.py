@@ -39,7 +39,7 @@ from cegis.symbolic.merging.prior import lifted
 from cegis.symbolic.merging.quotient import LabelConflict, Quotient
 from cegis.symbolic.merging.redblue import MergeOrder, red_blue, table
 from cegis.symbolic.merging.runs import looped_runs
-from cegis.symbolic.merging.scoring import CHECK_STATE_LIMIT, score
+from cegis.symbolic.merging.scoring import CHECK_STATE_LIMIT, automaton_of, score
 from cegis.symbolic.merging.subsequence import subsequence_hypotheses
 from cegis.symbolic.merging.templates import CUTS, template_hypotheses
 from cegis.symbolic.merging.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
@@ -136,7 +136,7 @@ class MergingLearner:
     async def propose(self, context: LearnerContext) -> Proposal:
         """The smallest consistent hypothesis for the context's examples (and, when the learner is
         augmented and the teacher answers with shortest counterexamples, for what they imply), or a
-        typed failure; printed as a draft (the loop prints the accepted one readably)."""
+        typed failure; printed as a draft (the loop prints a run's last one readably)."""
         memory = agreement.remembered(context) if self.augmented else agreement.Memory()
         return await asyncio.to_thread(self.learn, context.examples, context.dialect, context.universe, memory, True)
 
@@ -396,7 +396,7 @@ def _excluded(
     if regex is None:
         return []
     try:
-        dfa = minimize(compile_regex(regex, universe, state_limit=CHECK_STATE_LIMIT))
+        dfa = automaton_of(regex, universe)
     except AutomataError as error:
         problems.append(f"everything but the negatives: {error}")
         return []
@@ -410,7 +410,7 @@ def _templates(examples: Sequence[Counterexample], universe: CharSet, problems: 
     out = []
     for regex, how in (t for cut in CUTS for t in template_hypotheses(positives, negatives, universe, cut)):
         try:
-            out.append((minimize(compile_regex(regex, universe, state_limit=CHECK_STATE_LIMIT)), how, regex))
+            out.append((automaton_of(regex, universe), how, regex))
         except AutomataError as error:
             problems.append(f"{how}: {error}")
     return out
@@ -433,7 +433,7 @@ def _factored(
     hypotheses += subsequence_hypotheses(positives, negatives, universe, shown, classes)
     for regex, how in hypotheses:
         try:
-            dfa = minimize(compile_regex(regex, universe, state_limit=CHECK_STATE_LIMIT))
+            dfa = automaton_of(regex, universe)
         except AutomataError as error:
             problems.append(f"{how}: {error}")
             continue

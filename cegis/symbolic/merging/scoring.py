@@ -17,7 +17,7 @@ from automata.compile import compile_regex
 from automata.counting import count_by_length
 from automata.dfa import DFA, classes_by_target
 from automata.minimize import minimize
-from automata.errors import SizeLimitExceeded
+from automata.errors import AutomataError, SizeLimitExceeded
 from automata.ops import dead_state
 from automata.to_regex import to_regex
 from cegis.symbolic.merging.pumping import unpumped_loops
@@ -33,6 +33,24 @@ UNPUMPED_COST = 3
 #: States the printed regex, or a part of a spelled regex, may compile to (far below the teacher's
 #: limit).
 CHECK_STATE_LIMIT = 20_000
+
+
+def automaton_of(regex: Regex, universe: CharSet) -> DFA:
+    """The minimal DFA of ``regex`` over ``universe``; raises :class:`AutomataError` past
+    :data:`CHECK_STATE_LIMIT` states. Remembered: the learner makes most of an epoch's spelled
+    hypotheses again the next epoch (four in five compiles on the StructuredRegex tail)."""
+    found = _automaton(regex, universe)
+    if isinstance(found, AutomataError):
+        raise found.with_traceback(None)
+    return found
+
+
+@functools.lru_cache(maxsize=512)
+def _automaton(regex: Regex, universe: CharSet) -> DFA | AutomataError:
+    try:
+        return minimize(compile_regex(regex, universe, state_limit=CHECK_STATE_LIMIT))
+    except AutomataError as error:
+        return error
 
 
 def score(
@@ -89,7 +107,7 @@ def parts_bits(regex: Regex, universe: CharSet) -> float:
     if isinstance(regex, Concat) and any(map(apart, regex.parts)):
         groups = [list(group) if alone else [concat(*group)] for alone, group in itertools.groupby(regex.parts, apart)]
         return sum(parts_bits(part, universe) for group in groups for part in group)
-    dfa = minimize(compile_regex(regex, universe, state_limit=CHECK_STATE_LIMIT))
+    dfa = automaton_of(regex, universe)
     dead = dead_state(dfa)
     return automaton_bits(dfa, [state for state in range(dfa.n_states) if state != dead])
 
