@@ -11,6 +11,8 @@ run's last one readably (:func:`presented`), the same language in a shorter text
 
 from __future__ import annotations
 
+import functools
+
 from automata.compile import compile_regex
 from automata.errors import AutomataError
 from automata.ops import equivalent
@@ -33,6 +35,7 @@ def print_hypothesis(regex: Regex, dialect: Dialect, universe: CharSet) -> str:
         raise
 
 
+@functools.lru_cache(maxsize=64)  # a learner reads its print back, and again the next epoch (an agreement)
 def read_hypothesis(text: str, dialect: Dialect, universe: CharSet) -> Regex:
     """The inverse of :func:`print_hypothesis` (raises ``RegexError`` on text that does not parse)."""
     return EmptySet() if text == EMPTY_LANGUAGE else parse(text, dialect, universe)

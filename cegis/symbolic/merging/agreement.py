@@ -11,14 +11,15 @@ from collections.abc import Sequence
 
 import attrs
 
-from automata.compile import compile_regex
 from automata.dfa import DFA
 from automata.errors import AutomataError
 from automata.ops import equivalence_witness
+from cegis.hypothesis import read_hypothesis
 from cegis.learner import LearnerContext
+from cegis.symbolic.merging.scoring import automaton_of
 from oracle.examples import Example, length
 from regexlang.charset import CharSet
-from regexlang.dialects import Dialect, parse
+from regexlang.dialects import Dialect
 from regexlang.errors import RegexError
 
 
@@ -97,7 +98,7 @@ class Agreements:
         out = []
         for item in items:
             try:
-                out.append((compile_regex(parse(item.hypothesis, dialect, universe), universe, state_limit=state_limit), item.below))
+                out.append((automaton_of(read_hypothesis(item.hypothesis, dialect, universe), universe, state_limit), item.below))
             except (RegexError, AutomataError):
                 continue
         return cls(tuple(out))

@@ -29,6 +29,7 @@ from automata.pruning import pruned
 from automata.readable import draft as quick
 from automata.readable import readable
 from cegis.gc_pause import gc_paused
+from cegis.hypothesis import read_hypothesis
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.symbolic.merging import agreement
 from cegis.symbolic.merging.anchored import anchored_hypotheses
@@ -51,7 +52,7 @@ from regexlang.ast import Chars, Complement, EmptySet, Regex, Star
 from regexlang.ast import union as any_of
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
-from regexlang.dialects import Dialect, parse, unparse
+from regexlang.dialects import Dialect, unparse
 from regexlang.errors import RegexError
 
 #: How a clustered example enters the prefix tree: ``tied`` (every class of a position leads to one
@@ -321,7 +322,7 @@ def _proposed(
         if problem is None:
             states = dfa.n_states - (dead_state(dfa) is not None)
             reasoning = f"{how} over {len(dfa.alphabet)} {learner.granularity}: {states} states"
-            proposal = Proposal(parse(text, dialect, universe), text, reasoning, draft=drafted)
+            proposal = Proposal(read_hypothesis(text, dialect, universe), text, reasoning, draft=drafted)
             if not listed or len(text) <= len(listing):
                 return proposal
             if shortest is None or len(text) < len(shortest.text):
@@ -329,7 +330,7 @@ def _proposed(
             continue
         problems.append(f"{how}: {problem}")
     if listed and _check(listing, examples, dialect, universe) is None:
-        return Proposal(parse(listing, dialect, universe), listing, "the positives listed (every shorter candidate failed)")
+        return Proposal(read_hypothesis(listing, dialect, universe), listing, "the positives listed (every shorter candidate failed)")
     return shortest or _failure("search_exhausted", "; ".join(problems) or "no merge order succeeded")
 
 
@@ -767,7 +768,7 @@ def _check(
     the language of ``consistent`` (an automaton known to label every example right) is usable
     without checking the examples again (hundreds of clustered ones take a tenth of a second)."""
     try:
-        compiled = compile_regex(parse(text, dialect, universe), universe, state_limit=CHECK_STATE_LIMIT)
+        compiled = automaton_of(read_hypothesis(text, dialect, universe), universe)
     except (RegexError, AutomataError) as error:
         return f"the printed regex does not compile back: {error}"
     if consistent is not None and equivalent(compiled, consistent):

@@ -35,20 +35,21 @@ UNPUMPED_COST = 3
 CHECK_STATE_LIMIT = 20_000
 
 
-def automaton_of(regex: Regex, universe: CharSet) -> DFA:
+def automaton_of(regex: Regex, universe: CharSet, state_limit: int = CHECK_STATE_LIMIT) -> DFA:
     """The minimal DFA of ``regex`` over ``universe``; raises :class:`AutomataError` past
-    :data:`CHECK_STATE_LIMIT` states. Remembered: the learner makes most of an epoch's spelled
-    hypotheses again the next epoch (four in five compiles on the StructuredRegex tail)."""
-    found = _automaton(regex, universe)
+    ``state_limit`` states. Remembered: the learner makes most of an epoch's spelled hypotheses
+    again the next epoch (four in five compiles on the StructuredRegex tail), and compiles its
+    proposal again as the next epoch's agreement."""
+    found = _automaton(regex, universe, state_limit)
     if isinstance(found, AutomataError):
         raise found.with_traceback(None)
     return found
 
 
 @functools.lru_cache(maxsize=512)
-def _automaton(regex: Regex, universe: CharSet) -> DFA | AutomataError:
+def _automaton(regex: Regex, universe: CharSet, state_limit: int) -> DFA | AutomataError:
     try:
-        return minimize(compile_regex(regex, universe, state_limit=CHECK_STATE_LIMIT))
+        return minimize(compile_regex(regex, universe, state_limit=state_limit))
     except AutomataError as error:
         return error
 
