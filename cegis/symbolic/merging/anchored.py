@@ -62,11 +62,14 @@ def anchored_hypotheses(
     if not positives or not negatives or "" in positives:
         return []
     kinds = tuple(c for c in dict.fromkeys(classes) if universe - c)
-    member = _membership(kinds)
-    refused = {rule for n in negatives for rule in (*_words(n), *_classed(n, member))}
+    ends = _class_rules(kinds)
+    refused: set[_Key] = set()
+    for negative in negatives:
+        refused.update(_words(negative))
+        refused.update(_classed(negative, ends))
     held: dict[_Key, set[int]] = {}
     for i, positive in enumerate(positives):
-        for rule in (*_words(positive), *_classed(positive, member)):
+        for rule in (*_words(positive), *_classed(positive, ends)):
             if rule not in refused:
                 held.setdefault(rule, set()).add(i)
     held = {rule: ids for rule, ids in held.items() if len(ids) > 1 or not isinstance(rule[1], str)}
@@ -93,27 +96,35 @@ def _words(string: str) -> tuple[_Key, ...]:
     )
 
 
-def _classed(string: str, member: Remembered[str, tuple[int, ...]]) -> list[_Key]:
+_Ends = tuple[str, str, bool]
+"""A string's first and last characters, and whether it is one character."""
+
+
+def _classed(string: str, rules: Remembered[_Ends, tuple[_Key, ...]]) -> tuple[_Key, ...]:
     """The class rules ``string`` follows, class by class: it starts, ends, or (one character)
-    is a character of the class."""
-    if not string:
-        return []
-    first, last = member[string[0]], member[string[-1]]
+    is a character of the class (``rules``: :func:`_class_rules`)."""
+    return rules[string[0], string[-1], len(string) == 1] if string else ()
+
+
+@functools.lru_cache(maxsize=16)
+def _class_rules(classes: tuple[CharSet, ...]) -> Remembered[_Ends, tuple[_Key, ...]]:
+    """The class rules of a string by its ends (:data:`_Ends`), found once per ends: the same
+    first and last characters come back in most examples, every epoch and agreement round."""
+    return Remembered(lambda ends: _rules_of(classes, *ends))
+
+
+def _rules_of(classes: tuple[CharSet, ...], first_char: str, last_char: str, single: bool) -> tuple[_Key, ...]:
+    first = {k for k, chars in enumerate(classes) if first_char in chars}
+    last = {k for k, chars in enumerate(classes) if last_char in chars}
     out: list[_Key] = []
     for k in sorted({*first, *last}):
         if k in first:
             out.append(("starts", k))
         if k in last:
             out.append(("ends", k))
-        if len(string) == 1 and k in first:
+        if single and k in first:
             out.append(("is", k))
-    return out
-
-
-@functools.lru_cache(maxsize=16)
-def _membership(classes: tuple[CharSet, ...]) -> Remembered[str, tuple[int, ...]]:
-    """For each character, the indices of the ``classes`` that hold it, found once."""
-    return Remembered(lambda char: tuple(k for k, chars in enumerate(classes) if char in chars))
+    return tuple(out)
 
 
 def _cover(held: dict[_Key, set[int]], count: int, sizes: Sequence[int]) -> list[_Key]:
