@@ -647,9 +647,8 @@ def _prefix_tree(
         words = [w for _, w in encoded]
         represented = [] if reading == "tied" else [i for i, w in enumerate(words) if i not in spelled and w.combinations > 1]
         in_tree = list(words)
-        largest = _largest_classes(alphabet)
         for i in represented:
-            in_tree[i] = SymbolicWord.literal([largest(p) for p in words[i].positions], words[i].label)
+            in_tree[i] = _represented(words[i], alphabet)
         try:
             tree, left_out = Quotient.prefix_tree(in_tree, spelled, MAX_SPELLED)
         except LabelConflict as conflict:
@@ -666,17 +665,16 @@ def _prefix_tree(
         return alphabet, tree, words, [encoded[i] for i in unchecked]
 
 
+@functools.lru_cache(maxsize=1 << 14)  # every round and epoch reads the same clustered examples again
+def _represented(word: SymbolicWord, alphabet: Alphabet) -> SymbolicWord:
+    """``word`` with each position read as its largest class (the first on a tie)."""
+    sizes = _class_sizes(alphabet)
+    return SymbolicWord.literal([max(position, key=lambda k: (sizes[k], -k)) for position in word.positions], word.label)
+
+
 @functools.lru_cache(maxsize=16)
-def _largest_classes(alphabet: Alphabet) -> Callable[[tuple[int, ...]], int]:
-    """For a position's classes, the largest one (the first on a tie), remembered per alphabet
-    and position: every witness round reads the same clustered examples again."""
-    sizes = [len(c) for c in alphabet.classes]
-
-    @functools.cache
-    def largest(position: tuple[int, ...]) -> int:
-        return max(position, key=lambda k: (sizes[k], -k))
-
-    return largest
+def _class_sizes(alphabet: Alphabet) -> list[int]:
+    return [len(c) for c in alphabet.classes]
 
 
 def _patched(dfa: DFA, wrong: Sequence[Counterexample], universe: CharSet) -> DFA:

@@ -127,25 +127,22 @@ class Quotient:
         """Add ``words`` (example numbers ``indices``) in order, each as one word of one class per
         position for every combination of its classes, compiled; raises :class:`LabelConflict` at
         the first that meets a differently labeled state."""
-        symbols: list[int] = []
-        ends, labels, owners = [], [], []
-        for word, index in zip(words, indices):
+        if all(word.combinations == 1 for word in words):  # the common case, in bulk: thousands of words a round
             # a literal word's positions are one-class tuples: chained, they are its one spelling
-            spellings = [itertools.chain.from_iterable(word.positions)] if word.combinations == 1 else itertools.product(*word.positions)
-            for combination in spellings:
-                symbols.extend(combination)
-                ends.append(len(symbols))
-                labels.append(word.label)
-                owners.append(index)
-        failed, state = _kernels.insert_literals(
-            self.arrays,
-            np.array(symbols, dtype=np.int32),
-            np.array(ends, dtype=np.int64),
-            np.array(labels, dtype=np.bool_),
-            np.array(owners, dtype=np.int32),
-        )
+            chained = itertools.chain.from_iterable(itertools.chain.from_iterable(word.positions for word in words))
+            symbols = np.fromiter(chained, dtype=np.int32)
+            ends = np.cumsum(np.array([len(word.positions) for word in words], dtype=np.int64))
+            labels = np.array([word.label for word in words], dtype=np.bool_)
+            owners = np.array(indices, dtype=np.int32)
+        else:
+            spelled = [(c, word.label, index) for word, index in zip(words, indices) for c in itertools.product(*word.positions)]
+            symbols = np.fromiter(itertools.chain.from_iterable(c for c, _, _ in spelled), dtype=np.int32)
+            ends = np.cumsum(np.array([len(c) for c, _, _ in spelled], dtype=np.int64))
+            labels = np.array([label for _, label, _ in spelled], dtype=np.bool_)
+            owners = np.array([index for _, _, index in spelled], dtype=np.int32)
+        failed, state = _kernels.insert_literals(self.arrays, symbols, ends, labels, owners)
         if failed >= 0:
-            raise LabelConflict(self._labeler(int(state)), owners[failed], owners[failed])
+            raise LabelConflict(self._labeler(int(state)), int(owners[failed]), int(owners[failed]))
 
     def _labeler(self, state: int) -> int:
         """The first example that labeled a node of ``state``."""
