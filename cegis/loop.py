@@ -7,11 +7,12 @@ rejects it, every other usable try of the proposal (``Proposal.candidates``: an 
 repairs, a multi-candidate reply's answers) meets the teacher too, and the first it accepts wins
 (Alg. 2; ``accepted_candidate`` in the record). A symbolic learner prints its hypotheses quickly
 (``Proposal.draft``); the run's last one (accepted, or the last before a budget or a stall ends
-the run) is printed readably before it is recorded, and that time is the learner's. When the proposal fails (no regex, does not parse or
-compile, times out) or the teacher cannot judge the hypothesis, the epoch adds the next random
-labeled examples instead (Appendix D; ``source: "random"``), so every epoch adds information; a
-teacher that keeps its own sample schedule (Standard's sizes, ``next_examples``) supplies them
-itself, so a failed reply still moves the schedule on. A learner that declares
+the run) is printed readably before it is recorded, and that time is the learner's. When the
+proposal fails (no regex, does not parse or compile, times out) or the teacher cannot judge the
+hypothesis, the epoch adds the next random labeled examples instead (Appendix D; ``source:
+"random"``), so every epoch adds information; a teacher that keeps its own sample schedule
+(Standard's sizes, ``next_examples``) supplies them itself, so a failed reply still moves the
+schedule on. A learner that declares
 ``needs_membership`` (L*) gets the teacher's ``label`` wrapped in a fresh
 :class:`oracle.CountedMembership` each epoch, and the queries it asks are counted into the cost.
 
