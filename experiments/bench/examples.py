@@ -31,6 +31,7 @@ import numpy as np
 from automata import DFA, accepts_many, compile_regex, equivalent, sample_strings
 from automata.errors import AutomataError
 from automata.minimize import minimize
+from cegis.gc_pause import settle
 from cegis.passive import learn_regex
 from experiments.data_dir import DEFAULT_DATA_DIR
 from experiments.datasets.structured_regex import load_structured_regex
@@ -202,7 +203,9 @@ def _grex_exact(text: str, gold: DFA) -> bool:
 
 
 def solve(problem: Problem) -> tuple[Problem, Answer, Answer | None]:
-    """Both learners on one problem (in a worker process)."""
+    """Both learners on one problem (in a worker process), after earlier problems' garbage is
+    collected and the rest frozen (:func:`cegis.gc_pause.settle`)."""
+    settle()
     return problem, ours(problem), grex_best(problem)
 
 

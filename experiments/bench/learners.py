@@ -45,6 +45,7 @@ import click
 
 from cegis import registry
 from cegis.config import Budgets, LoopConfig
+from cegis.gc_pause import settle
 from cegis.loop import run
 from experiments.data_dir import DEFAULT_DATA_DIR
 from experiments.datasets import Task, load_kb13_extrx, load_paper_list
@@ -119,6 +120,7 @@ def run_job(job: Job) -> Result:
     task = job.task
     teacher = ExactTeacher.from_regex(task.target, task.dialect, universe=task.alphabet, config=config.teacher_config)
     learner = registry.build(job.learner)
+    settle()  # earlier runs' garbage collected and the rest frozen: no run pays to walk their caches
     started, cpu = time.perf_counter(), time.process_time()
     state = asyncio.run(run(loop_task(task), learner, teacher, config))
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu

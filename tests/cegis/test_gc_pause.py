@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import gc
 import threading
+import weakref
 from typing import Any
 
 import pytest
 
-from cegis.gc_pause import gc_paused
+from cegis.gc_pause import gc_paused, settle
 from cegis.symbolic.merging.learner import symbolic
 from oracle.examples import Example
 from regexlang import universe
@@ -69,3 +70,26 @@ def test_a_learner_call_runs_paused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(merging, "_learn", watched)
     proposal = symbolic().learn([Example("ab", True), Example("b", False)], "simple", universe("simple"))
     assert proposal.regex is not None and seen == [False] and gc.isenabled()
+
+
+class _Node:
+    """An object that can hold itself: a cycle only the collector frees."""
+
+    loop: object = None
+
+
+def test_settle_collects_the_cycles_left_then_freezes_what_survives() -> None:
+    garbage = _Node()
+    garbage.loop = garbage
+    gone = weakref.ref(garbage)
+    del garbage
+    kept = _Node()
+    gc.unfreeze()
+    try:
+        settle()
+        assert gone() is None  # collected before the freeze
+        assert gc.get_freeze_count() > 0 and kept not in gc.get_objects()  # frozen: no later collection walks it
+        fresh = _Node()
+        assert fresh in gc.get_objects()  # objects made after it are collected as usual
+    finally:
+        gc.unfreeze()
