@@ -183,9 +183,8 @@ async def step(
         added = _fallback_examples(task, teacher, config, state.epoch + 1, state.examples)
         source = "random" if added else "none"
         outcome = None if added else "stalled"
-    following = EpochState(task, state.epoch + 1, state.examples + added, cost=state.cost + RunCost(cost, teacher_seconds))
-    if proposal.draft and (outcome is not None or spent(following, config) is not None):  # the run's last hypothesis is read
-        proposal = await _presented(proposal, task, config, clock)
+    if proposal.draft and (outcome is not None or _ends(state, added, RunCost(cost, teacher_seconds), config)):
+        proposal = await _presented(proposal, task, config, clock)  # the run's last hypothesis is read
         cost = proposal.cost
     spent_now = RunCost(
         cost, teacher_seconds, int(verdict is not None) + checked, compile_time.compile_seconds() - compiled
@@ -240,6 +239,12 @@ def _counter(learner: Learner, teacher: Teacher, config: LoopConfig) -> CountedM
     if labeler is None:
         raise ValueError(f"learner {learner.name!r} asks membership queries, but the teacher has no `label` method")
     return CountedMembership(labeler)
+
+
+def _ends(state: EpochState, added: tuple[Counterexample, ...], spent_now: RunCost, config: LoopConfig) -> bool:
+    """Whether a budget ends the run after the epoch that adds ``added`` at the cost ``spent_now``."""
+    following = EpochState(state.task, state.epoch + 1, state.examples + added, cost=state.cost + spent_now)
+    return spent(following, config) is not None
 
 
 async def _presented(proposal: Proposal, task: Task, config: LoopConfig, clock: Clock) -> Proposal:
