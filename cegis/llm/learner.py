@@ -11,12 +11,16 @@ stateless guard resends the base prompt as a fresh sample. Multi-candidate repai
 ``candidates`` regexes in each round. Every failed call of a round is listed in the memo's
 ``errors``, which the epoch record keeps.
 
-The outcome is a :class:`~cegis.learner.Proposal` that lists every usable try as its
-``candidates``, so the loop asks the teacher about each (Alg. 2 checks every try for equivalence,
-and a reply holding the exact target after a looser regex succeeds). Without a guard the proposal
-itself is the best candidate by RepairScore, even one that still misclassifies examples (as in the paper), or the typed failure of
-the best one when none compiles (no regex, syntax error, outside the alphabet, truncated) or of the
-call (server error after retries, token budget spent). With a guard it is the first candidate that
+The outcome is a :class:`~cegis.learner.Proposal` that lists the tries the teacher meets as its
+``candidates``: every usable try of a one-answer setting (an Agentic epoch's repairs: Alg. 2
+checks each for equivalence), but of a multi-candidate round only the answer with the best
+RepairScore on the current examples, the earliest among equals (Sec. 5.6: "the one with the best
+repair score is selected"), so a reply holding the target after a looser consistent regex does
+not succeed. Every try is in the memo's ``scored`` with its RepairScore, the proposal's own try
+marked by ``selected``. Without a guard the proposal itself is the best try by RepairScore, even
+one that still misclassifies examples (as in the paper), or the typed failure of the best one
+when none compiles (no regex, syntax error, outside the alphabet, truncated) or of the call
+(server error after retries, token budget spent). With a guard it is the first candidate that
 meets the whole contract, else the verified fallback's hypothesis (:mod:`cegis.llm.guarded`) when
 that meets the whole contract too, else a typed failure recording the violation: a guarded epoch
 never ends with a hypothesis outside its contract.
@@ -74,6 +78,14 @@ class GuardTally:
 
 
 @attrs.frozen
+class Scored:
+    """One try of a proposal as the record lists it: its text and its RepairScore on the examples."""
+
+    text: str
+    score: float
+
+
+@attrs.frozen
 class LLMMemo:
     """What the next epoch needs: examples seen, the A-CEGIS history, this proposal's draws and
     conforming draws, the fallback used (if any), and the run's guard tallies so far."""
@@ -92,6 +104,10 @@ class LLMMemo:
     calls: tuple[CallNote, ...] = ()
     #: How many examples the last prompt showed when the overflow policy had to cut them (else None).
     shown: int | None = None
+    #: Every try of this proposal (every answer of every round), with its RepairScore.
+    scored: tuple[Scored, ...] = ()
+    #: The index in ``scored`` of the try the proposal holds (None: a failure or the fallback's).
+    selected: int | None = None
 
 
 @attrs.frozen(eq=False)
@@ -154,6 +170,7 @@ class LLMLearner:
 
         guard = self.setting.guard
         tried: list[Assessment] = []
+        rounds: list[list[Assessment]] = []
         errors: list[str] = []
         calls: list[CallNote] = []
         cost = LearnerCost()
@@ -177,18 +194,28 @@ class LLMLearner:
             if drawn.failure is not None:
                 stop = drawn.failure
                 break
-            tried.extend(await asyncio.to_thread(self._assess, drawn, context))
+            rounds.append(await asyncio.to_thread(self._assess, drawn, context))
+            tried.extend(rounds[-1])
             if any(a.meets(self.contract) for a in tried) and not (guard is not None and guard.draw_all):
                 break
         conforming = sum(a.meets(self.contract) for a in tried)
+        scored = tuple(Scored(a.text, a.score) for a in tried)
         memo = LLMMemo(
-            len(context.examples), history, len(tried), conforming, None, memo.tally, tuple(errors), None, tuple(calls), limit
-        )
+            len(context.examples), history, len(tried), conforming, None, memo.tally, tuple(errors), None, tuple(calls),
+            limit, scored,
+        )  # fmt: skip
+        # a multi-candidate round puts only its best answer before the teacher (Sec. 5.6)
+        tries = [r[_best_index(r, self.contract)] for r in rounds if r] if self.setting.candidates > 1 else tried
         if self.setting.guard is not None:
-            proposal = await self._guarded(context, tried, cost, memo)
+            proposal = await self._guarded(context, tries, cost, memo)
         else:
-            proposal = _best(tried, stop, self.contract, cost, _tallied(memo, fallback=False))
-        return attrs.evolve(proposal, candidates=_candidates(tried, self.contract)) if proposal.ok else proposal
+            proposal = _best(tries, stop, self.contract, cost, _tallied(memo, fallback=False))
+        if not proposal.ok:
+            return proposal
+        memo = proposal.memo
+        if isinstance(memo, LLMMemo) and memo.fallback is None:
+            memo = attrs.evolve(memo, selected=next(i for i, a in enumerate(tried) if a.text == proposal.text))
+        return attrs.evolve(proposal, candidates=_candidates(tries, self.contract), memo=memo)
 
     @property
     def _asked(self) -> int:
@@ -317,7 +344,9 @@ class LLMLearner:
         errors = tuple(data.get("errors", ()))
         calls = tuple(CallNote(**call) for call in data.get("calls", ()))
         tally = GuardTally(**data["tally"])
-        return LLMMemo(**{**data, "history": history, "tally": tally, "errors": errors, "calls": calls})
+        scored = tuple(Scored(**item) for item in data.get("scored", ()))
+        fields = {**data, "history": history, "tally": tally, "errors": errors, "calls": calls, "scored": scored}
+        return LLMMemo(**fields)
 
 
 def shown_examples(lines: Sequence[str], limit: int | None) -> tuple[str, ...]:
@@ -382,6 +411,11 @@ def _candidates(tried: Sequence[Assessment], contract: frozenset[CheckName]) -> 
     return tuple(Candidate(a.parsed.regex, a.text) for a in tried if _usable(a, contract) and a.parsed is not None)
 
 
+def _best_index(tried: Sequence[Assessment], contract: frozenset[CheckName]) -> int:
+    """The index of the best try by (meets the contract, RepairScore), the earliest among equals."""
+    return max(range(len(tried)), key=lambda i: (tried[i].meets(contract), tried[i].score))
+
+
 def _best(
     tried: Sequence[Assessment],
     stop: ProposalFailure | None,
@@ -393,7 +427,7 @@ def _best(
     if not tried:
         failure = stop or ProposalFailure("no_regex", "the model gave no answer")
         return Proposal(None, failure=failure, cost=cost, memo=memo)
-    best = max(tried, key=lambda a: (a.meets(contract), a.score))
+    best = tried[_best_index(tried, contract)]
     if _usable(best, contract) and best.parsed is not None:
         return Proposal(best.parsed.regex, best.text, best.reasoning, cost=cost, memo=memo)
     detail = "; ".join(v.detail for v in best.failing(contract))
