@@ -26,8 +26,8 @@ that meets the whole contract too, else a typed failure recording the violation:
 never ends with a hypothesis outside its contract.
 
 The learner object is immutable; what a later epoch needs (how many examples the last proposal saw,
-the A-CEGIS history, the guard's tallies) travels in the proposal's :class:`LLMMemo`, which
-encodes to JSON so a resumed run continues as the uninterrupted one would. Every call names its
+the A-CEGIS history, the guard's tallies) travels in the proposal's :class:`~cegis.llm.memo.LLMMemo`,
+which encodes to JSON so a resumed run continues as the uninterrupted one would. Every call names its
 sample (``sample_index``) by run seed, epoch, round and call, so a resumed or replayed run asks the
 call log for exactly the keys the original run wrote, and the trials of one task (runs with
 different seeds) are distinct samples even where their prompts coincide.
@@ -46,6 +46,7 @@ from automata.errors import DEFAULT_STATE_LIMIT
 from cegis.llm import acegis, guarded
 from cegis.llm.contract import GUARD_CHECKS, REPAIR_CHECKS, Assessment, CheckName, assess, truncated
 from cegis.llm.drafts import CallNote, Drawn, draw
+from cegis.llm.memo import LLMMemo, Scored, Turn, decoded, memo_of, tallied
 from llm.protocol import ChatClient
 from cegis.learner import Candidate, Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.llm.settings import SETTINGS, LLMSetting
@@ -56,58 +57,6 @@ from oracle.examples import Counterexample, Example, format_position
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
 from regexlang.dialects import universe as dialect_universe
-
-
-@attrs.frozen
-class Turn:
-    """One earlier A-CEGIS turn: the model's reply and the oracle's feedback on it."""
-
-    reply: str
-    feedback: str
-
-
-@attrs.frozen
-class GuardTally:
-    """Run totals of the guard: proposals, draws, draws meeting the contract, fallbacks taken (the
-    report's guard table, :mod:`experiments.report.llm_costs`, derives its rates from them)."""
-
-    proposals: int = 0
-    draws: int = 0
-    conforming: int = 0
-    fallbacks: int = 0
-
-
-@attrs.frozen
-class Scored:
-    """One try of a proposal as the record lists it: its text and its RepairScore on the examples."""
-
-    text: str
-    score: float
-
-
-@attrs.frozen
-class LLMMemo:
-    """What the next epoch needs: examples seen, the A-CEGIS history, this proposal's draws and
-    conforming draws, the fallback used (if any), and the run's guard tallies so far."""
-
-    seen: int = 0
-    history: tuple[Turn, ...] = ()
-    draws: int = 0
-    conforming: int = 0
-    fallback: str | None = None
-    tally: GuardTally = GuardTally()
-    #: Every failed call of this proposal's rounds (HTTP errors after retries), in words.
-    errors: tuple[str, ...] = ()
-    #: The guard's contract violation when no draw and no fallback met it, in words.
-    violation: str | None = None
-    #: Every model call of this proposal: latency, tokens, the output budget asked and sent.
-    calls: tuple[CallNote, ...] = ()
-    #: How many examples the last prompt showed when the overflow policy had to cut them (else None).
-    shown: int | None = None
-    #: Every try of this proposal (every answer of every round), with its RepairScore.
-    scored: tuple[Scored, ...] = ()
-    #: The index in ``scored`` of the try the proposal holds (None: a failure or the fallback's).
-    selected: int | None = None
 
 
 @attrs.frozen(eq=False)
@@ -153,7 +102,7 @@ class LLMLearner:
 
     async def propose(self, context: LearnerContext) -> Proposal:
         """The next hypothesis, or a typed failure (never an exception for model behaviour)."""
-        memo = _memo_of(context.previous)
+        memo = memo_of(context.previous)
         history = self._history(context, memo)
         lines = tuple(example.text() for example in context.examples)
         describes = self.setting.prompt == "description"
@@ -209,13 +158,13 @@ class LLMLearner:
         if self.setting.guard is not None:
             proposal = await self._guarded(context, tries, cost, memo)
         else:
-            proposal = _best(tries, stop, self.contract, cost, _tallied(memo, fallback=False))
+            proposal = _best(tries, stop, self.contract, cost, tallied(memo, fallback=False))
         if not proposal.ok:
             return proposal
-        memo = proposal.memo
-        if isinstance(memo, LLMMemo) and memo.fallback is None:
-            memo = attrs.evolve(memo, selected=next(i for i, a in enumerate(tried) if a.text == proposal.text))
-        return attrs.evolve(proposal, candidates=_candidates(tries, self.contract), memo=memo)
+        final = proposal.memo
+        if isinstance(final, LLMMemo) and final.fallback is None:
+            final = attrs.evolve(final, selected=next(i for i, a in enumerate(tried) if a.text == proposal.text))
+        return attrs.evolve(proposal, candidates=_candidates(tries, self.contract), memo=final)
 
     @property
     def _asked(self) -> int:
@@ -321,14 +270,14 @@ class LLMLearner:
     ) -> Proposal:
         accepted = next((a for a in tried if a.meets(self.contract)), None)
         if accepted is not None and accepted.parsed is not None:
-            return Proposal(accepted.parsed.regex, accepted.text, accepted.reasoning, cost=cost, memo=_tallied(memo, False))
+            return Proposal(accepted.parsed.regex, accepted.text, accepted.reasoning, cost=cost, memo=tallied(memo, False))
         bounds = self.setting.regularization_for(context.dialect)
         found = await guarded.fallback(self.fallbacks, context, bounds=bounds, state_limit=self.state_limit)
         if isinstance(found, ProposalFailure):
             memo = attrs.evolve(memo, violation=found.detail)
-            return Proposal(None, failure=found, cost=cost, memo=_tallied(memo, False))
+            return Proposal(None, failure=found, cost=cost, memo=tallied(memo, False))
         proposal, used = found
-        memo = _tallied(attrs.evolve(memo, fallback=used), fallback=True)
+        memo = tallied(attrs.evolve(memo, fallback=used), fallback=True)
         reasoning = f"fallback {used}: no draw met the contract"
         return attrs.evolve(proposal, reasoning=reasoning, cost=cost + proposal.cost, memo=memo)
 
@@ -338,15 +287,7 @@ class LLMLearner:
 
     def decode_memo(self, data: object) -> object:
         """The :class:`LLMMemo` that :meth:`encode_memo` wrote."""
-        if not isinstance(data, dict):
-            return None
-        history = tuple(Turn(**turn) for turn in data["history"])
-        errors = tuple(data.get("errors", ()))
-        calls = tuple(CallNote(**call) for call in data.get("calls", ()))
-        tally = GuardTally(**data["tally"])
-        scored = tuple(Scored(**item) for item in data.get("scored", ()))
-        fields = {**data, "history": history, "tally": tally, "errors": errors, "calls": calls, "scored": scored}
-        return LLMMemo(**fields)
+        return decoded(data)
 
 
 def shown_examples(lines: Sequence[str], limit: int | None) -> tuple[str, ...]:
@@ -385,19 +326,6 @@ def _sample_base(context: LearnerContext, round_: int) -> int:
     task), epoch, round and call, as long as epochs stay below 1000 and rounds and candidates
     below 100 (the setting's validators)."""
     return ((context.seed * 1000 + context.epoch) * 100 + round_) * 100
-
-
-def _memo_of(previous: Proposal | None) -> LLMMemo:
-    memo = None if previous is None else previous.memo
-    return memo if isinstance(memo, LLMMemo) else LLMMemo()
-
-
-def _tallied(memo: LLMMemo, fallback: bool) -> LLMMemo:
-    tally = memo.tally
-    tally = GuardTally(
-        tally.proposals + 1, tally.draws + memo.draws, tally.conforming + memo.conforming, tally.fallbacks + fallback
-    )
-    return attrs.evolve(memo, tally=tally)
 
 
 def _usable(attempt: Assessment, contract: frozenset[CheckName]) -> bool:
