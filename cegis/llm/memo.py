@@ -26,8 +26,9 @@ class Turn:
 
 @attrs.frozen
 class GuardTally:
-    """Run totals of the guard: proposals, draws, draws meeting the contract, fallbacks taken (the
-    report's guard table, :mod:`experiments.report.llm_costs`, derives its rates from them)."""
+    """Run totals of the guard: proposals, draws, draws meeting the contract, and proposals the
+    fallback answered (the report's guard table, :mod:`experiments.report.llm_costs`, takes its
+    proposals, draws and conformance from them; its trigger rate is per run, from the last epoch)."""
 
     proposals: int = 0
     draws: int = 0

@@ -12,7 +12,8 @@ each setting the papers evaluate (seed paper Sec. 4-5 and Appendix D; A-CEGIS; S
   candidate with the best RepairScore. Its ``repair_budget`` is the number of model calls an epoch
   may make *in total*, the first draw included: 3, as in the paper (Appendix D) and its code, so
   an Agentic epoch makes at most 3 calls (1 + 2 repairs).
-* **Multi-candidate repair** (Sec. 5.6): reflection, and ``candidates`` regexes in each call. The
+* **Multi-candidate repair** (Sec. 5.6): reflection, and ``candidates`` regexes in each call, of
+  which only the best by RepairScore (the earlier among equals) meets the teacher. The
   paper's form (``multi``) asks for up to 10 ``<ans>`` blocks in one reply, one call per epoch as
   in the paper's code; ``multi-n`` (the ``n`` choices of one request) and ``multi-calls``
   (separate seeded calls) are named variants that sample at temperature 1, since greedy decoding
