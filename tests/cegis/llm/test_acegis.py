@@ -196,8 +196,9 @@ def _witnesses(feedback: str) -> dict[bool, list[str]]:
 
 
 def test_under_the_test_suite_every_witness_is_a_test_the_previous_answer_fails() -> None:
-    # always wrong: too narrow ("dog"), unparsable ("("), too broad (".*"); 7 turns
-    answers = ("dog", "dog", "(", "dog", ".*", ".*", "dog")
+    # always wrong: too narrow (8 positives missed: new ones run out at turn 4), unparsable, too broad
+    narrow = "[a-z]{1,5}dog"
+    answers = (narrow, narrow, "(", narrow, narrow, ".*", "zq")
 
     async def scenario() -> tuple[_Turns, EpochState]:
         async with _Turns(answers) as server, make_client(server.base_url) as client:
@@ -212,6 +213,7 @@ def test_under_the_test_suite_every_witness_is_a_test_the_previous_answer_fails(
     assert all(record.source != "random" for record in state.records)
     assert all(isinstance(e, Example) and tests.get(e.string) == e.label for e in state.examples)
     seen: set[str] = set()
+    kinds = set()
     for turn, body in enumerate(server.requests[1:], start=1):
         previous, feedback = answers[turn - 1], body["messages"][-1]["content"]
         shown = _witnesses(feedback)
@@ -224,4 +226,6 @@ def test_under_the_test_suite_every_witness_is_a_test_the_previous_answer_fails(
             assert set(strings) <= set(failed) and len(strings) == min(SUITE.config.witnesses, len(failed))
             fresh = [s not in seen for s in strings]
             assert fresh == sorted(fresh, reverse=True)  # new failures first, then repeats
+            kinds.add(tuple(sorted(set(fresh))))
         seen |= {s for strings in shown.values() for s in strings}
+    assert {(True,), (False, True), (False,)} <= kinds  # only new, new then repeated, only repeated

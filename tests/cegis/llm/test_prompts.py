@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from llm.chat import Message
@@ -150,7 +148,7 @@ def test_description_prompt_feedback_variants() -> None:
     assert ".*dog.*" in generic[1].content and "not correct" in generic[1].content
     assert "failed 3 of 24" in count[1].content
     assert '- "dogs "\n- ""' in diagnostic[1].content and '- "Dog"' in diagnostic[1].content
-    assert "does not parse: unbalanced '('" in broken[1].content
+    assert "does not parse: unbalanced '('" in broken[1].content and "every string above" not in broken[1].content
 
 
 def test_prompts_use_their_own_words() -> None:
