@@ -7,8 +7,8 @@ clustering and the epoch budget (Standard: the paper's sizes 3 → 3000 on a log
 A-CEGIS: its 4 or 7 turns), :func:`choose_teacher` what the learner is judged by (the exact
 teacher, Standard's :class:`SampleSchedule` of fresh random labeled strings, or A-CEGIS's
 test-suite oracle, as :class:`TestsOnly`: the learner sees no string but the tests it fails), and
-:func:`prepare_llm_run` puts them together with the learner and the
-guard's fallbacks. A request that cannot be served raises :class:`LLMSetupError`.
+:func:`prepare_llm_run` puts them together with the learner and the guard's fallbacks. A request
+that cannot be served raises :class:`LLMSetupError`.
 """
 
 from __future__ import annotations
