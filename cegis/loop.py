@@ -4,9 +4,9 @@ run folds :func:`step` from :func:`initial_state` until the teacher accepts or a
 One epoch (seed paper, Sec. 4 and Appendix B): the learner proposes a hypothesis from the examples
 accumulated so far; the teacher judges it; its counterexamples join the examples. When the teacher
 rejects it, every other usable try of the proposal (``Proposal.candidates``: an Agentic epoch's
-repairs; of a multi-candidate reply, only its best) meets the teacher too, and the first it
-accepts wins (Alg. 2; ``accepted_candidate`` in the record). A symbolic learner prints its
-hypotheses quickly (``Proposal.draft``); the run's last one (accepted, or the last before a budget or a stall ends
+repairs; a multi-candidate reply's best answer) meets the teacher too, and the first it accepts wins
+(Alg. 2; ``accepted_candidate`` in the record). A symbolic learner prints its hypotheses quickly
+(``Proposal.draft``); the run's last one (accepted, or the last before a budget or a stall ends
 the run) is printed readably before it is recorded, and that time is the learner's. When the
 proposal fails (no regex, does not parse or compile, times out) or the teacher cannot judge the
 hypothesis, the epoch adds the next random labeled examples instead (Appendix D; ``source:
