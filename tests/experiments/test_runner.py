@@ -140,4 +140,4 @@ async def test_the_prompt_ablation_arms_send_the_components_their_row_names(tmp_
         (True, True, True, True),
     ]
     assert all("<ans>" in s for s in prompts)
-    assert all("CONSTRAINTS" not in s.upper() for s in systems)
+    assert all("CONSTRAINTS" not in s.upper() for s in prompts)
