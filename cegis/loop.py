@@ -4,7 +4,7 @@ run folds :func:`step` from :func:`initial_state` until the teacher accepts or a
 One epoch (seed paper, Sec. 4 and Appendix B): the learner proposes a hypothesis from the examples
 accumulated so far; the teacher judges it; its counterexamples join the examples. When the teacher
 rejects it, every other usable try of the proposal (``Proposal.candidates``: an Agentic epoch's
-repairs, a multi-candidate reply's answers) meets the teacher too, and the first it accepts wins
+repairs; a multi-candidate reply's best answer) meets the teacher too, and the first it accepts wins
 (Alg. 2; ``accepted_candidate`` in the record). A symbolic learner prints its hypotheses quickly
 (``Proposal.draft``); the run's last one (accepted, or the last before a budget or a stall ends
 the run) is printed readably before it is recorded, and that time is the learner's. When the
@@ -100,9 +100,20 @@ def random_examples(
     return ()
 
 
+def tests_only(teacher: Teacher) -> bool:
+    """Whether ``teacher`` declares ``tests_only``: the learner may see no string but the tests it
+    fails (A-CEGIS's test suite), so the loop adds no random strings, neither at the start nor after
+    an epoch without a new failure, and such an epoch does not stall the run (the learner's next
+    prompt still changes: it carries the feedback on this epoch)."""
+    return bool(getattr(teacher, "tests_only", False))
+
+
 def initial_state(task: Task, teacher: Teacher, config: LoopConfig) -> EpochState:
-    """The state before epoch 0: the task's given examples, else the initial random sample."""
-    examples = task.examples or random_examples(task, teacher, config, config.initial_size, 0, ())
+    """The state before epoch 0: the task's given examples, else the initial random sample (none
+    for a ``tests_only`` teacher)."""
+    examples = task.examples
+    if not examples and not tests_only(teacher):
+        examples = random_examples(task, teacher, config, config.initial_size, 0, ())
     return EpochState(task=task, examples=examples)
 
 
@@ -179,7 +190,7 @@ async def step(
         verdict = attrs.evolve(verdict, counterexamples=added)
         source = "counterexamples" if added else "none"
         scores = await asyncio.to_thread(_scores, proposal, task, config)
-    if outcome is None and not added:
+    if outcome is None and not added and not tests_only(teacher):
         added = _fallback_examples(task, teacher, config, state.epoch + 1, state.examples)
         source = "random" if added else "none"
         outcome = None if added else "stalled"

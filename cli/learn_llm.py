@@ -53,7 +53,10 @@ async def run_llm(
         max_completion_tokens=options.max_completion_tokens or sampling.max_completion_tokens,
         reasoning_effort=options.reasoning_effort or sampling.reasoning_effort,
     )
-    setting = attrs.evolve(setting, sampling=sampling)
+    try:
+        setting = attrs.evolve(setting, sampling=sampling)
+    except ValueError as error:  # e.g. a setting that samples, asked for temperature 0
+        raise BadInput(str(error)) from None
     if options.call_log is None and options.call_log_mode == "replay":
         raise BadInput("--call-log-mode replay needs --call-log FILE")
     try:

@@ -9,12 +9,15 @@ feedback on the previous attempt, in one of four strengths:
 * ``error_only``: how many hidden tests it failed (counted on the suite itself);
 * ``diagnostic``: directional witnesses: strings it wrongly matches (false positives) and wrongly
   rejects (false negatives), at most ``witnesses`` per direction (the suite's
-  :attr:`~oracle.testsuite.SuiteConfig.witnesses`, 3). The verdict's new witnesses come first;
-  when the model repeats a mistake and the teacher has nothing new to show, earlier witnesses the
-  attempt still gets wrong are shown again, so every turn shows strings. With the exact teacher
-  (the paper's future work) the witnesses are exact counterexamples.
+  :attr:`~oracle.testsuite.SuiteConfig.witnesses`, 3). Under the test-suite teacher every witness
+  is a hidden test the attempt fails: the loop adds no random strings for it
+  (:class:`cegis.llm.setup.TestsOnly`), so the examples a run holds are the tests shown so far.
+  The verdict's new failures come first; when the model repeats a mistake and the teacher has
+  nothing new to show, earlier witnesses the attempt still fails are shown again. With the exact
+  teacher (``acegis-exact``, the paper's future work) the witnesses are exact counterexamples.
 
-An attempt that did not parse is reported with its syntax error. The turn budget is the loop's
+An attempt that did not parse has no language and fails no particular test: its feedback names
+the syntax error and nothing else. The turn budget is the loop's
 epoch budget (4 for the strategy ablation, 7 for the full run).
 
 *Hardening* follows hidden-set success in the full run: the suite probes the passing hypothesis

@@ -11,19 +11,23 @@ stateless guard resends the base prompt as a fresh sample. Multi-candidate repai
 ``candidates`` regexes in each round. Every failed call of a round is listed in the memo's
 ``errors``, which the epoch record keeps.
 
-The outcome is a :class:`~cegis.learner.Proposal` that lists every usable try as its
-``candidates``, so the loop asks the teacher about each (Alg. 2 checks every try for equivalence,
-and a reply holding the exact target after a looser regex succeeds). Without a guard the proposal
-itself is the best candidate by RepairScore, even one that still misclassifies examples (as in the paper), or the typed failure of
-the best one when none compiles (no regex, syntax error, outside the alphabet, truncated) or of the
-call (server error after retries, token budget spent). With a guard it is the first candidate that
+The outcome is a :class:`~cegis.learner.Proposal` that lists the tries the teacher meets as its
+``candidates``: every usable try of a one-answer setting (an Agentic epoch's repairs: Alg. 2
+checks each for equivalence), but of a multi-candidate round only the answer with the best
+RepairScore on the current examples, the earliest among equals (Sec. 5.6: "the one with the best
+repair score is selected"), so a reply holding the target after a looser consistent regex does
+not succeed. Every try is in the memo's ``scored`` with its RepairScore, the proposal's own try
+marked by ``selected``. Without a guard the proposal itself is the best try by RepairScore, even
+one that still misclassifies examples (as in the paper), or the typed failure of the best one
+when none compiles (no regex, syntax error, outside the alphabet, truncated) or of the call
+(server error after retries, token budget spent). With a guard it is the first candidate that
 meets the whole contract, else the verified fallback's hypothesis (:mod:`cegis.llm.guarded`) when
 that meets the whole contract too, else a typed failure recording the violation: a guarded epoch
 never ends with a hypothesis outside its contract.
 
 The learner object is immutable; what a later epoch needs (how many examples the last proposal saw,
-the A-CEGIS history, the guard's tallies) travels in the proposal's :class:`LLMMemo`, which
-encodes to JSON so a resumed run continues as the uninterrupted one would. Every call names its
+the A-CEGIS history, the guard's tallies) travels in the proposal's :class:`~cegis.llm.memo.LLMMemo`,
+which encodes to JSON so a resumed run continues as the uninterrupted one would. Every call names its
 sample (``sample_index``) by run seed, epoch, round and call, so a resumed or replayed run asks the
 call log for exactly the keys the original run wrote, and the trials of one task (runs with
 different seeds) are distinct samples even where their prompts coincide.
@@ -42,6 +46,7 @@ from automata.errors import DEFAULT_STATE_LIMIT
 from cegis.llm import acegis, guarded
 from cegis.llm.contract import GUARD_CHECKS, REPAIR_CHECKS, Assessment, CheckName, assess, truncated
 from cegis.llm.drafts import CallNote, Drawn, draw
+from cegis.llm.memo import LLMMemo, Scored, Turn, decoded, memo_of, tallied
 from llm.protocol import ChatClient
 from cegis.learner import Candidate, Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.llm.settings import SETTINGS, LLMSetting
@@ -52,46 +57,6 @@ from oracle.examples import Counterexample, Example, format_position
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
 from regexlang.dialects import universe as dialect_universe
-
-
-@attrs.frozen
-class Turn:
-    """One earlier A-CEGIS turn: the model's reply and the oracle's feedback on it."""
-
-    reply: str
-    feedback: str
-
-
-@attrs.frozen
-class GuardTally:
-    """Run totals of the guard: proposals, draws, draws meeting the contract, fallbacks taken (the
-    report's guard table, :mod:`experiments.report.llm_costs`, derives its rates from them)."""
-
-    proposals: int = 0
-    draws: int = 0
-    conforming: int = 0
-    fallbacks: int = 0
-
-
-@attrs.frozen
-class LLMMemo:
-    """What the next epoch needs: examples seen, the A-CEGIS history, this proposal's draws and
-    conforming draws, the fallback used (if any), and the run's guard tallies so far."""
-
-    seen: int = 0
-    history: tuple[Turn, ...] = ()
-    draws: int = 0
-    conforming: int = 0
-    fallback: str | None = None
-    tally: GuardTally = GuardTally()
-    #: Every failed call of this proposal's rounds (HTTP errors after retries), in words.
-    errors: tuple[str, ...] = ()
-    #: The guard's contract violation when no draw and no fallback met it, in words.
-    violation: str | None = None
-    #: Every model call of this proposal: latency, tokens, the output budget asked and sent.
-    calls: tuple[CallNote, ...] = ()
-    #: How many examples the last prompt showed when the overflow policy had to cut them (else None).
-    shown: int | None = None
 
 
 @attrs.frozen(eq=False)
@@ -137,7 +102,7 @@ class LLMLearner:
 
     async def propose(self, context: LearnerContext) -> Proposal:
         """The next hypothesis, or a typed failure (never an exception for model behaviour)."""
-        memo = _memo_of(context.previous)
+        memo = memo_of(context.previous)
         history = self._history(context, memo)
         lines = tuple(example.text() for example in context.examples)
         describes = self.setting.prompt == "description"
@@ -154,6 +119,7 @@ class LLMLearner:
 
         guard = self.setting.guard
         tried: list[Assessment] = []
+        rounds: list[list[Assessment]] = []
         errors: list[str] = []
         calls: list[CallNote] = []
         cost = LearnerCost()
@@ -177,18 +143,28 @@ class LLMLearner:
             if drawn.failure is not None:
                 stop = drawn.failure
                 break
-            tried.extend(await asyncio.to_thread(self._assess, drawn, context))
+            rounds.append(await asyncio.to_thread(self._assess, drawn, context))
+            tried.extend(rounds[-1])
             if any(a.meets(self.contract) for a in tried) and not (guard is not None and guard.draw_all):
                 break
         conforming = sum(a.meets(self.contract) for a in tried)
+        scored = tuple(Scored(a.text, a.score) for a in tried)
         memo = LLMMemo(
-            len(context.examples), history, len(tried), conforming, None, memo.tally, tuple(errors), None, tuple(calls), limit
-        )
+            len(context.examples), history, len(tried), conforming, None, memo.tally, tuple(errors), None, tuple(calls),
+            limit, scored,
+        )  # fmt: skip
+        # a multi-candidate round puts only its best answer before the teacher (Sec. 5.6)
+        tries = [r[_best_index(r, self.contract)] for r in rounds if r] if self.setting.candidates > 1 else tried
         if self.setting.guard is not None:
-            proposal = await self._guarded(context, tried, cost, memo)
+            proposal = await self._guarded(context, tries, cost, memo)
         else:
-            proposal = _best(tried, stop, self.contract, cost, _tallied(memo, fallback=False))
-        return attrs.evolve(proposal, candidates=_candidates(tried, self.contract)) if proposal.ok else proposal
+            proposal = _best(tries, stop, self.contract, cost, tallied(memo, fallback=False))
+        if not proposal.ok:
+            return proposal
+        final = proposal.memo
+        if isinstance(final, LLMMemo) and final.fallback is None:
+            final = attrs.evolve(final, selected=next(i for i, a in enumerate(tried) if a.text == proposal.text))
+        return attrs.evolve(proposal, candidates=_candidates(tries, self.contract), memo=final)
 
     @property
     def _asked(self) -> int:
@@ -294,14 +270,14 @@ class LLMLearner:
     ) -> Proposal:
         accepted = next((a for a in tried if a.meets(self.contract)), None)
         if accepted is not None and accepted.parsed is not None:
-            return Proposal(accepted.parsed.regex, accepted.text, accepted.reasoning, cost=cost, memo=_tallied(memo, False))
+            return Proposal(accepted.parsed.regex, accepted.text, accepted.reasoning, cost=cost, memo=tallied(memo, False))
         bounds = self.setting.regularization_for(context.dialect)
         found = await guarded.fallback(self.fallbacks, context, bounds=bounds, state_limit=self.state_limit)
         if isinstance(found, ProposalFailure):
             memo = attrs.evolve(memo, violation=found.detail)
-            return Proposal(None, failure=found, cost=cost, memo=_tallied(memo, False))
+            return Proposal(None, failure=found, cost=cost, memo=tallied(memo, False))
         proposal, used = found
-        memo = _tallied(attrs.evolve(memo, fallback=used), fallback=True)
+        memo = tallied(attrs.evolve(memo, fallback=used), fallback=True)
         reasoning = f"fallback {used}: no draw met the contract"
         return attrs.evolve(proposal, reasoning=reasoning, cost=cost + proposal.cost, memo=memo)
 
@@ -311,13 +287,7 @@ class LLMLearner:
 
     def decode_memo(self, data: object) -> object:
         """The :class:`LLMMemo` that :meth:`encode_memo` wrote."""
-        if not isinstance(data, dict):
-            return None
-        history = tuple(Turn(**turn) for turn in data["history"])
-        errors = tuple(data.get("errors", ()))
-        calls = tuple(CallNote(**call) for call in data.get("calls", ()))
-        tally = GuardTally(**data["tally"])
-        return LLMMemo(**{**data, "history": history, "tally": tally, "errors": errors, "calls": calls})
+        return decoded(data)
 
 
 def shown_examples(lines: Sequence[str], limit: int | None) -> tuple[str, ...]:
@@ -358,19 +328,6 @@ def _sample_base(context: LearnerContext, round_: int) -> int:
     return ((context.seed * 1000 + context.epoch) * 100 + round_) * 100
 
 
-def _memo_of(previous: Proposal | None) -> LLMMemo:
-    memo = None if previous is None else previous.memo
-    return memo if isinstance(memo, LLMMemo) else LLMMemo()
-
-
-def _tallied(memo: LLMMemo, fallback: bool) -> LLMMemo:
-    tally = memo.tally
-    tally = GuardTally(
-        tally.proposals + 1, tally.draws + memo.draws, tally.conforming + memo.conforming, tally.fallbacks + fallback
-    )
-    return attrs.evolve(memo, tally=tally)
-
-
 def _usable(attempt: Assessment, contract: frozenset[CheckName]) -> bool:
     """Whether a try is a hypothesis at all: it parsed, compiled and met every check of
     ``contract`` but consistency (the teacher, not the examples, judges it)."""
@@ -380,6 +337,11 @@ def _usable(attempt: Assessment, contract: frozenset[CheckName]) -> bool:
 def _candidates(tried: Sequence[Assessment], contract: frozenset[CheckName]) -> tuple[Candidate, ...]:
     """Every usable try, in order, each for the teacher to judge (the seed paper's Alg. 2)."""
     return tuple(Candidate(a.parsed.regex, a.text) for a in tried if _usable(a, contract) and a.parsed is not None)
+
+
+def _best_index(tried: Sequence[Assessment], contract: frozenset[CheckName]) -> int:
+    """The index of the best try by (meets the contract, RepairScore), the earliest among equals."""
+    return max(range(len(tried)), key=lambda i: (tried[i].meets(contract), tried[i].score))
 
 
 def _best(
@@ -393,7 +355,7 @@ def _best(
     if not tried:
         failure = stop or ProposalFailure("no_regex", "the model gave no answer")
         return Proposal(None, failure=failure, cost=cost, memo=memo)
-    best = max(tried, key=lambda a: (a.meets(contract), a.score))
+    best = tried[_best_index(tried, contract)]
     if _usable(best, contract) and best.parsed is not None:
         return Proposal(best.parsed.regex, best.text, best.reasoning, cost=cost, memo=memo)
     detail = "; ".join(v.detail for v in best.failing(contract))

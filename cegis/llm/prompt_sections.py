@@ -238,7 +238,10 @@ def diagnostic_feedback(
         parts.append(_witnesses("It matches these strings, which it must reject:", false_positives))
     if false_negatives:
         parts.append(_witnesses("It rejects these strings, which it must match:", false_negatives))
-    parts.append("Change the regex so that every string above gets the right verdict.")
+    if false_positives or false_negatives:
+        parts.append("Change the regex so that every string above gets the right verdict.")
+    elif syntax_error:
+        parts.append("Write a regex that parses, for the description above.")
     return "\n".join(parts)
 
 

@@ -1,15 +1,13 @@
 """Prompt builders for the learner: labeled examples (seed paper) and descriptions (A-CEGIS).
 
 Every builder returns a tuple of two frozen :class:`~llm.chat.Message` values, system then user.
-What is fixed for a whole run (task, input format, syntax, strategy, constraints, output format)
-goes into the system message, built only from a :class:`PromptSpec`; what changes per call goes
-into the user message. Servers with prefix caching (vLLM, OpenAI) then reuse the system part
-for every call of a run.
-
-The user message puts the training data *before* the reflection or repair block, unlike the
-paper's template, which ends with the data. Data only grows by appending counterexamples, so
-consecutive calls of a run (the repair attempts of an epoch, and the next epoch) share the whole
-data block as a cached prefix, while the feedback that differs comes last.
+The sections come in the order of the seed paper's template (Appendix F): task, input format,
+syntax, strategy, constraints, then the agentic blocks (reflection on the previous epoch, repair
+of the previous attempt, the request for several candidates), the output format, and the
+training data last. What is fixed for a whole run and comes before the agentic blocks (task to
+constraints) is the system message, built only from a :class:`PromptSpec`; the rest is the user
+message. Servers with prefix caching (vLLM, OpenAI) reuse the system part for every call of a
+run; the paper's order costs the cache the data block, which follows the blocks that change.
 
 Example lines arrive already rendered: the oracle owns the example values and their one line
 format (``oracle.Example.text()``, ``oracle.ClusteredExample.text()``), so prompts never disagree
@@ -123,7 +121,8 @@ Feedback: TypeAlias = NoFeedback | GenericFeedback | ErrorCountFeedback | Diagno
 
 
 def example_system_prompt(spec: PromptSpec) -> str:
-    """The static instructions of an example-based prompt (the system message)."""
+    """The static instructions of an example-based prompt that precede the agentic blocks (the
+    system message): task, input format, syntax, strategy, constraints."""
     dialect = spec.dialect
     blocks = [sections.example_task(dialect, syntax_below=spec.syntax)]
     if spec.input_format:
@@ -135,7 +134,6 @@ def example_system_prompt(spec: PromptSpec) -> str:
     if spec.regularization is not None:
         limits = spec.regularization
         blocks.append(sections.constraints(dialect, limits.max_length, limits.max_star_depth))
-    blocks.append(sections.output_format(spec.output == "reasoned"))
     return "\n\n".join(blocks)
 
 
@@ -170,7 +168,7 @@ def example_prompt(
     asks for that many, each in its own ``<ans>`` block (the seed paper's multi-candidate prompt);
     ``total`` above ``len(examples)`` says the examples are a part of that many (the newest and an
     even sample of the older ones: the rest no longer fit the context)."""
-    blocks = [sections.training_data(examples, total)]
+    blocks = []
     if reflection is not None:
         blocks.append(
             sections.reflection(
@@ -181,6 +179,7 @@ def example_prompt(
         blocks.append(sections.repair(repair.previous_reasoning, repair.previous_regex, repair.feedback, repair.examples))
     if candidates > 1:
         blocks.append(sections.candidates(candidates))
+    blocks += [sections.output_format(spec.output == "reasoned"), sections.training_data(examples, total)]
     return Message("system", example_system_prompt(spec)), Message("user", "\n\n".join(blocks))
 
 

@@ -12,7 +12,8 @@ each setting the papers evaluate (seed paper Sec. 4-5 and Appendix D; A-CEGIS; S
   candidate with the best RepairScore. Its ``repair_budget`` is the number of model calls an epoch
   may make *in total*, the first draw included: 3, as in the paper (Appendix D) and its code, so
   an Agentic epoch makes at most 3 calls (1 + 2 repairs).
-* **Multi-candidate repair** (Sec. 5.6): reflection, and ``candidates`` regexes in each call. The
+* **Multi-candidate repair** (Sec. 5.6): reflection, and ``candidates`` regexes in each call, of
+  which only the best by RepairScore (the earlier among equals) meets the teacher. The
   paper's form (``multi``) asks for up to 10 ``<ans>`` blocks in one reply, one call per epoch as
   in the paper's code; ``multi-n`` (the ``n`` choices of one request) and ``multi-calls``
   (separate seeded calls) are named variants that sample at temperature 1, since greedy decoding
@@ -26,8 +27,9 @@ each setting the papers evaluate (seed paper Sec. 4-5 and Appendix D; A-CEGIS; S
   regex inside ``<ans>``) stays, as in the paper's code.
 * **Guarded**: the proposal step as a formally guarded call: up to ``guard.draws`` draws checked
   against a contract (parses, alphabet, regularization bounds, consistency with every example),
-  each rejection's failing checks fed back (stateful) or not (stateless), and a verified symbolic
-  fallback when every draw fails.
+  each rejection's failing checks fed back (stateful) or not (stateless: K samples of one prompt,
+  so it samples at temperature 1; at temperature 0 it is refused when it is made), and a verified
+  symbolic fallback when every draw fails.
 
 Sampling (temperature, seed, completion budget, reasoning effort) is part of the setting, so two
 runs with equal settings send equal requests, which is what the call log keys on.
@@ -85,8 +87,9 @@ class Guard:
 
     ``fallbacks`` name symbolic learners of :mod:`cegis.registry`, tried in order; the union of
     positives should come last since it is consistent whenever anything is. Without ``draw_all``
-    the draws stop at the first that meets the contract, so the conformance rate (conforming ÷ all
-    draws) then counts the draws made, not K per proposal.
+    the draws stop at the first that meets the contract (SEVerA's rejection sampler), and the
+    report shows no conformance for them: SEVerA's conformance (Eq. 21) is the fraction of K
+    samples per prompt that meet the contract, which only ``draw_all`` measures.
     """
 
     draws: int = attrs.field(default=5, validator=[attrs.validators.ge(1), attrs.validators.lt(100)])
@@ -138,11 +141,19 @@ class LLMSetting:
 
     def __attrs_post_init__(self) -> None:
         temperature = self.sampling.temperature
-        if self.candidates > 1 and self.candidate_source != "reply" and temperature is not None and temperature <= 0:
+        if temperature is None or temperature > 0:
+            return
+        if self.candidates > 1 and self.candidate_source != "reply":
             raise ValueError(
                 f"setting {self.name!r}: {self.candidates} candidates from candidate_source = {self.candidate_source!r}"
                 f" need sampling.temperature > 0 (got {temperature}); greedy decoding has one answer, and vLLM"
                 " refuses n > 1 at temperature 0"
+            )
+        if self.guard is not None and not self.guard.stateful and self.guard.draws > 1:
+            raise ValueError(
+                f"setting {self.name!r}: a stateless guard's {self.guard.draws} draws resend one prompt and"
+                f" need sampling.temperature > 0 (got {temperature}); greedy decoding ignores the seed, so"
+                " they would be copies of one sample"
             )
 
     @property
@@ -193,7 +204,11 @@ def _presets() -> dict[str, LLMSetting]:
         attrs.evolve(acegis, name="acegis-full", turns=7, hardening_cycles=2),
         attrs.evolve(acegis, name="acegis-exact", turns=7, exact=True),
         guarded,
-        attrs.evolve(guarded, name="guarded-stateless", guard=Guard(stateful=False)),
+        # SEVerA's stateless rejection sampler draws K independent samples of one prompt: it samples,
+        # and it draws all K, so its conformance is Eq. 21's fraction of K samples meeting the contract
+        attrs.evolve(
+            guarded, name="guarded-stateless", guard=Guard(stateful=False, draw_all=True), sampling=Sampling(temperature=1.0)
+        ),
         # over all of Unicode (NL-RX) a clustered counterexample prints megabytes of classes
         attrs.evolve(guarded, name="guarded-plain", clustered=False),
         prompt,

@@ -6,13 +6,15 @@ A setting shapes the loop as well as the prompt: :func:`setting_config` gives th
 clustering and the epoch budget (Standard: the paper's sizes 3 → 3000 on a log scale, Appendix D;
 A-CEGIS: its 4 or 7 turns), :func:`choose_teacher` what the learner is judged by (the exact
 teacher, Standard's :class:`SampleSchedule` of fresh random labeled strings, or A-CEGIS's
-test-suite oracle), and :func:`prepare_llm_run` puts them together with the learner and the
-guard's fallbacks. A request that cannot be served raises :class:`LLMSetupError`.
+test-suite oracle, as :class:`TestsOnly`: the learner sees no string but the tests it fails), and
+:func:`prepare_llm_run` puts them together with the learner and the guard's fallbacks. A request
+that cannot be served raises :class:`LLMSetupError`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from typing import ClassVar
 
 import attrs
 
@@ -82,16 +84,30 @@ class SampleSchedule:
         return sampling.from_target(dfa, target - have, rng, max_len=self.exact.config.max_len, exclude=exclude)
 
 
+@attrs.frozen(eq=False)
+class TestsOnly:
+    """A-CEGIS's test-suite teacher as the loop sees it: the suite's verdicts, and ``tests_only``,
+    so the loop gives the learner no random strings (:func:`cegis.loop.tests_only`); every witness
+    a turn shows is a hidden test the previous answer fails (A-CEGIS Tables 2 and 3)."""
+
+    suite: SuiteOracle
+    tests_only: ClassVar[bool] = True
+
+    def check(self, hypothesis: Regex | str, already_given: Collection[Counterexample] = ()) -> Verdict:
+        """The suite's verdict: failed hidden tests as directional witnesses."""
+        return self.suite.check(hypothesis, already_given)
+
+
 def choose_teacher(setting: LLMSetting, teacher: Teacher, config: LoopConfig, suite: SuiteOracle | None) -> Teacher:
     """What ``setting`` learns from, given the run's ``teacher`` and (for A-CEGIS) its hidden-test
-    ``suite``: Standard's sample schedule over the exact teacher, the suite unless the variant is
-    exact, else ``teacher`` itself."""
+    ``suite``: Standard's sample schedule over the exact teacher, the suite (tests only) unless
+    the variant is exact, else ``teacher`` itself."""
     if not setting.counterexamples:
         if not isinstance(teacher, ExactTeacher):
             raise LLMSetupError("the standard setting samples labeled strings from the target; it needs the exact teacher")
         return SampleSchedule(teacher, seed=config.seed)
     if suite is not None and not setting.exact:
-        return suite
+        return TestsOnly(suite)
     return teacher
 
 

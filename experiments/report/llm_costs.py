@@ -3,7 +3,8 @@ cuts; and the guarded arms' SEVerA statistics, per arm, recounted from the epoch
 
 Every number comes from what the learner wrote into its epoch memo (:mod:`cegis.llm.learner`):
 one note per model call (latency, the tokens the server reported, the output budget asked and
-sent, the failure), the guard's tallies, the fallback used and any contract violation. Counts a
+sent, the failure), the guard's tallies, the fallback used and any contract violation. The guard
+table follows SEVerA's definitions (Table 8, Eq. 21; see :func:`guard_table`). Counts a
 server did not report stay unknown: a reasoning- or cached-token total over calls of which any
 went unreported is shown as "unknown", never as a sum that treats the gap as 0.
 
@@ -114,9 +115,10 @@ def budget_table(results: Sequence[UnitResult]) -> str | None:
     return markdown(["arm", "overflow policy", "context overflows", "output budget cuts", "epochs with examples cut"], rows)
 
 
-def _fallback_success(run: UnitResult) -> bool:
-    """Whether the run succeeded with a hypothesis the fallback produced (not a model's draw)."""
-    if not run.success or not run.epochs:
+def _triggered(run: UnitResult) -> bool:
+    """Whether the fallback produced the run's final output (SEVerA Table 8's trigger): the last
+    epoch's hypothesis is the fallback's, not a model draw the teacher accepted among its tries."""
+    if not run.epochs:
         return False
     last = run.epochs[-1]
     memo = last.get("memo")
@@ -130,43 +132,53 @@ def _tally(run: UnitResult) -> Mapping[str, int] | None:
 
 
 def guard_table(results: Sequence[UnitResult]) -> str | None:
-    """Per guarded arm (SEVerA): proposals, draws, conformance = conforming ÷ all draws, trigger
-    rate = proposals answered by the fallback ÷ proposals, contract violations recorded, and
-    success with and without the runs whose successful hypothesis the fallback produced."""
+    """Per guarded arm, SEVerA's measures (Table 8, Eq. 21) over its finished runs:
+
+    * fallback trigger rate: the runs whose final output the fallback produced ÷ the runs;
+    * success, and success without the fallback: the latter leaves the triggered runs out of both
+      the numerator and the denominator (Table 8's Gain*);
+    * conformance: the fraction of the K draws per proposal that meet the contract (Eq. 21),
+      conforming ÷ (K × proposals), for arms that draw all K (``draw_all``); an arm that stops at
+      the first conforming draw has none, and its "draws per proposal" says so.
+
+    Proposals, draws and contract violations (no draw and no fallback met the contract) are
+    counted over every run, finished or not."""
     rows = []
     for arm, runs in groups(results, lambda r: r.unit["arm"]).items():
         setting = _setting(runs[0])
         tallies = [t for run in runs if (t := _tally(run)) is not None]
         if setting is None or setting.guard is None or not tallies:
             continue
-        proposals, draws, conforming, answered = (sum(int(t.get(k, 0)) for t in tallies) for k in _TALLY)
+        guard = setting.guard
+        proposals, draws, conforming = (sum(int(t.get(k, 0)) for t in tallies) for k in _TALLY)
         violations = sum(memo.get("violation") is not None for run in runs for memo in _memos(run))
         done = [r for r in runs if r.finished]
-        wins = sum(r.success for r in done)
-        model_wins = wins - sum(_fallback_success(r) for r in done)
+        triggered = [_triggered(r) for r in done]
+        model_runs = [r for r, fell_back in zip(done, triggered) if not fell_back]
         rows.append(
             [
                 arm,
+                len(done),
                 proposals,
                 draws,
-                f"{conforming / draws:.3f}" if draws else "—",
-                f"{answered / proposals:.3f}" if proposals else "—",
-                "all K" if setting.guard.draw_all else "until one conforms",
+                f"all K = {guard.draws}" if guard.draw_all else f"until one conforms (K = {guard.draws})",
+                f"{conforming / (guard.draws * proposals):.3f}" if guard.draw_all and proposals else "—",
+                _share(sum(triggered), len(done)),
                 violations,
-                _share(wins, len(done)),
-                _share(model_wins, len(done)),
+                _share(sum(r.success for r in done), len(done)),
+                _share(sum(r.success for r in model_runs), len(model_runs)),
             ]
         )
     if not rows:
         return None
     header = [
-        "arm", "proposals", "draws", "conformance", "fallback trigger rate", "draws per proposal",
-        "contract violations", "success", "success without fallback hypotheses",
+        "arm", "runs", "proposals", "draws", "draws per proposal", "conformance over K draws",
+        "fallback trigger rate (runs)", "contract violations", "success", "success without fallback runs",
     ]
     return markdown(header, rows)
 
 
-_TALLY = ("proposals", "draws", "conforming", "fallbacks")
+_TALLY = ("proposals", "draws", "conforming")
 
 
 def _share(wins: int, total: int) -> str:

@@ -44,8 +44,8 @@ async def test_the_report_counts_tokens_latency_cost_cuts_and_the_guard(tmp_path
     budget = _row(report, "single", "## Context overflows and output-budget cuts")
     assert budget == ["single", "fail", "0", "4", "0"]  # every 32,768-token budget was cut to fit 33,000
     guard = _row(report, "guarded", "## Guarded learner (SEVerA)")
-    assert guard[0] == "guarded" and guard[5] == "until one conforms"
-    assert int(guard[1]) == 2 and int(guard[2]) >= 2 and calls >= 4  # identical first draws come from the call log
+    assert guard[0] == "guarded" and guard[4] == "until one conforms (K = 5)" and guard[5] == "—"
+    assert int(guard[2]) == 2 and int(guard[3]) >= 2 and calls >= 4  # identical first draws come from the call log
 
 
 def test_percentile_is_nearest_rank() -> None:

@@ -125,9 +125,9 @@ async def test_the_prompt_ablation_arms_send_the_components_their_row_names(tmp_
         data["servers"] = [{"base_url": server.base_url, "concurrency": 1}]
         summary = await run_experiment(plan_from_data(data), tmp_path / "run", progress=Progress(6, out=io.StringIO()))
     assert (summary.ran, summary.succeeded) == (6, 6)
-    systems = [str(body["messages"][0]["content"]) for body in server.requests]
+    prompts = ["\n".join(str(m["content"]) for m in body["messages"]) for body in server.requests]
     present = [
-        ("REGEX SYNTAX" in s, "INPUT FORMAT" in s, "<reasoning>" in s, "INFERENCE STRATEGY" in s) for s in systems
+        ("REGEX SYNTAX" in s, "INPUT FORMAT" in s, "<reasoning>" in s, "INFERENCE STRATEGY" in s) for s in prompts
     ]
     # rows of Table 6: naive, input only, + output instruction, + input, + CoT, + strategy; every
     # row asks for the answer inside <ans> (the naive prompt of the paper's code does too)
@@ -139,5 +139,5 @@ async def test_the_prompt_ablation_arms_send_the_components_their_row_names(tmp_
         (True, True, True, False),
         (True, True, True, True),
     ]
-    assert all("<ans>" in s for s in systems)
-    assert all("CONSTRAINTS" not in s.upper() for s in systems)
+    assert all("<ans>" in s for s in prompts)
+    assert all("CONSTRAINTS" not in s.upper() for s in prompts)

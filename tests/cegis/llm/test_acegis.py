@@ -6,6 +6,7 @@ import asyncio
 import json
 import math
 import re
+from typing import Any
 
 import attrs
 import pytest
@@ -18,9 +19,10 @@ from cegis.loop import run
 from cegis.llm.settings import setting_named
 from cegis.state import EpochState, Task
 from cegis.llm.trajectory import from_records, similarity, summarize, tree_edit_distance, trajectory
+from oracle.examples import Example
 from oracle.testsuite import SuiteOracle
 from regexlang.dialects import parse
-from tests.cegis.llm.scripted_server import Reply, Rule, ScriptedServer
+from tests.cegis.llm.scripted_server import Action, Reply, Rule, ScriptedServer
 from tests.llm.support import make_client
 
 GOLD = "[a-z]+dog"
@@ -166,3 +168,64 @@ def test_robust_success_counts_a_run_without_a_final_hypothesis_as_not_robust() 
     broken = trajectory(["[a-z]*dog", "((", GOLD], SUITE)
     passed_first = sum(broken.turns[0].outcomes)
     assert broken.breaks == passed_first and broken.fixes == len(SUITE.tests)
+
+
+class _Turns(ScriptedServer):
+    """Answers the k-th request with the k-th answer, whatever the prompt."""
+
+    def __init__(self, answers: tuple[str, ...]) -> None:
+        super().__init__(())
+        self.answers = answers
+
+    def _action(self, body: dict[str, Any]) -> Action:
+        return Reply.answer(self.answers[self.chat_calls - 1])
+
+
+def _witnesses(feedback: str) -> dict[bool, list[str]]:
+    """The witnesses of a diagnostic feedback by the label they should get."""
+    shown: dict[bool, list[str]] = {True: [], False: []}
+    label = None
+    for line in feedback.splitlines():
+        if line.startswith("It rejects these strings"):
+            label = True
+        elif line.startswith("It matches these strings"):
+            label = False
+        elif line.startswith("- ") and label is not None:
+            shown[label].append(json.loads(line[2:]))
+    return shown
+
+
+def test_under_the_test_suite_every_witness_is_a_test_the_previous_answer_fails() -> None:
+    # always wrong: too narrow (8 positives missed: new ones run out at turn 4), unparsable, too broad
+    narrow = "[a-z]{1,5}dog"
+    answers = (narrow, narrow, "(", narrow, narrow, ".*", "zq")
+
+    async def scenario() -> tuple[_Turns, EpochState]:
+        async with _Turns(answers) as server, make_client(server.base_url) as client:
+            prepared = prepare_llm_run(
+                "acegis-diagnostic-7", Task("python", GOLD), LoopConfig(evaluate=False), client, description=DESCRIPTION, suite=SUITE
+            )
+            return server, await run(prepared.task, prepared.learner, prepared.teacher, prepared.config)
+
+    server, state = asyncio.run(scenario())
+    tests = {t.string: t.label for t in SUITE.tests}
+    assert state.epoch == 7 and state.records[0].initial == ()  # no random initial sample
+    assert all(record.source != "random" for record in state.records)
+    assert all(isinstance(e, Example) and tests.get(e.string) == e.label for e in state.examples)
+    seen: set[str] = set()
+    kinds = set()
+    for turn, body in enumerate(server.requests[1:], start=1):
+        previous, feedback = answers[turn - 1], body["messages"][-1]["content"]
+        shown = _witnesses(feedback)
+        if previous == "(":  # no language, so no failed test: the syntax error alone
+            assert "does not parse" in feedback and "every string above" not in feedback
+            assert shown == {True: [], False: []}
+            continue
+        for label, strings in shown.items():
+            failed = [s for s, truth in tests.items() if truth == label and (re.fullmatch(previous, s) is not None) != truth]
+            assert set(strings) <= set(failed) and len(strings) == min(SUITE.config.witnesses, len(failed))
+            fresh = [s not in seen for s in strings]
+            assert fresh == sorted(fresh, reverse=True)  # new failures first, then repeats
+            kinds.add(tuple(sorted(set(fresh))))
+        seen |= {s for strings in shown.values() for s in strings}
+    assert {(True,), (False, True), (False,)} <= kinds  # only new, new then repeated, only repeated

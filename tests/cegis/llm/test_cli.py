@@ -74,9 +74,11 @@ def test_setup_failures_are_one_line_bad_input_without_the_key(tmp_path: Path, m
         asyncio.run(failure(LLMOptions("acegis-diagnostic"))),
         asyncio.run(failure(LLMOptions("single"), models=("m1", "m2"))),
         asyncio.run(failure(LLMOptions("single", "http://127.0.0.1:9/v1", "scripted-model", empty_log, "replay"))),
+        asyncio.run(failure(LLMOptions("guarded-stateless", temperature=0.0))),
     ]
     assert "needs --call-log" in messages[0] and "--description" in messages[1]
     assert "m1, m2" in messages[2] and "no logged call" in messages[3]
+    assert "sampling.temperature > 0" in messages[4]
     assert all(SECRET not in m and "\n" not in m for m in messages)
 
 

@@ -72,20 +72,42 @@ def test_standard_reaches_3000_examples_with_malformed_replies() -> None:
     learn((Rule(DATA, (Reply(("I am not sure.",)),)),), setting_named("standard"), epochs=11, check=check)
 
 
-def test_every_candidate_of_a_reply_meets_the_teacher() -> None:
-    # a multi-answer reply: the union of the positives first (consistent, not equivalent), then the target
-    config = LoopConfig(initial_size=8)
+def _union_of_positives(config: LoopConfig) -> str:
+    """The union of the initial sample's positives: consistent with it (RepairScore 1), not the target."""
     sample = initial_state(Task("simple", TARGET), ExactTeacher.from_regex(TARGET, "simple"), config).examples
-    union = " + ".join(" ".join(e.string) or "epsilon" for e in sample if isinstance(e, Example) and e.label)
+    return " + ".join(" ".join(e.string) or "epsilon" for e in sample if isinstance(e, Example) and e.label)
+
+
+def test_only_the_answer_with_the_best_repair_score_meets_the_teacher() -> None:
+    # Sec. 5.6: the union of the positives first (RepairScore 1, not equivalent), the target second
+    # (RepairScore 1 too): the earlier wins the tie, and the target never meets the teacher
+    config = LoopConfig(initial_size=8)
+    union = _union_of_positives(config)
     reply = Reply((f"<reasoning>two</reasoning><ans>{union}</ans><ans>{TARGET}</ans>",))
 
     def check(server: ScriptedServer, state: EpochState) -> None:
         (record,) = state.records
-        assert state.outcome == "equivalent" and record.proposal_text == TARGET
-        assert record.accepted_candidate == 1 and record.candidates_checked == 1
-        assert record.totals.equivalence_queries == 2
+        assert state.outcome != "equivalent" and record.proposal_text == union
+        assert record.accepted_candidate is None and record.candidates_checked == 0
+        assert record.totals.equivalence_queries == 1
+        assert list(record.memo["scored"]) == [{"text": union, "score": 1.0}, {"text": TARGET, "score": 1.0}]
+        assert record.memo["selected"] == 0
 
     learn((Rule(DATA, (reply,)),), attrs.evolve(setting_named("multi"), candidates=2), config=config, epochs=1, check=check)
+
+
+def test_a_later_answer_with_a_better_repair_score_is_selected() -> None:
+    config = LoopConfig(initial_size=8)
+    reply = Reply((f"<reasoning>three</reasoning><ans>a</ans><ans>((</ans><ans>{TARGET}</ans>",))
+
+    def check(server: ScriptedServer, state: EpochState) -> None:
+        (record,) = state.records
+        assert state.outcome == "equivalent" and record.proposal_text == TARGET and record.memo["selected"] == 2
+        scores = [item["score"] for item in record.memo["scored"]]
+        assert scores[1] == 0.0 and 0.5 < scores[0] < 1.0 == scores[2]  # "((" does not parse; "a" misses positives
+        assert record.totals.equivalence_queries == 1
+
+    learn((Rule(DATA, (reply,)),), attrs.evolve(setting_named("multi"), candidates=3), config=config, epochs=1, check=check)
 
 
 def test_candidates_from_n_or_calls_at_temperature_0_are_refused_naming_the_field() -> None:
@@ -134,7 +156,8 @@ def test_the_naive_and_input_only_prompts_ask_for_the_answer_in_ans() -> None:
 
         def check(server: ScriptedServer, state: EpochState) -> None:
             system = server.requests[0]["messages"][0]["content"]
-            assert "<ans>" in system and "described below" not in system and "REGEX SYNTAX" not in system
+            prompt = system + server.user_messages()[0]
+            assert "<ans>" in prompt and "described below" not in system and "REGEX SYNTAX" not in system
             assert ("INPUT FORMAT" in system) == (name == "prompt-input-only")
             assert state.outcome == "equivalent"
 

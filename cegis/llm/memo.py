@@ -1,0 +1,96 @@
+"""What one proposal of the LLM learner hands to the next epoch, and to the epoch record.
+
+The learner object is immutable, so everything a later epoch needs (how many examples the last
+proposal saw, the A-CEGIS history, the guard's run tallies) travels in the proposal's
+:class:`LLMMemo`; so does what the report counts (every model call, every try with its
+RepairScore and which one the proposal holds, the guard's draws and fallback). The memo encodes
+to JSON (:func:`attrs.asdict`) and :func:`decoded` reads it back, so a resumed run continues as
+the uninterrupted one would.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from cegis.learner import Proposal
+from cegis.llm.drafts import CallNote
+
+
+@attrs.frozen
+class Turn:
+    """One earlier A-CEGIS turn: the model's reply and the oracle's feedback on it."""
+
+    reply: str
+    feedback: str
+
+
+@attrs.frozen
+class GuardTally:
+    """Run totals of the guard: proposals, draws, draws meeting the contract, and proposals the
+    fallback answered (the report's guard table, :mod:`experiments.report.llm_costs`, takes its
+    proposals, draws and conformance from them; its trigger rate is per run, from the last epoch)."""
+
+    proposals: int = 0
+    draws: int = 0
+    conforming: int = 0
+    fallbacks: int = 0
+
+
+@attrs.frozen
+class Scored:
+    """One try of a proposal as the record lists it: its text and its RepairScore on the examples."""
+
+    text: str
+    score: float
+
+
+@attrs.frozen
+class LLMMemo:
+    """What the next epoch needs: examples seen, the A-CEGIS history, this proposal's draws and
+    conforming draws, the fallback used (if any), and the run's guard tallies so far."""
+
+    seen: int = 0
+    history: tuple[Turn, ...] = ()
+    draws: int = 0
+    conforming: int = 0
+    fallback: str | None = None
+    tally: GuardTally = GuardTally()
+    #: Every failed call of this proposal's rounds (HTTP errors after retries), in words.
+    errors: tuple[str, ...] = ()
+    #: The guard's contract violation when no draw and no fallback met it, in words.
+    violation: str | None = None
+    #: Every model call of this proposal: latency, tokens, the output budget asked and sent.
+    calls: tuple[CallNote, ...] = ()
+    #: How many examples the last prompt showed when the overflow policy had to cut them (else None).
+    shown: int | None = None
+    #: Every try of this proposal (every answer of every round), with its RepairScore.
+    scored: tuple[Scored, ...] = ()
+    #: The index in ``scored`` of the try the proposal holds (None: a failure or the fallback's).
+    selected: int | None = None
+
+
+def decoded(data: object) -> LLMMemo | None:
+    """The :class:`LLMMemo` whose :func:`attrs.asdict` is ``data`` (None for anything else)."""
+    if not isinstance(data, dict):
+        return None
+    history = tuple(Turn(**turn) for turn in data["history"])
+    errors = tuple(data.get("errors", ()))
+    calls = tuple(CallNote(**call) for call in data.get("calls", ()))
+    tally = GuardTally(**data["tally"])
+    scored = tuple(Scored(**item) for item in data.get("scored", ()))
+    return LLMMemo(**{**data, "history": history, "tally": tally, "errors": errors, "calls": calls, "scored": scored})
+
+
+def memo_of(previous: Proposal | None) -> LLMMemo:
+    """The memo of the learner's previous proposal (an empty one in the first epoch)."""
+    memo = None if previous is None else previous.memo
+    return memo if isinstance(memo, LLMMemo) else LLMMemo()
+
+
+def tallied(memo: LLMMemo, fallback: bool) -> LLMMemo:
+    """``memo`` with this proposal's draws, conforming draws and fallback added to the run's tally."""
+    tally = memo.tally
+    tally = GuardTally(
+        tally.proposals + 1, tally.draws + memo.draws, tally.conforming + memo.conforming, tally.fallbacks + fallback
+    )
+    return attrs.evolve(memo, tally=tally)
