@@ -16,6 +16,8 @@ What a call *means* (models, modes, the log, which calls are the same sample) li
 
 from __future__ import annotations
 
+import errno
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Generic, TypeVar
 
@@ -34,6 +36,8 @@ from llm.wire import ServerError, WireOptions, adapt, is_context_overflow, parse
 Sleep = Callable[[float], Awaitable[None]]
 _T = TypeVar("_T")
 REDACTED = "[api key redacted]"
+#: The ``error_code`` of a connection that every address refused (nothing listens there).
+REFUSED = "ECONNREFUSED"
 
 
 @attrs.frozen
@@ -125,6 +129,7 @@ class Transport:
             retryable = True
             if isinstance(reply, Failed):
                 failure = reply
+                retryable = policy.retry_refused or reply.error_code != REFUSED
             elif reply.status < 300:
                 try:
                     return Exchange(parse(reply.body), body, attempts, self._clock() - start)
@@ -196,7 +201,8 @@ class Transport:
                 return self._deadline_failure(method, path)
             return Failed("timeout", f"{method} {path}: no complete reply within total_timeout {config.total_timeout:g} s")
         except (aiohttp.ClientError, OSError) as error:
-            return Failed("connection", f"{method} {path}: {type(error).__name__}: {error}")
+            refused = isinstance(error, aiohttp.ClientConnectorError) and _refused(error.os_error)
+            return Failed("connection", f"{method} {path}: {type(error).__name__}: {error}", error_code=REFUSED if refused else None)
 
     def _deadline_failure(self, method: str, path: str, after: Failed | None = None) -> Failed:
         last = "" if after is None else f"; last failure: {after.reason}: {after.message}"
@@ -234,6 +240,15 @@ class Transport:
             return failure
         code = None if failure.error_code is None else failure.error_code.replace(secret, REDACTED)
         return attrs.evolve(failure, message=failure.message.replace(secret, REDACTED), error_code=code)
+
+
+def _refused(error: OSError) -> bool:
+    """Whether every address tried refused the connection (asyncio folds several addresses' errors,
+    ``localhost`` as ::1 and 127.0.0.1, into one ``OSError`` whose text lists each errno)."""
+    if isinstance(error, ConnectionRefusedError):
+        return True
+    numbers = re.findall(r"\[Errno (\d+)\]", str(error)) if error.errno is None else []
+    return bool(numbers) and all(int(n) == errno.ECONNREFUSED for n in numbers)
 
 
 async def _read_capped(response: aiohttp.ClientResponse, cap: int) -> bytes | None:
