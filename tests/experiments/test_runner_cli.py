@@ -68,6 +68,9 @@ def test_experiment_without_a_file_runs_the_built_in_plan_and_reports(tmp_path: 
     assert "units 1: 0 done before, 1 run now, 1 succeeded, 0 errors" in result.output  # --dataset-limit 1
     assert "skipped dataset 'extrx'" in result.output
     assert (out / "report.md").exists() and f"report: {out / 'report.md'}" in result.output
+    report = (out / "report.md").read_text(encoding="utf-8")  # the report says it too, not only the terminal
+    assert "**Skipped: 1 dataset(s) of the plan have no results in this report**" in report
+    assert "- `extrx`: optional, and its files were absent when the experiment ran" in report
     again = CliRunner().invoke(main, ["experiment", "--out", str(out), "--dataset-limit", "1"])
     assert "units 1: 1 done before, 0 run now" in again.output
 
