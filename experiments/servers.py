@@ -135,7 +135,8 @@ async def server_pools(servers: tuple[ServerSpec, ...], log_path: Path) -> Async
                     for spec in serving(servers, model):
                         client = await stack.enter_async_context(LLMClient(client_config(spec, model), log=log, mode="record"))
                         members.append((spec.base_url, client, spec.concurrency))
-                    pools[model] = Watched(ServerPool(members))
+                    deadline = max(spec.call_timeout for spec in serving(servers, model))  # over every server and round
+                    pools[model] = Watched(ServerPool(members, deadline=deadline))
                 return pools[model]
 
         yield pool_for

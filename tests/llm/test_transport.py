@@ -74,6 +74,22 @@ def test_retries_stop_at_the_call_deadline() -> None:
     asyncio.run(scenario())
 
 
+def test_the_call_deadline_counts_the_model_discovery_the_call_waited_for() -> None:
+    async def scenario() -> None:
+        sleep = FakeSleep()
+        retry = RetryPolicy(max_attempts=100)
+        busy = Status(503, "busy")
+        async with FakeServer(default=busy, models_action=busy) as server:  # the listing and the chat both fail
+            async with make_client(
+                server.base_url, sleep=sleep, clock=sleep.clock, retry=retry, call_deadline=10.0, model="test-model"
+            ) as client:
+                result = await client.complete(MESSAGES)
+        assert isinstance(result, Failed) and result.reason == "deadline" and "call_deadline 10 s" in result.message
+        assert sum(sleep.delays) <= 10.0, "the chat got a deadline of its own after the discovery used the call's"
+
+    asyncio.run(scenario())
+
+
 def test_an_attempt_is_cut_at_the_call_deadline() -> None:
     async def scenario() -> None:
         async with FakeServer() as server:
