@@ -207,14 +207,18 @@ class LLMClient:
             sent = await self._fitted(model, request, deadline)
             if isinstance(sent, Failed):
                 return sent
+            note = None if self._record is None else self._record.sending(request, self._wall_clock())  # before it leaves
             exchange = await self._transport.exchange(
                 "POST", "/chat/completions", lambda options: request_body(sent, options), parse_completion, deadline
             )
         result = _chat_result(model.id, sent.params, exchange)
         if not isinstance(result, Failed) and result.usage.prompt_tokens:
             self._calibration = (prompt_chars(chat), result.usage.prompt_tokens)
-        if self._record is not None and exchange.body is not None:
-            self._record.append(request, exchange.body, result, self._wall_clock())
+        if self._record is not None and note is not None:
+            if exchange.body is None:
+                self._record.unsent(note)
+            else:
+                self._record.append(request, exchange.body, result, self._wall_clock(), sent=note)
         return result
 
     def _request(

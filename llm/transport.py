@@ -7,8 +7,9 @@ adapts the body to a field the server says it does not support (:func:`llm.wire.
 at most ``max_response_bytes`` of a reply (a larger one is a ``malformed_response``, never buffered),
 and stops at the call's *deadline*: an attempt gets at most the time left, and a wait that would end
 past the deadline is not begun. A ``Retry-After`` beyond ``max_retry_after`` fails at once with the
-requested wait in the message. The configured API key is redacted from every failure message, since
-some servers echo request headers in error bodies and failures are logged.
+requested wait in the message. The configured API key is redacted from every reply body and failure
+message, since some servers echo request headers in error bodies or the key inside a completion, and
+replies and failures are logged.
 
 What a call *means* (models, modes, the log, which calls are the same sample) lives in
 :mod:`llm.client`; this module knows only HTTP.
@@ -17,6 +18,7 @@ What a call *means* (models, modes, the log, which calls are the same sample) li
 from __future__ import annotations
 
 import errno
+import json
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Generic, TypeVar
@@ -124,7 +126,7 @@ class Transport:
                 break
             body = make_body(self.options)
             attempts += 1
-            reply = await self._send(method, path, body, left)
+            reply = self._scrubbed(await self._send(method, path, body, left))
             retry_after = None
             retryable = True
             if isinstance(reply, Failed):
@@ -233,6 +235,17 @@ class Transport:
         else:
             reason = "http_error"
         return Failed(reason, message, status=status, error_code=error.code or error.type)
+
+    def _scrubbed(self, reply: _Reply | Failed) -> _Reply | Failed:
+        """``reply`` with the API key replaced in its body, as sent and as a JSON string escapes it:
+        a server that echoes it inside a completion must not put it into the call log or the records."""
+        secret = self._secret
+        if secret is None or isinstance(reply, Failed):
+            return reply
+        body = reply.body
+        for form in {secret.encode(), json.dumps(secret)[1:-1].encode()}:
+            body = body.replace(form, REDACTED.encode())
+        return attrs.evolve(reply, body=body)
 
     def _redact(self, failure: Failed) -> Failed:
         secret = self._secret
