@@ -9,9 +9,11 @@ function in a :class:`Kernel` that runs the source as plain Python (:attr:`Kerne
 code with every kernel it calls bound to its Python form too) until the JIT pays, and only then
 imports numba and compiles (or loads the cached machine code):
 
-* a kernel whose machine code numba has cached on disk (:mod:`automata._disk_cache`: after
-  ``python -m cli warmup`` or any run that compiled it) goes compiled from its first call, since
-  loading it costs milliseconds;
+* once numba is imported (another kernel compiled or loaded), a kernel whose machine code numba has
+  cached on disk (:mod:`automata._disk_cache`: after ``python -m cli warmup`` or any run that
+  compiled it) goes compiled from its first call, since loading it costs milliseconds; before
+  that, importing numba would cost a small command most of its time (0.2 → 0.6 CPU s for two
+  small regexes compared), so small work stays in the interpreter;
 * a call whose arrays hold more than :data:`SMALL` elements goes compiled at once;
 * a kernel whose work is bounded by a limit argument (``limit="state_limit"``: a subset
   construction or a product explores up to that many states, and the interpreter takes about a
@@ -40,6 +42,7 @@ import contextlib
 import functools
 import hashlib
 import os
+import sys
 import tempfile
 import threading
 import time
@@ -94,11 +97,7 @@ class Kernel(Generic[F]):
     def __call__(self, *args: Any) -> Any:
         if _mode == "python":
             return self._interpret(args)
-        if self._on_disk is None:
-            from automata import _disk_cache
-
-            self._on_disk = _disk_cache.cached(self.py_func)
-        if self._compiled or _mode == "compiled" or self._on_disk:
+        if self._compiled or _mode == "compiled" or self._loads_cheaply():
             self._compiled = True  # compiled once, compiled for the rest of the process
             return self.dispatcher(*args)
         small = self._size(*args) <= SMALL
@@ -108,6 +107,18 @@ class Kernel(Generic[F]):
                 return answer
             small = False  # more work than the interpreter is allowed: the compiled form's
         return self._compile_and_call(args, wait=not small)
+
+    def _loads_cheaply(self) -> bool:
+        """Whether the compiled form costs only a load from numba's cache: numba is imported
+        already (by another kernel) and its cache holds this one. Before numba is imported the
+        interpreter is cheaper for small work: importing it costs a small command most of its time."""
+        if "numba" not in sys.modules:
+            return False
+        if self._on_disk is None:
+            from automata import _disk_cache
+
+            self._on_disk = _disk_cache.cached(self.py_func)
+        return self._on_disk
 
     def _compile_and_call(self, args: tuple[Any, ...], *, wait: bool) -> Any:
         with _compiling(self, wait=wait) as ours:
