@@ -31,7 +31,8 @@ def heatmap(grid: Sequence[Sequence[HeatCell | None]], states: Sequence[int], de
     cell_w = max(92, 7 * max((len(label) for row in labels for label in row), default=0) + 12)
     cell_h, left, top = 36, 64, 44
     grid_right, grid_bottom = left + cell_w * len(depths), top + cell_h * len(states)
-    width, height = grid_right + 96, max(grid_bottom, top + 160) + 48
+    scale = max(grid_bottom - top, 120)
+    width, height = grid_right + 96, max(grid_bottom + 48, top + scale + 40)
     body = [_text(width / 2, 20, f"Success rate of finished runs · {title}", size=12)]
     for i, row in enumerate(grid):
         for j, cell in enumerate(row):
@@ -45,9 +46,9 @@ def heatmap(grid: Sequence[Sequence[HeatCell | None]], states: Sequence[int], de
         body.append(_text(left + (j + 0.5) * cell_w, grid_bottom + 16, str(depth)))
     for i, count in enumerate(states):
         body.append(_text(left - 8, top + (i + 0.5) * cell_h + 4, str(count), anchor="end"))
-    body.append(_text(left + cell_w * len(depths) / 2, height - 10, "StarDepth"))
+    body.append(_text(left + cell_w * len(depths) / 2, grid_bottom + 38, "StarDepth"))
     body.append(_text(14, top + cell_h * len(states) / 2, "#States", rotate=True))
-    body += _colour_scale(grid_right + 20, top, 160)
+    body += _colour_scale(grid_right + 20, top, scale)
     return _write(path, width, height, body)
 
 
