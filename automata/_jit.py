@@ -133,9 +133,9 @@ class Kernel(Generic[F]):
         """The Python form's answer with the limit argument cut to :data:`PYTHON_STATES`, or
         :data:`_PAST_CAP` when the cut limit (not the caller's) was reached."""
         index = self._limit
-        cut = index is not None and args[index] > PYTHON_STATES
-        if index is not None and cut:
-            args = (*args[:index], PYTHON_STATES, *args[index + 1 :])
+        cut = False
+        if index is not None and args[index] > PYTHON_STATES:
+            args, cut = (*args[:index], PYTHON_STATES, *args[index + 1 :]), True
         start = time.thread_time()  # CPU seconds: a loaded machine must not tip a kernel into compiling
         result = self._interpret(args)
         self._python_seconds += time.thread_time() - start
