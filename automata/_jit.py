@@ -9,7 +9,18 @@ function in a :class:`Kernel` that runs the source as plain Python (:attr:`Kerne
 code with every kernel it calls bound to its Python form too) until the JIT pays, and only then
 imports numba and compiles (or loads the cached machine code):
 
+* once numba is imported (another kernel compiled or loaded), a kernel whose machine code numba has
+  cached on disk (:mod:`automata._disk_cache`: after ``python -m cli warmup`` or any run that
+  compiled it) goes compiled from its first call, since loading it costs milliseconds; before
+  that, importing numba would cost a small command most of its time (0.2 → 0.6 CPU s for two
+  small regexes compared), so small work stays in the interpreter;
 * a call whose arrays hold more than :data:`SMALL` elements goes compiled at once;
+* a kernel whose work is bounded by a limit argument (``limit="state_limit"``: a subset
+  construction or a product explores up to that many states, and the interpreter takes about a
+  tenth of a millisecond per state) runs as Python with that argument cut to :data:`PYTHON_STATES`;
+  when that run reports the cut limit reached (``refused``), the call is made again compiled with
+  the caller's limit, so the interpreter's share of any call is bounded before it starts (a
+  200,000-state refusal once took 18 s in the interpreter);
 * after :data:`PYTHON_BUDGET` CPU seconds spent in a kernel's Python form, it goes compiled for good
   (while another process compiles the same kernel into the same cache, small calls go on in Python).
 
@@ -31,6 +42,7 @@ import contextlib
 import functools
 import hashlib
 import os
+import sys
 import tempfile
 import threading
 import time
@@ -49,6 +61,8 @@ Mode = Literal["auto", "compiled", "python"]
 SMALL = 1 << 14
 #: CPU seconds of Python execution after which a kernel is compiled for the rest of the process.
 PYTHON_BUDGET = 0.25
+#: The most a limit argument allows a kernel's Python form (about a tenth of a second of work).
+PYTHON_STATES = 1_000
 #: The environment variable that forces one form for every kernel.
 ENV = "REGEX_CEGIS_KERNELS"
 
@@ -57,6 +71,8 @@ _NO_LOCATOR = "no locator available"
 #: compile time for a small kernel); :func:`_register_with_numba` says the same for numba's own
 #: overloads (``np.empty`` and the like), which it compiles as small functions of their own.
 _OPTIONS = {"no_cfunc_wrapper": True}
+#: What :meth:`Kernel._within_cap` returns when the Python form reached its cut limit.
+_PAST_CAP: Any = object()
 _mode: Mode = cast(Mode, os.environ[ENV]) if os.environ.get(ENV) in ("compiled", "python") else "auto"
 _lock = threading.Lock()
 
@@ -64,33 +80,66 @@ _lock = threading.Lock()
 class Kernel(Generic[F]):
     """A numba kernel that runs as plain Python while that is cheaper (see the module docstring)."""
 
-    def __init__(self, function: F, size: Callable[..., int] | None = None) -> None:
+    def __init__(
+        self, function: F, size: Callable[..., int] | None = None, limit: str | None = None, refused: Callable[[Any], bool] | None = None
+    ) -> None:
         self.py_func = function
         self._size = size or _elements
+        self._limit = None if limit is None else function.__code__.co_varnames.index(limit)
+        self._refused = refused or (lambda result: False)
         self._python: Callable[..., Any] | None = None
         self._dispatcher: Any = None
         self._compiled = False
+        self._on_disk: bool | None = None  # whether numba's cache holds it: asked at the first call
         self._python_seconds = 0.0
         functools.update_wrapper(self, function)
 
     def __call__(self, *args: Any) -> Any:
         if _mode == "python":
             return self._interpret(args)
-        if self._compiled or _mode == "compiled":
+        if self._compiled or _mode == "compiled" or self._loads_cheaply():
             self._compiled = True  # compiled once, compiled for the rest of the process
             return self.dispatcher(*args)
         small = self._size(*args) <= SMALL
         if self._python_seconds < PYTHON_BUDGET and small:
-            start = time.thread_time()  # CPU seconds: a loaded machine must not tip a kernel into compiling
-            result = self._interpret(args)
-            self._python_seconds += time.thread_time() - start
-            return result
-        with _compiling(self, wait=not small) as ours:
-            if not ours:  # another process is compiling it into this cache: go on in Python meanwhile
-                return self._interpret(args)
-            result = self.dispatcher(*args)
-        self._compiled = True
-        return result
+            answer = self._within_cap(args)
+            if answer is not _PAST_CAP:
+                return answer
+            small = False  # more work than the interpreter is allowed: the compiled form's
+        return self._compile_and_call(args, wait=not small)
+
+    def _loads_cheaply(self) -> bool:
+        """Whether the compiled form costs only a load from numba's cache: numba is imported
+        already (by another kernel) and its cache holds this one. Before numba is imported the
+        interpreter is cheaper for small work: importing it costs a small command most of its time."""
+        if "numba" not in sys.modules:
+            return False
+        if self._on_disk is None:
+            from automata import _disk_cache
+
+            self._on_disk = _disk_cache.cached(self.py_func)
+        return self._on_disk
+
+    def _compile_and_call(self, args: tuple[Any, ...], *, wait: bool) -> Any:
+        with _compiling(self, wait=wait) as ours:
+            if ours:
+                result = self.dispatcher(*args)
+                self._compiled = True
+                return result
+        answer = self._within_cap(args)  # another process is compiling it into this cache: go on in Python meanwhile
+        return self._compile_and_call(args, wait=True) if answer is _PAST_CAP else answer
+
+    def _within_cap(self, args: tuple[Any, ...]) -> Any:
+        """The Python form's answer with the limit argument cut to :data:`PYTHON_STATES`, or
+        :data:`_PAST_CAP` when the cut limit (not the caller's) was reached."""
+        index = self._limit
+        cut = False
+        if index is not None and args[index] > PYTHON_STATES:
+            args, cut = (*args[:index], PYTHON_STATES, *args[index + 1 :]), True
+        start = time.thread_time()  # CPU seconds: a loaded machine must not tip a kernel into compiling
+        result = self._interpret(args)
+        self._python_seconds += time.thread_time() - start
+        return _PAST_CAP if cut and self._refused(result) else result
 
     def _interpret(self, args: tuple[Any, ...]) -> Any:
         # numpy's fixed-width scalars wrap around as machine integers do, but warn when they do
@@ -119,16 +168,26 @@ def kernel(function: F) -> F: ...
 
 
 @overload
-def kernel(*, size: Callable[..., int]) -> Callable[[F], F]: ...
+def kernel(
+    *, size: Callable[..., int] | None = None, limit: str | None = None, refused: Callable[[Any], bool] | None = None
+) -> Callable[[F], F]: ...
 
 
-def kernel(function: F | None = None, *, size: Callable[..., int] | None = None) -> Any:
+def kernel(
+    function: F | None = None,
+    *,
+    size: Callable[..., int] | None = None,
+    limit: str | None = None,
+    refused: Callable[[Any], bool] | None = None,
+) -> Any:
     """``function`` as a :class:`Kernel` (typed as the function it wraps). ``size(*args)`` measures
     a call's work for :data:`SMALL` (default: the elements of its array arguments), for kernels
-    whose arrays are allocated larger than the part a call reads."""
+    whose arrays are allocated larger than the part a call reads. ``limit`` names the argument
+    that bounds the rest of its work (a state limit) and ``refused(result)`` tells a result that
+    says the limit was reached; the Python form runs under at most :data:`PYTHON_STATES` of it."""
     if function is None:
-        return lambda f: Kernel(f, size)
-    return Kernel(function, size)
+        return lambda f: Kernel(f, size, limit, refused)
+    return Kernel(function, size, limit, refused)
 
 
 @contextlib.contextmanager

@@ -20,7 +20,7 @@ from automata.arrays import BoolArray, Int64Array, IntArray
 OK, TOO_MANY_STATES = 0, 1
 
 
-@kernel
+@kernel(limit="state_limit", refused=lambda result: result[3] == TOO_MANY_STATES)
 def product(
     left: IntArray,
     left_columns: IntArray,
@@ -71,7 +71,7 @@ def product(
     return rows[:count].copy(), lefts[:count].copy(), rights[:count].copy(), OK
 
 
-@kernel
+@kernel(limit="state_limit", refused=lambda result: result[0] == TOO_MANY_STATES)
 def shortest_distinction(
     left: IntArray,
     left_columns: IntArray,

@@ -36,13 +36,14 @@ _lock = threading.Lock()
 
 
 def announce() -> None:
-    """Print :data:`MESSAGE` on stderr unless this process has already printed it."""
+    """Print :data:`MESSAGE` on stderr unless this process has already printed it; on a terminal
+    on a line of its own, since a progress line may be drawn there without its newline yet."""
     global _said
     with _lock:
         say = not _said
         _said = True
     if say:
-        print(MESSAGE, file=sys.stderr, flush=True)
+        print(("\n" if sys.stderr.isatty() else "") + MESSAGE, file=sys.stderr, flush=True)
 
 
 _tell: Callable[[], None] = announce

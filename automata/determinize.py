@@ -231,7 +231,7 @@ def _accepts_at_end(
     return False
 
 
-@kernel
+@kernel(limit="state_limit", refused=lambda result: result[2] == _TOO_MANY_STATES)
 def _subset(
     program: IntArray,
     start: int,

@@ -1,17 +1,23 @@
-"""The runner's progress line: units done, successes, tokens spent and the time left.
+"""The progress line of anything that runs many units: done, successes, tokens spent and the time left.
 
-On a terminal the line is redrawn in place; elsewhere (CI logs, files) a line is printed at most
-every ``every`` seconds and at the end, so logs stay short. Only this module writes progress.
+On a terminal the line is redrawn in place (padded over the longer line it replaces, so no stale
+characters stay at its end); elsewhere (CI logs, files) a line is printed at most every ``every``
+seconds and at the end, so logs stay short. The experiment runner counts into a :class:`Progress`
+itself; a benchmark that collects results from a process pool wraps their iterator in
+:func:`reporting` (``noun`` names what is counted, and a benchmark spends no tokens). Only this
+module writes progress.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
-from typing import TextIO
+from collections.abc import Callable, Iterable, Iterator
+from typing import TextIO, TypeVar
 
 import attrs
+
+T = TypeVar("T")
 
 
 @attrs.define
@@ -27,9 +33,12 @@ class Progress:
     out: TextIO = sys.stderr
     clock: Callable[[], float] = time.monotonic
     every: float = 10.0
+    noun: str = "units"
+    show_tokens: bool = True
     started: float = attrs.field(init=False)
     counted_at_start: int = attrs.field(init=False, default=0)
     _shown: float = attrs.field(init=False, default=float("-inf"))
+    _drawn: int = attrs.field(init=False, default=0)  # characters of the line now on the terminal
 
     def __attrs_post_init__(self) -> None:
         self.started = self.clock()
@@ -61,7 +70,8 @@ class Progress:
 
     def note(self, message: str) -> None:
         """A one-line message of its own (on a terminal, below the progress line)."""
-        self.out.write(("\n" if self.out.isatty() else "") + message + "\n")
+        self.out.write(("\n" if self._drawn else "") + message + "\n")
+        self._drawn = 0
         self.out.flush()
 
     def line(self) -> str:
@@ -71,9 +81,9 @@ class Progress:
         left = self.total - self.done
         eta = "—" if fresh == 0 else _duration(elapsed / fresh * left)
         parts = [
-            f"units {self.done}/{self.total}",
+            f"{self.noun} {self.done}/{self.total}",
             f"succeeded {self.succeeded}",
-            f"tokens {self.tokens:,}",
+            *([f"tokens {self.tokens:,}"] if self.show_tokens else []),
             f"elapsed {_duration(elapsed)}",
             f"ETA {eta}",
         ]
@@ -87,13 +97,25 @@ class Progress:
         """Redraw the line on a terminal, or print it now and then elsewhere."""
         now = self.clock()
         if self.out.isatty():
-            self.out.write("\r" + self.line() + ("\n" if final else ""))
+            text = self.line()
+            self.out.write("\r" + text.ljust(self._drawn) + ("\n" if final else ""))
+            self._drawn = 0 if final else len(text)
         elif final or now - self._shown >= self.every:
             self.out.write(self.line() + "\n")
         else:
             return
         self._shown = now
         self.out.flush()
+
+
+def reporting(results: Iterable[T], total: int, *, noun: str, succeeded: Callable[[T], bool], out: TextIO | None = None) -> Iterator[T]:
+    """``results`` as they come, the progress line drawn at the start, after each and at the end."""
+    track = Progress(total, out=sys.stderr if out is None else out, noun=noun, show_tokens=False)
+    track.show()
+    for result in results:
+        track.unit_finished(succeeded(result), 0)
+        yield result
+    track.show(final=True)
 
 
 def _duration(seconds: float) -> str:

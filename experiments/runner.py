@@ -275,13 +275,18 @@ async def _check_servers(
 
 
 def _recorded_calls(path: Path) -> bool:
+    return _count_in_log(path, len) > 0
+
+
+def _count_in_log(path: Path, count: Callable[[CallLog], int]) -> int:
+    """``count`` of the call log at ``path``; 0 when there is no readable log."""
     if not path.is_file():
-        return False
+        return 0
     try:
         with CallLog(path) as log:
-            return len(log) > 0
+            return count(log)
     except CallLogError:
-        return False
+        return 0
 
 
 async def _run_llm(
@@ -291,6 +296,12 @@ async def _run_llm(
     server left unfinished."""
     from experiments.servers import server_pools  # the HTTP edge loads only when a model is asked
 
+    lost = _count_in_log(run_dir / CALL_LOG, CallLog.unanswered)
+    if lost:
+        track.note(
+            f"{lost} model call(s) were sent by an earlier run that stopped before their answers came; the units"
+            " that need them send them again (a server may have billed the first sending)"
+        )
     slots = asyncio.Semaphore(sum(s.concurrency for s in servers))
     stopped: list[str] = []
     interrupted: list[str] = []

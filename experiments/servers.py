@@ -94,8 +94,9 @@ async def _check(spec: ServerSpec, model: str | None, seconds: float) -> None:
 async def check_server(config: ClientConfig, *, seconds: float = PREFLIGHT_SECONDS) -> None:
     """Raise :class:`ServerUnusable` unless the server of ``config`` takes its key and lists its
     model (or, with no model configured, exactly one); a server without a model list passes."""
+    no_retry_when_refused = attrs.evolve(config.retry, retry_refused=False)  # nothing listens: say so at once
     transport = Transport(
-        attrs.evolve(config, call_deadline=seconds), sleep=asyncio.sleep, clock=time.monotonic, wall_clock=time.time,
+        attrs.evolve(config, call_deadline=seconds, retry=no_retry_when_refused), sleep=asyncio.sleep, clock=time.monotonic, wall_clock=time.time,
         rng=np.random.default_rng(),
     )  # fmt: skip
     transport.open()
@@ -134,7 +135,8 @@ async def server_pools(servers: tuple[ServerSpec, ...], log_path: Path) -> Async
                     for spec in serving(servers, model):
                         client = await stack.enter_async_context(LLMClient(client_config(spec, model), log=log, mode="record"))
                         members.append((spec.base_url, client, spec.concurrency))
-                    pools[model] = Watched(ServerPool(members))
+                    deadline = max(spec.call_timeout for spec in serving(servers, model))  # over every server and round
+                    pools[model] = Watched(ServerPool(members, deadline=deadline))
                 return pools[model]
 
         yield pool_for

@@ -17,6 +17,11 @@ Lookup rules, used by the client's ``record`` and ``replay`` modes:
   returns the latest one when nothing better exists, so a replayed run takes the path the
   recorded run took.
 
+A call is noted as *sent* before its request leaves (:meth:`CallLog.sending`) and marked answered
+in the same transaction that logs its result, so a run killed with calls in flight leaves them
+unanswered: a resumed run counts them (:meth:`CallLog.unanswered`) and says that it sends them
+again, since their first sending may have been billed while its answer was lost.
+
 Models found by discovery are logged too, so that replay (and a record-mode run resumed while the
 server is down) chooses the same model and fits the same completion budget without a server.
 
@@ -56,6 +61,13 @@ CREATE TABLE IF NOT EXISTS calls (
     created_at REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS calls_by_key ON calls (key, kind);
+CREATE TABLE IF NOT EXISTS sent (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL,
+    model TEXT NOT NULL,
+    sent_at REAL NOT NULL,
+    answered INTEGER NOT NULL DEFAULT 0
+);
 CREATE TABLE IF NOT EXISTS models (
     id TEXT PRIMARY KEY,
     max_model_len INTEGER,
@@ -109,8 +121,27 @@ class CallLog:
             (count,) = self._db.execute("SELECT COUNT(*) FROM calls").fetchone()
         return int(count)
 
-    def append(self, request: Request, body: dict[str, Any], result: Result, created_at: float) -> None:
-        """Log one call: the body sent for ``request`` and its result, committed at once."""
+    def sending(self, request: Request, sent_at: float) -> int:
+        """Note that ``request`` is about to be sent; the number to pass to :meth:`append` (or
+        :meth:`unsent`) when it ends."""
+        with self._guard:
+            cursor = self._db.execute("INSERT INTO sent (key, model, sent_at) VALUES (?, ?, ?)", (request.key(), request.model, sent_at))
+        return int(cursor.lastrowid or 0)
+
+    def unsent(self, sent: int) -> None:
+        """Forget a :meth:`sending` note whose request never left (its deadline had passed)."""
+        with self._guard:
+            self._db.execute("DELETE FROM sent WHERE id = ?", (sent,))
+
+    def unanswered(self) -> int:
+        """Calls noted as sent whose answer was never logged: in flight now, or lost when a run stopped."""
+        with self._guard:
+            (count,) = self._db.execute("SELECT COUNT(*) FROM sent WHERE answered = 0").fetchone()
+        return int(count)
+
+    def append(self, request: Request, body: dict[str, Any], result: Result, created_at: float, *, sent: int | None = None) -> None:
+        """Log one call: the body sent for ``request`` and its result, committed at once, together
+        with the answer to its :meth:`sending` note ``sent``."""
         usage = getattr(result, "usage", None)
         row = (
             request.key(),
@@ -127,12 +158,20 @@ class CallLog:
             created_at,
         )
         with self._guard:
-            self._db.execute(
-                "INSERT INTO calls (key, model, kind, request, result, prompt_tokens, completion_tokens,"
-                " reasoning_tokens, cached_tokens, latency_s, attempts, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                row,
-            )
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute(
+                    "INSERT INTO calls (key, model, kind, request, result, prompt_tokens, completion_tokens,"
+                    " reasoning_tokens, cached_tokens, latency_s, attempts, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    row,
+                )
+                if sent is not None:
+                    self._db.execute("UPDATE sent SET answered = 1 WHERE id = ?", (sent,))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
     def lookup(self, key: str, *, accept_failed: bool) -> Result | None:
         """The logged result for ``key`` (see the module doc for which one), or ``None``."""

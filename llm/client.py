@@ -183,6 +183,7 @@ class LLMClient:
         return result
 
     async def _call(self, chat: tuple[Message, ...], params: SamplingParams, sample_index: int, repeat: int) -> Result:
+        started = self._clock()  # call_deadline counts from here: discovery and tokenizer included
         # the model already discovered, or else the one the log recorded (a resumed run, no server)
         known = self._model if self._model is not None else self._logged_model()
         request = None if known is None else self._request(known, chat, params, sample_index, repeat)
@@ -190,7 +191,7 @@ class LLMClient:
         if logged is not None:
             self._answered_from_log_as = known.id if known is not None else None
             return logged
-        model = await self._discover(self._clock() + self.config.call_deadline)
+        model = await self._discover(started + self.config.call_deadline)
         if isinstance(model, Failed):
             return model
         if model is not known or request is None:
@@ -200,19 +201,24 @@ class LLMClient:
                 return logged
         if self.mode == "replay":
             raise ReplayMiss(request.key(), model.id)
-        async with self._semaphore:  # the deadline starts with a free slot: queueing is not the server's time
-            deadline = self._clock() + self.config.call_deadline
+        queued = self._clock()
+        async with self._semaphore:  # waiting for a free slot is not the server's time
+            deadline = started + self.config.call_deadline + (self._clock() - queued)
             sent = await self._fitted(model, request, deadline)
             if isinstance(sent, Failed):
                 return sent
+            note = None if self._record is None else self._record.sending(request, self._wall_clock())  # before it leaves
             exchange = await self._transport.exchange(
                 "POST", "/chat/completions", lambda options: request_body(sent, options), parse_completion, deadline
             )
         result = _chat_result(model.id, sent.params, exchange)
         if not isinstance(result, Failed) and result.usage.prompt_tokens:
             self._calibration = (prompt_chars(chat), result.usage.prompt_tokens)
-        if self._record is not None and exchange.body is not None:
-            self._record.append(request, exchange.body, result, self._wall_clock())
+        if self._record is not None and note is not None:
+            if exchange.body is None:
+                self._record.unsent(note)
+            else:
+                self._record.append(request, exchange.body, result, self._wall_clock(), sent=note)
         return result
 
     def _request(

@@ -19,12 +19,11 @@ Time limits, all in seconds: ``connect_timeout`` bounds opening a connection, ``
 the wait for the next byte of a reply (a non-streamed reply sends nothing until it is complete, so
 for chat calls it bounds an attempt's thinking time), ``total_timeout``
 one HTTP attempt (long, because a reasoning model may think for many minutes before the first
-byte), and ``call_deadline`` everything the server may cost one call once it has a concurrency
-slot: every attempt and every wait between attempts (a model discovery the call triggers gets a
-deadline of its own). Waiting for a free slot does not count, so a long queue of calls behind
+byte), and ``call_deadline`` everything the server may cost one call: the model discovery it
+triggers or waits for, the tokenizer's count, every attempt and every wait between attempts.
+Waiting for a free concurrency slot does not count, so a long queue of calls behind
 ``concurrency`` slow ones is not failed unsent. With the defaults a hanging server holds a call for
-at most ``call_deadline`` = 1 h (plus at most 1 h of discovery once per client), not
-``max_attempts`` × ``total_timeout`` = 3 h. HTTP(S)
+at most ``call_deadline`` = 1 h, not ``max_attempts`` × ``total_timeout`` = 3 h. HTTP(S)
 proxies are taken from ``HTTP_PROXY``/``HTTPS_PROXY``/``NO_PROXY`` when a client opens, as the
 official SDKs do.
 """

@@ -36,6 +36,9 @@ class RetryPolicy:
     max_delay: float = 8.0
     max_retry_after: float = 60.0
     jitter: float = 0.25
+    #: A refused connection is retried (a server restarting mid-run) unless false: a check before a
+    #: run says at once that nothing listens, rather than after the whole backoff schedule.
+    retry_refused: bool = True
 
     def delay(self, retry: int, retry_after: float | None, rng: np.random.Generator) -> float:
         """Seconds to wait before retry number ``retry`` (1 for the first retry)."""

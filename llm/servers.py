@@ -7,13 +7,17 @@ fails for a reason that says the *server* is unwell (connection refused or dropp
 an overall deadline) marks that server down for ``cooldown`` seconds and is sent to another one; a
 failure that says the *request* is wrong (bad request, auth, context overflow) is the call's answer.
 When every server is down the call waits for the first to come back, and fails only after each has
-been tried ``rounds`` times. All servers share one call log, so a resumed experiment answers from
-the log whichever server answered first.
+been tried ``rounds`` times, or once ``deadline`` seconds have gone to it (the calls on every server
+and the waits for one to come back; waiting for a free slot does not count), so a call takes at
+most ``deadline`` however many servers and rounds fail (the experiment runner passes its
+``call_timeout``). All servers share one call log, so a resumed experiment answers from the log
+whichever server answered first.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
@@ -60,6 +64,7 @@ class ServerPool:
         *,
         cooldown: float = 30.0,
         rounds: int = 2,
+        deadline: float | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
@@ -68,6 +73,7 @@ class ServerPool:
         self._servers = [_Server(name, client, asyncio.Semaphore(n), n) for name, client, n in servers]
         self._cooldown = cooldown
         self._rounds = rounds
+        self._deadline = deadline
         self._clock = clock
         self._sleep = sleep
 
@@ -82,30 +88,52 @@ class ServerPool:
         """Send the call to the least busy healthy server, failing over while servers are unwell."""
         last: Result | None = None
         tried: dict[str, int] = {}
+        spent = 0.0  # the server's time: calls, and waits for a server to come back
         while True:
-            server = await self._pick(tried)
+            left = math.inf if self._deadline is None else self._deadline - spent
+            began = self._clock()
+            server = await self._pick(tried, left)
+            spent += self._clock() - began
             if server is None:
                 assert last is not None
-                return last
+                return last if self._exhausted(tried) else self._past_deadline(last, tried)
             tried[server.name] = tried.get(server.name, 0) + 1
             async with server.slots:
                 server.calls += 1
-                result = await server.client.complete(messages, params, sample_index=sample_index)
+                began = self._clock()
+                asked = server.client.complete(messages, params, sample_index=sample_index)
+                try:
+                    result = await (asked if self._deadline is None else asyncio.wait_for(asked, max(0.0, self._deadline - spent)))
+                except TimeoutError:
+                    result = Failed("deadline", f"{server.name}: the pool's call deadline {self._deadline:g} s reached")
+                spent += self._clock() - began
             if not (isinstance(result, Failed) and result.reason in SERVER_TROUBLE):
                 return result
             server.failures += 1
             server.down_until = self._clock() + self._cooldown
             last = result
 
-    async def _pick(self, tried: dict[str, int]) -> _Server | None:
+    def _exhausted(self, tried: dict[str, int]) -> bool:
+        return all(tried.get(s.name, 0) >= self._rounds for s in self._servers)
+
+    def _past_deadline(self, last: Result, tried: dict[str, int]) -> Failed:
+        attempts = sum(tried.values())
+        reason = f"; last failure: {last.reason}: {last.message}" if isinstance(last, Failed) else ""
+        return Failed("deadline", f"call deadline {self._deadline:g} s reached after {attempts} server attempt(s){reason}")
+
+    async def _pick(self, tried: dict[str, int], left: float) -> _Server | None:
         """The server to try next, waiting for one to come back when all are down; None once
-        every server has had its rounds."""
+        every server has had its rounds, or when none is back within ``left`` seconds."""
         while True:
             candidates = [s for s in self._servers if tried.get(s.name, 0) < self._rounds]
-            if not candidates:
+            if not candidates or left <= 0:
                 return None
             now = self._clock()
             healthy = [s for s in candidates if s.down_until <= now]
             if healthy:
                 return max(healthy, key=lambda s: (s.free, -s.calls))
-            await self._sleep(max(0.0, min(s.down_until for s in candidates) - now))
+            wait = max(0.0, min(s.down_until for s in candidates) - now)
+            if wait >= left:
+                return None
+            await self._sleep(wait)
+            left -= self._clock() - now

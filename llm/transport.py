@@ -7,8 +7,9 @@ adapts the body to a field the server says it does not support (:func:`llm.wire.
 at most ``max_response_bytes`` of a reply (a larger one is a ``malformed_response``, never buffered),
 and stops at the call's *deadline*: an attempt gets at most the time left, and a wait that would end
 past the deadline is not begun. A ``Retry-After`` beyond ``max_retry_after`` fails at once with the
-requested wait in the message. The configured API key is redacted from every failure message, since
-some servers echo request headers in error bodies and failures are logged.
+requested wait in the message. The configured API key is redacted from every reply body and failure
+message, since some servers echo request headers in error bodies or the key inside a completion, and
+replies and failures are logged.
 
 What a call *means* (models, modes, the log, which calls are the same sample) lives in
 :mod:`llm.client`; this module knows only HTTP.
@@ -16,6 +17,9 @@ What a call *means* (models, modes, the log, which calls are the same sample) li
 
 from __future__ import annotations
 
+import errno
+import json
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Generic, TypeVar
 
@@ -34,6 +38,8 @@ from llm.wire import ServerError, WireOptions, adapt, is_context_overflow, parse
 Sleep = Callable[[float], Awaitable[None]]
 _T = TypeVar("_T")
 REDACTED = "[api key redacted]"
+#: The ``error_code`` of a connection that every address refused (nothing listens there).
+REFUSED = "ECONNREFUSED"
 
 
 @attrs.frozen
@@ -120,11 +126,12 @@ class Transport:
                 break
             body = make_body(self.options)
             attempts += 1
-            reply = await self._send(method, path, body, left)
+            reply = self._scrubbed(await self._send(method, path, body, left))
             retry_after = None
             retryable = True
             if isinstance(reply, Failed):
                 failure = reply
+                retryable = policy.retry_refused or reply.error_code != REFUSED
             elif reply.status < 300:
                 try:
                     return Exchange(parse(reply.body), body, attempts, self._clock() - start)
@@ -196,7 +203,8 @@ class Transport:
                 return self._deadline_failure(method, path)
             return Failed("timeout", f"{method} {path}: no complete reply within total_timeout {config.total_timeout:g} s")
         except (aiohttp.ClientError, OSError) as error:
-            return Failed("connection", f"{method} {path}: {type(error).__name__}: {error}")
+            refused = isinstance(error, aiohttp.ClientConnectorError) and _refused(error.os_error)
+            return Failed("connection", f"{method} {path}: {type(error).__name__}: {error}", error_code=REFUSED if refused else None)
 
     def _deadline_failure(self, method: str, path: str, after: Failed | None = None) -> Failed:
         last = "" if after is None else f"; last failure: {after.reason}: {after.message}"
@@ -228,12 +236,32 @@ class Transport:
             reason = "http_error"
         return Failed(reason, message, status=status, error_code=error.code or error.type)
 
+    def _scrubbed(self, reply: _Reply | Failed) -> _Reply | Failed:
+        """``reply`` with the API key replaced in its body, as sent and as a JSON string escapes it:
+        a server that echoes it inside a completion must not put it into the call log or the records."""
+        secret = self._secret
+        if secret is None or isinstance(reply, Failed):
+            return reply
+        body = reply.body
+        for form in {secret.encode(), json.dumps(secret)[1:-1].encode()}:
+            body = body.replace(form, REDACTED.encode())
+        return attrs.evolve(reply, body=body)
+
     def _redact(self, failure: Failed) -> Failed:
         secret = self._secret
         if secret is None or (secret not in failure.message and secret not in (failure.error_code or "")):
             return failure
         code = None if failure.error_code is None else failure.error_code.replace(secret, REDACTED)
         return attrs.evolve(failure, message=failure.message.replace(secret, REDACTED), error_code=code)
+
+
+def _refused(error: OSError) -> bool:
+    """Whether every address tried refused the connection (asyncio folds several addresses' errors,
+    ``localhost`` as ::1 and 127.0.0.1, into one ``OSError`` whose text lists each errno)."""
+    if isinstance(error, ConnectionRefusedError):
+        return True
+    numbers = re.findall(r"\[Errno (\d+)\]", str(error)) if error.errno is None else []
+    return bool(numbers) and all(int(n) == errno.ECONNREFUSED for n in numbers)
 
 
 async def _read_capped(response: aiohttp.ClientResponse, cap: int) -> bytes | None:

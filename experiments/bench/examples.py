@@ -35,6 +35,7 @@ from cegis.gc_pause import settle
 from cegis.passive import learn_regex
 from experiments.data_dir import DEFAULT_DATA_DIR
 from experiments.datasets.structured_regex import load_structured_regex
+from experiments.progress import reporting
 from oracle.mutations import one_edit
 from regexlang import CharSet, NotExpressible, RegexError, parse, unparse
 from regexlang.ast import Regex
@@ -273,7 +274,8 @@ def main(sizes: str, split: str, limit: int | None, workers: int, data: Path) ->
         problems += structured_problems(data / "structured-regex", split, limit)
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=workers, initializer=_warm_up) as pool:
-        results = list(pool.map(solve, problems, chunksize=4))
+        solved = pool.map(solve, problems, chunksize=4)
+        results = list(reporting(solved, len(problems), noun="problems", succeeded=lambda r: r[1].exact))
     print(table(results))
     print(details(results))
     print(f"{len(results)} problems in {time.perf_counter() - started:.0f} s on {workers} workers")

@@ -51,6 +51,7 @@ from experiments.data_dir import DEFAULT_DATA_DIR
 from experiments.datasets import Task, load_kb13_extrx, load_paper_list
 from experiments.datasets.nlrx_extended import load_nl_rx_extended
 from experiments.datasets.structured_regex import load_structured_regex
+from experiments.progress import reporting
 from experiments.units import loop_task
 from experiments.warmup import warm
 from oracle.exact import ExactTeacher, TeacherConfig
@@ -239,8 +240,9 @@ def main(
     started = time.perf_counter()
     done: list[Result] = []
     with ProcessPoolExecutor(max_workers=workers, initializer=warm) as pool:  # runs measured warm: start-up is `bench startup`'s
-        for future in as_completed([pool.submit(run_job, job) for job in todo]):
-            done.append(future.result())
+        finished = (future.result() for future in as_completed([pool.submit(run_job, job) for job in todo]))
+        for result in reporting(finished, len(todo), noun="runs", succeeded=lambda r: r.success):
+            done.append(result)
             if results is not None:
                 with results.open("a", encoding="utf-8") as out:
                     out.write(json.dumps(result_json(done[-1])) + "\n")

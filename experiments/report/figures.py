@@ -1,9 +1,10 @@
 """The report's figures as SVG written by hand, so a plain install draws them (no plotting package).
 
-Three kinds, the seed paper's: a heatmap of success over #States × StarDepth that prints each cell's
-rate, its number of finished runs and any unfinished ones (a cell without a target says so); lines
-of a metric over labeled-example budgets (log-scaled x axis, y axis from 0 to 1, both stated on the
-axes); success against mean tokens per run with the Pareto front. Each function takes the numbers the tables computed and a path, and returns
+Three kinds, the seed paper's: a heatmap of success over #States × StarDepth, titled with its
+metric, that prints each cell's rate, its number of finished runs and any unfinished ones (a cell
+without a target says so) beside a colour scale; lines of a metric over labeled-example budgets
+(log-scaled x axis, y axis from 0 to 1, both stated on the axes) with the number of runs behind
+each point under the axis; success against mean tokens per run with the Pareto front. Each function takes the numbers the tables computed and a path, and returns
 the path written. SVG is text: the figures diff, and any browser or Markdown viewer shows them.
 """
 
@@ -23,13 +24,16 @@ _VIRIDIS = ((68, 1, 84), (59, 82, 139), (33, 145, 140), (94, 201, 98), (253, 231
 
 
 def heatmap(grid: Sequence[Sequence[HeatCell | None]], states: Sequence[int], depths: Sequence[int], title: str, path: Path) -> Path:
-    """Success rate over #States (rows) × StarDepth (columns), each cell labelled as the table
-    labels it; a cell without a target, or without a finished run, is grey."""
+    """Success rate over #States (rows) × StarDepth (columns), titled with the metric, each cell
+    labelled as the table labels it and coloured by its rate on the scale drawn beside the grid; a
+    cell without a target, or without a finished run, is grey."""
     labels = [[NO_TARGETS if cell is None else cell.label for cell in row] for row in grid]
     cell_w = max(92, 7 * max((len(label) for row in labels for label in row), default=0) + 12)
     cell_h, left, top = 36, 64, 44
-    width, height = left + cell_w * len(depths) + 16, top + cell_h * len(states) + 48
-    body = [_text(width / 2, 20, title, size=12)]
+    grid_right, grid_bottom = left + cell_w * len(depths), top + cell_h * len(states)
+    scale = max(grid_bottom - top, 120)
+    width, height = grid_right + 96, max(grid_bottom + 48, top + scale + 40)
+    body = [_text(width / 2, 20, f"Success rate of finished runs · {title}", size=12)]
     for i, row in enumerate(grid):
         for j, cell in enumerate(row):
             x, y = left + j * cell_w, top + i * cell_h
@@ -39,20 +43,49 @@ def heatmap(grid: Sequence[Sequence[HeatCell | None]], states: Sequence[int], de
             ink = "#555555" if rate is None else ("white" if rate < 0.6 else "black")
             body.append(_text(x + cell_w / 2, y + cell_h / 2 + 4, labels[i][j], fill=ink))
     for j, depth in enumerate(depths):
-        body.append(_text(left + (j + 0.5) * cell_w, top + cell_h * len(states) + 16, str(depth)))
+        body.append(_text(left + (j + 0.5) * cell_w, grid_bottom + 16, str(depth)))
     for i, count in enumerate(states):
         body.append(_text(left - 8, top + (i + 0.5) * cell_h + 4, str(count), anchor="end"))
-    body.append(_text(left + cell_w * len(depths) / 2, height - 10, "StarDepth"))
+    body.append(_text(left + cell_w * len(depths) / 2, grid_bottom + 38, "StarDepth"))
     body.append(_text(14, top + cell_h * len(states) / 2, "#States", rotate=True))
+    body += _colour_scale(grid_right + 20, top, scale)
     return _write(path, width, height, body)
 
 
+def _colour_scale(x: float, top: float, height: float) -> list[str]:
+    """A vertical bar from 0 % (bottom) to 100 % (top) in the heatmap's colours, with ticks, and
+    the grey that means no finished run."""
+    stops = "".join(
+        f'<stop offset="{k / (len(_VIRIDIS) - 1):.2f}" stop-color="{_viridis(1 - k / (len(_VIRIDIS) - 1))}"/>'
+        for k in range(len(_VIRIDIS))
+    )
+    out = [
+        f'<defs><linearGradient id="scale" x1="0" y1="0" x2="0" y2="1">{stops}</linearGradient></defs>',
+        f'<rect x="{x}" y="{top}" width="14" height="{height}" fill="url(#scale)" stroke="black" stroke-width="0.5"/>',
+    ]
+    for k in range(5):
+        y = top + height - k / 4 * height
+        out.append(f'<line x1="{x + 14}" y1="{y:.1f}" x2="{x + 18}" y2="{y:.1f}" stroke="black"/>')
+        out.append(_text(x + 21, y + 4, f"{25 * k}%", anchor="start", size=10))
+    out.append(f'<rect x="{x}" y="{top + height + 12}" width="14" height="14" fill="#eeeeee" stroke="black" stroke-width="0.5"/>')
+    out.append(_text(x + 21, top + height + 23, "none", anchor="start", size=10))
+    return out
+
+
 def curves(
-    series: Mapping[str, Sequence[float | None]], budgets: Sequence[int], ylabel: str, xlabel: str, title: str, path: Path
+    series: Mapping[str, Sequence[tuple[float | None, int]]],
+    budgets: Sequence[int],
+    ylabel: str,
+    xlabel: str,
+    title: str,
+    path: Path,
 ) -> Path:
-    """One line per series over ``budgets`` (log-scaled x axis; y axis from 0 to 1)."""
+    """One line per series over ``budgets`` (log-scaled x axis; y axis from 0 to 1); a series
+    gives at each budget its mean (None: no point) and how many runs it averages, printed in the
+    series' colour in a row under the axis, so a step that only a change of runs makes shows."""
     left, right, top, bottom = 64, 470, 40, 330
     lo, hi = math.log(min(budgets)), math.log(max(budgets))
+    rows_top = bottom + 44
 
     def at(budget: int, value: float) -> tuple[float, float]:
         share = 0.5 if hi == lo else (math.log(budget) - lo) / (hi - lo)
@@ -63,17 +96,20 @@ def curves(
         x, _ = at(budget, 0.0)
         body.append(f'<line x1="{x:.1f}" y1="{bottom}" x2="{x:.1f}" y2="{bottom + 4}" stroke="black"/>')
         body.append(_text(x, bottom + 16, str(budget)))
-    body.append(_text((left + right) / 2, bottom + 36, f"{xlabel} (log scale)"))
+    body.append(_text((left + right) / 2, bottom + 32, f"{xlabel} (log scale)"))
+    body.append(_text(left - 16, rows_top, "runs (n)", anchor="end", size=9))
     for k, (label, values) in enumerate(series.items()):
         colour = PALETTE[k % len(PALETTE)]
-        points = [at(b, v) for b, v in zip(budgets, values) if v is not None]
+        points = [at(b, v) for b, (v, _) in zip(budgets, values) if v is not None]
         if len(points) > 1:
             joined = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
             body.append(f'<polyline points="{joined}" fill="none" stroke="{colour}" stroke-width="1.5"/>')
         body += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>' for x, y in points]
         body.append(f'<rect x="{right + 12}" y="{top + 16 * k}" width="10" height="10" fill="{colour}"/>')
         body.append(_text(right + 26, top + 16 * k + 9, label, anchor="start", size=10))
-    return _write(path, 640, 380, body)
+        for budget, (_, n) in zip(budgets, values):
+            body.append(_text(at(budget, 0.0)[0], rows_top + 12 * k, str(n), size=9, fill=colour))
+    return _write(path, 640, rows_top + 12 * len(series) + 8, body)
 
 
 def pareto(points: Sequence[tuple[str, float, float, bool]], title: str, path: Path) -> Path:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import attrs
 
+from experiments.report.legend import legend
 from experiments.report.load import UnitResult
 from experiments.report.published import published
 
@@ -24,10 +25,10 @@ BUDGETS = (8, 16, 32, 64, 128, 256, 512, 1024, 3000)
 
 
 def markdown(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    """A Markdown table."""
+    """A Markdown table, and under it the legend of its columns (:mod:`experiments.report.legend`)."""
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n\n" + legend(header)
 
 
 def groups(results: Iterable[UnitResult], key: Callable[[UnitResult], object]) -> dict[object, list[UnitResult]]:
@@ -136,25 +137,34 @@ def at_budget(result: UnitResult, budget: int) -> tuple[float, float] | None:
     return best
 
 
-def mean_at_budget(results: Sequence[UnitResult], budget: int, metric: int) -> float | None:
+def budgets(results: Sequence[UnitResult]) -> tuple[int, ...]:
+    """:data:`BUDGETS`, and past its last the labeled examples of the finished run that used the
+    most, so the last point holds every finished run at its final hypothesis."""
+    most = max((r.labeled for r in results if r.finished), default=0)
+    return BUDGETS + ((most,) if most > BUDGETS[-1] else ())
+
+
+def mean_at_budget(results: Sequence[UnitResult], budget: int, metric: int) -> tuple[float | None, int]:
     """Mean accuracy (``metric`` 0) or Diff Ratio (1) at ``budget`` over the finished runs that
-    had proposed a hypothesis by then; None when none had."""
+    had proposed a hypothesis by then (None when none had), and how many those are."""
     values = [v[metric] for r in results if r.finished and (v := at_budget(r, budget)) is not None]
-    return statistics.fmean(values) if values else None
+    return (statistics.fmean(values) if values else None), len(values)
 
 
 def sample_efficiency(results: Sequence[UnitResult], metric: int) -> str:
-    """Mean evaluation accuracy (``metric`` 0) or Diff Ratio (1) by budget, per arm and StarDepth
-    and per arm over all StarDepths (the rows the figure plots)."""
+    """Mean evaluation accuracy (``metric`` 0) or Diff Ratio (1) by budget (:func:`budgets`), each
+    with the number of runs it averages, per arm and StarDepth and per arm over all StarDepths
+    (the rows the figure plots)."""
     rows = []
+    columns = budgets(results)
     for arm, runs in groups(results, lambda r: str(r.unit["arm"])).items():
         by_depth: list[tuple[object, list[UnitResult]]] = [
             (d, [r for r in runs if r.star_depth == d]) for d in sorted({r.star_depth for r in runs})
         ]
         for depth, mine in [*by_depth, ("all", runs)]:
-            means = (mean_at_budget(mine, budget, metric) for budget in BUDGETS)
-            rows.append([arm, depth, *("—" if m is None else f"{m:.3f}" for m in means)])
-    return markdown(["arm", "SD", *(f"≤{b}" for b in BUDGETS)], rows)
+            means = (mean_at_budget(mine, budget, metric) for budget in columns)
+            rows.append([arm, depth, *("—" if m is None else f"{m:.3f} (n={n})" for m, n in means)])
+    return markdown(["arm", "SD", *(f"≤{b}" for b in columns)], rows)
 
 
 def _median(values: Sequence[float], spec: str = ".1f") -> str:
@@ -193,7 +203,7 @@ def cost_summary(results: Sequence[UnitResult], *, tokens: bool = True) -> str:
         )
     header = ["arm", "runs", "success", "examples*", "epochs*", "MQ*", "s p50", "s p95", "length ×*"]
     header += ["tokens p50"] if tokens else []
-    return markdown(header, rows) + "\n\n\\* median over successful runs; length × = printed learned regex ÷ target."
+    return markdown(header, rows)
 
 
 def _seconds(result: UnitResult) -> float:

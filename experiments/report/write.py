@@ -20,7 +20,7 @@ from experiments.report.acegis import acegis_tables
 from experiments.report.load import UnitResult, load_run
 from experiments.unit_file import refuse_damage
 from experiments.report.tables import (
-    BUDGETS,
+    budgets,
     cost_summary,
     groups,
     heatmap_grid,
@@ -56,6 +56,7 @@ def write_report(run_dir: Path, *, skip_damaged: bool = False) -> Path:
         "Every number below is recomputed from the JSON Lines records in `records/`.",
         "",
     ]
+    out += _skipped(plan, results)
     if loaded.damage:
         left_out = len(loaded.results) - len(results)
         out += [
@@ -84,6 +85,23 @@ def write_report(run_dir: Path, *, skip_damaged: bool = False) -> Path:
     path = run_dir / REPORT
     path.write_text("\n".join(out).rstrip() + "\n", encoding="utf-8")
     return path
+
+
+def _skipped(plan: dict[str, object], results: Sequence[UnitResult]) -> list[str]:
+    """A paragraph naming the plan's datasets that have no unit in this run, and why: the runner
+    leaves out an optional dataset whose files are absent (the description above may still name it)."""
+    present = {r.unit["dataset"] for r in results}
+    named = plan.get("datasets")
+    absent = [d for d in named if isinstance(d, dict) and d.get("name") not in present] if isinstance(named, list) else []
+    if not absent:
+        return []
+    lines = [
+        f"- `{d.get('name')}`: "
+        + ("optional, and its files were absent when the experiment ran (the shared data: see the README's"
+           " Data section and `REGEX_CEGIS_DATA`)" if d.get("optional") else "no unit of it has been recorded yet")
+        for d in absent
+    ]  # fmt: skip
+    return [f"**Skipped: {len(absent)} dataset(s) of the plan have no results in this report**, so no table or figure below covers them:", "", *lines, ""]
 
 
 def _plan(run_dir: Path) -> dict[str, object]:
@@ -124,15 +142,17 @@ def _dataset_section(dataset: str, results: Sequence[UnitResult], figure_dir: Pa
         "A budget counts labeled examples: those the teacher showed plus the membership queries the learner"
         " asked (L*'s). Mean evaluation accuracy of the hypothesis proposed from at most N of them, per"
         " StarDepth and over all StarDepths (the `all` rows are the figure's lines), over the finished runs"
-        " that had made a proposal by then (— where none had; a proposal without a regex counts as accuracy 0"
-        " and Diff Ratio 1):",
+        " that had made a proposal by then (n of them; — where none had; a proposal without a regex counts as"
+        " accuracy 0 and Diff Ratio 1). A run that ended keeps its final value at every larger budget, and the"
+        " last column is the most labeled examples any run used, so it holds every finished run:",
         "",
     ]
     out += [sample_efficiency(results, 0), "", "Mean Diff Ratio (lower is better):", "", sample_efficiency(results, 1), ""]
     for metric, name in ((0, "accuracy"), (1, "Diff Ratio")):
         path = figure_dir / f"efficiency-{dataset}-{name.replace(' ', '-').lower()}.svg"
         series = _curve_series(results, metric)
-        out += [_figure(figures.curves(series, BUDGETS, name, LABELED, f"{dataset}: {name} by budget, all StarDepths", path))]
+        title = f"{dataset}: mean {name} by budget, all StarDepths"
+        out += [_figure(figures.curves(series, budgets(results), name, LABELED, title, path))]
     if models:
         table, points = pareto(results)
         out += ["### Success against tokens", "", table, ""]
@@ -147,9 +167,9 @@ def _figure(path: Path) -> str:
     return f"![{path.stem}](figures/{path.name})\n"
 
 
-def _curve_series(results: Sequence[UnitResult], metric: int) -> dict[str, list[float | None]]:
+def _curve_series(results: Sequence[UnitResult], metric: int) -> dict[str, list[tuple[float | None, int]]]:
     return {
-        str(arm): [mean_at_budget(runs, budget, metric) for budget in BUDGETS]
+        str(arm): [mean_at_budget(runs, budget, metric) for budget in budgets(results)]
         for arm, runs in groups(results, lambda r: r.unit["arm"]).items()
     }
 

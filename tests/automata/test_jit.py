@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -11,11 +11,13 @@ from automata import _jit
 
 
 def _fresh_kernel() -> Any:
-    """A kernel of its own (the shared ones keep their state for the whole test session)."""
+    """A kernel of its own (the shared ones keep their state for the whole test session), as in a
+    process whose cache does not hold it (a cached kernel runs compiled at once: test_jit_limits)."""
     from automata._kernels import reachable
 
-    k: Any = reachable
-    return _jit.Kernel(k.py_func)
+    k: Any = _jit.Kernel(cast(Any, reachable).py_func)
+    k._on_disk = False
+    return k
 
 
 def test_small_calls_run_as_python_until_the_budget_is_spent(monkeypatch: pytest.MonkeyPatch) -> None:

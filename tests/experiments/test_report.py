@@ -121,6 +121,21 @@ def _at_budget(fact: dict[str, Any], budget: int) -> tuple[float, float] | None:
     return best
 
 
+def test_sample_efficiency_runs_to_the_largest_run_so_its_last_point_holds_every_finished_run(tmp_path: Path) -> None:
+    rng = np.random.default_rng(3)
+    facts = {("alpha", task): _draw(rng, "alpha", task) for task in range(len(CELLS))}
+    long = facts[("alpha", 0)]  # a run that needs more labeled examples than the last fixed budget
+    long.update(finished=True, success=True)
+    long["epochs"][-1]["queries"] = 5000
+    _write(tmp_path, facts)
+    report = write_report(tmp_path).read_text(encoding="utf-8")
+    most = max(sum(e["initial"] + e["added"] + e["queries"] for e in f["epochs"]) for f in facts.values())
+    assert most > BUDGETS[-1]
+    assert f"| arm | SD | {' | '.join(f'≤{b}' for b in (*BUDGETS, most))} |" in report
+    accuracy = next(line for line in report.splitlines() if line.startswith("| alpha | all |"))
+    assert accuracy.split(" | ")[-1] == f"{statistics.fmean(_at_budget(f, most)[0] for f in facts.values()):.3f} (n={len(facts)}) |"  # type: ignore[index]
+
+
 def test_every_table_matches_numbers_recomputed_from_the_drawn_facts(tmp_path: Path) -> None:
     rng = np.random.default_rng(7)
     facts = {(arm, task): _draw(rng, arm, task) for arm in ARMS for task in range(len(CELLS))}
@@ -158,7 +173,7 @@ def test_every_table_matches_numbers_recomputed_from_the_drawn_facts(tmp_path: P
                 row = []
                 for budget in BUDGETS:
                     values = [v[metric] for f in runs if (v := _at_budget(f, budget)) is not None]
-                    row.append(f"{statistics.fmean(values):.3f}" if values else "—")
+                    row.append(f"{statistics.fmean(values):.3f} (n={len(values)})" if values else "—")
                 assert f"| {arm} | {column} | {' | '.join(row)} |" in lines
 
     points = {}

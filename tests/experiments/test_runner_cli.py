@@ -13,7 +13,7 @@ from click.testing import CliRunner
 import cli.experiment
 from cli.main import main
 from experiments.plan import Plan, plan_from_data
-from experiments.progress import Progress
+from experiments.progress import Progress, reporting
 from tests.experiments.runner_support import write_regex_list
 
 
@@ -68,6 +68,9 @@ def test_experiment_without_a_file_runs_the_built_in_plan_and_reports(tmp_path: 
     assert "units 1: 0 done before, 1 run now, 1 succeeded, 0 errors" in result.output  # --dataset-limit 1
     assert "skipped dataset 'extrx'" in result.output
     assert (out / "report.md").exists() and f"report: {out / 'report.md'}" in result.output
+    report = (out / "report.md").read_text(encoding="utf-8")  # the report says it too, not only the terminal
+    assert "**Skipped: 1 dataset(s) of the plan have no results in this report**" in report
+    assert "- `extrx`: optional, and its files were absent when the experiment ran" in report
     again = CliRunner().invoke(main, ["experiment", "--out", str(out), "--dataset-limit", "1"])
     assert "units 1: 1 done before, 0 run now" in again.output
 
@@ -77,3 +80,57 @@ def test_a_bad_experiment_file_is_bad_input(tmp_path: Path) -> None:
     path.write_text('[[datasets]]\nkind = "generated"\n[[arms]]\nlearner = "llm"\n', encoding="utf-8")
     result = CliRunner().invoke(main, ["experiment", str(path)])
     assert result.exit_code == 2 and "needs setting" in result.output
+
+
+class Terminal(io.StringIO):
+    """A stream that says it is a terminal, and the screen its writes leave (``\\r`` returns to the
+    start of the line and overwrites it, as a terminal does)."""
+
+    def isatty(self) -> bool:
+        return True
+
+    def screen(self) -> list[str]:
+        lines = []
+        for written in self.getvalue().split("\n"):
+            line = ""
+            for part in written.split("\r"):
+                line = part + line[len(part) :]
+            lines.append(line)
+        return lines
+
+
+def test_on_a_terminal_a_shorter_redraw_leaves_no_characters_of_the_longer_line() -> None:
+    clock, out = Clock(), Terminal()
+    progress = Progress(2, out=out, clock=clock)
+    progress.unit_finished(True, 0)
+    clock.now += 10.0  # elapsed 10s, ETA 10s
+    progress.show()
+    assert out.screen()[-1].endswith("ETA 10s")
+    clock.now -= 10.0  # ETA 0s: one character shorter
+    progress.unit_finished(True, 0)
+    progress.show(final=True)
+    assert out.screen()[-2].rstrip().endswith("ETA 0s"), out.screen()
+
+
+def test_the_compiling_message_starts_a_line_of_its_own_below_the_progress_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from automata import compile_time
+
+    out = Terminal()
+    monkeypatch.setattr("sys.stderr", out)
+    monkeypatch.setattr(compile_time, "_said", False)
+    progress = Progress(3, out=out, clock=Clock())
+    progress.unit_finished(True, 0)
+    drawn = progress.line()
+    compile_time.announce()
+    progress.unit_finished(True, 0)
+    assert out.screen()[:2] == [drawn, compile_time.MESSAGE]
+    assert out.screen()[-1] == progress.line()
+
+
+def test_a_benchmark_reports_its_runs_on_the_progress_line_as_they_come() -> None:
+    out = io.StringIO()
+    seen = list(reporting(iter([True, False, True]), 3, noun="runs", succeeded=bool, out=out))
+    assert seen == [True, False, True]
+    first, last = out.getvalue().splitlines()[0], out.getvalue().splitlines()[-1]
+    assert first.startswith("runs 0/3 · succeeded 0 · elapsed ")
+    assert last.startswith("runs 3/3 · succeeded 2 · elapsed ") and "tokens" not in last

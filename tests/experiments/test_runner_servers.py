@@ -81,6 +81,22 @@ async def test_a_dead_server_is_named_with_its_failure() -> None:
 
 
 @synchronous
+async def test_a_refused_connection_is_reported_at_once_without_the_retry_schedule(monkeypatch: pytest.MonkeyPatch) -> None:
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
+    waits: list[float] = []
+
+    async def no_sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    monkeypatch.setattr("experiments.servers.asyncio.sleep", no_sleep)  # only the preflight's backoff sleeps here
+    with pytest.raises(ServerUnusable, match=r"cannot be used: connection: .*Connect call failed"):
+        await check_servers((ServerSpec(url),), [None])
+    assert waits == [], "a refused connection was retried"
+
+
+@synchronous
 async def test_a_server_failing_mid_run_leaves_its_units_unfinished_and_unscored(tmp_path: Path) -> None:
     rules = (Rule("TRAINING DATA", (Reply.answer("a b*"), Status(401, WRONG_KEY))),)
     async with ScriptedServer(rules) as server:

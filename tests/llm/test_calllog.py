@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from pathlib import Path
 
@@ -14,8 +15,9 @@ from llm.client import LLMClient
 from llm.chat import Message, Request, SamplingParams
 from llm.errors import CallLogError, ReplayMiss
 from llm.results import Choice, Completion, Failed, Result, Truncated, Usage, result_from_data, result_to_data
-from tests.llm.fake_server import Answer, FakeServer, Status
-from tests.llm.support import MESSAGES, fast_retries, make_client
+from tests.llm.fake_server import Answer, Delay, FakeServer, Status
+from llm.transport import REDACTED
+from tests.llm.support import API_KEY, MESSAGES, fast_retries, make_client
 
 OTHER = (Message("user", "something else"),)
 
@@ -237,3 +239,53 @@ def test_a_corrupt_logged_row_is_a_typed_error_in_replay(tmp_path: Path, stored:
         assert str(path) in str(caught.value)
 
     asyncio.run(scenario())
+
+
+def test_a_call_in_flight_when_its_run_stops_is_left_noted_as_sent_and_unanswered(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with FakeServer() as server:
+            server.push(Delay(2.0))  # the first call hangs: the run is stopped while it waits
+            with CallLog(tmp_path / "calls.sqlite") as log:
+                async with make_client(server.base_url, log=log, mode="record") as client:
+                    call = asyncio.ensure_future(client.complete(MESSAGES))
+                    while not server.requests:  # it has left: the server holds it
+                        await asyncio.sleep(0.01)
+                    call.cancel()
+            with CallLog(tmp_path / "calls.sqlite") as log:  # the resumed run
+                assert log.unanswered() == 1 and len(log) == 0
+                async with make_client(server.base_url, log=log, mode="record") as client:
+                    again = await client.complete(MESSAGES)
+                assert isinstance(again, Completion) and len(server.requests) == 2  # paid again, and it can tell
+                assert log.unanswered() == 1 and len(log) == 1
+
+    asyncio.run(scenario())
+
+
+def test_an_answered_call_leaves_nothing_unanswered(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with FakeServer() as server:
+            with CallLog(tmp_path / "calls.sqlite") as log:
+                async with make_client(server.base_url, log=log, mode="record") as client:
+                    await client.complete(MESSAGES)
+                    await client.complete(MESSAGES, SamplingParams(temperature=0.5))
+                assert log.unanswered() == 0 and len(log) == 2
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("key", [API_KEY, "sk-with\\backslash"])  # the second one escaped in JSON strings
+def test_an_api_key_a_server_echoes_in_a_completion_is_redacted_before_anything_stores_it(tmp_path: Path, key: str) -> None:
+    path = tmp_path / "calls.sqlite"
+
+    async def scenario() -> Result:
+        async with FakeServer() as server:
+            server.push(Answer(content=f"<ans>a*</ans> your key: {key}", reasoning=f"the header said {key}"))
+            with CallLog(path) as log:
+                async with make_client(server.base_url, log=log, mode="record", api_key=key) as client:
+                    return await client.complete(MESSAGES)
+
+    result = asyncio.run(scenario())
+    assert isinstance(result, Completion) and key not in result.content and REDACTED in result.content
+    assert key not in (result.choices[0].reasoning or "")
+    stored = b"".join(p.read_bytes() for p in tmp_path.iterdir())
+    assert key.encode() not in stored and json.dumps(key)[1:-1].encode() not in stored

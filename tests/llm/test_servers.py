@@ -113,3 +113,44 @@ async def test_over_http_a_refused_port_sends_every_call_to_the_live_server() ->
     assert live.chat_calls == 4
     dead_stats, live_stats = pool.stats
     assert dead_stats.failures >= 1 and dead_stats.failures == dead_stats.calls and live_stats.failures == 0
+
+
+class Slow(FakeServer):
+    """A server whose every call takes ``seconds`` of the clock and then fails with ``answer``."""
+
+    def __init__(self, clock: Clock, seconds: float, answer: Result) -> None:
+        super().__init__(answer)
+        self.clock, self.seconds = clock, seconds
+
+    async def complete(self, messages: Sequence[Message], params: SamplingParams = SamplingParams(), *, sample_index: int = 0) -> Result:
+        self.clock.now += self.seconds
+        return await super().complete(messages, params, sample_index=sample_index)
+
+
+@synchronous
+async def test_the_pools_deadline_bounds_the_whole_call_over_rounds_and_cooldowns() -> None:
+    # One server whose calls each use the whole per-call deadline: without a pool deadline the
+    # second round comes after the cooldown, 60 + 30 + 60 s in all (147 s were seen).
+    clock = Clock()
+    hanging = Slow(clock, 60.0, Failed("deadline", "call_deadline 60 s reached"))
+    pool = ServerPool([("one", hanging, 1)], cooldown=30.0, rounds=2, deadline=60.0, clock=clock, sleep=clock.sleep)
+    result = await pool.complete(MESSAGES)
+    assert isinstance(result, Failed) and result.reason == "deadline" and "60 s" in result.message
+    assert hanging.calls == 1 and clock.now == 60.0
+
+
+@synchronous
+async def test_within_the_deadline_the_pool_still_fails_over_and_waits_for_a_cooldown() -> None:
+    clock = Clock()
+    flaky = Slow(clock, 10.0, Failed("server_error", "503", status=503))
+    pool = ServerPool([("one", flaky, 1)], cooldown=30.0, rounds=2, deadline=60.0, clock=clock, sleep=clock.sleep)
+    assert (await pool.complete(MESSAGES)) is flaky.answer
+    assert flaky.calls == 2 and clock.now == 50.0  # 10 s, a 30 s cooldown, 10 s: within 60 s
+
+
+@synchronous
+async def test_a_call_still_running_at_the_pools_deadline_is_cut() -> None:
+    never = FakeServer(gate=asyncio.Event())  # answers only when the gate opens, which it never does
+    pool = ServerPool([("one", never, 1)], deadline=0.05)
+    result = await pool.complete(MESSAGES)
+    assert isinstance(result, Failed) and result.reason == "deadline" and never.calls == 1

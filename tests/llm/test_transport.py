@@ -4,15 +4,17 @@ the connect timeout, proxies from the environment, jitter, and the API key kept 
 from __future__ import annotations
 
 import asyncio
+import socket
 from pathlib import Path
 
+import attrs
 import pytest
 
 from llm.calllog import CallLog
 from llm.config import ClientConfig
 from llm.results import Completion, Failed
 from llm.retry import RetryPolicy
-from llm.transport import REDACTED
+from llm.transport import REDACTED, REFUSED, _refused
 from tests.llm.fake_server import Delay, FakeServer, Status, openai_error
 from tests.llm.support import API_KEY, MESSAGES, FakeSleep, fast_retries, make_client, unaccepting_port
 
@@ -68,6 +70,22 @@ def test_retries_stop_at_the_call_deadline() -> None:
         assert isinstance(result, Failed) and result.reason == "deadline"
         assert "call_deadline 10 s" in result.message and "busy" in result.message
         assert sum(sleep.delays) <= 10.0 and attempts == len(sleep.delays) + 1 < 10
+
+    asyncio.run(scenario())
+
+
+def test_the_call_deadline_counts_the_model_discovery_the_call_waited_for() -> None:
+    async def scenario() -> None:
+        sleep = FakeSleep()
+        retry = RetryPolicy(max_attempts=100)
+        busy = Status(503, "busy")
+        async with FakeServer(default=busy, models_action=busy) as server:  # the listing and the chat both fail
+            async with make_client(
+                server.base_url, sleep=sleep, clock=sleep.clock, retry=retry, call_deadline=10.0, model="test-model"
+            ) as client:
+                result = await client.complete(MESSAGES)
+        assert isinstance(result, Failed) and result.reason == "deadline" and "call_deadline 10 s" in result.message
+        assert sum(sleep.delays) <= 10.0, "the chat got a deadline of its own after the discovery used the call's"
 
     asyncio.run(scenario())
 
@@ -168,3 +186,29 @@ def test_a_key_read_with_its_newline_works() -> None:
 
     asyncio.run(scenario())
 
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:  # bound, never listening: connections to it are refused
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize(("retry_refused", "attempts"), [(True, 3), (False, 1)])
+def test_a_refused_connection_is_retried_unless_the_policy_says_not(retry_refused: bool, attempts: int) -> None:
+    async def scenario() -> None:
+        sleep = FakeSleep()
+        policy = attrs.evolve(fast_retries(3), retry_refused=retry_refused)
+        async with make_client(f"http://127.0.0.1:{_closed_port()}/v1", model="m", sleep=sleep, retry=policy) as client:
+            result = await client.complete(MESSAGES)
+        assert isinstance(result, Failed) and result.reason == "connection" and result.error_code == REFUSED
+        assert result.attempts == attempts and (sleep.delays == []) == (not retry_refused)  # model listing too
+
+    asyncio.run(scenario())
+
+
+def test_every_address_refusing_counts_as_refused_and_anything_else_does_not() -> None:
+    both = OSError("Multiple exceptions: [Errno 111] Connect call failed ('::1', 8000, 0, 0), [Errno 111] Connect call failed ('127.0.0.1', 8000)")
+    mixed = OSError("Multiple exceptions: [Errno 111] Connect call failed ('::1', 8000, 0, 0), [Errno 110] Connect call failed ('127.0.0.1', 8000)")
+    assert _refused(ConnectionRefusedError(111, "refused")) and _refused(both)
+    assert not _refused(mixed) and not _refused(OSError("no route")) and not _refused(TimeoutError())

@@ -1,0 +1,33 @@
+"""The benchmarks that run for minutes show the runner's progress line while they run (on stderr,
+beside the table they print at the end), instead of nothing until the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from experiments.bench import examples, learners
+
+
+def _stderr(command: Any, args: list[str]) -> str:
+    result = CliRunner().invoke(command, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.stderr
+
+
+def test_bench_examples_counts_its_problems_as_they_are_solved(monkeypatch: pytest.MonkeyPatch) -> None:
+    practical = examples.practical_problems
+    monkeypatch.setattr(examples, "practical_problems", lambda size, seed=0: practical(size, seed)[:3])  # workers fork
+    said = _stderr(examples.main, ["--sizes", "20", "--limit", "0", "--workers", "1"])
+    assert "problems 0/3 · succeeded 0 · elapsed" in said
+    assert "problems 3/3 · succeeded " in said.splitlines()[-1]
+
+
+def test_bench_learners_counts_its_runs_as_they_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    every = learners.jobs
+    monkeypatch.setattr(learners, "jobs", lambda *args: every(*args)[:2])
+    said = _stderr(learners.main, ["--datasets", "simple", "--seeds", "1", "--protocols", "paper", "--quick", "--workers", "1"])
+    assert "runs 0/2 · succeeded 0 · elapsed" in said
+    assert "runs 2/2 · succeeded " in said.splitlines()[-1]
