@@ -4,6 +4,8 @@ Each subcommand names the module that defines it (``"cli.regex:regex"``), so ``p
 imports the regex toolchain and nothing else: no HTTP client, no benchmark peers (pyformlang is a
 dev-only package that a plain ``pip install -e .`` does not bring), and a start-up measured in
 tenths of a second. ``--help`` lists every command with its one-line summary without importing it.
+Every command gets ``--version`` when it is loaded (``-h`` it inherits from the group's context),
+so a command module added later needs nothing for either.
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ import importlib
 
 import attrs
 import click
+
+#: ``--version`` (the installed project's version), for the group and, added on load, every command.
+version_option = click.version_option(package_name="regex-cegis", message="%(prog)s %(version)s")
 
 
 @attrs.frozen
@@ -27,6 +32,8 @@ class LazyCommand:
         command = getattr(importlib.import_module(module_name), attribute)
         if not isinstance(command, click.Command):
             raise TypeError(f"{self.target} is not a click command")
+        if not any("--version" in param.opts for param in command.params):
+            version_option(command)
         return command
 
 
