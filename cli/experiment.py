@@ -92,11 +92,11 @@ def experiment(
     if summary.stopped:
         click.echo(f"stopped: {summary.stopped}")
     for key in summary.interrupted:
-        click.echo(f"unfinished (the server failed): {key}")
+        click.echo(f"unfinished: {key}")
     try:
         report = write_report(run_dir)
     except OSError as error:
         raise BadInput(unwritable(run_dir, error)) from None
     click.echo(f"report: {report}")
     if summary.interrupted:
-        raise BadInput(f"a model server failed mid-run: {len(summary.interrupted)} units are unfinished; run the same command to continue")
+        raise BadInput(f"{len(summary.interrupted)} units are unfinished: {summary.stopped}")

@@ -6,7 +6,8 @@ with a concurrency of 1, in the runner's own process),
 LLM units as tasks on one event loop that share a :class:`~llm.servers.ServerPool` over the
 configured servers and one SQLite call log (``calls.sqlite3`` in the run directory, in ``record``
 mode, so a resumed experiment pays for no call twice); the servers are checked before any unit
-runs, and a server that fails mid-run leaves its units unfinished (:mod:`experiments.servers`). A unit that raises is logged to
+runs, and a server that fails mid-run leaves its units unfinished (:mod:`experiments.servers`), as
+does a worker process that dies. A unit that raises is logged to
 ``errors.jsonl`` with its traceback and the run goes on; a token budget stops launching new LLM
 units once spent, and the runner says so. Running the same command again continues where it
 stopped.
@@ -33,6 +34,7 @@ import traceback
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
 from typing import Any
@@ -73,7 +75,7 @@ class RunSummary:
     tokens: int
     stopped: str | None = None  # why units were left unstarted (e.g. the token budget), if any
     skipped_datasets: tuple[str, ...] = ()  # optional datasets whose files are absent
-    interrupted: tuple[str, ...] = ()  # units a failing model server left unfinished (resumable)
+    interrupted: tuple[str, ...] = ()  # units a failing server or a dead worker left unfinished (resumable)
 
 
 def _tokens(totals: dict[str, Any]) -> int:
@@ -129,9 +131,13 @@ async def _run_locked(
     interrupted: tuple[str, ...] = ()
     if model:
         await _check_servers(plan, servers, model, run_dir, track)
-    await _run_symbolic(symbolic, plan, run_dir, track)
+    orphaned = await _run_symbolic(symbolic, plan, run_dir, track)
+    if orphaned:
+        stopped = f"a worker process died ({len(orphaned)} units left unfinished); run the same command to continue"
     if model:
-        stopped, interrupted = await _run_llm(model, plan, run_dir, model_servers(plan, servers), track)
+        stopped_llm, interrupted = await _run_llm(model, plan, run_dir, model_servers(plan, servers), track)
+        stopped = stopped or stopped_llm
+    interrupted = orphaned + interrupted
     track.show(final=True)
     return RunSummary(
         len(all_units), before[0], track.done - before[0], track.succeeded, track.errors, track.tokens, stopped,
@@ -182,7 +188,7 @@ async def _guarded(unit: Unit, run_dir: Path, track: Progress, work: Awaitable[d
     a failing server's (the unit stays unfinished)."""
     try:
         result = await work
-    except ServerFailed:
+    except (ServerFailed, BrokenProcessPool):
         raise
     except Exception as error:  # noqa: BLE001 - one broken unit must not end the experiment
         _log_error(run_dir, unit, error)
@@ -191,21 +197,29 @@ async def _guarded(unit: Unit, run_dir: Path, track: Progress, work: Awaitable[d
     track.unit_finished(result["outcome"] in ACCEPTED, _tokens(result["totals"]))
 
 
-async def _run_symbolic(pending: list[Unit], plan: Plan, run_dir: Path, track: Progress) -> None:
+async def _run_symbolic(pending: list[Unit], plan: Plan, run_dir: Path, track: Progress) -> tuple[str, ...]:
+    """Run the symbolic units; returns those a dying worker process left unfinished. A worker that
+    dies (``os._exit`` in a user's learner, the OOM killer) breaks the whole pool, and which unit
+    killed it is unknown: every unit not yet finished stays unfinished and resumable, never an error."""
     if not pending:
-        return
+        return ()
     if plan.concurrency == 1:  # no worker process to spawn: run them here, one after another
         for unit in pending:
             await _guarded(unit, run_dir, track, asyncio.to_thread(run_symbolic_unit, unit, plan, run_dir))
-        return
+        return ()
     loop = asyncio.get_running_loop()
+    orphaned: list[str] = []
+
+    async def one(unit: Unit, pool: ProcessPoolExecutor) -> None:
+        try:
+            await _guarded(unit, run_dir, track, loop.run_in_executor(pool, run_symbolic_unit, unit, plan, run_dir))
+        except BrokenProcessPool:
+            track.unit_interrupted()
+            orphaned.append(unit.key)
+
     with compiles_announced() as compiling, worker_pool(plan.concurrency, compiling) as pool:
-        await asyncio.gather(
-            *(
-                _guarded(u, run_dir, track, loop.run_in_executor(pool, run_symbolic_unit, u, plan, run_dir))
-                for u in pending
-            )
-        )
+        await asyncio.gather(*(one(u, pool) for u in pending))
+    return tuple(key for key in (u.key for u in pending) if key in orphaned)
 
 
 def worker_pool(workers: int, compiling: EventType | None = None) -> ProcessPoolExecutor:

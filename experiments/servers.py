@@ -5,8 +5,9 @@ not the model's, so it must never reach a success rate. :func:`check_servers` as
 that an LLM arm will use for its model list before any unit starts and raises
 :class:`ServerUnusable` with the server's own message on an authentication failure, no connection,
 or a model it does not list (a server without a model list is tried at the first call). During the
-run, :class:`Watched` wraps a unit's chat client: a call that fails for one of those reasons (after
-the pool's retries and failover) raises :class:`ServerFailed` out of the unit, so the unit stays
+run, :class:`Watched` wraps a unit's chat client: a call that fails for one of those reasons, or
+for any other reason that blames the transport (5xx, timeouts, a reply too large or too deeply
+nested, a rate limit that outlasts the retries; after the pool's retries and failover) raises :class:`ServerFailed` out of the unit, so the unit stays
 unfinished (resumable from its records) instead of ending as a learner failure.
 """
 
@@ -35,8 +36,13 @@ from llm.servers import ServerPool
 from llm.transport import Transport
 from llm.wire import parse_models
 
-#: Failure reasons that say the server cannot be used at all, whatever the prompt.
-INFRASTRUCTURE = frozenset({"auth", "connection", "not_found", "quota_exhausted"})
+#: Failure reasons that blame the server or the way to it, not the model's answer: no reply, an
+#: error status, a reply too large or too deep to read, a wait longer than the client takes. Only a
+#: request the server calls wrong (``bad_request``) or too long for its context is the run's own.
+INFRASTRUCTURE = frozenset(
+    {"auth", "connection", "not_found", "quota_exhausted", "server_error", "timeout", "deadline", "rate_limited",
+     "malformed_response", "http_error"}
+)  # fmt: skip
 #: How long the check before the run may take per server (retries included).
 PREFLIGHT_SECONDS = 60.0
 
