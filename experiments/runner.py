@@ -129,13 +129,15 @@ async def _run_locked(
     model = [u for u in pending if u.arm.is_llm]
     stopped: str | None = None
     interrupted: tuple[str, ...] = ()
+    served: dict[str | None, str | None] = {}
     if model:
-        await _check_servers(plan, servers, model, run_dir, track)
+        served = await _check_servers(plan, servers, model, run_dir, track)
+        _check_fingerprints(plan, run_dir, all_units, files, served)  # now with the models the servers serve
     orphaned = await _run_symbolic(symbolic, plan, run_dir, track)
     if orphaned:
         stopped = f"a worker process died ({len(orphaned)} units left unfinished); run the same command to continue"
     if model:
-        stopped_llm, interrupted = await _run_llm(model, plan, run_dir, model_servers(plan, servers), track)
+        stopped_llm, interrupted = await _run_llm(model, plan, run_dir, model_servers(plan, servers), served, track)
         stopped = stopped or stopped_llm
     interrupted = orphaned + interrupted
     track.show(final=True)
@@ -154,8 +156,11 @@ def _delete_results(run_dir: Path) -> None:
             path.unlink(missing_ok=True)
 
 
-def _check_fingerprints(plan: Plan, run_dir: Path, all_units: list[Unit], files: dict[str, UnitFile]) -> None:
-    """Refuse records written under another configuration, naming the fields that differ."""
+def _check_fingerprints(
+    plan: Plan, run_dir: Path, all_units: list[Unit], files: dict[str, UnitFile], served: dict[str | None, str | None] | None = None
+) -> None:
+    """Refuse records written under another configuration, naming the fields that differ; ``served``:
+    the model the servers serve for each arm's model, once they were asked."""
     changed: Counter[str] = Counter()
     units_changed = 0
     for unit in all_units:
@@ -163,7 +168,8 @@ def _check_fingerprints(plan: Plan, run_dir: Path, all_units: list[Unit], files:
         if records.header is None and not records.epochs and records.run is None:
             continue  # nothing recorded yet (or only a torn first line)
         recorded = {} if records.header is None else records.header["fingerprint"]
-        found = differences(recorded, fingerprint(unit, plan)) if recorded else ["fingerprint: absent (records of an older version)"]
+        expected = fingerprint(unit, plan, _served(unit, served))
+        found = differences(recorded, expected) if recorded else ["fingerprint: absent (records of an older version)"]
         units_changed += bool(found)
         changed.update(found)
     if not changed:
@@ -272,20 +278,26 @@ def _exit_with(parent: int) -> None:
     threading.Thread(target=watch, name="exit-with-runner", daemon=True).start()
 
 
+def _served(unit: Unit, served: dict[str | None, str | None] | None) -> str | None:
+    return None if served is None or not unit.arm.is_llm else served.get(unit.arm.model)
+
+
 async def _check_servers(
     plan: Plan, servers: tuple[ServerSpec, ...] | None, pending: list[Unit], run_dir: Path, track: Progress
-) -> None:
+) -> dict[str | None, str | None]:
     """Refuse to start when a server the pending units ask cannot be used, unless the run directory
     already holds a call log with recorded calls: a resumed run is then served from it, and any
-    unit that needs a new call stays unfinished (as when a server fails mid-run)."""
+    unit that needs a new call stays unfinished (as when a server fails mid-run). Returns the model
+    served for each arm's model (:func:`experiments.servers.check_servers`; empty when unchecked)."""
     from experiments.servers import check_servers  # the HTTP edge loads only when a model is asked
 
     try:
-        await check_servers(model_servers(plan, servers), [u.arm.model for u in pending])
+        return await check_servers(model_servers(plan, servers), [u.arm.model for u in pending])
     except ServerUnusable as error:
         if not _recorded_calls(run_dir / CALL_LOG):
             raise
         track.note(f"{error}; resuming from the call log (units that need a new call stay unfinished)")
+        return {}
 
 
 def _recorded_calls(path: Path) -> bool:
@@ -299,7 +311,12 @@ def _recorded_calls(path: Path) -> bool:
 
 
 async def _run_llm(
-    pending: list[Unit], plan: Plan, run_dir: Path, servers: tuple[ServerSpec, ...], track: Progress
+    pending: list[Unit],
+    plan: Plan,
+    run_dir: Path,
+    servers: tuple[ServerSpec, ...],
+    served: dict[str | None, str | None],
+    track: Progress,
 ) -> tuple[str | None, tuple[str, ...]]:
     """Run the LLM units; returns why units were left unstarted, if so, and the units a failing
     server left unfinished."""
@@ -318,7 +335,7 @@ async def _run_llm(
                 if interrupted:
                     return
                 try:
-                    await _guarded(unit, run_dir, track, _asking(unit, plan, run_dir, pool_for))
+                    await _guarded(unit, run_dir, track, _asking(unit, plan, run_dir, pool_for, served.get(unit.arm.model)))
                 except ServerFailed as error:
                     track.unit_interrupted()
                     interrupted.append(unit.key)
@@ -329,9 +346,9 @@ async def _run_llm(
 
 
 async def _asking(
-    unit: Unit, plan: Plan, run_dir: Path, pool_for: Callable[[str | None], Awaitable[ChatClient]]
+    unit: Unit, plan: Plan, run_dir: Path, pool_for: Callable[[str | None], Awaitable[ChatClient]], served_model: str | None
 ) -> dict[str, Any]:
-    return await run_llm_unit(unit, plan, run_dir, await pool_for(unit.arm.model))
+    return await run_llm_unit(unit, plan, run_dir, await pool_for(unit.arm.model), served_model)
 
 
 def model_servers(plan: Plan, servers: tuple[ServerSpec, ...] | None) -> tuple[ServerSpec, ...]:
