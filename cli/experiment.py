@@ -99,4 +99,5 @@ def experiment(
         raise BadInput(unwritable(run_dir, error)) from None
     click.echo(f"report: {report}")
     if summary.interrupted:
-        raise BadInput(f"{len(summary.interrupted)} units are unfinished: {summary.stopped}")
+        count = len(summary.interrupted)
+        raise BadInput(f"{count} unit{'s' * (count != 1)} left unfinished: {summary.stopped}")
