@@ -20,14 +20,14 @@ class BrokenLearner(Exception):
     """A user's learner answered outside its protocol."""
 
 
-def user_spec(name: str, option: str = "--learner") -> LearnerSpec:
+def user_spec(name: str) -> LearnerSpec:
     """The spec of learner ``name``; BadInput when it is unknown or its factory fails."""
     try:
         return spec(name)
     except UnknownLearner as error:
-        raise BadInput(f"{option}: {error}") from None
+        raise BadInput(f"--learner: {error}") from None
     except Exception as error:  # noqa: BLE001 - the user's factory may raise anything
-        raise BadInput(f"{option}: the factory {name} failed: {type(error).__name__}: {error}") from None
+        raise _failed(name, error) from None
 
 
 class Checked:
@@ -57,5 +57,9 @@ def built(name: str) -> Any:
     try:
         learner = chosen.build()
     except Exception as error:  # noqa: BLE001 - the user's factory may raise anything
-        raise BadInput(f"--learner: the factory {name} failed: {type(error).__name__}: {error}") from None
+        raise _failed(name, error) from None
     return learner if name in REGISTRY else Checked(learner, name)
+
+
+def _failed(name: str, error: Exception) -> BadInput:
+    return BadInput(f"--learner: the factory {name} failed: {type(error).__name__}: {error}")
