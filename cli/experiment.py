@@ -19,6 +19,7 @@ import attrs
 import click
 
 from cli.errors import BadInput, unwritable
+from cli.lazy import CONTEXT
 from experiments.datasets import DatasetError
 from experiments.errors import ExperimentError
 from experiments.plan import Plan, PlanError, ServerSpec, load_plan, plan_from_data
@@ -36,7 +37,7 @@ def built_in_plan(name: str) -> Plan:
     return plan_from_data(tomllib.loads(text), default_name=name)
 
 
-@click.command()
+@click.command(context_settings=CONTEXT)
 @click.argument("file", required=False, type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(path_type=Path), help="Run directory (default: runs/<experiment name>).")
 @click.option("--base-url", "base_urls", multiple=True, metavar="URL", help="A model server; repeat for several.")

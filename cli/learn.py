@@ -39,6 +39,7 @@ from cegis.records import run_recorded
 from cegis.setup import exact_setting
 from cegis.state import Task
 from cli.errors import BadInput
+from cli.lazy import CONTEXT
 from cli.llm_options import llm_options, options_from
 from cli.user_learner import BrokenLearner, built, user_spec
 from experiments.errors import RunDirectoryBusy
@@ -194,7 +195,7 @@ def _shown(regex: object) -> str:
     return '"" (the empty regex: it matches the empty string only)' if regex == "" else str(regex)
 
 
-@click.command(epilog="""Examples: a CSV of string,label rows (label 1/0 or true/false; a string,label
+@click.command(context_settings=CONTEXT, epilog="""Examples: a CSV of string,label rows (label 1/0 or true/false; a string,label
 header is optional; quote a string holding a comma or a line break), or --positives FILE with one
 string per line (and --negatives FILE; '-' reads standard input, for one of the two), or strings
 given inline with --positive S / --negative S (repeatable, and added to the files'). A blank line

@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from cli.lazy import LazyCommand, LazyGroup, version_option
+from cli.lazy import CONTEXT, LazyCommand, LazyGroup, version_option
 from cli.pipes import tolerate_closed_stdout
 
 COMMANDS = {
@@ -28,7 +28,7 @@ COMMANDS = {
 }
 
 
-@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings=CONTEXT)
 @version_option
 def main() -> None:
     """Counterexample-guided regex learning: tools, benchmarks and experiments."""
