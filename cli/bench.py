@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from cli.lazy import LazyCommand, LazyGroup
+from cli.lazy import CONTEXT, LazyCommand, LazyGroup
 
 BENCHMARKS = {
     "automata": LazyCommand("experiments.bench.automata:main", "Automata operations against pyformlang and peers."),
@@ -21,6 +21,6 @@ BENCHMARKS = {
 }
 
 
-@click.group(cls=LazyGroup, lazy=BENCHMARKS)
+@click.group(cls=LazyGroup, lazy=BENCHMARKS, context_settings=CONTEXT)
 def bench() -> None:
     """Performance benchmarks against reference implementations."""

@@ -8,11 +8,12 @@ from pathlib import Path
 import click
 
 from cli.errors import BadInput
+from cli.lazy import CONTEXT
 from experiments.bench.corpus_stats import corpora, corpus_stats, report
 from experiments.data_dir import DEFAULT_DATA_DIR
 
 
-@click.command()
+@click.command(context_settings=CONTEXT)
 @click.argument("data_dir", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, envvar="REGEX_CEGIS_DATA")
 def corpus_stats_command(data_dir: Path) -> None:
     """Print parse statistics of the regex corpora in DATA_DIR (default ../shared/data)."""

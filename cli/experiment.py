@@ -19,6 +19,7 @@ import attrs
 import click
 
 from cli.errors import BadInput, unwritable
+from cli.lazy import CONTEXT
 from experiments.datasets import DatasetError
 from experiments.errors import ExperimentError
 from experiments.plan import Plan, PlanError, ServerSpec, load_plan, plan_from_data
@@ -36,7 +37,7 @@ def built_in_plan(name: str) -> Plan:
     return plan_from_data(tomllib.loads(text), default_name=name)
 
 
-@click.command()
+@click.command(context_settings=CONTEXT)
 @click.argument("file", required=False, type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(path_type=Path), help="Run directory (default: runs/<experiment name>).")
 @click.option("--base-url", "base_urls", multiple=True, metavar="URL", help="A model server; repeat for several.")
@@ -92,11 +93,12 @@ def experiment(
     if summary.stopped:
         click.echo(f"stopped: {summary.stopped}")
     for key in summary.interrupted:
-        click.echo(f"unfinished (the server failed): {key}")
+        click.echo(f"unfinished: {key}")
     try:
         report = write_report(run_dir)
     except OSError as error:
         raise BadInput(unwritable(run_dir, error)) from None
     click.echo(f"report: {report}")
     if summary.interrupted:
-        raise BadInput(f"a model server failed mid-run: {len(summary.interrupted)} units are unfinished; run the same command to continue")
+        count = len(summary.interrupted)
+        raise BadInput(f"{count} unit{'s' * (count != 1)} left unfinished: {summary.stopped}")

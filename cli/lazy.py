@@ -4,6 +4,10 @@ Each subcommand names the module that defines it (``"cli.regex:regex"``), so ``p
 imports the regex toolchain and nothing else: no HTTP client, no benchmark peers (pyformlang is a
 dev-only package that a plain ``pip install -e .`` does not bring), and a start-up measured in
 tenths of a second. ``--help`` lists every command with its one-line summary without importing it.
+Every command gets ``--version`` and ``-h`` when it is loaded, so a command module added later
+needs nothing for either; the commands of :mod:`cli` also declare :data:`CONTEXT` themselves, since
+``click`` fixes a command's help option the first time it runs, which may be before any group
+loads it (a test or a script that invokes ``cli.learn.learn`` directly).
 """
 
 from __future__ import annotations
@@ -12,6 +16,11 @@ import importlib
 
 import attrs
 import click
+
+#: ``-h`` beside ``--help``, for every command.
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+#: ``--version`` (the installed project's version), for the group and, added on load, every command.
+version_option = click.version_option(package_name="regex-cegis", message="%(prog)s %(version)s")
 
 
 @attrs.frozen
@@ -27,6 +36,9 @@ class LazyCommand:
         command = getattr(importlib.import_module(module_name), attribute)
         if not isinstance(command, click.Command):
             raise TypeError(f"{self.target} is not a click command")
+        if not any("--version" in param.opts for param in command.params):
+            version_option(command)
+        command.context_settings = {**CONTEXT, **command.context_settings}
         return command
 
 

@@ -3,37 +3,50 @@
 With ``--target`` the exact teacher answers with clustered counterexamples (the paper's protocol)
 until the learned regex is the target or a budget is spent; a run that ends without it still
 reports its best hypothesis and that hypothesis's accuracy. With ``--examples`` (CSV) or
-``--positives``/``--negatives`` (one string per line) the strings are given up front, and the
-symbolic learner, reading them through its class prior, answers with a regex consistent with all
-of them. ``--flavor`` prints the answer for an engine. Bad input is one line on stderr and exit
-code 2; a run that ends without a usable answer exits with 1.
+``--positives``/``--negatives`` (one string per line) or ``--positive S``/``--negative S`` the
+strings are given up front, and the symbolic learner, reading them through its class prior,
+answers with a regex consistent with all of them. ``--flavor`` prints the answer for an engine.
+
+This module is the face only: what a file's text means is :mod:`cegis.given`, which regex a run
+answers is :func:`cegis.answer.answer_of`, the run is :func:`cegis.run_recorded`. Input is read
+whole but bounded (:data:`MAX_INPUT_BYTES`); a records file is locked for the run
+(:func:`experiments.lock.records_lock`). Bad input is one line on stderr and exit code 2; a run
+that ends without a usable answer exits with 1.
 """
 
 from __future__ import annotations
 
 import asyncio
-import csv
+import contextlib
 import json
+import stat
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import click
 
 from automata.errors import AutomataError, SizeLimitExceeded
 from automata import compile_time
+from cegis.answer import Answer, answer_of
 from cegis.config import Budgets, LoopConfig
 from cegis.errors import RecordsError
+from cegis.given import GivenExamplesError, examples_from_csv, labeled, strings_from_lines
 from cegis.passive import from_examples, printed_for
-from cegis.registry import REGISTRY, UnknownLearner, build, default_passive, spec
+from cegis.registry import REGISTRY, default_passive
 from cegis.records import run_recorded
 from cegis.setup import exact_setting
-from cegis.state import EpochState, Task
-from cegis.symbolic.union import contradiction
+from cegis.state import Task
 from cli.errors import BadInput
+from cli.lazy import CONTEXT
 from cli.llm_options import llm_options, options_from
+from cli.user_learner import BrokenLearner, built, user_spec
+from experiments.errors import RunDirectoryBusy
+from experiments.lock import records_lock
 from oracle import SAMPLING_MODES, Example, SuiteOracle, Teacher, TeacherConfig
 from oracle.config import PROFILES
+from oracle.protocol import ContradictoryTeacher
 from regexlang import DIALECTS, Dialect, RegexError, RegexSyntaxError, parse
 from regexlang.flavors import ANCHORINGS, FLAVORS, Anchoring, Flavor
 
@@ -41,68 +54,95 @@ from regexlang.flavors import ANCHORINGS, FLAVORS, Anchoring, Flavor
 LLM = "llm"
 #: The default for labeled strings: the symbolic learner, which reads them through its class prior.
 FROM_EXAMPLES = "symbolic"
-_LABELS = {"1": True, "0": False, "true": True, "false": False}
+#: The largest examples file (or standard input) read, as for dataset files.
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+STDIN = Path("-")
+
+
+def read_input(path: Path) -> str:
+    """The UTF-8 text of ``path`` (``-``: standard input), at most :data:`MAX_INPUT_BYTES`; BadInput
+    naming the file when it is unreadable, larger, or not UTF-8."""
+    try:
+        with _opened(path) as raw:
+            data = raw.read(MAX_INPUT_BYTES + 1)
+    except OSError as error:
+        raise BadInput(f"cannot read {path}: {error.strerror or error}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise BadInput(f"{_name(path)} holds more than {MAX_INPUT_BYTES:,} bytes; not read")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise BadInput(f"{_name(path)} is not UTF-8 text (byte {error.start})") from None
+
+
+@contextlib.contextmanager
+def _opened(path: Path) -> Iterator[BinaryIO]:
+    if path == STDIN:
+        yield sys.stdin.buffer
+        return
+    with path.open("rb") as raw:
+        yield raw
+
+
+def _name(path: Path) -> str:
+    return "standard input" if path == STDIN else str(path)
 
 
 def read_examples(path: Path) -> tuple[Example, ...]:
-    """The ``string,label`` rows of a CSV file as written (quoted line breaks and separators kept,
-    a byte-order mark dropped; a ``string,label`` header is skipped); BadInput on an unreadable,
-    empty or malformed file or on contradictory labels."""
+    """The ``string,label`` rows of a CSV file (:func:`cegis.given.examples_from_csv`); BadInput
+    on an unreadable, empty or malformed file or on contradictory labels."""
     try:
-        with path.open(encoding="utf-8-sig", newline="") as opened:
-            rows = list(csv.reader(opened))
-    except (OSError, UnicodeDecodeError, csv.Error) as error:
-        raise BadInput(f"cannot read {path}: {error}") from None
-    if rows and [cell.strip().lower() for cell in rows[0]] == ["string", "label"]:
-        rows = rows[1:]
-    examples = []
-    for number, row in enumerate(rows, start=1):
-        if len(row) != 2 or row[1].strip().lower() not in _LABELS:
-            raise BadInput(f"{path}: row {number} is not 'string,label' with label 0 or 1: {','.join(row)!r}")
-        examples.append(Example(row[0], _LABELS[row[1].strip().lower()]))
-    if not examples:
-        raise BadInput(f"{path}: no labeled examples")
-    return _checked(tuple(examples), str(path))
+        return examples_from_csv(read_input(path))
+    except GivenExamplesError as error:
+        raise BadInput(f"{_name(path)}: {error}") from None
 
 
-def read_lines(path: Path, label: bool) -> tuple[Example, ...]:
-    """One example per line of ``path`` (``-``: standard input), all labeled ``label``. Lines end
-    at ``\n`` only (a ``\r`` before it is dropped), so U+2028 or ``\x85`` stay inside a string."""
+def read_lines(path: Path) -> tuple[str, ...]:
+    """One string per line of ``path`` (``-``: standard input); a blank line is refused."""
     try:
-        if str(path) == "-":
-            text = sys.stdin.buffer.read().decode("utf-8-sig")
-        else:
-            with path.open(encoding="utf-8-sig", newline="") as opened:
-                text = opened.read()
-    except (OSError, UnicodeDecodeError) as error:
-        raise BadInput(f"cannot read {path}: {error}") from None
-    lines = text.removesuffix("\n").split("\n") if text else []
-    return tuple(Example(line.removesuffix("\r"), label) for line in lines)
+        return strings_from_lines(read_input(path))
+    except GivenExamplesError as error:
+        raise BadInput(f"{_name(path)}: {error}") from None
 
 
-def _checked(examples: tuple[Example, ...], where: str) -> tuple[Example, ...]:
-    clash = contradiction(examples)
-    if clash is not None:
-        raise BadInput(f"{where}: {clash[0].string!r} is labeled both 1 and 0")  # type: ignore[union-attr]
-    return tuple(dict.fromkeys(examples))
-
-
-def _given(examples: Path | None, positives: Path | None, negatives: Path | None) -> tuple[Example, ...] | None:
-    """The labeled strings of ``--examples`` or ``--positives``/``--negatives``, or None."""
+def _given(
+    examples: Path | None, positives: Path | None, negatives: Path | None, positive: tuple[str, ...], negative: tuple[str, ...]
+) -> tuple[Example, ...] | None:
+    """The labeled strings of ``--examples``, or of ``--positives``/``--negatives`` and the inline
+    ``--positive``/``--negative`` strings, or None when none is given."""
     if examples is not None:
-        if positives is not None or negatives is not None:
-            raise BadInput("give --examples FILE or --positives/--negatives FILE, not both")
+        if positives is not None or negatives is not None or positive or negative:
+            raise BadInput("give --examples FILE or positive and negative strings, not both")
         return read_examples(examples)
-    if positives is None and negatives is None:
+    if positives is None and negatives is None and not positive and not negative:
         return None
-    if positives is None:
-        raise BadInput("--negatives needs --positives FILE: nothing to learn from negatives alone")
-    given = read_lines(positives, True) + (read_lines(negatives, False) if negatives is not None else ())
-    if not any(e.label for e in given):
-        raise BadInput(f"{positives}: no positive strings")
-    if negatives is None:
+    if positives == STDIN and negatives == STDIN:
+        raise BadInput("--positives - and --negatives - both read standard input: give one of them as a file")
+    wanted = positive + (read_lines(positives) if positives is not None else ())
+    unwanted = negative + (read_lines(negatives) if negatives is not None else ())
+    if not wanted:
+        raise BadInput("no positive strings: give --positives FILE or --positive S; nothing is learned from negatives alone")
+    if not unwanted:
         click.echo("warning: no negative examples, so the answer is a guess: nothing says what it must reject", err=True)
-    return _checked(given, "--positives/--negatives")
+    try:
+        return labeled(wanted, unwanted)
+    except GivenExamplesError as error:
+        raise BadInput(f"positive and negative strings: {error}") from None
+
+
+def _records_file(records: Path | None) -> Path | None:
+    """``--records``: a regular file or a new one (``/dev/zero`` or a pipe would be read forever)."""
+    if records is None:
+        return None
+    try:
+        mode = records.stat().st_mode
+    except FileNotFoundError:
+        return records
+    except OSError as error:
+        raise BadInput(f"--records: cannot use {records}: {error.strerror or error}") from None
+    if not stat.S_ISREG(mode):
+        raise BadInput(f"--records: {records} is not a regular file")
+    return records
 
 
 def _setting(
@@ -123,55 +163,54 @@ def _setting(
     return Task(dialect, examples=given, name=name), SuiteOracle.from_examples(given, dialect=dialect)
 
 
-def _best(state: EpochState) -> tuple[str | None, float | None]:
-    """The final hypothesis, or, when the run ended without one that passed, the hypothesis of
-    the best accuracy on the teacher's evaluation set (the latest on a tie), with that accuracy."""
-    scored = [(r.scores.accuracy, r.epoch, r.proposal_text) for r in state.records if r.scores is not None and r.proposal_text]
-    if state.outcome == "equivalent" or not scored:
-        final = state.hypothesis or next((r.proposal_text for r in reversed(state.records) if r.failure is None and r.proposal_text), None)
-        return final, next((r.scores.accuracy for r in reversed(state.records) if r.scores is not None), None)
-    accuracy, _, text = max(scored)
-    return text, accuracy
-
-
 def _report(
-    state: EpochState, dialect: Dialect, learner: str, seconds: float, flavor: Flavor | None, anchored: Anchoring | None
+    answer: Answer, dialect: Dialect, learner: str, seconds: float, universe: Any, flavor: Flavor | None, anchored: Anchoring | None
 ) -> dict[str, object]:
-    text, accuracy = _best(state)
     report: dict[str, object] = {
-        "regex": text,
+        "regex": answer.regex,
         "dialect": dialect,
-        "exact": state.outcome == "equivalent",
-        "consistent": state.accepted,
-        "outcome": state.outcome,
-        "accuracy": accuracy,
+        "exact": answer.exact,
+        "consistent": answer.consistent,
+        "outcome": answer.outcome,
+        "accuracy": answer.accuracy,
         "learner": learner,
-        "epochs": state.epoch,
-        "examples": len(state.examples),
-        "membership_queries": state.cost.learner.membership_queries,
+        "epochs": answer.epochs,
+        "examples": answer.examples,
+        "membership_queries": answer.membership_queries,
         "seconds": round(seconds, 3),
     }
-    if flavor is not None and text is not None:
-        alphabet = state.task.universe
+    if flavor is not None and answer.regex is not None:
         try:
-            report["regex"] = printed_for(parse(text, dialect, alphabet), flavor, anchored, alphabet)
+            report["regex"] = printed_for(parse(answer.regex, dialect, universe), flavor, anchored, universe)
         except RegexError as error:
             raise BadInput(f"--flavor {flavor}: {error}") from None
-        report["dialect_regex"], report["flavor"] = text, flavor
+        report["dialect_regex"], report["flavor"] = answer.regex, flavor
     return report
 
 
-@click.command(epilog="""Examples: a CSV of string,label rows (label 1/0 or true/false; a string,label
+def _shown(regex: object) -> str:
+    """The regex as the text output prints it: the empty regex visibly, no regex as ``(none)``."""
+    if regex is None:
+        return "(none)"
+    return '"" (the empty regex: it matches the empty string only)' if regex == "" else str(regex)
+
+
+@click.command(context_settings=CONTEXT, epilog="""Examples: a CSV of string,label rows (label 1/0 or true/false; a string,label
 header is optional; quote a string holding a comma or a line break), or --positives FILE with one
-string per line (and --negatives FILE; '-' reads standard input). Default learner: for --target
-the best learner without membership queries (symbolic), with clustered counterexamples; for
-strings, symbolic (its class prior reads digits, letters, hex digits, ... and counts).""")
+string per line (and --negatives FILE; '-' reads standard input, for one of the two), or strings
+given inline with --positive S / --negative S (repeatable, and added to the files'). A blank line
+in a FILE is refused: the empty string is given as --positive '' (or a CSV row "",1). Default
+learner: for --target the best learner without membership queries (symbolic), with clustered
+counterexamples; for strings, symbolic (its class prior reads digits, letters, hex digits, ... and
+counts).""")
 @click.option("--target", metavar="REGEX", help="The regex to learn (an exact teacher judges every hypothesis).")
 @click.option(
     "--examples", type=click.Path(path_type=Path), metavar="FILE", help="A CSV file of string,label rows to fit."
 )
-@click.option("--positives", type=click.Path(path_type=Path), metavar="FILE", help="Strings to accept, one per line ('-': stdin).")
-@click.option("--negatives", type=click.Path(path_type=Path), metavar="FILE", help="Strings to reject, one per line ('-': stdin).")
+@click.option("--positives", type=click.Path(path_type=Path), metavar="FILE", help="Strings to accept, one per line ('-': stdin; no blank lines).")
+@click.option("--negatives", type=click.Path(path_type=Path), metavar="FILE", help="Strings to reject, one per line ('-': stdin; no blank lines).")
+@click.option("--positive", multiple=True, metavar="S", help="A string to accept (repeatable).")
+@click.option("--negative", multiple=True, metavar="S", help="A string to reject (repeatable).")
 @click.option(
     "--dialect", type=click.Choice(DIALECTS), default="python", show_default=True,
     help="Syntax of --target and of the learned regex: python (re.fullmatch), simple, extended (& and ~).",
@@ -197,8 +236,8 @@ strings, symbolic (its class prior reads digits, letters, hex digits, ... and co
     "--max-epochs", type=click.IntRange(min=1), default=12, show_default=True,
     help="Epochs (proposal, then the teacher's answer) before the run stops without the target.",
 )  # fmt: skip
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--records", type=click.Path(path_type=Path), metavar="FILE", help="Append JSON Lines records (resumes).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--records", type=click.Path(path_type=Path), metavar="FILE", help="Append JSON Lines records (resumes; one run at a time).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @llm_options
 def learn(
@@ -206,6 +245,8 @@ def learn(
     examples: Path | None,
     positives: Path | None,
     negatives: Path | None,
+    positive: tuple[str, ...],
+    negative: tuple[str, ...],
     dialect: Dialect,
     flavor: Flavor | None,
     anchored: Anchoring | None,
@@ -220,31 +261,33 @@ def learn(
     as_json: bool,
     **llm: Any,
 ) -> None:
-    """Learn a regex from --target, --examples or --positives/--negatives and print it.
+    """Learn a regex from --target, --examples or positive/negative strings and print it.
 
     Exits with 0 when the regex is exactly the target (or consistent with every example), 1 when
-    the run ended without such a regex (the best hypothesis is still printed), 2 on bad input.
+    the run ended without such a regex (the best hypothesis is still printed), 2 on bad input or
+    when a model server fails (its message is printed).
     """
-    given = _given(examples, positives, negatives)
+    given = _given(examples, positives, negatives, positive, negative)
     name = learner or (FROM_EXAMPLES if given is not None else default_passive())
     teacher_config = TeacherConfig(batch=batch, mode=mode, clustered=clustered, profile=profile)  # type: ignore[arg-type]
     config = LoopConfig(teacher=teacher_config, budgets=Budgets(epochs=max_epochs), seed=seed)
-    task, teacher = _setting(target, given, str(examples or positives), dialect, config)
-    try:
-        membership = name != LLM and spec(name).membership
-    except UnknownLearner as error:
-        raise BadInput(f"--learner: {error}") from None
+    task, teacher = _setting(target, given, str(examples or positives or "inline strings"), dialect, config)
+    membership = name != LLM and user_spec(name).membership
     if membership and not callable(getattr(teacher, "label", None)):
         raise BadInput(f"learner {name!r} asks membership queries, which only --target can answer")
+    records = _records_file(records)
     started = compile_time.clock()  # compiling kernels (a first run) is not learning time
     try:
-        if name == LLM:
-            from cli.learn_llm import run_llm  # only here: it imports the model client (aiohttp)
+        with records_lock(records) if records is not None else contextlib.nullcontext():
+            if name == LLM:
+                from cli.learn_llm import run_llm  # only here: it imports the model client (aiohttp)
 
-            state = asyncio.run(run_llm(task, teacher, config, options_from(**llm), records=records))
-        else:
-            chosen = from_examples() if given is not None and name == FROM_EXAMPLES else build(name)
-            state = asyncio.run(run_recorded(task, chosen, teacher, config, records))
+                state = asyncio.run(run_llm(task, teacher, config, options_from(**llm), records=records))
+            else:
+                chosen = from_examples() if given is not None and name == FROM_EXAMPLES else built(name)
+                state = asyncio.run(run_recorded(task, chosen, teacher, config, records))
+    except RunDirectoryBusy as error:
+        raise BadInput(f"--records: {error}") from None
     except (OSError, RecordsError) as error:
         raise BadInput(f"--records: {error}") from None
     except UnicodeDecodeError as error:
@@ -253,17 +296,22 @@ def learn(
         raise BadInput(f"--target: the target is too large for the teacher: {error.exceeded}") from None
     except AutomataError as error:
         raise BadInput(f"--target: the teacher cannot work with this target: {error}") from None
-    report = _report(state, dialect, name, compile_time.clock() - started, flavor, anchored)
+    except (BrokenLearner, ContradictoryTeacher) as error:
+        raise BadInput(str(error)) from None
+    answer = answer_of(state)
+    report = _report(answer, dialect, name, compile_time.clock() - started, task.universe, flavor, anchored)
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False))
     else:
-        status = "exact" if report["exact"] else "consistent" if report["consistent"] else f"not learned ({state.outcome})"
-        best = "" if report["consistent"] or report["accuracy"] is None else f" (best hypothesis, accuracy {report['accuracy']:.3f})"
-        click.echo(f"regex:    {report['regex'] if report['regex'] is not None else '(none)'}{best}")
+        status = "exact" if answer.exact else "consistent" if answer.consistent else f"not learned ({answer.outcome})"
+        best = "" if answer.consistent or answer.accuracy is None else f" (best hypothesis, accuracy {answer.accuracy:.3f})"
+        click.echo(f"regex:    {_shown(report['regex'])}{best}")
         click.echo(f"status:   {status}")
         click.echo(f"learner:  {name}")
-        click.echo(f"epochs:   {state.epoch}")
-        click.echo(f"examples: {len(state.examples)}")
+        click.echo(f"epochs:   {answer.epochs}")
+        click.echo(f"examples: {answer.examples}")
+        if answer.membership_queries:
+            click.echo(f"queries:  {answer.membership_queries} membership queries")
         click.echo(f"time:     {report['seconds']} s")
-    if not report["consistent"]:
+    if not answer.consistent:
         sys.exit(1)

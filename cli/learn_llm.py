@@ -6,14 +6,18 @@
 ``OPENAI_API_KEY`` (never an option, so it stays out of shell histories); without ``--model`` the
 server's only model is discovered from ``/models``. ``--call-log FILE`` keeps every call in a
 SQLite log: ``record`` answers from the log when it can and logs what the server says, ``replay``
-answers from the log only (no server needed), ``live`` ignores it.
+answers from the log only (no server needed), ``live`` ignores it. The server is checked before
+the run in every mode but ``replay``.
 
 The setting decides the rest (:mod:`cegis.llm.setup`): the teacher's clustering and epoch budget,
 Standard's random-sample schedule, the test-suite oracle of A-CEGIS (with ``--description``), and
 the guard's fallback learners; the full A-CEGIS run hardens its answer after the loop (those
 repair epochs are in the returned state, not in the records file, whose run record is already
 written). Every failure of the setup (no model served, a replay the log
-cannot answer, an unreadable log) is one line and exit code 2; the API key never appears in any of
+cannot answer, an unreadable log) is one line and exit code 2, and so is a server that fails
+during the run (an error status, a timeout, a reply too large or too deep, a long rate limit:
+:data:`experiments.servers.INFRASTRUCTURE`), with the server's message: a broken server is not
+the model's "not learned"; the API key never appears in any of
 them, nor in records or the call log (the client sends it only as a header).
 """
 
@@ -31,8 +35,8 @@ from cegis.records import run_recorded
 from cegis.llm.settings import setting_named
 from cegis.state import EpochState, Task
 from cli.errors import BadInput
-from experiments.errors import ServerUnusable
-from experiments.servers import check_server
+from experiments.errors import ServerFailed, ServerUnusable
+from experiments.servers import Watched, check_server
 from llm.calllog import CallLog
 from llm.client import LLMClient, Mode
 from llm.config import ClientConfig
@@ -66,12 +70,13 @@ async def run_llm(
     mode: Mode = "live" if log is None else options.call_log_mode
     try:
         client_config = ClientConfig.resolve(options.base_url, model=options.model)
-        if mode == "live":  # a logged run may be answered without the server
+        if mode != "replay":  # only a replay is answered without the server
             await check_server(client_config)
         async with LLMClient(client_config, log=log, mode=mode) as client:
             prepared = prepare_llm_run(
-                setting, task, config, client, description=options.description, teacher=teacher, label=options.model or ""
-            )
+                setting, task, config, Watched(client), description=options.description, teacher=teacher,
+                label=options.model or "",
+            )  # fmt: skip
             state = await run_recorded(prepared.task, prepared.learner, prepared.teacher, prepared.config, records)
             suite = prepared.learner.suite
             if suite is None or not setting.hardening_cycles:
@@ -82,6 +87,8 @@ async def run_llm(
             return hardened
     except ServerUnusable as error:
         raise BadInput(f"--learner llm: {error}") from None
+    except ServerFailed as error:
+        raise BadInput(f"--learner llm: the server {client_config.base_url} failed mid-run: {error}") from None
     except LLMSetupError as error:
         raise BadInput(f"--learner llm: {error} (pass --description TEXT and --target REGEX as the setting needs)") from None
     except (LLMError, ValueError) as error:

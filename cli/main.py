@@ -1,10 +1,21 @@
-"""The top-level ``click`` group: every command lives in its own module and is imported lazily."""
+"""The top-level ``click`` group: every command lives in its own module and is imported lazily.
+
+The group is what both entry points run (``python -m cli`` and the ``regex-cegis`` console
+script), so what they must share is done here: ``-h`` beside ``--help`` and ``--version`` on every
+command (:mod:`cli.lazy`), the working directory on the import path (``python -m`` puts it there,
+a console script does not, so ``--learner my_learners:Lengths`` finds the same module either way),
+and standard output that a reader may close early (:mod:`cli.pipes`).
+"""
 
 from __future__ import annotations
 
+import os
+import sys
+
 import click
 
-from cli.lazy import LazyCommand, LazyGroup
+from cli.lazy import CONTEXT, LazyCommand, LazyGroup, version_option
+from cli.pipes import tolerate_closed_stdout
 
 COMMANDS = {
     "experiment": LazyCommand("cli.experiment:experiment", "Run an experiment file (default: the built-in quick one) and report."),
@@ -17,6 +28,15 @@ COMMANDS = {
 }
 
 
-@click.group(cls=LazyGroup, lazy=COMMANDS)
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings=CONTEXT)
+@version_option
 def main() -> None:
     """Counterexample-guided regex learning: tools, benchmarks and experiments."""
+    working_directory_importable()
+    tolerate_closed_stdout()
+
+
+def working_directory_importable() -> None:
+    """Put the working directory first on the import path, as ``python -m`` does (an empty entry)."""
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())

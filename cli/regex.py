@@ -19,6 +19,7 @@ from regexlang import DIALECTS, Dialect, RegexError, RegexSyntaxError, parse, un
 from regexlang.metrics import node_count, star_depth, text_length
 
 from cli.errors import BadInput, syntax_error
+from cli.lazy import CONTEXT
 
 #: The largest --state-limit: 10 million states took 31 s and 1.6 GB on the 25-fold counter
 #: ``(a|b)*a(a|b){24}`` (it needs 2^25); beyond, a machine runs out of memory before the limit.
@@ -27,7 +28,7 @@ MAX_STATE_LIMIT = 10_000_000
 MAX_EXAMPLES = 1000
 
 
-@click.command()
+@click.command(context_settings=CONTEXT)
 @click.argument("text")
 @click.option("--dialect", type=click.Choice(DIALECTS), default="python", show_default=True)
 @click.option("--against", metavar="TEXT", help="A second regex (same dialect) to compare with.")

@@ -7,11 +7,12 @@ from pathlib import Path
 import click
 
 from cli.errors import BadInput, unwritable
+from cli.lazy import CONTEXT
 from experiments.errors import ExperimentError
 from experiments.report import write_report
 
 
-@click.command()
+@click.command(context_settings=CONTEXT)
 @click.argument("run_dir", type=click.Path(path_type=Path))
 @click.option("--skip-damaged", is_flag=True, help="Leave units with damaged record lines out of the report (it says how many).")
 def report(run_dir: Path, skip_damaged: bool) -> None:

@@ -13,10 +13,12 @@ import time
 
 import click
 
+from cli.lazy import CONTEXT
+
 from experiments.warmup import warm
 
 
-@click.command()
+@click.command(context_settings=CONTEXT)
 def warmup() -> None:
     """Compile every numba kernel now (once per install), so later runs start warm."""
     started = time.perf_counter()

@@ -50,14 +50,15 @@ async def _symbolic(unit: Unit, plan: Plan, run_dir: Path) -> JSON:
     return _closed(unit, run_dir)
 
 
-async def run_llm_unit(unit: Unit, plan: Plan, run_dir: Path, client: ChatClient) -> JSON:
-    """Run (or resume) a unit whose learner asks a model through ``client``, hardening after the
-    loop when its setting says so."""
+async def run_llm_unit(unit: Unit, plan: Plan, run_dir: Path, client: ChatClient, served_model: str | None = None) -> JSON:
+    """Run (or resume) a unit whose learner asks a model through ``client`` (which serves
+    ``served_model``, when known: part of the unit's fingerprint), hardening after the loop when
+    its setting says so."""
     setting = arm_setting(unit.arm)
     assert setting is not None
     config = loop_config(plan, unit.arm, unit.seed)
     prepared = prepare_llm_run(setting, unit.loop_task(), config, client, description=unit.task.description or "")
-    path = _path(unit, plan, run_dir)
+    path = _path(unit, plan, run_dir, served_model)
     state = await run_recorded(prepared.task, prepared.learner, prepared.teacher, prepared.config, path)
     if setting.hardening_cycles > 0 and read_unit_file(path).finished(hardening=True) is None:
         RecordLog(path).append(await _hardening(state, prepared, setting.hardening_cycles))
@@ -95,13 +96,13 @@ def _cycle_json(cycle: HardeningCycle) -> JSON:
     return attrs.asdict(cycle) | {"failed": [e.text() for e in cycle.failed]}
 
 
-def _path(unit: Unit, plan: Plan, run_dir: Path) -> Path:
+def _path(unit: Unit, plan: Plan, run_dir: Path, served_model: str | None = None) -> Path:
     """The unit's records file, opened (a torn last line cut) and begun with its fingerprint line."""
     path = unit.records(run_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
     log = RecordLog(path)
     if not path.exists() or path.stat().st_size == 0:
-        log.append({"type": "unit", "unit": unit.key, "fingerprint": fingerprint(unit, plan)})
+        log.append({"type": "unit", "unit": unit.key, "fingerprint": fingerprint(unit, plan, served_model)})
     return path
 
 

@@ -3,10 +3,13 @@
 A unit's records are its result only under the configuration that wrote them, so the first line of
 every unit's file is its fingerprint: the task (its id, target, dialect, alphabet and description,
 the dataset content the unit reads), the arm (learner, LLM setting with its sampling, model,
-protocol), the effective teacher profile, the loop config (teacher settings, budgets, seed) and the
-project version. The runner compares each existing file's fingerprint with the plan's before any
-unit runs and refuses on a difference, naming the fields (:func:`differences`), so an edited plan
-never reports old numbers under new settings.
+protocol), the model the server says it serves for the arm (``served_model``: a plan that names no
+model runs whatever the server serves), the effective teacher profile, the loop config (teacher
+settings, budgets, seed) and the project version. The runner compares each existing file's
+fingerprint with the plan's before any unit runs and refuses on a difference, naming the fields
+(:func:`differences`), so an edited plan never reports old numbers under new settings, and a unit
+begun with one model is never continued by another. A served model that is unknown on either side
+(no server was asked, or it lists no models) is not compared.
 """
 
 from __future__ import annotations
@@ -31,8 +34,13 @@ def project_version() -> str:
         return "unknown"
 
 
-def fingerprint(unit: Unit, plan: Plan) -> Fingerprint:
-    """The unit's fingerprint as flat ``dotted.name → JSON scalar`` fields."""
+#: The field of the model the server reported, compared only when both sides know it.
+SERVED_MODEL = "served_model"
+
+
+def fingerprint(unit: Unit, plan: Plan, served_model: str | None = None) -> Fingerprint:
+    """The unit's fingerprint as flat ``dotted.name → JSON scalar`` fields; ``served_model``: the
+    model the server serves for an LLM unit, when known."""
     task = unit.task
     setting = arm_setting(unit.arm)
     nested = {
@@ -47,6 +55,7 @@ def fingerprint(unit: Unit, plan: Plan) -> Fingerprint:
         },
         "learner": unit.arm.learner,
         "model": unit.arm.model,
+        SERVED_MODEL: served_model,
         "protocol": unit.arm.protocol,
         "teacher_profile": unit.arm.profile or plan.teacher_profile,
         "llm_setting": None if setting is None else attrs.asdict(setting),
@@ -67,6 +76,8 @@ def _flat(value: Any, prefix: str = "") -> Fingerprint:
 def differences(recorded: Fingerprint, expected: Fingerprint) -> list[str]:
     """The fields that differ, each as ``name: recorded → expected``."""
     names = sorted(set(recorded) | set(expected))
+    if recorded.get(SERVED_MODEL) is None or expected.get(SERVED_MODEL) is None:
+        names = [name for name in names if name != SERVED_MODEL]
     return [
         f"{name}: {json.dumps(recorded.get(name))} → {json.dumps(expected.get(name))}"
         for name in names

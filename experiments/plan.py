@@ -186,6 +186,8 @@ def load_plan(path: Path) -> Plan:
         raise PlanError(f"cannot read experiment file {path}: {error.strerror}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise PlanError(f"{path} is not valid TOML: {error}") from None
+    except RecursionError:  # tomllib reads nested arrays and tables recursively
+        raise PlanError(f"{path} nests arrays or tables too deeply to read") from None
     try:
         return plan_from_data(data, default_name=path.stem)
     except PlanError as error:
@@ -371,6 +373,8 @@ def _arm(table: Mapping[str, Any], index: int) -> ArmSpec:
             spec(learner)
         except UnknownLearner as error:
             raise PlanError(f"{where}: {error} (or 'llm', a model)") from None
+        except Exception as error:  # noqa: BLE001 - a user's factory may raise anything
+            raise PlanError(f"{where}: the factory {learner} failed: {type(error).__name__}: {error}") from None
     setting = table.get("setting")
     if learner == LLM and setting not in SETTINGS:
         raise PlanError(f"{where}: an llm arm needs setting = one of {', '.join(SETTINGS)}")

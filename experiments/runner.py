@@ -6,7 +6,8 @@ with a concurrency of 1, in the runner's own process),
 LLM units as tasks on one event loop that share a :class:`~llm.servers.ServerPool` over the
 configured servers and one SQLite call log (``calls.sqlite3`` in the run directory, in ``record``
 mode, so a resumed experiment pays for no call twice); the servers are checked before any unit
-runs, and a server that fails mid-run leaves its units unfinished (:mod:`experiments.servers`). A unit that raises is logged to
+runs, and a server that fails mid-run leaves its units unfinished (:mod:`experiments.servers`), as
+does a worker process that dies. A unit that raises is logged to
 ``errors.jsonl`` with its traceback and the run goes on; a token budget stops launching new LLM
 units once spent, and the runner says so. Running the same command again continues where it
 stopped.
@@ -33,6 +34,7 @@ import traceback
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
 from typing import Any
@@ -73,7 +75,7 @@ class RunSummary:
     tokens: int
     stopped: str | None = None  # why units were left unstarted (e.g. the token budget), if any
     skipped_datasets: tuple[str, ...] = ()  # optional datasets whose files are absent
-    interrupted: tuple[str, ...] = ()  # units a failing model server left unfinished (resumable)
+    interrupted: tuple[str, ...] = ()  # units a failing server or a dead worker left unfinished (resumable)
 
 
 def _tokens(totals: dict[str, Any]) -> int:
@@ -127,11 +129,17 @@ async def _run_locked(
     model = [u for u in pending if u.arm.is_llm]
     stopped: str | None = None
     interrupted: tuple[str, ...] = ()
+    served: dict[str | None, str | None] = {}
     if model:
-        await _check_servers(plan, servers, model, run_dir, track)
-    await _run_symbolic(symbolic, plan, run_dir, track)
+        served = await _check_servers(plan, servers, model, run_dir, track)
+        _check_fingerprints(plan, run_dir, all_units, files, served)  # now with the models the servers serve
+    orphaned = await _run_symbolic(symbolic, plan, run_dir, track)
+    if orphaned:
+        stopped = f"a worker process died ({len(orphaned)} units left unfinished); run the same command to continue"
     if model:
-        stopped, interrupted = await _run_llm(model, plan, run_dir, model_servers(plan, servers), track)
+        stopped_llm, interrupted = await _run_llm(model, plan, run_dir, model_servers(plan, servers), served, track)
+        stopped = stopped or stopped_llm
+    interrupted = orphaned + interrupted
     track.show(final=True)
     return RunSummary(
         len(all_units), before[0], track.done - before[0], track.succeeded, track.errors, track.tokens, stopped,
@@ -148,8 +156,11 @@ def _delete_results(run_dir: Path) -> None:
             path.unlink(missing_ok=True)
 
 
-def _check_fingerprints(plan: Plan, run_dir: Path, all_units: list[Unit], files: dict[str, UnitFile]) -> None:
-    """Refuse records written under another configuration, naming the fields that differ."""
+def _check_fingerprints(
+    plan: Plan, run_dir: Path, all_units: list[Unit], files: dict[str, UnitFile], served: dict[str | None, str | None] | None = None
+) -> None:
+    """Refuse records written under another configuration, naming the fields that differ; ``served``:
+    the model the servers serve for each arm's model, once they were asked."""
     changed: Counter[str] = Counter()
     units_changed = 0
     for unit in all_units:
@@ -157,7 +168,8 @@ def _check_fingerprints(plan: Plan, run_dir: Path, all_units: list[Unit], files:
         if records.header is None and not records.epochs and records.run is None:
             continue  # nothing recorded yet (or only a torn first line)
         recorded = {} if records.header is None else records.header["fingerprint"]
-        found = differences(recorded, fingerprint(unit, plan)) if recorded else ["fingerprint: absent (records of an older version)"]
+        expected = fingerprint(unit, plan, _served(unit, served))
+        found = differences(recorded, expected) if recorded else ["fingerprint: absent (records of an older version)"]
         units_changed += bool(found)
         changed.update(found)
     if not changed:
@@ -182,7 +194,7 @@ async def _guarded(unit: Unit, run_dir: Path, track: Progress, work: Awaitable[d
     a failing server's (the unit stays unfinished)."""
     try:
         result = await work
-    except ServerFailed:
+    except (ServerFailed, BrokenProcessPool):
         raise
     except Exception as error:  # noqa: BLE001 - one broken unit must not end the experiment
         _log_error(run_dir, unit, error)
@@ -191,21 +203,29 @@ async def _guarded(unit: Unit, run_dir: Path, track: Progress, work: Awaitable[d
     track.unit_finished(result["outcome"] in ACCEPTED, _tokens(result["totals"]))
 
 
-async def _run_symbolic(pending: list[Unit], plan: Plan, run_dir: Path, track: Progress) -> None:
+async def _run_symbolic(pending: list[Unit], plan: Plan, run_dir: Path, track: Progress) -> tuple[str, ...]:
+    """Run the symbolic units; returns those a dying worker process left unfinished. A worker that
+    dies (``os._exit`` in a user's learner, the OOM killer) breaks the whole pool, and which unit
+    killed it is unknown: every unit not yet finished stays unfinished and resumable, never an error."""
     if not pending:
-        return
+        return ()
     if plan.concurrency == 1:  # no worker process to spawn: run them here, one after another
         for unit in pending:
             await _guarded(unit, run_dir, track, asyncio.to_thread(run_symbolic_unit, unit, plan, run_dir))
-        return
+        return ()
     loop = asyncio.get_running_loop()
+    orphaned: list[str] = []
+
+    async def one(unit: Unit, pool: ProcessPoolExecutor) -> None:
+        try:
+            await _guarded(unit, run_dir, track, loop.run_in_executor(pool, run_symbolic_unit, unit, plan, run_dir))
+        except BrokenProcessPool:
+            track.unit_interrupted()
+            orphaned.append(unit.key)
+
     with compiles_announced() as compiling, worker_pool(plan.concurrency, compiling) as pool:
-        await asyncio.gather(
-            *(
-                _guarded(u, run_dir, track, loop.run_in_executor(pool, run_symbolic_unit, u, plan, run_dir))
-                for u in pending
-            )
-        )
+        await asyncio.gather(*(one(u, pool) for u in pending))
+    return tuple(key for key in (u.key for u in pending) if key in orphaned)
 
 
 def worker_pool(workers: int, compiling: EventType | None = None) -> ProcessPoolExecutor:
@@ -258,20 +278,26 @@ def _exit_with(parent: int) -> None:
     threading.Thread(target=watch, name="exit-with-runner", daemon=True).start()
 
 
+def _served(unit: Unit, served: dict[str | None, str | None] | None) -> str | None:
+    return None if served is None or not unit.arm.is_llm else served.get(unit.arm.model)
+
+
 async def _check_servers(
     plan: Plan, servers: tuple[ServerSpec, ...] | None, pending: list[Unit], run_dir: Path, track: Progress
-) -> None:
+) -> dict[str | None, str | None]:
     """Refuse to start when a server the pending units ask cannot be used, unless the run directory
     already holds a call log with recorded calls: a resumed run is then served from it, and any
-    unit that needs a new call stays unfinished (as when a server fails mid-run)."""
+    unit that needs a new call stays unfinished (as when a server fails mid-run). Returns the model
+    served for each arm's model (:func:`experiments.servers.check_servers`; empty when unchecked)."""
     from experiments.servers import check_servers  # the HTTP edge loads only when a model is asked
 
     try:
-        await check_servers(model_servers(plan, servers), [u.arm.model for u in pending])
+        return await check_servers(model_servers(plan, servers), [u.arm.model for u in pending])
     except ServerUnusable as error:
         if not _recorded_calls(run_dir / CALL_LOG):
             raise
         track.note(f"{error}; resuming from the call log (units that need a new call stay unfinished)")
+        return {}
 
 
 def _recorded_calls(path: Path) -> bool:
@@ -290,7 +316,12 @@ def _count_in_log(path: Path, count: Callable[[CallLog], int]) -> int:
 
 
 async def _run_llm(
-    pending: list[Unit], plan: Plan, run_dir: Path, servers: tuple[ServerSpec, ...], track: Progress
+    pending: list[Unit],
+    plan: Plan,
+    run_dir: Path,
+    servers: tuple[ServerSpec, ...],
+    served: dict[str | None, str | None],
+    track: Progress,
 ) -> tuple[str | None, tuple[str, ...]]:
     """Run the LLM units; returns why units were left unstarted, if so, and the units a failing
     server left unfinished."""
@@ -315,7 +346,7 @@ async def _run_llm(
                 if interrupted:
                     return
                 try:
-                    await _guarded(unit, run_dir, track, _asking(unit, plan, run_dir, pool_for))
+                    await _guarded(unit, run_dir, track, _asking(unit, plan, run_dir, pool_for, served.get(unit.arm.model)))
                 except ServerFailed as error:
                     track.unit_interrupted()
                     interrupted.append(unit.key)
@@ -326,9 +357,9 @@ async def _run_llm(
 
 
 async def _asking(
-    unit: Unit, plan: Plan, run_dir: Path, pool_for: Callable[[str | None], Awaitable[ChatClient]]
+    unit: Unit, plan: Plan, run_dir: Path, pool_for: Callable[[str | None], Awaitable[ChatClient]], served_model: str | None
 ) -> dict[str, Any]:
-    return await run_llm_unit(unit, plan, run_dir, await pool_for(unit.arm.model))
+    return await run_llm_unit(unit, plan, run_dir, await pool_for(unit.arm.model), served_model)
 
 
 def model_servers(plan: Plan, servers: tuple[ServerSpec, ...] | None) -> tuple[ServerSpec, ...]:

@@ -5,8 +5,9 @@ not the model's, so it must never reach a success rate. :func:`check_servers` as
 that an LLM arm will use for its model list before any unit starts and raises
 :class:`ServerUnusable` with the server's own message on an authentication failure, no connection,
 or a model it does not list (a server without a model list is tried at the first call). During the
-run, :class:`Watched` wraps a unit's chat client: a call that fails for one of those reasons (after
-the pool's retries and failover) raises :class:`ServerFailed` out of the unit, so the unit stays
+run, :class:`Watched` wraps a unit's chat client: a call that fails for one of those reasons, or
+for any other reason that blames the transport (5xx, timeouts, a reply too large or too deeply
+nested, a rate limit that outlasts the retries; after the pool's retries and failover) raises :class:`ServerFailed` out of the unit, so the unit stays
 unfinished (resumable from its records) instead of ending as a learner failure.
 """
 
@@ -35,8 +36,13 @@ from llm.servers import ServerPool
 from llm.transport import Transport
 from llm.wire import parse_models
 
-#: Failure reasons that say the server cannot be used at all, whatever the prompt.
-INFRASTRUCTURE = frozenset({"auth", "connection", "not_found", "quota_exhausted"})
+#: Failure reasons that blame the server or the way to it, not the model's answer: no reply, an
+#: error status, a reply too large or too deep to read, a wait longer than the client takes. Only a
+#: request the server calls wrong (``bad_request``) or too long for its context is the run's own.
+INFRASTRUCTURE = frozenset(
+    {"auth", "connection", "not_found", "quota_exhausted", "server_error", "timeout", "deadline", "rate_limited",
+     "malformed_response", "http_error"}
+)  # fmt: skip
 #: How long the check before the run may take per server (retries included).
 PREFLIGHT_SECONDS = 60.0
 
@@ -80,20 +86,33 @@ def client_config(spec: ServerSpec, model: str | None) -> ClientConfig:
         raise ServerUnusable(f"{spec.base_url}: {error}") from None
 
 
-async def check_servers(servers: tuple[ServerSpec, ...], models: Sequence[str | None], *, seconds: float = PREFLIGHT_SECONDS) -> None:
+async def check_servers(
+    servers: tuple[ServerSpec, ...], models: Sequence[str | None], *, seconds: float = PREFLIGHT_SECONDS
+) -> dict[str | None, str | None]:
     """Raise :class:`ServerUnusable` unless every server asked for one of ``models`` lists it (or,
-    for a model left unnamed, serves exactly one), each check bounded by ``seconds``."""
-    checks = [(spec, model) for model in dict.fromkeys(models) for spec in serving(servers, model)]
-    await asyncio.gather(*(_check(spec, model, seconds) for spec, model in checks))
+    for a model left unnamed, serves exactly one), each check bounded by ``seconds``. Returns, for
+    each of ``models``, the model the servers serve for it (None when no server lists its models);
+    servers that serve different models for one unnamed model are refused too."""
+    asked = list(dict.fromkeys(models))
+    checks = [(spec, model) for model in asked for spec in serving(servers, model)]
+    found = await asyncio.gather(*(_check(spec, model, seconds) for spec, model in checks))
+    served: dict[str | None, str | None] = {}
+    for (spec, model), listed in zip(checks, found):
+        known = served.get(model)
+        if listed is not None and known is not None and listed != known:
+            raise ServerUnusable(f"the servers serve different models for {model or 'the unnamed model'}: {known!r} and {listed!r} ({spec.base_url})")
+        served[model] = known or listed
+    return served
 
 
-async def _check(spec: ServerSpec, model: str | None, seconds: float) -> None:
-    await check_server(client_config(spec, model), seconds=seconds)
+async def _check(spec: ServerSpec, model: str | None, seconds: float) -> str | None:
+    return await check_server(client_config(spec, model), seconds=seconds)
 
 
-async def check_server(config: ClientConfig, *, seconds: float = PREFLIGHT_SECONDS) -> None:
+async def check_server(config: ClientConfig, *, seconds: float = PREFLIGHT_SECONDS) -> str | None:
     """Raise :class:`ServerUnusable` unless the server of ``config`` takes its key and lists its
-    model (or, with no model configured, exactly one); a server without a model list passes."""
+    model (or, with no model configured, exactly one); returns that model's id, or None for a server
+    without a model list (it passes: the configured model is tried at the first call)."""
     no_retry_when_refused = attrs.evolve(config.retry, retry_refused=False)  # nothing listens: say so at once
     transport = Transport(
         attrs.evolve(config, call_deadline=seconds, retry=no_retry_when_refused), sleep=asyncio.sleep, clock=time.monotonic, wall_clock=time.time,
@@ -108,9 +127,9 @@ async def check_server(config: ClientConfig, *, seconds: float = PREFLIGHT_SECON
     if isinstance(listed, Failed):
         if config.model is None or listed.reason not in ("not_found", "http_error", "malformed_response", "bad_request"):
             raise ServerUnusable(f"server {config.base_url} cannot be used: {listed.reason}: {listed.message}")
-        return  # no model list to check against: the configured model is tried at the first call
+        return None  # no model list to check against: the configured model is tried at the first call
     try:
-        choose_model(config.model, listed)
+        return choose_model(config.model, listed).id
     except ModelDiscoveryError as error:
         raise ServerUnusable(f"server {config.base_url} cannot be used: {error}") from None
 

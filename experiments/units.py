@@ -35,6 +35,10 @@ from experiments.datasets import (
 from experiments.plan import ArmSpec, DatasetSpec, Plan, arm_setting
 
 MANIFEST = "units.jsonl"
+#: The fields of a manifest line (:meth:`Unit.manifest_json`) that must be strings.
+MANIFEST_TEXT_FIELDS = ("unit", "dataset", "task", "dialect", "arm", "learner", "records")
+#: The fields of a manifest line that must be integers.
+MANIFEST_COUNT_FIELDS = ("states", "star_depth", "seed")
 
 
 @attrs.frozen

@@ -239,8 +239,12 @@ def _json_object(body: bytes) -> dict[str, Any]:
     return data
 
 
+#: Token counts from here up are no count a server could mean (and no SQLite integer): not reported.
+MAX_TOKEN_COUNT = 2**53
+
+
 def _count(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < MAX_TOKEN_COUNT else None
 
 
 def _text(value: object) -> str | None:

@@ -24,7 +24,7 @@ from typing import Literal, Protocol, get_args
 
 import attrs
 
-from oracle.examples import Counterexample, ExampleKey, identity
+from oracle.examples import Counterexample, Example, ExampleKey, identity
 from regexlang.ast import Regex
 
 #: How an exact teacher picks counterexamples from the difference languages.
@@ -149,14 +149,28 @@ class CountedMembership:
         return self._oracle.label(string)
 
 
+class ContradictoryTeacher(ValueError):
+    """A teacher gave back an example with the opposite of the label it gave before."""
+
+
 def remember(already_given: Iterable[Counterexample], verdict: Verdict) -> tuple[Counterexample, ...]:
-    """The counterexamples given so far followed by the verdict's new ones, without duplicates."""
-    seen: set[ExampleKey] = set()
-    kept: list[Counterexample] = []
+    """The counterexamples given so far followed by the verdict's new ones, without duplicates;
+    :class:`ContradictoryTeacher` when the verdict labels an example given before the other way
+    (no hypothesis can satisfy both, so the run could only spend its budget)."""
+    seen: dict[ExampleKey, Counterexample] = {}
     for example in (*already_given, *verdict.counterexamples):
-        key = identity(example)
-        if key not in seen:
-            seen.add(key)
-            kept.append(example)
-    return tuple(kept)
+        before = seen.setdefault(identity(example), example)
+        if before.label != example.label:
+            raise ContradictoryTeacher(
+                f"the teacher labeled {_written(example)} {_label(example.label)} after labeling it {_label(before.label)}"
+            )
+    return tuple(seen.values())
+
+
+def _written(example: Counterexample) -> str:
+    return repr(example.string) if isinstance(example, Example) else example.pattern()
+
+
+def _label(label: bool) -> str:
+    return "positive (in the target)" if label else "negative (not in the target)"
 

@@ -21,7 +21,7 @@ from typing import Literal
 
 from experiments.data_dir import DEFAULT_DATA_DIR
 from experiments.datasets.errors import MalformedDataset
-from experiments.datasets.files import parse_target, read_text
+from experiments.datasets.files import StrPath, parse_target, read_text
 from experiments.datasets.task import Metrics, Task, make_task, own_letters
 from regexlang import CharSet, Dialect, universe
 
@@ -40,7 +40,7 @@ _DETAILS_MARKER = "Detailed regex list:"
 
 def load_paper_list(
     name: PaperList,
-    path: Path = DEFAULT_DATA_DIR / "cegml" / "regex_list.json",
+    path: StrPath = DEFAULT_DATA_DIR / "cegml" / "regex_list.json",
     *,
     per_cell: int | None = 3,
     alphabet: CharSet | None = None,
@@ -52,6 +52,7 @@ def load_paper_list(
     """
     if name not in DIALECTS:
         raise ValueError(f"unknown list {name!r}; expected one of {', '.join(DIALECTS)}")
+    path = Path(path)
     dialect = DIALECTS[name]
     try:
         document = json.loads(read_text(path, ORIGIN))
@@ -98,11 +99,12 @@ def _entries(document: object, name: str, path: Path) -> list[tuple[str, Metrics
     return entries
 
 
-def load_kb13_extrx(path: Path = DEFAULT_DATA_DIR / "cegml" / "KB13_extrx.txt") -> tuple[Task, ...]:
+def load_kb13_extrx(path: StrPath = DEFAULT_DATA_DIR / "cegml" / "KB13_extrx.txt") -> tuple[Task, ...]:
     """Every labelled regex of ``KB13_extrx.txt``, in file order, over ``[A-Za-z0-9#]``.
 
     Raises ``DatasetNotFound`` or ``MalformedDataset`` naming ``path``.
     """
+    path = Path(path)
     lines = read_text(path, ORIGIN).split("\n")
     try:
         start = lines.index(_DETAILS_MARKER) + 1

@@ -32,7 +32,7 @@ from automata import is_empty, is_universal
 from automata.errors import DEFAULT_STATE_LIMIT, StateLimitExceeded
 from experiments.data_dir import DEFAULT_DATA_DIR
 from experiments.datasets.errors import MalformedDataset
-from experiments.datasets.files import parse_target, read_text
+from experiments.datasets.files import StrPath, parse_target, read_text
 from experiments.datasets.task import Task, make_task
 from regexlang import CharSet
 from regexlang.charset import UNICODE
@@ -59,7 +59,7 @@ class PythonTargets:
 
 
 def python_targets(
-    folder: Path,
+    folder: StrPath,
     *,
     split: Split | None = None,
     state_limit: int = DEFAULT_STATE_LIMIT,
@@ -70,6 +70,7 @@ def python_targets(
     The folder's name is the tasks' source. Raises ``DatasetNotFound`` or ``MalformedDataset``
     naming the file.
     """
+    folder = Path(folder)
     descriptions = _lines(read_text(folder / "src.txt", ORIGIN))
     regexes = _lines(read_text(folder / "targ.txt", ORIGIN))
     if len(descriptions) != len(regexes):
@@ -136,7 +137,7 @@ def sample_tasks(tasks: tuple[Task, ...], size: int | None, seed: int) -> tuple[
 
 
 def load_deepregex(
-    folder: Path = NL_RX_TURK_DIR,
+    folder: StrPath = NL_RX_TURK_DIR,
     *,
     size: int | None = 30,
     seed: int = 0,

@@ -11,19 +11,24 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import TypeAlias
 
 from experiments.datasets.errors import DatasetNotFound, MalformedDataset
 from regexlang import CharSet, Dialect, RegexError, parse
 from regexlang.ast import Regex
 
 
+#: A path as the loaders take it: a ``Path`` or a string (they are public API, called from scripts).
+StrPath: TypeAlias = str | os.PathLike[str]
+
 #: The largest dataset file read (the largest the papers use, KB13's, is under 100 kB).
 MAX_DATASET_BYTES = 64 * 1024 * 1024
 
 
-def read_text(path: Path, origin: str) -> str:
+def read_text(path: StrPath, origin: str) -> str:
     """The UTF-8 text of ``path``, a regular file of at most :data:`MAX_DATASET_BYTES`; ``origin``
     says where the file comes from, for the error message."""
+    path = Path(path)
     try:
         with path.open("rb") as file:
             if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):

@@ -16,7 +16,7 @@ import numpy as np
 from automata import is_empty, is_universal
 from automata.errors import DEFAULT_STATE_LIMIT, StateLimitExceeded
 from experiments.datasets.deepregex import NL_RX_TURK_DIR, ORIGIN
-from experiments.datasets.files import parse_target, read_text
+from experiments.datasets.files import StrPath, parse_target, read_text
 from experiments.datasets.task import Task, make_task
 from regexlang import universe
 
@@ -29,12 +29,12 @@ def converted(text: str) -> str:
 
 
 def load_nl_rx_extended(
-    folder: Path = NL_RX_TURK_DIR, *, size: int | None = 40, seed: int = 0, state_limit: int = DEFAULT_STATE_LIMIT
+    folder: StrPath = NL_RX_TURK_DIR, *, size: int | None = 40, seed: int = 0, state_limit: int = DEFAULT_STATE_LIMIT
 ) -> tuple[Task, ...]:
     """``size`` distinct NL-RX targets (None: all) in the extended dialect, each neither empty nor
     universal, drawn in an order fixed by ``seed`` and returned in file order;
     ``DatasetNotFound``/``MalformedDataset`` name the file."""
-    path = folder / "targ.txt"
+    path = Path(folder) / "targ.txt"
     sigma = universe("extended")
     lines = read_text(path, ORIGIN).removesuffix("\n").split("\n")
     order = np.random.default_rng(seed).permutation(len(lines)).tolist()

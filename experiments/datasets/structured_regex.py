@@ -19,7 +19,7 @@ import attrs
 from automata.errors import DEFAULT_STATE_LIMIT, StateLimitExceeded
 from experiments.data_dir import DEFAULT_DATA_DIR
 from experiments.datasets.errors import MalformedDataset
-from experiments.datasets.files import read_text
+from experiments.datasets.files import StrPath, read_text
 from experiments.datasets.task import Task, make_task
 from regexlang import CharSet, unparse
 from regexlang.ast import Chars, Complement, Optional, Regex, Repeat, Star, concat, intersection, union
@@ -54,12 +54,12 @@ class StructuredProblem:
 
 
 def load_structured_regex(
-    folder: Path = STRUCTURED_REGEX_DIR, split: Split = "teste", *, state_limit: int = DEFAULT_STATE_LIMIT
+    folder: StrPath = STRUCTURED_REGEX_DIR, split: Split = "teste", *, state_limit: int = DEFAULT_STATE_LIMIT
 ) -> tuple[StructuredProblem, ...]:
     """Every distinct problem of ``split`` (``raw/<split>.tsv``) in file order, skipping gold
     regexes whose automaton passes ``state_limit``. ``DatasetNotFound`` or ``MalformedDataset``
     name the file and row."""
-    path = folder / "raw" / f"{split}.tsv"
+    path = Path(folder) / "raw" / f"{split}.tsv"
     rows = csv.DictReader(io.StringIO(read_text(path, ORIGIN), newline=""), delimiter="\t")
     problems: dict[str, StructuredProblem] = {}
     for number, row in enumerate(rows, start=2):

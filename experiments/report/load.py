@@ -17,7 +17,7 @@ import attrs
 from cegis.state import ACCEPTED
 from experiments.errors import DamagedRecords
 from experiments.unit_file import Damage, read_unit_file
-from experiments.units import MANIFEST
+from experiments.units import MANIFEST, MANIFEST_COUNT_FIELDS, MANIFEST_TEXT_FIELDS
 
 JSON = dict[str, Any]
 
@@ -119,6 +119,10 @@ def load_run(run_dir: Path) -> LoadedRun:
 def _manifest_line(line: bytes) -> JSON | None:
     try:
         unit = json.loads(line.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         return None
-    return unit if isinstance(unit, dict) and isinstance(unit.get("records"), str) else None
+    if not isinstance(unit, dict):
+        return None
+    texts = all(isinstance(unit.get(name), str) for name in MANIFEST_TEXT_FIELDS)
+    counts = all(type(unit.get(name)) is int for name in MANIFEST_COUNT_FIELDS)
+    return unit if texts and counts else None

@@ -18,6 +18,7 @@ from cegis.llm.settings import SETTINGS
 from experiments.report import figures, llm_costs
 from experiments.report.acegis import acegis_tables
 from experiments.report.load import UnitResult, load_run
+from experiments.errors import DamagedRecords
 from experiments.unit_file import refuse_damage
 from experiments.report.tables import (
     budgets,
@@ -106,7 +107,15 @@ def _skipped(plan: dict[str, object], results: Sequence[UnitResult]) -> list[str
 
 def _plan(run_dir: Path) -> dict[str, object]:
     path = run_dir / "plan.json"
-    return dict(json.loads(path.read_text(encoding="utf-8"))) if path.exists() else {}
+    if not path.exists():
+        return {}
+    try:
+        plan = json.loads(path.read_bytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        plan = None
+    if not isinstance(plan, dict):
+        raise DamagedRecords(f"{path} is not the plan the runner writes; run the experiment again to rewrite it")
+    return plan
 
 
 def _price(plan: dict[str, object]) -> dict[str, float] | None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import json
 from pathlib import Path
 
 import pytest
+from aiohttp import web
 from click.testing import CliRunner
 
 import experiments.runner
@@ -101,3 +103,49 @@ async def test_learn_with_a_rejected_key_exits_2_at_once_with_the_servers_messag
         result = await asyncio.to_thread(CliRunner().invoke, main, args)
     assert result.exit_code == 2 and "auth: Incorrect API key provided" in result.output, result.output
     assert server.chat_calls == 0
+
+
+def test_a_plan_nested_too_deeply_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "deep.toml").write_text("x = " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    code, output = _run("experiment", str(tmp_path / "deep.toml"), "--out", str(tmp_path / "run"))
+    assert code == 2 and "nests arrays or tables too deeply" in output, output
+
+
+def test_a_plan_arm_whose_factory_fails_exits_2(tmp_path: Path) -> None:
+    plan = Path(_plan(tmp_path))
+    plan.write_text(plan.read_text(encoding="utf-8").replace('"symbolic"', '"os:system"'), encoding="utf-8")
+    code, output = _run("experiment", str(plan), "--out", str(tmp_path / "run"))
+    assert code == 2 and "[[arms]] #1: the factory os:system failed: TypeError" in output, output
+
+
+@pytest.mark.parametrize(
+    ("name", "damage"),
+    [("plan.json", '{"name": '), ("plan.json", "[1, 2]"), ("units.jsonl", '{"records": "records/x.jsonl"}\n')],
+)
+def test_report_on_a_damaged_run_directory_exits_2(tmp_path: Path, name: str, damage: str) -> None:
+    assert _run("experiment", _plan(tmp_path), "--out", str(tmp_path / "run"))[0] == 0
+    (tmp_path / "run" / name).write_text(damage, encoding="utf-8")
+    code, output = _run("report", str(tmp_path / "run"))
+    assert code == 2 and name in output and "run the experiment again to rewrite it" in output, output
+
+
+class Boastful(Unauthorized):
+    """A server that reports 10^30 tokens for every call."""
+
+    async def _models(self, request: web.Request) -> web.StreamResponse:
+        return web.json_response({"object": "list", "data": [{"id": "boastful", "object": "model"}]})
+
+    async def _chat(self, request: web.Request) -> web.StreamResponse:
+        self.chat_calls += 1
+        message = {"role": "assistant", "content": "<ans>ab*</ans>"}
+        usage = {"prompt_tokens": 10**30, "completion_tokens": 10**30}
+        return web.json_response({"model": "boastful", "choices": [{"index": 0, "message": message, "finish_reason": "stop"}], "usage": usage})
+
+
+@synchronous
+async def test_a_server_reporting_absurd_token_counts_is_no_crash_of_the_call_log(tmp_path: Path) -> None:
+    async with Boastful() as server:
+        args = ["learn", "--target", "ab*", "--learner", "llm", "--setting", "single", "--base-url", server.base_url,
+                "--call-log", str(tmp_path / "calls.sqlite3"), "--json"]  # fmt: skip
+        result = await asyncio.to_thread(CliRunner().invoke, main, args)
+    assert result.exit_code == 0 and json.loads(result.output)["regex"] == "ab*", result.output
