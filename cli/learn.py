@@ -134,6 +134,14 @@ def _best(state: EpochState) -> tuple[str | None, float | None]:
     return text, accuracy
 
 
+def _reason(state: EpochState) -> str | None:
+    """Why the run ended, in the words of its last verdict, when that verdict's issue is the
+    outcome (``beyond_max_len``: the teacher proved the hypothesis wrong only on longer strings)."""
+    verdict = state.records[-1].verdict if state.records else None
+    issue = next((i for i in verdict.issues if i.kind == state.outcome), None) if verdict is not None else None
+    return None if issue is None else issue.detail or issue.kind.replace("_", " ")
+
+
 def _report(
     state: EpochState, dialect: Dialect, learner: str, seconds: float, flavor: Flavor | None, anchored: Anchoring | None
 ) -> dict[str, object]:
@@ -144,6 +152,7 @@ def _report(
         "exact": state.outcome == "equivalent",
         "consistent": state.accepted,
         "outcome": state.outcome,
+        "reason": _reason(state),
         "accuracy": accuracy,
         "learner": learner,
         "epochs": state.epoch,
@@ -257,7 +266,8 @@ def learn(
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False))
     else:
-        status = "exact" if report["exact"] else "consistent" if report["consistent"] else f"not learned ({state.outcome})"
+        reason = f": {report['reason']}" if report["reason"] else ""
+        status = "exact" if report["exact"] else "consistent" if report["consistent"] else f"not learned ({state.outcome}{reason})"
         best = "" if report["consistent"] or report["accuracy"] is None else f" (best hypothesis, accuracy {report['accuracy']:.3f})"
         click.echo(f"regex:    {report['regex'] if report['regex'] is not None else '(none)'}{best}")
         click.echo(f"status:   {status}")
