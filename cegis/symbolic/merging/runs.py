@@ -8,7 +8,9 @@ are otherwise alike. Merging alone does not find the loop when the negatives are
 the positives (random strings), and a teacher answering with loop-free paths then shows one more
 unit an epoch, so the listing's bound creeps up for ever (and past ``max_len`` the teacher has only
 longer units to show). Looping such a chain at its first state is the generalization a person
-makes; a negative the loop accepts refutes it like any other candidate.
+makes; a negative the loop accepts refutes it like any other candidate. Minimization shares a
+chain's tail between branches (``aY{0,8}|bY{0,16}``: the first branch enters the second's chain
+halfway), so the chain is also looped at its last unit, which loops every way into it.
 
 A unit is a *period* of edges, each the set of classes that leads one state to the next; a chain of
 period ``p`` is a path ``a0 → a1 → …`` whose edges repeat the period, where each state is alike the
@@ -48,19 +50,25 @@ Chain = tuple[list[int], tuple[tuple[int, ...], ...]]
 
 
 def looped_runs(dfa: DFA) -> list[tuple[DFA, str]]:
-    """``dfa`` (minimal) with each long chain (:func:`long`) looped at its first state, one chain at a
-    time and, when there are several, all at once; minimal, distinct, each with what was looped."""
+    """``dfa`` (minimal) with each long chain (:func:`long`) looped at its first state, and at its
+    last unit, one chain at a time and, when there are several, all at once; minimal, distinct,
+    each with what was looped."""
     rows = dfa.transitions.tolist()
     accepting = dfa.accepting.tolist()
     chains = [chain for chain in _chains(rows, accepting, dead_state(dfa)) if long(chain)]
     found: dict[bytes, tuple[DFA, str]] = {}
     for looped in [[chain] for chain in chains] + ([chains] if len(chains) > 1 else []):
-        transitions = dfa.transitions.copy()
-        for states, period in looped:
-            transitions[states[len(period) - 1], list(period[-1])] = states[0]
-        result = minimize(DFA(transitions, dfa.accepting, dfa.start, dfa.alphabet))
         named = " and ".join(f"{len(states)}" for states, _ in looped)
-        found.setdefault(result.transitions.tobytes() + result.accepting.tobytes(), (result, f"runs of {named} states looped"))
+        for at_last in (False, True):
+            transitions = dfa.transitions.copy()
+            for states, period in looped:
+                if at_last:  # the last unit reads back into itself: every way into the chain loops
+                    transitions[states[-2], list(period[(len(states) - 2) % len(period)])] = states[-1 - len(period)]
+                else:
+                    transitions[states[len(period) - 1], list(period[-1])] = states[0]
+            result = minimize(DFA(transitions, dfa.accepting, dfa.start, dfa.alphabet))
+            how = f"runs of {named} states looped" + (" at their last unit" if at_last else "")
+            found.setdefault(result.transitions.tobytes() + result.accepting.tobytes(), (result, how))
     return list(found.values())
 
 
