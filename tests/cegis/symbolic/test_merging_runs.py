@@ -72,6 +72,15 @@ def test_a_unit_of_several_characters_repeated_is_looped() -> None:
     assert looped_runs(minimize(from_text("(ab){1,2}|c", "extended"))) == []  # too few units to read a loop
 
 
+def test_a_chain_two_branches_share_is_looped_for_both_at_its_last_unit() -> None:
+    # Minimization shares the tail: a enters b's chain of Y halfway, so looping it at its first
+    # state leaves aY{0,8} bounded; looping its last unit loops both.
+    found = looped_runs(minimize(from_text("aY{0,8}|bY{0,16}", "extended")))
+    assert [how for _, how in found] == ["runs of 17 states looped", "runs of 17 states looped at their last unit"]
+    assert ops.equivalent(found[0][0], from_text("aY{0,8}|bY*", "extended"))
+    assert ops.equivalent(found[1][0], from_text("aY*|bY*", "extended"))
+
+
 def test_a_rejected_hypothesis_is_not_proposed_again_when_nothing_new_is_shown() -> None:
     positives = [Example("xy" * k, True) for k in range(1, 17)] + [Example("Q7r", True)]
     examples = (*positives, Example("JZMJ6tzevD1", False), Example("Hn0", False), Example("x", False))
