@@ -33,10 +33,13 @@ from automata.ops import dead_state
 #: ``[a-z]{1,4}``), whose chains have at most five alike states (``{0,4}``: after none to four letters).
 LONGEST_COUNT = 5
 
-#: Fewest times a unit of more than one edge repeats along a chain read as a repetition: such units
-#: are words, which targets rarely count, and a teacher bounded by ``max_len`` shows few copies of a
-#: long one (``(abcdefgh)+`` four times up to length 32).
+#: Fewest times a unit of more than one edge repeats along a chain read as a repetition (such units
+#: are words, which targets rarely count)...
 FEWEST_UNITS = 3
+
+#: ... or fewest edges of a chain of such units: a teacher bounded by ``max_len`` shows few copies of
+#: a long unit (``((LPR){3})+`` three times up to length 32), so a run this long is a repetition too.
+LONGEST_RUN = 16
 
 #: Longest unit looked for (``((abc){3})+`` has a unit of nine edges).
 LONGEST_UNIT = 12
@@ -74,11 +77,11 @@ def looped_runs(dfa: DFA) -> list[tuple[DFA, str]]:
 
 def long(chain: Chain) -> bool:
     """Whether ``chain`` is read as a repetition: more than :data:`LONGEST_COUNT` states for a unit
-    of one edge, :data:`FEWEST_UNITS` whole units for a longer one."""
+    of one edge, :data:`FEWEST_UNITS` whole units or :data:`LONGEST_RUN` edges for a longer one."""
     states, period = chain
     if len(period) == 1:
         return len(states) > LONGEST_COUNT
-    return len(states) - 1 >= FEWEST_UNITS * len(period)
+    return len(states) - 1 >= min(FEWEST_UNITS * len(period), LONGEST_RUN)
 
 
 def _chains(rows: list[list[int]], accepting: list[bool], dead: int | None) -> list[Chain]:
