@@ -19,13 +19,16 @@ from cegis.state import EpochState, Outcome
 class Answer:
     """A run's answer: ``regex`` (None when no proposal ever passed the learner's own checks),
     ``exact`` (the teacher decided it is the target), ``consistent`` (the teacher accepted it),
-    ``accuracy`` on the teacher's evaluation set (None when it scored none), and the run's size."""
+    ``accuracy`` on the teacher's evaluation set (None when it scored none), ``reason`` (why the run
+    ended, in its last verdict's words, when that verdict's issue is the outcome: ``beyond_max_len``
+    says the teacher proved the hypothesis wrong only on longer strings), and the run's size."""
 
     regex: str | None
     exact: bool
     consistent: bool
     outcome: Outcome | None
     accuracy: float | None
+    reason: str | None
     epochs: int
     examples: int
     membership_queries: int
@@ -41,6 +44,7 @@ def answer_of(state: EpochState) -> Answer:
         state.accepted,
         state.outcome,
         accuracy,
+        _reason(state),
         state.epoch,
         len(state.examples),
         state.cost.learner.membership_queries,
@@ -57,3 +61,9 @@ def _best(state: EpochState) -> tuple[str | None, float | None]:
         return final, next((r.scores.accuracy for r in reversed(records) if r.scores is not None), None)
     accuracy, _, text = max(scored)
     return text, accuracy
+
+
+def _reason(state: EpochState) -> str | None:
+    verdict = state.records[-1].verdict if state.records else None
+    issue = next((i for i in verdict.issues if i.kind == state.outcome), None) if verdict is not None else None
+    return None if issue is None else issue.detail or issue.kind.replace("_", " ")

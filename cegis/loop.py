@@ -12,7 +12,9 @@ proposal fails (no regex, does not parse or compile, times out) or the teacher c
 hypothesis, the epoch adds the next random labeled examples instead (Appendix D; ``source:
 "random"``), so every epoch adds information; a teacher that keeps its own sample schedule
 (Standard's sizes, ``next_examples``) supplies them itself, so a failed reply still moves the
-schedule on. A learner that declares
+schedule on. An exact teacher that proves the hypothesis wrong only beyond ``max_len`` and shows
+nothing (the ``cegml`` profile, as the reference code) ends the run (``beyond_max_len``): random
+strings, all within ``max_len``, would only spend the epochs. A learner that declares
 ``needs_membership`` (L*) gets the teacher's ``label`` wrapped in a fresh
 :class:`oracle.CountedMembership` each epoch, and the queries it asks are counted into the cost.
 
@@ -190,7 +192,9 @@ async def step(
         verdict = attrs.evolve(verdict, counterexamples=added)
         source = "counterexamples" if added else "none"
         scores = await asyncio.to_thread(_scores, proposal, task, config)
-    if outcome is None and not added and not tests_only(teacher):
+    if outcome is None and not added and verdict is not None and verdict.exact and verdict.has("beyond_max_len"):
+        outcome = "beyond_max_len"  # proven: the teacher has nothing to show within max_len, and random strings neither
+    elif outcome is None and not added and not tests_only(teacher):
         added = _fallback_examples(task, teacher, config, state.epoch + 1, state.examples)
         source = "random" if added else "none"
         outcome = None if added else "stalled"

@@ -25,9 +25,11 @@ from regexlang.dialects import Dialect, universe
 #: Why a run ended: the teacher accepted (``equivalent`` when it decided on the languages,
 #: ``consistent`` when it only found no disagreement in finite tests or samples), a budget was
 #: spent, nothing new could be learned (the teacher gave no counterexample and no random example
-#: could be drawn), or the target itself could not be judged.
+#: could be drawn), the teacher proved the hypothesis wrong only beyond ``max_len`` and had nothing
+#: to show (``beyond_max_len``), or the target itself could not be judged.
 Outcome = Literal[
-    "equivalent", "consistent", "epochs", "examples", "membership_queries", "tokens", "seconds", "stalled", "invalid_target"
+    "equivalent", "consistent", "epochs", "examples", "membership_queries", "tokens", "seconds", "stalled", "invalid_target",
+    "beyond_max_len",
 ]
 #: The outcomes where the teacher accepted the final hypothesis.
 ACCEPTED: frozenset[Outcome] = frozenset({"equivalent", "consistent"})

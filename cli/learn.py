@@ -172,6 +172,7 @@ def _report(
         "exact": answer.exact,
         "consistent": answer.consistent,
         "outcome": answer.outcome,
+        "reason": answer.reason,
         "accuracy": answer.accuracy,
         "learner": learner,
         "epochs": answer.epochs,
@@ -303,7 +304,8 @@ def learn(
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False))
     else:
-        status = "exact" if answer.exact else "consistent" if answer.consistent else f"not learned ({answer.outcome})"
+        reason = f": {answer.reason}" if answer.reason else ""
+        status = "exact" if answer.exact else "consistent" if answer.consistent else f"not learned ({answer.outcome}{reason})"
         best = "" if answer.consistent or answer.accuracy is None else f" (best hypothesis, accuracy {answer.accuracy:.3f})"
         click.echo(f"regex:    {_shown(report['regex'])}{best}")
         click.echo(f"status:   {status}")

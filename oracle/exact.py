@@ -25,10 +25,14 @@ over Unicode prints a visible character.
 
 When a mode runs short of new counterexamples (loop-free paths are finitely many, and all of them
 may have been shown), the side falls back to the shortest witnesses and then, for plain strings, to
-uniform strings: a round answers with nothing only when that is *proven*, i.e. every witness up to
-``max_len`` was already given (``exhausted``) or none exists (``beyond_max_len``). A search that
-stops on a budget says so (``search_budget``), and a guard of the automata layer (state limit,
-length, depth, memory) becomes an :class:`~oracle.protocol.Issue`, never an exception.
+uniform strings. When that proves that no new witness of length <= ``max_len`` is left (every one
+was already given, or none exists: the hypothesis equals the target up to ``max_len``), the round
+answers with the shortest new witnesses beyond ``max_len``, whatever their length, and says so
+(``beyond_max_len``): a teacher that knows the languages differ never answers "not equivalent"
+with nothing to show, which would leave a learner nothing to learn from (``(xy)+|Q7r`` unrolled 16
+times is right up to length 32; ``a{33}`` has no string that short). A search that stops on a
+budget says so (``search_budget``), and a guard of the automata layer (state limit, length, depth,
+memory) becomes an :class:`~oracle.protocol.Issue`, never an exception.
 
 The ``cegml`` profile (:mod:`oracle.config`) replaces all of this with the reference code's
 sampling (:mod:`oracle.cegml`).
@@ -36,7 +40,7 @@ sampling (:mod:`oracle.cegml`).
 The teacher is a frozen value and keeps no history: ``check(hypothesis, already_given)`` never
 returns a counterexample whose string (or clustered positions) is in ``already_given``, and its
 random choices are seeded by ``config.seed`` and the number of examples already given, so a run is
-reproducible. Every length is at most ``config.max_len``.
+reproducible. Every length is at most ``config.max_len``, except the witnesses beyond it above.
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ from automata import compile_time
 from automata.counting import completions
 from automata.dfa import DFA
 from automata.errors import AutomataError, StateLimitExceeded
-from automata.ops import accepts_many, difference, equivalent, is_empty
+from automata.ops import accepts_many, difference, equivalence_witness, equivalent, is_empty
 from automata.paths import Path, accepting_paths
 from oracle import cegml
 from oracle.clustered import from_path
@@ -168,13 +172,19 @@ class ExactTeacher:
                 examples, examined = self.counterexamples(too_little, too_much, already_given)
             except _DRAW_GUARDS as error:
                 return Verdict(False, mode=mode, issues=(*issues, _none_cegml(f"{type(error).__name__}: {error}")), exact=True)
-            found = issues if examples else (*issues, _none_cegml())
+            found = issues if examples else (*issues, _why_none_cegml(target, guess, self.config))
             return Verdict(False, examples, mode, Spend(0.0, examined), found, exact=True)
         pos, neg = self._sides(too_little, too_much, already_given)
         examples = self._arrange(pos.examples, neg.examples)
-        if not examples or pos.problem or neg.problem:
+        examined = pos.examined + neg.examined
+        if not examples and pos.complete and neg.complete:  # proven: nothing new up to max_len
+            problems: list[str] = []
+            beyond = list(_guarded(lambda: self._beyond(too_little, too_much, already_given), problems))
+            examples, examined = tuple(beyond), examined + len(beyond)
+            issues = (*issues, _beyond_issue(pos, neg, self.config.max_len, examples, problems))
+        elif not examples or pos.problem or neg.problem:
             issues = (*issues, _why_short(pos, neg, self.config.max_len))
-        return Verdict(False, examples, mode, Spend(0.0, pos.examined + neg.examined), issues, exact=True)
+        return Verdict(False, examples, mode, Spend(0.0, examined), issues, exact=True)
 
     def counterexamples(
         self, too_little: DFA, too_much: DFA, already_given: Collection[Counterexample] = ()
@@ -273,6 +283,25 @@ class ExactTeacher:
             return (from_path(p, label, diff) for p in paths)
         return (Example(s, label) for s in _path_strings(paths, 4 * need, rng))
 
+    def _beyond(self, too_little: DFA, too_much: DFA, already_given: Collection[Counterexample]) -> Iterator[Counterexample]:
+        """The shortest new witnesses longer than ``max_len`` (up to ``batch``, of one length, both
+        sides together), for a round that has proven that no new one of length <= ``max_len``
+        exists: a teacher that knows the languages differ never answers with nothing. The shortest
+        string longer than ``max_len`` that an automaton of ``n`` states accepts is at most
+        ``max_len + n`` long (a longer one has a loop past ``max_len`` to cut out), so the walks
+        listed stop there; those up to ``max_len`` are all given already and are skipped."""
+        cfg = self.config
+        given = {identity(e) for e in already_given}
+        found: list[Counterexample] = []
+        for diff, label in ((too_little, True), (too_much, False)):
+            if is_empty(diff):
+                continue
+            edges = Edges(diff, "step" if cfg.clustered else "class")
+            walks = (w for w in shortest_walks(edges, cfg.max_len + diff.n_states) if len(w[1]) > cfg.max_len)
+            found += _fresh(_as_examples(walks, label, diff.alphabet.universe, cfg.clustered), given, cfg.batch)[0]
+        shortest = min(map(length, found), default=0)
+        return itertools.islice((e for e in found if length(e) == shortest), cfg.batch)
+
     def _proven_complete(self, diff: DFA, collisions: int, found: int) -> bool:
         """Whether no other new counterexample exists, once every candidate has been examined: the
         shortest walks list every clustered example, but plain strings are checked by count."""
@@ -304,17 +333,39 @@ def _none_cegml(problem: str = "") -> Issue:
     return Issue("hypothesis", "search_budget", problem or "the reference sampling found no witness within its budgets")
 
 
+def _why_none_cegml(target: DFA, guess: DFA, config: TeacherConfig) -> Issue:
+    """Why the ``cegml`` sampling answered with nothing: its searches stop at ``max_len`` and the
+    reference code then answers with no witness (its loop asks the learner again on the same
+    data), so when the shortest witness is longer the languages differ only beyond ``max_len``;
+    else its budgets stopped it."""
+    try:
+        witness = equivalence_witness(target, guess, state_limit=config.state_limit)
+    except (AutomataError, MemoryError, RecursionError):
+        witness = None
+    if witness is None or len(witness.string) <= config.max_len:
+        return _none_cegml()
+    detail = f"the languages differ only beyond length {config.max_len} (the shortest witness has {len(witness.string)}), where the reference sampling does not look"
+    return Issue("hypothesis", "beyond_max_len", detail)
+
+
+def _beyond_issue(pos: _Side, neg: _Side, max_len: int, beyond: Sequence[Counterexample], problems: Sequence[str]) -> Issue:
+    """What a round that found nothing new up to ``max_len`` answered instead: the record says
+    that its counterexamples lie beyond ``max_len`` (or why there are none)."""
+    shorter = "every one of length <= {} was already given" if pos.collisions or neg.collisions else "none of length <= {} exists"
+    if beyond:
+        return Issue("hypothesis", "beyond_max_len", f"{shorter.format(max_len)}: the shortest beyond it have length {length(beyond[0])}")
+    if problems:
+        return Issue("hypothesis", "search_budget", f"{shorter.format(max_len)}; the search beyond it stopped: {'; '.join(problems)}")
+    return Issue("hypothesis", "exhausted", f"{shorter.format(max_len)}, and every longer witness listed was already given")
+
+
 def _why_short(pos: _Side, neg: _Side, max_len: int) -> Issue:
-    """Why a round returned no (or fewer) counterexamples: only proven claims are made."""
+    """Why a round stopped short of proving that no new counterexample is left (a proven round
+    answers beyond ``max_len``, :func:`_beyond_issue`)."""
     problem = pos.problem or neg.problem
     if problem:
         return Issue("hypothesis", "search_budget", f"the counterexample search stopped: {problem}")
-    if not (pos.complete and neg.complete):
-        detail = f"no new counterexample found within the search budgets (max_len {max_len})"
-        return Issue("hypothesis", "search_budget", detail)
-    if pos.collisions or neg.collisions:
-        return Issue("hypothesis", "exhausted", f"every counterexample of length <= {max_len} was already given")
-    return Issue("hypothesis", "beyond_max_len", f"the languages differ only beyond length {max_len}")
+    return Issue("hypothesis", "search_budget", f"no new counterexample found within the search budgets (max_len {max_len})")
 
 
 def _as_examples(walks: Iterable[Walk], label: bool, universe: CharSet, clustered: bool) -> Iterator[Counterexample]:

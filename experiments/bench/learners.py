@@ -8,7 +8,9 @@ symbolic learner's hypothesis families were added for named KB13 targets, so its
 (:mod:`experiments.datasets.nlrx_extended`; held out until the anchored-rules family was added for
 three of them, so its rows read ``nl-rx-dev``), and on held-out targets no one tuned to: 40 other
 NL-RX regexes (``nl-rx-new``, another draw) and 40 StructuredRegex regexes over printable ASCII
-(:mod:`experiments.datasets.structured_regex`), for several seeds, in these protocols:
+(:mod:`experiments.datasets.structured_regex`), and on 20 repeated words beside a literal
+(``(w)+|v``, ``((w){k})+|v``: :mod:`experiments.datasets.repeats`, drawn by its own seeded
+generator), for several seeds, in these protocols:
 
 * ``paper``: at most 8 initial random examples, 12 epochs of at most 250 clustered counterexamples
   drawn from loop-free paths (the seed paper's Appendix D);
@@ -24,7 +26,7 @@ length to the target's canonical print. Runs are spread over a process pool whos
 :func:`experiments.warmup.warm` first, so a run's time is its own, steady state: loading and
 compiling kernels is a process's start-up, which ``bench startup`` measures. Run:
 
-    python -m experiments.bench.learners [--learners symbolic,rpni] [--datasets simple,extended,kb13,nl-rx,nl-rx-new,structured-regex]
+    python -m experiments.bench.learners [--learners symbolic,rpni] [--datasets simple,extended,kb13,nl-rx,nl-rx-new,structured-regex,repeats]
                                          [--seeds 3] [--protocols paper,shortest,plain] [--quick] [--workers 2]
 """
 
@@ -50,6 +52,7 @@ from cegis.loop import run
 from experiments.data_dir import DEFAULT_DATA_DIR
 from experiments.datasets import Task, load_kb13_extrx, load_paper_list
 from experiments.datasets.nlrx_extended import load_nl_rx_extended
+from experiments.datasets.repeats import repeated_units
 from experiments.datasets.structured_regex import load_structured_regex
 from experiments.progress import reporting
 from experiments.units import loop_task
@@ -64,7 +67,7 @@ PROTOCOLS: dict[Protocol, LoopConfig] = {
     "shortest": LoopConfig(TeacherConfig(batch=1, mode="shortest", clustered=True), Budgets(epochs=100), evaluate=False),
     "plain": LoopConfig(TeacherConfig(batch=250, mode="paths", clustered=False), Budgets(epochs=12), evaluate=False),
 }
-DATASETS = ("simple", "extended", "kb13", "nl-rx", "nl-rx-new", "structured-regex")
+DATASETS = ("simple", "extended", "kb13", "nl-rx", "nl-rx-new", "structured-regex", "repeats")
 #: How a dataset is named in the table: KB13 was the development set, and the first 40 NL-RX
 #: targets became one when the anchored-rules family was added for three of them; ``nl-rx-new``
 #: is 40 NL-RX targets drawn apart from those, that nothing was tuned on.
@@ -110,6 +113,8 @@ def load(dataset: str, data: Path) -> tuple[Task, ...]:
     if dataset == "nl-rx-new":  # another draw, less the targets of the first
         seen = {task.target for task in load("nl-rx", data)}
         return tuple(t for t in load_nl_rx_extended(data / "nl-rx-turk", size=HELD_OUT, seed=1) if t.target not in seen)
+    if dataset == "repeats":
+        return repeated_units()
     if dataset == "structured-regex":
         return tuple(p.task for p in load_structured_regex(data / "structured-regex", "teste")[:HELD_OUT])
     return load_paper_list("simplyrx" if dataset == "simple" else "extrx", data / "cegml" / "regex_list.json", per_cell=None)

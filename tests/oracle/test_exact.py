@@ -15,6 +15,7 @@ import attrs
 import numpy as np
 import pytest
 
+from automata.compile import compile_regex
 from oracle import (
     SuiteConfig,
     TeacherConfig,
@@ -30,7 +31,7 @@ from oracle import (
 )
 from regexlang.ast import EmptySet
 from regexlang.charset import CharSet
-from regexlang.dialects import Dialect, parse
+from regexlang.dialects import Dialect, parse, universe
 
 MODES = ("paths", "shortest", "uniform")
 
@@ -242,10 +243,48 @@ def test_empty_target_is_allowed_and_flagged() -> None:
     assert teacher.check(EmptySet()).equivalent
 
 
-def test_difference_beyond_max_len_and_exhaustion_are_flagged() -> None:
+def test_a_difference_beyond_max_len_is_shown_by_its_shortest_witnesses() -> None:
     teacher = ExactTeacher.from_regex("a{40}", "extended")
     verdict = teacher.check("a{41}")
+    assert not verdict.equivalent and verdict.has("beyond_max_len")
+    assert [e.text() for e in verdict.counterexamples] == ["a" * 40 + ", 1"]  # a{41} is longer
+    again = teacher.check("a{41}", verdict.counterexamples)
+    assert [e.text() for e in again.counterexamples] == ["a" * 41 + ", 0"]
+
+
+@pytest.mark.parametrize("clustered", [True, False])
+@pytest.mark.parametrize("mode", MODES)
+def test_a_hypothesis_right_up_to_max_len_gets_the_shortest_longer_witness(mode: str, clustered: bool) -> None:
+    # (xy)+|Q7r unrolled 16 times is right on every string up to length 32; the shortest strings
+    # where it is wrong, found by enumerating the target's strings, are (xy){17} (and nothing else
+    # of length 34).
+    teacher = ExactTeacher.from_regex("(xy)+|Q7r", "extended").with_config(mode=mode, clustered=clustered)
+    unrolled = "Q7r|" + "xy(" * 15 + "xy" + ")?" * 15
+    target = compile_regex(parse("(xy)+|Q7r", "extended"), universe("extended"))
+    hypothesis = compile_regex(parse(unrolled, "extended"), universe("extended"))
+    wrong = [s for s in ("xy" * k for k in range(1, 30)) if target.accepts(s) != hypothesis.accepts(s)]
+    verdict = teacher.check(unrolled)
+    assert not verdict.equivalent and verdict.has("beyond_max_len") and "length 34" in str(verdict.issues)
+    assert [(e.text(), list(e.strings())) for e in verdict.counterexamples] == [(wrong[0] + ", 1", [wrong[0]])]
+
+
+def test_every_witness_within_max_len_given_the_next_lie_beyond() -> None:
+    teacher = ExactTeacher.from_regex("aa|a{40}", "extended").with_config(clustered=True)
+    first = teacher.check("b")
+    assert {e.text() for e in first.counterexamples} == {"aa, 1", "b, 0"}
+    beyond = teacher.check("b", first.counterexamples)
+    assert [e.text() for e in beyond.counterexamples] == ["a" * 40 + ", 1"]
+    assert beyond.has("beyond_max_len") and "already given" in str(beyond.issues)
+
+
+def test_the_cegml_profile_answers_nothing_beyond_max_len_and_says_so() -> None:
+    teacher = ExactTeacher.from_regex("(xy)+|Q7r", "extended", config=TeacherConfig.cegml())
+    verdict = teacher.check("Q7r|" + "xy(" * 15 + "xy" + ")?" * 15)
     assert not verdict.equivalent and not verdict.counterexamples and verdict.has("beyond_max_len")
+    assert not teacher.check("Q7r").has("beyond_max_len")
+
+
+def test_exhaustion_is_flagged() -> None:
     finite = ExactTeacher.from_regex("ab", "extended")
     first = finite.check("ba")
     again = finite.check("ba", first.counterexamples)
@@ -317,21 +356,24 @@ def test_paths_mode_goes_on_after_every_loop_free_path_was_shown(clustered: bool
 
 @pytest.mark.parametrize(("mode", "clustered"), list(itertools.product(MODES, [False, True])))
 def test_exhaustion_is_claimed_only_when_brute_force_agrees(mode: str, clustered: bool) -> None:
-    """Rounds go on until the teacher says ``exhausted``; then every string up to max_len in the
-    symmetric difference (enumerated and labelled by ``re``) is covered by a given example."""
+    """Rounds go on until the teacher says every witness up to max_len was given; then every string
+    up to max_len in the symmetric difference (enumerated and labelled by ``re``) is covered by a
+    given example, and the round answers with the shortest longer ones instead."""
     target, hypothesis = "(a b + c)*", "(a + c)* b*"
     config = TeacherConfig(mode=mode, clustered=clustered, batch=7, max_len=5)  # type: ignore[arg-type]
     teacher = ExactTeacher.from_regex(target, "simple", config=config)
     given: tuple[Counterexample, ...] = ()
     for _ in range(200):
         verdict = teacher.check(hypothesis, given)
-        assert_genuine(teacher, target, hypothesis, verdict)
-        if not verdict.counterexamples:
+        if verdict.has("beyond_max_len"):
             break
-        assert not verdict.has("exhausted") and not verdict.has("search_budget")
+        assert_genuine(teacher, target, hypothesis, verdict)
+        assert verdict.counterexamples and not verdict.has("exhausted") and not verdict.has("search_budget")
         given = remember(given, verdict)
-    assert [issue.kind for issue in verdict.issues] == ["exhausted"]
+    assert [issue.kind for issue in verdict.issues] == ["beyond_max_len"] and "already given" in str(verdict.issues)
     inside, outside = reference("simple", target), reference("simple", hypothesis)
+    beyond = [s for e in verdict.counterexamples for s in strings_of(e, np.random.default_rng(0))]
+    assert beyond and all(len(s) == 6 and inside(s) != outside(s) for s in beyond)
     differ = [
         "".join(t)
         for n in range(6)

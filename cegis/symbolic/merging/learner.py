@@ -137,9 +137,12 @@ class MergingLearner:
     async def propose(self, context: LearnerContext) -> Proposal:
         """The smallest consistent hypothesis for the context's examples (and, when the learner is
         augmented and the teacher answers with shortest counterexamples, for what they imply), or a
-        typed failure; printed as a draft (the loop prints a run's last one readably)."""
+        typed failure; printed as a draft (the loop prints a run's last one readably). The
+        previous proposal, when the teacher rejected it, is not proposed again."""
         memory = agreement.remembered(context) if self.augmented else agreement.Memory()
-        return await asyncio.to_thread(self.learn, context.examples, context.dialect, context.universe, memory, True)
+        previous, verdict = context.previous, context.verdict
+        refuted = previous.regex if previous is not None and verdict is not None and not verdict.equivalent else None
+        return await asyncio.to_thread(self.learn, context.examples, context.dialect, context.universe, memory, True, refuted)
 
     def learn(
         self,
@@ -148,15 +151,19 @@ class MergingLearner:
         universe: CharSet,
         memory: agreement.Memory = agreement.Memory(),
         draft: bool = False,
+        refuted: Regex | None = None,
     ) -> Proposal:
         """:meth:`propose` without the event loop: a pure function of the examples and the memory
         of earlier proposals (their agreements and the examples those implied), which the
         proposal's memo carries on with the examples implied now. With ``draft`` the hypothesis is
-        printed quickly (:func:`automata.readable.draft`), else readably."""
+        printed quickly (:func:`automata.readable.draft`), else readably. A candidate of the
+        language of ``refuted`` (a hypothesis the teacher rejected) is passed over: a teacher that
+        shows nothing new (every string it has labels both alike) would otherwise get it again
+        while other candidates are consistent."""
         started = time.perf_counter()
         facts = {e.string: e for e in memory.implied}
         with gc_paused():
-            proposal = _learn(examples, dialect, universe, self, memory.agreements, facts, draft)
+            proposal = _learn(examples, dialect, universe, self, memory.agreements, facts, draft, refuted)
         seconds = time.perf_counter() - started
         kept = agreement.Memory(memory.agreements, tuple(facts.values()))
         return attrs.evolve(proposal, cost=LearnerCost(seconds=seconds), memo=kept if kept != agreement.Memory() else None)
@@ -213,6 +220,7 @@ def _learn(
     agreements: Sequence[agreement.Agreement],
     facts: dict[str, Example],
     draft: bool,
+    refuted: Regex | None = None,
 ) -> Proposal:
     problems: list[str] = []
     earlier = agreement.Agreements.compile(agreements, dialect, universe, CHECK_STATE_LIMIT)
@@ -248,7 +256,8 @@ def _learn(
         candidates += [(dfa, how, None) for dfa, how in _finite(examples, universe, earlier, problems)]
         if not fitting or sum(e.label for e in examples) <= MOST_SPELLED_POSITIVES:
             candidates += _spelled(examples, universe, earlier, facts, problems)
-    return _proposed(candidates, examples, dialect, universe, learner, written, problems, earlier if agreements else None, draft)
+    rejected = _refuted(refuted, universe)
+    return _proposed(candidates, examples, dialect, universe, learner, written, problems, earlier if agreements else None, draft, rejected)
 
 
 def _spelled(
@@ -287,6 +296,7 @@ def _proposed(
     problems: list[str],
     earlier: agreement.Agreements | None = None,
     draft: bool = False,
+    refuted: DFA | None = None,
 ) -> Proposal:
     """The candidate of the shortest description (``written``: as plain examples read through the
     class prior are scored, :func:`.scoring.score`) whose printed regex labels every example right,
@@ -295,7 +305,7 @@ def _proposed(
     ``listing_cap`` and no ``earlier`` agreements to keep the answer is never longer than the
     positives listed as alternatives: past that, the shortest consistent print, or the listing. With
     ``draft`` (and no listing to be shorter than) the hypothesis is printed quickly, as a draft
-    (``Proposal.draft``)."""
+    (``Proposal.draft``). A candidate of the ``refuted`` language is passed over."""
     positives = [_representative(e) for e in examples if e.label]
     listed = written and learner.listing_cap and bool(positives) and earlier is None
     listing = unparse(any_of(*map(union_regex, (e for e in examples if e.label))), dialect, universe) if listed else ""
@@ -306,6 +316,9 @@ def _proposed(
         return sorted(found, key=lambda c: score(c[0], positives, c[2], written))
 
     for dfa, how, regex in _runs_looped(ranked(candidates), ranked, earlier):
+        if refuted is not None and equivalent(dfa, refuted):
+            problems.append(f"{how}: the teacher rejected this language")
+            continue
         wrong = misclassified(dfa, examples)
         if wrong:  # its print would be too (prints are exact), and printing costs far more than this
             problems.append(f"{how}: {_misses(wrong)}")
@@ -332,6 +345,16 @@ def _proposed(
     if listed and _check(listing, examples, dialect, universe) is None:
         return Proposal(read_hypothesis(listing, dialect, universe), listing, "the positives listed (every shorter candidate failed)")
     return shortest or _failure("search_exhausted", "; ".join(problems) or "no merge order succeeded")
+
+
+def _refuted(regex: Regex | None, universe: CharSet) -> DFA | None:
+    """The automaton of a rejected hypothesis (None when there is none, or it does not compile)."""
+    if regex is None:
+        return None
+    try:
+        return automaton_of(regex, universe)
+    except AutomataError:
+        return None
 
 
 def _runs_looped(

@@ -12,12 +12,16 @@ from automata.compile import from_text
 from automata.dfa import DFA
 from automata.minimize import minimize
 from cegis.config import Budgets, LoopConfig
+from cegis.learner import LearnerContext
 from cegis.loop import run
 from cegis.state import Task
 from cegis.symbolic.merging import symbolic
 from cegis.symbolic.merging.runs import LONGEST_COUNT, looped_runs
-from oracle import ExactTeacher, TeacherConfig
+from cegis.symbolic.merging.scoring import automaton_of as automaton
+from oracle import Example, ExactTeacher, TeacherConfig, Verdict
+from oracle.clustered import misclassified
 from regexlang import CharSet
+from regexlang.dialects import universe as dialect_universe
 
 
 def strings(dfa: DFA, up_to: int) -> set[str]:
@@ -57,3 +61,33 @@ def test_with_loop_free_paths_the_learner_learns_the_run_instead_of_creeping_its
     teacher = ExactTeacher.from_regex(task.target or "", task.dialect, universe=printable, config=config.teacher_config)
     state = asyncio.run(run(task, symbolic(), teacher, config))
     assert state.outcome == "equivalent" and state.epoch <= 3, (state.epoch, state.hypothesis)
+
+
+def test_a_unit_of_several_characters_repeated_is_looped() -> None:
+    unrolled = minimize(from_text("Q7r|" + "xy(" * 15 + "xy" + ")?" * 15, "extended"))
+    ((looped, _),) = looped_runs(unrolled)
+    assert ops.equivalent(looped, from_text("Q7r|(xy)+", "extended"))
+    (even, _), = looped_runs(minimize(from_text("(aa){1,12}", "extended")))
+    assert ops.equivalent(even, from_text("(aa)+", "extended"))  # a period of its own: the counts stay even
+    assert looped_runs(minimize(from_text("(ab){1,2}|c", "extended"))) == []  # too few units to read a loop
+
+
+def test_a_chain_two_branches_share_is_looped_for_both_at_its_last_unit() -> None:
+    # Minimization shares the tail: a enters b's chain of Y halfway, so looping it at its first
+    # state leaves aY{0,8} bounded; looping its last unit loops both.
+    found = looped_runs(minimize(from_text("aY{0,8}|bY{0,16}", "extended")))
+    assert [how for _, how in found] == ["runs of 17 states looped", "runs of 17 states looped at their last unit"]
+    assert ops.equivalent(found[0][0], from_text("aY{0,8}|bY*", "extended"))
+    assert ops.equivalent(found[1][0], from_text("aY*|bY*", "extended"))
+
+
+def test_a_rejected_hypothesis_is_not_proposed_again_when_nothing_new_is_shown() -> None:
+    positives = [Example("xy" * k, True) for k in range(1, 17)] + [Example("Q7r", True)]
+    examples = (*positives, Example("JZMJ6tzevD1", False), Example("Hn0", False), Example("x", False))
+    universe = dialect_universe("extended")
+    first = asyncio.run(symbolic().propose(LearnerContext("extended", universe, examples)))
+    assert first.regex is not None and ops.equivalent(automaton(first.regex, universe), from_text("Q7r|(xy)+", "extended"))
+    rejected = Verdict(False, exact=False)  # a teacher that says "wrong" and shows nothing new
+    again = asyncio.run(symbolic().propose(LearnerContext("extended", universe, examples, 1, first, rejected)))
+    assert again.regex is not None and not ops.equivalent(automaton(again.regex, universe), automaton(first.regex, universe))
+    assert not misclassified(automaton(again.regex, universe), examples)
