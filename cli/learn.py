@@ -24,7 +24,7 @@ from automata.errors import AutomataError, SizeLimitExceeded
 from automata import compile_time
 from cegis.config import Budgets, LoopConfig
 from cegis.errors import RecordsError
-from cegis.passive import from_examples, printed_for
+from cegis.symbolic.passive import from_examples, printed_for
 from cegis.registry import REGISTRY, UnknownLearner, build, default_passive, spec
 from cegis.records import run_recorded
 from cegis.setup import exact_setting
