@@ -89,6 +89,7 @@ def _verdict_json(verdict: Verdict) -> JSON:
         "equivalent": verdict.equivalent,
         "exact": verdict.exact,
         "mode": verdict.mode,
+        **({"shortest": True} if verdict.shortest else {}),  # absent: no promise
         "counterexamples": len(verdict.counterexamples),
         "issues": [attrs.asdict(i) for i in verdict.issues],
         "seconds": verdict.spend.seconds,
@@ -104,6 +105,7 @@ def _verdict_from_json(data: JSON, counterexamples: tuple[Counterexample, ...]) 
         spend=Spend(data["seconds"], data["strings_examined"]),
         issues=tuple(Issue(**i) for i in data["issues"]),
         exact=data["exact"],
+        shortest=data.get("shortest", False),
     )
 
 

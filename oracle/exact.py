@@ -145,7 +145,8 @@ class ExactTeacher:
         A ``hypothesis`` that is neither text nor a regex tree raises TypeError."""
         started = self.clock()
         verdict = self._judge(self.compile(hypothesis), already_given)
-        return attrs.evolve(verdict, spend=Spend(self.clock() - started, verdict.spend.strings_examined))
+        spend = Spend(self.clock() - started, verdict.spend.strings_examined)
+        return attrs.evolve(verdict, spend=spend, shortest=self.config.promises_shortest)
 
     def _judge(self, hypothesis: Compiled, already_given: Collection[Counterexample]) -> Verdict:
         mode = self.config.mode_name

@@ -83,8 +83,12 @@ class Verdict:
     or samples (False: "no disagreement found" is then consistency, not equivalence, and the loop's
     outcome says ``consistent``). Counterexamples are
     labeled by the target: a positive one (label 1) is in the target and rejected by the hypothesis,
-    a negative one (label 0) the reverse. ``mode`` names how they were chosen (``paths``,
-    ``shortest``, ``uniform``, ``tests``, or a custom oracle's own name).
+    a negative one (label 0) the reverse. ``mode`` names how they were chosen for records and
+    reports (``paths``, ``shortest+clustered``, ``tests``, or a custom oracle's own name); nothing
+    reads it back. What a learner may rely on is a typed field: ``shortest`` (by keyword) is the
+    teacher's promise that the hypothesis labels every string shorter than the shortest
+    counterexample as the target does, so a learner may take those labels as facts (the agreements
+    of :mod:`cegis.symbolic.merging.agreement`, after Ibarra & Jiang).
     """
 
     equivalent: bool
@@ -93,6 +97,7 @@ class Verdict:
     spend: Spend = Spend()
     issues: tuple[Issue, ...] = ()
     exact: bool = attrs.field(kw_only=True)
+    shortest: bool = attrs.field(default=False, kw_only=True)
 
     @property
     def valid(self) -> bool:
