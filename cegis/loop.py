@@ -11,10 +11,12 @@ the run) is printed readably before it is recorded, and that time is the learner
 proposal fails (no regex, does not parse or compile, times out) or the teacher cannot judge the
 hypothesis, the epoch adds the next random labeled examples instead (Appendix D; ``source:
 "random"``), so every epoch adds information; a teacher that keeps its own sample schedule
-(Standard's sizes, ``next_examples``) supplies them itself, so a failed reply still moves the
-schedule on. A learner that declares
-``needs_membership`` (L*) gets the teacher's ``label`` wrapped in a fresh
-:class:`oracle.CountedMembership` each epoch, and the queries it asks are counted into the cost.
+(Standard's sizes, :class:`oracle.ExampleSchedule`) supplies them itself, so a failed reply still
+moves the schedule on. A learner that declares ``needs_membership`` (L*,
+:class:`cegis.learner.AsksMembership`) gets the teacher's ``label`` wrapped in a fresh
+:class:`oracle.CountedMembership` each epoch, and the queries it asks are counted into the cost. A
+proposal that carries its automaton (``Proposal.automaton``) is judged and scored from it, when the
+teacher can take one (:class:`oracle.AutomatonTeacher`), instead of being compiled again.
 
 Any :class:`oracle.Teacher` drives the loop: the exact teacher, a test-suite oracle or a user's own
 object with a ``check`` method. When the target regex is known (``Task.target``) the initial sample
@@ -40,12 +42,20 @@ from automata.dfa import DFA
 from cegis import sampling
 from cegis.config import LoopConfig
 from cegis.hypothesis import presented
-from cegis.learner import Learner, LearnerContext, Proposal, memo_codec
+from cegis.learner import AsksMembership, Learner, LearnerContext, M, Proposal, memo_codec
 from cegis.state import EpochRecord, EpochState, Outcome, RunCost, Source, Task
-from oracle.compiling import compile_subject
+from oracle.compiling import compile_carried, compile_subject
 from oracle.evaluation import EvaluationSet, Scores, evaluation_set, score
 from oracle.examples import Counterexample, Example
-from oracle.protocol import CountedMembership, MembershipOracle, Teacher, Verdict, remember
+from oracle.protocol import (
+    AutomatonTeacher,
+    CountedMembership,
+    ExampleSchedule,
+    MembershipOracle,
+    Teacher,
+    Verdict,
+    remember,
+)
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
 
@@ -74,14 +84,14 @@ def _target(task: Task, config: LoopConfig) -> DFA | None:
 
 
 def _labeler(teacher: Teacher) -> MembershipOracle | None:
-    return teacher if callable(getattr(teacher, "label", None)) else None  # type: ignore[return-value]
+    return teacher if isinstance(teacher, MembershipOracle) else None
 
 
-def wants_membership(learner: Learner, config: LoopConfig) -> bool:
+def wants_membership(learner: Learner[M], config: LoopConfig) -> bool:
     """Whether the learner is handed a membership oracle under ``config``."""
     if config.membership is not None:
         return config.membership
-    return bool(getattr(learner, "needs_membership", False))
+    return isinstance(learner, AsksMembership) and learner.needs_membership
 
 
 def random_examples(
@@ -121,13 +131,13 @@ def spent(state: EpochState, config: LoopConfig) -> Outcome | None:
 
 
 async def step(
-    state: EpochState, learner: Learner, teacher: Teacher, config: LoopConfig, *, clock: Clock = compile_time.clock
+    state: EpochState, learner: Learner[M], teacher: Teacher, config: LoopConfig, *, clock: Clock = compile_time.clock
 ) -> EpochState:
     """One epoch: propose, judge, add what was learned; the next state (``outcome`` set when the
     teacher accepted, could not judge the target, or nothing new could be added)."""
     task = state.task
     counter = _counter(learner, teacher, config)
-    context = LearnerContext(
+    context = LearnerContext[M](
         task.dialect,
         task.universe,
         state.examples,
@@ -157,7 +167,7 @@ async def step(
     accepted: int | None = None
     teacher_seconds = 0.0
     if proposal.regex is not None:
-        verdict = await asyncio.to_thread(teacher.check, proposal.regex, state.examples)
+        verdict = await asyncio.to_thread(_judged, teacher, proposal, state.examples)
         teacher_seconds = verdict.spend.seconds
         if any(i.blocking and i.subject == "target" for i in verdict.issues):
             outcome = "invalid_target"
@@ -171,7 +181,7 @@ async def step(
                 checked += 1
                 teacher_seconds += judged.spend.seconds
                 if judged.equivalent:
-                    proposal = attrs.evolve(proposal, regex=candidate.regex, text=candidate.text)
+                    proposal = attrs.evolve(proposal, regex=candidate.regex, text=candidate.text, automaton=None)
                     verdict, accepted = judged, index
                     outcome = "equivalent" if judged.exact else "consistent"
                     break
@@ -226,13 +236,20 @@ def _fallback_examples(
 ) -> tuple[Counterexample, ...]:
     """What a failed epoch adds: the teacher's own schedule when it keeps one (Standard's sample
     sizes, ``next_examples``), else ``fallback_size`` random labeled examples."""
-    schedule = getattr(teacher, "next_examples", None)
-    if callable(schedule):
-        return tuple(schedule(have))
+    if isinstance(teacher, ExampleSchedule):
+        return tuple(teacher.next_examples(have))
     return random_examples(task, teacher, config, config.fallback_size, epoch, have)
 
 
-def _counter(learner: Learner, teacher: Teacher, config: LoopConfig) -> CountedMembership | None:
+def _judged(teacher: Teacher, proposal: Proposal[M], given: tuple[Counterexample, ...]) -> Verdict:
+    """The teacher's verdict on the proposal's hypothesis, from its automaton when both have one."""
+    assert proposal.regex is not None
+    if proposal.automaton is not None and isinstance(teacher, AutomatonTeacher):
+        return teacher.check_automaton(proposal.regex, proposal.automaton, given)
+    return teacher.check(proposal.regex, given)
+
+
+def _counter(learner: Learner[M], teacher: Teacher, config: LoopConfig) -> CountedMembership | None:
     if not wants_membership(learner, config):
         return None
     labeler = _labeler(teacher)
@@ -247,24 +264,26 @@ def _ends(state: EpochState, added: tuple[Counterexample, ...], spent_now: RunCo
     return spent(following, config) is not None
 
 
-async def _presented(proposal: Proposal, task: Task, config: LoopConfig, clock: Clock) -> Proposal:
+async def _presented(proposal: Proposal[M], task: Task, config: LoopConfig, clock: Clock) -> Proposal[M]:
     """A draft proposal with its hypothesis printed readably (the same language); the time is the
     learner's."""
     assert proposal.regex is not None
     started = clock()
     regex, text = await asyncio.to_thread(
-        presented, proposal.regex, proposal.text, task.dialect, task.universe, config.teacher.state_limit
+        presented, proposal.regex, proposal.text, task.dialect, task.universe, config.teacher.state_limit, proposal.automaton
     )
     cost = attrs.evolve(proposal.cost, seconds=proposal.cost.seconds + clock() - started)
-    return attrs.evolve(proposal, regex=regex, text=text, draft=False, cost=cost)
+    automaton = proposal.automaton if regex is proposal.regex else None  # it is compile_regex's for the old print
+    return attrs.evolve(proposal, regex=regex, text=text, draft=False, cost=cost, automaton=automaton)
 
 
-def _scores(proposal: Proposal, task: Task, config: LoopConfig) -> Scores | None:
+def _scores(proposal: Proposal[M], task: Task, config: LoopConfig) -> Scores | None:
     target = _target(task, config)
     if not config.evaluate or target is None or task.target is None or proposal.regex is None:
         return None
-    guess = compile_subject(
-        proposal.regex, "hypothesis", dialect=task.dialect, universe=task.universe, state_limit=config.teacher.state_limit
+    limit = config.teacher.state_limit
+    guess = compile_carried(
+        proposal.regex, proposal.automaton, "hypothesis", dialect=task.dialect, universe=task.universe, state_limit=limit
     ).dfa
     examples = _evaluation(task.target, task.dialect, task.universe, config)
     if guess is None or examples is None:
@@ -274,7 +293,7 @@ def _scores(proposal: Proposal, task: Task, config: LoopConfig) -> Scores | None
 
 async def run(
     task: Task,
-    learner: Learner,
+    learner: Learner[M],
     teacher: Teacher,
     config: LoopConfig = LoopConfig(),
     *,

@@ -2,7 +2,7 @@
 probes, and the small protocol a user implements to plug in a custom oracle."""
 
 from oracle.clustered import Reading, lift, misclassified, satisfies
-from oracle.compiling import Compiled, compile_subject
+from oracle.compiling import Compiled, compile_carried, compile_subject
 from oracle.config import ORDERS, PROFILES, Order, Profile, TeacherConfig
 from oracle.draws import SearchTooLarge
 from oracle.evaluation import EvaluationSet, Scores, accuracy, evaluation_set, score
@@ -12,7 +12,9 @@ from oracle.examples import ClusteredExample, Counterexample, Example, Spelling,
 from oracle.probes import ProbeReport
 from oracle.protocol import (
     SAMPLING_MODES,
+    AutomatonTeacher,
     CountedMembership,
+    ExampleSchedule,
     Issue,
     IssueKind,
     MembershipOracle,
@@ -28,6 +30,7 @@ __all__ = [
     "ORDERS",
     "PROFILES",
     "SAMPLING_MODES",
+    "AutomatonTeacher",
     "ClusteredExample",
     "Compiled",
     "CountedMembership",
@@ -35,6 +38,7 @@ __all__ = [
     "EvaluationSet",
     "ExactTeacher",
     "Example",
+    "ExampleSchedule",
     "Issue",
     "IssueKind",
     "MembershipOracle",
@@ -54,6 +58,7 @@ __all__ = [
     "TeacherConfig",
     "Verdict",
     "accuracy",
+    "compile_carried",
     "compile_subject",
     "evaluation_set",
     "format_position",
