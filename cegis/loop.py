@@ -25,7 +25,9 @@ strings, Diff Ratio); with only a membership oracle the initial and fallback exa
 strings it labels; with neither, the run starts from the task's given examples (or none: the first
 counterexample then opens the sample).
 
-CPU work (the teacher's check, scoring) runs in a worker thread, so many runs share one event loop.
+CPU work (the teacher's check, scoring) runs in a worker thread, so many runs share one event loop;
+a run starts by settling what earlier runs left (:func:`cegis.gc_pause.settle`), so a process that
+runs many never walks their caches again.
 Apart from wall-clock seconds, a run is a pure function of its task, config, learner and teacher.
 """
 
@@ -41,6 +43,7 @@ from automata import compile_time
 from automata.dfa import DFA
 from cegis import sampling
 from cegis.config import LoopConfig
+from cegis.gc_pause import settle
 from cegis.hypothesis import presented
 from cegis.learner import AsksMembership, Learner, LearnerContext, M, Proposal, memo_codec
 from cegis.state import EpochRecord, EpochState, Outcome, RunCost, Source, Task
@@ -303,7 +306,9 @@ async def run(
 ) -> EpochState:
     """Fold :func:`step` from ``start`` (default: :func:`initial_state`) until the run has an
     outcome. ``on_epoch`` sees every new state as it is made (a records sink, a progress bar);
-    the fold itself writes nothing (:func:`cegis.records.run_recorded` keeps JSON Lines records)."""
+    the fold itself writes nothing (:func:`cegis.records.run_recorded` keeps JSON Lines records).
+    What earlier runs left is settled first (:func:`cegis.gc_pause.settle`)."""
+    settle()
     _counter(learner, teacher, config)  # a learner wanting queries from a teacher that cannot answer fails here
     state = start or initial_state(task, teacher, config)
     while not state.done:

@@ -204,7 +204,8 @@ def _grex_exact(text: str, gold: DFA) -> bool:
 
 def solve(problem: Problem) -> tuple[Problem, Answer, Answer | None]:
     """Both learners on one problem (in a worker process), after earlier problems' garbage is
-    collected and the rest frozen (:func:`cegis.gc_pause.settle`)."""
+    collected and the rest frozen (:func:`cegis.gc_pause.settle`, as ``learn_regex`` does first,
+    but before its clock starts)."""
     settle()
     return problem, ours(problem), grex_best(problem)
 
