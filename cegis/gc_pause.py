@@ -24,6 +24,7 @@ from collections.abc import Iterator
 _lock = threading.Lock()
 _depth = 0
 _resume = False
+_frozen = 0  # objects frozen so far (an upper bound: some died since)
 _settled = 0  # objects frozen by the last settle that collected everything
 
 
@@ -56,12 +57,14 @@ def settle() -> None:
     collected everything, this one unfreezes them first and collects them too: each object is
     walked a bounded number of times on average (as CPython's own oldest generation waits for a
     quarter more), and a long-lived process keeps at most about as much dead as live."""
-    global _settled
+    global _frozen, _settled
     with _lock:
-        everything = gc.get_freeze_count() > 2 * _settled
+        everything = _frozen >= 2 * _settled
         if everything:
             gc.unfreeze()
         gc.collect()
+        fresh = len(gc.get_objects(generation=2))  # a full collection leaves its survivors there
         gc.freeze()
+        _frozen = fresh if everything else _frozen + fresh
         if everything:
-            _settled = gc.get_freeze_count()
+            _settled = _frozen
