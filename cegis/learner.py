@@ -37,7 +37,7 @@ from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
 
 #: The type of a learner's memo (``Any`` when a learner leaves it out).
-M = TypeVar("M", default=Any)
+Memo = TypeVar("Memo", default=Any)
 
 #: Why a proposal carries no usable hypothesis.
 FailureKind = Literal[
@@ -112,7 +112,7 @@ class Candidate:
 
 
 @attrs.frozen
-class Proposal(Generic[M]):
+class Proposal(Generic[Memo]):
     """A learner's answer for one epoch: a hypothesis, or a typed failure; never both missing.
 
     ``text`` is the hypothesis printed in the task's dialect (or the raw answer when it failed to
@@ -134,7 +134,7 @@ class Proposal(Generic[M]):
     reasoning: str = ""
     failure: ProposalFailure | None = None
     cost: LearnerCost = LearnerCost()
-    memo: M | None = None
+    memo: Memo | None = None
     candidates: tuple[Candidate, ...] = ()
     draft: bool = False
     automaton: DFA | None = attrs.field(default=None, eq=False, repr=False)
@@ -150,7 +150,7 @@ class Proposal(Generic[M]):
 
 
 @attrs.frozen
-class LearnerContext(Generic[M]):
+class LearnerContext(Generic[Memo]):
     """Everything a learner may see in one epoch.
 
     ``examples`` are all labeled examples accumulated so far (plain and clustered, in the order
@@ -166,14 +166,14 @@ class LearnerContext(Generic[M]):
     universe: CharSet
     examples: tuple[Counterexample, ...]
     epoch: int = 0
-    previous: Proposal[M] | None = None
+    previous: Proposal[Memo] | None = None
     verdict: Verdict | None = None
     membership: MembershipOracle | None = None
     seed: int = 0
     reading: Reading = "universal"
 
 
-class Learner(Protocol[M]):
+class Learner(Protocol[Memo]):
     """Proposes a hypothesis from what the context shows; failures come back as values."""
 
     @property
@@ -181,7 +181,7 @@ class Learner(Protocol[M]):
         """A short stable name used in records and reports (e.g. ``lstar``, ``rpni``)."""
         ...
 
-    async def propose(self, context: LearnerContext[M]) -> Proposal[M]:
+    async def propose(self, context: LearnerContext[Memo]) -> Proposal[Memo]:
         """The next hypothesis for ``context``, or a typed failure."""
         ...
 
@@ -198,7 +198,7 @@ class AsksMembership(Protocol):
 
 
 @runtime_checkable
-class MemoCodec(Protocol[M]):
+class MemoCodec(Protocol[Memo]):
     """Optional: a learner whose memo must survive a restart encodes it as JSON data.
 
     A run resumed from its records hands the decoded memo back in ``context.previous.memo``, so
@@ -206,21 +206,21 @@ class MemoCodec(Protocol[M]):
     methods gets ``memo=None`` after a resume (fine when its memo is only a cache).
     """
 
-    def encode_memo(self, memo: M) -> object:
+    def encode_memo(self, memo: Memo) -> object:
         """``memo`` as JSON-serialisable data (dicts, lists, strings, numbers, booleans, None)."""
         ...
 
-    def decode_memo(self, data: object) -> M | None:
+    def decode_memo(self, data: object) -> Memo | None:
         """The memo that :meth:`encode_memo` turned into ``data``."""
         ...
 
 
-class RestartableLearner(Learner[M], MemoCodec[M], Protocol[M]):
+class RestartableLearner(Learner[Memo], MemoCodec[Memo], Protocol[Memo]):
     """A learner whose memo survives a restart: a class that declares it (``class
     Mine(RestartableLearner[Table])``) has mypy check that it encodes and decodes the memo it
     proposes."""
 
 
-def memo_codec(learner: Learner[M]) -> MemoCodec[M] | None:
+def memo_codec(learner: Learner[Memo]) -> MemoCodec[Memo] | None:
     """The learner itself when it can encode its memo as JSON, else None."""
-    return cast(MemoCodec[M], learner) if isinstance(learner, MemoCodec) else None
+    return cast(MemoCodec[Memo], learner) if isinstance(learner, MemoCodec) else None

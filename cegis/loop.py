@@ -45,7 +45,7 @@ from cegis import sampling
 from cegis.config import LoopConfig
 from cegis.gc_pause import settle
 from cegis.hypothesis import presented
-from cegis.learner import AsksMembership, Learner, LearnerContext, M, Proposal, memo_codec
+from cegis.learner import AsksMembership, Learner, LearnerContext, Memo, Proposal, memo_codec
 from cegis.state import EpochRecord, EpochState, Outcome, RunCost, Source, Task
 from oracle.compiling import compile_carried, compile_subject
 from oracle.evaluation import EvaluationSet, Scores, evaluation_set, score
@@ -90,7 +90,7 @@ def _labeler(teacher: Teacher) -> MembershipOracle | None:
     return teacher if isinstance(teacher, MembershipOracle) else None
 
 
-def wants_membership(learner: Learner[M], config: LoopConfig) -> bool:
+def wants_membership(learner: Learner[Memo], config: LoopConfig) -> bool:
     """Whether the learner is handed a membership oracle under ``config``."""
     if config.membership is not None:
         return config.membership
@@ -134,13 +134,13 @@ def spent(state: EpochState, config: LoopConfig) -> Outcome | None:
 
 
 async def step(
-    state: EpochState, learner: Learner[M], teacher: Teacher, config: LoopConfig, *, clock: Clock = compile_time.clock
+    state: EpochState, learner: Learner[Memo], teacher: Teacher, config: LoopConfig, *, clock: Clock = compile_time.clock
 ) -> EpochState:
     """One epoch: propose, judge, add what was learned; the next state (``outcome`` set when the
     teacher accepted, could not judge the target, or nothing new could be added)."""
     task = state.task
     counter = _counter(learner, teacher, config)
-    context = LearnerContext[M](
+    context = LearnerContext[Memo](
         task.dialect,
         task.universe,
         state.examples,
@@ -244,7 +244,7 @@ def _fallback_examples(
     return random_examples(task, teacher, config, config.fallback_size, epoch, have)
 
 
-def _judged(teacher: Teacher, proposal: Proposal[M], given: tuple[Counterexample, ...]) -> Verdict:
+def _judged(teacher: Teacher, proposal: Proposal[Memo], given: tuple[Counterexample, ...]) -> Verdict:
     """The teacher's verdict on the proposal's hypothesis, from its automaton when both have one."""
     assert proposal.regex is not None
     if proposal.automaton is not None and isinstance(teacher, AutomatonTeacher):
@@ -252,7 +252,7 @@ def _judged(teacher: Teacher, proposal: Proposal[M], given: tuple[Counterexample
     return teacher.check(proposal.regex, given)
 
 
-def _counter(learner: Learner[M], teacher: Teacher, config: LoopConfig) -> CountedMembership | None:
+def _counter(learner: Learner[Memo], teacher: Teacher, config: LoopConfig) -> CountedMembership | None:
     if not wants_membership(learner, config):
         return None
     labeler = _labeler(teacher)
@@ -267,7 +267,7 @@ def _ends(state: EpochState, added: tuple[Counterexample, ...], spent_now: RunCo
     return spent(following, config) is not None
 
 
-async def _presented(proposal: Proposal[M], task: Task, config: LoopConfig, clock: Clock) -> Proposal[M]:
+async def _presented(proposal: Proposal[Memo], task: Task, config: LoopConfig, clock: Clock) -> Proposal[Memo]:
     """A draft proposal with its hypothesis printed readably (the same language); the time is the
     learner's."""
     assert proposal.regex is not None
@@ -280,7 +280,7 @@ async def _presented(proposal: Proposal[M], task: Task, config: LoopConfig, cloc
     return attrs.evolve(proposal, regex=regex, text=text, draft=False, cost=cost, automaton=automaton)
 
 
-def _scores(proposal: Proposal[M], task: Task, config: LoopConfig) -> Scores | None:
+def _scores(proposal: Proposal[Memo], task: Task, config: LoopConfig) -> Scores | None:
     target = _target(task, config)
     if not config.evaluate or target is None or task.target is None or proposal.regex is None:
         return None
@@ -296,7 +296,7 @@ def _scores(proposal: Proposal[M], task: Task, config: LoopConfig) -> Scores | N
 
 async def run(
     task: Task,
-    learner: Learner[M],
+    learner: Learner[Memo],
     teacher: Teacher,
     config: LoopConfig = LoopConfig(),
     *,

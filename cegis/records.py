@@ -31,7 +31,7 @@ from cegis import loop
 from cegis.config import LoopConfig
 from cegis.errors import RecordsError
 from cegis.hypothesis import read_hypothesis
-from cegis.learner import Learner, LearnerCost, M, MemoCodec, Proposal, ProposalFailure, memo_codec
+from cegis.learner import Learner, LearnerCost, Memo, MemoCodec, Proposal, ProposalFailure, memo_codec
 from cegis.state import EpochRecord, EpochState, RunCost, Task
 from oracle.evaluation import Scores
 from oracle.examples import ClusteredExample, Counterexample, Example
@@ -282,7 +282,7 @@ def _proposal(record: EpochRecord, task: Task, codec: MemoCodec | None) -> Propo
 
 async def run_recorded(
     task: Task,
-    learner: Learner[M],
+    learner: Learner[Memo],
     teacher: Teacher,
     config: LoopConfig,
     path: Path | None,
