@@ -148,10 +148,10 @@ class ExactTeacher:
     def check_automaton(self, hypothesis: Regex, automaton: DFA, already_given: Collection[Counterexample] = ()) -> Verdict:
         """:meth:`check` of ``hypothesis`` from its minimal DFA ``automaton`` (compiled again when
         it is over another universe than the teacher's; :class:`oracle.AutomatonTeacher`)."""
-        cfg = self.config
+        limit = self.config.state_limit
         return self._checked(
             lambda: compile_carried(
-                hypothesis, automaton, "hypothesis", dialect=self.dialect, universe=self.universe, state_limit=cfg.state_limit
+                hypothesis, automaton, "hypothesis", dialect=self.dialect, universe=self.universe, state_limit=limit
             ),
             already_given,
         )
