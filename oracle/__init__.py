@@ -2,7 +2,7 @@
 probes, and the small protocol a user implements to plug in a custom oracle."""
 
 from oracle.clustered import Reading, lift, misclassified, satisfies
-from oracle.compiling import Compiled, compile_carried, compile_subject
+from oracle.compiling import Compiled, compile_subject
 from oracle.config import ORDERS, PROFILES, Order, Profile, TeacherConfig
 from oracle.draws import SearchTooLarge
 from oracle.evaluation import EvaluationSet, Scores, accuracy, evaluation_set, score
@@ -58,7 +58,6 @@ __all__ = [
     "TeacherConfig",
     "Verdict",
     "accuracy",
-    "compile_carried",
     "compile_subject",
     "evaluation_set",
     "format_position",
