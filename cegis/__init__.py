@@ -8,7 +8,7 @@ A run: ``state = await run(task, learner, teacher, config)``; one epoch:
 from cegis.config import Budgets, LoopConfig
 from cegis.learner import Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.loop import initial_state, run, step
-from cegis.passive import LearnedRegex, learn_regex
+from cegis.symbolic.passive import LearnedRegex, learn_regex
 from cegis.records import run_recorded
 from cegis.setup import exact_setting
 from cegis.state import EpochRecord, EpochState, Outcome, RunCost, Task

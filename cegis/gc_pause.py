@@ -8,9 +8,10 @@ runs with the collector off peaked at the same memory, 605 MB against 600 MB, wi
 objects left). Reference counting frees as before; the collector resumes when the last call that
 paused it ends (calls may overlap in threads).
 
-A process that runs many learners one after another (a benchmark's or an experiment's worker)
-calls :func:`settle` between runs, so the caches earlier runs left are not walked again by every
-full collection.
+Between runs the loop settles by itself (:func:`cegis.loop.run` and :func:`cegis.learn_regex` call
+:func:`settle` before they start), so a process that runs many tasks one after another (a user's
+script, a benchmark's or an experiment's worker) neither walks the caches earlier runs left at every
+full collection nor needs to know this module exists.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from collections.abc import Iterator
 _lock = threading.Lock()
 _depth = 0
 _resume = False
+_frozen = 0  # objects frozen so far (an upper bound: some died since)
+_settled = 0  # objects frozen by the last settle that collected everything
 
 
 @contextlib.contextmanager
@@ -45,11 +48,23 @@ def gc_paused() -> Iterator[None]:
 
 def settle() -> None:
     """Collect the cyclic garbage so far, then leave every object that survives out of later
-    collections (``gc.freeze``). For a process that runs many learners one after another (a
-    benchmark's or an experiment's worker), between runs: the caches earlier runs leave (printed
-    regexes, compiled automata, encoded words) grow to millions of objects, and each full
-    collection walked them all, 0.5-1.7 s charged to whichever run it fell in. A frozen object
-    still dies by reference counting; only a cycle among frozen objects that later turns to
-    garbage stays."""
-    gc.collect()
-    gc.freeze()
+    collections (``gc.freeze``). Between runs: the caches earlier runs leave (printed regexes,
+    compiled automata, encoded words) grow to millions of objects, and each full collection walked
+    them all, 0.5-1.7 s charged to whichever run it fell in.
+
+    A frozen object still dies by reference counting, but a cycle among frozen objects that turns
+    to garbage would stay. So once the frozen objects have doubled since the last settle that
+    collected everything, this one unfreezes them first and collects them too: each object is
+    walked a bounded number of times on average (as CPython's own oldest generation waits for a
+    quarter more), and a long-lived process keeps at most about as much dead as live."""
+    global _frozen, _settled
+    with _lock:
+        everything = _frozen >= 2 * _settled
+        if everything:
+            gc.unfreeze()
+        gc.collect()
+        fresh = len(gc.get_objects(generation=2))  # a full collection leaves its survivors there
+        gc.freeze()
+        _frozen = fresh if everything else _frozen + fresh
+        if everything:
+            _settled = _frozen

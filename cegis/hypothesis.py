@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 
 from automata.compile import compile_regex
+from automata.dfa import DFA
 from automata.errors import AutomataError
 from automata.ops import equivalent
 from automata.readable import readable
@@ -41,13 +42,16 @@ def read_hypothesis(text: str, dialect: Dialect, universe: CharSet) -> Regex:
     return EmptySet() if text == EMPTY_LANGUAGE else parse(text, dialect, universe)
 
 
-def presented(regex: Regex, text: str, dialect: Dialect, universe: CharSet, state_limit: int) -> tuple[Regex, str]:
-    """The hypothesis ``regex`` (printed as ``text``) in its readable print
-    (:func:`automata.readable.readable`) when that is shorter, checked to have the same language;
-    else unchanged (also on a tie, and when it cannot be compiled within ``state_limit`` states or
-    printed)."""
+def presented(
+    regex: Regex, text: str, dialect: Dialect, universe: CharSet, state_limit: int, dfa: DFA | None = None
+) -> tuple[Regex, str]:
+    """The hypothesis ``regex`` (printed as ``text``, its minimal DFA ``dfa`` when the learner built
+    it) in its readable print (:func:`automata.readable.readable`) when that is shorter, checked to
+    have the same language; else unchanged (also on a tie, and when it cannot be compiled within
+    ``state_limit`` states or printed)."""
     try:
-        dfa = compile_regex(regex, universe, state_limit=state_limit)
+        if dfa is None or dfa.alphabet.universe != universe or dfa.n_states > state_limit:
+            dfa = compile_regex(regex, universe, state_limit=state_limit)
         shown = readable(dfa, size_limit=state_limit, dialect=dialect)
         shown_text = print_hypothesis(shown, dialect, universe)
         if len(shown_text) >= len(text) or not equivalent(compile_regex(shown, universe, state_limit=state_limit), dfa):

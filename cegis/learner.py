@@ -6,7 +6,16 @@ Following the teacher's pattern (:class:`oracle.Teacher`), a learner is anything
 own cost and, when nothing usable came out, a typed :class:`ProposalFailure` instead of an
 exception. A learner that needs memory across epochs (L*'s observation table, an LLM's previous
 reasoning) returns it in ``Proposal.memo`` and receives it back as ``context.previous.memo``: the
-learner object itself stays immutable, so a run is a pure fold over epoch states.
+learner object itself stays immutable, so a run is a pure fold over epoch states. The memo's type is
+the type parameter of :class:`Learner`, :class:`LearnerContext` and :class:`Proposal` (``Any`` when
+left out), so mypy checks that a learner reads back the memo it proposed.
+
+Optional abilities are declared, each by a small protocol the loop asks with ``isinstance``: a
+learner that asks membership queries (:class:`AsksMembership`), one whose memo survives a restart
+(:class:`MemoCodec`; :class:`RestartableLearner` is both protocols at once, for a learner class
+that wants mypy to check its codec against its memo). A proposal may carry the automaton of its
+hypothesis (``Proposal.automaton``), which the teacher and the scorer then use instead of compiling
+the hypothesis again.
 
 CPU-bound learners must not block the event loop (run their search in a worker thread), so many
 runs can share one process.
@@ -14,16 +23,21 @@ runs can share one process.
 
 from __future__ import annotations
 
-from typing import Literal, Protocol, cast
+from typing import Any, Generic, Literal, Protocol, cast, runtime_checkable
 
 import attrs
+from typing_extensions import TypeVar
 
+from automata.dfa import DFA
 from oracle.clustered import Reading
 from oracle.examples import Counterexample
 from oracle.protocol import MembershipOracle, Verdict
 from regexlang.ast import Regex
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
+
+#: The type of a learner's memo (``Any`` when a learner leaves it out).
+Memo = TypeVar("Memo", default=Any)
 
 #: Why a proposal carries no usable hypothesis.
 FailureKind = Literal[
@@ -98,7 +112,7 @@ class Candidate:
 
 
 @attrs.frozen
-class Proposal:
+class Proposal(Generic[Memo]):
     """A learner's answer for one epoch: a hypothesis, or a typed failure; never both missing.
 
     ``text`` is the hypothesis printed in the task's dialect (or the raw answer when it failed to
@@ -108,7 +122,11 @@ class Proposal:
     tried (the seed paper's Alg. 2 checks each try for equivalence): when ``regex`` is not
     equivalent, the loop asks the teacher about each of them and the first equivalent one wins.
     ``draft`` says ``text`` is a quick print (:func:`automata.readable.draft`): the loop prints a
-    run's last hypothesis readably (:func:`cegis.hypothesis.presented`).
+    run's last hypothesis readably (:func:`cegis.hypothesis.presented`). ``automaton``, when the
+    learner built it anyway, is the minimal DFA of ``regex`` over the task's universe as
+    :func:`automata.compile_regex` builds it: the teacher (an :class:`oracle.AutomatonTeacher`) and
+    the loop's scoring use it instead of compiling ``regex`` again. Records keep the printed
+    ``text``, never the automaton, so it must be the language of the print.
     """
 
     regex: Regex | None
@@ -116,9 +134,10 @@ class Proposal:
     reasoning: str = ""
     failure: ProposalFailure | None = None
     cost: LearnerCost = LearnerCost()
-    memo: object = None
+    memo: Memo | None = None
     candidates: tuple[Candidate, ...] = ()
     draft: bool = False
+    automaton: DFA | None = attrs.field(default=None, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if (self.regex is None) == (self.failure is None):
@@ -131,7 +150,7 @@ class Proposal:
 
 
 @attrs.frozen
-class LearnerContext:
+class LearnerContext(Generic[Memo]):
     """Everything a learner may see in one epoch.
 
     ``examples`` are all labeled examples accumulated so far (plain and clustered, in the order
@@ -147,14 +166,14 @@ class LearnerContext:
     universe: CharSet
     examples: tuple[Counterexample, ...]
     epoch: int = 0
-    previous: Proposal | None = None
+    previous: Proposal[Memo] | None = None
     verdict: Verdict | None = None
     membership: MembershipOracle | None = None
     seed: int = 0
     reading: Reading = "universal"
 
 
-class Learner(Protocol):
+class Learner(Protocol[Memo]):
     """Proposes a hypothesis from what the context shows; failures come back as values."""
 
     @property
@@ -162,12 +181,24 @@ class Learner(Protocol):
         """A short stable name used in records and reports (e.g. ``lstar``, ``rpni``)."""
         ...
 
-    async def propose(self, context: LearnerContext) -> Proposal:
+    async def propose(self, context: LearnerContext[Memo]) -> Proposal[Memo]:
         """The next hypothesis for ``context``, or a typed failure."""
         ...
 
 
-class MemoCodec(Protocol):
+@runtime_checkable
+class AsksMembership(Protocol):
+    """Optional: a learner that asks membership queries (L*) says so, and the loop hands it the
+    teacher's ``label`` (unless ``LoopConfig.membership`` decides otherwise)."""
+
+    @property
+    def needs_membership(self) -> bool:
+        """Whether the learner must be given a membership oracle."""
+        ...
+
+
+@runtime_checkable
+class MemoCodec(Protocol[Memo]):
     """Optional: a learner whose memo must survive a restart encodes it as JSON data.
 
     A run resumed from its records hands the decoded memo back in ``context.previous.memo``, so
@@ -175,17 +206,21 @@ class MemoCodec(Protocol):
     methods gets ``memo=None`` after a resume (fine when its memo is only a cache).
     """
 
-    def encode_memo(self, memo: object) -> object:
+    def encode_memo(self, memo: Memo) -> object:
         """``memo`` as JSON-serialisable data (dicts, lists, strings, numbers, booleans, None)."""
         ...
 
-    def decode_memo(self, data: object) -> object:
+    def decode_memo(self, data: object) -> Memo | None:
         """The memo that :meth:`encode_memo` turned into ``data``."""
         ...
 
 
-def memo_codec(learner: Learner) -> MemoCodec | None:
+class RestartableLearner(Learner[Memo], MemoCodec[Memo], Protocol[Memo]):
+    """A learner whose memo survives a restart: a class that declares it (``class
+    Mine(RestartableLearner[Table])``) has mypy check that it encodes and decodes the memo it
+    proposes."""
+
+
+def memo_codec(learner: Learner[Memo]) -> MemoCodec[Memo] | None:
     """The learner itself when it can encode its memo as JSON, else None."""
-    if callable(getattr(learner, "encode_memo", None)) and callable(getattr(learner, "decode_memo", None)):
-        return cast(MemoCodec, learner)
-    return None
+    return cast(MemoCodec[Memo], learner) if isinstance(learner, MemoCodec) else None

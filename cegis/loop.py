@@ -11,12 +11,14 @@ the run) is printed readably before it is recorded, and that time is the learner
 proposal fails (no regex, does not parse or compile, times out) or the teacher cannot judge the
 hypothesis, the epoch adds the next random labeled examples instead (Appendix D; ``source:
 "random"``), so every epoch adds information; a teacher that keeps its own sample schedule
-(Standard's sizes, ``next_examples``) supplies them itself, so a failed reply still moves the
-schedule on. An exact teacher that proves the hypothesis wrong only beyond ``max_len`` and shows
-nothing (the ``cegml`` profile, as the reference code) ends the run (``beyond_max_len``): random
-strings, all within ``max_len``, would only spend the epochs. A learner that declares
-``needs_membership`` (L*) gets the teacher's ``label`` wrapped in a fresh
-:class:`oracle.CountedMembership` each epoch, and the queries it asks are counted into the cost.
+(Standard's sizes, :class:`oracle.ExampleSchedule`) supplies them itself, so a failed reply still
+moves the schedule on. An exact teacher that proves the hypothesis wrong only beyond ``max_len`` and
+shows nothing (the ``cegml`` profile, as the reference code) ends the run (``beyond_max_len``):
+random strings, all within ``max_len``, would only spend the epochs. A learner that declares ``needs_membership`` (L*,
+:class:`cegis.learner.AsksMembership`) gets the teacher's ``label`` wrapped in a fresh
+:class:`oracle.CountedMembership` each epoch, and the queries it asks are counted into the cost. A
+proposal that carries its automaton (``Proposal.automaton``) is judged and scored from it, when the
+teacher can take one (:class:`oracle.AutomatonTeacher`), instead of being compiled again.
 
 Any :class:`oracle.Teacher` drives the loop: the exact teacher, a test-suite oracle or a user's own
 object with a ``check`` method. When the target regex is known (``Task.target``) the initial sample
@@ -25,7 +27,9 @@ strings, Diff Ratio); with only a membership oracle the initial and fallback exa
 strings it labels; with neither, the run starts from the task's given examples (or none: the first
 counterexample then opens the sample).
 
-CPU work (the teacher's check, scoring) runs in a worker thread, so many runs share one event loop.
+CPU work (the teacher's check, scoring) runs in a worker thread, so many runs share one event loop;
+a run starts by settling what earlier runs left (:func:`cegis.gc_pause.settle`), so a process that
+runs many never walks their caches again.
 Apart from wall-clock seconds, a run is a pure function of its task, config, learner and teacher.
 """
 
@@ -41,13 +45,22 @@ from automata import compile_time
 from automata.dfa import DFA
 from cegis import sampling
 from cegis.config import LoopConfig
+from cegis.gc_pause import settle
 from cegis.hypothesis import presented
-from cegis.learner import Learner, LearnerContext, Proposal, memo_codec
+from cegis.learner import AsksMembership, Learner, LearnerContext, Memo, Proposal, memo_codec
 from cegis.state import EpochRecord, EpochState, Outcome, RunCost, Source, Task
-from oracle.compiling import compile_subject
+from oracle.compiling import compile_carried, compile_subject
 from oracle.evaluation import EvaluationSet, Scores, evaluation_set, score
 from oracle.examples import Counterexample, Example
-from oracle.protocol import CountedMembership, MembershipOracle, Teacher, Verdict, remember
+from oracle.protocol import (
+    AutomatonTeacher,
+    CountedMembership,
+    ExampleSchedule,
+    MembershipOracle,
+    Teacher,
+    Verdict,
+    remember,
+)
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
 
@@ -76,14 +89,14 @@ def _target(task: Task, config: LoopConfig) -> DFA | None:
 
 
 def _labeler(teacher: Teacher) -> MembershipOracle | None:
-    return teacher if callable(getattr(teacher, "label", None)) else None  # type: ignore[return-value]
+    return teacher if isinstance(teacher, MembershipOracle) else None
 
 
-def wants_membership(learner: Learner, config: LoopConfig) -> bool:
+def wants_membership(learner: Learner[Memo], config: LoopConfig) -> bool:
     """Whether the learner is handed a membership oracle under ``config``."""
     if config.membership is not None:
         return config.membership
-    return bool(getattr(learner, "needs_membership", False))
+    return isinstance(learner, AsksMembership) and learner.needs_membership
 
 
 def random_examples(
@@ -134,13 +147,13 @@ def spent(state: EpochState, config: LoopConfig) -> Outcome | None:
 
 
 async def step(
-    state: EpochState, learner: Learner, teacher: Teacher, config: LoopConfig, *, clock: Clock = compile_time.clock
+    state: EpochState, learner: Learner[Memo], teacher: Teacher, config: LoopConfig, *, clock: Clock = compile_time.clock
 ) -> EpochState:
     """One epoch: propose, judge, add what was learned; the next state (``outcome`` set when the
     teacher accepted, could not judge the target, or nothing new could be added)."""
     task = state.task
     counter = _counter(learner, teacher, config)
-    context = LearnerContext(
+    context = LearnerContext[Memo](
         task.dialect,
         task.universe,
         state.examples,
@@ -170,7 +183,7 @@ async def step(
     accepted: int | None = None
     teacher_seconds = 0.0
     if proposal.regex is not None:
-        verdict = await asyncio.to_thread(teacher.check, proposal.regex, state.examples)
+        verdict = await asyncio.to_thread(_judged, teacher, proposal, state.examples)
         teacher_seconds = verdict.spend.seconds
         if any(i.blocking and i.subject == "target" for i in verdict.issues):
             outcome = "invalid_target"
@@ -184,7 +197,7 @@ async def step(
                 checked += 1
                 teacher_seconds += judged.spend.seconds
                 if judged.equivalent:
-                    proposal = attrs.evolve(proposal, regex=candidate.regex, text=candidate.text)
+                    proposal = attrs.evolve(proposal, regex=candidate.regex, text=candidate.text, automaton=None)
                     verdict, accepted = judged, index
                     outcome = "equivalent" if judged.exact else "consistent"
                     break
@@ -241,13 +254,20 @@ def _fallback_examples(
 ) -> tuple[Counterexample, ...]:
     """What a failed epoch adds: the teacher's own schedule when it keeps one (Standard's sample
     sizes, ``next_examples``), else ``fallback_size`` random labeled examples."""
-    schedule = getattr(teacher, "next_examples", None)
-    if callable(schedule):
-        return tuple(schedule(have))
+    if isinstance(teacher, ExampleSchedule):
+        return tuple(teacher.next_examples(have))
     return random_examples(task, teacher, config, config.fallback_size, epoch, have)
 
 
-def _counter(learner: Learner, teacher: Teacher, config: LoopConfig) -> CountedMembership | None:
+def _judged(teacher: Teacher, proposal: Proposal[Memo], given: tuple[Counterexample, ...]) -> Verdict:
+    """The teacher's verdict on the proposal's hypothesis, from its automaton when both have one."""
+    assert proposal.regex is not None
+    if proposal.automaton is not None and isinstance(teacher, AutomatonTeacher):
+        return teacher.check_automaton(proposal.regex, proposal.automaton, given)
+    return teacher.check(proposal.regex, given)
+
+
+def _counter(learner: Learner[Memo], teacher: Teacher, config: LoopConfig) -> CountedMembership | None:
     if not wants_membership(learner, config):
         return None
     labeler = _labeler(teacher)
@@ -262,24 +282,26 @@ def _ends(state: EpochState, added: tuple[Counterexample, ...], spent_now: RunCo
     return spent(following, config) is not None
 
 
-async def _presented(proposal: Proposal, task: Task, config: LoopConfig, clock: Clock) -> Proposal:
+async def _presented(proposal: Proposal[Memo], task: Task, config: LoopConfig, clock: Clock) -> Proposal[Memo]:
     """A draft proposal with its hypothesis printed readably (the same language); the time is the
     learner's."""
     assert proposal.regex is not None
     started = clock()
     regex, text = await asyncio.to_thread(
-        presented, proposal.regex, proposal.text, task.dialect, task.universe, config.teacher.state_limit
+        presented, proposal.regex, proposal.text, task.dialect, task.universe, config.teacher.state_limit, proposal.automaton
     )
     cost = attrs.evolve(proposal.cost, seconds=proposal.cost.seconds + clock() - started)
-    return attrs.evolve(proposal, regex=regex, text=text, draft=False, cost=cost)
+    automaton = proposal.automaton if regex is proposal.regex else None  # it is compile_regex's for the old print
+    return attrs.evolve(proposal, regex=regex, text=text, draft=False, cost=cost, automaton=automaton)
 
 
-def _scores(proposal: Proposal, task: Task, config: LoopConfig) -> Scores | None:
+def _scores(proposal: Proposal[Memo], task: Task, config: LoopConfig) -> Scores | None:
     target = _target(task, config)
     if not config.evaluate or target is None or task.target is None or proposal.regex is None:
         return None
-    guess = compile_subject(
-        proposal.regex, "hypothesis", dialect=task.dialect, universe=task.universe, state_limit=config.teacher.state_limit
+    limit = config.teacher.state_limit
+    guess = compile_carried(
+        proposal.regex, proposal.automaton, "hypothesis", dialect=task.dialect, universe=task.universe, state_limit=limit
     ).dfa
     examples = _evaluation(task.target, task.dialect, task.universe, config)
     if guess is None or examples is None:
@@ -289,7 +311,7 @@ def _scores(proposal: Proposal, task: Task, config: LoopConfig) -> Scores | None
 
 async def run(
     task: Task,
-    learner: Learner,
+    learner: Learner[Memo],
     teacher: Teacher,
     config: LoopConfig = LoopConfig(),
     *,
@@ -299,7 +321,9 @@ async def run(
 ) -> EpochState:
     """Fold :func:`step` from ``start`` (default: :func:`initial_state`) until the run has an
     outcome. ``on_epoch`` sees every new state as it is made (a records sink, a progress bar);
-    the fold itself writes nothing (:func:`cegis.records.run_recorded` keeps JSON Lines records)."""
+    the fold itself writes nothing (:func:`cegis.records.run_recorded` keeps JSON Lines records).
+    What earlier runs left is settled first (:func:`cegis.gc_pause.settle`)."""
+    settle()
     _counter(learner, teacher, config)  # a learner wanting queries from a teacher that cannot answer fails here
     state = start or initial_state(task, teacher, config)
     while not state.done:

@@ -31,7 +31,7 @@ from cegis import loop
 from cegis.config import LoopConfig
 from cegis.errors import RecordsError
 from cegis.hypothesis import read_hypothesis
-from cegis.learner import Learner, LearnerCost, MemoCodec, Proposal, ProposalFailure, memo_codec
+from cegis.learner import Learner, LearnerCost, Memo, MemoCodec, Proposal, ProposalFailure, memo_codec
 from cegis.state import EpochRecord, EpochState, RunCost, Task
 from oracle.evaluation import Scores
 from oracle.examples import ClusteredExample, Counterexample, Example
@@ -89,6 +89,7 @@ def _verdict_json(verdict: Verdict) -> JSON:
         "equivalent": verdict.equivalent,
         "exact": verdict.exact,
         "mode": verdict.mode,
+        **({"shortest": True} if verdict.shortest else {}),  # absent: no promise
         "counterexamples": len(verdict.counterexamples),
         "issues": [attrs.asdict(i) for i in verdict.issues],
         "seconds": verdict.spend.seconds,
@@ -104,6 +105,7 @@ def _verdict_from_json(data: JSON, counterexamples: tuple[Counterexample, ...]) 
         spend=Spend(data["seconds"], data["strings_examined"]),
         issues=tuple(Issue(**i) for i in data["issues"]),
         exact=data["exact"],
+        shortest=data.get("shortest", False),
     )
 
 
@@ -280,7 +282,7 @@ def _proposal(record: EpochRecord, task: Task, codec: MemoCodec | None) -> Propo
 
 async def run_recorded(
     task: Task,
-    learner: Learner,
+    learner: Learner[Memo],
     teacher: Teacher,
     config: LoopConfig,
     path: Path | None,

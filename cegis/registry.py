@@ -6,7 +6,8 @@ whether it needs membership queries, and a rank: the default learner of ``python
 the highest-ranked one that needs no membership queries. Registering a learner is one line in
 :data:`REGISTRY`; a user's own learner needs no registration: wherever a learner is named (``cli
 learn --learner``, a plan file), ``"package.module:factory"`` names a zero-argument callable that
-returns one.
+returns one; it is called once, and its learner says whether it asks membership queries
+(:class:`cegis.learner.AsksMembership`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any, cast
 
 import attrs
 
-from cegis.learner import Learner
+from cegis.learner import AsksMembership, Learner
 
 
 @attrs.frozen
@@ -28,10 +29,12 @@ class LearnerSpec:
     summary: str
     membership: bool = False  # needs a membership oracle (only teachers with `label` can drive it)
     rank: int = 0  # among learners without membership queries, the highest rank is the default
+    built: Learner | None = attrs.field(default=None, eq=False, repr=False)  # a user's, built once
 
     def build(self) -> Learner:
-        """A fresh learner."""
-        return cast(Learner, _factory(self.constructor)())
+        """A fresh learner (a user's learner is the one built to read its spec: learners are
+        immutable values, so sharing it is safe)."""
+        return self.built if self.built is not None else cast(Learner, _factory(self.constructor)())
 
 
 REGISTRY: dict[str, LearnerSpec] = {
@@ -60,7 +63,8 @@ class UnknownLearner(LookupError):
 
 def spec(name: str) -> LearnerSpec:
     """How to build the learner ``name``: a registered one, or a ``module:factory`` (imported and
-    built once here to read its ``needs_membership``); :class:`UnknownLearner` says why not."""
+    built here, once, to read its ``needs_membership``; :meth:`LearnerSpec.build` hands that learner
+    out); :class:`UnknownLearner` says why not."""
     if name in REGISTRY:
         return REGISTRY[name]
     if ":" not in name:
@@ -68,7 +72,8 @@ def spec(name: str) -> LearnerSpec:
     learner = _factory(name)()
     if not callable(getattr(learner, "propose", None)) or not isinstance(getattr(learner, "name", None), str):
         raise UnknownLearner(f"{name} did not return a learner (an object with a `name` and an async `propose`)")
-    return LearnerSpec(name, name, f"user learner {name}", bool(getattr(learner, "needs_membership", False)))
+    membership = isinstance(learner, AsksMembership) and learner.needs_membership
+    return LearnerSpec(name, name, f"user learner {name}", membership, built=learner)
 
 
 def build(name: str) -> Learner:

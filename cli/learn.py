@@ -33,7 +33,7 @@ from cegis.answer import Answer, answer_of
 from cegis.config import Budgets, LoopConfig
 from cegis.errors import RecordsError
 from cegis.given import GivenExamplesError, examples_from_csv, labeled, strings_from_lines
-from cegis.passive import from_examples, printed_for
+from cegis.symbolic.passive import from_examples, printed_for
 from cegis.registry import REGISTRY, default_passive
 from cegis.records import run_recorded
 from cegis.setup import exact_setting
@@ -46,7 +46,7 @@ from experiments.errors import RunDirectoryBusy
 from experiments.lock import records_lock
 from oracle import SAMPLING_MODES, Example, SuiteOracle, Teacher, TeacherConfig
 from oracle.config import PROFILES
-from oracle.protocol import ContradictoryTeacher
+from oracle.protocol import ContradictoryTeacher, MembershipOracle
 from regexlang import DIALECTS, Dialect, RegexError, RegexSyntaxError, parse
 from regexlang.flavors import ANCHORINGS, FLAVORS, Anchoring, Flavor
 
@@ -273,8 +273,9 @@ def learn(
     teacher_config = TeacherConfig(batch=batch, mode=mode, clustered=clustered, profile=profile)  # type: ignore[arg-type]
     config = LoopConfig(teacher=teacher_config, budgets=Budgets(epochs=max_epochs), seed=seed)
     task, teacher = _setting(target, given, str(examples or positives or "inline strings"), dialect, config)
-    membership = name != LLM and user_spec(name).membership
-    if membership and not callable(getattr(teacher, "label", None)):
+    chosen_spec = None if name == LLM else user_spec(name)
+    membership = chosen_spec is not None and chosen_spec.membership
+    if membership and not isinstance(teacher, MembershipOracle):
         raise BadInput(f"learner {name!r} asks membership queries, which only --target can answer")
     records = _records_file(records)
     started = compile_time.clock()  # compiling kernels (a first run) is not learning time
@@ -285,7 +286,8 @@ def learn(
 
                 state = asyncio.run(run_llm(task, teacher, config, options_from(**llm), records=records))
             else:
-                chosen = from_examples() if given is not None and name == FROM_EXAMPLES else built(name)
+                assert chosen_spec is not None  # every name but the LLM's has a spec
+                chosen = from_examples() if given is not None and name == FROM_EXAMPLES else built(chosen_spec)
                 state = asyncio.run(run_recorded(task, chosen, teacher, config, records))
     except RunDirectoryBusy as error:
         raise BadInput(f"--records: {error}") from None

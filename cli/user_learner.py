@@ -3,8 +3,8 @@
 A user's code may fail where the registry's learners cannot: a factory that needs arguments or
 raises, a ``propose`` that returns something other than a :class:`cegis.Proposal`. Each is the
 user's to fix, so each is one :class:`BadInput` line naming the factory (exit code 2), never a
-traceback from deep inside the loop: :func:`user_spec` builds the factory once to read what it
-asks, and :class:`Checked` wraps the learner so a wrong answer stops the run with its type.
+traceback from deep inside the loop: :func:`user_spec` builds the factory once (the learner it
+hands out), and :class:`Checked` wraps the learner so a wrong answer stops the run with its type.
 """
 
 from __future__ import annotations
@@ -51,9 +51,9 @@ class Checked:
         return getattr(self._learner, name)
 
 
-def built(name: str) -> Any:
-    """A fresh learner ``name``; a user's learner wrapped in :class:`Checked`."""
-    chosen = user_spec(name)
+def built(chosen: LearnerSpec) -> Any:
+    """The learner of ``chosen`` (a user's, built once by :func:`user_spec`, wrapped in :class:`Checked`)."""
+    name = chosen.name
     try:
         learner = chosen.build()
     except Exception as error:  # noqa: BLE001 - the user's factory may raise anything

@@ -19,7 +19,6 @@ from typing import Any
 
 import attrs
 
-from cegis.gc_pause import settle
 from cegis.llm.acegis import HardeningCycle, harden
 from llm.protocol import ChatClient
 from cegis.registry import build
@@ -36,9 +35,7 @@ JSON = dict[str, Any]
 
 
 def run_symbolic_unit(unit: Unit, plan: Plan, run_dir: Path) -> JSON:
-    """Run (or resume) a unit whose learner needs no model; returns its closing run record. The
-    garbage earlier units left is collected first and the rest frozen (:func:`cegis.gc_pause.settle`)."""
-    settle()
+    """Run (or resume) a unit whose learner needs no model; returns its closing run record."""
     return asyncio.run(_symbolic(unit, plan, run_dir))
 
 

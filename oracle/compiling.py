@@ -60,6 +60,19 @@ def compile_subject(
         return Compiled(tree, None, (guard_issue(subject, error),))
 
 
+def compile_carried(
+    regex: Regex, automaton: DFA | None, subject: Subject, *, dialect: Dialect, universe: CharSet, state_limit: int
+) -> Compiled:
+    """:func:`compile_subject` of ``regex``, taking ``automaton`` (its minimal DFA, built by a learner)
+    when it is over ``universe``; an automaton past ``state_limit`` states is the same issue as a
+    compile that passes it."""
+    if automaton is None or automaton.alphabet.universe != universe:
+        return compile_subject(regex, subject, dialect=dialect, universe=universe, state_limit=state_limit)
+    if automaton.n_states > state_limit:
+        return Compiled(regex, None, (Issue(subject, "state_limit", str(StateLimitExceeded("the DFA", state_limit))),))
+    return Compiled(regex, automaton, language_issues(automaton, subject))
+
+
 def guard_issue(subject: Subject, error: Exception) -> Issue:
     """A ``resource_limit`` issue for an error raised by a length, depth or memory guard."""
     return Issue(subject, "resource_limit", f"{type(error).__name__}: {error}" if str(error) else type(error).__name__)

@@ -93,6 +93,13 @@ class TeacherConfig:
         return "loose" if self.profile == "cegml" else "universal"
 
     @property
+    def promises_shortest(self) -> bool:
+        """Whether a verdict's shortest counterexample is a shortest disagreement (``Verdict.shortest``):
+        ``shortest`` mode of the ``improved`` profile; the ``cegml`` profile's draw
+        (:mod:`oracle.cegml`) makes no such promise."""
+        return self.mode == "shortest" and self.profile != "cegml"
+
+    @property
     def mode_name(self) -> str:
         """The mode as recorded in verdicts, e.g. ``paths`` or ``shortest+clustered``."""
         return self.mode + ("+clustered" if self.clustered else "") + ("@cegml" if self.profile == "cegml" else "")

@@ -60,7 +60,7 @@ from automata.ops import accepts_many, difference, equivalence_witness, equivale
 from automata.paths import Path, accepting_paths
 from oracle import cegml
 from oracle.clustered import from_path
-from oracle.compiling import Compiled, compile_subject, guard_issue
+from oracle.compiling import Compiled, compile_carried, compile_subject, guard_issue
 from oracle.config import Order, TeacherConfig
 from oracle.draws import Edges, Grain, SearchTooLarge, Walk, random_strings, random_walks, shortest_walks
 from oracle.examples import ClusteredExample, Counterexample, Example, ExampleKey, identity, length
@@ -147,9 +147,24 @@ class ExactTeacher:
     def check(self, hypothesis: str | Regex, already_given: Collection[Counterexample] = ()) -> Verdict:
         """Decide equivalence; on disagreement return up to ``config.batch`` new counterexamples.
         A ``hypothesis`` that is neither text nor a regex tree raises TypeError."""
+        return self._checked(lambda: self.compile(hypothesis), already_given)
+
+    def check_automaton(self, hypothesis: Regex, automaton: DFA, already_given: Collection[Counterexample] = ()) -> Verdict:
+        """:meth:`check` of ``hypothesis`` from its minimal DFA ``automaton`` (compiled again when
+        it is over another universe than the teacher's; :class:`oracle.AutomatonTeacher`)."""
+        limit = self.config.state_limit
+        return self._checked(
+            lambda: compile_carried(
+                hypothesis, automaton, "hypothesis", dialect=self.dialect, universe=self.universe, state_limit=limit
+            ),
+            already_given,
+        )
+
+    def _checked(self, compiled: Callable[[], Compiled], already_given: Collection[Counterexample]) -> Verdict:
         started = self.clock()
-        verdict = self._judge(self.compile(hypothesis), already_given)
-        return attrs.evolve(verdict, spend=Spend(self.clock() - started, verdict.spend.strings_examined))
+        verdict = self._judge(compiled(), already_given)
+        spend = Spend(self.clock() - started, verdict.spend.strings_examined)
+        return attrs.evolve(verdict, spend=spend, shortest=self.config.promises_shortest)
 
     def _judge(self, hypothesis: Compiled, already_given: Collection[Counterexample]) -> Verdict:
         mode = self.config.mode_name

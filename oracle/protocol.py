@@ -5,7 +5,10 @@ Following AALpy, the learner, the teacher and the loop are separate objects: the
 that method is a :class:`Teacher` — no base class to inherit — so an exact DFA teacher, a hidden
 test suite or a user's own oracle are interchangeable. A learner that asks membership queries uses
 a :class:`MembershipOracle` (``label(string) -> bool``), wrapped in :class:`CountedMembership` when
-the queries must be counted.
+the queries must be counted. A teacher's optional abilities are protocols too, which the loop asks
+with ``isinstance``: answering membership queries (:class:`MembershipOracle`), keeping its own
+schedule of examples (:class:`ExampleSchedule`), and judging a hypothesis from the automaton its
+learner already built (:class:`AutomatonTeacher`).
 
 The teacher keeps no memory between rounds: what was already shown to the learner is an immutable
 collection passed in, and :func:`remember` folds a verdict's counterexamples into it, so a run is a
@@ -19,11 +22,12 @@ verdict invalid, the others are flags.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
-from typing import Literal, Protocol, get_args
+from collections.abc import Collection, Iterable, Sequence
+from typing import Literal, Protocol, get_args, runtime_checkable
 
 import attrs
 
+from automata.dfa import DFA
 from oracle.examples import Counterexample, Example, ExampleKey, identity
 from regexlang.ast import Regex
 
@@ -83,8 +87,12 @@ class Verdict:
     or samples (False: "no disagreement found" is then consistency, not equivalence, and the loop's
     outcome says ``consistent``). Counterexamples are
     labeled by the target: a positive one (label 1) is in the target and rejected by the hypothesis,
-    a negative one (label 0) the reverse. ``mode`` names how they were chosen (``paths``,
-    ``shortest``, ``uniform``, ``tests``, or a custom oracle's own name).
+    a negative one (label 0) the reverse. ``mode`` names how they were chosen for records and
+    reports (``paths``, ``shortest+clustered``, ``tests``, or a custom oracle's own name); nothing
+    reads it back. What a learner may rely on is a typed field: ``shortest`` (by keyword) is the
+    teacher's promise that the hypothesis labels every string shorter than the shortest
+    counterexample as the target does, so a learner may take those labels as facts (the agreements
+    of :mod:`cegis.symbolic.merging.agreement`, after Ibarra & Jiang).
     """
 
     equivalent: bool
@@ -93,6 +101,7 @@ class Verdict:
     spend: Spend = Spend()
     issues: tuple[Issue, ...] = ()
     exact: bool = attrs.field(kw_only=True)
+    shortest: bool = attrs.field(default=False, kw_only=True)
 
     @property
     def valid(self) -> bool:
@@ -128,8 +137,33 @@ class Teacher(Protocol):
         ...
 
 
+@runtime_checkable
+class AutomatonTeacher(Teacher, Protocol):
+    """Optional for a teacher: it judges a hypothesis from its minimal DFA, which the learner built
+    anyway (``Proposal.automaton``), instead of compiling the hypothesis again."""
+
+    def check_automaton(
+        self, hypothesis: Regex, automaton: DFA, already_given: Collection[Counterexample] = ...
+    ) -> Verdict:
+        """:meth:`Teacher.check` of ``hypothesis``, whose minimal DFA over the task's universe (as
+        :func:`automata.compile_regex` builds it) is ``automaton``."""
+        ...
+
+
+@runtime_checkable
+class ExampleSchedule(Protocol):
+    """Optional for a teacher that keeps its own schedule of examples (Standard's sample sizes):
+    when a proposal fails, the loop adds the schedule's next examples instead of random ones."""
+
+    def next_examples(self, already_given: Collection[Counterexample]) -> Sequence[Counterexample]:
+        """The examples that follow ``already_given`` in the schedule."""
+        ...
+
+
+@runtime_checkable
 class MembershipOracle(Protocol):
-    """A membership oracle: whether the target contains a string."""
+    """A membership oracle: whether the target contains a string (optional for a teacher: one that
+    has it can drive a learner that asks queries, and label random examples)."""
 
     def label(self, string: str) -> bool:
         """Whether ``string`` is in the target language."""

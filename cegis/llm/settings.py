@@ -5,7 +5,7 @@ each setting the papers evaluate (seed paper Sec. 4-5 and Appendix D; A-CEGIS; S
 
 * **Standard**: no counterexamples, random labeled samples growing on a log scale (3 → 3000); the
   run succeeds at the first size whose proposal is equivalent. The learner makes one plain draw per
-  epoch; the schedule is the loop's business (:mod:`cegis.llm.runs`).
+  epoch; the schedule is its teacher's (:class:`cegis.llm.setup.SampleSchedule`).
 * **Single**: one draw per epoch on the accumulated (clustered) counterexamples, regularization on
   or off.
 * **Agentic**: Single plus reflection on the previous epoch and a repair loop, keeping the

@@ -67,8 +67,9 @@ class SampleSchedule:
         """Equivalent, or not with the next batch of the sample schedule as new examples."""
         verdict = self.exact.check(hypothesis, already_given)
         if verdict.equivalent or not verdict.valid:
-            return attrs.evolve(verdict, counterexamples=(), mode=STANDARD_MODE)
-        return attrs.evolve(verdict, counterexamples=self.next_examples(already_given), mode=STANDARD_MODE)
+            return attrs.evolve(verdict, counterexamples=(), mode=STANDARD_MODE, shortest=False)
+        sample = self.next_examples(already_given)
+        return attrs.evolve(verdict, counterexamples=sample, mode=STANDARD_MODE, shortest=False)
 
     def next_examples(self, already_given: Collection[Counterexample]) -> tuple[Example, ...]:
         """Fresh labeled strings up to the next size of the schedule. The loop asks for them when a

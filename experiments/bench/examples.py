@@ -5,7 +5,7 @@ Two sources of problems, neither tuned to: (a) StructuredRegex (Ye et al. 2020, 
 generated practical targets (ZIP code, hex colour, ISO date, …) with 20 + 20, 100 + 100 and
 500 + 500 examples (positives drawn from the target, negatives one edit away from target strings).
 Each answer is scored on held-out strings: half from the gold language, half its near misses
-(one edit away, outside it). Beside ours (:func:`cegis.passive.learn_regex`), grex (an optional
+(one edit away, outside it). Beside ours (:func:`cegis.symbolic.passive.learn_regex`), grex (an optional
 ``bench`` extra) learns from the same positives with each of its option sets, and the best set per
 problem counts (a choice grex's user cannot make without the held-out strings). The table gives
 held-out accuracy, exact equivalence with the gold regex, the median printed length over the gold
@@ -32,7 +32,7 @@ from automata import DFA, accepts_many, compile_regex, equivalent, sample_string
 from automata.errors import AutomataError
 from automata.minimize import minimize
 from cegis.gc_pause import settle
-from cegis.passive import learn_regex
+from cegis.symbolic.passive import learn_regex
 from experiments.data_dir import DEFAULT_DATA_DIR
 from experiments.datasets.structured_regex import load_structured_regex
 from experiments.progress import reporting
@@ -205,7 +205,8 @@ def _grex_exact(text: str, gold: DFA) -> bool:
 
 def solve(problem: Problem) -> tuple[Problem, Answer, Answer | None]:
     """Both learners on one problem (in a worker process), after earlier problems' garbage is
-    collected and the rest frozen (:func:`cegis.gc_pause.settle`)."""
+    collected and the rest frozen (:func:`cegis.gc_pause.settle`, as ``learn_regex`` does first,
+    but before its clock starts)."""
     settle()
     return problem, ours(problem), grex_best(problem)
 

@@ -126,7 +126,7 @@ def run_job(job: Job) -> Result:
     task = job.task
     teacher = ExactTeacher.from_regex(task.target, task.dialect, universe=task.alphabet, config=config.teacher_config)
     learner = registry.build(job.learner)
-    settle()  # earlier runs' garbage collected and the rest frozen: no run pays to walk their caches
+    settle()  # as the run does first, but before the clock starts: what earlier runs left is not timed
     started, cpu = time.perf_counter(), time.process_time()
     state = asyncio.run(run(loop_task(task), learner, teacher, config))
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu

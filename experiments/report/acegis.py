@@ -2,11 +2,11 @@
 
 Each run's hypotheses are re-judged on the test-suite oracle rebuilt from the gold regex, the
 description and the suite settings the run recorded in its fingerprint (the suite is deterministic,
-so it is the one the run saw), through
-:func:`cegis.llm.trajectory.trajectory`; the metrics' exact definitions live there. A run that hardened
-(``acegis-full``) has its repaired hypotheses appended as hardening turns, read from its
-``hardening`` record, so robust success is that of the hypothesis the run ended with. Beside an
-arm on NL-RX-Turk whose setting the paper ran, a row labeled as the paper's shows its figures.
+so it is the one the run saw), through :func:`experiments.report.trajectory.trajectory`; the
+metrics' exact definitions live there. A run that hardened (``acegis-full``) has its repaired
+hypotheses appended as hardening turns, read from its ``hardening`` record, so robust success is
+that of the hypothesis the run ended with. Beside an arm on NL-RX-Turk whose setting the paper ran,
+a row labeled as the paper's shows its figures.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from collections import Counter
 from collections.abc import Sequence
 
 from cegis.llm.settings import SETTINGS
-from cegis.llm.trajectory import Trajectory, summarize, trajectory
 from experiments.errors import DamagedRecords
 from experiments.report.load import UnitResult
 from experiments.report.published import ACEGIS
 from experiments.report.tables import groups, markdown
+from experiments.report.trajectory import Trajectory, summarize, trajectory
 from oracle.testsuite import SuiteConfig, SuiteOracle
 from regexlang.charset import CharSet
 

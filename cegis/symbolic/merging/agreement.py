@@ -57,7 +57,7 @@ def agreements(context: LearnerContext) -> tuple[Agreement, ...]:
     known = previous.memo.agreements if previous is not None and isinstance(previous.memo, Memory) else ()
     if previous is None or not previous.ok or verdict is None or not verdict.counterexamples:
         return known
-    if verdict.mode.split("+")[0] != "shortest" or "@" in verdict.mode:
+    if not verdict.shortest:
         return known
     below = min(map(length, verdict.counterexamples))
     if not below or any(a.below > below for a in known):

@@ -335,7 +335,7 @@ def _proposed(
         if problem is None:
             states = dfa.n_states - (dead_state(dfa) is not None)
             reasoning = f"{how} over {len(dfa.alphabet)} {learner.granularity}: {states} states"
-            proposal = Proposal(read_hypothesis(text, dialect, universe), text, reasoning, draft=drafted)
+            proposal = _carrying(text, dialect, universe, reasoning, drafted)
             if not listed or len(text) <= len(listing):
                 return proposal
             if shortest is None or len(text) < len(shortest.text):
@@ -343,7 +343,7 @@ def _proposed(
             continue
         problems.append(f"{how}: {problem}")
     if listed and _check(listing, examples, dialect, universe) is None:
-        return Proposal(read_hypothesis(listing, dialect, universe), listing, "the positives listed (every shorter candidate failed)")
+        return _carrying(listing, dialect, universe, "the positives listed (every shorter candidate failed)")
     return shortest or _failure("search_exhausted", "; ".join(problems) or "no merge order succeeded")
 
 
@@ -355,6 +355,12 @@ def _refuted(regex: Regex | None, universe: CharSet) -> DFA | None:
         return automaton_of(regex, universe)
     except AutomataError:
         return None
+
+
+def _carrying(text: str, dialect: Dialect, universe: CharSet, reasoning: str, draft: bool = False) -> Proposal:
+    """The proposal of the printed ``text`` with the automaton :func:`_check` compiled it to (remembered)."""
+    regex = read_hypothesis(text, dialect, universe)
+    return Proposal(regex, text, reasoning, draft=draft, automaton=automaton_of(regex, universe))
 
 
 def _runs_looped(

@@ -18,7 +18,7 @@ from cegis.llm.setup import prepare_llm_run
 from cegis.loop import run
 from cegis.llm.settings import setting_named
 from cegis.state import EpochState, Task
-from cegis.llm.trajectory import from_records, similarity, summarize, tree_edit_distance, trajectory
+from experiments.report.trajectory import from_records, similarity, summarize, tree_edit_distance, trajectory
 from oracle.examples import Example
 from oracle.testsuite import SuiteOracle
 from regexlang.dialects import parse

@@ -1,5 +1,6 @@
 """Agreements: what a shortest counterexample implies (below its length the hypothesis was right),
-derived only from a shortest-mode verdict, carried in the memo through a resume with the examples
+derived only from a verdict that promises shortest counterexamples (``Verdict.shortest``, which any
+teacher may set), carried in the memo through a resume with the examples
 they implied, and kept by the symbolic learner's next hypothesis (checked by enumerating every
 short string with ``re``)."""
 
@@ -9,6 +10,7 @@ import asyncio
 import itertools
 import json
 import re
+from collections.abc import Collection
 from pathlib import Path
 
 import pytest
@@ -16,47 +18,63 @@ import pytest
 from automata import compile_regex
 from cegis.config import Budgets, LoopConfig
 from cegis.learner import LearnerContext, Proposal
+from cegis.loop import run
 from cegis.records import run_recorded
 from cegis.symbolic.merging import symbolic
 from cegis.symbolic.merging.agreement import Agreement, Agreements, Memory, agreements, decode, encode, remembered
 from cegis.state import Task
-from oracle import ClusteredExample, Example, ExactTeacher, TeacherConfig, Verdict
+from oracle import ClusteredExample, Counterexample, Example, ExactTeacher, TeacherConfig, Verdict, matcher
 from regexlang import CharSet, parse
+from regexlang.ast import Regex
 from tests.cegis.test_records import check_resumes
 
 SIGMA = CharSet.of("ab")
 
 
-def context(mode: str, counterexamples: tuple[Example | ClusteredExample, ...], memo: object = None) -> LearnerContext:
+def context(shortest: bool, counterexamples: tuple[Example | ClusteredExample, ...], memo: object = None) -> LearnerContext:
     previous = Proposal(parse("a*", "python", SIGMA), "a*", memo=memo)
-    verdict = Verdict(False, counterexamples, mode, exact=True)
+    verdict = Verdict(False, counterexamples, "any", exact=True, shortest=shortest)
     return LearnerContext("python", SIGMA, counterexamples, epoch=1, previous=previous, verdict=verdict)
 
 
 def test_a_shortest_verdict_adds_an_agreement_below_its_shortest_counterexample() -> None:
     answer = (Example("bab", True), ClusteredExample((SIGMA, SIGMA), False, SIGMA))
-    assert agreements(context("shortest+clustered", answer)) == (Agreement("a*", 2),)
+    assert agreements(context(True, answer)) == (Agreement("a*", 2),)
     earlier = Memory((Agreement("b", 1),))
-    assert agreements(context("shortest", answer[:1], memo=earlier)) == (Agreement("a*", 3),)  # it implies "b"'s
+    assert agreements(context(True, answer[:1], memo=earlier)) == (Agreement("a*", 3),)  # it implies "b"'s
     longer = Memory((Agreement("b", 4),))
-    assert agreements(context("shortest", answer[:1], memo=longer)) == longer.agreements
-    assert agreements(context("shortest", answer[:1], memo=Memory((Agreement("b", 3),)))) == (Agreement("a*", 3),)
+    assert agreements(context(True, answer[:1], memo=longer)) == longer.agreements
+    assert agreements(context(True, answer[:1], memo=Memory((Agreement("b", 3),)))) == (Agreement("a*", 3),)
 
 
 def test_the_implied_examples_are_remembered_whatever_the_verdict() -> None:
     memo = Memory((Agreement("b", 4),), (Example("bb", False), Example("", True)))
-    assert remembered(context("shortest", (Example("bab", True),), memo=memo)) == memo
-    assert remembered(context("paths", (Example("a", True),), memo=memo)) == memo
-    assert remembered(context("shortest", (Example("a", True),))) == Memory((Agreement("a*", 1),))
+    assert remembered(context(True, (Example("bab", True),), memo=memo)) == memo
+    assert remembered(context(False, (Example("a", True),), memo=memo)) == memo
+    assert remembered(context(True, (Example("a", True),))) == Memory((Agreement("a*", 1),))
 
 
-@pytest.mark.parametrize("mode", ["paths", "uniform+clustered", "shortest@cegml"])
-def test_other_teachers_imply_nothing(mode: str) -> None:
-    assert agreements(context(mode, (Example("bab", True),))) == ()
+def test_a_verdict_without_the_promise_implies_nothing() -> None:
+    assert agreements(context(False, (Example("bab", True),))) == ()
+
+
+@pytest.mark.parametrize(
+    ("config", "promise"),
+    [
+        (TeacherConfig(mode="shortest"), True),
+        (TeacherConfig(mode="shortest", clustered=True), True),
+        (TeacherConfig(mode="paths", clustered=True), False),
+        (TeacherConfig(mode="uniform"), False),
+        (TeacherConfig.cegml(mode="shortest"), False),  # the reference code's draw promises nothing
+    ],
+)
+def test_the_exact_teacher_promises_shortest_counterexamples_only_in_shortest_mode(config: TeacherConfig, promise: bool) -> None:
+    verdict = ExactTeacher.from_regex("(ab)*", "python", universe=SIGMA, config=config).check(parse("a*", "python", SIGMA))
+    assert verdict.counterexamples and verdict.shortest == promise
 
 
 def test_an_empty_counterexample_implies_nothing() -> None:
-    assert agreements(context("shortest", (Example("", True),))) == ()
+    assert agreements(context(True, (Example("", True),))) == ()
 
 
 def test_the_memory_survives_json() -> None:
@@ -136,3 +154,34 @@ def test_clustered_examples_and_an_agreement_are_all_kept(target: str, below: in
     for n in range(below):
         for word in map("".join, itertools.product("abc", repeat=n)):
             assert bool(re.fullmatch(proposal.text, word)) == bool(re.fullmatch(target, word)), word
+
+
+class ShortlexTeacher:
+    """A user's own teacher: it knows the target as a Python regex and answers with the first
+    disagreement in shortlex order, so it may promise shortest counterexamples."""
+
+    def __init__(self, target: str, promise: bool) -> None:
+        self.target, self.promise = target, promise
+
+    def check(self, hypothesis: Regex, already_given: Collection[Counterexample] = ()) -> Verdict:
+        accepts = matcher(hypothesis, SIGMA)
+        given = {e.string for e in already_given if isinstance(e, Example)}
+        for word in ("".join(t) for n in range(9) for t in itertools.product("ab", repeat=n)):
+            label = re.fullmatch(self.target, word) is not None
+            if accepts(word) != label and word not in given:
+                return Verdict(False, (Example(word, label),), "shortlex", exact=False, shortest=self.promise)
+        return Verdict(True, (), "shortlex", exact=False, shortest=self.promise)
+
+
+@pytest.mark.parametrize("promise", [True, False])
+def test_a_users_teacher_that_promises_shortest_counterexamples_gives_the_learner_agreements(promise: bool) -> None:
+    task = Task("python", examples=(Example("ab", True), Example("b", False)), universe=SIGMA)
+    config = LoopConfig(budgets=Budgets(epochs=12), evaluate=False)
+    state = asyncio.run(run(task, symbolic(), ShortlexTeacher("a(ba)*b?", promise), config))
+    assert state.outcome == "consistent"
+    carried = [r.memo for r in state.records if r.memo]
+    assert bool(carried) == promise  # agreements (and what they imply) are kept only on the promise
+    memories = [decode(memo) for memo in carried]
+    for agreed in (a for memory in memories if isinstance(memory, Memory) for a in memory.agreements):
+        for word in ("".join(t) for n in range(agreed.below) for t in itertools.product("ab", repeat=n)):
+            assert (re.fullmatch(agreed.hypothesis, word) is None) == (re.fullmatch("a(ba)*b?", word) is None), word  # true below

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from automata import compile_regex, equivalent
 from automata.minimize import minimize
-from cegis.passive import from_examples
+from cegis.symbolic.passive import from_examples
 from cegis.symbolic.merging.prior import class_cuts, lifted
 from cegis.symbolic.merging.templates import template_hypotheses
 from oracle import ClusteredExample, Example

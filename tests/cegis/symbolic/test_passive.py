@@ -7,7 +7,7 @@ import re
 import pytest
 
 from cegis import learn_regex
-from cegis.passive import ContradictoryExamples, printed_for
+from cegis.symbolic.passive import ContradictoryExamples, printed_for
 from regexlang import CharSet, parse
 from regexlang.ast import Complement, concat, text
 

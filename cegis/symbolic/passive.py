@@ -16,6 +16,7 @@ import attrs
 from automata.compile import compile_regex
 from automata.minimize import minimize
 from automata.readable import readable
+from cegis.gc_pause import settle
 from oracle.clustered import misclassified
 from oracle.examples import Example
 from regexlang.ast import Regex, text, union
@@ -66,6 +67,7 @@ def learn_regex(
     if both:
         raise ContradictoryExamples(f"{sorted(both)[0]!r} is both a positive and a negative example")
     examples = [Example(s, True) for s in wanted] + [Example(s, False) for s in unwanted]
+    settle()  # what earlier calls left is not walked again by every collection
     proposal = from_examples().learn(examples, "python", universe)
     tree = proposal.regex if proposal.regex is not None else union(*map(text, wanted))
     dfa = minimize(compile_regex(tree, universe, state_limit=STATE_LIMIT))
