@@ -32,10 +32,11 @@ DESCRIPTION = "an a followed by any number of b and c"
 BUDGET = "48"
 
 
-def learn_args(setting: str, base_url: str, tmp_path: Path, *extra: str) -> list[str]:
+def learn_args(setting: str, base_url: str, tmp_path: Path, *extra: str, log: Path | None = None) -> list[str]:
+    log = tmp_path / "calls.sqlite3" if log is None else log
     args = ["learn", "--target", TARGET, "--dialect", "simple", "--learner", "llm", "--setting", setting,
             "--base-url", base_url, "--max-completion-tokens", BUDGET, "--max-epochs", "2", "--batch", "4",
-            "--records", str(tmp_path / "records.jsonl"), "--call-log", str(tmp_path / "calls.sqlite3"), "--json"]
+            "--records", str(tmp_path / "records.jsonl"), "--call-log", str(log), "--json"]
     if setting.startswith("acegis"):
         args += ["--description", DESCRIPTION]
     return args + list(extra)
@@ -81,8 +82,8 @@ def test_the_guard_falls_back_to_a_valid_answer_when_the_model_never_conforms(ba
     assert epochs and all(json.dumps(line).count('"fallback"') for line in epochs), epochs[0]
 
 
-def _command(base_url: str, tmp_path: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "cli", *learn_args("agentic", base_url, tmp_path, *extra)]
+def _command(base_url: str, tmp_path: Path, *extra: str, log: Path | None = None) -> list[str]:
+    return [sys.executable, "-m", "cli", *learn_args("agentic", base_url, tmp_path, *extra, log=log)]
 
 
 def test_a_killed_run_resumes_without_paying_a_call_twice_and_replays_exactly(
@@ -110,9 +111,9 @@ def test_a_killed_run_resumes_without_paying_a_call_twice_and_replays_exactly(
     local_server.stop()
     replay_dir = tmp_path / "replay"
     replay_dir.mkdir()
-    (replay_dir / "calls.sqlite3").write_bytes(log.read_bytes())
     replayed = subprocess.run(
-        _command("http://127.0.0.1:9/v1", replay_dir, "--call-log-mode", "replay"), cwd=ROOT, env=env, capture_output=True, text=True
+        _command("http://127.0.0.1:9/v1", replay_dir, "--call-log-mode", "replay", log=log),
+        cwd=ROOT, env=env, capture_output=True, text=True,
     )
     assert replayed.returncode in (0, 1), replayed.stderr
     fresh = [without_wall_clock(line) for line in records(replay_dir / "records.jsonl")]
