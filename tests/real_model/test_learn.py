@@ -62,6 +62,10 @@ def test_every_setting_family_runs_end_to_end(setting: str, base_url: str, tmp_p
     assert report["learner"] == "llm" and report["epochs"] >= 1
     lines = records(tmp_path / "records.jsonl")
     assert lines[-1]["type"] == "run"
+    # whatever the model wrote (prose, an unclosed <ans>, a reply cut at the budget), every epoch
+    # without a hypothesis says why, in a failure kind
+    epochs = [line for line in lines if line["type"] == "epoch"]
+    assert epochs and all(e["hypothesis"] is not None or e["failure"]["kind"] for e in epochs)
     calls = logged_calls(tmp_path / "calls.sqlite3")
     assert calls and all(kind != "failed" for _, kind, _, _ in calls)
     # the tokens are the server's: every reply reported its usage, and no reply ran past its budget
