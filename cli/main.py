@@ -24,6 +24,7 @@ COMMANDS = {
     "regex": LazyCommand("cli.regex:regex", "Parse a regex, show its metrics, compare it with another."),
     "bench": LazyCommand("cli.bench:bench", "Performance benchmarks against reference implementations."),
     "warmup": LazyCommand("cli.warmup:warmup", "Compile every numba kernel now (once per install)."),
+    "serve-local": LazyCommand("cli.serve_local:serve_local", "Serve a small local model (the local-model extra) on 127.0.0.1."),
     "corpus-stats": LazyCommand("cli.corpus_stats:corpus_stats_command", "How much of each shared corpus parses, and why not."),
 }
 

@@ -22,8 +22,9 @@ An experiment file is TOML (read with the standard library's ``tomllib``)::
     model = "openai/gpt-oss-120b"      # optional: the one model this server serves
     read_timeout = 600                 # optional, seconds: also connect_timeout (10), call_timeout (1200)
 
-An llm arm may name a ``model`` (Table 2's one row per backbone), a ``reasoning_effort`` and a
-``max_completion_tokens``; its calls go to the servers that serve that model (those whose
+An arm may name the ``datasets`` it runs on (by name; default: every dataset), as an A-CEGIS arm
+that needs described tasks beside arms on Simple targets. An llm arm may name a ``model`` (Table
+2's one row per backbone), a ``reasoning_effort`` and a ``max_completion_tokens``; its calls go to the servers that serve that model (those whose
 ``model`` is unset or equal).
 
 Every field of an arm that is not the learner's own (protocol, batch, epochs, clustered, mode, ...)
@@ -97,6 +98,7 @@ class ArmSpec:
     model: str | None = None  # llm arms: the model asked (default: the server's, or /v1/models)
     reasoning_effort: ReasoningEffort | None = None  # llm arms: overrides the setting's
     max_completion_tokens: int | None = None  # llm arms: overrides the setting's
+    datasets: tuple[str, ...] | None = None  # the datasets (by name) the arm runs on; None: every one
 
     @property
     def is_llm(self) -> bool:
@@ -204,6 +206,10 @@ def plan_from_data(data: Mapping[str, Any], *, default_name: str = "experiment")
         normalized = [name.casefold() for name in items]
         if len(set(normalized)) != len(normalized):
             raise PlanError(f"two {field}s share a name (names are compared ignoring case); give each a distinct name")
+    for arm in arms:
+        unknown = set(arm.datasets or ()) - {d.name for d in datasets}
+        if unknown:
+            raise PlanError(f"arm {arm.name!r}: datasets {sorted(unknown)} are not datasets of the experiment")
     servers = tuple(_server(s, i) for i, s in enumerate(_tables(data, "servers", required=False)))
     profile = data.get("teacher_profile", "improved")
     if profile not in PROFILES:
@@ -313,6 +319,15 @@ def _float(table: Mapping[str, Any], key: str, field: str, default: float) -> fl
     return float(value)
 
 
+def _names(table: Mapping[str, Any], key: str, field: str) -> tuple[str, ...] | None:
+    value = table.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, list) or not value or not all(isinstance(item, str) for item in value):
+        raise PlanError(f"{field} must be a non-empty list of dataset names, not {value!r}")
+    return tuple(value)
+
+
 def _str(table: Mapping[str, Any], key: str, field: str, default: Any) -> Any:
     value = table.get(key)
     if value is None:
@@ -403,6 +418,7 @@ def _arm(table: Mapping[str, Any], index: int) -> ArmSpec:
         model=_str(table, "model", f"{where}: model", None),
         reasoning_effort=table.get("reasoning_effort"),
         max_completion_tokens=_int(table, "max_completion_tokens", f"{where}: max_completion_tokens", None, high=10_000_000),
+        datasets=_names(table, "datasets", f"{where}: datasets"),
     )
     try:  # the teacher validates mode and the rest at construction
         loop_config(Plan("check", (), (arm,)), arm, 0)

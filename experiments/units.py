@@ -135,8 +135,9 @@ def available_datasets(plan: Plan) -> tuple[tuple[DatasetSpec, tuple[Task, ...]]
 def units(plan: Plan, datasets: tuple[tuple[DatasetSpec, tuple[Task, ...]], ...] | None = None) -> Iterator[Unit]:
     """Every unit of ``plan``: dataset by dataset, task by task, then arms, then seeds."""
     for spec, tasks in available_datasets(plan) if datasets is None else datasets:
+        arms = [arm for arm in plan.arms if arm.datasets is None or spec.name in arm.datasets]
         for task in tasks:
-            for arm in plan.arms:
+            for arm in arms:
                 for seed in plan.seeds:
                     yield Unit(spec.name, task, arm, seed)
 

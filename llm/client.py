@@ -12,13 +12,17 @@ client) → fit the completion budget to its context, or fail as ``context_overf
 retries under one deadline (:mod:`llm.transport`) → in ``record`` mode, log the result.
 
 Fitting needs the prompt's length in tokens, and only when the model's context length is known.
-The client asks the server's tokenizer first: vLLM's ``POST /tokenize`` (at the server root,
-beside ``/v1``) returns the ``count`` of a chat's tokens with its template applied. A server
-without that endpoint is not asked again, and the count is estimated from the ``usage`` of the
-earlier replies instead: their prompt tokens per prompt character, applied to this prompt, with a
-10 % margin; before any reply, two characters per token. A budget the fitting cuts is sent as cut
-and reported on the result (``max_completion_tokens``), so callers can record every cut; the call
-log's key keeps the budget that was asked. Whatever
+The client asks the server's tokenizer first (vLLM's, llama.cpp's or llama-cpp-python's endpoint,
+:mod:`llm.tokenizer`). A server without one is not asked again, and the count is estimated from
+the ``usage`` of the earlier replies instead: their prompt tokens per prompt character, applied to
+this prompt, with a 10 % margin; before any reply, two characters per token. The result says how
+many tokens were counted and how (``prompt_count``, ``prompt_counter``). A budget the fitting cuts
+is sent as cut and reported on the result (``max_completion_tokens``), so callers can record every
+cut; the call log's key keeps the budget that was asked.
+
+A reply is checked against what was asked, since some servers ignore a field without an error
+(llama-cpp-python ignores ``n``): fewer choices than ``n``, or more completion tokens than the
+budget allows, is listed in the result's ``deviations`` (and so in the call log). Whatever
 the server does, the caller gets a :data:`~llm.results.Result`; exceptions are reserved for caller
 mistakes (:mod:`llm.errors`).
 
@@ -37,7 +41,6 @@ without waiting.
 from __future__ import annotations
 
 import asyncio
-import json
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -50,28 +53,15 @@ import numpy as np
 from llm.calllog import CallLog
 from llm.chat import CHARS_PER_TOKEN_ESTIMATE, Message, ModelInfo, Request, SamplingParams, fit_budget, prompt_chars
 from llm.config import ClientConfig
-from llm.errors import ConfigError, MalformedResponse, ModelDiscoveryError, ReplayMiss
+from llm.errors import ConfigError, ModelDiscoveryError, ReplayMiss
 from llm.results import Choice, Failed, Result, Usage, reply_kind
+from llm.tokenizer import TEMPLATE_TOKENS_PER_MESSAGE, TOKENIZERS, PromptCount, TokenizerShape
 from llm.transport import Exchange, Sleep, Transport
 from llm.wire import WireOptions, body_adaptations, parse_completion, parse_models, request_body
 
 Mode = Literal["live", "record", "replay"]
 _Identity = tuple[tuple[Message, ...], SamplingParams, int]
-#: vLLM serves its tokenizer at the server root, beside the ``/v1`` API root.
-TOKENIZE_PATH = "/../tokenize"
 ESTIMATE_MARGIN = 1.1
-
-
-def parse_token_count(body: bytes) -> int:
-    """The ``count`` of a vLLM ``/tokenize`` reply; raises ``MalformedResponse``."""
-    try:
-        data = json.loads(body)
-    except ValueError:
-        raise MalformedResponse("a /tokenize reply that is not JSON") from None
-    count = data.get("count") if isinstance(data, dict) else None
-    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-        raise MalformedResponse("a /tokenize reply without a token count")
-    return count
 
 
 def choose_model(configured: str | None, served: tuple[ModelInfo, ...]) -> ModelInfo:
@@ -123,8 +113,10 @@ class LLMClient:
         self._answered_from_log_as: str | None = None
         self._in_flight: dict[_Identity, asyncio.Future[Result]] = {}
         self._repeats: dict[str, int] = {}
-        self._tokenizer = self.config.base_url.endswith("/v1")  # until the server says it has none
+        # the tokenizer shapes not yet ruled out (one, once found); a root without /v1 has no server root to ask
+        self._tokenizers: tuple[TokenizerShape, ...] = TOKENIZERS if self.config.base_url.endswith("/v1") else ()
         self._calibration: tuple[int, int] | None = None  # (prompt characters, prompt tokens) of a reply
+        self._template_tokens = float(TEMPLATE_TOKENS_PER_MESSAGE)  # per message, until a reply shows it
 
     async def __aenter__(self) -> LLMClient:
         if self.mode != "replay":
@@ -204,16 +196,18 @@ class LLMClient:
         queued = self._clock()
         async with self._semaphore:  # waiting for a free slot is not the server's time
             deadline = started + self.config.call_deadline + (self._clock() - queued)
-            sent = await self._fitted(model, request, deadline)
+            sent, count = await self._fitted(model, request, deadline)
             if isinstance(sent, Failed):
                 return sent
             note = None if self._record is None else self._record.sending(request, self._wall_clock())  # before it leaves
             exchange = await self._transport.exchange(
                 "POST", "/chat/completions", lambda options: request_body(sent, options), parse_completion, deadline
             )
-        result = _chat_result(model.id, sent.params, exchange)
+        result = _chat_result(model.id, sent.params, exchange, count)
         if not isinstance(result, Failed) and result.usage.prompt_tokens:
             self._calibration = (prompt_chars(chat), result.usage.prompt_tokens)
+            if count is not None and count.untemplated is not None:
+                self._template_tokens = max(0, result.usage.prompt_tokens - count.untemplated) / len(chat)
         if self._record is not None and note is not None:
             if exchange.body is None:
                 self._record.unsent(note)
@@ -226,37 +220,47 @@ class LLMClient:
     ) -> Request:
         return Request(model.id, chat, params, sample_index, repeat)
 
-    async def _fitted(self, model: ModelInfo, request: Request, deadline: float) -> Request | Failed:
-        """``request`` with its completion budget fitted to ``model``'s context, or the
-        ``context_overflow`` failure of a prompt that leaves too little room (not sent)."""
+    async def _fitted(
+        self, model: ModelInfo, request: Request, deadline: float
+    ) -> tuple[Request, PromptCount | None] | tuple[Failed, None]:
+        """``request`` with its completion budget fitted to ``model``'s context and the prompt's
+        count, or the ``context_overflow`` failure of a prompt that leaves too little room (not sent)."""
         if model.max_model_len is None:
-            return request
+            return request, None
         params, floor = request.params, self.config.min_completion_budget
-        tokens, how = await self._prompt_tokens(model, request.messages, deadline)
-        fitted = fit_budget(params, tokens, model, floor)
+        count = await self._prompt_tokens(model, request.messages, deadline)
+        fitted = fit_budget(params, count.tokens, model, floor)
         if fitted is None:
             return Failed(
                 "context_overflow",
-                f"the prompt ({tokens} tokens, {how}) leaves less than {min(floor, params.max_completion_tokens)}"
+                f"the prompt ({count.tokens} tokens, {count.how}) leaves less than {min(floor, params.max_completion_tokens)}"
                 f" of {model.id}'s {model.max_model_len} tokens for the completion (min_completion_budget); not sent",
                 attempts=0,
-            )
-        return attrs.evolve(request, params=fitted)
+                prompt_count=count.tokens,
+                prompt_counter=count.how,
+            ), None
+        return attrs.evolve(request, params=fitted), count
 
-    async def _prompt_tokens(self, model: ModelInfo, chat: tuple[Message, ...], deadline: float) -> tuple[int, str]:
+    async def _prompt_tokens(self, model: ModelInfo, chat: tuple[Message, ...], deadline: float) -> PromptCount:
         """The prompt's tokens by the server's tokenizer, else estimated; and how they were counted."""
-        if self._tokenizer:
-            body = {"model": model.id, "messages": [message.to_wire() for message in chat]}
-            counted = await self._transport.exchange("POST", TOKENIZE_PATH, lambda _: body, parse_token_count, deadline)
-            if not isinstance(counted.value, Failed):
-                return counted.value, "counted by the server's tokenizer"
-            self._tokenizer = False  # no such endpoint (or not a working one): estimate from now on
+        for shape in self._tokenizers:
+            body = shape.body(model.id, chat)
+            counted = await self._transport.exchange("POST", shape.path, lambda _: body, shape.parse, deadline)
+            if isinstance(counted.value, int):
+                self._tokenizers = (shape,)  # found: the only one asked from now on
+                if shape.templated:
+                    return PromptCount(counted.value, f"counted by {shape.name}")
+                overhead = math.ceil(self._template_tokens * len(chat))
+                how = f"counted by {shape.name}, plus {overhead} for the chat template"
+                return PromptCount(counted.value + overhead, how, untemplated=counted.value)
+            self._tokenizers = tuple(other for other in self._tokenizers if other is not shape)
         chars = prompt_chars(chat)
         if self._calibration is None:
-            return chars // CHARS_PER_TOKEN_ESTIMATE, f"estimated at {CHARS_PER_TOKEN_ESTIMATE} characters per token"
+            tokens = chars // CHARS_PER_TOKEN_ESTIMATE
+            return PromptCount(tokens, f"estimated at {CHARS_PER_TOKEN_ESTIMATE} characters per token")
         known_chars, known_tokens = self._calibration
         estimate = math.ceil(chars * known_tokens / max(known_chars, 1) * ESTIMATE_MARGIN)
-        return estimate, "estimated from the usage of an earlier reply"
+        return PromptCount(estimate, "estimated from the usage of an earlier reply")
 
     def _lookup(self, request: Request | None) -> Result | None:
         if self._log is None or request is None:
@@ -315,14 +319,42 @@ class LLMClient:
         return model
 
 
-def _chat_result(model: str, params: SamplingParams, exchange: Exchange[tuple[tuple[Choice, ...], Usage]]) -> Result:
+def _chat_result(
+    model: str, params: SamplingParams, exchange: Exchange[tuple[tuple[Choice, ...], Usage]], count: PromptCount | None
+) -> Result:
     adaptations = () if exchange.body is None else body_adaptations(params, exchange.body)
     budget = params.max_completion_tokens
+    tokens, how = (None, None) if count is None else (count.tokens, count.how)
     if isinstance(exchange.value, Failed):
-        return attrs.evolve(exchange.value, wire_adaptations=adaptations, max_completion_tokens=budget)
+        return attrs.evolve(
+            exchange.value, wire_adaptations=adaptations, max_completion_tokens=budget, prompt_count=tokens, prompt_counter=how
+        )
     choices, usage = exchange.value
     kind = reply_kind(choices)
     return kind(
-        model, choices, usage, exchange.latency_s, exchange.attempts, wire_adaptations=adaptations, max_completion_tokens=budget
+        model,
+        choices,
+        usage,
+        exchange.latency_s,
+        exchange.attempts,
+        wire_adaptations=adaptations,
+        max_completion_tokens=budget,
+        prompt_count=tokens,
+        prompt_counter=how,
+        deviations=deviations(params, choices, usage),
     )
+
+
+def deviations(params: SamplingParams, choices: tuple[Choice, ...], usage: Usage) -> tuple[str, ...]:
+    """What a reply did that ``params`` did not ask for, in words for the log (see the module doc)."""
+    found = []
+    if len(choices) < params.n:
+        found.append(f"{len(choices)} of {params.n} choices returned: the server ignores n")
+    allowed = params.max_completion_tokens * max(len(choices), 1)
+    if usage.completion_tokens is not None and usage.completion_tokens > allowed:
+        found.append(
+            f"{usage.completion_tokens} completion tokens for a budget of {params.max_completion_tokens} per choice:"
+            " the server ignores the budget"
+        )
+    return tuple(found)
 

@@ -18,7 +18,12 @@ instead of the server, ``wire_adaptations``: how the body sent differed from the
 request because the server said it does not support a field (empty when it did not), and
 ``max_completion_tokens``: the completion budget actually sent, which the client cuts below the
 asked one when the prompt leaves less room in the context (None when nothing was sent, or for a
-row logged before the field existed). Token counts a server did not report stay ``None``.
+row logged before the field existed). When the client counted the prompt's tokens to fit that
+budget, ``prompt_count`` says how many and ``prompt_counter`` how (which tokenizer endpoint, or an
+estimate). A reply also lists its ``deviations``: what the server did that the request did not
+ask for, which a server that ignores a field does without an error (fewer choices than ``n``,
+more completion tokens than the budget); a caller must not take such a reply for what it asked.
+Token counts a server did not report stay ``None``.
 ``result_to_data``/``result_from_data`` convert them to and from JSON data for the call log.
 """
 
@@ -82,6 +87,9 @@ class _Reply:
     from_log: bool = False
     wire_adaptations: tuple[str, ...] = attrs.field(default=(), converter=_strings)
     max_completion_tokens: int | None = None
+    prompt_count: int | None = None
+    prompt_counter: str | None = None
+    deviations: tuple[str, ...] = attrs.field(default=(), converter=_strings)
 
     @property
     def finished(self) -> tuple[Choice, ...]:
@@ -134,6 +142,8 @@ class Failed:
     from_log: bool = False
     wire_adaptations: tuple[str, ...] = attrs.field(default=(), converter=_strings)
     max_completion_tokens: int | None = None
+    prompt_count: int | None = None
+    prompt_counter: str | None = None
 
 
 Result: TypeAlias = Completion | Truncated | Failed
@@ -151,15 +161,14 @@ def result_kind(result: Result) -> ResultKind:
 
 def result_to_data(result: Result) -> dict[str, Any]:
     """``result`` as JSON data; ``from_log`` is left out (it describes a lookup, not the reply), and so
-    are empty ``wire_adaptations`` and an unknown ``max_completion_tokens`` (rows stay as they were
-    before the fields existed)."""
+    are the optional fields when empty or unknown (rows stay as they were before the fields existed)."""
     data = attrs.asdict(result, recurse=True, filter=_logged_field)
     data["kind"] = result_kind(result)
     return data
 
 
 def _logged_field(attribute: attrs.Attribute[Any], value: object) -> bool:
-    if attribute.name in ("wire_adaptations", "max_completion_tokens"):
+    if attribute.name in ("wire_adaptations", "max_completion_tokens", "prompt_count", "prompt_counter", "deviations"):
         return value not in ((), None)
     return attribute.name != "from_log"
 

@@ -2,14 +2,21 @@
 
 Pure functions over bytes and JSON data, so every server quirk is testable without a socket:
 
-* Bodies adapt to what a server accepts (:class:`WireOptions`): a server that says it does not
-  support ``max_completion_tokens`` (Azure's older API versions, some proxies) gets
-  ``max_tokens``; one that does not support ``temperature`` at all gets none. The client flips
-  an option on a 400 or 422 whose error says that *field* is unsupported (OpenAI's
-  ``unsupported_parameter`` code with that ``param``, or a message that makes the field the
-  subject of "unsupported parameter", "unrecognized request argument", "is not supported" or
-  "extra inputs are not permitted"), keeps it for its lifetime, and every result says which
-  adaptations its body carried. A complaint about a *value* (OpenAI's ``unsupported_value``:
+* The completion budget goes out under both names, ``max_completion_tokens`` and the older
+  ``max_tokens``, because some servers honour only one and *ignore the other without an error*
+  (llama-cpp-python's server ignores ``max_completion_tokens``: asked for 5 tokens it wrote 394).
+  vLLM, llama.cpp and llama-cpp-python accept both. A server that refuses one of them says so,
+  and that name is dropped: OpenAI's reasoning models refuse ``max_tokens``, its other models
+  refuse the pair (``invalid_parameter_combination``), Azure's older API versions refuse
+  ``max_completion_tokens``. Sending both costs at most one refused request per client, never
+  a reply that ran past its budget.
+* Bodies adapt to what a server accepts (:class:`WireOptions`): besides the budget names, a
+  server that does not support ``temperature`` at all gets none. The client flips an option on a
+  400 or 422 whose error says that *field* is unsupported (OpenAI's ``unsupported_parameter``
+  code with that ``param``, or a message that makes the field the subject of "unsupported
+  parameter", "unrecognized request argument", "is not supported" or "extra inputs are not
+  permitted"), keeps it for its lifetime, and every result says which adaptations its body
+  carried. A complaint about a *value* (OpenAI's ``unsupported_value``:
   "'temperature' does not support 0.7") or about the size of the budget is a failure of that
   call, never an adaptation: silently sampling at the server's default temperature would corrupt
   an experiment. A prompt that overflows the context (``context_length_exceeded``, "maximum
@@ -38,7 +45,10 @@ MESSAGE_LIMIT = 1000
 MAX_NESTING = 64
 _BRACKETS = re.compile(rb"[\[\]{}]")
 _STRINGS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-ADAPTABLE_FIELDS = ("max_completion_tokens", "temperature")
+BudgetField = Literal["max_completion_tokens", "max_tokens"]
+#: The names the completion budget is sent under until the server refuses one (see the module doc).
+BUDGET_FIELDS: tuple[BudgetField, ...] = ("max_completion_tokens", "max_tokens")
+ADAPTABLE_FIELDS = ("max_completion_tokens", "max_tokens", "temperature")
 _UNSUPPORTED_FIELD = {
     field: re.compile(
         rf"unsupported parameter\W*{field}\b|unrecognized request argument supplied\W*{field}\b"
@@ -48,6 +58,10 @@ _UNSUPPORTED_FIELD = {
     )
     for field in ADAPTABLE_FIELDS
 }
+# OpenAI and Volcengine refuse the two budget names together; dropping the older one answers it.
+_BOTH_BUDGETS = re.compile(
+    r"max_tokens\W*and\W*max_completion_tokens\W*(at the same time|cannot (both )?be set)", re.IGNORECASE
+)
 _CONTEXT_OVERFLOW = re.compile(r"maximum context length|context_length_exceeded|context window", re.IGNORECASE)
 
 
@@ -55,7 +69,7 @@ _CONTEXT_OVERFLOW = re.compile(r"maximum context length|context_length_exceeded|
 class WireOptions:
     """The request-shape adaptations a client has learned about its server."""
 
-    budget_field: Literal["max_completion_tokens", "max_tokens"] = "max_completion_tokens"
+    budget_fields: tuple[BudgetField, ...] = BUDGET_FIELDS
     send_temperature: bool = True
 
 
@@ -75,8 +89,9 @@ def request_body(request: Request, options: WireOptions) -> dict[str, Any]:
     body: dict[str, Any] = {
         "model": request.model,
         "messages": [message.to_wire() for message in request.messages],
-        options.budget_field: params.max_completion_tokens,
     }
+    for field in options.budget_fields:
+        body[field] = params.max_completion_tokens
     if options.send_temperature and params.temperature is not None:
         body["temperature"] = params.temperature
     if params.top_p is not None:
@@ -99,8 +114,10 @@ def request_body(request: Request, options: WireOptions) -> dict[str, Any]:
 def body_adaptations(params: SamplingParams, body: dict[str, Any]) -> tuple[str, ...]:
     """How ``body`` differs from the logical request with ``params``, in words for the log."""
     changes = []
-    if "max_tokens" in body:
+    if "max_completion_tokens" not in body:
         changes.append("max_completion_tokens sent as max_tokens")
+    elif "max_tokens" not in body:
+        changes.append("max_tokens not sent")
     if params.temperature is not None and "temperature" not in body:
         changes.append("temperature not sent")
     return tuple(changes)
@@ -110,6 +127,10 @@ def unsupported_field(error: ServerError) -> str | None:
     """The adaptable field that ``error`` says the server does not support at all, if any."""
     if error.code == "unsupported_value":
         return None
+    if (error.code == "invalid_parameter_combination" and error.param == "max_tokens") or _BOTH_BUDGETS.search(
+        error.message
+    ):
+        return "max_tokens"
     for field in ADAPTABLE_FIELDS:
         if (error.code == "unsupported_parameter" and error.param == field) or _UNSUPPORTED_FIELD[field].search(
             error.message
@@ -132,8 +153,9 @@ def adapt(options: WireOptions, body: dict[str, Any], error: ServerError) -> Wir
     field = unsupported_field(error)
     if field is None or field not in body:
         return None
-    if field == "max_completion_tokens":
-        return attrs.evolve(options, budget_field="max_tokens")
+    if field in BUDGET_FIELDS:
+        kept = tuple(name for name in options.budget_fields if name != field)
+        return attrs.evolve(options, budget_fields=kept) if kept else None  # no name left: the call fails
     return attrs.evolve(options, send_temperature=False)
 
 

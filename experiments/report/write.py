@@ -17,6 +17,7 @@ from pathlib import Path
 from cegis.llm.settings import SETTINGS
 from experiments.report import figures, llm_costs
 from experiments.report.acegis import acegis_tables
+from experiments.report.answers import answer_table
 from experiments.report.load import UnitResult, load_run
 from experiments.errors import DamagedRecords
 from experiments.unit_file import refuse_damage
@@ -82,6 +83,7 @@ def write_report(run_dir: Path, *, skip_damaged: bool = False) -> Path:
     out += _optional("Guarded learner (SEVerA)", llm_costs.guard_table(results))
     out += _optional("LLM tokens, latency and cost", llm_costs.token_table(results, _price(plan)))
     out += _optional("Context overflows and output-budget cuts", llm_costs.budget_table(results))
+    out += _optional("Answer format: replies the learner could read", answer_table(results))
     out += _errors(run_dir, results)
     path = run_dir / REPORT
     path.write_text("\n".join(out).rstrip() + "\n", encoding="utf-8")

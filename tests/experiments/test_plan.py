@@ -187,3 +187,17 @@ def test_server_timeouts_come_from_the_plan_with_bounded_defaults() -> None:
 def test_an_experiment_file_that_is_not_a_regular_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(PlanError, match="not a regular file"):
         load_plan(Path("/dev/zero"))
+
+
+def test_an_arm_runs_on_the_datasets_it_names_only() -> None:
+    from experiments.units import units
+
+    generated: dict[str, Any] = {"kind": "generated", "name": "simple", "per_cell": 1}
+    other = {**generated, "name": "other", "seed": 1}
+    arms: list[dict[str, Any]] = [{"learner": "symbolic"}, {"name": "only-other", "learner": "lstar", "datasets": ["other"]}]
+    plan = plan_from_data({**GOOD, "datasets": [generated, other], "arms": arms})
+    ran = {(unit.arm.name, unit.dataset) for unit in units(plan)}
+    assert ran == {("symbolic", "simple"), ("symbolic", "other"), ("only-other", "other")}
+    for bad in (["nowhere"], [], "other"):
+        with pytest.raises(PlanError, match="datasets"):
+            plan_from_data({**GOOD, "datasets": [generated, other], "arms": [{**arms[1], "datasets": bad}]})

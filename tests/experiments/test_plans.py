@@ -17,7 +17,7 @@ from experiments.plan import DatasetSpec, Plan, load_plan, plan_from_data
 from experiments.units import Unit, dataset_tasks, units
 
 PLANS = Path(str(resources.files("experiments").joinpath("plans")))
-PAPER_PLANS = sorted(p for p in PLANS.glob("*.toml") if p.stem != "quick")
+PAPER_PLANS = sorted(p for p in PLANS.glob("*.toml") if p.stem not in ("quick", "local-smoke"))
 
 
 _TASKS: dict[DatasetSpec, tuple[Task, ...]] = {}
@@ -84,3 +84,14 @@ def test_the_feedback_ablation_samples_thirty_nl_rx_turk_tasks(shared_data: Path
 def test_the_built_in_plan_needs_no_model() -> None:
     plan = built_in_plan("quick")
     assert not plan.needs_model and plan.datasets
+
+
+def test_the_local_smoke_plan_runs_every_llm_setting_family_on_small_budgets(shared_data: Path) -> None:
+    plan = load_plan(PLANS / "local-smoke.toml")
+    settings = {arm.setting for arm in plan.arms}
+    assert {"standard", "single", "agentic", "multi", "prompt-output", "acegis-diagnostic", "acegis-exact", "guarded"} <= settings
+    found = _units(plan)
+    assert {u.arm.name for u in found} == {arm.name for arm in plan.arms}
+    assert all(u.task.description for u in found if u.arm.setting and u.arm.setting.startswith("acegis"))
+    assert all(arm.max_completion_tokens is not None and arm.max_completion_tokens <= 160 for arm in plan.arms)
+    assert len(found) <= 16

@@ -6,6 +6,11 @@ connection, or a delay before another action. ``GET /models`` lists ``models`` o
 ``models_action``. The server counts the requests in flight so concurrency bounds can be checked
 from the server's side, and keeps every request body, header set and target URL for assertions.
 
+With ``tokenizer`` it serves one server's tokenizer endpoint at its root, counting four
+characters per token: vLLM's ``/tokenize`` (``messages`` → ``count``, the contents only),
+llama.cpp's ``/tokenize`` (``content`` → ``tokens``) or llama-cpp-python's ``/extras/tokenize``
+(``input`` → ``tokens``); ``tokenize_requests`` keeps every (path, body) it was sent.
+
 It also works as a plain HTTP proxy: a client whose ``HTTP_PROXY`` points at ``proxy_url`` sends
 its requests here with the origin's absolute URL, which ``targets`` records.
 """
@@ -14,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
-from typing import Any, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 import attrs
 from aiohttp import web
@@ -22,6 +27,7 @@ from aiohttp import web
 from tests.loopback import LoopbackServer
 
 DEFAULT_USAGE: dict[str, Any] = {"prompt_tokens": 11, "completion_tokens": 7}
+Tokenizer = Literal["vllm", "llama.cpp", "llama-cpp-python"]
 
 
 @attrs.frozen
@@ -93,6 +99,7 @@ class FakeServer(LoopbackServer):
         models_action: Action | None = None,
         reject_fields: frozenset[str] = frozenset(),
         delay: float = 0.0,
+        tokenizer: Tokenizer | None = None,
     ) -> None:
         self.default = default
         self.script: collections.deque[Action] = collections.deque()
@@ -108,7 +115,11 @@ class FakeServer(LoopbackServer):
         self.model_requests = 0
         self.in_flight = 0
         self.max_in_flight = 0
+        self.tokenize_requests: list[tuple[str, dict[str, Any]]] = []
         super().__init__()
+        if tokenizer is not None:
+            path = "/extras/tokenize" if tokenizer == "llama-cpp-python" else "/tokenize"
+            self._app.router.add_post(path, self._tokenize_handler(tokenizer))
 
     @property
     def proxy_url(self) -> str:
@@ -117,6 +128,17 @@ class FakeServer(LoopbackServer):
     def push(self, *actions: Action) -> None:
         """Append actions to the script."""
         self.script.extend(actions)
+
+    def _tokenize_handler(self, kind: Tokenizer) -> Any:
+        async def tokenize(request: web.Request) -> web.StreamResponse:
+            body = await request.json()
+            self.tokenize_requests.append((request.path, body))
+            if kind == "vllm":
+                return web.json_response({"count": sum(len(m["content"]) for m in body["messages"]) // 4})
+            text = body.get("content" if kind == "llama.cpp" else "input", "")
+            return web.json_response({"tokens": list(range(len(text) // 4))})
+
+        return tokenize
 
     async def _models(self, request: web.Request) -> web.StreamResponse:
         self.model_requests += 1

@@ -75,7 +75,7 @@ def test_a_field_named_in_passing_is_not_an_adaptation(body: dict[str, Any]) -> 
             async with make_client(server.base_url) as client:
                 result = await client.complete(MESSAGES)
                 assert client.wire_options.send_temperature
-                assert client.wire_options.budget_field == "max_completion_tokens"
+                assert client.wire_options.budget_fields == ("max_completion_tokens", "max_tokens")
             assert len(server.requests) == 1
         assert isinstance(result, Failed) and result.reason == "bad_request"
 
@@ -89,8 +89,8 @@ def test_a_vllm_context_overflow_is_typed_and_keeps_the_budget_field() -> None:
             async with make_client(server.base_url) as client:
                 overflow = await client.complete(MESSAGES)
                 after = await client.complete(MESSAGES)
-                assert client.wire_options.budget_field == "max_completion_tokens"
-            assert ["max_completion_tokens" in body for body in server.requests] == [True, True]
+                assert client.wire_options.budget_fields == ("max_completion_tokens", "max_tokens")
+            assert [("max_completion_tokens" in body, "max_tokens" in body) for body in server.requests] == [(True, True)] * 2
         assert isinstance(overflow, Failed) and overflow.reason == "context_overflow" and overflow.attempts == 1
         assert isinstance(after, Completion)
 
@@ -127,9 +127,15 @@ def test_an_unsupported_field_is_adapted_and_the_log_entry_says_so(tmp_path: Pat
         (openai_error("Unrecognized request argument supplied: max_completion_tokens"), "max_completion_tokens"),
         ({"detail": [{"type": "extra_forbidden", "loc": ["body", "max_completion_tokens"],
                       "msg": "Extra inputs are not permitted"}]}, "max_completion_tokens"),
-        # OpenAI's reverse complaint: it names max_completion_tokens only as the advice
+        # OpenAI's reasoning models refuse the older name; max_completion_tokens is named only as the advice
         (openai_error("Unsupported parameter: 'max_tokens' is not supported with this model. Use"
-                      " 'max_completion_tokens' instead.", "unsupported_parameter"), None),
+                      " 'max_completion_tokens' instead.", "unsupported_parameter"), "max_tokens"),
+        # OpenAI's other models, and Volcengine, refuse the two names together
+        ({"error": {"message": "Setting 'max_tokens' and 'max_completion_tokens' at the same time is not supported.",
+                    "type": "invalid_request_error", "param": "max_tokens", "code": "invalid_parameter_combination"}},
+         "max_tokens"),
+        (openai_error("The parameter max_tokens specified in the request are not valid: max_tokens and"
+                      " max_completion_tokens cannot be set at the same time."), "max_tokens"),
         (BAD_TEMPERATURE_VALUE, None),
         (VLLM_OVERFLOW, None),
         (openai_error("temperature is fine but the prompt is not"), None),

@@ -38,6 +38,7 @@ def test_normal_answer_and_request_shape() -> None:
                 "model": "test-model",
                 "messages": [{"role": m.role, "content": m.content} for m in MESSAGES],
                 "max_completion_tokens": 32768,
+                "max_tokens": 32768,
                 "temperature": 0.0,
             }
             assert server.headers[0]["Authorization"] == "Bearer sk-test-secret"
@@ -255,10 +256,11 @@ def test_rejected_max_completion_tokens_falls_back_and_is_remembered() -> None:
             async with make_client(server.base_url) as client:
                 first = await client.complete(MESSAGES)
                 second = await client.complete(MESSAGES)
-                assert client.wire_options.budget_field == "max_tokens"
+                assert client.wire_options.budget_fields == ("max_tokens",)
             assert isinstance(first, Completion) and isinstance(second, Completion)
-            assert ["max_tokens" in body for body in server.requests] == [False, True, True]
+            assert ["max_completion_tokens" in body for body in server.requests] == [True, False, False]
             assert server.requests[1]["max_tokens"] == 32768
+            assert first.wire_adaptations == second.wire_adaptations == ("max_completion_tokens sent as max_tokens",)
 
     asyncio.run(scenario())
 

@@ -103,12 +103,17 @@ def test_adaptation_targets_only_fields_that_were_sent() -> None:
     request = Request("m", (Message("user", "hi"),), SamplingParams())
     options = WireOptions()
     body = request_body(request, options)
+    assert body["max_completion_tokens"] == body["max_tokens"] == 32768  # both names until one is refused
     budget = ServerError("Unsupported parameter: 'max_completion_tokens'")
     switched = adapt(options, body, budget)
-    assert switched == WireOptions(budget_field="max_tokens")
-    assert "max_tokens" in request_body(request, switched)
-    # OpenAI's reverse complaint names max_completion_tokens, which was not sent: no ping-pong.
+    assert switched == WireOptions(budget_fields=("max_tokens",))
+    assert "max_tokens" in request_body(request, switched) and "max_completion_tokens" not in request_body(request, switched)
+    # the complaint names max_completion_tokens, which was not sent this time: no ping-pong
     assert adapt(switched, request_body(request, switched), budget) is None
+    # refusing the last name left is a failure of the call, not an adaptation to a body without a budget
+    older = ServerError("x", param="max_tokens", code="unsupported_parameter")
+    assert adapt(switched, request_body(request, switched), older) is None
+    assert adapt(options, body, older) == WireOptions(budget_fields=("max_completion_tokens",))
     temperature = ServerError("x", param="temperature", code="unsupported_parameter")
     assert adapt(options, body, temperature) == WireOptions(send_temperature=False)
     assert adapt(options, body, ServerError("prompt too long")) is None
@@ -122,4 +127,4 @@ def test_reasoning_wins_over_reasoning_content_when_both_are_set() -> None:
 
 def test_optional_fields_are_sent_only_when_set() -> None:
     request = Request("m", (Message("user", "hi"),), SamplingParams(temperature=None))
-    assert set(request_body(request, WireOptions())) == {"model", "messages", "max_completion_tokens"}
+    assert set(request_body(request, WireOptions())) == {"model", "messages", "max_completion_tokens", "max_tokens"}
