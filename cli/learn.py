@@ -24,6 +24,7 @@ from automata.errors import AutomataError, SizeLimitExceeded
 from automata import compile_time
 from cegis.config import Budgets, LoopConfig
 from cegis.errors import RecordsError
+from cegis.generalization import generalizes
 from cegis.passive import from_examples, printed_for
 from cegis.registry import REGISTRY, UnknownLearner, build, default_passive, spec
 from cegis.records import run_recorded
@@ -161,6 +162,15 @@ def _report(
     return report
 
 
+def _generalizes(report: dict[str, object], given: tuple[Example, ...], task: Task) -> bool | None:
+    """Whether the answer accepts a string no positive is (:func:`cegis.generalization.generalizes`);
+    ``None`` without an answer."""
+    text = report.get("dialect_regex", report["regex"])
+    if not isinstance(text, str):
+        return None
+    return generalizes(parse(text, task.dialect, task.universe), (e.string for e in given if e.label), task.universe)
+
+
 @click.command(epilog="""Examples: a CSV of string,label rows (label 1/0 or true/false; a string,label
 header is optional; quote a string holding a comma or a line break), or --positives FILE with one
 string per line (and --negatives FILE; '-' reads standard input). Default learner: for --target
@@ -254,6 +264,8 @@ def learn(
     except AutomataError as error:
         raise BadInput(f"--target: the teacher cannot work with this target: {error}") from None
     report = _report(state, dialect, name, compile_time.clock() - started, flavor, anchored)
+    if given is not None:
+        report["generalizes"] = _generalizes(report, given, task)
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False))
     else:
@@ -261,6 +273,8 @@ def learn(
         best = "" if report["consistent"] or report["accuracy"] is None else f" (best hypothesis, accuracy {report['accuracy']:.3f})"
         click.echo(f"regex:    {report['regex'] if report['regex'] is not None else '(none)'}{best}")
         click.echo(f"status:   {status}")
+        if report.get("generalizes") is False:
+            click.echo("warning:  the regex only lists the positives: it does not generalize to any other string")
         click.echo(f"learner:  {name}")
         click.echo(f"epochs:   {state.epoch}")
         click.echo(f"examples: {len(state.examples)}")

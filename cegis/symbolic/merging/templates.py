@@ -22,36 +22,17 @@ import numpy as np
 from automata.compile import compile_regex
 from automata.ops import accepts_many
 from cegis.symbolic.merging.classes import inferred_classes
+from cegis.symbolic.merging.prior import DIGITS, LOWER, NAMED, UPPER
 from oracle.examples import Example
 from regexlang.ast import Chars, Epsilon, Optional, Plus, Regex, Repeat, Star, concat, union
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
 
-_DIGITS = CharSet.range("0", "9")
-_LOWER = CharSet.range("a", "z")
-_UPPER = CharSet.range("A", "Z")
-
-#: What a run may be made of: the classes of the prior and the unions people write.
-RUN_CLASSES: tuple[CharSet, ...] = (
-    _DIGITS,
-    _LOWER,
-    _UPPER,
-    _DIGITS | CharSet.range("a", "f"),
-    _DIGITS | CharSet.range("A", "F"),
-    _DIGITS | CharSet.range("a", "f") | CharSet.range("A", "F"),
-    _LOWER | _UPPER,
-    _LOWER | _UPPER | CharSet.of("_"),
-    _LOWER | _DIGITS,
-    _UPPER | _DIGITS,
-    _LOWER | _UPPER | _DIGITS,
-    _LOWER | _UPPER | _DIGITS | CharSet.of("_"),
-)
-
 #: The parts a run class is made of.
-_PARTS = (_DIGITS, _LOWER, _UPPER, CharSet.of("_"))
+_PARTS = (DIGITS, LOWER, UPPER, CharSet.of("_"))
 
-#: Characters that make up runs; everything else separates them.
-RUN_CHARS = RUN_CLASSES[-1]
+#: Characters that make up runs (word characters); everything else separates them.
+RUN_CHARS = NAMED[-1]
 
 #: Most distinct values a run may list as alternatives (``com|org|net``) instead of a class, when
 #: each is shown at least twice on average.
@@ -74,7 +55,7 @@ _Skeleton = tuple[str | int, ...]
 #: one class each (digits, lower case, upper case: ``abcDEF12`` is three runs).
 Cut = Literal["word", "class"]
 CUTS: tuple[Cut, ...] = ("word", "class")
-_KINDS = (CharSet.range("0", "9"), CharSet.range("a", "z"), CharSet.range("A", "Z"))
+_KINDS = (DIGITS, LOWER, UPPER)
 
 
 def template_hypotheses(
@@ -233,7 +214,18 @@ def _levels(values: Sequence[str], home: _Home) -> list[Regex]:
     if len(distinct) <= MOST_VALUES and len(values) >= 2 * len(distinct):
         # Values of one character set apart (``O|OO|OOO``) read as a count (``O{1,3}``) first.
         options.insert(2 if _set_apart(CharSet.of("".join(distinct)), home) else 0, union(*map(text_regex, distinct)))
+    if lengths[-1] - lengths[0] >= len(lengths):  # lengths with gaps: each as shown (``[a-z]{3}|[a-z]{5}``)
+        cls = Chars(_smallest(CharSet.of("".join(distinct)), home))
+        options.append(union(*(cls if n == 1 else Repeat(cls, n, n) for n in lengths)))
+    options.append(_shown(distinct, home))  # the most specific class: only where negatives ask for it
     return list(dict.fromkeys(options))
+
+
+def _shown(values: Sequence[str], home: _Home) -> Regex:
+    """The values as the range of characters they show inside their run class, repeated without
+    bound (``[01]+`` for binary digits): narrower than the class, for when a negative forbids it."""
+    chars = CharSet.of("".join(values))
+    return _repeated(Chars(_span(chars, home, snap=False) if len(chars) > 1 else chars), values, True)
 
 
 def _grouped(parts: Sequence[Regex]) -> Regex:
@@ -250,14 +242,20 @@ def _counted(values: Sequence[str], open_ended: bool, home: _Home) -> Regex:
     repeated as their lengths say (up to the longest, or without bound when ``open_ended`` and the
     lengths vary)."""
     chars = CharSet.of("".join(values))
-    cls = Chars(chars if _set_apart(chars, home) else _smallest(chars, home))
+    return _repeated(Chars(chars if _set_apart(chars, home) else _smallest(chars, home)), values, open_ended)
+
+
+def _repeated(cls: Regex, values: Sequence[str], open_ended: bool) -> Regex:
+    """``cls`` repeated as the values' lengths say: up to the longest, or, when ``open_ended`` and
+    the lengths vary, any number of times (at least once unless a value is empty: the shortest
+    of a few values is no lower bound a person would write)."""
     lengths = sorted({len(v) for v in values})
     low, high = lengths[0], lengths[-1]
     if low == high:
         return cls if low == 1 else Repeat(cls, low, low)
     if not open_ended:
         return Optional(cls) if (low, high) == (0, 1) else Repeat(cls, low, high)
-    return Star(cls) if low == 0 else Plus(cls) if low == 1 else Repeat(cls, low, None)
+    return Star(cls) if low == 0 else Plus(cls)
 
 
 def _set_apart(chars: CharSet, home: _Home) -> bool:
@@ -294,7 +292,7 @@ def _smallest(chars: CharSet, home: _Home) -> CharSet:
     each part of: digits, lower case, upper case, underscore (``[a-c]`` is not read as hex digits)."""
     fitting = [
         c & home.universe
-        for c in RUN_CLASSES
+        for c in NAMED
         if chars.issubset(c) and all(chars & part for part in _PARTS if c & part)
     ]
     return min(fitting, key=len) if fitting else chars
