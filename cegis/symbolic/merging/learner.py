@@ -41,6 +41,7 @@ from cegis.symbolic.merging.quotient import LabelConflict, Quotient
 from cegis.symbolic.merging.redblue import MergeOrder, red_blue, table
 from cegis.symbolic.merging.runs import looped_runs
 from cegis.symbolic.merging.scoring import CHECK_STATE_LIMIT, automaton_of, score
+from cegis.symbolic.merging.separated import separated_hypotheses
 from cegis.symbolic.merging.subsequence import subsequence_hypotheses
 from cegis.symbolic.merging.templates import CUTS, template_hypotheses
 from cegis.symbolic.merging.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
@@ -405,11 +406,13 @@ def _excluded(
 
 
 def _templates(examples: Sequence[Counterexample], universe: CharSet, problems: list[str]) -> list[tuple[DFA, str, Regex]]:
-    """The templates of the plain examples (:mod:`cegis.symbolic.merging.templates`), with their automata."""
+    """The templates of the plain examples (:mod:`cegis.symbolic.merging.templates`, and along a
+    repeated separator, :mod:`cegis.symbolic.merging.separated`), with their automata."""
     positives = [e.string for e in examples if isinstance(e, Example) and e.label]
     negatives = [e.string for e in examples if isinstance(e, Example) and not e.label]
     out = []
-    for regex, how in (t for cut in CUTS for t in template_hypotheses(positives, negatives, universe, cut)):
+    written = [t for cut in CUTS for t in template_hypotheses(positives, negatives, universe, cut)]
+    for regex, how in written + separated_hypotheses(positives, negatives, universe):
         try:
             out.append((automaton_of(regex, universe), how, regex))
         except AutomataError as error:

@@ -47,6 +47,8 @@ NAMED: tuple[CharSet, ...] = (
     UPPER | CharSet.of("_"),
     LOWER | DIGITS,
     UPPER | DIGITS,
+    LOWER | DIGITS | CharSet.of("_"),
+    UPPER | DIGITS | CharSet.of("_"),
     LOWER | UPPER | DIGITS,
     LOWER | UPPER | DIGITS | CharSet.of("_"),
 )

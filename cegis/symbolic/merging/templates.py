@@ -289,12 +289,10 @@ def _by_first(values: Sequence[str], home: _Home) -> Regex:
 
 def _smallest(chars: CharSet, home: _Home) -> CharSet:
     """The smallest run class holding ``chars`` (within the universe) that the characters show
-    each part of: digits, lower case, upper case, underscore (``[a-c]`` is not read as hex digits)."""
-    fitting = [
-        c & home.universe
-        for c in NAMED
-        if chars.issubset(c) and all(chars & part for part in _PARTS if c & part)
-    ]
+    each part of: digits, lower case, upper case, underscore (``[a-c]`` is not read as hex digits);
+    else the smallest holding them (the class a person names, not the characters seen)."""
+    holding = [c & home.universe for c in NAMED if chars.issubset(c)]
+    fitting = [c for c in holding if all(chars & part for part in _PARTS if c & part)] or holding
     return min(fitting, key=len) if fitting else chars
 
 

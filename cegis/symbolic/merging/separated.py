@@ -1,0 +1,213 @@
+"""Hypotheses written along a separator that repeats: paths, addresses, key paths.
+
+``C:\\Users\\alice\\notes.txt``, ``fe80::a00:27ff`` and ``logging.handlers.file`` are fields
+between separators, as many as each string needs. The run templates (:mod:`.templates`) see a
+different skeleton for every count of fields and give up past a dozen; a person writes the field
+once and the separator as a repetition: ``[A-Z]:(?:\\\\[^\\\\]+)+``,
+``[a-z][a-z0-9_]*(?:\\.[a-z][a-z0-9_]*)*``.
+
+Here each positive is split at a *separator*: a run of punctuation (:func:`separators`) that some
+positives repeat more often than others, or a run of two or more that every positive has (the
+``::`` of an IPv6 short form). The fields fill *slots* by a *structure*: all alike, the first apart
+(a drive ``C:``), the first and the last apart, or the last apart (a file name). Each slot is
+written from its values on a ladder from general to specific (:func:`_ladder`): anything but the
+separator, the run templates of its values, its fields split again at another separator (one level
+deep: the groups of an IPv6 half), the values listed. The repetition is unbounded when the
+positives repeat the unit at least twice and not always equally often (:func:`_repeated`: one
+optional suffix ``-rc.1`` is not a repetition). The most general writing competes with the one
+fitted to the negatives: one slot at a time made more specific while that leaves fewer negatives
+accepted (as the templates' runs are fitted). Negatives are matched with Python's ``re``: fitting
+tries dozens of writings, far cheaper than an automaton each; the learner checks the survivors
+exactly."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from cegis.symbolic.merging.templates import CUTS, MOST_VALUES, Cut, template_hypotheses
+from regexlang.ast import Chars, Epsilon, Optional, Plus, Regex, Repeat, Star, concat, union
+from regexlang.ast import text as text_regex
+from regexlang.charset import CharSet
+from regexlang.dialects import unparse
+from regexlang.metrics import node_count
+
+#: Most separators tried, those in the most positives first.
+MOST_SEPARATORS = 4
+
+#: Most writings of one slot, general to specific.
+MOST_LEVELS = 10
+
+#: Most regex nodes of one slot's writing: a larger one lists its values' shapes, which is
+#: neither what a person writes nor quick to fit (a path's folder names have a dozen shapes).
+MOST_NODES = 24
+
+#: How the fields of one positive fill the slots, and how the slots' writings make the regex.
+_Structure = tuple[str, Callable[[Sequence[str]], list[list[str]]], Callable[[Sequence[Regex]], Regex]]
+
+
+def separated_hypotheses(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:
+    """For each separator of the positives and each structure their field counts allow, the
+    slots written most generally and as fitted to the negatives; each accepts every positive."""
+    found = separators(positives)
+    out: dict[Regex, str] = {}
+    for separator in found:
+        fields = [p.split(separator) for p in positives]
+        against = _foreign_fields(fields, negatives, separator)
+        inner = [s for s in found if s != separator and separator not in s]
+        for name, slots_of, build in _structures(fields, text_regex(separator)):
+            slots = slots_of(fields)
+            for cut in CUTS:
+                ladders = [_ladder(values, CharSet.of(separator), inner, against, universe, cut) for values in slots]
+                if not all(ladders):
+                    break
+                out.setdefault(build([ladder[0] for ladder in ladders]), f"template (separated by {separator!r}, {name}, general)")
+                fitted = build(_fitted(ladders, build, negatives, universe))
+                out.setdefault(fitted, f"template (separated by {separator!r}, {name}, {cut} runs fitted)")
+    return [(regex, how) for regex, how in out.items() if _accepts_all(regex, positives, universe)]
+
+
+def separators(positives: Sequence[str]) -> list[str]:
+    """The runs of punctuation that some positives have more often than others, or that every
+    positive has and are longer than one character; at most :data:`MOST_SEPARATORS`, those in the
+    most positives first."""
+    counts = [Counter(_runs(p)) for p in positives]
+    runs = {run for count in counts for run in count}
+    chosen = [
+        run
+        for run in runs
+        if len({count[run] for count in counts}) > 1 or (len(run) > 1 and all(count[run] for count in counts))
+    ]
+    return sorted(chosen, key=lambda run: (-sum(bool(count[run]) for count in counts), run))[:MOST_SEPARATORS]
+
+
+def _runs(string: str) -> list[str]:
+    """The maximal runs of characters that are not field characters (word characters and space)."""
+    return [run for run in re.split(r"[A-Za-z0-9_ ]+", string) if run]
+
+
+def _foreign_fields(fields: Sequence[Sequence[str]], negatives: Sequence[str], separator: str) -> list[str]:
+    """The fields of the negatives that no positive has: the likely reason each is wrong, which
+    the slots' run templates are fitted to reject."""
+    known = {field for split in fields for field in split}
+    return sorted({field for n in negatives for field in n.split(separator) if field not in known})
+
+
+def _structures(fields: Sequence[Sequence[str]], separator: Regex) -> list[_Structure]:
+    """The structures the positives' field counts allow (the first and last apart only when every
+    positive has two fields)."""
+    counts = [len(split) for split in fields]
+    low, high = min(counts), max(counts)
+
+    def unit_first(unit: Regex) -> Regex:
+        return concat(separator, unit)
+
+    def unit_last(unit: Regex) -> Regex:
+        return concat(unit, separator)
+
+    out: list[_Structure] = [
+        ("all alike", lambda fs: [[f for split in fs for f in split]], lambda w: concat(w[0], _repeated(unit_first(w[0]), low - 1, high - 1)))
+    ]
+    if high >= 2:
+        out.append(
+            (
+                "first apart",
+                lambda fs: [[split[0] for split in fs], [f for split in fs for f in split[1:]]],
+                lambda w: concat(w[0], _repeated(unit_first(w[1]), low - 1, high - 1)),
+            )
+        )
+    if low >= 2:
+        out.append(
+            (
+                "last apart",
+                lambda fs: [[f for split in fs for f in split[:-1]], [split[-1] for split in fs]],
+                lambda w: concat(_repeated(unit_last(w[0]), low - 1, high - 1), w[1]),
+            )
+        )
+        if high == 2:
+            out.append(("first and last apart", lambda fs: [[s[0] for s in fs], [s[1] for s in fs]], lambda w: concat(w[0], separator, w[1])))
+        else:
+            out.append(
+                (
+                    "first and last apart",
+                    lambda fs: [[s[0] for s in fs], [f for s in fs for f in s[1:-1]], [s[-1] for s in fs]],
+                    lambda w: concat(w[0], _repeated(unit_first(w[1]), low - 2, high - 2), separator, w[2]),
+                )
+            )
+    return out
+
+
+def _repeated(unit: Regex, low: int, high: int) -> Regex:
+    """``unit`` repeated from ``low`` to ``high`` times as the positives show, or without bound
+    when they repeat it at least twice and not always equally often."""
+    if high >= 2 and high > low:
+        return Star(unit) if low == 0 else Plus(unit) if low == 1 else Repeat(unit, low, None)
+    if low == high:
+        return Epsilon() if low == 0 else unit if low == 1 else Repeat(unit, low, low)
+    return Optional(unit) if (low, high) == (0, 1) else Repeat(unit, low, high)
+
+
+def _ladder(
+    values: Sequence[str], excluded: CharSet, inner: Sequence[str], against: Sequence[str], universe: CharSet, cut: Cut
+) -> list[Regex]:
+    """Writings of one slot that accept all its ``values``, general to specific: anything but the
+    ``excluded`` separator, the run templates of ``cut`` (fitted to the ``against`` fields), the values split
+    again at an ``inner`` separator (all alike), the values listed; optional where a value is
+    empty, the value itself when there is one."""
+    distinct = sorted(set(values))
+    filled = [v for v in distinct if v]
+    if len(distinct) == 1:
+        return [text_regex(distinct[0])]
+    options: list[Regex] = [Plus(Chars(universe - excluded))]
+    options += [regex for regex, _ in template_hypotheses(filled, against, universe, cut)]
+    for separator in inner:
+        if any(separator in v for v in filled):
+            split = [v.split(separator) for v in filled]
+            counts = [len(s) for s in split]
+            for field in _ladder([f for s in split for f in s], excluded | CharSet.of(separator), (), against, universe, cut)[:3]:
+                options.append(concat(field, _repeated(concat(text_regex(separator), field), min(counts) - 1, max(counts) - 1)))
+    if len(filled) <= MOST_VALUES:
+        options.append(union(*map(text_regex, filled)))
+    small = [o for o in dict.fromkeys(options) if node_count(o) <= MOST_NODES]
+    kept = [o for o in small if _accepts_all(o, filled, universe)][:MOST_LEVELS]
+    return [_optional(o) for o in kept] if len(filled) < len(distinct) else kept
+
+
+def _optional(regex: Regex) -> Regex:
+    return Star(regex.inner) if isinstance(regex, Plus) else Optional(regex)
+
+
+def _fitted(ladders: Sequence[Sequence[Regex]], build: Callable[[Sequence[Regex]], Regex], negatives: Sequence[str], universe: CharSet) -> list[Regex]:
+    """Per slot, the most general writing such that fewest negatives are accepted: one slot at a
+    time made more specific, each time the slot and level that leave the fewest negatives accepted
+    (the most general on a tie), until none is or no slot can help."""
+    levels = [0] * len(ladders)
+
+    def accepted(chosen: Sequence[int]) -> int:
+        pattern = _compiled(build([ladder[level] for ladder, level in zip(ladders, chosen)]), universe)
+        return sum(pattern.fullmatch(n) is not None for n in negatives)
+
+    left = accepted(levels)
+    while left:
+        trials = [
+            (accepted([*levels[:i], deeper, *levels[i + 1 :]]), deeper, i)
+            for i in range(len(ladders))
+            for deeper in range(levels[i] + 1, len(ladders[i]))
+        ]
+        if not trials or min(trials)[0] >= left:
+            break
+        left, deeper, i = min(trials)
+        levels[i] = deeper
+    return [ladder[level] for ladder, level in zip(ladders, levels)]
+
+
+def _accepts_all(regex: Regex, strings: Sequence[str], universe: CharSet) -> bool:
+    pattern = _compiled(regex, universe)
+    return all(pattern.fullmatch(s) is not None for s in strings)
+
+
+@functools.lru_cache(maxsize=1 << 12)  # fitting builds the same writings again and again
+def _compiled(regex: Regex, universe: CharSet) -> re.Pattern[str]:
+    return re.compile(unparse(regex, "python", universe))
