@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from automata.compile import compile_regex
-from automata.errors import SizeLimitExceeded
+from automata.errors import SizeLimitExceeded, StateLimitExceeded
 from automata.ops import difference, is_empty
 from regexlang.ast import Regex, text, union
 from regexlang.charset import CharSet
@@ -28,5 +28,5 @@ def generalizes(answer: Regex, positives: Iterable[str], universe: CharSet) -> b
     try:
         learned = compile_regex(answer, universe, state_limit=STATE_LIMIT)
         return not is_empty(difference(learned, listed, state_limit=STATE_LIMIT))
-    except SizeLimitExceeded:
+    except (SizeLimitExceeded, StateLimitExceeded):
         return True

@@ -7,8 +7,8 @@ once and the separator as a repetition: ``[A-Z]:(?:\\\\[^\\\\]+)+``,
 ``[a-z][a-z0-9_]*(?:\\.[a-z][a-z0-9_]*)*``.
 
 Here each positive is split at a *separator*: a run of punctuation (:func:`separators`) that some
-positives repeat more often than others, or a run of two or more that every positive has (the
-``::`` of an IPv6 short form). The fields fill *slots* by a *structure*: all alike, the first apart
+positives repeat more often than others, or that every positive has (repeated, or two characters
+long: the ``::`` of an IPv6 short form). The fields fill *slots* by a *structure*: all alike, the first apart
 (a drive ``C:``), the first and the last apart, or the last apart (a file name). Each slot is
 written from its values on a ladder from general to specific (:func:`_ladder`): anything but the
 separator, the run templates of its values, its fields split again at another separator (one level
@@ -71,14 +71,14 @@ def separated_hypotheses(positives: Sequence[str], negatives: Sequence[str], uni
 
 def separators(positives: Sequence[str]) -> list[str]:
     """The runs of punctuation that some positives have more often than others, or that every
-    positive has and are longer than one character; at most :data:`MOST_SEPARATORS`, those in the
-    most positives first."""
+    positive has, twice or more when they are one character (the dots of ``10.0.0.1``); at most
+    :data:`MOST_SEPARATORS`, those in the most positives first."""
     counts = [Counter(_runs(p)) for p in positives]
     runs = {run for count in counts for run in count}
     chosen = [
         run
         for run in runs
-        if len({count[run] for count in counts}) > 1 or (len(run) > 1 and all(count[run] for count in counts))
+        if len({count[run] for count in counts}) > 1 or all(count[run] >= (1 if len(run) > 1 else 2) for count in counts)
     ]
     return sorted(chosen, key=lambda run: (-sum(bool(count[run]) for count in counts), run))[:MOST_SEPARATORS]
 

@@ -92,7 +92,9 @@ def template_hypotheses(
         for level in range(UNIFORM_LEVELS):
             uniform = {s: [ladder[min(level, len(ladder) - 1)] for ladder in ladders[s]] for s in shapes}
             out.setdefault(template(uniform), f"template ({cut} runs at level {level}, {len(shapes)} skeletons{through})")
-        fitted = {s: _fitted(ladders[s], against[s], universe) for s in shapes}
+        # Fitting first bounds a run below (``h{3,}``) before bounding it above.
+        steps = {s: [_levels([r[i] for _, r, _ in groups[s]], home, True) for i in range(len(groups[s][0][1]))] for s in shapes}
+        fitted = {s: _fitted(steps[s], against[s], universe) for s in shapes}
         out.setdefault(template(fitted), f"template ({cut} runs fitted, {len(shapes)} skeletons{through})")
         longest = max(map(len, positives))
         horizon = {s: _horizon(s, groups[s], home, longest) for s in shapes}
@@ -110,7 +112,7 @@ def _horizon(skeleton: _Skeleton, shown: Sequence[tuple[str, list[str], str]], h
     for i in range(len(shown[0][1])):
         values = [runs[i] for _, runs, _ in shown]
         rest = min(total - len(value) for total, value in zip(totals, values))
-        out.append(_counted(values, max(map(len, values)) + rest >= longest, home))
+        out.append(_counted(values, max(map(len, values)) + rest >= longest, home, bounded_below=True))
     return out
 
 
@@ -197,11 +199,14 @@ def _fitted(ladders: Sequence[Sequence[Regex]], negatives: Sequence[Sequence[str
     return [ladder[level] for ladder, level in zip(ladders, levels)]
 
 
-def _levels(values: Sequence[str], home: _Home) -> list[Regex]:
-    """One run written from general to specific (distinct regexes only)."""
+def _levels(values: Sequence[str], home: _Home, bounded_below: bool = False) -> list[Regex]:
+    """One run written from general to specific (distinct regexes only); with ``bounded_below``,
+    repeated at least as often as the shortest value right after the most general."""
     distinct = sorted(set(values))
     lengths = sorted({len(v) for v in distinct})
-    options: list[Regex] = [_counted(distinct, True, home), _counted(distinct, False, home)]
+    below = [_counted(distinct, True, home, bounded_below=True)] if bounded_below else []
+    options: list[Regex] = [_counted(distinct, True, home), *below, _counted(distinct, False, home)]
+    counted = len(options)
     if len(lengths) == 1:
         options.append(_grouped([Chars(_snapped(CharSet.of(c), home)) for c in zip(*distinct)]))
         options.append(_grouped([Chars(_span(CharSet.of(c), home)) for c in zip(*distinct)]))
@@ -213,7 +218,7 @@ def _levels(values: Sequence[str], home: _Home) -> list[Regex]:
         options.append(_split_single(distinct, home))
     if len(distinct) <= MOST_VALUES and len(values) >= 2 * len(distinct):
         # Values of one character set apart (``O|OO|OOO``) read as a count (``O{1,3}``) first.
-        options.insert(2 if _set_apart(CharSet.of("".join(distinct)), home) else 0, union(*map(text_regex, distinct)))
+        options.insert(counted if _set_apart(CharSet.of("".join(distinct)), home) else 0, union(*map(text_regex, distinct)))
     if lengths[-1] - lengths[0] >= len(lengths):  # lengths with gaps: each as shown (``[a-z]{3}|[a-z]{5}``)
         cls = Chars(_smallest(CharSet.of("".join(distinct)), home))
         options.append(union(*(cls if n == 1 else Repeat(cls, n, n) for n in lengths)))
@@ -237,24 +242,25 @@ def _grouped(parts: Sequence[Regex]) -> Regex:
     return concat(*out)
 
 
-def _counted(values: Sequence[str], open_ended: bool, home: _Home) -> Regex:
+def _counted(values: Sequence[str], open_ended: bool, home: _Home, bounded_below: bool = False) -> Regex:
     """The values as the smallest run class holding them (or their one character set apart),
-    repeated as their lengths say (up to the longest, or without bound when ``open_ended`` and the
-    lengths vary)."""
+    repeated as their lengths say (:func:`_repeated`)."""
     chars = CharSet.of("".join(values))
-    return _repeated(Chars(chars if _set_apart(chars, home) else _smallest(chars, home)), values, open_ended)
+    return _repeated(Chars(chars if _set_apart(chars, home) else _smallest(chars, home)), values, open_ended, bounded_below)
 
 
-def _repeated(cls: Regex, values: Sequence[str], open_ended: bool) -> Regex:
+def _repeated(cls: Regex, values: Sequence[str], open_ended: bool, bounded_below: bool = False) -> Regex:
     """``cls`` repeated as the values' lengths say: up to the longest, or, when ``open_ended`` and
-    the lengths vary, any number of times (at least once unless a value is empty: the shortest
-    of a few values is no lower bound a person would write)."""
+    the lengths vary, any number of times from the shortest length (``bounded_below``) or at least
+    once unless a value is empty (the shortest of a few values is no bound a person writes)."""
     lengths = sorted({len(v) for v in values})
     low, high = lengths[0], lengths[-1]
     if low == high:
         return cls if low == 1 else Repeat(cls, low, low)
     if not open_ended:
         return Optional(cls) if (low, high) == (0, 1) else Repeat(cls, low, high)
+    if bounded_below and low > 1:
+        return Repeat(cls, low, None)
     return Star(cls) if low == 0 else Plus(cls)
 
 
