@@ -44,6 +44,7 @@ from cegis.symbolic.merging.scoring import CHECK_STATE_LIMIT, automaton_of, scor
 from cegis.symbolic.merging.separated import separated_hypotheses
 from cegis.symbolic.merging.subsequence import subsequence_hypotheses
 from cegis.symbolic.merging.templates import CUTS, template_hypotheses
+from cegis.symbolic.merging.unbounded import loosened_text
 from cegis.symbolic.merging.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
 from cegis.symbolic.merging.words import PackedWords
 from cegis.symbolic.union import as_regex as union_regex
@@ -321,6 +322,8 @@ def _proposed(
             problems.append(f"{how}: {error}")
             continue
         if problem is None:
+            if listed:  # strings given up front: bounded repetitions unbounded where the prior prefers
+                text, dfa = loosened_text(text, dfa, examples, positives, dialect, universe)
             states = dfa.n_states - (dead_state(dfa) is not None)
             reasoning = f"{how} over {len(dfa.alphabet)} {learner.granularity}: {states} states"
             proposal = Proposal(read_hypothesis(text, dialect, universe), text, reasoning, draft=drafted)

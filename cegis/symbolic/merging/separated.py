@@ -16,7 +16,7 @@ deep: the groups of an IPv6 half), the values listed. The repetition is unbounde
 positives repeat the unit at least twice and not always equally often (:func:`_repeated`: one
 optional suffix ``-rc.1`` is not a repetition). The most general writing competes with the one
 fitted to the negatives: one slot at a time made more specific while that leaves fewer negatives
-accepted (as the templates' runs are fitted). Negatives are matched with Python's ``re``: fitting
+accepted (as the templates' runs are fitted); so do the first few levels for every slot alike. Negatives are matched with Python's ``re``: fitting
 tries dozens of writings, far cheaper than an automaton each; the learner checks the survivors
 exactly."""
 
@@ -27,7 +27,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from cegis.symbolic.merging.templates import CUTS, MOST_VALUES, Cut, template_hypotheses
+from cegis.symbolic.merging.templates import CUTS, MOST_VALUES, Cut, run_levels, template_hypotheses
 from regexlang.ast import Chars, Epsilon, Optional, Plus, Regex, Repeat, Star, concat, union
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
@@ -37,6 +37,10 @@ from regexlang.metrics import node_count
 #: Most separators tried, those in the most positives first.
 MOST_SEPARATORS = 4
 
+#: Levels of the slots' ladders written for every slot alike (anything but the separator, the
+#: first run template, the second), besides the writing fitted to the negatives.
+UNIFORM_LEVELS = 3
+
 #: Most writings of one slot, general to specific.
 MOST_LEVELS = 10
 
@@ -44,26 +48,30 @@ MOST_LEVELS = 10
 #: neither what a person writes nor quick to fit (a path's folder names have a dozen shapes).
 MOST_NODES = 24
 
+#: A value of one run of word characters.
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+
 #: How the fields of one positive fill the slots, and how the slots' writings make the regex.
 _Structure = tuple[str, Callable[[Sequence[str]], list[list[str]]], Callable[[Sequence[Regex]], Regex]]
 
 
 def separated_hypotheses(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:
     """For each separator of the positives and each structure their field counts allow, the
-    slots written most generally and as fitted to the negatives; each accepts every positive."""
+    slots written at the first :data:`UNIFORM_LEVELS` levels alike and as fitted to the negatives;
+    each accepts every positive."""
     found = separators(positives)
     out: dict[Regex, str] = {}
     for separator in found:
         fields = [p.split(separator) for p in positives]
-        against = _foreign_fields(fields, negatives, separator)
         inner = [s for s in found if s != separator and separator not in s]
         for name, slots_of, build in _structures(fields, text_regex(separator)):
             slots = slots_of(fields)
             for cut in CUTS:
-                ladders = [_ladder(values, CharSet.of(separator), inner, against, universe, cut) for values in slots]
-                if not all(ladders):
-                    break
-                out.setdefault(build([ladder[0] for ladder in ladders]), f"template (separated by {separator!r}, {name}, general)")
+                alike = [_ladder(values, CharSet.of(separator), inner, universe, cut, True) for values in slots]
+                for level in range(UNIFORM_LEVELS):
+                    uniform = build([ladder[min(level, len(ladder) - 1)] for ladder in alike])
+                    out.setdefault(uniform, f"template (separated by {separator!r}, {name}, level {level})")
+                ladders = [_ladder(values, CharSet.of(separator), inner, universe, cut, False) for values in slots]
                 fitted = build(_fitted(ladders, build, negatives, universe))
                 out.setdefault(fitted, f"template (separated by {separator!r}, {name}, {cut} runs fitted)")
     return [(regex, how) for regex, how in out.items() if _accepts_all(regex, positives, universe)]
@@ -86,13 +94,6 @@ def separators(positives: Sequence[str]) -> list[str]:
 def _runs(string: str) -> list[str]:
     """The maximal runs of characters that are not field characters (word characters and space)."""
     return [run for run in re.split(r"[A-Za-z0-9_ ]+", string) if run]
-
-
-def _foreign_fields(fields: Sequence[Sequence[str]], negatives: Sequence[str], separator: str) -> list[str]:
-    """The fields of the negatives that no positive has: the likely reason each is wrong, which
-    the slots' run templates are fitted to reject."""
-    known = {field for split in fields for field in split}
-    return sorted({field for n in negatives for field in n.split(separator) if field not in known})
 
 
 def _structures(fields: Sequence[Sequence[str]], separator: Regex) -> list[_Structure]:
@@ -149,11 +150,11 @@ def _repeated(unit: Regex, low: int, high: int) -> Regex:
     return Optional(unit) if (low, high) == (0, 1) else Repeat(unit, low, high)
 
 
-def _ladder(
-    values: Sequence[str], excluded: CharSet, inner: Sequence[str], against: Sequence[str], universe: CharSet, cut: Cut
-) -> list[Regex]:
+def _ladder(values: Sequence[str], excluded: CharSet, inner: Sequence[str], universe: CharSet, cut: Cut, uniform: bool) -> list[Regex]:
     """Writings of one slot that accept all its ``values``, general to specific: anything but the
-    ``excluded`` separator, the run templates of ``cut`` (fitted to the ``against`` fields), the values split
+    ``excluded`` separator, the run templates of ``cut`` (to fit to negatives, not ``uniform``, for
+    values of one run of word characters every level the templates fit a run to,
+    :func:`.templates.run_levels`), the values split
     again at an ``inner`` separator (all alike), the values listed; optional where a value is
     empty, the value itself when there is one."""
     distinct = sorted(set(values))
@@ -161,12 +162,15 @@ def _ladder(
     if len(distinct) == 1:
         return [text_regex(distinct[0])]
     options: list[Regex] = [Plus(Chars(universe - excluded))]
-    options += [regex for regex, _ in template_hypotheses(filled, against, universe, cut)]
+    if not uniform and all(_WORD.fullmatch(v) for v in filled):
+        options += run_levels(filled, universe)
+    else:
+        options += [regex for regex, _ in template_hypotheses(filled, (), universe, cut)]
     for separator in inner:
         if any(separator in v for v in filled):
             split = [v.split(separator) for v in filled]
             counts = [len(s) for s in split]
-            for field in _ladder([f for s in split for f in s], excluded | CharSet.of(separator), (), against, universe, cut)[:3]:
+            for field in _ladder([f for s in split for f in s], excluded | CharSet.of(separator), (), universe, cut, uniform)[:3]:
                 options.append(concat(field, _repeated(concat(text_regex(separator), field), min(counts) - 1, max(counts) - 1)))
     if len(filled) <= MOST_VALUES:
         options.append(union(*map(text_regex, filled)))
@@ -181,8 +185,10 @@ def _optional(regex: Regex) -> Regex:
 
 def _fitted(ladders: Sequence[Sequence[Regex]], build: Callable[[Sequence[Regex]], Regex], negatives: Sequence[str], universe: CharSet) -> list[Regex]:
     """Per slot, the most general writing such that fewest negatives are accepted: one slot at a
-    time made more specific, each time the slot and level that leave the fewest negatives accepted
-    (the most general on a tie), until none is or no slot can help."""
+    time made more specific, each time by one level where that leaves fewer negatives accepted
+    (else by as many as it takes), the slot and level that leave the fewest (the most general on a
+    tie), until none is or no slot can help. A level at a time: a per-position range that rejects
+    three negatives at once is no reason to skip the class counted that rejects two."""
     levels = [0] * len(ladders)
 
     def accepted(chosen: Sequence[int]) -> int:
@@ -191,12 +197,15 @@ def _fitted(ladders: Sequence[Sequence[Regex]], build: Callable[[Sequence[Regex]
 
     left = accepted(levels)
     while left:
-        trials = [
-            (accepted([*levels[:i], deeper, *levels[i + 1 :]]), deeper, i)
-            for i in range(len(ladders))
-            for deeper in range(levels[i] + 1, len(ladders[i]))
-        ]
-        if not trials or min(trials)[0] >= left:
+        for reach in (1, max(map(len, ladders))):
+            trials = [
+                (accepted([*levels[:i], deeper, *levels[i + 1 :]]), deeper, i)
+                for i in range(len(ladders))
+                for deeper in range(levels[i] + 1, min(levels[i] + 1 + reach, len(ladders[i])))
+            ]
+            if trials and min(trials)[0] < left:
+                break
+        else:
             break
         left, deeper, i = min(trials)
         levels[i] = deeper

@@ -42,6 +42,10 @@ MOST_VALUES = 4
 #: where negatives ask for them, since a few positives would make them memorize.
 UNIFORM_LEVELS = 2
 
+#: Values of a run from which a level written for every run alike may narrow it below its class
+#: (per position, ``[0-2][0-9]``): fewer show the characters they happen to use.
+NARROWING_EVIDENCE = 30
+
 #: Longest fixed-length run read by its first character (``0[1-9]|1[0-2]``).
 MOST_SPLIT = 3
 
@@ -88,7 +92,7 @@ def template_hypotheses(
     inferred = _inferred(positives, negatives, universe)
     for home in (_Home(universe), *([_Home(universe, inferred)] if len(inferred) > 1 else [])):
         through = ", through inferred classes" if home.classes else ""
-        ladders = {s: [_levels([r[i] for _, r, _ in groups[s]], home) for i in range(len(groups[s][0][1]))] for s in shapes}
+        ladders = {s: [_levels([r[i] for _, r, _ in groups[s]], home, uniform=True) for i in range(len(groups[s][0][1]))] for s in shapes}
         for level in range(UNIFORM_LEVELS):
             uniform = {s: [ladder[min(level, len(ladder) - 1)] for ladder in ladders[s]] for s in shapes}
             out.setdefault(template(uniform), f"template ({cut} runs at level {level}, {len(shapes)} skeletons{through})")
@@ -100,6 +104,13 @@ def template_hypotheses(
         horizon = {s: _horizon(s, groups[s], home, longest) for s in shapes}
         out.setdefault(template(horizon), f"template ({cut} runs counted, unbounded at the longest, {len(shapes)} skeletons{through})")
     return list(out.items())
+
+
+def run_levels(values: Sequence[str], universe: CharSet) -> list[Regex]:
+    """The values of one run (word characters only) written from general to specific, as the
+    templates fit a run to negatives: the class repeated, counted, per position, by the first
+    character, listed, the characters shown."""
+    return _levels(values, _Home(universe))
 
 
 def _horizon(skeleton: _Skeleton, shown: Sequence[tuple[str, list[str], str]], home: _Home, longest: int) -> list[Regex]:
@@ -199,30 +210,35 @@ def _fitted(ladders: Sequence[Sequence[Regex]], negatives: Sequence[Sequence[str
     return [ladder[level] for ladder, level in zip(ladders, levels)]
 
 
-def _levels(values: Sequence[str], home: _Home, bounded_below: bool = False) -> list[Regex]:
+def _levels(values: Sequence[str], home: _Home, bounded_below: bool = False, uniform: bool = False) -> list[Regex]:
     """One run written from general to specific (distinct regexes only); with ``bounded_below``,
-    repeated at least as often as the shortest value right after the most general."""
+    repeated at least as often as the shortest value right after the most general. For a level
+    written for every run alike (``uniform``), a run of fewer than :data:`NARROWING_EVIDENCE`
+    values stops at its class counted (and its values listed): narrower classes read from the
+    characters a few values show are chance, which only a negative makes worth writing."""
     distinct = sorted(set(values))
     lengths = sorted({len(v) for v in distinct})
     below = [_counted(distinct, True, home, bounded_below=True)] if bounded_below else []
     options: list[Regex] = [_counted(distinct, True, home), *below, _counted(distinct, False, home)]
     counted = len(options)
-    if len(lengths) == 1:
+    narrowed = not uniform or len(values) >= NARROWING_EVIDENCE
+    if narrowed and len(lengths) == 1:
         options.append(_grouped([Chars(_snapped(CharSet.of(c), home)) for c in zip(*distinct)]))
         options.append(_grouped([Chars(_span(CharSet.of(c), home)) for c in zip(*distinct)]))
         if lengths[0] <= MOST_SPLIT:
             options.append(_by_first(distinct, home))
-    else:
+    elif narrowed:
         firsts = Chars(_smallest(CharSet.of("".join(v[0] for v in distinct)), home))
         options.append(concat(firsts, _counted([v[1:] for v in distinct], True, home)))
         options.append(_split_single(distinct, home))
     if len(distinct) <= MOST_VALUES and len(values) >= 2 * len(distinct):
         # Values of one character set apart (``O|OO|OOO``) read as a count (``O{1,3}``) first.
         options.insert(counted if _set_apart(CharSet.of("".join(distinct)), home) else 0, union(*map(text_regex, distinct)))
-    if lengths[-1] - lengths[0] >= len(lengths):  # lengths with gaps: each as shown (``[a-z]{3}|[a-z]{5}``)
+    if narrowed and lengths[-1] - lengths[0] >= len(lengths):  # lengths with gaps: each as shown (``[a-z]{3}|[a-z]{5}``)
         cls = Chars(_smallest(CharSet.of("".join(distinct)), home))
         options.append(union(*(cls if n == 1 else Repeat(cls, n, n) for n in lengths)))
-    options.append(_shown(distinct, home))  # the most specific class: only where negatives ask for it
+    if narrowed:
+        options.append(_shown(distinct, home))  # the most specific class: only where negatives ask for it
     return list(dict.fromkeys(options))
 
 
