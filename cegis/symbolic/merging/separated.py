@@ -150,17 +150,25 @@ def _repeated(unit: Regex, low: int, high: int) -> Regex:
     return Optional(unit) if (low, high) == (0, 1) else Repeat(unit, low, high)
 
 
-def _ladder(values: Sequence[str], excluded: CharSet, inner: Sequence[str], universe: CharSet, cut: Cut, uniform: bool) -> list[Regex]:
+def _ladder(
+    values: Sequence[str], excluded: CharSet, inner: Sequence[str], universe: CharSet, cut: Cut, uniform: bool
+) -> tuple[Regex, ...]:
     """Writings of one slot that accept all its ``values``, general to specific: anything but the
     ``excluded`` separator, the run templates of ``cut`` (to fit to negatives, not ``uniform``, for
     values of one run of word characters every level the templates fit a run to,
-    :func:`.templates.run_levels`), the values split
-    again at an ``inner`` separator (all alike), the values listed; optional where a value is
-    empty, the value itself when there is one."""
-    distinct = sorted(set(values))
+    :func:`.templates.run_levels`), the values split again at an ``inner`` separator (all alike),
+    the values listed; optional where a value is empty, the value itself when there is one."""
+    return _ladder_of(tuple(sorted(set(values))), excluded, tuple(inner), universe, cut, uniform)
+
+
+@functools.lru_cache(maxsize=256)  # the structures of one separator share slots, and separators share fields
+def _ladder_of(
+    values: tuple[str, ...], excluded: CharSet, inner: tuple[str, ...], universe: CharSet, cut: Cut, uniform: bool
+) -> tuple[Regex, ...]:
+    distinct = list(values)
     filled = [v for v in distinct if v]
     if len(distinct) == 1:
-        return [text_regex(distinct[0])]
+        return (text_regex(distinct[0]),)
     options: list[Regex] = [Plus(Chars(universe - excluded))]
     if not uniform and all(_WORD.fullmatch(v) for v in filled):
         options += run_levels(filled, universe)
@@ -176,7 +184,7 @@ def _ladder(values: Sequence[str], excluded: CharSet, inner: Sequence[str], univ
         options.append(union(*map(text_regex, filled)))
     small = [o for o in dict.fromkeys(options) if node_count(o) <= MOST_NODES]
     kept = [o for o in small if _accepts_all(o, filled, universe)][:MOST_LEVELS]
-    return [_optional(o) for o in kept] if len(filled) < len(distinct) else kept
+    return tuple(_optional(o) for o in kept) if len(filled) < len(distinct) else tuple(kept)
 
 
 def _optional(regex: Regex) -> Regex:

@@ -11,6 +11,7 @@ hypotheses on description length."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import defaultdict
 from collections.abc import Sequence
@@ -309,6 +310,7 @@ def _by_first(values: Sequence[str], home: _Home) -> Regex:
     return union(*(concat(Chars(CharSet.of(firsts)), *map(Chars, rest)) for rest, firsts in by_rest.items()))
 
 
+@functools.lru_cache(maxsize=4096)  # runs of one template share characters, and so do templates of one call
 def _smallest(chars: CharSet, home: _Home) -> CharSet:
     """The smallest run class holding ``chars`` (within the universe) that the characters show
     each part of: digits, lower case, upper case, underscore (``[a-c]`` is not read as hex digits);
