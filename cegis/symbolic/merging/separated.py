@@ -52,7 +52,7 @@ MOST_NODES = 24
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 
 #: How the fields of one positive fill the slots, and how the slots' writings make the regex.
-_Structure = tuple[str, Callable[[Sequence[str]], list[list[str]]], Callable[[Sequence[Regex]], Regex]]
+_Structure = tuple[str, Callable[[Sequence[Sequence[str]]], list[list[str]]], Callable[[Sequence[Regex]], Regex]]
 
 
 def separated_hypotheses(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:

@@ -93,12 +93,11 @@ def template_hypotheses(
     inferred = _inferred(positives, negatives, universe)
     for home in (_Home(universe), *([_Home(universe, inferred)] if len(inferred) > 1 else [])):
         through = ", through inferred classes" if home.classes else ""
-        ladders = {s: [_levels([r[i] for _, r, _ in groups[s]], home, uniform=True) for i in range(len(groups[s][0][1]))] for s in shapes}
+        ladders = {s: [_levels([r[i] for _, r, _ in groups[s]], home) for i in range(len(groups[s][0][1]))] for s in shapes}
         for level in range(UNIFORM_LEVELS):
             uniform = {s: [ladder[min(level, len(ladder) - 1)] for ladder in ladders[s]] for s in shapes}
             out.setdefault(template(uniform), f"template ({cut} runs at level {level}, {len(shapes)} skeletons{through})")
-        # Fitting first bounds a run below (``h{3,}``) before bounding it above.
-        steps = {s: [_levels([r[i] for _, r, _ in groups[s]], home, True) for i in range(len(groups[s][0][1]))] for s in shapes}
+        steps = {s: [_levels([r[i] for _, r, _ in groups[s]], home, fitting=True) for i in range(len(groups[s][0][1]))] for s in shapes}
         fitted = {s: _fitted(steps[s], against[s], universe) for s in shapes}
         out.setdefault(template(fitted), f"template ({cut} runs fitted, {len(shapes)} skeletons{through})")
         longest = max(map(len, positives))
@@ -111,7 +110,7 @@ def run_levels(values: Sequence[str], universe: CharSet) -> list[Regex]:
     """The values of one run (word characters only) written from general to specific, as the
     templates fit a run to negatives: the class repeated, counted, per position, by the first
     character, listed, the characters shown."""
-    return _levels(values, _Home(universe))
+    return _levels(values, _Home(universe), fitting=True)
 
 
 def _horizon(skeleton: _Skeleton, shown: Sequence[tuple[str, list[str], str]], home: _Home, longest: int) -> list[Regex]:
@@ -211,18 +210,25 @@ def _fitted(ladders: Sequence[Sequence[Regex]], negatives: Sequence[Sequence[str
     return [ladder[level] for ladder, level in zip(ladders, levels)]
 
 
-def _levels(values: Sequence[str], home: _Home, bounded_below: bool = False, uniform: bool = False) -> list[Regex]:
-    """One run written from general to specific (distinct regexes only); with ``bounded_below``,
-    repeated at least as often as the shortest value right after the most general. For a level
-    written for every run alike (``uniform``), a run of fewer than :data:`NARROWING_EVIDENCE`
-    values stops at its class counted (and its values listed): narrower classes read from the
-    characters a few values show are chance, which only a negative makes worth writing."""
+def _levels(values: Sequence[str], home: _Home, fitting: bool = False) -> list[Regex]:
+    """One run written from general to specific (distinct regexes only). For a level written for
+    every run alike (not ``fitting``), a run of fewer than :data:`NARROWING_EVIDENCE` values stops
+    at its class counted from one (and its values listed): narrower classes and lower bounds read
+    from a few values are chance, which only a negative makes worth writing. To fit negatives, a
+    run is bounded below (``h{3,}``) before above, and counted from one before from its shortest."""
     distinct = sorted(set(values))
     lengths = sorted({len(v) for v in distinct})
-    below = [_counted(distinct, True, home, bounded_below=True)] if bounded_below else []
-    options: list[Regex] = [_counted(distinct, True, home), *below, _counted(distinct, False, home)]
+    if fitting:
+        options: list[Regex] = [
+            _counted(distinct, True, home),
+            _counted(distinct, True, home, bounded_below=True),
+            _counted(distinct, False, home),
+            _counted(distinct, False, home, bounded_below=True),
+        ]
+    else:
+        options = [_counted(distinct, True, home), _counted(distinct, False, home, bounded_below=len(values) >= NARROWING_EVIDENCE)]
     counted = len(options)
-    narrowed = not uniform or len(values) >= NARROWING_EVIDENCE
+    narrowed = fitting or len(values) >= NARROWING_EVIDENCE
     if narrowed and len(lengths) == 1:
         options.append(_grouped([Chars(_snapped(CharSet.of(c), home)) for c in zip(*distinct)]))
         options.append(_grouped([Chars(_span(CharSet.of(c), home)) for c in zip(*distinct)]))
@@ -267,16 +273,18 @@ def _counted(values: Sequence[str], open_ended: bool, home: _Home, bounded_below
 
 
 def _repeated(cls: Regex, values: Sequence[str], open_ended: bool, bounded_below: bool = False) -> Regex:
-    """``cls`` repeated as the values' lengths say: up to the longest, or, when ``open_ended`` and
-    the lengths vary, any number of times from the shortest length (``bounded_below``) or at least
-    once unless a value is empty (the shortest of a few values is no bound a person writes)."""
+    """``cls`` repeated as the values' lengths say: when they vary, up to the longest or, when
+    ``open_ended``, any number of times; from the shortest length when ``bounded_below``, else at
+    least once unless a value is empty (the shortest of a few values is no bound a person writes:
+    IPv6 groups of three and four hex digits are ``[0-9a-f]{1,4}``)."""
     lengths = sorted({len(v) for v in values})
     low, high = lengths[0], lengths[-1]
     if low == high:
         return cls if low == 1 else Repeat(cls, low, low)
+    low = low if bounded_below else min(low, 1)
     if not open_ended:
         return Optional(cls) if (low, high) == (0, 1) else Repeat(cls, low, high)
-    if bounded_below and low > 1:
+    if low > 1:
         return Repeat(cls, low, None)
     return Star(cls) if low == 0 else Plus(cls)
 

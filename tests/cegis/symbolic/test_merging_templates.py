@@ -55,7 +55,8 @@ def test_hex_colours_generalize_to_the_hex_class_counted() -> None:
 def test_a_run_is_made_specific_only_where_negatives_ask() -> None:
     times = ["00:15", "09:30", "13:45", "23:59", "18:05", "21:10", "07:00", "11:11", "20:20", "16:40", "03:33", "22:22"]
     general = learned(times, ["1:30", "12:3", "12-30", "ab:cd"])
-    assert same_language(general, "[0-2][0-9]:[0-5][0-9]")
+    # Twelve times show hours below 24, but no negative asks for the bound: the class stays whole.
+    assert same_language(general, "[0-9]{2}:[0-9]{2}")
     specific = learned(times, ["24:00", "25:30", "29:59", "1:30"])
     assert not re.fullmatch(specific, "24:00") and re.fullmatch(specific, "12:59")
 
