@@ -221,7 +221,7 @@ def _learn(
     written = learner.class_prior and not any(isinstance(e, ClusteredExample) for e in examples)
     fitting: list[tuple[DFA, str, Regex]] = []
     if written:  # templates that fit compete with the other families, and spare the merging (the slow part)
-        fitting = [c for c in _templates(examples, universe, problems) if not misclassified(c[0], examples)]
+        fitting = [c for c in _templates(examples, universe, problems, learner.listing_cap) if not misclassified(c[0], examples)]
         fitting = [c for c in fitting if not earlier.implied(c[0])]
     candidates: list[tuple[DFA, str, Regex | None]] = list(fitting)
 
@@ -408,14 +408,17 @@ def _excluded(
     return [] if dfa.n_states > MAX_LISTING_STATES or earlier.implied(dfa) else [(dfa, "everything but the negatives", regex)]
 
 
-def _templates(examples: Sequence[Counterexample], universe: CharSet, problems: list[str]) -> list[tuple[DFA, str, Regex]]:
-    """The templates of the plain examples (:mod:`cegis.symbolic.merging.templates`, and along a
-    repeated separator, :mod:`cegis.symbolic.merging.separated`), with their automata."""
+def _templates(
+    examples: Sequence[Counterexample], universe: CharSet, problems: list[str], separated: bool = False
+) -> list[tuple[DFA, str, Regex]]:
+    """The templates of the plain examples (:mod:`cegis.symbolic.merging.templates`, and with
+    ``separated``, for strings given up front, along a repeated separator,
+    :mod:`cegis.symbolic.merging.separated`), with their automata."""
     positives = [e.string for e in examples if isinstance(e, Example) and e.label]
     negatives = [e.string for e in examples if isinstance(e, Example) and not e.label]
     out = []
     written = [t for cut in CUTS for t in template_hypotheses(positives, negatives, universe, cut)]
-    for regex, how in written + separated_hypotheses(positives, negatives, universe):
+    for regex, how in written + (separated_hypotheses(positives, negatives, universe) if separated else []):
         try:
             out.append((automaton_of(regex, universe), how, regex))
         except AutomataError as error:

@@ -6,19 +6,21 @@ different skeleton for every count of fields and give up past a dozen; a person 
 once and the separator as a repetition: ``[A-Z]:(?:\\\\[^\\\\]+)+``,
 ``[a-z][a-z0-9_]*(?:\\.[a-z][a-z0-9_]*)*``.
 
-Here each positive is split at a *separator*: a run of punctuation (:func:`separators`) that some
-positives repeat more often than others, or that every positive has (repeated, or two characters
-long: the ``::`` of an IPv6 short form). The fields fill *slots* by a *structure*: all alike, the first apart
-(a drive ``C:``), the first and the last apart, or the last apart (a file name). Each slot is
-written from its values on a ladder from general to specific (:func:`_ladder`): anything but the
-separator, the run templates of its values, its fields split again at another separator (one level
-deep: the groups of an IPv6 half), the values listed. The repetition is unbounded when the
-positives repeat the unit at least twice and not always equally often (:func:`_repeated`: one
-optional suffix ``-rc.1`` is not a repetition). The most general writing competes with the one
-fitted to the negatives: one slot at a time made more specific while that leaves fewer negatives
-accepted (as the templates' runs are fitted); so do the first few levels for every slot alike. Negatives are matched with Python's ``re``: fitting
-tries dozens of writings, far cheaper than an automaton each; the learner checks the survivors
-exactly."""
+Each positive is split at a *separator* (:func:`separators`): a run of punctuation that some
+positives repeat more often than others, or that every positive has (twice or more, or two
+characters long: the ``::`` of an IPv6 short form). The fields fill *slots* by a *structure*: all
+alike, the first apart (a drive ``C:``), the last apart (a file name), or both. Each slot is written
+on a ladder from general to specific (:func:`_ladder`): anything but the separator, the run
+templates of its values, its values split again at another separator (one level deep: the groups
+of an IPv6 half), the values listed. The unit repeats without bound when the positives repeat it
+at least twice and not always equally often (:func:`_repeated`; one optional suffix ``-rc.1`` is no
+repetition).
+
+The candidates are the first :data:`UNIFORM_LEVELS` levels for every slot alike, and the writing
+fitted to the negatives: slots made more specific a level at a time while that leaves fewer
+negatives accepted. Fitting tries dozens of writings, so negatives are matched with Python's ``re``
+(far cheaper than an automaton each); the learner checks the candidates exactly."""
+
 
 from __future__ import annotations
 
@@ -28,10 +30,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from cegis.symbolic.merging.templates import CUTS, MOST_VALUES, Cut, run_levels, template_hypotheses
-from regexlang.ast import Chars, Epsilon, Optional, Plus, Regex, Repeat, Star, concat, union
+from regexlang.ast import Chars, Concat, Epsilon, Optional, Plus, Regex, Repeat, Star, Union, concat, union
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
-from regexlang.dialects import unparse
 from regexlang.metrics import node_count
 
 #: Most separators tried, those in the most positives first.
@@ -58,7 +59,8 @@ _Structure = tuple[str, Callable[[Sequence[Sequence[str]]], list[list[str]]], Ca
 def separated_hypotheses(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:
     """For each separator of the positives and each structure their field counts allow, the
     slots written at the first :data:`UNIFORM_LEVELS` levels alike and as fitted to the negatives;
-    each accepts every positive."""
+    those that accept every positive and no negative (the others would only be compiled to be
+    refused)."""
     found = separators(positives)
     out: dict[Regex, str] = {}
     for separator in found:
@@ -74,7 +76,7 @@ def separated_hypotheses(positives: Sequence[str], negatives: Sequence[str], uni
                 ladders = [_ladder(values, CharSet.of(separator), inner, universe, cut, False) for values in slots]
                 fitted = build(_fitted(ladders, build, negatives, universe))
                 out.setdefault(fitted, f"template (separated by {separator!r}, {name}, {cut} runs fitted)")
-    return [(regex, how) for regex, how in out.items() if _accepts_all(regex, positives, universe)]
+    return [(regex, how) for regex, how in out.items() if _accepts_all(regex, positives, universe) and not _accepts_any(regex, negatives, universe)]
 
 
 def separators(positives: Sequence[str]) -> list[str]:
@@ -225,6 +227,34 @@ def _accepts_all(regex: Regex, strings: Sequence[str], universe: CharSet) -> boo
     return all(pattern.fullmatch(s) is not None for s in strings)
 
 
+def _accepts_any(regex: Regex, strings: Sequence[str], universe: CharSet) -> bool:
+    pattern = _compiled(regex, universe)
+    return any(pattern.fullmatch(s) is not None for s in strings)
+
+
 @functools.lru_cache(maxsize=1 << 12)  # fitting builds the same writings again and again
 def _compiled(regex: Regex, universe: CharSet) -> re.Pattern[str]:
-    return re.compile(unparse(regex, "python", universe))
+    return re.compile(_pattern(regex))
+
+
+def _pattern(regex: Regex) -> str:
+    """``regex`` (made of the nodes this module writes) as a Python pattern, every character
+    escaped by its code: quicker than the dialect printer, which looks for the shortest spelling."""
+    match regex:
+        case Chars(chars):
+            return "[" + "".join(f"\\U{lo:08x}" + (f"-\\U{hi:08x}" if hi > lo else "") for lo, hi in chars.intervals) + "]"
+        case Concat(parts):
+            return "".join(f"(?:{_pattern(part)})" for part in parts)
+        case Union(options):
+            return "|".join(f"(?:{_pattern(option)})" for option in options)
+        case Star(inner):
+            return f"(?:{_pattern(inner)})*"
+        case Plus(inner):
+            return f"(?:{_pattern(inner)})+"
+        case Optional(inner):
+            return f"(?:{_pattern(inner)})?"
+        case Repeat(inner, low, high):
+            return f"(?:{_pattern(inner)}){{{low},{'' if high is None else high}}}"
+        case Epsilon():
+            return ""
+    return "(?!)"  # the empty set, or a node no writing here uses
