@@ -312,6 +312,11 @@ def _proposed(
         if wrong:  # its print would be too (prints are exact), and printing costs far more than this
             problems.append(f"{how}: {_misses(wrong)}")
             continue
+        if listed and regex is not None and len(_spelling(regex, dialect, universe)) > len(listing):
+            # a template spelled longer than the list of its positives: not worth printing readably
+            # (a path's template of a dozen shapes: half a minute over Unicode)
+            problems.append(f"{how}: spelled longer than the positives listed")
+            continue
         try:
             text = _printed(dfa, dialect, universe, examples, regex, written, draft)
             problem, drafted = _check(text, examples, dialect, universe, dfa), draft
@@ -762,6 +767,14 @@ def _printed(
             if not any(_holds(e, word) for e in examples):
                 return unparse(text_regex(word), dialect, universe)
     raise AssertionError("unreachable: fewer examples than lengths")
+
+
+def _spelling(regex: Regex, dialect: Dialect, universe: CharSet) -> str:
+    """``regex`` as it is written in ``dialect`` (empty when the dialect cannot write it)."""
+    try:
+        return unparse(regex, dialect, universe)
+    except RegexError:
+        return ""
 
 
 def _holds(example: Counterexample, word: str) -> bool:

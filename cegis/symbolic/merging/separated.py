@@ -74,9 +74,9 @@ def separated_hypotheses(positives: Sequence[str], negatives: Sequence[str], uni
                     uniform = build([ladder[min(level, len(ladder) - 1)] for ladder in alike])
                     out.setdefault(uniform, f"template (separated by {separator!r}, {name}, level {level})")
                 ladders = [_ladder(values, CharSet.of(separator), inner, universe, cut, False) for values in slots]
-                fitted = build(_fitted(ladders, build, negatives, universe))
+                fitted = build(_fitted(ladders, build, negatives))
                 out.setdefault(fitted, f"template (separated by {separator!r}, {name}, {cut} runs fitted)")
-    return [(regex, how) for regex, how in out.items() if _accepts_all(regex, positives, universe) and not _accepts_any(regex, negatives, universe)]
+    return [(regex, how) for regex, how in out.items() if _accepts_all(regex, positives) and not _accepts_any(regex, negatives)]
 
 
 def separators(positives: Sequence[str]) -> list[str]:
@@ -185,7 +185,7 @@ def _ladder_of(
     if len(filled) <= MOST_VALUES:
         options.append(union(*map(text_regex, filled)))
     small = [o for o in dict.fromkeys(options) if node_count(o) <= MOST_NODES]
-    kept = [o for o in small if _accepts_all(o, filled, universe)][:MOST_LEVELS]
+    kept = [o for o in small if _accepts_all(o, filled)][:MOST_LEVELS]
     return tuple(_optional(o) for o in kept) if len(filled) < len(distinct) else tuple(kept)
 
 
@@ -193,7 +193,7 @@ def _optional(regex: Regex) -> Regex:
     return Star(regex.inner) if isinstance(regex, Plus) else Optional(regex)
 
 
-def _fitted(ladders: Sequence[Sequence[Regex]], build: Callable[[Sequence[Regex]], Regex], negatives: Sequence[str], universe: CharSet) -> list[Regex]:
+def _fitted(ladders: Sequence[Sequence[Regex]], build: Callable[[Sequence[Regex]], Regex], negatives: Sequence[str]) -> list[Regex]:
     """Per slot, the most general writing such that fewest negatives are accepted: one slot at a
     time made more specific, each time by one level where that leaves fewer negatives accepted
     (else by as many as it takes), the slot and level that leave the fewest (the most general on a
@@ -202,7 +202,7 @@ def _fitted(ladders: Sequence[Sequence[Regex]], build: Callable[[Sequence[Regex]
     levels = [0] * len(ladders)
 
     def accepted(chosen: Sequence[int]) -> int:
-        pattern = _compiled(build([ladder[level] for ladder, level in zip(ladders, chosen)]), universe)
+        pattern = _compiled(build([ladder[level] for ladder, level in zip(ladders, chosen)]))
         return sum(pattern.fullmatch(n) is not None for n in negatives)
 
     left = accepted(levels)
@@ -222,18 +222,18 @@ def _fitted(ladders: Sequence[Sequence[Regex]], build: Callable[[Sequence[Regex]
     return [ladder[level] for ladder, level in zip(ladders, levels)]
 
 
-def _accepts_all(regex: Regex, strings: Sequence[str], universe: CharSet) -> bool:
-    pattern = _compiled(regex, universe)
+def _accepts_all(regex: Regex, strings: Sequence[str]) -> bool:
+    pattern = _compiled(regex)
     return all(pattern.fullmatch(s) is not None for s in strings)
 
 
-def _accepts_any(regex: Regex, strings: Sequence[str], universe: CharSet) -> bool:
-    pattern = _compiled(regex, universe)
+def _accepts_any(regex: Regex, strings: Sequence[str]) -> bool:
+    pattern = _compiled(regex)
     return any(pattern.fullmatch(s) is not None for s in strings)
 
 
 @functools.lru_cache(maxsize=1 << 12)  # fitting builds the same writings again and again
-def _compiled(regex: Regex, universe: CharSet) -> re.Pattern[str]:
+def _compiled(regex: Regex) -> re.Pattern[str]:
     return re.compile(_pattern(regex))
 
 

@@ -14,7 +14,8 @@ from cegis.passive import from_examples
 from cegis.symbolic.merging.separated import separated_hypotheses, separators
 from experiments.bench.example_tasks import IPV6_SHORT, WINDOWS_PATHS, YAML_KEYS, HandTask
 from oracle import Example
-from regexlang import CharSet, parse
+from regexlang import CharSet, parse, unparse
+from regexlang.charset import UNICODE
 
 ASCII = CharSet([(0x20, 0x7E)])
 
@@ -36,6 +37,11 @@ def held_out_accuracy(text: str, task: HandTask) -> float:
     right = sum(re.fullmatch(text, s) is not None for s in task.held_positives)
     right += sum(re.fullmatch(text, s) is None for s in task.held_negatives)
     return right / (len(task.held_positives) + len(task.held_negatives))
+
+
+def test_windows_paths_are_written_along_the_backslash() -> None:
+    texts = [unparse(r, "python", UNICODE) for r, _ in separated_hypotheses(WINDOWS_PATHS.positives, WINDOWS_PATHS.negatives, UNICODE)]
+    assert r"[A-Z]:(?:\\[^\\]+)+" in texts
 
 
 def test_windows_paths_generalize_by_the_separator_structure() -> None:
