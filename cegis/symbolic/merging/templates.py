@@ -241,12 +241,25 @@ def _levels(values: Sequence[str], home: _Home, fitting: bool = False) -> list[R
     if len(distinct) <= MOST_VALUES and len(values) >= 2 * len(distinct):
         # Values of one character set apart (``O|OO|OOO``) read as a count (``O{1,3}``) first.
         options.insert(counted if _set_apart(CharSet.of("".join(distinct)), home) else 0, union(*map(text_regex, distinct)))
-    if narrowed and lengths[-1] - lengths[0] >= len(lengths):  # lengths with gaps: each as shown (``[a-z]{3}|[a-z]{5}``)
-        cls = Chars(_smallest(CharSet.of("".join(distinct)), home))
-        options.append(union(*(cls if n == 1 else Repeat(cls, n, n) for n in lengths)))
+    if narrowed and lengths[-1] - lengths[0] >= len(lengths):
+        options.append(_gapped(Chars(_smallest(CharSet.of("".join(distinct)), home)), lengths))
     if narrowed:
         options.append(_shown(distinct, home))  # the most specific class: only where negatives ask for it
     return list(dict.fromkeys(options))
+
+
+def _gapped(cls: Regex, lengths: Sequence[int]) -> Regex:
+    """``cls`` repeated as often as the lengths shown, which have gaps: three or more evenly spaced
+    (``0, 2, 4, 6``) as a period repeated without bound (``(?:[ab]{2})*``), else each as shown
+    (``[a-z]{3}|[a-z]{5}``)."""
+    def times(n: int) -> Regex:
+        return Epsilon() if n == 0 else cls if n == 1 else Repeat(cls, n, n)
+
+    steps = {b - a for a, b in itertools.pairwise(lengths)}
+    if len(lengths) >= 3 and len(steps) == 1:
+        period = Star(times(steps.pop()))
+        return period if lengths[0] == 0 else concat(times(lengths[0]), period)
+    return union(*map(times, lengths))
 
 
 def _shown(values: Sequence[str], home: _Home) -> Regex:
