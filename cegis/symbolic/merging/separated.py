@@ -70,10 +70,12 @@ def separated_hypotheses(positives: Sequence[str], negatives: Sequence[str], uni
             slots = slots_of(fields)
             for cut in CUTS:
                 alike = [_ladder(values, CharSet.of(separator), inner, universe, cut, True) for values in slots]
+                ladders = [_ladder(values, CharSet.of(separator), inner, universe, cut, False) for values in slots]
+                if not all(alike) or not all(ladders):  # a slot no writing here accepts
+                    break
                 for level in range(UNIFORM_LEVELS):
                     uniform = build([ladder[min(level, len(ladder) - 1)] for ladder in alike])
                     out.setdefault(uniform, f"template (separated by {separator!r}, {name}, level {level})")
-                ladders = [_ladder(values, CharSet.of(separator), inner, universe, cut, False) for values in slots]
                 fitted = build(_fitted(ladders, build, negatives))
                 out.setdefault(fitted, f"template (separated by {separator!r}, {name}, {cut} runs fitted)")
     return [(regex, how) for regex, how in out.items() if _accepts_all(regex, positives) and not _accepts_any(regex, negatives)]
