@@ -372,3 +372,43 @@ def _spread(items: Sequence[int], most: int) -> list[int]:
     if len(items) <= most:
         return list(items)
     return [items[round(i * (len(items) - 1) / (most - 1))] for i in range(most)]
+
+
+# Bounded nests of optional repeats, unbounded: a generalization for learners, not a print.
+
+
+def unbounded_nests(regex: Regex) -> Regex:
+    """``regex`` with every bounded nest of optional repeats of one unit unbounded:
+    ``(?:U(?:U)?)?`` and ``(?:U(?:U)*)?`` as ``U*`` (so ``x(?:-x(?:-x(?:-x)?)?)?`` as
+    ``x(?:-x)*``), and ``U{0,n}``, ``U{1,n}`` (n ≥ 2) as ``U*``, ``U+``. A single optional ``U?``
+    stays: one occurrence is no repetition. Unlike the prints above this changes the language (it
+    only grows); a learner proposes the result only where it still labels every example right and
+    its prior prefers it (:mod:`cegis.symbolic.merging.unbounded`)."""
+    match regex:
+        case Concat(parts):
+            return concat(*map(unbounded_nests, parts))
+        case Union(options):
+            return union(*map(unbounded_nests, options))
+        case Star(inner):
+            return Star(unbounded_nests(inner))
+        case Plus(inner):
+            return Plus(unbounded_nests(inner))
+        case Repeat(inner, low, high) if low <= 1 and high is not None and high >= 2:
+            return (Star if low == 0 else Plus)(unbounded_nests(inner))
+        case Repeat(inner, low, high):
+            return Repeat(unbounded_nests(inner), low, high)
+        case Optional(inner):
+            loosened = unbounded_nests(inner)
+            unit = _nested_unit(loosened)
+            return Optional(loosened) if unit is None else Star(unit)
+        case _:
+            return regex
+
+
+def _nested_unit(regex: Regex) -> Regex | None:
+    """``U`` when ``regex`` is ``U`` followed by ``U?`` or ``U*``, else None."""
+    parts = regex.parts if isinstance(regex, Concat) else (regex,)
+    if len(parts) < 2 or not isinstance(parts[-1], (Optional, Star)):
+        return None
+    unit = concat(*parts[:-1])
+    return unit if parts[-1].inner == unit else None

@@ -32,6 +32,7 @@ from automata import compile_time
 from cegis.answer import Answer, answer_of
 from cegis.config import Budgets, LoopConfig
 from cegis.errors import RecordsError
+from cegis.generalization import generalizes
 from cegis.given import GivenExamplesError, examples_from_csv, labeled, strings_from_lines
 from cegis.symbolic.passive import from_examples, printed_for
 from cegis.registry import REGISTRY, default_passive
@@ -196,6 +197,15 @@ def _shown(regex: object) -> str:
     return '"" (the empty regex: it matches the empty string only)' if regex == "" else str(regex)
 
 
+def _generalizes(report: dict[str, object], given: tuple[Example, ...], task: Task) -> bool | None:
+    """Whether the answer accepts a string no positive is (:func:`cegis.generalization.generalizes`);
+    ``None`` without an answer."""
+    text = report.get("dialect_regex", report["regex"])
+    if not isinstance(text, str):
+        return None
+    return generalizes(parse(text, task.dialect, task.universe), (e.string for e in given if e.label), task.universe)
+
+
 @click.command(context_settings=CONTEXT, epilog="""Examples: a CSV of string,label rows (label 1/0 or true/false; a string,label
 header is optional; quote a string holding a comma or a line break), or --positives FILE with one
 string per line (and --negatives FILE; '-' reads standard input, for one of the two), or strings
@@ -303,6 +313,8 @@ def learn(
         raise BadInput(str(error)) from None
     answer = answer_of(state)
     report = _report(answer, dialect, name, compile_time.clock() - started, task.universe, flavor, anchored)
+    if given is not None:
+        report["generalizes"] = _generalizes(report, given, task)
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False))
     else:
@@ -311,6 +323,8 @@ def learn(
         best = "" if answer.consistent or answer.accuracy is None else f" (best hypothesis, accuracy {answer.accuracy:.3f})"
         click.echo(f"regex:    {_shown(report['regex'])}{best}")
         click.echo(f"status:   {status}")
+        if report.get("generalizes") is False:
+            click.echo("warning:  the regex only lists the positives: it does not generalize to any other string")
         click.echo(f"learner:  {name}")
         click.echo(f"epochs:   {answer.epochs}")
         click.echo(f"examples: {answer.examples}")

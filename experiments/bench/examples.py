@@ -1,17 +1,21 @@
 """Learning from labeled strings, against grex: ``python -m cli bench examples``.
 
-Two sources of problems, neither tuned to: (a) StructuredRegex (Ye et al. 2020, a split of
+Three sources of problems, none tuned to: (a) StructuredRegex (Ye et al. 2020, a split of
 ``structured-regex/raw``), learned from its own 6 positive and up to 6 negative examples; (b)
-generated practical targets (ZIP code, hex colour, ISO date, …) with 20 + 20, 100 + 100 and
-500 + 500 examples (positives drawn from the target, negatives one edit away from target strings).
-Each answer is scored on held-out strings: half from the gold language, half its near misses
-(one edit away, outside it). Beside ours (:func:`cegis.symbolic.passive.learn_regex`), grex (an optional
+generated practical targets (ZIP code, hex colour, ISO date, …) with 5 + 5 (a practitioner's few
+strings), 20 + 20, 100 + 100 and 500 + 500 examples (positives drawn from the target, negatives one
+edit away from target strings); (c) tasks written by hand (:mod:`.example_tasks`: Windows paths,
+IPv6 short forms, YAML keys, version tags, currency amounts, log timestamps, and the binary
+literals of issue 36), with their own held-out strings. Each generated answer is scored on
+held-out strings: half from the gold language, half its near misses (one edit away, outside it). Beside ours (:func:`cegis.symbolic.passive.learn_regex`), grex (an optional
 ``bench`` extra) learns from the same positives with each of its option sets, and the best set per
 problem counts (a choice grex's user cannot make without the held-out strings). The table gives
-held-out accuracy, exact equivalence with the gold regex, the median printed length over the gold
-regex's canonical print, and the median and p95 seconds per problem. Run:
+held-out accuracy, exact equivalence with the gold regex, how many answers only list their
+positives (:func:`cegis.generalization.generalizes`: the literal alternation, which accepts nothing
+new), the median printed length over the gold regex's canonical print, the median and p95 seconds
+per problem, and on how many problems ours is ahead of grex's best (and behind it). Run:
 
-    python -m experiments.bench.examples [--sizes 20,100,500] [--split teste] [--limit N] [--workers 2]
+    python -m experiments.bench.examples [--sizes 5,20,100,500] [--split teste] [--limit N] [--workers 2]
 """
 
 from __future__ import annotations
@@ -32,8 +36,10 @@ from automata import DFA, accepts_many, compile_regex, equivalent, sample_string
 from automata.errors import AutomataError
 from automata.minimize import minimize
 from cegis.gc_pause import settle
+from cegis.generalization import generalizes
 from cegis.symbolic.passive import learn_regex
 from experiments.data_dir import DEFAULT_DATA_DIR
+from experiments.bench.example_tasks import BINARY, HAND_TASKS, HandTask
 from experiments.datasets.structured_regex import load_structured_regex
 from experiments.progress import reporting
 from oracle.mutations import one_edit
@@ -61,7 +67,7 @@ PRACTICAL: tuple[tuple[str, str], ...] = (
     ("hashtag", r"#[A-Za-z][A-Za-z0-9]*"),
     ("uuid prefix", r"[0-9a-f]{8}-[0-9a-f]{4}"),
 )
-SIZES = (20, 100, 500)
+SIZES = (5, 20, 100, 500)
 HELD_OUT = 1000  # strings of each label
 MAX_LEN = 24
 STATE_LIMIT = 20_000  # for reading grex's answers back
@@ -99,6 +105,7 @@ class Answer:
     exact: bool
     length_ratio: float
     seconds: float
+    lists: bool = False  # the positives listed: accepts no other string
 
 
 def near_misses(dfa: DFA, strings: Sequence[str], count: int, rng: np.random.Generator) -> list[str]:
@@ -134,6 +141,17 @@ def practical_problems(size: int, seed: int = 0) -> list[Problem]:
     return problems
 
 
+def hand_problems() -> list[Problem]:
+    """The tasks written by hand (:data:`.example_tasks.HAND_TASKS`), then the binary literals,
+    whose held-out strings are drawn from the gold (it has none of its own)."""
+    problems = []
+    for task in (*HAND_TASKS, BINARY):
+        gold = parse(task.gold, "python", UNIVERSE)
+        held = (task.held_positives, task.held_negatives) if task.held_positives else held_out(minimize(compile_regex(gold, UNIVERSE)), 20_000)
+        problems.append(Problem("tasks", task.name, len(task.positives), gold, task.positives, task.negatives, *held))
+    return problems
+
+
 def structured_problems(folder: Path, split: str, limit: int | None) -> list[Problem]:
     """StructuredRegex problems of ``split`` with their own examples (the first ``limit``)."""
     problems = []
@@ -165,7 +183,8 @@ def ours(problem: Problem) -> Answer:
     gold = minimize(compile_regex(problem.gold, UNIVERSE))
     accuracy = _accuracy(accepts_many(dfa, problem.held_positives).tolist(), (~accepts_many(dfa, problem.held_negatives)).tolist())
     ratio = len(learned.regex) / max(1, canonical_length(problem.gold))
-    return Answer("ours", learned.regex, accuracy, equivalent(dfa, gold), ratio, seconds)
+    lists = not generalizes(learned.tree, problem.positives, UNIVERSE)
+    return Answer("ours", learned.regex, accuracy, equivalent(dfa, gold), ratio, seconds, lists)
 
 
 def grex_best(problem: Problem) -> Answer | None:
@@ -188,18 +207,28 @@ def grex_best(problem: Problem) -> Answer | None:
             [compiled.search(s) is not None for s in problem.held_positives],
             [compiled.search(s) is None for s in problem.held_negatives],
         )
-        answer = Answer("grex", text, accuracy, _grex_exact(text, gold), len(text) / max(1, canonical_length(problem.gold)), seconds)
+        tree = _grex_tree(text)
+        exact = tree is not None and _equal(tree, gold)
+        lists = tree is not None and not generalizes(tree, problem.positives, UNIVERSE)
+        answer = Answer("grex", text, accuracy, exact, len(text) / max(1, canonical_length(problem.gold)), seconds, lists)
         if best is None or answer.accuracy > best.accuracy:
             best = answer
     return best
 
 
-def _grex_exact(text: str, gold: DFA) -> bool:
-    """Whether grex's anchored regex denotes the gold language (False when we cannot read it)."""
+def _grex_tree(text: str) -> Regex | None:
+    """grex's anchored regex read as ours (None when we cannot read it)."""
     try:
-        tree = parse(text.removeprefix("^").removesuffix("$"), "python", UNIVERSE)
+        return parse(text.removeprefix("^").removesuffix("$"), "python", UNIVERSE)
+    except (RegexError, ValueError):
+        return None
+
+
+def _equal(tree: Regex, gold: DFA) -> bool:
+    """Whether ``tree`` denotes the gold language (False when it is too large to compile)."""
+    try:
         return equivalent(minimize(compile_regex(tree, UNIVERSE, state_limit=STATE_LIMIT)), gold)
-    except (RegexError, AutomataError, ValueError):
+    except AutomataError:
         return False
 
 
@@ -222,39 +251,45 @@ def _p95(values: Sequence[float]) -> float:
 
 
 def table(results: Sequence[tuple[Problem, Answer, Answer | None]]) -> str:
-    """One row per source and size, ours beside grex's best."""
+    """One row per source and size, ours beside grex's best; "ahead" counts the problems where
+    ours scores higher on the held-out strings than grex's best, "behind" lower."""
     groups: dict[tuple[str, int], list[tuple[Problem, Answer, Answer | None]]] = defaultdict(list)
     for result in results:
-        groups[(result[0].source, result[0].size if result[0].source == "practical" else 6)].append(result)
+        groups[(result[0].source, result[0].size if result[0].source == "practical" else 0)].append(result)
     head = (
-        f"{'source':<17} {'size':>5} {'n':>4} | {'ours acc':>8} {'exact':>5} {'len x':>5} {'t p50':>6} {'t p95':>6}"
-        f" | {'grex acc':>8} {'exact':>5} {'len x':>5}"
+        f"{'source':<17} {'size':>5} {'n':>4} | {'ours acc':>8} {'exact':>5} {'lists':>5} {'len x':>5} {'t p50':>6} {'t p95':>6}"
+        f" | {'grex acc':>8} {'exact':>5} {'lists':>5} {'len x':>5} | {'ahead':>5} {'behind':>6}"
     )
     lines = [head, "-" * len(head)]
     for (source, size), rows in sorted(groups.items()):
         mine = [r[1] for r in rows]
         theirs = [r[2] for r in rows if r[2] is not None]
-        grex_cells = (
-            f"{statistics.mean(a.accuracy for a in theirs):>8.3f} {sum(a.exact for a in theirs):>5} "
-            f"{statistics.median(a.length_ratio for a in theirs):>5.2f}"
-            if theirs else f"{'-':>8} {'-':>5} {'-':>5}"
-        )  # fmt: skip
+        grex_cells = _cells(theirs) if theirs else f"{'-':>8} {'-':>5} {'-':>5} {'-':>5}"
+        ahead = sum(r[2] is not None and r[1].accuracy > r[2].accuracy for r in rows)
+        behind = sum(r[2] is not None and r[1].accuracy < r[2].accuracy for r in rows)
         lines.append(
-            f"{source:<17} {size:>5} {len(rows):>4} | {statistics.mean(a.accuracy for a in mine):>8.3f} "
-            f"{sum(a.exact for a in mine):>5} {statistics.median(a.length_ratio for a in mine):>5.2f} "
-            f"{statistics.median(a.seconds for a in mine):>6.2f} {_p95([a.seconds for a in mine]):>6.2f} | {grex_cells}"
+            f"{source:<17} {size or '':>5} {len(rows):>4} | {_cells(mine)} "
+            f"{statistics.median(a.seconds for a in mine):>6.2f} {_p95([a.seconds for a in mine]):>6.2f} | {grex_cells} | {ahead:>5} {behind:>6}"
         )
     return "\n".join(lines)
+
+
+def _cells(answers: Sequence[Answer]) -> str:
+    """Mean accuracy, exact answers, answers that list their positives, median length ratio."""
+    return (
+        f"{statistics.mean(a.accuracy for a in answers):>8.3f} {sum(a.exact for a in answers):>5} "
+        f"{sum(a.lists for a in answers):>5} {statistics.median(a.length_ratio for a in answers):>5.2f}"
+    )
 
 
 def details(results: Sequence[tuple[Problem, Answer, Answer | None]]) -> str:
     """The practical problems one by one: what each learner printed and its accuracy."""
     lines = []
     for problem, mine, theirs in results:
-        if problem.source != "practical":
+        if problem.source == "structured-regex":
             continue
         grex_text = f"{theirs.accuracy:.3f} {_clipped(theirs.text)}" if theirs is not None else "-"
-        lines.append(f"{problem.name:<13} {problem.size:>4}  ours {mine.accuracy:.3f} {_clipped(mine.text)}  |  grex {grex_text}")
+        lines.append(f"{problem.name:<15} {problem.size:>4}  ours {mine.accuracy:.3f} {_clipped(mine.text)}  |  grex {grex_text}")
     return "\n".join(lines)
 
 
@@ -265,12 +300,14 @@ def _clipped(text: str, most: int = 60) -> str:
 @click.command()
 @click.option("--sizes", default=",".join(map(str, SIZES)), show_default=True, help="practical: positives (= negatives) per problem")
 @click.option("--split", default="teste", show_default=True, help="StructuredRegex split (train, dev, testi, teste)")
-@click.option("--limit", type=int, default=None, help="first N StructuredRegex problems (default: all)")
+@click.option("--limit", type=int, default=None, help="first N StructuredRegex problems (default: all; 0: none)")
+@click.option("--tasks/--no-tasks", default=True, show_default=True, help="the tasks written by hand")
 @click.option("--workers", type=int, default=2, show_default=True)
 @click.option("--data", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True)
-def main(sizes: str, split: str, limit: int | None, workers: int, data: Path) -> None:
+def main(sizes: str, split: str, limit: int | None, tasks: bool, workers: int, data: Path) -> None:
     """Learn from labeled strings, ours against grex, and print the table."""
     problems = [p for size in map(int, sizes.split(",")) if size for p in practical_problems(size)]
+    problems += hand_problems() if tasks else []
     if limit != 0:
         problems += structured_problems(data / "structured-regex", split, limit)
     started = time.perf_counter()

@@ -60,7 +60,7 @@ def inferred_classes(examples: Sequence[Example], universe: CharSet) -> tuple[Ch
 @functools.lru_cache(maxsize=4)  # a learner call asks for the same examples' classes to merge and to write templates
 def _inferred(given: frozenset[Example], universe: CharSet) -> tuple[CharSet, ...]:
     examples = sorted(given, key=lambda e: (e.string, e.label))
-    chars = sorted({c for e in examples for c in e.string} & set(universe))
+    chars = sorted({c for e in examples for c in e.string if c in universe})
     index = {c: i for i, c in enumerate(chars)}
     width = max((len(e.string) for e in examples), default=0)
     codes = np.full((len(examples), width), len(chars), dtype=np.int64)  # the last code pads

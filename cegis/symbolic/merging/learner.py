@@ -41,8 +41,10 @@ from cegis.symbolic.merging.quotient import LabelConflict, Quotient
 from cegis.symbolic.merging.redblue import MergeOrder, red_blue, table
 from cegis.symbolic.merging.runs import looped_runs
 from cegis.symbolic.merging.scoring import CHECK_STATE_LIMIT, automaton_of, score
+from cegis.symbolic.merging.separated import separated_hypotheses
 from cegis.symbolic.merging.subsequence import subsequence_hypotheses
 from cegis.symbolic.merging.templates import CUTS, template_hypotheses
+from cegis.symbolic.merging.unbounded import loosened_text
 from cegis.symbolic.merging.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
 from cegis.symbolic.merging.words import PackedWords
 from cegis.symbolic.union import as_regex as union_regex
@@ -227,7 +229,7 @@ def _learn(
     written = learner.class_prior and not any(isinstance(e, ClusteredExample) for e in examples)
     fitting: list[tuple[DFA, str, Regex]] = []
     if written:  # templates that fit compete with the other families, and spare the merging (the slow part)
-        fitting = [c for c in _templates(examples, universe, problems) if not misclassified(c[0], examples)]
+        fitting = [c for c in _templates(examples, universe, problems, learner.listing_cap) if not misclassified(c[0], examples)]
         fitting = [c for c in fitting if not earlier.implied(c[0])]
     candidates: list[tuple[DFA, str, Regex | None]] = list(fitting)
 
@@ -323,6 +325,11 @@ def _proposed(
         if wrong:  # its print would be too (prints are exact), and printing costs far more than this
             problems.append(f"{how}: {_misses(wrong)}")
             continue
+        if listed and regex is not None and len(_spelling(regex, dialect, universe)) > len(listing):
+            # a template spelled longer than the list of its positives: not worth printing readably
+            # (a path's template of a dozen shapes: half a minute over Unicode)
+            problems.append(f"{how}: spelled longer than the positives listed")
+            continue
         try:
             text = _printed(dfa, dialect, universe, examples, regex, written, draft)
             problem, drafted = _check(text, examples, dialect, universe, dfa), draft
@@ -333,6 +340,8 @@ def _proposed(
             problems.append(f"{how}: {error}")
             continue
         if problem is None:
+            if listed:  # strings given up front: bounded repetitions unbounded where the prior prefers
+                text, dfa = loosened_text(text, dfa, examples, positives, dialect, universe)
             states = dfa.n_states - (dead_state(dfa) is not None)
             reasoning = f"{how} over {len(dfa.alphabet)} {learner.granularity}: {states} states"
             proposal = _carrying(text, dialect, universe, reasoning, drafted)
@@ -433,12 +442,17 @@ def _excluded(
     return [] if dfa.n_states > MAX_LISTING_STATES or earlier.implied(dfa) else [(dfa, "everything but the negatives", regex)]
 
 
-def _templates(examples: Sequence[Counterexample], universe: CharSet, problems: list[str]) -> list[tuple[DFA, str, Regex]]:
-    """The templates of the plain examples (:mod:`cegis.symbolic.merging.templates`), with their automata."""
+def _templates(
+    examples: Sequence[Counterexample], universe: CharSet, problems: list[str], separated: bool = False
+) -> list[tuple[DFA, str, Regex]]:
+    """The templates of the plain examples (:mod:`cegis.symbolic.merging.templates`, and with
+    ``separated``, for strings given up front, along a repeated separator,
+    :mod:`cegis.symbolic.merging.separated`), with their automata."""
     positives = [e.string for e in examples if isinstance(e, Example) and e.label]
     negatives = [e.string for e in examples if isinstance(e, Example) and not e.label]
     out = []
-    for regex, how in (t for cut in CUTS for t in template_hypotheses(positives, negatives, universe, cut)):
+    written = [t for cut in CUTS for t in template_hypotheses(positives, negatives, universe, cut)]
+    for regex, how in written + (separated_hypotheses(positives, negatives, universe) if separated else []):
         try:
             out.append((automaton_of(regex, universe), how, regex))
         except AutomataError as error:
@@ -782,6 +796,14 @@ def _printed(
             if not any(_holds(e, word) for e in examples):
                 return unparse(text_regex(word), dialect, universe)
     raise AssertionError("unreachable: fewer examples than lengths")
+
+
+def _spelling(regex: Regex, dialect: Dialect, universe: CharSet) -> str:
+    """``regex`` as it is written in ``dialect`` (empty when the dialect cannot write it)."""
+    try:
+        return unparse(regex, dialect, universe)
+    except RegexError:
+        return ""
 
 
 def _holds(example: Counterexample, word: str) -> bool:

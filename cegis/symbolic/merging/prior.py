@@ -31,6 +31,28 @@ CLASSES: tuple[tuple[CharSet, tuple[CharSet, ...]], ...] = (
     (PUNCTUATION, ()),
 )
 
+#: The classes people write by name (``[0-9]``, ``[a-f0-9]``, ``[A-Za-z]``, ``\\w``): a run of word
+#: characters is written as one of them (:mod:`.templates`), and naming one costs a regex less than
+#: spelling a range of the characters seen (:func:`.scoring.regex_bits`). Word characters last.
+NAMED: tuple[CharSet, ...] = (
+    DIGITS,
+    LOWER,
+    UPPER,
+    DIGITS | CharSet.range("a", "f"),
+    DIGITS | CharSet.range("A", "F"),
+    DIGITS | CharSet.range("a", "f") | CharSet.range("A", "F"),
+    LOWER | UPPER,
+    LOWER | UPPER | CharSet.of("_"),
+    LOWER | CharSet.of("_"),
+    UPPER | CharSet.of("_"),
+    LOWER | DIGITS,
+    UPPER | DIGITS,
+    LOWER | DIGITS | CharSet.of("_"),
+    UPPER | DIGITS | CharSet.of("_"),
+    LOWER | UPPER | DIGITS,
+    LOWER | UPPER | DIGITS | CharSet.of("_"),
+)
+
 
 def class_cuts(positives: Sequence[str], universe: CharSet) -> tuple[CharSet, ...]:
     """The sets that cut ``universe`` into the prior's atoms for these positives: per class of

@@ -20,6 +20,7 @@ from automata.minimize import minimize
 from automata.errors import AutomataError, SizeLimitExceeded
 from automata.ops import dead_state
 from automata.to_regex import to_regex
+from cegis.symbolic.merging.prior import NAMED
 from cegis.symbolic.merging.pumping import unpumped_loops
 from regexlang.ast import Chars, Complement, Concat, Intersection, Regex, Repeat, Star, Union, children, concat
 from regexlang.charset import CharSet
@@ -166,7 +167,23 @@ def regex_bits(regex: Regex, universe: CharSet) -> float:
     the characters and ranges that spell it or its complement, a counted repetition its bounds."""
     operator = 3.0  # one of about eight node kinds
     if isinstance(regex, Chars):
-        return operator + min(_ends(regex.chars), _ends(universe - regex.chars)) * math.log2(len(universe) + 1)
+        return operator + _chars_bits(regex.chars, universe)
     if isinstance(regex, Repeat):
         return operator + regex_bits(regex.inner, universe) + number_bits(regex.min) + number_bits(regex.max)
     return operator + sum(regex_bits(child, universe) for child in children(regex))
+
+
+def _chars_bits(chars: CharSet, universe: CharSet) -> float:
+    """Bits of a character set in a regex: a class people write by name (:data:`.prior.NAMED`,
+    within the universe) is one of them, else the characters and ranges that spell the set or its
+    complement. So ``[0-9]`` costs less than ``[2-6]``: among few positives the range they happen
+    to show is not worth more than the class they belong to, unless a negative asks for it."""
+    named = _named(universe)
+    if chars in named:
+        return math.log2(len(named) + 1)
+    return min(_ends(chars), _ends(universe - chars)) * math.log2(len(universe) + 1)
+
+
+@functools.lru_cache(maxsize=16)
+def _named(universe: CharSet) -> frozenset[CharSet]:
+    return frozenset(c & universe for c in NAMED if c & universe)

@@ -11,6 +11,7 @@ hypotheses on description length."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import defaultdict
 from collections.abc import Sequence
@@ -22,36 +23,17 @@ import numpy as np
 from automata.compile import compile_regex
 from automata.ops import accepts_many
 from cegis.symbolic.merging.classes import inferred_classes
+from cegis.symbolic.merging.prior import DIGITS, LOWER, NAMED, UPPER
 from oracle.examples import Example
 from regexlang.ast import Chars, Epsilon, Optional, Plus, Regex, Repeat, Star, concat, union
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
 
-_DIGITS = CharSet.range("0", "9")
-_LOWER = CharSet.range("a", "z")
-_UPPER = CharSet.range("A", "Z")
-
-#: What a run may be made of: the classes of the prior and the unions people write.
-RUN_CLASSES: tuple[CharSet, ...] = (
-    _DIGITS,
-    _LOWER,
-    _UPPER,
-    _DIGITS | CharSet.range("a", "f"),
-    _DIGITS | CharSet.range("A", "F"),
-    _DIGITS | CharSet.range("a", "f") | CharSet.range("A", "F"),
-    _LOWER | _UPPER,
-    _LOWER | _UPPER | CharSet.of("_"),
-    _LOWER | _DIGITS,
-    _UPPER | _DIGITS,
-    _LOWER | _UPPER | _DIGITS,
-    _LOWER | _UPPER | _DIGITS | CharSet.of("_"),
-)
-
 #: The parts a run class is made of.
-_PARTS = (_DIGITS, _LOWER, _UPPER, CharSet.of("_"))
+_PARTS = (DIGITS, LOWER, UPPER, CharSet.of("_"))
 
-#: Characters that make up runs; everything else separates them.
-RUN_CHARS = RUN_CLASSES[-1]
+#: Characters that make up runs (word characters); everything else separates them.
+RUN_CHARS = NAMED[-1]
 
 #: Most distinct values a run may list as alternatives (``com|org|net``) instead of a class, when
 #: each is shown at least twice on average.
@@ -60,6 +42,10 @@ MOST_VALUES = 4
 #: Levels of detail written for every run alike (unbounded, counted); more specific levels only
 #: where negatives ask for them, since a few positives would make them memorize.
 UNIFORM_LEVELS = 2
+
+#: Values of a run from which a level written for every run alike may narrow it below its class
+#: (per position, ``[0-2][0-9]``): fewer show the characters they happen to use.
+NARROWING_EVIDENCE = 30
 
 #: Longest fixed-length run read by its first character (``0[1-9]|1[0-2]``).
 MOST_SPLIT = 3
@@ -74,7 +60,7 @@ _Skeleton = tuple[str | int, ...]
 #: one class each (digits, lower case, upper case: ``abcDEF12`` is three runs).
 Cut = Literal["word", "class"]
 CUTS: tuple[Cut, ...] = ("word", "class")
-_KINDS = (CharSet.range("0", "9"), CharSet.range("a", "z"), CharSet.range("A", "Z"))
+_KINDS = (DIGITS, LOWER, UPPER)
 
 
 def template_hypotheses(
@@ -111,12 +97,20 @@ def template_hypotheses(
         for level in range(UNIFORM_LEVELS):
             uniform = {s: [ladder[min(level, len(ladder) - 1)] for ladder in ladders[s]] for s in shapes}
             out.setdefault(template(uniform), f"template ({cut} runs at level {level}, {len(shapes)} skeletons{through})")
-        fitted = {s: _fitted(ladders[s], against[s], universe) for s in shapes}
+        steps = {s: [_levels([r[i] for _, r, _ in groups[s]], home, fitting=True) for i in range(len(groups[s][0][1]))] for s in shapes}
+        fitted = {s: _fitted(steps[s], against[s], universe) for s in shapes}
         out.setdefault(template(fitted), f"template ({cut} runs fitted, {len(shapes)} skeletons{through})")
         longest = max(map(len, positives))
         horizon = {s: _horizon(s, groups[s], home, longest) for s in shapes}
         out.setdefault(template(horizon), f"template ({cut} runs counted, unbounded at the longest, {len(shapes)} skeletons{through})")
     return list(out.items())
+
+
+def run_levels(values: Sequence[str], universe: CharSet) -> list[Regex]:
+    """The values of one run (word characters only) written from general to specific, as the
+    templates fit a run to negatives: the class repeated, counted, per position, by the first
+    character, listed, the characters shown."""
+    return _levels(values, _Home(universe), fitting=True)
 
 
 def _horizon(skeleton: _Skeleton, shown: Sequence[tuple[str, list[str], str]], home: _Home, longest: int) -> list[Regex]:
@@ -129,7 +123,7 @@ def _horizon(skeleton: _Skeleton, shown: Sequence[tuple[str, list[str], str]], h
     for i in range(len(shown[0][1])):
         values = [runs[i] for _, runs, _ in shown]
         rest = min(total - len(value) for total, value in zip(totals, values))
-        out.append(_counted(values, max(map(len, values)) + rest >= longest, home))
+        out.append(_counted(values, max(map(len, values)) + rest >= longest, home, bounded_below=True))
     return out
 
 
@@ -216,24 +210,63 @@ def _fitted(ladders: Sequence[Sequence[Regex]], negatives: Sequence[Sequence[str
     return [ladder[level] for ladder, level in zip(ladders, levels)]
 
 
-def _levels(values: Sequence[str], home: _Home) -> list[Regex]:
-    """One run written from general to specific (distinct regexes only)."""
+def _levels(values: Sequence[str], home: _Home, fitting: bool = False) -> list[Regex]:
+    """One run written from general to specific (distinct regexes only). For a level written for
+    every run alike (not ``fitting``), a run of fewer than :data:`NARROWING_EVIDENCE` values stops
+    at its class counted from one (and its values listed): narrower classes and lower bounds read
+    from a few values are chance, which only a negative makes worth writing. To fit negatives, a
+    run is bounded below (``h{3,}``) before above, and counted from one before from its shortest."""
     distinct = sorted(set(values))
     lengths = sorted({len(v) for v in distinct})
-    options: list[Regex] = [_counted(distinct, True, home), _counted(distinct, False, home)]
-    if len(lengths) == 1:
+    if fitting:
+        options: list[Regex] = [
+            _counted(distinct, True, home),
+            _counted(distinct, True, home, bounded_below=True),
+            _counted(distinct, False, home),
+            _counted(distinct, False, home, bounded_below=True),
+        ]
+    else:
+        options = [_counted(distinct, True, home), _counted(distinct, False, home, bounded_below=len(values) >= NARROWING_EVIDENCE)]
+    counted = len(options)
+    narrowed = fitting or len(values) >= NARROWING_EVIDENCE
+    if narrowed and len(lengths) == 1:
         options.append(_grouped([Chars(_snapped(CharSet.of(c), home)) for c in zip(*distinct)]))
         options.append(_grouped([Chars(_span(CharSet.of(c), home)) for c in zip(*distinct)]))
         if lengths[0] <= MOST_SPLIT:
             options.append(_by_first(distinct, home))
-    else:
+    elif narrowed:
         firsts = Chars(_smallest(CharSet.of("".join(v[0] for v in distinct)), home))
         options.append(concat(firsts, _counted([v[1:] for v in distinct], True, home)))
         options.append(_split_single(distinct, home))
     if len(distinct) <= MOST_VALUES and len(values) >= 2 * len(distinct):
         # Values of one character set apart (``O|OO|OOO``) read as a count (``O{1,3}``) first.
-        options.insert(2 if _set_apart(CharSet.of("".join(distinct)), home) else 0, union(*map(text_regex, distinct)))
+        options.insert(counted if _set_apart(CharSet.of("".join(distinct)), home) else 0, union(*map(text_regex, distinct)))
+    if narrowed and lengths[-1] - lengths[0] >= len(lengths):
+        options.append(_gapped(Chars(_smallest(CharSet.of("".join(distinct)), home)), lengths))
+    if narrowed:
+        options.append(_shown(distinct, home))  # the most specific class: only where negatives ask for it
     return list(dict.fromkeys(options))
+
+
+def _gapped(cls: Regex, lengths: Sequence[int]) -> Regex:
+    """``cls`` repeated as often as the lengths shown, which have gaps: three or more evenly spaced
+    (``0, 2, 4, 6``) as a period repeated without bound (``(?:[ab]{2})*``), else each as shown
+    (``[a-z]{3}|[a-z]{5}``)."""
+    def times(n: int) -> Regex:
+        return Epsilon() if n == 0 else cls if n == 1 else Repeat(cls, n, n)
+
+    steps = {b - a for a, b in itertools.pairwise(lengths)}
+    if len(lengths) >= 3 and len(steps) == 1:
+        period = Star(times(steps.pop()))
+        return period if lengths[0] == 0 else concat(times(lengths[0]), period)
+    return union(*map(times, lengths))
+
+
+def _shown(values: Sequence[str], home: _Home) -> Regex:
+    """The values as the range of characters they show inside their run class, repeated without
+    bound (``[01]+`` for binary digits): narrower than the class, for when a negative forbids it."""
+    chars = CharSet.of("".join(values))
+    return _repeated(Chars(_span(chars, home, snap=False) if len(chars) > 1 else chars), values, True)
 
 
 def _grouped(parts: Sequence[Regex]) -> Regex:
@@ -245,19 +278,28 @@ def _grouped(parts: Sequence[Regex]) -> Regex:
     return concat(*out)
 
 
-def _counted(values: Sequence[str], open_ended: bool, home: _Home) -> Regex:
+def _counted(values: Sequence[str], open_ended: bool, home: _Home, bounded_below: bool = False) -> Regex:
     """The values as the smallest run class holding them (or their one character set apart),
-    repeated as their lengths say (up to the longest, or without bound when ``open_ended`` and the
-    lengths vary)."""
+    repeated as their lengths say (:func:`_repeated`)."""
     chars = CharSet.of("".join(values))
-    cls = Chars(chars if _set_apart(chars, home) else _smallest(chars, home))
+    return _repeated(Chars(chars if _set_apart(chars, home) else _smallest(chars, home)), values, open_ended, bounded_below)
+
+
+def _repeated(cls: Regex, values: Sequence[str], open_ended: bool, bounded_below: bool = False) -> Regex:
+    """``cls`` repeated as the values' lengths say: when they vary, up to the longest or, when
+    ``open_ended``, any number of times; from the shortest length when ``bounded_below``, else at
+    least once unless a value is empty (the shortest of a few values is no bound a person writes:
+    IPv6 groups of three and four hex digits are ``[0-9a-f]{1,4}``)."""
     lengths = sorted({len(v) for v in values})
     low, high = lengths[0], lengths[-1]
     if low == high:
         return cls if low == 1 else Repeat(cls, low, low)
+    low = low if bounded_below else min(low, 1)
     if not open_ended:
         return Optional(cls) if (low, high) == (0, 1) else Repeat(cls, low, high)
-    return Star(cls) if low == 0 else Plus(cls) if low == 1 else Repeat(cls, low, None)
+    if low > 1:
+        return Repeat(cls, low, None)
+    return Star(cls) if low == 0 else Plus(cls)
 
 
 def _set_apart(chars: CharSet, home: _Home) -> bool:
@@ -289,14 +331,13 @@ def _by_first(values: Sequence[str], home: _Home) -> Regex:
     return union(*(concat(Chars(CharSet.of(firsts)), *map(Chars, rest)) for rest, firsts in by_rest.items()))
 
 
+@functools.lru_cache(maxsize=4096)  # runs of one template share characters, and so do templates of one call
 def _smallest(chars: CharSet, home: _Home) -> CharSet:
     """The smallest run class holding ``chars`` (within the universe) that the characters show
-    each part of: digits, lower case, upper case, underscore (``[a-c]`` is not read as hex digits)."""
-    fitting = [
-        c & home.universe
-        for c in RUN_CLASSES
-        if chars.issubset(c) and all(chars & part for part in _PARTS if c & part)
-    ]
+    each part of: digits, lower case, upper case, underscore (``[a-c]`` is not read as hex digits);
+    else the smallest holding them (the class a person names, not the characters seen)."""
+    holding = [c & home.universe for c in NAMED if chars.issubset(c)]
+    fitting = [c for c in holding if all(chars & part for part in _PARTS if c & part)] or holding
     return min(fitting, key=len) if fitting else chars
 
 

@@ -55,7 +55,8 @@ def test_hex_colours_generalize_to_the_hex_class_counted() -> None:
 def test_a_run_is_made_specific_only_where_negatives_ask() -> None:
     times = ["00:15", "09:30", "13:45", "23:59", "18:05", "21:10", "07:00", "11:11", "20:20", "16:40", "03:33", "22:22"]
     general = learned(times, ["1:30", "12:3", "12-30", "ab:cd"])
-    assert same_language(general, "[0-2][0-9]:[0-5][0-9]")
+    # Twelve times show hours below 24, but no negative asks for the bound: the class stays whole.
+    assert same_language(general, "[0-9]{2}:[0-9]{2}")
     specific = learned(times, ["24:00", "25:30", "29:59", "1:30"])
     assert not re.fullmatch(specific, "24:00") and re.fullmatch(specific, "12:59")
 
@@ -107,3 +108,32 @@ def test_a_run_as_long_as_the_longest_string_allows_is_unbounded() -> None:
     positives = ["AbC", "ABcdC", "Qxyz" + "q" * 10 + "RS", "M" + "k" * 30 + "N", "Pa" + "b" * 5 + "Z", "XYhhY"]
     texts = {unparse(r, "python", ASCII) for r, _ in template_hypotheses(positives, ["abc", "ABC"], ASCII, "class")}
     assert "[A-Z]{1,2}[a-z]+[A-Z]{1,2}" in texts  # the upper-case runs stay counted
+
+
+def test_binary_literals_from_five_examples_keep_the_prefix_and_the_digits_shown() -> None:
+    # The example: a person writes 0b[01]+, not an alternation of the five positives.
+    text = learned(["0b101", "0b1", "0b1100", "0b0", "0b111001"], ["0b", "b101", "0b102", "0x1", "00b1"])
+    assert same_language(text, "0b[01]+")
+    rng = np.random.default_rng(7)
+    fresh = ["0b" + "".join(rng.choice(list("01"), int(rng.integers(1, 12)))) for _ in range(100)]
+    misses = [f"0{c}" + s[2:] for c, s in zip(rng.choice(list("xoB1 "), 100), fresh)]
+    misses = [m[:i] + "2" + m[i + 1 :] if m[1] == "b" else m for i, m in zip(rng.integers(2, 4, 100), misses)]
+    right = sum(bool(re.fullmatch(text, s)) for s in fresh) + sum(not re.fullmatch(text, s) for s in misses)
+    assert right / 200 >= 0.95
+
+
+def test_a_class_covers_what_the_prior_names_not_only_the_characters_seen() -> None:
+    keys = ["max_retries", "log_level", "timeout", "workers", "cache_ttl", "database_url"]
+    text = learned(keys, ["Max_retries", "log-level", "time out", "2workers"])
+    assert re.fullmatch(text, "qzj_bov") and not re.fullmatch(text, "QZJ")
+    times = learned(["12:35", "13:47", "04:14", "03:26", "16:16"], ["0d:54", "22:2", "01:4", "y0:48"])
+    assert same_language(times, "[0-9]{2}:[0-9]{2}")  # five times show no bound on either digit
+
+
+def test_a_negative_still_narrows_the_class_to_what_it_forbids() -> None:
+    text = learned(["0b101", "0b1", "0b1100", "0b0"], ["0b102", "0b12", "0b3"])
+    assert not re.fullmatch(text, "0b2") and re.fullmatch(text, "0b10101")
+
+
+def test_a_run_bounded_below_only_by_few_examples_is_unbounded() -> None:
+    assert learned(["42%", "100%", "47%", "93%", "22%"], ["X29%", "b%", "%", "11#"]) == "[0-9]+%"

@@ -1,0 +1,60 @@
+"""The examples benchmark: the hand-written tasks are labeled as their gold regex says (checked with
+Python's ``re``), and the table counts, per row, the answers that only list their positives and how
+often ours is ahead of grex's best."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from experiments.bench.example_tasks import BINARY, HAND_TASKS, HandTask
+from experiments.bench.examples import Answer, Problem, hand_problems, ours, table
+from regexlang import parse
+
+UNIVERSE_TEXT = "".join(map(chr, range(0x20, 0x7F)))
+
+
+@pytest.mark.parametrize("task", HAND_TASKS, ids=lambda t: t.name)
+def test_a_hand_task_is_labeled_as_its_gold_says(task: HandTask) -> None:
+    gold = re.compile(task.gold)
+    assert all(gold.fullmatch(s) for s in task.positives + task.held_positives)
+    assert not any(gold.fullmatch(s) for s in task.negatives + task.held_negatives)
+    given, held = set(task.positives + task.negatives), set(task.held_positives + task.held_negatives)
+    assert not given & held and len(given) == len(task.positives) + len(task.negatives)
+    assert 10 <= len(task.positives) <= 30 and 10 <= len(task.negatives) <= 30 and len(task.held_positives) >= 20
+    assert all(set(s) <= set(UNIVERSE_TEXT) for s in given | held)
+
+
+def test_the_binary_literals_are_scored_on_strings_drawn_from_the_gold() -> None:
+    problems = hand_problems()
+    assert [p.name for p in problems] == [t.name for t in (*HAND_TASKS, BINARY)]
+    binary = problems[-1]
+    assert len(binary.positives) == len(binary.negatives) == 5
+    assert binary.held_positives and all(re.fullmatch(BINARY.gold, s) for s in binary.held_positives)
+    assert binary.held_negatives and not any(re.fullmatch(BINARY.gold, s) for s in binary.held_negatives)
+
+
+def _answer(learner: str, accuracy: float, lists: bool) -> Answer:
+    return Answer(learner, "x", accuracy, False, 1.0, 0.1, lists)
+
+
+def test_the_table_counts_listing_answers_and_who_is_ahead() -> None:
+    gold = parse("a+", "python")
+    problem = Problem("practical", "p", 5, gold, ("a",), ("b",), ("aa",), ("b",))
+    results = [
+        (problem, _answer("ours", 1.0, False), _answer("grex", 0.5, True)),
+        (problem, _answer("ours", 0.5, True), _answer("grex", 0.75, True)),
+        (problem, _answer("ours", 0.5, False), None),
+    ]
+    row = table(results).splitlines()[2].split()
+    assert row[:3] == ["practical", "5", "3"]
+    assert row[3] == "|" and row[6] == "1"  # ours: one answer lists its positives
+    assert row[-2:] == ["1", "1"]  # ahead once, behind once
+
+
+def test_ours_reports_an_answer_that_only_lists_its_positives() -> None:
+    gold = parse("abc|xyzzy", "python")
+    problem = Problem("tasks", "two words", 2, gold, ("abc", "xyzzy"), ("ab", "xy", "abcd"), ("abc",), ("x",))
+    answer = ours(problem)
+    assert answer.lists == (re.fullmatch(answer.text, "abd") is None and re.fullmatch(answer.text, "xyz") is None)
