@@ -45,7 +45,9 @@ def width(regex: Regex) -> Width:
     if isinstance(regex, (Star, Plus, Optional, Repeat)):
         low, high = width(regex.inner)
         least, times = _counts(regex)
-        return low * least, None if times is None or (high is None and times > 0) else (high or 0) * times
+        if high == 0 or times == 0:
+            return low * least, 0
+        return low * least, None if high is None or times is None else high * times
     if isinstance(regex, (Intersection, Complement)):
         return 0, None
     return 0, 0  # Epsilon, assertions, lookarounds
