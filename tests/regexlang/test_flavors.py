@@ -59,3 +59,14 @@ def test_intersection_and_complement_are_not_expressible() -> None:
         render(Complement(parse("a", "python")), "python")
     with pytest.raises(NotExpressible):
         render(Complement(Star(parse("a", "python"))), "pcre")
+
+
+@pytest.mark.parametrize("text", ["(?=a)a*", "a(?!b).", "(?<=a)b|c", "(?<!a|b)c", "(?:(?=a).)*"])
+def test_lookarounds_print_where_the_engine_has_them_and_nowhere_else(text: str) -> None:
+    tree = parse(text, "python")
+    for flavor in ("python", "pcre", "javascript"):
+        printed = render(tree, flavor, "fullmatch")
+        assert "(?" in printed and parse(printed, "python") == tree, flavor  # the three spell them alike
+    for flavor in ("re2", "posix"):
+        with pytest.raises(NotExpressible, match="lookarounds"):
+            render(tree, flavor)
