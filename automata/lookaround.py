@@ -63,12 +63,12 @@ class _Cat:
 
 @attrs.frozen(cache_hash=True)
 class _Or:
-    options: frozenset[Expr]
+    members: frozenset[Expr]
 
 
 @attrs.frozen(cache_hash=True)
 class _And:
-    parts: frozenset[Expr]
+    members: frozenset[Expr]
 
 
 @attrs.frozen(cache_hash=True)
@@ -107,13 +107,7 @@ _TOP: Expr = _Not(_EMPTY)  # Σ*: every rest of the text
 
 def has_lookaround(regex: A.Regex) -> bool:
     """Whether ``regex`` holds a lookaround (then :func:`compile_lookarounds` compiles it)."""
-    stack = [regex]
-    while stack:
-        node = stack.pop()
-        if type(node) is A.Lookaround:
-            return True
-        stack.extend(A.children(node))
-    return False
+    return any(type(node) is A.Lookaround for node in _nodes(regex))
 
 
 def compile_lookarounds(
@@ -161,29 +155,26 @@ def _cat(*parts: Expr) -> Expr:
 
 
 def _or(options: Iterable[Expr]) -> Expr:
-    flat: set[Expr] = set()
-    for option in options:
-        if option == _TOP:
-            return _TOP
-        if type(option) is _Or:
-            flat |= option.options
-        else:
-            flat.add(option)
-    return next(iter(flat)) if len(flat) == 1 else _Or(frozenset(flat))
+    return _boolean(_Or, options, absorbing=_TOP, neutral=_EMPTY)
 
 
 def _and(parts: Iterable[Expr]) -> Expr:
+    return _boolean(_And, parts, absorbing=_EMPTY, neutral=_TOP)
+
+
+def _boolean(kind: type[_Or] | type[_And], items: Iterable[Expr], absorbing: Expr, neutral: Expr) -> Expr:
+    """``items`` joined by ``|`` or ``&``: flat, as a set, without the neutral element."""
     flat: set[Expr] = set()
-    for part in parts:
-        if part == _EMPTY:
-            return _EMPTY
-        if type(part) is _And:
-            flat |= part.parts
-        elif part != _TOP:
-            flat.add(part)
+    for item in items:
+        if item == absorbing:
+            return absorbing
+        if isinstance(item, kind):
+            flat |= item.members
+        elif item != neutral:
+            flat.add(item)
     if not flat:
-        return _TOP
-    return next(iter(flat)) if len(flat) == 1 else _And(frozenset(flat))
+        return neutral
+    return next(iter(flat)) if len(flat) == 1 else kind(frozenset(flat))
 
 
 def _not(inner: Expr) -> Expr:
@@ -201,10 +192,10 @@ def _rep(inner: Expr, low: int, high: int) -> Expr:
 
 
 def _children(expr: Expr) -> Iterable[Expr]:
-    if isinstance(expr, (_Cat, _And)):
+    if isinstance(expr, _Cat):
         return expr.parts
-    if isinstance(expr, _Or):
-        return expr.options
+    if isinstance(expr, (_Or, _And)):
+        return expr.members
     if isinstance(expr, (_Not, _Rep, _Look)):
         return (expr.inner,)
     return ()
@@ -312,7 +303,7 @@ class _Deriver:
                 return _EMPTY if rest == _EPS else self.step(rest, _EPS, context, cls, loops)
             return self.step(expr.parts[0], _cat(*expr.parts[1:], rest), context, cls, loops)
         if isinstance(expr, _Or):
-            return _or(self.step(option, rest, context, cls, loops) for option in expr.options)
+            return _or(self.step(option, rest, context, cls, loops) for option in expr.members)
         if isinstance(expr, _Rep):
             if (expr, rest) in loops:
                 return _EMPTY
@@ -330,7 +321,7 @@ class _Deriver:
             return self.step(_and([self.condition(expr, context), rest]), _EPS, context, cls, loops)
         # & and ~ hold no zero-width item (the converter checks), so they derive on their own.
         if isinstance(expr, _And):
-            inner = _and(self.step(part, _EPS, context, cls, loops) for part in expr.parts)
+            inner = _and(self.step(part, _EPS, context, cls, loops) for part in expr.members)
         else:
             inner = _not(self.step(expr.inner, _EPS, context, cls, loops))
         if rest == _EPS:
@@ -347,7 +338,7 @@ class _Deriver:
                 return rest == _EPS or self.nullable(rest, _EPS, context)
             return self.nullable(expr.parts[0], _cat(*expr.parts[1:], rest), context)
         if isinstance(expr, _Or):
-            return any(self.nullable(option, rest, context) for option in expr.options)
+            return any(self.nullable(option, rest, context) for option in expr.members)
         if isinstance(expr, _Rep):
             if expr.low == 0:  # more turns could only match ε, adding conditions
                 return self.nullable(rest, _EPS, context)
@@ -359,7 +350,7 @@ class _Deriver:
         if isinstance(expr, _Look):
             return self.nullable(_and([self.condition(expr, context), rest]), _EPS, context)
         if isinstance(expr, _And):
-            holds = all(self.nullable(part, _EPS, context) for part in expr.parts)
+            holds = all(self.nullable(part, _EPS, context) for part in expr.members)
         else:
             holds = not self.nullable(expr.inner, _EPS, context)
         return holds and self.nullable(rest, _EPS, context)
