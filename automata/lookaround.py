@@ -115,6 +115,15 @@ def compile_lookarounds(
 ) -> DFA:
     """The minimal DFA of ``regex`` (lookarounds, assertions, ``&`` and ``~`` allowed) over
     ``alphabet``; ``members`` maps each character set of the regex to its classes."""
+    try:
+        return _explore(regex, alphabet, members, state_limit)
+    except RecursionError:  # e.g. a long count of a body that can match ε: (?:a?){2000}
+        raise UnsupportedRegex("this regex with lookarounds nests or counts too deeply to be compiled") from None
+
+
+def _explore(
+    regex: A.Regex, alphabet: Alphabet, members: Mapping[CharSet, tuple[int, ...]], state_limit: int
+) -> DFA:
     newline = alphabet.class_of("\n")
     root = _Converter(members, 1 << newline if newline >= 0 else 0).convert(regex)
     derive = _Deriver(alphabet, _history(root))

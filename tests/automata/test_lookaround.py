@@ -19,7 +19,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from automata.compile import compile_many, compile_regex
-from automata.errors import StateLimitExceeded
+from automata.errors import StateLimitExceeded, UnsupportedRegex
 from automata.ops import accepts_many, equivalent
 from regexlang import RegexSyntaxError, UnsupportedFeature, parse
 from regexlang.charset import UNICODE, CharSet
@@ -160,3 +160,8 @@ def test_the_password_rule_equals_its_intersection() -> None:
 def test_the_state_limit_bounds_the_construction() -> None:
     with pytest.raises(StateLimitExceeded):
         compile_regex(parse("(?=[ab]*a[ab]{12})[ab]*", "python"), UNICODE, state_limit=500)
+
+
+def test_a_count_too_deep_for_the_construction_is_a_typed_error() -> None:
+    with pytest.raises(UnsupportedRegex, match="too deeply"):
+        compile_regex(parse("(?=a)(?:a?){2000}", "python"), UNICODE)
