@@ -23,14 +23,14 @@ automaton's own print; RE2 and POSIX have no lookarounds and never ask.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from automata.compile import compile_regex
 from automata.dfa import DFA, coreachable_states
 from automata.errors import AutomataError
 from automata.minimize import minimize
-from automata.ops import difference, equivalent, intersection
-from automata.readable import readable
+from automata.ops import complement, difference, equivalent, intersection
+from automata.readable import draft, readable
 from automata.structure import core
 from regexlang.ast import (
     AssertKind,
@@ -53,6 +53,8 @@ from regexlang.charset import CharSet
 STATE_LIMIT = 5_000
 #: Prints are looked for only for minimal DFAs this small (beyond, the search costs more than it saves).
 MAX_STATES = 200
+#: A language let through beyond the target is excluded by a lookahead only when this small.
+MAX_EXTRA = 40
 
 
 def lookahead_prints(dfa: DFA, tree: Regex | None = None) -> list[Regex]:
@@ -113,58 +115,74 @@ def _as_written(tree: Intersection | Complement, universe: CharSet) -> Iterator[
 
 
 def _by_classes(dfa: DFA) -> Regex | None:
+    """Consumer ``[S]{m,n}``, a ``(?=.*[c])`` per class every string has, and at most one ``(?!…)``;
+    decided on plain automata (each lookahead's language), so only the winner is compiled back."""
     rows = dfa.transitions.tolist()
     accepting = dfa.accepting.tolist()
     live = coreachable_states(rows, accepting)
     if not live[dfa.start]:
         return None
     alphabet = dfa.alphabet
+    universe = alphabet.universe
+    sigma_star = _sigma_star(universe)
     reached = _reachable(rows, dfa.start, live)
     used = sorted({cls for q in reached for cls, t in enumerate(rows[q]) if live[t]})
-    low, high = _lengths(rows, accepting, dfa.start, live)
-    consumer = _counted(Chars(CharSet(i for cls in used for i in alphabet.classes[cls].intervals)), low, high)
-    sigma_star = _sigma_star(alphabet.universe)
-    contains = [
-        Lookaround(concat(sigma_star, Chars(alphabet.classes[cls])))
+    consumer = _counted(
+        Chars(CharSet(i for cls in used for i in alphabet.classes[cls].intervals)),
+        *_lengths(rows, accepting, dfa.start, live),
+    )
+    looks = {
+        Lookaround(concat(sigma_star, Chars(alphabet.classes[cls]))): _plain(
+            concat(sigma_star, Chars(alphabet.classes[cls]), sigma_star), universe
+        )
         for cls in used
         if not _accepts_avoiding(rows, accepting, dfa.start, cls)
-    ]
-    universe = alphabet.universe
-    allowed = compile_regex(concat(*contains, consumer), universe, state_limit=STATE_LIMIT)
+    }
+    consumed = _plain(consumer, universe)
+    allowed = _meet(consumed, looks.values())
     if not equivalent(allowed, dfa):
         extra = minimize(difference(allowed, dfa, state_limit=STATE_LIMIT))
+        if extra.n_states > MAX_EXTRA:
+            return None
         exclusion = _exclusion(extra, allowed, dfa)
         if exclusion is None:
             return None
-        contains.append(exclusion)
-    needed = list(contains)
-    for look in contains:  # drop the lookaheads the others and the consumer imply
-        fewer = [other for other in needed if other is not look]
-        if equivalent(compile_regex(concat(*fewer, consumer), universe, state_limit=STATE_LIMIT), dfa):
+        looks[exclusion[0]] = exclusion[1]
+    needed = dict(looks)
+    for look in looks:  # drop the lookaheads the others and the consumer imply
+        fewer = {other: language for other, language in needed.items() if other is not look}
+        if equivalent(_meet(consumed, fewer.values()), dfa):
             needed = fewer
     return concat(*needed, consumer)
 
 
-def _exclusion(extra: DFA, allowed: DFA, dfa: DFA) -> Lookaround | None:
+def _plain(tree: Regex, universe: CharSet) -> DFA:
+    return compile_regex(tree, universe, state_limit=STATE_LIMIT)
+
+
+def _meet(first: DFA, others: Iterable[DFA]) -> DFA:
+    for other in others:
+        first = intersection(first, other, state_limit=STATE_LIMIT)
+    return first
+
+
+def _exclusion(extra: DFA, allowed: DFA, dfa: DFA) -> tuple[Lookaround, DFA] | None:
     """``(?!…)`` excluding from ``allowed`` the strings ``extra`` it has beyond ``dfa``'s language,
-    when ``extra`` spreads over ``allowed`` by a factor, suffix or prefix."""
+    when ``extra`` spreads over ``allowed`` by a factor, suffix or prefix; with the language it lets
+    through. Tried on a quick print of each core; only the one that works is printed readably."""
     universe = dfa.alphabet.universe
     sigma_star = _sigma_star(universe)
     for kind in ("factor", "suffix", "prefix"):
         kernel = core(extra, kind)
         if kernel is None:
             continue
-        printed = readable(kernel, size_limit=STATE_LIMIT)
-        body = {
-            "factor": concat(sigma_star, printed),
-            "suffix": concat(sigma_star, printed, Assertion(AssertKind.TEXT_END)),
-            "prefix": printed,
-        }[kind]
-        excluded = compile_regex(concat(body, sigma_star), universe, state_limit=STATE_LIMIT)
-        if equivalent(difference(allowed, excluded, state_limit=STATE_LIMIT), dfa) and equivalent(
-            intersection(allowed, excluded, state_limit=STATE_LIMIT), extra
-        ):
-            return Lookaround(body, negative=True)
+        before = [sigma_star] if kind != "prefix" else []
+        after = [sigma_star] if kind != "suffix" else []
+        spread = _plain(concat(*before, draft(kernel, size_limit=STATE_LIMIT), *after), universe)
+        if equivalent(difference(allowed, spread, state_limit=STATE_LIMIT), dfa):
+            end = [Assertion(AssertKind.TEXT_END)] if kind == "suffix" else []
+            body = concat(*before, readable(kernel, size_limit=STATE_LIMIT), *end)
+            return Lookaround(body, negative=True), complement(spread)
     return None
 
 
