@@ -578,10 +578,10 @@ def main(
     click.echo(f"{len(cases)} cases; {', '.join(p.name for p in peers)} limited to {limit:g} s per operation")
     with forced("compiled"):  # warm: every kernel compiled (a long run gets there after its first calls)
         raw = run(cases, peers, limit=limit, repeat=repeat, echo=click.echo)
+        looked = lookarounds.measure(repeat, seed)
     rows = summarize(raw)
     cold = measure_cold_start(cases) if cold_start else None
     click.echo(render(rows, cold, limit))
-    looked = lookarounds.measure(repeat, seed)
     click.echo(lookarounds.render(looked))
     if json_path is not None:
         report = {
