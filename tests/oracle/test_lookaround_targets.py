@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from oracle.examples import Example
 from oracle.exact import ExactTeacher
+from oracle.examples import Example
 
 
 def test_a_lookaround_target_is_judged_and_answered_with_true_counterexamples() -> None:
