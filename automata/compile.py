@@ -12,7 +12,8 @@ kernel for subset construction and minimization. Anything it does not cover (ass
 positions than a bitset holds, large DFAs, a Thompson NFA that could pass ``state_limit``) falls
 back to the pipeline above.
 
-Intersection and complement nodes are compiled by recursion into products and complements of the
+Regexes with lookarounds take their own path, derivatives over residuals and a context
+(:mod:`automata.lookaround`). Intersection and complement nodes are compiled by recursion into products and complements of the
 minimal DFAs of their parts (:mod:`automata.ops`) and spliced back into the NFA. Complement is
 relative to the universe of the dialect. Assertions below such a node would need the context the
 splice does not carry; no dialect can write that, so it is rejected.
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from automata import assertions, ops, positions
+from automata import assertions, lookaround, ops, positions
 from automata.alphabet import Alphabet, classes_of, partition_with_members
 from automata.determinize import determinize
 from automata.dfa import DFA
@@ -153,6 +154,8 @@ def _compile(
             result = ops.intersection(result, dfa, state_limit=state_limit)
         return result
 
+    if lookaround.has_lookaround(regex):
+        return lookaround.compile_lookarounds(regex, alphabet, members, state_limit)
     if isinstance(regex, (Intersection, Complement)):
         return nested(regex)
     try:

@@ -29,7 +29,7 @@ from automata.alphabet import Alphabet
 from automata.arrays import BoolArray, IntArray
 from automata.assertions import CODE
 from automata.dfa import DFA, classes_by_target, coreachable_states
-from automata.errors import StateLimitExceeded
+from automata.errors import StateLimitExceeded, UnsupportedRegex
 from regexlang.ast import (
     Assertion,
     AssertKind,
@@ -39,6 +39,7 @@ from regexlang.ast import (
     EmptySet,
     Epsilon,
     Intersection,
+    Lookaround,
     Optional,
     Plus,
     Regex,
@@ -180,6 +181,8 @@ class _Builder:
         if isinstance(node, Assertion):
             self.assertions.add(node.kind)
             return self.add(ASSERT, out, CODE[node.kind])
+        if isinstance(node, Lookaround):
+            raise UnsupportedRegex("lookarounds are compiled by automata.lookaround, not into a Thompson NFA")
         return self.splice(self.nested(node), out)
 
     def repeat(self, node: Repeat, out: int) -> int:

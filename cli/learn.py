@@ -228,7 +228,9 @@ counts).""")
 )  # fmt: skip
 @click.option(
     "--flavor", type=click.Choice(FLAVORS), default=None,
-    help="Print the answer for this engine (escapes, classes, groups); with & or ~, through its automaton.",
+    help="Print the answer for this engine (escapes, classes, groups). python, pcre, javascript: with lookaheads "
+    "((?=.*[0-9])[a-z0-9]{8,}) where that is exact and shorter; re2, posix have no lookarounds: & and ~ print "
+    "through the automaton.",
 )  # fmt: skip
 @click.option(
     "--anchored", type=click.Choice(ANCHORINGS), default=None,

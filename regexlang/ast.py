@@ -138,13 +138,38 @@ class Assertion:
     kind: AssertKind
 
 
+@attrs.frozen(cache_hash=True)
+class Lookaround:
+    """A zero-width test of the text around a position (python dialect ``(?=…)``, ``(?!…)``,
+    ``(?<=…)``, ``(?<!…)``): ahead, whether the rest of the text has a prefix in ``inner``; behind,
+    whether the text read so far ends in a string of ``inner`` (of one fixed width, as ``re``
+    demands); ``negative`` flips the answer. Inside ``inner``, anchors and nested lookarounds see
+    the whole text, as in ``re``."""
+
+    inner: Regex
+    behind: bool = False
+    negative: bool = False
+
+
 Regex: TypeAlias = (
-    EmptySet | Epsilon | Chars | Concat | Union | Intersection | Complement | Star | Plus | Optional | Repeat | Assertion
+    EmptySet
+    | Epsilon
+    | Chars
+    | Concat
+    | Union
+    | Intersection
+    | Complement
+    | Star
+    | Plus
+    | Optional
+    | Repeat
+    | Assertion
+    | Lookaround
 )
 
 _LEAVES = frozenset({Chars, Epsilon, EmptySet, Assertion})
 #: Node types with exactly one child in the ``inner`` field.
-UNARY_TYPES = (Complement, Star, Plus, Optional, Repeat)
+UNARY_TYPES = (Complement, Star, Plus, Optional, Repeat, Lookaround)
 
 _Nary = TypeVar("_Nary", Concat, Union, Intersection)
 _FIELDS = {Concat: "parts", Union: "options", Intersection: "parts"}

@@ -242,6 +242,7 @@ class _ExtendedNotation:
     complement_prefix: str | None = "~"
     group_open = "("
     stacked_postfix = False
+    lookarounds = False
 
     def __init__(self, alphabet: CharSet) -> None:
         self.alphabet = alphabet

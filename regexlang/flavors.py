@@ -7,7 +7,9 @@ whole-string match is asked for: ``re.fullmatch`` and ``RE2::FullMatch`` need no
 search (JavaScript ``test``, ``grep -E``, ``preg_match``) needs them, or it silently matches
 substrings. ``.`` stands for "any character" (engines exclude a newline unless told otherwise).
 Intersection and complement exist in no engine: they raise :class:`NotExpressible` (a caller with
-automata prints the equivalent automaton's regex instead)."""
+automata writes them with lookaheads where the flavour has them, :mod:`automata.lookahead_print`,
+or prints the equivalent automaton's regex). Lookarounds print in the python, pcre and javascript
+flavours (:data:`LOOKAROUND_FLAVORS`); RE2 and POSIX matchers are automata without them."""
 
 from __future__ import annotations
 
@@ -21,6 +23,8 @@ from regexlang.printing import Prec, Printed
 
 Flavor = Literal["python", "pcre", "javascript", "re2", "posix"]
 FLAVORS: tuple[Flavor, ...] = ("python", "pcre", "javascript", "re2", "posix")
+#: The flavours whose engines read ``(?=…)``, ``(?!…)``, ``(?<=…)`` and ``(?<!…)``.
+LOOKAROUND_FLAVORS: frozenset[Flavor] = frozenset({"python", "pcre", "javascript"})
 
 #: ``fullmatch``: printed for an engine's whole-string call; ``search``: anchored for a search call.
 Anchoring = Literal["fullmatch", "search"]
@@ -70,6 +74,7 @@ class _Notation:
         self.flavor = flavor
         self.universe = universe
         self.group_open = "(" if flavor == "posix" else "(?:"
+        self.lookarounds = flavor in LOOKAROUND_FLAVORS
 
     def epsilon(self) -> Printed:
         return ("()", Prec.ATOM) if self.flavor == "posix" else ("", Prec.CONCAT)
@@ -96,6 +101,8 @@ class _Notation:
         return min(inside, outside, key=len), Prec.ATOM
 
     def assertion(self, kind: AssertKind) -> Printed:
+        if kind is AssertKind.TEXT_END and self.flavor in LOOKAROUND_FLAVORS:  # ends a lookahead's body
+            return _ANCHORS[self.flavor][1], Prec.POSTFIX
         raise NotExpressible(f"assertion {kind.value} is not printed in the {self.flavor} flavour")
 
     def _literal(self, char: str) -> str:

@@ -54,6 +54,7 @@ from regexlang.ast import (
     EmptySet,
     Epsilon,
     Intersection,
+    Lookaround,
     Optional,
     Plus,
     Regex,
@@ -94,8 +95,8 @@ def normalize(regex: Regex) -> Regex:
             return _optional(normalize(inner))
         case Repeat(inner, low, high):
             return _repeat(normalize(inner), low, high)
-        case EmptySet() | Epsilon() | Assertion():
-            return regex
+        case EmptySet() | Epsilon() | Assertion() | Lookaround():
+            return regex  # a lookbehind's body keeps its spelling: re measures its width on it
 
 
 def nullable(regex: Regex) -> bool:

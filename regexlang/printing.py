@@ -29,6 +29,7 @@ from regexlang.ast import (
     EmptySet,
     Epsilon,
     Intersection,
+    Lookaround,
     Optional,
     Plus,
     Regex,
@@ -65,6 +66,8 @@ class Notation(Protocol):
     group_open: str
     #: Whether a quantifier may follow a quantifier (``a**``) instead of needing a group.
     stacked_postfix: bool
+    #: Whether ``(?=…)``, ``(?!…)``, ``(?<=…)``, ``(?<!…)`` can be written.
+    lookarounds: bool
 
     def epsilon(self) -> Printed:
         """The empty string."""
@@ -133,7 +136,17 @@ def _print(node: Regex, notation: Notation) -> Printed:
         return notation.epsilon()
     if isinstance(node, EmptySet):
         return notation.empty_set()
+    if isinstance(node, Lookaround):
+        if not notation.lookarounds:
+            raise NotExpressible(f"lookarounds cannot be written in the {notation.name} dialect")
+        # Printed at the postfix level so that a quantifier groups it first: JavaScript refuses a
+        # bare quantified lookbehind, and the group costs nothing in the others.
+        return f"{LOOKAROUND_OPEN[node.behind, node.negative]}{_print(node.inner, notation)[0]})", Prec.POSTFIX
     return notation.assertion(node.kind)
+
+
+#: The opening of a lookaround by (behind, negative).
+LOOKAROUND_OPEN = {(False, False): "(?=", (False, True): "(?!", (True, False): "(?<=", (True, True): "(?<!"}
 
 
 def _class_order(interval: tuple[int, int]) -> tuple[int, int]:

@@ -134,6 +134,7 @@ class _PythonNotation:
     complement_prefix: str | None = None
     group_open = "(?:"
     stacked_postfix = False
+    lookarounds = True
 
     def epsilon(self) -> Printed:
         return "", Prec.CONCAT

@@ -9,10 +9,12 @@ Flags are applied while parsing: ``(?i)`` turns each literal and class into the 
 line anchors. The tree therefore needs no flags, and printing never emits any except ``(?m:^)``
 and ``(?m:$)`` for the line anchors.
 
-Rejected although ``re`` accepts them, because the tree cannot hold them or they are not regular:
-backreferences, lookarounds, conditionals, atomic groups and possessive quantifiers (both change
-the language, ``a*+a`` matches nothing), the ``(?a)`` and ``(?t)`` flags, and counts above
-:data:`~regexlang.scanner.MAX_REPEAT_COUNT`. Capture groups, names and lazy quantifiers parse and
+Lookarounds ``(?=…)``, ``(?!…)``, ``(?<=…)``, ``(?<!…)`` are read as the regular languages they
+denote (:class:`~regexlang.ast.Lookaround`; :mod:`automata.lookaround` compiles them), a lookbehind
+only with a fixed width, as ``re`` demands. Rejected although ``re`` accepts them, because they are
+not regular in general or the tree cannot hold them: backreferences, conditionals, atomic groups
+and possessive quantifiers (both change the language, ``a*+a`` matches nothing), the ``(?a)`` and
+``(?t)`` flags, and counts above :data:`~regexlang.scanner.MAX_REPEAT_COUNT`. Capture groups, names and lazy quantifiers parse and
 vanish: under ``fullmatch`` they do not change the language.
 
 One deliberate simplification of ``re``'s optimiser: ``re`` turns an alternation of single
@@ -34,11 +36,25 @@ from typing import Literal
 import attrs
 
 from regexlang import python_printing
-from regexlang.ast import AssertKind, Assertion, Chars, EmptySet, Optional, Plus, Regex, Repeat, Star, concat, union
+from regexlang.ast import (
+    AssertKind,
+    Assertion,
+    Chars,
+    EmptySet,
+    Lookaround,
+    Optional,
+    Plus,
+    Regex,
+    Repeat,
+    Star,
+    concat,
+    union,
+)
 from regexlang.charset import UNICODE, CharSet
 from regexlang.python_casefold import ClassSpec, class_chars, literal_chars
 from regexlang.python_escapes import EscapeReader
 from regexlang.scanner import MAX_NESTING, MAX_REPEAT_COUNT, Scanner
+from regexlang.widths import width
 
 
 class Flag(enum.IntFlag):
@@ -227,7 +243,7 @@ class _Parser:
         if items[-1].kind == "repeat":
             raise scan.error("multiple repeat", at=start)
         if scan.peek() == "+":
-            raise scan.unsupported("possessive quantifiers are not supported (they change the language)", at=start)
+            raise scan.unsupported("possessive quantifiers are not supported (their language depends on the order re backtracks in)", at=start)
         scan.accept("?")
         inner = items.pop().node
         node = Repeat(inner, *node_for) if isinstance(node_for, tuple) else node_for(inner)
@@ -250,13 +266,14 @@ class _Parser:
                         raise scan.error("missing ), unterminated comment", at=start)
                 return None
             elif char in ("=", "!", "<"):
-                if char == "<" and (after := scan.next()) not in ("=", "!"):
-                    raise self.unknown_extension("?<", after, start)
-                raise scan.unsupported("lookarounds are not supported", at=start)
+                behind = char == "<"
+                if behind and (char := scan.next()) not in ("=", "!"):
+                    raise self.unknown_extension("?<", char, start)
+                return self.lookaround(flags, depth, start, behind, negative=char == "!")
             elif char == "(":
-                raise scan.unsupported("conditional groups are not supported", at=start)
+                raise scan.unsupported("conditional groups are not supported (they test a captured group: not regular in general)", at=start)
             elif char == ">":
-                raise scan.unsupported("atomic groups are not supported (they change the language)", at=start)
+                raise scan.unsupported("atomic groups are not supported (their language depends on the order re backtracks in)", at=start)
             elif char in _FLAGS or char in _REJECTED_FLAGS or char == "-":
                 scoped = self.flags(char)
                 if scoped is None:
@@ -280,6 +297,13 @@ class _Parser:
             raise self.scan.error("unbalanced '('", at=start)
         node = concat(*(item.node for item in items))
         return _Item(node, contents=tuple(items) if plain else None)
+
+    def lookaround(self, flags: Flag, depth: int, start: int, behind: bool, negative: bool) -> _Item:
+        """The rest of ``(?=``, ``(?!``, ``(?<=`` or ``(?<!``; a lookbehind needs a fixed width, as in ``re``."""
+        body = self.group_body(flags, depth, start, plain=False).node
+        if behind and len(set(width(body))) != 1:
+            raise self.scan.error("look-behind requires fixed-width pattern", at=start)
+        return _Item(Lookaround(body, behind, negative))
 
     def named_group(self, start: int) -> bool:
         """After ``(?P``: read ``<name>`` and return True (capture); reject ``=name)``."""

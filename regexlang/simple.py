@@ -218,6 +218,7 @@ class _SimpleNotation:
     complement_prefix: str | None = None
     group_open = "("
     stacked_postfix = True
+    lookarounds = False
 
     def __init__(self, alphabet: CharSet) -> None:
         self.alphabet = alphabet

@@ -103,7 +103,8 @@ def python_syntax() -> str:
         "  match whole strings; `^` and `$` are not needed.\n"
         "- Classes, escapes such as `\\d`, `\\w` and `\\s`, quantifiers, `|` and groups mean what\n"
         "  they mean in Python.\n"
-        "- No lookarounds and no backreferences: the pattern must describe a regular language.\n"
+        "- Lookarounds `(?=...)`, `(?!...)`, `(?<=...)`, `(?<!...)` are allowed (a lookbehind of fixed\n"
+        "  width); backreferences, conditionals and atomic groups are not.\n"
         "- Write the bare pattern, not a quoted string or an `r\"...\"` literal."
     )
 

@@ -4,7 +4,7 @@ The symbolic learner reads plain strings through its class prior (digits, letter
 and proposes the regex of the shortest description consistent with every example; when it finds
 none, the positives listed as alternatives are the answer. The result is printed for the engine
 the caller names (:mod:`regexlang.flavors`); an answer with ``&`` or ``~`` is printed through its
-automaton's regex. Synchronous: no event loop for the caller."""
+automaton's regex, or with lookaheads when the engine has them and that is shorter. Synchronous: no event loop for the caller."""
 
 from __future__ import annotations
 
@@ -14,7 +14,10 @@ from typing import TYPE_CHECKING
 import attrs
 
 from automata.compile import compile_regex
+from automata.dfa import DFA
+from automata.lookahead_print import lookahead_prints
 from automata.minimize import minimize
+from automata.ops import equivalent
 from automata.readable import readable
 from cegis.gc_pause import settle
 from oracle.clustered import misclassified
@@ -22,11 +25,14 @@ from oracle.examples import Example
 from regexlang.ast import Regex, text, union
 from regexlang.charset import UNICODE, CharSet
 from regexlang.errors import NotExpressible
-from regexlang.flavors import Anchoring, Flavor, render
+from regexlang.dialects import parse
+from regexlang.flavors import LOOKAROUND_FLAVORS, Anchoring, Flavor, render
 from regexlang.metrics import node_count
 
 #: States the learned regex may compile to when it is checked and printed.
 STATE_LIMIT = 20_000
+#: Prints this short are kept as they are (lookaheads would save little and cost a search).
+LOOKAHEAD_WORTH = 30
 
 if TYPE_CHECKING:
     from cegis.symbolic.merging import MergingLearner
@@ -86,9 +92,26 @@ def from_examples() -> MergingLearner:
 def printed_for(tree: Regex, flavor: Flavor, anchored: Anchoring | None = None, universe: CharSet = UNICODE) -> str:
     """``tree`` printed for ``flavor`` (:func:`regexlang.flavors.render`); with ``&`` or ``~``, or
     anything else the flavour cannot write, the regex of its automaton instead (``NotExpressible``
-    when even that cannot be written, e.g. the empty language in POSIX)."""
+    when even that cannot be written, e.g. the empty language in POSIX). Flavours with lookarounds
+    get the language written with lookaheads instead when that is shorter and reads back exactly
+    (:mod:`automata.lookahead_print`)."""
     try:
-        return render(tree, flavor, anchored, universe)
+        printed = render(tree, flavor, anchored, universe)
     except NotExpressible:
         dfa = minimize(compile_regex(tree, universe, state_limit=STATE_LIMIT))
-        return render(readable(dfa, size_limit=STATE_LIMIT), flavor, anchored, universe)
+        printed = render(readable(dfa, size_limit=STATE_LIMIT), flavor, anchored, universe)
+    if flavor not in LOOKAROUND_FLAVORS or len(printed) <= LOOKAHEAD_WORTH:
+        return printed
+    dfa = minimize(compile_regex(tree, universe, state_limit=STATE_LIMIT))
+    for candidate in lookahead_prints(dfa, tree):
+        text = render(candidate, flavor, anchored, universe)
+        if len(text) < len(printed) and _reads_back(candidate, dfa, universe):
+            printed = text
+    return printed
+
+
+def _reads_back(candidate: Regex, dfa: DFA, universe: CharSet) -> bool:
+    """Whether ``candidate``'s python text, parsed and compiled again, has ``dfa``'s language (the
+    tree was checked; this checks its spelling, e.g. that ``.`` leaves out no character in play)."""
+    text = render(candidate, "python", "fullmatch", universe)
+    return equivalent(dfa, compile_regex(parse(text, "python", universe), universe, state_limit=STATE_LIMIT))

@@ -28,6 +28,9 @@ operations run on every engine, interleaved case by case in one process:
 6. the same step through the real exact teacher (:class:`oracle.exact.ExactTeacher`) with its
    defaults: 250 clustered counterexamples from loop-free paths (ours only: no peer clusters).
 
+A last row times rules written with lookarounds, which no peer reads, against ``re``'s matching
+(:mod:`experiments.bench.lookarounds`).
+
 What each peer reads: pyformlang the text itself (``Regex`` for Simple, ``PythonRegex`` for
 Extended), except texts with ``&`` or ``~`` (literals to it) or ``{n,}`` (which it reads as the
 literal characters); interegular and greenery the Python ``re`` spelling of our parse of the text
@@ -75,6 +78,7 @@ from automata.counting import count_by_length
 from automata.dfa import DFA
 from automata.errors import DEFAULT_STATE_LIMIT, AutomataError
 from automata.sampling import sample_strings, shortest
+from experiments.bench import lookarounds
 from experiments.bench.peers import MAX_LEN, WITNESSES, Peer, load_peers, peer_teacher_step
 from experiments.data_dir import DEFAULT_DATA_DIR
 from oracle.exact import ExactTeacher, TeacherConfig
@@ -574,9 +578,11 @@ def main(
     click.echo(f"{len(cases)} cases; {', '.join(p.name for p in peers)} limited to {limit:g} s per operation")
     with forced("compiled"):  # warm: every kernel compiled (a long run gets there after its first calls)
         raw = run(cases, peers, limit=limit, repeat=repeat, echo=click.echo)
+        looked = lookarounds.measure(repeat, seed)
     rows = summarize(raw)
     cold = measure_cold_start(cases) if cold_start else None
     click.echo(render(rows, cold, limit))
+    click.echo(lookarounds.render(looked))
     if json_path is not None:
         report = {
             "limit": limit,
@@ -585,6 +591,7 @@ def main(
             "cases": [attrs.asdict(case) for case in cases],
             "summary": rows,
             "cold_start": cold,
+            "lookarounds": looked,
             **raw,
         }
         json_path.write_text(json.dumps(report, indent=1, ensure_ascii=False))

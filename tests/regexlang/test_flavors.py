@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from automata import compile_regex
 from regexlang import CharSet, NotExpressible, parse
 from regexlang.ast import Complement, Epsilon, Regex, Star, literal
-from regexlang.flavors import FLAVORS, render
+from regexlang.flavors import FLAVORS, LOOKAROUND_FLAVORS, render
 from tests.regexlang.strategies import _trees, class_of, n_ary, quantified
 
 SIGMA = CharSet.of("a.|-]^\\")
@@ -59,3 +59,14 @@ def test_intersection_and_complement_are_not_expressible() -> None:
         render(Complement(parse("a", "python")), "python")
     with pytest.raises(NotExpressible):
         render(Complement(Star(parse("a", "python"))), "pcre")
+
+
+@pytest.mark.parametrize("text", ["(?=a)a*", "a(?!b).", "(?<=a)b|c", "(?<!a|b)c", "(?:(?=a).)*"])
+def test_lookarounds_print_where_the_engine_has_them_and_nowhere_else(text: str) -> None:
+    tree = parse(text, "python")
+    for flavor in sorted(LOOKAROUND_FLAVORS):
+        printed = render(tree, flavor, "fullmatch")
+        assert "(?" in printed and parse(printed, "python") == tree, flavor  # the three spell them alike
+    for flavor in set(FLAVORS) - LOOKAROUND_FLAVORS:
+        with pytest.raises(NotExpressible, match="lookarounds"):
+            render(tree, flavor)
