@@ -11,7 +11,7 @@ from automata.compile import compile_regex
 from automata.lookahead_print import lookahead_prints
 from automata.ops import accepts_many, equivalent
 from automata.sampling import sample_strings
-from cegis.passive import printed_for
+from cegis.symbolic.passive import printed_for
 from regexlang import parse
 from regexlang.ast import intersection
 from regexlang.charset import CharSet
