@@ -7,12 +7,12 @@ import itertools
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from automata import compile_regex
 from regexlang import CharSet, NotExpressible, parse
-from regexlang.ast import Complement, Epsilon, Regex, Star, literal
+from regexlang.ast import Complement, Concat, Epsilon, Optional, Plus, Regex, Repeat, Star, Union, literal
 from regexlang.flavors import FLAVORS, LOOKAROUND_FLAVORS, render
 from tests.regexlang.strategies import _trees, class_of, n_ary, quantified
 
@@ -23,6 +23,15 @@ TREES = _trees(
 )
 
 
+def quantifier_depth(tree: Regex) -> int:
+    """How deeply quantifiers nest in ``tree``: ``re`` backtracks exponentially in it on a failing match."""
+    if isinstance(tree, (Star, Plus, Optional, Repeat)):
+        return 1 + quantifier_depth(tree.inner)
+    if isinstance(tree, (Concat, Union)):
+        return max(quantifier_depth(part) for part in (tree.parts if isinstance(tree, Concat) else tree.options))
+    return 0
+
+
 def strings(alphabet: str, longest: int) -> list[str]:
     return ["".join(p) for n in range(longest + 1) for p in itertools.product(alphabet, repeat=n)]
 
@@ -30,6 +39,9 @@ def strings(alphabet: str, longest: int) -> list[str]:
 @settings(max_examples=150, deadline=None, derandomize=True)
 @given(TREES)
 def test_python_flavour_matches_the_tree_whole_string_and_through_search_anchors(tree: Regex) -> None:
+    # Python's backtracking engine, the reference here, takes time exponential in the nesting of
+    # quantifiers on a failing match (a tree of 12 leaves may nest 10 deep: minutes on "aa-")
+    assume(quantifier_depth(tree) <= 4)
     dfa = compile_regex(tree, SIGMA)
     full = re.compile(render(tree, "python", "fullmatch", SIGMA))
     search = re.compile(render(tree, "python", "search", SIGMA))
