@@ -52,7 +52,9 @@ class Draft:
 class CallNote:
     """One model call as the report counts it: latency, the tokens the server reported (``None``
     when it did not), the completion budget asked for and the one sent (the client cuts it when
-    the prompt leaves less room; ``None`` when nothing was sent), and the failure reason if any."""
+    the prompt leaves less room; ``None`` when nothing was sent), the failure reason if any, and the
+    reply's deviations from the request (fewer choices than ``n``, more tokens than the budget: a
+    server that ignores a field), so a short sample is never taken for the full one unnoticed."""
 
     seconds: float
     prompt_tokens: int | None = None
@@ -62,6 +64,7 @@ class CallNote:
     asked_budget: int = 0
     sent_budget: int | None = None
     failure: str | None = None
+    deviations: tuple[str, ...] = ()
 
     @property
     def cut(self) -> bool:
@@ -112,6 +115,7 @@ async def draw(
         usage.cached_tokens,
         asked,
         result.max_completion_tokens,
+        deviations=result.deviations,
     )
     # only the model's own <reasoning> block goes forward (as in the paper's code); the server's
     # hidden reasoning channel stays in the call log and never reaches a later prompt

@@ -75,7 +75,7 @@ def decoded(data: object) -> LLMMemo | None:
         return None
     history = tuple(Turn(**turn) for turn in data["history"])
     errors = tuple(data.get("errors", ()))
-    calls = tuple(CallNote(**call) for call in data.get("calls", ()))
+    calls = tuple(CallNote(**{**call, "deviations": tuple(call.get("deviations", ()))}) for call in data.get("calls", ()))
     tally = GuardTally(**data["tally"])
     scored = tuple(Scored(**item) for item in data.get("scored", ()))
     return LLMMemo(**{**data, "history": history, "tally": tally, "errors": errors, "calls": calls, "scored": scored})

@@ -98,3 +98,4 @@ def test_fewer_choices_than_asked_and_a_reply_past_its_budget_are_deviations_kep
         assert result_from_data(result_to_data(short), from_log=False) == short
 
     asyncio.run(scenario())
+
