@@ -215,7 +215,9 @@ def _levels(values: Sequence[str], home: _Home, fitting: bool = False) -> list[R
     every run alike (not ``fitting``), a run of fewer than :data:`NARROWING_EVIDENCE` values stops
     at its class counted from one (and its values listed): narrower classes and lower bounds read
     from a few values are chance, which only a negative makes worth writing. To fit negatives, a
-    run is bounded below (``h{3,}``) before above, and counted from one before from its shortest."""
+    run is bounded below (``h{3,}``) before above, and counted from one before from its shortest;
+    its most specific levels are the characters shown, overall or first and then the rest's
+    (``a[bc]+``), and lengths with gaps, unless periodic, only where each is shown twice on average."""
     distinct = sorted(set(values))
     lengths = sorted({len(v) for v in distinct})
     if fitting:
@@ -241,23 +243,32 @@ def _levels(values: Sequence[str], home: _Home, fitting: bool = False) -> list[R
     if len(distinct) <= MOST_VALUES and len(values) >= 2 * len(distinct):
         # Values of one character set apart (``O|OO|OOO``) read as a count (``O{1,3}``) first.
         options.insert(counted if _set_apart(CharSet.of("".join(distinct)), home) else 0, union(*map(text_regex, distinct)))
-    if narrowed and lengths[-1] - lengths[0] >= len(lengths):
+    if narrowed and lengths[-1] - lengths[0] >= len(lengths) and (_periodic(lengths) or len(values) >= 2 * len(lengths)):
         options.append(_gapped(Chars(_smallest(CharSet.of("".join(distinct)), home)), lengths))
     if narrowed:
         options.append(_shown(distinct, home))  # the most specific class: only where negatives ask for it
+    if narrowed and len(lengths) > 1:  # the first characters shown, then the rest's (``a[bc]+``)
+        shown_firsts = Chars(_span(CharSet.of("".join(v[0] for v in distinct)), home, snap=False))
+        options.append(concat(shown_firsts, _shown([v[1:] for v in distinct], home)))
     return list(dict.fromkeys(options))
 
 
+def _periodic(lengths: Sequence[int]) -> bool:
+    """Whether the lengths are three or more evenly spaced (``0, 2, 4, 6``): a period repeated."""
+    return len(lengths) >= 3 and len({b - a for a, b in itertools.pairwise(lengths)}) == 1
+
+
 def _gapped(cls: Regex, lengths: Sequence[int]) -> Regex:
-    """``cls`` repeated as often as the lengths shown, which have gaps: three or more evenly spaced
-    (``0, 2, 4, 6``) as a period repeated without bound (``(?:[ab]{2})*``), else each as shown
-    (``[a-z]{3}|[a-z]{5}``)."""
+    """``cls`` repeated as often as the lengths shown, which have gaps: periodic lengths
+    (:func:`_periodic`) as a period repeated without bound (``(?:[ab]{2})*``), else each as shown
+    (``[a-z]{3}|[a-z]{5}``). Lengths each shown once are no levels but the positives' lengths
+    listed (``.{10}|.{12}|.{26}|.{29}`` for four positives): :func:`_levels` asks each level to be
+    shown twice on average, as it asks of values listed."""
     def times(n: int) -> Regex:
         return Epsilon() if n == 0 else cls if n == 1 else Repeat(cls, n, n)
 
-    steps = {b - a for a, b in itertools.pairwise(lengths)}
-    if len(lengths) >= 3 and len(steps) == 1:
-        period = Star(times(steps.pop()))
+    if _periodic(lengths):
+        period = Star(times(lengths[1] - lengths[0]))
         return period if lengths[0] == 0 else concat(times(lengths[0]), period)
     return union(*map(times, lengths))
 

@@ -76,7 +76,9 @@ def test_a_gap_must_show() -> None:
 
 def test_digits_then_vowels_six_times_are_learned_from_shortest_counterexamples() -> None:
     target = "([0-9][A-Za-z0-9#]*[AEIOUaeiou][A-Za-z0-9#]*){6,}"
-    config = LoopConfig(TeacherConfig(batch=1, mode="shortest", clustered=True), Budgets(epochs=20), evaluate=False, seed=1)
+    # Seed 2: seed 1's first epoch was four positives' lengths listed, which templates no longer
+    # offer (test_merging_templates); seeds 0-12 otherwise end alike before and after that change.
+    config = LoopConfig(TeacherConfig(batch=1, mode="shortest", clustered=True), Budgets(epochs=20), evaluate=False, seed=2)
     teacher = ExactTeacher.from_regex(target, "extended", universe=CharSet.of("#0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"), config=config.teacher_config)
     state = asyncio.run(run(Task("extended", target), symbolic(), teacher, config))
     assert state.outcome == "equivalent"

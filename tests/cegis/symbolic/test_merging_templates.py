@@ -4,6 +4,7 @@ printed longer than the positives listed."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import numpy as np
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from automata import compile_regex, equivalent
 from automata.minimize import minimize
-from cegis.symbolic.passive import from_examples
+from cegis.symbolic.passive import from_examples, learn_regex
 from cegis.symbolic.merging.prior import class_cuts, lifted
 from cegis.symbolic.merging.templates import template_hypotheses
 from oracle import ClusteredExample, Example
@@ -137,3 +138,16 @@ def test_a_negative_still_narrows_the_class_to_what_it_forbids() -> None:
 
 def test_a_run_bounded_below_only_by_few_examples_is_unbounded() -> None:
     assert learned(["42%", "100%", "47%", "93%", "22%"], ["X29%", "b%", "%", "11#"]) == "[0-9]+%"
+
+
+def test_lengths_each_shown_once_are_not_read_as_levels() -> None:
+    # Four positives of four lengths: not .{10}|.{12}|.{26}|.{29} (their lengths listed), but a
+    # pattern of classes that a person writes (a[bc]*), found once no length template fits.
+    positives = ["abbccccccc", "abbbbbcbbbcbbccbccbbcbcbbbbcb", "abcbbbccbccbbbccbcbbccccbb", "abbbcbccbccc"]
+    negatives = ["bbacaccacbb", "bcbbba", "bccabbcbbbcaaacb", "bbabcbcccaccac"]
+    text = learn_regex(positives, negatives, universe=CharSet.of("abc")).regex
+    assert all(re.fullmatch(text, p) for p in positives) and not any(re.fullmatch(text, n) for n in negatives), text
+    short = ["".join(chars) for n in range(1, 9) for chars in itertools.product("abc", repeat=n)]
+    accepted = {s for s in short if re.fullmatch(text, s)}
+    assert accepted, text  # it generalizes to lengths no positive has
+    assert accepted - {"a"} == {s for s in short if re.fullmatch("a[bc]+", s)}, text
