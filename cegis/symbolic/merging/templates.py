@@ -20,10 +20,10 @@ from typing import Literal
 import attrs
 import numpy as np
 
-from automata.compile import compile_regex
 from automata.ops import accepts_many
 from cegis.symbolic.merging.classes import inferred_classes
 from cegis.symbolic.merging.prior import DIGITS, LOWER, NAMED, UPPER
+from cegis.symbolic.merging.scoring import automaton_of
 from oracle.examples import Example
 from regexlang.ast import Chars, Epsilon, Optional, Plus, Regex, Repeat, Star, concat, union
 from regexlang.ast import text as text_regex
@@ -185,8 +185,8 @@ def _fitted(ladders: Sequence[Sequence[Regex]], negatives: Sequence[Sequence[str
     levels = [0] * len(ladders)
     if not negatives:
         return [ladder[0] for ladder in ladders]
-    accepted = [
-        [accepts_many(compile_regex(regex, universe), [n[i] for n in negatives]) for regex in ladder]
+    accepted = [  # automata remembered: a lone run's level is its whole template, which the learner compiles again
+        [accepts_many(automaton_of(regex, universe), [n[i] for n in negatives]) for regex in ladder]
         for i, ladder in enumerate(ladders)
     ]
 
