@@ -5,7 +5,8 @@ that is written: escapes and class syntax (POSIX brackets take no backslashes), 
 mean what (``\\d`` is ASCII in PCRE, JavaScript and RE2, Unicode in Python), group syntax, and how a
 whole-string match is asked for: ``re.fullmatch`` and ``RE2::FullMatch`` need no anchors, while a
 search (JavaScript ``test``, ``grep -E``, ``preg_match``) needs them, or it silently matches
-substrings. ``.`` stands for "any character" (engines exclude a newline unless told otherwise).
+substrings. ``.`` stands for "any character but a newline" (POSIX's: any character), so a class
+holding a newline of the universe prints as ``[\\s\\S]``.
 Intersection and complement exist in no engine: they raise :class:`NotExpressible` (a caller with
 automata writes them with lookaheads where the flavour has them, :mod:`automata.lookahead_print`,
 or prints the equivalent automaton's regex). Lookarounds print in the python, pcre and javascript
@@ -46,12 +47,14 @@ _METACHARS = frozenset(".^$*+?{}[]\\|()")
 _CLASS_SPECIALS = frozenset("\\]^-[")
 _DIGITS = CharSet.range("0", "9")
 _WORD = CharSet.range("A", "Z") | CharSet.range("a", "z") | _DIGITS | CharSet.of("_")
-_ANY = (UNICODE, UNICODE - CharSet.of("\n"))
+_NEWLINE = CharSet.of("\n")
+_ANY = (UNICODE, UNICODE - _NEWLINE)
 
 
 def render(regex: Regex, flavor: Flavor, anchored: Anchoring | None = None, universe: CharSet = UNICODE) -> str:
     """``regex`` as a pattern of ``flavor``, anchored for a search call when ``anchored`` (default:
-    :data:`DEFAULT_ANCHORING`) says so. A class holding all of ``universe`` prints as ``.``."""
+    :data:`DEFAULT_ANCHORING`) says so. A class holding all of ``universe`` prints as ``.`` (``[\\s\\S]`` when it holds a newline
+    of ``universe`` that the engine's ``.`` skips)."""
     notation = _Notation(flavor, universe)
     body = printing.unparse(regex, notation)
     if (anchored or DEFAULT_ANCHORING[flavor]) == "fullmatch":
@@ -84,9 +87,16 @@ class _Notation:
             raise NotExpressible(f"the empty language has no spelling in {self.flavor}")
         return ("[^\\s\\S]" if self.flavor != "javascript" else "[]"), Prec.ATOM
 
+    def _any(self, chars: CharSet) -> str:
+        """A class that holds the whole universe (or every character but the newline): ``.``,
+        unless the universe has a newline the class holds and the engine's ``.`` skips it."""
+        if self.flavor == "posix" or not chars & self.universe & _NEWLINE:
+            return "."
+        return "[\\s\\S]"
+
     def chars(self, chars: CharSet) -> Printed:
         if chars in _ANY or chars == self.universe:
-            return ".", Prec.ATOM
+            return self._any(chars), Prec.ATOM
         if self.flavor == "python":
             return python_printing.spell(chars), Prec.ATOM
         if chars.is_single():

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from automata import compile_regex
 from regexlang import CharSet, NotExpressible, parse
 from regexlang.ast import Complement, Concat, Epsilon, Optional, Plus, Regex, Repeat, Star, Union, literal
-from regexlang.flavors import FLAVORS, LOOKAROUND_FLAVORS, render
+from regexlang.flavors import FLAVORS, LOOKAROUND_FLAVORS, Flavor, render
 from tests.regexlang.strategies import _trees, class_of, n_ary, quantified
 
 SIGMA = CharSet.of("a.|-]^\\")
@@ -64,6 +64,31 @@ def test_any_character_prints_as_a_dot_and_posix_brackets_have_no_escapes() -> N
     assert {render(everything, f, "fullmatch") for f in FLAVORS} == {".*"}
     assert render(parse(r"[\]\-^a]", "python"), "posix", "fullmatch") == "[]a^-]"
     assert re.fullmatch(render(parse(r"[\]\-^a]", "python"), "pcre", "fullmatch"), "^")
+
+
+@pytest.mark.parametrize("flavor", ["python", "pcre", "javascript", "re2"])
+def test_a_class_holding_the_universe_s_newline_is_not_a_dot(flavor: Flavor) -> None:
+    lines = CharSet.of("ab\n")
+    everything = Star(parse("[ab\n]", "python"))
+    assert render(everything, flavor, "fullmatch", lines) == r"[\s\S]*"
+    assert render(Star(parse("[ab]", "python")), flavor, "fullmatch", CharSet.of("ab")) == ".*"
+    assert render(Star(parse("[\\s\\S]", "python")), flavor, "fullmatch") == r"[\s\S]*"
+    assert render(Star(parse(".", "python")), flavor, "fullmatch", lines) == ".*"
+    assert render(everything, "posix", "fullmatch", lines) == ".*"
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(_trees(
+    st.one_of(st.sampled_from(sorted("ab\n")).map(literal), class_of(CharSet.of("ab\n"))),
+    lambda children: st.one_of(n_ary(children), quantified(children)),
+))
+def test_python_flavour_matches_the_tree_over_a_universe_with_a_newline(tree: Regex) -> None:
+    assume(quantifier_depth(tree) <= 4)
+    lines = CharSet.of("ab\n")
+    dfa = compile_regex(tree, lines)
+    full = re.compile(render(tree, "python", "fullmatch", lines))
+    for s in strings("ab\n", 3):
+        assert bool(full.fullmatch(s)) == dfa.accepts(s), (tree, s)
 
 
 def test_intersection_and_complement_are_not_expressible() -> None:
