@@ -21,9 +21,9 @@ from cegis.config import Budgets, LoopConfig
 from cegis.learner import LearnerContext
 from cegis.loop import run
 from cegis.symbolic.merging import MergingLearner, edsm, rpni, symbolic
-from cegis.symbolic.merging.learner import _prefix_tree
-from cegis.symbolic.merging.scoring import automaton_bits, number_bits, parts_bits, score
-from cegis.symbolic.merging.redblue import red_blue, table
+from cegis.symbolic.merging.merger import _prefix_tree
+from cegis.symbolic.merging.rounds.scoring import automaton_bits, number_bits, parts_bits, score
+from cegis.symbolic.merging.core.redblue import red_blue, table
 from cegis.state import Task
 from oracle import ClusteredExample, Counterexample, Example, ExactTeacher, TeacherConfig
 from regexlang import CharSet, Dialect, parse
@@ -117,7 +117,7 @@ def test_clustered_positions_generalize_to_every_class_member() -> None:
 def test_a_single_word_is_learned_as_a_word_not_as_a_loop_no_positive_pumps() -> None:
     # The paper teacher's first answer for the target accbc. Smaller DFAs with a loop fit as well
     # (ac(c[a-c]c)*), but the one positive goes round each loop once; the finite language of the
-    # positives is preferred (cegis.symbolic.merging.pumping) until a positive goes round one twice.
+    # positives is preferred (cegis.symbolic.merging.rounds.pumping) until a positive goes round one twice.
     abc, ab, bc, a, c = CharSet.of("abc"), CharSet.of("ab"), CharSet.of("bc"), CharSet.of("a"), CharSet.of("c")
     examples: list[Counterexample] = [
         Example("accbc", True),

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from automata import ops
 from automata.compile import from_text
 from automata.dfa import DFA
-from cegis.symbolic.merging import learner as merging
+from cegis.symbolic.merging import merger as merging
 from cegis.symbolic.merging import symbolic
-from cegis.symbolic.merging.quotient import LabelConflict
+from cegis.symbolic.merging.core.quotient import LabelConflict
 from oracle import ClusteredExample, Counterexample, Example
 from oracle.clustered import misclassified
 from regexlang import CharSet, parse

@@ -15,8 +15,8 @@ import numpy as np
 from automata.alphabet import Alphabet
 from automata.arrays import Int64Array
 from automata.dfa import DFA
-from cegis.symbolic.merging import _kernels
-from cegis.symbolic.merging.quotient import ACCEPT, UNKNOWN, Quotient
+from cegis.symbolic.merging.core import _kernels
+from cegis.symbolic.merging.core.quotient import ACCEPT, UNKNOWN, Quotient
 
 Strategy = Literal["rpni", "edsm"]
 

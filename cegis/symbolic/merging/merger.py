@@ -31,22 +31,22 @@ from automata.readable import readable
 from cegis.gc_pause import gc_paused
 from cegis.hypothesis import read_hypothesis
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
-from cegis.symbolic.merging import agreement
-from cegis.symbolic.merging.anchored import anchored_hypotheses
-from cegis.symbolic.merging.classes import excluded, read_classes
-from cegis.symbolic.merging.exact import smallest
-from cegis.symbolic.merging.factors import factor_hypotheses
-from cegis.symbolic.merging.prior import lifted
-from cegis.symbolic.merging.quotient import LabelConflict, Quotient
-from cegis.symbolic.merging.redblue import MergeOrder, red_blue, table
-from cegis.symbolic.merging.runs import looped_runs
-from cegis.symbolic.merging.scoring import CHECK_STATE_LIMIT, automaton_of, score
-from cegis.symbolic.merging.separated import separated_hypotheses
-from cegis.symbolic.merging.subsequence import subsequence_hypotheses
-from cegis.symbolic.merging.templates import CUTS, template_hypotheses
-from cegis.symbolic.merging.unbounded import loosened_text
-from cegis.symbolic.merging.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
-from cegis.symbolic.merging.words import PackedWords
+from cegis.symbolic.merging.rounds import agreement
+from cegis.symbolic.merging.families.anchored import anchored_hypotheses
+from cegis.symbolic.merging.families.classes import excluded, read_classes
+from cegis.symbolic.merging.core.exact import smallest
+from cegis.symbolic.merging.families.factors import factor_hypotheses
+from cegis.symbolic.merging.families.prior import lifted
+from cegis.symbolic.merging.core.quotient import LabelConflict, Quotient
+from cegis.symbolic.merging.core.redblue import MergeOrder, red_blue, table
+from cegis.symbolic.merging.families.runs import looped_runs
+from cegis.symbolic.merging.rounds.scoring import CHECK_STATE_LIMIT, automaton_of, score
+from cegis.symbolic.merging.families.separated import separated_hypotheses
+from cegis.symbolic.merging.families.subsequence import subsequence_hypotheses
+from cegis.symbolic.merging.families.templates import CUTS, template_hypotheses
+from cegis.symbolic.merging.rounds.unbounded import loosened_text
+from cegis.symbolic.merging.core.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
+from cegis.symbolic.merging.core.words import PackedWords
 from cegis.symbolic.union import as_regex as union_regex
 from oracle.clustered import misclassified
 from oracle.examples import ClusteredExample, Counterexample, Example
@@ -84,7 +84,7 @@ WITNESS_ROUNDS = 8
 #: Rounds of learning again with new strings in one learner call, before the last candidates are
 #: proposed as they are. A round merges the prefix tree of each reading that has new strings to
 #: learn: its witnesses, when no merge order of it labels every example right, and the strings the
-#: agreements of earlier hypotheses imply (:mod:`cegis.symbolic.merging.agreement`) when no
+#: agreements of earlier hypotheses imply (:mod:`cegis.symbolic.merging.rounds.agreement`) when no
 #: candidate keeps them: for each candidate that breaks one, the shortest string where it does,
 #: labeled as the agreement says (facts about the target, which the memo keeps for the next epoch).
 #: With agreements, the first round with a candidate that keeps them ends the call (a reading still
@@ -103,7 +103,7 @@ MAX_WITNESS_NODES = 20_000
 #: Most states a hypothesis that lists strings (exceptions patched in, or the positives as the
 #: whole language) may have: past it the list is a memorized sample, not a hypothesis, and prints
 #: badly. The positives' own language competes so that a finite target is learned as the words it
-#: is; the shared-factor hypotheses (:mod:`cegis.symbolic.merging.factors`: "contains
+#: is; the shared-factor hypotheses (:mod:`cegis.symbolic.merging.families.factors`: "contains
 #: ``New#Zealand``", which no merge order finds from a few long positives) compete too, and those
 #: that break an agreement are made again with the strings it implies, like merged ones.
 MAX_LISTING_STATES = 40
@@ -445,9 +445,9 @@ def _excluded(
 def _templates(
     examples: Sequence[Counterexample], universe: CharSet, problems: list[str], separated: bool = False
 ) -> list[tuple[DFA, str, Regex]]:
-    """The templates of the plain examples (:mod:`cegis.symbolic.merging.templates`, and with
+    """The templates of the plain examples (:mod:`cegis.symbolic.merging.families.templates`, and with
     ``separated``, for strings given up front, along a repeated separator,
-    :mod:`cegis.symbolic.merging.separated`), with their automata."""
+    :mod:`cegis.symbolic.merging.families.separated`), with their automata."""
     positives = [e.string for e in examples if isinstance(e, Example) and e.label]
     negatives = [e.string for e in examples if isinstance(e, Example) and not e.label]
     out = []
@@ -468,7 +468,7 @@ def _factored(
     shown: Sequence[CharSet],
     problems: list[str],
 ) -> list[tuple[DFA, str, Regex]]:
-    """The hypotheses made of the positives' shared factors (:mod:`cegis.symbolic.merging.factors`), with
+    """The hypotheses made of the positives' shared factors (:mod:`cegis.symbolic.merging.families.factors`), with
     their regexes (the extended dialect prints them as they are, with ``&``, instead of their
     automata's state elimination)."""
     out = []

@@ -20,12 +20,12 @@ from automata.minimize import minimize
 from automata.errors import AutomataError, SizeLimitExceeded
 from automata.ops import dead_state
 from automata.to_regex import to_regex
-from cegis.symbolic.merging.prior import NAMED
-from cegis.symbolic.merging.pumping import unpumped_loops
+from cegis.symbolic.merging.families.prior import NAMED
+from cegis.symbolic.merging.rounds.pumping import unpumped_loops
 from regexlang.ast import Chars, Complement, Concat, Intersection, Regex, Repeat, Star, Union, children, concat
 from regexlang.charset import CharSet
 
-#: What a loop that no positive pumps (:mod:`cegis.symbolic.merging.pumping`) costs a hypothesis, in
+#: What a loop that no positive pumps (:mod:`cegis.symbolic.merging.rounds.pumping`) costs a hypothesis, in
 #: states: a loop the data never asked for is a generalization, and a finite target is then learned
 #: as the words it is rather than refuted one loop at a time. A hypothesis spelled from a template
 #: (shared factors, counted repetition) has its template's loops, not merges, and pays no such cost.
@@ -174,7 +174,7 @@ def regex_bits(regex: Regex, universe: CharSet) -> float:
 
 
 def _chars_bits(chars: CharSet, universe: CharSet) -> float:
-    """Bits of a character set in a regex: a class people write by name (:data:`.prior.NAMED`,
+    """Bits of a character set in a regex: a class people write by name (:data:`cegis.symbolic.merging.families.prior.NAMED`,
     within the universe) is one of them, else the characters and ranges that spell the set or its
     complement. So ``[0-9]`` costs less than ``[2-6]``: among few positives the range they happen
     to show is not worth more than the class they belong to, unless a negative asks for it."""

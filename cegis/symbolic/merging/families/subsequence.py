@@ -18,8 +18,8 @@ import functools
 import re
 from collections.abc import Sequence
 
-from cegis.symbolic.merging.pieces import piece_name, smallest_holding
-from cegis.symbolic.merging.shared import Hypotheses
+from cegis.symbolic.merging.families.pieces import piece_name, smallest_holding
+from cegis.symbolic.merging.families.shared import Hypotheses
 from regexlang.ast import Chars, Regex, Repeat, Star, concat
 from regexlang.charset import CharSet
 from regexlang.python_printing import interval_class

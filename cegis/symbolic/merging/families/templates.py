@@ -21,9 +21,9 @@ import attrs
 import numpy as np
 
 from automata.ops import accepts_many
-from cegis.symbolic.merging.classes import inferred_classes
-from cegis.symbolic.merging.prior import DIGITS, LOWER, NAMED, UPPER
-from cegis.symbolic.merging.scoring import automaton_of
+from cegis.symbolic.merging.families.classes import inferred_classes
+from cegis.symbolic.merging.families.prior import DIGITS, LOWER, NAMED, UPPER
+from cegis.symbolic.merging.rounds.scoring import automaton_of
 from oracle.examples import Example
 from regexlang.ast import Chars, Epsilon, Optional, Plus, Regex, Repeat, Star, concat, union
 from regexlang.ast import text as text_regex

@@ -29,7 +29,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from cegis.symbolic.merging.templates import CUTS, MOST_VALUES, Cut, run_levels, template_hypotheses
+from cegis.symbolic.merging.families.templates import CUTS, MOST_VALUES, Cut, run_levels, template_hypotheses
 from regexlang.ast import Chars, Concat, Epsilon, Optional, Plus, Regex, Repeat, Star, Union, concat, union
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet

@@ -21,9 +21,9 @@ from typing import Literal
 
 import attrs
 
-from cegis.symbolic.merging.pieces import piece_name
-from cegis.symbolic.merging.shared import SHORTEST_FACTOR, Hypotheses
-from cegis.symbolic.merging.symbols import Remembered
+from cegis.symbolic.merging.families.pieces import piece_name
+from cegis.symbolic.merging.families.shared import SHORTEST_FACTOR, Hypotheses
+from cegis.symbolic.merging.core.symbols import Remembered
 from regexlang.ast import Chars, Regex, Star, concat, union
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet

@@ -1,7 +1,7 @@
 """The hot loops of state merging, compiled: union-find, merge with determinization, undo, and the
-red-blue loop (:mod:`cegis.symbolic.merging.redblue`) that tries a merge for every red/blue pair.
+red-blue loop (:mod:`cegis.symbolic.merging.core.redblue`) that tries a merge for every red/blue pair.
 
-They work in place on the arrays of a :class:`cegis.symbolic.merging.quotient.Quotient`, passed as one tuple
+They work in place on the arrays of a :class:`cegis.symbolic.merging.core.quotient.Quotient`, passed as one tuple
 ``tree = (succ, parent, label, depth, labeled_by, log, meta, stack)``:
 
 * ``succ[node, symbol]``: the child a tree node reads ``symbol`` into, ``-1`` for none (only the
@@ -317,7 +317,7 @@ def blue_states(
 
 @kernel(size=_used)
 def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int64Array:
-    """Red-blue merging in place (see :func:`cegis.symbolic.merging.redblue.red_blue`); the red states, start
+    """Red-blue merging in place (see :func:`cegis.symbolic.merging.core.redblue.red_blue`); the red states, start
     first, or an empty array past ``max_states``.
 
     Each step either merges or promotes a blue state. With ``evidence`` (EDSM) it takes the

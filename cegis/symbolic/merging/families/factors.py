@@ -13,9 +13,9 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
-from cegis.symbolic.merging.pieces import contains, one_after_another, piece_name, smallest_holding, starts_of
-from cegis.symbolic.merging.sequences import sequence_hypotheses
-from cegis.symbolic.merging.shared import SHORTEST_FACTOR, Hypotheses, Shared, shared_factors
+from cegis.symbolic.merging.families.pieces import contains, one_after_another, piece_name, smallest_holding, starts_of
+from cegis.symbolic.merging.families.sequences import sequence_hypotheses
+from cegis.symbolic.merging.families.shared import SHORTEST_FACTOR, Hypotheses, Shared, shared_factors
 from regexlang.ast import Chars, Complement, Optional, Plus, Regex, Repeat, Star, concat, intersection, union
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
