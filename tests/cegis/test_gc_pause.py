@@ -65,9 +65,9 @@ def test_overlapping_calls_in_threads_resume_it_when_the_last_ends() -> None:
 
 def test_a_learner_call_runs_paused(monkeypatch: pytest.MonkeyPatch) -> None:
     import cegis.symbolic.merging.merger as merging
+    from cegis.symbolic.merging.gathering import learn
 
     seen: list[bool] = []
-    learn = merging._learn
 
     def watched(*args: Any) -> Any:
         seen.append(gc.isenabled())

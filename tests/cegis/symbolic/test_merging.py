@@ -21,7 +21,7 @@ from cegis.config import Budgets, LoopConfig
 from cegis.learner import LearnerContext
 from cegis.loop import run
 from cegis.symbolic.merging import MergingLearner, edsm, rpni, symbolic
-from cegis.symbolic.merging.merger import _prefix_tree
+from cegis.symbolic.merging.core.prefix_tree import prefix_tree
 from cegis.symbolic.merging.rounds.scoring import automaton_bits, number_bits, parts_bits, score
 from cegis.symbolic.merging.core.redblue import red_blue, table
 from cegis.state import Task
@@ -222,7 +222,8 @@ def test_rpni_and_edsm_are_the_classic_algorithms(classic: MergingLearner, examp
     sigma = CharSet.of("abcdehlo")
     proposal = classic.learn(examples, "python", sigma)
     assert proposal.ok and proposal.reasoning.startswith(classic.orders[0].name) and proposal.memo is None
-    alphabet, tree, _, _ = _prefix_tree(examples, sigma, "characters", "tied")
+    built = prefix_tree(examples, sigma, "characters", "tied")
+    alphabet, tree = built.alphabet, built.tree
     red = red_blue(tree, classic.orders[0])
     assert red is not None
     merged = minimize(table(tree, red, alphabet))
@@ -264,12 +265,14 @@ def test_the_representative_reading_puts_one_path_per_clustered_example_and_chec
     sigma = CharSet.of("abc")
     clustered = ClusteredExample((CharSet.of("ab"), CharSet.of("c")), True, sigma)
     examples: list[Counterexample] = [ClusteredExample((CharSet.of("b"), CharSet.of("b")), False, sigma), clustered]
-    alphabet, tree, _, unchecked = _prefix_tree(examples, sigma, "atoms", "representative")
+    built = prefix_tree(examples, sigma, "atoms", "representative")
+    alphabet, tree, unchecked = built.alphabet, built.tree, built.untied
     assert len(alphabet) == 3 and [e for e, _ in unchecked] == [clustered]
     first = {tree.find(child) for child in tree.edges(0).values()}
     assert len(tree.edges(0)) == 2 and len(first) == 2  # "bb" and one path of the clustered one
-    _, tied, _, left_out = _prefix_tree(examples, sigma, "atoms", "tied")
-    assert left_out == [] and len({tied.find(c) for c in tied.edges(0).values()}) == 1  # a and b tied
+    both = prefix_tree(examples, sigma, "atoms", "tied")
+    tied, left_out = both.tree, both.untied
+    assert left_out == () and len({tied.find(c) for c in tied.edges(0).values()}) == 1  # a and b tied
 
 
 def test_every_reading_stays_consistent_when_a_tie_is_wrong() -> None:

@@ -17,7 +17,7 @@ from cegis.loop import run
 from cegis.state import Task
 from cegis.symbolic.merging import symbolic
 from cegis.symbolic.merging.families.runs import LONGEST_COUNT, looped_runs
-from cegis.symbolic.merging.rounds.scoring import automaton_of as automaton
+from cegis.symbolic.merging.candidate import automaton_of as automaton
 from oracle import Example, ExactTeacher, TeacherConfig, Verdict
 from oracle.clustered import misclassified
 from regexlang import CharSet

@@ -18,6 +18,8 @@ import functools
 import re
 from collections.abc import Sequence
 
+from cegis.symbolic.merging.candidate import Found, spelled
+from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families.pieces import piece_name, smallest_holding
 from cegis.symbolic.merging.families.shared import Hypotheses
 from regexlang.ast import Chars, Regex, Repeat, Star, concat
@@ -131,3 +133,11 @@ def _hypothesis(pieces: Pieces, universe: CharSet, at_start: bool, at_end: bool)
 def _period(pieces: Pieces) -> int:
     """The shortest period of ``pieces`` that repeats to all of them."""
     return next(p for p in range(1, len(pieces) + 1) if len(pieces) % p == 0 and pieces == pieces[:p] * (len(pieces) // p))
+
+
+def candidates(evidence: Evidence) -> Found:
+    """The classes-in-order hypotheses, compiled: the family of subsequences
+    (:class:`cegis.symbolic.merging.evidence.Family`)."""
+    universe = evidence.universe
+    hypotheses = subsequence_hypotheses(evidence.positives, evidence.negatives, universe, evidence.shown, evidence.classes)
+    return spelled(hypotheses, universe, "subsequence")
