@@ -2,7 +2,7 @@
 digit, later a vowel", six times over (``([0-9].*[AEIOUaeiou].*){6,}``).
 
 Such a language needs a state per piece still to come, and the teacher's shortest counterexamples
-raise its count one at a time: merging learned ``([0-9]Σ*[AEIOUaeiou]Σ*){6,}`` in 66–100 epochs.
+raise its count one at a time: merging learns ``([0-9]Σ*[AEIOUaeiou]Σ*){6,}`` an epoch per count.
 Its shortest positives spell it, one piece per character, so the pieces are read off the shortest
 positives, place by place: the smallest class the teacher showed that holds their characters
 there. Each class is then widened at all its places at once (then, when a positive does not hold
