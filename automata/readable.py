@@ -383,7 +383,7 @@ def unbounded_nests(regex: Regex) -> Regex:
     ``x(?:-x)*``), and ``U{0,n}``, ``U{1,n}`` (n ≥ 2) as ``U*``, ``U+``. A single optional ``U?``
     stays: one occurrence is no repetition. Unlike the prints above this changes the language (it
     only grows); a learner proposes the result only where it still labels every example right and
-    its prior prefers it (:mod:`cegis.symbolic.merging.unbounded`)."""
+    its prior prefers it (:mod:`cegis.symbolic.merging.rounds.unbounded`)."""
     match regex:
         case Concat(parts):
             return concat(*map(unbounded_nests, parts))

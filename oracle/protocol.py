@@ -92,7 +92,7 @@ class Verdict:
     reads it back. What a learner may rely on is a typed field: ``shortest`` (by keyword) is the
     teacher's promise that the hypothesis labels every string shorter than the shortest
     counterexample as the target does, so a learner may take those labels as facts (the agreements
-    of :mod:`cegis.symbolic.merging.agreement`, after Ibarra & Jiang).
+    of :mod:`cegis.symbolic.merging.rounds.agreement`, after Ibarra & Jiang).
     """
 
     equivalent: bool

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from cegis.gc_pause import gc_paused, settle
-from cegis.symbolic.merging.learner import symbolic
+from cegis.symbolic.merging.merger import symbolic
 from oracle.examples import Example
 from regexlang import universe
 
@@ -64,10 +64,10 @@ def test_overlapping_calls_in_threads_resume_it_when_the_last_ends() -> None:
 
 
 def test_a_learner_call_runs_paused(monkeypatch: pytest.MonkeyPatch) -> None:
-    import cegis.symbolic.merging.learner as merging
+    import cegis.symbolic.merging.merger as merging
+    from cegis.symbolic.merging.gathering import learn
 
     seen: list[bool] = []
-    learn = merging._learn
 
     def watched(*args: Any) -> Any:
         seen.append(gc.isenabled())

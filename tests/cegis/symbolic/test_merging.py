@@ -21,9 +21,9 @@ from cegis.config import Budgets, LoopConfig
 from cegis.learner import LearnerContext
 from cegis.loop import run
 from cegis.symbolic.merging import MergingLearner, edsm, rpni, symbolic
-from cegis.symbolic.merging.learner import _prefix_tree
-from cegis.symbolic.merging.scoring import automaton_bits, number_bits, parts_bits, score
-from cegis.symbolic.merging.redblue import red_blue, table
+from cegis.symbolic.merging.core.prefix_tree import prefix_tree
+from cegis.symbolic.merging.rounds.scoring import automaton_bits, number_bits, parts_bits, score
+from cegis.symbolic.merging.core.redblue import red_blue, table
 from cegis.state import Task
 from oracle import ClusteredExample, Counterexample, Example, ExactTeacher, TeacherConfig
 from regexlang import CharSet, Dialect, parse
@@ -117,7 +117,7 @@ def test_clustered_positions_generalize_to_every_class_member() -> None:
 def test_a_single_word_is_learned_as_a_word_not_as_a_loop_no_positive_pumps() -> None:
     # The paper teacher's first answer for the target accbc. Smaller DFAs with a loop fit as well
     # (ac(c[a-c]c)*), but the one positive goes round each loop once; the finite language of the
-    # positives is preferred (cegis.symbolic.merging.pumping) until a positive goes round one twice.
+    # positives is preferred (cegis.symbolic.merging.rounds.pumping) until a positive goes round one twice.
     abc, ab, bc, a, c = CharSet.of("abc"), CharSet.of("ab"), CharSet.of("bc"), CharSet.of("a"), CharSet.of("c")
     examples: list[Counterexample] = [
         Example("accbc", True),
@@ -222,7 +222,8 @@ def test_rpni_and_edsm_are_the_classic_algorithms(classic: MergingLearner, examp
     sigma = CharSet.of("abcdehlo")
     proposal = classic.learn(examples, "python", sigma)
     assert proposal.ok and proposal.reasoning.startswith(classic.orders[0].name) and proposal.memo is None
-    alphabet, tree, _, _ = _prefix_tree(examples, sigma, "characters", "tied")
+    built = prefix_tree(examples, sigma, "characters", "tied")
+    alphabet, tree = built.alphabet, built.tree
     red = red_blue(tree, classic.orders[0])
     assert red is not None
     merged = minimize(table(tree, red, alphabet))
@@ -264,12 +265,14 @@ def test_the_representative_reading_puts_one_path_per_clustered_example_and_chec
     sigma = CharSet.of("abc")
     clustered = ClusteredExample((CharSet.of("ab"), CharSet.of("c")), True, sigma)
     examples: list[Counterexample] = [ClusteredExample((CharSet.of("b"), CharSet.of("b")), False, sigma), clustered]
-    alphabet, tree, _, unchecked = _prefix_tree(examples, sigma, "atoms", "representative")
+    built = prefix_tree(examples, sigma, "atoms", "representative")
+    alphabet, tree, unchecked = built.alphabet, built.tree, built.untied
     assert len(alphabet) == 3 and [e for e, _ in unchecked] == [clustered]
     first = {tree.find(child) for child in tree.edges(0).values()}
     assert len(tree.edges(0)) == 2 and len(first) == 2  # "bb" and one path of the clustered one
-    _, tied, _, left_out = _prefix_tree(examples, sigma, "atoms", "tied")
-    assert left_out == [] and len({tied.find(c) for c in tied.edges(0).values()}) == 1  # a and b tied
+    both = prefix_tree(examples, sigma, "atoms", "tied")
+    tied, left_out = both.tree, both.untied
+    assert left_out == () and len({tied.find(c) for c in tied.edges(0).values()}) == 1  # a and b tied
 
 
 def test_every_reading_stays_consistent_when_a_tie_is_wrong() -> None:

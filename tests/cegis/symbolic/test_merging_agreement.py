@@ -21,7 +21,7 @@ from cegis.learner import LearnerContext, Proposal
 from cegis.loop import run
 from cegis.records import run_recorded
 from cegis.symbolic.merging import symbolic
-from cegis.symbolic.merging.agreement import Agreement, Agreements, Memory, agreements, decode, encode, remembered
+from cegis.symbolic.merging.rounds.agreement import Agreement, Agreements, Memory, agreements, decode, encode, remembered
 from cegis.state import Task
 from oracle import ClusteredExample, Counterexample, Example, ExactTeacher, TeacherConfig, Verdict, matcher
 from regexlang import CharSet, parse

@@ -1,4 +1,4 @@
-"""Unions of anchored rules (cegis.symbolic.merging.anchored): a hypothesis accepts every positive and
+"""Unions of anchored rules (cegis.symbolic.merging.families.anchored): a hypothesis accepts every positive and
 refuses every negative it was made from, each rule is one no negative follows, and the NL-RX targets
 "ends with a lower-case letter or starts with a vowel" and "ends with dog, starts with truck, or is
 one lower-case letter" are learned in the paper's protocol (both failed every seed before)."""
@@ -14,7 +14,7 @@ from cegis.config import Budgets, LoopConfig
 from cegis.loop import run
 from cegis.state import Task
 from cegis.symbolic.merging import symbolic
-from cegis.symbolic.merging.anchored import anchored_hypotheses
+from cegis.symbolic.merging.families.anchored import anchored_hypotheses
 from oracle import ExactTeacher, TeacherConfig
 from regexlang import CharSet
 

@@ -1,5 +1,5 @@
-"""The work of the symbolic learner's witness rounds: they stop growing the prefix tree past
-:data:`MAX_WITNESS_NODES` (that round is patched and last), a candidate that misses more clustered
+"""The work of the symbolic learner's witness rounds (:mod:`cegis.symbolic.merging.rounds.witnesses`):
+they stop growing the prefix tree past :data:`MAX_WITNESS_NODES` (that round is patched and last), a candidate that misses more clustered
 examples than a listing may have states is dropped without patching them in, and a round extends
 the previous round's tree rather than building it again."""
 
@@ -15,9 +15,13 @@ from hypothesis import strategies as st
 from automata import ops
 from automata.compile import from_text
 from automata.dfa import DFA
-from cegis.symbolic.merging import learner as merging
 from cegis.symbolic.merging import symbolic
-from cegis.symbolic.merging.quotient import LabelConflict
+from cegis.symbolic.merging.candidate import Candidate
+from cegis.symbolic.merging.core.prefix_tree import PrefixTree, extended, prefix_tree
+from cegis.symbolic.merging.core.quotient import LabelConflict
+from cegis.symbolic.merging.rounds import merges, patching, selection, witnesses
+from cegis.symbolic.merging.rounds.printing import printed as print_candidate
+from cegis.symbolic.merging.settings import Settings
 from oracle import ClusteredExample, Counterexample, Example
 from oracle.clustered import misclassified
 from regexlang import CharSet, parse
@@ -40,13 +44,13 @@ REPRESENTATIVE = attrs.evolve(symbolic(), readings=("representative",))
 def rounds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
     """The (tree nodes, patched) of every witness round the learner runs from now on."""
     seen: list[tuple[int, bool]] = []
-    candidates = merging._candidates
+    merged = merges.merged
 
-    def spy(built: merging._Tree, learner: merging.MergingLearner, patch: bool, problems: list[str]) -> tuple[list[tuple[DFA, str]], list[Example]]:
-        seen.append((built[1].nodes, patch))
-        return candidates(built, learner, patch, problems)
+    def spy(built: PrefixTree, learner: Settings, patch: bool) -> merges.Merged:
+        seen.append((built.tree.nodes, patch))
+        return merged(built, learner, patch)
 
-    monkeypatch.setattr(merging, "_candidates", spy)
+    monkeypatch.setattr(witnesses, "merged", spy)
     return seen
 
 
@@ -55,7 +59,7 @@ def test_witness_rounds_stop_at_the_round_whose_tree_passes_the_node_limit(monke
     assert REPRESENTATIVE.learn(EXAMPLES, "python", ABC).ok
     assert len(unlimited) > 2 and not any(patch for _, patch in unlimited[:2])
     first, second = unlimited[0][0], unlimited[1][0]
-    monkeypatch.setattr(merging, "MAX_WITNESS_NODES", (first + second) // 2)
+    monkeypatch.setattr(witnesses, "MAX_WITNESS_NODES", (first + second) // 2)
     limited = rounds(monkeypatch)
     assert REPRESENTATIVE.learn(EXAMPLES, "python", ABC).ok
     assert limited == [(first, False), (second, True)]
@@ -65,18 +69,18 @@ def test_a_candidate_missing_more_examples_than_a_listing_may_have_states_is_not
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     patched: list[int] = []
-    patch = merging._patched
+    patch = patching.patched
 
     def spy(dfa: DFA, wrong: Sequence[Counterexample], universe: CharSet) -> DFA:
         patched.append(len(wrong))
         return patch(dfa, wrong, universe)
 
-    monkeypatch.setattr(merging, "_patched", spy)
-    monkeypatch.setattr(merging, "WITNESS_ROUNDS", 0)  # the first round patches
+    monkeypatch.setattr(merges, "patched", spy)
+    monkeypatch.setattr(witnesses, "WITNESS_ROUNDS", 0)  # the first round patches
     assert REPRESENTATIVE.learn(EXAMPLES, "python", ABC).ok
     assert max(patched) > 1
     patched.clear()
-    monkeypatch.setattr(merging, "MAX_LISTING_STATES", 1)
+    monkeypatch.setattr(merges, "MAX_LISTING_STATES", 1)
     proposal = REPRESENTATIVE.learn(EXAMPLES, "python", ABC)
     assert proposal.ok and all(n <= 1 for n in patched)
 
@@ -89,19 +93,20 @@ def test_a_witness_round_extends_the_tree_the_examples_and_the_witnesses_would_b
     instead of building it again: the same tree, node for node, whenever no string meets a
     differently labeled state (else it is built again)."""
     plain = [Example(string, label) for string, label in more if string not in {"abb", "aabccaab", ""}]
-    built = merging._prefix_tree(EXAMPLES, ABC, "atoms", "representative")
-    grown = merging._extended(built, plain)
+    built = prefix_tree(EXAMPLES, ABC, "atoms", "representative")
+    grown = extended(built, plain)
     try:
-        rebuilt = merging._prefix_tree([*EXAMPLES, *plain], ABC, "atoms", "representative")
+        rebuilt = prefix_tree([*EXAMPLES, *plain], ABC, "atoms", "representative")
     except LabelConflict:
         assert grown is None
         return
     if grown is None:  # a string met a differently labeled state: the loop builds again
         return
-    nodes = rebuilt[1].nodes
-    assert grown[1].nodes == nodes and grown[0] == rebuilt[0] and grown[2] == rebuilt[2] and grown[3] == rebuilt[3]
+    nodes = rebuilt.tree.nodes
+    assert grown.tree.nodes == nodes and grown.alphabet == rebuilt.alphabet
+    assert grown.words == rebuilt.words and grown.untied == rebuilt.untied
     for name in ("succ", "parent", "label", "depth", "labeled_by"):
-        assert (getattr(grown[1], name)[:nodes] == getattr(rebuilt[1], name)[:nodes]).all()
+        assert (getattr(grown.tree, name)[:nodes] == getattr(rebuilt.tree, name)[:nodes]).all()
 
 
 def test_a_candidate_that_mislabels_an_example_is_not_printed_and_a_print_of_a_consistent_one_is_not_checked_again(
@@ -112,7 +117,7 @@ def test_a_candidate_that_mislabels_an_example_is_not_printed_and_a_print_of_a_c
     consistent = from_text("a a* b", "simple")
     printed: list[int] = []
     checked: list[int] = []
-    original_print, original_check = merging._printed, misclassified
+    original_print, original_check = print_candidate, misclassified
 
     def printing(dfa: DFA, *args: object) -> str:
         printed.append(dfa.n_states)
@@ -122,10 +127,10 @@ def test_a_candidate_that_mislabels_an_example_is_not_printed_and_a_print_of_a_c
         checked.append(dfa.n_states)
         return original_check(dfa, examples)
 
-    monkeypatch.setattr(merging, "_printed", printing)
-    monkeypatch.setattr(merging, "misclassified", checking)
-    candidates = [(everything, "everything", None), (consistent, "a a* b", None)]
-    proposal = merging._proposed(candidates, examples, "simple", ABC, symbolic(), False, [])
+    monkeypatch.setattr(selection, "printed", printing)
+    monkeypatch.setattr(selection, "misclassified", checking)
+    candidates = [Candidate(everything, "everything"), Candidate(consistent, "a a* b")]
+    proposal = selection.proposed(candidates, examples, "simple", ABC, symbolic(), False)
     assert proposal.text is not None and parse(proposal.text, "simple", ABC) is not None
     assert ops.equivalent(from_text(proposal.text, "simple"), consistent)
     assert printed == [consistent.n_states]  # the mislabelling candidate never reached the printer

@@ -18,9 +18,9 @@ from automata.minimize import minimize
 from cegis.config import Budgets, LoopConfig
 from cegis.loop import run
 from cegis.state import Task
-from cegis.symbolic.merging.classes import MOST_CUTS, excluded, inferred_classes, read_through
-from cegis.symbolic.merging.learner import symbolic
-from cegis.symbolic.merging.templates import template_hypotheses
+from cegis.symbolic.merging.families.classes import MOST_CUTS, excluded, inferred_classes, read_through
+from cegis.symbolic.merging.merger import symbolic
+from cegis.symbolic.merging.families.templates import template_hypotheses
 from oracle import ClusteredExample, Example
 from oracle.exact import ExactTeacher, TeacherConfig
 from regexlang import CharSet, parse, unparse

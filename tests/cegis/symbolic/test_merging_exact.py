@@ -8,10 +8,10 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cegis.symbolic.merging.exact import smallest
-from cegis.symbolic.merging.quotient import ACCEPT, Quotient
-from cegis.symbolic.merging.redblue import MergeOrder, red_blue
-from cegis.symbolic.merging.symbols import SymbolicWord
+from cegis.symbolic.merging.core.exact import smallest
+from cegis.symbolic.merging.core.quotient import ACCEPT, Quotient
+from cegis.symbolic.merging.core.redblue import MergeOrder, red_blue
+from cegis.symbolic.merging.core.symbols import SymbolicWord
 
 SYMBOLS = 2
 

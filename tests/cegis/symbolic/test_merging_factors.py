@@ -1,4 +1,4 @@
-"""Hypotheses from shared factors (cegis.symbolic.merging.factors): the factors against brute force, every
+"""Hypotheses from shared factors (cegis.symbolic.merging.families.factors): the factors against brute force, every
 hypothesis accepting every positive, and a "contains a word" target learned in a few epochs."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from automata import compile_regex
 from cegis.config import Budgets, LoopConfig
 from cegis.symbolic.merging import symbolic
-from cegis.symbolic.merging.factors import _count, _run_pattern, _runs, _runs_at_most, covering_factors, factor_hypotheses
-from cegis.symbolic.merging.pieces import all_gaps, starts_of
-from cegis.symbolic.merging.shared import shared_factors
+from cegis.symbolic.merging.families.factors import _count, _run_pattern, _runs, _runs_at_most, covering_factors, factor_hypotheses
+from cegis.symbolic.merging.families.pieces import all_gaps, starts_of
+from cegis.symbolic.merging.families.shared import shared_factors
 from cegis.loop import run
 from cegis.state import Task
 from oracle import ExactTeacher, TeacherConfig

@@ -1,4 +1,4 @@
-"""Loops the positives pump (cegis.symbolic.merging.pumping), on hand-checked automata; the loops
+"""Loops the positives pump (cegis.symbolic.merging.rounds.pumping), on hand-checked automata; the loops
 themselves against a transitive closure."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from automata.compile import compile_regex
 from automata.minimize import minimize
-from cegis.symbolic.merging.pumping import _loops, unpumped_loops
+from cegis.symbolic.merging.rounds.pumping import _loops, unpumped_loops
 from regexlang.charset import CharSet
 from regexlang.dialects import parse
 

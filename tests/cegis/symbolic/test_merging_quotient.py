@@ -1,4 +1,4 @@
-"""The compiled quotient (cegis.symbolic.merging._kernels through Quotient): a merge equals the naive
+"""The compiled quotient (cegis.symbolic.merging.core._kernels through Quotient): a merge equals the naive
 determinization closure of the prefix tree, its score counts the equally labeled states it joins,
 a conflict is reported exactly when two labels meet, and undo restores every array."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cegis.symbolic.merging.quotient import ACCEPT, REJECT, UNKNOWN, LabelConflict, Quotient
-from cegis.symbolic.merging.symbols import SymbolicWord
+from cegis.symbolic.merging.core.quotient import ACCEPT, REJECT, UNKNOWN, LabelConflict, Quotient
+from cegis.symbolic.merging.core.symbols import SymbolicWord
 
 samples = st.dictionaries(st.text("012", max_size=5), st.booleans(), min_size=1, max_size=12)
 

@@ -1,4 +1,4 @@
-"""Red-blue merging (cegis.symbolic.merging.redblue): the compiled loop, which skips the merges
+"""Red-blue merging (cegis.symbolic.merging.core.redblue): the compiled loop, which skips the merges
 that failed at an earlier step and searches a sink again only when a merge changed what its
 search saw, picks the same merges as a plain reference that tries every red/blue pair and
 searches every blue state at every step."""
@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from automata._jit import forced
-from cegis.symbolic.merging.quotient import Quotient
-from cegis.symbolic.merging.redblue import MergeOrder, blue_states, red_blue
-from cegis.symbolic.merging.symbols import SymbolicWord
+from cegis.symbolic.merging.core.quotient import Quotient
+from cegis.symbolic.merging.core.redblue import MergeOrder, blue_states, red_blue
+from cegis.symbolic.merging.core.symbols import SymbolicWord
 
 samples = st.dictionaries(st.text("012", max_size=7), st.booleans(), min_size=1, max_size=30)
 ORDERS = [MergeOrder(strategy, sinks=sinks, max_states=6) for strategy in ("edsm", "rpni") for sinks in (True, False)]

@@ -1,4 +1,4 @@
-"""Long runs of the positives' own language read as repetitions (:mod:`cegis.symbolic.merging.runs`),
+"""Long runs of the positives' own language read as repetitions (:mod:`cegis.symbolic.merging.families.runs`),
 checked against enumeration of short strings; and the loop where a teacher of loop-free paths left
 the learner creeping one bound up an epoch (``X{0,27}`` for ``X*``)."""
 
@@ -16,8 +16,8 @@ from cegis.learner import LearnerContext
 from cegis.loop import run
 from cegis.state import Task
 from cegis.symbolic.merging import symbolic
-from cegis.symbolic.merging.runs import LONGEST_COUNT, looped_runs
-from cegis.symbolic.merging.scoring import automaton_of as automaton
+from cegis.symbolic.merging.families.runs import LONGEST_COUNT, looped_runs
+from cegis.symbolic.merging.candidate import automaton_of as automaton
 from oracle import Example, ExactTeacher, TeacherConfig, Verdict
 from oracle.clustered import misclassified
 from regexlang import CharSet

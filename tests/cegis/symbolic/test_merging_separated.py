@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from automata import accepts_many, compile_regex, equivalent
 from automata.minimize import minimize
 from cegis.symbolic.passive import from_examples
-from cegis.symbolic.merging.separated import separated_hypotheses, separators
+from cegis.symbolic.merging.families.separated import separated_hypotheses, separators
 from experiments.bench.example_tasks import IPV6_SHORT, WINDOWS_PATHS, YAML_KEYS, HandTask
 from oracle import Example
 from regexlang import CharSet, parse, unparse

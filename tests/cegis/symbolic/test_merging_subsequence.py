@@ -1,4 +1,4 @@
-"""Classes in order (cegis.symbolic.merging.subsequence): the matcher agrees with the hypothesis's
+"""Classes in order (cegis.symbolic.merging.families.subsequence): the matcher agrees with the hypothesis's
 own automaton, a hypothesis holds every positive and no negative it was made from, a repeated
 period is written as a count, a hypothesis needs a positive with a gap, and NL-RX's "a digit, later a vowel, six times" is learned from
 shortest counterexamples in a few epochs (66–100 before)."""
@@ -15,7 +15,7 @@ from cegis.config import Budgets, LoopConfig
 from cegis.loop import run
 from cegis.state import Task
 from cegis.symbolic.merging import symbolic
-from cegis.symbolic.merging.subsequence import _holds, _hypothesis, subsequence_hypotheses
+from cegis.symbolic.merging.families.subsequence import _holds, _hypothesis, subsequence_hypotheses
 from oracle import ExactTeacher, TeacherConfig
 from regexlang import CharSet
 from regexlang.dialects import unparse

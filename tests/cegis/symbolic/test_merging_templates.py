@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from automata import compile_regex, equivalent
 from automata.minimize import minimize
 from cegis.symbolic.passive import from_examples, learn_regex
-from cegis.symbolic.merging.prior import class_cuts, lifted
-from cegis.symbolic.merging.templates import template_hypotheses
+from cegis.symbolic.merging.families.prior import class_cuts, lifted
+from cegis.symbolic.merging.families.templates import template_hypotheses
 from oracle import ClusteredExample, Example
 from regexlang import CharSet, parse, unparse
 

@@ -1,6 +1,6 @@
 """Bounded nests of optional repeats are unbounded (:func:`automata.readable.unbounded_nests`): the
 language only grows, and the learner proposes the result only where every example still holds and
-the description is no longer (:mod:`cegis.symbolic.merging.unbounded`)."""
+the description is no longer (:mod:`cegis.symbolic.merging.rounds.unbounded`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from automata import compile_regex, is_subset
 from automata.minimize import minimize
 from automata.readable import unbounded_nests
 from cegis.symbolic.passive import learn_regex
-from cegis.symbolic.merging.unbounded import loosened
+from cegis.symbolic.merging.rounds.unbounded import loosened
 from oracle import Example
 from regexlang import CharSet, parse, unparse
 from regexlang.ast import Regex

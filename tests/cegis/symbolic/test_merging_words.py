@@ -1,4 +1,4 @@
-"""Packed symbolic words checked on a DFA table (cegis.symbolic.merging.words through the compiled kernel):
+"""Packed symbolic words checked on a DFA table (cegis.symbolic.merging.core.words through the compiled kernel):
 a word is missed exactly when one of its strings gets the wrong label (brute force over every
 string it stands for), and the string reported is that of a plain breadth-first reference."""
 
@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from automata.alphabet import partition
 from automata.dfa import DFA
-from cegis.symbolic.merging.symbols import SymbolicWord
-from cegis.symbolic.merging.words import PackedWords
+from cegis.symbolic.merging.core.symbols import SymbolicWord
+from cegis.symbolic.merging.core.words import PackedWords
 from regexlang.charset import CharSet
 
 SYMBOLS = 3

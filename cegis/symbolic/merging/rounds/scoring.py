@@ -13,47 +13,22 @@ import math
 from collections.abc import Sequence
 
 from automata.alphabet import Alphabet
-from automata.compile import compile_regex
 from automata.counting import count_by_length
 from automata.dfa import DFA, classes_by_target
-from automata.minimize import minimize
-from automata.errors import AutomataError, SizeLimitExceeded
+from automata.errors import SizeLimitExceeded
 from automata.ops import dead_state
 from automata.to_regex import to_regex
-from cegis.symbolic.merging.prior import NAMED
-from cegis.symbolic.merging.pumping import unpumped_loops
+from cegis.symbolic.merging.candidate import Candidate, automaton_of
+from cegis.symbolic.merging.families.prior import NAMED
+from cegis.symbolic.merging.rounds.pumping import unpumped_loops
 from regexlang.ast import Chars, Complement, Concat, Intersection, Regex, Repeat, Star, Union, children, concat
 from regexlang.charset import CharSet
 
-#: What a loop that no positive pumps (:mod:`cegis.symbolic.merging.pumping`) costs a hypothesis, in
+#: What a loop that no positive pumps (:mod:`cegis.symbolic.merging.rounds.pumping`) costs a hypothesis, in
 #: states: a loop the data never asked for is a generalization, and a finite target is then learned
 #: as the words it is rather than refuted one loop at a time. A hypothesis spelled from a template
 #: (shared factors, counted repetition) has its template's loops, not merges, and pays no such cost.
 UNPUMPED_COST = 3
-
-#: States the printed regex, or a part of a spelled regex, may compile to (far below the teacher's
-#: limit).
-CHECK_STATE_LIMIT = 20_000
-
-
-def automaton_of(regex: Regex, universe: CharSet, state_limit: int = CHECK_STATE_LIMIT) -> DFA:
-    """The minimal DFA of ``regex`` over ``universe``; raises :class:`AutomataError` past
-    ``state_limit`` states. Remembered: the learner makes most of an epoch's spelled hypotheses
-    again the next epoch (four in five compiles on the StructuredRegex tail), and compiles its
-    proposal again as the next epoch's agreement."""
-    found = _automaton(regex, universe, state_limit)
-    if isinstance(found, AutomataError):
-        raise found.with_traceback(None)
-    return found
-
-
-@functools.lru_cache(maxsize=512)
-def _automaton(regex: Regex, universe: CharSet, state_limit: int) -> DFA | AutomataError:
-    try:
-        return minimize(compile_regex(regex, universe, state_limit=state_limit))
-    except AutomataError as error:
-        return error
-
 
 def score(
     dfa: DFA, positives: Sequence[str], spelled: Regex | None = None, written: bool = False
@@ -84,6 +59,12 @@ def score(
         data_bits += len(positives) * math.log2(max(1, sum(1 for count in counts if count)))
     changes = int((dfa.transitions != dfa.transitions[:, :1]).sum())
     return bits + data_bits, unpumped, changes
+
+
+def description_length(candidate: Candidate, positives: Sequence[str], written: bool = False) -> tuple[float, int, int]:
+    """The description length of ``candidate`` (:func:`score` of its automaton and spelled regex):
+    the key the rounds rank candidates by, computed where they are ranked."""
+    return score(candidate.automaton, positives, candidate.regex, written)
 
 
 @functools.lru_cache(maxsize=4096)  # the same words and gaps recur in many hypotheses, epoch after epoch
@@ -174,7 +155,7 @@ def regex_bits(regex: Regex, universe: CharSet) -> float:
 
 
 def _chars_bits(chars: CharSet, universe: CharSet) -> float:
-    """Bits of a character set in a regex: a class people write by name (:data:`.prior.NAMED`,
+    """Bits of a character set in a regex: a class people write by name (:data:`cegis.symbolic.merging.families.prior.NAMED`,
     within the universe) is one of them, else the characters and ranges that spell the set or its
     complement. So ``[0-9]`` costs less than ``[2-6]``: among few positives the range they happen
     to show is not worth more than the class they belong to, unless a negative asks for it."""

@@ -16,7 +16,7 @@ from automata.errors import AutomataError
 from automata.ops import equivalence_witness
 from cegis.hypothesis import read_hypothesis
 from cegis.learner import LearnerContext
-from cegis.symbolic.merging.scoring import automaton_of
+from cegis.symbolic.merging.candidate import automaton_of
 from oracle.examples import Example, length
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect

@@ -1,7 +1,7 @@
 """Character classes inferred from plain examples: the coarsest cut of the universe they ask for.
 
 Plain strings carry no classes. Refining one conflicting character at a time (the atoms of
-:mod:`.symbols`) ends with one class per letter after a few hundred counterexamples, and merging
+:mod:`cegis.symbolic.merging.core.symbols`) ends with one class per letter after a few hundred counterexamples, and merging
 over forty sparse columns guesses wrong. Here the universe is cut greedily, each time along the
 prior's classes (:data:`.prior.CLASSES`, letters, word characters) or one character, whichever
 leaves the fewest pairs of a positive and a negative that read alike, until none does. Every
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from cegis.symbolic.merging.prior import CLASSES, DIGITS, LOWER, UPPER
+from cegis.symbolic.merging.families.prior import CLASSES, DIGITS, LOWER, UPPER
 from cegis.symbolic.union import as_regex
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.ast import Chars, Complement, Regex, union

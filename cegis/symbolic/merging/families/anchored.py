@@ -21,9 +21,11 @@ from typing import Literal
 
 import attrs
 
-from cegis.symbolic.merging.pieces import piece_name
-from cegis.symbolic.merging.shared import SHORTEST_FACTOR, Hypotheses
-from cegis.symbolic.merging.symbols import Remembered
+from cegis.symbolic.merging.candidate import Found, spelled
+from cegis.symbolic.merging.core.symbols import Remembered
+from cegis.symbolic.merging.evidence import Evidence
+from cegis.symbolic.merging.families.pieces import piece_name
+from cegis.symbolic.merging.families.shared import SHORTEST_FACTOR, Hypotheses
 from regexlang.ast import Chars, Regex, Star, concat, union
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
@@ -151,3 +153,11 @@ def _cover(held: dict[_Key, set[int]], count: int, sizes: Sequence[int]) -> list
         chosen.append(rule)
         uncovered -= held[rule]
     return chosen if not uncovered else []
+
+
+def candidates(evidence: Evidence) -> Found:
+    """The union of anchored rules over the shown classes and the atoms, compiled: the family of
+    anchored rules (:class:`cegis.symbolic.merging.evidence.Family`)."""
+    kinds = [*evidence.shown, *evidence.classes]
+    universe = evidence.universe
+    return spelled(anchored_hypotheses(evidence.positives, evidence.negatives, universe, kinds), universe, "anchored")

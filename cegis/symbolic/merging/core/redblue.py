@@ -15,8 +15,8 @@ import numpy as np
 from automata.alphabet import Alphabet
 from automata.arrays import Int64Array
 from automata.dfa import DFA
-from cegis.symbolic.merging import _kernels
-from cegis.symbolic.merging.quotient import ACCEPT, UNKNOWN, Quotient
+from cegis.symbolic.merging.core import _redblue_kernels
+from cegis.symbolic.merging.core.quotient import ACCEPT, UNKNOWN, Quotient
 
 Strategy = Literal["rpni", "edsm"]
 
@@ -39,7 +39,7 @@ class MergeOrder:
 def red_blue(tree: Quotient, order: MergeOrder) -> list[int] | None:
     """Merge ``tree`` in place (undoable from a checkpoint taken before); the red states (start
     first), or ``None`` past ``order.max_states``."""
-    red = _kernels.red_blue(tree.arrays, order.strategy == "edsm", order.sinks, order.max_states)
+    red = _redblue_kernels.red_blue(tree.arrays, order.strategy == "edsm", order.sinks, order.max_states)
     return [int(r) for r in red] if len(red) else None
 
 
@@ -50,7 +50,7 @@ def blue_states(tree: Quotient, red: list[int], sinks: bool) -> list[int]:
     sink = np.zeros(len(tree.parent), dtype=np.bool_)
     owner = np.full(len(tree.parent), -1, dtype=np.int64)
     reds = np.array(red, dtype=np.int64)
-    return [int(b) for b in _kernels.blue_states(tree.arrays, reds, sinks, positive, sink, owner)]
+    return [int(b) for b in _redblue_kernels.blue_states(tree.arrays, reds, sinks, positive, sink, owner)]
 
 
 def table(
@@ -67,7 +67,7 @@ def table(
     transitions = np.full((dead + 1, len(alphabet)), dead, dtype=np.int32)
     reds = np.array(red, dtype=np.int64)
     rows = np.zeros((0, 0), dtype=np.int64) if similar is None else np.ascontiguousarray(similar)  # one signature
-    _kernels.red_table(tree.arrays, reds, rows, transitions)
+    _redblue_kernels.red_table(tree.arrays, reds, rows, transitions)
     accepting = np.zeros(dead + 1, dtype=np.bool_)
     labels = tree.label[reds]
     accepting[:dead] = (labels == ACCEPT) | ((labels == UNKNOWN) & unlabeled_accept)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from cegis.symbolic.merging.pieces import Gaps, Piece, all_gaps, find_piece, piece_name, piece_regex, width
-from cegis.symbolic.merging.shared import Hypotheses, Shared
+from cegis.symbolic.merging.families.pieces import Gaps, Piece, all_gaps, find_piece, piece_name, piece_regex, width
+from cegis.symbolic.merging.families.shared import Hypotheses, Shared
 from regexlang.ast import Regex, Repeat, concat, union
 from regexlang.charset import CharSet
 

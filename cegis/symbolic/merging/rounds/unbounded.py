@@ -20,7 +20,8 @@ from automata.dfa import DFA
 from automata.errors import AutomataError
 from automata.readable import unbounded_nests
 from cegis.hypothesis import read_hypothesis
-from cegis.symbolic.merging.scoring import automaton_of, score
+from cegis.symbolic.merging.candidate import automaton_of
+from cegis.symbolic.merging.rounds.scoring import score
 from oracle.clustered import misclassified
 from oracle.examples import Counterexample
 from regexlang.ast import Regex

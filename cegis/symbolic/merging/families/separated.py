@@ -29,7 +29,9 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from cegis.symbolic.merging.templates import CUTS, MOST_VALUES, Cut, run_levels, template_hypotheses
+from cegis.symbolic.merging.candidate import Found, spelled
+from cegis.symbolic.merging.evidence import Evidence
+from cegis.symbolic.merging.families.templates import CUTS, MOST_VALUES, Cut, run_levels, template_hypotheses
 from regexlang.ast import Chars, Concat, Epsilon, Optional, Plus, Regex, Repeat, Star, Union, concat, union
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
@@ -260,3 +262,10 @@ def _pattern(regex: Regex) -> str:
         case Epsilon():
             return ""
     return "(?!)"  # the empty set, or a node no writing here uses
+
+
+def candidates(evidence: Evidence) -> Found:
+    """The separated templates of the plain examples, compiled: the family of separated templates
+    (:class:`cegis.symbolic.merging.evidence.Family`)."""
+    positives, negatives = evidence.plain
+    return spelled(separated_hypotheses(positives, negatives, evidence.universe), evidence.universe, "separated")

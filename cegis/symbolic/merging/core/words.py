@@ -4,7 +4,7 @@ A clustered example left out of the prefix tree is checked universally on every 
 merge orders find, and a string of it the candidate gets wrong is learned literally in another
 round. A learner call makes thousands of candidates and a long run carries dozens of such examples,
 so the words are packed once per tree into flat arrays and checked by
-:func:`cegis.symbolic.merging._kernels.misclassified`.
+:func:`cegis.symbolic.merging.core._kernels.misclassified`.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import numpy as np
 
 from automata.arrays import BoolArray, Int64Array
 from automata.dfa import DFA
-from cegis.symbolic.merging import _kernels
-from cegis.symbolic.merging.symbols import SymbolicWord
+from cegis.symbolic.merging.core import _kernels
+from cegis.symbolic.merging.core.symbols import SymbolicWord
 
 
 @attrs.frozen(eq=False)

@@ -13,10 +13,10 @@ from collections.abc import Set as AbstractSet
 
 import numpy as np
 
-from cegis.symbolic.merging import _kernels
-from cegis.symbolic.merging._kernels import ACCEPT, REJECT, UNKNOWN
-from cegis.symbolic.merging.symbols import SymbolicWord
-from cegis.symbolic.merging.words import PackedWords
+from cegis.symbolic.merging.core import _kernels
+from cegis.symbolic.merging.core._kernels import ACCEPT, REJECT, UNKNOWN
+from cegis.symbolic.merging.core.symbols import SymbolicWord
+from cegis.symbolic.merging.core.words import PackedWords
 
 __all__ = ["ACCEPT", "REJECT", "UNKNOWN", "LabelConflict", "Quotient"]
 
@@ -39,7 +39,7 @@ class LabelConflict(Exception):
 class Quotient:
     """A quotient of the prefix tree: states are union-find representatives of tree nodes.
 
-    The arrays (see :mod:`cegis.symbolic.merging._kernels`) are sized once for ``capacity`` tree nodes over
+    The arrays (see :mod:`cegis.symbolic.merging.core._kernels`) are sized once for ``capacity`` tree nodes over
     ``symbols`` classes; merging and undo run compiled."""
 
     def __init__(self, capacity: int, symbols: int) -> None:

@@ -21,9 +21,10 @@ import attrs
 import numpy as np
 
 from automata.ops import accepts_many
-from cegis.symbolic.merging.classes import inferred_classes
-from cegis.symbolic.merging.prior import DIGITS, LOWER, NAMED, UPPER
-from cegis.symbolic.merging.scoring import automaton_of
+from cegis.symbolic.merging.candidate import Found, automaton_of, spelled
+from cegis.symbolic.merging.evidence import Evidence
+from cegis.symbolic.merging.families.classes import inferred_classes
+from cegis.symbolic.merging.families.prior import DIGITS, LOWER, NAMED, UPPER
 from oracle.examples import Example
 from regexlang.ast import Chars, Epsilon, Optional, Plus, Regex, Repeat, Star, concat, union
 from regexlang.ast import text as text_regex
@@ -391,3 +392,11 @@ def _common(options: Sequence[Sequence[Regex]], from_end: bool) -> int:
     while count < shortest and len({parts[len(parts) - 1 - count] if from_end else parts[count] for parts in options}) == 1:
         count += 1
     return count
+
+
+def candidates(evidence: Evidence) -> Found:
+    """The templates of the plain examples at every cut (:data:`CUTS`), compiled: the family of
+    templates (:class:`cegis.symbolic.merging.evidence.Family`)."""
+    positives, negatives = evidence.plain
+    written = [t for cut in CUTS for t in template_hypotheses(positives, negatives, evidence.universe, cut)]
+    return spelled(written, evidence.universe, "templates")

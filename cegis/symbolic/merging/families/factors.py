@@ -13,9 +13,11 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
-from cegis.symbolic.merging.pieces import contains, one_after_another, piece_name, smallest_holding, starts_of
-from cegis.symbolic.merging.sequences import sequence_hypotheses
-from cegis.symbolic.merging.shared import SHORTEST_FACTOR, Hypotheses, Shared, shared_factors
+from cegis.symbolic.merging.candidate import Found, spelled
+from cegis.symbolic.merging.evidence import Evidence
+from cegis.symbolic.merging.families.pieces import contains, one_after_another, piece_name, smallest_holding, starts_of
+from cegis.symbolic.merging.families.sequences import sequence_hypotheses
+from cegis.symbolic.merging.families.shared import SHORTEST_FACTOR, Hypotheses, Shared, shared_factors
 from regexlang.ast import Chars, Complement, Optional, Plus, Regex, Repeat, Star, concat, intersection, union
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
@@ -333,3 +335,11 @@ def _run_pattern(chars: CharSet) -> re.Pattern[str]:
     """The pattern whose matches in a string are its runs of ``chars`` (the maximal substrings of
     them): testing each character against the intervals of ``chars`` is far slower."""
     return re.compile(f"{interval_class(chars)}+")
+
+
+def candidates(evidence: Evidence) -> Found:
+    """The shared-factor hypotheses of the positives (with the implied ones), compiled: the family
+    of shared factors (:class:`cegis.symbolic.merging.evidence.Family`)."""
+    universe = evidence.universe
+    hypotheses = factor_hypotheses(evidence.positives, evidence.negatives, universe, evidence.classes, evidence.shown)
+    return spelled(hypotheses, universe, "factors")

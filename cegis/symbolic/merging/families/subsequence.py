@@ -2,7 +2,7 @@
 digit, later a vowel", six times over (``([0-9].*[AEIOUaeiou].*){6,}``).
 
 Such a language needs a state per piece still to come, and the teacher's shortest counterexamples
-raise its count one at a time: merging learned ``([0-9]Σ*[AEIOUaeiou]Σ*){6,}`` in 66–100 epochs.
+raise its count one at a time: merging learns ``([0-9]Σ*[AEIOUaeiou]Σ*){6,}`` an epoch per count.
 Its shortest positives spell it, one piece per character, so the pieces are read off the shortest
 positives, place by place: the smallest class the teacher showed that holds their characters
 there. Each class is then widened at all its places at once (then, when a positive does not hold
@@ -18,8 +18,10 @@ import functools
 import re
 from collections.abc import Sequence
 
-from cegis.symbolic.merging.pieces import piece_name, smallest_holding
-from cegis.symbolic.merging.shared import Hypotheses
+from cegis.symbolic.merging.candidate import Found, spelled
+from cegis.symbolic.merging.evidence import Evidence
+from cegis.symbolic.merging.families.pieces import piece_name, smallest_holding
+from cegis.symbolic.merging.families.shared import Hypotheses
 from regexlang.ast import Chars, Regex, Repeat, Star, concat
 from regexlang.charset import CharSet
 from regexlang.python_printing import interval_class
@@ -131,3 +133,11 @@ def _hypothesis(pieces: Pieces, universe: CharSet, at_start: bool, at_end: bool)
 def _period(pieces: Pieces) -> int:
     """The shortest period of ``pieces`` that repeats to all of them."""
     return next(p for p in range(1, len(pieces) + 1) if len(pieces) % p == 0 and pieces == pieces[:p] * (len(pieces) // p))
+
+
+def candidates(evidence: Evidence) -> Found:
+    """The classes-in-order hypotheses, compiled: the family of subsequences
+    (:class:`cegis.symbolic.merging.evidence.Family`)."""
+    universe = evidence.universe
+    hypotheses = subsequence_hypotheses(evidence.positives, evidence.negatives, universe, evidence.shown, evidence.classes)
+    return spelled(hypotheses, universe, "subsequence")

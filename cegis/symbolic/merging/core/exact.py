@@ -7,8 +7,8 @@ exponential in the worst case, so it runs within ``budget`` trial merges below a
 
 from __future__ import annotations
 
-from cegis.symbolic.merging.quotient import Quotient
-from cegis.symbolic.merging.redblue import blue_states
+from cegis.symbolic.merging.core.quotient import Quotient
+from cegis.symbolic.merging.core.redblue import blue_states
 
 
 class _OutOfBudget(Exception):

@@ -1,6 +1,6 @@
 """What every positive example shares: a common prefix and suffix and the factors (substrings)
 between them, each with the fewest times a positive holds it. The hypotheses of
-:mod:`cegis.symbolic.merging.factors` and :mod:`cegis.symbolic.merging.sequences` are built from it.
+:mod:`cegis.symbolic.merging.families.factors` and :mod:`cegis.symbolic.merging.families.sequences` are built from it.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from cegis.symbolic.merging.pieces import Piece, contains, starts_of
+from cegis.symbolic.merging.families.pieces import Piece, contains, starts_of
 from regexlang.ast import Chars, Regex, Star, concat
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet

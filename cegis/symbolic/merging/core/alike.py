@@ -1,0 +1,35 @@
+"""Which classes are alike: where a merged automaton sends a symbol no example reads from a state.
+
+Red-blue merging leaves most transitions of a state over many classes unread; reading them into the
+rejecting sink makes ``[a-z]`` out of the three letters the examples happened to show. A class read
+nowhere from a state follows instead the class it shares the most clustered positions with (the
+teacher grouped them: :func:`.redblue.table`'s ``similar`` rows), the learner's ``complete_alike``."""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+
+from automata.arrays import Int64Array
+from cegis.symbolic.merging.core.symbols import SymbolicWord
+
+
+def alike(words: Sequence[SymbolicWord], size: int) -> Int64Array:
+    """For each class, the other classes that share clustered positions with it, most often first
+    (a row per class, -1 padded)."""
+    return _alike_of(tuple(word for word in words if word.combinations > 1), size)
+
+
+@functools.lru_cache(maxsize=16)  # the witness rounds add plain words only: the same clustered words each round
+def _alike_of(clustered: tuple[SymbolicWord, ...], size: int) -> Int64Array:
+    together = np.zeros((size, size), dtype=np.int64)
+    shared = Counter(members for word in clustered for members in word.positions if len(members) > 1)
+    for members, count in shared.items():
+        together[np.ix_(members, members)] += count
+    np.fill_diagonal(together, 0)
+    ranked = np.argsort(-together, axis=1, kind="stable")  # most often first, then by class
+    alike = np.where(np.take_along_axis(together, ranked, axis=1) > 0, ranked, -1)
+    return alike[:, : max(1, int((together > 0).sum(axis=1).max(initial=0)))]

@@ -1,0 +1,109 @@
+"""Building the prefix tree of a learner call: the alphabet, the tree, and the examples left out.
+
+The examples are read over the learner's alphabet (:mod:`.symbols`) and inserted into one
+:class:`.quotient.Quotient`. A clustered example enters as its *reading* says
+(:data:`TreeReading`); when two examples meet in one node with different labels, the characters of
+plain strings that tell them apart are split off their classes (atom granularity), or the clustered
+example in the way is spelled out class by class. Examples left out of the tree are checked
+universally on each candidate instead (:mod:`cegis.symbolic.merging.rounds.merges`)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Literal
+
+import attrs
+
+from automata.alphabet import Alphabet
+from cegis.symbolic.merging.core.quotient import LabelConflict, Quotient
+from cegis.symbolic.merging.core.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
+from oracle.examples import Counterexample, Example
+from regexlang.charset import CharSet
+
+#: How a clustered example enters the prefix tree: ``tied`` (every class of a position leads to one
+#: child: a guess, since the teacher groups characters by the states of the *difference* automaton,
+#: not the target's, and it sometimes bloats the hypothesis) or ``representative`` (one path through
+#: the largest class of each position, guessing nothing; the example is then checked universally on
+#: each candidate like any example left out of the tree). The symbolic learner tries both.
+TreeReading = Literal["tied", "representative"]
+
+#: Most words a clustered example is spelled out into when its tie fails.
+MAX_SPELLED = 256
+
+
+@attrs.frozen(eq=False)
+class PrefixTree:
+    """The alphabet, the prefix tree (mutable: merges are tried on it and undone), the examples as
+    words, and the examples left out of the tree (with their words)."""
+
+    alphabet: Alphabet
+    tree: Quotient
+    words: tuple[SymbolicWord, ...]
+    untied: tuple[tuple[Counterexample, SymbolicWord], ...]
+
+
+def prefix_tree(
+    examples: Sequence[Counterexample],
+    universe: CharSet,
+    granularity: Granularity,
+    reading: TreeReading,
+) -> PrefixTree:
+    """The alphabet, the prefix tree, the examples as words, and those left out of the tree (to
+    check on the hypothesis). A clustered example is read as ``reading`` says; a tie that fails is
+    spelled out class by class. When two examples meet in one node with different labels, the
+    characters of plain strings that tell them apart are split off their classes (atom
+    granularity), or the clustered example in the way is spelled out from the start."""
+    refine: set[str] = set()
+    spelled: set[int] = set()
+    while True:
+        alphabet = symbol_alphabet(examples, universe, granularity, refine)
+        encode = encoder(alphabet)
+        encoded = [(e, w) for e, w in ((e, encode(e)) for e in examples) if w is not None]
+        words = [w for _, w in encoded]
+        represented = [] if reading == "tied" else [i for i, w in enumerate(words) if i not in spelled and w.combinations > 1]
+        in_tree = list(words)
+        for i in represented:
+            in_tree[i] = _represented(words[i], alphabet)
+        try:
+            tree, left_out = Quotient.prefix_tree(in_tree, spelled, MAX_SPELLED)
+        except LabelConflict as conflict:
+            first, second = encoded[conflict.first][0], encoded[conflict.second][0]
+            split = distinguishing(first, second, refine) if granularity == "atoms" else set()
+            if split:
+                refine |= split
+            elif conflict.inserting not in spelled and any(len(p) > 1 for p in words[conflict.inserting].positions):
+                spelled.add(conflict.inserting)
+            else:
+                raise
+            continue
+        unchecked = sorted({*left_out, *represented})
+        return PrefixTree(alphabet, tree, tuple(words), tuple(encoded[i] for i in unchecked))
+
+
+def extended(built: PrefixTree, more: Sequence[Example]) -> PrefixTree | None:
+    """``built`` with the plain examples ``more`` added last, as :func:`prefix_tree` builds it from
+    the examples and them when they meet no differently labeled state (in the representative
+    reading every word enters the tree literally, in order, so the earlier words make the same
+    tree); ``None`` when they do, or need a class the tree has no column for (build it again)."""
+    encode = encoder(built.alphabet)
+    added = [word for word in map(encode, more) if word is not None]
+    if len(added) < len(more):  # a string outside the universe: the tree would number the examples otherwise
+        return None
+    try:
+        built.tree.extend(added, len(built.words))
+    except (ValueError, LabelConflict):
+        return None
+    return attrs.evolve(built, words=(*built.words, *added))
+
+
+@functools.lru_cache(maxsize=1 << 14)  # every round and epoch reads the same clustered examples again
+def _represented(word: SymbolicWord, alphabet: Alphabet) -> SymbolicWord:
+    """``word`` with each position read as its largest class (the first on a tie)."""
+    sizes = _class_sizes(alphabet)
+    return SymbolicWord.literal([max(position, key=lambda k: (sizes[k], -k)) for position in word.positions], word.label)
+
+
+@functools.lru_cache(maxsize=16)
+def _class_sizes(alphabet: Alphabet) -> list[int]:
+    return [len(c) for c in alphabet.classes]

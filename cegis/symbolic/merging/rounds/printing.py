@@ -1,0 +1,104 @@
+"""Printing policy: how a candidate's automaton (or spelled regex) becomes the proposal's text.
+
+A spelled candidate prints its regex without redundant parts when the dialect writes ``&`` and
+``~`` (extended) or the learner reads plain examples through classes, unless the automaton's
+readable regex is shorter; otherwise the automaton's regex is printed (a quick draft in the loop,
+whose last proposal is printed readably). The print must compile back within
+:data:`cegis.symbolic.merging.candidate.CHECK_STATE_LIMIT` states and label every example right
+(:func:`check`); a print of a candidate already checked is compared with its automaton instead.
+The simple dialect cannot write the empty language, so one string no example rejects stands in."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+from automata.dfa import DFA
+from automata.errors import AutomataError, SizeLimitExceeded
+from automata.ops import equivalent
+from automata.pruning import pruned
+from automata.readable import draft as quick
+from automata.readable import readable
+from cegis.hypothesis import read_hypothesis
+from cegis.symbolic.merging.candidate import CHECK_STATE_LIMIT, automaton_of
+from oracle.clustered import misclassified
+from oracle.examples import ClusteredExample, Counterexample
+from regexlang.ast import Chars, Complement, EmptySet, Regex, Star
+from regexlang.ast import text as text_regex
+from regexlang.charset import CharSet
+from regexlang.dialects import Dialect, unparse
+from regexlang.errors import RegexError
+
+
+def printed(
+    dfa: DFA,
+    dialect: Dialect,
+    universe: CharSet,
+    examples: Sequence[Counterexample],
+    spelled: Regex | None = None,
+    written: bool = False,
+    draft: bool = False,
+) -> str:
+    """``dfa`` as a regex of ``dialect``: ``spelled`` without its redundant parts
+    (:func:`automata.pruning.pruned`) when the dialect writes ``&`` and ``~`` (extended) or the
+    learner reads plain examples through classes (``written``) and the dialect can write it, unless
+    the automaton's readable regex is shorter; else that regex (:func:`automata.readable.readable`),
+    which gives up (:class:`SizeLimitExceeded`) past :data:`CHECK_STATE_LIMIT` regex nodes: a regex
+    that large would not compile back within the same limit of states. With ``draft``, that
+    regex is :func:`automata.readable.draft`'s quick print instead."""
+    texts = []
+    if spelled is not None and (dialect == "extended" or written):
+        try:
+            texts.append(unparse(pruned(spelled, universe), dialect, universe))
+        except RegexError:
+            pass
+    try:
+        regex = (quick if draft else readable)(dfa, size_limit=CHECK_STATE_LIMIT, dialect=dialect)
+    except SizeLimitExceeded:
+        if texts:
+            return texts[0]
+        raise
+    if regex != EmptySet() or dialect == "python":
+        texts.append(unparse(regex, dialect, universe))
+    elif dialect == "extended":  # no spelling of the empty set, but the complement of everything
+        texts.append(unparse(Complement(Star(Chars(universe))), dialect, universe))
+    if texts:
+        return min(texts, key=len)
+    # The simple dialect cannot write the empty language: accept one string no example rejects.
+    for length in range(len(examples) + 1):  # each example covers at most one length
+        for word in map("".join, itertools.product(sorted(universe), repeat=length)):
+            if not any(_holds(e, word) for e in examples):
+                return unparse(text_regex(word), dialect, universe)
+    raise AssertionError("unreachable: fewer examples than lengths")
+
+
+def spelling(regex: Regex, dialect: Dialect, universe: CharSet) -> str:
+    """``regex`` as it is written in ``dialect`` (empty when the dialect cannot write it)."""
+    try:
+        return unparse(regex, dialect, universe)
+    except RegexError:
+        return ""
+
+
+def _holds(example: Counterexample, word: str) -> bool:
+    return word in example if isinstance(example, ClusteredExample) else word == example.string
+
+
+def check(
+    text: str, examples: Sequence[Counterexample], dialect: Dialect, universe: CharSet, consistent: DFA | None = None
+) -> str | None:
+    """Why the printed ``text`` is not a usable hypothesis for ``examples``, or ``None``; a print of
+    the language of ``consistent`` (an automaton known to label every example right) is usable
+    without checking the examples again (hundreds of clustered ones take a tenth of a second)."""
+    try:
+        compiled = automaton_of(read_hypothesis(text, dialect, universe), universe)
+    except (RegexError, AutomataError) as error:
+        return f"the printed regex does not compile back: {error}"
+    if consistent is not None and equivalent(compiled, consistent):
+        return None
+    wrong = misclassified(compiled, examples)
+    return misses(wrong) if wrong else None
+
+
+def misses(wrong: Sequence[Counterexample]) -> str:
+    return f"{len(wrong)} examples misclassified, e.g. {wrong[0].text()}"
