@@ -10,7 +10,8 @@ three of them, so its rows read ``nl-rx-dev``), and on held-out targets no one t
 NL-RX regexes (``nl-rx-new``, another draw) and 40 StructuredRegex regexes over printable ASCII
 (:mod:`experiments.datasets.structured_regex`), and on 20 repeated words beside a literal
 (``(w)+|v``, ``((w){k})+|v``: :mod:`experiments.datasets.repeats`, drawn by its own seeded
-generator), for several seeds, in these protocols:
+generator), for several seeds, in these protocols. ``--datasets heldout`` runs four more rows of
+208 targets apart from all of these (:mod:`experiments.bench.heldout`), not in the default run:
 
 * ``paper``: at most 8 initial random examples, 12 epochs of at most 250 clustered counterexamples
   drawn from loop-free paths (the seed paper's Appendix D);
@@ -26,7 +27,7 @@ length to the target's canonical print. Runs are spread over a process pool whos
 :func:`experiments.warmup.warm` first, so a run's time is its own, steady state: loading and
 compiling kernels is a process's start-up, which ``bench startup`` measures. Run:
 
-    python -m experiments.bench.learners [--learners symbolic,rpni] [--datasets simple,extended,kb13,nl-rx,nl-rx-new,structured-regex,repeats]
+    python -m experiments.bench.learners [--learners symbolic,rpni] [--datasets simple,extended,kb13,nl-rx,nl-rx-new,structured-regex,repeats,heldout]
                                          [--seeds 3] [--protocols paper,shortest,plain] [--quick] [--workers 2]
 """
 
@@ -49,6 +50,7 @@ from cegis import registry
 from cegis.config import Budgets, LoopConfig
 from cegis.gc_pause import settle
 from cegis.loop import run
+from experiments.bench import heldout
 from experiments.data_dir import DEFAULT_DATA_DIR
 from experiments.datasets import Task, load_kb13_extrx, load_paper_list
 from experiments.datasets.nlrx_extended import load_nl_rx_extended
@@ -67,11 +69,15 @@ PROTOCOLS: dict[Protocol, LoopConfig] = {
     "shortest": LoopConfig(TeacherConfig(batch=1, mode="shortest", clustered=True), Budgets(epochs=100), evaluate=False),
     "plain": LoopConfig(TeacherConfig(batch=250, mode="paths", clustered=False), Budgets(epochs=12), evaluate=False),
 }
-DATASETS = ("simple", "extended", "kb13", "nl-rx", "nl-rx-new", "structured-regex", "repeats")
+DEFAULT_DATASETS = ("simple", "extended", "kb13", "nl-rx", "nl-rx-new", "structured-regex", "repeats")
+DATASETS = (*DEFAULT_DATASETS, *heldout.ROWS)
+#: Names that stand for several rows.
+ALIASES = {"heldout": heldout.ROWS}
 #: How a dataset is named in the table: KB13 was the development set, and the first 40 NL-RX
 #: targets became one when the anchored-rules family was added for three of them; ``nl-rx-new``
-#: is 40 NL-RX targets drawn apart from those, that nothing was tuned on.
-LABELS = {"kb13": "kb13-dev", "nl-rx": "nl-rx-dev"}
+#: is 40 NL-RX targets drawn apart from those, that nothing was tuned on (and a long row name is
+#: shortened to the column).
+LABELS = {"kb13": "kb13-dev", "nl-rx": "nl-rx-dev", "heldout-structured-regex": "heldout-sregex"}
 #: Held-out targets per held-out dataset.
 HELD_OUT = 40
 
@@ -115,6 +121,8 @@ def load(dataset: str, data: Path) -> tuple[Task, ...]:
         return tuple(t for t in load_nl_rx_extended(data / "nl-rx-turk", size=HELD_OUT, seed=1) if t.target not in seen)
     if dataset == "repeats":
         return repeated_units()
+    if dataset in heldout.ROWS:
+        return heldout.load_held_out(dataset, data)
     if dataset == "structured-regex":
         return tuple(p.task for p in load_structured_regex(data / "structured-regex", "teste")[:HELD_OUT])
     return load_paper_list("simplyrx" if dataset == "simple" else "extrx", data / "cegml" / "regex_list.json", per_cell=None)
@@ -223,7 +231,7 @@ def slowest(results: Sequence[Result], limit: int = 10) -> str:
 
 @click.command()
 @click.option("--learners", default=None, help="comma-separated learner names (default: the best passive learner)")
-@click.option("--datasets", default=",".join(DATASETS), show_default=True)
+@click.option("--datasets", default=",".join(DEFAULT_DATASETS), show_default=True, help="comma-separated rows; heldout: its four rows")
 @click.option("--seeds", type=int, default=3, show_default=True)
 @click.option("--protocols", default="paper,shortest", show_default=True)
 @click.option("--quick", is_flag=True, help="every fifth task of each dataset")
@@ -237,7 +245,7 @@ def main(
     names = learners.split(",") if learners else [registry.default_passive()]
     for name in names:
         registry.REGISTRY[name]  # fail early on an unknown name
-    chosen = [d for d in datasets.split(",") if d]
+    chosen = [row for d in datasets.split(",") if d for row in ALIASES.get(d, (d,))]
     unknown = set(chosen) - set(DATASETS) | set(protocols.split(",")) - set(PROTOCOLS)
     if unknown:
         raise click.BadParameter(f"unknown dataset or protocol: {', '.join(sorted(unknown))}")

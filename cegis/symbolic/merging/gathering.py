@@ -37,10 +37,10 @@ from regexlang.dialects import Dialect
 #: hundreds of positives they take seconds, and where a template fits they never won (bench examples).
 MOST_SPELLED_POSITIVES = 64
 
-#: The families of templates of plain examples, and (with the learner's ``listing_cap``, for
-#: strings given up front) those along a repeated separator.
+#: The families of templates of plain examples: in the loop, and (with the learner's
+#: ``listing_cap``) of strings given up front, with those along a repeated separator.
 TEMPLATES: tuple[Family, ...] = (templates.candidates,)
-SEPARATED: tuple[Family, ...] = (separated.candidates,)
+GIVEN: tuple[Family, ...] = (templates.given, separated.candidates)
 
 #: The spelled families made again in agreement rounds with the strings the others imply.
 SPELLED: tuple[Family, ...] = (factors.candidates, anchored.candidates, subsequence.candidates)
@@ -65,7 +65,7 @@ def learn(
     problems: list[str] = []
     fitting: list[Candidate] = []
     if written:  # templates that fit compete with the other families, and spare the merging (the slow part)
-        found = _found(TEMPLATES + SEPARATED if learner.listing_cap else TEMPLATES, evidence)
+        found = _found(GIVEN if learner.listing_cap else TEMPLATES, evidence)
         problems += found.problems
         fitting = [c for c in found.candidates if not misclassified(c.automaton, examples)]
         fitting = [c for c in fitting if not earlier.implied(c.automaton)]

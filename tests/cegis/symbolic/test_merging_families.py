@@ -46,7 +46,7 @@ def test_the_evidence_reads_each_example_once_with_the_implied_ones_last() -> No
 def test_every_family_of_a_call_returns_candidates_of_their_regexes_language(positives: list[str], negatives: list[str]) -> None:
     examples = [Example(p, True) for p in positives] + [Example(n, False) for n in negatives if n not in positives]
     evidence = Evidence.of(examples, ABC)
-    families: tuple[Family, ...] = (*gathering.TEMPLATES, *gathering.SEPARATED, *gathering.SPELLED, listing.all_but_negatives)
+    families: tuple[Family, ...] = (*gathering.TEMPLATES, *gathering.GIVEN, *gathering.SPELLED, listing.all_but_negatives)
     for family in families:
         found = family(evidence)
         for candidate in found.candidates:

@@ -65,10 +65,11 @@ _KINDS = (DIGITS, LOWER, UPPER)
 
 
 def template_hypotheses(
-    positives: Sequence[str], negatives: Sequence[str], universe: CharSet, cut: Cut = "word"
+    positives: Sequence[str], negatives: Sequence[str], universe: CharSet, cut: Cut = "word", evidence: int = NARROWING_EVIDENCE
 ) -> list[tuple[Regex, str]]:
-    """The templates of the positives: every run at one of the :data:`UNIFORM_LEVELS` of detail,
-    and every run as general as the negatives of its skeleton allow. Positives whose
+    """The templates of the positives: every run at one of the :data:`UNIFORM_LEVELS` of detail
+    (narrowed below its class from ``evidence`` values, :data:`NARROWING_EVIDENCE` for strings
+    given up front), and every run as general as the negatives of its skeleton allow. Positives whose
     skeletons differ only in the separators before the first run or after the last share their
     runs (``-?[0-9]+\\.[0-9]+``); the template is the union of the skeletons with their common first
     and last parts written once, none when there are more than :data:`MOST_SKELETONS`."""
@@ -94,7 +95,7 @@ def template_hypotheses(
     inferred = _inferred(positives, negatives, universe)
     for home in (_Home(universe), *([_Home(universe, inferred)] if len(inferred) > 1 else [])):
         through = ", through inferred classes" if home.classes else ""
-        ladders = {s: [_levels([r[i] for _, r, _ in groups[s]], home) for i in range(len(groups[s][0][1]))] for s in shapes}
+        ladders = {s: [_levels([r[i] for _, r, _ in groups[s]], home, evidence=evidence) for i in range(len(groups[s][0][1]))] for s in shapes}
         for level in range(UNIFORM_LEVELS):
             uniform = {s: [ladder[min(level, len(ladder) - 1)] for ladder in ladders[s]] for s in shapes}
             out.setdefault(template(uniform), f"template ({cut} runs at level {level}, {len(shapes)} skeletons{through})")
@@ -211,9 +212,9 @@ def _fitted(ladders: Sequence[Sequence[Regex]], negatives: Sequence[Sequence[str
     return [ladder[level] for ladder, level in zip(ladders, levels)]
 
 
-def _levels(values: Sequence[str], home: _Home, fitting: bool = False) -> list[Regex]:
+def _levels(values: Sequence[str], home: _Home, fitting: bool = False, evidence: int = NARROWING_EVIDENCE) -> list[Regex]:
     """One run written from general to specific (distinct regexes only). For a level written for
-    every run alike (not ``fitting``), a run of fewer than :data:`NARROWING_EVIDENCE` values stops
+    every run alike (not ``fitting``), a run of fewer than ``evidence`` values stops
     at its class counted from one (and its values listed): narrower classes and lower bounds read
     from a few values are chance, which only a negative makes worth writing. To fit negatives, a
     run is bounded below (``h{3,}``) before above, and counted from one before from its shortest;
@@ -229,9 +230,9 @@ def _levels(values: Sequence[str], home: _Home, fitting: bool = False) -> list[R
             _counted(distinct, False, home, bounded_below=True),
         ]
     else:
-        options = [_counted(distinct, True, home), _counted(distinct, False, home, bounded_below=len(values) >= NARROWING_EVIDENCE)]
+        options = [_counted(distinct, True, home), _counted(distinct, False, home, bounded_below=len(values) >= evidence)]
     counted = len(options)
-    narrowed = fitting or len(values) >= NARROWING_EVIDENCE
+    narrowed = fitting or len(values) >= evidence
     if narrowed and len(lengths) == 1:
         options.append(_grouped([Chars(_snapped(CharSet.of(c), home)) for c in zip(*distinct)]))
         options.append(_grouped([Chars(_span(CharSet.of(c), home)) for c in zip(*distinct)]))
@@ -395,8 +396,22 @@ def _common(options: Sequence[Sequence[Regex]], from_end: bool) -> int:
 
 
 def candidates(evidence: Evidence) -> Found:
-    """The templates of the plain examples at every cut (:data:`CUTS`), compiled: the family of
-    templates (:class:`cegis.symbolic.merging.evidence.Family`)."""
+    """The templates of the loop's examples at every cut (:data:`CUTS`), compiled: the family of
+    templates (:class:`cegis.symbolic.merging.evidence.Family`). A run is narrowed below its class
+    from any number of values: the loop's first examples are random draws whose first proposal the
+    teacher refutes anyway, and read at their class (``[a-z]{2}`` for ``ao``) they drew
+    counterexamples from which held-out StructuredRegex runs of the paper's protocol never recovered."""
+    return _templates(evidence, 0)
+
+
+def given(evidence: Evidence) -> Found:
+    """The templates of strings given up front, at every cut: a run is narrowed below its class
+    only from :data:`NARROWING_EVIDENCE` values (fewer show the characters they happen to use)."""
+    return _templates(evidence, NARROWING_EVIDENCE)
+
+
+def _templates(evidence: Evidence, narrowing: int) -> Found:
+    """The templates at every cut, each run narrowed from ``narrowing`` values, compiled."""
     positives, negatives = evidence.plain
-    written = [t for cut in CUTS for t in template_hypotheses(positives, negatives, evidence.universe, cut)]
+    written = [t for cut in CUTS for t in template_hypotheses(positives, negatives, evidence.universe, cut, narrowing)]
     return spelled(written, evidence.universe, "templates")
