@@ -40,6 +40,7 @@ from cegis.generalization import generalizes
 from cegis.symbolic.passive import learn_regex
 from experiments.data_dir import DEFAULT_DATA_DIR
 from experiments.bench.example_tasks import BINARY, HAND_TASKS, HandTask
+from experiments.bench.prior_patterns import consistent_pattern
 from experiments.datasets.structured_regex import load_structured_regex
 from experiments.progress import reporting
 from oracle.mutations import one_edit
@@ -106,6 +107,7 @@ class Answer:
     length_ratio: float
     seconds: float
     lists: bool = False  # the positives listed: accepts no other string
+    avoidable: bool = False  # listed though a pattern of the prior is consistent (:mod:`.prior_patterns`)
 
 
 def near_misses(dfa: DFA, strings: Sequence[str], count: int, rng: np.random.Generator) -> list[str]:
@@ -184,7 +186,8 @@ def ours(problem: Problem) -> Answer:
     accuracy = _accuracy(accepts_many(dfa, problem.held_positives).tolist(), (~accepts_many(dfa, problem.held_negatives)).tolist())
     ratio = len(learned.regex) / max(1, canonical_length(problem.gold))
     lists = not generalizes(learned.tree, problem.positives, UNIVERSE)
-    return Answer("ours", learned.regex, accuracy, equivalent(dfa, gold), ratio, seconds, lists)
+    avoidable = lists and consistent_pattern(problem.positives, problem.negatives) is not None
+    return Answer("ours", learned.regex, accuracy, equivalent(dfa, gold), ratio, seconds, lists, avoidable)
 
 
 def grex_best(problem: Problem) -> Answer | None:
@@ -252,12 +255,14 @@ def _p95(values: Sequence[float]) -> float:
 
 def table(results: Sequence[tuple[Problem, Answer, Answer | None]]) -> str:
     """One row per source and size, ours beside grex's best; "ahead" counts the problems where
-    ours scores higher on the held-out strings than grex's best, "behind" lower."""
+    ours scores higher on the held-out strings than grex's best, "behind" lower; "fits" counts our
+    answers that list their positives though a pattern of the prior is consistent
+    (:func:`.prior_patterns.consistent_pattern`)."""
     groups: dict[tuple[str, int], list[tuple[Problem, Answer, Answer | None]]] = defaultdict(list)
     for result in results:
         groups[(result[0].source, result[0].size if result[0].source == "practical" else 0)].append(result)
     head = (
-        f"{'source':<17} {'size':>5} {'n':>4} | {'ours acc':>8} {'exact':>5} {'lists':>5} {'len x':>5} {'t p50':>6} {'t p95':>6}"
+        f"{'source':<17} {'size':>5} {'n':>4} | {'ours acc':>8} {'exact':>5} {'lists':>5} {'len x':>5} {'fits':>4} {'t p50':>6} {'t p95':>6}"
         f" | {'grex acc':>8} {'exact':>5} {'lists':>5} {'len x':>5} | {'ahead':>5} {'behind':>6}"
     )
     lines = [head, "-" * len(head)]
@@ -268,7 +273,7 @@ def table(results: Sequence[tuple[Problem, Answer, Answer | None]]) -> str:
         ahead = sum(r[2] is not None and r[1].accuracy > r[2].accuracy for r in rows)
         behind = sum(r[2] is not None and r[1].accuracy < r[2].accuracy for r in rows)
         lines.append(
-            f"{source:<17} {size or '':>5} {len(rows):>4} | {_cells(mine)} "
+            f"{source:<17} {size or '':>5} {len(rows):>4} | {_cells(mine)} {sum(a.avoidable for a in mine):>4} "
             f"{statistics.median(a.seconds for a in mine):>6.2f} {_p95([a.seconds for a in mine]):>6.2f} | {grex_cells} | {ahead:>5} {behind:>6}"
         )
     return "\n".join(lines)

@@ -43,7 +43,7 @@ from cegis.symbolic.merging.runs import looped_runs
 from cegis.symbolic.merging.scoring import CHECK_STATE_LIMIT, automaton_of, score
 from cegis.symbolic.merging.separated import separated_hypotheses
 from cegis.symbolic.merging.subsequence import subsequence_hypotheses
-from cegis.symbolic.merging.templates import CUTS, template_hypotheses
+from cegis.symbolic.merging.shapes import only_listed, prior_patterns, shape_hypotheses
 from cegis.symbolic.merging.unbounded import loosened_text
 from cegis.symbolic.merging.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
 from cegis.symbolic.merging.words import PackedWords
@@ -259,7 +259,7 @@ def _learn(
         if not fitting or sum(e.label for e in examples) <= MOST_SPELLED_POSITIVES:
             candidates += _spelled(examples, universe, earlier, facts, problems)
     rejected = _refuted(refuted, universe)
-    return _proposed(candidates, examples, dialect, universe, learner, written, problems, earlier if agreements else None, draft, rejected)
+    return _proposed(candidates, examples, dialect, universe, learner, written, problems, earlier if agreements else None, draft, rejected, fitting)
 
 
 def _spelled(
@@ -299,6 +299,7 @@ def _proposed(
     earlier: agreement.Agreements | None = None,
     draft: bool = False,
     refuted: DFA | None = None,
+    prior: Sequence[tuple[DFA, str, Regex]] = (),
 ) -> Proposal:
     """The candidate of the shortest description (``written``: as plain examples read through the
     class prior are scored, :func:`.scoring.score`) whose printed regex labels every example right,
@@ -307,15 +308,25 @@ def _proposed(
     ``listing_cap`` and no ``earlier`` agreements to keep the answer is never longer than the
     positives listed as alternatives: past that, the shortest consistent print, or the listing. With
     ``draft`` (and no listing to be shorter than) the hypothesis is printed quickly, as a draft
-    (``Proposal.draft``). A candidate of the ``refuted`` language is passed over."""
+    (``Proposal.draft``). A candidate of the ``refuted`` language is passed over. While one of the
+    patterns of the prior among ``prior`` (:func:`.shapes.prior_patterns`, candidates that label every
+    example right) accepts more than the positives, a candidate that only lists them comes last,
+    the cap is the shortest such pattern's spelling when that is longer, and the listing is no answer."""
     positives = [_representative(e) for e in examples if e.label]
     listed = written and learner.listing_cap and bool(positives) and earlier is None
     listing = unparse(any_of(*map(union_regex, (e for e in examples if e.label))), dialect, universe) if listed else ""
+    own = _strings_of([e for e in examples if e.label], universe) if listed and prior else None
+
+    def lists(dfa: DFA) -> bool:
+        return own is not None and only_listed(dfa, own)
+
+    patterns = prior_patterns(prior, own) if own is not None else []
+    cap = max(len(listing), min((len(_spelling(c[2], dialect, universe)) for c in patterns), default=0))
     shortest: Proposal | None = None
     draft = draft and not listed  # a listing is compared with the readable print
 
     def ranked(found: Sequence[tuple[DFA, str, Regex | None]]) -> list[tuple[DFA, str, Regex | None]]:
-        return sorted(found, key=lambda c: score(c[0], positives, c[2], written))
+        return sorted(found, key=lambda c: (bool(patterns) and lists(c[0]), score(c[0], positives, c[2], written)))
 
     for dfa, how, regex in _runs_looped(ranked(candidates), ranked, earlier):
         if refuted is not None and equivalent(dfa, refuted):
@@ -325,7 +336,7 @@ def _proposed(
         if wrong:  # its print would be too (prints are exact), and printing costs far more than this
             problems.append(f"{how}: {_misses(wrong)}")
             continue
-        if listed and regex is not None and len(_spelling(regex, dialect, universe)) > len(listing):
+        if listed and regex is not None and len(_spelling(regex, dialect, universe)) > cap:
             # a template spelled longer than the list of its positives: not worth printing readably
             # (a path's template of a dozen shapes: half a minute over Unicode)
             problems.append(f"{how}: spelled longer than the positives listed")
@@ -345,13 +356,13 @@ def _proposed(
             states = dfa.n_states - (dead_state(dfa) is not None)
             reasoning = f"{how} over {len(dfa.alphabet)} {learner.granularity}: {states} states"
             proposal = _carrying(text, dialect, universe, reasoning, drafted)
-            if not listed or len(text) <= len(listing):
+            if not listed or len(text) <= cap:
                 return proposal
             if shortest is None or len(text) < len(shortest.text):
                 shortest = proposal
             continue
         problems.append(f"{how}: {problem}")
-    if listed and _check(listing, examples, dialect, universe) is None:
+    if listed and not patterns and _check(listing, examples, dialect, universe) is None:
         return _carrying(listing, dialect, universe, "the positives listed (every shorter candidate failed)")
     return shortest or _failure("search_exhausted", "; ".join(problems) or "no merge order succeeded")
 
@@ -451,7 +462,7 @@ def _templates(
     positives = [e.string for e in examples if isinstance(e, Example) and e.label]
     negatives = [e.string for e in examples if isinstance(e, Example) and not e.label]
     out = []
-    written = [t for cut in CUTS for t in template_hypotheses(positives, negatives, universe, cut)]
+    written = shape_hypotheses(positives, negatives, universe)
     for regex, how in written + (separated_hypotheses(positives, negatives, universe) if separated else []):
         try:
             out.append((automaton_of(regex, universe), how, regex))

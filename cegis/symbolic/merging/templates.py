@@ -5,7 +5,9 @@ punctuation. Each positive is cut into that *skeleton*; each run of a skeleton i
 values the positives show there, from general to specific: a class of the prior repeated without
 bound or counted (``[0-9]+``, ``[0-9]{5}``), per position (``[0-2][0-9]``), or by its first
 character (``0[1-9]|1[0-2]``). Runs are made specific, one at a time, only while negatives of their
-skeleton are accepted; a second set writes a run of a character the examples set apart as that
+skeleton are accepted; one more writing has every run at its narrowest (its value, or its class
+counted from the shortest value to the longest), for negatives that only runs narrowed together
+reject. A second set writes a run of a character the examples set apart as that
 character (:mod:`.classes`: ``h{3,}``, not ``[a-z]{3,}``). The templates compete with the merged
 hypotheses on description length."""
 
@@ -53,14 +55,19 @@ MOST_SPLIT = 3
 #: Most skeletons a template may list; past it the positives have no one shape.
 MOST_SKELETONS = 12
 
+#: How the writing of every run at its narrowest is named (:func:`_narrowest`).
+NARROWEST = "at their narrowest"
+
 #: A skeleton: separators as strings, runs as the number of their kind (:func:`_kind`).
 _Skeleton = tuple[str | int, ...]
 
-#: How finely positives are cut into runs: ``word`` runs of word characters, or ``class`` runs of
-#: one class each (digits, lower case, upper case: ``abcDEF12`` is three runs).
-Cut = Literal["word", "class"]
-CUTS: tuple[Cut, ...] = ("word", "class")
-_KINDS = (DIGITS, LOWER, UPPER)
+#: How finely positives are cut into runs: ``word`` runs of word characters, ``class`` runs of
+#: one class each (digits, lower case, upper case: ``abcDEF12`` is three runs), ``letters`` runs of
+#: digits or of letters (``abcDEF12`` is two), or ``whole``: the whole string one run.
+Cut = Literal["word", "class", "letters", "whole"]
+CUTS: tuple[Cut, ...] = ("word", "class")  # the cuts a separated slot is written in (:mod:`.separated`)
+SHAPE_CUTS: tuple[Cut, ...] = (*CUTS, "letters", "whole")  # the cuts of a whole string (:mod:`.shapes`)
+_KINDS = {"class": (DIGITS, LOWER, UPPER), "letters": (DIGITS, LOWER | UPPER)}
 
 
 def template_hypotheses(
@@ -103,7 +110,19 @@ def template_hypotheses(
         longest = max(map(len, positives))
         horizon = {s: _horizon(s, groups[s], home, longest) for s in shapes}
         out.setdefault(template(horizon), f"template ({cut} runs counted, unbounded at the longest, {len(shapes)} skeletons{through})")
+        narrowest = {s: [_narrowest([r[i] for _, r, _ in groups[s]], home) for i in range(len(groups[s][0][1]))] for s in shapes}
+        out[template(narrowest)] = f"template ({cut} runs {NARROWEST}, {len(shapes)} skeletons{through})"  # named so, whatever else it is
     return list(out.items())
+
+
+def _narrowest(values: Sequence[str], home: _Home) -> Regex:
+    """A run at its narrowest class-and-count writing: the value every positive shows there, or the
+    smallest class holding the values counted from the shortest to the longest. Fitting makes one
+    run more specific at a time and stops when no one run rejects more negatives; when only runs
+    narrowed together reject a negative, this writing still does."""
+    if len(set(values)) == 1:
+        return text_regex(values[0])
+    return _counted(values, False, home, bounded_below=True)
 
 
 def run_levels(values: Sequence[str], universe: CharSet) -> list[Regex]:
@@ -142,9 +161,9 @@ def _inferred(positives: Sequence[str], negatives: Sequence[str], universe: Char
 
 def _kind(char: str, cut: Cut) -> int:
     """The kind of run ``char`` belongs to under ``cut`` (-1: a separator)."""
-    if cut == "word":
-        return 0 if char in RUN_CHARS else -1
-    return next((k for k, chars in enumerate(_KINDS) if char in chars), -1)
+    if cut in ("word", "whole"):
+        return 0 if cut == "whole" or char in RUN_CHARS else -1
+    return next((k for k, chars in enumerate(_KINDS[cut]) if char in chars), -1)
 
 
 def _cut(string: str, cut: Cut) -> tuple[_Skeleton, str, list[str], str]:

@@ -1,0 +1,89 @@
+"""Class-and-count shapes of a few positives: the run templates of every cut, with the literal
+prefix and suffix that every positive shares kept as they are.
+
+Six positives are often all a person has, and they read them through classes and counts:
+``qFbyB``, ``qWXaSCr``, ``qZoLgub`` are ``q[A-Za-z]{4,6}``; ``GC271w``, ``IA420lSU``, ``HA992Mb``
+are ``[A-Z]{2}[0-9]{3}[A-Za-z]{1,3}``. The run templates (:mod:`.templates`) cut strings at
+punctuation or at every change of class, so the shared ``q`` is read as part of a letter run and
+``C271w`` and ``C271Z`` have different skeletons. Here the templates are also made of what is left
+once the longest prefix, suffix, or both that every positive shares are kept literal, and over two
+more cuts: runs of digits or of letters, and the whole string as one run. Negatives without the
+kept prefix and suffix are rejected by it; the others are fitted as what they leave.
+
+The writings with every run at its narrowest (its value where every positive shows the same, else
+its class counted from the shortest value to the longest) are the *patterns of the prior*
+(:func:`prior_patterns`): when one of them labels every example right and accepts more than the
+positives (:func:`only_listed`), some pattern of the prior is consistent, and with strings given up
+front an answer that only lists the positives is passed over whatever its length (issue 36: "never
+the alternation of the positives unless no pattern of the prior is consistent"). A single positive,
+or positives that differ only where no class is counted, have no such pattern."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from automata.dfa import DFA
+from automata.ops import accepts_many, difference, is_empty
+from cegis.symbolic.merging.scoring import CHECK_STATE_LIMIT, automaton_of
+from cegis.symbolic.merging.templates import NARROWEST, SHAPE_CUTS, template_hypotheses
+from regexlang.ast import Regex, concat, union
+from regexlang.ast import text as text_regex
+from regexlang.charset import CharSet
+
+
+def shape_hypotheses(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:
+    """The templates of every cut of :data:`.templates.SHAPE_CUTS` of the positives as they are,
+    and, unless one of their patterns of the prior is consistent, with the shared prefix, suffix, or
+    both kept literal (distinct regexes). A kept prefix is a guess where negatives do not ask for it:
+    log lines of one century share ``20``, which a person still writes as ``[0-9]{4}``."""
+    out = _shapes(positives, negatives, universe, [("", "")])
+    if positives and not any(NARROWEST in how and _consistent(regex, positives, negatives, universe) for regex, how in out.items()):
+        out |= _shapes(positives, negatives, universe, _affixes(positives))
+    return list(out.items())
+
+
+def _consistent(regex: Regex, positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> bool:
+    """Whether ``regex`` (which accepts every positive) accepts no negative and some other string."""
+    dfa = automaton_of(regex, universe)
+    own = automaton_of(union(*map(text_regex, positives)), universe)
+    return not accepts_many(dfa, negatives).any() and not only_listed(dfa, own)
+
+
+def _shapes(positives: Sequence[str], negatives: Sequence[str], universe: CharSet, affixes: Sequence[tuple[str, str]]) -> dict[Regex, str]:
+    """The templates of every cut with each prefix and suffix of ``affixes`` kept."""
+    out: dict[Regex, str] = {}
+    for prefix, suffix in affixes:
+        ends = len(prefix) + len(suffix)
+        core = [p[len(prefix) : len(p) - len(suffix)] for p in positives]
+        against = [n[len(prefix) : len(n) - len(suffix)] for n in negatives if len(n) >= ends and n.startswith(prefix) and n.endswith(suffix)]
+        kept = f", {prefix!r} and {suffix!r} kept" if ends else ""
+        for cut in SHAPE_CUTS:
+            for regex, how in template_hypotheses(core, against, universe, cut):
+                out.setdefault(concat(*(text_regex(a) for a in (prefix,) if a), regex, *(text_regex(a) for a in (suffix,) if a)), how + kept)
+    return out
+
+
+def _affixes(positives: Sequence[str]) -> list[tuple[str, str]]:
+    """The prefixes and suffixes kept: the longest shared prefix, the longest shared suffix, and the
+    prefix with the longest suffix shared by what it leaves (those not both empty)."""
+    prefix = os.path.commonprefix(list(positives))
+    suffix = _suffix(positives)
+    after = _suffix([p[len(prefix) :] for p in positives])
+    found = [(prefix, ""), ("", suffix), (prefix, after)]
+    return list(dict.fromkeys(f for f in found if any(f)))
+
+
+def _suffix(strings: Sequence[str]) -> str:
+    return os.path.commonprefix([s[::-1] for s in strings])[::-1]
+
+
+def prior_patterns(candidates: Sequence[tuple[DFA, str, Regex]], listed: DFA) -> list[tuple[DFA, str, Regex]]:
+    """The ``candidates`` that are patterns of the prior (every run at its narrowest) and accept a
+    string outside ``listed`` (the positives' own language)."""
+    return [c for c in candidates if NARROWEST in c[1] and not only_listed(c[0], listed)]
+
+
+def only_listed(dfa: DFA, listed: DFA) -> bool:
+    """Whether ``dfa`` accepts no string outside ``listed`` (the positives' own language)."""
+    return is_empty(difference(dfa, listed, state_limit=CHECK_STATE_LIMIT))
