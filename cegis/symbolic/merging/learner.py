@@ -43,7 +43,7 @@ from cegis.symbolic.merging.runs import looped_runs
 from cegis.symbolic.merging.scoring import CHECK_STATE_LIMIT, automaton_of, score
 from cegis.symbolic.merging.separated import separated_hypotheses
 from cegis.symbolic.merging.subsequence import subsequence_hypotheses
-from cegis.symbolic.merging.shapes import only_listed, prior_patterns, shape_hypotheses
+from cegis.symbolic.merging.shapes import listing_last, prior_patterns, shape_hypotheses
 from cegis.symbolic.merging.unbounded import loosened_text
 from cegis.symbolic.merging.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
 from cegis.symbolic.merging.words import PackedWords
@@ -316,19 +316,18 @@ def _proposed(
     listed = written and learner.listing_cap and bool(positives) and earlier is None
     listing = unparse(any_of(*map(union_regex, (e for e in examples if e.label))), dialect, universe) if listed else ""
     own = _strings_of([e for e in examples if e.label], universe) if listed and prior else None
-
-    def lists(dfa: DFA) -> bool:
-        return own is not None and only_listed(dfa, own)
-
     patterns = prior_patterns(prior, own) if own is not None else []
-    cap = max(len(listing), min((len(_spelling(c[2], dialect, universe)) for c in patterns), default=0))
     shortest: Proposal | None = None
     draft = draft and not listed  # a listing is compared with the readable print
 
-    def ranked(found: Sequence[tuple[DFA, str, Regex | None]]) -> list[tuple[DFA, str, Regex | None]]:
-        return sorted(found, key=lambda c: (bool(patterns) and lists(c[0]), score(c[0], positives, c[2], written)))
+    @functools.cache
+    def cap() -> int:
+        return max(len(listing), min((len(_spelling(c[2], dialect, universe)) for c in patterns), default=0))
 
-    for dfa, how, regex in _runs_looped(ranked(candidates), ranked, earlier):
+    def ranked(found: Sequence[tuple[DFA, str, Regex | None]]) -> list[tuple[DFA, str, Regex | None]]:
+        return sorted(found, key=lambda c: score(c[0], positives, c[2], written))
+
+    for dfa, how, regex in listing_last(_runs_looped(ranked(candidates), ranked, earlier), examples, own if patterns else None):
         if refuted is not None and equivalent(dfa, refuted):
             problems.append(f"{how}: the teacher rejected this language")
             continue
@@ -336,7 +335,7 @@ def _proposed(
         if wrong:  # its print would be too (prints are exact), and printing costs far more than this
             problems.append(f"{how}: {_misses(wrong)}")
             continue
-        if listed and regex is not None and len(_spelling(regex, dialect, universe)) > cap:
+        if listed and regex is not None and len(spelled := _spelling(regex, dialect, universe)) > len(listing) and len(spelled) > cap():
             # a template spelled longer than the list of its positives: not worth printing readably
             # (a path's template of a dozen shapes: half a minute over Unicode)
             problems.append(f"{how}: spelled longer than the positives listed")
@@ -356,7 +355,7 @@ def _proposed(
             states = dfa.n_states - (dead_state(dfa) is not None)
             reasoning = f"{how} over {len(dfa.alphabet)} {learner.granularity}: {states} states"
             proposal = _carrying(text, dialect, universe, reasoning, drafted)
-            if not listed or len(text) <= cap:
+            if not listed or len(text) <= len(listing) or len(text) <= cap():
                 return proposal
             if shortest is None or len(text) < len(shortest.text):
                 shortest = proposal

@@ -1,14 +1,15 @@
-"""Class-and-count shapes of a few positives: the run templates of every cut, with the literal
+"""Class-and-count shapes of a few positives: the run templates of more cuts, and with the literal
 prefix and suffix that every positive shares kept as they are.
 
 Six positives are often all a person has, and they read them through classes and counts:
 ``qFbyB``, ``qWXaSCr``, ``qZoLgub`` are ``q[A-Za-z]{4,6}``; ``GC271w``, ``IA420lSU``, ``HA992Mb``
 are ``[A-Z]{2}[0-9]{3}[A-Za-z]{1,3}``. The run templates (:mod:`.templates`) cut strings at
 punctuation or at every change of class, so the shared ``q`` is read as part of a letter run and
-``C271w`` and ``C271Z`` have different skeletons. Here the templates are also made of what is left
-once the longest prefix, suffix, or both that every positive shares are kept literal, and over two
-more cuts: runs of digits or of letters, and the whole string as one run. Negatives without the
-kept prefix and suffix are rejected by it; the others are fitted as what they leave.
+``C271w`` and ``C271Z`` have different skeletons. Here the templates are also cut into runs of
+digits or of letters, and, when no cut has a consistent pattern of the prior (below), made of the
+whole string as one run, and of what is left once the longest prefix, suffix, or both that every
+positive shares are kept literal. Negatives without the kept prefix and suffix are rejected by it;
+the others are fitted as what they leave.
 
 The writings with every run at its narrowest (its value where every positive shows the same, else
 its class counted from the shortest value to the longest) are the *patterns of the prior*
@@ -21,25 +22,38 @@ or positives that differ only where no class is counted, have no such pattern.""
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TypeVar
 
 from automata.dfa import DFA
 from automata.ops import accepts_many, difference, is_empty
 from cegis.symbolic.merging.scoring import CHECK_STATE_LIMIT, automaton_of
-from cegis.symbolic.merging.templates import NARROWEST, SHAPE_CUTS, template_hypotheses
+from cegis.symbolic.merging.templates import NARROWEST, Cut, template_hypotheses
 from regexlang.ast import Regex, concat, union
 from regexlang.ast import text as text_regex
+from oracle.clustered import misclassified
+from oracle.examples import Counterexample
 from regexlang.charset import CharSet
+
+#: A candidate of the learner: its automaton, how it was found, and its regex if spelled.
+_C = TypeVar("_C", bound=tuple[DFA, str, Regex | None])
+
+
+#: The cuts tried first; the whole string as one run only when none of these has a consistent
+#: pattern of the prior (its class is the characters shown: ``[-0-9]{5,}`` for ZIP codes).
+FIRST_CUTS: tuple[Cut, ...] = ("word", "class", "letters")
 
 
 def shape_hypotheses(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:
-    """The templates of every cut of :data:`.templates.SHAPE_CUTS` of the positives as they are,
-    and, unless one of their patterns of the prior is consistent, with the shared prefix, suffix, or
-    both kept literal (distinct regexes). A kept prefix is a guess where negatives do not ask for it:
-    log lines of one century share ``20``, which a person still writes as ``[0-9]{4}``."""
-    out = _shapes(positives, negatives, universe, [("", "")])
+    """The templates of the :data:`FIRST_CUTS` of the positives as they are, and, unless one of
+    their patterns of the prior is consistent, those of the whole string and those of every cut with
+    the shared prefix, suffix, or both kept literal (distinct regexes). The later ones are guesses
+    where negatives do not ask for them: log lines of one century share ``20``, which a person
+    still writes as ``[0-9]{4}``; a ZIP code is ``[0-9]{5}(?:-[0-9]{4})?``, not ``[-0-9]{5,}``."""
+    out = _shapes(positives, negatives, universe, [("", "")], FIRST_CUTS)
     if positives and not any(NARROWEST in how and _consistent(regex, positives, negatives, universe) for regex, how in out.items()):
-        out |= _shapes(positives, negatives, universe, _affixes(positives))
+        out |= _shapes(positives, negatives, universe, [("", "")], ("whole",))
+        out |= _shapes(positives, negatives, universe, _affixes(positives), (*FIRST_CUTS, "whole"))
     return list(out.items())
 
 
@@ -50,15 +64,17 @@ def _consistent(regex: Regex, positives: Sequence[str], negatives: Sequence[str]
     return not accepts_many(dfa, negatives).any() and not only_listed(dfa, own)
 
 
-def _shapes(positives: Sequence[str], negatives: Sequence[str], universe: CharSet, affixes: Sequence[tuple[str, str]]) -> dict[Regex, str]:
-    """The templates of every cut with each prefix and suffix of ``affixes`` kept."""
+def _shapes(
+    positives: Sequence[str], negatives: Sequence[str], universe: CharSet, affixes: Sequence[tuple[str, str]], cuts: Sequence[Cut]
+) -> dict[Regex, str]:
+    """The templates of the ``cuts`` with each prefix and suffix of ``affixes`` kept."""
     out: dict[Regex, str] = {}
     for prefix, suffix in affixes:
         ends = len(prefix) + len(suffix)
         core = [p[len(prefix) : len(p) - len(suffix)] for p in positives]
         against = [n[len(prefix) : len(n) - len(suffix)] for n in negatives if len(n) >= ends and n.startswith(prefix) and n.endswith(suffix)]
         kept = f", {prefix!r} and {suffix!r} kept" if ends else ""
-        for cut in SHAPE_CUTS:
+        for cut in cuts:
             for regex, how in template_hypotheses(core, against, universe, cut):
                 out.setdefault(concat(*(text_regex(a) for a in (prefix,) if a), regex, *(text_regex(a) for a in (suffix,) if a)), how + kept)
     return out
@@ -82,6 +98,19 @@ def prior_patterns(candidates: Sequence[tuple[DFA, str, Regex]], listed: DFA) ->
     """The ``candidates`` that are patterns of the prior (every run at its narrowest) and accept a
     string outside ``listed`` (the positives' own language)."""
     return [c for c in candidates if NARROWEST in c[1] and not only_listed(c[0], listed)]
+
+
+def listing_last(candidates: Iterable[_C], examples: Sequence[Counterexample], listed: DFA | None) -> Iterator[_C]:
+    """The ``candidates`` in order, except that those labeling every example right that accept no
+    string outside ``listed`` (the positives' own language; None: no such candidate is moved) come
+    after all others."""
+    later = []
+    for candidate in candidates:
+        if listed is not None and not misclassified(candidate[0], examples) and only_listed(candidate[0], listed):
+            later.append(candidate)
+        else:
+            yield candidate
+    yield from later
 
 
 def only_listed(dfa: DFA, listed: DFA) -> bool:

@@ -66,7 +66,6 @@ _Skeleton = tuple[str | int, ...]
 #: digits or of letters (``abcDEF12`` is two), or ``whole``: the whole string one run.
 Cut = Literal["word", "class", "letters", "whole"]
 CUTS: tuple[Cut, ...] = ("word", "class")  # the cuts a separated slot is written in (:mod:`.separated`)
-SHAPE_CUTS: tuple[Cut, ...] = (*CUTS, "letters", "whole")  # the cuts of a whole string (:mod:`.shapes`)
 _KINDS = {"class": (DIGITS, LOWER, UPPER), "letters": (DIGITS, LOWER | UPPER)}
 
 
