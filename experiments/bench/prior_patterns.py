@@ -10,16 +10,20 @@ longest suffix every positive shares are kept literal (*affixes*: none, prefix, 
 What is left of each positive is cut into *runs* (:data:`CUTS`): of one class each (digits, lower
 case, upper case), of digits or letters, of word characters, or the whole rest as one run; any
 other character (punctuation, space) is a literal of the *skeleton*. Every positive must have the
-same skeleton. Each run is then written as a class of :data:`KINDS` (digits, lower case, upper case,
-letters, word characters, any character) holding every value the positives show there,
-or as its value when all positives show the same one; repeated ``{m,n}`` with ``m`` and ``n``
-anywhere at or around the lengths shown (exactly, a range, ``+``, ``*``).
+same skeleton. A run where every positive shows the same value is that value (a fixed part stays
+literal); any other run is a class of :data:`KINDS` (digits, lower case, upper case, letters, word
+characters, any character) holding every value shown there, repeated ``{m,n}`` with ``m`` at most
+the shortest length shown and ``n`` at least the longest, or without bound (``+``, ``*``). A
+pattern must accept some string besides the positives: one that only lists them is no pattern.
 
 Whether *some* pattern of the prior labels the examples right is one check per cut and affix: a
-pattern that labels every negative right stays right when made narrower, and the narrowest pattern
-of a cut and affix is unique (each run as the smallest kind holding its values, which the kinds
-being nested makes unique, or its value; counted from the shortest value shown to the longest). It
-accepts every positive by construction, so it is consistent exactly when it accepts no negative.
+pattern that rejects every negative still does when made narrower, and the narrowest pattern of a
+cut and affix is unique (each varying run as the smallest kind holding its values, unique as the
+kinds are nested, counted from the shortest value shown to the longest). It accepts every positive
+by construction, so a pattern is consistent exactly when the narrowest rejects every negative and
+accepts another string. (Where the narrowest accepts no other string, because the values shown
+fill their classes, as ten one-digit positives fill ``[0-9]``, wider patterns are not looked for:
+no bench problem has such a run.)
 """
 
 from __future__ import annotations

@@ -45,15 +45,20 @@ FIRST_CUTS: tuple[Cut, ...] = ("word", "class", "letters")
 
 
 def shape_hypotheses(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:
-    """The templates of the :data:`FIRST_CUTS` of the positives as they are, and, unless one of
-    their patterns of the prior is consistent, those of the whole string and those of every cut with
-    the shared prefix, suffix, or both kept literal (distinct regexes). The later ones are guesses
-    where negatives do not ask for them: log lines of one century share ``20``, which a person
-    still writes as ``[0-9]{4}``; a ZIP code is ``[0-9]{5}(?:-[0-9]{4})?``, not ``[-0-9]{5,}``."""
+    """The templates of the :data:`FIRST_CUTS` of the positives as they are (distinct regexes);
+    unless the narrowest of a cut that gives every positive one skeleton is consistent, with the
+    shared prefix, suffix, or both kept literal too; and unless some pattern of the prior is
+    consistent by then, those of the whole string as one run too. The later ones are guesses where
+    negatives do not ask for them: log lines of one century share ``20``, which a person still
+    writes as ``[0-9]{4}``; a ZIP code is ``[0-9]{5}(?:-[0-9]{4})?``, not ``[-0-9]{5,}``."""
+    if not positives:
+        return []
     out = _shapes(positives, negatives, universe, [("", "")], FIRST_CUTS)
-    if positives and not any(NARROWEST in how and _consistent(regex, positives, negatives, universe) for regex, how in out.items()):
-        out |= _shapes(positives, negatives, universe, [("", "")], ("whole",))
-        out |= _shapes(positives, negatives, universe, _affixes(positives), (*FIRST_CUTS, "whole"))
+    alone = [f"template ({cut} runs {NARROWEST}, 1 skeletons" for cut in FIRST_CUTS]
+    if not any(how.startswith(tuple(alone)) and _consistent(regex, positives, negatives, universe) for regex, how in out.items()):
+        out |= _shapes(positives, negatives, universe, _affixes(positives), FIRST_CUTS)
+    if not any(NARROWEST in how and _consistent(regex, positives, negatives, universe) for regex, how in out.items()):
+        out |= _shapes(positives, negatives, universe, [("", ""), *_affixes(positives)], ("whole",))
     return list(out.items())
 
 
