@@ -456,12 +456,12 @@ def _templates(
     examples: Sequence[Counterexample], universe: CharSet, problems: list[str], separated: bool = False
 ) -> list[tuple[DFA, str, Regex]]:
     """The templates of the plain examples (:mod:`cegis.symbolic.merging.templates`, and with
-    ``separated``, for strings given up front, along a repeated separator,
-    :mod:`cegis.symbolic.merging.separated`), with their automata."""
+    ``separated``, for strings given up front, of more shapes, :mod:`.shapes`, and along a repeated
+    separator, :mod:`cegis.symbolic.merging.separated`), with their automata."""
     positives = [e.string for e in examples if isinstance(e, Example) and e.label]
     negatives = [e.string for e in examples if isinstance(e, Example) and not e.label]
     out = []
-    written = shape_hypotheses(positives, negatives, universe)
+    written = shape_hypotheses(positives, negatives, universe, given=separated)
     for regex, how in written + (separated_hypotheses(positives, negatives, universe) if separated else []):
         try:
             out.append((automaton_of(regex, universe), how, regex))

@@ -28,7 +28,7 @@ from typing import TypeVar
 from automata.dfa import DFA
 from automata.ops import accepts_many, difference, is_empty
 from cegis.symbolic.merging.scoring import CHECK_STATE_LIMIT, automaton_of
-from cegis.symbolic.merging.templates import NARROWEST, Cut, template_hypotheses
+from cegis.symbolic.merging.templates import CUTS, NARROWEST, Cut, template_hypotheses
 from regexlang.ast import Regex, concat, union
 from regexlang.ast import text as text_regex
 from oracle.clustered import misclassified
@@ -44,16 +44,21 @@ _C = TypeVar("_C", bound=tuple[DFA, str, Regex | None])
 FIRST_CUTS: tuple[Cut, ...] = ("word", "class", "letters")
 
 
-def shape_hypotheses(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:
+def shape_hypotheses(positives: Sequence[str], negatives: Sequence[str], universe: CharSet, given: bool = True) -> list[tuple[Regex, str]]:
     """The templates of the :data:`FIRST_CUTS` of the positives as they are (distinct regexes);
     unless the narrowest of a cut that gives every positive one skeleton is consistent, with the
     shared prefix, suffix, or both kept literal too; and unless some pattern of the prior is
     consistent by then, those of the whole string as one run too. The later ones are guesses where
     negatives do not ask for them: log lines of one century share ``20``, which a person still
-    writes as ``[0-9]{4}``; a ZIP code is ``[0-9]{5}(?:-[0-9]{4})?``, not ``[-0-9]{5,}``."""
+    writes as ``[0-9]{4}``; a ZIP code is ``[0-9]{5}(?:-[0-9]{4})?``, not ``[-0-9]{5,}``. Only for
+    strings ``given`` up front: in the learning loop a teacher's counterexamples correct a
+    template that is too general, and the first cuts of :data:`.templates.CUTS` are enough (KB13's
+    runs spent half again as long on the other shapes, which never fit its targets)."""
     if not positives:
         return []
-    out = _shapes(positives, negatives, universe, [("", "")], FIRST_CUTS)
+    out = _shapes(positives, negatives, universe, [("", "")], FIRST_CUTS if given else CUTS)
+    if not given:
+        return list(out.items())
     alone = [f"template ({cut} runs {NARROWEST}, 1 skeletons" for cut in FIRST_CUTS]
     if not any(how.startswith(tuple(alone)) and _consistent(regex, positives, negatives, universe) for regex, how in out.items()):
         out |= _shapes(positives, negatives, universe, _affixes(positives), FIRST_CUTS)
