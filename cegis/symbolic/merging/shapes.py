@@ -52,18 +52,18 @@ def shape_hypotheses(positives: Sequence[str], negatives: Sequence[str], univers
     negatives do not ask for them: log lines of one century share ``20``, which a person still
     writes as ``[0-9]{4}``; a ZIP code is ``[0-9]{5}(?:-[0-9]{4})?``, not ``[-0-9]{5,}``. Only for
     strings ``given`` up front: in the learning loop a teacher's counterexamples correct a
-    template that is too general, and the first cuts of :data:`.templates.CUTS` are enough (KB13's
+    template that is too general, and the templates of :data:`.templates.CUTS` are enough (KB13's
     runs spent half again as long on the other shapes, which never fit its targets)."""
     if not positives:
         return []
-    out = _shapes(positives, negatives, universe, [("", "")], FIRST_CUTS if given else CUTS)
+    out = _shapes(positives, negatives, universe, [("", "")], FIRST_CUTS if given else CUTS, given)
     if not given:
         return list(out.items())
     alone = [f"template ({cut} runs {NARROWEST}, 1 skeletons" for cut in FIRST_CUTS]
     if not any(how.startswith(tuple(alone)) and _consistent(regex, positives, negatives, universe) for regex, how in out.items()):
-        out |= _shapes(positives, negatives, universe, _affixes(positives), FIRST_CUTS)
+        out |= _shapes(positives, negatives, universe, _affixes(positives), FIRST_CUTS, given)
     if not any(NARROWEST in how and _consistent(regex, positives, negatives, universe) for regex, how in out.items()):
-        out |= _shapes(positives, negatives, universe, [("", ""), *_affixes(positives)], ("whole",))
+        out |= _shapes(positives, negatives, universe, [("", ""), *_affixes(positives)], ("whole",), given)
     return list(out.items())
 
 
@@ -75,9 +75,10 @@ def _consistent(regex: Regex, positives: Sequence[str], negatives: Sequence[str]
 
 
 def _shapes(
-    positives: Sequence[str], negatives: Sequence[str], universe: CharSet, affixes: Sequence[tuple[str, str]], cuts: Sequence[Cut]
+    positives: Sequence[str], negatives: Sequence[str], universe: CharSet, affixes: Sequence[tuple[str, str]], cuts: Sequence[Cut], given: bool
 ) -> dict[Regex, str]:
-    """The templates of the ``cuts`` with each prefix and suffix of ``affixes`` kept."""
+    """The templates of the ``cuts`` with each prefix and suffix of ``affixes`` kept (for strings
+    ``given`` up front, with every run at its narrowest too)."""
     out: dict[Regex, str] = {}
     for prefix, suffix in affixes:
         ends = len(prefix) + len(suffix)
@@ -85,7 +86,7 @@ def _shapes(
         against = [n[len(prefix) : len(n) - len(suffix)] for n in negatives if len(n) >= ends and n.startswith(prefix) and n.endswith(suffix)]
         kept = f", {prefix!r} and {suffix!r} kept" if ends else ""
         for cut in cuts:
-            for regex, how in template_hypotheses(core, against, universe, cut):
+            for regex, how in template_hypotheses(core, against, universe, cut, narrowest=given):
                 out.setdefault(concat(*(text_regex(a) for a in (prefix,) if a), regex, *(text_regex(a) for a in (suffix,) if a)), how + kept)
     return out
 

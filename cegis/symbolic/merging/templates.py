@@ -70,10 +70,11 @@ _KINDS = {"class": (DIGITS, LOWER, UPPER), "letters": (DIGITS, LOWER | UPPER)}
 
 
 def template_hypotheses(
-    positives: Sequence[str], negatives: Sequence[str], universe: CharSet, cut: Cut = "word"
+    positives: Sequence[str], negatives: Sequence[str], universe: CharSet, cut: Cut = "word", narrowest: bool = False
 ) -> list[tuple[Regex, str]]:
     """The templates of the positives: every run at one of the :data:`UNIFORM_LEVELS` of detail,
-    and every run as general as the negatives of its skeleton allow. Positives whose
+    every run as general as the negatives of its skeleton allow, and with ``narrowest`` every run at
+    its narrowest (:func:`_narrowest`, named :data:`NARROWEST` even where it is another too). Positives whose
     skeletons differ only in the separators before the first run or after the last share their
     runs (``-?[0-9]+\\.[0-9]+``); the template is the union of the skeletons with their common first
     and last parts written once, none when there are more than :data:`MOST_SKELETONS`."""
@@ -109,8 +110,9 @@ def template_hypotheses(
         longest = max(map(len, positives))
         horizon = {s: _horizon(s, groups[s], home, longest) for s in shapes}
         out.setdefault(template(horizon), f"template ({cut} runs counted, unbounded at the longest, {len(shapes)} skeletons{through})")
-        narrowest = {s: [_narrowest([r[i] for _, r, _ in groups[s]], home) for i in range(len(groups[s][0][1]))] for s in shapes}
-        out[template(narrowest)] = f"template ({cut} runs {NARROWEST}, {len(shapes)} skeletons{through})"  # named so, whatever else it is
+        if narrowest:
+            tightest = {s: [_narrowest([r[i] for _, r, _ in groups[s]], home) for i in range(len(groups[s][0][1]))] for s in shapes}
+            out[template(tightest)] = f"template ({cut} runs {NARROWEST}, {len(shapes)} skeletons{through})"
     return list(out.items())
 
 
