@@ -13,9 +13,13 @@ problem counts (a choice grex's user cannot make without the held-out strings). 
 held-out accuracy, exact equivalence with the gold regex, how many answers only list their
 positives (:func:`cegis.generalization.generalizes`: the literal alternation, which accepts nothing
 new), the median printed length over the gold regex's canonical print, the median and p95 seconds
-per problem, and on how many problems ours is ahead of grex's best (and behind it). Run:
+per problem, on how many problems ours is ahead of grex's best (and behind it), and how many of our
+answers list their positives though a pattern of the prior is consistent (:mod:`.prior_patterns`:
+a class-and-count pattern of the positives, checked against the negatives apart from the learner).
+With ``--seeds`` the practical examples are drawn again per seed (the held-out strings stay), so
+"ahead" is counted over more draws than the sixteen targets. Run:
 
-    python -m experiments.bench.examples [--sizes 5,20,100,500] [--split teste] [--limit N] [--workers 2]
+    python -m experiments.bench.examples [--sizes 5,20,100,500] [--seeds 0,1,2] [--split teste] [--limit N] [--workers 2]
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from cegis.generalization import generalizes
 from cegis.symbolic.passive import learn_regex
 from experiments.data_dir import DEFAULT_DATA_DIR
 from experiments.bench.example_tasks import BINARY, HAND_TASKS, HandTask
+from experiments.bench.prior_patterns import consistent_pattern
 from experiments.datasets.structured_regex import load_structured_regex
 from experiments.progress import reporting
 from oracle.mutations import one_edit
@@ -93,6 +98,7 @@ class Problem:
     negatives: tuple[str, ...]
     held_positives: tuple[str, ...]
     held_negatives: tuple[str, ...]
+    seed: int = 0  # of the draw of a practical problem's examples
 
 
 @attrs.frozen
@@ -106,6 +112,7 @@ class Answer:
     length_ratio: float
     seconds: float
     lists: bool = False  # the positives listed: accepts no other string
+    avoidable: bool = False  # listed though a pattern of the prior is consistent (:mod:`.prior_patterns`)
 
 
 def near_misses(dfa: DFA, strings: Sequence[str], count: int, rng: np.random.Generator) -> list[str]:
@@ -137,7 +144,7 @@ def practical_problems(size: int, seed: int = 0) -> list[Problem]:
         positives = sample_strings(dfa, size, rng, max_len=MAX_LEN, min_len=1)
         negatives = near_misses(dfa, sample_strings(dfa, 4 * size, rng, max_len=MAX_LEN, min_len=1), size, rng)
         held = held_out(dfa, 10_000 + index)
-        problems.append(Problem("practical", name, size, gold, tuple(positives), tuple(negatives), *held))
+        problems.append(Problem("practical", name, size, gold, tuple(positives), tuple(negatives), *held, seed=seed))
     return problems
 
 
@@ -184,7 +191,8 @@ def ours(problem: Problem) -> Answer:
     accuracy = _accuracy(accepts_many(dfa, problem.held_positives).tolist(), (~accepts_many(dfa, problem.held_negatives)).tolist())
     ratio = len(learned.regex) / max(1, canonical_length(problem.gold))
     lists = not generalizes(learned.tree, problem.positives, UNIVERSE)
-    return Answer("ours", learned.regex, accuracy, equivalent(dfa, gold), ratio, seconds, lists)
+    avoidable = lists and consistent_pattern(problem.positives, problem.negatives) is not None
+    return Answer("ours", learned.regex, accuracy, equivalent(dfa, gold), ratio, seconds, lists, avoidable)
 
 
 def grex_best(problem: Problem) -> Answer | None:
@@ -252,12 +260,14 @@ def _p95(values: Sequence[float]) -> float:
 
 def table(results: Sequence[tuple[Problem, Answer, Answer | None]]) -> str:
     """One row per source and size, ours beside grex's best; "ahead" counts the problems where
-    ours scores higher on the held-out strings than grex's best, "behind" lower."""
+    ours scores higher on the held-out strings than grex's best, "behind" lower; "fits" counts our
+    answers that list their positives though a pattern of the prior is consistent
+    (:func:`.prior_patterns.consistent_pattern`)."""
     groups: dict[tuple[str, int], list[tuple[Problem, Answer, Answer | None]]] = defaultdict(list)
     for result in results:
         groups[(result[0].source, result[0].size if result[0].source == "practical" else 0)].append(result)
     head = (
-        f"{'source':<17} {'size':>5} {'n':>4} | {'ours acc':>8} {'exact':>5} {'lists':>5} {'len x':>5} {'t p50':>6} {'t p95':>6}"
+        f"{'source':<17} {'size':>5} {'n':>4} | {'ours acc':>8} {'exact':>5} {'lists':>5} {'len x':>5} {'fits':>4} {'t p50':>6} {'t p95':>6}"
         f" | {'grex acc':>8} {'exact':>5} {'lists':>5} {'len x':>5} | {'ahead':>5} {'behind':>6}"
     )
     lines = [head, "-" * len(head)]
@@ -268,7 +278,7 @@ def table(results: Sequence[tuple[Problem, Answer, Answer | None]]) -> str:
         ahead = sum(r[2] is not None and r[1].accuracy > r[2].accuracy for r in rows)
         behind = sum(r[2] is not None and r[1].accuracy < r[2].accuracy for r in rows)
         lines.append(
-            f"{source:<17} {size or '':>5} {len(rows):>4} | {_cells(mine)} "
+            f"{source:<17} {size or '':>5} {len(rows):>4} | {_cells(mine)} {sum(a.avoidable for a in mine):>4} "
             f"{statistics.median(a.seconds for a in mine):>6.2f} {_p95([a.seconds for a in mine]):>6.2f} | {grex_cells} | {ahead:>5} {behind:>6}"
         )
     return "\n".join(lines)
@@ -289,7 +299,8 @@ def details(results: Sequence[tuple[Problem, Answer, Answer | None]]) -> str:
         if problem.source == "structured-regex":
             continue
         grex_text = f"{theirs.accuracy:.3f} {_clipped(theirs.text)}" if theirs is not None else "-"
-        lines.append(f"{problem.name:<15} {problem.size:>4}  ours {mine.accuracy:.3f} {_clipped(mine.text)}  |  grex {grex_text}")
+        name = f"{problem.name} s{problem.seed}" if problem.seed else problem.name
+        lines.append(f"{name:<15} {problem.size:>4}  ours {mine.accuracy:.3f} {_clipped(mine.text)}  |  grex {grex_text}")
     return "\n".join(lines)
 
 
@@ -299,14 +310,16 @@ def _clipped(text: str, most: int = 60) -> str:
 
 @click.command()
 @click.option("--sizes", default=",".join(map(str, SIZES)), show_default=True, help="practical: positives (= negatives) per problem")
+@click.option("--seeds", default="0", show_default=True, help="practical: draws of the examples (their held-out strings stay)")
 @click.option("--split", default="teste", show_default=True, help="StructuredRegex split (train, dev, testi, teste)")
 @click.option("--limit", type=int, default=None, help="first N StructuredRegex problems (default: all; 0: none)")
 @click.option("--tasks/--no-tasks", default=True, show_default=True, help="the tasks written by hand")
 @click.option("--workers", type=int, default=2, show_default=True)
 @click.option("--data", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True)
-def main(sizes: str, split: str, limit: int | None, tasks: bool, workers: int, data: Path) -> None:
+def main(sizes: str, seeds: str, split: str, limit: int | None, tasks: bool, workers: int, data: Path) -> None:
     """Learn from labeled strings, ours against grex, and print the table."""
-    problems = [p for size in map(int, sizes.split(",")) if size for p in practical_problems(size)]
+    draws = [int(seed) for seed in seeds.split(",")]
+    problems = [p for size in map(int, sizes.split(",")) if size for seed in draws for p in practical_problems(size, seed)]
     problems += hand_problems() if tasks else []
     if limit != 0:
         problems += structured_problems(data / "structured-regex", split, limit)

@@ -35,8 +35,8 @@ def test_the_binary_literals_are_scored_on_strings_drawn_from_the_gold() -> None
     assert binary.held_negatives and not any(re.fullmatch(BINARY.gold, s) for s in binary.held_negatives)
 
 
-def _answer(learner: str, accuracy: float, lists: bool) -> Answer:
-    return Answer(learner, "x", accuracy, False, 1.0, 0.1, lists)
+def _answer(learner: str, accuracy: float, lists: bool, avoidable: bool = False) -> Answer:
+    return Answer(learner, "x", accuracy, False, 1.0, 0.1, lists, avoidable)
 
 
 def test_the_table_counts_listing_answers_and_who_is_ahead() -> None:
@@ -44,12 +44,13 @@ def test_the_table_counts_listing_answers_and_who_is_ahead() -> None:
     problem = Problem("practical", "p", 5, gold, ("a",), ("b",), ("aa",), ("b",))
     results = [
         (problem, _answer("ours", 1.0, False), _answer("grex", 0.5, True)),
-        (problem, _answer("ours", 0.5, True), _answer("grex", 0.75, True)),
+        (problem, _answer("ours", 0.5, True, avoidable=True), _answer("grex", 0.75, True)),
         (problem, _answer("ours", 0.5, False), None),
     ]
     row = table(results).splitlines()[2].split()
     assert row[:3] == ["practical", "5", "3"]
     assert row[3] == "|" and row[6] == "1"  # ours: one answer lists its positives
+    assert row[8] == "1"  # though a pattern of the prior is consistent
     assert row[-2:] == ["1", "1"]  # ahead once, behind once
 
 
@@ -58,3 +59,18 @@ def test_ours_reports_an_answer_that_only_lists_its_positives() -> None:
     problem = Problem("tasks", "two words", 2, gold, ("abc", "xyzzy"), ("ab", "xy", "abcd"), ("abc",), ("x",))
     answer = ours(problem)
     assert answer.lists == (re.fullmatch(answer.text, "abd") is None and re.fullmatch(answer.text, "xyz") is None)
+
+
+def test_a_listing_answer_counts_as_avoidable_only_where_a_pattern_of_the_prior_fits() -> None:
+    # Six positives of one shape and near misses: [A-Z]{2}[0-9]{3}[A-Za-z]{1,3} is consistent, and
+    # ours must not list them; two words and their prefixes have no such pattern, and ours lists.
+    shaped = Problem(
+        "structured-regex", "shape", 6, parse("[A-Z]{2}[0-9]{3}[A-Za-z]{1,3}", "python"),
+        ("KD318q", "KD318X", "PW574mRT", "PW574mzb", "BN602Cd", "PW574mzE"),
+        ("BTR318QXN", "EM5Bsr", "KT78MTnf", "TZ17", "SNU52Uq"), ("AB123c",), ("AB12c",),
+    )  # fmt: skip
+    answer = ours(shaped)
+    assert not answer.lists and not answer.avoidable
+    words = Problem("tasks", "two words", 2, parse("abc|xyzzy", "python"), ("abc", "xyzzy"), ("ab", "xy", "abcd"), ("abc",), ("x",))
+    answer = ours(words)
+    assert answer.lists and not answer.avoidable

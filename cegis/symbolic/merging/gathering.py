@@ -19,7 +19,7 @@ import attrs
 from cegis.learner import Proposal
 from cegis.symbolic.merging.candidate import CHECK_STATE_LIMIT, Candidate, Found
 from cegis.symbolic.merging.evidence import Evidence, Family
-from cegis.symbolic.merging.families import anchored, factors, listing, separated, subsequence, templates
+from cegis.symbolic.merging.families import anchored, factors, listing, separated, shapes, subsequence, templates
 from cegis.symbolic.merging.families.classes import read_classes
 from cegis.symbolic.merging.families.prior import lifted
 from cegis.symbolic.merging.rounds.agreeing import agreeing
@@ -38,9 +38,9 @@ from regexlang.dialects import Dialect
 MOST_SPELLED_POSITIVES = 64
 
 #: The families of templates of plain examples: in the loop, and (with the learner's
-#: ``listing_cap``) of strings given up front, with those along a repeated separator.
+#: ``listing_cap``) of strings given up front: their shapes, and templates along a repeated separator.
 TEMPLATES: tuple[Family, ...] = (templates.candidates,)
-GIVEN: tuple[Family, ...] = (templates.given, separated.candidates)
+GIVEN: tuple[Family, ...] = (shapes.candidates, separated.candidates)
 
 #: The spelled families made again in agreement rounds with the strings the others imply.
 SPELLED: tuple[Family, ...] = (factors.candidates, anchored.candidates, subsequence.candidates)
@@ -104,7 +104,7 @@ def learn(
             known.update((e.string, e) for e in agreed.learned)
             candidates += {c.regex: c for c in agreed.kept}.values()  # each spelling once: the last made, where it came first
     rejected = refuted_automaton(refuted, universe)
-    proposal = proposed(candidates, examples, dialect, universe, learner, written, problems, earlier if agreements else None, draft, rejected)
+    proposal = proposed(candidates, examples, dialect, universe, learner, written, problems, earlier if agreements else None, draft, rejected, fitting)
     return proposal, tuple(known.values())
 
 

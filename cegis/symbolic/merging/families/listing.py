@@ -15,6 +15,7 @@ from automata.compile import compile_regex
 from automata.dfa import DFA
 from automata.errors import AutomataError
 from automata.minimize import minimize
+from automata.ops import difference, is_empty
 from cegis.symbolic.merging.candidate import CHECK_STATE_LIMIT, Candidate, Found, spelled
 from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families.classes import excluded
@@ -58,3 +59,8 @@ def all_but_negatives(evidence: Evidence) -> Found:
 def strings_of(examples: Sequence[Counterexample], universe: CharSet) -> DFA:
     """The strings any of ``examples`` stands for, as an automaton over ``universe``."""
     return compile_regex(any_of(*map(union_regex, examples)), universe, state_limit=CHECK_STATE_LIMIT)
+
+
+def only_listed(dfa: DFA, listed: DFA) -> bool:
+    """Whether ``dfa`` accepts no string outside ``listed`` (the positives' own language)."""
+    return is_empty(difference(dfa, listed, state_limit=CHECK_STATE_LIMIT))

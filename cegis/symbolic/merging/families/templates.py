@@ -5,7 +5,9 @@ punctuation. Each positive is cut into that *skeleton*; each run of a skeleton i
 values the positives show there, from general to specific: a class of the prior repeated without
 bound or counted (``[0-9]+``, ``[0-9]{5}``), per position (``[0-2][0-9]``), or by its first
 character (``0[1-9]|1[0-2]``). Runs are made specific, one at a time, only while negatives of their
-skeleton are accepted; a second set writes a run of a character the examples set apart as that
+skeleton are accepted; one more writing has every run at its narrowest (its value, or its class
+counted from the shortest value to the longest), for negatives that only runs narrowed together
+reject. A second set writes a run of a character the examples set apart as that
 character (:mod:`.classes`: ``h{3,}``, not ``[a-z]{3,}``). The templates compete with the merged
 hypotheses on description length."""
 
@@ -54,24 +56,34 @@ MOST_SPLIT = 3
 #: Most skeletons a template may list; past it the positives have no one shape.
 MOST_SKELETONS = 12
 
+#: How the writing of every run at its narrowest is named (:func:`_narrowest`).
+NARROWEST = "at their narrowest"
+
 #: A skeleton: separators as strings, runs as the number of their kind (:func:`_kind`).
 _Skeleton = tuple[str | int, ...]
 
-#: How finely positives are cut into runs: ``word`` runs of word characters, or ``class`` runs of
-#: one class each (digits, lower case, upper case: ``abcDEF12`` is three runs).
-Cut = Literal["word", "class"]
-CUTS: tuple[Cut, ...] = ("word", "class")
-_KINDS = (DIGITS, LOWER, UPPER)
+#: How finely positives are cut into runs: ``word`` runs of word characters, ``class`` runs of
+#: one class each (digits, lower case, upper case: ``abcDEF12`` is three runs), ``letters`` runs of
+#: digits or of letters (``abcDEF12`` is two), or ``whole``: the whole string one run.
+Cut = Literal["word", "class", "letters", "whole"]
+CUTS: tuple[Cut, ...] = ("word", "class")  # the cuts a separated slot is written in (:mod:`.separated`)
+_KINDS = {"class": (DIGITS, LOWER, UPPER), "letters": (DIGITS, LOWER | UPPER)}
 
 
 def template_hypotheses(
-    positives: Sequence[str], negatives: Sequence[str], universe: CharSet, cut: Cut = "word", evidence: int = NARROWING_EVIDENCE
+    positives: Sequence[str],
+    negatives: Sequence[str],
+    universe: CharSet,
+    cut: Cut = "word",
+    evidence: int = NARROWING_EVIDENCE,
+    narrowest: bool = False,
 ) -> list[tuple[Regex, str]]:
     """The templates of the positives: every run at one of the :data:`UNIFORM_LEVELS` of detail
     (narrowed below its class from ``evidence`` values, :data:`NARROWING_EVIDENCE` for strings
-    given up front), and every run as general as the negatives of its skeleton allow. Positives whose
-    skeletons differ only in the separators before the first run or after the last share their
-    runs (``-?[0-9]+\\.[0-9]+``); the template is the union of the skeletons with their common first
+    given up front), every run as general as the negatives of its skeleton allow, and with
+    ``narrowest`` every run at its narrowest (:func:`_narrowest`, named :data:`NARROWEST` even where
+    it is another too). Positives whose skeletons differ only in the separators before the first run
+    or after the last share their runs (``-?[0-9]+\\.[0-9]+``); the template is the union of the skeletons with their common first
     and last parts written once, none when there are more than :data:`MOST_SKELETONS`."""
     groups: dict[_Skeleton, list[tuple[str, list[str], str]]] = defaultdict(list)
     for string in positives:
@@ -105,7 +117,20 @@ def template_hypotheses(
         longest = max(map(len, positives))
         horizon = {s: _horizon(s, groups[s], home, longest) for s in shapes}
         out.setdefault(template(horizon), f"template ({cut} runs counted, unbounded at the longest, {len(shapes)} skeletons{through})")
+        if narrowest:
+            tightest = {s: [_narrowest([r[i] for _, r, _ in groups[s]], home) for i in range(len(groups[s][0][1]))] for s in shapes}
+            out[template(tightest)] = f"template ({cut} runs {NARROWEST}, {len(shapes)} skeletons{through})"
     return list(out.items())
+
+
+def _narrowest(values: Sequence[str], home: _Home) -> Regex:
+    """A run at its narrowest class-and-count writing: the value every positive shows there, or the
+    smallest class holding the values counted from the shortest to the longest. Fitting makes one
+    run more specific at a time and stops when no one run rejects more negatives; when only runs
+    narrowed together reject a negative, this writing still does."""
+    if len(set(values)) == 1:
+        return text_regex(values[0])
+    return _counted(values, False, home, bounded_below=True)
 
 
 def run_levels(values: Sequence[str], universe: CharSet) -> list[Regex]:
@@ -144,9 +169,9 @@ def _inferred(positives: Sequence[str], negatives: Sequence[str], universe: Char
 
 def _kind(char: str, cut: Cut) -> int:
     """The kind of run ``char`` belongs to under ``cut`` (-1: a separator)."""
-    if cut == "word":
-        return 0 if char in RUN_CHARS else -1
-    return next((k for k, chars in enumerate(_KINDS) if char in chars), -1)
+    if cut in ("word", "whole"):
+        return 0 if cut == "whole" or char in RUN_CHARS else -1
+    return next((k for k, chars in enumerate(_KINDS[cut]) if char in chars), -1)
 
 
 def _cut(string: str, cut: Cut) -> tuple[_Skeleton, str, list[str], str]:
@@ -398,20 +423,10 @@ def _common(options: Sequence[Sequence[Regex]], from_end: bool) -> int:
 def candidates(evidence: Evidence) -> Found:
     """The templates of the loop's examples at every cut (:data:`CUTS`), compiled: the family of
     templates (:class:`cegis.symbolic.merging.evidence.Family`). A run is narrowed below its class
-    from any number of values: the loop's first examples are random draws whose first proposal the
-    teacher refutes anyway, and read at their class (``[a-z]{2}`` for ``ao``) they drew
+    from any number of values (strings given up front are read by :mod:`.shapes`, which narrows
+    from :data:`NARROWING_EVIDENCE`): the loop's first examples are random draws whose first
+    proposal the teacher refutes anyway, and read at their class (``[a-z]{2}`` for ``ao``) they drew
     counterexamples from which held-out StructuredRegex runs of the paper's protocol never recovered."""
-    return _templates(evidence, 0)
-
-
-def given(evidence: Evidence) -> Found:
-    """The templates of strings given up front, at every cut: a run is narrowed below its class
-    only from :data:`NARROWING_EVIDENCE` values (fewer show the characters they happen to use)."""
-    return _templates(evidence, NARROWING_EVIDENCE)
-
-
-def _templates(evidence: Evidence, narrowing: int) -> Found:
-    """The templates at every cut, each run narrowed from ``narrowing`` values, compiled."""
     positives, negatives = evidence.plain
-    written = [t for cut in CUTS for t in template_hypotheses(positives, negatives, evidence.universe, cut, narrowing)]
+    written = [t for cut in CUTS for t in template_hypotheses(positives, negatives, evidence.universe, cut, evidence=0)]
     return spelled(written, evidence.universe, "templates")

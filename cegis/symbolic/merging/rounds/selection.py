@@ -12,7 +12,8 @@ listed, and bounded repetitions are unbounded where the prior prefers (:mod:`.un
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+import functools
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from automata.dfa import DFA
 from automata.errors import AutomataError, SizeLimitExceeded
@@ -21,7 +22,8 @@ from cegis.hypothesis import read_hypothesis
 from cegis.learner import Proposal, ProposalFailure
 from cegis.symbolic.merging.candidate import Candidate, automaton_of
 from cegis.symbolic.merging.evidence import representative
-from cegis.symbolic.merging.families.listing import LISTING
+from cegis.symbolic.merging.families.listing import LISTING, only_listed, strings_of
+from cegis.symbolic.merging.families.shapes import is_prior_pattern
 from cegis.symbolic.merging.families.runs import looped_runs
 from cegis.symbolic.merging.rounds.agreement import Agreements
 from cegis.symbolic.merging.rounds.printing import check, misses, printed, spelling
@@ -48,6 +50,7 @@ def proposed(
     earlier: Agreements | None = None,
     draft: bool = False,
     refuted: DFA | None = None,
+    prior: Sequence[Candidate] = (),
 ) -> Proposal:
     """The candidate of the shortest description (``written``: as plain examples read through the
     class prior are scored) whose printed regex labels every example right, or a typed failure
@@ -57,18 +60,28 @@ def proposed(
     never longer than the positives listed as alternatives: past that, the shortest consistent
     print, or the listing. With ``draft`` (and no listing to be shorter than) the hypothesis is
     printed quickly, as a draft (``Proposal.draft``). A candidate of the ``refuted`` language is
-    passed over."""
+    passed over. While a pattern of the prior among ``prior`` (candidates that label every example
+    right, :func:`.shapes.is_prior_pattern`) accepts more than the positives, a candidate that only
+    lists them comes last, the length cap is the shortest such pattern's spelling when that is
+    longer, and the listing is no answer."""
     problems = list(problems)
     positives = [representative(e) for e in examples if e.label]
     listed = written and learner.listing_cap and bool(positives) and earlier is None
     listing = unparse(any_of(*map(union_regex, (e for e in examples if e.label))), dialect, universe) if listed else ""
+    own = strings_of([e for e in examples if e.label], universe) if listed and prior else None
+    patterns = [c for c in prior if is_prior_pattern(c) and not only_listed(c.automaton, own)] if own is not None else []
     shortest: Proposal | None = None
     draft = draft and not listed  # a listing is compared with the readable print
+
+    @functools.cache
+    def cap() -> int:
+        return max(len(listing), min((len(spelling(c.regex, dialect, universe)) for c in patterns if c.regex is not None), default=0))
 
     def ranked(found: Sequence[Candidate]) -> list[Candidate]:
         return sorted(found, key=lambda c: description_length(c, positives, written))
 
-    for dfa, how, regex in ((c.automaton, c.how, c.regex) for c in _runs_looped(ranked(candidates), ranked, earlier)):
+    in_order = _listing_last(_runs_looped(ranked(candidates), ranked, earlier), examples, own if patterns else None)
+    for dfa, how, regex in ((c.automaton, c.how, c.regex) for c in in_order):
         if refuted is not None and equivalent(dfa, refuted):
             problems.append(f"{how}: the teacher rejected this language")
             continue
@@ -76,7 +89,7 @@ def proposed(
         if wrong:  # its print would be too (prints are exact), and printing costs far more than this
             problems.append(f"{how}: {misses(wrong)}")
             continue
-        if listed and regex is not None and len(spelling(regex, dialect, universe)) > len(listing):
+        if listed and regex is not None and len(spelled := spelling(regex, dialect, universe)) > len(listing) and len(spelled) > cap():
             # a template spelled longer than the list of its positives: not worth printing readably
             # (a path's template of a dozen shapes: half a minute over Unicode)
             problems.append(f"{how}: spelled longer than the positives listed")
@@ -96,13 +109,13 @@ def proposed(
             states = dfa.n_states - (dead_state(dfa) is not None)
             reasoning = f"{how} over {len(dfa.alphabet)} {learner.granularity}: {states} states"
             proposal = _carrying(text, dialect, universe, reasoning, drafted)
-            if not listed or len(text) <= len(listing):
+            if not listed or len(text) <= len(listing) or len(text) <= cap():
                 return proposal
             if shortest is None or len(text) < len(shortest.text):
                 shortest = proposal
             continue
         problems.append(f"{how}: {problem}")
-    if listed and check(listing, examples, dialect, universe) is None:
+    if listed and not patterns and check(listing, examples, dialect, universe) is None:
         return _carrying(listing, dialect, universe, "the positives listed (every shorter candidate failed)")
     return shortest or _failure("search_exhausted", "; ".join(problems) or "no merge order succeeded")
 
@@ -143,3 +156,16 @@ def _runs_looped(
             looped = [Candidate(d, f"{candidate.how}, {runs}", None, "runs") for d, runs in looped_runs(candidate.automaton)]
             yield from rank([c for c in looped if earlier is None or not earlier.implied(c.automaton)])
         yield candidate
+
+
+def _listing_last(candidates: Iterable[Candidate], examples: Sequence[Counterexample], listed: DFA | None) -> Iterator[Candidate]:
+    """The ``candidates`` in order, except that those labeling every example right that accept no
+    string outside ``listed`` (the positives' own language; None: no candidate is moved) come after
+    all others."""
+    later = []
+    for candidate in candidates:
+        if listed is not None and not misclassified(candidate.automaton, examples) and only_listed(candidate.automaton, listed):
+            later.append(candidate)
+        else:
+            yield candidate
+    yield from later
