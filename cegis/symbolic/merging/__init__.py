@@ -16,7 +16,9 @@ three rooms and a doorway between them:
     numba kernels (``_kernels``, ``_redblue_kernels``).
 
 ``families/`` — hypothesis families, one module each, named for what they find
-    :mod:`.families.templates` (fields and separators), :mod:`.families.separated` (fields along a
+    :mod:`.families.templates` (fields and separators, each field written by
+    :mod:`.families.run_writing`), :mod:`.families.shapes` (class-and-count shapes of strings
+    given up front, the patterns of the prior), :mod:`.families.separated` (fields along a
     repeated separator), :mod:`.families.factors` (shared factors, with :mod:`.families.sequences`
     for them in order, built on :mod:`.families.shared` and :mod:`.families.pieces`),
     :mod:`.families.anchored` (how strings start or end), :mod:`.families.subsequence` (classes in

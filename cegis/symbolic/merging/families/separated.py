@@ -31,7 +31,8 @@ from collections.abc import Callable, Sequence
 
 from cegis.symbolic.merging.candidate import Found, spelled
 from cegis.symbolic.merging.evidence import Evidence
-from cegis.symbolic.merging.families.templates import CUTS, MOST_VALUES, Cut, run_levels, template_hypotheses
+from cegis.symbolic.merging.families.run_writing import MOST_VALUES, run_levels
+from cegis.symbolic.merging.families.templates import CUTS, Cut, template_hypotheses
 from regexlang.ast import Chars, Concat, Epsilon, Optional, Plus, Regex, Repeat, Star, Union, concat, union
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
@@ -162,7 +163,7 @@ def _ladder(
     """Writings of one slot that accept all its ``values``, general to specific: anything but the
     ``excluded`` separator, the run templates of ``cut`` (to fit to negatives, not ``uniform``, for
     values of one run of word characters every level the templates fit a run to,
-    :func:`.templates.run_levels`), the values split again at an ``inner`` separator (all alike),
+    :func:`.run_writing.run_levels`), the values split again at an ``inner`` separator (all alike),
     the values listed; optional where a value is empty, the value itself when there is one."""
     return _ladder_of(tuple(sorted(set(values))), excluded, tuple(inner), universe, cut, uniform)
 
