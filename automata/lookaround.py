@@ -107,7 +107,7 @@ _TOP: Expr = _Not(_EMPTY)  # Σ*: every rest of the text
 
 def has_lookaround(regex: A.Regex) -> bool:
     """Whether ``regex`` holds a lookaround (then :func:`compile_lookarounds` compiles it)."""
-    return any(type(node) is A.Lookaround for node in _nodes(regex))
+    return any(type(node) is A.Lookaround for node in A.subtrees(regex))
 
 
 def compile_lookarounds(
@@ -240,7 +240,7 @@ class _Converter:
         if isinstance(node, A.Union):
             return _or(map(self.convert, node.options))
         if isinstance(node, (A.Intersection, A.Complement)):
-            if any(isinstance(inner, (A.Assertion, A.Lookaround)) for inner in _nodes(node)):
+            if any(isinstance(inner, (A.Assertion, A.Lookaround)) for inner in A.subtrees(node)):
                 raise UnsupportedRegex("zero-width assertions inside intersection or complement are not supported")
             if isinstance(node, A.Complement):
                 return _not(self.convert(node.inner))
@@ -260,14 +260,6 @@ class _Converter:
             end = _Test(assertions.CODE[A.AssertKind.TEXT_END])
             return _Look(_or([end, _cat(_Read(self.newline), end)]), False, False, 0)
         return _Test(assertions.CODE[node.kind])
-
-
-def _nodes(regex: A.Regex) -> Iterable[A.Regex]:
-    stack = [regex]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(A.children(node))
 
 
 class _Deriver:
@@ -291,7 +283,7 @@ class _Deriver:
         free = self.free_cache.get(residual)
         if free is None:
             free = self.free_cache[residual] = not any(
-                type(node) is _Test or (type(node) is _Look and node.behind) for node in _expressions(residual)
+                type(node) is _Test or (type(node) is _Look and node.behind) for node in A.walk(residual, _children)
             )
         return ((), True) if free else context
 
@@ -385,11 +377,3 @@ class _Deriver:
             residual = self.derive(residual, at, cls)
             at = self.push(at, cls)
         return residual
-
-
-def _expressions(expr: Expr) -> Iterable[Expr]:
-    stack = [expr]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(_children(node))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import enum
 import functools
+from collections.abc import Callable, Iterable, Iterator
 from typing import TypeAlias, TypeVar
 
 import attrs
@@ -242,6 +243,24 @@ def depth(regex: Regex) -> int:
         levels += 1
         frontier = [child for node in frontier if type(node) not in _LEAVES for child in children(node)]
     return levels
+
+
+_Node = TypeVar("_Node")
+
+
+def walk(root: _Node, children_of: Callable[[_Node], Iterable[_Node]]) -> Iterator[_Node]:
+    """``root`` and every node below it (``children_of`` gives a node's children), each before its
+    children, without recursion: any tree, such as a regex with :func:`children`."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(children_of(node))
+
+
+def subtrees(regex: Regex) -> Iterator[Regex]:
+    """``regex`` and every sub-expression in it, each before its parts."""
+    return walk(regex, children)
 
 
 def children(node: Regex) -> tuple[Regex, ...]:

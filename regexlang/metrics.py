@@ -21,19 +21,9 @@ explicit stack, so deeply nested generated regexes cannot hit Python's recursion
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from regexlang.ast import Chars, Plus, Regex, Repeat, Star, children
+from regexlang.ast import Chars, Plus, Regex, Repeat, Star, children, subtrees
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect, unparse
-
-
-def _nodes(regex: Regex) -> Iterator[Regex]:
-    stack = [regex]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(children(node))
 
 
 def _unbounded(node: Regex) -> bool:
@@ -68,14 +58,14 @@ def regex_length(regex: Regex, dialect: Dialect, universe: CharSet | None = None
 
 def node_count(regex: Regex) -> int:
     """The number of nodes of the tree."""
-    return sum(1 for _ in _nodes(regex))
+    return sum(1 for _ in subtrees(regex))
 
 
 def literals(regex: Regex) -> frozenset[str]:
     """The characters that occur as literals (one-character ``Chars`` nodes)."""
-    return frozenset(node.chars.first() for node in _nodes(regex) if isinstance(node, Chars) and node.chars.is_single())
+    return frozenset(node.chars.first() for node in subtrees(regex) if isinstance(node, Chars) and node.chars.is_single())
 
 
 def used_chars(regex: Regex) -> CharSet:
     """The union of every character set in the tree: literals, classes and ``.`` alike."""
-    return CharSet(interval for node in _nodes(regex) if isinstance(node, Chars) for interval in node.chars.intervals)
+    return CharSet(interval for node in subtrees(regex) if isinstance(node, Chars) for interval in node.chars.intervals)
