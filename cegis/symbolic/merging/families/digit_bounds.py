@@ -27,7 +27,9 @@ bound, and a superset of the limit's. With five two-digit values: a largest valu
 limit of 41 (``[0-4]``), 31 one of 79 (``[0-7]``), 36 or more none; with twenty, 23 gives 29
 (``[0-2]``) and 59 gives 74 (``[0-7]``); with sixty, 59 gives 63 (``[0-6]``). (Distinct values
 drawn from a uniform field are all at most ``V`` with lower probability still, so counting
-distinct values keeps the test conservative.)
+distinct values keeps the test conservative.) Where negatives ask for a field narrower than its
+class, the positions its positives show narrow it instead, as without the bound
+(:func:`.run_writing.bounded_default`): the bound speaks for fields no negative speaks about.
 
 Only digits: letters have no zero padding that says a field is a number. Only strings given up
 front (:mod:`.shapes`, :mod:`.separated`; ``significance`` 0 elsewhere): in the learning loop a
@@ -39,8 +41,8 @@ from collections.abc import Sequence
 
 from regexlang.charset import CharSet
 
-#: The probability, under the prior of uniform leading digits, below which the leading digits the
-#: positives show are read as a bound (and the confidence the bound written is not too low).
+#: The probability, under the prior of uniform values, below which the values the positives show
+#: are read as bounded (and the chance that the bound written is below the field's true bound).
 SIGNIFICANCE = 0.01
 
 
@@ -48,7 +50,7 @@ def value_bound(values: Sequence[int], width: int, significance: float = SIGNIFI
     """The largest value written for a field of ``width`` digits whose values are ``values``: the
     upper confidence limit of their bound, ``10^width - 1`` when they are no significant evidence
     of one."""
-    top = 10**width - 1
+    top = int(10**width) - 1  # int: a power of ints is typed Any
     if not values:
         return top
     seen, n = max(values), len(values)
@@ -71,5 +73,5 @@ def bounded_field(values: Sequence[str], significance: float = SIGNIFICANCE) -> 
     if not any(v.startswith("0") for v in distinct):
         return None
     width = widths.pop()
-    leading = value_bound([int(v) for v in distinct], width, significance) // 10 ** (width - 1)
+    leading = value_bound([int(v) for v in distinct], width, significance) // int(10 ** (width - 1))
     return CharSet.range("0", str(leading)) if leading < 9 else None
