@@ -25,7 +25,8 @@ three rooms and a doorway between them:
     order), :mod:`.families.listing` (the positives' own language, everything but the negatives),
     :mod:`.families.runs` (the listing's long runs looped); and the readings of plain examples
     through classes that families and rounds share: :mod:`.families.prior` (the classes people
-    write) and :mod:`.families.classes` (the classes the examples ask for).
+    write), :mod:`.families.classes` (the classes the examples ask for) and
+    :mod:`.families.digit_bounds` (the bounds a few zero-padded numbers show).
 
 ``rounds/`` — the rounds that make candidates again and choose among them
     :mod:`.rounds.merges` (one merge of a tree by every order), :mod:`.rounds.witnesses` (learning

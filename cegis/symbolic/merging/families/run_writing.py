@@ -4,8 +4,10 @@ The values the positives show in one run (``07``, ``12``, ``03``) are written as
 prior repeated without bound or counted (``[0-9]+``, ``[0-9]{2}``), per position (``[0-2][0-9]``), by
 the first character (``0[1-9]|1[0-2]``), as the values listed (``com|org``), or as the characters
 shown; a level written for every run alike narrows a run only from enough values, since a few
-values show the characters they happen to use. :func:`narrowest_run` is a run at its narrowest:
-its value, or its class counted from the shortest value to the longest."""
+values show the characters they happen to use, except that a zero-padded field of digits whose
+values show a bound has its leading digit bounded (``[0-4][0-9]``, :mod:`.digit_bounds`) in every
+writing, for strings given up front. :func:`narrowest_run` is a run at its narrowest: its value,
+or its class counted from the shortest value to the longest."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from cegis.symbolic.merging.families.digit_bounds import bounded_field
 from cegis.symbolic.merging.families.prior import DIGITS, LOWER, NAMED, UPPER
 from regexlang.ast import Chars, Epsilon, Optional, Plus, Regex, Repeat, Star, concat, union
 from regexlang.ast import text as text_regex
@@ -43,6 +46,18 @@ def run_levels(values: Sequence[str], universe: CharSet) -> list[Regex]:
     return levels(values, Home(universe), fitting=True)
 
 
+def bounded_default(run: Regex, values: Sequence[str], home: Home) -> Regex:
+    """``run`` as fitted to negatives on an unbounded ladder (:func:`levels`), except that a
+    zero-padded field fitted at its class counted, which no negative narrowed, is bounded where
+    its ``values`` show a bound at ``home``'s significance (:mod:`.digit_bounds`). Negatives that
+    the class accepts narrow a field to the positions its positives show (``[0-5][0-9]``), as
+    without the bound; fitting from the bound instead would stop at its wider confidence limit
+    (``[0-7][0-9]``), which already rejects them."""
+    if not home.significance:
+        return run
+    return counted_run(values, True, home) if run == counted_run(values, True, attrs.evolve(home, significance=0.0)) else run
+
+
 def narrowest_run(values: Sequence[str], home: Home) -> Regex:
     """A run at its narrowest class-and-count writing: the value every positive shows there, or the
     smallest class holding the values counted from the shortest to the longest. Fitting makes one
@@ -55,11 +70,14 @@ def narrowest_run(values: Sequence[str], home: Home) -> Regex:
 
 @attrs.frozen
 class Home:
-    """Where run classes come from: the universe and, when inferred from the examples
-    (:func:`.classes.inferred_classes`), the classes that set single characters apart."""
+    """Where run classes come from: the universe, when inferred from the examples
+    (:func:`.classes.inferred_classes`) the classes that set single characters apart, and the
+    significance at which a zero-padded field's leading digit is read as bounded
+    (:mod:`.digit_bounds`; 0: never)."""
 
     universe: CharSet
     classes: tuple[CharSet, ...] = ()
+    significance: float = 0.0
 
 
 def levels(values: Sequence[str], home: Home, fitting: bool = False, evidence: int = NARROWING_EVIDENCE) -> list[Regex]:
@@ -143,9 +161,15 @@ def _grouped(parts: Sequence[Regex]) -> Regex:
 
 def counted_run(values: Sequence[str], open_ended: bool, home: Home, bounded_below: bool = False) -> Regex:
     """The values as the smallest run class holding them (or their one character set apart),
-    repeated as their lengths say (:func:`_repeated`)."""
+    repeated as their lengths say (:func:`_repeated`); a zero-padded field of digits whose values
+    show its leading digit bounded (:func:`.digit_bounds.bounded_field`) with that digit bounded
+    (``[0-4][0-9]``)."""
     chars = CharSet.of("".join(values))
-    return _repeated(Chars(chars if _set_apart(chars, home) else _smallest(chars, home)), values, open_ended, bounded_below)
+    cls = chars if _set_apart(chars, home) else _smallest(chars, home)
+    bounded = bounded_field(values, home.significance) if home.significance and cls == DIGITS & home.universe else None
+    if bounded is not None:
+        return _grouped([Chars(bounded & home.universe), *[Chars(cls)] * (len(values[0]) - 1)])
+    return _repeated(Chars(cls), values, open_ended, bounded_below)
 
 
 def _repeated(cls: Regex, values: Sequence[str], open_ended: bool, bounded_below: bool = False) -> Regex:

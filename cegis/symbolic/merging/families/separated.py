@@ -18,7 +18,8 @@ repetition).
 
 The candidates are the first :data:`UNIFORM_LEVELS` levels for every slot alike, and the writing
 fitted to the negatives: slots made more specific a level at a time while that leaves fewer
-negatives accepted. Fitting tries dozens of writings, so negatives are matched with Python's ``re``
+negatives accepted (a zero-padded field that none narrowed bounded where its values show a bound,
+:func:`.run_writing.bounded_default`). Fitting tries dozens of writings, so negatives are matched with Python's ``re``
 (far cheaper than an automaton each); the learner checks the candidates exactly."""
 
 
@@ -31,7 +32,8 @@ from collections.abc import Callable, Sequence
 
 from cegis.symbolic.merging.candidate import Found, spelled
 from cegis.symbolic.merging.evidence import Evidence
-from cegis.symbolic.merging.families.run_writing import MOST_VALUES, run_levels
+from cegis.symbolic.merging.families.digit_bounds import SIGNIFICANCE
+from cegis.symbolic.merging.families.run_writing import MOST_VALUES, Home, bounded_default, run_levels
 from cegis.symbolic.merging.families.templates import CUTS, Cut, template_hypotheses
 from regexlang.ast import Chars, Concat, Epsilon, Optional, Plus, Regex, Repeat, Star, Union, concat, union
 from regexlang.ast import text as text_regex
@@ -65,6 +67,7 @@ def separated_hypotheses(positives: Sequence[str], negatives: Sequence[str], uni
     those that accept every positive and no negative (the others would only be compiled to be
     refused)."""
     found = separators(positives)
+    given = Home(universe, significance=SIGNIFICANCE)
     out: dict[Regex, str] = {}
     for separator in found:
         fields = [p.split(separator) for p in positives]
@@ -79,7 +82,7 @@ def separated_hypotheses(positives: Sequence[str], negatives: Sequence[str], uni
                 for level in range(UNIFORM_LEVELS):
                     uniform = build([ladder[min(level, len(ladder) - 1)] for ladder in alike])
                     out.setdefault(uniform, f"template (separated by {separator!r}, {name}, level {level})")
-                fitted = build(_fitted(ladders, build, negatives))
+                fitted = build([bounded_default(w, v, given) for w, v in zip(_fitted(ladders, build, negatives), slots)])
                 out.setdefault(fitted, f"template (separated by {separator!r}, {name}, {cut} runs fitted)")
     return [(regex, how) for regex, how in out.items() if _accepts_all(regex, positives) and not _accepts_any(regex, negatives)]
 
@@ -180,7 +183,7 @@ def _ladder_of(
     if not uniform and all(_WORD.fullmatch(v) for v in filled):
         options += run_levels(filled, universe)
     else:
-        options += [regex for regex, _ in template_hypotheses(filled, (), universe, cut)]
+        options += [regex for regex, _ in template_hypotheses(filled, (), universe, cut, significance=SIGNIFICANCE if uniform else 0.0)]
     for separator in inner:
         if any(separator in v for v in filled):
             split = [v.split(separator) for v in filled]

@@ -18,14 +18,16 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Literal
 
+import attrs
 import numpy as np
 
 from automata.ops import accepts_many
 from cegis.symbolic.merging.candidate import Found, automaton_of, spelled
 from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families.classes import inferred_classes
+from cegis.symbolic.merging.families.digit_bounds import SIGNIFICANCE
 from cegis.symbolic.merging.families.prior import DIGITS, LOWER, NAMED, UPPER
-from cegis.symbolic.merging.families.run_writing import NARROWING_EVIDENCE, Home, counted_run, levels, narrowest_run
+from cegis.symbolic.merging.families.run_writing import NARROWING_EVIDENCE, Home, bounded_default, counted_run, levels, narrowest_run
 from oracle.examples import Example
 from regexlang.ast import Epsilon, Optional, Regex, concat, union
 from regexlang.ast import text as text_regex
@@ -62,10 +64,14 @@ def template_hypotheses(
     cut: Cut = "word",
     evidence: int = NARROWING_EVIDENCE,
     narrowest: bool = False,
+    significance: float = SIGNIFICANCE,
 ) -> list[tuple[Regex, str]]:
     """The templates of the positives: every run at one of the :data:`UNIFORM_LEVELS` of detail
     (narrowed below its class from ``evidence`` values, :data:`NARROWING_EVIDENCE` for strings
-    given up front), every run as general as the negatives of its skeleton allow, and with
+    given up front, and a zero-padded field's leading digit bounded where the values show a bound
+    at ``significance``, :mod:`.digit_bounds`), every run as general as the negatives of its
+    skeleton allow (a field that none narrowed bounded as at the uniform levels,
+    :func:`.run_writing.bounded_default`), and with
     ``narrowest`` every run at its narrowest (:func:`narrowest_run`, named :data:`NARROWEST` even where
     it is another too). Positives whose skeletons differ only in the separators before the first run
     or after the last share their runs (``-?[0-9]+\\.[0-9]+``); the template is the union of the skeletons with their common first
@@ -90,14 +96,16 @@ def template_hypotheses(
 
     out: dict[Regex, str] = {}
     inferred = _inferred(positives, negatives, universe)
-    for home in (Home(universe), *([Home(universe, inferred)] if len(inferred) > 1 else [])):
+    for home in (Home(universe, (), significance), *([Home(universe, inferred, significance)] if len(inferred) > 1 else [])):
         through = ", through inferred classes" if home.classes else ""
+        unbounded = attrs.evolve(home, significance=0.0)  # negatives narrow a field to what its positives show
         ladders = {s: [levels([r[i] for _, r, _ in groups[s]], home, evidence=evidence) for i in range(len(groups[s][0][1]))] for s in shapes}
         for level in range(UNIFORM_LEVELS):
             uniform = {s: [ladder[min(level, len(ladder) - 1)] for ladder in ladders[s]] for s in shapes}
             out.setdefault(template(uniform), f"template ({cut} runs at level {level}, {len(shapes)} skeletons{through})")
-        steps = {s: [levels([r[i] for _, r, _ in groups[s]], home, fitting=True) for i in range(len(groups[s][0][1]))] for s in shapes}
-        fitted = {s: _fitted(steps[s], against[s], universe) for s in shapes}
+        columns = {s: [[r[i] for _, r, _ in groups[s]] for i in range(len(groups[s][0][1]))] for s in shapes}
+        steps = {s: [levels(column, unbounded, fitting=True) for column in columns[s]] for s in shapes}
+        fitted = {s: [bounded_default(run, column, home) for run, column in zip(_fitted(steps[s], against[s], universe), columns[s])] for s in shapes}
         out.setdefault(template(fitted), f"template ({cut} runs fitted, {len(shapes)} skeletons{through})")
         longest = max(map(len, positives))
         horizon = {s: _horizon(s, groups[s], home, longest) for s in shapes}
@@ -226,7 +234,9 @@ def candidates(evidence: Evidence) -> Found:
     from any number of values (strings given up front are read by :mod:`.shapes`, which narrows
     from :data:`NARROWING_EVIDENCE`): the loop's first examples are random draws whose first
     proposal the teacher refutes anyway, and read at their class (``[a-z]{2}`` for ``ao``) they drew
-    counterexamples from which held-out StructuredRegex runs of the paper's protocol never recovered."""
+    counterexamples from which held-out StructuredRegex runs of the paper's protocol never recovered.
+    No field's leading digit is bounded from the digits shown (:mod:`.digit_bounds`): a teacher's
+    counterexamples show a bound where the target has one."""
     positives, negatives = evidence.plain
-    written = [t for cut in CUTS for t in template_hypotheses(positives, negatives, evidence.universe, cut, evidence=0)]
+    written = [t for cut in CUTS for t in template_hypotheses(positives, negatives, evidence.universe, cut, evidence=0, significance=0.0)]
     return spelled(written, evidence.universe, "templates")
