@@ -36,12 +36,15 @@ CHECK_STATE_LIMIT = 20_000
 class Candidate:
     """A hypothesis the learner may propose: its (minimal) automaton, how it was found (the family
     and the details that tell it from its siblings, as the proposal's reasoning says it), its regex
-    when a family spelled one (else ``None``: the automaton is printed), and the family that made it."""
+    when a family spelled one (else ``None``: the automaton is printed), the family that made it,
+    and whether it is a *pattern of the prior* (:mod:`.families.shapes`: every run at its narrowest
+    class and count), which an answer that only lists the positives never beats."""
 
     automaton: DFA
     how: str
     regex: Regex | None = None
     family: str = "merging"
+    prior_pattern: bool = False
 
 
 @attrs.frozen

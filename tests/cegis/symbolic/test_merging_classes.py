@@ -133,7 +133,7 @@ def test_a_run_is_written_with_the_character_the_examples_set_apart() -> None:
     edits = ((p, int(i), str(rng.choice(sorted(WORD)))) for p in positives for i in rng.integers(0, len(p), 3))
     misses = (miss for p, i, c in edits for miss in (p[:i] + c + p[i + 1 :], p[:i] + p[i] + p[i:], p[:i] + p[i + 1 :]))
     negatives = [n for n in misses if not re.fullmatch(target, n)]
-    texts = {unparse(r, "extended", WORD) for cut in ("word", "class") for r, _ in template_hypotheses(positives, negatives, WORD, cut)}
+    texts = {unparse(t.regex, "extended", WORD) for cut in ("word", "class") for t in template_hypotheses(positives, negatives, WORD, cut)}
     assert target in texts
 
 

@@ -102,14 +102,14 @@ def test_lifted_positives_never_take_in_a_negative() -> None:
 
 def test_templates_list_a_few_values_shown_often() -> None:
     mails = [f"{user}@{host}.{tld}" for user, host, tld in zip("abcdefgh", "pqrstuvw", ["com", "org", "net", "com"] * 2)]
-    texts = [unparse(regex, "python", ASCII) for regex, _ in template_hypotheses(mails, [], ASCII)]
+    texts = [unparse(t.regex, "python", ASCII) for t in template_hypotheses(mails, [], ASCII)]
     assert "[a-z]@[a-z]\\.(?:com|net|org)" in texts
 
 
 def test_a_run_as_long_as_the_longest_string_allows_is_unbounded() -> None:
     # The teacher's strings end at 32 characters: [a-z]{1,28} is what they show, not the run's bound.
     positives = ["AbC", "ABcdC", "Qxyz" + "q" * 10 + "RS", "M" + "k" * 30 + "N", "Pa" + "b" * 5 + "Z", "XYhhY"]
-    texts = {unparse(r, "python", ASCII) for r, _ in template_hypotheses(positives, ["abc", "ABC"], ASCII, "class")}
+    texts = {unparse(t.regex, "python", ASCII) for t in template_hypotheses(positives, ["abc", "ABC"], ASCII, "class")}
     assert "[A-Z]{1,2}[a-z]+[A-Z]{1,2}" in texts  # the upper-case runs stay counted
 
 

@@ -183,7 +183,7 @@ def _ladder_of(
     if not uniform and all(_WORD.fullmatch(v) for v in filled):
         options += run_levels(filled, universe)
     else:
-        options += [regex for regex, _ in template_hypotheses(filled, (), universe, cut, significance=SIGNIFICANCE if uniform else 0.0)]
+        options += [t.regex for t in template_hypotheses(filled, (), universe, cut, significance=SIGNIFICANCE if uniform else 0.0)]
     for separator in inner:
         if any(separator in v for v in filled):
             split = [v.split(separator) for v in filled]

@@ -13,8 +13,8 @@ the others are fitted as what they leave.
 
 The writings with every run at its narrowest (its value where every positive shows the same, else
 its class counted from the shortest value to the longest) are the *patterns of the prior*
-(:func:`is_prior_pattern`): when one of them labels every example right and accepts more than the
-positives (:func:`.listing.only_listed`), some pattern of the prior is consistent, and an answer
+(marked :attr:`.candidate.Candidate.prior_pattern`): when one of them labels every example right
+and accepts more than the positives (:func:`.listing.only_listed`), some pattern of the prior is consistent, and an answer
 that only lists the positives is passed over whatever its length
 (:func:`cegis.symbolic.merging.rounds.selection.proposed`). A single positive, or positives that
 differ only where no class is counted, have no such pattern. Only for strings given up front: in
@@ -27,11 +27,13 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+import attrs
+
 from automata.ops import accepts_many
-from cegis.symbolic.merging.candidate import Candidate, Found, automaton_of, spelled
+from cegis.symbolic.merging.candidate import Found, automaton_of, spelled
 from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families.listing import only_listed
-from cegis.symbolic.merging.families.templates import NARROWEST, Cut, template_hypotheses
+from cegis.symbolic.merging.families.templates import Cut, Template, template_hypotheses
 from regexlang.ast import Regex, concat, union
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
@@ -46,10 +48,13 @@ def candidates(evidence: Evidence) -> Found:
     """The shapes of the plain examples, compiled: the family of shapes
     (:class:`cegis.symbolic.merging.evidence.Family`)."""
     positives, negatives = evidence.plain
-    return spelled(shape_hypotheses(positives, negatives, evidence.universe), evidence.universe, "shapes")
+    shapes = shape_hypotheses(positives, negatives, evidence.universe)
+    found = spelled([(t.regex, t.how) for t in shapes], evidence.universe, "shapes")
+    patterns = {t.regex for t in shapes if t.narrowest}
+    return attrs.evolve(found, candidates=tuple(attrs.evolve(c, prior_pattern=c.regex in patterns) for c in found.candidates))
 
 
-def shape_hypotheses(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:
+def shape_hypotheses(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[Template]:
     """The templates of the :data:`FIRST_CUTS` of the positives as they are (distinct regexes);
     unless the narrowest of a cut that gives every positive one skeleton is consistent, with the
     shared prefix, suffix, or both kept literal too; and unless some pattern of the prior is
@@ -59,12 +64,11 @@ def shape_hypotheses(positives: Sequence[str], negatives: Sequence[str], univers
     if not positives:
         return []
     out = _shapes(positives, negatives, universe, [("", "")], FIRST_CUTS)
-    alone = [f"template ({cut} runs {NARROWEST}, 1 skeletons" for cut in FIRST_CUTS]
-    if not any(how.startswith(tuple(alone)) and _consistent(regex, positives, negatives, universe) for regex, how in out.items()):
+    if not any(t.narrowest and t.skeletons == 1 and _consistent(t.regex, positives, negatives, universe) for t in out.values()):
         out |= _shapes(positives, negatives, universe, _affixes(positives), FIRST_CUTS)
-    if not any(NARROWEST in how and _consistent(regex, positives, negatives, universe) for regex, how in out.items()):
+    if not any(t.narrowest and _consistent(t.regex, positives, negatives, universe) for t in out.values()):
         out |= _shapes(positives, negatives, universe, [("", ""), *_affixes(positives)], ("whole",))
-    return list(out.items())
+    return list(out.values())
 
 
 def _consistent(regex: Regex, positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> bool:
@@ -76,18 +80,19 @@ def _consistent(regex: Regex, positives: Sequence[str], negatives: Sequence[str]
 
 def _shapes(
     positives: Sequence[str], negatives: Sequence[str], universe: CharSet, affixes: Sequence[tuple[str, str]], cuts: Sequence[Cut]
-) -> dict[Regex, str]:
+) -> dict[Regex, Template]:
     """The templates of the ``cuts``, with every run at its narrowest too, with each prefix and
     suffix of ``affixes`` kept."""
-    out: dict[Regex, str] = {}
+    out: dict[Regex, Template] = {}
     for prefix, suffix in affixes:
         ends = len(prefix) + len(suffix)
         core = [p[len(prefix) : len(p) - len(suffix)] for p in positives]
         against = [n[len(prefix) : len(n) - len(suffix)] for n in negatives if len(n) >= ends and n.startswith(prefix) and n.endswith(suffix)]
         kept = f", {prefix!r} and {suffix!r} kept" if ends else ""
         for cut in cuts:
-            for regex, how in template_hypotheses(core, against, universe, cut, narrowest=True):
-                out.setdefault(concat(*(text_regex(a) for a in (prefix,) if a), regex, *(text_regex(a) for a in (suffix,) if a)), how + kept)
+            for t in template_hypotheses(core, against, universe, cut, narrowest=True):
+                regex = concat(*(text_regex(a) for a in (prefix,) if a), t.regex, *(text_regex(a) for a in (suffix,) if a))
+                out.setdefault(regex, attrs.evolve(t, regex=regex, how=t.how + kept))
     return out
 
 
@@ -104,7 +109,3 @@ def _affixes(positives: Sequence[str]) -> list[tuple[str, str]]:
 def _suffix(strings: Sequence[str]) -> str:
     return os.path.commonprefix([s[::-1] for s in strings])[::-1]
 
-
-def is_prior_pattern(candidate: Candidate) -> bool:
-    """Whether ``candidate`` is a pattern of the prior: a shape with every run at its narrowest."""
-    return NARROWEST in candidate.how

@@ -43,8 +43,6 @@ UNIFORM_LEVELS = 2
 #: Most skeletons a template may list; past it the positives have no one shape.
 MOST_SKELETONS = 12
 
-#: How the writing of every run at its narrowest is named (:func:`narrowest_run`).
-NARROWEST = "at their narrowest"
 
 #: A skeleton: separators as strings, runs as the number of their kind (:func:`_kind`).
 _Skeleton = tuple[str | int, ...]
@@ -57,6 +55,17 @@ CUTS: tuple[Cut, ...] = ("word", "class")  # the cuts a separated slot is writte
 _KINDS = {"class": (DIGITS, LOWER, UPPER), "letters": (DIGITS, LOWER | UPPER)}
 
 
+@attrs.frozen
+class Template:
+    """One template: its regex, how it was written (as a proposal's reasoning says it), the number
+    of skeletons it unites, and whether every run is at its narrowest (:func:`narrowest_run`)."""
+
+    regex: Regex
+    how: str
+    skeletons: int
+    narrowest: bool = False
+
+
 def template_hypotheses(
     positives: Sequence[str],
     negatives: Sequence[str],
@@ -65,15 +74,15 @@ def template_hypotheses(
     evidence: int = NARROWING_EVIDENCE,
     narrowest: bool = False,
     significance: float = SIGNIFICANCE,
-) -> list[tuple[Regex, str]]:
+) -> list[Template]:
     """The templates of the positives: every run at one of the :data:`UNIFORM_LEVELS` of detail
     (narrowed below its class from ``evidence`` values, :data:`NARROWING_EVIDENCE` for strings
     given up front, and a zero-padded field's leading digit bounded where the values show a bound
     at ``significance``, :mod:`.digit_bounds`), every run as general as the negatives of its
     skeleton allow (a field that none narrowed bounded as at the uniform levels,
     :func:`.run_writing.bounded_default`), and with
-    ``narrowest`` every run at its narrowest (:func:`narrowest_run`, named :data:`NARROWEST` even where
-    it is another too). Positives whose skeletons differ only in the separators before the first run
+    ``narrowest`` every run at its narrowest (:func:`narrowest_run`, marked so even where it is
+    another too). Positives whose skeletons differ only in the separators before the first run
     or after the last share their runs (``-?[0-9]+\\.[0-9]+``); the template is the union of the skeletons with their common first
     and last parts written once, none when there are more than :data:`MOST_SKELETONS`."""
     groups: dict[_Skeleton, list[tuple[str, list[str], str]]] = defaultdict(list)
@@ -94,26 +103,34 @@ def template_hypotheses(
         parts = [[_affix(ends[s][0]), *_written(s, chosen[s]), _affix(ends[s][1])] for s in shapes]
         return _factored([[part for part in option if part != Epsilon()] for option in parts])
 
-    out: dict[Regex, str] = {}
+    out: dict[Regex, Template] = {}
+
+    def add(chosen: dict[_Skeleton, list[Regex]], written: str, home: Home, narrowest: bool = False) -> None:
+        """The template of the ``chosen`` runs, unless one of its language came first (the
+        narrowest writing is marked so whichever came first)."""
+        regex = template(chosen)
+        through = ", through inferred classes" if home.classes else ""
+        if narrowest or regex not in out:
+            out[regex] = Template(regex, f"template ({cut} runs {written}, {len(shapes)} skeletons{through})", len(shapes), narrowest)
+
     inferred = _inferred(positives, negatives, universe)
     for home in (Home(universe, (), significance), *([Home(universe, inferred, significance)] if len(inferred) > 1 else [])):
-        through = ", through inferred classes" if home.classes else ""
         unbounded = attrs.evolve(home, significance=0.0)  # negatives narrow a field to what its positives show
         ladders = {s: [levels([r[i] for _, r, _ in groups[s]], home, evidence=evidence) for i in range(len(groups[s][0][1]))] for s in shapes}
         for level in range(UNIFORM_LEVELS):
             uniform = {s: [ladder[min(level, len(ladder) - 1)] for ladder in ladders[s]] for s in shapes}
-            out.setdefault(template(uniform), f"template ({cut} runs at level {level}, {len(shapes)} skeletons{through})")
+            add(uniform, f"at level {level}", home)
         columns = {s: [[r[i] for _, r, _ in groups[s]] for i in range(len(groups[s][0][1]))] for s in shapes}
         steps = {s: [levels(column, unbounded, fitting=True) for column in columns[s]] for s in shapes}
         fitted = {s: [bounded_default(run, column, home) for run, column in zip(_fitted(steps[s], against[s], universe), columns[s])] for s in shapes}
-        out.setdefault(template(fitted), f"template ({cut} runs fitted, {len(shapes)} skeletons{through})")
+        add(fitted, "fitted", home)
         longest = max(map(len, positives))
         horizon = {s: _horizon(s, groups[s], home, longest) for s in shapes}
-        out.setdefault(template(horizon), f"template ({cut} runs counted, unbounded at the longest, {len(shapes)} skeletons{through})")
+        add(horizon, "counted, unbounded at the longest", home)
         if narrowest:
             tightest = {s: [narrowest_run([r[i] for _, r, _ in groups[s]], home) for i in range(len(groups[s][0][1]))] for s in shapes}
-            out[template(tightest)] = f"template ({cut} runs {NARROWEST}, {len(shapes)} skeletons{through})"
-    return list(out.items())
+            add(tightest, "at their narrowest", home, narrowest=True)
+    return list(out.values())
 
 
 def _horizon(skeleton: _Skeleton, shown: Sequence[tuple[str, list[str], str]], home: Home, longest: int) -> list[Regex]:
@@ -238,5 +255,5 @@ def candidates(evidence: Evidence) -> Found:
     No field's leading digit is bounded from the digits shown (:mod:`.digit_bounds`): a teacher's
     counterexamples show a bound where the target has one."""
     positives, negatives = evidence.plain
-    written = [t for cut in CUTS for t in template_hypotheses(positives, negatives, evidence.universe, cut, evidence=0, significance=0.0)]
+    written = [(t.regex, t.how) for cut in CUTS for t in template_hypotheses(positives, negatives, evidence.universe, cut, evidence=0, significance=0.0)]
     return spelled(written, evidence.universe, "templates")

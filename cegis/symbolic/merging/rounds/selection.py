@@ -23,7 +23,6 @@ from cegis.learner import Proposal, ProposalFailure
 from cegis.symbolic.merging.candidate import Candidate, automaton_of
 from cegis.symbolic.merging.evidence import representative
 from cegis.symbolic.merging.families.listing import LISTING, only_listed, strings_of
-from cegis.symbolic.merging.families.shapes import is_prior_pattern
 from cegis.symbolic.merging.families.runs import looped_runs
 from cegis.symbolic.merging.rounds.agreement import Agreements
 from cegis.symbolic.merging.rounds.printing import check, misses, printed, spelling
@@ -61,7 +60,7 @@ def proposed(
     print, or the listing. With ``draft`` (and no listing to be shorter than) the hypothesis is
     printed quickly, as a draft (``Proposal.draft``). A candidate of the ``refuted`` language is
     passed over. While a pattern of the prior among ``prior`` (candidates that label every example
-    right, :func:`.shapes.is_prior_pattern`) accepts more than the positives, a candidate that only
+    right, :attr:`.Candidate.prior_pattern`) accepts more than the positives, a candidate that only
     lists them comes last, the length cap is the shortest such pattern's spelling when that is
     longer, and the listing is no answer."""
     problems = list(problems)
@@ -69,7 +68,7 @@ def proposed(
     listed = written and learner.listing_cap and bool(positives) and earlier is None
     listing = unparse(any_of(*map(union_regex, (e for e in examples if e.label))), dialect, universe) if listed else ""
     own = strings_of([e for e in examples if e.label], universe) if listed and prior else None
-    patterns = [c for c in prior if is_prior_pattern(c) and not only_listed(c.automaton, own)] if own is not None else []
+    patterns = [c for c in prior if c.prior_pattern and not only_listed(c.automaton, own)] if own is not None else []
     shortest: Proposal | None = None
     draft = draft and not listed  # a listing is compared with the readable print
 
