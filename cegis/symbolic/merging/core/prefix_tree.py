@@ -59,7 +59,7 @@ def prefix_tree(
     while True:
         alphabet = symbol_alphabet(examples, universe, granularity, refine)
         encode = encoder(alphabet)
-        encoded = [(e, w) for e, w in ((e, encode(e)) for e in examples) if w is not None]
+        encoded = [(e, w) for e, w in zip(examples, map(encode, examples)) if w is not None]
         words = [w for _, w in encoded]
         represented = [] if reading == "tied" else [i for i, w in enumerate(words) if i not in spelled and w.combinations > 1]
         in_tree = list(words)

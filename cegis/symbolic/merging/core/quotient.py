@@ -8,6 +8,7 @@ package's one mutable object; it lives inside one learner call and never escapes
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
@@ -22,6 +23,10 @@ __all__ = ["ACCEPT", "REJECT", "UNKNOWN", "LabelConflict", "Quotient"]
 
 #: Most tree nodes a prefix tree may have (its arrays are sized up front).
 MAX_NODES = 500_000
+
+#: What the tree reads of each word, fetched in C (``map``): trees of thousands of words are built
+#: again in every round.
+_POSITIONS, _COMBINATIONS, _LARGEST, _LABEL = (operator.attrgetter(name) for name in ("positions", "combinations", "largest", "label"))
 
 #: The arrays with a row per tree node.
 _PER_NODE = ("succ", "parent", "label", "depth", "labeled_by")
@@ -68,16 +73,22 @@ class Quotient:
         takes more than ``spell_limit`` words. Raises :class:`LabelConflict` when a spelled word
         meets a differently labeled one (``inserting`` is then that word), and ``ValueError`` when
         the tree would pass :data:`MAX_NODES` nodes."""
-        capacity = 1 + sum(
-            len(word.positions) * (word.combinations if index in spelled or word.combinations <= spell_limit else 1)
-            for index, word in enumerate(words)
+        several = [index for index, combinations in enumerate(map(_COMBINATIONS, words)) if combinations > 1]
+        tied = [index for index in several if index not in spelled]
+        capacity = 1 + sum(map(len, map(_POSITIONS, words))) + sum(
+            len(words[index].positions) * (words[index].combinations - 1)
+            for index in several
+            if index in spelled or words[index].combinations <= spell_limit
         )
         if capacity > MAX_NODES:
             raise ValueError(f"the prefix tree would have up to {capacity} nodes (limit {MAX_NODES})")
-        tree = cls(capacity, 1 + max([0, *(word.largest for word in words)]))
-        literal = [index for index, word in enumerate(words) if index in spelled or word.combinations == 1]
-        tree._spell([words[index] for index in literal], literal)
-        tied = [index for index, word in enumerate(words) if index not in spelled and word.combinations > 1]
+        tree = cls(capacity, 1 + max(0, max(map(_LARGEST, words), default=0)))
+        if tied:
+            ties = set(tied)
+            literal = [index for index in range(len(words)) if index not in ties]
+            tree._spell([words[index] for index in literal], literal)
+        else:
+            tree._spell(words, range(len(words)))
         left_out: list[int] = []
         packed = PackedWords.pack([words[index] for index in tied])
         owners = np.array(tied, dtype=np.int32)
@@ -127,13 +138,13 @@ class Quotient:
         """Add ``words`` (example numbers ``indices``) in order, each as one word of one class per
         position for every combination of its classes, compiled; raises :class:`LabelConflict` at
         the first that meets a differently labeled state."""
-        if all(word.combinations == 1 for word in words):  # the common case, in bulk: thousands of words a round
+        if max(map(_COMBINATIONS, words), default=1) == 1:  # the common case, in bulk: thousands of words a round
             # a literal word's positions are one-class tuples: chained, they are its one spelling
-            chained = itertools.chain.from_iterable(itertools.chain.from_iterable(word.positions for word in words))
+            chained = itertools.chain.from_iterable(itertools.chain.from_iterable(map(_POSITIONS, words)))
             symbols = np.fromiter(chained, dtype=np.int32)
-            ends = np.cumsum(np.array([len(word.positions) for word in words], dtype=np.int64))
-            labels = np.array([word.label for word in words], dtype=np.bool_)
-            owners = np.array(indices, dtype=np.int32)
+            ends = np.cumsum(np.fromiter(map(len, map(_POSITIONS, words)), dtype=np.int64, count=len(words)))
+            labels = np.fromiter(map(_LABEL, words), dtype=np.bool_, count=len(words))
+            owners = np.arange(indices.start, indices.stop, dtype=np.int32) if isinstance(indices, range) else np.array(indices, dtype=np.int32)
         else:
             spelled = [(c, word.label, index) for word, index in zip(words, indices) for c in itertools.product(*word.positions)]
             symbols = np.fromiter(itertools.chain.from_iterable(c for c, _, _ in spelled), dtype=np.int32)

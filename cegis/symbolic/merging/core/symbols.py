@@ -145,6 +145,16 @@ def encoder(alphabet: Alphabet) -> Callable[[Counterexample], SymbolicWord | Non
     return encode
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def interned(string: str, label: bool) -> Example:
+    """The one :class:`Example` of ``string`` and ``label`` for the process. The rounds make the
+    same plain examples again and again (a witness or an implied string in every round and epoch
+    that finds it); :func:`encoder` and the other caches keyed by examples would then test each new
+    copy for equality at every lookup, a Python call each, where one shared object is found by
+    identity."""
+    return Example(string, label)
+
+
 class Remembered(dict[K, V]):
     """``function`` of each key, computed at its first lookup: a plain dict after that, so a
     lookup costs a dict's (``map(table.__getitem__, string)``), not a cached call's."""

@@ -19,6 +19,7 @@ from cegis.symbolic.merging.core.alike import alike
 from cegis.symbolic.merging.core.exact import smallest
 from cegis.symbolic.merging.core.prefix_tree import PrefixTree
 from cegis.symbolic.merging.core.redblue import MergeOrder, red_blue, table
+from cegis.symbolic.merging.core.symbols import interned
 from cegis.symbolic.merging.core.words import PackedWords
 from cegis.symbolic.merging.families.listing import MAX_LISTING_STATES
 from cegis.symbolic.merging.rounds.patching import patched
@@ -56,7 +57,7 @@ def merged(built: PrefixTree, learner: Settings, patch: bool) -> Merged:
             for w, path in missed:  # many misses spell one string: build each witness once
                 string = "".join(map(representatives.__getitem__, path))
                 if string not in witnesses:
-                    witnesses[string] = Example(string, untied[w][1].label)
+                    witnesses[string] = interned(string, untied[w][1].label)
             return
         if len(wrong) > MAX_LISTING_STATES:  # a list longer than any hypothesis may be: not worth building
             problems.append(f"{how}: {len(wrong)} clustered examples left out of the tree are missed")
