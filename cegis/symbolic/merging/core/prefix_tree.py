@@ -10,6 +10,7 @@ universally on each candidate instead (:mod:`cegis.symbolic.merging.rounds.merge
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Sequence
 from typing import Literal
 
@@ -59,9 +60,11 @@ def prefix_tree(
     while True:
         alphabet = symbol_alphabet(examples, universe, granularity, refine)
         encode = encoder(alphabet)
-        encoded = [(e, w) for e, w in zip(examples, map(encode, examples)) if w is not None]
-        words = [w for _, w in encoded]
-        represented = [] if reading == "tied" else [i for i, w in enumerate(words) if i not in spelled and w.combinations > 1]
+        words_or_none = list(map(encode, examples))  # in C: thousands of examples, every round
+        words = [w for w in words_or_none if w is not None]
+        kept = examples if len(words) == len(examples) else [e for e, w in zip(examples, words_or_none) if w is not None]
+        encoded = _Pairs(kept, words)
+        represented = [] if reading == "tied" else [i for i, c in enumerate(map(_COMBINATIONS, words)) if c > 1 and i not in spelled]
         in_tree = list(words)
         for i in represented:
             in_tree[i] = _represented(words[i], alphabet)
@@ -95,6 +98,19 @@ def extended(built: PrefixTree, more: Sequence[Example]) -> PrefixTree | None:
     except (ValueError, LabelConflict):
         return None
     return attrs.evolve(built, words=(*built.words, *added))
+
+
+class _Pairs:
+    """The kept examples with their words, paired on demand (most are never asked for)."""
+
+    def __init__(self, examples: Sequence[Counterexample], words: Sequence[SymbolicWord]) -> None:
+        self.examples, self.words = examples, words
+
+    def __getitem__(self, index: int) -> tuple[Counterexample, SymbolicWord]:
+        return self.examples[index], self.words[index]
+
+
+_COMBINATIONS = operator.attrgetter("combinations")
 
 
 @functools.lru_cache(maxsize=1 << 14)  # every round and epoch reads the same clustered examples again

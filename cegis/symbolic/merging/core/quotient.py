@@ -7,6 +7,8 @@ package's one mutable object; it lives inside one learner call and never escapes
 
 from __future__ import annotations
 
+import array
+import functools
 import itertools
 import operator
 from collections.abc import Sequence
@@ -26,7 +28,7 @@ MAX_NODES = 500_000
 
 #: What the tree reads of each word, fetched in C (``map``): trees of thousands of words are built
 #: again in every round.
-_POSITIONS, _COMBINATIONS, _LARGEST, _LABEL = (operator.attrgetter(name) for name in ("positions", "combinations", "largest", "label"))
+_POSITIONS, _COMBINATIONS, _LARGEST, _LABEL = map(operator.attrgetter, ("positions", "combinations", "largest", "label"))
 
 #: The arrays with a row per tree node.
 _PER_NODE = ("succ", "parent", "label", "depth", "labeled_by")
@@ -137,28 +139,28 @@ class Quotient:
     def _spell(self, words: Sequence[SymbolicWord], indices: Sequence[int]) -> None:
         """Add ``words`` (example numbers ``indices``) in order, each as one word of one class per
         position for every combination of its classes, compiled; raises :class:`LabelConflict` at
-        the first that meets a differently labeled state."""
-        if max(map(_COMBINATIONS, words), default=1) == 1:  # the common case, in bulk: thousands of words a round
-            # a literal word's positions are one-class tuples: chained, they are its one spelling
-            chained = itertools.chain.from_iterable(itertools.chain.from_iterable(map(_POSITIONS, words)))
-            symbols = np.fromiter(chained, dtype=np.int32)
-            ends = np.cumsum(np.fromiter(map(len, map(_POSITIONS, words)), dtype=np.int64, count=len(words)))
-            labels = np.fromiter(map(_LABEL, words), dtype=np.bool_, count=len(words))
-            owners = np.arange(indices.start, indices.stop, dtype=np.int32) if isinstance(indices, range) else np.array(indices, dtype=np.int32)
-        else:
-            spelled = [(c, word.label, index) for word, index in zip(words, indices) for c in itertools.product(*word.positions)]
-            symbols = np.fromiter(itertools.chain.from_iterable(c for c, _, _ in spelled), dtype=np.int32)
-            ends = np.cumsum(np.array([len(c) for c, _, _ in spelled], dtype=np.int64))
-            labels = np.array([label for _, label, _ in spelled], dtype=np.bool_)
-            owners = np.array([index for _, _, index in spelled], dtype=np.int32)
+        the first that meets a differently labeled state. Thousands of words a round: their
+        spellings are joined as bytes, and the rest read in C."""
+        spellings = b"".join(word.spelling if word.combinations == 1 else _spelled_out(word) for word in words)
+        symbols = np.frombuffer(bytearray(spellings), dtype=np.intc)
+        count = len(words)
+        combinations = np.fromiter(map(_COMBINATIONS, words), dtype=np.int64, count=count)
+        lengths = np.fromiter(map(len, map(_POSITIONS, words)), dtype=np.int64, count=count)
+        ends = np.cumsum(np.repeat(lengths, combinations))
+        labels = np.repeat(np.fromiter(map(_LABEL, words), dtype=np.bool_, count=count), combinations)
+        owners = np.repeat(np.fromiter(indices, dtype=np.int32, count=count), combinations)
         failed, state = _kernels.insert_literals(self.arrays, symbols, ends, labels, owners)
         if failed >= 0:
             raise LabelConflict(self._labeler(int(state)), int(owners[failed]), int(owners[failed]))
 
     def _labeler(self, state: int) -> int:
         """The first example that labeled a node of ``state``."""
-        rep = self.find(state)
-        return min(int(i) for node, i in enumerate(self.labeled_by[: self.nodes]) if i >= 0 and self.find(node) == rep)
+        nodes = self.nodes
+        roots = self.parent[:nodes]
+        while not np.array_equal(up := roots[roots], roots):  # pointer jumping: every node's representative
+            roots = up
+        labelers = self.labeled_by[:nodes]
+        return int(labelers[(roots == self.find(state)) & (labelers >= 0)].min())
 
     @property
     def nodes(self) -> int:
@@ -201,3 +203,8 @@ class Quotient:
         """Forget the undo log: the changes so far are final."""
         self.meta[_kernels.LOG] = 0
 
+
+@functools.lru_cache(maxsize=1 << 12)  # a word spelled out is spelled again at every retry and round
+def _spelled_out(word: SymbolicWord) -> bytes:
+    """Every combination of ``word``'s classes, one after another, as C ints."""
+    return array.array("i", itertools.chain.from_iterable(itertools.product(*word.positions))).tobytes()

@@ -7,6 +7,7 @@ the tuple of classes its characters cover. Both alphabets are :class:`automata.a
 
 from __future__ import annotations
 
+import array
 import functools
 import math
 from collections.abc import Callable, Iterable, Sequence
@@ -41,6 +42,9 @@ class SymbolicWord:
     # Both follow from the positions (given only by :meth:`literal`, which knows them already).
     combinations: int = attrs.field(kw_only=True, eq=False, repr=False)  # strings it stands for
     largest: int = attrs.field(kw_only=True, eq=False, repr=False)  # its largest class, -1 if empty
+    # A word of one class per position spelled as C ints (empty for others): a prefix tree joins
+    # the spellings of thousands of words a round, cheaper than reading each position again.
+    spelling: bytes = attrs.field(kw_only=True, eq=False, repr=False)
 
     @combinations.default
     def _combinations(self) -> int:
@@ -50,10 +54,15 @@ class SymbolicWord:
     def _largest(self) -> int:
         return max((max(p) for p in self.positions), default=-1)
 
+    @spelling.default
+    def _spelling(self) -> bytes:
+        return array.array("i", (p[0] for p in self.positions)).tobytes() if self.combinations == 1 else b""
+
     @classmethod
     def literal(cls, classes: Sequence[int], label: bool) -> SymbolicWord:
         """The word of one class per position."""
-        return cls(tuple(map(_single, classes)), label, combinations=1, largest=max(classes, default=-1))
+        spelling = array.array("i", classes).tobytes()
+        return cls(tuple(map(_single, classes)), label, combinations=1, largest=max(classes, default=-1), spelling=spelling)
 
 
 @functools.lru_cache(maxsize=None)
