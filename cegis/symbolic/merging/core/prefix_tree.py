@@ -18,7 +18,7 @@ import attrs
 
 from automata.alphabet import Alphabet
 from cegis.symbolic.merging.core.quotient import LabelConflict, Quotient
-from cegis.symbolic.merging.core.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
+from cegis.symbolic.merging.core.symbols import Cuts, Granularity, SymbolicWord, distinguishing, encoder
 from oracle.examples import Counterexample, Example
 from regexlang.charset import CharSet
 
@@ -57,12 +57,16 @@ def prefix_tree(
     granularity), or the clustered example in the way is spelled out from the start."""
     refine: set[str] = set()
     spelled: set[int] = set()
+    cuts = Cuts.of(examples, granularity)
+    read: dict[Alphabet, tuple[Sequence[Counterexample], list[SymbolicWord]]] = {}  # a retry spelling more reads alike
     while True:
-        alphabet = symbol_alphabet(examples, universe, granularity, refine)
-        encode = encoder(alphabet)
-        words_or_none = list(map(encode, examples))  # in C: thousands of examples, every round
-        words = [w for w in words_or_none if w is not None]
-        kept = examples if len(words) == len(examples) else [e for e, w in zip(examples, words_or_none) if w is not None]
+        alphabet = cuts.alphabet(universe, granularity, refine)
+        if alphabet not in read:
+            words_or_none = list(map(encoder(alphabet), examples))  # in C: thousands of examples, every round
+            words = [w for w in words_or_none if w is not None]
+            kept = examples if len(words) == len(examples) else [e for e, w in zip(examples, words_or_none) if w is not None]
+            read = {alphabet: (kept, words)}
+        kept, words = read[alphabet]
         encoded = _Pairs(kept, words)
         represented = [] if reading == "tied" else [i for i, c in enumerate(map(_COMBINATIONS, words)) if c > 1 and i not in spelled]
         in_tree = list(words)

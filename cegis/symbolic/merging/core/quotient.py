@@ -55,9 +55,9 @@ class Quotient:
         self.label = np.full(capacity, UNKNOWN, dtype=np.int8)
         self.depth = np.zeros(capacity, dtype=np.int32)
         self.labeled_by = np.full(capacity, -1, dtype=np.int32)  # tree node -> example that labeled it
-        self.log = np.zeros((capacity * (symbols + 3) + 1, 3), dtype=np.int32)  # changes to undo
+        self.log = np.empty((capacity * (symbols + 3) + 1, 3), dtype=np.int32)  # changes to undo (written before read)
         self.meta = np.array([1, 0, 0, 0], dtype=np.int64)  # nodes, log length, conflicting states
-        self.stack = np.zeros((capacity * symbols + 1, 2), dtype=np.int32)
+        self.stack = np.empty((capacity * symbols + 1, 2), dtype=np.int32)  # merge's pairs (written before read)
         self.arrays: _kernels.Arrays = (
             self.succ, self.parent, self.label, self.depth, self.labeled_by, self.log, self.meta, self.stack
         )
