@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 import attrs
+import numpy as np
 
 from automata.alphabet import Alphabet
 from cegis.symbolic.merging.core.quotient import LabelConflict, Quotient
@@ -68,7 +69,10 @@ def prefix_tree(
             read = {alphabet: (kept, words)}
         kept, words = read[alphabet]
         encoded = _Pairs(kept, words)
-        represented = [] if reading == "tied" else [i for i, c in enumerate(map(_COMBINATIONS, words)) if c > 1 and i not in spelled]
+        represented: list[int] = []
+        if reading == "representative":
+            several = np.flatnonzero(np.fromiter(map((1).__lt__, map(_COMBINATIONS, words)), dtype=np.bool_, count=len(words))).tolist()
+            represented = [i for i in several if i not in spelled]
         in_tree = list(words)
         for i in represented:
             in_tree[i] = _represented(words[i], alphabet)

@@ -28,7 +28,9 @@ MAX_NODES = 500_000
 
 #: What the tree reads of each word, fetched in C (``map``): trees of thousands of words are built
 #: again in every round.
-_POSITIONS, _COMBINATIONS, _LARGEST, _LABEL = map(operator.attrgetter, ("positions", "combinations", "largest", "label"))
+_POSITIONS, _COMBINATIONS, _LARGEST, _LABEL, _SPELLING = map(operator.attrgetter, ("positions", "combinations", "largest", "label", "spelling"))
+#: Whether a word's combinations are several (compared as Python ints: they pass 64 bits).
+_SEVERAL = (1).__lt__
 
 #: The arrays with a row per tree node.
 _PER_NODE = ("succ", "parent", "label", "depth", "labeled_by")
@@ -75,7 +77,7 @@ class Quotient:
         takes more than ``spell_limit`` words. Raises :class:`LabelConflict` when a spelled word
         meets a differently labeled one (``inserting`` is then that word), and ``ValueError`` when
         the tree would pass :data:`MAX_NODES` nodes."""
-        several = [index for index, combinations in enumerate(map(_COMBINATIONS, words)) if combinations > 1]
+        several = np.flatnonzero(np.fromiter(map(_SEVERAL, map(_COMBINATIONS, words)), dtype=np.bool_, count=len(words))).tolist()
         tied = [index for index in several if index not in spelled]
         capacity = 1 + sum(map(len, map(_POSITIONS, words))) + sum(
             len(words[index].positions) * (words[index].combinations - 1)
@@ -141,10 +143,11 @@ class Quotient:
         position for every combination of its classes, compiled; raises :class:`LabelConflict` at
         the first that meets a differently labeled state. Thousands of words a round: their
         spellings are joined as bytes, and the rest read in C."""
-        spellings = b"".join(word.spelling if word.combinations == 1 else _spelled_out(word) for word in words)
-        symbols = np.frombuffer(bytearray(spellings), dtype=np.intc)
         count = len(words)
         combinations = np.fromiter(map(_COMBINATIONS, words), dtype=np.int64, count=count)
+        literal = not count or combinations.max() == 1  # the common case: every word read in C
+        spellings = map(_SPELLING, words) if literal else (w.spelling if w.combinations == 1 else _spelled_out(w) for w in words)
+        symbols = np.frombuffer(bytearray(b"".join(spellings)), dtype=np.intc)
         lengths = np.fromiter(map(len, map(_POSITIONS, words)), dtype=np.int64, count=count)
         ends = np.cumsum(np.repeat(lengths, combinations))
         labels = np.repeat(np.fromiter(map(_LABEL, words), dtype=np.bool_, count=count), combinations)

@@ -118,7 +118,7 @@ class Cuts:
 
     @classmethod
     def of(cls, examples: Sequence[Counterexample], granularity: Granularity) -> Cuts:
-        clustered = tuple(e for e in examples if isinstance(e, ClusteredExample))
+        clustered = tuple([e for e in examples if isinstance(e, ClusteredExample)])
         plain = frozenset(c for e in examples if isinstance(e, Example) for c in e.string) if granularity == "characters" else frozenset()
         return cls(clustered, plain)
 
