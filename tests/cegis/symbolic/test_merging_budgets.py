@@ -1,7 +1,8 @@
 """The work of the symbolic learner's witness rounds (:mod:`cegis.symbolic.merging.rounds.witnesses`):
 they stop growing the prefix tree past :data:`MAX_WITNESS_NODES` (that round is patched and last), a candidate that misses more clustered
-examples than a listing may have states is dropped without patching them in, and a round extends
-the previous round's tree rather than building it again."""
+examples than a listing may have states is dropped without patching them in (its misses learned
+as witnesses in the next round), and a round extends the previous round's tree rather than
+building it again."""
 
 from __future__ import annotations
 
@@ -83,6 +84,20 @@ def test_a_candidate_missing_more_examples_than_a_listing_may_have_states_is_not
     monkeypatch.setattr(merges, "MAX_LISTING_STATES", 1)
     proposal = REPRESENTATIVE.learn(EXAMPLES, "python", ABC)
     assert proposal.ok and all(n <= 1 for n in patched)
+
+
+def test_misses_too_many_to_patch_are_learned_as_witnesses_in_the_rounds_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round that patches but finds every candidate missing too many examples to patch does not
+    end the reading with nothing (a learner call that proposes nothing wastes an epoch): their
+    witnesses are learned in the next round, as in the rounds before patching."""
+    monkeypatch.setattr(witnesses, "WITNESS_ROUNDS", 0)  # every round patches
+    monkeypatch.setattr(merges, "MAX_LISTING_STATES", 1)  # no candidate misses only one example here
+    seen = rounds(monkeypatch)
+    proposal = REPRESENTATIVE.learn(EXAMPLES, "python", ABC)
+    assert proposal.ok and proposal.automaton is not None
+    assert not misclassified(proposal.automaton, EXAMPLES)
+    assert len(seen) > 1 and all(patch for _, patch in seen)
+    assert all(before < after for (before, _), (after, _) in zip(seen, seen[1:]))  # each tree holds more witnesses
 
 
 @example([("abca", True), ("accbc", False)])  # the second meets the positive accbc

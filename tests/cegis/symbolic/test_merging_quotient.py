@@ -7,8 +7,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cegis.symbolic.merging.core.prefix_tree import prefix_tree
 from cegis.symbolic.merging.core.quotient import ACCEPT, REJECT, UNKNOWN, LabelConflict, Quotient
 from cegis.symbolic.merging.core.symbols import SymbolicWord
+from oracle.examples import ClusteredExample
+from regexlang.charset import CharSet
 
 samples = st.dictionaries(st.text("012", max_size=5), st.booleans(), min_size=1, max_size=12)
 
@@ -109,3 +112,24 @@ def test_a_tied_word_leads_every_class_of_a_position_one_way_to_its_label(pairs:
             states = {tree.find(tree.edges(tree.find(s))[c]) for s in states for c in position}
             assert len(states) == 1 or word.combinations <= spell_limit
         assert {int(tree.label[s]) for s in states} == {ACCEPT if word.label else REJECT}
+
+
+def test_a_word_standing_for_more_strings_than_a_machine_integer_counts_is_tied() -> None:
+    """A clustered word's combinations are a Python int (3 ** 64 here): it is tied (or left out)
+    like any, not counted in 64 bits."""
+    huge = SymbolicWord(((0, 1, 2),) * 64, False)
+    tree, left_out = Quotient.prefix_tree([SymbolicWord(((0,), (1,)), True), huge], spell_limit=256)
+    assert huge.combinations > 2**63 and left_out == ()
+    state = 0
+    for _ in range(64):
+        state = tree.find(tree.edges(tree.find(state))[2])
+    assert tree.label[state] == REJECT
+
+
+def test_a_clustered_example_of_more_strings_than_a_machine_integer_counts_is_read_in_both_readings() -> None:
+    abc = CharSet.of("abc")
+    examples = [ClusteredExample((CharSet.of("a"), CharSet.of("b")), True, abc), ClusteredExample((abc,) * 64, False, abc)]
+    for reading in ("tied", "representative"):
+        built = prefix_tree(examples, abc, "atoms", reading)
+        assert built.words[1].combinations == 3**64
+        assert [e for e, _ in built.untied] == ([] if reading == "tied" else [examples[1]])

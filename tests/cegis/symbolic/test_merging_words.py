@@ -75,3 +75,18 @@ def test_no_words_no_misses() -> None:
     dfa = DFA(np.zeros((1, SYMBOLS), dtype=np.int32), np.array([False]), 0, ALPHABET)
     assert PackedWords.pack([]).misses(dfa) == []
     assert PackedWords.pack([SymbolicWord((), True)]).misses(dfa) == [(0, [])]
+
+
+@settings(max_examples=100, derandomize=True, deadline=None)
+@given(st.lists(positions, max_size=6).map(tuple), st.booleans())
+def test_a_word_keeps_its_classes_as_the_machine_integers_the_kernels_read(spelled: tuple[tuple[int, ...], ...], label: bool) -> None:
+    """The bytes a word keeps for the compiled code (joined for thousands of words a round) read
+    back to its positions, whichever way the word was made."""
+    made = [SymbolicWord(spelled, label)]
+    if all(len(p) == 1 for p in spelled):
+        made.append(SymbolicWord.literal([p[0] for p in spelled], label))
+    for word in made:
+        assert np.frombuffer(word.packing, dtype=np.int64).tolist() == [k for p in spelled for k in p]
+        assert np.frombuffer(word.widths, dtype=np.int64).tolist() == [len(p) for p in spelled]
+        one_each = all(len(p) == 1 for p in spelled)
+        assert np.frombuffer(word.spelling, dtype=np.intc).tolist() == ([p[0] for p in spelled] if one_each else [])

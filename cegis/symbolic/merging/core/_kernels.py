@@ -61,7 +61,8 @@ def merge(tree: Arrays, keep: int, absorb: int) -> int:
     """Merge ``absorb`` into ``keep`` and close under determinization; the evidence score (pairs of
     equally labeled states merged), or -1 on a label conflict (then undo: the partial merge is
     logged, and ``meta`` holds the two conflicting states)."""
-    succ, parent, label, meta, stack = tree[0], tree[1], tree[2], tree[6], tree[7]
+    succ, parent, label, log, meta, stack = tree[0], tree[1], tree[2], tree[5], tree[6], tree[7]
+    top = meta[LOG]  # the undo log written here, not by :func:`log_change`: a call per change costs more than the change
     score = 0
     stack[0, 0] = keep
     stack[0, 1] = absorb
@@ -74,16 +75,19 @@ def merge(tree: Arrays, keep: int, absorb: int) -> int:
             continue
         if label[b] != UNKNOWN:
             if label[a] == UNKNOWN:
-                log_change(tree, LABEL, a, UNKNOWN)
+                log[top, 0], log[top, 1], log[top, 2] = LABEL, a, UNKNOWN
+                top += 1
                 label[a] = label[b]
             elif label[a] != label[b]:
                 meta[CONFLICT_A] = a
                 meta[CONFLICT_B] = b
+                meta[LOG] = top
                 return -1
             else:
                 score += 1
         parent[b] = a
-        log_change(tree, PARENT, b, b)
+        log[top, 0], log[top, 1], log[top, 2] = PARENT, b, b
+        top += 1
         for symbol in range(succ.shape[1]):
             child = succ[b, symbol]
             if child < 0:
@@ -91,11 +95,13 @@ def merge(tree: Arrays, keep: int, absorb: int) -> int:
             here = succ[a, symbol]
             if here < 0:
                 succ[a, symbol] = child
-                log_change(tree, EDGE, a, symbol)
+                log[top, 0], log[top, 1], log[top, 2] = EDGE, a, symbol
+                top += 1
             else:
                 stack[pending, 0] = here
                 stack[pending, 1] = child
                 pending += 1
+    meta[LOG] = top
     return score
 
 

@@ -4,7 +4,11 @@
 in one call over the quotient's arrays (:mod:`._kernels` holds their layout and the merge, undo and
 insertion kernels it calls); :func:`red_table` writes the DFA of the red states. Evidence-driven
 merging tries every red/blue pair at every step, hundreds of thousands of trial merges per learner
-call, so the loop itself is compiled, not only each merge."""
+call, so the loop itself is compiled, not only each merge.
+
+Numba's cache of this module holds the kernels of :mod:`._kernels` it calls compiled in, and it is
+checked against this file's source alone: a change to those kernels (such as the merge writing its
+undo log itself) is only run here once this file changes too, or the cache is cleared."""
 
 from __future__ import annotations
 

@@ -10,14 +10,16 @@ universally on each candidate instead (:mod:`cegis.symbolic.merging.rounds.merge
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Sequence
 from typing import Literal
 
 import attrs
+import numpy as np
 
 from automata.alphabet import Alphabet
 from cegis.symbolic.merging.core.quotient import LabelConflict, Quotient
-from cegis.symbolic.merging.core.symbols import Granularity, SymbolicWord, distinguishing, encoder, symbol_alphabet
+from cegis.symbolic.merging.core.symbols import Cuts, Granularity, SymbolicWord, distinguishing, encoder
 from oracle.examples import Counterexample, Example
 from regexlang.charset import CharSet
 
@@ -56,12 +58,21 @@ def prefix_tree(
     granularity), or the clustered example in the way is spelled out from the start."""
     refine: set[str] = set()
     spelled: set[int] = set()
+    cuts = Cuts.of(examples, granularity)
+    read: dict[Alphabet, tuple[Sequence[Counterexample], list[SymbolicWord]]] = {}  # a retry spelling more reads alike
     while True:
-        alphabet = symbol_alphabet(examples, universe, granularity, refine)
-        encode = encoder(alphabet)
-        encoded = [(e, w) for e, w in ((e, encode(e)) for e in examples) if w is not None]
-        words = [w for _, w in encoded]
-        represented = [] if reading == "tied" else [i for i, w in enumerate(words) if i not in spelled and w.combinations > 1]
+        alphabet = cuts.alphabet(universe, granularity, refine)
+        if alphabet not in read:
+            words_or_none = list(map(encoder(alphabet), examples))  # in C: thousands of examples, every round
+            words = [w for w in words_or_none if w is not None]
+            kept = examples if len(words) == len(examples) else [e for e, w in zip(examples, words_or_none) if w is not None]
+            read = {alphabet: (kept, words)}
+        kept, words = read[alphabet]
+        encoded = _Pairs(kept, words)
+        represented: list[int] = []
+        if reading == "representative":
+            several = np.flatnonzero(np.fromiter(map((1).__lt__, map(_COMBINATIONS, words)), dtype=np.bool_, count=len(words))).tolist()
+            represented = [i for i in several if i not in spelled]
         in_tree = list(words)
         for i in represented:
             in_tree[i] = _represented(words[i], alphabet)
@@ -95,6 +106,19 @@ def extended(built: PrefixTree, more: Sequence[Example]) -> PrefixTree | None:
     except (ValueError, LabelConflict):
         return None
     return attrs.evolve(built, words=(*built.words, *added))
+
+
+class _Pairs:
+    """The kept examples with their words, paired on demand (most are never asked for)."""
+
+    def __init__(self, examples: Sequence[Counterexample], words: Sequence[SymbolicWord]) -> None:
+        self.examples, self.words = examples, words
+
+    def __getitem__(self, index: int) -> tuple[Counterexample, SymbolicWord]:
+        return self.examples[index], self.words[index]
+
+
+_COMBINATIONS = operator.attrgetter("combinations")
 
 
 @functools.lru_cache(maxsize=1 << 14)  # every round and epoch reads the same clustered examples again

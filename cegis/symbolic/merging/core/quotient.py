@@ -7,7 +7,10 @@ package's one mutable object; it lives inside one learner call and never escapes
 
 from __future__ import annotations
 
+import array
+import functools
 import itertools
+import operator
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
@@ -22,6 +25,12 @@ __all__ = ["ACCEPT", "REJECT", "UNKNOWN", "LabelConflict", "Quotient"]
 
 #: Most tree nodes a prefix tree may have (its arrays are sized up front).
 MAX_NODES = 500_000
+
+#: What the tree reads of each word, fetched in C (``map``): trees of thousands of words are built
+#: again in every round.
+_POSITIONS, _COMBINATIONS, _LARGEST, _LABEL, _SPELLING = map(operator.attrgetter, ("positions", "combinations", "largest", "label", "spelling"))
+#: Whether a word's combinations are several (compared as Python ints: they pass 64 bits).
+_SEVERAL = (1).__lt__
 
 #: The arrays with a row per tree node.
 _PER_NODE = ("succ", "parent", "label", "depth", "labeled_by")
@@ -48,9 +57,9 @@ class Quotient:
         self.label = np.full(capacity, UNKNOWN, dtype=np.int8)
         self.depth = np.zeros(capacity, dtype=np.int32)
         self.labeled_by = np.full(capacity, -1, dtype=np.int32)  # tree node -> example that labeled it
-        self.log = np.zeros((capacity * (symbols + 3) + 1, 3), dtype=np.int32)  # changes to undo
+        self.log = np.empty((capacity * (symbols + 3) + 1, 3), dtype=np.int32)  # changes to undo (written before read)
         self.meta = np.array([1, 0, 0, 0], dtype=np.int64)  # nodes, log length, conflicting states
-        self.stack = np.zeros((capacity * symbols + 1, 2), dtype=np.int32)
+        self.stack = np.empty((capacity * symbols + 1, 2), dtype=np.int32)  # merge's pairs (written before read)
         self.arrays: _kernels.Arrays = (
             self.succ, self.parent, self.label, self.depth, self.labeled_by, self.log, self.meta, self.stack
         )
@@ -68,16 +77,22 @@ class Quotient:
         takes more than ``spell_limit`` words. Raises :class:`LabelConflict` when a spelled word
         meets a differently labeled one (``inserting`` is then that word), and ``ValueError`` when
         the tree would pass :data:`MAX_NODES` nodes."""
-        capacity = 1 + sum(
-            len(word.positions) * (word.combinations if index in spelled or word.combinations <= spell_limit else 1)
-            for index, word in enumerate(words)
+        several = np.flatnonzero(np.fromiter(map(_SEVERAL, map(_COMBINATIONS, words)), dtype=np.bool_, count=len(words))).tolist()
+        tied = [index for index in several if index not in spelled]
+        capacity = 1 + sum(map(len, map(_POSITIONS, words))) + sum(
+            len(words[index].positions) * (words[index].combinations - 1)
+            for index in several
+            if index in spelled or words[index].combinations <= spell_limit
         )
         if capacity > MAX_NODES:
             raise ValueError(f"the prefix tree would have up to {capacity} nodes (limit {MAX_NODES})")
-        tree = cls(capacity, 1 + max([0, *(word.largest for word in words)]))
-        literal = [index for index, word in enumerate(words) if index in spelled or word.combinations == 1]
-        tree._spell([words[index] for index in literal], literal)
-        tied = [index for index, word in enumerate(words) if index not in spelled and word.combinations > 1]
+        tree = cls(capacity, 1 + max(0, max(map(_LARGEST, words), default=0)))
+        if tied:
+            ties = set(tied)
+            literal = [index for index in range(len(words)) if index not in ties]
+            tree._spell([words[index] for index in literal], literal)
+        else:
+            tree._spell(words, range(len(words)))
         left_out: list[int] = []
         packed = PackedWords.pack([words[index] for index in tied])
         owners = np.array(tied, dtype=np.int32)
@@ -126,28 +141,29 @@ class Quotient:
     def _spell(self, words: Sequence[SymbolicWord], indices: Sequence[int]) -> None:
         """Add ``words`` (example numbers ``indices``) in order, each as one word of one class per
         position for every combination of its classes, compiled; raises :class:`LabelConflict` at
-        the first that meets a differently labeled state."""
-        if all(word.combinations == 1 for word in words):  # the common case, in bulk: thousands of words a round
-            # a literal word's positions are one-class tuples: chained, they are its one spelling
-            chained = itertools.chain.from_iterable(itertools.chain.from_iterable(word.positions for word in words))
-            symbols = np.fromiter(chained, dtype=np.int32)
-            ends = np.cumsum(np.array([len(word.positions) for word in words], dtype=np.int64))
-            labels = np.array([word.label for word in words], dtype=np.bool_)
-            owners = np.array(indices, dtype=np.int32)
-        else:
-            spelled = [(c, word.label, index) for word, index in zip(words, indices) for c in itertools.product(*word.positions)]
-            symbols = np.fromiter(itertools.chain.from_iterable(c for c, _, _ in spelled), dtype=np.int32)
-            ends = np.cumsum(np.array([len(c) for c, _, _ in spelled], dtype=np.int64))
-            labels = np.array([label for _, label, _ in spelled], dtype=np.bool_)
-            owners = np.array([index for _, _, index in spelled], dtype=np.int32)
+        the first that meets a differently labeled state. Thousands of words a round: their
+        spellings are joined as bytes, and the rest read in C."""
+        count = len(words)
+        combinations = np.fromiter(map(_COMBINATIONS, words), dtype=np.int64, count=count)
+        literal = not count or combinations.max() == 1  # the common case: every word read in C
+        spellings = map(_SPELLING, words) if literal else (w.spelling if w.combinations == 1 else _spelled_out(w) for w in words)
+        symbols = np.frombuffer(bytearray(b"".join(spellings)), dtype=np.intc)
+        lengths = np.fromiter(map(len, map(_POSITIONS, words)), dtype=np.int64, count=count)
+        ends = np.cumsum(np.repeat(lengths, combinations))
+        labels = np.repeat(np.fromiter(map(_LABEL, words), dtype=np.bool_, count=count), combinations)
+        owners = np.repeat(np.fromiter(indices, dtype=np.int32, count=count), combinations)
         failed, state = _kernels.insert_literals(self.arrays, symbols, ends, labels, owners)
         if failed >= 0:
             raise LabelConflict(self._labeler(int(state)), int(owners[failed]), int(owners[failed]))
 
     def _labeler(self, state: int) -> int:
         """The first example that labeled a node of ``state``."""
-        rep = self.find(state)
-        return min(int(i) for node, i in enumerate(self.labeled_by[: self.nodes]) if i >= 0 and self.find(node) == rep)
+        nodes = self.nodes
+        roots = self.parent[:nodes]
+        while not np.array_equal(up := roots[roots], roots):  # pointer jumping: every node's representative
+            roots = up
+        labelers = self.labeled_by[:nodes]
+        return int(labelers[(roots == self.find(state)) & (labelers >= 0)].min())
 
     @property
     def nodes(self) -> int:
@@ -190,3 +206,8 @@ class Quotient:
         """Forget the undo log: the changes so far are final."""
         self.meta[_kernels.LOG] = 0
 
+
+@functools.lru_cache(maxsize=1 << 12)  # a word spelled out is spelled again at every retry and round
+def _spelled_out(word: SymbolicWord) -> bytes:
+    """Every combination of ``word``'s classes, one after another, as C ints."""
+    return array.array("i", itertools.chain.from_iterable(itertools.product(*word.positions))).tobytes()

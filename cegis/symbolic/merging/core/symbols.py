@@ -7,7 +7,9 @@ the tuple of classes its characters cover. Both alphabets are :class:`automata.a
 
 from __future__ import annotations
 
+import array
 import functools
+import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
@@ -41,6 +43,14 @@ class SymbolicWord:
     # Both follow from the positions (given only by :meth:`literal`, which knows them already).
     combinations: int = attrs.field(kw_only=True, eq=False, repr=False)  # strings it stands for
     largest: int = attrs.field(kw_only=True, eq=False, repr=False)  # its largest class, -1 if empty
+    # The classes as machine integers, for the compiled code: a prefix tree joins thousands of
+    # words a round, cheaper than reading each position again. ``spelling``: a word of one class
+    # per position as C ints (empty for others); ``packing``: every class of every position in
+    # order, and ``widths``: how many classes each position has (64-bit, as
+    # :class:`cegis.symbolic.merging.core.words.PackedWords` holds them).
+    spelling: bytes = attrs.field(kw_only=True, eq=False, repr=False)
+    packing: bytes = attrs.field(kw_only=True, eq=False, repr=False)
+    widths: bytes = attrs.field(kw_only=True, eq=False, repr=False)
 
     @combinations.default
     def _combinations(self) -> int:
@@ -50,10 +60,32 @@ class SymbolicWord:
     def _largest(self) -> int:
         return max((max(p) for p in self.positions), default=-1)
 
+    @spelling.default
+    def _spelling(self) -> bytes:
+        return array.array("i", (p[0] for p in self.positions)).tobytes() if self.combinations == 1 else b""
+
+    @packing.default
+    def _packing(self) -> bytes:
+        return array.array("q", itertools.chain.from_iterable(self.positions)).tobytes()
+
+    @widths.default
+    def _widths(self) -> bytes:
+        return array.array("q", map(len, self.positions)).tobytes()
+
     @classmethod
     def literal(cls, classes: Sequence[int], label: bool) -> SymbolicWord:
         """The word of one class per position."""
-        return cls(tuple(map(_single, classes)), label, combinations=1, largest=max(classes, default=-1))
+        spelling, packing = array.array("i", classes).tobytes(), array.array("q", classes).tobytes()
+        widths = _ones(len(classes))
+        return cls(
+            tuple(map(_single, classes)), label, combinations=1, largest=max(classes, default=-1), spelling=spelling, packing=packing, widths=widths
+        )
+
+
+@functools.lru_cache(maxsize=64)
+def _ones(length: int) -> bytes:
+    """``length`` positions of one class each, as :attr:`SymbolicWord.widths`."""
+    return array.array("q", [1] * length).tobytes()
 
 
 @functools.lru_cache(maxsize=None)
@@ -71,19 +103,34 @@ def symbol_alphabet(
     in ``refine`` cut the universe: a character of a plain string stands for its whole class until
     evidence (:func:`distinguishing`) says it must be told apart.
     """
-    clustered = tuple(e for e in examples if isinstance(e, ClusteredExample))
-    characters = frozenset(refine)
-    if granularity == "characters":
-        characters |= {c for e in examples if isinstance(e, Example) for c in e.string}
-    return _partition_of(clustered, characters, universe, granularity)
+    return Cuts.of(examples, granularity).alphabet(universe, granularity, refine)
+
+
+@attrs.frozen(cache_hash=True)
+class Cuts:
+    """What cuts the universe for :func:`symbol_alphabet`, besides the characters to refine: the
+    clustered examples and (at ``characters`` granularity) the characters of the plain ones. The
+    alphabets are remembered by it, and it is hashed once: a prefix tree that refines its alphabet
+    makes several from one sample of thousands of examples."""
+
+    clustered: tuple[ClusteredExample, ...]
+    characters: frozenset[str]
+
+    @classmethod
+    def of(cls, examples: Sequence[Counterexample], granularity: Granularity) -> Cuts:
+        clustered = tuple([e for e in examples if isinstance(e, ClusteredExample)])
+        plain = frozenset(c for e in examples if isinstance(e, Example) for c in e.string) if granularity == "characters" else frozenset()
+        return cls(clustered, plain)
+
+    def alphabet(self, universe: CharSet, granularity: Granularity, refine: Iterable[str] = ()) -> Alphabet:
+        """The partition with the characters in ``refine`` cut off too."""
+        return _partition_of(self, frozenset(refine), universe, granularity)
 
 
 @functools.lru_cache(maxsize=64)  # a learner call reads the same clustered examples in every round
-def _partition_of(
-    clustered: tuple[ClusteredExample, ...], characters: frozenset[str], universe: CharSet, granularity: Granularity
-) -> Alphabet:
-    sets: set[CharSet] = {CharSet.of(c) for c in characters}
-    for example in clustered:
+def _partition_of(cuts: Cuts, refine: frozenset[str], universe: CharSet, granularity: Granularity) -> Alphabet:
+    sets: set[CharSet] = {CharSet.of(c) for c in cuts.characters | refine}
+    for example in cuts.clustered:
         sets.update(example.positions)
     clipped = {s & universe for s in sets} - {CharSet()}
     if granularity == "characters":
@@ -143,6 +190,16 @@ def encoder(alphabet: Alphabet) -> Callable[[Counterexample], SymbolicWord | Non
         return SymbolicWord(tuple(covered(chars) for chars in example.positions), example.label)
 
     return encode
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def interned(string: str, label: bool) -> Example:
+    """The one :class:`Example` of ``string`` and ``label`` for the process. The rounds make the
+    same plain examples again and again (a witness or an implied string in every round and epoch
+    that finds it); :func:`encoder` and the other caches keyed by examples would then test each new
+    copy for equality at every lookup, a Python call each, where one shared object is found by
+    identity."""
+    return Example(string, label)
 
 
 class Remembered(dict[K, V]):

@@ -9,7 +9,7 @@ so the words are packed once per tree into flat arrays and checked by
 
 from __future__ import annotations
 
-import itertools
+import operator
 from collections.abc import Sequence
 
 import attrs
@@ -19,6 +19,9 @@ from automata.arrays import BoolArray, Int64Array
 from automata.dfa import DFA
 from cegis.symbolic.merging.core import _kernels
 from cegis.symbolic.merging.core.symbols import SymbolicWord
+
+
+_PACKING, _WIDTHS, _POSITIONS, _LABEL = map(operator.attrgetter, ("packing", "widths", "positions", "label"))
 
 
 @attrs.frozen(eq=False)
@@ -34,12 +37,11 @@ class PackedWords:
     @classmethod
     def pack(cls, words: Sequence[SymbolicWord]) -> PackedWords:
         """The packed form of ``words``."""
-        positions = list(itertools.chain.from_iterable(word.positions for word in words))
         return cls(
-            np.fromiter(itertools.chain.from_iterable(positions), dtype=np.int64),
-            np.cumsum(np.fromiter(map(len, positions), dtype=np.int64, count=len(positions)), dtype=np.int64),
-            np.cumsum(np.array([len(word.positions) for word in words], dtype=np.int64), dtype=np.int64),
-            np.array([word.label for word in words], dtype=np.bool_),
+            np.frombuffer(bytearray(b"".join(map(_PACKING, words))), dtype=np.int64),
+            np.cumsum(np.frombuffer(bytearray(b"".join(map(_WIDTHS, words))), dtype=np.int64), dtype=np.int64),
+            np.cumsum(np.fromiter(map(len, map(_POSITIONS, words)), dtype=np.int64, count=len(words)), dtype=np.int64),
+            np.fromiter(map(_LABEL, words), dtype=np.bool_, count=len(words)),
         )
 
     def misses(self, dfa: DFA) -> list[tuple[int, list[int]]]:

@@ -17,6 +17,7 @@ from automata.ops import equivalence_witness
 from cegis.hypothesis import read_hypothesis
 from cegis.learner import LearnerContext
 from cegis.symbolic.merging.candidate import automaton_of
+from cegis.symbolic.merging.core.symbols import interned
 from oracle.examples import Example, length
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
@@ -110,5 +111,5 @@ class Agreements:
         for earlier, below in self.automata:
             witness = equivalence_witness(dfa, earlier)
             if witness is not None and len(witness.string) < below:
-                out.append(Example(witness.string, witness.accepted_by == "right"))
+                out.append(interned(witness.string, witness.accepted_by == "right"))
         return out

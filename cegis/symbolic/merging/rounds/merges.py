@@ -19,6 +19,7 @@ from cegis.symbolic.merging.core.alike import alike
 from cegis.symbolic.merging.core.exact import smallest
 from cegis.symbolic.merging.core.prefix_tree import PrefixTree
 from cegis.symbolic.merging.core.redblue import MergeOrder, red_blue, table
+from cegis.symbolic.merging.core.symbols import interned
 from cegis.symbolic.merging.core.words import PackedWords
 from cegis.symbolic.merging.families.listing import MAX_LISTING_STATES
 from cegis.symbolic.merging.rounds.patching import patched
@@ -41,7 +42,8 @@ def merged(built: PrefixTree, learner: Settings, patch: bool) -> Merged:
     """The distinct DFAs the merge orders find that satisfy every example, and, for those that
     miss a clustered example left out of the prefix tree, one misclassified string of each such
     example (to learn from literally in another round). With ``patch`` such a DFA is instead
-    patched with the missed examples as exceptions."""
+    patched with the missed examples as exceptions, unless it misses more than
+    :data:`MAX_LISTING_STATES` (then its witnesses are given, as without ``patch``)."""
     alphabet, tree, untied = built.alphabet, built.tree, built.untied
     universe = alphabet.universe
     candidates: dict[tuple[object, ...], Candidate] = {}
@@ -52,14 +54,13 @@ def merged(built: PrefixTree, learner: Settings, patch: bool) -> Merged:
         dfa = minimize(table(tree, red, alphabet, similar, unlabeled_accept))
         missed = checked.misses(dfa)
         wrong = [untied[w][0] for w, _ in missed]
-        if wrong and not patch:
+        if wrong and (not patch or len(wrong) > MAX_LISTING_STATES):
             for w, path in missed:  # many misses spell one string: build each witness once
                 string = "".join(map(representatives.__getitem__, path))
                 if string not in witnesses:
-                    witnesses[string] = Example(string, untied[w][1].label)
-            return
-        if len(wrong) > MAX_LISTING_STATES:  # a list longer than any hypothesis may be: not worth building
-            problems.append(f"{how}: {len(wrong)} clustered examples left out of the tree are missed")
+                    witnesses[string] = interned(string, untied[w][1].label)
+            if patch:  # a list longer than any hypothesis may be: not worth building
+                problems.append(f"{how}: {len(wrong)} clustered examples left out of the tree are missed")
             return
         if wrong:
             try:

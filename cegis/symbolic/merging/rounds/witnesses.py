@@ -5,7 +5,11 @@ spelled past :data:`cegis.symbolic.merging.core.prefix_tree.MAX_SPELLED` words) 
 merged automaton; when no merge order labels every example right, a misclassified string of each
 missed example (its *witness*) is learned literally, as a plain example, in the next round. After
 :data:`WITNESS_ROUNDS` such rounds, or once the tree passes :data:`MAX_WITNESS_NODES` nodes, the
-misses are patched in as exceptions instead (:mod:`.patching`).
+misses are patched in as exceptions instead (:mod:`.patching`). Misses too many to patch
+(:data:`cegis.symbolic.merging.families.listing.MAX_LISTING_STATES`) give witnesses still, and
+below the node cap the reading goes on learning them, within the call's :data:`.agreeing.ROUNDS`:
+a reading that ended there found nothing, and a learner call that proposes nothing spends the
+epoch on random examples (issue 36: a StructuredRegex target lost five epochs so, and a run).
 
 Each of the learner's readings (:data:`cegis.symbolic.merging.core.prefix_tree.TreeReading`) runs
 its own witness rounds. With agreements to keep, the rounds also learn the strings that candidates
@@ -83,8 +87,9 @@ class Reading:
         except (ValueError, LabelConflict) as error:
             return attrs.evolve(self, found=(), broken=(), missed=(), stale=False, problems=(f"{self.name}: {error}",))
         rounds = self.rounds + bool(self.missed)
-        found = merged(tree, learner, rounds >= patching or tree.tree.nodes > MAX_WITNESS_NODES)
-        missed = () if found.candidates else found.witnesses
+        capped = tree.tree.nodes > MAX_WITNESS_NODES
+        found = merged(tree, learner, rounds >= patching or capped)
+        missed = () if found.candidates or capped else found.witnesses
         return Reading(
             self.name,
             (*self.witnesses, *self.missed),
