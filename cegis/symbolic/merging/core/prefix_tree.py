@@ -10,16 +10,14 @@ universally on each candidate instead (:mod:`cegis.symbolic.merging.rounds.merge
 from __future__ import annotations
 
 import functools
-import operator
 from collections.abc import Sequence
 from typing import Literal
 
 import attrs
-import numpy as np
 
 from automata.alphabet import Alphabet
 from cegis.symbolic.merging.core.quotient import LabelConflict, Quotient
-from cegis.symbolic.merging.core.symbols import Cuts, Granularity, SymbolicWord, distinguishing, encoder
+from cegis.symbolic.merging.core.symbols import Cuts, Granularity, SymbolicWord, distinguishing, encoder, several
 from oracle.examples import Counterexample, Example
 from regexlang.charset import CharSet
 
@@ -59,27 +57,20 @@ def prefix_tree(
     refine: set[str] = set()
     spelled: set[int] = set()
     cuts = Cuts.of(examples, granularity)
-    read: dict[Alphabet, tuple[Sequence[Counterexample], list[SymbolicWord]]] = {}  # a retry spelling more reads alike
+    read: tuple[Alphabet, Sequence[Counterexample], list[SymbolicWord]] | None = None  # a retry spelling more reads alike
     while True:
         alphabet = cuts.alphabet(universe, granularity, refine)
-        if alphabet not in read:
-            words_or_none = list(map(encoder(alphabet), examples))  # in C: thousands of examples, every round
-            words = [w for w in words_or_none if w is not None]
-            kept = examples if len(words) == len(examples) else [e for e, w in zip(examples, words_or_none) if w is not None]
-            read = {alphabet: (kept, words)}
-        kept, words = read[alphabet]
-        encoded = _Pairs(kept, words)
-        represented: list[int] = []
-        if reading == "representative":
-            several = np.flatnonzero(np.fromiter(map((1).__lt__, map(_COMBINATIONS, words)), dtype=np.bool_, count=len(words))).tolist()
-            represented = [i for i in several if i not in spelled]
+        if read is None or read[0] != alphabet:
+            read = (alphabet, *_encoded(examples, alphabet))
+        _, kept, words = read
+        represented = [i for i in several(words) if i not in spelled] if reading == "representative" else []
         in_tree = list(words)
         for i in represented:
             in_tree[i] = _represented(words[i], alphabet)
         try:
             tree, left_out = Quotient.prefix_tree(in_tree, spelled, MAX_SPELLED)
         except LabelConflict as conflict:
-            first, second = encoded[conflict.first][0], encoded[conflict.second][0]
+            first, second = kept[conflict.first], kept[conflict.second]
             split = distinguishing(first, second, refine) if granularity == "atoms" else set()
             if split:
                 refine |= split
@@ -89,7 +80,7 @@ def prefix_tree(
                 raise
             continue
         unchecked = sorted({*left_out, *represented})
-        return PrefixTree(alphabet, tree, tuple(words), tuple(encoded[i] for i in unchecked))
+        return PrefixTree(alphabet, tree, tuple(words), tuple((kept[i], words[i]) for i in unchecked))
 
 
 def extended(built: PrefixTree, more: Sequence[Example]) -> PrefixTree | None:
@@ -108,17 +99,12 @@ def extended(built: PrefixTree, more: Sequence[Example]) -> PrefixTree | None:
     return attrs.evolve(built, words=(*built.words, *added))
 
 
-class _Pairs:
-    """The kept examples with their words, paired on demand (most are never asked for)."""
-
-    def __init__(self, examples: Sequence[Counterexample], words: Sequence[SymbolicWord]) -> None:
-        self.examples, self.words = examples, words
-
-    def __getitem__(self, index: int) -> tuple[Counterexample, SymbolicWord]:
-        return self.examples[index], self.words[index]
-
-
-_COMBINATIONS = operator.attrgetter("combinations")
+def _encoded(examples: Sequence[Counterexample], alphabet: Alphabet) -> tuple[Sequence[Counterexample], list[SymbolicWord]]:
+    """The examples ``alphabet`` can read and their words (in C: thousands of examples, every round)."""
+    words_or_none = list(map(encoder(alphabet), examples))
+    words = [w for w in words_or_none if w is not None]
+    kept = examples if len(words) == len(examples) else [e for e, w in zip(examples, words_or_none) if w is not None]
+    return kept, words
 
 
 @functools.lru_cache(maxsize=1 << 14)  # every round and epoch reads the same clustered examples again

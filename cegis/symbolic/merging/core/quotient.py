@@ -18,7 +18,7 @@ import numpy as np
 
 from cegis.symbolic.merging.core import _kernels
 from cegis.symbolic.merging.core._kernels import ACCEPT, REJECT, UNKNOWN
-from cegis.symbolic.merging.core.symbols import SymbolicWord
+from cegis.symbolic.merging.core.symbols import SymbolicWord, several
 from cegis.symbolic.merging.core.words import PackedWords
 
 __all__ = ["ACCEPT", "REJECT", "UNKNOWN", "LabelConflict", "Quotient"]
@@ -29,8 +29,6 @@ MAX_NODES = 500_000
 #: What the tree reads of each word, fetched in C (``map``): trees of thousands of words are built
 #: again in every round.
 _POSITIONS, _COMBINATIONS, _LARGEST, _LABEL, _SPELLING = map(operator.attrgetter, ("positions", "combinations", "largest", "label", "spelling"))
-#: Whether a word's combinations are several (compared as Python ints: they pass 64 bits).
-_SEVERAL = (1).__lt__
 
 #: The arrays with a row per tree node.
 _PER_NODE = ("succ", "parent", "label", "depth", "labeled_by")
@@ -77,11 +75,11 @@ class Quotient:
         takes more than ``spell_limit`` words. Raises :class:`LabelConflict` when a spelled word
         meets a differently labeled one (``inserting`` is then that word), and ``ValueError`` when
         the tree would pass :data:`MAX_NODES` nodes."""
-        several = np.flatnonzero(np.fromiter(map(_SEVERAL, map(_COMBINATIONS, words)), dtype=np.bool_, count=len(words))).tolist()
-        tied = [index for index in several if index not in spelled]
+        tied_or_spelled = several(words)
+        tied = [index for index in tied_or_spelled if index not in spelled]
         capacity = 1 + sum(map(len, map(_POSITIONS, words))) + sum(
             len(words[index].positions) * (words[index].combinations - 1)
-            for index in several
+            for index in tied_or_spelled
             if index in spelled or words[index].combinations <= spell_limit
         )
         if capacity > MAX_NODES:

@@ -11,11 +11,13 @@ import array
 import functools
 import itertools
 import math
+import operator
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Literal, TypeVar
 
 import attrs
+import numpy as np
 
 from automata.alphabet import Alphabet, partition
 from oracle.examples import ClusteredExample, Counterexample, Example
@@ -80,6 +82,16 @@ class SymbolicWord:
         return cls(
             tuple(map(_single, classes)), label, combinations=1, largest=max(classes, default=-1), spelling=spelling, packing=packing, widths=widths
         )
+
+
+def several(words: Sequence[SymbolicWord]) -> list[int]:
+    """The indices of the ``words`` that stand for several strings, found in C (thousands of words
+    a round; their combinations are compared as Python ints, since they pass 64 bits)."""
+    many = np.fromiter(map((1).__lt__, map(_COMBINATIONS, words)), dtype=np.bool_, count=len(words))
+    return list(np.flatnonzero(many).tolist())
+
+
+_COMBINATIONS = operator.attrgetter("combinations")
 
 
 @functools.lru_cache(maxsize=64)
