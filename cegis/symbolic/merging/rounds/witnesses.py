@@ -14,7 +14,8 @@ epoch on random examples (issue 36: a StructuredRegex target lost five epochs so
 Each of the learner's readings (:data:`cegis.symbolic.merging.core.prefix_tree.TreeReading`) runs
 its own witness rounds; with agreements to keep, a round learns the readings in the learner's order
 and ends at the first with a candidate that keeps them (the representative reading, second, gave 15
-of 462 proposals on StructuredRegex under one shortest counterexample, and is not learned then). With agreements to keep, the rounds also learn the strings that candidates
+of 462 proposals on every second StructuredRegex task under one shortest counterexample, seed 0,
+and is not learned then). With agreements to keep, the rounds also learn the strings that candidates
 breaking an agreement imply (:mod:`.agreeing`), and the witnesses share the call's
 :data:`.agreeing.ROUNDS` with them."""
 
