@@ -10,7 +10,7 @@ import asyncio
 import itertools
 import json
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 import pytest
@@ -22,6 +22,7 @@ from cegis.loop import run
 from cegis.records import run_recorded
 from cegis.symbolic.merging import symbolic
 from cegis.symbolic.merging.rounds.agreement import Agreement, Agreements, Memory, agreements, decode, encode, remembered
+from cegis.symbolic.merging.rounds.witnesses import Consistent, consistent
 from cegis.state import Task
 from oracle import ClusteredExample, Counterexample, Example, ExactTeacher, TeacherConfig, Verdict, matcher
 from regexlang import CharSet, parse
@@ -185,3 +186,34 @@ def test_a_users_teacher_that_promises_shortest_counterexamples_gives_the_learne
     for agreed in (a for memory in memories if isinstance(memory, Memory) for a in memory.agreements):
         for word in ("".join(t) for n in range(agreed.below) for t in itertools.product("ab", repeat=n)):
             assert (re.fullmatch(agreed.hypothesis, word) is None) == (re.fullmatch("a(ba)*b?", word) is None), word  # true below
+
+
+def test_with_agreements_a_round_stops_at_the_first_reading_that_keeps_them() -> None:
+    """Without agreements every reading learns (the first to keep its witnesses does not end the
+    round); with an agreement the first reading's candidates keep, the representative reading is
+    not learned, and every candidate keeps the agreement (checked against ``re`` on short strings)."""
+    sigma = CharSet.of("abc")
+    examples: list[Counterexample] = [
+        Example("ab", True),
+        Example("aab", True),
+        Example("b", False),
+        ClusteredExample((CharSet.of("bc"), CharSet.of("a")), False, sigma),
+        ClusteredExample((CharSet.of("a"), CharSet.of("ac"), CharSet.of("bc")), True, sigma),
+    ]
+    learner = symbolic()
+    assert learner.readings == ("tied", "representative")
+
+    def readings(found: Consistent) -> set[str]:
+        return {candidate.how.rpartition(", ")[2] for candidate in found.candidates}
+
+    def view(more: Sequence[Counterexample]) -> list[Counterexample]:
+        return [*examples, *more]
+
+    free = consistent(view, sigma, learner, Agreements.compile([], "python", sigma, 1000), {})
+    assert readings(free) == {"tied", "representative"}
+    earlier = Agreements.compile([Agreement("a+[bc]", 3)], "python", sigma, 1000)
+    bound = consistent(view, sigma, learner, earlier, {})
+    assert readings(bound) == {"tied"}
+    short = ["".join(s) for n in range(3) for s in itertools.product("abc", repeat=n)]
+    for candidate in bound.candidates:
+        assert [candidate.automaton.accepts(s) for s in short] == [re.fullmatch("a+[bc]", s) is not None for s in short]
