@@ -11,7 +11,7 @@ import functools
 import itertools
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
 from cegis.symbolic.merging.candidate import Found, spelled
 from cegis.symbolic.merging.evidence import Evidence
@@ -53,7 +53,7 @@ def factor_hypotheses(
     held = _held_classes(positives, classes, shared.spelled)
     accepted = [n for n in negatives if shared.holds(n)]  # the negatives the conjunction accepts
     conjunctions = _conjunctions(shared, positives, accepted, held) + _around(shared, positives, accepted)
-    conjunctions += _counted(shared, positives, accepted, shown) + _framed_alternatives(shared, positives, negatives, [*shown, *classes])
+    conjunctions += _counted(shared, positives, accepted, shown) + _framed_alternatives(shared, positives, negatives, (*shown, *classes))
     return conjunctions + sequence_hypotheses(shared, positives, negatives, held) + alternatives
 
 
@@ -152,7 +152,7 @@ def _around(shared: Shared, positives: Sequence[str], accepted: Sequence[str]) -
 
 
 def _framed_alternatives(
-    shared: Shared, positives: Sequence[str], negatives: Sequence[str], classes: Sequence[CharSet]
+    shared: Shared, positives: Sequence[str], negatives: Sequence[str], classes: tuple[CharSet, ...]
 ) -> Hypotheses:
     """When no suffix is shared: the strings that start with the shared prefix, or else with a
     character of the smallest of ``classes`` holding every positive's first one, and end with one
@@ -273,7 +273,7 @@ def covering_factors(
 
     A pick covers no more positives than the one before it (each factor's count only falls), so
     when ``k`` picks are left, the next must cover a ``k``-th of the positives not yet covered, or
-    the cover fails: only the factors held that often are counted (:func:`_frequent_factors`)."""
+    the cover fails: only the factors held that often are ranked (:func:`_frequent_factors`)."""
     if any(_END in s for s in [*positives, *negatives]):
         return []
     end = _END if ends else ""
@@ -292,29 +292,21 @@ def covering_factors(
     return [] if uncovered else [w.removesuffix(end) for w in chosen]
 
 
-@functools.lru_cache(maxsize=8)  # "contains one of" asks twice of the same positives (with and without the negatives)
+@functools.lru_cache(maxsize=256)  # asked again of the same texts: with and without the negatives, and every epoch
 def _frequent_factors(texts: tuple[str, ...], shortest: int, ends: bool, least: int) -> dict[str, int]:
     """The factors of ``shortest`` to :data:`LONGEST_ALTERNATIVE` characters (when ``ends``, the
-    suffixes) that at least ``least`` of ``texts`` hold, with how many hold each. A factor is held
-    no more often than its prefix, so each length extends only the places of the frequent factors
-    one shorter: with a high ``least`` few survive the shortest."""
+    suffixes) that at least ``least`` of ``texts`` hold, with how many hold each."""
+    held = Counter(itertools.chain.from_iterable(_factors(text, shortest, ends) for text in texts))
+    return {w: n for w, n in held.items() if n >= least}
+
+
+@functools.lru_cache(maxsize=1 << 12)  # the same examples come back every epoch and agreement round
+def _factors(text: str, shortest: int, ends: bool) -> frozenset[str]:
+    """The factors of ``text`` of ``shortest`` to :data:`LONGEST_ALTERNATIVE` characters (when
+    ``ends``, its suffixes): found once per text, they are only counted after."""
     if ends:
-        suffixes = ({text[start:] for start in range(max(0, len(text) - LONGEST_ALTERNATIVE), len(text) - shortest + 1)} for text in texts)
-        return _at_least_held(suffixes, least)
-    found: dict[str, int] = {}
-    places: list[Sequence[int]] = [range(len(text) - shortest + 1) for text in texts]  # where the factors of each length start
-    for length in range(shortest, LONGEST_ALTERNATIVE + 1):
-        frequent = _at_least_held(({text[i : i + length] for i in starts} for text, starts in zip(texts, places)), least)
-        if not frequent:
-            break
-        found.update(frequent)
-        places = [[i for i in starts if i + length < len(text) and text[i : i + length] in frequent] for text, starts in zip(texts, places)]
-    return found
-
-
-def _at_least_held(factor_sets: Iterable[set[str]], least: int) -> dict[str, int]:
-    """The factors at least ``least`` of ``factor_sets`` hold, with how many hold each."""
-    return {w: n for w, n in Counter(itertools.chain.from_iterable(factor_sets)).items() if n >= least}
+        return frozenset(text[start:] for start in range(max(0, len(text) - LONGEST_ALTERNATIVE), len(text) - shortest + 1))
+    return frozenset(text[i : i + length] for length in range(shortest, LONGEST_ALTERNATIVE + 1) for i in range(len(text) - length + 1))
 
 
 def _held_classes(positives: Sequence[str], classes: Sequence[CharSet], spelled: str) -> dict[CharSet, int]:
