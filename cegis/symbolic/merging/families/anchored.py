@@ -132,19 +132,19 @@ def _holding(classes: tuple[CharSet, ...]) -> Remembered[str, frozenset[int]]:
 
 
 def _refused(negatives: Sequence[str], positives: Sequence[str], holding: Remembered[str, frozenset[int]]) -> set[_Key]:
-    """Rules some of ``negatives`` follow: among them each class rule and each word rule of the
-    ``positives`` that one does. The negatives are most of the examples (hundreds, the same every
-    epoch), so they are read in bulk, never rule by rule: the words of the negatives that begin
-    (end) as a positive does, the classes by the characters negatives start with, end with, or
-    are (``holding``: :func:`_holding`)."""
-    lengths = range(SHORTEST_FACTOR, min(max(map(len, positives)), LONGEST_ANCHOR) + 1)
-    heads, tails = {p[:SHORTEST_FACTOR] for p in positives}, {p[-SHORTEST_FACTOR:] for p in positives}
-    begun = [n for n in negatives if n[:SHORTEST_FACTOR] in heads]
-    ended = [n for n in negatives if n[-SHORTEST_FACTOR:] in tails]
-    refused: set[_Key] = {("starts", n[:length]) for length in lengths for n in begun}
-    refused.update(("ends", n[-length:]) for length in lengths for n in ended)
+    """The rules some of ``negatives`` follow: each class rule, and each word rule of the
+    ``positives``. The negatives are most of the examples (hundreds, the same every epoch), so
+    they are read in bulk, never rule by rule: the classes by the characters negatives start
+    with, end with, or are (``holding``: :func:`_holding`), the words length by length, among the
+    negatives that begin (end) as a positive does with one character less."""
     chars: dict[Where, set[str]] = {"starts": {n[0] for n in negatives if n}, "ends": {n[-1] for n in negatives if n}, "is": {n for n in negatives if len(n) == 1}}
-    refused.update((where, k) for where, held in chars.items() for char in held for k in holding[char])
+    refused: set[_Key] = {(where, k) for where, held in chars.items() for char in held for k in holding[char]}
+    begun = ended = negatives
+    for length in range(SHORTEST_FACTOR, LONGEST_ANCHOR + 1):
+        heads, tails = {p[:length] for p in positives if len(p) >= length}, {p[-length:] for p in positives if len(p) >= length}
+        begun, ended = [n for n in begun if n[:length] in heads], [n for n in ended if n[-length:] in tails]
+        refused.update(("starts", n[:length]) for n in begun)
+        refused.update(("ends", n[-length:]) for n in ended)
     return refused
 
 

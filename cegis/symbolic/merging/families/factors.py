@@ -51,7 +51,7 @@ def factor_hypotheses(
         return alternatives
     shared = Shared.of(positives, universe)
     held = _held_classes(positives, classes, shared.spelled)
-    accepted = [n for n in negatives if shared.holds(n)]  # the negatives the conjunction accepts
+    accepted = shared.held(negatives)  # the negatives the conjunction accepts
     conjunctions = _conjunctions(shared, positives, accepted, held) + _around(shared, positives, accepted)
     conjunctions += _counted(shared, positives, accepted, shown) + _framed_alternatives(shared, positives, negatives, (*shown, *classes))
     return conjunctions + sequence_hypotheses(shared, positives, negatives, held) + alternatives
