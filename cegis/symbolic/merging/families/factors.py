@@ -69,7 +69,8 @@ def _conjunctions(shared: Shared, positives: Sequence[str], accepted: Sequence[s
         out += [(contains(text_regex(w), n, shared.anything), f"shared factors ({w} ×{n})") for w, n in shared.inner.items() if n > 1]
     if not accepted:
         return out
-    lacking = [c for c in shared.characters if any(c not in n for n in accepted)]
+    common = set.intersection(*map(set, accepted))
+    lacking = [c for c in shared.characters if c not in common]
     if lacking:  # the words alone are refuted: ask for the characters every positive has too
         has = [contains(text_regex(c), 1, shared.anything) for c in lacking]
         out.append((intersection(*parts, *has), f"shared factors ({', '.join([*named, *lacking])})"))
@@ -96,7 +97,7 @@ def _counted(shared: Shared, positives: Sequence[str], accepted: Sequence[str], 
     otherwise accept (of the ``accepted``) has more runs; and the one that asks for as many
     characters of each of those classes (``≥ 2 digits and ≥ 3 letters``)."""
     out = []
-    counted = {chars: min(_count(p, chars) for p in positives) for chars in [c for c in shown if len(c) > 1 and shared.universe - c][:MOST_COUNTED]}
+    counted = {chars: min(_count(p, chars) for p in positives) for chars in [c for c in shown if len(c) > 1 and not shared.universe.issubset(c)][:MOST_COUNTED]}
     for chars, least in counted.items():
         most = max(_runs(p, chars) for p in positives)
         asked, said = _at_least(shared, {chars: least})
@@ -115,9 +116,16 @@ def _counted(shared: Shared, positives: Sequence[str], accepted: Sequence[str], 
 
 def _at_least(shared: Shared, counts: dict[CharSet, int]) -> tuple[list[Regex], list[str]]:
     """The languages that ask for ``counts[c]`` characters of each class ``c``, and their names."""
-    return [contains(Chars(c), n, shared.anything) for c, n in counts.items()], [f"{piece_name(c)} ×{n}" for c, n in counts.items()]
+    return [_asking(c, n, shared.universe) for c, n in counts.items()], [f"{piece_name(c)} ×{n}" for c, n in counts.items()]
 
 
+@functools.lru_cache(maxsize=256)  # the same classes and counts are asked for every epoch
+def _asking(chars: CharSet, times: int, universe: CharSet) -> Regex:
+    """The strings over ``universe`` with ``times`` characters of ``chars``."""
+    return contains(Chars(chars), times, Star(Chars(universe)))
+
+
+@functools.lru_cache(maxsize=256)  # the same classes and counts are asked for every epoch
 def _runs_at_most(chars: CharSet, most: int, universe: CharSet) -> Regex:
     """The strings over ``universe`` with at most ``most`` runs of ``chars`` (maximal substrings of them)."""
     others, run = Chars(universe - chars), Plus(Chars(chars))
@@ -165,7 +173,8 @@ def _framed_alternatives(
     if shared.prefix:
         start, said, opening = text_regex(shared.prefix), shared.prefix, [n for n in negatives if n.startswith(shared.prefix)]
     elif first is not None:
-        start, said, opening = Chars(first), piece_name(first), [n for n in negatives if _run_pattern(first).match(n)]
+        begins = _run_pattern(first).match
+        start, said, opening = Chars(first), piece_name(first), [n for n in negatives if begins(n)]
     else:
         return []
     out = []

@@ -80,8 +80,7 @@ class Shared:
     def parts(self, besides: str = "") -> list[Regex]:
         """The languages the conjunction intersects: the prefix and suffix, and each factor (but
         ``besides``)."""
-        parts = [self.framed(self.anything)] if self.prefix or self.suffix else []
-        return parts + [contains(text_regex(w), n, self.anything) for w, n in self.inner.items() if w != besides]
+        return list(_parts(self, besides))
 
     def names(self) -> list[str]:
         """The parts, described."""
@@ -97,9 +96,11 @@ class Shared:
 
     def held(self, strings: Iterable[str]) -> list[str]:
         """Those of ``strings`` in the conjunction, in order: most are negatives (hundreds), so they
-        pass through each condition in turn (the frame, then each factor's count)."""
+        pass through each condition in turn (the prefix, the suffix after it, each factor's count)."""
         prefix, suffix, least = self.prefix, self.suffix, len(self.prefix) + len(self.suffix)
-        kept = [s for s in strings if len(s) >= least and s.startswith(prefix) and s.endswith(suffix)]
+        kept = [s for s in strings if s.startswith(prefix)] if prefix else list(strings)
+        if suffix:
+            kept = [s for s in kept if s.endswith(suffix) and len(s) >= least]
         for word, times in self.inner.items():
             kept = [s for s in kept if s.count(word) >= times]
         return kept
@@ -140,3 +141,10 @@ def _shared(positives: tuple[str, ...], universe: CharSet) -> Shared:
     inner = {w: n for w, n in factors.items() if n > 1 or (w not in prefix and w not in suffix)}
     characters = sorted(set.intersection(*map(set, positives)) - set("".join([prefix, suffix, *inner])))
     return Shared(prefix, suffix, inner, universe, characters)
+
+
+@functools.lru_cache(maxsize=256)  # asked for by most hypotheses, every epoch and agreement round
+def _parts(shared: Shared, besides: str) -> tuple[Regex, ...]:
+    """:meth:`Shared.parts`, made once per shared factors."""
+    framed = [shared.framed(shared.anything)] if shared.prefix or shared.suffix else []
+    return (*framed, *(contains(text_regex(w), n, shared.anything) for w, n in shared.inner.items() if w != besides))

@@ -49,7 +49,8 @@ def subsequence_hypotheses(
     kinds = sorted((c for c in dict.fromkeys(shown) if not universe.issubset(c)), key=len)
     columns = [CharSet.of("".join(column)) for column in zip(*(p for p in positives if len(p) == len(shortest)))]
     first = tuple(smallest_holding(tuple(shown), chars, universe) or smallest_holding(tuple(atoms), chars, universe) or chars for chars in columns)
-    long_enough = [n for n in negatives if len(n) >= len(shortest)]
+    least = len(shortest)
+    long_enough = [n for n in negatives if len(n) >= least]
     out: Hypotheses = []
     for at_start in (True, False):
         for at_end in (False, True):
@@ -68,11 +69,12 @@ def _widened(
     when a negative holds the pieces as they are, or a positive does not hold the widest."""
     if _any_holds(negatives, pieces, at_start, at_end):
         return None
+    size = {chars: len(chars) for chars in {*kinds, *pieces}}
     for places in ([[k for k, p in enumerate(pieces) if p == piece] for piece in dict.fromkeys(pieces)], [[k] for k in range(len(pieces))]):
         for where in places:
             piece = pieces[where[0]]
             for wider in kinds:
-                if len(wider) > len(piece) and piece.issubset(wider):
+                if size[wider] > size[piece] and piece.issubset(wider):
                     trial = tuple(wider if k in where else p for k, p in enumerate(pieces))
                     if not _any_holds(negatives, trial, at_start, at_end):
                         pieces, piece = trial, wider
