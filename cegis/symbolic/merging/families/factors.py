@@ -309,7 +309,7 @@ def _frequent_factors(texts: tuple[str, ...], shortest: int, ends: bool, least: 
     return {w: n for w, n in held.items() if n >= least}
 
 
-@functools.lru_cache(maxsize=1 << 12)  # the same examples come back every epoch and agreement round
+@functools.lru_cache(maxsize=1 << 10)  # the same examples come back every epoch and agreement round
 def _factors(text: str, shortest: int, ends: bool) -> frozenset[str]:
     """The factors of ``text`` of ``shortest`` to :data:`LONGEST_ALTERNATIVE` characters (when
     ``ends``, its suffixes): found once per text, they are only counted after."""
