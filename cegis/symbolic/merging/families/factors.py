@@ -283,11 +283,12 @@ def covering_factors(
     A pick covers no more positives than the one before it (each factor's count only falls), so
     when ``k`` picks are left, the next must cover a ``k``-th of the positives not yet covered, or
     the cover fails: only the factors held that often are ranked (:func:`_frequent_factors`)."""
-    if any(_END in s for s in [*positives, *negatives]):
+    joined = "\n".join(negatives)  # a match across two negatives only refuses a factor
+    if _END in joined or any(_END in p for p in positives):
         return []
     end = _END if ends else ""
     texts = [p + end for p in positives]
-    negative_text = "\n".join(n + end for n in negatives)  # a match across two negatives only refuses a factor
+    negative_text = (end + "\n").join(negatives) + end if ends and negatives else joined  # each negative ends with the mark
     uncovered, chosen = list(range(len(texts))), list[str]()
     while uncovered and len(chosen) < MOST_ALTERNATIVES:
         least = -(-len(uncovered) // (MOST_ALTERNATIVES - len(chosen)))  # a k-th of them, rounded up
