@@ -132,11 +132,11 @@ def _holding(classes: tuple[CharSet, ...]) -> Remembered[str, frozenset[int]]:
 
 
 def _refused(negatives: Sequence[str], positives: Sequence[str], holding: Remembered[str, frozenset[int]]) -> set[_Key]:
-    """The rules some of ``negatives`` follow: each class rule, and each word rule of the
-    ``positives``. The negatives are most of the examples (hundreds, the same every epoch), so
-    they are read in bulk, never rule by rule: the classes by the characters negatives start
-    with, end with, or are (``holding``: :func:`_holding`), the words length by length, among the
-    negatives that begin (end) as a positive does with one character less."""
+    """The rules some of ``negatives`` follow, as far as they matter: every such class rule, and
+    every such word rule of the ``positives``. The negatives are most of the examples (hundreds,
+    the same every epoch), so they are read in bulk, never rule by rule: the classes by the
+    characters negatives start with, end with, or are (``holding``: :func:`_holding`), the words
+    length by length, among the negatives that begin (end) as a positive does one shorter."""
     chars: dict[Where, set[str]] = {"starts": {n[0] for n in negatives if n}, "ends": {n[-1] for n in negatives if n}, "is": {n for n in negatives if len(n) == 1}}
     refused: set[_Key] = {(where, k) for where, held in chars.items() for char in held for k in holding[char]}
     begun = ended = negatives

@@ -85,9 +85,9 @@ def piece_regex(piece: Piece) -> Regex:
 
 @functools.lru_cache(maxsize=512)
 def class_pattern(chars: CharSet, last: bool = False) -> re.Pattern[str]:
-    """A pattern of one character of ``chars`` (searched for, the first one), or, when ``last``,
-    one that matched where a search would start ends after the last one: testing each character
-    against the intervals of ``chars`` is far slower."""
+    """A pattern of one character of ``chars``, searched for to find the first one; or, when
+    ``last``, one that, matched at the start of a slice, ends after the slice's last one. Testing
+    each character against the intervals of ``chars`` is far slower."""
     one = interval_class(chars)
     return re.compile(f"(?s:.*){one}" if last else one)
 
