@@ -302,7 +302,7 @@ def covering_factors(
     return [] if uncovered else [w.removesuffix(end) for w in chosen]
 
 
-@functools.lru_cache(maxsize=256)  # asked again of the same texts: with and without the negatives, and every epoch
+@functools.lru_cache(maxsize=64)  # asked again of the same texts: with and without the negatives, and every epoch
 def _frequent_factors(texts: tuple[str, ...], shortest: int, ends: bool, least: int) -> dict[str, int]:
     """The factors of ``shortest`` to :data:`LONGEST_ALTERNATIVE` characters (when ``ends``, the
     suffixes) that at least ``least`` of ``texts`` hold, with how many hold each."""
