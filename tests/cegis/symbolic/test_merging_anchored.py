@@ -14,7 +14,7 @@ from cegis.config import Budgets, LoopConfig
 from cegis.loop import run
 from cegis.state import Task
 from cegis.symbolic.merging import symbolic
-from cegis.symbolic.merging.families.anchored import anchored_hypotheses
+from cegis.symbolic.merging.families.anchored import _class_rules, _classed, _holding, _refused, _words, anchored_hypotheses
 from oracle import ExactTeacher, TeacherConfig
 from regexlang import CharSet
 
@@ -32,6 +32,28 @@ def test_a_union_of_rules_holds_every_positive_and_no_negative(positives: list[s
         assert all(dfa.accepts(p) for p in positives), how
         assert not any(dfa.accepts(n) for n in negatives), how
         assert how.startswith("anchored (") and 2 <= how.count(",") + 1 <= 3
+
+
+LONG = st.lists(st.text(alphabet="abc#", min_size=1, max_size=10), min_size=1, max_size=6)
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(LONG, st.lists(st.tuples(st.integers(0, 5), st.integers(0, 10), st.booleans(), st.text(alphabet="abc#", max_size=3)), max_size=12))
+def test_the_rules_negatives_follow_are_found_as_rule_by_rule(positives: list[str], edits: list[tuple[int, int, bool, str]]) -> None:
+    # each rule a positive follows is refused exactly when some negative follows it, by the rule's
+    # definition; the negatives keep a few characters of a positive's start (end), so they share its words
+    negatives = [p[:keep] + more if head else more + p[len(p) - keep :] for i, keep, head, more in edits for p in [positives[i % len(positives)]]]
+    kinds = (LOWER, CharSet.of("c#"), CharSet.of("a"))
+    refused = _refused(negatives, positives, _holding(kinds))
+
+    def follows(string: str, where: str, piece: str | int) -> bool:
+        if isinstance(piece, str):
+            return string.startswith(piece) if where == "starts" else string.endswith(piece)
+        at = {"starts": string[:1], "ends": string[-1:], "is": string if len(string) == 1 else ""}[where]
+        return bool(at) and at in kinds[piece]
+
+    for rule in {rule for p in positives for rule in (*_words(p), *_classed(p, _class_rules(kinds)))}:
+        assert (rule in refused) == any(follows(n, *rule) for n in negatives), rule
 
 
 def test_the_rules_are_words_two_positives_share_or_classes() -> None:

@@ -14,7 +14,7 @@ from automata import compile_regex
 from cegis.config import Budgets, LoopConfig
 from cegis.symbolic.merging import symbolic
 from cegis.symbolic.merging.families.factors import _count, _run_pattern, _runs, _runs_at_most, covering_factors, factor_hypotheses
-from cegis.symbolic.merging.families.pieces import all_gaps, starts_of
+from cegis.symbolic.merging.families.pieces import all_gaps, find_piece, starts_of
 from cegis.symbolic.merging.families.shared import shared_factors
 from cegis.loop import run
 from cegis.state import Task
@@ -97,6 +97,18 @@ def test_characters_and_runs_of_a_class_are_found_as_character_by_character(char
     assert _count(string, chars) == sum(x in chars for x in string)
     assert _runs(string, chars) == sum(x in chars and (i == 0 or string[i - 1] not in chars) for i, x in enumerate(string))
     assert bool(_run_pattern(chars).match(string)) == (string[:1] in chars)  # starts with one of them
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(wide_sets, st.data())
+def test_a_class_piece_is_found_first_and_last_as_character_by_character(chars: CharSet, data: st.DataObject) -> None:
+    # the first and the last character of the class in a slice, newlines and edge characters among the others
+    characters = st.sampled_from([*edge_characters(chars), "\n"]) | st.integers(0, 0x10FFFF).map(chr) if chars else st.characters()
+    string = "".join(data.draw(st.lists(characters, max_size=12)))
+    start, end = data.draw(st.integers(0, len(string))), data.draw(st.integers(0, len(string)))
+    places = [i for i in range(start, end) if string[i] in chars]
+    assert find_piece(string, chars, start, end) == (places[0] if places else -1)
+    assert find_piece(string, chars, start, end, last=True) == (places[-1] if places else -1)
 
 
 def test_the_conjunction_and_the_sequence() -> None:

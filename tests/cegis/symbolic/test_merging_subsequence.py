@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from automata import compile_regex
@@ -15,7 +15,7 @@ from cegis.config import Budgets, LoopConfig
 from cegis.loop import run
 from cegis.state import Task
 from cegis.symbolic.merging import symbolic
-from cegis.symbolic.merging.families.subsequence import _holds, _hypothesis, subsequence_hypotheses
+from cegis.symbolic.merging.families.subsequence import _holds, _hypothesis, _shows_gap, subsequence_hypotheses
 from oracle import ExactTeacher, TeacherConfig
 from regexlang import CharSet
 from regexlang.dialects import unparse
@@ -33,6 +33,37 @@ def test_the_matcher_agrees_with_the_hypothesis_automaton(pieces: list[CharSet],
     dfa = compile_regex(regex, UNIVERSE)
     for string in strings:
         assert _holds(string, tuple(pieces), at_start, at_end) == dfa.accepts(string), (unparse(regex, "extended", UNIVERSE), string)
+
+
+def gaps_by_hand(string: str, pieces: list[CharSet], at_start: bool, at_end: bool) -> list[str] | None:
+    # character by character: each piece at its first character after the one before, the first
+    # at the string's first when at_start, the last at its last when at_end; the gaps around them
+    gaps, at = [], 0
+    for k, piece in enumerate(pieces):
+        if k == 0 and at_start:
+            place = 0 if string[:1] and string[0] in piece else -1
+        elif k == len(pieces) - 1 and at_end:
+            place = len(string) - 1 if len(string) > at and string[-1] in piece else -1
+        else:
+            place = next((i for i in range(at, len(string)) if string[i] in piece), -1)
+        if place < 0:
+            return None
+        gaps.append(string[at:place])
+        at = place + 1
+    return None if at_end and at != len(string) else [*gaps, string[at:]]
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(st.lists(st.sampled_from(KINDS), min_size=1, max_size=5), st.booleans(), st.booleans(), st.lists(st.text(alphabet="ab01#", max_size=9), max_size=20))
+@example([LETTERS, DIGITS], False, True, ["a0a0", "a0#0", "0a"])  # the last piece at the end: its gap runs up to the last character
+@example([LETTERS], True, True, ["a", "aa", "b#"])  # the one piece at the start and the end: one character
+def test_a_gap_is_shown_where_a_match_by_hand_shows_one(pieces: list[CharSet], at_start: bool, at_end: bool, strings: list[str]) -> None:
+    for string in strings:
+        gaps = gaps_by_hand(string, pieces, at_start, at_end)
+        around = [pieces[max(0, k - 1) : k + 1] for k in range(len(pieces) + 1)]  # the pieces beside each gap
+        shown = gaps is not None and any(all(c not in piece for piece in beside) for gap, beside in zip(gaps, around) for c in gap)
+        assert _holds(string, tuple(pieces), at_start, at_end) == (gaps is not None), string
+        assert _shows_gap(string, tuple(pieces), at_start, at_end) == shown, string
 
 
 @settings(max_examples=300, derandomize=True, deadline=None)

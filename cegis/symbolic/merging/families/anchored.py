@@ -63,12 +63,9 @@ def anchored_hypotheses(
     ``classes`` (distinct, smaller than the ``universe``) compete with words."""
     if not positives or not negatives or "" in positives:
         return []
-    kinds = tuple(c for c in dict.fromkeys(classes) if universe - c)
+    kinds = tuple(c for c in dict.fromkeys(classes) if not universe.issubset(c))
     ends = _class_rules(kinds)
-    refused: set[_Key] = set()
-    for negative in negatives:
-        refused.update(_words(negative))
-        refused.update(_classed(negative, ends))
+    refused = _refused(negatives, positives, _holding(kinds))
     held: dict[_Key, set[int]] = {}
     for i, positive in enumerate(positives):
         for rule in (*_words(positive), *_classed(positive, ends)):
@@ -112,14 +109,13 @@ def _classed(string: str, rules: Remembered[_Ends, tuple[_Key, ...]]) -> tuple[_
 def _class_rules(classes: tuple[CharSet, ...]) -> Remembered[_Ends, tuple[_Key, ...]]:
     """The class rules of a string by its ends (:data:`_Ends`), found once per ends: the same
     first and last characters come back in most examples, every epoch and agreement round."""
-    return Remembered(lambda ends: _rules_of(classes, *ends))
+    return Remembered(lambda ends: _rules_of(_holding(classes), *ends))
 
 
-def _rules_of(classes: tuple[CharSet, ...], first_char: str, last_char: str, single: bool) -> tuple[_Key, ...]:
-    first = {k for k, chars in enumerate(classes) if first_char in chars}
-    last = {k for k, chars in enumerate(classes) if last_char in chars}
+def _rules_of(holding: Remembered[str, frozenset[int]], first_char: str, last_char: str, single: bool) -> tuple[_Key, ...]:
+    first, last = holding[first_char], holding[last_char]
     out: list[_Key] = []
-    for k in sorted({*first, *last}):
+    for k in sorted(first | last):
         if k in first:
             out.append(("starts", k))
         if k in last:
@@ -127,6 +123,29 @@ def _rules_of(classes: tuple[CharSet, ...], first_char: str, last_char: str, sin
         if single and k in first:
             out.append(("is", k))
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=16)
+def _holding(classes: tuple[CharSet, ...]) -> Remembered[str, frozenset[int]]:
+    """The classes (by index) that hold a character, found once per character."""
+    return Remembered(lambda char: frozenset(k for k, chars in enumerate(classes) if char in chars))
+
+
+def _refused(negatives: Sequence[str], positives: Sequence[str], holding: Remembered[str, frozenset[int]]) -> set[_Key]:
+    """The rules some of ``negatives`` follow, as far as they matter: every such class rule, and
+    every such word rule of the ``positives``. The negatives are most of the examples (hundreds,
+    the same every epoch), so they are read in bulk, never rule by rule: the classes by the
+    characters negatives start with, end with, or are (``holding``: :func:`_holding`), the words
+    length by length, among the negatives that begin (end) as a positive does one shorter."""
+    chars: dict[Where, set[str]] = {"starts": {n[0] for n in negatives if n}, "ends": {n[-1] for n in negatives if n}, "is": {n for n in negatives if len(n) == 1}}
+    refused: set[_Key] = {(where, k) for where, held in chars.items() for char in held for k in holding[char]}
+    begun = ended = negatives
+    for length in range(SHORTEST_FACTOR, LONGEST_ANCHOR + 1):
+        heads, tails = {p[:length] for p in positives if len(p) >= length}, {p[-length:] for p in positives if len(p) >= length}
+        begun, ended = [n for n in begun if n[:length] in heads], [n for n in ended if n[-length:] in tails]
+        refused.update(("starts", n[:length]) for n in begun)
+        refused.update(("ends", n[-length:]) for n in ended)
+    return refused
 
 
 def _cover(held: dict[_Key, set[int]], count: int, sizes: Sequence[int]) -> list[_Key]:

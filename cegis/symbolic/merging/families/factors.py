@@ -11,7 +11,7 @@ import functools
 import itertools
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
 from cegis.symbolic.merging.candidate import Found, spelled
 from cegis.symbolic.merging.evidence import Evidence
@@ -51,9 +51,9 @@ def factor_hypotheses(
         return alternatives
     shared = Shared.of(positives, universe)
     held = _held_classes(positives, classes, shared.spelled)
-    accepted = [n for n in negatives if shared.holds(n)]  # the negatives the conjunction accepts
+    accepted = shared.held(negatives)  # the negatives the conjunction accepts
     conjunctions = _conjunctions(shared, positives, accepted, held) + _around(shared, positives, accepted)
-    conjunctions += _counted(shared, positives, accepted, shown) + _framed_alternatives(shared, positives, negatives, [*shown, *classes])
+    conjunctions += _counted(shared, positives, accepted, shown) + _framed_alternatives(shared, positives, negatives, (*shown, *classes))
     return conjunctions + sequence_hypotheses(shared, positives, negatives, held) + alternatives
 
 
@@ -69,7 +69,8 @@ def _conjunctions(shared: Shared, positives: Sequence[str], accepted: Sequence[s
         out += [(contains(text_regex(w), n, shared.anything), f"shared factors ({w} ×{n})") for w, n in shared.inner.items() if n > 1]
     if not accepted:
         return out
-    lacking = [c for c in shared.characters if any(c not in n for n in accepted)]
+    common = set.intersection(*map(set, accepted))
+    lacking = [c for c in shared.characters if c not in common]
     if lacking:  # the words alone are refuted: ask for the characters every positive has too
         has = [contains(text_regex(c), 1, shared.anything) for c in lacking]
         out.append((intersection(*parts, *has), f"shared factors ({', '.join([*named, *lacking])})"))
@@ -96,7 +97,7 @@ def _counted(shared: Shared, positives: Sequence[str], accepted: Sequence[str], 
     otherwise accept (of the ``accepted``) has more runs; and the one that asks for as many
     characters of each of those classes (``≥ 2 digits and ≥ 3 letters``)."""
     out = []
-    counted = {chars: min(_count(p, chars) for p in positives) for chars in [c for c in shown if len(c) > 1 and shared.universe - c][:MOST_COUNTED]}
+    counted = {chars: min(_count(p, chars) for p in positives) for chars in [c for c in shown if len(c) > 1 and not shared.universe.issubset(c)][:MOST_COUNTED]}
     for chars, least in counted.items():
         most = max(_runs(p, chars) for p in positives)
         asked, said = _at_least(shared, {chars: least})
@@ -115,9 +116,16 @@ def _counted(shared: Shared, positives: Sequence[str], accepted: Sequence[str], 
 
 def _at_least(shared: Shared, counts: dict[CharSet, int]) -> tuple[list[Regex], list[str]]:
     """The languages that ask for ``counts[c]`` characters of each class ``c``, and their names."""
-    return [contains(Chars(c), n, shared.anything) for c, n in counts.items()], [f"{piece_name(c)} ×{n}" for c, n in counts.items()]
+    return [_asking(c, n, shared.universe) for c, n in counts.items()], [f"{piece_name(c)} ×{n}" for c, n in counts.items()]
 
 
+@functools.lru_cache(maxsize=256)  # the same classes and counts are asked for every epoch
+def _asking(chars: CharSet, times: int, universe: CharSet) -> Regex:
+    """The strings over ``universe`` with ``times`` characters of ``chars``."""
+    return contains(Chars(chars), times, Star(Chars(universe)))
+
+
+@functools.lru_cache(maxsize=256)  # the same classes and counts are asked for every epoch
 def _runs_at_most(chars: CharSet, most: int, universe: CharSet) -> Regex:
     """The strings over ``universe`` with at most ``most`` runs of ``chars`` (maximal substrings of them)."""
     others, run = Chars(universe - chars), Plus(Chars(chars))
@@ -152,7 +160,7 @@ def _around(shared: Shared, positives: Sequence[str], accepted: Sequence[str]) -
 
 
 def _framed_alternatives(
-    shared: Shared, positives: Sequence[str], negatives: Sequence[str], classes: Sequence[CharSet]
+    shared: Shared, positives: Sequence[str], negatives: Sequence[str], classes: tuple[CharSet, ...]
 ) -> Hypotheses:
     """When no suffix is shared: the strings that start with the shared prefix, or else with a
     character of the smallest of ``classes`` holding every positive's first one, and end with one
@@ -165,7 +173,8 @@ def _framed_alternatives(
     if shared.prefix:
         start, said, opening = text_regex(shared.prefix), shared.prefix, [n for n in negatives if n.startswith(shared.prefix)]
     elif first is not None:
-        start, said, opening = Chars(first), piece_name(first), [n for n in negatives if _run_pattern(first).match(n)]
+        begins = _run_pattern(first).match
+        start, said, opening = Chars(first), piece_name(first), [n for n in negatives if begins(n)]
     else:
         return []
     out = []
@@ -273,12 +282,13 @@ def covering_factors(
 
     A pick covers no more positives than the one before it (each factor's count only falls), so
     when ``k`` picks are left, the next must cover a ``k``-th of the positives not yet covered, or
-    the cover fails: only the factors held that often are counted (:func:`_frequent_factors`)."""
-    if any(_END in s for s in [*positives, *negatives]):
+    the cover fails: only the factors held that often are ranked (:func:`_frequent_factors`)."""
+    joined = "\n".join(negatives)  # a match across two negatives only refuses a factor
+    if _END in joined or any(_END in p for p in positives):
         return []
     end = _END if ends else ""
     texts = [p + end for p in positives]
-    negative_text = "\n".join(n + end for n in negatives)  # a match across two negatives only refuses a factor
+    negative_text = (end + "\n").join(negatives) + end if ends and negatives else joined  # each negative ends with the mark
     uncovered, chosen = list(range(len(texts))), list[str]()
     while uncovered and len(chosen) < MOST_ALTERNATIVES:
         least = -(-len(uncovered) // (MOST_ALTERNATIVES - len(chosen)))  # a k-th of them, rounded up
@@ -292,29 +302,21 @@ def covering_factors(
     return [] if uncovered else [w.removesuffix(end) for w in chosen]
 
 
-@functools.lru_cache(maxsize=8)  # "contains one of" asks twice of the same positives (with and without the negatives)
+@functools.lru_cache(maxsize=64)  # asked again of the same texts: with and without the negatives, and every epoch
 def _frequent_factors(texts: tuple[str, ...], shortest: int, ends: bool, least: int) -> dict[str, int]:
     """The factors of ``shortest`` to :data:`LONGEST_ALTERNATIVE` characters (when ``ends``, the
-    suffixes) that at least ``least`` of ``texts`` hold, with how many hold each. A factor is held
-    no more often than its prefix, so each length extends only the places of the frequent factors
-    one shorter: with a high ``least`` few survive the shortest."""
+    suffixes) that at least ``least`` of ``texts`` hold, with how many hold each."""
+    held = Counter(itertools.chain.from_iterable(_factors(text, shortest, ends) for text in texts))
+    return {w: n for w, n in held.items() if n >= least}
+
+
+@functools.lru_cache(maxsize=1 << 10)  # the same examples come back every epoch and agreement round
+def _factors(text: str, shortest: int, ends: bool) -> frozenset[str]:
+    """The factors of ``text`` of ``shortest`` to :data:`LONGEST_ALTERNATIVE` characters (when
+    ``ends``, its suffixes): found once per text, they are only counted after."""
     if ends:
-        suffixes = ({text[start:] for start in range(max(0, len(text) - LONGEST_ALTERNATIVE), len(text) - shortest + 1)} for text in texts)
-        return _at_least_held(suffixes, least)
-    found: dict[str, int] = {}
-    places: list[Sequence[int]] = [range(len(text) - shortest + 1) for text in texts]  # where the factors of each length start
-    for length in range(shortest, LONGEST_ALTERNATIVE + 1):
-        frequent = _at_least_held(({text[i : i + length] for i in starts} for text, starts in zip(texts, places)), least)
-        if not frequent:
-            break
-        found.update(frequent)
-        places = [[i for i in starts if i + length < len(text) and text[i : i + length] in frequent] for text, starts in zip(texts, places)]
-    return found
-
-
-def _at_least_held(factor_sets: Iterable[set[str]], least: int) -> dict[str, int]:
-    """The factors at least ``least`` of ``factor_sets`` hold, with how many hold each."""
-    return {w: n for w, n in Counter(itertools.chain.from_iterable(factor_sets)).items() if n >= least}
+        return frozenset(text[start:] for start in range(max(0, len(text) - LONGEST_ALTERNATIVE), len(text) - shortest + 1))
+    return frozenset(text[i : i + length] for length in range(shortest, LONGEST_ALTERNATIVE + 1) for i in range(len(text) - length + 1))
 
 
 def _held_classes(positives: Sequence[str], classes: Sequence[CharSet], spelled: str) -> dict[CharSet, int]:

@@ -6,11 +6,14 @@ spell pieces in order.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Sequence
 
 from regexlang.ast import Chars, Regex, concat
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
+from regexlang.python_printing import interval_class
 
 Piece = str | CharSet
 """A piece of a sequence: a word, or one character of a class."""
@@ -66,8 +69,8 @@ def find_piece(string: str, piece: Piece, start: int, end: int, last: bool = Fal
     """The first (or ``last``) place where ``piece`` lies wholly in ``string[start:end]``, or -1."""
     if isinstance(piece, str):
         return string.rfind(piece, start, end) if last else string.find(piece, start, end)
-    places = range(end - 1, start - 1, -1) if last else range(start, end)
-    return next((i for i in places if string[i] in piece), -1)
+    found = class_pattern(piece, last=True).match(string, start, end) if last else class_pattern(piece).search(string, start, end)
+    return -1 if found is None else found.end() - 1
 
 
 def width(piece: Piece) -> int:
@@ -80,10 +83,20 @@ def piece_regex(piece: Piece) -> Regex:
     return text_regex(piece) if isinstance(piece, str) else Chars(piece)
 
 
-def smallest_holding(classes: Sequence[CharSet], chars: CharSet, universe: CharSet) -> CharSet | None:
+@functools.lru_cache(maxsize=512)
+def class_pattern(chars: CharSet, last: bool = False) -> re.Pattern[str]:
+    """A pattern of one character of ``chars``, searched for to find the first one; or, when
+    ``last``, one that, matched at the start of a slice, ends after the slice's last one. Testing
+    each character against the intervals of ``chars`` is far slower."""
+    one = interval_class(chars)
+    return re.compile(f"(?s:.*){one}" if last else one)
+
+
+@functools.lru_cache(maxsize=1 << 12)  # the same classes and characters come back every epoch and agreement round
+def smallest_holding(classes: tuple[CharSet, ...], chars: CharSet, universe: CharSet) -> CharSet | None:
     """The smallest of ``classes`` (short of the ``universe``; the first on a tie) that holds
     ``chars``, if any."""
-    return min((c for c in classes if chars.issubset(c) and universe - c), key=len, default=None)
+    return min((c for c in classes if chars.issubset(c) and not universe.issubset(c)), key=len, default=None)
 
 
 def piece_name(piece: Piece) -> str:

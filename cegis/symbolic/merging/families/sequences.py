@@ -5,6 +5,7 @@ length or bounded as the positives show them (``hello``, one to five characters,
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 
@@ -26,24 +27,26 @@ def sequence_hypotheses(shared: Shared, positives: Sequence[str], negatives: Seq
     further pieces; and for each of these orders that a negative refutes, with the gaps between
     the pieces bounded as the positives show them."""
     words: list[Piece] = list(shared.apart())
-    orders = _orders(shared, positives, words) if len(words) > 1 else []
+    given = tuple(positives)
+    orders = _orders(shared, given, tuple(words)) if len(words) > 1 else ()
 
     def refuted(orders: Sequence[Sequence[Piece]]) -> bool:
         return any(shared.match(n, order) is not None for n in negatives for order in orders)
 
     extra: list[Piece] = [*shared.characters, *held]
-    wider = []
-    if extra and words and (refuted(orders) if orders else any(map(shared.holds, negatives))):
-        wider = _orders(shared, positives, [*words, *extra])
+    wider: tuple[tuple[Piece, ...], ...] = ()
+    if extra and words and (refuted(orders) if orders else bool(shared.held(negatives))):
+        wider = _orders(shared, given, (*words, *extra))
     out: Hypotheses = []
     for chosen in (orders, wider):
         if chosen:
             out.append((_sequence(shared, chosen), f"factors in order ({_named(chosen)})"))
-            out += _bounded(shared, positives, chosen) if refuted(chosen) else []
+            out += _bounded(shared, given, chosen) if refuted(chosen) else ()
     return out
 
 
-def _bounded(shared: Shared, positives: Sequence[str], orders: Sequence[Sequence[Piece]]) -> Hypotheses:
+@functools.lru_cache(maxsize=256)  # the same positives come back every epoch and agreement round
+def _bounded(shared: Shared, positives: tuple[str, ...], orders: tuple[tuple[Piece, ...], ...]) -> tuple[tuple[Regex, str], ...]:
     """The sequences of ``orders`` with the gaps between their pieces bounded as the positives
     show them: at least as wide as each positive's widest (when that is above zero), from the
     narrowest to the widest of its narrowest, and from the lower bounds to the narrowest widest
@@ -53,7 +56,7 @@ def _bounded(shared: Shared, positives: Sequence[str], orders: Sequence[Sequence
     fitted = _fitted(shared, positives, orders, at_least)
     variants = [at_least] if any(low for wide in at_least for low, _ in wide) else []
     variants += [gaps] + ([fitted] if fitted is not None and fitted != gaps else [])
-    return [(_sequence(shared, orders, bounds), f"factors in order ({_named(orders, bounds)})") for bounds in variants]
+    return tuple((_sequence(shared, orders, bounds), f"factors in order ({_named(orders, bounds)})") for bounds in variants)
 
 
 def _fitted(shared: Shared, positives: Sequence[str], orders: Sequence[Sequence[Piece]], at_least: Sequence[Gaps]) -> list[Gaps] | None:
@@ -108,7 +111,8 @@ def _gaps(shared: Shared, positives: Sequence[str], orders: Sequence[Sequence[Pi
     return [[(min(lengths), max(lengths)) for lengths in between] for between in seen]
 
 
-def _orders(shared: Shared, positives: Sequence[str], pieces: Sequence[Piece]) -> list[tuple[Piece, ...]]:
+@functools.lru_cache(maxsize=256)  # the same positives come back every epoch and agreement round
+def _orders(shared: Shared, positives: tuple[str, ...], pieces: tuple[Piece, ...]) -> tuple[tuple[Piece, ...], ...]:
     """At most :data:`MOST_ORDERS` orders of ``pieces`` that together cover ``positives``,
     chosen greedily (the one most positives not yet covered hold, the first on a tie) from every
     order (up to :data:`MOST_PERMUTED` pieces) or those of the pieces' first occurrences; none when
@@ -128,7 +132,7 @@ def _orders(shared: Shared, positives: Sequence[str], pieces: Sequence[Piece]) -
             break
         chosen.append(candidates[best])
         uncovered -= fits[best]
-    return [] if uncovered else chosen
+    return () if uncovered else tuple(chosen)
 
 
 def _named(orders: Sequence[Sequence[Piece]], gaps: Sequence[Gaps] = ()) -> str:

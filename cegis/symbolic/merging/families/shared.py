@@ -5,8 +5,9 @@ between them, each with the fewest times a positive holds it. The hypotheses of
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import attrs
 
@@ -43,10 +44,12 @@ def shared_factors(strings: Sequence[str], shortest: int = SHORTEST_FACTOR) -> d
     return dict(sorted(kept.items(), key=lambda item: (-len(item[0]), item[0])))
 
 
-@attrs.frozen
+@attrs.frozen(eq=False)
 class Shared:
     """What every positive has: a common prefix and suffix, and the factors (with the fewest times
-    a positive holds each) between them."""
+    a positive holds each) between them. Made once per positives and universe (:meth:`of`), which
+    come back every epoch and agreement round, it is compared by identity: what is found from it
+    and the positives alone is remembered by it (:mod:`cegis.symbolic.merging.families.sequences`)."""
 
     prefix: str
     suffix: str
@@ -57,14 +60,7 @@ class Shared:
     @staticmethod
     def of(positives: Sequence[str], universe: CharSet) -> Shared:
         """What ``positives`` share, as strings over ``universe``."""
-        prefix = os.path.commonprefix(list(positives))
-        suffix = os.path.commonprefix([s[::-1] for s in positives])[::-1]
-        if min(map(len, positives)) < len(prefix) + len(suffix):  # a positive is all prefix and suffix
-            suffix = ""
-        factors = shared_factors(positives)
-        inner = {w: n for w, n in factors.items() if n > 1 or (w not in prefix and w not in suffix)}
-        characters = sorted(set.intersection(*map(set, positives)) - set("".join([prefix, suffix, *inner])))
-        return Shared(prefix, suffix, inner, universe, characters)
+        return _shared(tuple(positives), universe)
 
     @property
     def dot(self) -> Regex:
@@ -84,8 +80,7 @@ class Shared:
     def parts(self, besides: str = "") -> list[Regex]:
         """The languages the conjunction intersects: the prefix and suffix, and each factor (but
         ``besides``)."""
-        parts = [self.framed(self.anything)] if self.prefix or self.suffix else []
-        return parts + [contains(text_regex(w), n, self.anything) for w, n in self.inner.items() if w != besides]
+        return list(_parts(self, besides))
 
     def names(self) -> list[str]:
         """The parts, described."""
@@ -99,9 +94,16 @@ class Shared:
         ends = [text_regex(self.suffix)] if self.suffix else []
         return concat(*starts, middle, *ends)
 
-    def holds(self, string: str) -> bool:
-        """Whether ``string`` is in the conjunction."""
-        return self._frames(string) and all(string.count(w) >= n for w, n in self.inner.items())
+    def held(self, strings: Iterable[str]) -> list[str]:
+        """Those of ``strings`` in the conjunction, in order: most are negatives (hundreds), so they
+        pass through each condition in turn (the prefix, the suffix after it, each factor's count)."""
+        prefix, suffix, least = self.prefix, self.suffix, len(self.prefix) + len(self.suffix)
+        kept = [s for s in strings if s.startswith(prefix)] if prefix else list(strings)
+        if suffix:
+            kept = [s for s in kept if s.endswith(suffix) and len(s) >= least]
+        for word, times in self.inner.items():
+            kept = [s for s in kept if s.count(word) >= times]
+        return kept
 
     def match(self, string: str, order: Sequence[Piece], tight: bool = True) -> list[int] | None:
         """Where ``string`` holds the pieces of ``order`` one after another between the prefix and
@@ -126,3 +128,23 @@ class Shared:
 
     def _frames(self, string: str) -> bool:
         return len(string) >= len(self.prefix) + len(self.suffix) and string.startswith(self.prefix) and string.endswith(self.suffix)
+
+
+@functools.lru_cache(maxsize=64)
+def _shared(positives: tuple[str, ...], universe: CharSet) -> Shared:
+    """What ``positives`` share (:meth:`Shared.of`)."""
+    prefix = os.path.commonprefix(list(positives))
+    suffix = os.path.commonprefix([s[::-1] for s in positives])[::-1]
+    if min(map(len, positives)) < len(prefix) + len(suffix):  # a positive is all prefix and suffix
+        suffix = ""
+    factors = shared_factors(positives)
+    inner = {w: n for w, n in factors.items() if n > 1 or (w not in prefix and w not in suffix)}
+    characters = sorted(set.intersection(*map(set, positives)) - set("".join([prefix, suffix, *inner])))
+    return Shared(prefix, suffix, inner, universe, characters)
+
+
+@functools.lru_cache(maxsize=256)  # asked for by most hypotheses, every epoch and agreement round
+def _parts(shared: Shared, besides: str) -> tuple[Regex, ...]:
+    """:meth:`Shared.parts`, made once per shared factors."""
+    framed = [shared.framed(shared.anything)] if shared.prefix or shared.suffix else []
+    return (*framed, *(contains(text_regex(w), n, shared.anything) for w, n in shared.inner.items() if w != besides))

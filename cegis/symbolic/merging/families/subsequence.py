@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from cegis.symbolic.merging.candidate import Found, spelled
 from cegis.symbolic.merging.evidence import Evidence
-from cegis.symbolic.merging.families.pieces import piece_name, smallest_holding
+from cegis.symbolic.merging.families.pieces import class_pattern, piece_name, smallest_holding
 from cegis.symbolic.merging.families.shared import Hypotheses
 from regexlang.ast import Chars, Regex, Repeat, Star, concat
 from regexlang.charset import CharSet
@@ -46,10 +46,11 @@ def subsequence_hypotheses(
     shortest = min(positives, key=len)
     if not FEWEST_PIECES <= len(shortest) <= MOST_PIECES:
         return []
-    kinds = sorted((c for c in dict.fromkeys(shown) if universe - c), key=len)
+    kinds = sorted((c for c in dict.fromkeys(shown) if not universe.issubset(c)), key=len)
     columns = [CharSet.of("".join(column)) for column in zip(*(p for p in positives if len(p) == len(shortest)))]
-    first = tuple(smallest_holding(shown, chars, universe) or smallest_holding(atoms, chars, universe) or chars for chars in columns)
-    long_enough = [n for n in negatives if len(n) >= len(shortest)]
+    first = tuple(smallest_holding(tuple(shown), chars, universe) or smallest_holding(tuple(atoms), chars, universe) or chars for chars in columns)
+    least = len(shortest)
+    long_enough = [n for n in negatives if len(n) >= least]
     out: Hypotheses = []
     for at_start in (True, False):
         for at_end in (False, True):
@@ -66,15 +67,16 @@ def _widened(
     occur) widened to every larger of ``kinds`` (smallest first) that holds it while no negative
     holds them in order; when a positive does not hold those, each place widened alone. ``None``
     when a negative holds the pieces as they are, or a positive does not hold the widest."""
-    if any(_holds(n, pieces, at_start, at_end) for n in negatives):
+    if _any_holds(negatives, pieces, at_start, at_end):
         return None
+    size = {chars: len(chars) for chars in {*kinds, *pieces}}
     for places in ([[k for k, p in enumerate(pieces) if p == piece] for piece in dict.fromkeys(pieces)], [[k] for k in range(len(pieces))]):
         for where in places:
             piece = pieces[where[0]]
             for wider in kinds:
-                if len(wider) > len(piece) and piece.issubset(wider):
+                if size[wider] > size[piece] and piece.issubset(wider):
                     trial = tuple(wider if k in where else p for k, p in enumerate(pieces))
-                    if not any(_holds(n, trial, at_start, at_end) for n in negatives):
+                    if not _any_holds(negatives, trial, at_start, at_end):
                         pieces, piece = trial, wider
         if all(_holds(p, pieces, at_start, at_end) for p in positives):
             return pieces
@@ -84,7 +86,24 @@ def _widened(
 def _holds(string: str, pieces: Pieces, at_start: bool, at_end: bool) -> bool:
     """Whether ``string`` holds ``pieces`` in order (the first at its first character when
     ``at_start``, the last at its last when ``at_end``)."""
-    return _pattern(pieces, at_start, at_end).match(string) is not None
+    return _any_holds((string,), pieces, at_start, at_end)
+
+
+def _any_holds(strings: Sequence[str], pieces: Pieces, at_start: bool, at_end: bool) -> bool:
+    """Whether one of ``strings`` holds ``pieces`` in order (:func:`_holds`). One pattern finds
+    each piece at its first occurrence after the one before (:func:`_pattern`); the first piece
+    is then at the first character when no gap comes before it, and the last piece can be at the
+    last character when that character is of the last piece (it occurs there, after the others),
+    unless the last piece is the first, held at the first character."""
+    match = _pattern(pieces).match
+    last = class_pattern(pieces[-1]).match if len(pieces) > 1 or not at_start else None
+    for string in strings:
+        found = match(string)
+        if found is None or (at_start and found.end(1)):
+            continue
+        if not at_end or found.end() == len(string) or (last is not None and last(string, len(string) - 1)):
+            return True
+    return False
 
 
 def _gapped(positives: Sequence[str], pieces: Pieces, at_start: bool, at_end: bool) -> bool:
@@ -95,24 +114,26 @@ def _gapped(positives: Sequence[str], pieces: Pieces, at_start: bool, at_end: bo
 
 
 def _shows_gap(positive: str, pieces: Pieces, at_start: bool, at_end: bool) -> bool:
-    match = _pattern(pieces, at_start, at_end).match(positive)
-    if match is None:
+    match = _pattern(pieces).match(positive)
+    if match is None or not _holds(positive, pieces, at_start, at_end):
         return False
-    gaps = [*match.groups(), positive[match.end() :]]
+    # held with the last piece at the end, the gap before it runs up to the last character
+    last = [positive[match.start(len(pieces)) : len(positive) - 1], ""] if at_end else [match.group(len(pieces)), positive[match.end() :]]
+    gaps = [*match.groups()[:-1], *last]
     return any(all(char not in piece for piece in pieces[max(0, k - 1) : k + 1]) for k, gap in enumerate(gaps) for char in gap)
 
 
 @functools.lru_cache(maxsize=1 << 12)  # the same pieces are tried on every agreement round
-def _pattern(pieces: Pieces, at_start: bool, at_end: bool) -> re.Pattern[str]:
+def _pattern(pieces: Pieces) -> re.Pattern[str]:
     """A pattern that matches at the start of the strings that hold ``pieces`` in order: each piece
-    at its first occurrence after the one before (no backtracking), the last one at the end when
-    ``at_end``; group ``k`` is the gap before piece ``k``."""
+    at its first occurrence after the one before (no backtracking); group ``k`` is the gap before
+    piece ``k``. Compiling it costs more than matching it against every example of a call, so the
+    four placements of the ends share it (:func:`_any_holds`)."""
     parts = []
-    for k, piece in enumerate(pieces):
+    for piece in pieces:
         one = interval_class(piece)
-        before = "" if k == 0 and at_start else "(?s:.*)" if k == len(pieces) - 1 and at_end else f"[^{one[1:]}*"
-        parts.append(f"({before}){one}")
-    return re.compile("".join(parts) + (r"\Z" if at_end else ""))
+        parts.append(f"([^{one[1:]}*){one}")
+    return re.compile("".join(parts))
 
 
 def _hypothesis(pieces: Pieces, universe: CharSet, at_start: bool, at_end: bool) -> tuple[Regex, str]:
