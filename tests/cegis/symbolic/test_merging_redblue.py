@@ -65,3 +65,19 @@ def test_red_blue_merges_as_the_reference_does(mode: str, order: MergeOrder, lab
         got = red_blue(tree, order)
     tree.undo(mark)
     assert got == reference(tree, order)
+
+
+@pytest.mark.parametrize("mode", ["python", "compiled"])
+@pytest.mark.parametrize("sinks", [True, False])
+@settings(derandomize=True, max_examples=15, deadline=None)
+@given(st.dictionaries(st.text("012", min_size=3, max_size=9), st.booleans(), min_size=30, max_size=60))
+def test_evidence_kept_from_step_to_step_picks_the_merges_the_reference_does(mode: str, sinks: bool, labels: dict[str, bool]) -> None:
+    """Larger trees, more steps: most scores of a step are the ones kept from earlier steps."""
+    order = MergeOrder("edsm", sinks=sinks, max_states=12)
+    words = [SymbolicWord(tuple((int(c),) for c in s), label) for s, label in labels.items()]
+    tree, _ = Quotient.prefix_tree(words)
+    mark = tree.checkpoint()
+    with forced(mode):  # type: ignore[arg-type]
+        got = red_blue(tree, order)
+    tree.undo(mark)
+    assert got == reference(tree, order)
