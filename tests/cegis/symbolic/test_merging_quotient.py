@@ -12,7 +12,7 @@ from cegis.symbolic.merging.core import _kernels
 from cegis.symbolic.merging.core.prefix_tree import prefix_tree
 from cegis.symbolic.merging.core.quotient import ACCEPT, REJECT, UNKNOWN, LabelConflict, Quotient
 from cegis.symbolic.merging.core.symbols import SymbolicWord, encoder
-from oracle.examples import ClusteredExample, Example
+from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.charset import CharSet
 
 samples = st.dictionaries(st.text("012", max_size=5), st.booleans(), min_size=1, max_size=12)
@@ -167,8 +167,8 @@ def test_a_merge_that_met_no_changed_state_scores_the_same_again(labels: dict[st
 def test_a_tree_built_after_another_of_the_same_first_examples_is_the_one_built_alone() -> None:
     """:func:`prefix_tree` takes the words of the examples its last build began with from it."""
     digits = CharSet.of("0123")
-    first = [ClusteredExample((CharSet.of("01"), CharSet.of("23")), True, digits), *(Example(s, False) for s in ("0", "10", "31"))]
-    more = [*first, Example("02", True), Example("3", False)]  # plain: the same alphabet
+    first: list[Counterexample] = [ClusteredExample((CharSet.of("01"), CharSet.of("23")), True, digits), *(Example(s, False) for s in ("0", "10", "31"))]
+    more: list[Counterexample] = [*first, Example("02", True), Example("3", False)]  # plain: the same alphabet
     alone = prefix_tree(more, digits, "atoms", "tied")
     prefix_tree(first, digits, "atoms", "tied")
     after = prefix_tree(more, digits, "atoms", "tied")
