@@ -57,13 +57,13 @@ def log_change(tree: Arrays, kind: int, node: int, value: int) -> None:
 
 
 @kernel(size=used)
-def merge(tree: Arrays, keep: int, absorb: int, met: IntArray) -> int:
+def merge(tree: Arrays, keep: int, absorb: int, met: IntArray | None) -> int:
     """Merge ``absorb`` into ``keep`` and close under determinization; the evidence score (pairs of
     equally labeled states merged), or -1 on a label conflict (then undo: the partial merge is
     logged, and ``meta`` holds the two conflicting states).
 
-    ``met`` (empty for none) receives the states the merge read, as they were before it: their
-    count in ``met[0]``, and as many as fit after it. The merge is a function of those states'
+    ``met`` (or ``None``: numba then compiles a merge without it) receives the states the merge
+    read, as they were before it: their count in ``met[0]``, and as many as fit after it. The merge is a function of those states'
     rows, labels and being representatives (a path to a representative never changes: only
     representatives get a parent), so a merge that met none of the states changed since gives the
     same result again (:func:`cegis.symbolic.merging.core._redblue_kernels.red_blue` keeps scores so)."""
@@ -78,10 +78,11 @@ def merge(tree: Arrays, keep: int, absorb: int, met: IntArray) -> int:
         pending -= 1
         a = find(parent, stack[pending, 0])
         b = find(parent, stack[pending, 1])
-        if n_met + 2 < met.shape[0]:
-            met[n_met + 1] = a
-            met[n_met + 2] = b
-        n_met += 2
+        if met is not None:
+            if n_met + 2 < met.shape[0]:
+                met[n_met + 1] = a
+                met[n_met + 2] = b
+            n_met += 2
         if a == b:
             continue
         if label[b] != UNKNOWN:
@@ -93,7 +94,7 @@ def merge(tree: Arrays, keep: int, absorb: int, met: IntArray) -> int:
                 meta[CONFLICT_A] = a
                 meta[CONFLICT_B] = b
                 meta[LOG] = top
-                if met.shape[0]:
+                if met is not None:
                     met[0] = n_met
                 return -1
             else:
@@ -115,7 +116,7 @@ def merge(tree: Arrays, keep: int, absorb: int, met: IntArray) -> int:
                 stack[pending, 1] = child
                 pending += 1
     meta[LOG] = top
-    if met.shape[0]:
+    if met is not None:
         met[0] = n_met
     return score
 
@@ -217,7 +218,6 @@ def insert_tied(
     its changes taken back (the words before it stay in), or -1."""
     succ, parent, meta = tree[0], tree[1], tree[6]
     known = np.empty(succ.shape[1], dtype=np.int64)
-    unread = np.empty(0, dtype=np.int32)  # the states a merge meets: not wanted here
     for w in range(first, word_ends.shape[0]):
         mark = meta[LOG]
         clash = False
@@ -240,7 +240,7 @@ def insert_tied(
             if n_known:
                 child = known[0]
                 for i in range(1, n_known):
-                    if merge(tree, child, known[i], unread) < 0:
+                    if merge(tree, child, known[i], None) < 0:
                         clash = True
                         break
                 if clash:

@@ -188,7 +188,7 @@ def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int6
                     score = kept_score[k]
                 else:
                     mark = meta[LOG]
-                    score = merge(tree, state, blue, met)
+                    score = merge(tree, state, blue, met) if evidence else merge(tree, state, blue, None)
                     undo(tree, mark)  # a trial: EDSM scores every pair first, RPNI redoes the first that fits
                     if score < 0 and r >= 0:
                         failed[r, blue] = True
@@ -224,7 +224,7 @@ def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int6
             if n_red > max_states:
                 return np.zeros(0, dtype=np.int64)
         else:
-            merge(tree, best_red, best_blue, met[:0])
+            merge(tree, best_red, best_blue, None)
             for i in range(before, meta[LOG]):  # the merge made
                 s = log[i, 1]
                 if owner[s] >= 0:

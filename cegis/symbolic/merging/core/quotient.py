@@ -33,9 +33,6 @@ _POSITIONS, _COMBINATIONS, _LARGEST, _LABEL, _SPELLING = map(operator.attrgetter
 #: The arrays with a row per tree node.
 _PER_NODE = ("succ", "parent", "label", "depth", "labeled_by")
 
-#: Where :func:`._kernels.merge` would write the states it met: nowhere (see :meth:`Quotient.merge`).
-_UNREAD = np.empty(0, dtype=np.int32)
-
 
 class LabelConflict(Exception):
     """Two examples (by index) with different labels end in one state of the prefix tree when
@@ -192,7 +189,7 @@ class Quotient:
         """Merge state ``absorb`` into ``keep`` and close under determinization. Returns the
         evidence score (pairs of equally labeled states merged) or ``None`` on a label conflict,
         in which case the caller must :meth:`undo` (the partial merge stays in the log)."""
-        score = int(_kernels.merge(self.arrays, keep, absorb, _UNREAD))
+        score = int(_kernels.merge(self.arrays, keep, absorb, None))
         return None if score < 0 else score
 
     def checkpoint(self) -> int:
