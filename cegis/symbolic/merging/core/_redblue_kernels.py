@@ -98,7 +98,7 @@ def blue_states(
     return ordered[:kept].copy()
 
 
-#: Most states a trial merge may meet for its score to be kept (:func:`red_blue`).
+#: Most states (with repeats) a trial merge may meet for its score to be kept (:func:`red_blue`).
 MET = 1 << 12
 #: The scores :func:`red_blue` keeps at once per tree node, and the (score, state met) links
 #: between them and the states their merges met per score (all forgotten when either is full).
