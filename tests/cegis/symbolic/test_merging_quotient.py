@@ -4,13 +4,15 @@ a conflict is reported exactly when two labels meet, and undo restores every arr
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cegis.symbolic.merging.core import _kernels
 from cegis.symbolic.merging.core.prefix_tree import prefix_tree
 from cegis.symbolic.merging.core.quotient import ACCEPT, REJECT, UNKNOWN, LabelConflict, Quotient
-from cegis.symbolic.merging.core.symbols import SymbolicWord
-from oracle.examples import ClusteredExample
+from cegis.symbolic.merging.core.symbols import SymbolicWord, encoder
+from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.charset import CharSet
 
 samples = st.dictionaries(st.text("012", max_size=5), st.booleans(), min_size=1, max_size=12)
@@ -133,3 +135,44 @@ def test_a_clustered_example_of_more_strings_than_a_machine_integer_counts_is_re
         built = prefix_tree(examples, abc, "atoms", reading)
         assert built.words[1].combinations == 3**64
         assert [e for e, _ in built.untied] == ([] if reading == "tied" else [examples[1]])
+
+
+@settings(derandomize=True, max_examples=150, deadline=None)
+@given(st.dictionaries(st.text("012", max_size=6), st.booleans(), min_size=2, max_size=20), st.data())
+def test_a_merge_that_met_no_changed_state_scores_the_same_again(labels: dict[str, bool], data: st.DataObject) -> None:
+    """What red-blue merging relies on to keep a trial's score: after other merges taken that
+    change none of the states the trial met, trying it again gives the same score, or conflict."""
+    words = [SymbolicWord(tuple((int(c),) for c in s), label) for s, label in labels.items()]
+    tree, _ = Quotient.prefix_tree(words)
+    nodes = st.integers(0, tree.nodes - 1)
+    met = np.zeros(1 << 10, dtype=np.int32)
+    keep, absorb = data.draw(nodes), data.draw(nodes)
+    start = tree.checkpoint()
+    first = _kernels.merge(tree.arrays, keep, absorb, met)
+    seen = set(met[1 : met[0] + 1].tolist())
+    assert met[0] < len(met) and {tree.find(keep), tree.find(absorb)} <= seen
+    tree.undo(start)
+    for _ in range(data.draw(st.integers(1, 3))):  # merges taken, each kept only when it succeeds
+        mark = tree.checkpoint()
+        if tree.merge(tree.find(data.draw(nodes)), tree.find(data.draw(nodes))) is None:
+            tree.undo(mark)
+    changed = {int(node) for node in tree.log[: tree.checkpoint(), 1]}
+    if not changed & seen:
+        mark = tree.checkpoint()
+        assert _kernels.merge(tree.arrays, keep, absorb, met) == first
+        tree.undo(mark)
+    tree.undo(start)
+
+
+def test_a_tree_built_after_another_of_the_same_first_examples_is_the_one_built_alone() -> None:
+    """:func:`prefix_tree` takes the words of the examples its last build began with from it."""
+    digits = CharSet.of("0123")
+    first: list[Counterexample] = [ClusteredExample((CharSet.of("01"), CharSet.of("23")), True, digits), *(Example(s, False) for s in ("0", "10", "31"))]
+    more: list[Counterexample] = [*first, Example("02", True), Example("3", False)]  # plain: the same alphabet
+    alone = prefix_tree(more, digits, "atoms", "tied")
+    prefix_tree(first, digits, "atoms", "tied")
+    after = prefix_tree(more, digits, "atoms", "tied")
+    assert list(after.words) == list(map(encoder(after.alphabet), more))
+    assert after.words == alone.words and after.untied == alone.untied and after.tree.nodes == alone.tree.nodes
+    for name in ("succ", "parent", "label", "labeled_by"):
+        assert (getattr(after.tree, name) == getattr(alone.tree, name)).all()

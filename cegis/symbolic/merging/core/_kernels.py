@@ -57,20 +57,32 @@ def log_change(tree: Arrays, kind: int, node: int, value: int) -> None:
 
 
 @kernel(size=used)
-def merge(tree: Arrays, keep: int, absorb: int) -> int:
+def merge(tree: Arrays, keep: int, absorb: int, met: IntArray | None) -> int:
     """Merge ``absorb`` into ``keep`` and close under determinization; the evidence score (pairs of
     equally labeled states merged), or -1 on a label conflict (then undo: the partial merge is
-    logged, and ``meta`` holds the two conflicting states)."""
+    logged, and ``meta`` holds the two conflicting states).
+
+    ``met`` (or ``None``: numba then compiles a merge without it) receives the states the merge
+    read, as they were before it: their count in ``met[0]``, and as many as fit after it. The merge is a function of those states'
+    rows, labels and being representatives (a path to a representative never changes: only
+    representatives get a parent), so a merge that met none of the states changed since gives the
+    same result again (:func:`cegis.symbolic.merging.core._redblue_kernels.red_blue` keeps scores so)."""
     succ, parent, label, log, meta, stack = tree[0], tree[1], tree[2], tree[5], tree[6], tree[7]
     top = meta[LOG]  # the undo log written here, not by :func:`log_change`: a call per change costs more than the change
     score = 0
     stack[0, 0] = keep
     stack[0, 1] = absorb
     pending = 1
+    n_met = 0
     while pending:
         pending -= 1
         a = find(parent, stack[pending, 0])
         b = find(parent, stack[pending, 1])
+        if met is not None:
+            if n_met + 2 < met.shape[0]:
+                met[n_met + 1] = a
+                met[n_met + 2] = b
+            n_met += 2
         if a == b:
             continue
         if label[b] != UNKNOWN:
@@ -82,6 +94,8 @@ def merge(tree: Arrays, keep: int, absorb: int) -> int:
                 meta[CONFLICT_A] = a
                 meta[CONFLICT_B] = b
                 meta[LOG] = top
+                if met is not None:
+                    met[0] = n_met
                 return -1
             else:
                 score += 1
@@ -102,6 +116,8 @@ def merge(tree: Arrays, keep: int, absorb: int) -> int:
                 stack[pending, 1] = child
                 pending += 1
     meta[LOG] = top
+    if met is not None:
+        met[0] = n_met
     return score
 
 
@@ -224,7 +240,7 @@ def insert_tied(
             if n_known:
                 child = known[0]
                 for i in range(1, n_known):
-                    if merge(tree, child, known[i]) < 0:
+                    if merge(tree, child, known[i], None) < 0:
                         clash = True
                         break
                 if clash:

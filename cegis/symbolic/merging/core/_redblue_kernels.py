@@ -98,6 +98,13 @@ def blue_states(
     return ordered[:kept].copy()
 
 
+#: Most states (with repeats) a trial merge may meet for its score to be kept (:func:`red_blue`).
+MET = 1 << 12
+#: The scores :func:`red_blue` keeps at once per tree node, and the (score, state met) links
+#: between them and the states their merges met per score (all forgotten when either is full).
+KEPT, LINKS = 8, 16
+
+
 @kernel(size=used)
 def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int64Array:
     """Red-blue merging in place (see :func:`cegis.symbolic.merging.core.redblue.red_blue`); the red states, start
@@ -112,8 +119,12 @@ def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int6
     Merges that failed fail for good: later merges only coarsen the quotient, and a coarser one
     still unites the two differently labeled states. EDSM keeps them (``failed``: a row per red
     state, ``row[state]``, and a column per tree node; a red state without a row is tried every
-    time). A blue state that reaches no acceptance keeps not reaching it until a merge changes a
-    state its search saw (every change is logged with its state): searched again only then."""
+    time). It keeps the score of a merge that succeeded too, linked to each state the merge met
+    (:func:`._kernels.merge`): a merge taken drops the scores linked to the states it changes, and
+    the others are what trying their merges again would give, so they are not tried (most pairs of
+    a step were tried at the last one: hundreds of thousands of trials a learner call). A blue
+    state that reaches no acceptance keeps not reaching it until a merge changes a state its search
+    saw (every change is logged with its state): searched again only then."""
     parent, log, meta = tree[1], tree[5], tree[6]
     n = meta[NODES]
     red = np.empty(n + 1, dtype=np.int64)  # distinct representatives, so at most one per node
@@ -129,6 +140,20 @@ def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int6
     failed = np.zeros((2 * max_states + 2 if evidence else 0, n), dtype=np.bool_)
     rows = 0
     sink = np.zeros(n, dtype=np.bool_)
+    # The scores kept: ``kept[row, blue]`` indexes them (unset cells hold anything: an index counts
+    # only below ``n_kept`` and when its score is of that pair), ``alive`` while no state its merge
+    # met changed. The links of a state start at ``first_link[s]`` and go on by ``next_link``.
+    met = np.empty(MET if evidence else 0, dtype=np.int32)
+    kept = np.empty((failed.shape[0], n), dtype=np.int32)
+    most = KEPT * n if evidence else 0
+    kept_row, kept_blue, kept_score = np.empty(most, dtype=np.int64), np.empty(most, dtype=np.int64), np.empty(most, dtype=np.int64)
+    alive = np.empty(most, dtype=np.bool_)
+    first_link = np.empty(n if evidence else 0, dtype=np.int64)
+    for i in range(first_link.shape[0]):
+        first_link[i] = -1
+    link_score, next_link = np.empty(LINKS * most, dtype=np.int32), np.empty(LINKS * most, dtype=np.int32)
+    linked = np.zeros(n if evidence else 0, dtype=np.int64)  # the trial that last linked a state, from 1
+    n_kept, n_links, trials = 0, 0, 0
     while True:
         canonical = 0  # the representatives of the red states, first occurrences in order
         for i in range(n_red):
@@ -155,13 +180,35 @@ def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int6
             mergeable = False
             for i in range(n_red):
                 state = red[i]
-                if row[state] >= 0 and failed[row[state], blue]:
+                r = row[state]
+                if r >= 0 and failed[r, blue]:
                     continue
-                mark = meta[LOG]
-                score = merge(tree, state, blue)
-                undo(tree, mark)  # a trial: EDSM scores every pair first, RPNI redoes the first that fits
-                if score < 0 and row[state] >= 0:
-                    failed[row[state], blue] = True
+                k = kept[r, blue] if r >= 0 else -1
+                if 0 <= k < n_kept and kept_row[k] == r and kept_blue[k] == blue and alive[k]:
+                    score = kept_score[k]
+                else:
+                    mark = meta[LOG]
+                    score = merge(tree, state, blue, met) if evidence else merge(tree, state, blue, None)
+                    undo(tree, mark)  # a trial: EDSM scores every pair first, RPNI redoes the first that fits
+                    if score < 0 and r >= 0:
+                        failed[r, blue] = True
+                    if score >= 0 and r >= 0 and met[0] < MET:  # keep it, linked to the states met
+                        if n_kept == most or n_links + met[0] > LINKS * most:  # full: forget them all
+                            n_kept, n_links = 0, 0
+                            for s in range(n):
+                                first_link[s] = -1
+                        trials += 1
+                        for j in range(1, met[0] + 1):
+                            s = met[j]
+                            if linked[s] != trials:
+                                linked[s] = trials
+                                link_score[n_links], next_link[n_links] = n_kept, first_link[s]
+                                first_link[s] = n_links
+                                n_links += 1
+                        kept_row[n_kept], kept_blue[n_kept], kept_score[n_kept] = r, blue, score
+                        alive[n_kept] = True
+                        kept[r, blue] = n_kept
+                        n_kept += 1
                 if score >= 0:
                     mergeable = True
                     if score > best_score:
@@ -177,10 +224,17 @@ def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int6
             if n_red > max_states:
                 return np.zeros(0, dtype=np.int64)
         else:
-            merge(tree, best_red, best_blue)
+            merge(tree, best_red, best_blue, None)
             for i in range(before, meta[LOG]):  # the merge made
-                if owner[log[i, 1]] >= 0:
-                    sink[owner[log[i, 1]]] = False
+                s = log[i, 1]
+                if owner[s] >= 0:
+                    sink[owner[s]] = False
+                if evidence:
+                    j = first_link[s]
+                    while j >= 0:
+                        alive[link_score[j]] = False
+                        j = next_link[j]
+                    first_link[s] = -1
 
 
 @kernel(size=used)

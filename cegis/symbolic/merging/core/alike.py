@@ -14,13 +14,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from automata.arrays import Int64Array
-from cegis.symbolic.merging.core.symbols import SymbolicWord
+from cegis.symbolic.merging.core.symbols import SymbolicWord, several
 
 
 def alike(words: Sequence[SymbolicWord], size: int) -> Int64Array:
     """For each class, the other classes that share clustered positions with it, most often first
     (a row per class, -1 padded)."""
-    return _alike_of(tuple(word for word in words if word.combinations > 1), size)
+    return _alike_of(tuple(map(words.__getitem__, several(words))), size)
 
 
 @functools.lru_cache(maxsize=16)  # the witness rounds add plain words only: the same clustered words each round

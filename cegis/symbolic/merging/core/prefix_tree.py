@@ -10,6 +10,7 @@ universally on each candidate instead (:mod:`cegis.symbolic.merging.rounds.merge
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Sequence
 from typing import Literal
 
@@ -100,11 +101,38 @@ def extended(built: PrefixTree, more: Sequence[Example]) -> PrefixTree | None:
 
 
 def _encoded(examples: Sequence[Counterexample], alphabet: Alphabet) -> tuple[Sequence[Counterexample], list[SymbolicWord]]:
-    """The examples ``alphabet`` can read and their words (in C: thousands of examples, every round)."""
-    words_or_none = list(map(encoder(alphabet), examples))
+    """The examples ``alphabet`` can read and their words (in C: thousands of examples, every round).
+
+    The rounds of a learner call build trees of the same examples followed by a few more (the
+    witnesses), so the words of the examples the last call over ``alphabet`` began with, the very
+    same objects, are taken from it: only the rest are looked up (each lookup hashes an example)."""
+    held = _last_encoded(alphabet)
+    before, before_words = held[0]  # one read: a thread replaces the pair whole
+    common = _common_prefix(before, examples)
+    words_or_none = [*before_words[:common], *map(encoder(alphabet), examples[common:])]
+    held[0] = (tuple(examples), words_or_none)
     words = [w for w in words_or_none if w is not None]
     kept = examples if len(words) == len(examples) else [e for e, w in zip(examples, words_or_none) if w is not None]
     return kept, words
+
+
+@functools.lru_cache(maxsize=16)
+def _last_encoded(alphabet: Alphabet) -> list[tuple[tuple[Counterexample, ...], list[SymbolicWord | None]]]:
+    """The examples :func:`_encoded` read last over ``alphabet`` and their words (or ``None``)."""
+    return [((), [])]
+
+
+def _common_prefix(first: Sequence[object], second: Sequence[object]) -> int:
+    """How many leading items ``first`` and ``second`` share (the same objects), by bisection:
+    each test compares a prefix in C."""
+    low, high = 0, min(len(first), len(second))  # the prefix of ``low`` items is shared
+    while low < high:
+        middle = (low + high + 1) // 2
+        if all(map(operator.is_, first[low:middle], second[low:middle])):
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 @functools.lru_cache(maxsize=1 << 14)  # every round and epoch reads the same clustered examples again

@@ -189,7 +189,7 @@ class Quotient:
         """Merge state ``absorb`` into ``keep`` and close under determinization. Returns the
         evidence score (pairs of equally labeled states merged) or ``None`` on a label conflict,
         in which case the caller must :meth:`undo` (the partial merge stays in the log)."""
-        score = int(_kernels.merge(self.arrays, keep, absorb))
+        score = int(_kernels.merge(self.arrays, keep, absorb, None))
         return None if score < 0 else score
 
     def checkpoint(self) -> int:

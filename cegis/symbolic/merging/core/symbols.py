@@ -36,7 +36,7 @@ _MAX_SPLIT = 256
 Position = tuple[int, ...]
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # keys the caches of every round (tied words, alike classes)
 class SymbolicWord:
     """An example over an alphabet's classes; every class of a position leads the same way."""
 

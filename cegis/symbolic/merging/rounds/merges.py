@@ -10,6 +10,8 @@ rounds say to patch, has the misses patched in as exceptions (:mod:`.patching`).
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
 from automata.minimize import minimize
@@ -79,13 +81,13 @@ def merged(built: PrefixTree, learner: Settings, patch: bool) -> Merged:
     representatives = [alphabet.representative(k) for k in range(len(alphabet))]
     similar = alike(built.words, len(alphabet)) if learner.complete_alike else None
     fewest = None
-    for order in dict.fromkeys(map(_merges, learner.orders)):  # one merge run for every labeling
+    for order, variants in _runs(learner.orders):  # one merge run for every labeling
         mark = tree.checkpoint()
         red = red_blue(tree, order)
         if red is None:
             problems.append(f"{order.name}: more than {order.max_states} states")
         else:
-            for variant in (o for o in learner.orders if _merges(o) == order):
+            for variant in variants:
                 keep(red, variant.name, variant.unlabeled_accept)
             fewest = len(red) if fewest is None else min(fewest, len(red))
         tree.undo(mark)
@@ -98,6 +100,11 @@ def merged(built: PrefixTree, learner: Settings, patch: bool) -> Merged:
     return Merged(tuple(candidates.values()), tuple(witnesses.values()), tuple(problems))
 
 
-def _merges(order: MergeOrder) -> MergeOrder:
-    """The part of ``order`` that decides the merges (the labeling of unlabeled states does not)."""
-    return attrs.evolve(order, unlabeled_accept=False)
+@functools.lru_cache(maxsize=16)  # every round of every learner call asks again
+def _runs(orders: tuple[MergeOrder, ...]) -> tuple[tuple[MergeOrder, tuple[MergeOrder, ...]], ...]:
+    """The merge runs ``orders`` need, each the part of an order that decides the merges (the
+    labeling of unlabeled states does not), with the orders that label its result (in order)."""
+    runs: dict[MergeOrder, list[MergeOrder]] = {}
+    for order in orders:
+        runs.setdefault(attrs.evolve(order, unlabeled_accept=False), []).append(order)
+    return tuple((run, tuple(variants)) for run, variants in runs.items())
