@@ -47,9 +47,9 @@ def rounds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
     seen: list[tuple[int, bool]] = []
     merged = merges.merged
 
-    def spy(built: PrefixTree, learner: Settings, patch: bool) -> merges.Merged:
+    def spy(built: PrefixTree, learner: Settings, patch: bool, agreeing: bool = False) -> merges.Merged:
         seen.append((built.tree.nodes, patch))
-        return merged(built, learner, patch)
+        return merged(built, learner, patch, agreeing)
 
     monkeypatch.setattr(witnesses, "merged", spy)
     return seen

@@ -40,12 +40,14 @@ class Merged:
     problems: tuple[str, ...]
 
 
-def merged(built: PrefixTree, learner: Settings, patch: bool) -> Merged:
+def merged(built: PrefixTree, learner: Settings, patch: bool, agreeing: bool = False) -> Merged:
     """The distinct DFAs the merge orders find that satisfy every example, and, for those that
     miss a clustered example left out of the prefix tree, one misclassified string of each such
     example (to learn from literally in another round). With ``patch`` such a DFA is instead
     patched with the missed examples as exceptions, unless it misses more than
-    :data:`MAX_LISTING_STATES` (then its witnesses are given, as without ``patch``)."""
+    :data:`MAX_LISTING_STATES` (then its witnesses are given, as without ``patch``). With
+    ``agreeing`` (agreements to keep), unread symbols follow the classes positive clusters
+    group them with (:func:`cegis.symbolic.merging.core.alike.alike`)."""
     alphabet, tree, untied = built.alphabet, built.tree, built.untied
     universe = alphabet.universe
     candidates: dict[tuple[object, ...], Candidate] = {}
@@ -79,7 +81,7 @@ def merged(built: PrefixTree, learner: Settings, patch: bool) -> Merged:
 
     checked = PackedWords.pack([word for _, word in untied])
     representatives = [alphabet.representative(k) for k in range(len(alphabet))]
-    similar = alike(built.words, len(alphabet)) if learner.complete_alike else None
+    similar = alike(built.words, len(alphabet), agreeing) if learner.complete_alike else None
     fewest = None
     for order, variants in _runs(learner.orders):  # one merge run for every labeling
         mark = tree.checkpoint()

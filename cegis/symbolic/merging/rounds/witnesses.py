@@ -91,7 +91,7 @@ class Reading:
             return attrs.evolve(self, found=(), broken=(), missed=(), stale=False, problems=(f"{self.name}: {error}",))
         rounds = self.rounds + bool(self.missed)
         capped = tree.tree.nodes > MAX_WITNESS_NODES
-        found = merged(tree, learner, rounds >= patching or capped)
+        found = merged(tree, learner, rounds >= patching or capped, bool(earlier.automata))
         missed = () if found.candidates or capped else found.witnesses
         return Reading(
             self.name,
