@@ -69,7 +69,11 @@ def _directories(source: Path) -> Iterator[Path]:
         yield Path(os.environ["NUMBA_CACHE_DIR"]) / subpath
     yield Path(folder) / "__pycache__"
     if sys.platform.startswith("linux"):
-        yield Path(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")) / "numba" / subpath
+        yield (
+            Path(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"))
+            / "numba"
+            / subpath
+        )
 
 
 @functools.cache

@@ -73,7 +73,9 @@ _NO_LOCATOR = "no locator available"
 _OPTIONS = {"no_cfunc_wrapper": True}
 #: What :meth:`Kernel._within_cap` returns when the Python form reached its cut limit.
 _PAST_CAP: Any = object()
-_mode: Mode = cast(Mode, os.environ[ENV]) if os.environ.get(ENV) in ("compiled", "python") else "auto"
+_mode: Mode = (
+    cast(Mode, os.environ[ENV]) if os.environ.get(ENV) in ("compiled", "python") else "auto"
+)
 _lock = threading.Lock()
 
 
@@ -81,7 +83,11 @@ class Kernel(Generic[F]):
     """A numba kernel that runs as plain Python while that is cheaper (see the module docstring)."""
 
     def __init__(
-        self, function: F, size: Callable[..., int] | None = None, limit: str | None = None, refused: Callable[[Any], bool] | None = None
+        self,
+        function: F,
+        size: Callable[..., int] | None = None,
+        limit: str | None = None,
+        refused: Callable[[Any], bool] | None = None,
     ) -> None:
         self.py_func = function
         self._size = size or _elements
@@ -126,7 +132,9 @@ class Kernel(Generic[F]):
                 result = self.dispatcher(*args)
                 self._compiled = True
                 return result
-        answer = self._within_cap(args)  # another process is compiling it into this cache: go on in Python meanwhile
+        answer = self._within_cap(
+            args
+        )  # another process is compiling it into this cache: go on in Python meanwhile
         return self._compile_and_call(args, wait=True) if answer is _PAST_CAP else answer
 
     def _within_cap(self, args: tuple[Any, ...]) -> Any:
@@ -136,7 +144,9 @@ class Kernel(Generic[F]):
         cut = False
         if index is not None and args[index] > PYTHON_STATES:
             args, cut = (*args[:index], PYTHON_STATES, *args[index + 1 :]), True
-        start = time.thread_time()  # CPU seconds: a loaded machine must not tip a kernel into compiling
+        start = (
+            time.thread_time()
+        )  # CPU seconds: a loaded machine must not tip a kernel into compiling
         result = self._interpret(args)
         self._python_seconds += time.thread_time() - start
         return _PAST_CAP if cut and self._refused(result) else result
@@ -169,7 +179,10 @@ def kernel(function: F) -> F: ...
 
 @overload
 def kernel(
-    *, size: Callable[..., int] | None = None, limit: str | None = None, refused: Callable[[Any], bool] | None = None
+    *,
+    size: Callable[..., int] | None = None,
+    limit: str | None = None,
+    refused: Callable[[Any], bool] | None = None,
 ) -> Callable[[F], F]: ...
 
 
@@ -217,7 +230,11 @@ def _compiling(k: Kernel[Any], *, wait: bool) -> Iterator[bool]:
         return
     f = k.py_func
     key = f"{f.__code__.co_filename}:{f.__qualname__}:{os.environ.get('NUMBA_CACHE_DIR', '')}"
-    path = Path(tempfile.gettempdir()) / f"regex-cegis-kernels-{os.getuid()}" / f"{hashlib.sha1(key.encode()).hexdigest()}.lock"
+    path = (
+        Path(tempfile.gettempdir())
+        / f"regex-cegis-kernels-{os.getuid()}"
+        / f"{hashlib.sha1(key.encode()).hexdigest()}.lock"
+    )
     try:
         path.parent.mkdir(exist_ok=True)
         handle = path.open("a")
@@ -265,7 +282,9 @@ def _twin_locked(k: Kernel[Any]) -> types.FunctionType:
     found = _twins.get(id(k))
     if found is None:
         f = k.py_func
-        found = types.FunctionType(f.__code__, _globals(f.__module__), f.__name__, f.__defaults__, f.__closure__)
+        found = types.FunctionType(
+            f.__code__, _globals(f.__module__), f.__name__, f.__defaults__, f.__closure__
+        )
         _twins[id(k)] = found
     return found
 
@@ -276,7 +295,9 @@ def _globals(module: str) -> dict[str, Any]:
         import sys
 
         found = dict(vars(sys.modules[module]))
-        _module_globals[module] = found  # before the kernels below: they may call back into this module
+        _module_globals[module] = (
+            found  # before the kernels below: they may call back into this module
+        )
         for name, value in list(found.items()):
             if isinstance(value, Kernel):
                 found[name] = _twin_locked(value)
@@ -325,9 +346,13 @@ def _register_with_numba() -> None:
 
     class KernelType(numba_types.Dispatcher):  # type: ignore[misc]
         def get_call_type(self, context: Any, args: Any, kws: Any) -> Any:
-            return super().get_call_type(context, tuple(map(widened, args)), {k: widened(v) for k, v in kws.items()})
+            return super().get_call_type(
+                context, tuple(map(widened, args)), {k: widened(v) for k, v in kws.items()}
+            )
 
-    getattr(extending, "_overload_default_jit_options", {}).update(_OPTIONS)  # private: absent, nothing changes
+    getattr(extending, "_overload_default_jit_options", {}).update(
+        _OPTIONS
+    )  # private: absent, nothing changes
     registry: Any = datamodel
     registry.register_default(KernelType)(registry.models.OpaqueModel)
 

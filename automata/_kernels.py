@@ -122,7 +122,13 @@ def shortest_distinction(
                 parent = grown(parent, 2 * count)
                 via = grown(via, 2 * count)
                 hashes = grown(hashes, 2 * count)
-            lefts[count], rights[count], parent[count], via[count], hashes[count] = p2, q2, head, c, h
+            lefts[count], rights[count], parent[count], via[count], hashes[count] = (
+                p2,
+                q2,
+                head,
+                c,
+                h,
+            )
             table[slot] = count
             count += 1
             table = rehashed(table, hashes, count)

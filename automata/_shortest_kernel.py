@@ -82,7 +82,13 @@ def _live(transitions: IntArray, accepting: BoolArray) -> BoolArray:
 
 @kernel
 def _next_layer(
-    transitions: IntArray, live: BoolArray, cells: Int64Array, begin: int, end: int, mark: Int64Array, tick: int
+    transitions: IntArray,
+    live: BoolArray,
+    cells: Int64Array,
+    begin: int,
+    end: int,
+    mark: Int64Array,
+    tick: int,
 ) -> int:
     """Append to ``cells`` (room for ``n_states`` more after ``end``) the live states that
     ``cells[begin:end]`` reach, each once; the new end."""
@@ -100,8 +106,17 @@ def _next_layer(
 
 @kernel
 def _count_back(
-    transitions: IntArray, accepting: BoolArray, edges: Int64Array, cells: Int64Array, bounds: Int64Array,
-    n_layers: int, need: int, completions: Int64Array, mark: Int64Array, value: Int64Array, tick: int,
+    transitions: IntArray,
+    accepting: BoolArray,
+    edges: Int64Array,
+    cells: Int64Array,
+    bounds: Int64Array,
+    n_layers: int,
+    need: int,
+    completions: Int64Array,
+    mark: Int64Array,
+    value: Int64Array,
+    tick: int,
 ) -> int:
     """Per cell, the strings of exactly the remaining length its state accepts (the last layer's
     length), capped at ``need``. ``value[s]`` carries the counts of the layer after the one being
@@ -129,8 +144,15 @@ def _count_back(
 
 @kernel
 def _extend(
-    transitions: IntArray, edges: Int64Array, entries: Int64Array, level_begin: int, level_end: int, need: int,
-    mark: Int64Array, value: Int64Array, tick: int,
+    transitions: IntArray,
+    edges: Int64Array,
+    entries: Int64Array,
+    level_begin: int,
+    level_end: int,
+    need: int,
+    mark: Int64Array,
+    value: Int64Array,
+    tick: int,
 ) -> int:
     """Append to ``entries`` (rows: state, parent, code point; room for ``need`` more) the children
     of the prefixes ``level_begin..level_end`` that the first ``need`` strings go through, in
@@ -159,8 +181,15 @@ def _extend(
 
 @kernel
 def _spell(
-    entries: Int64Array, level_begin: int, level_end: int, length: int, separator: int,
-    codes: Int64Array, n_codes: int, ends: Int64Array, n_out: int,
+    entries: Int64Array,
+    level_begin: int,
+    level_end: int,
+    length: int,
+    separator: int,
+    codes: Int64Array,
+    n_codes: int,
+    ends: Int64Array,
+    n_out: int,
 ) -> int:
     """Write the strings the entries ``level_begin..level_end`` end, each followed by
     ``separator``, into ``codes`` from ``n_codes`` (and where each ends into ``ends`` from
@@ -203,7 +232,9 @@ def shortest_codes(
     mark = np.empty(n_states, dtype=np.int64)  # mark[s] == tick: s is in the set being built
     for s in range(n_states):
         mark[s] = -1
-    value = np.empty(n_states, dtype=np.int64)  # value[s]: the completions of s where mark[s] == tick
+    value = np.empty(
+        n_states, dtype=np.int64
+    )  # value[s]: the completions of s where mark[s] == tick
     tick = 0
     cells = np.empty(n_states + 1, dtype=np.int64)  # the layers, one after another
     bounds = np.zeros(16, dtype=np.int64)  # layer i is cells[bounds[i]:bounds[i + 1]]
@@ -217,7 +248,9 @@ def shortest_codes(
     n_codes = 0
     ends = np.empty(16, dtype=np.int64)
     n_out = 0
-    entries = np.empty((16, 3), dtype=np.int64)  # prefixes of the current length: state, parent, code
+    entries = np.empty(
+        (16, 3), dtype=np.int64
+    )  # prefixes of the current length: state, parent, code
     while n_out < k and n_cells > bounds[n_layers] and (max_len < 0 or n_layers <= max_len):
         if n_cells > max_cells:
             return TOO_MANY_CELLS, n_layers, codes[:0], n_cells, ends[:0]
@@ -234,7 +267,17 @@ def shortest_codes(
             length = n_layers - 1
             completions = _grown(completions, n_cells)
             tick = _count_back(
-                transitions, accepting, edges, cells, bounds, n_layers, need, completions, mark, value, tick
+                transitions,
+                accepting,
+                edges,
+                cells,
+                bounds,
+                n_layers,
+                need,
+                completions,
+                mark,
+                value,
+                tick,
             )
             entries[0, 0] = start
             entries[0, 1] = -1
@@ -246,18 +289,25 @@ def shortest_codes(
                     mark[cells[i]] = tick
                     value[cells[i]] = completions[i]
                 if level_end + need > entries.shape[0]:
-                    bigger = np.empty((max(level_end + need, 2 * entries.shape[0]), 3), dtype=np.int64)
+                    bigger = np.empty(
+                        (max(level_end + need, 2 * entries.shape[0]), 3), dtype=np.int64
+                    )
                     for i in range(level_end):
                         for f in range(3):
                             bigger[i, f] = entries[i, f]
                     entries = bigger
-                level_begin, level_end = level_end, _extend(
-                    transitions, edges, entries, level_begin, level_end, need, mark, value, tick
+                level_begin, level_end = (
+                    level_end,
+                    _extend(
+                        transitions, edges, entries, level_begin, level_end, need, mark, value, tick
+                    ),
                 )
             found = level_end - level_begin
             codes = _grown(codes, n_codes + found * (length + 1))
             ends = _grown(ends, n_out + found)
-            n_codes = _spell(entries, level_begin, level_end, length, separator, codes, n_codes, ends, n_out)
+            n_codes = _spell(
+                entries, level_begin, level_end, length, separator, codes, n_codes, ends, n_out
+            )
             n_out += found
         tick += 1
         cells = _grown(cells, n_cells + n_states)

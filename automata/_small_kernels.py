@@ -96,7 +96,9 @@ def minimal_positions(
                     following |= follow[p]
             target = following * 2 + (1 if fired & last else 0)
             h = mix(target)
-            slot = probe(table, hashes, h, home(table, h))  # ``mix`` is a bijection: one probe decides
+            slot = probe(
+                table, hashes, h, home(table, h)
+            )  # ``mix`` is a bijection: one probe decides
             state = table[slot]
             if state < 0:
                 count = _popcount(target)
@@ -125,7 +127,9 @@ def minimal_positions(
 
 
 @kernel
-def minimal_table(transitions: IntArray, accepting: BoolArray, start: int) -> tuple[IntArray, BoolArray]:
+def minimal_table(
+    transitions: IntArray, accepting: BoolArray, start: int
+) -> tuple[IntArray, BoolArray]:
     """The canonical minimal DFA of any table (unreachable states, ``-1`` for a missing move):
     renumbered breadth-first from ``start`` with a rejecting sink for the missing moves, then
     minimized by :func:`_moore`."""

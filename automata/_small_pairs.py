@@ -29,7 +29,12 @@ def small(left: DFA, right: DFA, n_classes: int) -> bool:
 
 
 def product(
-    left: Rows, left_columns: Sequence[int], left_start: int, right: Rows, right_columns: Sequence[int], right_start: int,
+    left: Rows,
+    left_columns: Sequence[int],
+    left_start: int,
+    right: Rows,
+    right_columns: Sequence[int],
+    right_start: int,
     state_limit: int,
 ) -> tuple[Rows, list[int], list[int], int]:
     """The reachable product, as :func:`automata._kernels.product` returns it."""
@@ -54,9 +59,16 @@ def product(
 
 
 def shortest_distinction(
-    left: Rows, left_columns: Sequence[int] | None, left_accepting: list[bool], left_start: int,
-    right: Rows, right_columns: Sequence[int] | None, right_accepting: list[bool], right_start: int,
-    wanted: Sequence[Sequence[bool]], state_limit: int,
+    left: Rows,
+    left_columns: Sequence[int] | None,
+    left_accepting: list[bool],
+    left_start: int,
+    right: Rows,
+    right_columns: Sequence[int] | None,
+    right_accepting: list[bool],
+    right_start: int,
+    wanted: Sequence[Sequence[bool]],
+    state_limit: int,
 ) -> tuple[int, bool, list[int], bool]:
     """Breadth-first search of the product for the first pair ``wanted`` marks, as
     :func:`automata._kernels.shortest_distinction` does it: ``(status, found, path, left accepts)``.

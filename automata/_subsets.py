@@ -26,7 +26,9 @@ OK, TOO_MANY_STATES = 0, 1
 
 
 @kernel(limit="state_limit", refused=lambda result: result[2] == TOO_MANY_STATES)
-def subsets(start: Int64Array, images: Int64Array, alive: Int64Array, state_limit: int) -> tuple[IntArray, Int64Array, int]:
+def subsets(
+    start: Int64Array, images: Int64Array, alive: Int64Array, state_limit: int
+) -> tuple[IntArray, Int64Array, int]:
     """The subset construction from the set ``start`` (``n_words`` words): on class ``c`` a set
     leads to the union of ``images[b, c]`` (``n_words`` words each) over its bits ``b``, or to the
     empty set when that union has no bit of ``alive``.

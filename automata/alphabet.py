@@ -62,7 +62,11 @@ class Alphabet:
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True
-        return isinstance(other, Alphabet) and self.universe == other.universe and self.classes == other.classes
+        return (
+            isinstance(other, Alphabet)
+            and self.universe == other.universe
+            and self.classes == other.classes
+        )
 
     def __hash__(self) -> int:
         return self._hash
@@ -112,7 +116,9 @@ def partition_with_members(
     return _partition(universe, frozenset(sets))
 
 
-def classes_of(universe: CharSet, sets: Sequence[CharSet]) -> tuple[Alphabet, tuple[tuple[int, ...], ...]]:
+def classes_of(
+    universe: CharSet, sets: Sequence[CharSet]
+) -> tuple[Alphabet, tuple[tuple[int, ...], ...]]:
     """:func:`partition_with_members` for these very objects: the alphabet and, for each of
     ``sets`` in order, the classes it contains.
 
@@ -126,7 +132,12 @@ def classes_of(universe: CharSet, sets: Sequence[CharSet]) -> tuple[Alphabet, tu
         if len(_CLASSES_BY_IDENTITY) >= 4096:
             _CLASSES_BY_IDENTITY.clear()
         alphabet, members = partition_with_members(universe, sets)
-        hit = _CLASSES_BY_IDENTITY[key] = (universe, tuple(sets), alphabet, tuple(members[s] for s in sets))
+        hit = _CLASSES_BY_IDENTITY[key] = (
+            universe,
+            tuple(sets),
+            alphabet,
+            tuple(members[s] for s in sets),
+        )
     return hit[2], hit[3]
 
 
@@ -214,7 +225,9 @@ def common_refinement(alphabets: Sequence[Alphabet]) -> tuple[Alphabet, list[Int
     return hit[1], list(hit[2])
 
 
-_BY_IDENTITY: dict[tuple[int, ...], tuple[tuple[Alphabet, ...], Alphabet, tuple[IntArray, ...]]] = {}
+_BY_IDENTITY: dict[
+    tuple[int, ...], tuple[tuple[Alphabet, ...], Alphabet, tuple[IntArray, ...]]
+] = {}
 
 
 @functools.lru_cache(maxsize=256)
@@ -230,7 +243,11 @@ def _refine(alphabets: tuple[Alphabet, ...]) -> tuple[Alphabet, tuple[IntArray, 
         raise AlphabetMismatch("alphabets over different universes cannot be combined")
     refined = partition(universe, [c for a in alphabets for c in a.classes])
     maps = tuple(
-        _frozen(np.asarray([a.class_of(refined.representative(k)) for k in range(len(refined))], dtype=np.int32))
+        _frozen(
+            np.asarray(
+                [a.class_of(refined.representative(k)) for k in range(len(refined))], dtype=np.int32
+            )
+        )
         for a in alphabets
     )
     return refined, maps

@@ -33,7 +33,17 @@ from automata.dfa import DFA
 from automata.errors import DEFAULT_STATE_LIMIT, UnsupportedRegex
 from automata.minimize import minimize
 from automata.nfa import thompson
-from regexlang.ast import UNARY_TYPES, Assertion, AssertKind, Chars, Complement, Concat, Intersection, Regex, Union
+from regexlang.ast import (
+    UNARY_TYPES,
+    Assertion,
+    AssertKind,
+    Chars,
+    Complement,
+    Concat,
+    Intersection,
+    Regex,
+    Union,
+)
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect, parse, universe
 
@@ -69,7 +79,9 @@ def compile_many(
         for regex in regexes:
             automaton = positions.glushkov(regex, state_limit)
             built.append(automaton)
-            sets.extend(what for what in automaton.reads.values() if isinstance(what, CharSet))  # no splices yet
+            sets.extend(
+                what for what in automaton.reads.values() if isinstance(what, CharSet)
+            )  # no splices yet
             extra.extend(automaton.unread)
     except positions.Fallback:
         alphabet, members = _alphabet(regexes, universe, given)
@@ -80,7 +92,11 @@ def compile_many(
     for regex, automaton in zip(regexes, built):
         groups = len(automaton.reads)
         try:
-            dfas.append(positions.minimal_dfa(automaton, alphabet, classes[start : start + groups], state_limit))
+            dfas.append(
+                positions.minimal_dfa(
+                    automaton, alphabet, classes[start : start + groups], state_limit
+                )
+            )
         except positions.Fallback:  # too many DFA states for the small kernel
             dfas.append(_compile(regex, alphabet, dict(zip(sets, classes)), state_limit))
         start += groups
@@ -97,7 +113,9 @@ def from_text(
 ) -> DFA:
     """Parse ``text`` in ``dialect`` and compile it over the dialect's universe (or ``alphabet``)."""
     sigma = universe(dialect) if alphabet is None else alphabet
-    return compile_regex(parse(text, dialect, sigma), sigma, extra_sets=extra_sets, state_limit=state_limit)
+    return compile_regex(
+        parse(text, dialect, sigma), sigma, extra_sets=extra_sets, state_limit=state_limit
+    )
 
 
 def alphabet_of(
@@ -145,7 +163,9 @@ def _compile(
             found: set[AssertKind] = set()
             _collect(part, set(), found)
             if found:
-                raise UnsupportedRegex("zero-width assertions inside intersection or complement are not supported")
+                raise UnsupportedRegex(
+                    "zero-width assertions inside intersection or complement are not supported"
+                )
             dfas.append(_compile(part, alphabet, members, state_limit))
         if isinstance(node, Complement):
             return ops.complement(dfas[0])
@@ -160,7 +180,9 @@ def _compile(
         return nested(regex)
     try:
         built = positions.glushkov(regex, state_limit, nested)
-        return positions.minimal_dfa(built, alphabet, positions.classes_read(built, members), state_limit)
+        return positions.minimal_dfa(
+            built, alphabet, positions.classes_read(built, members), state_limit
+        )
     except positions.Fallback:
         nfa = thompson(regex, alphabet, members, nested, state_limit=state_limit)
         return minimize(determinize(nfa, state_limit=state_limit))

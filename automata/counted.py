@@ -44,7 +44,9 @@ MAX_COUNT = 16
 MAX_PARTS = 6
 
 T = TypeVar("T")
-Counts = tuple[int, int | None, bool]  # I = [low, high] (high None: unbounded), with 0 when the flag is set
+Counts = tuple[
+    int, int | None, bool
+]  # I = [low, high] (high None: unbounded), with 0 when the flag is set
 
 
 @attrs.frozen
@@ -77,11 +79,25 @@ def peels(lower: DFA, upper: DFA) -> Iterator[Peel]:
                     yield _peel(lower, upper, classes, found, low_table, up_table)
 
 
-def _peel(lower: DFA, upper: DFA, classes: tuple[int, ...], found: tuple[Counts, int], low_table: _Table, up_table: _Table) -> Peel:
+def _peel(
+    lower: DFA,
+    upper: DFA,
+    classes: tuple[int, ...],
+    found: tuple[Counts, int],
+    low_table: _Table,
+    up_table: _Table,
+) -> Peel:
     """The peel of ``classes`` counted as found by :func:`_longest`, with the range of its rest."""
     counts, rest = found
     chars = functools.reduce(CharSet.union, (upper.alphabet.classes[c] for c in classes))
-    largest = minimize(DFA(upper.transitions, np.array([bool(rest >> q & 1) for q in range(upper.n_states)]), upper.start, upper.alphabet))
+    largest = minimize(
+        DFA(
+            upper.transitions,
+            np.array([bool(rest >> q & 1) for q in range(upper.n_states)]),
+            upper.start,
+            upper.alphabet,
+        )
+    )
     needed = _needed(low_table, up_table, classes, counts, rest, lower)
     return Peel(chars, *counts, largest if needed is None else needed, largest)
 
@@ -89,7 +105,11 @@ def _peel(lower: DFA, upper: DFA, classes: tuple[int, ...], found: tuple[Counts,
 def _parts(last: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Proper non-empty parts of ``last``, larger first, at most :data:`MAX_PARTS`."""
     sizes = range(len(last) - 1, 0, -1)
-    return list(itertools.islice((p for size in sizes for p in itertools.combinations(last, size)), MAX_PARTS))
+    return list(
+        itertools.islice(
+            (p for size in sizes for p in itertools.combinations(last, size)), MAX_PARTS
+        )
+    )
 
 
 class _Table:
@@ -101,14 +121,24 @@ class _Table:
         accepting = dfa.accepting.tolist()
         self.final = sum(1 << q for q, a in enumerate(accepting) if a)
         self.live = coreachable_states(self.rows, accepting)
-        self.moves = [[(c, t) for c, t in enumerate(row) if self.live[t]] for row in self.rows]  # (class, target) into live states
+        self.moves = [
+            [(c, t) for c, t in enumerate(row) if self.live[t]] for row in self.rows
+        ]  # (class, target) into live states
         self.known: dict[tuple[tuple[int, ...], bool], tuple[list[int], int]] = {}
-        self.sources: dict[int, list[int]] = {}  # per class: for each state, the states it leads from (bits)
+        self.sources: dict[
+            int, list[int]
+        ] = {}  # per class: for each state, the states it leads from (bits)
 
     def last(self) -> tuple[int, ...]:
         """The classes some string of the language ends with."""
-        useful = _reached(self.start, lambda q: [t for t in self.rows[q] if self.live[t]]) if self.live[self.start] else set()
-        return tuple(sorted({c for q in useful for c, t in enumerate(self.rows[q]) if self.final >> t & 1}))
+        useful = (
+            _reached(self.start, lambda q: [t for t in self.rows[q] if self.live[t]])
+            if self.live[self.start]
+            else set()
+        )
+        return tuple(
+            sorted({c for q in useful for c, t in enumerate(self.rows[q]) if self.final >> t & 1})
+        )
 
     def runs(self, classes: tuple[int, ...], every: bool = True) -> tuple[list[int], int]:
         """The states ``T_i`` whose every run (with ``every`` false: some run) of ``i`` characters of
@@ -172,14 +202,19 @@ class _Table:
         head = sets[: MAX_COUNT + 1]
         cycle = functools.reduce(int.__and__, sets[loop:]) if len(sets) <= MAX_COUNT + 1 else 0
         found: list[Counts] = []
-        for q in _representatives(sum(1 << q for q in states), [*head, cycle]):  # the others repeat them
+        for q in _representatives(
+            sum(1 << q for q in states), [*head, cycle]
+        ):  # the others repeat them
             inside = [bool(s >> q & 1) for s in head]
             unbounded = bool(cycle >> q & 1)
             for value, group in itertools.groupby(range(len(inside)), key=inside.__getitem__):
                 members = list(group)
                 if not value:
                     continue
-                low, high = members[0], None if unbounded and members[-1] == len(inside) - 1 else members[-1]
+                low, high = (
+                    members[0],
+                    None if unbounded and members[-1] == len(inside) - 1 else members[-1],
+                )
                 if low > 0:
                     found.append((low, high, False))
                     if inside[0]:
@@ -193,7 +228,9 @@ def _representatives(states: int, splitters: Iterable[int]) -> list[int]:
     """The least state of each group of ``states`` (bits) that lie in the same ``splitters``, ascending."""
     groups = [states] if states else []
     for splitter in splitters:
-        groups = [part for group in groups for part in (group & splitter, group & ~splitter) if part]
+        groups = [
+            part for group in groups for part in (group & splitter, group & ~splitter) if part
+        ]
     return sorted((group & -group).bit_length() - 1 for group in groups)
 
 
@@ -219,14 +256,18 @@ def _paired(low_table: _Table, up_table: _Table) -> set[int]:
     return {p for _, p in _reached((low_table.start, up_table.start), step)}
 
 
-def _longest(low_table: _Table, up_table: _Table, classes: tuple[int, ...], counts: Counts) -> tuple[Counts, int] | None:
+def _longest(
+    low_table: _Table, up_table: _Table, classes: tuple[int, ...], counts: Counts
+) -> tuple[Counts, int] | None:
     """``counts`` with the largest ``n`` up to its own for which every string of ``lower`` splits
     (:func:`_splits`), and the accepting states of the largest rest; ``None`` if none does."""
     low, high, optional = counts
     rest = up_table.within(classes, counts)
     if _splits(low_table, up_table, classes, counts, rest):
         return counts, rest
-    if optional and low > 1:  # splitting is monotone in n only when I holds every count from 0 or low
+    if (
+        optional and low > 1
+    ):  # splitting is monotone in n only when I holds every count from 0 or low
         return None
     bottom, top = low, MAX_COUNT if high is None else high - 1
     best = None
@@ -259,7 +300,9 @@ def _grown(lengths: int, counts: Counts) -> int:
     return moved & keep
 
 
-def _splits(low_table: _Table, up_table: _Table, classes: tuple[int, ...], counts: Counts, rest: int) -> bool:
+def _splits(
+    low_table: _Table, up_table: _Table, classes: tuple[int, ...], counts: Counts, rest: int
+) -> bool:
     """Whether every string of ``lower`` is a string that ``upper`` accepts at ``rest`` followed by
     a run of ``C`` of a length in ``I``: a search over the states of both and the lengths of the
     runs of ``C`` since each split (one int each: the state of ``lower``, of ``upper``, the lengths)."""
@@ -269,7 +312,9 @@ def _splits(low_table: _Table, up_table: _Table, classes: tuple[int, ...], count
     inside = [c in classes for c in range(len(rows_lo[0]))]
     q_bits, p_bits = len(rows_lo).bit_length(), len(rows_up).bit_length()
     shift, q_mask, p_mask = q_bits + p_bits, (1 << q_bits) - 1, (1 << p_bits) - 1
-    at_rest = [(rest >> p & 1) << shift for p in range(len(rows_up))]  # a split may start: a run of length 0
+    at_rest = [
+        (rest >> p & 1) << shift for p in range(len(rows_up))
+    ]  # a split may start: a run of length 0
     start = low_table.start | up_table.start << q_bits | at_rest[up_table.start]
     seen, frontier = {start}, [start]
     while frontier:
@@ -281,14 +326,26 @@ def _splits(low_table: _Table, up_table: _Table, classes: tuple[int, ...], count
         grown = (moved | (1 << cap if unbounded and moved >> (cap + 1) & 1 else 0)) & keep
         for c, target in moves[q]:
             following = row_up[c]
-            key = target | following << q_bits | (grown << shift if inside[c] else 0) | at_rest[following]
+            key = (
+                target
+                | following << q_bits
+                | (grown << shift if inside[c] else 0)
+                | at_rest[following]
+            )
             if key not in seen:
                 seen.add(key)
                 frontier.append(key)
     return True
 
 
-def _needed(low_table: _Table, up_table: _Table, classes: tuple[int, ...], counts: Counts, rest: int, like: DFA) -> DFA | None:
+def _needed(
+    low_table: _Table,
+    up_table: _Table,
+    classes: tuple[int, ...],
+    counts: Counts,
+    rest: int,
+    like: DFA,
+) -> DFA | None:
     """The least rest: for each string of ``lower``, the first part of its split with the longest
     run of ``C`` (the rest's strings ``w`` at ``rest`` such that ``w·C^i`` meets ``lower`` for an
     ``i`` in ``I`` and no run of ``C`` at the end of ``w``, after a string at ``rest``, could join
@@ -299,7 +356,10 @@ def _needed(low_table: _Table, up_table: _Table, classes: tuple[int, ...], count
     the empty set once no string of ``lower`` is left to reach."""
     low, high, optional = counts
     _, keep, wanted = _lengths(counts)
-    counted = [(i, low_table.at(classes, i, every=False)) for i in range(low, low_table.top(classes, low, high, every=False) + 1)]
+    counted = [
+        (i, low_table.at(classes, i, every=False))
+        for i in range(low, low_table.top(classes, low, high, every=False) + 1)
+    ]
     if optional:
         counted.append((0, low_table.final))
     reach = [(states, _joining(i, counts, wanted)) for i, states in counted]
@@ -308,18 +368,37 @@ def _needed(low_table: _Table, up_table: _Table, classes: tuple[int, ...], count
     pending_at = n_lo + n_up
     inside = set(classes)
     split_here = (2 & keep) << pending_at  # a run of one character of C since a split at rest
-    after_rest, elsewhere = [split_here if c in inside else 0 for c in range(len(like.alphabet))], [0] * len(like.alphabet)
+    after_rest, elsewhere = (
+        [split_here if c in inside else 0 for c in range(len(like.alphabet))],
+        [0] * len(like.alphabet),
+    )
     images = [
         *[[1 << t if live[t] else 0 for t in row] for row in rows_lo],
-        *[[1 << (n_lo + t) | extra for t, extra in zip(row, after_rest if rest >> p & 1 else elsewhere)] for p, row in enumerate(rows_up)],
-        *[[_grown(1 << j, counts) << pending_at if c in inside else 0 for c in range(len(like.alphabet))] for j in range(keep.bit_length())],
+        *[
+            [
+                1 << (n_lo + t) | extra
+                for t, extra in zip(row, after_rest if rest >> p & 1 else elsewhere)
+            ]
+            for p, row in enumerate(rows_up)
+        ],
+        *[
+            [
+                _grown(1 << j, counts) << pending_at if c in inside else 0
+                for c in range(len(like.alphabet))
+            ]
+            for j in range(keep.bit_length())
+        ],
     ]
 
     def accepts(bits: int) -> bool:
         q = (bits & ((1 << n_lo) - 1)).bit_length() - 1
         p = (bits >> n_lo & ((1 << n_up) - 1)).bit_length() - 1
         pending = bits >> pending_at
-        return q >= 0 and bool(rest >> p & 1) and any(states >> q & 1 and not pending & joining for states, joining in reach)
+        return (
+            q >= 0
+            and bool(rest >> p & 1)
+            and any(states >> q & 1 and not pending & joining for states, joining in reach)
+        )
 
     start = 1 << low_table.start | 1 << (n_lo + up_table.start)
     return explore(start, images, accepts, like, alive=(1 << n_lo) - 1)

@@ -65,7 +65,9 @@ class Completions:
 
     def int64_rows(self) -> int:
         """How many leading rows hold only counts below 2**63."""
-        big = (self.digits[:, :, 2:] != 0).any(axis=(1, 2)) | (self.digits[:, :, 1] >= 2**31).any(axis=1)
+        big = (self.digits[:, :, 2:] != 0).any(axis=(1, 2)) | (self.digits[:, :, 1] >= 2**31).any(
+            axis=1
+        )
         return int(np.argmax(big)) if big.any() else self.max_len + 1
 
     def int64_table(self, rows: int) -> Int64Array:
@@ -95,13 +97,18 @@ def completions(
     if max_len < 0:
         raise ValueError(f"max_len must be non-negative, got {max_len}")
     sizes = [1] * len(dfa.alphabet) if per_class else dfa.alphabet.sizes()
-    bound_bits = max_len * sum(sizes).bit_length() + 1  # every count is at most sum(sizes) ** max_len
+    bound_bits = (
+        max_len * sum(sizes).bit_length() + 1
+    )  # every count is at most sum(sizes) ** max_len
     n_digits = max(2, bound_bits // _count_kernels.DIGIT_BITS + 2)
     needed = (max_len + 1) * dfa.n_states * (n_digits + 1) * 8  # the digits, and the digits in use
     if needed > max_bytes:
         raise SizeLimitExceeded(
-            f"counting the strings of lengths 0..{max_len} of a {dfa.n_states}-state DFA", needed, max_bytes,
-            "bytes", "use a smaller max_len",
+            f"counting the strings of lengths 0..{max_len} of a {dfa.n_states}-state DFA",
+            needed,
+            max_bytes,
+            "bytes",
+            "use a smaller max_len",
         )
     digits = _count_kernels.completion_table(
         np.ascontiguousarray(dfa.transitions, dtype=np.int32),

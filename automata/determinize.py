@@ -62,7 +62,9 @@ def determinize(nfa: NFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> DFA:
         raise StateLimitExceeded("determinizing this regex (subset construction)", state_limit)
     if status == _TOO_MANY_ITEMS:
         raise StateLimitExceeded(
-            "determinizing this regex (subset construction)", state_limit * ITEMS_PER_STATE, "stored NFA states"
+            "determinizing this regex (subset construction)",
+            state_limit * ITEMS_PER_STATE,
+            "stored NFA states",
         )
     return DFA(transitions, accepting, 0, nfa.alphabet)
 
@@ -82,7 +84,13 @@ def _hash(context: int, items: IntArray, count: int) -> int:
 
 @kernel
 def _closure(
-    program: IntArray, seeds: IntArray, n_seeds: int, mark: Int64Array, gen: int, stack: IntArray, out: IntArray
+    program: IntArray,
+    seeds: IntArray,
+    n_seeds: int,
+    mark: Int64Array,
+    gen: int,
+    stack: IntArray,
+    out: IntArray,
 ) -> int:
     """ε-closure of the seed items, stopped at CHAR/ASSERT/MATCH; sorted, deduplicated into ``out``."""
     top = 0
@@ -114,7 +122,9 @@ def _closure(
     gap = 1
     while 3 * gap + 1 < count:
         gap = 3 * gap + 1
-    while gap > 0:  # Shell sort (insertion sort for tiny sets, the usual case): ``.sort()`` is slow to compile
+    while (
+        gap > 0
+    ):  # Shell sort (insertion sort for tiny sets, the usual case): ``.sort()`` is slow to compile
         for i in range(gap, count):
             item = out[i]
             j = i
@@ -276,7 +286,17 @@ def _subset(
                 if n_resolved[code] < 0:
                     gen += 1
                     n_resolved[code] = _resolve(
-                        program, items, lo, hi, contexts[source], code, verdicts, mark, gen, stack, resolved[code]
+                        program,
+                        items,
+                        lo,
+                        hi,
+                        contexts[source],
+                        code,
+                        verdicts,
+                        mark,
+                        gen,
+                        stack,
+                        resolved[code],
                     )
                 n_seeds = 0
                 for i in range(n_resolved[code]):
@@ -306,7 +326,9 @@ def _subset(
                 base = bounds[target]
                 if base + count > items.shape[0]:
                     items = grown(items, max(2 * items.shape[0], base + count))
-                for i in range(count):  # a loop: ``a[i:j] = b[:n]`` brings a shape check slow to compile
+                for i in range(
+                    count
+                ):  # a loop: ``a[i:j] = b[:n]`` brings a shape check slow to compile
                     items[base + i] = fresh[i]
                 bounds[target + 1] = base + count
                 contexts[target] = context
@@ -321,7 +343,15 @@ def _subset(
     for state in range(n_states):
         gen += 1
         accepting[state] = _accepts_at_end(
-            program, items, bounds[state], bounds[state + 1], contexts[state], verdicts, mark, gen, stack
+            program,
+            items,
+            bounds[state],
+            bounds[state + 1],
+            contexts[state],
+            verdicts,
+            mark,
+            gen,
+            stack,
         )
     return transitions[:n_states].copy(), accepting, _OK
 

@@ -38,7 +38,9 @@ class DFA:
         shape = self.transitions.shape  # read once: every DFA built passes here
         n = shape[0]
         if len(shape) != 2 or shape[1] != len(self.alphabet.classes):
-            raise ValueError(f"transition table shape {shape} does not match {len(self.alphabet)} classes")
+            raise ValueError(
+                f"transition table shape {shape} does not match {len(self.alphabet)} classes"
+            )
         if self.accepting.shape != (n,):
             raise ValueError("one accepting bit per state is required")
         if not 0 <= self.start < n:
@@ -75,7 +77,9 @@ def minimal(transitions: IntArray, accepting: BoolArray, alphabet: Alphabet) -> 
     return dfa
 
 
-def classes_by_target(row: Sequence[int], keep: Sequence[bool] | None = None) -> dict[int, list[int]]:
+def classes_by_target(
+    row: Sequence[int], keep: Sequence[bool] | None = None
+) -> dict[int, list[int]]:
     """The classes of one table row grouped by the state they lead to (targets in order of their
     first class, classes ascending), only targets ``keep`` marks when it is given.
 
@@ -95,7 +99,9 @@ def classes_by_target(row: Sequence[int], keep: Sequence[bool] | None = None) ->
 
 def coreachable(dfa: DFA) -> BoolArray:
     """States from which some accepting state can be reached (the "live" states)."""
-    return np.array(coreachable_states(dfa.transitions.tolist(), dfa.accepting.tolist()), dtype=np.bool_)
+    return np.array(
+        coreachable_states(dfa.transitions.tolist(), dfa.accepting.tolist()), dtype=np.bool_
+    )
 
 
 def coreachable_states(rows: Sequence[Sequence[int]], accepting: Sequence[bool]) -> list[bool]:

@@ -33,8 +33,8 @@ from automata.ops import complement, difference, equivalent, intersection
 from automata.readable import draft, readable
 from automata.structure import core
 from regexlang.ast import (
-    AssertKind,
     Assertion,
+    AssertKind,
     Chars,
     Complement,
     Concat,
@@ -66,7 +66,10 @@ def lookahead_prints(dfa: DFA, tree: Regex | None = None) -> list[Regex]:
     found = []
     for candidate in _proposals(minimal, tree):
         try:
-            if equivalent(minimal, compile_regex(candidate, minimal.alphabet.universe, state_limit=STATE_LIMIT)):
+            if equivalent(
+                minimal,
+                compile_regex(candidate, minimal.alphabet.universe, state_limit=STATE_LIMIT),
+            ):
                 found.append(candidate)
         except AutomataError:
             continue
@@ -91,7 +94,9 @@ def _sigma_star(universe: CharSet) -> Regex:
 def _body(part: Regex, universe: CharSet) -> Regex:
     """``A'`` with ``A'·Σ* ∩ rest = A ∩ rest`` for any rest: ``A`` printed, without its final Σ*
     when it has one, else followed by ``\\Z``."""
-    printed = readable(compile_regex(part, universe, state_limit=STATE_LIMIT), size_limit=STATE_LIMIT)
+    printed = readable(
+        compile_regex(part, universe, state_limit=STATE_LIMIT), size_limit=STATE_LIMIT
+    )
     sigma_star = _sigma_star(universe)
     if printed == sigma_star:
         return concat()
@@ -110,7 +115,9 @@ def _as_written(tree: Intersection | Complement, universe: CharSet) -> Iterator[
         return
     for consumer in wanted:
         positives = [Lookaround(_body(part, universe)) for part in wanted if part is not consumer]
-        printed = readable(compile_regex(consumer, universe, state_limit=STATE_LIMIT), size_limit=STATE_LIMIT)
+        printed = readable(
+            compile_regex(consumer, universe, state_limit=STATE_LIMIT), size_limit=STATE_LIMIT
+        )
         yield concat(*positives, *negatives, printed)
 
 
@@ -207,7 +214,9 @@ def _reachable(rows: list[list[int]], start: int, live: list[bool]) -> set[int]:
     return seen
 
 
-def _accepts_avoiding(rows: list[list[int]], accepting: list[bool], start: int, avoided: int) -> bool:
+def _accepts_avoiding(
+    rows: list[list[int]], accepting: list[bool], start: int, avoided: int
+) -> bool:
     """Whether some accepted string has no character of class ``avoided``."""
     seen = {start}
     stack = [start]
@@ -222,7 +231,9 @@ def _accepts_avoiding(rows: list[list[int]], accepting: list[bool], start: int, 
     return False
 
 
-def _lengths(rows: list[list[int]], accepting: list[bool], start: int, live: list[bool]) -> tuple[int, int | None]:
+def _lengths(
+    rows: list[list[int]], accepting: list[bool], start: int, live: list[bool]
+) -> tuple[int, int | None]:
     """The shortest and the longest accepted length (None when unbounded), over live states."""
     depth = {start: 0}
     queue = [start]
@@ -244,7 +255,9 @@ def _lengths(rows: list[list[int]], accepting: list[bool], start: int, live: lis
             on_path.discard(state)
             if None in rests:
                 return None
-            longest[state] = max([0 if accepting[state] else -1] + [r + 1 for r in rests if r is not None])
+            longest[state] = max(
+                [0 if accepting[state] else -1] + [r + 1 for r in rests if r is not None]
+            )
         return longest[state]
 
     return shortest, walk(start)

@@ -118,7 +118,9 @@ def compile_lookarounds(
     try:
         return _explore(regex, alphabet, members, state_limit)
     except RecursionError:  # e.g. a long count of a body that can match ε: (?:a?){2000}
-        raise UnsupportedRegex("this regex with lookarounds nests or counts too deeply to be compiled") from None
+        raise UnsupportedRegex(
+            "this regex with lookarounds nests or counts too deeply to be compiled"
+        ) from None
 
 
 def _explore(
@@ -139,7 +141,11 @@ def _explore(
         row = []
         for cls in range(len(alphabet)):
             after = derive.derive(residual, context, cls)
-            target = dead if after == _EMPTY else (after, derive.context_for(after, derive.push(context, cls)))
+            target = (
+                dead
+                if after == _EMPTY
+                else (after, derive.context_for(after, derive.push(context, cls)))
+            )
             number = index.get(target)
             if number is None:
                 if len(order) >= state_limit:
@@ -148,7 +154,9 @@ def _explore(
                 order.append(target)
             row.append(number)
         rows.append(row)
-    return minimize(DFA(np.array(rows, dtype=np.int32), np.array(accepting, dtype=np.bool_), 0, alphabet))
+    return minimize(
+        DFA(np.array(rows, dtype=np.int32), np.array(accepting, dtype=np.bool_), 0, alphabet)
+    )
 
 
 def _cat(*parts: Expr) -> Expr:
@@ -171,7 +179,9 @@ def _and(parts: Iterable[Expr]) -> Expr:
     return _boolean(_And, parts, absorbing=_EMPTY, neutral=_TOP)
 
 
-def _boolean(kind: type[_Or] | type[_And], items: Iterable[Expr], absorbing: Expr, neutral: Expr) -> Expr:
+def _boolean(
+    kind: type[_Or] | type[_And], items: Iterable[Expr], absorbing: Expr, neutral: Expr
+) -> Expr:
     """``items`` joined by ``|`` or ``&``: flat, as a set, without the neutral element."""
     flat: set[Expr] = set()
     for item in items:
@@ -241,12 +251,20 @@ class _Converter:
             return _or(map(self.convert, node.options))
         if isinstance(node, (A.Intersection, A.Complement)):
             if any(isinstance(inner, (A.Assertion, A.Lookaround)) for inner in A.subtrees(node)):
-                raise UnsupportedRegex("zero-width assertions inside intersection or complement are not supported")
+                raise UnsupportedRegex(
+                    "zero-width assertions inside intersection or complement are not supported"
+                )
             if isinstance(node, A.Complement):
                 return _not(self.convert(node.inner))
             return _and(map(self.convert, node.parts))
         if isinstance(node, (A.Star, A.Plus, A.Optional, A.Repeat)):
-            low, high = (0, -1) if isinstance(node, A.Star) else (1, -1) if isinstance(node, A.Plus) else (0, 1)
+            low, high = (
+                (0, -1)
+                if isinstance(node, A.Star)
+                else (1, -1)
+                if isinstance(node, A.Plus)
+                else (0, 1)
+            )
             if isinstance(node, A.Repeat):
                 low, high = node.min, -1 if node.max is None else node.max
             return _rep(self.convert(node.inner), low, high)
@@ -255,7 +273,12 @@ class _Converter:
         if isinstance(node, A.EmptySet):
             return _EMPTY
         if isinstance(node, A.Lookaround):
-            return _Look(self.convert(node.inner), node.behind, node.negative, width(node.inner)[0] if node.behind else 0)
+            return _Look(
+                self.convert(node.inner),
+                node.behind,
+                node.negative,
+                width(node.inner)[0] if node.behind else 0,
+            )
         if node.kind is A.AssertKind.END_OR_FINAL_NEWLINE:  # (?=\Z|\n\Z)
             end = _Test(assertions.CODE[A.AssertKind.TEXT_END])
             return _Look(_or([end, _cat(_Read(self.newline), end)]), False, False, 0)
@@ -276,14 +299,17 @@ class _Deriver:
     def push(self, context: Context, cls: int) -> Context:
         read, more = context
         read = (*read, cls)
-        return (read[len(read) - self.history :], True) if len(read) > self.history else (read, more)
+        return (
+            (read[len(read) - self.history :], True) if len(read) > self.history else (read, more)
+        )
 
     def context_for(self, residual: Expr, context: Context) -> Context:
         """``context``, or one shared context when nothing in ``residual`` looks back (fewer states)."""
         free = self.free_cache.get(residual)
         if free is None:
             free = self.free_cache[residual] = not any(
-                type(node) is _Test or (type(node) is _Look and node.behind) for node in A.walk(residual, _children)
+                type(node) is _Test or (type(node) is _Look and node.behind)
+                for node in A.walk(residual, _children)
             )
         return ((), True) if free else context
 
@@ -295,7 +321,9 @@ class _Deriver:
     def derive(self, expr: Expr, context: Context, cls: int) -> Expr:
         return self.step(expr, _EPS, context, cls, set())
 
-    def step(self, expr: Expr, rest: Expr, context: Context, cls: int, loops: set[tuple[Expr, Expr]]) -> Expr:
+    def step(
+        self, expr: Expr, rest: Expr, context: Context, cls: int, loops: set[tuple[Expr, Expr]]
+    ) -> Expr:
         """The derivative by ``cls`` of ``expr`` followed by ``rest``."""
         if isinstance(expr, _Read):
             return rest if expr.classes >> cls & 1 else _EMPTY
@@ -327,7 +355,11 @@ class _Deriver:
             inner = _not(self.step(expr.inner, _EPS, context, cls, loops))
         if rest == _EPS:
             return inner
-        tail = self.step(rest, _EPS, context, cls, loops) if self.nullable(expr, _EPS, context) else _EMPTY
+        tail = (
+            self.step(rest, _EPS, context, cls, loops)
+            if self.nullable(expr, _EPS, context)
+            else _EMPTY
+        )
         return _or([_cat(inner, rest), tail])
 
     def nullable(self, expr: Expr, rest: Expr, context: Context) -> bool:

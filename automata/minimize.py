@@ -34,7 +34,6 @@ from automata._small_kernels import minimal_table
 from automata.arrays import BoolArray, IntArray
 from automata.dfa import DFA, minimal
 
-
 #: Tables with at most this many cells (states × classes) go to the small Moore kernel.
 SMALL_TABLE = 1024
 
@@ -67,7 +66,9 @@ def _reach(elems: IntArray, loc: IntArray, state: int, reached: int) -> int:
 
 
 @kernel
-def _adjacency(key: IntArray, n_trans: int, n_states: int, adjacent: IntArray, offsets: IntArray) -> None:
+def _adjacency(
+    key: IntArray, n_trans: int, n_states: int, adjacent: IntArray, offsets: IntArray
+) -> None:
     """``adjacent[offsets[q]:offsets[q+1]]``: the transitions whose ``key`` end is ``q``."""
     for q in range(n_states + 1):
         offsets[q] = 0
@@ -172,7 +173,9 @@ def _split(
 
 
 @kernel
-def _minimize(transitions: IntArray, accepting: BoolArray, start: int) -> tuple[IntArray, BoolArray]:
+def _minimize(
+    transitions: IntArray, accepting: BoolArray, start: int
+) -> tuple[IntArray, BoolArray]:
     n, k = transitions.shape
     tail = np.empty(n * k, dtype=np.int32)
     label = np.empty(n * k, dtype=np.int32)
@@ -198,7 +201,9 @@ def _minimize(transitions: IntArray, accepting: BoolArray, start: int) -> tuple[
     adjacent = np.empty(m, dtype=np.int32)
     offsets = np.zeros(n + 1, dtype=np.int32)
 
-    m, reachable = _trim(tail, head, label, m, n, b_elems, b_loc, adjacent, offsets, _reach(b_elems, b_loc, start, 0))
+    m, reachable = _trim(
+        tail, head, label, m, n, b_elems, b_loc, adjacent, offsets, _reach(b_elems, b_loc, start, 0)
+    )
     n_final = 0
     for q in range(n):
         if accepting[q] and b_loc[q] < reachable:
@@ -239,7 +244,9 @@ def _minimize(transitions: IntArray, accepting: BoolArray, start: int) -> tuple[
     while cord < n_cords:
         n_touched = 0
         for i in range(c_first[cord], c_past[cord]):
-            n_touched = _mark(b_elems, b_loc, b_sets, b_first, marked, touched, n_touched, tail[c_elems[i]])
+            n_touched = _mark(
+                b_elems, b_loc, b_sets, b_first, marked, touched, n_touched, tail[c_elems[i]]
+            )
         n_blocks = _split(b_elems, b_sets, b_first, b_past, marked, touched, n_touched, n_blocks)
         cord += 1
         while block < n_blocks:
@@ -247,7 +254,9 @@ def _minimize(transitions: IntArray, accepting: BoolArray, start: int) -> tuple[
             for i in range(b_first[block], b_past[block]):
                 q = b_elems[i]
                 for j in range(offsets[q], offsets[q + 1]):
-                    n_touched = _mark(c_elems, c_loc, c_sets, c_first, marked, touched, n_touched, adjacent[j])
+                    n_touched = _mark(
+                        c_elems, c_loc, c_sets, c_first, marked, touched, n_touched, adjacent[j]
+                    )
             n_cords = _split(c_elems, c_sets, c_first, c_past, marked, touched, n_touched, n_cords)
             block += 1
 

@@ -86,7 +86,9 @@ def thompson(
     program = np.array(builder.code, dtype=np.int32).reshape(-1, 3)
     n_classes = len(alphabet)
     set_mask = np.zeros((len(builder.set_ids), n_classes), dtype=np.bool_)
-    set_mask.ravel()[[i * n_classes + c for classes, i in builder.set_ids.items() for c in classes]] = True
+    set_mask.ravel()[
+        [i * n_classes + c for classes, i in builder.set_ids.items() for c in classes]
+    ] = True
     return NFA(program, start, set_mask, frozenset(builder.assertions), alphabet)
 
 
@@ -182,7 +184,9 @@ class _Builder:
             self.assertions.add(node.kind)
             return self.add(ASSERT, out, CODE[node.kind])
         if isinstance(node, Lookaround):
-            raise UnsupportedRegex("lookarounds are compiled by automata.lookaround, not into a Thompson NFA")
+            raise UnsupportedRegex(
+                "lookarounds are compiled by automata.lookaround, not into a Thompson NFA"
+            )
         return self.splice(self.nested(node), out)
 
     def repeat(self, node: Repeat, out: int) -> int:

@@ -112,14 +112,25 @@ def _boolean(
     rights: IntArray | list[int]
     if _small_pairs.small(left, right, len(alphabet)):
         rows, left_states, right_states, status = _small_pairs.product(
-            left.transitions.tolist(), left_columns.tolist(), left.start,
-            right.transitions.tolist(), right_columns.tolist(), right.start, state_limit,
+            left.transitions.tolist(),
+            left_columns.tolist(),
+            left.start,
+            right.transitions.tolist(),
+            right_columns.tolist(),
+            right.start,
+            state_limit,
         )
         table = np.array(rows, dtype=np.int32).reshape(len(rows), len(alphabet))
         lefts, rights = left_states, right_states
     else:
         table, lefts, rights, status = _kernels.product(
-            left.transitions, left_columns, left.start, right.transitions, right_columns, right.start, state_limit
+            left.transitions,
+            left_columns,
+            left.start,
+            right.transitions,
+            right_columns,
+            right.start,
+            state_limit,
         )
     if status != _kernels.OK:
         raise StateLimitExceeded(f"the product automaton for {what}", state_limit)
@@ -127,17 +138,26 @@ def _boolean(
     return minimize(DFA(table, accepting, 0, alphabet))
 
 
-def equivalence_witness(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> Witness | None:
+def equivalence_witness(
+    left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT
+) -> Witness | None:
     """A shortest string in exactly one of the two languages, or None when they are equal (for
     canonical DFAs, decided by :func:`equivalent` without a search)."""
     # Canonical DFAs of one language have as many states (over any common alphabet): sizes that
     # differ already say "search", without re-indexing the tables to compare them.
-    if left.canonical and right.canonical and left.n_states == right.n_states and equivalent(left, right):
+    if (
+        left.canonical
+        and right.canonical
+        and left.n_states == right.n_states
+        and equivalent(left, right)
+    ):
         return None
     return _search(left, right, _SYMMETRIC, state_limit)
 
 
-def inclusion_witness(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> Witness | None:
+def inclusion_witness(
+    left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT
+) -> Witness | None:
     """A shortest string ``left`` accepts and ``right`` rejects, or None when ``left ⊆ right``."""
     return _search(left, right, _LEFT_ONLY, state_limit)
 
@@ -154,10 +174,14 @@ def equivalent(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT)
     if not (left.canonical and right.canonical):
         return equivalence_witness(left, right, state_limit=state_limit) is None
     same_shape = left.n_states == right.n_states and _same(left.accepting, right.accepting)
-    if left.alphabet is right.alphabet:  # the usual case (compiled together): no refinement to look up
+    if (
+        left.alphabet is right.alphabet
+    ):  # the usual case (compiled together): no refinement to look up
         return same_shape and _same(left.transitions, right.transitions)
     _, left_columns, right_columns = _columns(left, right)  # raises on different universes
-    return same_shape and _same(left.transitions[:, left_columns], right.transitions[:, right_columns])
+    return same_shape and _same(
+        left.transitions[:, left_columns], right.transitions[:, right_columns]
+    )
 
 
 def _same(left: BoolArray | IntArray, right: BoolArray | IntArray) -> bool:
@@ -173,28 +197,51 @@ def is_subset(left: DFA, right: DFA, *, state_limit: int = DEFAULT_STATE_LIMIT) 
     return inclusion_witness(left, right, state_limit=state_limit) is None
 
 
-def _search(left: DFA, right: DFA, wanted: tuple[tuple[bool, bool], ...], state_limit: int) -> Witness | None:
+def _search(
+    left: DFA, right: DFA, wanted: tuple[tuple[bool, bool], ...], state_limit: int
+) -> Witness | None:
     alphabet, left_columns, right_columns = _columns(left, right)
     if _small_pairs.small(left, right, len(alphabet)):
         one = left.alphabet is right.alphabet  # no columns to map: the tables are read as they are
         status, found, steps, in_left = _small_pairs.shortest_distinction(
-            left.transitions.tolist(), None if one else left_columns.tolist(), left.accepting.tolist(), left.start,
-            right.transitions.tolist(), None if one else right_columns.tolist(), right.accepting.tolist(), right.start,
-            wanted, state_limit,
+            left.transitions.tolist(),
+            None if one else left_columns.tolist(),
+            left.accepting.tolist(),
+            left.start,
+            right.transitions.tolist(),
+            None if one else right_columns.tolist(),
+            right.accepting.tolist(),
+            right.start,
+            wanted,
+            state_limit,
         )
     else:
         status, found, path, in_left = _kernels.shortest_distinction(
-            left.transitions, left_columns, left.accepting, left.start,
-            right.transitions, right_columns, right.accepting, right.start,
-            np.array(wanted), state_limit,
+            left.transitions,
+            left_columns,
+            left.accepting,
+            left.start,
+            right.transitions,
+            right_columns,
+            right.accepting,
+            right.start,
+            np.array(wanted),
+            state_limit,
         )
         steps = path.tolist()
     if status != _kernels.OK:
-        raise StateLimitExceeded("searching the product automaton for a distinguishing string", state_limit)
+        raise StateLimitExceeded(
+            "searching the product automaton for a distinguishing string", state_limit
+        )
     if not found:
         return None
     representatives = alphabet.representatives
-    return Witness("".join([representatives[c] for c in steps]), tuple(steps), alphabet, "left" if in_left else "right")
+    return Witness(
+        "".join([representatives[c] for c in steps]),
+        tuple(steps),
+        alphabet,
+        "left" if in_left else "right",
+    )
 
 
 def is_empty(dfa: DFA) -> bool:
@@ -228,7 +275,9 @@ def accepts_many(dfa: DFA, strings: Iterable[str]) -> BoolArray:
     offsets = np.zeros(len(batch) + 1, dtype=np.int64)
     np.cumsum([len(s) for s in batch], out=offsets[1:])
     classes = dfa.alphabet.encode("".join(batch))
-    result: BoolArray = _kernels.run_many(dfa.transitions, dfa.accepting, dfa.start, classes, offsets)
+    result: BoolArray = _kernels.run_many(
+        dfa.transitions, dfa.accepting, dfa.start, classes, offsets
+    )
     return result
 
 

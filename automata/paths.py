@@ -151,7 +151,10 @@ def accepting_paths(
         if source not in grouped:
             grouped[source] = classes_by_target(rows[source])
         steps[source, target] = _step(dfa, source, target, tuple(grouped[source][target]))
-    return [Path(start=states[0], steps=tuple(steps[pair] for pair in zip(states, states[1:]))) for states in chosen]
+    return [
+        Path(start=states[0], steps=tuple(steps[pair] for pair in zip(states, states[1:])))
+        for states in chosen
+    ]
 
 
 def diverse_order(paths: Sequence[StatePath], draw: random.Random) -> list[StatePath]:
@@ -196,5 +199,7 @@ def _round_robin(paths: list[StatePath], depth: int, draw: random.Random) -> lis
             pending = children[len(ordered)]
             continue
         stack.pop()
-        interleaved = [p for layer in zip_longest(*ordered) for p in sorted(filter(None, layer), key=len)]
+        interleaved = [
+            p for layer in zip_longest(*ordered) for p in sorted(filter(None, layer), key=len)
+        ]
         done = ends + interleaved

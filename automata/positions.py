@@ -78,7 +78,17 @@ class Positions:
     (pairs of bitsets) whose union is the follow relation, and the first and last positions."""
 
     __slots__ = (
-        "size", "reads", "reading", "unread", "links", "nullable", "first", "last", "limit", "nested", "extra",
+        "size",
+        "reads",
+        "reading",
+        "unread",
+        "links",
+        "nullable",
+        "first",
+        "last",
+        "limit",
+        "nested",
+        "extra",
     )
 
     def __init__(self, state_limit: int, nested: Nested | None) -> None:
@@ -87,7 +97,9 @@ class Positions:
         # parsers share one CharSet per literal, and an id hashes without a Python-level call.
         self.reads: dict[int, CharSet | tuple[int, ...]] = {}
         self.reading: dict[int, int] = {}
-        self.unread: list[CharSet] = []  # sets under ``{0}``: no position reads them, the alphabet keeps them
+        self.unread: list[
+            CharSet
+        ] = []  # sets under ``{0}``: no position reads them, the alphabet keeps them
         self.links: list[int] = []  # pairs: last positions, then the positions that may follow them
         self.nullable, self.first, self.last = _EMPTY
         self.limit = state_limit
@@ -298,7 +310,12 @@ def minimal_dfa(
         for cls in group_classes:
             by_class[cls] |= mask
     data = np.array(positions.links + by_class, dtype=np.int64)
-    first, last, nullable, links = positions.first & ~never, positions.last, positions.nullable, len(positions.links) // 2
+    first, last, nullable, links = (
+        positions.first & ~never,
+        positions.last,
+        positions.nullable,
+        len(positions.links) // 2,
+    )
     item_limit = state_limit * ITEMS_PER_STATE
     # Work arrays sized for a typical DFA first; the rare larger one runs again with room for more.
     for room in (FEW_DFA_STATES, MAX_DFA_STATES):
@@ -317,6 +334,10 @@ def minimal_dfa(
     return minimal(transitions, accepting, alphabet)
 
 
-def classes_read(positions: Positions, members: Mapping[CharSet, tuple[int, ...]]) -> list[tuple[int, ...]]:
+def classes_read(
+    positions: Positions, members: Mapping[CharSet, tuple[int, ...]]
+) -> list[tuple[int, ...]]:
     """The classes each group of positions reads, for :func:`minimal_dfa`."""
-    return [members[what] if isinstance(what, CharSet) else what for what in positions.reads.values()]
+    return [
+        members[what] if isinstance(what, CharSet) else what for what in positions.reads.values()
+    ]

@@ -75,7 +75,9 @@ def _boolean(regex: Regex) -> bool:
 def _plainer(regex: Regex, universe: CharSet) -> Regex:
     """:func:`readable` of ``regex``'s automaton when that is lighter than ``regex``, else ``regex``."""
     try:
-        plain = readable(compile_regex(regex, universe, state_limit=STATE_LIMIT), size_limit=STATE_LIMIT)
+        plain = readable(
+            compile_regex(regex, universe, state_limit=STATE_LIMIT), size_limit=STATE_LIMIT
+        )
     except AutomataError:
         return regex
     return plain if weight(plain) < weight(regex) else regex

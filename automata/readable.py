@@ -56,8 +56,22 @@ from automata.errors import AutomataError, SizeLimitExceeded
 from automata.minimize import minimize
 from automata.ops import complement, equivalent, is_empty, is_subset
 from automata.structure import NEEDS, STATE_LIMIT, branches, closures, core, cuts, split
-from automata.to_regex import ORDERS, Eliminations, to_regex, tidy
-from regexlang.ast import Chars, Complement, Concat, Epsilon, Optional, Plus, Regex, Repeat, Star, Union, children, concat, union
+from automata.to_regex import ORDERS, Eliminations, tidy, to_regex
+from regexlang.ast import (
+    Chars,
+    Complement,
+    Concat,
+    Epsilon,
+    Optional,
+    Plus,
+    Regex,
+    Repeat,
+    Star,
+    Union,
+    children,
+    concat,
+    union,
+)
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
 from regexlang.errors import NotExpressible, RegexError
@@ -109,14 +123,20 @@ def _printed(minimal: DFA, size_limit: int | None, dialect: Dialect | None, peel
         known = _PRINTED.get(key)
     if known is not None:
         return known
-    measure = weight if dialect is None else functools.partial(_length, dialect=dialect, universe=minimal.alphabet.universe)
+    measure = (
+        weight
+        if dialect is None
+        else functools.partial(_length, dialect=dialect, universe=minimal.alphabet.universe)
+    )
     prints, errors = _eliminations(minimal, size_limit)
     if minimal.n_states <= MAX_STATES and min(map(measure, prints), default=SHORT + 1) > SHORT:
         # parts printed longer than twice the whole cannot make a lighter print
         bound = 2 * min(map(node_count, prints)) if prints else size_limit
         limit = bound if size_limit is None or bound is None else min(size_limit, bound)
         # the simple dialect spells counts and ? out, so weight misjudges parts written with them
-        prints.extend(_Search(limit, peel, nested=dialect != "simple").candidates(minimal, minimal, MAX_DEPTH))
+        prints.extend(
+            _Search(limit, peel, nested=dialect != "simple").candidates(minimal, minimal, MAX_DEPTH)
+        )
         if dialect == "extended":  # the one dialect that writes ~: "not dog, truck or a letter"
             prints.extend(_complemented(minimal, size_limit))
     if not prints:
@@ -144,7 +164,9 @@ _REMEMBERED = 256
 _LOCK = threading.Lock()
 
 
-@functools.lru_cache(maxsize=4096)  # a learner's prints repeat, and the simple dialect's printer is slow
+@functools.lru_cache(
+    maxsize=4096
+)  # a learner's prints repeat, and the simple dialect's printer is slow
 def _length(regex: Regex, dialect: Dialect, universe: CharSet) -> float:
     try:
         return regex_length(regex, dialect, universe)
@@ -158,7 +180,11 @@ def weight(regex: Regex) -> int:
     cheap, for ranking prints of one language."""
     match regex:
         case Chars(chars):
-            return 1 if chars.is_single() else 2 + sum(min(3, high - low + 1) for low, high in chars.intervals)
+            return (
+                1
+                if chars.is_single()
+                else 2 + sum(min(3, high - low + 1) for low, high in chars.intervals)
+            )
         case Concat(parts):
             return sum(weight(p) + 2 * isinstance(p, Union) for p in parts)
         case Union(options):
@@ -166,7 +192,13 @@ def weight(regex: Regex) -> int:
         case Star(inner) | Plus(inner) | Optional(inner):
             return weight(inner) + 1 + 2 * isinstance(inner, (Concat, Union))
         case Repeat(inner, low, high):
-            return weight(inner) + 2 * isinstance(inner, (Concat, Union)) + len(str(low)) + len(str(high or "")) + 3
+            return (
+                weight(inner)
+                + 2 * isinstance(inner, (Concat, Union))
+                + len(str(low))
+                + len(str(high or ""))
+                + 3
+            )
         case _:
             return 1 + sum(map(weight, children(regex)))
 
@@ -183,7 +215,9 @@ def _eliminations(dfa: DFA, size_limit: int | None) -> tuple[list[Regex], list[S
     for order in ORDERS[1:]:
         bound = max(64, BOUND_SLACK * min(map(node_count, prints)))
         try:
-            prints.append(orders.regex(order, bound if size_limit is None else min(bound, size_limit)))
+            prints.append(
+                orders.regex(order, bound if size_limit is None else min(bound, size_limit))
+            )
         except SizeLimitExceeded:
             pass
     return list(dict.fromkeys(prints)), []
@@ -218,14 +252,26 @@ class _Search:
             prints.extend(self.gaps(lower, upper, depth, lightest))
             if depth > 1:
                 prints.extend(filter(None, [self.segmented(lower, upper, depth)]))
-            whole = depth == MAX_DEPTH  # the whole print's forms are checked even when heavier: a dialect may print them shorter
+            whole = (
+                depth == MAX_DEPTH
+            )  # the whole print's forms are checked even when heavier: a dialect may print them shorter
             branched = self.branched(lower, depth) if whole or self.nested else None
-            if branched is not None and (whole or weight(branched) < min(map(weight, prints), default=math.inf)) and _within(branched, lower, upper):
+            if (
+                branched is not None
+                and (whole or weight(branched) < min(map(weight, prints), default=math.inf))
+                and _within(branched, lower, upper)
+            ):
                 prints.append(branched)
             best: float = min(map(weight, prints), default=math.inf)
-            if self.peel and (whole or (self.nested and best > SHORT)):  # short parts: little to gain
+            if self.peel and (
+                whole or (self.nested and best > SHORT)
+            ):  # short parts: little to gain
                 chain = self.counted(lower, upper)
-                if chain is not None and (whole or weight(chain) < best) and _within(chain, lower, upper):
+                if (
+                    chain is not None
+                    and (whole or weight(chain) < best)
+                    and _within(chain, lower, upper)
+                ):
                     prints.append(chain)
         return prints
 
@@ -253,9 +299,15 @@ class _Search:
                     continue
                 inner = self.written(found, found, depth - 1)
                 if inner is not None and kind == "prime":
-                    proposals.append(tidy(Star(inner) if lower.accepting[lower.start] else Plus(inner)))
+                    proposals.append(
+                        tidy(Star(inner) if lower.accepting[lower.start] else Plus(inner))
+                    )
                 elif inner is not None:
-                    parts = {"factor": (sigma, inner, sigma), "suffix": (sigma, inner), "prefix": (inner, sigma)}[kind]
+                    parts = {
+                        "factor": (sigma, inner, sigma),
+                        "suffix": (sigma, inner),
+                        "prefix": (inner, sigma),
+                    }[kind]
                     proposals.append(tidy(concat(*parts)))
             self.proposals[key] = sorted(proposals, key=weight)
         return self.proposals[key]
@@ -305,7 +357,11 @@ class _Search:
                 rest: Regex | None = Epsilon()
             else:
                 chained = self.counted(peel.lower, peel.upper)
-                rests = [*self.eliminations(peel.lower), *self.eliminations(peel.upper), *([chained] if chained else [])]
+                rests = [
+                    *self.eliminations(peel.lower),
+                    *self.eliminations(peel.upper),
+                    *([chained] if chained else []),
+                ]
                 rest = min(rests, key=weight, default=None)
             if rest is not None:
                 whole = tidy(concat(rest, _factor(peel)))
@@ -323,17 +379,23 @@ class _Search:
         key = key_of(dfa)
         if key not in self.eliminated:
             try:
-                self.eliminated[key] = [to_regex(dfa, self.size_limit)] if dfa.n_states <= MAX_STATES else []
+                self.eliminated[key] = (
+                    [to_regex(dfa, self.size_limit)] if dfa.n_states <= MAX_STATES else []
+                )
             except SizeLimitExceeded:
                 self.eliminated[key] = []
         return list(self.eliminated[key])
 
 
-
-
 def key_of(dfa: DFA) -> tuple[object, ...]:
     """A hashable key equal for equal tables (minimal DFAs of one language over one alphabet)."""
-    return dfa.transitions.tobytes(), dfa.transitions.shape, dfa.accepting.tobytes(), dfa.start, dfa.alphabet
+    return (
+        dfa.transitions.tobytes(),
+        dfa.transitions.shape,
+        dfa.accepting.tobytes(),
+        dfa.start,
+        dfa.alphabet,
+    )
 
 
 def _factor(peel: Peel) -> Regex:
@@ -362,7 +424,9 @@ def _within(regex: Regex, lower: DFA, upper: DFA) -> bool:
     """Whether the language of ``regex`` lies between those of ``lower`` and ``upper``."""
     try:
         written = compile_regex(regex, lower.alphabet.universe, state_limit=STATE_LIMIT)
-        return is_subset(lower, written, state_limit=STATE_LIMIT) and is_subset(written, upper, state_limit=STATE_LIMIT)
+        return is_subset(lower, written, state_limit=STATE_LIMIT) and is_subset(
+            written, upper, state_limit=STATE_LIMIT
+        )
     except (AutomataError, RegexError):
         return False
 

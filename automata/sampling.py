@@ -129,7 +129,9 @@ class _Unranker:
                 index -= block
         return "".join(map(chr, codes)), state, index
 
-    def _arrays(self) -> tuple[Int64Array, Int64Array, Int64Array, Int64Array, Int64Array, Int64Array]:
+    def _arrays(
+        self,
+    ) -> tuple[Int64Array, Int64Array, Int64Array, Int64Array, Int64Array, Int64Array]:
         """The edge groups as the flat arrays :func:`automata._count_kernels.unrank` reads."""
         group_bounds, interval_bounds = [0], [0]
         targets, sizes, starts, offsets = [], [], [], []
@@ -142,7 +144,8 @@ class _Unranker:
                 interval_bounds.append(len(starts))
             group_bounds.append(len(targets))
         group_bounds_, targets_, sizes_, interval_bounds_, starts_, offsets_ = (
-            np.asarray(a, dtype=np.int64) for a in (group_bounds, targets, sizes, interval_bounds, starts, offsets)
+            np.asarray(a, dtype=np.int64)
+            for a in (group_bounds, targets, sizes, interval_bounds, starts, offsets)
         )
         return group_bounds_, targets_, sizes_, interval_bounds_, starts_, offsets_
 
@@ -157,7 +160,9 @@ def _flatten(intervals: list[tuple[int, int]]) -> tuple[int, list[int], list[int
     return size, starts, offsets
 
 
-def sample(dfa: DFA, length: int, rng: np.random.Generator, *, mode: Mode = "uniform") -> str | None:
+def sample(
+    dfa: DFA, length: int, rng: np.random.Generator, *, mode: Mode = "uniform"
+) -> str | None:
     """One accepted string of exactly ``length``, uniform in ``mode``; None when there is none."""
     strings = sample_strings(dfa, 1, rng, min_len=length, max_len=length, mode=mode, unique=False)
     return strings[0] if strings else None
@@ -239,13 +244,22 @@ def shortest(
     """
     edges, separator = _edges(dfa.alphabet, spelling)
     status, length, codes, cells, ends = _shortest_kernel.shortest_codes(
-        dfa.transitions, dfa.accepting, dfa.start, edges, k, -1 if max_len is None else max_len, max_cells,
+        dfa.transitions,
+        dfa.accepting,
+        dfa.start,
+        edges,
+        k,
+        -1 if max_len is None else max_len,
+        max_cells,
         max(separator, 0),
     )
     if status != _shortest_kernel.OK:
         raise SizeLimitExceeded(
-            f"listing the shortest strings (still none of length {length})", cells, max_cells,
-            "stored (length, state) pairs", "pass a smaller max_len= or a larger max_cells=",
+            f"listing the shortest strings (still none of length {length})",
+            cells,
+            max_cells,
+            "stored (length, state) pairs",
+            "pass a smaller max_len= or a larger max_cells=",
         )
     text = codes.astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
     if separator >= 0:  # one split in C instead of a slice per string
@@ -266,7 +280,9 @@ def _edges(alphabet: Alphabet, spelling: Spelling) -> tuple[Int64Array, int]:
     if spelling == "representatives":
         edges = sorted((ord(alphabet.representative(c)),) * 2 + (c,) for c in range(len(alphabet)))
     else:
-        edges = sorted((lo, hi, c) for c, chars in enumerate(alphabet.classes) for lo, hi in chars.intervals)
+        edges = sorted(
+            (lo, hi, c) for c, chars in enumerate(alphabet.classes) for lo, hi in chars.intervals
+        )
     free = 0
     for lo, hi, _ in edges:
         if free < lo:

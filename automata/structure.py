@@ -27,7 +27,12 @@ STATE_LIMIT = 2_000
 
 #: Which closures a form needs: ``Σ*CΣ*`` a language closed under adding characters on both
 #: sides, ``Σ*C`` on the left, ``CΣ*`` on the right, ``C*`` (or ``C+``) under concatenation.
-NEEDS = {"factor": {"left", "right"}, "suffix": {"left"}, "prefix": {"right"}, "prime": {"concatenation"}}
+NEEDS = {
+    "factor": {"left", "right"},
+    "suffix": {"left"},
+    "prefix": {"right"},
+    "prime": {"concatenation"},
+}
 
 
 def closures(dfa: DFA) -> set[str]:
@@ -44,7 +49,9 @@ def closures(dfa: DFA) -> set[str]:
 
     @functools.cache
     def covers(state: int) -> bool:
-        return state == dfa.start or is_subset(dfa, DFA(rows, accepting, state, dfa.alphabet), state_limit=STATE_LIMIT)
+        return state == dfa.start or is_subset(
+            dfa, DFA(rows, accepting, state, dfa.alphabet), state_limit=STATE_LIMIT
+        )
 
     if all(not accepting[q] or covers(q) for q in reachable):
         closed.add("concatenation")
@@ -75,19 +82,35 @@ def core(dfa: DFA, kind: str) -> DFA | None:
         return 1 << (n + 2 * state + flag)
 
     if kind == "prime":
-        own = [[at(t, True) | (runs[start][c] if flag and accepting[q] else 0) for c, t in enumerate(row)]
-               for q, row in enumerate(rows) for flag in (False, True)]
+        own = [
+            [
+                at(t, True) | (runs[start][c] if flag and accepting[q] else 0)
+                for c, t in enumerate(row)
+            ]
+            for q, row in enumerate(rows)
+            for flag in (False, True)
+        ]
     else:
         prefixes, suffixes = kind in ("factor", "prefix"), kind in ("factor", "suffix")
         suffix = 1 << start if suffixes else 0
-        own = [[at(t, flag or (prefixes and accepting[q])) | suffix for t in row]
-               for q, row in enumerate(rows) for flag in (False, True)]
+        own = [
+            [at(t, flag or (prefixes and accepting[q])) | suffix for t in row]
+            for q, row in enumerate(rows)
+            for flag in (False, True)
+        ]
     wanted = sum(at(q, kind == "prime") for q in range(n) if accepting[q])
     final = sum(1 << q for q in range(n) if accepting[q])
     return explore(at(start, False), runs + own, lambda s: bool(s & wanted) and not s & final, dfa)
 
 
-def explore(start: int, images: Sequence[Sequence[int]], accepts: Callable[[int], bool], like: DFA, *, alive: int = -1) -> DFA | None:
+def explore(
+    start: int,
+    images: Sequence[Sequence[int]],
+    accepts: Callable[[int], bool],
+    like: DFA,
+    *,
+    alive: int = -1,
+) -> DFA | None:
     """The minimal DFA over ``like``'s alphabet of a subset construction on sets of bits (Python
     ints, bits below ``len(images)``): from the set ``start``, a set leads on class ``c`` to the
     union of ``images[b][c]`` over its bits ``b``, taken as the empty set when it has no bit of
@@ -97,7 +120,12 @@ def explore(start: int, images: Sequence[Sequence[int]], accepts: Callable[[int]
     """
     n_words = max(1, -(-len(images) // WORD_BITS))
     alive &= (1 << WORD_BITS * n_words) - 1
-    rows, keys, status = subsets(_words([start], n_words)[0], _words(images, n_words), _words([alive], n_words)[0], STATE_LIMIT)
+    rows, keys, status = subsets(
+        _words([start], n_words)[0],
+        _words(images, n_words),
+        _words([alive], n_words)[0],
+        STATE_LIMIT,
+    )
     if status != OK:
         return None
     accepting = np.array([accepts(s) for s in _ints(keys.reshape(-1, n_words))], dtype=np.bool_)
@@ -110,7 +138,9 @@ def _words(values: Sequence[int] | Sequence[Sequence[int]], n_words: int) -> Int
     if n_words == 1:  # the usual case, and what the general one gives for it
         return np.array(values, dtype=np.int64)[..., np.newaxis]
     ints = np.array(values, dtype=object)
-    return np.stack([(ints >> WORD_BITS * k) & _WORD for k in range(n_words)], axis=-1).astype(np.int64)
+    return np.stack([(ints >> WORD_BITS * k) & _WORD for k in range(n_words)], axis=-1).astype(
+        np.int64
+    )
 
 
 def _ints(words: Int64Array) -> list[int]:
@@ -156,7 +186,9 @@ def branches(dfa: DFA) -> list[DFA]:
     n = dfa.n_states
     found = []
     for classes in groups.values():
-        entry = np.full((1, rows.shape[1]), n, dtype=rows.dtype)  # to a fresh sink but for the part's first characters
+        entry = np.full(
+            (1, rows.shape[1]), n, dtype=rows.dtype
+        )  # to a fresh sink but for the part's first characters
         entry[0, classes] = rows[dfa.start, classes]
         sink = np.full((1, rows.shape[1]), n, dtype=rows.dtype)
         accepting = np.append(dfa.accepting, [False, dfa.accepting[dfa.start]])
@@ -168,7 +200,11 @@ def split(dfa: DFA, cut: int) -> tuple[DFA, DFA, DFA]:
     """For a cut state: the strings reaching it the first time, all strings reaching it, and the
     language from it."""
     first = _retargeted(dfa, dfa.start, cut, first=True)
-    return first, _retargeted(dfa, dfa.start, cut, first=False), _retargeted(dfa, cut, None, first=False)
+    return (
+        first,
+        _retargeted(dfa, dfa.start, cut, first=False),
+        _retargeted(dfa, cut, None, first=False),
+    )
 
 
 def cuts(dfa: DFA) -> list[int]:
@@ -178,7 +214,9 @@ def cuts(dfa: DFA) -> list[int]:
     live = coreachable(dfa).tolist()
     distance = _distances(rows, dfa.start, avoid=None)
     found = []
-    for state in sorted((s for s in distance if live[s] and s != dfa.start), key=lambda s: (distance[s], s)):
+    for state in sorted(
+        (s for s in distance if live[s] and s != dfa.start), key=lambda s: (distance[s], s)
+    ):
         if not any(accepting[s] for s in _distances(rows, dfa.start, avoid=state)):
             found.append(state)
     return found

@@ -92,7 +92,9 @@ class Eliminations:
         borrowed = self.shared  # the graph is a kept one: read it, copy it before changing it
         remaining = set(out) - {_INITIAL, _FINAL}
         keys = {q: self._key(order, q, out, into) for q in remaining}
-        weights: dict[int, int] = {}  # fewest-edges: the weights read to break ties, while the state's edges stay
+        weights: dict[
+            int, int
+        ] = {}  # fewest-edges: the weights read to break ties, while the state's edges stay
         while remaining:
             victim = _next(order, remaining, keys, weights, out, into)
             remaining.remove(victim)
@@ -106,15 +108,28 @@ class Eliminations:
                 if borrowed:
                     out, into, largest = _copied((out, into, largest))
                     borrowed = False
-                sources, targets = [p for p in into[victim] if p != victim], [t for t in out[victim] if t != victim]
+                sources, targets = (
+                    [p for p in into[victim] if p != victim],
+                    [t for t in out[victim] if t != victim],
+                )
                 largest = max(largest, *map(_size, _eliminate(victim, out, into)), 0)
                 if self.shared:
-                    self.after[removed] = _kept(self.after[removed[:-1]], victim, sources, targets, (out, into, largest))
-            for q in neighbours:  # a key reads only the state's own edges: only the victim's neighbours' change
+                    self.after[removed] = _kept(
+                        self.after[removed[:-1]], victim, sources, targets, (out, into, largest)
+                    )
+            for q in (
+                neighbours
+            ):  # a key reads only the state's own edges: only the victim's neighbours' change
                 keys[q] = self._key(order, q, out, into)
                 weights.pop(q, None)
             if size_limit is not None and largest > size_limit:
-                raise SizeLimitExceeded("the regex of this DFA", largest, size_limit, "nodes", "pass a larger size_limit= to allow it")
+                raise SizeLimitExceeded(
+                    "the regex of this DFA",
+                    largest,
+                    size_limit,
+                    "nodes",
+                    "pass a larger size_limit= to allow it",
+                )
         return tidy(out[_INITIAL].get(_FINAL, _EMPTY))
 
     def _key(self, order: Order, q: int, out: Edges, into: Edges) -> tuple[int, ...]:
@@ -127,7 +142,14 @@ class Eliminations:
         return (-1 if order == "farthest" else 1) * self.distance.get(q, 0), q
 
 
-def _next(order: Order, remaining: set[int], keys: dict[int, tuple[int, ...]], weights: dict[int, int], out: Edges, into: Edges) -> int:
+def _next(
+    order: Order,
+    remaining: set[int],
+    keys: dict[int, tuple[int, ...]],
+    weights: dict[int, int],
+    out: Edges,
+    into: Edges,
+) -> int:
     """The state to eliminate next: the smallest key; for fewest-edges, ties broken by the weight
     (read only for the tied states, and remembered in ``weights``), then by state number."""
     if order != "fewest-edges":
@@ -147,7 +169,13 @@ def _copied(graph: tuple[Edges, Edges, int]) -> tuple[Edges, Edges, int]:
     return {k: dict(v) for k, v in out.items()}, {k: dict(v) for k, v in into.items()}, largest
 
 
-def _kept(before: tuple[Edges, Edges, int], victim: int, sources: list[int], targets: list[int], graph: tuple[Edges, Edges, int]) -> tuple[Edges, Edges, int]:
+def _kept(
+    before: tuple[Edges, Edges, int],
+    victim: int,
+    sources: list[int],
+    targets: list[int],
+    graph: tuple[Edges, Edges, int],
+) -> tuple[Edges, Edges, int]:
     """A copy of ``graph``, the kept graph ``before`` after eliminating ``victim``, that shares
     with ``before`` the edges the elimination left alone (it changed only the out-edges of its
     ``sources`` and the in-edges of its ``targets``); kept graphs are only read."""
@@ -202,7 +230,9 @@ def _generalised(dfa: DFA) -> tuple[Edges, Edges]:
 @functools.lru_cache(maxsize=4096)  # the automata printed in one search share many edges
 def _label(classes: tuple[CharSet, ...]) -> Chars:
     """The label of an edge taken on ``classes``: their characters as one set."""
-    return Chars(CharSet(tuple(itertools.chain.from_iterable(chars.intervals for chars in classes))))
+    return Chars(
+        CharSet(tuple(itertools.chain.from_iterable(chars.intervals for chars in classes)))
+    )
 
 
 def _add(out: Edges, into: Edges, source: int, target: int, label: Regex) -> None:
@@ -274,7 +304,9 @@ def _concat(parts: Iterable[Regex]) -> Regex:
     return _concat_of(tuple(parts))
 
 
-@functools.lru_cache(maxsize=1 << 15)  # elimination orders and the readable search's parts join the same labels again
+@functools.lru_cache(
+    maxsize=1 << 15
+)  # elimination orders and the readable search's parts join the same labels again
 def _concat_of(parts: tuple[Regex, ...]) -> Regex:
     kept: list[Regex] = []
     for part in (p for item in parts for p in _parts(item)):
@@ -303,7 +335,11 @@ def _fuse_tail(kept: list[Regex]) -> None:
         return
     for start in range(len(kept) - 2, -1, -1):
         candidate = kept[start]
-        if isinstance(candidate, Star) and len(_parts(candidate.inner)) == len(kept) - 1 - start and _parts(candidate.inner) == tuple(kept[start + 1 :]):
+        if (
+            isinstance(candidate, Star)
+            and len(_parts(candidate.inner)) == len(kept) - 1 - start
+            and _parts(candidate.inner) == tuple(kept[start + 1 :])
+        ):
             kept[start:] = [Plus(candidate.inner)]
             return
 
@@ -314,7 +350,9 @@ def _union(options: Iterable[Regex]) -> Regex:
 
 @functools.lru_cache(maxsize=1 << 15)
 def _union_of(options: tuple[Regex, ...]) -> Regex:
-    kept = list(dict.fromkeys(o for item in options for o in _options(item) if type(o) is not EmptySet))
+    kept = list(
+        dict.fromkeys(o for item in options for o in _options(item) if type(o) is not EmptySet)
+    )
     kept = _unsubsumed(_merge_chars(kept), kept)
     optional = _EPSILON in kept and len(kept) > 1
     if optional:
@@ -346,7 +384,12 @@ def _unsubsumed(options: list[Regex], among: list[Regex]) -> list[Regex]:
     return [
         o
         for o in options
-        if not (o in starred or o in wrapped or (isinstance(o, (Plus, Optional)) and o.inner in starred) or (isinstance(o, Epsilon) and empty_too))
+        if not (
+            o in starred
+            or o in wrapped
+            or (isinstance(o, (Plus, Optional)) and o.inner in starred)
+            or (isinstance(o, Epsilon) and empty_too)
+        )
     ]
 
 
@@ -367,7 +410,10 @@ def _factor(options: list[Regex]) -> Regex:
         for option in options:
             groups.setdefault(_parts(option)[position], []).append(option)
         if len(groups) < len(options):
-            return _union(_factored(group, position) if len(group) > 1 else group[0] for group in groups.values())
+            return _union(
+                _factored(group, position) if len(group) > 1 else group[0]
+                for group in groups.values()
+            )
     return union(*options)
 
 
@@ -378,7 +424,9 @@ def _factored(group: list[Regex], position: int) -> Regex:
     return _concat([_union(concat(*_parts(o)[:-1]) for o in group), common])
 
 
-@functools.lru_cache(maxsize=1 << 14)  # the elimination orders and the readable search tidy shared subtrees
+@functools.lru_cache(
+    maxsize=1 << 14
+)  # the elimination orders and the readable search tidy shared subtrees
 def _fold_runs(regex: Regex) -> Regex:
     """Runs of one factor under different quantifiers become one count: ``xxx*`` → ``x{2,}``.
 
@@ -387,16 +435,25 @@ def _fold_runs(regex: Regex) -> Regex:
     match regex:
         case Concat(parts):
             folded: list[Regex] = []
-            for base, group in itertools.groupby(_parts(_concat(_fold_runs(p) for p in parts)), key=_base):
+            for base, group in itertools.groupby(
+                _parts(_concat(_fold_runs(p) for p in parts)), key=_base
+            ):
                 run = list(group)
-                bare = all(item == base for item in run) and isinstance(base, Chars) and base.chars.is_single()
+                bare = (
+                    all(item == base for item in run)
+                    and isinstance(base, Chars)
+                    and base.chars.is_single()
+                )
                 if len(run) == 1 or (bare and len(run) <= 3):
                     folded.extend(run)
                     continue
                 low: int = 0
                 high: int | None = 0
                 for low_i, high_i in map(_bounds, run):
-                    low, high = low + low_i, None if high is None or high_i is None else high + high_i
+                    low, high = (
+                        low + low_i,
+                        None if high is None or high_i is None else high + high_i,
+                    )
                 folded.append(_counted(base, low, high))
             return concat(*_fold_sequences(folded))
         case Union(options):
@@ -426,7 +483,11 @@ def _bounds(regex: Regex) -> tuple[int, int | None]:
 
 
 def _counted(base: Regex, low: int, high: int | None) -> Regex:
-    shapes: dict[tuple[int, int | None], Regex] = {(0, None): Star(base), (1, None): Plus(base), (0, 1): Optional(base)}
+    shapes: dict[tuple[int, int | None], Regex] = {
+        (0, None): Star(base),
+        (1, None): Plus(base),
+        (0, 1): Optional(base),
+    }
     return shapes.get((low, high), Repeat(base, low, high))
 
 

@@ -8,10 +8,10 @@ A run: ``state = await run(task, learner, teacher, config)``; one epoch:
 from cegis.config import Budgets, LoopConfig
 from cegis.learner import Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.loop import initial_state, run, step
-from cegis.symbolic.passive import LearnedRegex, learn_regex
 from cegis.records import run_recorded
 from cegis.setup import exact_setting
 from cegis.state import EpochRecord, EpochState, Outcome, RunCost, Task
+from cegis.symbolic.passive import LearnedRegex, learn_regex
 
 __all__ = [
     "Budgets",

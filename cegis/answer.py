@@ -53,17 +53,27 @@ def answer_of(state: EpochState) -> Answer:
 
 def _best(state: EpochState) -> tuple[str | None, float | None]:
     records = state.records
-    scored = [(r.scores.accuracy, r.epoch, r.proposal_text) for r in records if r.scores is not None and r.failure is None]
+    scored = [
+        (r.scores.accuracy, r.epoch, r.proposal_text)
+        for r in records
+        if r.scores is not None and r.failure is None
+    ]
     if state.outcome == "equivalent" or not scored:
         final = state.hypothesis
         if final is None:
             final = next((r.proposal_text for r in reversed(records) if r.failure is None), None)
-        return final, next((r.scores.accuracy for r in reversed(records) if r.scores is not None), None)
+        return final, next(
+            (r.scores.accuracy for r in reversed(records) if r.scores is not None), None
+        )
     accuracy, _, text = max(scored)
     return text, accuracy
 
 
 def _reason(state: EpochState) -> str | None:
     verdict = state.records[-1].verdict if state.records else None
-    issue = next((i for i in verdict.issues if i.kind == state.outcome), None) if verdict is not None else None
+    issue = (
+        next((i for i in verdict.issues if i.kind == state.outcome), None)
+        if verdict is not None
+        else None
+    )
     return None if issue is None else issue.detail or issue.kind.replace("_", " ")

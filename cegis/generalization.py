@@ -24,7 +24,9 @@ STATE_LIMIT = 20_000
 
 def generalizes(answer: Regex, positives: Iterable[str], universe: CharSet) -> bool:
     """Whether ``answer`` accepts some string outside ``positives`` (over ``universe``)."""
-    listed = compile_regex(union(*map(text, dict.fromkeys(positives))), universe, state_limit=STATE_LIMIT)
+    listed = compile_regex(
+        union(*map(text, dict.fromkeys(positives))), universe, state_limit=STATE_LIMIT
+    )
     try:
         learned = compile_regex(answer, universe, state_limit=STATE_LIMIT)
         return not is_empty(difference(learned, listed, state_limit=STATE_LIMIT))

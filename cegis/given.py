@@ -38,11 +38,15 @@ def examples_from_csv(text: str) -> tuple[Example, ...]:
     examples = []
     for number, row in enumerate(rows, start=1):
         if len(row) != 2 or row[1].strip().lower() not in _LABELS:
-            raise GivenExamplesError(f"row {number} is not 'string,label' with label 0 or 1: {','.join(row)!r}")
+            raise GivenExamplesError(
+                f"row {number} is not 'string,label' with label 0 or 1: {','.join(row)!r}"
+            )
         examples.append(Example(row[0], _LABELS[row[1].strip().lower()]))
     if not examples:
         raise GivenExamplesError("no labeled examples")
-    labeled([e.string for e in examples if e.label], [e.string for e in examples if not e.label])  # refuses a clash
+    labeled(
+        [e.string for e in examples if e.label], [e.string for e in examples if not e.label]
+    )  # refuses a clash
     return tuple(dict.fromkeys(examples))
 
 

@@ -36,14 +36,21 @@ def print_hypothesis(regex: Regex, dialect: Dialect, universe: CharSet) -> str:
         raise
 
 
-@functools.lru_cache(maxsize=64)  # a learner reads its print back, and again the next epoch (an agreement)
+@functools.lru_cache(
+    maxsize=64
+)  # a learner reads its print back, and again the next epoch (an agreement)
 def read_hypothesis(text: str, dialect: Dialect, universe: CharSet) -> Regex:
     """The inverse of :func:`print_hypothesis` (raises ``RegexError`` on text that does not parse)."""
     return EmptySet() if text == EMPTY_LANGUAGE else parse(text, dialect, universe)
 
 
 def presented(
-    regex: Regex, text: str, dialect: Dialect, universe: CharSet, state_limit: int, dfa: DFA | None = None
+    regex: Regex,
+    text: str,
+    dialect: Dialect,
+    universe: CharSet,
+    state_limit: int,
+    dfa: DFA | None = None,
 ) -> tuple[Regex, str]:
     """The hypothesis ``regex`` (printed as ``text``, its minimal DFA ``dfa`` when the learner built
     it) in its readable print (:func:`automata.readable.readable`) when that is shorter, checked to
@@ -54,7 +61,9 @@ def presented(
             dfa = compile_regex(regex, universe, state_limit=state_limit)
         shown = readable(dfa, size_limit=state_limit, dialect=dialect)
         shown_text = print_hypothesis(shown, dialect, universe)
-        if len(shown_text) >= len(text) or not equivalent(compile_regex(shown, universe, state_limit=state_limit), dfa):
+        if len(shown_text) >= len(text) or not equivalent(
+            compile_regex(shown, universe, state_limit=state_limit), dfa
+        ):
             return regex, text
     except (AutomataError, RegexError):
         return regex, text

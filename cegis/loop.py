@@ -70,11 +70,15 @@ Clock = Callable[[], float]
 @functools.lru_cache(maxsize=64)
 def target_dfa(target: str, dialect: Dialect, universe: CharSet, state_limit: int) -> DFA | None:
     """The minimal DFA of a known target, or None when it cannot be compiled."""
-    return compile_subject(target, "target", dialect=dialect, universe=universe, state_limit=state_limit).dfa
+    return compile_subject(
+        target, "target", dialect=dialect, universe=universe, state_limit=state_limit
+    ).dfa
 
 
 @functools.lru_cache(maxsize=64)
-def _evaluation(target: str, dialect: Dialect, universe: CharSet, config: LoopConfig) -> EvaluationSet | None:
+def _evaluation(
+    target: str, dialect: Dialect, universe: CharSet, config: LoopConfig
+) -> EvaluationSet | None:
     dfa = target_dfa(target, dialect, universe, config.teacher.state_limit)
     if dfa is None:
         return None
@@ -100,7 +104,12 @@ def wants_membership(learner: Learner[Memo], config: LoopConfig) -> bool:
 
 
 def random_examples(
-    task: Task, teacher: Teacher, config: LoopConfig, n: int, epoch: int, have: tuple[Counterexample, ...]
+    task: Task,
+    teacher: Teacher,
+    config: LoopConfig,
+    n: int,
+    epoch: int,
+    have: tuple[Counterexample, ...],
 ) -> tuple[Example, ...]:
     """``n`` random labeled examples for ``epoch``, new with respect to ``have``; empty when neither
     the target nor a membership oracle can label strings."""
@@ -108,10 +117,16 @@ def random_examples(
     rng = sampling.rng_for(config.seed, epoch)
     if task.target is not None:
         target = _target(task, config)
-        return () if target is None else sampling.from_target(target, n, rng, max_len=config.max_len, exclude=exclude)
+        return (
+            ()
+            if target is None
+            else sampling.from_target(target, n, rng, max_len=config.max_len, exclude=exclude)
+        )
     labeler = _labeler(teacher)
     if labeler is not None:
-        return sampling.from_membership(labeler, task.universe, n, rng, max_len=config.max_len, exclude=exclude)
+        return sampling.from_membership(
+            labeler, task.universe, n, rng, max_len=config.max_len, exclude=exclude
+        )
     return ()
 
 
@@ -147,7 +162,12 @@ def spent(state: EpochState, config: LoopConfig) -> Outcome | None:
 
 
 async def step(
-    state: EpochState, learner: Learner[Memo], teacher: Teacher, config: LoopConfig, *, clock: Clock = compile_time.clock
+    state: EpochState,
+    learner: Learner[Memo],
+    teacher: Teacher,
+    config: LoopConfig,
+    *,
+    clock: Clock = compile_time.clock,
 ) -> EpochState:
     """One epoch: propose, judge, add what was learned; the next state (``outcome`` set when the
     teacher accepted, could not judge the target, or nothing new could be added)."""
@@ -197,7 +217,9 @@ async def step(
                 checked += 1
                 teacher_seconds += judged.spend.seconds
                 if judged.equivalent:
-                    proposal = attrs.evolve(proposal, regex=candidate.regex, text=candidate.text, automaton=None)
+                    proposal = attrs.evolve(
+                        proposal, regex=candidate.regex, text=candidate.text, automaton=None
+                    )
                     verdict, accepted = judged, index
                     outcome = "equivalent" if judged.exact else "consistent"
                     break
@@ -205,17 +227,30 @@ async def step(
         verdict = attrs.evolve(verdict, counterexamples=added)
         source = "counterexamples" if added else "none"
         scores = await asyncio.to_thread(_scores, proposal, task, config)
-    if outcome is None and not added and verdict is not None and verdict.exact and verdict.has("beyond_max_len"):
+    if (
+        outcome is None
+        and not added
+        and verdict is not None
+        and verdict.exact
+        and verdict.has("beyond_max_len")
+    ):
         outcome = "beyond_max_len"  # proven: the teacher has nothing to show within max_len, and random strings neither
     elif outcome is None and not added and not tests_only(teacher):
         added = _fallback_examples(task, teacher, config, state.epoch + 1, state.examples)
         source = "random" if added else "none"
         outcome = None if added else "stalled"
-    if proposal.draft and (outcome is not None or _ends(state, added, RunCost(cost, teacher_seconds), config)):
-        proposal = await _presented(proposal, task, config, clock)  # the run's last hypothesis is read
+    if proposal.draft and (
+        outcome is not None or _ends(state, added, RunCost(cost, teacher_seconds), config)
+    ):
+        proposal = await _presented(
+            proposal, task, config, clock
+        )  # the run's last hypothesis is read
         cost = proposal.cost
     spent_now = RunCost(
-        cost, teacher_seconds, int(verdict is not None) + checked, compile_time.compile_seconds() - compiled
+        cost,
+        teacher_seconds,
+        int(verdict is not None) + checked,
+        compile_time.compile_seconds() - compiled,
     )
     totals = state.cost + spent_now
     codec = memo_codec(learner)
@@ -259,7 +294,9 @@ def _fallback_examples(
     return random_examples(task, teacher, config, config.fallback_size, epoch, have)
 
 
-def _judged(teacher: Teacher, proposal: Proposal[Memo], given: tuple[Counterexample, ...]) -> Verdict:
+def _judged(
+    teacher: Teacher, proposal: Proposal[Memo], given: tuple[Counterexample, ...]
+) -> Verdict:
     """The teacher's verdict on the proposal's hypothesis, from its automaton when both have one."""
     assert proposal.regex is not None
     if proposal.automaton is not None and isinstance(teacher, AutomatonTeacher):
@@ -267,32 +304,52 @@ def _judged(teacher: Teacher, proposal: Proposal[Memo], given: tuple[Counterexam
     return teacher.check(proposal.regex, given)
 
 
-def _counter(learner: Learner[Memo], teacher: Teacher, config: LoopConfig) -> CountedMembership | None:
+def _counter(
+    learner: Learner[Memo], teacher: Teacher, config: LoopConfig
+) -> CountedMembership | None:
     if not wants_membership(learner, config):
         return None
     labeler = _labeler(teacher)
     if labeler is None:
-        raise ValueError(f"learner {learner.name!r} asks membership queries, but the teacher has no `label` method")
+        raise ValueError(
+            f"learner {learner.name!r} asks membership queries, but the teacher has no `label` method"
+        )
     return CountedMembership(labeler)
 
 
-def _ends(state: EpochState, added: tuple[Counterexample, ...], spent_now: RunCost, config: LoopConfig) -> bool:
+def _ends(
+    state: EpochState, added: tuple[Counterexample, ...], spent_now: RunCost, config: LoopConfig
+) -> bool:
     """Whether a budget ends the run after the epoch that adds ``added`` at the cost ``spent_now``."""
-    following = EpochState(state.task, state.epoch + 1, state.examples + added, cost=state.cost + spent_now)
+    following = EpochState(
+        state.task, state.epoch + 1, state.examples + added, cost=state.cost + spent_now
+    )
     return spent(following, config) is not None
 
 
-async def _presented(proposal: Proposal[Memo], task: Task, config: LoopConfig, clock: Clock) -> Proposal[Memo]:
+async def _presented(
+    proposal: Proposal[Memo], task: Task, config: LoopConfig, clock: Clock
+) -> Proposal[Memo]:
     """A draft proposal with its hypothesis printed readably (the same language); the time is the
     learner's."""
     assert proposal.regex is not None
     started = clock()
     regex, text = await asyncio.to_thread(
-        presented, proposal.regex, proposal.text, task.dialect, task.universe, config.teacher.state_limit, proposal.automaton
+        presented,
+        proposal.regex,
+        proposal.text,
+        task.dialect,
+        task.universe,
+        config.teacher.state_limit,
+        proposal.automaton,
     )
     cost = attrs.evolve(proposal.cost, seconds=proposal.cost.seconds + clock() - started)
-    automaton = proposal.automaton if regex is proposal.regex else None  # it is compile_regex's for the old print
-    return attrs.evolve(proposal, regex=regex, text=text, draft=False, cost=cost, automaton=automaton)
+    automaton = (
+        proposal.automaton if regex is proposal.regex else None
+    )  # it is compile_regex's for the old print
+    return attrs.evolve(
+        proposal, regex=regex, text=text, draft=False, cost=cost, automaton=automaton
+    )
 
 
 def _scores(proposal: Proposal[Memo], task: Task, config: LoopConfig) -> Scores | None:
@@ -301,7 +358,12 @@ def _scores(proposal: Proposal[Memo], task: Task, config: LoopConfig) -> Scores 
         return None
     limit = config.teacher.state_limit
     guess = compile_carried(
-        proposal.regex, proposal.automaton, "hypothesis", dialect=task.dialect, universe=task.universe, state_limit=limit
+        proposal.regex,
+        proposal.automaton,
+        "hypothesis",
+        dialect=task.dialect,
+        universe=task.universe,
+        state_limit=limit,
     ).dfa
     examples = _evaluation(task.target, task.dialect, task.universe, config)
     if guess is None or examples is None:
@@ -324,7 +386,9 @@ async def run(
     the fold itself writes nothing (:func:`cegis.records.run_recorded` keeps JSON Lines records).
     What earlier runs left is settled first (:func:`cegis.gc_pause.settle`)."""
     settle()
-    _counter(learner, teacher, config)  # a learner wanting queries from a teacher that cannot answer fails here
+    _counter(
+        learner, teacher, config
+    )  # a learner wanting queries from a teacher that cannot answer fails here
     state = start or initial_state(task, teacher, config)
     while not state.done:
         budget = spent(state, config)

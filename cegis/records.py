@@ -22,7 +22,7 @@ import json
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import attrs
 
@@ -31,7 +31,15 @@ from cegis import loop
 from cegis.config import LoopConfig
 from cegis.errors import RecordsError
 from cegis.hypothesis import read_hypothesis
-from cegis.learner import Learner, LearnerCost, Memo, MemoCodec, Proposal, ProposalFailure, memo_codec
+from cegis.learner import (
+    Learner,
+    LearnerCost,
+    Memo,
+    MemoCodec,
+    Proposal,
+    ProposalFailure,
+    memo_codec,
+)
 from cegis.state import EpochRecord, EpochState, RunCost, Task
 from oracle.evaluation import Scores
 from oracle.examples import ClusteredExample, Counterexample, Example
@@ -58,7 +66,11 @@ def example_json(example: Counterexample) -> JSON:
     so the line alone keeps records of classes over all of Unicode small)."""
     if isinstance(example, Example):
         return {"line": example.text()}
-    data: JSON = {"line": example.text(), "universe": _intervals(example.universe), "spelling": example.spelling}
+    data: JSON = {
+        "line": example.text(),
+        "universe": _intervals(example.universe),
+        "spelling": example.spelling,
+    }
     if example.spelling != "escaped":
         data["positions"] = [_intervals(p) for p in example.positions]
     return data
@@ -111,15 +123,20 @@ def _verdict_from_json(data: JSON, counterexamples: tuple[Counterexample, ...]) 
 
 def _totals_json(cost: RunCost) -> JSON:
     return {
-        **attrs.asdict(cost.learner), "teacher_seconds": cost.teacher_seconds,
-        "equivalence_queries": cost.equivalence_queries, "compile_seconds": cost.compile_seconds,
+        **attrs.asdict(cost.learner),
+        "teacher_seconds": cost.teacher_seconds,
+        "equivalence_queries": cost.equivalence_queries,
+        "compile_seconds": cost.compile_seconds,
     }
 
 
 def _totals_from_json(data: JSON) -> RunCost:
     learner = {k: v for k, v in data.items() if k not in _RUN_FIELDS}
     return RunCost(
-        LearnerCost(**learner), data["teacher_seconds"], data["equivalence_queries"], data.get("compile_seconds", 0.0)
+        LearnerCost(**learner),
+        data["teacher_seconds"],
+        data["equivalence_queries"],
+        data.get("compile_seconds", 0.0),
     )
 
 
@@ -215,7 +232,9 @@ class RecordLog:
     def append(self, record: JSON) -> None:
         """Write one record as one line."""
         with self.path.open("a", encoding="utf-8") as out:
-            out.write(json.dumps(record) + "\n")  # ASCII escapes: a lone surrogate in a string stays writable
+            out.write(
+                json.dumps(record) + "\n"
+            )  # ASCII escapes: a lone surrogate in a string stays writable
             out.flush()
             os.fsync(out.fileno())
 
@@ -228,7 +247,9 @@ class RecordLog:
                 try:
                     record = json.loads(line)
                 except json.JSONDecodeError as error:
-                    raise RecordsError(f"{self.path}:{number}: not a JSON record ({error})") from None
+                    raise RecordsError(
+                        f"{self.path}:{number}: not a JSON record ({error})"
+                    ) from None
                 if run is None or record.get("run") == run:
                     yield record
 
@@ -276,8 +297,14 @@ def resume(log: RecordLog, task: Task, config: LoopConfig, learner: Learner) -> 
 
 def _proposal(record: EpochRecord, task: Task, codec: MemoCodec | None) -> Proposal:
     memo = None if codec is None or record.memo is None else codec.decode_memo(record.memo)
-    regex = None if record.failure is not None else read_hypothesis(record.proposal_text, task.dialect, task.universe)
-    return Proposal(regex, record.proposal_text, record.reasoning, record.failure, record.cost, memo)
+    regex = (
+        None
+        if record.failure is not None
+        else read_hypothesis(record.proposal_text, task.dialect, task.universe)
+    )
+    return Proposal(
+        regex, record.proposal_text, record.reasoning, record.failure, record.cost, memo
+    )
 
 
 async def run_recorded(
@@ -297,9 +324,17 @@ async def run_recorded(
     log = RecordLog(path)
     run = run_id(task, config, learner.name)
     start = resume(log, task, config, learner)
-    finished_before = start is not None and start.done and any(r["type"] == "run" for r in log.records(run))
+    finished_before = (
+        start is not None and start.done and any(r["type"] == "run" for r in log.records(run))
+    )
     state = await loop.run(
-        task, learner, teacher, config, start=start, on_epoch=lambda s: log.append(epoch_json(s.records[-1], run)), clock=clock
+        task,
+        learner,
+        teacher,
+        config,
+        start=start,
+        on_epoch=lambda s: log.append(epoch_json(s.records[-1], run)),
+        clock=clock,
     )
     if not finished_before:
         log.append(run_json(state, config, learner.name, run))

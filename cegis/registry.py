@@ -40,19 +40,49 @@ class LearnerSpec:
 REGISTRY: dict[str, LearnerSpec] = {
     spec.name: spec
     for spec in (
-        LearnerSpec("lstar", "cegis.symbolic.lstar:LStarLearner", "Angluin's L* with Rivest-Schapire counterexamples", True),
-        LearnerSpec("union", "cegis.symbolic.union:UnionLearner", "the union of the positive examples (last resort)"),
+        LearnerSpec(
+            "lstar",
+            "cegis.symbolic.lstar:LStarLearner",
+            "Angluin's L* with Rivest-Schapire counterexamples",
+            True,
+        ),
+        LearnerSpec(
+            "union",
+            "cegis.symbolic.union:UnionLearner",
+            "the union of the positive examples (last resort)",
+        ),
         LearnerSpec(
             "smallest-first",
             "cegis.symbolic.chain:smallest_first",
             "the enumerative learner, else the best passive learner, else the union (the default for --examples)",
             rank=-1,
         ),
-        LearnerSpec("enumerative", "cegis.symbolic.enumerative:EnumerativeLearner", "the smallest consistent regex, by size"),
-        LearnerSpec("rpni", "cegis.symbolic.merging:rpni", "RPNI state merging over characters", rank=1),
-        LearnerSpec("edsm", "cegis.symbolic.merging:edsm", "evidence-driven state merging over characters", rank=2),
-        LearnerSpec("symbolic", "cegis.symbolic.merging:symbolic", "state merging over the atoms of the examples' classes", rank=10),
-        LearnerSpec("symbolic-exbar", "cegis.symbolic.merging:symbolic_exbar", "symbolic, then an exact smallest-DFA search", rank=3),
+        LearnerSpec(
+            "enumerative",
+            "cegis.symbolic.enumerative:EnumerativeLearner",
+            "the smallest consistent regex, by size",
+        ),
+        LearnerSpec(
+            "rpni", "cegis.symbolic.merging:rpni", "RPNI state merging over characters", rank=1
+        ),
+        LearnerSpec(
+            "edsm",
+            "cegis.symbolic.merging:edsm",
+            "evidence-driven state merging over characters",
+            rank=2,
+        ),
+        LearnerSpec(
+            "symbolic",
+            "cegis.symbolic.merging:symbolic",
+            "state merging over the atoms of the examples' classes",
+            rank=10,
+        ),
+        LearnerSpec(
+            "symbolic-exbar",
+            "cegis.symbolic.merging:symbolic_exbar",
+            "symbolic, then an exact smallest-DFA search",
+            rank=3,
+        ),
     )
 }
 
@@ -68,10 +98,16 @@ def spec(name: str) -> LearnerSpec:
     if name in REGISTRY:
         return REGISTRY[name]
     if ":" not in name:
-        raise UnknownLearner(f"unknown learner {name!r}; known: {', '.join(sorted(REGISTRY))}, or package.module:factory")
+        raise UnknownLearner(
+            f"unknown learner {name!r}; known: {', '.join(sorted(REGISTRY))}, or package.module:factory"
+        )
     learner = _factory(name)()
-    if not callable(getattr(learner, "propose", None)) or not isinstance(getattr(learner, "name", None), str):
-        raise UnknownLearner(f"{name} did not return a learner (an object with a `name` and an async `propose`)")
+    if not callable(getattr(learner, "propose", None)) or not isinstance(
+        getattr(learner, "name", None), str
+    ):
+        raise UnknownLearner(
+            f"{name} did not return a learner (an object with a `name` and an async `propose`)"
+        )
     membership = isinstance(learner, AsksMembership) and learner.needs_membership
     return LearnerSpec(name, name, f"user learner {name}", membership, built=learner)
 

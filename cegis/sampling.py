@@ -33,14 +33,23 @@ def rng_for(seed: int, epoch: int) -> np.random.Generator:
 
 
 def from_target(
-    target: DFA, n: int, rng: np.random.Generator, *, max_len: int, exclude: AbstractSet[str] = frozenset()
+    target: DFA,
+    n: int,
+    rng: np.random.Generator,
+    *,
+    max_len: int,
+    exclude: AbstractSet[str] = frozenset(),
 ) -> tuple[Example, ...]:
     """Up to ``n`` new labeled strings, half in ``target`` and half outside it (one side fills in
     for the other when it runs short), alternating positive and negative."""
     want_pos = (n + 1) // 2
-    pos = _fresh(sample_strings(target, want_pos + len(exclude), rng, max_len=max_len), exclude, want_pos)
+    pos = _fresh(
+        sample_strings(target, want_pos + len(exclude), rng, max_len=max_len), exclude, want_pos
+    )
     neg = _fresh(
-        sample_strings(complement(target), n - len(pos) + len(exclude), rng, max_len=max_len), exclude, n - len(pos)
+        sample_strings(complement(target), n - len(pos) + len(exclude), rng, max_len=max_len),
+        exclude,
+        n - len(pos),
     )
     if len(pos) + len(neg) < n:
         more = sample_strings(target, n + len(exclude), rng, max_len=max_len)

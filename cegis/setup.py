@@ -11,7 +11,9 @@ from oracle.exact import ExactTeacher
 from regexlang.dialects import Dialect
 
 
-def exact_setting(target: str, dialect: Dialect, config: LoopConfig, *, name: str = "") -> tuple[Task, ExactTeacher]:
+def exact_setting(
+    target: str, dialect: Dialect, config: LoopConfig, *, name: str = ""
+) -> tuple[Task, ExactTeacher]:
     """The task of learning ``target`` and its exact teacher under ``config``, over one universe
     (the teacher's: the ``cegml`` profile narrows a simple target's universe to its own letters)."""
     teacher = ExactTeacher.from_regex(target, dialect, config=config.teacher_config)

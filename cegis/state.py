@@ -28,7 +28,15 @@ from regexlang.dialects import Dialect, universe
 #: could be drawn), the teacher proved the hypothesis wrong only beyond ``max_len`` and had nothing
 #: to show (``beyond_max_len``), or the target itself could not be judged.
 Outcome = Literal[
-    "equivalent", "consistent", "epochs", "examples", "membership_queries", "tokens", "seconds", "stalled", "invalid_target",
+    "equivalent",
+    "consistent",
+    "epochs",
+    "examples",
+    "membership_queries",
+    "tokens",
+    "seconds",
+    "stalled",
+    "invalid_target",
     "beyond_max_len",
 ]
 #: The outcomes where the teacher accepted the final hypothesis.
@@ -45,7 +53,9 @@ class Task:
 
     dialect: Dialect
     target: str | None = None
-    examples: tuple[Counterexample, ...] = attrs.field(default=(), repr=lambda values: f"<{len(values)}>")
+    examples: tuple[Counterexample, ...] = attrs.field(
+        default=(), repr=lambda values: f"<{len(values)}>"
+    )
     name: str = ""
     universe: CharSet = attrs.field()
 
@@ -73,7 +83,9 @@ class RunCost:
     learner: LearnerCost = LearnerCost()
     teacher_seconds: float = 0.0
     equivalence_queries: int = 0
-    compile_seconds: float = 0.0  # numba compiling kernels (first runs only): in neither of the above
+    compile_seconds: float = (
+        0.0  # numba compiling kernels (first runs only): in neither of the above
+    )
 
     def __add__(self, other: RunCost) -> RunCost:
         return RunCost(

@@ -12,12 +12,28 @@ import click
 from cli.lazy import CONTEXT, LazyCommand, LazyGroup
 
 BENCHMARKS = {
-    "automata": LazyCommand("experiments.bench.automata:main", "Automata operations against pyformlang and peers."),
-    "oracle": LazyCommand("experiments.bench.oracle:main", "The exact teacher's step: equivalence and counterexamples."),
-    "learners": LazyCommand("experiments.bench.learners:main", "Every learner in the paper's loop on the paper's lists and KB13."),
-    "examples": LazyCommand("experiments.bench.examples:main", "Learning from labeled strings (StructuredRegex, practical targets) against grex."),
-    "llm": LazyCommand("experiments.bench.llm:main", "Client overhead against a loopback server; replay throughput."),
-    "startup": LazyCommand("experiments.bench.startup:main", "First run on an empty kernel cache, and warm start-up."),
+    "automata": LazyCommand(
+        "experiments.bench.automata:main", "Automata operations against pyformlang and peers."
+    ),
+    "oracle": LazyCommand(
+        "experiments.bench.oracle:main",
+        "The exact teacher's step: equivalence and counterexamples.",
+    ),
+    "learners": LazyCommand(
+        "experiments.bench.learners:main",
+        "Every learner in the paper's loop on the paper's lists and KB13.",
+    ),
+    "examples": LazyCommand(
+        "experiments.bench.examples:main",
+        "Learning from labeled strings (StructuredRegex, practical targets) against grex.",
+    ),
+    "llm": LazyCommand(
+        "experiments.bench.llm:main",
+        "Client overhead against a loopback server; replay throughput.",
+    ),
+    "startup": LazyCommand(
+        "experiments.bench.startup:main", "First run on an empty kernel cache, and warm start-up."
+    ),
 }
 
 

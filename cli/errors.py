@@ -9,9 +9,9 @@ something I cannot use". Exit code 1 is left for a command's own negative answer
 
 from __future__ import annotations
 
-import click
-
 from pathlib import Path
+
+import click
 
 from regexlang import RegexSyntaxError
 

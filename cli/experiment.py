@@ -33,18 +33,44 @@ def built_in_plan(name: str) -> Plan:
     """A plan shipped with the package (``experiments/plans/<name>.toml``)."""
     import tomllib
 
-    text = resources.files("experiments").joinpath("plans", f"{name}.toml").read_text(encoding="utf-8")
+    text = (
+        resources.files("experiments").joinpath("plans", f"{name}.toml").read_text(encoding="utf-8")
+    )
     return plan_from_data(tomllib.loads(text), default_name=name)
 
 
 @click.command(context_settings=CONTEXT)
 @click.argument("file", required=False, type=click.Path(path_type=Path))
-@click.option("--out", type=click.Path(path_type=Path), help="Run directory (default: runs/<experiment name>).")
-@click.option("--base-url", "base_urls", multiple=True, metavar="URL", help="A model server; repeat for several.")
-@click.option("--concurrency", type=click.IntRange(min=1), help="Worker processes for symbolic units (1: run them in this process).")
-@click.option("--seeds", type=click.IntRange(min=1), help="Run seeds 0..N-1 instead of the file's seeds.")
-@click.option("--dataset-limit", type=click.IntRange(min=1), help="Keep the first N tasks of each dataset (a smoke run).")
-@click.option("--restart", is_flag=True, help="Delete the results already in the run directory and start over (the call log stays).")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    help="Run directory (default: runs/<experiment name>).",
+)
+@click.option(
+    "--base-url",
+    "base_urls",
+    multiple=True,
+    metavar="URL",
+    help="A model server; repeat for several.",
+)
+@click.option(
+    "--concurrency",
+    type=click.IntRange(min=1),
+    help="Worker processes for symbolic units (1: run them in this process).",
+)
+@click.option(
+    "--seeds", type=click.IntRange(min=1), help="Run seeds 0..N-1 instead of the file's seeds."
+)
+@click.option(
+    "--dataset-limit",
+    type=click.IntRange(min=1),
+    help="Keep the first N tasks of each dataset (a smoke run).",
+)
+@click.option(
+    "--restart",
+    is_flag=True,
+    help="Delete the results already in the run directory and start over (the call log stays).",
+)
 def experiment(
     file: Path | None,
     out: Path | None,
@@ -64,10 +90,14 @@ def experiment(
     if seeds is not None:
         plan = attrs.evolve(plan, seeds=tuple(range(seeds)))
     if dataset_limit is not None:
-        plan = attrs.evolve(plan, datasets=tuple(attrs.evolve(d, limit=dataset_limit) for d in plan.datasets))
+        plan = attrs.evolve(
+            plan, datasets=tuple(attrs.evolve(d, limit=dataset_limit) for d in plan.datasets)
+        )
     servers = tuple(ServerSpec(url) for url in base_urls) or None
     if plan.needs_model and not (servers or plan.servers or os.environ.get("OPENAI_BASE_URL")):
-        click.echo("No model server configured: pass --base-url URL, list [[servers]] in the file, or set OPENAI_BASE_URL.")
+        click.echo(
+            "No model server configured: pass --base-url URL, list [[servers]] in the file, or set OPENAI_BASE_URL."
+        )
     elif not plan.needs_model:
         click.echo(
             "No model server needed: this experiment runs symbolic learners only. "
@@ -89,7 +119,9 @@ def experiment(
         f"{summary.succeeded} succeeded, {errors}"
     )
     for name in summary.skipped_datasets:
-        click.echo(f"skipped dataset {name!r}: its files are absent (see the README's Data section)")
+        click.echo(
+            f"skipped dataset {name!r}: its files are absent (see the README's Data section)"
+        )
     if summary.stopped:
         click.echo(f"stopped: {summary.stopped}")
     for key in summary.interrupted:

@@ -27,18 +27,18 @@ from typing import Any, BinaryIO
 
 import click
 
-from automata.errors import AutomataError, SizeLimitExceeded
 from automata import compile_time
+from automata.errors import AutomataError, SizeLimitExceeded
 from cegis.answer import Answer, answer_of
 from cegis.config import Budgets, LoopConfig
 from cegis.errors import RecordsError
 from cegis.generalization import generalizes
 from cegis.given import GivenExamplesError, examples_from_csv, labeled, strings_from_lines
-from cegis.symbolic.passive import from_examples, printed_for
-from cegis.registry import REGISTRY, default_passive
 from cegis.records import run_recorded
+from cegis.registry import REGISTRY, default_passive
 from cegis.setup import exact_setting
 from cegis.state import Task
+from cegis.symbolic.passive import from_examples, printed_for
 from cli.errors import BadInput
 from cli.lazy import CONTEXT
 from cli.llm_options import llm_options, options_from
@@ -107,7 +107,11 @@ def read_lines(path: Path) -> tuple[str, ...]:
 
 
 def _given(
-    examples: Path | None, positives: Path | None, negatives: Path | None, positive: tuple[str, ...], negative: tuple[str, ...]
+    examples: Path | None,
+    positives: Path | None,
+    negatives: Path | None,
+    positive: tuple[str, ...],
+    negative: tuple[str, ...],
 ) -> tuple[Example, ...] | None:
     """The labeled strings of ``--examples``, or of ``--positives``/``--negatives`` and the inline
     ``--positive``/``--negative`` strings, or None when none is given."""
@@ -118,13 +122,20 @@ def _given(
     if positives is None and negatives is None and not positive and not negative:
         return None
     if positives == STDIN and negatives == STDIN:
-        raise BadInput("--positives - and --negatives - both read standard input: give one of them as a file")
+        raise BadInput(
+            "--positives - and --negatives - both read standard input: give one of them as a file"
+        )
     wanted = positive + (read_lines(positives) if positives is not None else ())
     unwanted = negative + (read_lines(negatives) if negatives is not None else ())
     if not wanted:
-        raise BadInput("no positive strings: give --positives FILE or --positive S; nothing is learned from negatives alone")
+        raise BadInput(
+            "no positive strings: give --positives FILE or --positive S; nothing is learned from negatives alone"
+        )
     if not unwanted:
-        click.echo("warning: no negative examples, so the answer is a guess: nothing says what it must reject", err=True)
+        click.echo(
+            "warning: no negative examples, so the answer is a guess: nothing says what it must reject",
+            err=True,
+        )
     try:
         return labeled(wanted, unwanted)
     except GivenExamplesError as error:
@@ -147,7 +158,11 @@ def _records_file(records: Path | None) -> Path | None:
 
 
 def _setting(
-    target: str | None, given: tuple[Example, ...] | None, name: str, dialect: Dialect, config: LoopConfig
+    target: str | None,
+    given: tuple[Example, ...] | None,
+    name: str,
+    dialect: Dialect,
+    config: LoopConfig,
 ) -> tuple[Task, Teacher]:
     if (target is None) == (given is None):
         raise BadInput("give exactly one of --target REGEX, --examples FILE and --positives FILE")
@@ -161,11 +176,19 @@ def _setting(
             raise BadInput(f"--target: {'; '.join(map(str, teacher.issues))}")
         return task, teacher
     assert given is not None
-    return Task(dialect, examples=given, name=name), SuiteOracle.from_examples(given, dialect=dialect)
+    return Task(dialect, examples=given, name=name), SuiteOracle.from_examples(
+        given, dialect=dialect
+    )
 
 
 def _report(
-    answer: Answer, dialect: Dialect, learner: str, seconds: float, universe: Any, flavor: Flavor | None, anchored: Anchoring | None
+    answer: Answer,
+    dialect: Dialect,
+    learner: str,
+    seconds: float,
+    universe: Any,
+    flavor: Flavor | None,
+    anchored: Anchoring | None,
 ) -> dict[str, object]:
     report: dict[str, object] = {
         "regex": answer.regex,
@@ -183,7 +206,9 @@ def _report(
     }
     if flavor is not None and answer.regex is not None:
         try:
-            report["regex"] = printed_for(parse(answer.regex, dialect, universe), flavor, anchored, universe)
+            report["regex"] = printed_for(
+                parse(answer.regex, dialect, universe), flavor, anchored, universe
+            )
         except RegexError as error:
             raise BadInput(f"--flavor {flavor}: {error}") from None
         report["dialect_regex"], report["flavor"] = answer.regex, flavor
@@ -203,23 +228,47 @@ def _generalizes(report: dict[str, object], given: tuple[Example, ...], task: Ta
     text = report.get("dialect_regex", report["regex"])
     if not isinstance(text, str):
         return None
-    return generalizes(parse(text, task.dialect, task.universe), (e.string for e in given if e.label), task.universe)
+    return generalizes(
+        parse(text, task.dialect, task.universe),
+        (e.string for e in given if e.label),
+        task.universe,
+    )
 
 
-@click.command(context_settings=CONTEXT, epilog="""Examples: a CSV of string,label rows (label 1/0 or true/false; a string,label
+@click.command(
+    context_settings=CONTEXT,
+    epilog="""Examples: a CSV of string,label rows (label 1/0 or true/false; a string,label
 header is optional; quote a string holding a comma or a line break), or --positives FILE with one
 string per line (and --negatives FILE; '-' reads standard input, for one of the two), or strings
 given inline with --positive S / --negative S (repeatable, and added to the files'). A blank line
 in a FILE is refused: the empty string is given as --positive '' (or a CSV row "",1). Default
 learner: for --target the best learner without membership queries (symbolic), with clustered
 counterexamples; for strings, symbolic (its class prior reads digits, letters, hex digits, ... and
-counts).""")
-@click.option("--target", metavar="REGEX", help="The regex to learn (an exact teacher judges every hypothesis).")
-@click.option(
-    "--examples", type=click.Path(path_type=Path), metavar="FILE", help="A CSV file of string,label rows to fit."
+counts).""",
 )
-@click.option("--positives", type=click.Path(path_type=Path), metavar="FILE", help="Strings to accept, one per line ('-': stdin; no blank lines).")
-@click.option("--negatives", type=click.Path(path_type=Path), metavar="FILE", help="Strings to reject, one per line ('-': stdin; no blank lines).")
+@click.option(
+    "--target",
+    metavar="REGEX",
+    help="The regex to learn (an exact teacher judges every hypothesis).",
+)
+@click.option(
+    "--examples",
+    type=click.Path(path_type=Path),
+    metavar="FILE",
+    help="A CSV file of string,label rows to fit.",
+)
+@click.option(
+    "--positives",
+    type=click.Path(path_type=Path),
+    metavar="FILE",
+    help="Strings to accept, one per line ('-': stdin; no blank lines).",
+)
+@click.option(
+    "--negatives",
+    type=click.Path(path_type=Path),
+    metavar="FILE",
+    help="Strings to reject, one per line ('-': stdin; no blank lines).",
+)
 @click.option("--positive", multiple=True, metavar="S", help="A string to accept (repeatable).")
 @click.option("--negative", multiple=True, metavar="S", help="A string to reject (repeatable).")
 @click.option(
@@ -238,19 +287,48 @@ counts).""")
     "Default: what the flavour's usual call needs (python, re2: fullmatch; pcre, javascript, posix: search).",
 )  # fmt: skip
 @click.option(
-    "--learner", metavar="NAME",
+    "--learner",
+    metavar="NAME",
     help=f"One of {', '.join([*sorted(REGISTRY), LLM])}, or package.module:factory (your own learner). Default: symbolic (see below).",
 )
-@click.option("--mode", type=click.Choice(SAMPLING_MODES), default="paths", show_default=True, help="Counterexample sampling.")
-@click.option("--profile", type=click.Choice(PROFILES), default="improved", show_default=True, help="Teacher profile.")
-@click.option("--clustered/--plain", default=True, show_default=True, help="Clustered (symbolic) counterexamples, the paper's protocol.")
-@click.option("--batch", type=click.IntRange(min=1), default=250, show_default=True, help="Counterexamples per epoch.")
+@click.option(
+    "--mode",
+    type=click.Choice(SAMPLING_MODES),
+    default="paths",
+    show_default=True,
+    help="Counterexample sampling.",
+)
+@click.option(
+    "--profile",
+    type=click.Choice(PROFILES),
+    default="improved",
+    show_default=True,
+    help="Teacher profile.",
+)
+@click.option(
+    "--clustered/--plain",
+    default=True,
+    show_default=True,
+    help="Clustered (symbolic) counterexamples, the paper's protocol.",
+)
+@click.option(
+    "--batch",
+    type=click.IntRange(min=1),
+    default=250,
+    show_default=True,
+    help="Counterexamples per epoch.",
+)
 @click.option(
     "--max-epochs", type=click.IntRange(min=1), default=12, show_default=True,
     help="Epochs (proposal, then the teacher's answer) before the run stops without the target.",
 )  # fmt: skip
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option("--records", type=click.Path(path_type=Path), metavar="FILE", help="Append JSON Lines records (resumes; one run at a time).")
+@click.option(
+    "--records",
+    type=click.Path(path_type=Path),
+    metavar="FILE",
+    help="Append JSON Lines records (resumes; one run at a time).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @llm_options
 def learn(
@@ -284,7 +362,9 @@ def learn(
     name = learner or (FROM_EXAMPLES if given is not None else default_passive())
     teacher_config = TeacherConfig(batch=batch, mode=mode, clustered=clustered, profile=profile)  # type: ignore[arg-type]
     config = LoopConfig(teacher=teacher_config, budgets=Budgets(epochs=max_epochs), seed=seed)
-    task, teacher = _setting(target, given, str(examples or positives or "inline strings"), dialect, config)
+    task, teacher = _setting(
+        target, given, str(examples or positives or "inline strings"), dialect, config
+    )
     chosen_spec = None if name == LLM else user_spec(name)
     membership = chosen_spec is not None and chosen_spec.membership
     if membership and not isinstance(teacher, MembershipOracle):
@@ -294,39 +374,67 @@ def learn(
     try:
         with records_lock(records) if records is not None else contextlib.nullcontext():
             if name == LLM:
-                from cli.learn_llm import run_llm  # only here: it imports the model client (aiohttp)
+                from cli.learn_llm import (
+                    run_llm,
+                )  # only here: it imports the model client (aiohttp)
 
-                state = asyncio.run(run_llm(task, teacher, config, options_from(**llm), records=records))
+                state = asyncio.run(
+                    run_llm(task, teacher, config, options_from(**llm), records=records)
+                )
             else:
                 assert chosen_spec is not None  # every name but the LLM's has a spec
-                chosen = from_examples() if given is not None and name == FROM_EXAMPLES else built(chosen_spec)
+                chosen = (
+                    from_examples()
+                    if given is not None and name == FROM_EXAMPLES
+                    else built(chosen_spec)
+                )
                 state = asyncio.run(run_recorded(task, chosen, teacher, config, records))
     except RunDirectoryBusy as error:
         raise BadInput(f"--records: {error}") from None
     except (OSError, RecordsError) as error:
         raise BadInput(f"--records: {error}") from None
     except UnicodeDecodeError as error:
-        raise BadInput(f"--records: {records} is not UTF-8 text (byte {error.start} of a line)") from None
-    except SizeLimitExceeded as error:  # its remedy names a keyword of the library, not an option here
-        raise BadInput(f"--target: the target is too large for the teacher: {error.exceeded}") from None
+        raise BadInput(
+            f"--records: {records} is not UTF-8 text (byte {error.start} of a line)"
+        ) from None
+    except (
+        SizeLimitExceeded
+    ) as error:  # its remedy names a keyword of the library, not an option here
+        raise BadInput(
+            f"--target: the target is too large for the teacher: {error.exceeded}"
+        ) from None
     except AutomataError as error:
         raise BadInput(f"--target: the teacher cannot work with this target: {error}") from None
     except (BrokenLearner, ContradictoryTeacher) as error:
         raise BadInput(str(error)) from None
     answer = answer_of(state)
-    report = _report(answer, dialect, name, compile_time.clock() - started, task.universe, flavor, anchored)
+    report = _report(
+        answer, dialect, name, compile_time.clock() - started, task.universe, flavor, anchored
+    )
     if given is not None:
         report["generalizes"] = _generalizes(report, given, task)
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False))
     else:
         reason = f": {answer.reason}" if answer.reason else ""
-        status = "exact" if answer.exact else "consistent" if answer.consistent else f"not learned ({answer.outcome}{reason})"
-        best = "" if answer.consistent or answer.accuracy is None else f" (best hypothesis, accuracy {answer.accuracy:.3f})"
+        status = (
+            "exact"
+            if answer.exact
+            else "consistent"
+            if answer.consistent
+            else f"not learned ({answer.outcome}{reason})"
+        )
+        best = (
+            ""
+            if answer.consistent or answer.accuracy is None
+            else f" (best hypothesis, accuracy {answer.accuracy:.3f})"
+        )
         click.echo(f"regex:    {_shown(report['regex'])}{best}")
         click.echo(f"status:   {status}")
         if report.get("generalizes") is False:
-            click.echo("warning:  the regex only lists the positives: it does not generalize to any other string")
+            click.echo(
+                "warning:  the regex only lists the positives: it does not generalize to any other string"
+            )
         click.echo(f"learner:  {name}")
         click.echo(f"epochs:   {answer.epochs}")
         click.echo(f"examples: {answer.examples}")

@@ -30,11 +30,12 @@ import attrs
 
 from cegis.config import LoopConfig
 from cegis.llm.acegis import harden
+from cegis.llm.settings import setting_named
 from cegis.llm.setup import LLMSetupError, prepare_llm_run
 from cegis.records import run_recorded
-from cegis.llm.settings import setting_named
 from cegis.state import EpochState, Task
 from cli.errors import BadInput
+from cli.llm_options import LLMOptions
 from experiments.errors import ServerFailed, ServerUnusable
 from experiments.servers import Watched, check_server
 from llm.calllog import CallLog
@@ -42,11 +43,15 @@ from llm.client import LLMClient, Mode
 from llm.config import ClientConfig
 from llm.errors import LLMError
 from oracle.protocol import Teacher
-from cli.llm_options import LLMOptions
 
 
 async def run_llm(
-    task: Task, teacher: Teacher, config: LoopConfig, options: LLMOptions, *, records: Path | None = None
+    task: Task,
+    teacher: Teacher,
+    config: LoopConfig,
+    options: LLMOptions,
+    *,
+    records: Path | None = None,
 ) -> EpochState:
     """Run the loop on ``task`` with the LLM setting of ``options``; setup failures are BadInput."""
     setting = setting_named(options.setting)
@@ -77,20 +82,31 @@ async def run_llm(
                 setting, task, config, Watched(client), description=options.description, teacher=teacher,
                 label=options.model or "",
             )  # fmt: skip
-            state = await run_recorded(prepared.task, prepared.learner, prepared.teacher, prepared.config, records)
+            state = await run_recorded(
+                prepared.task, prepared.learner, prepared.teacher, prepared.config, records
+            )
             suite = prepared.learner.suite
             if suite is None or not setting.hardening_cycles:
                 return state
             hardened, _ = await harden(
-                state, prepared.learner, suite, prepared.teacher, prepared.config, cycles=setting.hardening_cycles
+                state,
+                prepared.learner,
+                suite,
+                prepared.teacher,
+                prepared.config,
+                cycles=setting.hardening_cycles,
             )
             return hardened
     except ServerUnusable as error:
         raise BadInput(f"--learner llm: {error}") from None
     except ServerFailed as error:
-        raise BadInput(f"--learner llm: the server {client_config.base_url} failed mid-run: {error}") from None
+        raise BadInput(
+            f"--learner llm: the server {client_config.base_url} failed mid-run: {error}"
+        ) from None
     except LLMSetupError as error:
-        raise BadInput(f"--learner llm: {error} (pass --description TEXT and --target REGEX as the setting needs)") from None
+        raise BadInput(
+            f"--learner llm: {error} (pass --description TEXT and --target REGEX as the setting needs)"
+        ) from None
     except (LLMError, ValueError) as error:
         raise BadInput(f"--learner llm: {error}") from None
     finally:

@@ -42,15 +42,43 @@ def llm_options(command: _F) -> _F:
     """Add the ``--learner llm`` options to a ``click`` command (they arrive as keyword arguments
     named like :class:`LLMOptions` fields with an ``llm_`` prefix where a name would clash)."""
     decorators = [
-        click.option("--setting", "llm_setting", type=click.Choice(list(SETTINGS)), default="agentic",
-                     show_default=True, help="The LLM setting (with --learner llm)."),
-        click.option("--base-url", metavar="URL", help="OpenAI-compatible API root (default: $OPENAI_BASE_URL)."),
+        click.option(
+            "--setting",
+            "llm_setting",
+            type=click.Choice(list(SETTINGS)),
+            default="agentic",
+            show_default=True,
+            help="The LLM setting (with --learner llm).",
+        ),
+        click.option(
+            "--base-url",
+            metavar="URL",
+            help="OpenAI-compatible API root (default: $OPENAI_BASE_URL).",
+        ),
         click.option("--model", metavar="ID", help="Model id (default: the server's only model)."),
-        click.option("--call-log", type=click.Path(path_type=Path), metavar="FILE", help="SQLite log of every call."),
-        click.option("--call-log-mode", type=click.Choice(["live", "record", "replay"]), default="record",
-                     show_default=True, help="How the call log is used."),
-        click.option("--temperature", type=click.FloatRange(min=0.0), help="Sampling temperature (default 0)."),
-        click.option("--max-completion-tokens", type=click.IntRange(min=1), help="Completion budget (default 32768)."),
+        click.option(
+            "--call-log",
+            type=click.Path(path_type=Path),
+            metavar="FILE",
+            help="SQLite log of every call.",
+        ),
+        click.option(
+            "--call-log-mode",
+            type=click.Choice(["live", "record", "replay"]),
+            default="record",
+            show_default=True,
+            help="How the call log is used.",
+        ),
+        click.option(
+            "--temperature",
+            type=click.FloatRange(min=0.0),
+            help="Sampling temperature (default 0).",
+        ),
+        click.option(
+            "--max-completion-tokens",
+            type=click.IntRange(min=1),
+            help="Completion budget (default 32768).",
+        ),
         click.option("--reasoning-effort", type=click.Choice(list(get_args(ReasoningEffort)))),
         click.option("--description", default="", help="The task in words (A-CEGIS settings)."),
     ]
@@ -72,6 +100,13 @@ def options_from(
 ) -> LLMOptions:
     """The :class:`LLMOptions` of the keyword arguments :func:`llm_options` adds."""
     return LLMOptions(
-        llm_setting, base_url, model, call_log, call_log_mode, temperature, max_completion_tokens, reasoning_effort,
+        llm_setting,
+        base_url,
+        model,
+        call_log,
+        call_log_mode,
+        temperature,
+        max_completion_tokens,
+        reasoning_effort,
         description,
     )

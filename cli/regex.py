@@ -15,11 +15,10 @@ from automata.compile import compile_many
 from automata.errors import DEFAULT_STATE_LIMIT, AutomataError
 from automata.ops import equivalence_witness, num_states
 from automata.sampling import shortest
-from regexlang import DIALECTS, Dialect, RegexError, RegexSyntaxError, parse, universe, unparse
-from regexlang.metrics import node_count, star_depth, text_length
-
 from cli.errors import BadInput, syntax_error
 from cli.lazy import CONTEXT
+from regexlang import DIALECTS, Dialect, RegexError, RegexSyntaxError, parse, universe, unparse
+from regexlang.metrics import node_count, star_depth, text_length
 
 #: The largest --state-limit: 10 million states took 31 s and 1.6 GB on the 25-fold counter
 #: ``(a|b)*a(a|b){24}`` (it needs 2^25); beyond, a machine runs out of memory before the limit.
@@ -46,7 +45,9 @@ MAX_EXAMPLES = 1000
     type=click.IntRange(min=1, max=MAX_STATE_LIMIT),
     help="Stop determinization past this many states.",
 )
-def regex(text: str, dialect: Dialect, against: str | None, examples: int, state_limit: int) -> None:
+def regex(
+    text: str, dialect: Dialect, against: str | None, examples: int, state_limit: int
+) -> None:
     """Parse TEXT, print its canonical form and metrics, and compile it to a minimal DFA.
 
     Exits with 0, or with 1 when --against is given and the two languages differ (so scripts can
@@ -64,7 +65,9 @@ def regex(text: str, dialect: Dialect, against: str | None, examples: int, state
     except (AutomataError, RegexError) as error:
         raise BadInput(str(error)) from None
     except MemoryError:
-        raise BadInput(f"determinizing ran out of memory below --state-limit {state_limit:,}; pass a smaller one") from None
+        raise BadInput(
+            f"determinizing ran out of memory below --state-limit {state_limit:,}; pass a smaller one"
+        ) from None
     tree, dfa = trees[0], dfas[0]
     click.echo(f"canonical:  {unparse(tree, dialect)}")
     click.echo(f"length:     {text_length(text)}")
@@ -75,7 +78,10 @@ def regex(text: str, dialect: Dialect, against: str | None, examples: int, state
         strings = shortest(dfa, examples)
     except AutomataError as error:
         raise BadInput(str(error)) from None
-    click.echo("shortest:   " + (", ".join(repr(s) for s in strings) if strings else "(the language is empty)"))
+    click.echo(
+        "shortest:   "
+        + (", ".join(repr(s) for s in strings) if strings else "(the language is empty)")
+    )
     if against is not None:
         witness = equivalence_witness(dfas[0], dfas[1], state_limit=state_limit)
         if witness is None:

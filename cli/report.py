@@ -14,7 +14,11 @@ from experiments.report import write_report
 
 @click.command(context_settings=CONTEXT)
 @click.argument("run_dir", type=click.Path(path_type=Path))
-@click.option("--skip-damaged", is_flag=True, help="Leave units with damaged record lines out of the report (it says how many).")
+@click.option(
+    "--skip-damaged",
+    is_flag=True,
+    help="Leave units with damaged record lines out of the report (it says how many).",
+)
 def report(run_dir: Path, skip_damaged: bool) -> None:
     """Write RUN_DIR/report.md and its figures from the JSON Lines records."""
     try:

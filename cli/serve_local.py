@@ -54,7 +54,9 @@ def model_file() -> Path:
             path = Path(str(distribution.locate_file(entry)))
             if path.is_file():
                 return path
-    raise BadInput(f"{DISTRIBUTION} is installed but holds no .gguf file: reinstall it with {INSTALL}")
+    raise BadInput(
+        f"{DISTRIBUTION} is installed but holds no .gguf file: reinstall it with {INSTALL}"
+    )
 
 
 def build_app(model: Path, *, n_ctx: int, threads: int) -> Any:
@@ -69,14 +71,26 @@ def build_app(model: Path, *, n_ctx: int, threads: int) -> Any:
     except ImportError as error:
         raise BadInput(f"the local server is not installed ({error}): run {INSTALL}") from None
     settings = ModelSettings(
-        model=str(model), model_alias=MODEL_ID, n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads, verbose=False
+        model=str(model),
+        model_alias=MODEL_ID,
+        n_ctx=n_ctx,
+        n_threads=threads,
+        n_threads_batch=threads,
+        verbose=False,
     )
-    app = create_app(server_settings=ServerSettings(host="127.0.0.1", port=0), model_settings=[settings])
+    app = create_app(
+        server_settings=ServerSettings(host="127.0.0.1", port=0), model_settings=[settings]
+    )
 
     def listing() -> dict[str, Any]:
-        return {"object": "list", "data": [{"id": MODEL_ID, "object": "model", "owned_by": "me", "max_model_len": n_ctx}]}
+        return {
+            "object": "list",
+            "data": [{"id": MODEL_ID, "object": "model", "owned_by": "me", "max_model_len": n_ctx}],
+        }
 
-    app.router.routes.insert(0, APIRoute("/v1/models", listing, methods=["GET"]))  # matched before the app's own
+    app.router.routes.insert(
+        0, APIRoute("/v1/models", listing, methods=["GET"])
+    )  # matched before the app's own
     return app
 
 
@@ -94,10 +108,23 @@ def _announce_when_ready(server: Any, base_url: str) -> None:
 
 
 @click.command("serve-local")
-@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="0: a free port.")
-@click.option("--threads", type=click.IntRange(min=1), default=2, show_default=True, help="CPU threads of the model.")
-@click.option("--n-ctx", type=click.IntRange(min=256), default=2048, show_default=True,
-              help="Context length in tokens (the model was trained with 8192; longer prompts are slower).")
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="0: a free port."
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    default=2,
+    show_default=True,
+    help="CPU threads of the model.",
+)
+@click.option(
+    "--n-ctx",
+    type=click.IntRange(min=256),
+    default=2048,
+    show_default=True,
+    help="Context length in tokens (the model was trained with 8192; longer prompts are slower).",
+)
 def serve_local(port: int, threads: int, n_ctx: int) -> None:
     """Serve the small model of the local-model extra on 127.0.0.1 until Ctrl-C."""
     model = model_file()

@@ -44,7 +44,9 @@ class Checked:
     async def propose(self, context: LearnerContext) -> Proposal:
         proposal = await self._learner.propose(context)
         if not isinstance(proposal, Proposal):
-            raise BrokenLearner(f"the learner {self._factory}: propose returned {type(proposal).__name__}, not a cegis.Proposal")
+            raise BrokenLearner(
+                f"the learner {self._factory}: propose returned {type(proposal).__name__}, not a cegis.Proposal"
+            )
         return proposal
 
     def __getattr__(self, name: str) -> Any:

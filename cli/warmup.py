@@ -14,7 +14,6 @@ import time
 import click
 
 from cli.lazy import CONTEXT
-
 from experiments.warmup import warm
 
 
@@ -23,4 +22,6 @@ def warmup() -> None:
     """Compile every numba kernel now (once per install), so later runs start warm."""
     started = time.perf_counter()
     compiled = warm(lambda target: click.echo(f"  {target}"))
-    click.echo(f"kernels ready in {time.perf_counter() - started:.1f} s ({compiled:.1f} s of it compiling)")
+    click.echo(
+        f"kernels ready in {time.perf_counter() - started:.1f} s ({compiled:.1f} s of it compiling)"
+    )

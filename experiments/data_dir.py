@@ -6,4 +6,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-DEFAULT_DATA_DIR = Path(os.environ.get("REGEX_CEGIS_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
+DEFAULT_DATA_DIR = Path(
+    os.environ.get("REGEX_CEGIS_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
+)

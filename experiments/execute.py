@@ -20,15 +20,15 @@ from typing import Any
 import attrs
 
 from cegis.llm.acegis import HardeningCycle, harden
-from llm.protocol import ChatClient
-from cegis.registry import build
 from cegis.llm.setup import PreparedRun, prepare_llm_run
 from cegis.records import RecordLog, run_id, run_recorded
+from cegis.registry import build
 from cegis.state import EpochState
 from experiments.fingerprint import fingerprint
 from experiments.plan import Plan, arm_setting, loop_config
 from experiments.unit_file import UnitFile, read_unit_file
 from experiments.units import Unit
+from llm.protocol import ChatClient
 from oracle.exact import ExactTeacher
 
 JSON = dict[str, Any]
@@ -42,21 +42,29 @@ def run_symbolic_unit(unit: Unit, plan: Plan, run_dir: Path) -> JSON:
 async def _symbolic(unit: Unit, plan: Plan, run_dir: Path) -> JSON:
     config = loop_config(plan, unit.arm, unit.seed)
     task = unit.loop_task()
-    teacher = ExactTeacher.from_regex(task.target or "", task.dialect, universe=task.universe, config=config.teacher_config)
+    teacher = ExactTeacher.from_regex(
+        task.target or "", task.dialect, universe=task.universe, config=config.teacher_config
+    )
     await run_recorded(task, build(unit.arm.learner), teacher, config, _path(unit, plan, run_dir))
     return _closed(unit, run_dir)
 
 
-async def run_llm_unit(unit: Unit, plan: Plan, run_dir: Path, client: ChatClient, served_model: str | None = None) -> JSON:
+async def run_llm_unit(
+    unit: Unit, plan: Plan, run_dir: Path, client: ChatClient, served_model: str | None = None
+) -> JSON:
     """Run (or resume) a unit whose learner asks a model through ``client`` (which serves
     ``served_model``, when known: part of the unit's fingerprint), hardening after the loop when
     its setting says so."""
     setting = arm_setting(unit.arm)
     assert setting is not None
     config = loop_config(plan, unit.arm, unit.seed)
-    prepared = prepare_llm_run(setting, unit.loop_task(), config, client, description=unit.task.description or "")
+    prepared = prepare_llm_run(
+        setting, unit.loop_task(), config, client, description=unit.task.description or ""
+    )
     path = _path(unit, plan, run_dir, served_model)
-    state = await run_recorded(prepared.task, prepared.learner, prepared.teacher, prepared.config, path)
+    state = await run_recorded(
+        prepared.task, prepared.learner, prepared.teacher, prepared.config, path
+    )
     if setting.hardening_cycles > 0 and read_unit_file(path).finished(hardening=True) is None:
         RecordLog(path).append(await _hardening(state, prepared, setting.hardening_cycles))
     return _closed(unit, run_dir)
@@ -69,8 +77,14 @@ async def _hardening(state: EpochState, prepared: PreparedRun, cycles: int) -> J
     assert suite is not None  # a hardening setting prompts with a description, so it has a suite
     run = run_id(prepared.task, prepared.config, prepared.learner.name)
     hypothesis = state.hypothesis
-    before = None if hypothesis is None else await asyncio.to_thread(suite.evaluate, hypothesis, probe=True)
-    after, done = await harden(state, prepared.learner, suite, prepared.teacher, prepared.config, cycles=cycles)
+    before = (
+        None
+        if hypothesis is None
+        else await asyncio.to_thread(suite.evaluate, hypothesis, probe=True)
+    )
+    after, done = await harden(
+        state, prepared.learner, suite, prepared.teacher, prepared.config, cycles=cycles
+    )
     spent = after.cost.learner
     return {
         "type": "hardening",
@@ -99,7 +113,9 @@ def _path(unit: Unit, plan: Plan, run_dir: Path, served_model: str | None = None
     path.parent.mkdir(parents=True, exist_ok=True)
     log = RecordLog(path)
     if not path.exists() or path.stat().st_size == 0:
-        log.append({"type": "unit", "unit": unit.key, "fingerprint": fingerprint(unit, plan, served_model)})
+        log.append(
+            {"type": "unit", "unit": unit.key, "fingerprint": fingerprint(unit, plan, served_model)}
+        )
     return path
 
 
@@ -122,4 +138,3 @@ def unit_result(unit: Unit, run_dir: Path, records: UnitFile | None = None) -> J
         for key in ("prompt_tokens", "completion_tokens"):
             totals[key] = int(totals.get(key, 0)) + int(records.hardening["tokens"].get(key, 0))
     return unit.manifest_json() | {"outcome": closing["outcome"], "totals": totals}
-

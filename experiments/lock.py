@@ -28,6 +28,7 @@ PID = "runner.pid"
 def run_directory_lock(run_dir: Path) -> Iterator[None]:
     """Hold ``run_dir``'s lock for the ``with`` block; raises :class:`RunDirectoryBusy` when another
     runner holds it."""
+
     def busy() -> str:
         try:
             holder = f"pid {int((run_dir / PID).read_text(encoding='ascii'))}"

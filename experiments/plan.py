@@ -44,8 +44,8 @@ from typing import Any, Literal, cast, get_args
 import attrs
 
 from cegis.config import Budgets, LoopConfig
-from cegis.registry import UnknownLearner, spec
 from cegis.llm.settings import SETTINGS, LLMSetting
+from cegis.registry import UnknownLearner, spec
 from llm.chat import ReasoningEffort
 from llm.config import normalize_base_url
 from llm.errors import ConfigError
@@ -98,7 +98,9 @@ class ArmSpec:
     model: str | None = None  # llm arms: the model asked (default: the server's, or /v1/models)
     reasoning_effort: ReasoningEffort | None = None  # llm arms: overrides the setting's
     max_completion_tokens: int | None = None  # llm arms: overrides the setting's
-    datasets: tuple[str, ...] | None = None  # the datasets (by name) the arm runs on; None: every one
+    datasets: tuple[str, ...] | None = (
+        None  # the datasets (by name) the arm runs on; None: every one
+    )
 
     @property
     def is_llm(self) -> bool:
@@ -198,18 +200,33 @@ def load_plan(path: Path) -> Plan:
 
 def plan_from_data(data: Mapping[str, Any], *, default_name: str = "experiment") -> Plan:
     """The experiment described by parsed TOML ``data``; every field's type and range is checked."""
-    known = {"name", "description", "seeds", "teacher_profile", "datasets", "arms", "servers", "concurrency", "token_budget", "price"}
+    known = {
+        "name",
+        "description",
+        "seeds",
+        "teacher_profile",
+        "datasets",
+        "arms",
+        "servers",
+        "concurrency",
+        "token_budget",
+        "price",
+    }
     _no_unknown(data, known, "the experiment")
     datasets = tuple(_dataset(d, i) for i, d in enumerate(_tables(data, "datasets")))
     arms = tuple(_arm(a, i) for i, a in enumerate(_tables(data, "arms")))
     for field, items in (("dataset", [d.name for d in datasets]), ("arm", [a.name for a in arms])):
         normalized = [name.casefold() for name in items]
         if len(set(normalized)) != len(normalized):
-            raise PlanError(f"two {field}s share a name (names are compared ignoring case); give each a distinct name")
+            raise PlanError(
+                f"two {field}s share a name (names are compared ignoring case); give each a distinct name"
+            )
     for arm in arms:
         unknown = set(arm.datasets or ()) - {d.name for d in datasets}
         if unknown:
-            raise PlanError(f"arm {arm.name!r}: datasets {sorted(unknown)} are not datasets of the experiment")
+            raise PlanError(
+                f"arm {arm.name!r}: datasets {sorted(unknown)} are not datasets of the experiment"
+            )
     servers = tuple(_server(s, i) for i, s in enumerate(_tables(data, "servers", required=False)))
     profile = data.get("teacher_profile", "improved")
     if profile not in PROFILES:
@@ -266,9 +283,13 @@ def _seeds(value: object) -> tuple[int, ...]:
     if (
         not isinstance(value, list)
         or not 1 <= len(value) <= MAX_SEEDS
-        or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= MAX_SEED for s in value)
+        or not all(
+            isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= MAX_SEED for s in value
+        )
     ):
-        raise PlanError(f"seeds must be a count or a list of 1 to {MAX_SEEDS} integers in 0..{MAX_SEED}, not {value!r}")
+        raise PlanError(
+            f"seeds must be a count or a list of 1 to {MAX_SEEDS} integers in 0..{MAX_SEED}, not {value!r}"
+        )
     if len(set(value)) != len(value):
         raise PlanError(f"seeds lists a seed twice: {value!r}")
     return tuple(value)
@@ -278,11 +299,15 @@ def _price(table: object) -> dict[str, float] | None:
     if table is None:
         return None
     if not isinstance(table, dict):
-        raise PlanError("price must be a table: [price] prompt = ..., cached_prompt = ..., completion = ... (USD per million tokens)")
+        raise PlanError(
+            "price must be a table: [price] prompt = ..., cached_prompt = ..., completion = ... (USD per million tokens)"
+        )
     _no_unknown(table, {"prompt", "cached_prompt", "completion"}, "[price]")
     for key, value in table.items():
         if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-            raise PlanError(f"[price] {key} must be a number >= 0 (USD per million tokens), got {value!r}")
+            raise PlanError(
+                f"[price] {key} must be a number >= 0 (USD per million tokens), got {value!r}"
+            )
     return {key: float(value) for key, value in table.items()}
 
 
@@ -298,15 +323,30 @@ def _tables(data: Mapping[str, Any], key: str, *, required: bool = True) -> list
 def _no_unknown(table: Mapping[str, Any], known: set[str], where: str) -> None:
     unknown = sorted(set(table) - known)
     if unknown:
-        raise PlanError(f"{where} has unknown field(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+        raise PlanError(
+            f"{where} has unknown field(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+        )
 
 
-def _int(table: Mapping[str, Any], key: str, field: str, default: int | None, *, low: int = 1, high: int | None = None) -> Any:
+def _int(
+    table: Mapping[str, Any],
+    key: str,
+    field: str,
+    default: int | None,
+    *,
+    low: int = 1,
+    high: int | None = None,
+) -> Any:
     """``table[key]`` as an integer in ``low..high`` (``default`` when absent)."""
     value = table.get(key)
     if value is None:
         return default
-    if not isinstance(value, int) or isinstance(value, bool) or value < low or (high is not None and value > high):
+    if (
+        not isinstance(value, int)
+        or isinstance(value, bool)
+        or value < low
+        or (high is not None and value > high)
+    ):
         span = f"{low}..{high}" if high is not None else f"at least {low}"
         raise PlanError(f"{field} must be an integer {span}, not {value!r}")
     return value
@@ -351,7 +391,7 @@ def _dataset(table: Mapping[str, Any], index: int) -> DatasetSpec:
     if kind not in get_args(DatasetKind):
         raise PlanError(f"{where}: kind {kind!r} is not one of {', '.join(get_args(DatasetKind))}")
     if kind == "paper-list" and table.get("list") not in ("simplyrx", "extrx"):
-        raise PlanError(f"{where}: a paper-list dataset needs list = \"simplyrx\" or \"extrx\"")
+        raise PlanError(f'{where}: a paper-list dataset needs list = "simplyrx" or "extrx"')
     if kind != "paper-list" and table.get("list") is not None:
         raise PlanError(f"{where}: list applies to paper-list datasets only")
     depths = table.get("star_depths")
@@ -360,7 +400,9 @@ def _dataset(table: Mapping[str, Any], index: int) -> DatasetSpec:
         or not all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d <= 100 for d in depths)
         or len(set(depths)) != len(depths)
     ):
-        raise PlanError(f"{where}: star_depths must be a list of distinct integers 0..100, not {depths!r}")
+        raise PlanError(
+            f"{where}: star_depths must be a list of distinct integers 0..100, not {depths!r}"
+        )
     default = kind if kind != "paper-list" else str(table["list"])
     path = _str(table, "path", f"{where}: path", None)
     return DatasetSpec(
@@ -382,14 +424,18 @@ def _arm(table: Mapping[str, Any], index: int) -> ArmSpec:
     _no_unknown(table, {f.name for f in attrs.fields(ArmSpec)}, where)
     learner = table.get("learner")
     if not isinstance(learner, str):
-        raise PlanError(f"{where}: learner must be a string: 'llm', a registered learner or package.module:factory")
+        raise PlanError(
+            f"{where}: learner must be a string: 'llm', a registered learner or package.module:factory"
+        )
     if learner != LLM:
         try:
             spec(learner)
         except UnknownLearner as error:
             raise PlanError(f"{where}: {error} (or 'llm', a model)") from None
         except Exception as error:  # noqa: BLE001 - a user's factory may raise anything
-            raise PlanError(f"{where}: the factory {learner} failed: {type(error).__name__}: {error}") from None
+            raise PlanError(
+                f"{where}: the factory {learner} failed: {type(error).__name__}: {error}"
+            ) from None
     setting = table.get("setting")
     if learner == LLM and setting not in SETTINGS:
         raise PlanError(f"{where}: an llm arm needs setting = one of {', '.join(SETTINGS)}")
@@ -400,13 +446,22 @@ def _arm(table: Mapping[str, Any], index: int) -> ArmSpec:
     if table.get("profile") not in (None, *PROFILES):
         raise PlanError(f"{where}: profile must be one of {', '.join(PROFILES)}")
     if table.get("reasoning_effort") not in (None, *get_args(ReasoningEffort)):
-        raise PlanError(f"{where}: reasoning_effort must be one of {', '.join(get_args(ReasoningEffort))}")
-    if learner != LLM and any(table.get(f) is not None for f in ("model", "reasoning_effort", "max_completion_tokens")):
-        raise PlanError(f"{where}: model, reasoning_effort and max_completion_tokens apply to llm arms only")
+        raise PlanError(
+            f"{where}: reasoning_effort must be one of {', '.join(get_args(ReasoningEffort))}"
+        )
+    if learner != LLM and any(
+        table.get(f) is not None for f in ("model", "reasoning_effort", "max_completion_tokens")
+    ):
+        raise PlanError(
+            f"{where}: model, reasoning_effort and max_completion_tokens apply to llm arms only"
+        )
     if table.get("mode") is not None and not isinstance(table["mode"], str):
         raise PlanError(f"{where}: mode must be a string, not {table['mode']!r}")
     arm = ArmSpec(
-        name=safe_name(table.get("name", setting if learner == LLM else learner.rpartition(":")[2]), f"{where}: name"),
+        name=safe_name(
+            table.get("name", setting if learner == LLM else learner.rpartition(":")[2]),
+            f"{where}: name",
+        ),
         learner=learner,
         setting=setting,
         protocol=table.get("protocol", "paper"),
@@ -417,7 +472,9 @@ def _arm(table: Mapping[str, Any], index: int) -> ArmSpec:
         profile=table.get("profile"),
         model=_str(table, "model", f"{where}: model", None),
         reasoning_effort=table.get("reasoning_effort"),
-        max_completion_tokens=_int(table, "max_completion_tokens", f"{where}: max_completion_tokens", None, high=10_000_000),
+        max_completion_tokens=_int(
+            table, "max_completion_tokens", f"{where}: max_completion_tokens", None, high=10_000_000
+        ),
         datasets=_names(table, "datasets", f"{where}: datasets"),
     )
     try:  # the teacher validates mode and the rest at construction

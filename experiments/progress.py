@@ -108,7 +108,14 @@ class Progress:
         self.out.flush()
 
 
-def reporting(results: Iterable[T], total: int, *, noun: str, succeeded: Callable[[T], bool], out: TextIO | None = None) -> Iterator[T]:
+def reporting(
+    results: Iterable[T],
+    total: int,
+    *,
+    noun: str,
+    succeeded: Callable[[T], bool],
+    out: TextIO | None = None,
+) -> Iterator[T]:
     """``results`` as they come, the progress line drawn at the start, after each and at the end."""
     track = Progress(total, out=sys.stderr if out is None else out, noun=noun, show_tokens=False)
     track.show()

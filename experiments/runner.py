@@ -54,7 +54,6 @@ from experiments.units import MANIFEST, Unit, available_datasets, units, write_m
 from llm.calllog import CallLog
 from llm.errors import CallLogError
 from llm.protocol import ChatClient
-from llm.servers import ServerPool
 
 ERRORS = "errors.jsonl"
 CALL_LOG = "calls.sqlite3"
@@ -75,7 +74,9 @@ class RunSummary:
     tokens: int
     stopped: str | None = None  # why units were left unstarted (e.g. the token budget), if any
     skipped_datasets: tuple[str, ...] = ()  # optional datasets whose files are absent
-    interrupted: tuple[str, ...] = ()  # units a failing server or a dead worker left unfinished (resumable)
+    interrupted: tuple[
+        str, ...
+    ] = ()  # units a failing server or a dead worker left unfinished (resumable)
 
 
 def _tokens(totals: dict[str, Any]) -> int:
@@ -100,7 +101,11 @@ async def run_experiment(
 
 
 async def _run_locked(
-    plan: Plan, run_dir: Path, servers: tuple[ServerSpec, ...] | None, progress: Progress | None, restart: bool
+    plan: Plan,
+    run_dir: Path,
+    servers: tuple[ServerSpec, ...] | None,
+    progress: Progress | None,
+    restart: bool,
 ) -> RunSummary:
     if restart:
         _delete_results(run_dir)
@@ -111,7 +116,9 @@ async def _run_locked(
     refuse_damage([damage for records in files.values() for damage in records.damage])
     _check_fingerprints(plan, run_dir, all_units, files)
     write_manifest(run_dir, all_units)
-    (run_dir / "plan.json").write_text(json.dumps(attrs.asdict(plan), default=str, indent=2), encoding="utf-8")
+    (run_dir / "plan.json").write_text(
+        json.dumps(attrs.asdict(plan), default=str, indent=2), encoding="utf-8"
+    )
     track = progress or Progress(len(all_units))
     pending: list[Unit] = []
     before = [0, 0, 0]
@@ -132,18 +139,29 @@ async def _run_locked(
     served: dict[str | None, str | None] = {}
     if model:
         served = await _check_servers(plan, servers, model, run_dir, track)
-        _check_fingerprints(plan, run_dir, all_units, files, served)  # now with the models the servers serve
+        _check_fingerprints(
+            plan, run_dir, all_units, files, served
+        )  # now with the models the servers serve
     orphaned = await _run_symbolic(symbolic, plan, run_dir, track)
     if orphaned:
         stopped = f"a worker process died ({len(orphaned)} units left unfinished); run the same command to continue"
     if model:
-        stopped_llm, interrupted = await _run_llm(model, plan, run_dir, model_servers(plan, servers), served, track)
+        stopped_llm, interrupted = await _run_llm(
+            model, plan, run_dir, model_servers(plan, servers), served, track
+        )
         stopped = stopped or stopped_llm
     interrupted = orphaned + interrupted
     track.show(final=True)
     return RunSummary(
-        len(all_units), before[0], track.done - before[0], track.succeeded, track.errors, track.tokens, stopped,
-        tuple(skipped), interrupted,
+        len(all_units),
+        before[0],
+        track.done - before[0],
+        track.succeeded,
+        track.errors,
+        track.tokens,
+        stopped,
+        tuple(skipped),
+        interrupted,
     )
 
 
@@ -157,7 +175,11 @@ def _delete_results(run_dir: Path) -> None:
 
 
 def _check_fingerprints(
-    plan: Plan, run_dir: Path, all_units: list[Unit], files: dict[str, UnitFile], served: dict[str | None, str | None] | None = None
+    plan: Plan,
+    run_dir: Path,
+    all_units: list[Unit],
+    files: dict[str, UnitFile],
+    served: dict[str | None, str | None] | None = None,
 ) -> None:
     """Refuse records written under another configuration, naming the fields that differ; ``served``:
     the model the servers serve for each arm's model, once they were asked."""
@@ -169,27 +191,41 @@ def _check_fingerprints(
             continue  # nothing recorded yet (or only a torn first line)
         recorded = {} if records.header is None else records.header["fingerprint"]
         expected = fingerprint(unit, plan, _served(unit, served))
-        found = differences(recorded, expected) if recorded else ["fingerprint: absent (records of an older version)"]
+        found = (
+            differences(recorded, expected)
+            if recorded
+            else ["fingerprint: absent (records of an older version)"]
+        )
         units_changed += bool(found)
         changed.update(found)
     if not changed:
         return
-    lines = [f"  {field} ({count} unit{'s' * (count != 1)})" for field, count in changed.most_common(12)]
+    lines = [
+        f"  {field} ({count} unit{'s' * (count != 1)})" for field, count in changed.most_common(12)
+    ]
     more = len(changed) - len(lines)
     raise ConfigurationChanged(
         f"{run_dir} holds results of another configuration ({units_changed} of {len(all_units)} units differ"
-        " from the plan; recorded → planned):\n" + "\n".join(lines) + (f"\n  ... and {more} more" if more else "")
+        " from the plan; recorded → planned):\n"
+        + "\n".join(lines)
+        + (f"\n  ... and {more} more" if more else "")
         + "\nRun into another directory with --out DIR, or pass --restart to delete these results and start over."
     )
 
 
 def _log_error(run_dir: Path, unit: Unit, error: BaseException) -> None:
-    entry = {"unit": unit.key, "error": f"{type(error).__name__}: {error}", "traceback": traceback.format_exception(error)}
+    entry = {
+        "unit": unit.key,
+        "error": f"{type(error).__name__}: {error}",
+        "traceback": traceback.format_exception(error),
+    }
     with (run_dir / ERRORS).open("a", encoding="utf-8") as out:
         out.write(json.dumps(entry) + "\n")
 
 
-async def _guarded(unit: Unit, run_dir: Path, track: Progress, work: Awaitable[dict[str, Any]]) -> None:
+async def _guarded(
+    unit: Unit, run_dir: Path, track: Progress, work: Awaitable[dict[str, Any]]
+) -> None:
     """Await one unit's work, counting its outcome; an exception is logged, never raised, but for
     a failing server's (the unit stays unfinished)."""
     try:
@@ -203,7 +239,9 @@ async def _guarded(unit: Unit, run_dir: Path, track: Progress, work: Awaitable[d
     track.unit_finished(result["outcome"] in ACCEPTED, _tokens(result["totals"]))
 
 
-async def _run_symbolic(pending: list[Unit], plan: Plan, run_dir: Path, track: Progress) -> tuple[str, ...]:
+async def _run_symbolic(
+    pending: list[Unit], plan: Plan, run_dir: Path, track: Progress
+) -> tuple[str, ...]:
     """Run the symbolic units; returns those a dying worker process left unfinished. A worker that
     dies (``os._exit`` in a user's learner, the OOM killer) breaks the whole pool, and which unit
     killed it is unknown: every unit not yet finished stays unfinished and resumable, never an error."""
@@ -211,14 +249,21 @@ async def _run_symbolic(pending: list[Unit], plan: Plan, run_dir: Path, track: P
         return ()
     if plan.concurrency == 1:  # no worker process to spawn: run them here, one after another
         for unit in pending:
-            await _guarded(unit, run_dir, track, asyncio.to_thread(run_symbolic_unit, unit, plan, run_dir))
+            await _guarded(
+                unit, run_dir, track, asyncio.to_thread(run_symbolic_unit, unit, plan, run_dir)
+            )
         return ()
     loop = asyncio.get_running_loop()
     orphaned: list[str] = []
 
     async def one(unit: Unit, pool: ProcessPoolExecutor) -> None:
         try:
-            await _guarded(unit, run_dir, track, loop.run_in_executor(pool, run_symbolic_unit, unit, plan, run_dir))
+            await _guarded(
+                unit,
+                run_dir,
+                track,
+                loop.run_in_executor(pool, run_symbolic_unit, unit, plan, run_dir),
+            )
         except BrokenProcessPool:
             track.unit_interrupted()
             orphaned.append(unit.key)
@@ -233,7 +278,10 @@ def worker_pool(workers: int, compiling: EventType | None = None) -> ProcessPool
     processes that exit when the runner dies, however it dies; they set ``compiling`` (from
     :func:`compiles_announced`) when they start compiling kernels instead of saying so themselves."""
     return ProcessPoolExecutor(
-        max_workers=workers, mp_context=_SPAWN, initializer=_start_worker, initargs=(os.getpid(), compiling)
+        max_workers=workers,
+        mp_context=_SPAWN,
+        initializer=_start_worker,
+        initargs=(os.getpid(), compiling),
     )
 
 
@@ -283,7 +331,11 @@ def _served(unit: Unit, served: dict[str | None, str | None] | None) -> str | No
 
 
 async def _check_servers(
-    plan: Plan, servers: tuple[ServerSpec, ...] | None, pending: list[Unit], run_dir: Path, track: Progress
+    plan: Plan,
+    servers: tuple[ServerSpec, ...] | None,
+    pending: list[Unit],
+    run_dir: Path,
+    track: Progress,
 ) -> dict[str | None, str | None]:
     """Refuse to start when a server the pending units ask cannot be used, unless the run directory
     already holds a call log with recorded calls: a resumed run is then served from it, and any
@@ -296,7 +348,9 @@ async def _check_servers(
     except ServerUnusable as error:
         if not _recorded_calls(run_dir / CALL_LOG):
             raise
-        track.note(f"{error}; resuming from the call log (units that need a new call stay unfinished)")
+        track.note(
+            f"{error}; resuming from the call log (units that need a new call stay unfinished)"
+        )
         return {}
 
 
@@ -341,27 +395,44 @@ async def _run_llm(
         async def one(unit: Unit) -> None:
             async with slots:
                 if plan.token_budget is not None and track.tokens >= plan.token_budget:
-                    stopped.append(f"token budget of {plan.token_budget:,} spent; run the same command to continue")
+                    stopped.append(
+                        f"token budget of {plan.token_budget:,} spent; run the same command to continue"
+                    )
                     return
                 if interrupted:
                     return
                 try:
-                    await _guarded(unit, run_dir, track, _asking(unit, plan, run_dir, pool_for, served.get(unit.arm.model)))
+                    await _guarded(
+                        unit,
+                        run_dir,
+                        track,
+                        _asking(unit, plan, run_dir, pool_for, served.get(unit.arm.model)),
+                    )
                 except ServerFailed as error:
                     track.unit_interrupted()
                     interrupted.append(unit.key)
-                    stopped.append(f"a model server failed mid-run ({error}); run the same command to continue")
+                    stopped.append(
+                        f"a model server failed mid-run ({error}); run the same command to continue"
+                    )
 
         await asyncio.gather(*(one(u) for u in pending))
     return (stopped[0] if stopped else None), tuple(interrupted)
 
 
 async def _asking(
-    unit: Unit, plan: Plan, run_dir: Path, pool_for: Callable[[str | None], Awaitable[ChatClient]], served_model: str | None
+    unit: Unit,
+    plan: Plan,
+    run_dir: Path,
+    pool_for: Callable[[str | None], Awaitable[ChatClient]],
+    served_model: str | None,
 ) -> dict[str, Any]:
     return await run_llm_unit(unit, plan, run_dir, await pool_for(unit.arm.model), served_model)
 
 
 def model_servers(plan: Plan, servers: tuple[ServerSpec, ...] | None) -> tuple[ServerSpec, ...]:
     """The servers LLM units ask: the given ones, else the plan's, else ``$OPENAI_BASE_URL`` or the default."""
-    return servers or plan.servers or (ServerSpec(os.environ.get("OPENAI_BASE_URL", "http://localhost:8000/v1")),)
+    return (
+        servers
+        or plan.servers
+        or (ServerSpec(os.environ.get("OPENAI_BASE_URL", "http://localhost:8000/v1")),)
+    )

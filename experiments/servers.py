@@ -54,7 +54,11 @@ class Watched:
     client: ChatClient
 
     async def complete(
-        self, messages: Sequence[Message], params: SamplingParams = SamplingParams(), *, sample_index: int = 0
+        self,
+        messages: Sequence[Message],
+        params: SamplingParams = SamplingParams(),
+        *,
+        sample_index: int = 0,
     ) -> Result:
         """The client's answer; raises :class:`ServerFailed` when it blames the infrastructure."""
         result = await self.client.complete(messages, params, sample_index=sample_index)
@@ -67,14 +71,18 @@ def serving(servers: tuple[ServerSpec, ...], model: str | None) -> list[ServerSp
     """The servers that serve ``model`` (those naming no model serve every model)."""
     found = [s for s in servers if model is None or s.model in (None, model)]
     if not found:
-        raise ServerUnusable(f"no server serves model {model!r}; add a [[servers]] table with model = {model!r}")
+        raise ServerUnusable(
+            f"no server serves model {model!r}; add a [[servers]] table with model = {model!r}"
+        )
     return found
 
 
 def client_config(spec: ServerSpec, model: str | None) -> ClientConfig:
     """The client settings for ``spec`` asking ``model`` (the key read from ``spec.api_key_env``)."""
     try:
-        config = ClientConfig.resolve(spec.base_url, os.environ.get(spec.api_key_env), model=model or spec.model)
+        config = ClientConfig.resolve(
+            spec.base_url, os.environ.get(spec.api_key_env), model=model or spec.model
+        )
         return attrs.evolve(
             config,
             connect_timeout=spec.connect_timeout,
@@ -87,7 +95,10 @@ def client_config(spec: ServerSpec, model: str | None) -> ClientConfig:
 
 
 async def check_servers(
-    servers: tuple[ServerSpec, ...], models: Sequence[str | None], *, seconds: float = PREFLIGHT_SECONDS
+    servers: tuple[ServerSpec, ...],
+    models: Sequence[str | None],
+    *,
+    seconds: float = PREFLIGHT_SECONDS,
 ) -> dict[str | None, str | None]:
     """Raise :class:`ServerUnusable` unless every server asked for one of ``models`` lists it (or,
     for a model left unnamed, serves exactly one), each check bounded by ``seconds``. Returns, for
@@ -100,7 +111,9 @@ async def check_servers(
     for (spec, model), listed in zip(checks, found):
         known = served.get(model)
         if listed is not None and known is not None and listed != known:
-            raise ServerUnusable(f"the servers serve different models for {model or 'the unnamed model'}: {known!r} and {listed!r} ({spec.base_url})")
+            raise ServerUnusable(
+                f"the servers serve different models for {model or 'the unnamed model'}: {known!r} and {listed!r} ({spec.base_url})"
+            )
         served[model] = known or listed
     return served
 
@@ -113,21 +126,34 @@ async def check_server(config: ClientConfig, *, seconds: float = PREFLIGHT_SECON
     """Raise :class:`ServerUnusable` unless the server of ``config`` takes its key and lists its
     model (or, with no model configured, exactly one); returns that model's id, or None for a server
     without a model list (it passes: the configured model is tried at the first call)."""
-    no_retry_when_refused = attrs.evolve(config.retry, retry_refused=False)  # nothing listens: say so at once
+    no_retry_when_refused = attrs.evolve(
+        config.retry, retry_refused=False
+    )  # nothing listens: say so at once
     transport = Transport(
         attrs.evolve(config, call_deadline=seconds, retry=no_retry_when_refused), sleep=asyncio.sleep, clock=time.monotonic, wall_clock=time.time,
         rng=np.random.default_rng(),
     )  # fmt: skip
     transport.open()
     try:
-        exchange = await transport.exchange("GET", "/models", lambda _: None, parse_models, time.monotonic() + seconds)
+        exchange = await transport.exchange(
+            "GET", "/models", lambda _: None, parse_models, time.monotonic() + seconds
+        )
     finally:
         await transport.close()
     listed = exchange.value
     if isinstance(listed, Failed):
-        if config.model is None or listed.reason not in ("not_found", "http_error", "malformed_response", "bad_request"):
-            raise ServerUnusable(f"server {config.base_url} cannot be used: {listed.reason}: {listed.message}")
-        return None  # no model list to check against: the configured model is tried at the first call
+        if config.model is None or listed.reason not in (
+            "not_found",
+            "http_error",
+            "malformed_response",
+            "bad_request",
+        ):
+            raise ServerUnusable(
+                f"server {config.base_url} cannot be used: {listed.reason}: {listed.message}"
+            )
+        return (
+            None  # no model list to check against: the configured model is tried at the first call
+        )
     try:
         return choose_model(config.model, listed).id
     except ModelDiscoveryError as error:
@@ -135,7 +161,9 @@ async def check_server(config: ClientConfig, *, seconds: float = PREFLIGHT_SECON
 
 
 @contextlib.asynccontextmanager
-async def server_pools(servers: tuple[ServerSpec, ...], log_path: Path) -> AsyncIterator[Callable[[str | None], Awaitable[ChatClient]]]:
+async def server_pools(
+    servers: tuple[ServerSpec, ...], log_path: Path
+) -> AsyncIterator[Callable[[str | None], Awaitable[ChatClient]]]:
     """One watched server pool per model named by the arms, built on first use, sharing one call
     log (``log_path``, in ``record`` mode, so a resumed experiment pays for no call twice)."""
     pools: dict[str | None, ChatClient] = {}
@@ -144,7 +172,9 @@ async def server_pools(servers: tuple[ServerSpec, ...], log_path: Path) -> Async
             log = CallLog(log_path)
         except CallLogError as error:
             raise ExperimentError(str(error)) from None
-        stack.callback(log.close)  # callbacks run last-in first-out: the log closes after the clients
+        stack.callback(
+            log.close
+        )  # callbacks run last-in first-out: the log closes after the clients
         building = asyncio.Lock()  # units start together; the first builds each model's pool
 
         async def pool_for(model: str | None) -> ChatClient:
@@ -152,9 +182,13 @@ async def server_pools(servers: tuple[ServerSpec, ...], log_path: Path) -> Async
                 if model not in pools:
                     members = []
                     for spec in serving(servers, model):
-                        client = await stack.enter_async_context(LLMClient(client_config(spec, model), log=log, mode="record"))
+                        client = await stack.enter_async_context(
+                            LLMClient(client_config(spec, model), log=log, mode="record")
+                        )
                         members.append((spec.base_url, client, spec.concurrency))
-                    deadline = max(spec.call_timeout for spec in serving(servers, model))  # over every server and round
+                    deadline = max(
+                        spec.call_timeout for spec in serving(servers, model)
+                    )  # over every server and round
                     pools[model] = Watched(ServerPool(members, deadline=deadline))
                 return pools[model]
 

@@ -82,7 +82,12 @@ def read_unit_file(path: Path) -> UnitFile:
         else:
             found[record["type"]] = record
     return UnitFile(
-        found.get("header"), tuple(found["epochs"]), found.get("run"), found.get("hardening"), tuple(damage), torn
+        found.get("header"),
+        tuple(found["epochs"]),
+        found.get("run"),
+        found.get("hardening"),
+        tuple(damage),
+        torn,
     )
 
 
@@ -94,7 +99,9 @@ def _record(raw: bytes) -> tuple[JSON, str | None]:
     try:
         record = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as error:
-        return {}, f"not a JSON record ({error})" if isinstance(error, json.JSONDecodeError) else "JSON nested too deep"
+        return {}, f"not a JSON record ({error})" if isinstance(
+            error, json.JSONDecodeError
+        ) else "JSON nested too deep"
     if not isinstance(record, dict):
         return {}, "not a JSON object"
     fields = _FIELDS.get(str(record.get("type")))
@@ -106,7 +113,9 @@ def _record(raw: bytes) -> tuple[JSON, str | None]:
     return record, None
 
 
-def refuse_damage(damage: list[Damage], *, hint: str = "repair or delete those files (a deleted unit runs again)") -> None:
+def refuse_damage(
+    damage: list[Damage], *, hint: str = "repair or delete those files (a deleted unit runs again)"
+) -> None:
     """Raise :class:`DamagedRecords` listing ``damage`` (the first ten lines), if any."""
     if not damage:
         return

@@ -23,8 +23,8 @@ from cegis.state import Task as LoopTask
 from experiments.data_dir import DEFAULT_DATA_DIR
 from experiments.datasets import (
     KB13_DIR,
-    DatasetNotFound,
     NL_RX_TURK_DIR,
+    DatasetNotFound,
     SimpleGrid,
     Task,
     generate_simple,
@@ -132,7 +132,9 @@ def available_datasets(plan: Plan) -> tuple[tuple[DatasetSpec, tuple[Task, ...]]
     return tuple(found)
 
 
-def units(plan: Plan, datasets: tuple[tuple[DatasetSpec, tuple[Task, ...]], ...] | None = None) -> Iterator[Unit]:
+def units(
+    plan: Plan, datasets: tuple[tuple[DatasetSpec, tuple[Task, ...]], ...] | None = None
+) -> Iterator[Unit]:
     """Every unit of ``plan``: dataset by dataset, task by task, then arms, then seeds."""
     for spec, tasks in available_datasets(plan) if datasets is None else datasets:
         arms = [arm for arm in plan.arms if arm.datasets is None or spec.name in arm.datasets]
@@ -145,5 +147,7 @@ def units(plan: Plan, datasets: tuple[tuple[DatasetSpec, tuple[Task, ...]], ...]
 def write_manifest(run_dir: Path, all_units: list[Unit]) -> None:
     """Write ``units.jsonl`` afresh (it is derived from the plan, so rewriting it loses nothing)."""
     run_dir.mkdir(parents=True, exist_ok=True)
-    lines = "".join(json.dumps(unit.manifest_json(), ensure_ascii=False) + "\n" for unit in all_units)
+    lines = "".join(
+        json.dumps(unit.manifest_json(), ensure_ascii=False) + "\n" for unit in all_units
+    )
     (run_dir / MANIFEST).write_text(lines, encoding="utf-8")

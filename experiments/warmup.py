@@ -43,7 +43,10 @@ def warm(done: Callable[[str], object] = lambda target: None) -> float:
         for target, dialect in _TARGETS:
             for learner in ("symbolic", "edsm", "rpni"):
                 for clustered in (True, False):
-                    config = LoopConfig(teacher=TeacherConfig(batch=50, clustered=clustered), budgets=Budgets(epochs=2))
+                    config = LoopConfig(
+                        teacher=TeacherConfig(batch=50, clustered=clustered),
+                        budgets=Budgets(epochs=2),
+                    )
                     task, teacher = exact_setting(target, dialect, config)  # type: ignore[arg-type]
                     asyncio.run(run(task, build(learner), teacher, config))
             done(f"{target} ({dialect})")

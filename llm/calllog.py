@@ -108,7 +108,10 @@ class CallLog:
         return self
 
     def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
     ) -> None:
         self.close()
 
@@ -125,7 +128,10 @@ class CallLog:
         """Note that ``request`` is about to be sent; the number to pass to :meth:`append` (or
         :meth:`unsent`) when it ends."""
         with self._guard:
-            cursor = self._db.execute("INSERT INTO sent (key, model, sent_at) VALUES (?, ?, ?)", (request.key(), request.model, sent_at))
+            cursor = self._db.execute(
+                "INSERT INTO sent (key, model, sent_at) VALUES (?, ?, ?)",
+                (request.key(), request.model, sent_at),
+            )
         return int(cursor.lastrowid or 0)
 
     def unsent(self, sent: int) -> None:
@@ -139,7 +145,15 @@ class CallLog:
             (count,) = self._db.execute("SELECT COUNT(*) FROM sent WHERE answered = 0").fetchone()
         return int(count)
 
-    def append(self, request: Request, body: dict[str, Any], result: Result, created_at: float, *, sent: int | None = None) -> None:
+    def append(
+        self,
+        request: Request,
+        body: dict[str, Any],
+        result: Result,
+        created_at: float,
+        *,
+        sent: int | None = None,
+    ) -> None:
         """Log one call: the body sent for ``request`` and its result, committed at once, together
         with the answer to its :meth:`sending` note ``sent``."""
         usage = getattr(result, "usage", None)
@@ -177,11 +191,13 @@ class CallLog:
         """The logged result for ``key`` (see the module doc for which one), or ``None``."""
         with self._guard:
             row = self._db.execute(
-                "SELECT result FROM calls WHERE key = ? AND kind != 'failed' ORDER BY id LIMIT 1", (key,)
+                "SELECT result FROM calls WHERE key = ? AND kind != 'failed' ORDER BY id LIMIT 1",
+                (key,),
             ).fetchone()
             if row is None and accept_failed:
                 row = self._db.execute(
-                    "SELECT result FROM calls WHERE key = ? AND kind = 'failed' ORDER BY id DESC LIMIT 1", (key,)
+                    "SELECT result FROM calls WHERE key = ? AND kind = 'failed' ORDER BY id DESC LIMIT 1",
+                    (key,),
                 ).fetchone()
             return None if row is None else result_from_data(json.loads(row[0]))
 
@@ -203,12 +219,14 @@ class CallLog:
         """Calls, outcomes, token sums and total latency per model, by model name."""
         with self._guard:
             rows = self._db.execute(
-                    "SELECT model, COUNT(*), SUM(kind = 'completion'), SUM(kind = 'truncated'), SUM(kind = 'failed'),"
+                "SELECT model, COUNT(*), SUM(kind = 'completion'), SUM(kind = 'truncated'), SUM(kind = 'failed'),"
                 " TOTAL(prompt_tokens), TOTAL(completion_tokens), TOTAL(reasoning_tokens), TOTAL(cached_tokens),"
                 " TOTAL(latency_s) FROM calls GROUP BY model ORDER BY model"
             ).fetchall()
         return tuple(
-            ModelTotals(model, calls, ok, cut, failed, int(pt), int(ct), int(rt), int(cached), latency)
+            ModelTotals(
+                model, calls, ok, cut, failed, int(pt), int(ct), int(rt), int(cached), latency
+            )
             for model, calls, ok, cut, failed, pt, ct, rt, cached, latency in rows
         )
 
@@ -222,10 +240,17 @@ class _Guard:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         if isinstance(error, sqlite3.DatabaseError):
             raise CallLogError(self.path, f"sqlite: {error}", _advice(error)) from error
-        if isinstance(error, ValueError | TypeError | KeyError):  # a row whose JSON is not a logged result
+        if isinstance(
+            error, ValueError | TypeError | KeyError
+        ):  # a row whose JSON is not a logged result
             raise CallLogError(self.path, f"a logged row does not decode: {error}") from error
 
 
@@ -233,9 +258,13 @@ def _advice(error: sqlite3.DatabaseError) -> str:
     """What to do about ``error``: a read-only, locked or unopenable file is not a damaged one."""
     code = getattr(error, "sqlite_errorcode", None)
     if code == sqlite3.SQLITE_READONLY or "readonly" in str(error):
-        return "The file (or its folder) is read-only: make it writable, or pass a call log elsewhere."
+        return (
+            "The file (or its folder) is read-only: make it writable, or pass a call log elsewhere."
+        )
     if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(error):
-        return "Another process holds the file locked: wait for it to end, or pass another call log."
+        return (
+            "Another process holds the file locked: wait for it to end, or pass another call log."
+        )
     if code == sqlite3.SQLITE_CANTOPEN:
         return "The file cannot be opened: check that its folder exists and is writable."
     return DAMAGED

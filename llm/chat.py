@@ -44,8 +44,20 @@ KEY_FORMAT = 1
 CHARS_PER_TOKEN_ESTIMATE = 2
 # Fields the client writes itself; ``extra_body`` may not override them, or the log would lie.
 RESERVED_FIELDS = frozenset(
-    {"model", "messages", "max_tokens", "max_completion_tokens", "temperature", "top_p", "seed", "n", "stop",
-     "reasoning_effort", "structured_outputs", "stream"}
+    {
+        "model",
+        "messages",
+        "max_tokens",
+        "max_completion_tokens",
+        "temperature",
+        "top_p",
+        "seed",
+        "n",
+        "stop",
+        "reasoning_effort",
+        "structured_outputs",
+        "stream",
+    }
 )
 
 
@@ -78,7 +90,9 @@ def _temperature(value: float | None) -> float | None:
         return None
     number = float(value)
     if not math.isfinite(number) or number < 0:
-        raise ConfigError(f"temperature must be a finite number >= 0 (or None for the server's default), got {value}")
+        raise ConfigError(
+            f"temperature must be a finite number >= 0 (or None for the server's default), got {value}"
+        )
     return number
 
 
@@ -109,7 +123,9 @@ def _at_least_one(instance: object, attribute: attrs.Attribute[int], value: int)
 
 def _known_effort(instance: object, attribute: attrs.Attribute[Any], value: str | None) -> None:
     if value is not None and value not in get_args(ReasoningEffort):
-        raise ConfigError(f"reasoning_effort must be one of {get_args(ReasoningEffort)}, got {value!r}")
+        raise ConfigError(
+            f"reasoning_effort must be one of {get_args(ReasoningEffort)}, got {value!r}"
+        )
 
 
 @attrs.frozen(cache_hash=True)
@@ -187,7 +203,9 @@ class Request:
 
     def key(self) -> str:
         """SHA-256 hex digest of the canonical JSON."""
-        text = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        text = json.dumps(
+            self.canonical(), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -196,7 +214,9 @@ def prompt_chars(messages: tuple[Message, ...]) -> int:
     return sum(len(message.content) for message in messages)
 
 
-def fit_budget(params: SamplingParams, prompt_tokens: int, model: ModelInfo, floor: int = 1) -> SamplingParams | None:
+def fit_budget(
+    params: SamplingParams, prompt_tokens: int, model: ModelInfo, floor: int = 1
+) -> SamplingParams | None:
     """``params`` with a completion budget that fits ``model``'s context next to a prompt of
     ``prompt_tokens`` tokens.
 

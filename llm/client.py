@@ -51,7 +51,15 @@ import attrs
 import numpy as np
 
 from llm.calllog import CallLog
-from llm.chat import CHARS_PER_TOKEN_ESTIMATE, Message, ModelInfo, Request, SamplingParams, fit_budget, prompt_chars
+from llm.chat import (
+    CHARS_PER_TOKEN_ESTIMATE,
+    Message,
+    ModelInfo,
+    Request,
+    SamplingParams,
+    fit_budget,
+    prompt_chars,
+)
 from llm.config import ClientConfig
 from llm.errors import ConfigError, ModelDiscoveryError, ReplayMiss
 from llm.results import Choice, Failed, Result, Usage, reply_kind
@@ -104,7 +112,9 @@ class LLMClient:
         self._clock = clock
         self._wall_clock = wall_clock
         rng = np.random.default_rng() if rng is None else rng
-        self._transport = Transport(self.config, sleep=sleep, clock=clock, wall_clock=wall_clock, rng=rng)
+        self._transport = Transport(
+            self.config, sleep=sleep, clock=clock, wall_clock=wall_clock, rng=rng
+        )
         self._semaphore = asyncio.Semaphore(self.config.concurrency)
         self._model: ModelInfo | None = None
         self._discovery: asyncio.Task[ModelInfo | Failed] | None = None
@@ -114,9 +124,15 @@ class LLMClient:
         self._in_flight: dict[_Identity, asyncio.Future[Result]] = {}
         self._repeats: dict[str, int] = {}
         # the tokenizer shapes not yet ruled out (one, once found); a root without /v1 has no server root to ask
-        self._tokenizers: tuple[TokenizerShape, ...] = TOKENIZERS if self.config.base_url.endswith("/v1") else ()
-        self._calibration: tuple[int, int] | None = None  # (prompt characters, prompt tokens) of a reply
-        self._template_tokens = float(TEMPLATE_TOKENS_PER_MESSAGE)  # per message, until a reply shows it
+        self._tokenizers: tuple[TokenizerShape, ...] = (
+            TOKENIZERS if self.config.base_url.endswith("/v1") else ()
+        )
+        self._calibration: tuple[int, int] | None = (
+            None  # (prompt characters, prompt tokens) of a reply
+        )
+        self._template_tokens = float(
+            TEMPLATE_TOKENS_PER_MESSAGE
+        )  # per message, until a reply shows it
 
     async def __aenter__(self) -> LLMClient:
         if self.mode != "replay":
@@ -124,7 +140,10 @@ class LLMClient:
         return self
 
     async def __aexit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
     ) -> None:
         await self._transport.close()
 
@@ -141,7 +160,11 @@ class LLMClient:
         return found
 
     async def complete(
-        self, messages: Sequence[Message], params: SamplingParams = SamplingParams(), *, sample_index: int = 0
+        self,
+        messages: Sequence[Message],
+        params: SamplingParams = SamplingParams(),
+        *,
+        sample_index: int = 0,
     ) -> Result:
         """Send one chat request (or answer it from the log) and return its typed result.
 
@@ -174,11 +197,15 @@ class LLMClient:
         shared.set_result(result)
         return result
 
-    async def _call(self, chat: tuple[Message, ...], params: SamplingParams, sample_index: int, repeat: int) -> Result:
+    async def _call(
+        self, chat: tuple[Message, ...], params: SamplingParams, sample_index: int, repeat: int
+    ) -> Result:
         started = self._clock()  # call_deadline counts from here: discovery and tokenizer included
         # the model already discovered, or else the one the log recorded (a resumed run, no server)
         known = self._model if self._model is not None else self._logged_model()
-        request = None if known is None else self._request(known, chat, params, sample_index, repeat)
+        request = (
+            None if known is None else self._request(known, chat, params, sample_index, repeat)
+        )
         logged = self._lookup(request)
         if logged is not None:
             self._answered_from_log_as = known.id if known is not None else None
@@ -199,15 +226,23 @@ class LLMClient:
             sent, count = await self._fitted(model, request, deadline)
             if isinstance(sent, Failed):
                 return sent
-            note = None if self._record is None else self._record.sending(request, self._wall_clock())  # before it leaves
+            note = (
+                None if self._record is None else self._record.sending(request, self._wall_clock())
+            )  # before it leaves
             exchange = await self._transport.exchange(
-                "POST", "/chat/completions", lambda options: request_body(sent, options), parse_completion, deadline
+                "POST",
+                "/chat/completions",
+                lambda options: request_body(sent, options),
+                parse_completion,
+                deadline,
             )
         result = _chat_result(model.id, sent.params, exchange, count)
         if not isinstance(result, Failed) and result.usage.prompt_tokens:
             self._calibration = (prompt_chars(chat), result.usage.prompt_tokens)
             if count is not None and count.untemplated is not None:
-                self._template_tokens = max(0, result.usage.prompt_tokens - count.untemplated) / len(chat)
+                self._template_tokens = max(
+                    0, result.usage.prompt_tokens - count.untemplated
+                ) / len(chat)
         if self._record is not None and note is not None:
             if exchange.body is None:
                 self._record.unsent(note)
@@ -216,7 +251,12 @@ class LLMClient:
         return result
 
     def _request(
-        self, model: ModelInfo, chat: tuple[Message, ...], params: SamplingParams, sample_index: int, repeat: int
+        self,
+        model: ModelInfo,
+        chat: tuple[Message, ...],
+        params: SamplingParams,
+        sample_index: int,
+        repeat: int,
     ) -> Request:
         return Request(model.id, chat, params, sample_index, repeat)
 
@@ -241,11 +281,15 @@ class LLMClient:
             ), None
         return attrs.evolve(request, params=fitted), count
 
-    async def _prompt_tokens(self, model: ModelInfo, chat: tuple[Message, ...], deadline: float) -> PromptCount:
+    async def _prompt_tokens(
+        self, model: ModelInfo, chat: tuple[Message, ...], deadline: float
+    ) -> PromptCount:
         """The prompt's tokens by the server's tokenizer, else estimated; and how they were counted."""
         for shape in self._tokenizers:
             body = shape.body(model.id, chat)
-            counted = await self._transport.exchange("POST", shape.path, lambda _: body, shape.parse, deadline)
+            counted = await self._transport.exchange(
+                "POST", shape.path, lambda _: body, shape.parse, deadline
+            )
             if isinstance(counted.value, int):
                 self._tokenizers = (shape,)  # found: the only one asked from now on
                 if shape.templated:
@@ -257,7 +301,9 @@ class LLMClient:
         chars = prompt_chars(chat)
         if self._calibration is None:
             tokens = chars // CHARS_PER_TOKEN_ESTIMATE
-            return PromptCount(tokens, f"estimated at {CHARS_PER_TOKEN_ESTIMATE} characters per token")
+            return PromptCount(
+                tokens, f"estimated at {CHARS_PER_TOKEN_ESTIMATE} characters per token"
+            )
         known_chars, known_tokens = self._calibration
         estimate = math.ceil(chars * known_tokens / max(known_chars, 1) * ESTIMATE_MARGIN)
         return PromptCount(estimate, "estimated from the usage of an earlier reply")
@@ -296,15 +342,25 @@ class LLMClient:
         configured = self.config.model
         if self.mode == "replay":
             recorded = self._log.models() if self._log is not None else ()
-            model = choose_model(configured, recorded) if recorded or configured is None else ModelInfo(configured)
+            model = (
+                choose_model(configured, recorded)
+                if recorded or configured is None
+                else ModelInfo(configured)
+            )
         else:
-            exchange = await self._transport.exchange("GET", "/models", lambda _: None, parse_models, deadline)
+            exchange = await self._transport.exchange(
+                "GET", "/models", lambda _: None, parse_models, deadline
+            )
             served = exchange.value
             if isinstance(served, Failed):
                 if configured is None:
                     return served
                 logged = self._logged_model()
-                model = logged if logged is not None and logged.id == configured else ModelInfo(configured)
+                model = (
+                    logged
+                    if logged is not None and logged.id == configured
+                    else ModelInfo(configured)
+                )
             else:
                 if self._record is not None:
                     self._record.record_models(served, self._wall_clock())
@@ -320,14 +376,21 @@ class LLMClient:
 
 
 def _chat_result(
-    model: str, params: SamplingParams, exchange: Exchange[tuple[tuple[Choice, ...], Usage]], count: PromptCount | None
+    model: str,
+    params: SamplingParams,
+    exchange: Exchange[tuple[tuple[Choice, ...], Usage]],
+    count: PromptCount | None,
 ) -> Result:
     adaptations = () if exchange.body is None else body_adaptations(params, exchange.body)
     budget = params.max_completion_tokens
     tokens, how = (None, None) if count is None else (count.tokens, count.how)
     if isinstance(exchange.value, Failed):
         return attrs.evolve(
-            exchange.value, wire_adaptations=adaptations, max_completion_tokens=budget, prompt_count=tokens, prompt_counter=how
+            exchange.value,
+            wire_adaptations=adaptations,
+            max_completion_tokens=budget,
+            prompt_count=tokens,
+            prompt_counter=how,
         )
     choices, usage = exchange.value
     kind = reply_kind(choices)
@@ -345,7 +408,9 @@ def _chat_result(
     )
 
 
-def deviations(params: SamplingParams, choices: tuple[Choice, ...], usage: Usage) -> tuple[str, ...]:
+def deviations(
+    params: SamplingParams, choices: tuple[Choice, ...], usage: Usage
+) -> tuple[str, ...]:
     """What a reply did that ``params`` did not ask for, in words for the log (see the module doc)."""
     found = []
     if len(choices) < params.n:
@@ -357,4 +422,3 @@ def deviations(params: SamplingParams, choices: tuple[Choice, ...], usage: Usage
             " the server ignores the budget"
         )
     return tuple(found)
-

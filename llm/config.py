@@ -63,8 +63,15 @@ def _positive(instance: object, attribute: attrs.Attribute[Any], value: float) -
 def clean_api_key(key: str) -> str:
     """``key`` without surrounding whitespace; raises ``ConfigError`` if a header cannot carry it."""
     cleaned = key.strip()
-    if not cleaned or not cleaned.isprintable() or any(ch.isspace() for ch in cleaned) or not cleaned.isascii():
-        raise ConfigError("the API key is empty or holds whitespace, control or non-ASCII characters")
+    if (
+        not cleaned
+        or not cleaned.isprintable()
+        or any(ch.isspace() for ch in cleaned)
+        or not cleaned.isascii()
+    ):
+        raise ConfigError(
+            "the API key is empty or holds whitespace, control or non-ASCII characters"
+        )
     return cleaned
 
 

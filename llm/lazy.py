@@ -9,7 +9,9 @@ import sys
 from collections.abc import Callable, Mapping
 
 
-def lazy_exports(package: str, where: Mapping[str, str]) -> tuple[Callable[[str], object], Callable[[], list[str]]]:
+def lazy_exports(
+    package: str, where: Mapping[str, str]
+) -> tuple[Callable[[str], object], Callable[[], list[str]]]:
     """The ``__getattr__`` and ``__dir__`` of ``package`` whose exported names live in the modules
     ``where`` maps them to; a name is imported when first read, then kept on the package."""
 

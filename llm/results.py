@@ -99,7 +99,10 @@ class _Reply:
     @property
     def primary(self) -> Choice:
         """The choice ``content`` and ``reasoning`` come from: the first finished one, if any."""
-        return next((choice for choice in self.choices if choice.finish_reason != TRUNCATED), self.choices[0])
+        return next(
+            (choice for choice in self.choices if choice.finish_reason != TRUNCATED),
+            self.choices[0],
+        )
 
     @property
     def content(self) -> str:
@@ -168,7 +171,13 @@ def result_to_data(result: Result) -> dict[str, Any]:
 
 
 def _logged_field(attribute: attrs.Attribute[Any], value: object) -> bool:
-    if attribute.name in ("wire_adaptations", "max_completion_tokens", "prompt_count", "prompt_counter", "deviations"):
+    if attribute.name in (
+        "wire_adaptations",
+        "max_completion_tokens",
+        "prompt_count",
+        "prompt_counter",
+        "deviations",
+    ):
         return value not in ((), None)
     return attribute.name != "from_log"
 

@@ -85,7 +85,7 @@ def retry_after_seconds(headers: Mapping[str, str], now: float) -> float | None:
     except (TypeError, ValueError, IndexError):
         return None
     if when.tzinfo is None:  # "-0000" dates parse naive; HTTP dates are always UTC
-        when = when.replace(tzinfo=datetime.timezone.utc)
+        when = when.replace(tzinfo=datetime.UTC)
     return max(when.timestamp() - now, 0.0)
 
 

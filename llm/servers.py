@@ -23,12 +23,14 @@ from collections.abc import Awaitable, Callable, Sequence
 
 import attrs
 
-from llm.protocol import ChatClient
 from llm.chat import Message, SamplingParams
+from llm.protocol import ChatClient
 from llm.results import Failed, Result
 
 #: Failure reasons that blame the server, not the request: try another server.
-SERVER_TROUBLE = frozenset({"connection", "timeout", "server_error", "deadline", "malformed_response", "not_found"})
+SERVER_TROUBLE = frozenset(
+    {"connection", "timeout", "server_error", "deadline", "malformed_response", "not_found"}
+)
 
 
 @attrs.define
@@ -70,7 +72,9 @@ class ServerPool:
     ) -> None:
         if not servers:
             raise ValueError("a server pool needs at least one server")
-        self._servers = [_Server(name, client, asyncio.Semaphore(n), n) for name, client, n in servers]
+        self._servers = [
+            _Server(name, client, asyncio.Semaphore(n), n) for name, client, n in servers
+        ]
         self._cooldown = cooldown
         self._rounds = rounds
         self._deadline = deadline
@@ -83,7 +87,11 @@ class ServerPool:
         return tuple(ServerStats(s.name, s.calls, s.failures) for s in self._servers)
 
     async def complete(
-        self, messages: Sequence[Message], params: SamplingParams = SamplingParams(), *, sample_index: int = 0
+        self,
+        messages: Sequence[Message],
+        params: SamplingParams = SamplingParams(),
+        *,
+        sample_index: int = 0,
     ) -> Result:
         """Send the call to the least busy healthy server, failing over while servers are unwell."""
         last: Result | None = None
@@ -103,9 +111,16 @@ class ServerPool:
                 began = self._clock()
                 asked = server.client.complete(messages, params, sample_index=sample_index)
                 try:
-                    result = await (asked if self._deadline is None else asyncio.wait_for(asked, max(0.0, self._deadline - spent)))
+                    result = await (
+                        asked
+                        if self._deadline is None
+                        else asyncio.wait_for(asked, max(0.0, self._deadline - spent))
+                    )
                 except TimeoutError:
-                    result = Failed("deadline", f"{server.name}: the pool's call deadline {self._deadline:g} s reached")
+                    result = Failed(
+                        "deadline",
+                        f"{server.name}: the pool's call deadline {self._deadline:g} s reached",
+                    )
                 spent += self._clock() - began
             if not (isinstance(result, Failed) and result.reason in SERVER_TROUBLE):
                 return result
@@ -118,8 +133,13 @@ class ServerPool:
 
     def _past_deadline(self, last: Result, tried: dict[str, int]) -> Failed:
         attempts = sum(tried.values())
-        reason = f"; last failure: {last.reason}: {last.message}" if isinstance(last, Failed) else ""
-        return Failed("deadline", f"call deadline {self._deadline:g} s reached after {attempts} server attempt(s){reason}")
+        reason = (
+            f"; last failure: {last.reason}: {last.message}" if isinstance(last, Failed) else ""
+        )
+        return Failed(
+            "deadline",
+            f"call deadline {self._deadline:g} s reached after {attempts} server attempt(s){reason}",
+        )
 
     async def _pick(self, tried: dict[str, int], left: float) -> _Server | None:
         """The server to try next, waiting for one to come back when all are down; None once

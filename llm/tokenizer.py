@@ -85,7 +85,11 @@ TOKENIZERS = (
         templated=True,
     ),
     TokenizerShape(
-        "llama.cpp /tokenize", "/../tokenize", lambda model, chat: {"content": chat_text(chat)}, token_list, templated=False
+        "llama.cpp /tokenize",
+        "/../tokenize",
+        lambda model, chat: {"content": chat_text(chat)},
+        token_list,
+        templated=False,
     ),
     TokenizerShape(
         "llama-cpp-python /extras/tokenize",

@@ -93,7 +93,9 @@ class Transport:
         self._session = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=self.config.concurrency),
             timeout=aiohttp.ClientTimeout(
-                total=self.config.total_timeout, sock_connect=self.config.connect_timeout, sock_read=self.config.read_timeout
+                total=self.config.total_timeout,
+                sock_connect=self.config.connect_timeout,
+                sock_read=self.config.read_timeout,
             ),
             headers={"Authorization": f"Bearer {self.config.api_key}"},
             proxy=proxy,
@@ -147,7 +149,9 @@ class Transport:
                 failure = self._status_failure(reply.status, server_error)
                 verdict = should_retry_header(reply.headers)
                 retryable = (
-                    is_retryable_status(reply.status, failure.reason == "quota_exhausted") if verdict is None else verdict
+                    is_retryable_status(reply.status, failure.reason == "quota_exhausted")
+                    if verdict is None
+                    else verdict
                 )
                 retry_after = retry_after_seconds(reply.headers, self._wall_clock())
             if not retryable or attempts >= policy.max_attempts:
@@ -164,10 +168,14 @@ class Transport:
                 failure = self._deadline_failure(method, path, after=failure)
                 break
             await self._sleep(wait)
-        failed = attrs.evolve(self._redact(failure), attempts=attempts, latency_s=self._clock() - start)
+        failed = attrs.evolve(
+            self._redact(failure), attempts=attempts, latency_s=self._clock() - start
+        )
         return Exchange(failed, body, attempts, failed.latency_s)
 
-    async def _send(self, method: str, path: str, body: dict[str, Any] | None, left: float) -> _Reply | Failed:
+    async def _send(
+        self, method: str, path: str, body: dict[str, Any] | None, left: float
+    ) -> _Reply | Failed:
         if self._session is None:
             raise RuntimeError("use the client as `async with LLMClient(...) as client:`")
         config = self.config
@@ -179,7 +187,9 @@ class Transport:
                 method,
                 url,
                 json=body,
-                timeout=aiohttp.ClientTimeout(total=left, sock_connect=config.connect_timeout, sock_read=config.read_timeout),
+                timeout=aiohttp.ClientTimeout(
+                    total=left, sock_connect=config.connect_timeout, sock_read=config.read_timeout
+                ),
             )
             if cut_by_deadline
             else self._session.request(method, url, json=body)
@@ -195,16 +205,29 @@ class Transport:
                     )
                 return _Reply(response.status, reply, response.headers)
         except aiohttp.ConnectionTimeoutError:
-            return Failed("timeout", f"{method} {path}: no connection within connect_timeout {config.connect_timeout:g} s")
+            return Failed(
+                "timeout",
+                f"{method} {path}: no connection within connect_timeout {config.connect_timeout:g} s",
+            )
         except aiohttp.SocketTimeoutError:
-            return Failed("timeout", f"{method} {path}: no byte from the server within read_timeout {config.read_timeout:g} s")
+            return Failed(
+                "timeout",
+                f"{method} {path}: no byte from the server within read_timeout {config.read_timeout:g} s",
+            )
         except TimeoutError:
             if cut_by_deadline:
                 return self._deadline_failure(method, path)
-            return Failed("timeout", f"{method} {path}: no complete reply within total_timeout {config.total_timeout:g} s")
+            return Failed(
+                "timeout",
+                f"{method} {path}: no complete reply within total_timeout {config.total_timeout:g} s",
+            )
         except (aiohttp.ClientError, OSError) as error:
             refused = isinstance(error, aiohttp.ClientConnectorError) and _refused(error.os_error)
-            return Failed("connection", f"{method} {path}: {type(error).__name__}: {error}", error_code=REFUSED if refused else None)
+            return Failed(
+                "connection",
+                f"{method} {path}: {type(error).__name__}: {error}",
+                error_code=REFUSED if refused else None,
+            )
 
     def _deadline_failure(self, method: str, path: str, after: Failed | None = None) -> Failed:
         last = "" if after is None else f"; last failure: {after.reason}: {after.message}"
@@ -249,10 +272,14 @@ class Transport:
 
     def _redact(self, failure: Failed) -> Failed:
         secret = self._secret
-        if secret is None or (secret not in failure.message and secret not in (failure.error_code or "")):
+        if secret is None or (
+            secret not in failure.message and secret not in (failure.error_code or "")
+        ):
             return failure
         code = None if failure.error_code is None else failure.error_code.replace(secret, REDACTED)
-        return attrs.evolve(failure, message=failure.message.replace(secret, REDACTED), error_code=code)
+        return attrs.evolve(
+            failure, message=failure.message.replace(secret, REDACTED), error_code=code
+        )
 
 
 def _refused(error: OSError) -> bool:

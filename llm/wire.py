@@ -60,9 +60,12 @@ _UNSUPPORTED_FIELD = {
 }
 # OpenAI and Volcengine refuse the two budget names together; dropping the older one answers it.
 _BOTH_BUDGETS = re.compile(
-    r"max_tokens\W*and\W*max_completion_tokens\W*(at the same time|cannot (both )?be set)", re.IGNORECASE
+    r"max_tokens\W*and\W*max_completion_tokens\W*(at the same time|cannot (both )?be set)",
+    re.IGNORECASE,
 )
-_CONTEXT_OVERFLOW = re.compile(r"maximum context length|context_length_exceeded|context window", re.IGNORECASE)
+_CONTEXT_OVERFLOW = re.compile(
+    r"maximum context length|context_length_exceeded|context window", re.IGNORECASE
+)
 
 
 @attrs.frozen
@@ -127,21 +130,24 @@ def unsupported_field(error: ServerError) -> str | None:
     """The adaptable field that ``error`` says the server does not support at all, if any."""
     if error.code == "unsupported_value":
         return None
-    if (error.code == "invalid_parameter_combination" and error.param == "max_tokens") or _BOTH_BUDGETS.search(
-        error.message
-    ):
+    if (
+        error.code == "invalid_parameter_combination" and error.param == "max_tokens"
+    ) or _BOTH_BUDGETS.search(error.message):
         return "max_tokens"
     for field in ADAPTABLE_FIELDS:
-        if (error.code == "unsupported_parameter" and error.param == field) or _UNSUPPORTED_FIELD[field].search(
-            error.message
-        ):
+        if (error.code == "unsupported_parameter" and error.param == field) or _UNSUPPORTED_FIELD[
+            field
+        ].search(error.message):
             return field
     return None
 
 
 def is_context_overflow(error: ServerError) -> bool:
     """Whether ``error`` says the prompt and budget do not fit the model's context."""
-    return error.code == "context_length_exceeded" or _CONTEXT_OVERFLOW.search(error.message) is not None
+    return (
+        error.code == "context_length_exceeded"
+        or _CONTEXT_OVERFLOW.search(error.message) is not None
+    )
 
 
 def adapt(options: WireOptions, body: dict[str, Any], error: ServerError) -> WireOptions | None:
@@ -155,7 +161,9 @@ def adapt(options: WireOptions, body: dict[str, Any], error: ServerError) -> Wir
         return None
     if field in BUDGET_FIELDS:
         kept = tuple(name for name in options.budget_fields if name != field)
-        return attrs.evolve(options, budget_fields=kept) if kept else None  # no name left: the call fails
+        return (
+            attrs.evolve(options, budget_fields=kept) if kept else None
+        )  # no name left: the call fails
     return attrs.evolve(options, send_temperature=False)
 
 
@@ -222,7 +230,9 @@ def _choice(raw: object) -> Choice:
     content = _content(message.get("content"))
     # vLLM >= 0.10 and OpenRouter name it ``reasoning``; DeepSeek and older vLLM ``reasoning_content``
     reasoning = _text(message.get("reasoning")) or _text(message.get("reasoning_content"))
-    return Choice(content=content, reasoning=reasoning, finish_reason=_text(raw.get("finish_reason")))
+    return Choice(
+        content=content, reasoning=reasoning, finish_reason=_text(raw.get("finish_reason"))
+    )
 
 
 def _content(value: object) -> str:
@@ -232,7 +242,11 @@ def _content(value: object) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, list):
-        return "".join(part["text"] for part in value if isinstance(part, dict) and isinstance(part.get("text"), str))
+        return "".join(
+            part["text"]
+            for part in value
+            if isinstance(part, dict) and isinstance(part.get("text"), str)
+        )
     raise MalformedResponse(f"message content is a {type(value).__name__}")
 
 
@@ -244,7 +258,9 @@ def _usage(value: object) -> Usage:
     return Usage(
         prompt_tokens=_count(value.get("prompt_tokens")),
         completion_tokens=_count(value.get("completion_tokens")),
-        reasoning_tokens=_count(completion.get("reasoning_tokens")) if isinstance(completion, dict) else None,
+        reasoning_tokens=_count(completion.get("reasoning_tokens"))
+        if isinstance(completion, dict)
+        else None,
         cached_tokens=_count(prompt.get("cached_tokens")) if isinstance(prompt, dict) else None,
     )
 
@@ -255,7 +271,9 @@ def _json_object(body: bytes) -> dict[str, Any]:
     try:
         data = json.loads(body)
     except ValueError as error:  # covers UnicodeDecodeError
-        raise MalformedResponse(f"body is not JSON ({error}): {_clip(body.decode('utf-8', 'replace'))}") from None
+        raise MalformedResponse(
+            f"body is not JSON ({error}): {_clip(body.decode('utf-8', 'replace'))}"
+        ) from None
     if not isinstance(data, dict):
         raise MalformedResponse(f"body is a JSON {type(data).__name__}, not an object")
     return data
@@ -266,7 +284,11 @@ MAX_TOKEN_COUNT = 2**53
 
 
 def _count(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < MAX_TOKEN_COUNT else None
+    return (
+        value
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < MAX_TOKEN_COUNT
+        else None
+    )
 
 
 def _text(value: object) -> str | None:

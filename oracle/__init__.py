@@ -7,8 +7,15 @@ from oracle.config import ORDERS, PROFILES, Order, Profile, TeacherConfig
 from oracle.draws import SearchTooLarge
 from oracle.evaluation import EvaluationSet, Scores, accuracy, evaluation_set, score
 from oracle.exact import ExactTeacher
+from oracle.examples import (
+    ClusteredExample,
+    Counterexample,
+    Example,
+    Spelling,
+    format_position,
+    parse_pattern,
+)
 from oracle.matching import matcher
-from oracle.examples import ClusteredExample, Counterexample, Example, Spelling, format_position, parse_pattern
 from oracle.probes import ProbeReport
 from oracle.protocol import (
     SAMPLING_MODES,

@@ -16,7 +16,12 @@ from automata.arrays import BoolArray, Int64Array, IntArray
 
 
 def _work(
-    transitions: IntArray, start: int, members: Int64Array, member_ends: Int64Array, outside: BoolArray, codes: Int64Array,
+    transitions: IntArray,
+    start: int,
+    members: Int64Array,
+    member_ends: Int64Array,
+    outside: BoolArray,
+    codes: Int64Array,
     *bounds: Int64Array,
 ) -> int:
     """The steps of a call at most: every position read from every state (see :mod:`automata._jit`)."""
@@ -49,7 +54,9 @@ def walk(
     leaves = np.zeros(m, dtype=np.bool_)
     states = np.empty(n, dtype=np.int64)
     following = np.empty(n, dtype=np.int64)
-    stamps = np.zeros(n, dtype=np.int64)  # the step that last reached each state (steps count from 1)
+    stamps = np.zeros(
+        n, dtype=np.int64
+    )  # the step that last reached each state (steps count from 1)
     step = 0
     for e in range(m):
         states[0] = start

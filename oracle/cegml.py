@@ -67,9 +67,13 @@ class _Graph:
     def out(self, state: int) -> list[tuple[int, CharSet]]:
         """Live successors of ``state`` in state order, with the characters leading to each."""
         if state not in self._out:
-            steps = sorted((s.target, s.chars) for s in steps_from(self.dfa, state) if self.live[s.target])
+            steps = sorted(
+                (s.target, s.chars) for s in steps_from(self.dfa, state) if self.live[s.target]
+            )
             if self.per_char:
-                steps = [(target, CharSet.of(c)) for target, chars in steps for c in _members(chars)]
+                steps = [
+                    (target, CharSet.of(c)) for target, chars in steps for c in _members(chars)
+                ]
             self._out[state] = steps
         return self._out[state]
 
@@ -77,7 +81,9 @@ class _Graph:
         """The live accepting states, in state order."""
         return [s for s, accepting in enumerate(self.accepting) if accepting and self.live[s]]
 
-    def budgets(self, floor: int, for_witnesses: int, per_state: int, max_len: int) -> tuple[int, int]:
+    def budgets(
+        self, floor: int, for_witnesses: int, per_state: int, max_len: int
+    ) -> tuple[int, int]:
         """The reference code's search budgets: a frontier of at least ``floor``, ``for_witnesses``
         and ``per_state`` entries per live state, and that many times ``max(4, max_len)`` expansions."""
         frontier = max(floor, for_witnesses, per_state * self.states)
@@ -95,7 +101,9 @@ def counterexamples(
     return (*pos, *neg)
 
 
-def witnesses(diff: DFA, k: int, label: bool, config: TeacherConfig, rng: random.Random) -> list[Counterexample]:
+def witnesses(
+    diff: DFA, k: int, label: bool, config: TeacherConfig, rng: random.Random
+) -> list[Counterexample]:
     """The witnesses of one side in the configured mode, as examples labelled ``label``."""
     graph = _Graph(diff, per_char=not config.clustered and config.mode != "uniform")
     if not graph.live[diff.start]:
@@ -104,8 +112,12 @@ def witnesses(diff: DFA, k: int, label: bool, config: TeacherConfig, rng: random
     token_lists = draw(graph, k, config.max_len, rng)
     universe = diff.alphabet.universe
     if config.clustered:
-        return [ClusteredExample(tokens, label, universe, spelling="cegml") for tokens in token_lists]
-    return [Example("".join(_spell(chars, rng) for chars in tokens), label) for tokens in token_lists]
+        return [
+            ClusteredExample(tokens, label, universe, spelling="cegml") for tokens in token_lists
+        ]
+    return [
+        Example("".join(_spell(chars, rng) for chars in tokens), label) for tokens in token_lists
+    ]
 
 
 def _members(chars: CharSet) -> str:
@@ -185,7 +197,9 @@ def _random(graph: _Graph, k: int, max_len: int, rng: random.Random) -> list[Tok
     return list(found)
 
 
-def reaching_tokens(graph: _Graph, targets: set[int], max_len: int, rng: random.Random) -> Tokens | None:
+def reaching_tokens(
+    graph: _Graph, targets: set[int], max_len: int, rng: random.Random
+) -> Tokens | None:
     """One of the walks a shuffled breadth-first search over (state, depth) pairs finds into
     ``targets`` (one per depth reached), chosen uniformly; None when no target is reachable."""
     start = graph.dfa.start
@@ -232,7 +246,9 @@ def coin_flip_set(target: DFA, size: int, max_len: int, seed: int) -> list[Examp
         if finals and reaching_tokens(graph, finals, max_len, rng) is not None:
             usable.append((graph, label, finals))
     out: list[Example] = []
-    choose: Callable[[], int] = (lambda: 0 if rng.random() < 0.5 else 1) if len(usable) == 2 else (lambda: 0)
+    choose: Callable[[], int] = (
+        (lambda: 0 if rng.random() < 0.5 else 1) if len(usable) == 2 else (lambda: 0)
+    )
     for _ in range(size if usable else 0):
         graph, label, finals = usable[choose()]
         tokens = reaching_tokens(graph, finals, max_len, rng)

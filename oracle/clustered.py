@@ -134,14 +134,24 @@ def _walked(dfa: DFA, examples: Sequence[Counterexample]) -> tuple[BoolArray, Bo
             outside.append(leaves)
         code_by_id[id(chars)] = code
     encoded = alphabet.encode("".join(e.string for e in examples if isinstance(e, Example)))
-    codes = np.concatenate((
-        np.fromiter(map(code_by_id.__getitem__, map(id, positions)), dtype=np.int64, count=len(positions)),
-        np.where(encoded < 0, n, encoded).astype(np.int64),
-    ))
-    lengths = np.fromiter(
-        (len(e.string) if isinstance(e, Example) else len(e.positions) for e in examples), dtype=np.int64, count=len(examples)
+    codes = np.concatenate(
+        (
+            np.fromiter(
+                map(code_by_id.__getitem__, map(id, positions)),
+                dtype=np.int64,
+                count=len(positions),
+            ),
+            np.where(encoded < 0, n, encoded).astype(np.int64),
+        )
     )
-    order = np.argsort(np.array(plain, dtype=np.bool_), kind="stable")  # the examples in the order of ``codes``
+    lengths = np.fromiter(
+        (len(e.string) if isinstance(e, Example) else len(e.positions) for e in examples),
+        dtype=np.int64,
+        count=len(examples),
+    )
+    order = np.argsort(
+        np.array(plain, dtype=np.bool_), kind="stable"
+    )  # the examples in the order of ``codes``
     ends = np.empty(len(examples), dtype=np.int64)
     ends[order] = np.cumsum(lengths[order])
     return _kernels.walk(

@@ -40,7 +40,9 @@ def compile_subject(
 
     Anything but text or a regex tree is the caller's mistake, not the learner's: a TypeError."""
     if not isinstance(regex, (str, Regex)):
-        raise TypeError(f"a {subject} is regex text (str) or a regexlang tree, not {type(regex).__name__}")
+        raise TypeError(
+            f"a {subject} is regex text (str) or a regexlang tree, not {type(regex).__name__}"
+        )
     try:
         tree = parse(regex, dialect, universe) if isinstance(regex, str) else regex
     except UnsupportedFeature as error:
@@ -61,21 +63,37 @@ def compile_subject(
 
 
 def compile_carried(
-    regex: Regex, automaton: DFA | None, subject: Subject, *, dialect: Dialect, universe: CharSet, state_limit: int
+    regex: Regex,
+    automaton: DFA | None,
+    subject: Subject,
+    *,
+    dialect: Dialect,
+    universe: CharSet,
+    state_limit: int,
 ) -> Compiled:
     """:func:`compile_subject` of ``regex``, taking ``automaton`` (its minimal DFA, built by a learner)
     when it is over ``universe``; an automaton past ``state_limit`` states is the same issue as a
     compile that passes it."""
     if automaton is None or automaton.alphabet.universe != universe:
-        return compile_subject(regex, subject, dialect=dialect, universe=universe, state_limit=state_limit)
+        return compile_subject(
+            regex, subject, dialect=dialect, universe=universe, state_limit=state_limit
+        )
     if automaton.n_states > state_limit:
-        return Compiled(regex, None, (Issue(subject, "state_limit", str(StateLimitExceeded("the DFA", state_limit))),))
+        return Compiled(
+            regex,
+            None,
+            (Issue(subject, "state_limit", str(StateLimitExceeded("the DFA", state_limit))),),
+        )
     return Compiled(regex, automaton, language_issues(automaton, subject))
 
 
 def guard_issue(subject: Subject, error: Exception) -> Issue:
     """A ``resource_limit`` issue for an error raised by a length, depth or memory guard."""
-    return Issue(subject, "resource_limit", f"{type(error).__name__}: {error}" if str(error) else type(error).__name__)
+    return Issue(
+        subject,
+        "resource_limit",
+        f"{type(error).__name__}: {error}" if str(error) else type(error).__name__,
+    )
 
 
 def language_issues(dfa: DFA, subject: Subject) -> tuple[Issue, ...]:

@@ -35,15 +35,19 @@ PROFILES: tuple[Profile, ...] = get_args(Profile)
 
 def one_of(choices: tuple[str, ...]) -> Any:
     """An attrs validator: the value is one of ``choices`` (a ValueError naming the field if not)."""
+
     def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
         if value not in choices:
-            raise ValueError(f"{attribute.name} must be one of {', '.join(map(repr, choices))}, not {value!r}")
+            raise ValueError(
+                f"{attribute.name} must be one of {', '.join(map(repr, choices))}, not {value!r}"
+            )
 
     return check
 
 
 def at_least(low: int) -> Any:
     """An attrs validator: the value is an int of at least ``low``."""
+
     def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
         if type(value) is not int:
             raise TypeError(f"{attribute.name} must be an int, not {type(value).__name__}")
@@ -84,7 +88,12 @@ class TeacherConfig:
     @classmethod
     def cegml(cls, **changes: Any) -> TeacherConfig:
         """The reference code's teacher: its profile, positives first, clustered paths."""
-        settings: dict[str, Any] = {"profile": "cegml", "order": "grouped", "clustered": True, **changes}
+        settings: dict[str, Any] = {
+            "profile": "cegml",
+            "order": "grouped",
+            "clustered": True,
+            **changes,
+        }
         return cls(**settings)
 
     @property
@@ -102,4 +111,8 @@ class TeacherConfig:
     @property
     def mode_name(self) -> str:
         """The mode as recorded in verdicts, e.g. ``paths`` or ``shortest+clustered``."""
-        return self.mode + ("+clustered" if self.clustered else "") + ("@cegml" if self.profile == "cegml" else "")
+        return (
+            self.mode
+            + ("+clustered" if self.clustered else "")
+            + ("@cegml" if self.profile == "cegml" else "")
+        )

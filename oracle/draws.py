@@ -35,9 +35,8 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from automata.dfa import coreachable
+from automata.dfa import DFA, coreachable
 from automata.ops import dead_state
-from automata.dfa import DFA
 from automata.paths import steps_from
 from regexlang.charset import CharSet
 
@@ -69,11 +68,15 @@ class Edges:
         """The live edges leaving ``state``."""
         if state not in self._out:
             if self.grain == "step":
-                edges = [(s.target, s.chars) for s in steps_from(self.dfa, state) if self.live[s.target]]
+                edges = [
+                    (s.target, s.chars) for s in steps_from(self.dfa, state) if self.live[s.target]
+                ]
             else:
                 classes = self.dfa.alphabet.classes
                 row = self.dfa.transitions[state].tolist()
-                edges = [(t, CharSet.of(classes[k].first())) for k, t in enumerate(row) if self.live[t]]
+                edges = [
+                    (t, CharSet.of(classes[k].first())) for k, t in enumerate(row) if self.live[t]
+                ]
             self._out[state] = sorted(edges, key=lambda edge: edge[1].first())
         return self._out[state]
 
@@ -148,7 +151,10 @@ def _successors(dfa: DFA, states: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_
 
 
 def _walks_of_length(
-    edges: Edges, length: int, viable: list[list[bool]], cache: dict[tuple[int, int], tuple[tuple[int, CharSet], ...]]
+    edges: Edges,
+    length: int,
+    viable: list[list[bool]],
+    cache: dict[tuple[int, int], tuple[tuple[int, CharSet], ...]],
 ) -> Iterator[Walk]:
     """The accepting walks of exactly ``length`` edges, depth first without recursion. ``cache``
     keeps, per (state, edges left), the edges into states that can still accept in time."""
@@ -186,7 +192,9 @@ def _walks_of_length(
             stack.append((options(target, length - len(states)), 0))
 
 
-def random_walks(edges: Edges, n: int, max_len: int, rng: np.random.Generator) -> tuple[list[Walk], bool]:
+def random_walks(
+    edges: Edges, n: int, max_len: int, rng: np.random.Generator
+) -> tuple[list[Walk], bool]:
     """``n`` distinct accepting walks of at most ``max_len`` super-characters (``edges`` of grain
     ``step``), each length equally likely among those that have walks and each walk equally likely
     within its length (up to float rounding of the counts), and False; or, when the walks are few
@@ -200,7 +208,12 @@ def random_walks(edges: Edges, n: int, max_len: int, rng: np.random.Generator) -
     if sum(counts) <= 2 * n + 64:  # few walks: list them all and deal them out without repeats
         every = list(shortest_walks(edges, max_len))
         return _deal(every, len(every), rng), True
-    found = _distinct(n, counts, rng, lambda lengths: (w for w, _ in _walk(options, _ONE, weights, dfa, lengths, rng)))
+    found = _distinct(
+        n,
+        counts,
+        rng,
+        lambda lengths: (w for w, _ in _walk(options, _ONE, weights, dfa, lengths, rng)),
+    )
     return [(walk, edges.labels(dfa.start, walk)) for walk in found], False
 
 
@@ -222,7 +235,9 @@ def random_strings(dfa: DFA, n: int, max_len: int, rng: np.random.Generator) -> 
     def spell(lengths: npt.NDArray[np.int64]) -> Iterator[str]:
         for _, picked in _walk(options, sizes, weights, dfa, lengths, rng):
             draws = rng.random(len(picked))
-            yield "".join(_nth(classes[k], int(u * sizes[k])) for k, u in zip(picked, draws.tolist()))
+            yield "".join(
+                _nth(classes[k], int(u * sizes[k])) for k, u in zip(picked, draws.tolist())
+            )
 
     return list(_distinct(n, counts, rng, spell))
 
@@ -231,7 +246,10 @@ _ONE = np.ones(1, dtype=np.float64)  # every edge counts once
 
 
 def _distinct(
-    n: int, counts: list[float], rng: np.random.Generator, draw: Callable[[npt.NDArray[np.int64]], Iterable[Hashable]]
+    n: int,
+    counts: list[float],
+    rng: np.random.Generator,
+    draw: Callable[[npt.NDArray[np.int64]], Iterable[Hashable]],
 ) -> dict[Any, None]:
     """Up to ``n`` distinct items of ``draw(lengths)``: each round asks a quarter more than is
     missing, lengths chosen uniformly among those not yet used up (``counts`` items each)."""
@@ -323,7 +341,11 @@ def _walk_counts(
         if top > 0:
             table[r] = row / top
             log_scale += math.log(top)
-        counts.append(float(table[r, dfa.start]) * math.exp(min(log_scale, 700.0)) if table[r, dfa.start] else 0.0)
+        counts.append(
+            float(table[r, dfa.start]) * math.exp(min(log_scale, 700.0))
+            if table[r, dfa.start]
+            else 0.0
+        )
     return table, counts
 
 
@@ -344,18 +366,26 @@ def _walk(
     states = np.full(lengths.size, dfa.start, dtype=np.int64)
     path = np.zeros((lengths.size, int(lengths.max(initial=0))), dtype=np.int64)
     taken = np.zeros_like(path)
-    going = np.searchsorted(-lengths, -np.arange(path.shape[1]), side="right")  # walks longer than step
+    going = np.searchsorted(
+        -lengths, -np.arange(path.shape[1]), side="right"
+    )  # walks longer than step
     draws = rng.random(path.shape)
     for step in range(path.shape[1]):
         active = int(going[step])
         choices = options[states[:active]]
-        cumulative = np.cumsum(weights[(lengths[:active] - step - 1)[:, None], choices] * sizes, axis=1)
+        cumulative = np.cumsum(
+            weights[(lengths[:active] - step - 1)[:, None], choices] * sizes, axis=1
+        )
         total = cumulative[:, -1]
         if not total.all():
             stuck = total == 0
             cumulative[stuck] = np.cumsum(choices[stuck] != sink, axis=1)
             total = cumulative[:, -1]
-        index = (cumulative <= (draws[:active, step] * total)[:, None]).sum(axis=1).clip(max=choices.shape[1] - 1)
+        index = (
+            (cumulative <= (draws[:active, step] * total)[:, None])
+            .sum(axis=1)
+            .clip(max=choices.shape[1] - 1)
+        )
         states[:active] = choices[np.arange(active), index]
         path[:active, step] = states[:active]
         taken[:active, step] = index

@@ -65,7 +65,9 @@ def evaluation_set(
     pos = sample_strings(target, size // 2, rng, max_len=max_len, unique=False)
     neg = sample_strings(rest, size - len(pos), rng, max_len=max_len, unique=False)
     if len(pos) + len(neg) < size:
-        pos += sample_strings(target, size - len(pos) - len(neg), rng, max_len=max_len, unique=False)
+        pos += sample_strings(
+            target, size - len(pos) - len(neg), rng, max_len=max_len, unique=False
+        )
     examples = [Example(s, True) for s in pos] + [Example(s, False) for s in neg]
     order = rng.permutation(len(examples))
     return EvaluationSet(tuple(examples[int(i)] for i in order))

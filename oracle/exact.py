@@ -46,7 +46,8 @@ reproducible. Every length is at most ``config.max_len``, except the witnesses b
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence, Set as AbstractSet
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import attrs
@@ -62,7 +63,15 @@ from oracle import cegml
 from oracle.clustered import from_path
 from oracle.compiling import Compiled, compile_carried, compile_subject, guard_issue
 from oracle.config import Order, TeacherConfig
-from oracle.draws import Edges, Grain, SearchTooLarge, Walk, random_strings, random_walks, shortest_walks
+from oracle.draws import (
+    Edges,
+    Grain,
+    SearchTooLarge,
+    Walk,
+    random_strings,
+    random_walks,
+    shortest_walks,
+)
 from oracle.examples import ClusteredExample, Counterexample, Example, ExampleKey, identity, length
 from oracle.mutations import readable
 from oracle.protocol import Issue, Spend, Verdict
@@ -120,7 +129,9 @@ class ExactTeacher:
         sigma = dialect_universe(dialect) if universe is None else universe
         if universe is None and config.profile == "cegml" and dialect == "simple":
             sigma = _own_letters(target, sigma)
-        compiled = compile_subject(target, "target", dialect=dialect, universe=sigma, state_limit=config.state_limit)
+        compiled = compile_subject(
+            target, "target", dialect=dialect, universe=sigma, state_limit=config.state_limit
+        )
         return cls(compiled, dialect, sigma, config, clock)
 
     @property
@@ -135,7 +146,11 @@ class ExactTeacher:
     def compile(self, hypothesis: str | Regex) -> Compiled:
         """A hypothesis compiled in the teacher's dialect and universe, with its issues."""
         return compile_subject(
-            hypothesis, "hypothesis", dialect=self.dialect, universe=self.universe, state_limit=self.config.state_limit
+            hypothesis,
+            "hypothesis",
+            dialect=self.dialect,
+            universe=self.universe,
+            state_limit=self.config.state_limit,
         )
 
     def label(self, string: str) -> bool:
@@ -144,23 +159,34 @@ class ExactTeacher:
             raise ValueError(f"the target cannot be queried: {'; '.join(map(str, self.issues))}")
         return self.target.dfa.accepts(string)
 
-    def check(self, hypothesis: str | Regex, already_given: Collection[Counterexample] = ()) -> Verdict:
+    def check(
+        self, hypothesis: str | Regex, already_given: Collection[Counterexample] = ()
+    ) -> Verdict:
         """Decide equivalence; on disagreement return up to ``config.batch`` new counterexamples.
         A ``hypothesis`` that is neither text nor a regex tree raises TypeError."""
         return self._checked(lambda: self.compile(hypothesis), already_given)
 
-    def check_automaton(self, hypothesis: Regex, automaton: DFA, already_given: Collection[Counterexample] = ()) -> Verdict:
+    def check_automaton(
+        self, hypothesis: Regex, automaton: DFA, already_given: Collection[Counterexample] = ()
+    ) -> Verdict:
         """:meth:`check` of ``hypothesis`` from its minimal DFA ``automaton`` (compiled again when
         it is over another universe than the teacher's; :class:`oracle.AutomatonTeacher`)."""
         limit = self.config.state_limit
         return self._checked(
             lambda: compile_carried(
-                hypothesis, automaton, "hypothesis", dialect=self.dialect, universe=self.universe, state_limit=limit
+                hypothesis,
+                automaton,
+                "hypothesis",
+                dialect=self.dialect,
+                universe=self.universe,
+                state_limit=limit,
             ),
             already_given,
         )
 
-    def _checked(self, compiled: Callable[[], Compiled], already_given: Collection[Counterexample]) -> Verdict:
+    def _checked(
+        self, compiled: Callable[[], Compiled], already_given: Collection[Counterexample]
+    ) -> Verdict:
         started = self.clock()
         verdict = self._judge(compiled(), already_given)
         spend = Spend(self.clock() - started, verdict.spend.strings_examined)
@@ -179,14 +205,26 @@ class ExactTeacher:
             too_little = difference(target, guess, state_limit=limit)
             too_much = difference(guess, target, state_limit=limit)
         except StateLimitExceeded as error:
-            return Verdict(False, mode=mode, issues=(*issues, Issue("hypothesis", "state_limit", str(error))), exact=True)
+            return Verdict(
+                False,
+                mode=mode,
+                issues=(*issues, Issue("hypothesis", "state_limit", str(error))),
+                exact=True,
+            )
         except (AutomataError, MemoryError, RecursionError) as error:
-            return Verdict(False, mode=mode, issues=(*issues, guard_issue("hypothesis", error)), exact=True)
+            return Verdict(
+                False, mode=mode, issues=(*issues, guard_issue("hypothesis", error)), exact=True
+            )
         if self.config.profile == "cegml":
             try:
                 examples, examined = self.counterexamples(too_little, too_much, already_given)
             except _DRAW_GUARDS as error:
-                return Verdict(False, mode=mode, issues=(*issues, _none_cegml(f"{type(error).__name__}: {error}")), exact=True)
+                return Verdict(
+                    False,
+                    mode=mode,
+                    issues=(*issues, _none_cegml(f"{type(error).__name__}: {error}")),
+                    exact=True,
+                )
             found = issues if examples else (*issues, _why_none_cegml(target, guess, self.config))
             return Verdict(False, examples, mode, Spend(0.0, examined), found, exact=True)
         pos, neg = self._sides(too_little, too_much, already_given)
@@ -194,7 +232,9 @@ class ExactTeacher:
         examined = pos.examined + neg.examined
         if not examples and pos.complete and neg.complete:  # proven: nothing new up to max_len
             problems: list[str] = []
-            beyond = list(_guarded(lambda: self._beyond(too_little, too_much, already_given), problems))
+            beyond = list(
+                _guarded(lambda: self._beyond(too_little, too_much, already_given), problems)
+            )
             examples, examined = tuple(beyond), examined + len(beyond)
             issues = (*issues, _beyond_issue(pos, neg, self.config.max_len, examples, problems))
         elif not examples or pos.problem or neg.problem:
@@ -212,12 +252,18 @@ class ExactTeacher:
         pos, neg = self._sides(too_little, too_much, already_given)
         return self._arrange(pos.examples, neg.examples), pos.examined + neg.examined
 
-    def _sides(self, too_little: DFA, too_much: DFA, already_given: Collection[Counterexample]) -> tuple[_Side, _Side]:
+    def _sides(
+        self, too_little: DFA, too_much: DFA, already_given: Collection[Counterexample]
+    ) -> tuple[_Side, _Side]:
         batch = self.config.batch
         given = {identity(e) for e in already_given}
-        seeds = [int(s) for s in np.random.SeedSequence([self.config.seed, len(given)]).generate_state(2)]
+        seeds = [
+            int(s) for s in np.random.SeedSequence([self.config.seed, len(given)]).generate_state(2)
+        ]
         want_pos, want_neg = (batch + 1) // 2, batch // 2
-        odd = int(self.config.mode == "shortest" and batch % 2 == 1)  # the odd slot goes to the shorter side
+        odd = int(
+            self.config.mode == "shortest" and batch % 2 == 1
+        )  # the odd slot goes to the shorter side
         if is_empty(too_much):  # one side only: it gets the whole batch in one draw
             want_pos, want_neg, odd = batch, 0, 0
         elif is_empty(too_little):
@@ -232,7 +278,9 @@ class ExactTeacher:
             pos = self._side(too_little, True, batch - len(neg.examples), given, seeds[0])
         return pos, neg
 
-    def _side(self, diff: DFA, label: bool, want: int, given: AbstractSet[ExampleKey], seed: int) -> _Side:
+    def _side(
+        self, diff: DFA, label: bool, want: int, given: AbstractSet[ExampleKey], seed: int
+    ) -> _Side:
         """Up to ``want`` new counterexamples of one side: the mode's own candidates first, then the
         fallbacks, all lazily, so a fallback costs nothing unless the mode runs short. ``paths``
         mode falls back only when none of its loop-free paths is new, so a round stays made of
@@ -247,14 +295,20 @@ class ExactTeacher:
         fresh, examined = _fresh(_chained(sources[:own], problems), given, want)
         if fresh and own:
             return _Side(fresh, examined, False, collisions, "; ".join(problems))
-        more, seen = _fresh(_chained(sources[own:], problems), {*given, *map(identity, fresh)}, want - len(fresh))
+        more, seen = _fresh(
+            _chained(sources[own:], problems), {*given, *map(identity, fresh)}, want - len(fresh)
+        )
         fresh, examined = fresh + more, examined + seen
         complete = False
         if len(fresh) < want and not problems:  # every source ran dry: prove that nothing is left
-            complete = all(_guarded(lambda: [self._proven_complete(diff, collisions, len(fresh))], problems))
+            complete = all(
+                _guarded(lambda: [self._proven_complete(diff, collisions, len(fresh))], problems)
+            )
         return _Side(fresh, examined, complete and not problems, collisions, "; ".join(problems))
 
-    def _sources(self, diff: DFA, label: bool, need: int, rng: np.random.Generator) -> list[_Source]:
+    def _sources(
+        self, diff: DFA, label: bool, need: int, rng: np.random.Generator
+    ) -> list[_Source]:
         """The candidate sources of one side, in the order they are tried."""
         cfg = self.config
         universe = diff.alphabet.universe
@@ -278,13 +332,19 @@ class ExactTeacher:
         elif cfg.mode == "uniform" and cfg.clustered:
             primary.append(uniform_walks)
         elif cfg.mode == "uniform":
-            primary.append(lambda: (Example(s, label) for s in random_strings(diff, need, cfg.max_len, rng)))
+            primary.append(
+                lambda: (Example(s, label) for s in random_strings(diff, need, cfg.max_len, rng))
+            )
         if cfg.clustered:
             return [*primary, shortest]
-        uniform: _Source = lambda: (Example(s, label) for s in random_strings(diff, need, cfg.max_len, rng))
+        uniform: _Source = lambda: (
+            Example(s, label) for s in random_strings(diff, need, cfg.max_len, rng)
+        )
         return [*primary, shortest, uniform]
 
-    def _paths(self, diff: DFA, label: bool, need: int, rng: np.random.Generator) -> Iterable[Counterexample]:
+    def _paths(
+        self, diff: DFA, label: bool, need: int, rng: np.random.Generator
+    ) -> Iterable[Counterexample]:
         cfg = self.config
         paths = accepting_paths(
             diff,
@@ -298,7 +358,9 @@ class ExactTeacher:
             return (from_path(p, label, diff) for p in paths)
         return (Example(s, label) for s in _path_strings(paths, 4 * need, rng))
 
-    def _beyond(self, too_little: DFA, too_much: DFA, already_given: Collection[Counterexample]) -> Iterator[Counterexample]:
+    def _beyond(
+        self, too_little: DFA, too_much: DFA, already_given: Collection[Counterexample]
+    ) -> Iterator[Counterexample]:
         """The shortest new witnesses longer than ``max_len`` (up to ``batch``, of one length, both
         sides together), for a round that has proven that no new one of length <= ``max_len``
         exists: a teacher that knows the languages differ never answers with nothing. The shortest
@@ -312,8 +374,14 @@ class ExactTeacher:
             if is_empty(diff):
                 continue
             edges = Edges(diff, "step" if cfg.clustered else "class")
-            walks = (w for w in shortest_walks(edges, cfg.max_len + diff.n_states) if len(w[1]) > cfg.max_len)
-            found += _fresh(_as_examples(walks, label, diff.alphabet.universe, cfg.clustered), given, cfg.batch)[0]
+            walks = (
+                w
+                for w in shortest_walks(edges, cfg.max_len + diff.n_states)
+                if len(w[1]) > cfg.max_len
+            )
+            found += _fresh(
+                _as_examples(walks, label, diff.alphabet.universe, cfg.clustered), given, cfg.batch
+            )[0]
         shortest = min(map(length, found), default=0)
         return itertools.islice((e for e in found if length(e) == shortest), cfg.batch)
 
@@ -325,7 +393,9 @@ class ExactTeacher:
         total = sum(completions(diff, self.config.max_len).by_length())
         return total <= collisions + found
 
-    def _arrange(self, pos: list[Counterexample], neg: list[Counterexample]) -> tuple[Counterexample, ...]:
+    def _arrange(
+        self, pos: list[Counterexample], neg: list[Counterexample]
+    ) -> tuple[Counterexample, ...]:
         if self.config.order == "grouped":
             return (*pos, *neg)
         alternating = [e for pair in itertools.zip_longest(pos, neg) for e in pair if e is not None]
@@ -345,7 +415,11 @@ def _own_letters(target: str | Regex, default: CharSet) -> CharSet:
 
 
 def _none_cegml(problem: str = "") -> Issue:
-    return Issue("hypothesis", "search_budget", problem or "the reference sampling found no witness within its budgets")
+    return Issue(
+        "hypothesis",
+        "search_budget",
+        problem or "the reference sampling found no witness within its budgets",
+    )
 
 
 def _why_none_cegml(target: DFA, guess: DFA, config: TeacherConfig) -> Issue:
@@ -363,15 +437,33 @@ def _why_none_cegml(target: DFA, guess: DFA, config: TeacherConfig) -> Issue:
     return Issue("hypothesis", "beyond_max_len", detail)
 
 
-def _beyond_issue(pos: _Side, neg: _Side, max_len: int, beyond: Sequence[Counterexample], problems: Sequence[str]) -> Issue:
+def _beyond_issue(
+    pos: _Side, neg: _Side, max_len: int, beyond: Sequence[Counterexample], problems: Sequence[str]
+) -> Issue:
     """What a round that found nothing new up to ``max_len`` answered instead: the record says
     that its counterexamples lie beyond ``max_len`` (or why there are none)."""
-    shorter = "every one of length <= {} was already given" if pos.collisions or neg.collisions else "none of length <= {} exists"
+    shorter = (
+        "every one of length <= {} was already given"
+        if pos.collisions or neg.collisions
+        else "none of length <= {} exists"
+    )
     if beyond:
-        return Issue("hypothesis", "beyond_max_len", f"{shorter.format(max_len)}: the shortest beyond it have length {length(beyond[0])}")
+        return Issue(
+            "hypothesis",
+            "beyond_max_len",
+            f"{shorter.format(max_len)}: the shortest beyond it have length {length(beyond[0])}",
+        )
     if problems:
-        return Issue("hypothesis", "search_budget", f"{shorter.format(max_len)}; the search beyond it stopped: {'; '.join(problems)}")
-    return Issue("hypothesis", "exhausted", f"{shorter.format(max_len)}, and every longer witness listed was already given")
+        return Issue(
+            "hypothesis",
+            "search_budget",
+            f"{shorter.format(max_len)}; the search beyond it stopped: {'; '.join(problems)}",
+        )
+    return Issue(
+        "hypothesis",
+        "exhausted",
+        f"{shorter.format(max_len)}, and every longer witness listed was already given",
+    )
 
 
 def _why_short(pos: _Side, neg: _Side, max_len: int) -> Issue:
@@ -380,10 +472,16 @@ def _why_short(pos: _Side, neg: _Side, max_len: int) -> Issue:
     problem = pos.problem or neg.problem
     if problem:
         return Issue("hypothesis", "search_budget", f"the counterexample search stopped: {problem}")
-    return Issue("hypothesis", "search_budget", f"no new counterexample found within the search budgets (max_len {max_len})")
+    return Issue(
+        "hypothesis",
+        "search_budget",
+        f"no new counterexample found within the search budgets (max_len {max_len})",
+    )
 
 
-def _as_examples(walks: Iterable[Walk], label: bool, universe: CharSet, clustered: bool) -> Iterator[Counterexample]:
+def _as_examples(
+    walks: Iterable[Walk], label: bool, universe: CharSet, clustered: bool
+) -> Iterator[Counterexample]:
     for _, chars in walks:
         if clustered:
             yield ClusteredExample(chars, label, universe)
@@ -459,4 +557,3 @@ def _odd_to_shorter(pos: _Side, neg: _Side, given: int) -> tuple[_Side, _Side]:
     if longer_pos < longer_neg or (longer_pos == longer_neg and given % 2 == 0):
         return pos, attrs.evolve(neg, examples=neg.examples[:-1])
     return attrs.evolve(pos, examples=pos.examples[:-1]), neg
-

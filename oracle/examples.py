@@ -88,7 +88,11 @@ class _SingleChars(dict[tuple[tuple[int, int], ...], "str | None"]):
     that telling a literal clustered example from a class runs in C (``map`` over a dict)."""
 
     def __missing__(self, intervals: tuple[tuple[int, int], ...]) -> str | None:
-        single = chr(intervals[0][0]) if len(intervals) == 1 and intervals[0][0] == intervals[0][1] else None
+        single = (
+            chr(intervals[0][0])
+            if len(intervals) == 1 and intervals[0][0] == intervals[0][1]
+            else None
+        )
         if len(self) < 65_536:
             self[intervals] = single
         return single
@@ -218,7 +222,13 @@ def _char(c: str, escapes: frozenset[str]) -> str:
     if c in "\n\t\r":
         return {"\n": "\\n", "\t": "\\t", "\r": "\\r"}[c]
     code = ord(c)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+    return (
+        f"\\x{code:02x}"
+        if code < 0x100
+        else f"\\u{code:04x}"
+        if code < 0x10000
+        else f"\\U{code:08x}"
+    )
 
 
 def _class_body(chars: CharSet) -> str:
@@ -234,7 +244,9 @@ def _class_body(chars: CharSet) -> str:
     return "".join(parts)
 
 
-def format_position(chars: CharSet, universe: CharSet = UNICODE, spelling: Spelling = "escaped") -> str:
+def format_position(
+    chars: CharSet, universe: CharSet = UNICODE, spelling: Spelling = "escaped"
+) -> str:
     """A position printed compactly: a literal, ``[a-c]``, or ``[^0-9]`` relative to ``universe``.
 
     The negated form is used when it needs fewer ranges than the positive one (and ``chars`` lies in
@@ -272,7 +284,8 @@ def _cegml_position(chars: CharSet, universe: CharSet) -> str:
 
 def _runs(chars: CharSet) -> str:
     return "".join(
-        f"{chr(lo)}-{chr(hi)}" if hi - lo >= 2 else "".join(map(chr, range(lo, hi + 1))) for lo, hi in chars.intervals
+        f"{chr(lo)}-{chr(hi)}" if hi - lo >= 2 else "".join(map(chr, range(lo, hi + 1)))
+        for lo, hi in chars.intervals
     )
 
 
@@ -305,7 +318,9 @@ def _parse_char(text: str, i: int) -> tuple[str, int]:
     if match is None:
         raise ValueError(f"dangling backslash at {i} in {text!r}")
     code = match[1]
-    return (_NAMED.get(code) or chr(int(code[1:], 16)) if len(code) > 1 or code in "nrt" else code), match.end()
+    return (
+        _NAMED.get(code) or chr(int(code[1:], 16)) if len(code) > 1 or code in "nrt" else code
+    ), match.end()
 
 
 def _parse_class(text: str, i: int, universe: CharSet) -> tuple[CharSet, int]:

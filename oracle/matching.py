@@ -15,7 +15,9 @@ from regexlang.ast import Regex
 from regexlang.charset import CharSet
 
 
-def matcher(hypothesis: Regex, universe: CharSet, *, state_limit: int = DEFAULT_STATE_LIMIT) -> Callable[[str], bool]:
+def matcher(
+    hypothesis: Regex, universe: CharSet, *, state_limit: int = DEFAULT_STATE_LIMIT
+) -> Callable[[str], bool]:
     """Whether ``hypothesis`` matches a whole string; characters outside ``universe`` never match.
 
     The universe is the teacher's (a complement ``~a`` means every other string over it). Raises

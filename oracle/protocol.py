@@ -47,7 +47,9 @@ IssueKind = Literal[
     "resource_limit",  # a length, depth or memory guard stopped the subject from being compiled or judged
     "search_budget",  # the languages differ but the counterexample search stopped short of max_len
 ]
-BLOCKING: frozenset[IssueKind] = frozenset({"syntax_error", "state_limit", "unsupported", "resource_limit"})
+BLOCKING: frozenset[IssueKind] = frozenset(
+    {"syntax_error", "state_limit", "unsupported", "resource_limit"}
+)
 
 
 @attrs.frozen
@@ -64,7 +66,9 @@ class Issue:
         return self.kind in BLOCKING
 
     def __str__(self) -> str:
-        return f"{self.subject}: {self.kind.replace('_', ' ')}" + (f" ({self.detail})" if self.detail else "")
+        return f"{self.subject}: {self.kind.replace('_', ' ')}" + (
+            f" ({self.detail})" if self.detail else ""
+        )
 
 
 @attrs.frozen
@@ -187,7 +191,9 @@ class ContradictoryTeacher(ValueError):
     """A teacher gave back an example with the opposite of the label it gave before."""
 
 
-def remember(already_given: Iterable[Counterexample], verdict: Verdict) -> tuple[Counterexample, ...]:
+def remember(
+    already_given: Iterable[Counterexample], verdict: Verdict
+) -> tuple[Counterexample, ...]:
     """The counterexamples given so far followed by the verdict's new ones, without duplicates;
     :class:`ContradictoryTeacher` when the verdict labels an example given before the other way
     (no hypothesis can satisfy both, so the run could only spend its budget)."""
@@ -207,4 +213,3 @@ def _written(example: Counterexample) -> str:
 
 def _label(label: bool) -> str:
     return "positive (in the target)" if label else "negative (not in the target)"
-

@@ -35,9 +35,9 @@ from automata.ops import accepts_many, align, equivalent
 from automata.sampling import sample_strings
 from oracle import mutations
 from oracle.compiling import Compiled, compile_subject
-from oracle.examples import Counterexample, Example, identity
 from oracle.config import at_least, is_bool
 from oracle.exact import ExactTeacher, TeacherConfig
+from oracle.examples import Counterexample, Example, identity
 from oracle.probes import (
     ProbeReport,
     description_tokens,
@@ -120,12 +120,18 @@ def hidden_tests(
     ]
     pool = mutations.char_pool(alphabet.classes, rng)
     tries = 32 * max(negatives, 1)
-    edited = [mutations.one_edit(pos[int(i)], pool, rng) for i in rng.integers(len(pos), size=tries)] if pos else []
+    edited = (
+        [mutations.one_edit(pos[int(i)], pool, rng) for i in rng.integers(len(pos), size=tries)]
+        if pos
+        else []
+    )
     noise = mutations.random_strings(pool, tries, max_len, rng)
     mixed = (c for pair in itertools.zip_longest(edited, noise) for c in pair if c is not None)
     taken = set(pos)
     candidates = [c for c in mutations.unique(mixed, max_len) if c not in taken]
-    rejected = [c for c, accepted in zip(candidates, accepts_many(gold, candidates)) if not accepted]
+    rejected = [
+        c for c, accepted in zip(candidates, accepts_many(gold, candidates)) if not accepted
+    ]
     return (*(Example(s, True) for s in pos), *(Example(s, False) for s in rejected[:negatives]))
 
 
@@ -153,12 +159,18 @@ class SuiteOracle:
     ) -> SuiteOracle:
         """Hidden tests generated from a gold regex; a bad gold is reported, never raised."""
         sigma = dialect_universe(dialect) if universe is None else universe
-        compiled = compile_subject(gold, "target", dialect=dialect, universe=sigma, state_limit=config.state_limit)
+        compiled = compile_subject(
+            gold, "target", dialect=dialect, universe=sigma, state_limit=config.state_limit
+        )
         tests: tuple[Example, ...] = ()
         if compiled.dfa is not None:
             rng = np.random.default_rng(config.seed)
             tests = hidden_tests(
-                compiled.dfa, positives=config.positives, negatives=config.negatives, max_len=config.max_len, rng=rng
+                compiled.dfa,
+                positives=config.positives,
+                negatives=config.negatives,
+                max_len=config.max_len,
+                rng=rng,
             )
         return cls(tests, compiled, dialect, sigma, description, config)
 
@@ -185,10 +197,16 @@ class SuiteOracle:
         """Run the hidden tests; in exact mode decide equivalence; probe a passing hypothesis."""
         started = self.clock()
         compiled = compile_subject(
-            hypothesis, "hypothesis", dialect=self.dialect, universe=self.universe, state_limit=self.config.state_limit
+            hypothesis,
+            "hypothesis",
+            dialect=self.dialect,
+            universe=self.universe,
+            state_limit=self.config.state_limit,
         )
         report = self._evaluate(compiled, probe)
-        return attrs.evolve(report, spend=Spend(self.clock() - started, report.spend.strings_examined))
+        return attrs.evolve(
+            report, spend=Spend(self.clock() - started, report.spend.strings_examined)
+        )
 
     def _evaluate(self, hypothesis: Compiled, probe: bool) -> SuiteReport:
         issues = self.issues + hypothesis.issues
@@ -197,14 +215,20 @@ class SuiteOracle:
         if guess is None or (self.gold is not None and gold is None):
             return SuiteReport(self.tests, (), issues=issues)
         predicted = tuple(bool(x) for x in accepts_many(guess, [t.string for t in self.tests]))
-        report = SuiteReport(self.tests, predicted, issues=issues, spend=Spend(0.0, len(self.tests)))
+        report = SuiteReport(
+            self.tests, predicted, issues=issues, spend=Spend(0.0, len(self.tests))
+        )
         if self.gold is None or gold is None:
             return report
         if self.config.exact:
             try:
-                report = attrs.evolve(report, equivalent=equivalent(gold, guess, state_limit=self.config.state_limit))
+                report = attrs.evolve(
+                    report, equivalent=equivalent(gold, guess, state_limit=self.config.state_limit)
+                )
             except StateLimitExceeded as error:
-                return attrs.evolve(report, issues=(*issues, Issue("hypothesis", "state_limit", str(error))))
+                return attrs.evolve(
+                    report, issues=(*issues, Issue("hypothesis", "state_limit", str(error)))
+                )
         if probe and report.passed and self.config.probes > 0:
             regexes = [r for r in (hypothesis.regex, self.gold.regex) if r is not None]
             probes = harden(guess, gold, self._probes(regexes, gold, guess))
@@ -224,7 +248,9 @@ class SuiteOracle:
             max_len=2 * self.config.max_len,
         )
 
-    def check(self, hypothesis: str | Regex, already_given: Collection[Counterexample] = ()) -> Verdict:
+    def check(
+        self, hypothesis: str | Regex, already_given: Collection[Counterexample] = ()
+    ) -> Verdict:
         """The :class:`~oracle.protocol.Teacher` view: failed hidden tests as directional witnesses,
         at most ``config.witnesses`` per direction; in exact mode, exact counterexamples once the
         tests pass but the languages still differ."""
@@ -240,5 +266,10 @@ class SuiteOracle:
         n = self.config.witnesses
         too_narrow = [t for t in report.false_negatives if t.string not in given][:n]
         too_broad = [t for t in report.false_positives if t.string not in given][:n]
-        witnesses = tuple(e for pair in itertools.zip_longest(too_narrow, too_broad) for e in pair if e is not None)
+        witnesses = tuple(
+            e
+            for pair in itertools.zip_longest(too_narrow, too_broad)
+            for e in pair
+            if e is not None
+        )
         return Verdict(accepted, witnesses, "tests", report.spend, report.issues, exact=exact)

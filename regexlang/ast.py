@@ -31,7 +31,9 @@ def _flat(node: object, attribute: object, children: tuple[Regex, ...]) -> None:
     one field; it runs on every node built, so it is a plain function with a plain loop)."""
     node_type = type(node)
     if not isinstance(children, tuple):
-        raise TypeError(f"{node_type.__name__} children must be a tuple (hashable), got {type(children).__name__}")
+        raise TypeError(
+            f"{node_type.__name__} children must be a tuple (hashable), got {type(children).__name__}"
+        )
     if len(children) < 2:
         raise ValueError(f"{node_type.__name__} needs at least two children, got {len(children)}")
     for child in children:
@@ -174,7 +176,9 @@ UNARY_TYPES = (Complement, Star, Plus, Optional, Repeat, Lookaround)
 
 _Nary = TypeVar("_Nary", Concat, Union, Intersection)
 _FIELDS = {Concat: "parts", Union: "options", Intersection: "parts"}
-_HASH_CACHE = next(slot for slot in vars(Concat)["__slots__"] if "hash" in slot)  # attrs' cached-hash slot
+_HASH_CACHE = next(
+    slot for slot in vars(Concat)["__slots__"] if "hash" in slot
+)  # attrs' cached-hash slot
 
 
 def flat_node(node_type: type[_Nary], children: tuple[Regex, ...]) -> _Nary:
@@ -230,7 +234,9 @@ def intersection(*parts: Regex) -> Regex:
     """Intersection of one or more parts, flattened."""
     flat = _flatten(Intersection, "parts", parts)
     if not flat:
-        raise ValueError("intersection of no parts is the universe; build Complement(EmptySet()) instead")
+        raise ValueError(
+            "intersection of no parts is the universe; build Complement(EmptySet()) instead"
+        )
     return flat[0] if len(flat) == 1 else flat_node(Intersection, tuple(flat))
 
 
@@ -241,7 +247,9 @@ def depth(regex: Regex) -> int:
     frontier = [regex]
     while frontier:
         levels += 1
-        frontier = [child for node in frontier if type(node) not in _LEAVES for child in children(node)]
+        frontier = [
+            child for node in frontier if type(node) not in _LEAVES for child in children(node)
+        ]
     return levels
 
 

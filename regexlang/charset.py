@@ -170,4 +170,6 @@ class CharSet:
 EMPTY = CharSet()
 UNICODE = CharSet.everything()
 SIMPLE_ALPHABET = CharSet.of("abc")
-EXTENDED_ALPHABET = CharSet([(ord("A"), ord("Z")), (ord("a"), ord("z")), (ord("0"), ord("9")), (ord("#"), ord("#"))])
+EXTENDED_ALPHABET = CharSet(
+    [(ord("A"), ord("Z")), (ord("a"), ord("z")), (ord("0"), ord("9")), (ord("#"), ord("#"))]
+)

@@ -35,7 +35,9 @@ def universe(dialect: Dialect) -> CharSet:
     try:
         return _DEFAULT_UNIVERSE[dialect]
     except KeyError:
-        raise ValueError(f"unknown dialect {dialect!r}; expected one of {', '.join(DIALECTS)}") from None
+        raise ValueError(
+            f"unknown dialect {dialect!r}; expected one of {', '.join(DIALECTS)}"
+        ) from None
 
 
 def parse(text: str, dialect: Dialect, alphabet: CharSet | None = None) -> Regex:
@@ -45,7 +47,9 @@ def parse(text: str, dialect: Dialect, alphabet: CharSet | None = None) -> Regex
     deeper than :data:`MAX_NESTING` and trees deeper than :data:`MAX_DEPTH` are errors too.
     """
     sigma = universe(dialect) if alphabet is None else alphabet
-    if dialect == "python":  # its parser counts groups itself: comments and verbose-mode text hold parentheses too
+    if (
+        dialect == "python"
+    ):  # its parser counts groups itself: comments and verbose-mode text hold parentheses too
         tree = python_syntax.parse(text)
     else:
         _check_nesting(text)
@@ -53,7 +57,9 @@ def parse(text: str, dialect: Dialect, alphabet: CharSet | None = None) -> Regex
     # Every level of a tree costs at least one character, so only long texts can nest too deep.
     if len(text) >= MAX_DEPTH and depth(tree) > MAX_DEPTH:
         raise RegexSyntaxError(
-            f"expression nested deeper than {MAX_DEPTH} levels (groups, operators and quantifiers all count)", text, 0
+            f"expression nested deeper than {MAX_DEPTH} levels (groups, operators and quantifiers all count)",
+            text,
+            0,
         )
     return tree
 

@@ -180,7 +180,9 @@ class _Parser:
         if char == "\\":
             char = self.escape(start)
         if char not in self.alphabet:
-            raise scan.error(f"{char!r} is not in the alphabet {describe_alphabet(self.alphabet)}", at=start)
+            raise scan.error(
+                f"{char!r} is not in the alphabet {describe_alphabet(self.alphabet)}", at=start
+            )
         return Chars(CharSet.of(char))
 
     def escape(self, start: int) -> str:
@@ -217,7 +219,10 @@ class _Parser:
             else:
                 chars |= CharSet.of(low)
         if not chars & self.alphabet:
-            raise scan.error(f"class has no character in the alphabet {describe_alphabet(self.alphabet)}", at=start)
+            raise scan.error(
+                f"class has no character in the alphabet {describe_alphabet(self.alphabet)}",
+                at=start,
+            )
         return Chars(chars & self.alphabet)
 
     def class_char(self) -> str:

@@ -34,13 +34,21 @@ ANCHORINGS: tuple[Anchoring, ...] = ("fullmatch", "search")
 #: The anchoring each flavour's usual call needs: Python and RE2 have a full-match call, the others
 #: search.
 DEFAULT_ANCHORING: dict[Flavor, Anchoring] = {
-    "python": "fullmatch", "re2": "fullmatch", "pcre": "search", "javascript": "search", "posix": "search",
+    "python": "fullmatch",
+    "re2": "fullmatch",
+    "pcre": "search",
+    "javascript": "search",
+    "posix": "search",
 }
 
 #: Anchors that make a search match the whole string (``$`` in PCRE and Python also matches before
 #: a final newline, so they get ``\\z``/``\\Z``).
 _ANCHORS: dict[Flavor, tuple[str, str]] = {
-    "python": ("^", "\\Z"), "pcre": ("\\A", "\\z"), "javascript": ("^", "$"), "re2": ("^", "$"), "posix": ("^", "$"),
+    "python": ("^", "\\Z"),
+    "pcre": ("\\A", "\\z"),
+    "javascript": ("^", "$"),
+    "re2": ("^", "$"),
+    "posix": ("^", "$"),
 }
 
 _METACHARS = frozenset(".^$*+?{}[]\\|()")
@@ -51,7 +59,9 @@ _NEWLINE = CharSet.of("\n")
 _ANY = (UNICODE, UNICODE - _NEWLINE)
 
 
-def render(regex: Regex, flavor: Flavor, anchored: Anchoring | None = None, universe: CharSet = UNICODE) -> str:
+def render(
+    regex: Regex, flavor: Flavor, anchored: Anchoring | None = None, universe: CharSet = UNICODE
+) -> str:
     """``regex`` as a pattern of ``flavor``, anchored for a search call when ``anchored`` (default:
     :data:`DEFAULT_ANCHORING`) says so. A class holding all of ``universe`` prints as ``.`` (``[\\s\\S]`` when it holds a newline
     of ``universe`` that the engine's ``.`` skips)."""
@@ -111,7 +121,9 @@ class _Notation:
         return min(inside, outside, key=len), Prec.ATOM
 
     def assertion(self, kind: AssertKind) -> Printed:
-        if kind is AssertKind.TEXT_END and self.flavor in LOOKAROUND_FLAVORS:  # ends a lookahead's body
+        if (
+            kind is AssertKind.TEXT_END and self.flavor in LOOKAROUND_FLAVORS
+        ):  # ends a lookahead's body
             return _ANCHORS[self.flavor][1], Prec.POSTFIX
         raise NotExpressible(f"assertion {kind.value} is not printed in the {self.flavor} flavour")
 

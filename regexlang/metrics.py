@@ -63,9 +63,18 @@ def node_count(regex: Regex) -> int:
 
 def literals(regex: Regex) -> frozenset[str]:
     """The characters that occur as literals (one-character ``Chars`` nodes)."""
-    return frozenset(node.chars.first() for node in subtrees(regex) if isinstance(node, Chars) and node.chars.is_single())
+    return frozenset(
+        node.chars.first()
+        for node in subtrees(regex)
+        if isinstance(node, Chars) and node.chars.is_single()
+    )
 
 
 def used_chars(regex: Regex) -> CharSet:
     """The union of every character set in the tree: literals, classes and ``.`` alike."""
-    return CharSet(interval for node in subtrees(regex) if isinstance(node, Chars) for interval in node.chars.intervals)
+    return CharSet(
+        interval
+        for node in subtrees(regex)
+        if isinstance(node, Chars)
+        for interval in node.chars.intervals
+    )

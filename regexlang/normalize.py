@@ -73,7 +73,9 @@ _EPSILON = Epsilon()
 _TOP = Complement(_EMPTY)
 
 
-@functools.lru_cache(maxsize=1 << 14)  # printers normalize the same subtrees over and over (state elimination)
+@functools.lru_cache(
+    maxsize=1 << 14
+)  # printers normalize the same subtrees over and over (state elimination)
 def normalize(regex: Regex) -> Regex:
     """A simpler tree with the same language; idempotent, never deeper in stars (rules in the module doc)."""
     match regex:

@@ -141,12 +141,20 @@ def _print(node: Regex, notation: Notation) -> Printed:
             raise NotExpressible(f"lookarounds cannot be written in the {notation.name} dialect")
         # Printed at the postfix level so that a quantifier groups it first: JavaScript refuses a
         # bare quantified lookbehind, and the group costs nothing in the others.
-        return f"{LOOKAROUND_OPEN[node.behind, node.negative]}{_print(node.inner, notation)[0]})", Prec.POSTFIX
+        return (
+            f"{LOOKAROUND_OPEN[node.behind, node.negative]}{_print(node.inner, notation)[0]})",
+            Prec.POSTFIX,
+        )
     return notation.assertion(node.kind)
 
 
 #: The opening of a lookaround by (behind, negative).
-LOOKAROUND_OPEN = {(False, False): "(?=", (False, True): "(?!", (True, False): "(?<=", (True, True): "(?<!"}
+LOOKAROUND_OPEN = {
+    (False, False): "(?=",
+    (False, True): "(?!",
+    (True, False): "(?<=",
+    (True, True): "(?<!",
+}
 
 
 def _class_order(interval: tuple[int, int]) -> tuple[int, int]:

@@ -28,9 +28,9 @@ import attrs
 from regexlang.charset import MAX_CODE_POINT, CharSet
 
 _sre = importlib.import_module("_sre")
-_tolower: Callable[[int], int] = getattr(_sre, "unicode_tolower")
-_iscased: Callable[[int], bool] = getattr(_sre, "unicode_iscased")
-_EXTRA_CASES: dict[int, tuple[int, ...]] = getattr(importlib.import_module("re._casefix"), "_EXTRA_CASES")
+_tolower: Callable[[int], int] = _sre.unicode_tolower
+_iscased: Callable[[int], bool] = _sre.unicode_iscased
+_EXTRA_CASES: dict[int, tuple[int, ...]] = importlib.import_module("re._casefix")._EXTRA_CASES
 
 _BMP_END = 0x10000
 
@@ -54,7 +54,9 @@ class ClassSpec:
     def merge(self, other: ClassSpec) -> ClassSpec:
         """The class with the members of both (neither may be negated)."""
         return ClassSpec(
-            self.literals | other.literals, self.ranges | other.ranges, self.categories | other.categories
+            self.literals | other.literals,
+            self.ranges | other.ranges,
+            self.categories | other.categories,
         )
 
 
@@ -73,7 +75,11 @@ def _cased_universe() -> tuple[tuple[int, ...], CharSet, dict[int, tuple[int, ..
     for code in sorted(involved):
         preimages.setdefault(_tolower(code), []).append(code)
     ordered = tuple(sorted(involved))
-    return ordered, CharSet((code, code) for code in ordered), {k: tuple(v) for k, v in preimages.items()}
+    return (
+        ordered,
+        CharSet((code, code) for code in ordered),
+        {k: tuple(v) for k, v in preimages.items()},
+    )
 
 
 @functools.cache

@@ -21,7 +21,16 @@ from regexlang.charset import CharSet
 from regexlang.scanner import Scanner
 from regexlang.unicode_classes import digit_chars, space_chars, word_chars
 
-_CONTROLS = {"a": 0x07, "b": 0x08, "f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B, "\\": 0x5C}
+_CONTROLS = {
+    "a": 0x07,
+    "b": 0x08,
+    "f": 0x0C,
+    "n": 0x0A,
+    "r": 0x0D,
+    "t": 0x09,
+    "v": 0x0B,
+    "\\": 0x5C,
+}
 _ASSERTIONS = {
     "A": AssertKind.TEXT_START,
     "Z": AssertKind.TEXT_END,
@@ -32,6 +41,7 @@ _HEX_WIDTH = {"x": 2, "u": 4, "U": 8}
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _OCT_DIGITS = frozenset("01234567")
 _DIGITS = frozenset("0123456789")
+
 
 @functools.cache
 def category(letter: str) -> CharSet:
@@ -106,7 +116,9 @@ class EscapeReader:
     def octal(self, digits: str, start: int) -> int:
         code = int(digits, 8)
         if code > 0o377:
-            raise self.scan.error(f"octal escape value \\{digits} outside of range 0-0o377", at=start)
+            raise self.scan.error(
+                f"octal escape value \\{digits} outside of range 0-0o377", at=start
+            )
         return code
 
     def common(self, letter: str, start: int) -> int:

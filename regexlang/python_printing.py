@@ -36,7 +36,13 @@ def _code_escape(char: str) -> str:
     if char in _NAMED_CONTROLS:
         return _NAMED_CONTROLS[char]
     code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+    return (
+        f"\\x{code:02x}"
+        if code < 0x100
+        else f"\\u{code:04x}"
+        if code < 0x10000
+        else f"\\U{code:08x}"
+    )
 
 
 def spell_literal(char: str) -> str:
@@ -72,7 +78,9 @@ def _shorthands() -> dict[str, CharSet]:
 
 def _contained_shorthands(chars: CharSet) -> list[tuple[str, CharSet]]:
     plausible = [text for text, sample in _SAMPLES.items() if CharSet.of(sample).issubset(chars)]
-    return [(text, _shorthands()[text]) for text in plausible if _shorthands()[text].issubset(chars)]
+    return [
+        (text, _shorthands()[text]) for text in plausible if _shorthands()[text].issubset(chars)
+    ]
 
 
 def _class_body(chars: CharSet) -> str:
@@ -81,7 +89,9 @@ def _class_body(chars: CharSet) -> str:
     chosen: list[str] = []
     covered = CharSet()
     while shorthands:
-        gain, text, members = max((len(members - covered), text, members) for text, members in shorthands)
+        gain, text, members = max(
+            (len(members - covered), text, members) for text, members in shorthands
+        )
         if gain == 0:
             break
         chosen.append(text)

@@ -37,8 +37,8 @@ import attrs
 
 from regexlang import python_printing
 from regexlang.ast import (
-    AssertKind,
     Assertion,
+    AssertKind,
     Chars,
     EmptySet,
     Lookaround,
@@ -66,7 +66,13 @@ class Flag(enum.IntFlag):
     VERBOSE = 8
 
 
-_FLAGS = {"i": Flag.IGNORECASE, "m": Flag.MULTILINE, "s": Flag.DOTALL, "x": Flag.VERBOSE, "u": Flag(0)}
+_FLAGS = {
+    "i": Flag.IGNORECASE,
+    "m": Flag.MULTILINE,
+    "s": Flag.DOTALL,
+    "x": Flag.VERBOSE,
+    "u": Flag(0),
+}
 _REJECTED_FLAGS = {
     "a": "the ASCII flag (?a) is not supported",
     "L": "bad inline flags: cannot use 'L' flag with a str pattern",
@@ -77,7 +83,11 @@ _LITERAL_RUN = re.compile("[^" + re.escape("".join(sorted(_SPECIAL))) + "]+")
 _WHITESPACE = frozenset(" \t\n\r\v\f")
 _DIGITS = frozenset("0123456789")
 
-_QUANTIFIERS: dict[str, type[Star] | type[Plus] | type[Optional]] = {"*": Star, "+": Plus, "?": Optional}
+_QUANTIFIERS: dict[str, type[Star] | type[Plus] | type[Optional]] = {
+    "*": Star,
+    "+": Plus,
+    "?": Optional,
+}
 
 _Kind = Literal["unit", "assert", "repeat"]
 
@@ -136,7 +146,9 @@ class _Parser:
         # The flags only change at a global-flags group: read them once per change, not per character.
         ignorecase, verbose = bool(flags & Flag.IGNORECASE), bool(flags & Flag.VERBOSE)
         while scan.pos < len(text) and (char := text[scan.pos]) not in "|)":
-            if not verbose and (run := _LITERAL_RUN.match(text, scan.pos)) is not None:  # literals, found in C
+            if (
+                not verbose and (run := _LITERAL_RUN.match(text, scan.pos)) is not None
+            ):  # literals, found in C
                 scan.pos = run.end()
                 items.extend([_literal_item(ord(c), ignorecase) for c in run.group()])
             elif char not in _SPECIAL and char not in _WHITESPACE and char != "#":
@@ -155,7 +167,9 @@ class _Parser:
                 self.repeat(items, ignorecase)
             elif char == ".":
                 scan.next()
-                items.append(_Item(Chars(UNICODE if flags & Flag.DOTALL else python_printing.NOT_NEWLINE)))
+                items.append(
+                    _Item(Chars(UNICODE if flags & Flag.DOTALL else python_printing.NOT_NEWLINE))
+                )
             elif char == "(":
                 group = self.group(flags, depth, first and not items)
                 if group is None:
@@ -197,7 +211,7 @@ class _Parser:
                 scan.next()
                 high = self.escapes.in_class()
                 if not isinstance(low, int) or not isinstance(high, int) or high < low:
-                    raise scan.error(f"bad range {scan.text[item_start:scan.pos]}", at=item_start)
+                    raise scan.error(f"bad range {scan.text[item_start : scan.pos]}", at=item_start)
                 ranges.add((low, high))
             else:
                 if scan.peek() == "-" and scan.peek(1) == "]":
@@ -234,7 +248,9 @@ class _Parser:
             if max(minimum, maximum or 0) > MAX_REPEAT_COUNT:
                 raise scan.error(f"repetition count too large (max {MAX_REPEAT_COUNT})", at=start)
             if maximum is not None and maximum < minimum:
-                raise scan.error(f"repetition {scan.text[start:scan.pos]} has max below min", at=start)
+                raise scan.error(
+                    f"repetition {scan.text[start : scan.pos]} has max below min", at=start
+                )
             node_for = (minimum, maximum)
         else:
             node_for = _QUANTIFIERS[char]
@@ -243,7 +259,10 @@ class _Parser:
         if items[-1].kind == "repeat":
             raise scan.error("multiple repeat", at=start)
         if scan.peek() == "+":
-            raise scan.unsupported("possessive quantifiers are not supported (their language depends on the order re backtracks in)", at=start)
+            raise scan.unsupported(
+                "possessive quantifiers are not supported (their language depends on the order re backtracks in)",
+                at=start,
+            )
         scan.accept("?")
         inner = items.pop().node
         node = Repeat(inner, *node_for) if isinstance(node_for, tuple) else node_for(inner)
@@ -271,14 +290,22 @@ class _Parser:
                     raise self.unknown_extension("?<", char, start)
                 return self.lookaround(flags, depth, start, behind, negative=char == "!")
             elif char == "(":
-                raise scan.unsupported("conditional groups are not supported (they test a captured group: not regular in general)", at=start)
+                raise scan.unsupported(
+                    "conditional groups are not supported (they test a captured group: not regular in general)",
+                    at=start,
+                )
             elif char == ">":
-                raise scan.unsupported("atomic groups are not supported (their language depends on the order re backtracks in)", at=start)
+                raise scan.unsupported(
+                    "atomic groups are not supported (their language depends on the order re backtracks in)",
+                    at=start,
+                )
             elif char in _FLAGS or char in _REJECTED_FLAGS or char == "-":
                 scoped = self.flags(char)
                 if scoped is None:
                     if not first:
-                        raise scan.error("global flags not at the start of the expression", at=start)
+                        raise scan.error(
+                            "global flags not at the start of the expression", at=start
+                        )
                     return None
                 flags = (flags | scoped[0]) & ~scoped[1]
                 return self.group_body(flags, depth, start, plain=False)
@@ -298,7 +325,9 @@ class _Parser:
         node = concat(*(item.node for item in items))
         return _Item(node, contents=tuple(items) if plain else None)
 
-    def lookaround(self, flags: Flag, depth: int, start: int, behind: bool, negative: bool) -> _Item:
+    def lookaround(
+        self, flags: Flag, depth: int, start: int, behind: bool, negative: bool
+    ) -> _Item:
         """The rest of ``(?=``, ``(?!``, ``(?<=`` or ``(?<!``; a lookbehind needs a fixed width, as in ``re``."""
         body = self.group_body(flags, depth, start, plain=False).node
         if behind and len(set(width(body))) != 1:
@@ -312,7 +341,9 @@ class _Parser:
             name = self.escapes.until(">", "group name")
             self.check_group_name(name)
             if name in self.group_names:
-                raise scan.error(f"redefinition of group name {name!r}", at=scan.pos - len(name) - 1)
+                raise scan.error(
+                    f"redefinition of group name {name!r}", at=scan.pos - len(name) - 1
+                )
             self.group_names.add(name)
             return True
         if scan.accept("="):
@@ -322,7 +353,9 @@ class _Parser:
 
     def check_group_name(self, name: str) -> None:
         if not name.isidentifier():
-            raise self.scan.error(f"bad character in group name {name!r}", at=self.scan.pos - len(name) - 1)
+            raise self.scan.error(
+                f"bad character in group name {name!r}", at=self.scan.pos - len(name) - 1
+            )
 
     def unknown_extension(self, prefix: str, char: str, start: int) -> Exception:
         """The error for ``(?P`` or ``(?<`` followed by ``char`` ("" at the end)."""
@@ -390,7 +423,9 @@ def _merge_branches(branches: list[list[_Item]], ignorecase: bool) -> _Item:
     merged = functools.reduce(ClassSpec.merge, specs)
     if ignorecase:
         chars = class_chars(merged, True)
-        separate = [branch[0].node.chars for branch in branches if isinstance(branch[0].node, Chars)]
+        separate = [
+            branch[0].node.chars for branch in branches if isinstance(branch[0].node, Chars)
+        ]
         if chars != functools.reduce(CharSet.union, separate, CharSet()):
             return _Item(_chars_node(chars), spec=merged)
     return _Item(written, spec=merged)

@@ -68,7 +68,11 @@ def describe_alphabet(alphabet: CharSet) -> str:
     """The alphabet as a brace list for error messages, e.g. ``{a, b, c}``."""
     if len(alphabet) <= 12:
         return "{" + ", ".join(alphabet) + "}"
-    return "{" + ", ".join(f"{chr(lo)}-{chr(hi)}" if lo < hi else chr(lo) for lo, hi in alphabet.intervals) + "}"
+    return (
+        "{"
+        + ", ".join(f"{chr(lo)}-{chr(hi)}" if lo < hi else chr(lo) for lo, hi in alphabet.intervals)
+        + "}"
+    )
 
 
 def parse(text: str, alphabet: CharSet) -> Regex:
@@ -119,7 +123,9 @@ class _Parser:
         self.skip_space()
         if self.scan.peek() in ("", "+", "|", ")", "."):
             if after is not None:
-                hint = " ('+' is union here)" if after == "+" and self.scan.peek() in ("", ")") else ""
+                hint = (
+                    " ('+' is union here)" if after == "+" and self.scan.peek() in ("", ")") else ""
+                )
                 raise self.scan.error(f"missing operand after '{after}'{hint}")
             if self.scan.peek() == ")":
                 raise self.scan.error("unbalanced ')'")
@@ -150,7 +156,9 @@ class _Parser:
             raise scan.error("'ε' is not part of the simple dialect; write epsilon", at=start)
         if char in FOREIGN_OPERATORS:
             raise scan.error(f"'{char}' is not part of the simple dialect", at=start)
-        raise scan.error(f"{char!r} is not in the alphabet {describe_alphabet(self.alphabet)}", at=start)
+        raise scan.error(
+            f"{char!r} is not in the alphabet {describe_alphabet(self.alphabet)}", at=start
+        )
 
     def group(self, start: int) -> Regex:
         self.skip_space()
@@ -192,7 +200,9 @@ def desugar(regex: Regex, alphabet: CharSet) -> Regex:
 def _expand_repeat(regex: Repeat, alphabet: CharSet) -> Regex:
     if max(regex.min, regex.max or 0) > MAX_EXPANDED_COUNT:
         spelled = printing.quantifier_suffix(regex)
-        raise NotExpressible(f"repetition {spelled} is too large to write out in the simple dialect")
+        raise NotExpressible(
+            f"repetition {spelled} is too large to write out in the simple dialect"
+        )
     inner = desugar(regex.inner, alphabet)
     if regex.max is None:
         return concat(*[inner] * regex.min, Star(inner))
@@ -207,7 +217,9 @@ def _check_symbols(chars: CharSet, alphabet: CharSet) -> None:
         bad = CharSet.of(c for c in chars if c.isspace())
     if bad:
         symbols = describe_alphabet(alphabet)
-        raise NotExpressible(f"{bad.first()!r} is not a symbol of the simple dialect over {symbols}")
+        raise NotExpressible(
+            f"{bad.first()!r} is not a symbol of the simple dialect over {symbols}"
+        )
 
 
 class _SimpleNotation:

@@ -35,7 +35,9 @@ def parse(text: str, alphabet: CharSet, metachars: frozenset[str]) -> Regex | No
 #: One token: ``epsilon`` or a single character, after the common whitespace (other whitespace
 #: becomes a token that :func:`_parse_tokens` rejects, leaving it to the careful parser).
 _TOKEN = re.compile(r"[ \t\n\r]*(epsilon|[^ \t\n\r])")
-_SPACES = str.maketrans("", "", " \t\n\r")  # without ``epsilon``, the tokens are the other characters
+_SPACES = str.maketrans(
+    "", "", " \t\n\r"
+)  # without ``epsilon``, the tokens are the other characters
 _EPSILON = Epsilon()
 
 

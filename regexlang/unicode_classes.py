@@ -45,5 +45,3 @@ def digit_chars() -> CharSet:
 def space_chars() -> CharSet:
     """``\\s``: Unicode whitespace."""
     return _scan(str.isspace)
-
-

@@ -41,7 +41,9 @@ def width(regex: Regex) -> Width:
     if isinstance(regex, Union):
         widths = [width(option) for option in regex.options]
         highs = [high for _, high in widths]
-        return min(low for low, _ in widths), None if None in highs else max(h for h in highs if h is not None)
+        return min(low for low, _ in widths), None if None in highs else max(
+            h for h in highs if h is not None
+        )
     if isinstance(regex, (Star, Plus, Optional, Repeat)):
         low, high = width(regex.inner)
         least, times = _counts(regex)

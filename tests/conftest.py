@@ -10,7 +10,11 @@ from hypothesis import HealthCheck, settings
 from experiments.data_dir import DEFAULT_DATA_DIR
 
 settings.register_profile(
-    "ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+    "ci",
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
 )
 settings.load_profile("ci")
 

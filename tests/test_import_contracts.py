@@ -28,7 +28,9 @@ ROOMS = "The merging learner's rooms"
 def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     copy = tmp_path_factory.mktemp("tree")
     for package in PACKAGES:
-        shutil.copytree(ROOT / package, copy / package, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(
+            ROOT / package, copy / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
     shutil.copy(ROOT / "setup.cfg", copy / "setup.cfg")
     return copy
 
@@ -37,9 +39,18 @@ def broken(tree: Path) -> set[str]:
     """The names of the contracts ``lint-imports`` reports broken on ``tree``."""
     script = "import sys; from importlinter.cli import lint_imports; sys.exit(lint_imports(no_cache=True, no_logo=True))"
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    done = subprocess.run([sys.executable, "-c", script], cwd=tree, env=env, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     summary = done.stdout.partition("dependencies.")[2].partition("Contracts:")[0]
-    verdicts = re.findall(r"(.+?) (KEPT|BROKEN)", " ".join(summary.replace("-", " ").split()))  # names wrap over lines
+    verdicts = re.findall(
+        r"(.+?) (KEPT|BROKEN)", " ".join(summary.replace("-", " ").split())
+    )  # names wrap over lines
     assert len(verdicts) >= 6, done.stdout + done.stderr
     names = {name.strip() for name, verdict in verdicts if verdict == "BROKEN"}
     assert (done.returncode == 0) == (not names), done.stdout + done.stderr
@@ -54,9 +65,17 @@ def broken(tree: Path) -> set[str]:
         ("cegis/records_extra.py", "cegis.llm.learner", {LOOP}),
         ("cegis/symbolic/new_family.py", "cegis.llm.prompts", {APART, LOOP}),
         ("cegis/llm/new_part.py", "cegis.symbolic.lstar", {APART, LOOP}),
-        ("cegis/symbolic/merging/families/new_family.py", "cegis.symbolic.merging.rounds.selection", {ROOMS}),
+        (
+            "cegis/symbolic/merging/families/new_family.py",
+            "cegis.symbolic.merging.rounds.selection",
+            {ROOMS},
+        ),
         ("cegis/symbolic/merging/core/new_kernel.py", "cegis.symbolic.merging.candidate", {ROOMS}),
-        ("cegis/symbolic/merging/stray.py", "cegis.symbolic.merging.core.symbols", {ROOMS}),  # in no room
+        (
+            "cegis/symbolic/merging/stray.py",
+            "cegis.symbolic.merging.core.symbols",
+            {ROOMS},
+        ),  # in no room
     ],
 )
 def test_a_new_module_that_crosses_a_layer_breaks_its_contract(

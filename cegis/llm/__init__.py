@@ -7,7 +7,15 @@ from typing import TYPE_CHECKING
 from llm.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from cegis.llm.answers import AnswerError, Extraction, ParsedAnswer, extract, parse_answer, parse_candidates, parse_regex
+    from cegis.llm.answers import (
+        AnswerError,
+        Extraction,
+        ParsedAnswer,
+        extract,
+        parse_answer,
+        parse_candidates,
+        parse_regex,
+    )
     from cegis.llm.learner import LLMLearner
     from cegis.llm.prompts import (
         EXTENDED_REGULARIZATION,
@@ -28,13 +36,46 @@ if TYPE_CHECKING:
     from cegis.llm.settings import SETTINGS, LLMSetting, setting_named
     from cegis.llm.setup import LLMSetupError, PreparedRun, prepare_llm_run, setting_config
 
-_WHERE = {name: module for module, names in (
-    ("cegis.llm.answers", ("AnswerError", "Extraction", "ParsedAnswer", "extract", "parse_answer", "parse_candidates", "parse_regex")),
-    ("cegis.llm.learner", ("LLMLearner",)),
-    ("cegis.llm.prompts", ("EXTENDED_REGULARIZATION", "SIMPLE_REGULARIZATION", "DiagnosticFeedback", "ErrorCountFeedback", "Feedback", "GenericFeedback", "NoFeedback", "PromptSpec", "Reflection", "Regularization", "Repair", "description_prompt", "example_prompt", "example_system_prompt")),
-    ("cegis.llm.settings", ("SETTINGS", "LLMSetting", "setting_named")),
-    ("cegis.llm.setup", ("LLMSetupError", "PreparedRun", "prepare_llm_run", "setting_config")),
-) for name in names}
+_WHERE = {
+    name: module
+    for module, names in (
+        (
+            "cegis.llm.answers",
+            (
+                "AnswerError",
+                "Extraction",
+                "ParsedAnswer",
+                "extract",
+                "parse_answer",
+                "parse_candidates",
+                "parse_regex",
+            ),
+        ),
+        ("cegis.llm.learner", ("LLMLearner",)),
+        (
+            "cegis.llm.prompts",
+            (
+                "EXTENDED_REGULARIZATION",
+                "SIMPLE_REGULARIZATION",
+                "DiagnosticFeedback",
+                "ErrorCountFeedback",
+                "Feedback",
+                "GenericFeedback",
+                "NoFeedback",
+                "PromptSpec",
+                "Reflection",
+                "Regularization",
+                "Repair",
+                "description_prompt",
+                "example_prompt",
+                "example_system_prompt",
+            ),
+        ),
+        ("cegis.llm.settings", ("SETTINGS", "LLMSetting", "setting_named")),
+        ("cegis.llm.setup", ("LLMSetupError", "PreparedRun", "prepare_llm_run", "setting_config")),
+    )
+    for name in names
+}
 __getattr__, __dir__ = lazy_exports(__name__, _WHERE)
 
 __all__ = [

@@ -36,10 +36,16 @@ import attrs
 
 from cegis.config import LoopConfig
 from cegis.learner import Learner, Proposal
-from cegis.loop import step
+from cegis.llm.prompts import (
+    DiagnosticFeedback,
+    ErrorCountFeedback,
+    Feedback,
+    GenericFeedback,
+    NoFeedback,
+)
 from cegis.llm.settings import FeedbackStrategy
+from cegis.loop import step
 from cegis.state import EpochState
-from cegis.llm.prompts import DiagnosticFeedback, ErrorCountFeedback, Feedback, GenericFeedback, NoFeedback
 from oracle.clustered import misclassified
 from oracle.compiling import compile_subject
 from oracle.examples import Counterexample, Example, identity
@@ -101,7 +107,9 @@ def feedback(
     return NoFeedback()
 
 
-def _capped(fresh: Sequence[Counterexample], again: Sequence[Counterexample], label: bool, n: int) -> tuple[str, ...]:
+def _capped(
+    fresh: Sequence[Counterexample], again: Sequence[Counterexample], label: bool, n: int
+) -> tuple[str, ...]:
     """Up to ``n`` witnesses labeled ``label``: the new ones first, then repeats."""
     spelled: list[str] = []
     for example in (*fresh, *again):
@@ -112,12 +120,19 @@ def _capped(fresh: Sequence[Counterexample], again: Sequence[Counterexample], la
 
 
 def still_wrong(
-    previous: Proposal, examples: Sequence[Counterexample], *, dialect: Dialect, universe: CharSet, state_limit: int
+    previous: Proposal,
+    examples: Sequence[Counterexample],
+    *,
+    dialect: Dialect,
+    universe: CharSet,
+    state_limit: int,
 ) -> tuple[Counterexample, ...]:
     """The ``examples`` the previous attempt's regex gets wrong (none when it had no regex)."""
     if previous.regex is None:
         return ()
-    compiled = compile_subject(previous.regex, "hypothesis", dialect=dialect, universe=universe, state_limit=state_limit)
+    compiled = compile_subject(
+        previous.regex, "hypothesis", dialect=dialect, universe=universe, state_limit=state_limit
+    )
     return () if compiled.dfa is None else misclassified(compiled.dfa, examples)
 
 
@@ -148,7 +163,13 @@ class HardeningCycle:
 
 
 async def harden(
-    state: EpochState, learner: Learner, suite: SuiteReporter, teacher: Teacher, config: LoopConfig, *, cycles: int
+    state: EpochState,
+    learner: Learner,
+    suite: SuiteReporter,
+    teacher: Teacher,
+    config: LoopConfig,
+    *,
+    cycles: int,
 ) -> tuple[EpochState, tuple[HardeningCycle, ...]]:
     """Up to ``cycles`` hardening cycles after the run ending in ``state``; the final state and the
     cycles. Each failed probe not yet among the examples becomes a counterexample of one repair
@@ -162,12 +183,18 @@ async def harden(
         report = suite.evaluate(proposal.regex, probe=True)
         probes = report.probes
         given = {identity(e) for e in state.examples}
-        failed = () if probes is None else tuple(e for e in probes.failures if e.string not in given)
-        failed = cap_per_direction(failed, suite.config.witnesses)  # a turn's worth, not every failed probe
+        failed = (
+            () if probes is None else tuple(e for e in probes.failures if e.string not in given)
+        )
+        failed = cap_per_direction(
+            failed, suite.config.witnesses
+        )  # a turn's worth, not every failed probe
         if report.robust or not failed:
             break
         probe_verdict = Verdict(False, failed, "probes", exact=False)
-        before = attrs.evolve(state, examples=state.examples + failed, verdict=probe_verdict, outcome=None)
+        before = attrs.evolve(
+            state, examples=state.examples + failed, verdict=probe_verdict, outcome=None
+        )
         state = await step(before, learner, teacher, config)
         repaired = state.proposal.regex if state.proposal is not None else None
         after = None if repaired is None else suite.evaluate(repaired, probe=True)

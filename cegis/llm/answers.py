@@ -38,17 +38,24 @@ from regexlang import CharSet, Dialect
 from regexlang.ast import Regex
 
 _ANS = (re.compile(r"<\s*ans\s*>", re.IGNORECASE), re.compile(r"<\s*/\s*ans\s*>", re.IGNORECASE))
-_REASONING = (re.compile(r"<\s*reasoning\s*>", re.IGNORECASE), re.compile(r"<\s*/\s*reasoning\s*>", re.IGNORECASE))
+_REASONING = (
+    re.compile(r"<\s*reasoning\s*>", re.IGNORECASE),
+    re.compile(r"<\s*/\s*reasoning\s*>", re.IGNORECASE),
+)
 _FENCE_INFO = re.compile(r"[A-Za-z0-9_+.-]*[ \t]*")
 _FENCE = "```"
 _PY_CALL = re.compile(r"re\s*\.\s*(?:compile|fullmatch|match|search)\s*\((?P<args>.*)\)", re.DOTALL)
 _PY_LITERAL = re.compile(
-    r"(?P<raw>[rR]?)(?P<quote>[\"'])(?P<body>(?:\\.|(?!(?P=quote)).)*)(?P=quote)\s*(?P<rest>.*)", re.DOTALL
+    r"(?P<raw>[rR]?)(?P<quote>[\"'])(?P<body>(?:\\.|(?!(?P=quote)).)*)(?P=quote)\s*(?P<rest>.*)",
+    re.DOTALL,
 )
 # escapes a plain Python string literal would turn into other characters ('\d' it keeps as is)
 _PY_ESCAPE = re.compile(r"\\[\\'\"abfnrtv0-7xNuU\n]")
 _SLASHED = re.compile(r"/(?P<body>.+)/", re.DOTALL)
-_SIMPLE_EXTRAS = (("|", "'|' for union (the prompt's syntax has '+')"), (".", "'.' for concatenation"))
+_SIMPLE_EXTRAS = (
+    ("|", "'|' for union (the prompt's syntax has '+')"),
+    (".", "'.' for concatenation"),
+)
 
 
 @attrs.frozen
@@ -97,13 +104,19 @@ class AnswerError:
 
 def extract(reply: str) -> Extraction:
     """Find the reasoning and the answers in ``reply`` (never raises)."""
-    answers = tuple(answer for answer in (_clean(block, closed) for block, closed in _blocks(reply, *_ANS)) if answer)
+    answers = tuple(
+        answer
+        for answer in (_clean(block, closed) for block, closed in _blocks(reply, *_ANS))
+        if answer
+    )
     reasonings = [block.strip() for block, _ in _blocks(reply, *_REASONING, stop=_ANS[0])]
     reasoning = next((text for text in reversed(reasonings) if text), None)
     return Extraction(reasoning=reasoning, answers=answers)
 
 
-def parse_answer(reply: str, dialect: Dialect, alphabet: CharSet | None = None) -> ParsedAnswer | AnswerError:
+def parse_answer(
+    reply: str, dialect: Dialect, alphabet: CharSet | None = None
+) -> ParsedAnswer | AnswerError:
     """The last answer of ``reply`` parsed in ``dialect``, or why it cannot be."""
     answer = extract(reply).answer
     if answer is None:
@@ -118,7 +131,9 @@ def parse_candidates(
     return tuple(parse_regex(answer, dialect, alphabet) for answer in extract(reply).answers)
 
 
-def parse_regex(text: str, dialect: Dialect, alphabet: CharSet | None = None) -> ParsedAnswer | AnswerError:
+def parse_regex(
+    text: str, dialect: Dialect, alphabet: CharSet | None = None
+) -> ParsedAnswer | AnswerError:
     """``text`` parsed in ``dialect`` (leniently, see the module doc), or the parser's complaint."""
     notes: tuple[str, ...] = ()
     if dialect == "python":
@@ -147,7 +162,9 @@ def unwrap_python(text: str) -> tuple[str, tuple[str, ...]] | AnswerError:
     if literal is not None:
         if literal["rest"]:
             if call is not None and literal["rest"].startswith(","):
-                return AnswerError("syntax", "write flags inline, as (?i), not as a second argument", text)
+                return AnswerError(
+                    "syntax", "write flags inline, as (?i), not as a second argument", text
+                )
             return AnswerError("syntax", "text after a quoted string; write the regex alone", text)
         if not literal["raw"] and _PY_ESCAPE.search(literal["body"]):
             return AnswerError(
@@ -159,7 +176,9 @@ def unwrap_python(text: str) -> tuple[str, tuple[str, ...]] | AnswerError:
         notes.append(f"removed {literal['raw']}{literal['quote']}...{literal['quote']} quotes")
         return literal["body"], tuple(notes)
     if call is not None:
-        return AnswerError("syntax", "re.compile(...) without a string literal inside; write the regex alone", text)
+        return AnswerError(
+            "syntax", "re.compile(...) without a string literal inside; write the regex alone", text
+        )
     slashed = _SLASHED.fullmatch(text)
     if slashed is not None:
         return slashed["body"], ("removed /.../ delimiters",)
@@ -167,7 +186,10 @@ def unwrap_python(text: str) -> tuple[str, tuple[str, ...]] | AnswerError:
 
 
 def _blocks(
-    text: str, opening: re.Pattern[str], closing: re.Pattern[str], stop: re.Pattern[str] | None = None
+    text: str,
+    opening: re.Pattern[str],
+    closing: re.Pattern[str],
+    stop: re.Pattern[str] | None = None,
 ) -> list[tuple[str, bool]]:
     """Each block's raw text and whether it was closed; an unclosed one ends at ``opening`` or ``stop``."""
     blocks = []

@@ -34,10 +34,14 @@ from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
 from regexlang.metrics import star_depth, text_length, used_chars
 
-CheckName = Literal["complete", "answer", "syntax", "compiles", "alphabet", "length", "star_depth", "consistent"]
+CheckName = Literal[
+    "complete", "answer", "syntax", "compiles", "alphabet", "length", "star_depth", "consistent"
+]
 
 #: The checks of the seed paper's repair loop; the guard adds the bounds and the alphabet.
-REPAIR_CHECKS: frozenset[CheckName] = frozenset({"complete", "answer", "syntax", "compiles", "alphabet", "consistent"})
+REPAIR_CHECKS: frozenset[CheckName] = frozenset(
+    {"complete", "answer", "syntax", "compiles", "alphabet", "consistent"}
+)
 GUARD_CHECKS: frozenset[CheckName] = REPAIR_CHECKS | {"length", "star_depth"}
 
 _FAILURE_KIND: dict[CheckName, FailureKind] = {
@@ -102,7 +106,9 @@ class Assessment:
 
 def truncated(text: str, reasoning: str, examples: int) -> Assessment:
     """The assessment of a reply that ran out of completion tokens before a usable answer."""
-    violation = Violation("complete", "the reply was cut off at the completion-token limit; answer more briefly")
+    violation = Violation(
+        "complete", "the reply was cut off at the completion-token limit; answer more briefly"
+    )
     return Assessment(text, reasoning, None, False, (), examples, (violation,))
 
 
@@ -124,30 +130,49 @@ def assess(
         violation = Violation(check, answer.feedback())
         return Assessment(answer.text, reasoning, None, False, (), len(examples), (violation,))
     violations = list(_bound_violations(answer, universe, bounds))
-    compiled = compile_subject(answer.regex, "hypothesis", dialect=dialect, universe=universe, state_limit=state_limit)
+    compiled = compile_subject(
+        answer.regex, "hypothesis", dialect=dialect, universe=universe, state_limit=state_limit
+    )
     dfa: DFA | None = compiled.dfa
     if dfa is None:
         reason = "; ".join(str(issue) for issue in compiled.issues if issue.blocking)
         violations.insert(0, Violation("compiles", f"the regex cannot be compiled ({reason})"))
-        return Assessment(answer.text, reasoning, answer, False, (), len(examples), tuple(violations))
+        return Assessment(
+            answer.text, reasoning, answer, False, (), len(examples), tuple(violations)
+        )
     wrong = misclassified(dfa, examples, reading=reading)
     if wrong:
-        violations.append(Violation("consistent", f"it labels {len(wrong)} of {len(examples)} examples wrongly"))
+        violations.append(
+            Violation("consistent", f"it labels {len(wrong)} of {len(examples)} examples wrongly")
+        )
     return Assessment(answer.text, reasoning, answer, True, wrong, len(examples), tuple(violations))
 
 
-def _bound_violations(answer: ParsedAnswer, universe: CharSet, bounds: Regularization | None) -> list[Violation]:
+def _bound_violations(
+    answer: ParsedAnswer, universe: CharSet, bounds: Regularization | None
+) -> list[Violation]:
     found = []
     outside = used_chars(answer.regex).difference(universe)
     if not outside.is_empty():
-        found.append(Violation("alphabet", f"it uses characters outside the alphabet: {format_position(outside)}"))
+        found.append(
+            Violation(
+                "alphabet", f"it uses characters outside the alphabet: {format_position(outside)}"
+            )
+        )
     if bounds is not None:
         length = text_length(answer.text)
         if length > bounds.max_length:
-            found.append(Violation("length", f"it is {length} characters long; at most {bounds.max_length} allowed"))
+            found.append(
+                Violation(
+                    "length", f"it is {length} characters long; at most {bounds.max_length} allowed"
+                )
+            )
         depth = star_depth(answer.regex)
         if depth > bounds.max_star_depth:
             found.append(
-                Violation("star_depth", f"its repetitions nest {depth} deep; at most {bounds.max_star_depth} allowed")
+                Violation(
+                    "star_depth",
+                    f"its repetitions nest {depth} deep; at most {bounds.max_star_depth} allowed",
+                )
             )
     return found

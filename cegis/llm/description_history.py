@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from llm.chat import Message
 from cegis.llm.prompts import NoFeedback, OutputStyle, description_prompt, feedback_text
+from llm.chat import Message
 
 __all__ = ["description_history", "feedback_text", "reply_text"]
 

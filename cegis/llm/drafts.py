@@ -24,7 +24,7 @@ from cegis.learner import FailureKind, LearnerCost, ProposalFailure
 from cegis.llm.answers import AnswerError, ParsedAnswer, extract, parse_answer, parse_candidates
 from llm.chat import Message, SamplingParams
 from llm.protocol import ChatClient
-from llm.results import Failed, Result
+from llm.results import Failed
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
 
@@ -91,9 +91,19 @@ async def draw(
     result = await client.complete(messages, params, sample_index=sample_index)
     asked = params.max_completion_tokens
     if isinstance(result, Failed):
-        note = CallNote(result.latency_s, asked_budget=asked, sent_budget=result.max_completion_tokens, failure=result.reason)
+        note = CallNote(
+            result.latency_s,
+            asked_budget=asked,
+            sent_budget=result.max_completion_tokens,
+            failure=result.reason,
+        )
         unknown = None if result.attempts else 0  # a call never sent spent nothing
-        cost = LearnerCost(calls=int(result.attempts > 0), seconds=result.latency_s, reasoning_tokens=unknown, cached_tokens=unknown)
+        cost = LearnerCost(
+            calls=int(result.attempts > 0),
+            seconds=result.latency_s,
+            reasoning_tokens=unknown,
+            cached_tokens=unknown,
+        )
         status = "" if result.status is None else f" (HTTP {result.status})"
         detail = f"{result.reason}{status} after {result.attempts} attempt(s): {result.message}"
         kind: FailureKind = "budget" if result.reason == "context_overflow" else "server_error"
@@ -120,7 +130,11 @@ async def draw(
     # only the model's own <reasoning> block goes forward (as in the paper's code); the server's
     # hidden reasoning channel stays in the call log and never reaches a later prompt
     drafts = tuple(
-        Draft(choice.content, extract(choice.content).reasoning or "", choice.finish_reason == "length")
+        Draft(
+            choice.content,
+            extract(choice.content).reasoning or "",
+            choice.finish_reason == "length",
+        )
         for choice in result.choices
     )
     return Drawn(drafts, cost, calls=(note,))

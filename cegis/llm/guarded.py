@@ -14,14 +14,18 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from cegis.llm.contract import GUARD_CHECKS, assess
 from cegis.learner import Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.llm.answers import ParsedAnswer
+from cegis.llm.contract import GUARD_CHECKS, assess
 from cegis.llm.prompts import Regularization
 
 
 async def fallback(
-    learners: Sequence[Learner], context: LearnerContext, *, bounds: Regularization | None, state_limit: int
+    learners: Sequence[Learner],
+    context: LearnerContext,
+    *,
+    bounds: Regularization | None,
+    state_limit: int,
 ) -> tuple[Proposal, str] | ProposalFailure:
     """The first fallback hypothesis meeting the guard's whole contract, with the fallback's name;
     else the last failure (a contract violation names the fallback and the failing checks)."""
@@ -48,7 +52,9 @@ async def fallback(
         if judged.meets(GUARD_CHECKS):
             return _with_cost(proposal, spent), learner.name
         violated = "; ".join(v.detail for v in judged.failing(GUARD_CHECKS))
-        detail = f"the fallback {learner.name}'s {proposal.text!r} violates the contract: {violated}"
+        detail = (
+            f"the fallback {learner.name}'s {proposal.text!r} violates the contract: {violated}"
+        )
         failure = ProposalFailure(judged.failure_kind(GUARD_CHECKS) or "inconsistent", detail)
     return failure
 

@@ -43,16 +43,16 @@ from collections.abc import Sequence
 import attrs
 
 from automata.errors import DEFAULT_STATE_LIMIT
+from cegis.learner import Candidate, Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.llm import acegis, guarded
 from cegis.llm.contract import GUARD_CHECKS, REPAIR_CHECKS, Assessment, CheckName, assess, truncated
+from cegis.llm.description_history import description_history, feedback_text, reply_text
 from cegis.llm.drafts import CallNote, Drawn, draw
 from cegis.llm.memo import LLMMemo, Scored, Turn, decoded, memo_of, tallied
-from llm.protocol import ChatClient
-from cegis.learner import Candidate, Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
+from cegis.llm.prompts import PromptSpec, Reflection, Repair, example_prompt
 from cegis.llm.settings import SETTINGS, LLMSetting
 from llm.chat import Message
-from cegis.llm.description_history import description_history, feedback_text, reply_text
-from cegis.llm.prompts import PromptSpec, Reflection, Repair, example_prompt
+from llm.protocol import ChatClient
 from oracle.examples import Counterexample, Example, format_position
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
@@ -79,11 +79,21 @@ class LLMLearner:
 
     def __attrs_post_init__(self) -> None:
         if self.setting.guard is not None and not self.fallbacks:
-            raise ValueError(f"setting {self.setting.name!r} is guarded and needs at least one fallback learner")
+            raise ValueError(
+                f"setting {self.setting.name!r} is guarded and needs at least one fallback learner"
+            )
         if self.setting.prompt == "description" and not self.description:
-            raise ValueError(f"setting {self.setting.name!r} prompts with a description; none was given")
-        if self.setting.prompt == "description" and self.setting.feedback == "error_only" and self.suite is None:
-            raise ValueError("error-only feedback counts failed hidden tests and needs the test-suite oracle")
+            raise ValueError(
+                f"setting {self.setting.name!r} prompts with a description; none was given"
+            )
+        if (
+            self.setting.prompt == "description"
+            and self.setting.feedback == "error_only"
+            and self.suite is None
+        ):
+            raise ValueError(
+                "error-only feedback counts failed hidden tests and needs the test-suite oracle"
+            )
 
     @property
     def name(self) -> str:
@@ -91,7 +101,9 @@ class LLMLearner:
         a digest of its fields, and a ``label`` is appended after ``@``."""
         name = f"llm-{self.setting.name}"
         if SETTINGS.get(self.setting.name) != self.setting:
-            digest = hashlib.sha256(json.dumps(self.setting.to_json(), sort_keys=True).encode()).hexdigest()
+            digest = hashlib.sha256(
+                json.dumps(self.setting.to_json(), sort_keys=True).encode()
+            ).hexdigest()
             name += f"-{digest[:8]}"
         return name + (f"@{self.label}" if self.label else "")
 
@@ -107,14 +119,23 @@ class LLMLearner:
         lines = tuple(example.text() for example in context.examples)
         describes = self.setting.prompt == "description"
         spec = self._spec(context)
-        reflection = self._reflection(context, memo) if self.setting.reflection and not describes else None
+        reflection = (
+            self._reflection(context, memo) if self.setting.reflection and not describes else None
+        )
 
         def messages(repair: Repair | None, limit: int | None) -> tuple[Message, ...]:
             if describes:
-                return description_history(self.description, [(t.reply, t.feedback) for t in history])
+                return description_history(
+                    self.description, [(t.reply, t.feedback) for t in history]
+                )
             shown = shown_examples(lines, limit)
             return example_prompt(
-                spec, shown, reflection=reflection, repair=repair, candidates=self._asked, total=len(lines)
+                spec,
+                shown,
+                reflection=reflection,
+                repair=repair,
+                candidates=self._asked,
+                total=len(lines),
             )
 
         guard = self.setting.guard
@@ -124,20 +145,31 @@ class LLMLearner:
         calls: list[CallNote] = []
         cost = LearnerCost()
         stop: ProposalFailure | None = None
-        limit: int | None = None  # how many examples a prompt shows (None: all; see the overflow policy)
+        limit: int | None = (
+            None  # how many examples a prompt shows (None: all; see the overflow policy)
+        )
         for round_ in range(self.setting.attempts):
             budget = self.setting.proposal_tokens
             if budget is not None and cost.tokens >= budget:
-                stop = ProposalFailure("budget", f"{cost.tokens} tokens spent; the proposal may spend {budget}")
+                stop = ProposalFailure(
+                    "budget", f"{cost.tokens} tokens spent; the proposal may spend {budget}"
+                )
                 break
             repair = self._repair(tried) if round_ > 0 and self._feeds_back else None
             while True:
-                drawn = await self._draw_round(messages(repair, limit), _sample_base(context, round_))
+                drawn = await self._draw_round(
+                    messages(repair, limit), _sample_base(context, round_)
+                )
                 cost += drawn.cost
                 calls.extend(drawn.calls)
                 errors.extend(f"round {round_}: {error}" for error in drawn.errors)
                 shown = len(lines) if limit is None else limit
-                if not (_overflowed(drawn) and self.setting.overflow == "newest" and not describes and shown > 1):
+                if not (
+                    _overflowed(drawn)
+                    and self.setting.overflow == "newest"
+                    and not describes
+                    and shown > 1
+                ):
                     break
                 limit = shown // 2  # the examples no longer fit: show half as many, and say so
             if drawn.failure is not None:
@@ -145,7 +177,9 @@ class LLMLearner:
                 break
             rounds.append(await asyncio.to_thread(self._assess, drawn, context))
             tried.extend(rounds[-1])
-            if any(a.meets(self.contract) for a in tried) and not (guard is not None and guard.draw_all):
+            if any(a.meets(self.contract) for a in tried) and not (
+                guard is not None and guard.draw_all
+            ):
                 break
         conforming = sum(a.meets(self.contract) for a in tried)
         scored = tuple(Scored(a.text, a.score) for a in tried)
@@ -154,7 +188,11 @@ class LLMLearner:
             limit, scored,
         )  # fmt: skip
         # a multi-candidate round puts only its best answer before the teacher (Sec. 5.6)
-        tries = [r[_best_index(r, self.contract)] for r in rounds if r] if self.setting.candidates > 1 else tried
+        tries = (
+            [r[_best_index(r, self.contract)] for r in rounds if r]
+            if self.setting.candidates > 1
+            else tried
+        )
         if self.setting.guard is not None:
             proposal = await self._guarded(context, tries, cost, memo)
         else:
@@ -163,7 +201,9 @@ class LLMLearner:
             return proposal
         final = proposal.memo
         if isinstance(final, LLMMemo) and final.fallback is None:
-            final = attrs.evolve(final, selected=next(i for i, a in enumerate(tried) if a.text == proposal.text))
+            final = attrs.evolve(
+                final, selected=next(i for i, a in enumerate(tried) if a.text == proposal.text)
+            )
         return attrs.evolve(proposal, candidates=_candidates(tries, self.contract), memo=final)
 
     @property
@@ -181,15 +221,28 @@ class LLMLearner:
         if setting.prompt != "description" or previous is None or setting.feedback == "zero_shot":
             return ()
         wrong = acegis.still_wrong(
-            previous, context.examples, dialect=context.dialect, universe=context.universe, state_limit=self.state_limit
+            previous,
+            context.examples,
+            dialect=context.dialect,
+            universe=context.universe,
+            state_limit=self.state_limit,
         )
         witnesses = acegis.DEFAULT_WITNESSES if self.suite is None else self.suite.config.witnesses
-        feedback = acegis.feedback(setting.feedback, previous, context.verdict, self.suite, wrong, witnesses)
-        return (*memo.history, Turn(reply_text(previous.reasoning, previous.text), feedback_text(feedback)))
+        feedback = acegis.feedback(
+            setting.feedback, previous, context.verdict, self.suite, wrong, witnesses
+        )
+        return (
+            *memo.history,
+            Turn(reply_text(previous.reasoning, previous.text), feedback_text(feedback)),
+        )
 
     def _spec(self, context: LearnerContext) -> PromptSpec:
         default = dialect_universe(context.dialect)
-        alphabet = None if context.universe == default else data_alphabet(context.examples, context.dialect, context.universe)
+        alphabet = (
+            None
+            if context.universe == default
+            else data_alphabet(context.examples, context.dialect, context.universe)
+        )
         return PromptSpec(
             context.dialect,
             clustered=self.setting.clustered,
@@ -228,11 +281,20 @@ class LLMLearner:
         k = setting.candidates
         sampling = setting.sampling
         if k == 1 or setting.candidate_source == "reply":
-            return await draw(self.client, messages, sampling.params(sample_index=index), sample_index=index)
+            return await draw(
+                self.client, messages, sampling.params(sample_index=index), sample_index=index
+            )
         if setting.candidate_source == "n":
-            return await draw(self.client, messages, sampling.params(sample_index=index, n=k), sample_index=index)
+            return await draw(
+                self.client, messages, sampling.params(sample_index=index, n=k), sample_index=index
+            )
         calls = [
-            draw(self.client, messages, sampling.params(sample_index=index + i), sample_index=index + i)
+            draw(
+                self.client,
+                messages,
+                sampling.params(sample_index=index + i),
+                sample_index=index + i,
+            )
             for i in range(k)
         ]
         results = await asyncio.gather(*calls)
@@ -270,9 +332,17 @@ class LLMLearner:
     ) -> Proposal:
         accepted = next((a for a in tried if a.meets(self.contract)), None)
         if accepted is not None and accepted.parsed is not None:
-            return Proposal(accepted.parsed.regex, accepted.text, accepted.reasoning, cost=cost, memo=tallied(memo, False))
+            return Proposal(
+                accepted.parsed.regex,
+                accepted.text,
+                accepted.reasoning,
+                cost=cost,
+                memo=tallied(memo, False),
+            )
         bounds = self.setting.regularization_for(context.dialect)
-        found = await guarded.fallback(self.fallbacks, context, bounds=bounds, state_limit=self.state_limit)
+        found = await guarded.fallback(
+            self.fallbacks, context, bounds=bounds, state_limit=self.state_limit
+        )
         if isinstance(found, ProposalFailure):
             memo = attrs.evolve(memo, violation=found.detail)
             return Proposal(None, failure=found, cost=cost, memo=tallied(memo, False))
@@ -297,7 +367,11 @@ def shown_examples(lines: Sequence[str], limit: int | None) -> tuple[str, ...]:
         return tuple(lines)
     newest = (limit + 1) // 2
     older, sampled = lines[: len(lines) - newest], limit - newest
-    picks = [round(i * (len(older) - 1) / (sampled - 1)) for i in range(sampled)] if sampled > 1 else [0] * sampled
+    picks = (
+        [round(i * (len(older) - 1) / (sampled - 1)) for i in range(sampled)]
+        if sampled > 1
+        else [0] * sampled
+    )
     return (*(older[i] for i in sorted(set(picks))), *lines[len(lines) - newest :])
 
 
@@ -305,13 +379,19 @@ def _overflowed(drawn: Drawn) -> bool:
     return any(call.failure == "context_overflow" for call in drawn.calls)
 
 
-def data_alphabet(examples: Sequence[Counterexample], dialect: Dialect, universe: CharSet) -> str | None:
+def data_alphabet(
+    examples: Sequence[Counterexample], dialect: Dialect, universe: CharSet
+) -> str | None:
     """The characters the examples use, in ``dialect``'s own notation: a list (``a, b``) in the
     simple dialect, which has no classes, else a class (``[ab]``); None when they use none. The
     prompt states the alphabet from the data, never from the target it is learning."""
     used = CharSet.of("")
     for example in examples:
-        positions = (CharSet.of(c) for c in example.string) if isinstance(example, Example) else example.positions
+        positions = (
+            (CharSet.of(c) for c in example.string)
+            if isinstance(example, Example)
+            else example.positions
+        )
         for position in positions:
             used = used.union(position.intersection(universe))
     if used.is_empty():
@@ -331,12 +411,22 @@ def _sample_base(context: LearnerContext, round_: int) -> int:
 def _usable(attempt: Assessment, contract: frozenset[CheckName]) -> bool:
     """Whether a try is a hypothesis at all: it parsed, compiled and met every check of
     ``contract`` but consistency (the teacher, not the examples, judges it)."""
-    return attempt.parsed is not None and attempt.compiled and attempt.failure_kind(contract - {"consistent"}) is None
+    return (
+        attempt.parsed is not None
+        and attempt.compiled
+        and attempt.failure_kind(contract - {"consistent"}) is None
+    )
 
 
-def _candidates(tried: Sequence[Assessment], contract: frozenset[CheckName]) -> tuple[Candidate, ...]:
+def _candidates(
+    tried: Sequence[Assessment], contract: frozenset[CheckName]
+) -> tuple[Candidate, ...]:
     """Every usable try, in order, each for the teacher to judge (the seed paper's Alg. 2)."""
-    return tuple(Candidate(a.parsed.regex, a.text) for a in tried if _usable(a, contract) and a.parsed is not None)
+    return tuple(
+        Candidate(a.parsed.regex, a.text)
+        for a in tried
+        if _usable(a, contract) and a.parsed is not None
+    )
 
 
 def _best_index(tried: Sequence[Assessment], contract: frozenset[CheckName]) -> int:

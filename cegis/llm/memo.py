@@ -75,10 +75,22 @@ def decoded(data: object) -> LLMMemo | None:
         return None
     history = tuple(Turn(**turn) for turn in data["history"])
     errors = tuple(data.get("errors", ()))
-    calls = tuple(CallNote(**{**call, "deviations": tuple(call.get("deviations", ()))}) for call in data.get("calls", ()))
+    calls = tuple(
+        CallNote(**{**call, "deviations": tuple(call.get("deviations", ()))})
+        for call in data.get("calls", ())
+    )
     tally = GuardTally(**data["tally"])
     scored = tuple(Scored(**item) for item in data.get("scored", ()))
-    return LLMMemo(**{**data, "history": history, "tally": tally, "errors": errors, "calls": calls, "scored": scored})
+    return LLMMemo(
+        **{
+            **data,
+            "history": history,
+            "tally": tally,
+            "errors": errors,
+            "calls": calls,
+            "scored": scored,
+        }
+    )
 
 
 def memo_of(previous: Proposal | None) -> LLMMemo:
@@ -91,6 +103,9 @@ def tallied(memo: LLMMemo, fallback: bool) -> LLMMemo:
     """``memo`` with this proposal's draws, conforming draws and fallback added to the run's tally."""
     tally = memo.tally
     tally = GuardTally(
-        tally.proposals + 1, tally.draws + memo.draws, tally.conforming + memo.conforming, tally.fallbacks + fallback
+        tally.proposals + 1,
+        tally.draws + memo.draws,
+        tally.conforming + memo.conforming,
+        tally.fallbacks + fallback,
     )
     return attrs.evolve(memo, tally=tally)

@@ -58,8 +58,8 @@ def input_format(dialect: Dialect, alphabet: str, clustered: bool) -> str:
     if clustered:
         line, expansion = _CLUSTER_EXAMPLES[dialect]
         lines += [
-        "- Some lines contain character classes in square brackets, such as `" + line + "`.",
-        "  Such a line stands for every string you get by choosing one character from each class",
+            "- Some lines contain character classes in square brackets, such as `" + line + "`.",
+            "  Such a line stands for every string you get by choosing one character from each class",
             f"  ({expansion}), and all of those strings carry the line's label.",
         ]
     return "\n".join(lines)
@@ -82,7 +82,7 @@ def simple_syntax() -> str:
 def extended_syntax(alphabet: str) -> str:
     return (
         "REGEX SYNTAX (extended regular expressions)\n"
-            f"- Alphabet: {alphabet}. No other character may appear as a symbol.\n"
+        f"- Alphabet: {alphabet}. No other character may appear as a symbol.\n"
         "- Concatenation: parts written next to each other, as in `ab`.\n"
         "- Union: `|`. Intersection, the strings both sides match: `&`.\n"
         "- Complement, every string over the alphabet that the inner regex does not match: `~(...)`.\n"
@@ -105,7 +105,7 @@ def python_syntax() -> str:
         "  they mean in Python.\n"
         "- Lookarounds `(?=...)`, `(?!...)`, `(?<=...)`, `(?<!...)` are allowed (a lookbehind of fixed\n"
         "  width); backreferences, conditionals and atomic groups are not.\n"
-        "- Write the bare pattern, not a quoted string or an `r\"...\"` literal."
+        '- Write the bare pattern, not a quoted string or an `r"..."` literal.'
     )
 
 
@@ -136,7 +136,9 @@ def constraints(dialect: Dialect, max_length: int, max_star_depth: int) -> str:
 
 def output_format(reasoned: bool) -> str:
     if not reasoned:
-        return "OUTPUT FORMAT\n- Reply with the regex alone inside <ans>...</ans>, and no other text."
+        return (
+            "OUTPUT FORMAT\n- Reply with the regex alone inside <ans>...</ans>, and no other text."
+        )
     return (
         "OUTPUT FORMAT\n"
         "- First explain your answer in one to three short sentences inside <reasoning>...</reasoning>.\n"
@@ -154,7 +156,9 @@ def training_data(lines: Sequence[str], total: int | None = None) -> str:
     return "\n".join([DATA_HEADER, note, *lines])
 
 
-def reflection(previous_reasoning: str, previous_regex: str, failure: str, counterexamples: Sequence[str]) -> str:
+def reflection(
+    previous_reasoning: str, previous_regex: str, failure: str, counterexamples: Sequence[str]
+) -> str:
     instructions = (
         "REFLECTION ON THE PREVIOUS EPOCH\n"
         "- Below are your previous reasoning and regex, and counterexamples the teacher found for it.\n"
@@ -168,7 +172,9 @@ def reflection(previous_reasoning: str, previous_regex: str, failure: str, count
     )  # fmt: skip
 
 
-def repair(previous_reasoning: str, previous_regex: str, feedback: str, examples: Sequence[str]) -> str:
+def repair(
+    previous_reasoning: str, previous_regex: str, feedback: str, examples: Sequence[str]
+) -> str:
     instructions = (
         "REPAIR OF THE PREVIOUS ATTEMPT\n"
         "- Your previous attempt failed the checks reported below; repair it.\n"
@@ -179,16 +185,28 @@ def repair(previous_reasoning: str, previous_regex: str, feedback: str, examples
         "- Say briefly what you changed, then answer in the required output format."
     )
     return _previous_attempt(
-        instructions, previous_reasoning, previous_regex, ("Feedback:", feedback), ("Repair examples (string, label):", examples)
+        instructions,
+        previous_reasoning,
+        previous_regex,
+        ("Feedback:", feedback),
+        ("Repair examples (string, label):", examples),
     )
 
 
 def _previous_attempt(
-    instructions: str, reasoning: str, regex: str, note: tuple[str, str], data: tuple[str, Sequence[str]]
+    instructions: str,
+    reasoning: str,
+    regex: str,
+    note: tuple[str, str],
+    data: tuple[str, Sequence[str]],
 ) -> str:
     """A section about the previous attempt: the instructions, its reasoning and regex, an optional
     labeled note (left out when empty), and the labeled example lines."""
-    parts = [instructions, _labeled("Previous reasoning:", reasoning), _labeled("Previous regex:", regex)]
+    parts = [
+        instructions,
+        _labeled("Previous reasoning:", reasoning),
+        _labeled("Previous regex:", regex),
+    ]
     if note[1]:
         parts.append(_labeled(*note))
     parts.append(_labeled(data[0], "\n".join(data[1])))
@@ -222,7 +240,9 @@ def generic_feedback(previous_regex: str) -> str:
     return _labeled("PREVIOUS ATTEMPT", previous_regex) + "\nThat regex is not correct. Try again."
 
 
-def error_count_feedback(previous_regex: str, failed: int, total: int, syntax_error: str | None) -> str:
+def error_count_feedback(
+    previous_regex: str, failed: int, total: int, syntax_error: str | None
+) -> str:
     verdict = f"That regex failed {failed} of {total} hidden tests."
     if syntax_error:
         verdict = f"That regex does not parse: {syntax_error}\n{verdict}"
@@ -230,7 +250,10 @@ def error_count_feedback(previous_regex: str, failed: int, total: int, syntax_er
 
 
 def diagnostic_feedback(
-    previous_regex: str, false_positives: Sequence[str], false_negatives: Sequence[str], syntax_error: str | None
+    previous_regex: str,
+    false_positives: Sequence[str],
+    false_negatives: Sequence[str],
+    syntax_error: str | None,
 ) -> str:
     parts = [_labeled("PREVIOUS ATTEMPT", previous_regex)]
     if syntax_error:

@@ -151,7 +151,9 @@ def _alphabet_sentence(spec: PromptSpec) -> str:
     if spec.dialect == "extended":
         return f"The alphabet is fixed: {EXTENDED_ALPHABET}. Use no other characters."
     if spec.dialect == "simple":
-        return "The alphabet is exactly the set of characters that occur in the data; use no others."
+        return (
+            "The alphabet is exactly the set of characters that occur in the data; use no others."
+        )
     return "Strings may contain any characters."
 
 
@@ -172,14 +174,24 @@ def example_prompt(
     if reflection is not None:
         blocks.append(
             sections.reflection(
-                reflection.previous_reasoning, reflection.previous_regex, reflection.failure, reflection.counterexamples
+                reflection.previous_reasoning,
+                reflection.previous_regex,
+                reflection.failure,
+                reflection.counterexamples,
             )
         )
     if repair is not None:
-        blocks.append(sections.repair(repair.previous_reasoning, repair.previous_regex, repair.feedback, repair.examples))
+        blocks.append(
+            sections.repair(
+                repair.previous_reasoning, repair.previous_regex, repair.feedback, repair.examples
+            )
+        )
     if candidates > 1:
         blocks.append(sections.candidates(candidates))
-    blocks += [sections.output_format(spec.output == "reasoned"), sections.training_data(examples, total)]
+    blocks += [
+        sections.output_format(spec.output == "reasoned"),
+        sections.training_data(examples, total),
+    ]
     return Message("system", example_system_prompt(spec)), Message("user", "\n\n".join(blocks))
 
 
@@ -188,7 +200,11 @@ def description_prompt(
 ) -> tuple[Message, Message]:
     """The A-CEGIS messages asking for a Python regex matching a natural-language description."""
     system = "\n\n".join(
-        [sections.description_task(), sections.python_syntax(), sections.output_format(output == "reasoned")]
+        [
+            sections.description_task(),
+            sections.python_syntax(),
+            sections.output_format(output == "reasoned"),
+        ]
     )
     blocks = [sections.description(description)]
     if not isinstance(feedback, NoFeedback):
@@ -206,6 +222,9 @@ def feedback_text(feedback: Feedback) -> str:
         )
     if isinstance(feedback, DiagnosticFeedback):
         return sections.diagnostic_feedback(
-            feedback.previous_regex, feedback.false_positives, feedback.false_negatives, feedback.syntax_error
+            feedback.previous_regex,
+            feedback.false_positives,
+            feedback.false_negatives,
+            feedback.syntax_error,
         )
     return ""

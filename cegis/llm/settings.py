@@ -41,8 +41,8 @@ from typing import Literal
 
 import attrs
 
-from llm.chat import ReasoningEffort, SamplingParams
 from cegis.llm.prompts import EXTENDED_REGULARIZATION, SIMPLE_REGULARIZATION, Regularization
+from llm.chat import ReasoningEffort, SamplingParams
 from oracle.testsuite import SuiteConfig
 from regexlang.dialects import Dialect
 
@@ -92,7 +92,9 @@ class Guard:
     samples per prompt that meet the contract, which only ``draw_all`` measures.
     """
 
-    draws: int = attrs.field(default=5, validator=[attrs.validators.ge(1), attrs.validators.lt(100)])
+    draws: int = attrs.field(
+        default=5, validator=[attrs.validators.ge(1), attrs.validators.lt(100)]
+    )
     stateful: bool = True
     fallbacks: tuple[str, ...] = ("symbolic", "union")
     #: Draw all K every time, even after a conforming draw (the first conforming one still answers),
@@ -111,10 +113,14 @@ class LLMSetting:
     regularization: bool = True
     reflection: bool = False
     #: Model calls (draw rounds) one epoch may make in total, the first draw included.
-    repair_budget: int = attrs.field(default=1, validator=[attrs.validators.ge(1), attrs.validators.lt(100)])
+    repair_budget: int = attrs.field(
+        default=1, validator=[attrs.validators.ge(1), attrs.validators.lt(100)]
+    )
     #: How many misclassified examples a repair prompt shows at most (the reference code's 16).
     repair_shown: int = attrs.field(default=16, validator=attrs.validators.ge(1))
-    candidates: int = attrs.field(default=1, validator=[attrs.validators.ge(1), attrs.validators.lt(100)])
+    candidates: int = attrs.field(
+        default=1, validator=[attrs.validators.ge(1), attrs.validators.lt(100)]
+    )
     candidate_source: CandidateSource = "n"
     feedback: FeedbackStrategy = "diagnostic"
     turns: int | None = None
@@ -172,14 +178,23 @@ class LLMSetting:
 
 def _presets() -> dict[str, LLMSetting]:
     agentic = LLMSetting("agentic", reflection=True, repair_budget=3)
-    multi = attrs.evolve(agentic, name="multi", candidates=10, candidate_source="reply", repair_budget=1)
-    acegis = LLMSetting("acegis-diagnostic", prompt="description", clustered=False, regularization=False, turns=4)
+    multi = attrs.evolve(
+        agentic, name="multi", candidates=10, candidate_source="reply", repair_budget=1
+    )
+    acegis = LLMSetting(
+        "acegis-diagnostic", prompt="description", clustered=False, regularization=False, turns=4
+    )
     guarded = LLMSetting("guarded", reflection=True, guard=Guard())
     # Table 6 adds prompt components one at a time to Single on plain counterexamples without
     # regularization, starting from the naive prompt (the task, the answer inside <ans>, the data,
     # as the paper's code); "input only" adds the input format alone, "output" the syntax alone.
     prompt = LLMSetting(
-        "prompt-output", clustered=False, regularization=False, input_format=False, strategy=False, chain_of_thought=False
+        "prompt-output",
+        clustered=False,
+        regularization=False,
+        input_format=False,
+        strategy=False,
+        chain_of_thought=False,
     )
     settings = [
         attrs.evolve(prompt, name="prompt-naive", syntax=False),
@@ -194,8 +209,12 @@ def _presets() -> dict[str, LLMSetting]:
         attrs.evolve(agentic, name="agentic-norefl", reflection=False),
         attrs.evolve(agentic, name="agentic-norepair", repair_budget=1),
         attrs.evolve(multi, name="multi"),
-        attrs.evolve(multi, name="multi-n", candidate_source="n", sampling=Sampling(temperature=1.0)),
-        attrs.evolve(multi, name="multi-calls", candidate_source="calls", sampling=Sampling(temperature=1.0)),
+        attrs.evolve(
+            multi, name="multi-n", candidate_source="n", sampling=Sampling(temperature=1.0)
+        ),
+        attrs.evolve(
+            multi, name="multi-calls", candidate_source="calls", sampling=Sampling(temperature=1.0)
+        ),
         attrs.evolve(acegis, name="acegis-zero-shot", feedback="zero_shot"),
         attrs.evolve(acegis, name="acegis-generic", feedback="generic"),
         attrs.evolve(acegis, name="acegis-error-only", feedback="error_only"),
@@ -207,14 +226,19 @@ def _presets() -> dict[str, LLMSetting]:
         # SEVerA's stateless rejection sampler draws K independent samples of one prompt: it samples,
         # and it draws all K, so its conformance is Eq. 21's fraction of K samples meeting the contract
         attrs.evolve(
-            guarded, name="guarded-stateless", guard=Guard(stateful=False, draw_all=True), sampling=Sampling(temperature=1.0)
+            guarded,
+            name="guarded-stateless",
+            guard=Guard(stateful=False, draw_all=True),
+            sampling=Sampling(temperature=1.0),
         ),
         # over all of Unicode (NL-RX) a clustered counterexample prints megabytes of classes
         attrs.evolve(guarded, name="guarded-plain", clustered=False),
         prompt,
         attrs.evolve(prompt, name="prompt-input", input_format=True),
         attrs.evolve(prompt, name="prompt-cot", input_format=True, chain_of_thought=True),
-        attrs.evolve(prompt, name="prompt-strategy", input_format=True, chain_of_thought=True, strategy=True),
+        attrs.evolve(
+            prompt, name="prompt-strategy", input_format=True, chain_of_thought=True, strategy=True
+        ),
     ]
     return {setting.name: setting for setting in settings}
 

@@ -27,8 +27,8 @@ from cegis.llm.settings import LLMSetting, log_scale_sizes, setting_named
 from cegis.registry import build
 from cegis.state import Task
 from llm.protocol import ChatClient
-from oracle.examples import Counterexample, Example
 from oracle.exact import ExactTeacher
+from oracle.examples import Counterexample, Example
 from oracle.protocol import Teacher, Verdict
 from oracle.testsuite import SuiteOracle
 from regexlang.ast import Regex
@@ -43,10 +43,14 @@ def setting_config(setting: LLMSetting, base: LoopConfig = LoopConfig()) -> Loop
         sizes = log_scale_sizes()
         budgets = attrs.evolve(base.budgets, epochs=len(sizes))
         return attrs.evolve(base, teacher=teacher, budgets=budgets, initial_size=sizes[0])
-    if setting.prompt == "description":  # A-CEGIS shows a few witnesses per direction, exact ones too
+    if (
+        setting.prompt == "description"
+    ):  # A-CEGIS shows a few witnesses per direction, exact ones too
         teacher = attrs.evolve(teacher, batch=2 * setting.suite.witnesses)
     if setting.turns is not None:
-        return attrs.evolve(base, teacher=teacher, budgets=attrs.evolve(base.budgets, epochs=setting.turns))
+        return attrs.evolve(
+            base, teacher=teacher, budgets=attrs.evolve(base.budgets, epochs=setting.turns)
+        )
     return attrs.evolve(base, teacher=teacher)
 
 
@@ -63,7 +67,9 @@ class SampleSchedule:
         """Membership in the target (lets the loop draw its initial sample)."""
         return self.exact.label(string)
 
-    def check(self, hypothesis: Regex | str, already_given: Collection[Counterexample] = ()) -> Verdict:
+    def check(
+        self, hypothesis: Regex | str, already_given: Collection[Counterexample] = ()
+    ) -> Verdict:
         """Equivalent, or not with the next batch of the sample schedule as new examples."""
         verdict = self.exact.check(hypothesis, already_given)
         if verdict.equivalent or not verdict.valid:
@@ -82,7 +88,9 @@ class SampleSchedule:
         target = next((size for size in self.sizes if size > have), have)
         exclude = frozenset(e.string for e in already_given if isinstance(e, Example))
         rng = sampling.rng_for(self.seed, have)
-        return sampling.from_target(dfa, target - have, rng, max_len=self.exact.config.max_len, exclude=exclude)
+        return sampling.from_target(
+            dfa, target - have, rng, max_len=self.exact.config.max_len, exclude=exclude
+        )
 
 
 @attrs.frozen(eq=False)
@@ -94,18 +102,24 @@ class TestsOnly:
     suite: SuiteOracle
     tests_only: ClassVar[bool] = True
 
-    def check(self, hypothesis: Regex | str, already_given: Collection[Counterexample] = ()) -> Verdict:
+    def check(
+        self, hypothesis: Regex | str, already_given: Collection[Counterexample] = ()
+    ) -> Verdict:
         """The suite's verdict: failed hidden tests as directional witnesses."""
         return self.suite.check(hypothesis, already_given)
 
 
-def choose_teacher(setting: LLMSetting, teacher: Teacher, config: LoopConfig, suite: SuiteOracle | None) -> Teacher:
+def choose_teacher(
+    setting: LLMSetting, teacher: Teacher, config: LoopConfig, suite: SuiteOracle | None
+) -> Teacher:
     """What ``setting`` learns from, given the run's ``teacher`` and (for A-CEGIS) its hidden-test
     ``suite``: Standard's sample schedule over the exact teacher, the suite (tests only) unless
     the variant is exact, else ``teacher`` itself."""
     if not setting.counterexamples:
         if not isinstance(teacher, ExactTeacher):
-            raise LLMSetupError("the standard setting samples labeled strings from the target; it needs the exact teacher")
+            raise LLMSetupError(
+                "the standard setting samples labeled strings from the target; it needs the exact teacher"
+            )
         return SampleSchedule(teacher, seed=config.seed)
     if suite is not None and not setting.exact:
         return TestsOnly(suite)
@@ -145,7 +159,11 @@ def prepare_llm_run(
     """
     chosen = setting_named(setting) if isinstance(setting, str) else setting
     config = setting_config(chosen, base)
-    suite = _suite(chosen, task, description) if suite is None or chosen.prompt != "description" else suite
+    suite = (
+        _suite(chosen, task, description)
+        if suite is None or chosen.prompt != "description"
+        else suite
+    )
     judge = _teacher(chosen, task, config, teacher, suite)
     if fallbacks is None:
         fallbacks = tuple(build(name) for name in chosen.guard.fallbacks) if chosen.guard else ()
@@ -157,22 +175,36 @@ def _suite(setting: LLMSetting, task: Task, description: str) -> SuiteOracle | N
     if setting.prompt != "description":
         return None
     if not description:
-        raise LLMSetupError(f"setting {setting.name!r} prompts with a description of the task; none was given")
+        raise LLMSetupError(
+            f"setting {setting.name!r} prompts with a description of the task; none was given"
+        )
     if task.target is None:
-        raise LLMSetupError(f"setting {setting.name!r} needs the gold regex (its hidden tests are drawn from it)")
+        raise LLMSetupError(
+            f"setting {setting.name!r} needs the gold regex (its hidden tests are drawn from it)"
+        )
     return SuiteOracle.from_gold(
-        task.target, dialect=task.dialect, universe=task.universe, description=description, config=setting.suite
+        task.target,
+        dialect=task.dialect,
+        universe=task.universe,
+        description=description,
+        config=setting.suite,
     )
 
 
 def _teacher(
-    setting: LLMSetting, task: Task, config: LoopConfig, given: Teacher | None, suite: SuiteOracle | None
+    setting: LLMSetting,
+    task: Task,
+    config: LoopConfig,
+    given: Teacher | None,
+    suite: SuiteOracle | None,
 ) -> Teacher:
     teacher = given
     if teacher is None:
         if task.target is None:
             raise LLMSetupError("without a teacher, an LLM run needs the task's target regex")
-        teacher = ExactTeacher.from_regex(task.target, task.dialect, universe=task.universe, config=config.teacher_config)
+        teacher = ExactTeacher.from_regex(
+            task.target, task.dialect, universe=task.universe, config=config.teacher_config
+        )
     elif isinstance(teacher, ExactTeacher):
         teacher = teacher.with_config(clustered=config.teacher.clustered)
     return choose_teacher(setting, teacher, config, suite)

@@ -29,14 +29,26 @@ class FirstConsistent:
         cost = LearnerCost()
         failures = []
         for i, learner in enumerate(self.learners):
-            previous = None if context.previous is None else attrs.evolve(context.previous, memo=memos[i])
+            previous = (
+                None if context.previous is None else attrs.evolve(context.previous, memo=memos[i])
+            )
             proposal = await learner.propose(attrs.evolve(context, previous=previous))
             cost += proposal.cost
             memos = (*memos[:i], proposal.memo, *memos[i + 1 :])
             if proposal.ok:
-                return attrs.evolve(proposal, cost=cost, memo=memos, reasoning=f"[{learner.name}] {proposal.reasoning}")
+                return attrs.evolve(
+                    proposal,
+                    cost=cost,
+                    memo=memos,
+                    reasoning=f"[{learner.name}] {proposal.reasoning}",
+                )
             failures.append(f"{learner.name}: {proposal.failure}")
-        return Proposal(None, failure=ProposalFailure("search_exhausted", "; ".join(failures)), cost=cost, memo=memos)
+        return Proposal(
+            None,
+            failure=ProposalFailure("search_exhausted", "; ".join(failures)),
+            cost=cost,
+            memo=memos,
+        )
 
     def _memos(self, context: LearnerContext) -> tuple[object, ...]:
         memo = None if context.previous is None else context.previous.memo

@@ -87,7 +87,9 @@ class _Session:
     def member(self, string: str) -> bool:
         known = self.answers.get(string)
         if known is None:
-            known = next((e.label for e in self.clustered.get(len(string), ()) if string in e), None)
+            known = next(
+                (e.label for e in self.clustered.get(len(string), ()) if string in e), None
+            )
             if known is None:
                 known = self.oracle.label(string)
             self.answers[string] = known
@@ -106,7 +108,9 @@ class _Session:
                 row = self.row(extension)
                 if row not in rows:
                     if len(self.prefixes) >= self.max_states:
-                        raise _Failed(ProposalFailure("budget", f"more than {self.max_states} states"))
+                        raise _Failed(
+                            ProposalFailure("budget", f"more than {self.max_states} states")
+                        )
                     rows[row] = len(self.prefixes)
                     self.prefixes.append(extension)
             i += 1
@@ -116,7 +120,8 @@ class _Session:
         """The DFA read off the closed table, and the access string of each state."""
         rows = self.close()
         transitions = np.array(
-            [[rows[self.row(p + letter)] for letter in self.letters] for p in self.prefixes], dtype=np.int32
+            [[rows[self.row(p + letter)] for letter in self.letters] for p in self.prefixes],
+            dtype=np.int32,
         )
         accepting = np.array([self.member(p) for p in self.prefixes], dtype=np.bool_)
         return DFA(transitions, accepting, 0, alphabet), list(self.prefixes)
@@ -139,7 +144,11 @@ class _Session:
                 hi = mid
         suffix = word[hi:]
         if suffix in self.suffixes:  # only possible when the oracle contradicts the table
-            raise _Failed(ProposalFailure("inconsistent", f"membership answers contradict themselves on {word!r}"))
+            raise _Failed(
+                ProposalFailure(
+                    "inconsistent", f"membership answers contradict themselves on {word!r}"
+                )
+            )
         self.suffixes.append(suffix)
 
     def table(self) -> Table:
@@ -189,31 +198,61 @@ class _Witnesses:
             for state, prefix in frontier.items():
                 for cls in self.classes(chars):
                     member = self.alphabet.representative(cls)
-                    char = member if member in chars else (self.alphabet.classes[cls] & chars).first()
+                    char = (
+                        member if member in chars else (self.alphabet.classes[cls] & chars).first()
+                    )
                     following.setdefault(int(dfa.transitions[state, cls]), prefix + char)
             frontier = following
-        wrong = [s for state, s in sorted(frontier.items()) if bool(dfa.accepting[state]) != example.label]
+        wrong = [
+            s
+            for state, s in sorted(frontier.items())
+            if bool(dfa.accepting[state]) != example.label
+        ]
         return wrong[0] if wrong else None
 
 
 def learn(
-    table: Table, alphabet: Alphabet, examples: tuple[Counterexample, ...], oracle: MembershipOracle, max_states: int
+    table: Table,
+    alphabet: Alphabet,
+    examples: tuple[Counterexample, ...],
+    oracle: MembershipOracle,
+    max_states: int,
 ) -> tuple[DFA, Table]:
     """Refine ``table`` until its hypothesis satisfies every example; the hypothesis and the table."""
-    session = _Session(table, tuple(alphabet.representative(c) for c in range(len(alphabet))), oracle, examples, max_states)
+    session = _Session(
+        table,
+        tuple(alphabet.representative(c) for c in range(len(alphabet))),
+        oracle,
+        examples,
+        max_states,
+    )
     for example in examples:
-        if isinstance(example, ClusteredExample) and example.label and not all(p.issubset(alphabet.universe) for p in example.positions):
-            raise _Failed(ProposalFailure("outside_dialect", f"{example.text()!r} has characters outside the universe"))
+        if (
+            isinstance(example, ClusteredExample)
+            and example.label
+            and not all(p.issubset(alphabet.universe) for p in example.positions)
+        ):
+            raise _Failed(
+                ProposalFailure(
+                    "outside_dialect", f"{example.text()!r} has characters outside the universe"
+                )
+            )
     witnesses = _Witnesses(alphabet)
     while True:
         dfa, access = session.hypothesis(alphabet)
-        wrong = next((w for w in (witnesses.wrong(dfa, e) for e in examples) if w is not None), None)
+        wrong = next(
+            (w for w in (witnesses.wrong(dfa, e) for e in examples) if w is not None), None
+        )
         if wrong is None:
             return dfa, session.table()
         if any(alphabet.class_of(c) < 0 for c in wrong):
             raise _Failed(ProposalFailure("outside_dialect", f"{wrong!r} leaves the universe"))
         if session.member(wrong) == dfa.accepts(wrong):
-            raise _Failed(ProposalFailure("inconsistent", f"the membership oracle and the examples disagree on {wrong!r}"))
+            raise _Failed(
+                ProposalFailure(
+                    "inconsistent", f"the membership oracle and the examples disagree on {wrong!r}"
+                )
+            )
         session.split(wrong, dfa, access)
 
 
@@ -234,20 +273,37 @@ class LStarLearner:
         table = previous if isinstance(previous, Table) else Table()
         alphabet = letters_for(context.universe, context.examples)
         try:
-            dfa, table = await asyncio.to_thread(learn, table, alphabet, context.examples, oracle, self.max_states)
+            dfa, table = await asyncio.to_thread(
+                learn, table, alphabet, context.examples, oracle, self.max_states
+            )
         except _Failed as failed:
             return Proposal(None, failure=failed.failure, memo=table)
         regex = draft(dfa, dialect=context.dialect)  # the loop prints a run's last one readably
         text = print_hypothesis(regex, context.dialect, context.universe)
         cost = LearnerCost(membership_queries=getattr(oracle, "queries", 0))
-        return Proposal(regex, text, f"{dfa.n_states} states, {len(table.suffixes)} suffixes", cost=cost, memo=table, draft=True)
+        return Proposal(
+            regex,
+            text,
+            f"{dfa.n_states} states, {len(table.suffixes)} suffixes",
+            cost=cost,
+            memo=table,
+            draft=True,
+        )
 
     def encode_memo(self, memo: object) -> object:
         """The table as JSON data."""
         assert isinstance(memo, Table)
-        return {"prefixes": list(memo.prefixes), "suffixes": list(memo.suffixes), "answers": [list(a) for a in memo.answers]}
+        return {
+            "prefixes": list(memo.prefixes),
+            "suffixes": list(memo.suffixes),
+            "answers": [list(a) for a in memo.answers],
+        }
 
     def decode_memo(self, data: object) -> object:
         """The table :meth:`encode_memo` wrote."""
         assert isinstance(data, dict)
-        return Table(tuple(data["prefixes"]), tuple(data["suffixes"]), tuple((s, bool(b)) for s, b in data["answers"]))
+        return Table(
+            tuple(data["prefixes"]),
+            tuple(data["suffixes"]),
+            tuple((s, bool(b)) for s, b in data["answers"]),
+        )

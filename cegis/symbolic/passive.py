@@ -24,8 +24,8 @@ from oracle.clustered import misclassified
 from oracle.examples import Example
 from regexlang.ast import Regex, text, union
 from regexlang.charset import UNICODE, CharSet
-from regexlang.errors import NotExpressible
 from regexlang.dialects import parse
+from regexlang.errors import NotExpressible
 from regexlang.flavors import LOOKAROUND_FLAVORS, Anchoring, Flavor, render
 from regexlang.metrics import node_count
 
@@ -71,7 +71,9 @@ def learn_regex(
     unwanted = list(dict.fromkeys(negatives))
     both = set(wanted) & set(unwanted)
     if both:
-        raise ContradictoryExamples(f"{sorted(both)[0]!r} is both a positive and a negative example")
+        raise ContradictoryExamples(
+            f"{sorted(both)[0]!r} is both a positive and a negative example"
+        )
     examples = [Example(s, True) for s in wanted] + [Example(s, False) for s in unwanted]
     settle()  # what earlier calls left is not walked again by every collection
     proposal = from_examples().learn(examples, "python", universe)
@@ -79,7 +81,9 @@ def learn_regex(
     dfa = minimize(compile_regex(tree, universe, state_limit=STATE_LIMIT))
     consistent = not misclassified(dfa, examples)
     printed = printed_for(tree, flavor, anchored, universe)
-    return LearnedRegex(printed, consistent, node_count(tree), not unwanted, tree, proposal.reasoning)
+    return LearnedRegex(
+        printed, consistent, node_count(tree), not unwanted, tree, proposal.reasoning
+    )
 
 
 def from_examples() -> MergingLearner:
@@ -89,7 +93,9 @@ def from_examples() -> MergingLearner:
     return attrs.evolve(symbolic(), listing_cap=True)
 
 
-def printed_for(tree: Regex, flavor: Flavor, anchored: Anchoring | None = None, universe: CharSet = UNICODE) -> str:
+def printed_for(
+    tree: Regex, flavor: Flavor, anchored: Anchoring | None = None, universe: CharSet = UNICODE
+) -> str:
     """``tree`` printed for ``flavor`` (:func:`regexlang.flavors.render`); with ``&`` or ``~``, or
     anything else the flavour cannot write, the regex of its automaton instead (``NotExpressible``
     when even that cannot be written, e.g. the empty language in POSIX). Flavours with lookarounds
@@ -114,4 +120,6 @@ def _reads_back(candidate: Regex, dfa: DFA, universe: CharSet) -> bool:
     """Whether ``candidate``'s python text, parsed and compiled again, has ``dfa``'s language (the
     tree was checked; this checks its spelling, e.g. that ``.`` leaves out no character in play)."""
     text = render(candidate, "python", "fullmatch", universe)
-    return equivalent(dfa, compile_regex(parse(text, "python", universe), universe, state_limit=STATE_LIMIT))
+    return equivalent(
+        dfa, compile_regex(parse(text, "python", universe), universe, state_limit=STATE_LIMIT)
+    )

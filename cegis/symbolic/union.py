@@ -30,17 +30,23 @@ def overlap(a: Counterexample, b: Counterexample) -> bool:
         return a.string == b.string if isinstance(b, Example) else a.string in b
     if isinstance(b, Example):
         return b.string in a
-    return len(a.positions) == len(b.positions) and all(p & q for p, q in zip(a.positions, b.positions))
+    return len(a.positions) == len(b.positions) and all(
+        p & q for p, q in zip(a.positions, b.positions)
+    )
 
 
-def contradiction(examples: tuple[Counterexample, ...]) -> tuple[Counterexample, Counterexample] | None:
+def contradiction(
+    examples: tuple[Counterexample, ...],
+) -> tuple[Counterexample, Counterexample] | None:
     """A positive and a negative example that share a string, if any."""
     positives = [e for e in examples if e.label]
     plain = {e.string for e in positives if isinstance(e, Example)}
     clustered = [e for e in positives if isinstance(e, ClusteredExample)]
     for negative in (e for e in examples if not e.label):
         if isinstance(negative, Example) and negative.string in plain:
-            return next(p for p in positives if isinstance(p, Example) and p.string == negative.string), negative
+            return next(
+                p for p in positives if isinstance(p, Example) and p.string == negative.string
+            ), negative
         for positive in clustered if isinstance(negative, Example) else positives:
             if overlap(positive, negative):
                 return positive, negative

@@ -205,7 +205,9 @@ def _capped(limit: float, run: Callable[[], T]) -> tuple[float | None, T | None]
     try:
         with _deadline(limit):
             result = run()
-    except Exception:  # _Timeout, or any of the assorted errors pyformlang raises on what it cannot handle
+    except (
+        Exception
+    ):  # _Timeout, or any of the assorted errors pyformlang raises on what it cannot handle
         return None, None
     return time.perf_counter() - start, result
 
@@ -225,7 +227,9 @@ def _our_teacher_step(target: DFA, hypothesis: str, dialect: Dialect) -> list[st
 
 
 def _our_counterexamples(a: DFA, b: DFA) -> list[str]:
-    return sample_strings(ops.symmetric_difference(a, b), WITNESSES, np.random.default_rng(0), max_len=MAX_LEN)
+    return sample_strings(
+        ops.symmetric_difference(a, b), WITNESSES, np.random.default_rng(0), max_len=MAX_LEN
+    )
 
 
 def _our_shortest(a: DFA, b: DFA) -> list[str]:
@@ -259,7 +263,12 @@ class Timings:
 
 
 def run(
-    cases: list[Case], peers: list[Peer], *, limit: float, repeat: int, echo: Callable[[str], None] = print
+    cases: list[Case],
+    peers: list[Peer],
+    *,
+    limit: float,
+    repeat: int,
+    echo: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Time every operation on every case with every engine; the raw timings and skip reasons."""
     timings = {
@@ -269,14 +278,18 @@ def run(
     }
     unsupported: dict[str, dict[str, list[str]]] = {p.name: {d: [] for d in _LISTS} for p in peers}
     parts: dict[str, dict[str, list[float | None]]] = {}
-    for case in cases[:2] + [c for c in cases if c.dialect == "extended"][:2]:  # warm up the kernels
+    for case in (
+        cases[:2] + [c for c in cases if c.dialect == "extended"][:2]
+    ):  # warm up the kernels
         _measure_ours(case, 1)
     for i, case in enumerate(cases):
         theirs: dict[str, dict[str, float | None]] = {}
         # Alternate who goes first, so no engine always runs on a warmer machine.
         ours = _measure_ours(case, repeat) if i % 2 == 0 else {}
         for peer in peers:
-            reason = peer.unsupported(case.text, case.dialect) or peer.unsupported(case.mutant, case.dialect)
+            reason = peer.unsupported(case.text, case.dialect) or peer.unsupported(
+                case.mutant, case.dialect
+            )
             if reason:
                 unsupported[peer.name][case.dialect].append(case.text)
             else:
@@ -292,7 +305,9 @@ def run(
             timing.ours.append(ours[op])
             for name, times in theirs.items():
                 if name in timing.peers:
-                    timing.peers[name].append(times.get(op) if op != "equivalence" or unequal else None)
+                    timing.peers[name].append(
+                        times.get(op) if op != "equivalence" or unequal else None
+                    )
         if (i + 1) % 20 == 0:
             echo(f"  {i + 1}/{len(cases)} cases")
     return {
@@ -311,8 +326,12 @@ def _measure_ours(case: Case, repeat: int) -> dict[str, float | None]:
         times["equivalence"] = None
     else:
         times["equivalence"], _ = _best_of(repeat, lambda: ops.equivalence_witness(target, mutant))
-        times[f"equivalence{PART}the equal-tables check"], _ = _best_of(repeat, lambda: ops.equivalent(target, mutant))
-        times[f"equivalence{PART}the search on the product"], _ = _best_of(repeat, _search(target, mutant))
+        times[f"equivalence{PART}the equal-tables check"], _ = _best_of(
+            repeat, lambda: ops.equivalent(target, mutant)
+        )
+        times[f"equivalence{PART}the search on the product"], _ = _best_of(
+            repeat, _search(target, mutant)
+        )
     times["counterexamples"], _ = _best_of(repeat, lambda: _our_counterexamples(target, mutant))
     times["shortest"], listed = _best_of(repeat, lambda: _our_shortest(target, mutant))
     difference, _ = _best_of(repeat, lambda: ops.symmetric_difference(target, mutant))
@@ -325,11 +344,15 @@ def _measure_ours(case: Case, repeat: int) -> dict[str, float | None]:
     times[f"teacher_shortest{PART}{SYM_DIFF}"] = difference if unequal else 0.0
     times[f"teacher_shortest{PART}{BUILDING}"] = building if unequal else 0.0
     times["counts"], _ = _best_of(repeat, lambda: count_by_length(target, MAX_LEN))
-    times["teacher"], _ = _best_of(repeat, lambda: _our_teacher_step(target, case.mutant, case.dialect))
+    times["teacher"], _ = _best_of(
+        repeat, lambda: _our_teacher_step(target, case.mutant, case.dialect)
+    )
     times["teacher_shortest"], _ = _best_of(
         repeat, lambda: _our_teacher_step_shortest(target, case.mutant, case.dialect)
     )
-    teacher = ExactTeacher.from_regex(case.text, case.dialect, config=TeacherConfig(batch=WITNESSES, clustered=True))
+    teacher = ExactTeacher.from_regex(
+        case.text, case.dialect, config=TeacherConfig(batch=WITNESSES, clustered=True)
+    )
     times["oracle"], _ = _best_of(repeat, lambda: teacher.check(case.mutant))
     return times
 
@@ -340,21 +363,37 @@ def _search(a: DFA, b: DFA) -> Callable[[], object]:
     _, left_columns, right_columns = ops._columns(a, b)
     if _small_pairs.small(a, b, len(left_columns)):
         args = (
-            a.transitions.tolist(), left_columns.tolist(), a.accepting.tolist(), a.start,
-            b.transitions.tolist(), right_columns.tolist(), b.accepting.tolist(), b.start,
+            a.transitions.tolist(),
+            left_columns.tolist(),
+            a.accepting.tolist(),
+            a.start,
+            b.transitions.tolist(),
+            right_columns.tolist(),
+            b.accepting.tolist(),
+            b.start,
         )
         return lambda: _small_pairs.shortest_distinction(*args, ops._SYMMETRIC, DEFAULT_STATE_LIMIT)
     wanted = np.array(ops._SYMMETRIC)
     return lambda: _kernels.shortest_distinction(
-        a.transitions, left_columns, a.accepting, a.start, b.transitions, right_columns, b.accepting, b.start,
-        wanted, DEFAULT_STATE_LIMIT,
+        a.transitions,
+        left_columns,
+        a.accepting,
+        a.start,
+        b.transitions,
+        right_columns,
+        b.accepting,
+        b.start,
+        wanted,
+        DEFAULT_STATE_LIMIT,
     )
 
 
 def _building(strings: list[str]) -> Callable[[], list[str]]:
     """Building ``strings`` as Python strings from their code points, the way ``shortest`` does
     (one decode, one split): the cost of the output alone, which no listing can go below."""
-    codes = np.frombuffer("".join(s + "\0" for s in strings).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    codes = np.frombuffer(
+        "".join(s + "\0" for s in strings).encode("utf-32-le", "surrogatepass"), dtype=np.uint32
+    )
     return lambda: codes.tobytes().decode("utf-32-le", "surrogatepass").split("\0")[:-1]
 
 
@@ -368,19 +407,31 @@ def _measure_peer(peer: Peer, case: Case, limit: float) -> dict[str, float | Non
     if peer.counts is not None:
         count = peer.counts
         times["counts"], _ = _capped(limit, lambda: count(target, MAX_LEN))
-    kinds = (("counterexamples", "teacher", peer.random), ("shortest", "teacher_shortest", peer.shortest))
+    kinds = (
+        ("counterexamples", "teacher", peer.random),
+        ("shortest", "teacher_shortest", peer.shortest),
+    )
     for op, teacher_op, witnesses in kinds:
         if witnesses is not None:
-            times[op], times[teacher_op] = _peer_witnesses(peer, witnesses, target, mutant, case, limit)
+            times[op], times[teacher_op] = _peer_witnesses(
+                peer, witnesses, target, mutant, case, limit
+            )
     return times
 
 
 def _peer_witnesses(
-    peer: Peer, witnesses: Callable[[Any, Any], list[str]], target: Any, mutant: Any, case: Case, limit: float
+    peer: Peer,
+    witnesses: Callable[[Any, Any], list[str]],
+    target: Any,
+    mutant: Any,
+    case: Case,
+    limit: float,
 ) -> tuple[float | None, float | None]:
     """Seconds of the counterexamples of ``target`` and ``mutant``, and of a teacher step giving them."""
     alone, _ = _capped(limit, lambda: witnesses(target, mutant))
-    step, _ = _capped(limit, lambda: peer_teacher_step(peer, witnesses, target, case.mutant, case.dialect))
+    step, _ = _capped(
+        limit, lambda: peer_teacher_step(peer, witnesses, target, case.mutant, case.dialect)
+    )
     return alone, step
 
 
@@ -453,7 +504,9 @@ def summarize(raw: dict[str, Any]) -> list[dict[str, Any]]:
             "ours_p95": float(np.percentile(ours, 95)) if ours.size else None,
         }
         for name, theirs in timing["peers"].items():
-            paired = [(t, o) for t, o in zip(theirs, timing["ours"]) if t is not None and o is not None]
+            paired = [
+                (t, o) for t, o in zip(theirs, timing["ours"]) if t is not None and o is not None
+            ]
             ran = np.asarray([t for t, _ in paired])
             applicable = sum(o is not None for o, t in zip(timing["ours"], theirs))
             row[name] = {
@@ -465,9 +518,19 @@ def summarize(raw: dict[str, Any]) -> list[dict[str, Any]]:
                 "ratio": float(np.median([t / o for t, o in paired])) if paired else None,
                 "ours_p50": float(np.median([o for _, o in paired])) if paired else None,
                 "parts_p50": {
-                    part: float(np.median([x for x, t, o in zip(xs, theirs, timing["ours"]) if t is not None and o is not None]))
+                    part: float(
+                        np.median(
+                            [
+                                x
+                                for x, t, o in zip(xs, theirs, timing["ours"])
+                                if t is not None and o is not None
+                            ]
+                        )
+                    )
                     for part, xs in parts.items()
-                } if paired else {},
+                }
+                if paired
+                else {},
             }
         rows.append(row)
     return rows
@@ -475,7 +538,11 @@ def summarize(raw: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _fastest_peer(row: dict[str, Any]) -> tuple[str, float] | None:
     """The peer with the smallest ratio to ours on this row (the closest to us), and that ratio."""
-    ratios = [(value["ratio"], name) for name, value in row.items() if isinstance(value, dict) and value["ratio"] is not None]
+    ratios = [
+        (value["ratio"], name)
+        for name, value in row.items()
+        if isinstance(value, dict) and value["ratio"] is not None
+    ]
     if not ratios:
         return None
     ratio, name = min(ratios)
@@ -505,18 +572,34 @@ def render(rows: list[dict[str, Any]], cold: dict[str, Any] | None, limit: float
     """The results as a plain-text table, the targets, and the cold-start costs."""
     header = ["operation", "dialect", "cases", "ours p50", "ours p95"]
     # summarize: one dict per peer that has a counterpart
-    peers = list(dict.fromkeys(name for row in rows for name, value in row.items() if isinstance(value, dict)))
+    peers = list(
+        dict.fromkeys(
+            name for row in rows for name, value in row.items() if isinstance(value, dict)
+        )
+    )
     header += [f"{name} p50 (ratio; ran/skipped/unread)" for name in peers]
 
     def peer_cell(row: dict[str, Any], name: str) -> str:
         if name not in row:
             return "no counterpart"
         peer = row[name]
-        ratio = "-" if peer["ratio"] is None else f"{peer['ratio']:.{0 if peer['ratio'] >= 10 else 1}f}×"
-        return f"{_ms(peer['p50'])} ({ratio}; {peer['ran']}/{peer['skipped']}/{peer['unsupported']})"
+        ratio = (
+            "-"
+            if peer["ratio"] is None
+            else f"{peer['ratio']:.{0 if peer['ratio'] >= 10 else 1}f}×"
+        )
+        return (
+            f"{_ms(peer['p50'])} ({ratio}; {peer['ran']}/{peer['skipped']}/{peer['unsupported']})"
+        )
 
     lines = [
-        [OPERATIONS[r["operation"]], r["dialect"], str(r["cases"]), _ms(r["ours_p50"]), _ms(r["ours_p95"])]
+        [
+            OPERATIONS[r["operation"]],
+            r["dialect"],
+            str(r["cases"]),
+            _ms(r["ours_p50"]),
+            _ms(r["ours_p95"]),
+        ]
         + [peer_cell(r, name) for name in peers]
         for r in rows
     ]
@@ -539,10 +622,15 @@ def render(rows: list[dict[str, Any]], cold: dict[str, Any] | None, limit: float
         if fastest is not None:
             peer, peer_ratio = fastest
             verdict = "met" if peer_ratio >= PEER_TARGET else "MISSED"
-            out.append(f"  {name}: ≥{PEER_TARGET:.0f}× the fastest peer ({peer}): {verdict} ({peer_ratio:.1f}×)")
+            out.append(
+                f"  {name}: ≥{PEER_TARGET:.0f}× the fastest peer ({peer}): {verdict} ({peer_ratio:.1f}×)"
+            )
             if peer_ratio < PEER_TARGET and r[peer]["parts_p50"]:  # where our time goes
                 out.append(_bound(r[peer], peer))
-        if r["operation"] in ("teacher", "teacher_shortest", "oracle") and r["ours_p95"] is not None:
+        if (
+            r["operation"] in ("teacher", "teacher_shortest", "oracle")
+            and r["ours_p95"] is not None
+        ):
             budget = TEACHER_P95_MS[r["dialect"]] / 1e3
             verdict = "met" if r["ours_p95"] <= budget else "MISSED"
             out.append(f"  {name}: p95 ≤ {_ms(budget)}: {verdict} ({_ms(r['ours_p95'])})")
@@ -562,21 +650,66 @@ def render(rows: list[dict[str, Any]], cold: dict[str, Any] | None, limit: float
 
 
 @click.command()
-@click.option("--data", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True, help="data folder")
-@click.option("--limit", type=float, default=2.0, show_default=True, help="seconds allowed per pyformlang operation")
-@click.option("--repeat", type=int, default=3, show_default=True, help="runs per operation for our engine (best kept)")
-@click.option("--per-cell", type=int, default=3, show_default=True, help="regexes per (#States, Stardepth) cell")
+@click.option(
+    "--data",
+    type=click.Path(path_type=Path),
+    default=DEFAULT_DATA_DIR,
+    show_default=True,
+    help="data folder",
+)
+@click.option(
+    "--limit",
+    type=float,
+    default=2.0,
+    show_default=True,
+    help="seconds allowed per pyformlang operation",
+)
+@click.option(
+    "--repeat",
+    type=int,
+    default=3,
+    show_default=True,
+    help="runs per operation for our engine (best kept)",
+)
+@click.option(
+    "--per-cell",
+    type=int,
+    default=3,
+    show_default=True,
+    help="regexes per (#States, Stardepth) cell",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of the mutations")
-@click.option("--cold-start/--no-cold-start", default=True, show_default=True, help="measure fresh-process costs")
-@click.option("--json", "json_path", type=click.Path(path_type=Path), default=None, help="also write the results here")
+@click.option(
+    "--cold-start/--no-cold-start",
+    default=True,
+    show_default=True,
+    help="measure fresh-process costs",
+)
+@click.option(
+    "--json",
+    "json_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="also write the results here",
+)
 def main(
-    data: Path, limit: float, repeat: int, per_cell: int, seed: int, cold_start: bool, json_path: Path | None
+    data: Path,
+    limit: float,
+    repeat: int,
+    per_cell: int,
+    seed: int,
+    cold_start: bool,
+    json_path: Path | None,
 ) -> None:
     """Time our automata engine against pyformlang, interegular and greenery on the seed paper's regexes."""
     cases = load_cases(data, per_cell, seed)
     peers = load_peers()
-    click.echo(f"{len(cases)} cases; {', '.join(p.name for p in peers)} limited to {limit:g} s per operation")
-    with forced("compiled"):  # warm: every kernel compiled (a long run gets there after its first calls)
+    click.echo(
+        f"{len(cases)} cases; {', '.join(p.name for p in peers)} limited to {limit:g} s per operation"
+    )
+    with forced(
+        "compiled"
+    ):  # warm: every kernel compiled (a long run gets there after its first calls)
         raw = run(cases, peers, limit=limit, repeat=repeat, echo=click.echo)
         looked = lookarounds.measure(repeat, seed)
     rows = summarize(raw)

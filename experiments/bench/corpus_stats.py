@@ -36,7 +36,6 @@ from regexlang import Dialect, RegexError, RegexSyntaxError, parse
 from regexlang.ast import Assertion, Regex, children
 from regexlang.metrics import star_depth
 
-
 _LABELLED_LINE = re.compile(r" {2}\[star_depth=(\d+)\] (.*)")
 
 
@@ -74,11 +73,18 @@ class CorpusStats:
 def cegml_lists(data_dir: Path) -> list[Corpus]:
     """The Simple and Extended Regex benchmark lists of ``cegml/regex_list.json``."""
     lists = json.loads((data_dir / "cegml" / "regex_list.json").read_text())
-    lists_and_dialects: tuple[tuple[str, Dialect], ...] = (("simplyrx", "simple"), ("extrx", "extended"))
+    lists_and_dialects: tuple[tuple[str, Dialect], ...] = (
+        ("simplyrx", "simple"),
+        ("extrx", "extended"),
+    )
     corpora = []
     for key, dialect in lists_and_dialects:
         records = tuple(
-            Record(f"#States {by_states['#States']}, StarDepth {by_depth['Stardepth']}", text, by_depth["Stardepth"])
+            Record(
+                f"#States {by_states['#States']}, StarDepth {by_depth['Stardepth']}",
+                text,
+                by_depth["Stardepth"],
+            )
             for by_states in lists[key]
             for by_depth in by_states["regex_list"]
             for text in by_depth["regex_list"]
@@ -102,7 +108,9 @@ def python_subset(data_dir: Path, name: str) -> Corpus:
     """The lines of a DeepRegex ``targ.txt`` without ``&`` or ``~``, in the python dialect."""
     lines = (data_dir / name).read_text().split("\n")
     records = tuple(
-        Record(f"line {number}", line) for number, line in enumerate(lines, 1) if "&" not in line and "~" not in line
+        Record(f"line {number}", line)
+        for number, line in enumerate(lines, 1)
+        if "&" not in line and "~" not in line
     )
     return Corpus(name, "python", records, skipped=len(lines) - len(records))
 
@@ -169,6 +177,9 @@ def report(stats: Iterable[CorpusStats]) -> str:
             lines.append(f"  with assertions (\\b, ^, $, ...): {s.with_assertions}")
         if any(record.label is not None for record in corpus.records):
             lines.append(f"  star depth differs from label: {len(s.mislabelled)}")
-            lines.extend(f"    {r.where}: {r.text} filed under {r.label}, computed {d}" for r, d in s.mislabelled)
+            lines.extend(
+                f"    {r.where}: {r.text} filed under {r.label}, computed {d}"
+                for r, d in s.mislabelled
+            )
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)

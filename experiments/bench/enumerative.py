@@ -30,7 +30,7 @@ from automata.ops import complement, equivalent
 from automata.sampling import sample_strings
 from cegis.symbolic.enumerative.learner import EnumerativeConfig, synthesize
 from experiments.data_dir import DEFAULT_DATA_DIR
-from oracle import Counterexample, Example, ExactTeacher, TeacherConfig, remember
+from oracle import Counterexample, ExactTeacher, Example, TeacherConfig, remember
 from regexlang import parse, universe
 from regexlang.dialects import Dialect
 from regexlang.metrics import node_count
@@ -65,7 +65,7 @@ def static(
     """(answered, exact, seconds, candidates) for ``n`` sampled strings of each label."""
     sigma = universe(dialect)
     regex = parse(target, dialect)
-    dfa, = compile_many([regex], sigma)
+    (dfa,) = compile_many([regex], sigma)
     rng = np.random.default_rng(seed)
     examples = [Example(s, True) for s in sample_strings(dfa, n, rng, max_len=8)]
     examples += [Example(s, False) for s in sample_strings(complement(dfa), n, rng, max_len=8)]
@@ -76,7 +76,9 @@ def static(
     return result.regex is not None, exact, seconds, result.stats.computed
 
 
-def loop(target: str, dialect: Dialect, epochs: int, clustered: bool, config: EnumerativeConfig) -> tuple[bool, int]:
+def loop(
+    target: str, dialect: Dialect, epochs: int, clustered: bool, config: EnumerativeConfig
+) -> tuple[bool, int]:
     """(learned exactly, labeled examples used) in a one-shortest-counterexample loop."""
     settings = TeacherConfig(batch=1, mode="shortest", clustered=clustered)
     teacher = ExactTeacher.from_regex(target, dialect, config=settings)
@@ -117,9 +119,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--dataset", choices=("simplyrx", "extrx"), default="simplyrx")
-    parser.add_argument("--seconds", type=float, default=2.0, help="the learner's time budget per search")
-    parser.add_argument("--candidates", type=int, default=EnumerativeConfig().max_candidates, help="its node budget")
-    parser.add_argument("--examples", type=int, default=10, help="strings of each label in the static protocol")
+    parser.add_argument(
+        "--seconds", type=float, default=2.0, help="the learner's time budget per search"
+    )
+    parser.add_argument(
+        "--candidates", type=int, default=EnumerativeConfig().max_candidates, help="its node budget"
+    )
+    parser.add_argument(
+        "--examples", type=int, default=10, help="strings of each label in the static protocol"
+    )
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--clustered", action="store_true")
     parser.add_argument("--limit", type=int, default=None, help="targets per StarDepth")
@@ -134,7 +142,9 @@ def main() -> None:
         answered, exact, seconds, computed = static(target, dialect, args.examples, config, seed)
         learned, examples = loop(target, dialect, args.epochs, args.clustered, config)
         nodes = node_count(parse(target, dialect))
-        outcomes.append(Outcome(depth, nodes, answered, exact, seconds, computed, learned, examples))
+        outcomes.append(
+            Outcome(depth, nodes, answered, exact, seconds, computed, learned, examples)
+        )
     by_depth: dict[str, list[Outcome]] = defaultdict(list)
     by_size: dict[str, list[Outcome]] = defaultdict(list)
     for o in sorted(outcomes, key=lambda o: (o.depth, o.target_nodes)):

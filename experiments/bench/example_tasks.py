@@ -1,4 +1,4 @@
-'''Tasks a new user brings to ``bench examples``: strings written by hand, not drawn from a regex.
+"""Tasks a new user brings to ``bench examples``: strings written by hand, not drawn from a regex.
 
 Each task is what a practitioner has at hand when asking for a regex: 12 to 15 strings to accept
 and as many near misses to reject (the mistakes they want caught), and, to score the answer, 20
@@ -6,7 +6,7 @@ more of each that the learner never sees. The gold regex is what a person would 
 the answer is scored on the held-out strings, and compared with the gold for exactness and length.
 The strings are the author's own, chosen before any learner ran on them (Windows paths with spaces
 and parentheses, IPv6 short forms, dotted YAML key paths, version tags with pre-releases, dollar
-amounts with thousands separators, log timestamps). One line per string: several hold spaces.'''
+amounts with thousands separators, log timestamps). One line per string: several hold spaces."""
 
 from __future__ import annotations
 
@@ -521,7 +521,14 @@ LOG_TIMESTAMPS = HandTask(
 )
 
 #: The hand-written tasks, in the order the table lists them.
-HAND_TASKS: tuple[HandTask, ...] = (LOG_TIMESTAMPS, VERSION_TAGS, WINDOWS_PATHS, CURRENCY, IPV6_SHORT, YAML_KEYS)
+HAND_TASKS: tuple[HandTask, ...] = (
+    LOG_TIMESTAMPS,
+    VERSION_TAGS,
+    WINDOWS_PATHS,
+    CURRENCY,
+    IPV6_SHORT,
+    YAML_KEYS,
+)
 
 #: The issue's own example (binary literals, 5 + 5): scored on strings drawn from the gold regex.
 BINARY = HandTask(

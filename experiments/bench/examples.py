@@ -42,9 +42,9 @@ from automata.minimize import minimize
 from cegis.gc_pause import settle
 from cegis.generalization import generalizes
 from cegis.symbolic.passive import learn_regex
-from experiments.data_dir import DEFAULT_DATA_DIR
-from experiments.bench.example_tasks import BINARY, HAND_TASKS, HandTask
+from experiments.bench.example_tasks import BINARY, HAND_TASKS
 from experiments.bench.prior_patterns import consistent_pattern
+from experiments.data_dir import DEFAULT_DATA_DIR
 from experiments.datasets.structured_regex import load_structured_regex
 from experiments.progress import reporting
 from oracle.mutations import one_edit
@@ -112,10 +112,14 @@ class Answer:
     length_ratio: float
     seconds: float
     lists: bool = False  # the positives listed: accepts no other string
-    avoidable: bool = False  # listed though a pattern of the prior is consistent (:mod:`.prior_patterns`)
+    avoidable: bool = (
+        False  # listed though a pattern of the prior is consistent (:mod:`.prior_patterns`)
+    )
 
 
-def near_misses(dfa: DFA, strings: Sequence[str], count: int, rng: np.random.Generator) -> list[str]:
+def near_misses(
+    dfa: DFA, strings: Sequence[str], count: int, rng: np.random.Generator
+) -> list[str]:
     """Up to ``count`` distinct strings one edit from ``strings`` that ``dfa`` rejects."""
     found: dict[str, None] = {}
     for _ in range(50 * count):
@@ -142,9 +146,15 @@ def practical_problems(size: int, seed: int = 0) -> list[Problem]:
         dfa = minimize(compile_regex(gold, UNIVERSE))
         rng = np.random.default_rng([seed, index, size])
         positives = sample_strings(dfa, size, rng, max_len=MAX_LEN, min_len=1)
-        negatives = near_misses(dfa, sample_strings(dfa, 4 * size, rng, max_len=MAX_LEN, min_len=1), size, rng)
+        negatives = near_misses(
+            dfa, sample_strings(dfa, 4 * size, rng, max_len=MAX_LEN, min_len=1), size, rng
+        )
         held = held_out(dfa, 10_000 + index)
-        problems.append(Problem("practical", name, size, gold, tuple(positives), tuple(negatives), *held, seed=seed))
+        problems.append(
+            Problem(
+                "practical", name, size, gold, tuple(positives), tuple(negatives), *held, seed=seed
+            )
+        )
     return problems
 
 
@@ -154,8 +164,16 @@ def hand_problems() -> list[Problem]:
     problems = []
     for task in (*HAND_TASKS, BINARY):
         gold = parse(task.gold, "python", UNIVERSE)
-        held = (task.held_positives, task.held_negatives) if task.held_positives else held_out(minimize(compile_regex(gold, UNIVERSE)), 20_000)
-        problems.append(Problem("tasks", task.name, len(task.positives), gold, task.positives, task.negatives, *held))
+        held = (
+            (task.held_positives, task.held_negatives)
+            if task.held_positives
+            else held_out(minimize(compile_regex(gold, UNIVERSE)), 20_000)
+        )
+        problems.append(
+            Problem(
+                "tasks", task.name, len(task.positives), gold, task.positives, task.negatives, *held
+            )
+        )
     return problems
 
 
@@ -165,7 +183,17 @@ def structured_problems(folder: Path, split: str, limit: int | None) -> list[Pro
     for index, p in enumerate(load_structured_regex(folder, split)[:limit]):  # type: ignore[arg-type]
         gold = p.task.regex()
         dfa = minimize(compile_regex(gold, UNIVERSE))
-        problems.append(Problem("structured-regex", p.task.id, len(p.positives), gold, p.positives, p.negatives, *held_out(dfa, index)))
+        problems.append(
+            Problem(
+                "structured-regex",
+                p.task.id,
+                len(p.positives),
+                gold,
+                p.positives,
+                p.negatives,
+                *held_out(dfa, index),
+            )
+        )
     return problems
 
 
@@ -184,15 +212,26 @@ def _accuracy(accepts: Sequence[bool], rejects: Sequence[bool]) -> float:
 def ours(problem: Problem) -> Answer:
     """Our learner on ``problem``'s examples."""
     started = time.perf_counter()
-    learned = learn_regex(problem.positives, problem.negatives, flavor="python", anchored="fullmatch", universe=UNIVERSE)
+    learned = learn_regex(
+        problem.positives,
+        problem.negatives,
+        flavor="python",
+        anchored="fullmatch",
+        universe=UNIVERSE,
+    )
     seconds = time.perf_counter() - started
     dfa = minimize(compile_regex(learned.tree, UNIVERSE))
     gold = minimize(compile_regex(problem.gold, UNIVERSE))
-    accuracy = _accuracy(accepts_many(dfa, problem.held_positives).tolist(), (~accepts_many(dfa, problem.held_negatives)).tolist())
+    accuracy = _accuracy(
+        accepts_many(dfa, problem.held_positives).tolist(),
+        (~accepts_many(dfa, problem.held_negatives)).tolist(),
+    )
     ratio = len(learned.regex) / max(1, canonical_length(problem.gold))
     lists = not generalizes(learned.tree, problem.positives, UNIVERSE)
     avoidable = lists and consistent_pattern(problem.positives, problem.negatives) is not None
-    return Answer("ours", learned.regex, accuracy, equivalent(dfa, gold), ratio, seconds, lists, avoidable)
+    return Answer(
+        "ours", learned.regex, accuracy, equivalent(dfa, gold), ratio, seconds, lists, avoidable
+    )
 
 
 def grex_best(problem: Problem) -> Answer | None:
@@ -218,7 +257,15 @@ def grex_best(problem: Problem) -> Answer | None:
         tree = _grex_tree(text)
         exact = tree is not None and _equal(tree, gold)
         lists = tree is not None and not generalizes(tree, problem.positives, UNIVERSE)
-        answer = Answer("grex", text, accuracy, exact, len(text) / max(1, canonical_length(problem.gold)), seconds, lists)
+        answer = Answer(
+            "grex",
+            text,
+            accuracy,
+            exact,
+            len(text) / max(1, canonical_length(problem.gold)),
+            seconds,
+            lists,
+        )
         if best is None or answer.accuracy > best.accuracy:
             best = answer
     return best
@@ -265,7 +312,9 @@ def table(results: Sequence[tuple[Problem, Answer, Answer | None]]) -> str:
     (:func:`.prior_patterns.consistent_pattern`)."""
     groups: dict[tuple[str, int], list[tuple[Problem, Answer, Answer | None]]] = defaultdict(list)
     for result in results:
-        groups[(result[0].source, result[0].size if result[0].source == "practical" else 0)].append(result)
+        groups[(result[0].source, result[0].size if result[0].source == "practical" else 0)].append(
+            result
+        )
     head = (
         f"{'source':<17} {'size':>5} {'n':>4} | {'ours acc':>8} {'exact':>5} {'lists':>5} {'len x':>5} {'fits':>4} {'t p50':>6} {'t p95':>6}"
         f" | {'grex acc':>8} {'exact':>5} {'lists':>5} {'len x':>5} | {'ahead':>5} {'behind':>6}"
@@ -300,7 +349,9 @@ def details(results: Sequence[tuple[Problem, Answer, Answer | None]]) -> str:
             continue
         grex_text = f"{theirs.accuracy:.3f} {_clipped(theirs.text)}" if theirs is not None else "-"
         name = f"{problem.name} s{problem.seed}" if problem.seed else problem.name
-        lines.append(f"{name:<15} {problem.size:>4}  ours {mine.accuracy:.3f} {_clipped(mine.text)}  |  grex {grex_text}")
+        lines.append(
+            f"{name:<15} {problem.size:>4}  ours {mine.accuracy:.3f} {_clipped(mine.text)}  |  grex {grex_text}"
+        )
     return "\n".join(lines)
 
 
@@ -309,24 +360,58 @@ def _clipped(text: str, most: int = 60) -> str:
 
 
 @click.command()
-@click.option("--sizes", default=",".join(map(str, SIZES)), show_default=True, help="practical: positives (= negatives) per problem")
-@click.option("--seeds", default="0", show_default=True, help="practical: draws of the examples (their held-out strings stay)")
-@click.option("--split", default="teste", show_default=True, help="StructuredRegex split (train, dev, testi, teste)")
-@click.option("--limit", type=int, default=None, help="first N StructuredRegex problems (default: all; 0: none)")
-@click.option("--tasks/--no-tasks", default=True, show_default=True, help="the tasks written by hand")
+@click.option(
+    "--sizes",
+    default=",".join(map(str, SIZES)),
+    show_default=True,
+    help="practical: positives (= negatives) per problem",
+)
+@click.option(
+    "--seeds",
+    default="0",
+    show_default=True,
+    help="practical: draws of the examples (their held-out strings stay)",
+)
+@click.option(
+    "--split",
+    default="teste",
+    show_default=True,
+    help="StructuredRegex split (train, dev, testi, teste)",
+)
+@click.option(
+    "--limit",
+    type=int,
+    default=None,
+    help="first N StructuredRegex problems (default: all; 0: none)",
+)
+@click.option(
+    "--tasks/--no-tasks", default=True, show_default=True, help="the tasks written by hand"
+)
 @click.option("--workers", type=int, default=2, show_default=True)
-@click.option("--data", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True)
-def main(sizes: str, seeds: str, split: str, limit: int | None, tasks: bool, workers: int, data: Path) -> None:
+@click.option(
+    "--data", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True
+)
+def main(
+    sizes: str, seeds: str, split: str, limit: int | None, tasks: bool, workers: int, data: Path
+) -> None:
     """Learn from labeled strings, ours against grex, and print the table."""
     draws = [int(seed) for seed in seeds.split(",")]
-    problems = [p for size in map(int, sizes.split(",")) if size for seed in draws for p in practical_problems(size, seed)]
+    problems = [
+        p
+        for size in map(int, sizes.split(","))
+        if size
+        for seed in draws
+        for p in practical_problems(size, seed)
+    ]
     problems += hand_problems() if tasks else []
     if limit != 0:
         problems += structured_problems(data / "structured-regex", split, limit)
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=workers, initializer=_warm_up) as pool:
         solved = pool.map(solve, problems, chunksize=4)
-        results = list(reporting(solved, len(problems), noun="problems", succeeded=lambda r: r[1].exact))
+        results = list(
+            reporting(solved, len(problems), noun="problems", succeeded=lambda r: r[1].exact)
+        )
     print(table(results))
     print(details(results))
     print(f"{len(results)} problems in {time.perf_counter() - started:.0f} s on {workers} workers")

@@ -42,19 +42,34 @@ def load_held_out(row: str, data: Path) -> tuple[Task, ...]:
     """The targets of ``row`` (one of :data:`ROWS`), read from the shared data folder ``data``."""
     cegml = data / "cegml"
     if row == "heldout-simple":
-        listed = {t.target for t in load_paper_list("simplyrx", cegml / "regex_list.json", per_cell=None)}
+        listed = {
+            t.target for t in load_paper_list("simplyrx", cegml / "regex_list.json", per_cell=None)
+        }
         return tuple(t for t in generate_simple(SimpleGrid(seed=SEED)) if t.target not in listed)
     if row == "heldout-extended":
-        listed = {t.target for t in load_paper_list("extrx", cegml / "regex_list.json", per_cell=None)}
-        return generate_extended(exclude=listed | {t.target for t in load_kb13_extrx(cegml / "KB13_extrx.txt")})
+        listed = {
+            t.target for t in load_paper_list("extrx", cegml / "regex_list.json", per_cell=None)
+        }
+        return generate_extended(
+            exclude=listed | {t.target for t in load_kb13_extrx(cegml / "KB13_extrx.txt")}
+        )
     if row == "heldout-nl-rx":
         folder = data / "nl-rx-turk"
-        used = {t.target for seed in (0, 1) for t in load_nl_rx_extended(folder, size=BENCH_ROW, seed=seed)}
+        used = {
+            t.target
+            for seed in (0, 1)
+            for t in load_nl_rx_extended(folder, size=BENCH_ROW, seed=seed)
+        }
         drawn = load_nl_rx_extended(folder, size=NL_RX_DRAW, seed=SEED)
         return tuple(t for t in drawn if t.target not in used)[:NL_RX_SIZE]
     if row == "heldout-structured-regex":
         folder = data / "structured-regex"
         used = {p.task.target for p in load_structured_regex(folder, "teste")[:BENCH_ROW]}
-        problems = [p.task for p in load_structured_regex(folder, "testi") if p.task.target not in used]
-        return tuple(problems[i] for i in sorted(random.Random(SEED).sample(range(len(problems)), STRUCTURED_SIZE)))
+        problems = [
+            p.task for p in load_structured_regex(folder, "testi") if p.task.target not in used
+        ]
+        return tuple(
+            problems[i]
+            for i in sorted(random.Random(SEED).sample(range(len(problems)), STRUCTURED_SIZE))
+        )
     raise ValueError(f"unknown held-out row {row!r}; expected one of {', '.join(ROWS)}")

@@ -65,11 +65,25 @@ from regexlang.metrics import text_length
 
 Protocol = Literal["paper", "shortest", "plain"]
 PROTOCOLS: dict[Protocol, LoopConfig] = {
-    "paper": LoopConfig(TeacherConfig(batch=250, mode="paths", clustered=True), Budgets(epochs=12), evaluate=False),
-    "shortest": LoopConfig(TeacherConfig(batch=1, mode="shortest", clustered=True), Budgets(epochs=100), evaluate=False),
-    "plain": LoopConfig(TeacherConfig(batch=250, mode="paths", clustered=False), Budgets(epochs=12), evaluate=False),
+    "paper": LoopConfig(
+        TeacherConfig(batch=250, mode="paths", clustered=True), Budgets(epochs=12), evaluate=False
+    ),
+    "shortest": LoopConfig(
+        TeacherConfig(batch=1, mode="shortest", clustered=True), Budgets(epochs=100), evaluate=False
+    ),
+    "plain": LoopConfig(
+        TeacherConfig(batch=250, mode="paths", clustered=False), Budgets(epochs=12), evaluate=False
+    ),
 }
-DEFAULT_DATASETS = ("simple", "extended", "kb13", "nl-rx", "nl-rx-new", "structured-regex", "repeats")
+DEFAULT_DATASETS = (
+    "simple",
+    "extended",
+    "kb13",
+    "nl-rx",
+    "nl-rx-new",
+    "structured-regex",
+    "repeats",
+)
 DATASETS = (*DEFAULT_DATASETS, *heldout.ROWS)
 #: Names that stand for several rows.
 ALIASES = {"heldout": heldout.ROWS}
@@ -106,8 +120,12 @@ class Result:
     seconds: float
     length_ratio: float | None
     hypothesis: str | None = None  # the last proposal's text (to compare what two versions learn)
-    learner_seconds: float = 0.0  # of ``seconds``, the learner's (the rest is the teacher's and the loop's)
-    cpu_seconds: float = 0.0  # the process's CPU time for the run: comparable across runs on a loaded machine
+    learner_seconds: float = (
+        0.0  # of ``seconds``, the learner's (the rest is the teacher's and the loop's)
+    )
+    cpu_seconds: float = (
+        0.0  # the process's CPU time for the run: comparable across runs on a loaded machine
+    )
 
 
 def load(dataset: str, data: Path) -> tuple[Task, ...]:
@@ -118,21 +136,33 @@ def load(dataset: str, data: Path) -> tuple[Task, ...]:
         return load_nl_rx_extended(data / "nl-rx-turk", size=HELD_OUT)
     if dataset == "nl-rx-new":  # another draw, less the targets of the first
         seen = {task.target for task in load("nl-rx", data)}
-        return tuple(t for t in load_nl_rx_extended(data / "nl-rx-turk", size=HELD_OUT, seed=1) if t.target not in seen)
+        return tuple(
+            t
+            for t in load_nl_rx_extended(data / "nl-rx-turk", size=HELD_OUT, seed=1)
+            if t.target not in seen
+        )
     if dataset == "repeats":
         return repeated_units()
     if dataset in heldout.ROWS:
         return heldout.load_held_out(dataset, data)
     if dataset == "structured-regex":
-        return tuple(p.task for p in load_structured_regex(data / "structured-regex", "teste")[:HELD_OUT])
-    return load_paper_list("simplyrx" if dataset == "simple" else "extrx", data / "cegml" / "regex_list.json", per_cell=None)
+        return tuple(
+            p.task for p in load_structured_regex(data / "structured-regex", "teste")[:HELD_OUT]
+        )
+    return load_paper_list(
+        "simplyrx" if dataset == "simple" else "extrx",
+        data / "cegml" / "regex_list.json",
+        per_cell=None,
+    )
 
 
 def run_job(job: Job) -> Result:
     """Run ``job`` to its end in this process."""
     config = attrs.evolve(PROTOCOLS[job.protocol], seed=job.seed)
     task = job.task
-    teacher = ExactTeacher.from_regex(task.target, task.dialect, universe=task.alphabet, config=config.teacher_config)
+    teacher = ExactTeacher.from_regex(
+        task.target, task.dialect, universe=task.alphabet, config=config.teacher_config
+    )
     learner = registry.build(job.learner)
     settle()  # as the run does first, but before the clock starts: what earlier runs left is not timed
     started, cpu = time.perf_counter(), time.process_time()
@@ -140,11 +170,26 @@ def run_job(job: Job) -> Result:
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     success = state.outcome == "equivalent"
     hypothesis = state.hypothesis
-    canonical = unparse(task.regex(), task.dialect, task.alphabet)  # not the dataset's raw, over-parenthesized text
-    ratio = text_length(hypothesis) / max(1, text_length(canonical)) if success and hypothesis is not None else None
+    canonical = unparse(
+        task.regex(), task.dialect, task.alphabet
+    )  # not the dataset's raw, over-parenthesized text
+    ratio = (
+        text_length(hypothesis) / max(1, text_length(canonical))
+        if success and hypothesis is not None
+        else None
+    )
     return Result(
-        job, success, str(state.outcome), len(state.examples), state.epoch,
-        state.cost.learner.membership_queries, seconds, ratio, hypothesis, state.cost.learner.seconds, cpu,
+        job,
+        success,
+        str(state.outcome),
+        len(state.examples),
+        state.epoch,
+        state.cost.learner.membership_queries,
+        seconds,
+        ratio,
+        hypothesis,
+        state.cost.learner.seconds,
+        cpu,
     )
 
 
@@ -152,13 +197,24 @@ def result_json(result: Result) -> dict[str, object]:
     """One run as a JSON record: the job (target, dataset, protocol, seed) and what it measured."""
     job = result.job
     return {
-        "learner": job.learner, "dataset": job.dataset, "target": job.task.target, "protocol": job.protocol,
-        "seed": job.seed, "star_depth": job.task.metrics.star_depth,
+        "learner": job.learner,
+        "dataset": job.dataset,
+        "target": job.task.target,
+        "protocol": job.protocol,
+        "seed": job.seed,
+        "star_depth": job.task.metrics.star_depth,
         **attrs.asdict(result, filter=lambda a, _: a.name != "job"),
     }
 
 
-def jobs(learners: Sequence[str], datasets: Sequence[str], seeds: int, protocols: Sequence[Protocol], quick: bool, data: Path) -> list[Job]:
+def jobs(
+    learners: Sequence[str],
+    datasets: Sequence[str],
+    seeds: int,
+    protocols: Sequence[Protocol],
+    quick: bool,
+    data: Path,
+) -> list[Job]:
     """Every run of the benchmark (with ``quick``: every fifth task of each dataset)."""
     out = []
     for dataset in datasets:
@@ -216,7 +272,9 @@ def failures(results: Sequence[Result], limit: int = 20) -> str:
     lines = [f"{len(failed)} failed runs" + (f" (first {limit})" if len(failed) > limit else "")]
     for r in failed[:limit]:
         j = r.job
-        lines.append(f"  {j.learner} {j.dataset} {j.protocol} seed {j.seed} {r.outcome:<10} {j.task.target}")
+        lines.append(
+            f"  {j.learner} {j.dataset} {j.protocol} seed {j.seed} {r.outcome:<10} {j.task.target}"
+        )
     return "\n".join(lines)
 
 
@@ -225,21 +283,46 @@ def slowest(results: Sequence[Result], limit: int = 10) -> str:
     lines = [f"slowest {min(limit, len(results))} runs"]
     for r in sorted(results, key=lambda r: -r.seconds)[:limit]:
         j = r.job
-        lines.append(f"  {r.seconds:7.1f} s {j.learner} {j.dataset} {j.protocol} seed {j.seed} {r.outcome:<10} {j.task.target}")
+        lines.append(
+            f"  {r.seconds:7.1f} s {j.learner} {j.dataset} {j.protocol} seed {j.seed} {r.outcome:<10} {j.task.target}"
+        )
     return "\n".join(lines)
 
 
 @click.command()
-@click.option("--learners", default=None, help="comma-separated learner names (default: the best passive learner)")
-@click.option("--datasets", default=",".join(DEFAULT_DATASETS), show_default=True, help="comma-separated rows; heldout: its four rows")
+@click.option(
+    "--learners",
+    default=None,
+    help="comma-separated learner names (default: the best passive learner)",
+)
+@click.option(
+    "--datasets",
+    default=",".join(DEFAULT_DATASETS),
+    show_default=True,
+    help="comma-separated rows; heldout: its four rows",
+)
 @click.option("--seeds", type=int, default=3, show_default=True)
 @click.option("--protocols", default="paper,shortest", show_default=True)
 @click.option("--quick", is_flag=True, help="every fifth task of each dataset")
 @click.option("--workers", type=int, default=2, show_default=True)
-@click.option("--data", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True)
-@click.option("--results", type=click.Path(path_type=Path), default=None, help="append one JSON line per run as it ends (the job, success, the learned regex, wall, learner and CPU seconds)")
+@click.option(
+    "--data", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True
+)
+@click.option(
+    "--results",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="append one JSON line per run as it ends (the job, success, the learned regex, wall, learner and CPU seconds)",
+)
 def main(
-    learners: str | None, datasets: str, seeds: int, protocols: str, quick: bool, workers: int, data: Path, results: Path | None
+    learners: str | None,
+    datasets: str,
+    seeds: int,
+    protocols: str,
+    quick: bool,
+    workers: int,
+    data: Path,
+    results: Path | None,
 ) -> None:
     """Run the learners on the benchmark lists and print the table by StarDepth."""
     names = learners.split(",") if learners else [registry.default_passive()]
@@ -249,11 +332,17 @@ def main(
     unknown = set(chosen) - set(DATASETS) | set(protocols.split(",")) - set(PROTOCOLS)
     if unknown:
         raise click.BadParameter(f"unknown dataset or protocol: {', '.join(sorted(unknown))}")
-    todo = jobs(names, chosen, seeds, [cast(Protocol, p) for p in protocols.split(",")], quick, data)
+    todo = jobs(
+        names, chosen, seeds, [cast(Protocol, p) for p in protocols.split(",")], quick, data
+    )
     started = time.perf_counter()
     done: list[Result] = []
-    with ProcessPoolExecutor(max_workers=workers, initializer=warm) as pool:  # runs measured warm: start-up is `bench startup`'s
-        finished = (future.result() for future in as_completed([pool.submit(run_job, job) for job in todo]))
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=warm
+    ) as pool:  # runs measured warm: start-up is `bench startup`'s
+        finished = (
+            future.result() for future in as_completed([pool.submit(run_job, job) for job in todo])
+        )
         for result in reporting(finished, len(todo), noun="runs", succeeded=lambda r: r.success):
             done.append(result)
             if results is not None:

@@ -38,7 +38,10 @@ COMPLETION = (
     b'"finish_reason":"stop"}],"usage":{"prompt_tokens":900,"completion_tokens":20}}'
 )
 MODELS = b'{"object":"list","data":[{"id":"bench-model","max_model_len":65536}]}'
-PROMPT = (Message("system", "TASK\n" + "Infer a regex. " * 100), Message("user", "TRAINING DATA\nab, 1\n, 0"))
+PROMPT = (
+    Message("system", "TASK\n" + "Infer a regex. " * 100),
+    Message("user", "TRAINING DATA\nab, 1\n, 0"),
+)
 
 
 @attrs.frozen
@@ -96,7 +99,11 @@ async def _timed(calls: int, concurrency: int, call: Callable[[], Awaitable[obje
 
 async def _bare(base_url: str, calls: int, concurrency: int) -> Measure:
     """The reference: a raw aiohttp POST and JSON decode per call, nothing else."""
-    body = {"model": MODEL, "messages": [m.to_wire() for m in PROMPT], "max_completion_tokens": 32768}
+    body = {
+        "model": MODEL,
+        "messages": [m.to_wire() for m in PROMPT],
+        "max_completion_tokens": 32768,
+    }
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=concurrency)) as session:
 
         async def call() -> object:
@@ -106,7 +113,9 @@ async def _bare(base_url: str, calls: int, concurrency: int) -> Measure:
         return await _timed(calls, concurrency, call)
 
 
-async def _client(base_url: str, calls: int, concurrency: int, log: CallLog | None, mode: Mode) -> Measure:
+async def _client(
+    base_url: str, calls: int, concurrency: int, log: CallLog | None, mode: Mode
+) -> Measure:
     config = attrs.evolve(ClientConfig(base_url=base_url), concurrency=concurrency)
     async with LLMClient(config, log=log, mode=mode) as client:
         await client.model()

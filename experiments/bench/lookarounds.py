@@ -31,7 +31,10 @@ from regexlang.charset import UNICODE
 #: (rule, near miss) pairs, python dialect.
 CASES = [
     ("(?=.*[0-9])(?=.*[a-z])[a-z0-9]{8,}", "(?=.*[0-9])[a-z0-9]{8,}"),
-    ("(?=.*[A-Z])(?=.*[a-z])(?=.*[0-9])[A-Za-z0-9]{8,64}", "(?=.*[A-Z])(?=.*[a-z])(?=.*[0-9])[A-Za-z0-9]{8,63}"),
+    (
+        "(?=.*[A-Z])(?=.*[a-z])(?=.*[0-9])[A-Za-z0-9]{8,64}",
+        "(?=.*[A-Z])(?=.*[a-z])(?=.*[0-9])[A-Za-z0-9]{8,63}",
+    ),
     ("(?!.*\\.\\.)[a-z.]+", "(?!.*\\.\\.)[a-z.]*"),
     ("(?!.*\\.tmp\\Z)[a-z.]+", "(?!.*\\.tmp)[a-z.]+"),
     ("(?:[a-z](?<![aeiou][aeiou]))+", "(?:[a-z](?<![aeiou]))+"),
@@ -61,7 +64,10 @@ def _strings(text: str, rng: np.random.Generator) -> list[str]:
     dfa = compile_regex(tree, UNICODE)
     symbols = sorted({c for c in text if c.isalnum() or c in '.-" '} | {"0", "a", "A", " "})
     drawn = sample_strings(dfa, STRINGS // 2, rng, max_len=24, unique=False)
-    randoms = ["".join(rng.choice(symbols, size=int(rng.integers(0, 24)))) for _ in range(STRINGS - len(drawn))]
+    randoms = [
+        "".join(rng.choice(symbols, size=int(rng.integers(0, 24))))
+        for _ in range(STRINGS - len(drawn))
+    ]
     return drawn + randoms
 
 

@@ -42,7 +42,10 @@ CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time
 
 
 def step_times(
-    cases: list[Case], config: TeacherConfig, repeat: int, clock: Callable[[], float] = time.perf_counter
+    cases: list[Case],
+    config: TeacherConfig,
+    repeat: int,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[list[float], list[int | None]]:
     """Per case: the best-of-``repeat`` step time in seconds, and the counterexamples returned
     (None when the mutant happens to be equivalent to the target)."""
@@ -62,8 +65,12 @@ def step_times(
 
 
 @click.command()
-@click.option("--data", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True)
-@click.option("--mode", type=click.Choice(("all", *SAMPLING_MODES)), default="all", show_default=True)
+@click.option(
+    "--data", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True
+)
+@click.option(
+    "--mode", type=click.Choice(("all", *SAMPLING_MODES)), default="all", show_default=True
+)
 @click.option("--profile", type=click.Choice(PROFILES), default="improved", show_default=True)
 @click.option("--repeat", type=int, default=3, show_default=True)
 @click.option("--clock", type=click.Choice(tuple(CLOCKS)), default="wall", show_default=True)

@@ -71,12 +71,20 @@ def load_peers() -> list[Peer]:
             None,
             _py_counts,
         ),
-        _fsm_peer("interegular", lambda text: interegular.parse_pattern(text).to_fsm(), lambda fsm: fsm.strings()),
-        _fsm_peer("greenery", lambda text: greenery.parse(text).to_fsm(), lambda fsm: fsm.strings([])),
+        _fsm_peer(
+            "interegular",
+            lambda text: interegular.parse_pattern(text).to_fsm(),
+            lambda fsm: fsm.strings(),
+        ),
+        _fsm_peer(
+            "greenery", lambda text: greenery.parse(text).to_fsm(), lambda fsm: fsm.strings([])
+        ),
     ]
 
 
-def _fsm_peer(name: str, to_fsm: Callable[[str], PeerDFA], strings: Callable[[PeerDFA], Iterator[Any]]) -> Peer:
+def _fsm_peer(
+    name: str, to_fsm: Callable[[str], PeerDFA], strings: Callable[[PeerDFA], Iterator[Any]]
+) -> Peer:
     """A peer with an ``FSM`` in greenery's shape (interegular's and greenery's own): it reads the
     Python ``re`` spelling, minimizes with ``reduce()`` and lists ``strings()`` shortest first (one
     string per sequence of character classes, each class a list of its characters)."""
@@ -86,7 +94,10 @@ def _fsm_peer(name: str, to_fsm: Callable[[str], PeerDFA], strings: Callable[[Pe
         lambda text, dialect: to_fsm(_re_spelling(text, dialect)).reduce(),
         lambda a, b: bool(a.equivalent(b)),
         None,
-        lambda a, b: ["".join(map(_first, s)) for s in itertools.islice(strings(a.symmetric_difference(b)), WITNESSES)],
+        lambda a, b: [
+            "".join(map(_first, s))
+            for s in itertools.islice(strings(a.symmetric_difference(b)), WITNESSES)
+        ],
         None,
     )
 
@@ -177,10 +188,13 @@ def _py_witnesses(dfa: PeerDFA, k: int, rng: random.Random) -> list[str]:
 
 
 def peer_teacher_step(
-    peer: Peer, witnesses: Callable[[PeerDFA, PeerDFA], list[str]], target: PeerDFA, hypothesis: str, dialect: Dialect
+    peer: Peer,
+    witnesses: Callable[[PeerDFA, PeerDFA], list[str]],
+    target: PeerDFA,
+    hypothesis: str,
+    dialect: Dialect,
 ) -> list[str]:
     """Compile the hypothesis, decide equivalence, answer with ``witnesses`` (``peer.random`` or
     ``peer.shortest``)."""
     guess = peer.compile(hypothesis, dialect)
     return [] if peer.equivalent(target, guess) else witnesses(target, guess)
-

@@ -55,8 +55,18 @@ _PATTERNS = {
 
 #: How a string is cut into runs: the run a character belongs to, or None for a skeleton literal.
 CUTS: dict[str, Callable[[str], str | None]] = {
-    "class": lambda c: "digits" if c.isascii() and c.isdigit() else "lower" if "a" <= c <= "z" else "upper" if "A" <= c <= "Z" else None,
-    "letters": lambda c: "digits" if "0" <= c <= "9" else "letters" if c.isascii() and c.isalpha() else None,
+    "class": lambda c: (
+        "digits"
+        if c.isascii() and c.isdigit()
+        else "lower"
+        if "a" <= c <= "z"
+        else "upper"
+        if "A" <= c <= "Z"
+        else None
+    ),
+    "letters": lambda c: (
+        "digits" if "0" <= c <= "9" else "letters" if c.isascii() and c.isalpha() else None
+    ),
     "word": lambda c: "word" if c.isascii() and (c.isalnum() or c == "_") else None,
     "whole": lambda c: "whole",
 }
@@ -97,7 +107,9 @@ def _affixes(positives: Sequence[str], affix: str) -> tuple[str, str]:
     """The literal prefix and suffix kept, the suffix taken from what the prefix leaves."""
     prefix = os.path.commonprefix(list(positives)) if affix in ("prefix", "both") else ""
     rests = [p[len(prefix) :] for p in positives]
-    suffix = os.path.commonprefix([r[::-1] for r in rests])[::-1] if affix in ("suffix", "both") else ""
+    suffix = (
+        os.path.commonprefix([r[::-1] for r in rests])[::-1] if affix in ("suffix", "both") else ""
+    )
     return prefix, suffix
 
 
@@ -115,7 +127,9 @@ def _skeleton(string: str, cut: Callable[[str], str | None]) -> tuple[tuple[_Par
     return tuple(parts), runs
 
 
-def _narrowest(middles: Sequence[str], cut: Callable[[str], str | None]) -> tuple[str, float] | None:
+def _narrowest(
+    middles: Sequence[str], cut: Callable[[str], str | None]
+) -> tuple[str, float] | None:
     """The narrowest pattern of the middles under ``cut`` and how many strings it accepts
     (infinite for a run of any character), None when their skeletons differ."""
     cuts = [_skeleton(m, cut) for m in middles]
@@ -137,7 +151,9 @@ def _run(values: Sequence[str]) -> tuple[str, float]:
     if len(set(values)) == 1:
         return re.escape(values[0]), 1.0
     chars = set("".join(values))
-    kind, members = next((name, members) for name, members in KINDS if not members or chars <= set(members))
+    kind, members = next(
+        (name, members) for name, members in KINDS if not members or chars <= set(members)
+    )
     low, high = min(map(len, values)), max(map(len, values))
     size = sum(float(len(members)) ** n for n in range(low, high + 1)) if members else math.inf
     return _PATTERNS[kind] + (f"{{{low}}}" if low == high else f"{{{low},{high}}}"), size

@@ -36,7 +36,15 @@ import click
 from automata.compile_time import MESSAGE
 
 _ROOT = Path(__file__).resolve().parents[2]
-LEARN = ["learn", "--target", "[0-9]{5}(-[0-9]{4})?", "--dialect", "python", "--clustered", "--json"]
+LEARN = [
+    "learn",
+    "--target",
+    "[0-9]{5}(-[0-9]{4})?",
+    "--dialect",
+    "python",
+    "--clustered",
+    "--json",
+]
 REGEX = ["regex", "(a b* + c)*", "--dialect", "simple", "--against", "(a + b + c)*"]
 IMPORTS = "import cli.main, cli.{0}"
 FIRST_RUN_TARGET = 3.0
@@ -102,8 +110,12 @@ def summarize(repeats: list[dict[str, Timing]]) -> dict[str, Any]:
         }
         for label in repeats[0]
     }
-    first_ratio = statistics.median(r["learn, first run"].wall / r["learn, warm"].wall for r in repeats)
-    overhead = statistics.median(r["learn, warm"].wall - _learning_seconds(r["learn, warm"]) for r in repeats)
+    first_ratio = statistics.median(
+        r["learn, first run"].wall / r["learn, warm"].wall for r in repeats
+    )
+    overhead = statistics.median(
+        r["learn, warm"].wall - _learning_seconds(r["learn, warm"]) for r in repeats
+    )
     learned = statistics.median(_learning_seconds(r["learn, first run"]) for r in repeats)
     summary: dict[str, Any] = {
         "rows": rows,
@@ -125,16 +137,32 @@ def render(summary: dict[str, Any], repeats: int) -> str:
     for label, row in summary["rows"].items():
         lines.append(f"{label:30}  {row['wall']:7.2f}s  {row['cpu']:7.2f}s  {row['compiled']}")
     lines.append("")
-    lines.append(f"medians over {repeats} repeats, each on an empty numba cache; ratios within a repeat")
-    lines.append(f"learn reports {summary['learn time reported (first run)']:.2f} s of learning on its first run")
+    lines.append(
+        f"medians over {repeats} repeats, each on an empty numba cache; ratios within a repeat"
+    )
+    lines.append(
+        f"learn reports {summary['learn time reported (first run)']:.2f} s of learning on its first run"
+    )
     lines.append("targets:")
     checks = [
         ("first cli learn / warm (wall)", summary["learn first/warm wall"], FIRST_RUN_TARGET, "×"),
         ("cli regex CPU, warm", summary["regex CPU (warm)"], CPU_TARGET, " s"),
-        ("cli learn wall time beyond its learning, warm", summary["learn wall beyond learning (warm)"], CPU_TARGET, " s"),
+        (
+            "cli learn wall time beyond its learning, warm",
+            summary["learn wall beyond learning (warm)"],
+            CPU_TARGET,
+            " s",
+        ),
     ]
     if "experiment first/warm wall" in summary:
-        checks.append(("first cli experiment / warm (wall)", summary["experiment first/warm wall"], EXPERIMENT_TARGET, "×"))
+        checks.append(
+            (
+                "first cli experiment / warm (wall)",
+                summary["experiment first/warm wall"],
+                EXPERIMENT_TARGET,
+                "×",
+            )
+        )
     for name, value, target, unit in checks:
         verdict = "met" if value <= target else "MISSED"
         lines.append(f"  {name}: ≤ {target:g}{unit}: {verdict} ({value:.2f}{unit})")
@@ -142,9 +170,25 @@ def render(summary: dict[str, Any], repeats: int) -> str:
 
 
 @click.command()
-@click.option("--repeat", type=click.IntRange(min=1), default=3, show_default=True, help="repeats, each on a fresh cache")
-@click.option("--experiment", is_flag=True, help="also time README command 1 (the quick experiment), first and warm")
-@click.option("--json", "json_path", type=click.Path(path_type=Path), default=None, help="also write the results here")
+@click.option(
+    "--repeat",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="repeats, each on a fresh cache",
+)
+@click.option(
+    "--experiment",
+    is_flag=True,
+    help="also time README command 1 (the quick experiment), first and warm",
+)
+@click.option(
+    "--json",
+    "json_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="also write the results here",
+)
 def main(repeat: int, experiment: bool, json_path: Path | None) -> None:
     """First-run and warm timings of the commands a new user runs first."""
     repeats = []

@@ -17,7 +17,12 @@ from experiments.datasets.deepregex import (
     python_targets,
     sample_tasks,
 )
-from experiments.datasets.errors import DatasetError, DatasetNotFound, GenerationShortfall, MalformedDataset
+from experiments.datasets.errors import (
+    DatasetError,
+    DatasetNotFound,
+    GenerationShortfall,
+    MalformedDataset,
+)
 from experiments.datasets.simple_gen import SimpleGrid, generate_simple
 from experiments.datasets.task import Metrics, Task, make_task, own_letters
 

@@ -20,7 +20,9 @@ def cell_of(task: Task, by: CellSource = "metrics") -> Metrics:
     if by == "metrics":
         return task.metrics
     if task.listed is None:
-        raise ValueError(f"task {task.id} from {task.source} has no listed cell; group it by='metrics'")
+        raise ValueError(
+            f"task {task.id} from {task.source} has no listed cell; group it by='metrics'"
+        )
     return task.listed
 
 

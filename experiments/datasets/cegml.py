@@ -57,13 +57,21 @@ def load_paper_list(
     try:
         document = json.loads(read_text(path, ORIGIN))
     except json.JSONDecodeError as error:
-        raise MalformedDataset(path, f"line {error.lineno}", f"not JSON: {error.msg}", ORIGIN) from None
+        raise MalformedDataset(
+            path, f"line {error.lineno}", f"not JSON: {error.msg}", ORIGIN
+        ) from None
     tasks = []
     for where, listed, index, text in _entries(document, name, path):
         if per_cell is not None and index >= per_cell:
             continue
         tree = parse_target(text, dialect, None, path, where, ORIGIN)
-        sigma = alphabet if alphabet is not None else own_letters(tree) if dialect == "simple" else universe(dialect)
+        sigma = (
+            alphabet
+            if alphabet is not None
+            else own_letters(tree)
+            if dialect == "simple"
+            else universe(dialect)
+        )
         task_id = f"{name}-s{listed.states}-d{listed.star_depth}-{index}"
         tasks.append(make_task(task_id, tree, text, dialect, sigma, name, listed=listed)[0])
     return tuple(tasks)
@@ -74,12 +82,16 @@ def _entries(document: object, name: str, path: Path) -> list[tuple[str, Metrics
 
     def expect(value: object, kind: type, where: str) -> None:
         if not isinstance(value, kind) or isinstance(value, bool):
-            raise MalformedDataset(path, where, f"expected a JSON {kind.__name__}, got {value!r:.60}", ORIGIN)
+            raise MalformedDataset(
+                path, where, f"expected a JSON {kind.__name__}, got {value!r:.60}", ORIGIN
+            )
 
     expect(document, dict, "top level")
     assert isinstance(document, dict)
     if name not in document:
-        raise MalformedDataset(path, "top level", f"no {name!r} key (keys: {', '.join(map(str, document))})", ORIGIN)
+        raise MalformedDataset(
+            path, "top level", f"no {name!r} key (keys: {', '.join(map(str, document))})", ORIGIN
+        )
     rows = document[name]
     expect(rows, list, name)
     entries = []
@@ -99,7 +111,9 @@ def _entries(document: object, name: str, path: Path) -> list[tuple[str, Metrics
     return entries
 
 
-def load_kb13_extrx(path: StrPath = DEFAULT_DATA_DIR / "cegml" / "KB13_extrx.txt") -> tuple[Task, ...]:
+def load_kb13_extrx(
+    path: StrPath = DEFAULT_DATA_DIR / "cegml" / "KB13_extrx.txt",
+) -> tuple[Task, ...]:
     """Every labelled regex of ``KB13_extrx.txt``, in file order, over ``[A-Za-z0-9#]``.
 
     Raises ``DatasetNotFound`` or ``MalformedDataset`` naming ``path``.
@@ -109,7 +123,9 @@ def load_kb13_extrx(path: StrPath = DEFAULT_DATA_DIR / "cegml" / "KB13_extrx.txt
     try:
         start = lines.index(_DETAILS_MARKER) + 1
     except ValueError:
-        raise MalformedDataset(path, "header", f"no line {_DETAILS_MARKER!r} before the regexes", ORIGIN) from None
+        raise MalformedDataset(
+            path, "header", f"no line {_DETAILS_MARKER!r} before the regexes", ORIGIN
+        ) from None
     sigma = universe("extended")
     states: int | None = None
     tasks = []
@@ -119,13 +135,27 @@ def load_kb13_extrx(path: StrPath = DEFAULT_DATA_DIR / "cegml" / "KB13_extrx.txt
             states = int(header[1])
         elif labelled := _LABELLED_LINE.fullmatch(line):
             if states is None:
-                raise MalformedDataset(path, where, "a regex before any 'Regexes with n states:' line", ORIGIN)
+                raise MalformedDataset(
+                    path, where, "a regex before any 'Regexes with n states:' line", ORIGIN
+                )
             text = labelled[2]
             tree = parse_target(text, "extended", sigma, path, where, ORIGIN)
             listed = Metrics(states, int(labelled[1]))
-            tasks.append(make_task(f"kb13-extrx-line{number}", tree, text, "extended", sigma, "kb13-extrx", listed=listed)[0])
+            tasks.append(
+                make_task(
+                    f"kb13-extrx-line{number}",
+                    tree,
+                    text,
+                    "extended",
+                    sigma,
+                    "kb13-extrx",
+                    listed=listed,
+                )[0]
+            )
         elif line.strip():
-            raise MalformedDataset(path, where, f"expected '  [star_depth=d] regex', got {line!r:.60}", ORIGIN)
+            raise MalformedDataset(
+                path, where, f"expected '  [star_depth=d] regex', got {line!r:.60}", ORIGIN
+            )
     if not tasks:
         raise MalformedDataset(path, _DETAILS_MARKER, "no regexes listed", ORIGIN)
     return tuple(tasks)

@@ -47,7 +47,9 @@ NL_RX_TURK_DIR = DEFAULT_DATA_DIR / "nl-rx-turk"
 KB13_DIR = DEFAULT_DATA_DIR / "kb13"
 
 Split = Literal["train", "val", "test"]
-DropReason = Literal["& or ~", "empty language", "universal language", "repeated pair", "state limit"]
+DropReason = Literal[
+    "& or ~", "empty language", "universal language", "repeated pair", "state limit"
+]
 
 
 @attrs.frozen
@@ -91,7 +93,9 @@ def python_targets(
     return PythonTargets(tuple(tasks), tuple(sorted(dropped.items())))
 
 
-def _target(folder: Path, line: int, description: str, text: str, state_limit: int) -> Task | DropReason:
+def _target(
+    folder: Path, line: int, description: str, text: str, state_limit: int
+) -> Task | DropReason:
     """The task of one line of ``folder``, or why it is not one."""
     if "&" in text or "~" in text:
         return "& or ~"
@@ -104,7 +108,9 @@ def _target(folder: Path, line: int, description: str, text: str, state_limit: i
         )  # fmt: skip
     except StateLimitExceeded:
         return "state limit"
-    return "empty language" if is_empty(dfa) else "universal language" if is_universal(dfa) else task
+    return (
+        "empty language" if is_empty(dfa) else "universal language" if is_universal(dfa) else task
+    )
 
 
 def _lines(text: str) -> list[str]:
@@ -120,7 +126,9 @@ def _split_lines(folder: Path, split: Split, records: int) -> list[int]:
         if not entry.strip():
             continue
         if not entry.strip().isdigit() or int(entry) >= records:
-            raise MalformedDataset(path, f"line {number}", f"{entry!r} is not a line number below {records}", ORIGIN)
+            raise MalformedDataset(
+                path, f"line {number}", f"{entry!r} is not a line number below {records}", ORIGIN
+            )
         lines.append(int(entry))
     return lines
 
@@ -146,5 +154,6 @@ def load_deepregex(
 ) -> tuple[Task, ...]:
     """A deterministic sample of ``size`` Python targets of ``folder`` (None: all of them); the
     default folder is NL-RX-Turk, the A-CEGIS benchmark, and ``KB13_DIR`` is the other one."""
-    return sample_tasks(python_targets(folder, split=split, state_limit=state_limit).tasks, size, seed)
-
+    return sample_tasks(
+        python_targets(folder, split=split, state_limit=state_limit).tasks, size, seed
+    )

@@ -40,7 +40,9 @@ class GenerationShortfall(DatasetError):
 
     def __init__(self, missing: dict[tuple[int, int], int], attempts: int) -> None:
         self.missing = missing
-        cells = ", ".join(f"(#States {s}, StarDepth {d}): {n} short" for (s, d), n in sorted(missing.items()))
+        cells = ", ".join(
+            f"(#States {s}, StarDepth {d}): {n} short" for (s, d), n in sorted(missing.items())
+        )
         super().__init__(
             f"after {attempts} attempts these cells are not full: {cells}; "
             "raise max_attempts or max_leaves, or ask for fewer tasks per cell"

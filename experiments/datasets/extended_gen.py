@@ -52,12 +52,16 @@ class ExtendedGrid:
 
     def __attrs_post_init__(self) -> None:
         if not 1 <= self.states[0] <= self.states[1] or not 0 <= self.depths[0] <= self.depths[1]:
-            raise ValueError(f"#States {self.states} and StarDepth {self.depths} must be increasing ranges")
+            raise ValueError(
+                f"#States {self.states} and StarDepth {self.depths} must be increasing ranges"
+            )
         if self.max_leaves < max(1, self.depths[1]):
             raise ValueError(f"StarDepth {self.depths[1]} needs at least {self.depths[1]} leaves")
 
 
-def generate_extended(grid: ExtendedGrid = ExtendedGrid(), exclude: Collection[str] = ()) -> tuple[Task, ...]:
+def generate_extended(
+    grid: ExtendedGrid = ExtendedGrid(), exclude: Collection[str] = ()
+) -> tuple[Task, ...]:
     """The generated targets of ``grid`` whose text is not in ``exclude``, ordered by StarDepth, then
     discovery. Raises ``GenerationShortfall`` naming the cells still short after ``grid.max_attempts``
     trees per StarDepth."""
@@ -74,15 +78,29 @@ def generate_extended(grid: ExtendedGrid = ExtendedGrid(), exclude: Collection[s
             text = _tree(rng, rng.randint(max(1, depth), grid.max_leaves), depth, under_loop=False)
             if text is None or text in exclude:
                 continue
-            task, dfa = make_task(f"extended-gen-seed{grid.seed}-{len(tasks)}", parse(text, "extended", sigma), text, "extended", sigma, SOURCE)
+            task, dfa = make_task(
+                f"extended-gen-seed{grid.seed}-{len(tasks)}",
+                parse(text, "extended", sigma),
+                text,
+                "extended",
+                sigma,
+                SOURCE,
+            )
             key = (dfa.transitions.tobytes(), dfa.accepting.tobytes())
             cell = task.metrics
-            if cell.star_depth == depth and cell.states in wanted and filled[cell.states] < grid.per_cell and key not in seen:
+            if (
+                cell.star_depth == depth
+                and cell.states in wanted
+                and filled[cell.states] < grid.per_cell
+                and key not in seen
+            ):
                 seen.add(key)
                 filled[cell.states] += 1
                 tasks.append(task)
         else:
-            missing = {(s, depth): grid.per_cell - filled[s] for s in wanted if filled[s] < grid.per_cell}
+            missing = {
+                (s, depth): grid.per_cell - filled[s] for s in wanted if filled[s] < grid.per_cell
+            }
             if missing:
                 raise GenerationShortfall(missing, grid.max_attempts)
     return tuple(tasks)
@@ -90,7 +108,11 @@ def generate_extended(grid: ExtendedGrid = ExtendedGrid(), exclude: Collection[s
 
 def _leaf(rng: random.Random) -> str:
     """A word or a class, sometimes counted or optional."""
-    leaf = rng.choice(CLASSES) if rng.random() < 0.3 else "".join(rng.choice(LETTERS) for _ in range(rng.randint(1, 3)))
+    leaf = (
+        rng.choice(CLASSES)
+        if rng.random() < 0.3
+        else "".join(rng.choice(LETTERS) for _ in range(rng.randint(1, 3)))
+    )
     draw = rng.random()
     if draw < 0.15:
         return f"({leaf}){{{rng.randint(2, 4)}}}"

@@ -17,7 +17,6 @@ from experiments.datasets.errors import DatasetNotFound, MalformedDataset
 from regexlang import CharSet, Dialect, RegexError, parse
 from regexlang.ast import Regex
 
-
 #: A path as the loaders take it: a ``Path`` or a string (they are public API, called from scripts).
 StrPath: TypeAlias = str | os.PathLike[str]
 
@@ -37,7 +36,9 @@ def read_text(path: StrPath, origin: str) -> str:
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         raise DatasetNotFound(path, origin) from None
     except OSError as error:
-        raise MalformedDataset(path, "the file", f"cannot be read: {error.strerror}", origin) from None
+        raise MalformedDataset(
+            path, "the file", f"cannot be read: {error.strerror}", origin
+        ) from None
     if len(data) > MAX_DATASET_BYTES:
         raise MalformedDataset(path, "the file", f"larger than {MAX_DATASET_BYTES:,} bytes", origin)
     try:
@@ -46,9 +47,13 @@ def read_text(path: StrPath, origin: str) -> str:
         raise MalformedDataset(path, f"byte {error.start}", "not UTF-8 text", origin) from None
 
 
-def parse_target(text: str, dialect: Dialect, alphabet: CharSet | None, path: Path, where: str, origin: str) -> Regex:
+def parse_target(
+    text: str, dialect: Dialect, alphabet: CharSet | None, path: Path, where: str, origin: str
+) -> Regex:
     """``text`` parsed in ``dialect``, or a ``MalformedDataset`` locating the line that does not parse."""
     try:
         return parse(text, dialect, alphabet)
     except RegexError as error:
-        raise MalformedDataset(path, where, f"{text!r} is not a {dialect} regex: {error}", origin) from None
+        raise MalformedDataset(
+            path, where, f"{text!r} is not a {dialect} regex: {error}", origin
+        ) from None

@@ -29,7 +29,11 @@ def converted(text: str) -> str:
 
 
 def load_nl_rx_extended(
-    folder: StrPath = NL_RX_TURK_DIR, *, size: int | None = 40, seed: int = 0, state_limit: int = DEFAULT_STATE_LIMIT
+    folder: StrPath = NL_RX_TURK_DIR,
+    *,
+    size: int | None = 40,
+    seed: int = 0,
+    state_limit: int = DEFAULT_STATE_LIMIT,
 ) -> tuple[Task, ...]:
     """``size`` distinct NL-RX targets (None: all) in the extended dialect, each neither empty nor
     universal, drawn in an order fixed by ``seed`` and returned in file order;
@@ -47,7 +51,15 @@ def load_nl_rx_extended(
             continue
         tree = parse_target(text, "extended", sigma, path, f"line {index + 1}", ORIGIN)
         try:
-            task, dfa = make_task(f"nl-rx-line{index + 1}", tree, text, "extended", sigma, "nl-rx", state_limit=state_limit)
+            task, dfa = make_task(
+                f"nl-rx-line{index + 1}",
+                tree,
+                text,
+                "extended",
+                sigma,
+                "nl-rx",
+                state_limit=state_limit,
+            )
         except StateLimitExceeded:
             continue
         if not is_empty(dfa) and not is_universal(dfa):

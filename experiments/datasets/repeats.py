@@ -35,7 +35,14 @@ def repeated_units(size: int = SIZE, seed: int = SEED) -> tuple[Task, ...]:
         while other.replace(unit, "") == "":
             other = _word(rng, 2, 5)
         text = f"(({unit}){{{rng.randint(2, 3)}}})+|{other}" if counted else f"({unit})+|{other}"
-        task, _ = make_task(f"repeats-{index + 1}", parse(text, "extended", sigma), text, "extended", sigma, "repeats")
+        task, _ = make_task(
+            f"repeats-{index + 1}",
+            parse(text, "extended", sigma),
+            text,
+            "extended",
+            sigma,
+            "repeats",
+        )
         tasks.append(task)
     return tuple(tasks)
 

@@ -59,9 +59,13 @@ class SimpleGrid:
 
     def __attrs_post_init__(self) -> None:
         if not 1 <= self.states[0] <= self.states[1]:
-            raise ValueError(f"#States range {self.states} must be increasing and start at 1 or more")
+            raise ValueError(
+                f"#States range {self.states} must be increasing and start at 1 or more"
+            )
         if not 0 <= self.depths[0] <= self.depths[1]:
-            raise ValueError(f"StarDepth range {self.depths} must be increasing and start at 0 or more")
+            raise ValueError(
+                f"StarDepth range {self.depths} must be increasing and start at 0 or more"
+            )
         if self.max_leaves < max(1, self.depths[1]):
             raise ValueError(f"StarDepth {self.depths[1]} needs at least {self.depths[1]} leaves")
         if not self.letters or len(set(self.letters)) != len(self.letters):
@@ -78,7 +82,9 @@ def generate_simple(grid: SimpleGrid = SimpleGrid()) -> tuple[Task, ...]:
     """
     rng = np.random.default_rng(grid.seed)
     letters = CharSet.of(grid.letters)
-    columns = [CharSet.of(letter) for letter in grid.letters]  # one shared alphabet: canonical DFAs compare
+    columns = [
+        CharSet.of(letter) for letter in grid.letters
+    ]  # one shared alphabet: canonical DFAs compare
     seen: set[tuple[bytes, bytes]] = set()
     found: list[tuple[Metrics, Regex]] = []
     wanted_states = range(grid.states[0], grid.states[1] + 1)
@@ -87,7 +93,11 @@ def generate_simple(grid: SimpleGrid = SimpleGrid()) -> tuple[Task, ...]:
         attempts = 0
         while any(filled[s] < grid.per_cell for s in wanted_states):
             if attempts == grid.max_attempts:
-                missing = {(s, depth): grid.per_cell - filled[s] for s in wanted_states if filled[s] < grid.per_cell}
+                missing = {
+                    (s, depth): grid.per_cell - filled[s]
+                    for s in wanted_states
+                    if filled[s] < grid.per_cell
+                }
                 raise GenerationShortfall(missing, attempts)
             attempts += 1
             leaves = int(rng.integers(_least_leaves(depth, under_star=False), grid.max_leaves + 1))
@@ -95,11 +105,18 @@ def generate_simple(grid: SimpleGrid = SimpleGrid()) -> tuple[Task, ...]:
             dfa = compile_regex(tree, letters, extra_sets=columns)
             cell = measure(tree, dfa)
             key = (dfa.transitions.tobytes(), dfa.accepting.tobytes())
-            if cell.states in wanted_states and filled[cell.states] < grid.per_cell and key not in seen:
+            if (
+                cell.states in wanted_states
+                and filled[cell.states] < grid.per_cell
+                and key not in seen
+            ):
                 seen.add(key)
                 filled[cell.states] += 1
                 found.append((cell, tree))
-    return tuple(_task(tree, cell, index, grid) for index, (cell, tree) in enumerate(sorted(found, key=_cell_order)))
+    return tuple(
+        _task(tree, cell, index, grid)
+        for index, (cell, tree) in enumerate(sorted(found, key=_cell_order))
+    )
 
 
 def _cell_order(item: tuple[Metrics, Regex]) -> tuple[int, int]:
@@ -123,7 +140,9 @@ def _least_leaves(depth: int, *, under_star: bool) -> int:
     return depth + 1 if under_star else depth
 
 
-def _tree(rng: np.random.Generator, letters: str, leaves: int, depth: int, *, under_star: bool) -> Regex:
+def _tree(
+    rng: np.random.Generator, letters: str, leaves: int, depth: int, *, under_star: bool
+) -> Regex:
     """A random tree with exactly ``leaves`` letters and StarDepth exactly ``depth``.
 
     The caller guarantees ``leaves >= _least_leaves(depth, under_star=under_star)``.

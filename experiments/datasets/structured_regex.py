@@ -22,7 +22,17 @@ from experiments.datasets.errors import MalformedDataset
 from experiments.datasets.files import StrPath, read_text
 from experiments.datasets.task import Task, make_task
 from regexlang import CharSet, unparse
-from regexlang.ast import Chars, Complement, Optional, Regex, Repeat, Star, concat, intersection, union
+from regexlang.ast import (
+    Chars,
+    Complement,
+    Optional,
+    Regex,
+    Repeat,
+    Star,
+    concat,
+    intersection,
+    union,
+)
 from regexlang.ast import text as text_regex
 
 UNIVERSE = CharSet([(0x20, 0x7E)])
@@ -54,7 +64,10 @@ class StructuredProblem:
 
 
 def load_structured_regex(
-    folder: StrPath = STRUCTURED_REGEX_DIR, split: Split = "teste", *, state_limit: int = DEFAULT_STATE_LIMIT
+    folder: StrPath = STRUCTURED_REGEX_DIR,
+    split: Split = "teste",
+    *,
+    state_limit: int = DEFAULT_STATE_LIMIT,
 ) -> tuple[StructuredProblem, ...]:
     """Every distinct problem of ``split`` (``raw/<split>.tsv``) in file order, skipping gold
     regexes whose automaton passes ``state_limit``. ``DatasetNotFound`` or ``MalformedDataset``
@@ -65,7 +78,9 @@ def load_structured_regex(
     for number, row in enumerate(rows, start=2):
         ident = row.get("problem_id")
         if ident is None or None in row.values() or row.get("regex") is None:
-            raise MalformedDataset(path, f"row {number}", "not the five columns of the header", ORIGIN)
+            raise MalformedDataset(
+                path, f"row {number}", "not the five columns of the header", ORIGIN
+            )
         if ident in problems:
             continue
         try:
@@ -79,7 +94,9 @@ def load_structured_regex(
             )  # fmt: skip
         except StateLimitExceeded:
             continue
-        problems[ident] = StructuredProblem(task, row["regex"], _strings(row["pos_examples"]), _strings(row["neg_examples"]))
+        problems[ident] = StructuredProblem(
+            task, row["regex"], _strings(row["pos_examples"]), _strings(row["neg_examples"])
+        )
     return tuple(problems.values())
 
 
@@ -146,7 +163,9 @@ def _apply(name: str, args: list[Regex | int], text: str) -> Regex:
         "repeat": (1, 1), "repeatatleast": (1, 1), "repeatrange": (1, 2),
     }  # fmt: skip
     if shapes.get(name) != (len(trees), len(counts)):
-        raise ValueError(f"{name} with {len(trees)} expressions and {len(counts)} numbers in {text!r}")
+        raise ValueError(
+            f"{name} with {len(trees)} expressions and {len(counts)} numbers in {text!r}"
+        )
     first = trees[0]
     if name == "concat":
         return concat(*trees)

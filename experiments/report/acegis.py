@@ -30,20 +30,30 @@ def _trajectory(result: UnitResult, description: str) -> Trajectory | None:
     task = result.run["task"]
     universe = CharSet((lo, hi) for lo, hi in task["universe"])
     suite = SuiteOracle.from_gold(
-        result.unit["target"], dialect=result.unit["dialect"], universe=universe, description=description, config=_suite_config(result)
+        result.unit["target"],
+        dialect=result.unit["dialect"],
+        universe=universe,
+        description=description,
+        config=_suite_config(result),
     )
     texts: list[str | None] = [epoch["hypothesis"] for epoch in result.epochs]
     cycles = [] if result.hardening is None else result.hardening["cycles"]
     texts += [cycle["repaired"] for cycle in cycles]
-    return trajectory(texts, suite, dialect=result.unit["dialect"], hardened=len(cycles), probe_final=True)
+    return trajectory(
+        texts, suite, dialect=result.unit["dialect"], hardened=len(cycles), probe_final=True
+    )
 
 
 def _suite_config(result: UnitResult) -> SuiteConfig:
     """The suite settings the run recorded (``llm_setting.suite.*`` of its fingerprint)."""
     prefix = "llm_setting.suite."
-    recorded = {k[len(prefix) :]: v for k, v in (result.fingerprint or {}).items() if k.startswith(prefix)}
+    recorded = {
+        k[len(prefix) :]: v for k, v in (result.fingerprint or {}).items() if k.startswith(prefix)
+    }
     if not recorded:
-        raise DamagedRecords(f"unit {result.unit['unit']} recorded no suite settings (records of an older version): run it again")
+        raise DamagedRecords(
+            f"unit {result.unit['unit']} recorded no suite settings (records of an older version): run it again"
+        )
     return SuiteConfig(**recorded)
 
 
@@ -60,7 +70,11 @@ def acegis_tables(results: Sequence[UnitResult], descriptions: dict[str, str]) -
         setting = SETTINGS.get(runs[0].unit.get("setting") or "")
         if setting is None or setting.prompt != "description":
             continue
-        trajectories = [t for r in runs if (t := _trajectory(r, descriptions.get(r.unit["task"], ""))) is not None]
+        trajectories = [
+            t
+            for r in runs
+            if (t := _trajectory(r, descriptions.get(r.unit["task"], ""))) is not None
+        ]
         if not trajectories:
             continue
         s = summarize(trajectories)
@@ -80,13 +94,22 @@ def acegis_tables(results: Sequence[UnitResult], descriptions: dict[str, str]) -
         if paper is not None and runs[0].unit["dataset"] == "nl-rx-turk":
             cells = [_paper(paper, name) for name in ("Pass@1", "Pass@final", "MRR", "RER")]
             rows.append([f"↳ paper 001 ({setting.name})", 30, *cells, "—", _paper(paper, "robust")])
-        first = Counter(next((i + 1 for i, t in enumerate(tr.turns) if t.passed), 0) for tr in trajectories)
-        turns = max(len(tr.turns) - tr.hardened for tr in trajectories)  # hardening turns come after success
-        histogram_rows.append([arm, *(first.get(t, 0) for t in range(1, turns + 1)), first.get(0, 0)])
+        first = Counter(
+            next((i + 1 for i, t in enumerate(tr.turns) if t.passed), 0) for tr in trajectories
+        )
+        turns = max(
+            len(tr.turns) - tr.hardened for tr in trajectories
+        )  # hardening turns come after success
+        histogram_rows.append(
+            [arm, *(first.get(t, 0) for t in range(1, turns + 1)), first.get(0, 0)]
+        )
     if not rows:
         return None
     width = max(len(r) for r in histogram_rows) - 2
-    metrics = markdown(["arm", "runs", "Pass@1", "Pass@final", "MRR", "RER (fixes/breaks)", "stability", "robust"], rows)
+    metrics = markdown(
+        ["arm", "runs", "Pass@1", "Pass@final", "MRR", "RER (fixes/breaks)", "stability", "robust"],
+        rows,
+    )
     histogram = markdown(
         ["arm", *(f"turn {t}" for t in range(1, width + 1)), "never"],
         [row[:-1] + [""] * (width + 1 - len(row[:-1])) + [row[-1]] for row in histogram_rows],

@@ -24,7 +24,11 @@ SHOWN = ("truncated", "no_regex", "syntax_error", "server_error", "budget")
 
 
 def _llm_epochs(run: UnitResult) -> list[JSON]:
-    return [epoch for epoch in run.epochs if isinstance(epoch.get("memo"), dict) and "calls" in epoch["memo"]]
+    return [
+        epoch
+        for epoch in run.epochs
+        if isinstance(epoch.get("memo"), dict) and "calls" in epoch["memo"]
+    ]
 
 
 def answered(epoch: JSON) -> bool:
@@ -44,10 +48,31 @@ def answer_table(results: Sequence[UnitResult]) -> str | None:
             continue
         parsed = sum(answered(epoch) for epoch in epochs)
         kinds = Counter(
-            epoch["failure"].get("kind") for epoch in epochs if isinstance(epoch.get("failure"), dict) and not answered(epoch)
+            epoch["failure"].get("kind")
+            for epoch in epochs
+            if isinstance(epoch.get("failure"), dict) and not answered(epoch)
         )
         other = sum(count for kind, count in kinds.items() if kind not in SHOWN)
-        rows.append([arm, len(epochs), parsed, f"{parsed / len(epochs):.3f}", *(kinds[kind] for kind in SHOWN), other])
+        rows.append(
+            [
+                arm,
+                len(epochs),
+                parsed,
+                f"{parsed / len(epochs):.3f}",
+                *(kinds[kind] for kind in SHOWN),
+                other,
+            ]
+        )
     if not rows:
         return None
-    return markdown(["arm", "proposals", "with a parsable answer", "answer-format rate", *SHOWN, "other failures"], rows)
+    return markdown(
+        [
+            "arm",
+            "proposals",
+            "with a parsable answer",
+            "answer-format rate",
+            *SHOWN,
+            "other failures",
+        ],
+        rows,
+    )

@@ -18,12 +18,29 @@ from pathlib import Path
 from experiments.report.tables import NO_TARGETS, HeatCell
 
 #: Matplotlib's tab10, so lines keep the colours readers know.
-PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
+PALETTE = (
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+)
 #: Viridis at five stops; a rate is interpolated between them.
 _VIRIDIS = ((68, 1, 84), (59, 82, 139), (33, 145, 140), (94, 201, 98), (253, 231, 37))
 
 
-def heatmap(grid: Sequence[Sequence[HeatCell | None]], states: Sequence[int], depths: Sequence[int], title: str, path: Path) -> Path:
+def heatmap(
+    grid: Sequence[Sequence[HeatCell | None]],
+    states: Sequence[int],
+    depths: Sequence[int],
+    title: str,
+    path: Path,
+) -> Path:
     """Success rate over #States (rows) × StarDepth (columns), titled with the metric, each cell
     labelled as the table labels it and coloured by its rate on the scale drawn beside the grid; a
     cell without a target, or without a finished run, is grey."""
@@ -39,7 +56,9 @@ def heatmap(grid: Sequence[Sequence[HeatCell | None]], states: Sequence[int], de
             x, y = left + j * cell_w, top + i * cell_h
             rate = None if cell is None else cell.rate
             fill = "#eeeeee" if rate is None else _viridis(rate)
-            body.append(f'<rect x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" fill="{fill}" stroke="white"/>')
+            body.append(
+                f'<rect x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" fill="{fill}" stroke="white"/>'
+            )
             ink = "#555555" if rate is None else ("white" if rate < 0.6 else "black")
             body.append(_text(x + cell_w / 2, y + cell_h / 2 + 4, labels[i][j], fill=ink))
     for j, depth in enumerate(depths):
@@ -67,7 +86,9 @@ def _colour_scale(x: float, top: float, height: float) -> list[str]:
         y = top + height - k / 4 * height
         out.append(f'<line x1="{x + 14}" y1="{y:.1f}" x2="{x + 18}" y2="{y:.1f}" stroke="black"/>')
         out.append(_text(x + 21, y + 4, f"{25 * k}%", anchor="start", size=10))
-    out.append(f'<rect x="{x}" y="{top + height + 12}" width="14" height="14" fill="#eeeeee" stroke="black" stroke-width="0.5"/>')
+    out.append(
+        f'<rect x="{x}" y="{top + height + 12}" width="14" height="14" fill="#eeeeee" stroke="black" stroke-width="0.5"/>'
+    )
     out.append(_text(x + 21, top + height + 23, "none", anchor="start", size=10))
     return out
 
@@ -91,10 +112,15 @@ def curves(
         share = 0.5 if hi == lo else (math.log(budget) - lo) / (hi - lo)
         return left + share * (right - left), bottom - value * (bottom - top)
 
-    body = [_text((left + right) / 2, 20, title, size=12), *_y_axis(left, right, top, bottom, f"{ylabel} (axis 0 to 1)")]
+    body = [
+        _text((left + right) / 2, 20, title, size=12),
+        *_y_axis(left, right, top, bottom, f"{ylabel} (axis 0 to 1)"),
+    ]
     for budget in budgets:
         x, _ = at(budget, 0.0)
-        body.append(f'<line x1="{x:.1f}" y1="{bottom}" x2="{x:.1f}" y2="{bottom + 4}" stroke="black"/>')
+        body.append(
+            f'<line x1="{x:.1f}" y1="{bottom}" x2="{x:.1f}" y2="{bottom + 4}" stroke="black"/>'
+        )
         body.append(_text(x, bottom + 16, str(budget)))
     body.append(_text((left + right) / 2, bottom + 32, f"{xlabel} (log scale)"))
     body.append(_text(left - 16, rows_top, "runs (n)", anchor="end", size=9))
@@ -103,9 +129,13 @@ def curves(
         points = [at(b, v) for b, (v, _) in zip(budgets, values) if v is not None]
         if len(points) > 1:
             joined = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
-            body.append(f'<polyline points="{joined}" fill="none" stroke="{colour}" stroke-width="1.5"/>')
+            body.append(
+                f'<polyline points="{joined}" fill="none" stroke="{colour}" stroke-width="1.5"/>'
+            )
         body += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>' for x, y in points]
-        body.append(f'<rect x="{right + 12}" y="{top + 16 * k}" width="10" height="10" fill="{colour}"/>')
+        body.append(
+            f'<rect x="{right + 12}" y="{top + 16 * k}" width="10" height="10" fill="{colour}"/>'
+        )
         body.append(_text(right + 26, top + 16 * k + 9, label, anchor="start", size=10))
         for budget, (_, n) in zip(budgets, values):
             body.append(_text(at(budget, 0.0)[0], rows_top + 12 * k, str(n), size=9, fill=colour))
@@ -120,7 +150,10 @@ def pareto(points: Sequence[tuple[str, float, float, bool]], title: str, path: P
     def at(tokens: float, success: float) -> tuple[float, float]:
         return left + tokens / (most * 1.1) * (right - left), bottom - success * (bottom - top)
 
-    body = [_text((left + right) / 2, 20, title, size=12), *_y_axis(left, right, top, bottom, "success rate (axis 0 to 1)")]
+    body = [
+        _text((left + right) / 2, 20, title, size=12),
+        *_y_axis(left, right, top, bottom, "success rate (axis 0 to 1)"),
+    ]
     for k in range(5):
         tokens = most * 1.1 * k / 4
         x, _ = at(tokens, 0.0)
@@ -129,7 +162,9 @@ def pareto(points: Sequence[tuple[str, float, float, bool]], title: str, path: P
     front = sorted((tokens, success) for _, tokens, success, optimal in points if optimal)
     if len(front) > 1:
         joined = " ".join(f"{x:.1f},{y:.1f}" for x, y in (at(t, s) for t, s in front))
-        body.append(f'<polyline points="{joined}" fill="none" stroke="black" stroke-dasharray="4 3"/>')
+        body.append(
+            f'<polyline points="{joined}" fill="none" stroke="black" stroke-dasharray="4 3"/>'
+        )
     for k, (label, tokens, success, optimal) in enumerate(points):
         x, y = at(tokens, success)
         colour = PALETTE[k % len(PALETTE)]
@@ -141,7 +176,9 @@ def pareto(points: Sequence[tuple[str, float, float, bool]], title: str, path: P
 
 def _y_axis(left: float, right: float, top: float, bottom: float, label: str) -> list[str]:
     """The frame, horizontal grid lines at 0, 0.25, ..., 1 with their values, and the y label."""
-    out = [f'<rect x="{left}" y="{top}" width="{right - left}" height="{bottom - top}" fill="none" stroke="black"/>']
+    out = [
+        f'<rect x="{left}" y="{top}" width="{right - left}" height="{bottom - top}" fill="none" stroke="black"/>'
+    ]
     for k in range(5):
         y = bottom - k / 4 * (bottom - top)
         out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{right}" y2="{y:.1f}" stroke="#dddddd"/>')
@@ -159,12 +196,17 @@ def _viridis(value: float) -> str:
 
 
 def _text(
-    x: float, y: float, text: str, *, size: int = 11, anchor: str = "middle", fill: str = "black", rotate: bool = False
+    x: float,
+    y: float,
+    text: str,
+    *,
+    size: int = 11,
+    anchor: str = "middle",
+    fill: str = "black",
+    rotate: bool = False,
 ) -> str:
     turn = f' transform="rotate(-90 {x:.1f} {y:.1f})"' if rotate else ""
-    return (
-        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" fill="{fill}"{turn}>{escape(text)}</text>'
-    )
+    return f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" fill="{fill}"{turn}>{escape(text)}</text>'
 
 
 def _write(path: Path, width: float, height: float, body: list[str]) -> Path:

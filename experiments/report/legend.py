@@ -70,8 +70,14 @@ COLUMNS = {
 
 #: Families of column names, each with its meaning (the matched number is ``{0}``).
 PATTERNS = (
-    (re.compile(r"SD=(\d+)"), "runs on targets of StarDepth {0} (nesting depth of stars): success rate of the finished ones, with their counts"),
-    (re.compile(r"≤(\d+)"), "mean over the finished runs that had proposed a hypothesis from at most {0} labeled examples (shown + membership queries); n = how many runs the mean is over"),
+    (
+        re.compile(r"SD=(\d+)"),
+        "runs on targets of StarDepth {0} (nesting depth of stars): success rate of the finished ones, with their counts",
+    ),
+    (
+        re.compile(r"≤(\d+)"),
+        "mean over the finished runs that had proposed a hypothesis from at most {0} labeled examples (shown + membership queries); n = how many runs the mean is over",
+    ),
     (re.compile(r"turn (\d+)"), "runs whose first fully passing proposal came at turn {0}"),
 )
 
@@ -82,7 +88,9 @@ def legend(header: Sequence[str]) -> str:
     parts = []
     families: set[str] = set()
     for column in header:
-        family = next(((pattern, text) for pattern, text in PATTERNS if pattern.fullmatch(column)), None)
+        family = next(
+            ((pattern, text) for pattern, text in PATTERNS if pattern.fullmatch(column)), None
+        )
         if family is None:
             parts.append(f"**{column}** {COLUMNS.get(column, '(not described)')}")
         elif family[0].pattern not in families:

@@ -65,11 +65,17 @@ def _cost(calls: Sequence[JSON], price: Mapping[str, float]) -> str:
     completion = sum(int(c.get("completion_tokens") or 0) for c in calls)
     cached = _known_total(calls, "cached_tokens") or 0  # unknown cache hits are billed as uncached
     rate_cached = price.get("cached_prompt", price.get("prompt", 0.0))
-    usd = ((prompt - cached) * price.get("prompt", 0.0) + cached * rate_cached + completion * price.get("completion", 0.0)) / 1e6
+    usd = (
+        (prompt - cached) * price.get("prompt", 0.0)
+        + cached * rate_cached
+        + completion * price.get("completion", 0.0)
+    ) / 1e6
     return f"{usd:,.2f}"
 
 
-def token_table(results: Sequence[UnitResult], price: Mapping[str, float] | None = None) -> str | None:
+def token_table(
+    results: Sequence[UnitResult], price: Mapping[str, float] | None = None
+) -> str | None:
     """Per LLM arm: calls, prompt (of them cached), completion and reasoning tokens, per-call
     latency p50/p95, and the cost at ``price`` (USD per million tokens) when the plan gives one."""
     rows = []
@@ -77,7 +83,11 @@ def token_table(results: Sequence[UnitResult], price: Mapping[str, float] | None
         calls = _calls(runs)
         if _setting(runs[0]) is None or not calls:
             continue
-        sent = [c for c in calls if not (c.get("failure") == "context_overflow" and c.get("sent_budget") is None)]
+        sent = [
+            c
+            for c in calls
+            if not (c.get("failure") == "context_overflow" and c.get("sent_budget") is None)
+        ]
         latencies = [float(c["seconds"]) for c in sent]
         row = [
             arm,
@@ -92,7 +102,16 @@ def token_table(results: Sequence[UnitResult], price: Mapping[str, float] | None
         rows.append(row + ([_cost(calls, price)] if price else []))
     if not rows:
         return None
-    header = ["arm", "calls", "prompt tokens", "of them cached", "completion tokens", "reasoning tokens", "p50 s/call", "p95 s/call"]
+    header = [
+        "arm",
+        "calls",
+        "prompt tokens",
+        "of them cached",
+        "completion tokens",
+        "reasoning tokens",
+        "p50 s/call",
+        "p95 s/call",
+    ]
     return markdown(header + (["cost (USD)"] if price else []), rows)
 
 
@@ -107,12 +126,24 @@ def budget_table(results: Sequence[UnitResult]) -> str | None:
         if setting is None or not calls:
             continue
         overflows = sum(c.get("failure") == "context_overflow" for c in calls)
-        cuts = sum(c.get("sent_budget") is not None and c["sent_budget"] < c.get("asked_budget", 0) for c in calls)
+        cuts = sum(
+            c.get("sent_budget") is not None and c["sent_budget"] < c.get("asked_budget", 0)
+            for c in calls
+        )
         partial = sum(memo.get("shown") is not None for run in runs for memo in _memos(run))
         rows.append([arm, setting.overflow, overflows, cuts, partial])
     if not rows:
         return None
-    return markdown(["arm", "overflow policy", "context overflows", "output budget cuts", "epochs with examples cut"], rows)
+    return markdown(
+        [
+            "arm",
+            "overflow policy",
+            "context overflows",
+            "output budget cuts",
+            "epochs with examples cut",
+        ],
+        rows,
+    )
 
 
 def _triggered(run: UnitResult) -> bool:
@@ -122,7 +153,11 @@ def _triggered(run: UnitResult) -> bool:
         return False
     last = run.epochs[-1]
     memo = last.get("memo")
-    return isinstance(memo, dict) and memo.get("fallback") is not None and last.get("accepted_candidate") is None
+    return (
+        isinstance(memo, dict)
+        and memo.get("fallback") is not None
+        and last.get("accepted_candidate") is None
+    )
 
 
 def _tally(run: UnitResult) -> Mapping[str, int] | None:
@@ -161,8 +196,12 @@ def guard_table(results: Sequence[UnitResult]) -> str | None:
                 len(done),
                 proposals,
                 draws,
-                f"all K = {guard.draws}" if guard.draw_all else f"until one conforms (K = {guard.draws})",
-                f"{conforming / (guard.draws * proposals):.3f}" if guard.draw_all and proposals else "—",
+                f"all K = {guard.draws}"
+                if guard.draw_all
+                else f"until one conforms (K = {guard.draws})",
+                f"{conforming / (guard.draws * proposals):.3f}"
+                if guard.draw_all and proposals
+                else "—",
                 _share(sum(triggered), len(done)),
                 violations,
                 _share(sum(r.success for r in done), len(done)),
@@ -172,8 +211,16 @@ def guard_table(results: Sequence[UnitResult]) -> str | None:
     if not rows:
         return None
     header = [
-        "arm", "runs", "proposals", "draws", "draws per proposal", "conformance over K draws",
-        "fallback trigger rate (runs)", "contract violations", "success", "success without fallback runs",
+        "arm",
+        "runs",
+        "proposals",
+        "draws",
+        "draws per proposal",
+        "conformance over K draws",
+        "fallback trigger rate (runs)",
+        "contract violations",
+        "success",
+        "success without fallback runs",
     ]
     return markdown(header, rows)
 

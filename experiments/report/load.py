@@ -32,7 +32,9 @@ class UnitResult:
     epochs: tuple[JSON, ...]
     hardening: JSON | None = None
     damaged: bool = False  # some line of its records file is damaged
-    fingerprint: JSON | None = None  # the configuration that wrote the records (experiments.fingerprint)
+    fingerprint: JSON | None = (
+        None  # the configuration that wrote the records (experiments.fingerprint)
+    )
 
     @property
     def finished(self) -> bool:
@@ -60,7 +62,10 @@ class UnitResult:
     def tokens(self) -> int:
         """Prompt plus completion tokens of the whole run, hardening included."""
         spent = 0
-        for totals in (self.run["totals"] if self.run else {}, self.hardening["tokens"] if self.hardening else {}):
+        for totals in (
+            self.run["totals"] if self.run else {},
+            self.hardening["tokens"] if self.hardening else {},
+        ):
             spent += int(totals.get("prompt_tokens", 0)) + int(totals.get("completion_tokens", 0))
         return spent
 
@@ -73,7 +78,9 @@ class UnitResult:
     def labeled(self) -> int:
         """Labeled examples the learner saw in all: the examples shown plus its membership queries
         (each is a string the teacher labeled for it)."""
-        return self.examples + (int(self.run["totals"].get("membership_queries", 0)) if self.run else 0)
+        return self.examples + (
+            int(self.run["totals"].get("membership_queries", 0)) if self.run else 0
+        )
 
     def seen_by_epoch(self) -> list[tuple[int, float | None, float | None]]:
         """For each epoch: the labeled examples its proposal was made from (the examples shown and
@@ -102,17 +109,30 @@ def load_run(run_dir: Path) -> LoadedRun:
     line (raises ``FileNotFoundError`` without a manifest, :class:`DamagedRecords` for a damaged one)."""
     manifest = run_dir / MANIFEST
     if not manifest.exists():
-        raise FileNotFoundError(f"{run_dir} holds no {MANIFEST}: not a run directory of `python -m cli experiment`")
+        raise FileNotFoundError(
+            f"{run_dir} holds no {MANIFEST}: not a run directory of `python -m cli experiment`"
+        )
     results = []
     damage: list[Damage] = []
     for number, line in enumerate(manifest.read_bytes().splitlines(), start=1):
         unit = _manifest_line(line)
         if unit is None:
-            raise DamagedRecords(f"{manifest}:{number}: not a manifest line; run the experiment again to rewrite it")
+            raise DamagedRecords(
+                f"{manifest}:{number}: not a manifest line; run the experiment again to rewrite it"
+            )
         records = read_unit_file(run_dir / unit["records"])
         damage += records.damage
         fingerprint = None if records.header is None else records.header["fingerprint"]
-        results.append(UnitResult(unit, records.run, records.epochs, records.hardening, bool(records.damage), fingerprint))
+        results.append(
+            UnitResult(
+                unit,
+                records.run,
+                records.epochs,
+                records.hardening,
+                bool(records.damage),
+                fingerprint,
+            )
+        )
     return LoadedRun(tuple(results), tuple(damage))
 
 

@@ -32,7 +32,13 @@ ACEGIS: dict[str, dict[str, float]] = {
     "acegis-generic": {"Pass@final": 0.267},
     "acegis-error-only": {"Pass@final": 0.233},
     "acegis-diagnostic": {"Pass@final": 0.900},
-    "acegis-full": {"Pass@1": 0.167, "Pass@final": 1.000, "MRR": 0.477, "RER": 2.61, "robust": 0.767},
+    "acegis-full": {
+        "Pass@1": 0.167,
+        "Pass@final": 1.000,
+        "MRR": 0.477,
+        "RER": 2.61,
+        "robust": 0.767,
+    },
 }
 
 

@@ -31,7 +31,9 @@ def markdown(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     return "\n".join(lines) + "\n\n" + legend(header)
 
 
-def groups(results: Iterable[UnitResult], key: Callable[[UnitResult], object]) -> dict[object, list[UnitResult]]:
+def groups(
+    results: Iterable[UnitResult], key: Callable[[UnitResult], object]
+) -> dict[object, list[UnitResult]]:
     """Results grouped by ``key``, in first-seen order."""
     grouped: dict[object, list[UnitResult]] = defaultdict(list)
     for result in results:
@@ -57,10 +59,18 @@ def success_by_star_depth(results: Sequence[UnitResult], dataset: str) -> str:
     for arm, runs in groups(mine, lambda r: r.unit["arm"]).items():
         by_depth = groups(runs, lambda r: r.star_depth)
         rows.append([arm, *(_rate(by_depth.get(d, [])) for d in depths), _rate(runs)])
-        paper = published(dataset, runs[0].unit.get("setting") if runs[0].unit["learner"] == "llm" else None)
+        paper = published(
+            dataset, runs[0].unit.get("setting") if runs[0].unit["learner"] == "llm" else None
+        )
         if paper is not None:
             where, figures = paper
-            rows.append([f"↳ paper, {where} ({runs[0].unit['setting']})", *(_paper(figures, d) for d in depths), ""])
+            rows.append(
+                [
+                    f"↳ paper, {where} ({runs[0].unit['setting']})",
+                    *(_paper(figures, d) for d in depths),
+                    "",
+                ]
+            )
     return markdown(header, rows)
 
 
@@ -83,14 +93,18 @@ class HeatCell:
         pending = f"{self.unfinished} unfinished"
         if self.rate is None:
             return f"— ({pending})"
-        return f"{100 * self.rate:.0f}% (n={self.finished}{f', {pending}' if self.unfinished else ''})"
+        return (
+            f"{100 * self.rate:.0f}% (n={self.finished}{f', {pending}' if self.unfinished else ''})"
+        )
 
 
 #: The label of a cell no target falls in.
 NO_TARGETS = "no targets"
 
 
-def heatmap_grid(results: Sequence[UnitResult]) -> tuple[list[int], list[int], list[list[HeatCell | None]]]:
+def heatmap_grid(
+    results: Sequence[UnitResult],
+) -> tuple[list[int], list[int], list[list[HeatCell | None]]]:
     """#States (rows), StarDepths (columns) and per cell its :class:`HeatCell`; None for a cell
     that no target falls in."""
     states = sorted({r.states for r in results})
@@ -102,7 +116,9 @@ def heatmap_grid(results: Sequence[UnitResult]) -> tuple[list[int], list[int], l
         for d in depths:
             mine = cells.get((s, d), [])
             finished = sum(r.finished for r in mine)
-            row.append(HeatCell(finished, len(mine) - finished, success_rate(mine)) if mine else None)
+            row.append(
+                HeatCell(finished, len(mine) - finished, success_rate(mine)) if mine else None
+            )
         grid.append(row)
     return states, depths, grid
 
@@ -111,7 +127,9 @@ def heatmap_table(results: Sequence[UnitResult]) -> str:
     """Success rate over #States (rows) × StarDepth (columns) for one dataset and arm, each cell
     with its number of finished runs (n) and of unfinished ones; a cell without a target says so."""
     states, depths, grid = heatmap_grid(results)
-    rows = [[s, *(NO_TARGETS if c is None else c.label for c in row)] for s, row in zip(states, grid)]
+    rows = [
+        [s, *(NO_TARGETS if c is None else c.label for c in row)] for s, row in zip(states, grid)
+    ]
     return markdown(["#States", *(f"SD={d}" for d in depths)], rows)
 
 
@@ -144,7 +162,9 @@ def budgets(results: Sequence[UnitResult]) -> tuple[int, ...]:
     return BUDGETS + ((most,) if most > BUDGETS[-1] else ())
 
 
-def mean_at_budget(results: Sequence[UnitResult], budget: int, metric: int) -> tuple[float | None, int]:
+def mean_at_budget(
+    results: Sequence[UnitResult], budget: int, metric: int
+) -> tuple[float | None, int]:
     """Mean accuracy (``metric`` 0) or Diff Ratio (1) at ``budget`` over the finished runs that
     had proposed a hypothesis by then (None when none had), and how many those are."""
     values = [v[metric] for r in results if r.finished and (v := at_budget(r, budget)) is not None]
@@ -159,7 +179,8 @@ def sample_efficiency(results: Sequence[UnitResult], metric: int) -> str:
     columns = budgets(results)
     for arm, runs in groups(results, lambda r: str(r.unit["arm"])).items():
         by_depth: list[tuple[object, list[UnitResult]]] = [
-            (d, [r for r in runs if r.star_depth == d]) for d in sorted({r.star_depth for r in runs})
+            (d, [r for r in runs if r.star_depth == d])
+            for d in sorted({r.star_depth for r in runs})
         ]
         for depth, mine in [*by_depth, ("all", runs)]:
             means = (mean_at_budget(mine, budget, metric) for budget in columns)
@@ -186,7 +207,11 @@ def cost_summary(results: Sequence[UnitResult], *, tokens: bool = True) -> str:
         done = [r for r in runs if r.finished and r.run is not None]
         won = [r for r in done if r.success and r.run is not None]
         seconds = [_seconds(r) for r in done]
-        ratio = [len(r.run["hypothesis"]) / max(1, len(r.unit["target"])) for r in won if r.run and r.run["hypothesis"]]
+        ratio = [
+            len(r.run["hypothesis"]) / max(1, len(r.unit["target"]))
+            for r in won
+            if r.run and r.run["hypothesis"]
+        ]
         rows.append(
             [
                 arm,
@@ -201,7 +226,17 @@ def cost_summary(results: Sequence[UnitResult], *, tokens: bool = True) -> str:
                 *([_median([r.tokens for r in done], ",.0f")] if tokens else []),
             ]
         )
-    header = ["arm", "runs", "success", "examples*", "epochs*", "MQ*", "s p50", "s p95", "length ×*"]
+    header = [
+        "arm",
+        "runs",
+        "success",
+        "examples*",
+        "epochs*",
+        "MQ*",
+        "s p50",
+        "s p95",
+        "length ×*",
+    ]
     header += ["tokens p50"] if tokens else []
     return markdown(header, rows)
 
@@ -218,9 +253,22 @@ def pareto(results: Sequence[UnitResult]) -> tuple[str, list[tuple[str, float, f
     for arm, runs in groups(results, lambda r: r.unit["arm"]).items():
         done = [r for r in runs if r.finished]
         if done:
-            points.append((str(arm), statistics.fmean(r.tokens for r in done), sum(r.success for r in done) / len(done)))
+            points.append(
+                (
+                    str(arm),
+                    statistics.fmean(r.tokens for r in done),
+                    sum(r.success for r in done) / len(done),
+                )
+            )
     marked = [
-        (arm, tokens, success, not any(t <= tokens and s >= success and (t, s) != (tokens, success) for _, t, s in points))
+        (
+            arm,
+            tokens,
+            success,
+            not any(
+                t <= tokens and s >= success and (t, s) != (tokens, success) for _, t, s in points
+            ),
+        )
         for arm, tokens, success in points
     ]
     table = markdown(

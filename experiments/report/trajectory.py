@@ -81,12 +81,20 @@ class Trajectory:
     @property
     def fixes(self) -> int:
         """Tests failed at one turn and passed at the next, summed over consecutive turns."""
-        return sum(not a and b for x, y in zip(self.turns, self.turns[1:]) for a, b in zip(x.outcomes, y.outcomes))
+        return sum(
+            not a and b
+            for x, y in zip(self.turns, self.turns[1:])
+            for a, b in zip(x.outcomes, y.outcomes)
+        )
 
     @property
     def breaks(self) -> int:
         """Tests passed at one turn and failed at the next, summed over consecutive turns."""
-        return sum(a and not b for x, y in zip(self.turns, self.turns[1:]) for a, b in zip(x.outcomes, y.outcomes))
+        return sum(
+            a and not b
+            for x, y in zip(self.turns, self.turns[1:])
+            for a, b in zip(x.outcomes, y.outcomes)
+        )
 
     @property
     def rer(self) -> float | None:
@@ -130,7 +138,9 @@ def trajectory(
     for text in hypotheses:
         report = None if text is None else suite.evaluate(text, probe=False)
         ok = report is not None and report.valid and len(report.predicted) == len(suite.tests)
-        outcomes = report.outcomes if ok and report is not None else tuple(False for _ in suite.tests)
+        outcomes = (
+            report.outcomes if ok and report is not None else tuple(False for _ in suite.tests)
+        )
         turns.append(TurnResult(text, outcomes))
     robust = None
     if probe_final and hypotheses:  # a run that ends without a hypothesis is not robust
@@ -152,7 +162,9 @@ def from_records(
     """The trajectory of a run's epoch records (hardening epochs included in the records, counted
     by ``hardening``)."""
     texts = [record.proposal_text if record.failure is None else None for record in records]
-    return trajectory(texts, suite, dialect=dialect, hardened=len(hardening), probe_final=probe_final)
+    return trajectory(
+        texts, suite, dialect=dialect, hardened=len(hardening), probe_final=probe_final
+    )
 
 
 def summarize(trajectories: Sequence[Trajectory]) -> Summary:

@@ -15,12 +15,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cegis.llm.settings import SETTINGS
+from experiments.errors import DamagedRecords
 from experiments.report import figures, llm_costs
 from experiments.report.acegis import acegis_tables
 from experiments.report.answers import answer_table
 from experiments.report.load import UnitResult, load_run
-from experiments.errors import DamagedRecords
-from experiments.unit_file import refuse_damage
 from experiments.report.tables import (
     budgets,
     cost_summary,
@@ -32,6 +31,7 @@ from experiments.report.tables import (
     sample_efficiency,
     success_by_star_depth,
 )
+from experiments.unit_file import refuse_damage
 
 REPORT = "report.md"
 
@@ -43,7 +43,10 @@ def write_report(run_dir: Path, *, skip_damaged: bool = False) -> Path:
     their units are left out of every table and the report says how many."""
     loaded = load_run(run_dir)
     if not skip_damaged:
-        refuse_damage(list(loaded.damage), hint="repair those lines, or report without their units (--skip-damaged)")
+        refuse_damage(
+            list(loaded.damage),
+            hint="repair those lines, or report without their units (--skip-damaged)",
+        )
     results = tuple(r for r in loaded.results if not r.damaged)
     plan = _plan(run_dir)
     figure_dir = run_dir / "figures"
@@ -75,7 +78,10 @@ def write_report(run_dir: Path, *, skip_damaged: bool = False) -> Path:
         ]
     models = any(r.unit.get("learner") == "llm" for r in results)
     if not models:
-        out += ["No arm asked a model, so the report has no token columns and no success-against-tokens figure.", ""]
+        out += [
+            "No arm asked a model, so the report has no token columns and no success-against-tokens figure.",
+            "",
+        ]
     datasets = groups(results, lambda r: r.unit["dataset"])
     for dataset, mine in datasets.items():
         out += _dataset_section(str(dataset), mine, figure_dir, models)
@@ -95,7 +101,11 @@ def _skipped(plan: dict[str, object], results: Sequence[UnitResult]) -> list[str
     leaves out an optional dataset whose files are absent (the description above may still name it)."""
     present = {r.unit["dataset"] for r in results}
     named = plan.get("datasets")
-    absent = [d for d in named if isinstance(d, dict) and d.get("name") not in present] if isinstance(named, list) else []
+    absent = (
+        [d for d in named if isinstance(d, dict) and d.get("name") not in present]
+        if isinstance(named, list)
+        else []
+    )
     if not absent:
         return []
     lines = [
@@ -104,7 +114,12 @@ def _skipped(plan: dict[str, object], results: Sequence[UnitResult]) -> list[str
            " Data section and `REGEX_CEGIS_DATA`)" if d.get("optional") else "no unit of it has been recorded yet")
         for d in absent
     ]  # fmt: skip
-    return [f"**Skipped: {len(absent)} dataset(s) of the plan have no results in this report**, so no table or figure below covers them:", "", *lines, ""]
+    return [
+        f"**Skipped: {len(absent)} dataset(s) of the plan have no results in this report**, so no table or figure below covers them:",
+        "",
+        *lines,
+        "",
+    ]
 
 
 def _plan(run_dir: Path) -> dict[str, object]:
@@ -116,7 +131,9 @@ def _plan(run_dir: Path) -> dict[str, object]:
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         plan = None
     if not isinstance(plan, dict):
-        raise DamagedRecords(f"{path} is not the plan the runner writes; run the experiment again to rewrite it")
+        raise DamagedRecords(
+            f"{path} is not the plan the runner writes; run the experiment again to rewrite it"
+        )
     return plan
 
 
@@ -138,15 +155,32 @@ def _optional(title: str, body: str | None) -> list[str]:
     return [] if body is None else [f"## {title}", "", body, ""]
 
 
-def _dataset_section(dataset: str, results: Sequence[UnitResult], figure_dir: Path, models: bool) -> list[str]:
+def _dataset_section(
+    dataset: str, results: Sequence[UnitResult], figure_dir: Path, models: bool
+) -> list[str]:
     out = [f"## Dataset `{dataset}`", ""]
     out += ["### Run-level success by StarDepth", "", success_by_star_depth(results, dataset), ""]
     out += ["### Cost and efficiency", "", cost_summary(results, tokens=models), ""]
-    out += ["### Success over #States × StarDepth", "", "Each cell: the success rate of its finished runs (n of them), and how many are unfinished.", ""]
+    out += [
+        "### Success over #States × StarDepth",
+        "",
+        "Each cell: the success rate of its finished runs (n of them), and how many are unfinished.",
+        "",
+    ]
     for arm, runs in groups(results, lambda r: r.unit["arm"]).items():
         states, depths, grid = heatmap_grid(runs)
         out += [f"**{arm}**", "", heatmap_table(runs), ""]
-        out += [_figure(figures.heatmap(grid, states, depths, f"{dataset} · {arm}", figure_dir / f"heatmap-{dataset}-{arm}.svg"))]
+        out += [
+            _figure(
+                figures.heatmap(
+                    grid,
+                    states,
+                    depths,
+                    f"{dataset} · {arm}",
+                    figure_dir / f"heatmap-{dataset}-{arm}.svg",
+                )
+            )
+        ]
     out += [
         "### Sample efficiency",
         "",
@@ -158,7 +192,14 @@ def _dataset_section(dataset: str, results: Sequence[UnitResult], figure_dir: Pa
         " last column is the most labeled examples any run used, so it holds every finished run:",
         "",
     ]
-    out += [sample_efficiency(results, 0), "", "Mean Diff Ratio (lower is better):", "", sample_efficiency(results, 1), ""]
+    out += [
+        sample_efficiency(results, 0),
+        "",
+        "Mean Diff Ratio (lower is better):",
+        "",
+        sample_efficiency(results, 1),
+        "",
+    ]
     for metric, name in ((0, "accuracy"), (1, "Diff Ratio")):
         path = figure_dir / f"efficiency-{dataset}-{name.replace(' ', '-').lower()}.svg"
         series = _curve_series(results, metric)
@@ -167,7 +208,13 @@ def _dataset_section(dataset: str, results: Sequence[UnitResult], figure_dir: Pa
     if models:
         table, points = pareto(results)
         out += ["### Success against tokens", "", table, ""]
-        out += [_figure(figures.pareto(points, f"{dataset}: success vs tokens", figure_dir / f"pareto-{dataset}.svg"))]
+        out += [
+            _figure(
+                figures.pareto(
+                    points, f"{dataset}: success vs tokens", figure_dir / f"pareto-{dataset}.svg"
+                )
+            )
+        ]
     return out
 
 
@@ -178,7 +225,9 @@ def _figure(path: Path) -> str:
     return f"![{path.stem}](figures/{path.name})\n"
 
 
-def _curve_series(results: Sequence[UnitResult], metric: int) -> dict[str, list[tuple[float | None, int]]]:
+def _curve_series(
+    results: Sequence[UnitResult], metric: int
+) -> dict[str, list[tuple[float | None, int]]]:
     return {
         str(arm): [mean_at_budget(runs, budget, metric) for budget in budgets(results)]
         for arm, runs in groups(results, lambda r: r.unit["arm"]).items()
@@ -205,4 +254,8 @@ def _errors(run_dir: Path, results: Sequence[UnitResult]) -> list[str]:
     lines = [f"- `{unit}`: {error}" for unit, error in latest.items() if unit not in finished][-50:]
     if unreadable:
         lines.append(f"- {unreadable} line(s) of errors.jsonl could not be read")
-    return ["## Units that raised and have not finished since (see errors.jsonl)", "", *lines, ""] if lines else []
+    return (
+        ["## Units that raised and have not finished since (see errors.jsonl)", "", *lines, ""]
+        if lines
+        else []
+    )

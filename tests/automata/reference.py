@@ -91,7 +91,9 @@ def finite_language(regex: A.Regex, chars: str, max_len: int) -> set[str]:
     return walk(regex)
 
 
-def regexes(chars: str = "abc", *, max_leaves: int = 8, counted: bool = True) -> st.SearchStrategy[A.Regex]:
+def regexes(
+    chars: str = "abc", *, max_leaves: int = 8, counted: bool = True
+) -> st.SearchStrategy[A.Regex]:
     """Random regexes over single characters of ``chars`` (plus ε and, rarely, ∅)."""
     singles = [A.Chars(CharSet.of(c)) for c in chars]
     pairs = [A.Chars(CharSet.of(p)) for p in itertools.combinations(chars, 2)]

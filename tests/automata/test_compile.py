@@ -56,14 +56,22 @@ def test_compile_many_shares_one_alphabet() -> None:
 
 
 def test_equal_languages_give_identical_tables() -> None:
-    a, b = compile_many([A.Star(A.union(A.literal("a"), A.literal("b"))), A.Star(A.concat(A.Star(A.literal("a")), A.Star(A.literal("b"))))], SIMPLE_ALPHABET)
+    a, b = compile_many(
+        [
+            A.Star(A.union(A.literal("a"), A.literal("b"))),
+            A.Star(A.concat(A.Star(A.literal("a")), A.Star(A.literal("b")))),
+        ],
+        SIMPLE_ALPHABET,
+    )
     assert np.array_equal(a.transitions, b.transitions) and np.array_equal(a.accepting, b.accepting)
 
 
 def test_alphabet_keeps_extra_sets_and_assertion_sets_apart() -> None:
     alphabet = alphabet_of([A.literal("a")], SIMPLE_ALPHABET, extra_sets=[CharSet.of("b")])
     assert alphabet.classes == (CharSet.of("a"), CharSet.of("b"), CharSet.of("c"))
-    boundary = alphabet_of([A.concat(A.literal("a"), A.Assertion(A.AssertKind.WORD_BOUNDARY))], UNICODE)
+    boundary = alphabet_of(
+        [A.concat(A.literal("a"), A.Assertion(A.AssertKind.WORD_BOUNDARY))], UNICODE
+    )
     assert any(c == word_chars() - CharSet.of("a") for c in boundary.classes)
     dollar = alphabet_of([A.Assertion(A.AssertKind.END_OR_FINAL_NEWLINE)], UNICODE)
     assert CharSet.of("\n") in dollar.classes and len(dollar) == 2
@@ -104,4 +112,11 @@ def test_the_package_exports_what_other_packages_use_and_keeps_module_names() ->
     assert isinstance(automata.minimize, types.ModuleType) and minimize is automata.minimize
     assert automata.shortest is sampling.shortest and automata.steps_from is paths.steps_from
     assert all(hasattr(automata, name) for name in automata.__all__)
-    assert {"Path", "Step", "accepting_paths", "sample_strings", "diff_ratio", "count_by_length"} <= set(automata.__all__)
+    assert {
+        "Path",
+        "Step",
+        "accepting_paths",
+        "sample_strings",
+        "diff_ratio",
+        "count_by_length",
+    } <= set(automata.__all__)

@@ -44,7 +44,11 @@ print(compile_time.compile_seconds() > 0)
 
 def test_a_real_compilation_is_announced_once_and_counted() -> None:
     done = subprocess.run(
-        [sys.executable, "-c", _PROBE], cwd=_ROOT, capture_output=True, text=True, check=True,
+        [sys.executable, "-c", _PROBE],
+        cwd=_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
         env={**os.environ, "PYTHONPATH": str(_ROOT)},
     )
     assert done.stdout.strip() == "True"

@@ -37,7 +37,12 @@ def test_overlapping_classes_peel_to_their_last_count() -> None:
     dfa = from_text("[a-z]{1,4}[A-Za-z]{2}[a-z]{1,4}", "extended")
     first = next(peels(dfa, dfa))
     universe = dfa.alphabet.universe
-    assert (unparse(A.Chars(first.chars), "extended", universe), first.low, first.high, first.optional) == ("[a-z]", 1, 4, False)
+    assert (
+        unparse(A.Chars(first.chars), "extended", universe),
+        first.low,
+        first.high,
+        first.optional,
+    ) == ("[a-z]", 1, 4, False)
     assert ops.equivalent(first.upper, from_text("[a-z]{1,4}[A-Za-z]{2}", "extended"))
     assert_exact(dfa, first)
 
@@ -56,7 +61,10 @@ def test_the_rest_may_be_wider_than_needed() -> None:
 
 def test_an_optional_last_factor() -> None:
     dfa = from_text("[A-Z]{2,3}(([0-9]|[A-Z]){3,4})?", "extended")
-    found = {(unparse(A.Chars(p.chars), "extended", dfa.alphabet.universe), p.low, p.high, p.optional) for p in peels(dfa, dfa)}
+    found = {
+        (unparse(A.Chars(p.chars), "extended", dfa.alphabet.universe), p.low, p.high, p.optional)
+        for p in peels(dfa, dfa)
+    }
     assert ("[A-Z0-9]", 3, 4, True) in found
 
 

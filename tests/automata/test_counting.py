@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 
 from automata.alphabet import partition
 from automata.counting import completions, count_by_length, diff_ratio
-from automata.dfa import coreachable
-from automata.dfa import DFA
+from automata.dfa import DFA, coreachable
 from regexlang.charset import UNICODE, CharSet
 from tests.automata.reference import strings_up_to
 
@@ -24,7 +23,10 @@ UNIVERSE = "abcd"
 
 
 def dfa_from_rows(
-    rows: Sequence[Sequence[int]], accepting: Sequence[bool], classes: Sequence[str | CharSet], start: int = 0
+    rows: Sequence[Sequence[int]],
+    accepting: Sequence[bool],
+    classes: Sequence[str | CharSet],
+    start: int = 0,
 ) -> DFA:
     """A DFA whose column ``k`` reads the characters of ``classes[k]``."""
     sets = [CharSet.of(c) if isinstance(c, str) else c for c in classes]
@@ -108,8 +110,15 @@ def test_unicode_counts_are_exact_beyond_float_range() -> None:
 
 def test_counts_cross_from_float_to_integers_mid_table() -> None:
     # Over 63 characters the float kernel is exact up to length 8; the rest is Python integers.
-    extended = CharSet.range("0", "9") | CharSet.range("A", "Z") | CharSet.range("a", "z") | CharSet.of("#")
-    ends_with_hash = dfa_from_rows([[1, 0], [1, 0]], [False, True], ["#", extended - CharSet.of("#")])
+    extended = (
+        CharSet.range("0", "9")
+        | CharSet.range("A", "Z")
+        | CharSet.range("a", "z")
+        | CharSet.of("#")
+    )
+    ends_with_hash = dfa_from_rows(
+        [[1, 0], [1, 0]], [False, True], ["#", extended - CharSet.of("#")]
+    )
     assert count_by_length(ends_with_hash, 20) == [0] + [63 ** (n - 1) for n in range(1, 21)]
 
 

@@ -20,7 +20,9 @@ def _fresh_kernel() -> Any:
     return k
 
 
-def test_small_calls_run_as_python_until_the_budget_is_spent(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_small_calls_run_as_python_until_the_budget_is_spent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     k = _fresh_kernel()
     table = np.array([[1], [1]], dtype=np.int32)
     assert k(table, 0).tolist() == [True, True]
@@ -37,11 +39,15 @@ def test_a_call_past_the_small_size_runs_compiled() -> None:
     assert k._compiled
 
 
-def test_while_another_process_compiles_a_kernel_small_calls_go_on_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_while_another_process_compiles_a_kernel_small_calls_go_on_in_python(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     k = _fresh_kernel()
     monkeypatch.setattr(k, "_python_seconds", _jit.PYTHON_BUDGET)
     table = np.array([[0]], dtype=np.int32)
-    with _jit._compiling(k, wait=False) as ours:  # stands in for the other process (flock: per open file)
+    with _jit._compiling(
+        k, wait=False
+    ) as ours:  # stands in for the other process (flock: per open file)
         assert ours
         with _jit._compiling(k, wait=False) as again:
             assert not again

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from automata.alphabet import partition
 from automata import _disk_cache, _jit, _kernels, determinize, ops
+from automata.alphabet import partition
 from automata.compile import _alphabet, from_text
 from automata.dfa import DFA
 from automata.errors import StateLimitExceeded
@@ -67,7 +67,9 @@ def _outcome(nfa: NFA, state_limit: int) -> object:
     return dfa.transitions.tolist(), dfa.accepting.tolist()
 
 
-@pytest.mark.parametrize("states", [_jit.PYTHON_STATES - 1, _jit.PYTHON_STATES, _jit.PYTHON_STATES + 1])
+@pytest.mark.parametrize(
+    "states", [_jit.PYTHON_STATES - 1, _jit.PYTHON_STATES, _jit.PYTHON_STATES + 1]
+)
 def test_a_construction_past_the_python_cut_is_redone_compiled_with_the_same_answer(
     states: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -76,11 +78,15 @@ def test_a_construction_past_the_python_cut_is_redone_compiled_with_the_same_ans
     k = _fresh(determinize._subset)
     monkeypatch.setattr(determinize, "_subset", k)
     assert _outcome(nfa, 200_000) == expected
-    assert k.seen == [_jit.PYTHON_STATES], "the interpreter ran under the cut limit, not the caller's"
+    assert k.seen == [_jit.PYTHON_STATES], (
+        "the interpreter ran under the cut limit, not the caller's"
+    )
     assert k._compiled == (states > _jit.PYTHON_STATES)
 
 
-def test_a_refusal_under_the_callers_own_small_limit_stays_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_refusal_under_the_callers_own_small_limit_stays_in_python(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     nfa = _literal_nfa(600)
     expected = _as_python(nfa, 500)
     assert "more than 500 states" in str(expected)
@@ -90,7 +96,9 @@ def test_a_refusal_under_the_callers_own_small_limit_stays_in_python(monkeypatch
     assert k.seen == [500] and not k._compiled
 
 
-def test_the_exponential_regex_is_refused_by_the_compiled_form_with_the_callers_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_exponential_regex_is_refused_by_the_compiled_form_with_the_callers_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     k = _fresh(determinize._subset)
     monkeypatch.setattr(determinize, "_subset", k)
     with pytest.raises(StateLimitExceeded, match="more than 200,000 states"):
@@ -101,8 +109,12 @@ def test_the_exponential_regex_is_refused_by_the_compiled_form_with_the_callers_
 
 def test_a_product_past_the_cut_matches_the_interpreters(monkeypatch: pytest.MonkeyPatch) -> None:
     # Two cycles of coprime lengths: their product has every pair reachable (31 × 37 > the cut).
-    left = DFA(np.roll(np.arange(31, dtype=np.int32), -1)[:, None], np.arange(31) == 0, 0, _one_class())
-    right = DFA(np.roll(np.arange(37, dtype=np.int32), -1)[:, None], np.arange(37) == 0, 0, _one_class())
+    left = DFA(
+        np.roll(np.arange(31, dtype=np.int32), -1)[:, None], np.arange(31) == 0, 0, _one_class()
+    )
+    right = DFA(
+        np.roll(np.arange(37, dtype=np.int32), -1)[:, None], np.arange(37) == 0, 0, _one_class()
+    )
     assert 31 * 37 > _jit.PYTHON_STATES
     with _jit.forced("python"):
         expected = ops.intersection(left, right, state_limit=10_000)
@@ -138,20 +150,32 @@ def twice(x: int) -> int:
 """
 
 
-def test_an_index_of_another_source_or_numba_version_is_not_taken_for_cached(tmp_path: Path) -> None:
+def test_an_index_of_another_source_or_numba_version_is_not_taken_for_cached(
+    tmp_path: Path,
+) -> None:
     module = tmp_path / "probe_kernel.py"
     module.write_text(_KERNEL_SOURCE, encoding="utf-8")
     ask = "import probe_kernel, automata._disk_cache as d; print(d.cached(probe_kernel.twice.py_func))"
-    compile_it = "import probe_kernel, automata._jit as j\nwith j.forced('compiled'): probe_kernel.twice(3)"
+    compile_it = (
+        "import probe_kernel, automata._jit as j\nwith j.forced('compiled'): probe_kernel.twice(3)"
+    )
 
     def run(code: str) -> str:
-        env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{_ROOT}", "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-        return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.strip()
+        env = {
+            **os.environ,
+            "PYTHONPATH": f"{tmp_path}{os.pathsep}{_ROOT}",
+            "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+        }
+        return subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        ).stdout.strip()
 
     assert run(ask) == "False"
     run(compile_it)
     assert run(ask) == "True"
-    module.write_text(_KERNEL_SOURCE.replace("2 * x", "3 * x"), encoding="utf-8")  # same lines, new source
+    module.write_text(
+        _KERNEL_SOURCE.replace("2 * x", "3 * x"), encoding="utf-8"
+    )  # same lines, new source
     assert run(ask) == "False"
 
 
@@ -169,7 +193,9 @@ except StateLimitExceeded:
 
 
 @pytest.mark.slow
-def test_a_state_limit_refusal_takes_a_fraction_of_the_interpreters_time_in_a_fresh_process() -> None:
+def test_a_state_limit_refusal_takes_a_fraction_of_the_interpreters_time_in_a_fresh_process() -> (
+    None
+):
     """The README's claim, in a new process after the kernels are cached (the first child caches
     whatever this case needs, as ``python -m cli warmup`` does): CPU seconds, so a loaded machine
     does not count, bounded far from both sides (about 1 s compiled, 18-28 s before the cut)."""
@@ -177,7 +203,14 @@ def test_a_state_limit_refusal_takes_a_fraction_of_the_interpreters_time_in_a_fr
     env.pop("REGEX_CEGIS_KERNELS", None)
 
     def refusal() -> float:
-        done = subprocess.run([sys.executable, "-c", _REFUSAL], env=env, capture_output=True, text=True, check=True, timeout=600)
+        done = subprocess.run(
+            [sys.executable, "-c", _REFUSAL],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=600,
+        )
         return float(done.stdout)
 
     refusal()

@@ -47,11 +47,20 @@ def _pair_workload(left: A.Regex, right: A.Regex, universe: Any) -> Callable[[],
         witness = ops.equivalence_witness(a, b)
         difference = ops.symmetric_difference(a, b)
         strings = sample_strings(difference, 12, np.random.default_rng(0), max_len=8)
-        reach = ops.is_empty(DFA(difference.transitions, difference.accepting, 0, difference.alphabet))
+        reach = ops.is_empty(
+            DFA(difference.transitions, difference.accepting, 0, difference.alphabet)
+        )
         member = ops.accepts_many(a, strings + ["", "ab"]).tolist()
         return (
-            _arrays(a), _arrays(b), witness, _arrays(difference), _arrays(ops.intersection(a, b)),
-            count_by_length(difference, 10), strings, reach, member,
+            _arrays(a),
+            _arrays(b),
+            witness,
+            _arrays(difference),
+            _arrays(ops.intersection(a, b)),
+            count_by_length(difference, 10),
+            strings,
+            reach,
+            member,
         )
 
     return run
@@ -74,7 +83,9 @@ def test_python_dialect_workloads_agree(left: A.Regex, right: A.Regex) -> None:
 
 @pytest.mark.parametrize("left, right", [(_LARGE[0], _LARGE[1]), (_LARGE[0], "a* b*")])
 def test_the_general_kernels_agree_on_larger_automata(left: str, right: str) -> None:
-    python, compiled = _both(_pair_workload(parse(left, "simple"), parse(right, "simple"), SIMPLE_ALPHABET))
+    python, compiled = _both(
+        _pair_workload(parse(left, "simple"), parse(right, "simple"), SIMPLE_ALPHABET)
+    )
     assert python == compiled
     assert len(python[0][0]) * 3 > 1024  # past the small kernels: the general ones ran
 

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from automata import ops
-from automata.compile import compile_regex, from_text
 from automata.alphabet import partition_with_members
+from automata.compile import compile_regex, from_text
 from automata.counting import completions
 from automata.determinize import determinize
 from automata.dfa import DFA
@@ -26,7 +26,6 @@ from automata.errors import SizeLimitExceeded, StateLimitExceeded
 from automata.nfa import thompson
 from automata.sampling import shortest
 from regexlang import ast as A
-from regexlang import parse
 from regexlang.charset import SIMPLE_ALPHABET, CharSet
 
 _ROOT = Path(__file__).resolve().parents[2]
@@ -85,7 +84,9 @@ def _in_a_fresh_process(expression: str) -> tuple[str, float]:
         ('parse("a" * 1_000_000, "python") == parse("a" * 1_000_000, "simple")', "True", 300),
     ],
 )
-def test_hostile_input_fails_fast_with_bounded_memory(expression: str, result: str, budget_mb: float) -> None:
+def test_hostile_input_fails_fast_with_bounded_memory(
+    expression: str, result: str, budget_mb: float
+) -> None:
     outcome, growth = _in_a_fresh_process(expression)
     assert outcome == result
     assert growth < budget_mb
@@ -147,7 +148,9 @@ def test_a_counting_table_past_its_budget_is_refused_before_it_is_allocated() ->
     assert small.count(40) == 0x110000**40 and small.count(39) == small.count(41) == 0
     needed = (48 + 1) * dfa.n_states * (small.digits.shape[2] + 1) * 8
     assert small.digits.nbytes < needed  # the estimate bounds what was allocated
-    with pytest.raises(SizeLimitExceeded, match=r"lengths 0\.\.2048 of a 42-state DFA .* use a smaller max_len"):
+    with pytest.raises(
+        SizeLimitExceeded, match=r"lengths 0\.\.2048 of a 42-state DFA .* use a smaller max_len"
+    ):
         completions(dfa, 2048)
     with pytest.raises(SizeLimitExceeded, match="use a smaller max_len"):
         completions(dfa, 48, max_bytes=needed - 1)

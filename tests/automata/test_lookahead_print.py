@@ -41,16 +41,24 @@ def test_the_learned_password_rule_prints_as_two_lookaheads_that_re_agrees_with(
     assert printed == "(?=.*[0-9])(?=.*[a-z])[a-z0-9]{8,}" and len(printed) <= 50
     assert equivalent(dfa, compile_regex(parse(printed, "python", SIGMA), SIGMA))
     rng = np.random.default_rng(38)
-    strings = _random_strings(rng, 5_000) + sample_strings(dfa, 5_000, rng, max_len=20, unique=False)
+    strings = _random_strings(rng, 5_000) + sample_strings(
+        dfa, 5_000, rng, max_len=20, unique=False
+    )
     pattern = re.compile(printed)
-    assert accepts_many(dfa, strings).tolist() == [pattern.fullmatch(s) is not None for s in strings]
+    assert accepts_many(dfa, strings).tolist() == [
+        pattern.fullmatch(s) is not None for s in strings
+    ]
 
 
 def test_an_intersection_prints_as_written_too() -> None:
     tree = parse(PASSWORD, "extended", SIGMA)
-    prints = {render(p, "python", None, SIGMA) for p in lookahead_prints(compile_regex(tree, SIGMA), tree)}
+    prints = {
+        render(p, "python", None, SIGMA) for p in lookahead_prints(compile_regex(tree, SIGMA), tree)
+    }
     assert "(?=.*[0-9])(?=.*[a-z])[a-z0-9]{8,}" in prints
-    assert any(p.startswith("(?=[a-z0-9]{8,}\\Z)") for p in prints)  # a part not closed on the right ends in \Z
+    assert any(
+        p.startswith("(?=[a-z0-9]{8,}\\Z)") for p in prints
+    )  # a part not closed on the right ends in \Z
 
 
 @pytest.mark.parametrize(
@@ -61,9 +69,13 @@ def test_an_intersection_prints_as_written_too() -> None:
         ("[a-z]+&~(ab[A-Za-z0-9#]*)", "(?!ab)[a-z]+"),  # not starting with: a prefix
     ],
 )
-def test_what_the_classes_let_through_is_excluded_by_one_negative_lookahead(extended: str, expected: str) -> None:
+def test_what_the_classes_let_through_is_excluded_by_one_negative_lookahead(
+    extended: str, expected: str
+) -> None:
     tree = parse(extended, "extended", SIGMA)
-    prints = [render(p, "python", None, SIGMA) for p in lookahead_prints(compile_regex(tree, SIGMA), None)]
+    prints = [
+        render(p, "python", None, SIGMA) for p in lookahead_prints(compile_regex(tree, SIGMA), None)
+    ]
     assert prints == [expected]
 
 

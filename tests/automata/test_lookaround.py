@@ -36,7 +36,9 @@ def _pattern_texts() -> st.SearchStrategy[str]:
         return st.one_of(
             st.tuples(inner, inner).map("".join),
             st.tuples(inner, inner).map("(?:{0[0]}|{0[1]})".format),
-            st.tuples(inner, st.sampled_from(["*", "+", "?", "{2}", "{1,2}"])).map(lambda p: f"(?:{p[0]}){p[1]}"),
+            st.tuples(inner, st.sampled_from(["*", "+", "?", "{2}", "{1,2}"])).map(
+                lambda p: f"(?:{p[0]}){p[1]}"
+            ),
             st.tuples(st.sampled_from(_LOOKS), inner).map(lambda p: p[0].format(p[1])),
         )
 
@@ -56,7 +58,9 @@ def _disagreements(text: str, strings: list[str]) -> list[str]:
     pattern = re.compile(text)
     dfa = compile_regex(parse(text, "python"), UNICODE)
     ours = accepts_many(dfa, strings).tolist()
-    return [s for s, accepted in zip(strings, ours) if accepted != (pattern.fullmatch(s) is not None)]
+    return [
+        s for s, accepted in zip(strings, ours) if accepted != (pattern.fullmatch(s) is not None)
+    ]
 
 
 @settings(max_examples=400)
@@ -108,13 +112,25 @@ def test_lookarounds_everywhere_agree_with_fullmatch(text: str) -> None:
 
 
 def _re_tests_cases() -> list[tuple[str, str]]:
-    re_tests = importlib.import_module("test.re_tests")  # CPython's own table (pattern, subject, outcome, ...)
-    return [(case[0], case[1]) for case in re_tests.tests if any(look in case[0] for look in ("(?=", "(?!", "(?<"))]
+    re_tests = importlib.import_module(
+        "test.re_tests"
+    )  # CPython's own table (pattern, subject, outcome, ...)
+    return [
+        (case[0], case[1])
+        for case in re_tests.tests
+        if any(look in case[0] for look in ("(?=", "(?!", "(?<"))
+    ]
 
 
 #: Plain lookbehinds from CPython's ``test_re.test_lookbehind`` (the rest there use backreferences).
-TEST_RE_CASES = [(r"ab(?<=b)c", "abc"), (r"ab(?<=c)c", "abc"), (r"ab(?<!b)c", "abc"), (r"ab(?<!c)c", "abc"),
-                 ("(a)((?!(b)*))*", "abb"), ("(a)(?:(?=(b)*)c)*", "abb")]
+TEST_RE_CASES = [
+    (r"ab(?<=b)c", "abc"),
+    (r"ab(?<=c)c", "abc"),
+    (r"ab(?<!b)c", "abc"),
+    (r"ab(?<!c)c", "abc"),
+    ("(a)((?!(b)*))*", "abb"),
+    ("(a)(?:(?=(b)*)c)*", "abb"),
+]
 
 
 def test_cpython_lookaround_cases_run_and_agree() -> None:
@@ -123,17 +139,24 @@ def test_cpython_lookaround_cases_run_and_agree() -> None:
     for pattern, subject in cases:
         if _re_compiled(pattern) is None:
             continue
-        substrings = sorted({subject[i:j] for i in range(len(subject) + 1) for j in range(i, len(subject) + 1)})
+        substrings = sorted(
+            {subject[i:j] for i in range(len(subject) + 1) for j in range(i, len(subject) + 1)}
+        )
         assert _disagreements(pattern, substrings + STRINGS[:40]) == [], pattern
         ran.append(pattern)
-    assert len(ran) == len(cases) == 16  # none refused (those with backreferences are not in re_tests)
+    assert (
+        len(ran) == len(cases) == 16
+    )  # none refused (those with backreferences are not in re_tests)
 
 
 @pytest.mark.parametrize(
     ("text", "fragment"),
     [
         (r"(a)b(?<=\1)a", "backreferences are not regular"),
-        (r"(?:(a)|(x))b(?=(?(1)b|x))c", "conditional groups are not supported (they test a captured group: not regular"),
+        (
+            r"(?:(a)|(x))b(?=(?(1)b|x))c",
+            "conditional groups are not supported (they test a captured group: not regular",
+        ),
         ("(?>a)", "atomic groups are not supported"),
     ],
 )
@@ -150,9 +173,18 @@ def test_a_variable_width_lookbehind_is_refused_as_re_refuses_it() -> None:
 
 
 def test_the_password_rule_equals_its_intersection() -> None:
-    universe = CharSet.range("a", "z") | CharSet.range("A", "Z") | CharSet.range("0", "9") | CharSet.of("#")
+    universe = (
+        CharSet.range("a", "z")
+        | CharSet.range("A", "Z")
+        | CharSet.range("0", "9")
+        | CharSet.of("#")
+    )
     looked = parse("(?=.*[0-9])(?=.*[a-z])[a-z0-9]{8,}", "python")
-    written = parse("([a-z0-9]{8,})&([A-Za-z0-9#]*[0-9][A-Za-z0-9#]*)&([A-Za-z0-9#]*[a-z][A-Za-z0-9#]*)", "extended", universe)
+    written = parse(
+        "([a-z0-9]{8,})&([A-Za-z0-9#]*[0-9][A-Za-z0-9#]*)&([A-Za-z0-9#]*[a-z][A-Za-z0-9#]*)",
+        "extended",
+        universe,
+    )
     first, second = compile_many([looked, written], universe)
     assert equivalent(first, second)
 

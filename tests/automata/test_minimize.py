@@ -20,7 +20,12 @@ from automata.minimize import minimize
 from automata.ops import dead_state, num_states
 from regexlang.charset import CharSet
 
-ALPHABETS = {k: partition(CharSet.range("a", chr(ord("a") + k - 1)), [CharSet.of(chr(ord("a") + i)) for i in range(k)]) for k in (1, 2, 3)}
+ALPHABETS = {
+    k: partition(
+        CharSet.range("a", chr(ord("a") + k - 1)), [CharSet.of(chr(ord("a") + i)) for i in range(k)]
+    )
+    for k in (1, 2, 3)
+}
 
 
 @st.composite
@@ -28,7 +33,9 @@ def tables(draw: st.DrawFn, *, partial: bool = True) -> DFA:
     n = draw(st.integers(1, 7))
     k = draw(st.integers(1, 3))
     low = -1 if partial else 0
-    transitions = np.array(draw(st.lists(st.integers(low, n - 1), min_size=n * k, max_size=n * k)), dtype=np.int32)
+    transitions = np.array(
+        draw(st.lists(st.integers(low, n - 1), min_size=n * k, max_size=n * k)), dtype=np.int32
+    )
     accepting = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)))
     start = draw(st.integers(0, n - 1))
     return DFA(transitions.reshape(n, k), accepting, start, ALPHABETS[k])

@@ -49,7 +49,9 @@ def test_boolean_operations_match_brute_force(left: A.Regex, right: A.Regex) -> 
     assert (labels(ops.symmetric_difference(a, b)) == (la ^ lb)).all()
 
 
-def _check_witness(witness: ops.Witness | None, left: A.Regex, right: A.Regex, wanted: np.ndarray) -> None:
+def _check_witness(
+    witness: ops.Witness | None, left: A.Regex, right: A.Regex, wanted: np.ndarray
+) -> None:
     """``wanted[i]``: whether STRINGS[i] is a valid answer; the witness must be the first of them."""
     hits = np.flatnonzero(wanted)
     if witness is None:
@@ -115,7 +117,12 @@ def test_accepts_rejects_characters_outside_the_universe() -> None:
     dfa = compile_regex(A.Star(A.Chars(SIMPLE_ALPHABET)), SIMPLE_ALPHABET)
     assert ops.accepts(dfa, "abcab")
     assert not ops.accepts(dfa, "abd")
-    assert ops.accepts_many(dfa, ["", "d", "cc", "\U0001f600"]).tolist() == [True, False, True, False]
+    assert ops.accepts_many(dfa, ["", "d", "cc", "\U0001f600"]).tolist() == [
+        True,
+        False,
+        True,
+        False,
+    ]
     assert ops.accepts_many(dfa, []).tolist() == []
 
 
@@ -146,7 +153,9 @@ def test_witness_prints_class_representatives() -> None:
     witness = ops.equivalence_witness(left, right)
     assert witness is not None
     assert witness.string == "0x" and witness.accepted_by == "left"
-    assert witness.alphabet.classes[witness.classes[0]] == CharSet.range("0", "6") | CharSet.range("8", "9")
+    assert witness.alphabet.classes[witness.classes[0]] == CharSet.range("0", "6") | CharSet.range(
+        "8", "9"
+    )
 
 
 def test_align_reindexes_columns_onto_the_common_refinement() -> None:

@@ -40,7 +40,9 @@ def check_path(dfa: DFA, path: Path) -> None:
     assert states[0] == dfa.start and dfa.accepting[states[-1]]
     assert len(set(states)) == len(states)
     for step in path.steps:
-        assert step.chars == CharSet(tuple(iv for k in step.classes for iv in dfa.alphabet.classes[k].intervals))
+        assert step.chars == CharSet(
+            tuple(iv for k in step.classes for iv in dfa.alphabet.classes[k].intervals)
+        )
         assert all(dfa.transitions[step.source, k] == step.target for k in step.classes)
         others = [k for k in range(len(dfa.alphabet)) if k not in step.classes]
         assert all(dfa.transitions[step.source, k] != step.target for k in others)
@@ -62,16 +64,26 @@ def test_every_string_of_every_path_is_accepted(dfa: DFA, seed: int) -> None:
     accepts = acceptor(dfa)
     rng = np.random.default_rng(seed)
     for path in accepting_paths(dfa, max_paths=20, seed=seed):
-        strings = ["".join(chars) for chars in itertools.product(*(step.chars for step in path.steps))]
+        strings = [
+            "".join(chars) for chars in itertools.product(*(step.chars for step in path.steps))
+        ]
         assert len(strings) == path.size() and all(map(accepts, strings))
         assert path.representative() in strings and path.random_string(rng) in strings
 
 
 @settings(max_examples=100)
-@given(dfas(max_states=6), st.integers(1, 6), st.integers(1, 6), st.integers(1, 8), st.integers(1, 4))
-def test_budgets_are_respected(dfa: DFA, max_paths: int, max_len: int, max_expansions: int, max_frontier: int) -> None:
+@given(
+    dfas(max_states=6), st.integers(1, 6), st.integers(1, 6), st.integers(1, 8), st.integers(1, 4)
+)
+def test_budgets_are_respected(
+    dfa: DFA, max_paths: int, max_len: int, max_expansions: int, max_frontier: int
+) -> None:
     paths = accepting_paths(
-        dfa, max_paths=max_paths, max_len=max_len, max_expansions=max_expansions, max_frontier=max_frontier
+        dfa,
+        max_paths=max_paths,
+        max_len=max_len,
+        max_expansions=max_expansions,
+        max_frontier=max_frontier,
     )
     assert len(paths) <= max_paths
     assert all(len(p) <= max_len for p in paths)
@@ -88,10 +100,14 @@ def test_same_seed_same_order_and_diverse_first_steps() -> None:
     accepting = [False, False, False, False, False, True, True, True, True, False]
     dfa = dfa_from_rows(rows, accepting, ["a", "b", "c", "d", "e"])
     first = accepting_paths(dfa, max_paths=8, seed=1)
-    assert [p.states for p in first] == [p.states for p in accepting_paths(dfa, max_paths=8, seed=1)]
+    assert [p.states for p in first] == [
+        p.states for p in accepting_paths(dfa, max_paths=8, seed=1)
+    ]
     assert {p.states[1] for p in first[:4]} == {1, 2, 3, 4}
     reordered = accepting_paths(dfa, max_paths=1000, seed=2)
-    assert {p.states for p in accepting_paths(dfa, max_paths=1000, seed=1)} == {p.states for p in reordered}
+    assert {p.states for p in accepting_paths(dfa, max_paths=1000, seed=1)} == {
+        p.states for p in reordered
+    }
     assert len(reordered) == 4 * (4 + 4 * 3 + 4 * 3 * 2 + 4 * 3 * 2 * 1)
 
 
@@ -112,7 +128,9 @@ def test_no_paths_when_nothing_is_accepted_and_empty_path_for_epsilon() -> None:
     assert path.states == (0,) and path.representative() == "" and path.size() == 1
 
 
-def _recursive_round_robin(paths: list[StatePath], depth: int, draw: random.Random) -> list[StatePath]:
+def _recursive_round_robin(
+    paths: list[StatePath], depth: int, draw: random.Random
+) -> list[StatePath]:
     """The diverse order as the module docstring defines it, written as the plain recursion."""
     if len(paths) <= 1:
         return paths
@@ -124,14 +142,21 @@ def _recursive_round_robin(paths: list[StatePath], depth: int, draw: random.Rand
     keys = list(branches)
     draw.shuffle(keys)
     ordered = [_recursive_round_robin(branches[key], depth + 1, draw) for key in keys]
-    return ends_here + [p for layer in zip_longest(*ordered) for p in sorted(filter(None, layer), key=len)]
+    return ends_here + [
+        p for layer in zip_longest(*ordered) for p in sorted(filter(None, layer), key=len)
+    ]
 
 
 @settings(max_examples=200)
-@given(st.sets(st.lists(st.integers(1, 4), max_size=6).map(lambda tail: (0, *tail)), max_size=30), st.integers(0, 9))
+@given(
+    st.sets(st.lists(st.integers(1, 4), max_size=6).map(lambda tail: (0, *tail)), max_size=30),
+    st.integers(0, 9),
+)
 def test_diverse_order_is_the_recursive_definition(paths: set[StatePath], seed: int) -> None:
     given_order = sorted(paths)
-    assert diverse_order(given_order, random.Random(seed)) == _recursive_round_robin(given_order, 1, random.Random(seed))
+    assert diverse_order(given_order, random.Random(seed)) == _recursive_round_robin(
+        given_order, 1, random.Random(seed)
+    )
 
 
 def test_paths_sharing_a_prefix_longer_than_the_recursion_limit() -> None:

@@ -24,11 +24,23 @@ SIGMA = A.Star(A.Chars(CharSet.of("abc")))
 @pytest.mark.parametrize(
     ("written", "expected"),
     [
-        ("[A-Za-z]{3}[0-9]*&[A-Za-z0-9#]*&[A-Za-z#]*", "[A-Za-z]{3}"),  # Σ* and an implied conjunct dropped
-        ("[A-Za-z0-9#]*dog[A-Za-z0-9#]*&[A-Za-z]+&[A-Za-z0-9#]*", "[A-Za-z0-9#]*dog[A-Za-z0-9#]*&[A-Za-z]+"),
-        ("[a-z]+&~([A-Za-z0-9#]*[0-9][A-Za-z0-9#]*)", "[a-z]+"),  # the second part holds for every [a-z]+
+        (
+            "[A-Za-z]{3}[0-9]*&[A-Za-z0-9#]*&[A-Za-z#]*",
+            "[A-Za-z]{3}",
+        ),  # Σ* and an implied conjunct dropped
+        (
+            "[A-Za-z0-9#]*dog[A-Za-z0-9#]*&[A-Za-z]+&[A-Za-z0-9#]*",
+            "[A-Za-z0-9#]*dog[A-Za-z0-9#]*&[A-Za-z]+",
+        ),
+        (
+            "[a-z]+&~([A-Za-z0-9#]*[0-9][A-Za-z0-9#]*)",
+            "[a-z]+",
+        ),  # the second part holds for every [a-z]+
         ("(dog|cat)&[a-z]+|dog", "dog|cat"),
-        *[(both, both) for both in ["~([A-Za-z0-9#]*old[A-Za-z0-9#]*)&[A-Za-z0-9#]*ion[A-Za-z0-9#]*"]],  # nothing to drop
+        *[
+            (both, both)
+            for both in ["~([A-Za-z0-9#]*old[A-Za-z0-9#]*)&[A-Za-z0-9#]*ion[A-Za-z0-9#]*"]
+        ],  # nothing to drop
     ],
 )
 def test_redundant_conjuncts_are_dropped(written: str, expected: str) -> None:
@@ -44,7 +56,11 @@ def boolean_regexes(draw: st.DrawFn) -> A.Regex:
     parts = draw(st.lists(st.one_of(base, base.map(A.Complement)), min_size=2, max_size=4))
     if draw(st.booleans()):
         return A.intersection(*parts)
-    return A.union(A.intersection(*parts[:2]), *parts[2:]) if len(parts) > 2 else A.intersection(*parts)
+    return (
+        A.union(A.intersection(*parts[:2]), *parts[2:])
+        if len(parts) > 2
+        else A.intersection(*parts)
+    )
 
 
 @settings(max_examples=150)

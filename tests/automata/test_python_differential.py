@@ -115,4 +115,6 @@ def test_importing_automata_and_comparing_small_regexes_never_imports_numba() ->
         "assert 'numba' not in sys.modules, 'numba was imported'\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "REGEX_CEGIS_KERNELS"}
-    subprocess.run([sys.executable, "-c", probe], check=True, cwd=Path(__file__).resolve().parents[2], env=env)
+    subprocess.run(
+        [sys.executable, "-c", probe], check=True, cwd=Path(__file__).resolve().parents[2], env=env
+    )

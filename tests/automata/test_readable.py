@@ -11,13 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from automata import ops
+from automata import readable as readable_module
 from automata.compile import compile_regex, from_text
 from automata.dfa import DFA
-from automata import readable as readable_module
 from automata.readable import draft, readable
 from automata.to_regex import ORDERS, Order, to_regex
-from regexlang import parse, unparse
 from regexlang import ast as A
+from regexlang import parse, unparse
 from regexlang.charset import CharSet
 from regexlang.metrics import text_length
 from tests.automata.reference import finite_language, regexes, strings_up_to
@@ -42,7 +42,10 @@ def printed(text: str) -> str:
         # a counted prefix, then containment (the example)
         ("[A-Za-z]{6,}[A-Za-z0-9#]*dog[A-Za-z0-9#]*", "[A-Za-z]{6}[A-Za-z0-9#]*dog[A-Za-z0-9#]*"),
         # two containments in order: the strings up to the first one widened to Σ*(er|let)
-        ("[A-Za-z0-9#]*(er|let)[A-Za-z0-9#]*wig[A-Za-z0-9#]*", "[A-Za-z0-9#]*(er|let)[A-Za-z0-9#]*wig[A-Za-z0-9#]*"),
+        (
+            "[A-Za-z0-9#]*(er|let)[A-Za-z0-9#]*wig[A-Za-z0-9#]*",
+            "[A-Za-z0-9#]*(er|let)[A-Za-z0-9#]*wig[A-Za-z0-9#]*",
+        ),
         # a run of one sequence counted
         ("([A-Za-z0-9#]*[0-9][A-Za-z0-9#]*){7,}", "([A-Za-z#]*[0-9]){7}[A-Za-z0-9#]*"),
     ],
@@ -55,7 +58,10 @@ def test_the_structure_a_person_writes(target: str, expected: str) -> None:
 @pytest.mark.parametrize(
     ("target", "expected"),
     [
-        ("~(dog|truck|[a-z])", "~([a-z]|dog|truck)"),  # elimination: 180 characters of "not yet dog"
+        (
+            "~(dog|truck|[a-z])",
+            "~([a-z]|dog|truck)",
+        ),  # elimination: 180 characters of "not yet dog"
         ("~([AEIOUaeiou]|[A-Z])", "~[A-Zaeiou]"),
     ],
 )
@@ -69,7 +75,9 @@ def test_contains_dog_is_much_shorter_than_state_elimination() -> None:
     dfa = from_text("[A-Za-z]{6,}[A-Za-z0-9#]*dog[A-Za-z0-9#]*", "extended")
     eliminated = unparse(to_regex(dfa), "extended", EXTENDED)
     assert "d(o?d)*" in eliminated or "((o|" in eliminated  # the loops a reader has to untangle
-    assert text_length(printed("[A-Za-z]{6,}[A-Za-z0-9#]*dog[A-Za-z0-9#]*")) * 2 < text_length(eliminated)
+    assert text_length(printed("[A-Za-z]{6,}[A-Za-z0-9#]*dog[A-Za-z0-9#]*")) * 2 < text_length(
+        eliminated
+    )
 
 
 @pytest.mark.parametrize(
@@ -121,7 +129,10 @@ def test_counted_classes() -> None:
         # (state elimination wrote 147, 69 and 125 characters)
         ("[a-z]{1,4}[A-Za-z]{2}[a-z]{1,4}", "[a-z]{1,4}[A-Za-z]{2}[a-z]{1,4}"),
         ("[A-Z]{2,4}[0-9]{2}[A-Z]{2,4}", "[A-Z]{2,4}[0-9]{2}[A-Z]{2,4}"),
-        ("[A-Z]{2,4}0{3,4}[a-z]?[A-Z]{2,4}[A-Za-z]{3,4}", "[A-Z]{2,4}0{3,4}[a-z]?[A-Z]{2,4}[A-Za-z]{3,4}"),
+        (
+            "[A-Z]{2,4}0{3,4}[a-z]?[A-Z]{2,4}[A-Za-z]{3,4}",
+            "[A-Z]{2,4}0{3,4}[a-z]?[A-Z]{2,4}[A-Za-z]{3,4}",
+        ),
         # optional factors; the rest before [0-9]{2,} is widened past the strings it needs
         ("[0-9]{2,}([A-Z]{1,3})?[0-9]{2,}", "[0-9]{2,}[A-Z]{0,3}[0-9]{2,}"),
         ("[A-Z]{2,3}(([0-9]|[A-Z]){3,4})?", "[A-Z]{2,3}([A-Z0-9]{3,4})?"),
@@ -155,7 +166,9 @@ def structured(draw: st.DrawFn) -> A.Regex:
     parts = draw(st.lists(regexes("abc", max_leaves=4), min_size=1, max_size=3))
     shaped: list[A.Regex] = []
     for part in parts:
-        shaped.extend(draw(st.sampled_from([[part], [SIGMA, part], [part, SIGMA], [SIGMA, part, SIGMA]])))
+        shaped.extend(
+            draw(st.sampled_from([[part], [SIGMA, part], [part, SIGMA], [SIGMA, part, SIGMA]]))
+        )
     return A.concat(*shaped)
 
 
@@ -168,7 +181,12 @@ def test_structured_languages_print_back_to_themselves(regex: A.Regex) -> None:
     assert ops.equivalent(compile_regex(back, universe), dfa)
     assert finite_language(back, "abc", 5) == finite_language(regex, "abc", 5)
     if not isinstance(back, A.EmptySet):
-        assert ops.equivalent(compile_regex(parse(unparse(back, "extended", universe), "extended", universe), universe), dfa)
+        assert ops.equivalent(
+            compile_regex(
+                parse(unparse(back, "extended", universe), "extended", universe), universe
+            ),
+            dfa,
+        )
 
 
 @settings(max_examples=100)
@@ -185,15 +203,24 @@ def test_every_elimination_order_keeps_the_language(dfa: DFA, order: str) -> Non
 def test_a_draft_keeps_the_language(dfa: DFA) -> None:
     chars = universe_of(dfa)
     accepts = acceptor(dfa)
-    assert finite_language(draft(dfa), chars, 6) == {s for s in strings_up_to(chars, 6) if accepts(s)}
+    assert finite_language(draft(dfa), chars, 6) == {
+        s for s in strings_up_to(chars, 6) if accepts(s)
+    }
 
 
 def test_a_draft_is_the_elimination_print_and_readable_past_the_size_limit() -> None:
     dfa = from_text("[A-Za-z0-9#]*dog[A-Za-z0-9#]*", "extended")
     eliminated = unparse(draft(dfa), "extended", EXTENDED)
-    assert eliminated == unparse(to_regex(dfa), "extended", EXTENDED) != "[A-Za-z0-9#]*dog[A-Za-z0-9#]*"
+    assert (
+        eliminated
+        == unparse(to_regex(dfa), "extended", EXTENDED)
+        != "[A-Za-z0-9#]*dog[A-Za-z0-9#]*"
+    )
     # the elimination print has 22 nodes: past 10 the draft is the readable search's
-    assert unparse(draft(dfa, size_limit=10, dialect="extended"), "extended", EXTENDED) == "[A-Za-z0-9#]*dog[A-Za-z0-9#]*"
+    assert (
+        unparse(draft(dfa, size_limit=10, dialect="extended"), "extended", EXTENDED)
+        == "[A-Za-z0-9#]*dog[A-Za-z0-9#]*"
+    )
 
 
 def test_a_structured_print_is_never_longer_than_elimination() -> None:
@@ -202,7 +229,9 @@ def test_a_structured_print_is_never_longer_than_elimination() -> None:
         assert len(unparse(readable(dfa), "python")) <= len(unparse(to_regex(dfa), "python"))
 
 
-def test_the_search_eliminates_no_part_larger_than_it_looks_for_structure_in(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_search_eliminates_no_part_larger_than_it_looks_for_structure_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # A 9-state learner proposal over printable ASCII whose cores and segments reach 51 states:
     # eliminating those took seconds per print and never gave a shorter one.
     text = "[a-z]*[B-`6-@ -4{-~][6-~ -4]{2}(([ -`{-~]|[a-z]{2})[6-~ -4]{2})*[a-z][6-` -4{-~][6-~ -4]*5[ -`{-~]"
@@ -210,7 +239,9 @@ def test_the_search_eliminates_no_part_larger_than_it_looks_for_structure_in(mon
     dfa = compile_regex(parse(text, "extended", printable), printable)
     eliminated: list[int] = []
 
-    def recorded(automaton: DFA, size_limit: int | None = None, order: Order = ORDERS[0]) -> A.Regex:
+    def recorded(
+        automaton: DFA, size_limit: int | None = None, order: Order = ORDERS[0]
+    ) -> A.Regex:
         eliminated.append(automaton.n_states)
         return to_regex(automaton, size_limit, order)
 
@@ -225,6 +256,8 @@ def test_three_containments_print_though_a_part_has_no_elimination_within_the_li
     # "contains L, S and dog": parts of its 16-state automaton have no elimination print within
     # the search's limits, which once left the search comparing against no print at all
     anything = "[A-Za-z0-9#]*"
-    dfa = from_text(f"({anything}L{anything})&({anything}S{anything})&({anything}dog{anything})", "extended")
+    dfa = from_text(
+        f"({anything}L{anything})&({anything}S{anything})&({anything}dog{anything})", "extended"
+    )
     printed = readable(dfa, size_limit=20_000, dialect="extended")
     assert ops.equivalent(compile_regex(printed, EXTENDED), dfa)

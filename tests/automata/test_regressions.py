@@ -58,14 +58,21 @@ def test_simple_dialect_precedence() -> None:
 def test_python_corner_cases_agree_with_re(pattern: str, strings: list[str]) -> None:
     dfa = from_text(pattern, "python")
     for string in strings:
-        assert ops.accepts(dfa, string) == (re.fullmatch(pattern, string) is not None), (pattern, string)
+        assert ops.accepts(dfa, string) == (re.fullmatch(pattern, string) is not None), (
+            pattern,
+            string,
+        )
 
 
 def test_empty_language_and_epsilon_only() -> None:
     empty = from_text("[^\\s\\S]", "python")
     assert ops.is_empty(empty) and ops.num_states(empty) == 0
     assert ops.equivalent(empty, compile_regex(A.EmptySet(), UNICODE))
-    for epsilon in [from_text("(?:)", "python"), from_text("epsilon", "simple"), from_text("()", "extended")]:
+    for epsilon in [
+        from_text("(?:)", "python"),
+        from_text("epsilon", "simple"),
+        from_text("()", "extended"),
+    ]:
         assert ops.num_states(epsilon) == 1
         assert ops.accepts(epsilon, "") and not ops.accepts(epsilon, "a")
         assert ops.equivalence_witness(epsilon, ops.complement(epsilon)) is not None
@@ -81,7 +88,11 @@ def test_extended_complement_never_produces_foreign_characters() -> None:
 def test_intersection_and_complement_splice_into_a_concatenation() -> None:
     dfa = from_text("x(([A-Za-z]+)&([A-Za-z0-9#]*oa[A-Za-z0-9#]*))y", "extended")
     assert ops.accepts(dfa, "xoay") and ops.accepts(dfa, "xBoaZy")
-    assert not ops.accepts(dfa, "xo1ay") and not ops.accepts(dfa, "xoa1y") and not ops.accepts(dfa, "xy")
+    assert (
+        not ops.accepts(dfa, "xo1ay")
+        and not ops.accepts(dfa, "xoa1y")
+        and not ops.accepts(dfa, "xy")
+    )
     nested = from_text("(~(a*))*", "extended")  # ε, or any string with a character other than a
     assert ops.accepts(nested, "") and ops.accepts(nested, "ab") and ops.accepts(nested, "aaBa")
     assert not ops.accepts(nested, "a") and not ops.accepts(nested, "aaa")

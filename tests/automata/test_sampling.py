@@ -24,7 +24,15 @@ TINY = dfa_from_rows(
 # [ab][cde]f (6 strings) | f[ab]g (2 strings): a sampler that split evenly between the branches
 # would draw each of the last two 1/4 of the time instead of 1/8.
 TINY_3 = dfa_from_rows(
-    [[1, 6, 3, 6], [6, 2, 6, 6], [6, 6, 5, 6], [4, 6, 6, 6], [6, 6, 6, 5], [6, 6, 6, 6], [6, 6, 6, 6]],
+    [
+        [1, 6, 3, 6],
+        [6, 2, 6, 6],
+        [6, 6, 5, 6],
+        [4, 6, 6, 6],
+        [6, 6, 6, 5],
+        [6, 6, 6, 6],
+        [6, 6, 6, 6],
+    ],
     [False, False, False, False, False, True, False],
     ["ab", "cde", "f", "g"],
 )
@@ -36,8 +44,15 @@ def representative_strings(dfa: DFA, max_len: int) -> list[str]:
 
 
 @settings(max_examples=100)
-@given(dfas(), st.integers(0, 8), st.integers(0, 2**32), st.sampled_from(["uniform", "representatives"]))
-def test_samples_are_accepted_and_have_the_requested_length(dfa: DFA, length: int, seed: int, mode: str) -> None:
+@given(
+    dfas(),
+    st.integers(0, 8),
+    st.integers(0, 2**32),
+    st.sampled_from(["uniform", "representatives"]),
+)
+def test_samples_are_accepted_and_have_the_requested_length(
+    dfa: DFA, length: int, seed: int, mode: str
+) -> None:
     rng = np.random.default_rng(seed)
     string = sample(dfa, length, rng, mode="uniform" if mode == "uniform" else "representatives")
     if count_by_length(dfa, length)[length] == 0:

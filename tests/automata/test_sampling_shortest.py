@@ -41,7 +41,9 @@ def shortest_by_sets(dfa: DFA, k: int, max_len: int | None = None) -> list[str]:
     return out
 
 
-def _viable(layers: list[list[int]], rows: list[list[int]], accepting: list[bool]) -> list[set[int]]:
+def _viable(
+    layers: list[list[int]], rows: list[list[int]], accepting: list[bool]
+) -> list[set[int]]:
     ahead = {state for state in layers[-1] if accepting[state]}
     viable = [ahead]
     for layer in reversed(layers[:-1]):
@@ -51,7 +53,9 @@ def _viable(layers: list[list[int]], rows: list[list[int]], accepting: list[bool
     return viable
 
 
-def _strings(start: int, viable: list[set[int]], rows: list[list[int]], chars: list[str]) -> Iterator[str]:
+def _strings(
+    start: int, viable: list[set[int]], rows: list[list[int]], chars: list[str]
+) -> Iterator[str]:
     length = len(viable) - 1
     if start not in viable[0]:
         return
@@ -83,7 +87,9 @@ _FORMS = ("python", "compiled")
 @pytest.mark.parametrize("form", _FORMS)
 @settings(max_examples=150)
 @given(dfas(max_states=7), st.integers(0, 300), st.sampled_from([None, 0, 1, 3, 6]))
-def test_shortest_is_the_set_based_listing(form: str, dfa: DFA, k: int, max_len: int | None) -> None:
+def test_shortest_is_the_set_based_listing(
+    form: str, dfa: DFA, k: int, max_len: int | None
+) -> None:
     with _jit.forced(form):  # type: ignore[arg-type]
         assert shortest(dfa, k, max_len=max_len) == shortest_by_sets(dfa, k, max_len)
 
@@ -127,9 +133,14 @@ def test_the_listing_has_the_lengths_of_interegulars(text: str, mutant: str, dia
     from experiments.bench.peers import _re_spelling
 
     ours = shortest(
-        ops.symmetric_difference(from_text(text, dialect), from_text(mutant, dialect)), 250, spelling="characters"  # type: ignore[arg-type]
+        ops.symmetric_difference(from_text(text, dialect), from_text(mutant, dialect)),  # type: ignore[arg-type]
+        250,
+        spelling="characters",
     )
-    fsms = [interegular.parse_pattern(_re_spelling(t, dialect)).to_fsm().reduce() for t in (text, mutant)]  # type: ignore[arg-type]
+    fsms = [
+        interegular.parse_pattern(_re_spelling(t, dialect)).to_fsm().reduce()  # type: ignore[arg-type]
+        for t in (text, mutant)
+    ]
     theirs = list(itertools.islice(fsms[0].symmetric_difference(fsms[1]).strings(), 250))
     assert len(ours) == 250
     assert Counter(map(len, ours)) == Counter(map(len, theirs))

@@ -22,7 +22,11 @@ LIMITS = (1, 2, 3, 4, 6, 9, 14, 20, 30, 200_000)
 
 
 def _thompson_pipeline(
-    regex: A.Regex, universe: CharSet, state_limit: int, batch: list[A.Regex] | None = None, extra: tuple[CharSet, ...] = ()
+    regex: A.Regex,
+    universe: CharSet,
+    state_limit: int,
+    batch: list[A.Regex] | None = None,
+    extra: tuple[CharSet, ...] = (),
 ) -> DFA:
     """The compiler as it was before the small path: Thompson NFA, subset construction, Valmari,
     over the alphabet of ``batch`` (default: the regex alone) and ``extra``."""
@@ -41,7 +45,12 @@ def _thompson_pipeline(
 
         if isinstance(node, (A.Intersection, A.Complement)):
             return nested(node)
-        return minimize(determinize(thompson(node, alphabet, members, nested, state_limit=state_limit), state_limit=state_limit))
+        return minimize(
+            determinize(
+                thompson(node, alphabet, members, nested, state_limit=state_limit),
+                state_limit=state_limit,
+            )
+        )
 
     return compile_node(regex)
 
@@ -76,7 +85,11 @@ def test_small_path_matches_the_thompson_pipeline(regex: A.Regex, state_limit: i
 
 def test_sets_outside_the_universe_become_dead_positions() -> None:
     outside = A.Chars(CharSet.of("z"))
-    for regex in (A.concat(A.literal("a"), outside), A.union(outside, A.Star(A.literal("b"))), A.Star(outside)):
+    for regex in (
+        A.concat(A.literal("a"), outside),
+        A.union(outside, A.Star(A.literal("b"))),
+        A.Star(outside),
+    ):
         small = compile_regex(regex, SIMPLE_ALPHABET)
         reference = _thompson_pipeline(regex, SIMPLE_ALPHABET, 200_000)
         assert np.array_equal(small.transitions, reference.transitions)
@@ -85,8 +98,13 @@ def test_sets_outside_the_universe_become_dead_positions() -> None:
 
 
 @settings(max_examples=100)
-@given(st.lists(regexes(max_leaves=5), min_size=1, max_size=3), st.sampled_from([(), (CharSet.of("ab"),)]))
-def test_compile_many_shares_the_alphabet_of_the_thompson_pipeline(batch: list[A.Regex], extra: tuple[CharSet, ...]) -> None:
+@given(
+    st.lists(regexes(max_leaves=5), min_size=1, max_size=3),
+    st.sampled_from([(), (CharSet.of("ab"),)]),
+)
+def test_compile_many_shares_the_alphabet_of_the_thompson_pipeline(
+    batch: list[A.Regex], extra: tuple[CharSet, ...]
+) -> None:
     dfas = compile_many(batch, SIMPLE_ALPHABET, extra_sets=iter(extra))
     for regex, dfa in zip(batch, dfas):
         reference = _thompson_pipeline(regex, SIMPLE_ALPHABET, 200_000, batch, extra)

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from automata import _jit, counted, structure
+from automata._subsets import WORD_BITS
 from automata.compile import compile_regex, from_text
 from automata.dfa import DFA
-from automata._subsets import WORD_BITS
 from automata.structure import closures, core
 from regexlang import ast as A
 from regexlang.charset import CharSet
@@ -45,7 +45,9 @@ def in_core(word: str, kind: str, language: set[str]) -> bool:
     if word not in language:
         return False
     if kind == "prime":
-        return word != "" and not any(word[:i] in language and word[i:] in language for i in range(1, len(word)))
+        return word != "" and not any(
+            word[:i] in language and word[i:] in language for i in range(1, len(word))
+        )
     return not any(part in language for part in proper_parts(word, kind))
 
 
@@ -94,7 +96,12 @@ def test_known_cores(text: str, kind: str, expected: str) -> None:
 @pytest.mark.parametrize("mode", ["python", "compiled"])
 @pytest.mark.parametrize(
     ("text", "kind"),
-    [("[abc]*a[abc]{4}c[abc]*", "factor"), ("[abc]*a[abc]{4}", "suffix"), ("[abc]*a[abc]{4}", "prefix"), ("[abc]*a[abc]{4}", "prime")],
+    [
+        ("[abc]*a[abc]{4}c[abc]*", "factor"),
+        ("[abc]*a[abc]{4}", "suffix"),
+        ("[abc]*a[abc]{4}", "prefix"),
+        ("[abc]*a[abc]{4}", "prime"),
+    ],
 )
 def test_sets_of_more_than_one_word(text: str, kind: str, mode: _jit.Mode) -> None:
     dfa = from_text(text, "extended")
@@ -107,7 +114,9 @@ def test_sets_of_more_than_one_word(text: str, kind: str, mode: _jit.Mode) -> No
 
 
 def test_a_construction_past_the_state_limit_is_none(monkeypatch: pytest.MonkeyPatch) -> None:
-    dfa = from_text("[abc]*(a[abc]{3}|b[abc]{2})", "extended")  # its suffix core tracks which of many runs are alive
+    dfa = from_text(
+        "[abc]*(a[abc]{3}|b[abc]{2})", "extended"
+    )  # its suffix core tracks which of many runs are alive
     assert core(dfa, "suffix") is not None
     monkeypatch.setattr(structure, "STATE_LIMIT", 4)
     assert core(dfa, "suffix") is None
@@ -132,7 +141,9 @@ def test_closures_hold_on_every_short_string(regex: A.Regex, sides: str) -> None
             assert holds
     if sides in ("right", "both"):
         assert "right" in closed
-    if sides in ("left", "both") and language:  # the empty language has no live state to read it from
+    if (
+        sides in ("left", "both") and language
+    ):  # the empty language has no live state to read it from
         assert "left" in closed
 
 
@@ -141,13 +152,21 @@ def test_sets_without_an_alive_bit_are_one_dead_set(monkeypatch: pytest.MonkeyPa
     like = from_text("a|b", "extended")
     n, a = len(like.alphabet), like.alphabet.class_of("a")
     images = [[int(c == a) for c in range(n)], [4] * n, [8] * n, [2] * n]
-    monkeypatch.setattr(structure, "STATE_LIMIT", 4)  # the three sets reached by "a"s and the dead one
+    monkeypatch.setattr(
+        structure, "STATE_LIMIT", 4
+    )  # the three sets reached by "a"s and the dead one
     found = structure.explore(0b11, images, lambda bits: bits == 0b11, like, alive=1)
-    assert found is not None and found.accepts("") and found.accepts("aaa") and not found.accepts("ab")
-    assert structure.explore(0b11, images, lambda bits: bits == 0b11, like) is None  # {1}, {2}, {3} are kept apart
+    assert (
+        found is not None and found.accepts("") and found.accepts("aaa") and not found.accepts("ab")
+    )
+    assert (
+        structure.explore(0b11, images, lambda bits: bits == 0b11, like) is None
+    )  # {1}, {2}, {3} are kept apart
 
 
-def in_least_rest(word: str, dfa: DFA, classes: tuple[int, ...], counts: counted.Counts, rest: int) -> bool:
+def in_least_rest(
+    word: str, dfa: DFA, classes: tuple[int, ...], counts: counted.Counts, rest: int
+) -> bool:
     """Whether ``word`` is in the least rest before ``C^I`` (:func:`automata.counted._needed`), read
     off the word: a prefix of a string of the language, reaching ``rest``, after which a run of
     ``C`` of some length ``i`` in ``I`` can end a string of the language, with no run of ``C``
@@ -161,11 +180,21 @@ def in_least_rest(word: str, dfa: DFA, classes: tuple[int, ...], counts: counted
         return False
     low, high, optional = counts
     cap, _, wanted = counted._lengths(counts)
-    runs = [j for j in range(1, len(word) + 1) if all(column(c) in classes for c in word[-j:]) and rest >> states[-1 - j] & 1]
+    runs = [
+        j
+        for j in range(1, len(word) + 1)
+        if all(column(c) in classes for c in word[-j:]) and rest >> states[-1 - j] & 1
+    ]
     pending = sum({1 << min(j, cap) for j in runs if j <= cap or high is None})
-    ends = [(i, table.at(classes, i, every=False)) for i in range(low, table.top(classes, low, high, every=False) + 1)]
+    ends = [
+        (i, table.at(classes, i, every=False))
+        for i in range(low, table.top(classes, low, high, every=False) + 1)
+    ]
     ends += [(0, table.final)] * optional
-    return any(ending >> states[-1] & 1 and not pending & counted._joining(i, counts, wanted) for i, ending in ends)
+    return any(
+        ending >> states[-1] & 1 and not pending & counted._joining(i, counts, wanted)
+        for i, ending in ends
+    )
 
 
 @settings(max_examples=80)

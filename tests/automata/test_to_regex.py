@@ -20,7 +20,18 @@ from automata.dfa import DFA
 from automata.errors import SizeLimitExceeded
 from automata.to_regex import ORDERS, Eliminations, _unsubsumed, to_regex
 from regexlang import Dialect, parse, unparse
-from regexlang.ast import Chars, Concat, EmptySet, Epsilon, Optional, Plus, Regex, Repeat, Star, Union
+from regexlang.ast import (
+    Chars,
+    Concat,
+    EmptySet,
+    Epsilon,
+    Optional,
+    Plus,
+    Regex,
+    Repeat,
+    Star,
+    Union,
+)
 from regexlang.charset import SIMPLE_ALPHABET, CharSet
 from tests.automata.reference import regexes, strings_up_to
 from tests.automata.test_counting import acceptor, dfa_from_rows, dfas
@@ -40,7 +51,12 @@ def python_pattern(node: Regex) -> str:
         case Union(options):
             return "(?:" + "|".join(python_pattern(o) for o in options) + ")"
         case Star(inner) | Plus(inner) | Optional(inner):
-            return "(?:" + python_pattern(inner) + ")" + {Star: "*", Plus: "+", Optional: "?"}[type(node)]
+            return (
+                "(?:"
+                + python_pattern(inner)
+                + ")"
+                + {Star: "*", Plus: "+", Optional: "?"}[type(node)]
+            )
         case Repeat(inner, low, high):
             return "(?:" + python_pattern(inner) + f"){{{low},{'' if high is None else high}}}"
     raise TypeError(f"to_regex does not produce {type(node).__name__}")
@@ -106,7 +122,9 @@ def test_a_size_limit_stops_an_elimination_that_grows_past_it() -> None:
     dfa = from_text("(a+b)* a (a+b) (a+b) (a+b) (a+b) (a+b)", "simple")
     with pytest.raises(SizeLimitExceeded, match="size_limit="):
         to_regex(dfa, size_limit=500)
-    assert to_regex(from_text("(a+b)* a (a+b)", "simple"), size_limit=500) == to_regex(from_text("(a+b)* a (a+b)", "simple"))
+    assert to_regex(from_text("(a+b)* a (a+b)", "simple"), size_limit=500) == to_regex(
+        from_text("(a+b)* a (a+b)", "simple")
+    )
 
 
 @settings(max_examples=150)
@@ -153,7 +171,9 @@ def _subsumes(big: Regex, small: Regex) -> bool:
 
 
 _BASES: list[Regex] = [Chars(CharSet.of("a")), Chars(CharSet.of("ab")), Epsilon()]
-_SHAPES: list[Regex] = [shape for base in _BASES for shape in (base, Star(base), Plus(base), Optional(base))]
+_SHAPES: list[Regex] = [
+    shape for base in _BASES for shape in (base, Star(base), Plus(base), Optional(base))
+]
 
 
 @settings(max_examples=200)

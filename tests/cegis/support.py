@@ -41,7 +41,12 @@ class FailingLearner:
     name: str = "failing"
 
     async def propose(self, context: LearnerContext) -> Proposal:
-        return Proposal(None, "no answer", failure=ProposalFailure(self.kind), cost=LearnerCost(calls=1, prompt_tokens=self.tokens))  # type: ignore[arg-type]
+        return Proposal(
+            None,
+            "no answer",
+            failure=ProposalFailure(self.kind),  # type: ignore[arg-type]
+            cost=LearnerCost(calls=1, prompt_tokens=self.tokens),
+        )
 
 
 class ExhaustiveTeacher:
@@ -52,8 +57,14 @@ class ExhaustiveTeacher:
 
     def check(self, hypothesis: Regex, already_given: Collection[Counterexample] = ()) -> Verdict:
         dfa = compile_regex(hypothesis, CharSet.of(self.alphabet))
-        strings = ["".join(t) for n in range(self.max_len + 1) for t in itertools.product(self.alphabet, repeat=n)]
-        wrong = [Example(s, self.predicate(s)) for s in strings if dfa.accepts(s) != self.predicate(s)]
+        strings = [
+            "".join(t)
+            for n in range(self.max_len + 1)
+            for t in itertools.product(self.alphabet, repeat=n)
+        ]
+        wrong = [
+            Example(s, self.predicate(s)) for s in strings if dfa.accepts(s) != self.predicate(s)
+        ]
         old = {e.string for e in already_given if isinstance(e, Example)}
         fresh = tuple(e for e in wrong if e.string not in old)[:3]
         return Verdict(not wrong, fresh, "exhaustive", Spend(0.0, len(strings)), exact=False)

@@ -51,7 +51,10 @@ def test_a_learner_stuck_on_the_unrolled_chain_is_shown_a_longer_witness_every_e
 def test_the_symbolic_learner_learns_the_loop_and_no_epoch_is_dead(target: str, seed: int) -> None:
     state = learned(paper(seed), symbolic(), target)
     assert state.outcome == "equivalent", state.hypothesis
-    assert all(r.verdict is None or r.verdict.equivalent or r.verdict.counterexamples for r in state.records)
+    assert all(
+        r.verdict is None or r.verdict.equivalent or r.verdict.counterexamples
+        for r in state.records
+    )
 
 
 def test_under_cegml_the_run_ends_beyond_max_len() -> None:
@@ -66,6 +69,10 @@ def test_the_cli_learns_a_target_longer_than_max_len_and_says_why_cegml_cannot()
     assert improved.exit_code == 0 and json.loads(improved.output)["regex"] == "a{33}"
     cegml = CliRunner().invoke(learn, ["--target", "a{33}", "--profile", "cegml", "--json"])
     report = json.loads(cegml.output)
-    assert cegml.exit_code == 1 and report["outcome"] == "beyond_max_len" and "beyond length 32" in report["reason"]
+    assert (
+        cegml.exit_code == 1
+        and report["outcome"] == "beyond_max_len"
+        and "beyond length 32" in report["reason"]
+    )
     text = CliRunner().invoke(learn, ["--target", "a{33}", "--profile", "cegml"]).output
     assert "not learned (beyond_max_len: the languages differ only beyond length 32" in text

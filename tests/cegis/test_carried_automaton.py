@@ -45,7 +45,9 @@ def learned(
     target: str, config: LoopConfig, on_epoch: Callable[[EpochState], None] | None = None
 ) -> tuple[EpochState, list[Proposal]]:
     task = Task("python", target, universe=UNIVERSE)
-    teacher = ExactTeacher.from_regex(target, "python", universe=UNIVERSE, config=config.teacher_config)
+    teacher = ExactTeacher.from_regex(
+        target, "python", universe=UNIVERSE, config=config.teacher_config
+    )
     learner = Watched()
     return asyncio.run(run(task, learner, teacher, config, on_epoch=on_epoch)), learner.made
 
@@ -63,7 +65,9 @@ def test_the_carried_automaton_is_the_language_of_the_printed_text(target: str) 
     for proposal in carried:
         dfa: DFA = proposal.automaton  # type: ignore[assignment]
         assert dfa.alphabet.universe == UNIVERSE
-        assert [dfa.accepts(w) for w in words] == [re.fullmatch(proposal.text, w) is not None for w in words]
+        assert [dfa.accepts(w) for w in words] == [
+            re.fullmatch(proposal.text, w) is not None for w in words
+        ]
 
 
 def test_a_proposals_automaton_is_compiled_once_per_epoch(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -76,9 +80,17 @@ def test_a_proposals_automaton_is_compiled_once_per_epoch(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(automata.compile, "compile_many", counting)
     seen: list[int] = []
-    state, made = learned("b(a|c)*c?", CONFIG, on_epoch=lambda _: seen.append(len(compiled)))  # not compiled before
-    assert state.outcome == "equivalent" and len(made) == len(seen) > 1 and state.records[-1].scores is not None
+    state, made = learned(
+        "b(a|c)*c?", CONFIG, on_epoch=lambda _: seen.append(len(compiled))
+    )  # not compiled before
+    assert (
+        state.outcome == "equivalent"
+        and len(made) == len(seen) > 1
+        and state.records[-1].scores is not None
+    )
     starts = [0, *seen[:-1]]
     counts = [compiled[start:end].count(p.regex) for p, start, end in zip(made, starts, seen)]
-    assert max(counts) == 1, counts  # by the learner, checking its print; not by the teacher, nor by the scoring
+    assert max(counts) == 1, (
+        counts
+    )  # by the learner, checking its print; not by the teacher, nor by the scoring
     assert counts.count(1) >= len(set(p.regex for p in made))

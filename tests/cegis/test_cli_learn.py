@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from automata.compile import compile_regex
 from cegis.registry import REGISTRY, default_passive
 from cli.learn import learn
-from automata.compile import compile_regex
 from regexlang import parse, universe
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,20 +27,48 @@ def invoke(*args: str) -> tuple[int, str]:
 
 @pytest.mark.parametrize("learner", ["lstar", "union"])
 def test_learning_a_target_prints_an_exact_regex_as_json(learner: str) -> None:
-    code, out = invoke("--target", "(a b)* c", "--dialect", "simple", "--learner", learner, "--max-epochs", "50", "--json")
+    code, out = invoke(
+        "--target",
+        "(a b)* c",
+        "--dialect",
+        "simple",
+        "--learner",
+        learner,
+        "--max-epochs",
+        "50",
+        "--json",
+    )
     report = json.loads(out)
     if learner == "union":  # an infinite language: the union of positives never gets there
         assert code == 1 and report["exact"] is False and report["outcome"] == "epochs"
         return
     assert code == 0 and report["exact"] is True and report["dialect"] == "simple"
-    target, learned = (compile_regex(parse(t, "simple"), universe("simple")) for t in ("(a b)* c", report["regex"]))
-    assert all(target.accepts(s) == learned.accepts(s) for s in ("c", "abc", "ababc", "ab", "", "acb"))
-    assert report["epochs"] >= 1 and report["examples"] >= 1 and report["membership_queries"] >= (learner == "lstar")
+    target, learned = (
+        compile_regex(parse(t, "simple"), universe("simple")) for t in ("(a b)* c", report["regex"])
+    )
+    assert all(
+        target.accepts(s) == learned.accepts(s) for s in ("c", "abc", "ababc", "ab", "", "acb")
+    )
+    assert (
+        report["epochs"] >= 1
+        and report["examples"] >= 1
+        and report["membership_queries"] >= (learner == "lstar")
+    )
 
 
 def test_the_text_report_says_exact_and_the_records_are_written(tmp_path: Path) -> None:
     records = tmp_path / "runs.jsonl"
-    code, out = invoke("--target", "[A-Z][a-z]{2}", "--dialect", "extended", "--learner", "lstar", "--clustered", "--records", str(records))
+    code, out = invoke(
+        "--target",
+        "[A-Z][a-z]{2}",
+        "--dialect",
+        "extended",
+        "--learner",
+        "lstar",
+        "--clustered",
+        "--records",
+        str(records),
+    )
     assert code == 0 and "status:   exact" in out and re.search(r"^regex:\s+\S", out, re.M)
     kinds = [json.loads(line)["type"] for line in records.read_text().splitlines()]
     assert kinds[-1] == "run" and set(kinds[:-1]) == {"epoch"}
@@ -53,7 +81,9 @@ def test_examples_give_a_regex_consistent_with_every_row(tmp_path: Path) -> None
     report = json.loads(out)
     assert code == 0 and report["exact"] is False and report["consistent"] is True
     for string, label in (("ab1", True), ("a,b", True), ("ab", False), ("", False), ("xyz", False)):
-        assert bool(re.fullmatch(report["regex"], string)) == label  # python dialect: checked with `re`
+        assert (
+            bool(re.fullmatch(report["regex"], string)) == label
+        )  # python dialect: checked with `re`
 
 
 BAD_INPUT = [
@@ -69,7 +99,12 @@ BAD_INPUT = [
 
 @pytest.fixture
 def files(tmp_path: Path) -> dict[str, str]:
-    contents = {"empty": "", "malformed": "abc;1\n", "contradictory": "ab,1\nab,0\n", "good": "ab,1\nb,0\n"}
+    contents = {
+        "empty": "",
+        "malformed": "abc;1\n",
+        "contradictory": "ab,1\nab,0\n",
+        "good": "ab,1\nb,0\n",
+    }
     paths = {name: tmp_path / f"{name}.csv" for name in [*contents, "missing"]}
     for name, text in contents.items():
         paths[name].write_text(text)
@@ -77,14 +112,22 @@ def files(tmp_path: Path) -> dict[str, str]:
 
 
 @pytest.mark.parametrize(("args", "message"), BAD_INPUT)
-def test_bad_input_is_one_line_and_exit_code_2(files: dict[str, str], args: list[str], message: str) -> None:
+def test_bad_input_is_one_line_and_exit_code_2(
+    files: dict[str, str], args: list[str], message: str
+) -> None:
     code, out = invoke(*(a.format(**files) for a in args))
     assert code == 2 and message in out and out.count("\n") == 1 and out.startswith("Error: ")
 
 
 def test_bad_input_in_a_real_process_prints_no_traceback(files: dict[str, str]) -> None:
     done = subprocess.run(
-        [sys.executable, "-c", "from cli.learn import learn; learn()", "--examples", files["contradictory"]],
+        [
+            sys.executable,
+            "-c",
+            "from cli.learn import learn; learn()",
+            "--examples",
+            files["contradictory"],
+        ],
         capture_output=True,
         text=True,
         check=False,
@@ -93,7 +136,9 @@ def test_bad_input_in_a_real_process_prints_no_traceback(files: dict[str, str]) 
     assert done.stderr.count("\n") == 1 and "labeled both" in done.stderr
 
 
-def test_examples_default_to_the_symbolic_learner_without_membership_queries(tmp_path: Path) -> None:
+def test_examples_default_to_the_symbolic_learner_without_membership_queries(
+    tmp_path: Path,
+) -> None:
     rows = tmp_path / "rows.csv"
     rows.write_text("a1,1\nb22,1\nab,0\n1a,0\n,0\n", encoding="utf-8")
     code, out = invoke("--examples", str(rows), "--dialect", "extended", "--json")
@@ -101,16 +146,30 @@ def test_examples_default_to_the_symbolic_learner_without_membership_queries(tmp
     assert code == 0 and report["consistent"] is True and report["membership_queries"] == 0
     assert report["learner"] == "symbolic" and not REGISTRY[default_passive()].membership
     for string, label in (("a1", True), ("b22", True), ("ab", False), ("1a", False), ("", False)):
-        assert bool(re.fullmatch(report["regex"], string)) == label  # these extended regexes read the same in `re`
+        assert (
+            bool(re.fullmatch(report["regex"], string)) == label
+        )  # these extended regexes read the same in `re`
 
 
 def test_the_cegml_teacher_profile_is_a_flag() -> None:
-    code, out = invoke("--target", "(a b)* c", "--dialect", "simple", "--learner", "lstar", "--profile", "cegml", "--json")
+    code, out = invoke(
+        "--target",
+        "(a b)* c",
+        "--dialect",
+        "simple",
+        "--learner",
+        "lstar",
+        "--profile",
+        "cegml",
+        "--json",
+    )
     assert code == 0 and json.loads(out)["exact"] is True
 
 
 def test_the_llm_learner_takes_its_options_and_reports_setup_errors_in_one_line() -> None:
-    code, out = invoke("--target", "a b*", "--dialect", "simple", "--learner", "llm", "--call-log-mode", "replay")
+    code, out = invoke(
+        "--target", "a b*", "--dialect", "simple", "--learner", "llm", "--call-log-mode", "replay"
+    )
     assert code == 2 and "needs --call-log" in out and out.count("\n") == 1
 
 
@@ -129,16 +188,32 @@ def test_a_users_learner_is_named_by_module_and_factory(tmp_path: Path) -> None:
     (tmp_path / "examples.csv").write_text("ab,1\nb,0\n", encoding="utf-8")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
     command = [sys.executable, "-m", "cli", "learn", "--examples", "examples.csv", "--json"]
-    done = subprocess.run([*command, "--learner", "mine:positives"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    done = subprocess.run(
+        [*command, "--learner", "mine:positives"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["regex"] == "ab"
-    missing = subprocess.run([*command, "--learner", "mine:nothing"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    missing = subprocess.run(
+        [*command, "--learner", "mine:nothing"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert missing.returncode == 2 and "cannot load learner 'mine:nothing'" in missing.stderr
 
 
-def test_a_csv_is_read_as_written_quoted_line_breaks_separators_and_a_byte_order_mark(tmp_path: Path) -> None:
+def test_a_csv_is_read_as_written_quoted_line_breaks_separators_and_a_byte_order_mark(
+    tmp_path: Path,
+) -> None:
     rows = tmp_path / "rows.csv"
-    rows.write_bytes('\ufeffstring,label\r\n"a\nb",1\r\nab,0\r\n"x\u2028y",1\r\n"p\x85q",0\r\n'.encode("utf-8"))
+    rows.write_bytes(
+        '\ufeffstring,label\r\n"a\nb",1\r\nab,0\r\n"x\u2028y",1\r\n"p\x85q",0\r\n'.encode("utf-8")
+    )
     code, out = invoke("--examples", str(rows), "--learner", "union", "--json")
     report = json.loads(out)
     assert code == 0 and report["consistent"] is True and report["examples"] == 4
@@ -151,10 +226,21 @@ def test_positives_and_negatives_files_give_a_regex_for_the_flavour(tmp_path: Pa
     positives, negatives = tmp_path / "good.txt", tmp_path / "bad.txt"
     positives.write_text("12345\n98765-4321\n55555\n12345-0000\n", encoding="utf-8")
     negatives.write_text("1234\r\n123456\r\n12345-\r\n", encoding="utf-8")
-    code, out = invoke("--positives", str(positives), "--negatives", str(negatives), "--flavor", "javascript", "--json")
+    code, out = invoke(
+        "--positives",
+        str(positives),
+        "--negatives",
+        str(negatives),
+        "--flavor",
+        "javascript",
+        "--json",
+    )
     report = json.loads(out)
     assert code == 0 and report["consistent"] is True and report["flavor"] == "javascript"
-    assert report["regex"] == "^\\d{5}(?:-\\d{4})?$" and report["dialect_regex"] == "[0-9]{5}(?:-[0-9]{4})?"
+    assert (
+        report["regex"] == "^\\d{5}(?:-\\d{4})?$"
+        and report["dialect_regex"] == "[0-9]{5}(?:-[0-9]{4})?"
+    )
 
 
 def test_positives_alone_from_stdin_are_a_guess_said_on_stderr() -> None:
@@ -163,7 +249,9 @@ def test_positives_alone_from_stdin_are_a_guess_said_on_stderr() -> None:
     assert re.fullmatch(json.loads(result.stdout)["regex"], "abd")
 
 
-def test_a_target_defaults_to_clustered_counterexamples_and_a_failed_run_reports_its_best_hypothesis() -> None:
+def test_a_target_defaults_to_clustered_counterexamples_and_a_failed_run_reports_its_best_hypothesis() -> (
+    None
+):
     help_text = CliRunner().invoke(learn, ["--help"]).output
     assert "--clustered / --plain" in help_text and "[default: clustered]" in help_text
     for words in ("true/false", "--max-epochs", "--dialect", "symbolic", "--flavor", "--anchored"):

@@ -74,7 +74,9 @@ def test_a_learner_call_runs_paused(monkeypatch: pytest.MonkeyPatch) -> None:
         return learn(*args)
 
     monkeypatch.setattr(merging, "_learn", watched)
-    proposal = symbolic().learn([Example("ab", True), Example("b", False)], "simple", universe("simple"))
+    proposal = symbolic().learn(
+        [Example("ab", True), Example("b", False)], "simple", universe("simple")
+    )
     assert proposal.regex is not None and seen == [False] and gc.isenabled()
 
 
@@ -94,7 +96,9 @@ def test_settle_collects_the_cycles_left_then_freezes_what_survives() -> None:
     try:
         settle()
         assert gone() is None  # collected before the freeze
-        assert gc.get_freeze_count() > 0 and kept not in gc.get_objects()  # frozen: no later collection walks it
+        assert (
+            gc.get_freeze_count() > 0 and kept not in gc.get_objects()
+        )  # frozen: no later collection walks it
         fresh = _Node()
         assert fresh in gc.get_objects()  # objects made after it are collected as usual
     finally:
@@ -133,6 +137,13 @@ def test_a_process_that_runs_many_tasks_does_not_grow(tmp_path: Path) -> None:
     script = tmp_path / "many_runs.py"
     script.write_text(MANY_RUNS.replace("RUNS", str(runs)))
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=600, check=True)
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
     kept, first, most = map(int, done.stdout.split())
     assert kept <= runs // 4 and most < 4 * first, done.stdout

@@ -22,7 +22,9 @@ def test_the_positives_listed_do_not_generalize() -> None:
     positives = ["0b0", "0b1", "0b101"]
     ascii_ = CharSet([(0x20, 0x7E)])
     assert not generalizes(parse("0b(?:0|1|101)", "python", ascii_), positives, ascii_)
-    assert not generalizes(parse("0b(?:0|1)", "python", ascii_), positives, ascii_)  # a part of them
+    assert not generalizes(
+        parse("0b(?:0|1)", "python", ascii_), positives, ascii_
+    )  # a part of them
     assert generalizes(parse("0b[01]+", "python", ascii_), positives, ascii_)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from mypy import api as mypy_api
 
-HEADER = '''
+HEADER = """
 from __future__ import annotations
 
 import asyncio
@@ -23,15 +23,17 @@ from oracle import ExactTeacher
 @attrs.frozen
 class Count:
     seen: int
-'''
+"""
 
-RUN = '''
+RUN = """
 
 teacher = ExactTeacher.from_regex("ab*", "python")
 state = asyncio.run(run(Task("python", "ab*"), Counting(), teacher, LoopConfig()))
-'''
+"""
 
-GOOD = HEADER + '''
+GOOD = (
+    HEADER
+    + """
 
 class Counting(RestartableLearner[Count]):
     name = "counting"
@@ -45,17 +47,23 @@ class Counting(RestartableLearner[Count]):
 
     def decode_memo(self, data: object) -> Count | None:
         return Count(data) if isinstance(data, int) else None
-''' + RUN
+"""
+    + RUN
+)
 
 #: The memo proposed is not the memo read back.
-PROPOSES_ANOTHER_MEMO = HEADER + '''
+PROPOSES_ANOTHER_MEMO = (
+    HEADER
+    + """
 
 class Counting:
     name = "counting"
 
     async def propose(self, context: LearnerContext[Count]) -> Proposal[str]:
         return Proposal(None, memo="one more")
-''' + RUN
+"""
+    + RUN
+)
 
 #: The codec decodes another memo than the learner proposes.
 DECODES_ANOTHER_MEMO = GOOD.replace(
@@ -70,7 +78,9 @@ def test_mypy_rejects_a_learner_whose_memo_types_do_not_match(tmp_path: Path) ->
     for name, text in snippets.items():
         (tmp_path / f"{name}.py").write_text(text)
     files = [str(tmp_path / f"{name}.py") for name in snippets]
-    out, err, _ = mypy_api.run(["--strict", "--python-version", "3.11", "--cache-dir", str(tmp_path / "cache"), *files])
+    out, err, _ = mypy_api.run(
+        ["--strict", "--python-version", "3.11", "--cache-dir", str(tmp_path / "cache"), *files]
+    )
     errors = [line for line in out.splitlines() if ": error:" in line]
     assert not [e for e in errors if "good.py" in e], out + err
     assert any("proposes.py" in e and 'of "run"' in e for e in errors), out + err

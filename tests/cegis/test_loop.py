@@ -7,7 +7,8 @@ import itertools
 
 import attrs
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from automata.compile import from_text
 from automata.readable import draft
@@ -19,7 +20,13 @@ from cegis.state import Task
 from cegis.symbolic.union import UnionLearner
 from oracle import ExactTeacher, Example, TeacherConfig, satisfies
 from regexlang import CharSet, parse, unparse
-from tests.cegis.support import CompilingLearner, ExhaustiveTeacher, FailingLearner, FixedLearner, LabelingTeacher
+from tests.cegis.support import (
+    CompilingLearner,
+    ExhaustiveTeacher,
+    FailingLearner,
+    FixedLearner,
+    LabelingTeacher,
+)
 
 TARGETS = ("(a b)* c", "a (b+c)*", "(a+b) (b+c) a")
 
@@ -36,8 +43,12 @@ def trajectory(task: Task, config: LoopConfig) -> list[object]:
 
 @settings(max_examples=8)
 @given(st.sampled_from(TARGETS), st.integers(0, 2**16), st.booleans())
-def test_the_same_task_config_and_seed_give_the_same_trajectory(target: str, seed: int, clustered: bool) -> None:
-    config = LoopConfig(teacher=TeacherConfig(batch=4, clustered=clustered), seed=seed, budgets=Budgets(epochs=4))
+def test_the_same_task_config_and_seed_give_the_same_trajectory(
+    target: str, seed: int, clustered: bool
+) -> None:
+    config = LoopConfig(
+        teacher=TeacherConfig(batch=4, clustered=clustered), seed=seed, budgets=Budgets(epochs=4)
+    )
     task = Task("simple", target)
     assert trajectory(task, config) == trajectory(task, config)
 
@@ -84,7 +95,10 @@ def test_a_failed_proposal_adds_the_next_random_labeled_examples() -> None:
     assert state.outcome == "epochs" and state.epoch == 3
     for record in state.records:
         assert record.source == "random" and record.verdict is None and record.failure is not None
-        assert len(record.added) == 8 and all(teacher.label(e.string) == e.label for e in record.added)  # type: ignore[union-attr]
+        assert len(record.added) == 8 and all(
+            teacher.label(e.string) == e.label  # type: ignore[union-attr]
+            for e in record.added
+        )
     strings = [e.string for e in state.examples]  # type: ignore[union-attr]
     assert len(strings) == len(set(strings)) == 32
 
@@ -111,7 +125,9 @@ def test_a_target_the_teacher_cannot_judge_ends_the_run() -> None:
         (Budgets(epochs=0), UnionLearner(), "epochs"),
     ],
 )
-def test_each_budget_stops_the_run_and_is_named(budgets: Budgets, learner: object, outcome: str) -> None:
+def test_each_budget_stops_the_run_and_is_named(
+    budgets: Budgets, learner: object, outcome: str
+) -> None:
     task = Task("simple", "(a b)* c")
     config = LoopConfig(budgets=budgets)
     state = asyncio.run(run(task, learner, exact(task, config), config))  # type: ignore[arg-type]
@@ -123,7 +139,9 @@ def test_the_seconds_budget_reads_the_injected_clock() -> None:
     ticks = itertools.count(step=10.0)
     task = Task("simple", "(a b)* c")
     config = LoopConfig(budgets=Budgets(epochs=None, seconds=25.0))
-    state = asyncio.run(run(task, FailingLearner(), exact(task, config), config, clock=lambda: next(ticks)))
+    state = asyncio.run(
+        run(task, FailingLearner(), exact(task, config), config, clock=lambda: next(ticks))
+    )
     assert state.outcome == "seconds" and state.epoch == 3
 
 
@@ -150,7 +168,12 @@ def test_with_only_a_membership_oracle_the_initial_sample_is_random_strings_it_l
     task = Task("simple", universe=CharSet.of("ab"))
     examples = initial_state(task, teacher, LoopConfig(seed=1)).examples
     assert len(examples) == 8 and sum(e.label for e in examples) == 4
-    assert all(isinstance(e, Example) and e.label == e.string.startswith("a") and set(e.string) <= {"a", "b"} for e in examples)
+    assert all(
+        isinstance(e, Example)
+        and e.label == e.string.startswith("a")
+        and set(e.string) <= {"a", "b"}
+        for e in examples
+    )
 
 
 def test_a_small_target_fills_the_initial_sample_with_negatives() -> None:
@@ -167,15 +190,23 @@ def test_a_hypothesis_the_teacher_cannot_judge_gets_random_examples() -> None:
     state = asyncio.run(run(task, learner, exact(task, config), config))
     assert state.outcome == "epochs"
     for record in state.records:
-        assert record.verdict is not None and record.verdict.has("state_limit") and record.source == "random"
+        assert (
+            record.verdict is not None
+            and record.verdict.has("state_limit")
+            and record.source == "random"
+        )
         assert len(record.added) == 8
 
 
 def test_compile_seconds_are_kept_apart_from_the_learners_seconds() -> None:
     task, teacher = exact_setting("a", "simple", LoopConfig())
-    ticks = itertools.count()  # the learner's time is the clock's (which stands still while numba compiles)
+    ticks = (
+        itertools.count()
+    )  # the learner's time is the clock's (which stands still while numba compiles)
     start = initial_state(task, teacher, LoopConfig())
-    state = asyncio.run(step(start, CompilingLearner(), teacher, LoopConfig(), clock=lambda: float(next(ticks))))
+    state = asyncio.run(
+        step(start, CompilingLearner(), teacher, LoopConfig(), clock=lambda: float(next(ticks)))
+    )
     assert state.cost.compile_seconds >= 0.05  # the learner's 0.05 s compiling, counted apart
     assert state.cost.learner.seconds == 1.0
     assert state.records[-1].totals.compile_seconds == state.cost.compile_seconds
@@ -188,12 +219,18 @@ def test_an_accepted_draft_is_recorded_readably_and_any_other_answer_as_given(dr
     eliminated = "[A-Za-ce-z0-9#]*d((o|([A-Za-ce-np-z0-9#]|o[A-Za-cefh-z0-9#])[A-Za-ce-z0-9#]*)?d)*og[A-Za-z0-9#]*"
     learner = FixedLearner(parse(eliminated, "extended", task.universe), eliminated, draft=draft)
     ticks = itertools.count()
-    state = asyncio.run(run(task, learner, exact(task, LoopConfig()), LoopConfig(), clock=lambda: float(next(ticks))))
+    state = asyncio.run(
+        run(
+            task, learner, exact(task, LoopConfig()), LoopConfig(), clock=lambda: float(next(ticks))
+        )
+    )
     assert state.outcome == "equivalent" and state.epoch == 1
     # a draft is the learner's quick print: the accepted one is printed readably, and that is the
     # learner's time; any other answer (a model's) is recorded exactly as given
     assert state.records[-1].proposal_text == state.hypothesis == (target if draft else eliminated)
-    assert state.proposal is not None and state.proposal.regex == parse(state.hypothesis, "extended", task.universe)
+    assert state.proposal is not None and state.proposal.regex == parse(
+        state.hypothesis, "extended", task.universe
+    )
     assert state.cost.learner.seconds == (2.0 if draft else 1.0)
 
 

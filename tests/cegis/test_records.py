@@ -10,7 +10,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cegis.config import Budgets, LoopConfig
 from cegis.errors import RecordsError
@@ -28,7 +29,9 @@ plain = st.builds(Example, st.text(chars, max_size=8), st.booleans())
 position = st.lists(chars, min_size=1, max_size=4).map(CharSet.of)
 universes = st.sampled_from([UNIVERSE, universe("extended"), universe("simple")])
 spellings = st.sampled_from(["escaped", "cegml"])
-clustered = st.builds(ClusteredExample, st.lists(position, max_size=5).map(tuple), st.booleans(), universes, spellings)
+clustered = st.builds(
+    ClusteredExample, st.lists(position, max_size=5).map(tuple), st.booleans(), universes, spellings
+)
 
 
 @settings(max_examples=200)
@@ -102,7 +105,18 @@ def test_recorded_run_times_keep_compile_seconds_apart(tmp_path: Path) -> None:
     teacher = ExactTeacher.from_regex("a", "simple")
     path = tmp_path / "run.jsonl"
     ticks = itertools.count()
-    asyncio.run(run_recorded(Task("simple", target="a"), CompilingLearner(), teacher, config, path, clock=lambda: float(next(ticks))))
+    asyncio.run(
+        run_recorded(
+            Task("simple", target="a"),
+            CompilingLearner(),
+            teacher,
+            config,
+            path,
+            clock=lambda: float(next(ticks)),
+        )
+    )
     epoch = json.loads(path.read_text().splitlines()[0])
-    assert epoch["totals"]["compile_seconds"] >= 0.05  # the learner's 0.05 s compiling, counted apart
+    assert (
+        epoch["totals"]["compile_seconds"] >= 0.05
+    )  # the learner's 0.05 s compiling, counted apart
     assert epoch["cost"]["seconds"] == 1.0

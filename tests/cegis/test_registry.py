@@ -11,7 +11,7 @@ import pytest
 from cegis.learner import AsksMembership
 from cegis.registry import UnknownLearner, build, spec
 
-USER_MODULE = '''
+USER_MODULE = """
 from cegis.learner import LearnerContext, Proposal, ProposalFailure
 
 BUILT = []
@@ -32,7 +32,7 @@ def factory() -> Querying:
 
 def number() -> int:
     return 3
-'''
+"""
 
 
 @pytest.fixture
@@ -43,7 +43,9 @@ def user_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return "user_learners_37"
 
 
-def test_a_users_learner_is_built_once_and_declares_its_membership_queries(user_module: str) -> None:
+def test_a_users_learner_is_built_once_and_declares_its_membership_queries(
+    user_module: str,
+) -> None:
     learner = build(f"{user_module}:factory")
     assert learner.name == "querying" and sys.modules[user_module].BUILT == [1]
     named = spec(f"{user_module}:factory")
@@ -60,7 +62,11 @@ def test_a_factory_that_returns_no_learner_is_refused(user_module: str) -> None:
 
 def test_registered_learners_are_fresh_values() -> None:
     lstar = build("lstar")
-    assert build("rpni") is not build("rpni") and isinstance(lstar, AsksMembership) and lstar.needs_membership
+    assert (
+        build("rpni") is not build("rpni")
+        and isinstance(lstar, AsksMembership)
+        and lstar.needs_membership
+    )
 
 
 def test_learn_builds_a_users_learner_once(user_module: str) -> None:
@@ -68,5 +74,8 @@ def test_learn_builds_a_users_learner_once(user_module: str) -> None:
 
     from cli.main import main
 
-    done = CliRunner().invoke(main, ["learn", "--target", "ab", "--learner", f"{user_module}:factory", "--max-epochs", "2"])
+    done = CliRunner().invoke(
+        main,
+        ["learn", "--target", "ab", "--learner", f"{user_module}:factory", "--max-epochs", "2"],
+    )
     assert done.exit_code in (1, 2) and sys.modules[user_module].BUILT == [1], done.output

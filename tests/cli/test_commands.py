@@ -37,7 +37,9 @@ def test_regex_command_imports_neither_http_client_nor_benchmark_peers_nor_numba
         "    pass\n"
         "print(sorted(m for m in ('aiohttp', 'pyformlang', 'networkx', 'llm', 'hypothesis', 'numba') if m in sys.modules))\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert done.stdout.strip().splitlines()[-1] == "[]"
 
 
@@ -45,7 +47,9 @@ def test_regex_command_imports_neither_http_client_nor_benchmark_peers_nor_numba
     ("text", "against", "code"),
     [("(a b* + c)*", "(c* (a b*)*)*", 0), ("(a b* + c)*", "(a + b + c)*", 1)],
 )
-def test_regex_against_exit_code_says_whether_languages_are_equal(text: str, against: str, code: int) -> None:
+def test_regex_against_exit_code_says_whether_languages_are_equal(
+    text: str, against: str, code: int
+) -> None:
     exit_code, output = invoke("regex", text, "--dialect", "simple", "--against", against)
     assert exit_code == code
     assert ("equivalent: yes" in output) == (code == 0)
@@ -94,10 +98,16 @@ def test_console_script_is_declared() -> None:
 @pytest.mark.slow
 def test_after_warmup_a_compiled_run_compiles_nothing(tmp_path: Path) -> None:
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    subprocess.run([sys.executable, "-m", "cli", "warmup"], cwd=ROOT, env=env, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "cli", "warmup"], cwd=ROOT, env=env, check=True, capture_output=True
+    )
     env["REGEX_CEGIS_KERNELS"] = "compiled"
     done = subprocess.run(
         [sys.executable, "-m", "cli", "learn", "--target", "[0-9]{3}-[a-f]+", "--clustered"],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
     )
     assert "compiling kernels" not in done.stderr

@@ -25,7 +25,9 @@ COMMAND_LINES = [[], *([name] for name in COMMANDS), *(["bench", name] for name 
 
 def _run(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(main, list(args))
-    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), result.exception
+    assert not isinstance(result.exception, Exception) or isinstance(
+        result.exception, SystemExit
+    ), result.exception
     return result.exit_code, result.output
 
 
@@ -40,7 +42,18 @@ def test_every_command_has_h_and_version(command: list[str]) -> None:
 def test_examples_can_be_given_inline_and_added_to_a_file(tmp_path: Path) -> None:
     negatives = tmp_path / "bad.txt"
     negatives.write_text("1234\n123456\n", encoding="utf-8")
-    args = ["learn", "--positive", "12345", "--positive", "98765", "--negative", "abcde", "--negatives", str(negatives), "--json"]
+    args = [
+        "learn",
+        "--positive",
+        "12345",
+        "--positive",
+        "98765",
+        "--negative",
+        "abcde",
+        "--negatives",
+        str(negatives),
+        "--json",
+    ]
     code, output = _run(*args)
     report = json.loads(output)
     assert code == 0 and report["consistent"] and report["examples"] == 5, output
@@ -60,7 +73,11 @@ def test_the_empty_string_is_given_explicitly() -> None:
     code, output = _run("learn", "--positive", "", "--positive", "ab", "--negative", "a", "--json")
     report = json.loads(output)
     assert code == 0 and report["consistent"], output
-    assert re.fullmatch(report["regex"], "") and re.fullmatch(report["regex"], "ab") and not re.fullmatch(report["regex"], "a")
+    assert (
+        re.fullmatch(report["regex"], "")
+        and re.fullmatch(report["regex"], "ab")
+        and not re.fullmatch(report["regex"], "a")
+    )
 
 
 def test_the_text_output_shows_membership_queries() -> None:
@@ -72,21 +89,37 @@ def test_the_text_output_shows_membership_queries() -> None:
 
 def test_the_console_script_finds_a_learner_in_the_working_directory(tmp_path: Path) -> None:
     (tmp_path / "my_learners.py").write_text(
-        "from cegis.registry import build\n\ndef Lengths():\n    return build('union')\n", encoding="utf-8"
+        "from cegis.registry import build\n\ndef Lengths():\n    return build('union')\n",
+        encoding="utf-8",
     )
-    script = tmp_path / "bin" / "regex-cegis"  # a console script: its own folder, not the working one, is sys.path[0]
+    script = (
+        tmp_path / "bin" / "regex-cegis"
+    )  # a console script: its own folder, not the working one, is sys.path[0]
     script.parent.mkdir()
     script.write_text("import sys\nfrom cli.main import main\nsys.exit(main())\n", encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    args = [sys.executable, str(script), "learn", "--target", "ab", "--learner", "my_learners:Lengths", "--json"]
+    args = [
+        sys.executable,
+        str(script),
+        "learn",
+        "--target",
+        "ab",
+        "--learner",
+        "my_learners:Lengths",
+        "--json",
+    ]
     done = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0 and json.loads(done.stdout)["learner"] == "my_learners:Lengths", done.stderr
+    assert done.returncode == 0 and json.loads(done.stdout)["learner"] == "my_learners:Lengths", (
+        done.stderr
+    )
 
 
 def test_a_reader_that_closes_stdout_early_is_not_an_error() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     args = [sys.executable, "-m", "cli", "learn", "--target", "ab"]
-    process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        args, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     assert process.stdout is not None and process.stderr is not None
     process.stdout.close()  # as `| head -0` would: every line written finds the pipe closed
     errors = process.stderr.read().decode()

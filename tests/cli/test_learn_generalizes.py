@@ -14,7 +14,14 @@ from cli.main import main
 def _learn(tmp_path: Path, positives: list[str], negatives: list[str], *flags: str) -> str:
     (tmp_path / "pos").write_text("\n".join(positives) + "\n")
     (tmp_path / "neg").write_text("\n".join(negatives) + "\n")
-    args = ["learn", "--positives", str(tmp_path / "pos"), "--negatives", str(tmp_path / "neg"), *flags]
+    args = [
+        "learn",
+        "--positives",
+        str(tmp_path / "pos"),
+        "--negatives",
+        str(tmp_path / "neg"),
+        *flags,
+    ]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     return result.output
@@ -31,6 +38,15 @@ def test_an_answer_that_lists_the_positives_is_flagged(tmp_path: Path) -> None:
 
 
 def test_a_pattern_generalizes(tmp_path: Path) -> None:
-    report = json.loads(_learn(tmp_path, ["0b101", "0b1", "0b1100", "0b0", "0b111001"], ["0b", "b101", "0b102", "0x1", "00b1"], "--json"))
+    report = json.loads(
+        _learn(
+            tmp_path,
+            ["0b101", "0b1", "0b1100", "0b0", "0b111001"],
+            ["0b", "b101", "0b102", "0x1", "00b1"],
+            "--json",
+        )
+    )
     assert report["regex"] == "0b[01]+" and report["generalizes"] is True
-    assert "warning:" not in _learn(tmp_path, ["0b101", "0b1", "0b1100", "0b0"], ["0b", "b101", "0b102"])
+    assert "warning:" not in _learn(
+        tmp_path, ["0b101", "0b1", "0b1100", "0b0"], ["0b", "b101", "0b102"]
+    )

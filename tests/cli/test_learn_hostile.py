@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
-LEARNERS = '''
+LEARNERS = """
 from cegis.registry import build
 
 class Silent:
@@ -28,12 +28,14 @@ def silent():
 
 def raising():
     raise RuntimeError("no learner today")
-'''
+"""
 
 
 def _run(*args: str, input: str | None = None) -> tuple[int, str]:
     result = CliRunner().invoke(main, list(args), input=input)
-    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), result.exception
+    assert not isinstance(result.exception, Exception) or isinstance(
+        result.exception, SystemExit
+    ), result.exception
     return result.exit_code, result.output
 
 
@@ -48,8 +50,14 @@ def learners(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     [
         (("--seed", "-1"), "--seed"),
         (("--learner", "os:system"), "the factory os:system failed: TypeError"),
-        (("--learner", "hostile_learners:raising"), "the factory hostile_learners:raising failed: RuntimeError: no learner today"),
-        (("--learner", "hostile_learners:silent"), "propose returned NoneType, not a cegis.Proposal"),
+        (
+            ("--learner", "hostile_learners:raising"),
+            "the factory hostile_learners:raising failed: RuntimeError: no learner today",
+        ),
+        (
+            ("--learner", "hostile_learners:silent"),
+            "propose returned NoneType, not a cegis.Proposal",
+        ),
     ],
 )
 @pytest.mark.usefixtures("learners")
@@ -93,7 +101,9 @@ def test_a_records_file_is_one_run_at_a_time(tmp_path: Path) -> None:
         code, output = _run("learn", "--target", "ab*", "--records", str(records))
     assert code == 2 and "is in use by another run" in output, output
     assert not records.exists()
-    assert _run("learn", "--target", "ab*", "--records", str(records))[0] == 0  # released: the next one runs
+    assert (
+        _run("learn", "--target", "ab*", "--records", str(records))[0] == 0
+    )  # released: the next one runs
 
 
 def test_the_empty_regex_is_printed_not_none() -> None:
@@ -101,6 +111,8 @@ def test_the_empty_regex_is_printed_not_none() -> None:
     report = json.loads(output)
     assert code == 0 and report["regex"] == "" and report["exact"], output
     code, output = _run("learn", "--target", "")
-    assert code == 0 and "(none)" not in output and "matches the empty string only" in output, output
+    assert code == 0 and "(none)" not in output and "matches the empty string only" in output, (
+        output
+    )
     code, output = _run("learn", "--target", "", "--flavor", "javascript", "--json")
     assert json.loads(output)["regex"] == "^$", output

@@ -18,13 +18,20 @@ from tests.llm.fake_server import Status, openai_error
 
 FAILURES = {
     "401 on the chat call": (Status(401, WRONG_KEY), "auth: Incorrect API key provided"),
-    "429 asking to wait an hour": (Status(429, openai_error("slow down"), {"Retry-After": "3600"}), "rate_limited: slow down"),
+    "429 asking to wait an hour": (
+        Status(429, openai_error("slow down"), {"Retry-After": "3600"}),
+        "rate_limited: slow down",
+    ),
 }
 
 
 async def _learn(*args: str) -> tuple[int, str]:
-    result = await asyncio.to_thread(CliRunner().invoke, main, ["learn", "--target", "ab*", "--learner", "llm", *args])
-    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), result.exception
+    result = await asyncio.to_thread(
+        CliRunner().invoke, main, ["learn", "--target", "ab*", "--learner", "llm", *args]
+    )
+    assert not isinstance(result.exception, Exception) or isinstance(
+        result.exception, SystemExit
+    ), result.exception
     return result.exit_code, result.output
 
 
@@ -41,6 +48,8 @@ async def test_a_server_failing_mid_run_is_its_error_with_exit_2(name: str) -> N
 @synchronous
 async def test_the_server_is_checked_before_a_run_with_a_call_log(tmp_path: Path) -> None:
     async with Unauthorized() as server:
-        code, output = await _learn("--base-url", server.base_url, "--call-log", str(tmp_path / "calls.sqlite3"))
+        code, output = await _learn(
+            "--base-url", server.base_url, "--call-log", str(tmp_path / "calls.sqlite3")
+        )
     assert code == 2 and "auth: Incorrect API key provided" in output, output
     assert server.chat_calls == 0  # refused before any unit: the preflight ran

@@ -36,7 +36,14 @@ def test_the_model_file_is_read_from_the_distribution_without_importing_its_pack
 
 def test_help_needs_neither_the_server_nor_the_model(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-c", "import sys; from cli.main import main; sys.argv = ['cli', 'serve-local', '--help']; main()"],
-        cwd=ROOT, capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        [
+            sys.executable,
+            "-c",
+            "import sys; from cli.main import main; sys.argv = ['cli', 'serve-local', '--help']; main()",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
     )
     assert done.returncode == 0 and "--n-ctx" in done.stdout

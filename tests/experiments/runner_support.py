@@ -32,18 +32,24 @@ def write_regex_list(folder: Path) -> Path:
     """A ``regex_list.json`` with one 2-state target at StarDepth 0 and one at StarDepth 1."""
     cells = [{"Stardepth": depth, "regex_list": [target]} for depth, target in TARGETS.items()]
     path = folder / "regex_list.json"
-    path.write_text(json.dumps({"simplyrx": [{"#States": 2, "regex_list": cells}]}), encoding="utf-8")
+    path.write_text(
+        json.dumps({"simplyrx": [{"#States": 2, "regex_list": cells}]}), encoding="utf-8"
+    )
     return path
 
 
-def plan_data(folder: Path, base_urls: tuple[str, ...], *, seeds: int = 1, setting: str = "single") -> dict[str, Any]:
+def plan_data(
+    folder: Path, base_urls: tuple[str, ...], *, seeds: int = 1, setting: str = "single"
+) -> dict[str, Any]:
     """The experiment as TOML data: the list above, a symbolic arm and an LLM arm of ``setting``
     (Single by default) with 3 epochs."""
     return {
         "name": "tiny",
         "seeds": seeds,
         "concurrency": 1,
-        "datasets": [{"kind": "paper-list", "list": "simplyrx", "path": str(write_regex_list(folder))}],
+        "datasets": [
+            {"kind": "paper-list", "list": "simplyrx", "path": str(write_regex_list(folder))}
+        ],
         "arms": [
             {"name": "symbolic", "learner": "symbolic"},
             {"name": setting, "learner": "llm", "setting": setting, "epochs": 3},
@@ -58,7 +64,11 @@ def toml_text(data: dict[str, Any]) -> str:
     def value(v: Any) -> str:
         return json.dumps(v)  # strings, integers and lists of them read the same in TOML
 
-    lines = [f"{k} = {value(v)}" for k, v in data.items() if not isinstance(v, list) or not v or not isinstance(v[0], dict)]
+    lines = [
+        f"{k} = {value(v)}"
+        for k, v in data.items()
+        if not isinstance(v, list) or not v or not isinstance(v[0], dict)
+    ]
     for key in ("datasets", "arms", "servers"):
         for table in data.get(key, []):
             lines += ["", f"[[{key}]]", *(f"{k} = {value(v)}" for k, v in table.items())]

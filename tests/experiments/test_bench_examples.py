@@ -20,9 +20,16 @@ def test_a_hand_task_is_labeled_as_its_gold_says(task: HandTask) -> None:
     gold = re.compile(task.gold)
     assert all(gold.fullmatch(s) for s in task.positives + task.held_positives)
     assert not any(gold.fullmatch(s) for s in task.negatives + task.held_negatives)
-    given, held = set(task.positives + task.negatives), set(task.held_positives + task.held_negatives)
+    given, held = (
+        set(task.positives + task.negatives),
+        set(task.held_positives + task.held_negatives),
+    )
     assert not given & held and len(given) == len(task.positives) + len(task.negatives)
-    assert 10 <= len(task.positives) <= 30 and 10 <= len(task.negatives) <= 30 and len(task.held_positives) >= 20
+    assert (
+        10 <= len(task.positives) <= 30
+        and 10 <= len(task.negatives) <= 30
+        and len(task.held_positives) >= 20
+    )
     assert all(set(s) <= set(UNIVERSE_TEXT) for s in given | held)
 
 
@@ -31,8 +38,12 @@ def test_the_binary_literals_are_scored_on_strings_drawn_from_the_gold() -> None
     assert [p.name for p in problems] == [t.name for t in (*HAND_TASKS, BINARY)]
     binary = problems[-1]
     assert len(binary.positives) == len(binary.negatives) == 5
-    assert binary.held_positives and all(re.fullmatch(BINARY.gold, s) for s in binary.held_positives)
-    assert binary.held_negatives and not any(re.fullmatch(BINARY.gold, s) for s in binary.held_negatives)
+    assert binary.held_positives and all(
+        re.fullmatch(BINARY.gold, s) for s in binary.held_positives
+    )
+    assert binary.held_negatives and not any(
+        re.fullmatch(BINARY.gold, s) for s in binary.held_negatives
+    )
 
 
 def _answer(learner: str, accuracy: float, lists: bool, avoidable: bool = False) -> Answer:
@@ -56,9 +67,13 @@ def test_the_table_counts_listing_answers_and_who_is_ahead() -> None:
 
 def test_ours_reports_an_answer_that_only_lists_its_positives() -> None:
     gold = parse("abc|xyzzy", "python")
-    problem = Problem("tasks", "two words", 2, gold, ("abc", "xyzzy"), ("ab", "xy", "abcd"), ("abc",), ("x",))
+    problem = Problem(
+        "tasks", "two words", 2, gold, ("abc", "xyzzy"), ("ab", "xy", "abcd"), ("abc",), ("x",)
+    )
     answer = ours(problem)
-    assert answer.lists == (re.fullmatch(answer.text, "abd") is None and re.fullmatch(answer.text, "xyz") is None)
+    assert answer.lists == (
+        re.fullmatch(answer.text, "abd") is None and re.fullmatch(answer.text, "xyz") is None
+    )
 
 
 def test_a_listing_answer_counts_as_avoidable_only_where_a_pattern_of_the_prior_fits() -> None:
@@ -71,6 +86,15 @@ def test_a_listing_answer_counts_as_avoidable_only_where_a_pattern_of_the_prior_
     )  # fmt: skip
     answer = ours(shaped)
     assert not answer.lists and not answer.avoidable
-    words = Problem("tasks", "two words", 2, parse("abc|xyzzy", "python"), ("abc", "xyzzy"), ("ab", "xy", "abcd"), ("abc",), ("x",))
+    words = Problem(
+        "tasks",
+        "two words",
+        2,
+        parse("abc|xyzzy", "python"),
+        ("abc", "xyzzy"),
+        ("ab", "xy", "abcd"),
+        ("abc",),
+        ("x",),
+    )
     answer = ours(words)
     assert answer.lists and not answer.avoidable

@@ -15,11 +15,25 @@ from hypothesis import strategies as st
 
 from cegis.generalization import generalizes
 from cegis.symbolic.passive import learn_regex
-from experiments.bench.prior_patterns import AFFIXES, CUTS, KINDS, _affixes, _skeleton, consistent_pattern
+from experiments.bench.prior_patterns import (
+    AFFIXES,
+    CUTS,
+    KINDS,
+    _affixes,
+    _skeleton,
+    consistent_pattern,
+)
 from regexlang import CharSet
 
 ASCII = CharSet([(0x20, 0x7E)])
-_CLASS = {"digits": "[0-9]", "lower": "[a-z]", "upper": "[A-Z]", "letters": "[A-Za-z]", "word": "[A-Za-z0-9_]", "any": "(?s:.)"}
+_CLASS = {
+    "digits": "[0-9]",
+    "lower": "[a-z]",
+    "upper": "[A-Z]",
+    "letters": "[A-Za-z]",
+    "word": "[A-Za-z0-9_]",
+    "any": "(?s:.)",
+}
 
 
 def test_a_pattern_is_found_where_a_person_reads_one() -> None:
@@ -27,9 +41,14 @@ def test_a_pattern_is_found_where_a_person_reads_one() -> None:
     negatives = ["BTU489RNX", "EM5Bsr", "KT78MTnf", "TZ17", "SNU52Uq"]
     pattern = consistent_pattern(positives, negatives)
     assert pattern is not None
-    assert all(re.fullmatch(pattern, p) for p in positives) and not any(re.fullmatch(pattern, n) for n in negatives)
+    assert all(re.fullmatch(pattern, p) for p in positives) and not any(
+        re.fullmatch(pattern, n) for n in negatives
+    )
     assert re.fullmatch(pattern, "QQ123abc")  # it generalizes
-    assert consistent_pattern(["qFbyB", "qWXaSCr", "qZoLgub"], ["RnBUb", "qFby", "9qbPIa"]) == "q[A-Za-z]{4,6}"
+    assert (
+        consistent_pattern(["qFbyB", "qWXaSCr", "qZoLgub"], ["RnBUb", "qFby", "9qbPIa"])
+        == "q[A-Za-z]{4,6}"
+    )
 
 
 def test_no_pattern_where_every_one_takes_in_a_negative_or_lists_the_positives() -> None:
@@ -53,29 +72,45 @@ def _members(positives: Sequence[str], longest: int) -> list[str]:
         for values in runs:
             chars = set("".join(values))
             low, high = min(map(len, values)), max(map(len, values))
-            counts = [f"{{{a},{b}}}" for a in range(low + 1) for b in range(high, longest + 1)] + [f"{{{a},}}" for a in range(low + 1)]
-            kinds = [_CLASS[name] for name, members in KINDS if not members or chars <= set(members)]
-            options.append([re.escape(values[0])] if len(set(values)) == 1 else [k + c for k in kinds for c in counts])
+            counts = [f"{{{a},{b}}}" for a in range(low + 1) for b in range(high, longest + 1)] + [
+                f"{{{a},}}" for a in range(low + 1)
+            ]
+            kinds = [
+                _CLASS[name] for name, members in KINDS if not members or chars <= set(members)
+            ]
+            options.append(
+                [re.escape(values[0])]
+                if len(set(values)) == 1
+                else [k + c for k in kinds for c in counts]
+            )
         for choice in itertools.product(*options):
             written = iter(choice)
-            body = "".join(next(written) if part == "run" else re.escape(value) for part, value in cuts[0][0])
+            body = "".join(
+                next(written) if part == "run" else re.escape(value) for part, value in cuts[0][0]
+            )
             out.append(re.escape(prefix) + body + re.escape(suffix))
     return out
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
-@given(st.lists(st.text(alphabet="aB1-", min_size=1, max_size=4), min_size=2, max_size=6, unique=True))
+@given(
+    st.lists(st.text(alphabet="aB1-", min_size=1, max_size=4), min_size=2, max_size=6, unique=True)
+)
 def test_the_narrowest_pattern_decides_for_the_whole_family(strings: list[str]) -> None:
     positives, negatives = strings[: (len(strings) + 1) // 2], strings[(len(strings) + 1) // 2 :]
     universe = "".join(map(chr, range(0x20, 0x7F)))
-    probes = ["".join(p) for n in range(6) for p in itertools.product("aB1-_ z", repeat=n)] + [universe]
+    probes = ["".join(p) for n in range(6) for p in itertools.product("aB1-_ z", repeat=n)] + [
+        universe
+    ]
 
     def fits(pattern: str) -> bool:
         compiled = re.compile(pattern)
         new = any(compiled.fullmatch(s) for s in probes if s not in positives)
         return new and not any(compiled.fullmatch(n) for n in negatives)
 
-    assert (consistent_pattern(positives, negatives) is not None) == any(map(fits, _members(positives, 6)))
+    assert (consistent_pattern(positives, negatives) is not None) == any(
+        map(fits, _members(positives, 6))
+    )
 
 
 _PARTS = {"d": "0123456789", "l": "abcdefghijklmnopqrstuvwxyz", "u": "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
@@ -85,7 +120,9 @@ _PARTS = {"d": "0123456789", "l": "abcdefghijklmnopqrstuvwxyz", "u": "ABCDEFGHIJ
 def _task(draw: st.DrawFn) -> tuple[list[str], list[str]]:
     """Six positives of a random class-and-count target (a literal, runs of digits, lower, upper
     or mixed letters, separators) and up to six negatives one edit away from them."""
-    kinds = draw(st.lists(st.sampled_from(["d", "l", "u", "lu", "-", "#", "x7"]), min_size=1, max_size=4))
+    kinds = draw(
+        st.lists(st.sampled_from(["d", "l", "u", "lu", "-", "#", "x7"]), min_size=1, max_size=4)
+    )
     bounds = [draw(st.tuples(st.integers(1, 3), st.integers(0, 3))) for _ in kinds]
     positives: list[str] = []
     for _ in range(6):
@@ -95,7 +132,12 @@ def _task(draw: st.DrawFn) -> tuple[list[str], list[str]]:
                 parts.append(kind)
             else:
                 chars = "".join(_PARTS[k] for k in kind)
-                parts.append("".join(draw(st.sampled_from(chars)) for _ in range(draw(st.integers(low, low + extra)))))
+                parts.append(
+                    "".join(
+                        draw(st.sampled_from(chars))
+                        for _ in range(draw(st.integers(low, low + extra)))
+                    )
+                )
         positives.append("".join(parts))
     positives = list(dict.fromkeys(positives))
     negatives = []
@@ -104,7 +146,11 @@ def _task(draw: st.DrawFn) -> tuple[list[str], list[str]]:
         at = draw(st.integers(0, len(base)))
         edit = draw(st.sampled_from(["insert", "delete", "replace"]))
         char = draw(st.sampled_from("aZ5-#_"))
-        negative = base[:at] + char + base[at:] if edit == "insert" else base[:at] + ("" if edit == "delete" else char) + base[at + 1 :]
+        negative = (
+            base[:at] + char + base[at:]
+            if edit == "insert"
+            else base[:at] + ("" if edit == "delete" else char) + base[at + 1 :]
+        )
         if negative and negative not in positives:
             negatives.append(negative)
     return positives, list(dict.fromkeys(negatives))
@@ -113,9 +159,14 @@ def _task(draw: st.DrawFn) -> tuple[list[str], list[str]]:
 @pytest.mark.slow  # thirty learner calls, two seconds each
 @settings(max_examples=30, deadline=None, derandomize=True)
 @given(_task())
-def test_the_learner_lists_its_positives_only_where_no_pattern_of_the_prior_is_consistent(task: tuple[list[str], list[str]]) -> None:
+def test_the_learner_lists_its_positives_only_where_no_pattern_of_the_prior_is_consistent(
+    task: tuple[list[str], list[str]],
+) -> None:
     positives, negatives = task
     learned = learn_regex(positives, negatives, anchored="fullmatch", universe=ASCII)
     assert learned.consistent
     if consistent_pattern(positives, negatives) is not None:
-        assert generalizes(learned.tree, positives, ASCII), (learned.regex, consistent_pattern(positives, negatives))
+        assert generalizes(learned.tree, positives, ASCII), (
+            learned.regex,
+            consistent_pattern(positives, negatives),
+        )

@@ -17,9 +17,13 @@ def _stderr(command: Any, args: list[str]) -> str:
     return result.stderr
 
 
-def test_bench_examples_counts_its_problems_as_they_are_solved(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bench_examples_counts_its_problems_as_they_are_solved(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     practical = examples.practical_problems
-    monkeypatch.setattr(examples, "practical_problems", lambda size, seed=0: practical(size, seed)[:3])  # workers fork
+    monkeypatch.setattr(
+        examples, "practical_problems", lambda size, seed=0: practical(size, seed)[:3]
+    )  # workers fork
     said = _stderr(examples.main, ["--sizes", "20", "--limit", "0", "--no-tasks", "--workers", "1"])
     assert "problems 0/3 · succeeded 0 · elapsed" in said
     assert "problems 3/3 · succeeded " in said.splitlines()[-1]
@@ -28,6 +32,19 @@ def test_bench_examples_counts_its_problems_as_they_are_solved(monkeypatch: pyte
 def test_bench_learners_counts_its_runs_as_they_end(monkeypatch: pytest.MonkeyPatch) -> None:
     every = learners.jobs
     monkeypatch.setattr(learners, "jobs", lambda *args: every(*args)[:2])
-    said = _stderr(learners.main, ["--datasets", "simple", "--seeds", "1", "--protocols", "paper", "--quick", "--workers", "1"])
+    said = _stderr(
+        learners.main,
+        [
+            "--datasets",
+            "simple",
+            "--seeds",
+            "1",
+            "--protocols",
+            "paper",
+            "--quick",
+            "--workers",
+            "1",
+        ],
+    )
     assert "runs 0/2 · succeeded 0 · elapsed" in said
     assert "runs 2/2 · succeeded " in said.splitlines()[-1]

@@ -12,7 +12,15 @@ from regexlang.charset import SIMPLE_ALPHABET
 
 CELLS = [(3, 1), (2, 0), (3, 1), (5, 2), (2, 0), (3, 0)]
 TASKS = [
-    Task(f"t{i}", "simple", "a", SIMPLE_ALPHABET, Metrics(*cell), "hand", listed=Metrics(cell[0] + 1, cell[1]))
+    Task(
+        f"t{i}",
+        "simple",
+        "a",
+        SIMPLE_ALPHABET,
+        Metrics(*cell),
+        "hand",
+        listed=Metrics(cell[0] + 1, cell[1]),
+    )
     for i, cell in enumerate(CELLS)
 ]
 
@@ -32,7 +40,9 @@ def test_bucket_groups_in_cell_order_and_keeps_task_order() -> None:
     assert [t.id for t in cells[Metrics(3, 1)]] == ["t0", "t2"]
     assert sum(map(len, cells.values())) == len(TASKS)
     listed = bucket(TASKS, by="listed")
-    assert {cell: len(group) for cell, group in listed.items()} == {Metrics(s + 1, d): n for (s, d), n in Counter(CELLS).items()}
+    assert {cell: len(group) for cell, group in listed.items()} == {
+        Metrics(s + 1, d): n for (s, d), n in Counter(CELLS).items()
+    }
 
 
 def test_summary_table_counts_every_cell_and_total() -> None:

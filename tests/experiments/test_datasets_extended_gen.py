@@ -26,8 +26,13 @@ def test_the_default_grid_is_filled_once_per_language_and_drawn_the_same_each_ti
     cells = Counter((t.metrics.states, t.metrics.star_depth) for t in TASKS)
     assert cells == {(states, depth): 3 for states in range(3, 10) for depth in range(3)}
     sigma = universe("extended")
-    languages = {(d.transitions.tobytes(), d.accepting.tobytes()) for d in (compile_regex(t.regex(), sigma) for t in TASKS)}
-    assert len(languages) == len(TASKS) and all(t.dialect == "extended" and t.alphabet == sigma for t in TASKS)
+    languages = {
+        (d.transitions.tobytes(), d.accepting.tobytes())
+        for d in (compile_regex(t.regex(), sigma) for t in TASKS)
+    }
+    assert len(languages) == len(TASKS) and all(
+        t.dialect == "extended" and t.alphabet == sigma for t in TASKS
+    )
 
 
 @pytest.mark.parametrize("task", TASKS[::4], ids=lambda t: t.target)
@@ -38,7 +43,9 @@ def test_a_target_means_what_python_reads_in_its_text(task: Task) -> None:
     strings += ["".join(rng.choice(chars) for _ in range(rng.randint(4, 12))) for _ in range(300)]
     dfa = compile_regex(task.regex(), task.alphabet)
     python = re.compile(task.target)
-    assert [bool(x) for x in accepts_many(dfa, strings)] == [python.fullmatch(s) is not None for s in strings]
+    assert [bool(x) for x in accepts_many(dfa, strings)] == [
+        python.fullmatch(s) is not None for s in strings
+    ]
 
 
 def test_excluded_texts_are_not_drawn_and_an_impossible_grid_says_which_cells_are_short() -> None:

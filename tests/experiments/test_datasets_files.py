@@ -33,13 +33,17 @@ def _write_json(path: Path, document: object) -> Path:
 def _folder(tmp_path: Path, pairs: list[tuple[str, str]]) -> Path:
     folder = tmp_path / "nl-rx-mini"
     folder.mkdir()
-    (folder / "src.txt").write_text("\n".join(d for d, _ in pairs))  # no trailing newline, as the data
+    (folder / "src.txt").write_text(
+        "\n".join(d for d, _ in pairs)
+    )  # no trailing newline, as the data
     (folder / "targ.txt").write_text("\n".join(r for _, r in pairs))
     return folder
 
 
 def test_a_small_list_loads_with_its_cells(tmp_path: Path) -> None:
-    path = _write_json(tmp_path / "regex_list.json", {"simplyrx": [{"#States": 3, "regex_list": [SIMPLE_CELL]}]})
+    path = _write_json(
+        tmp_path / "regex_list.json", {"simplyrx": [{"#States": 3, "regex_list": [SIMPLE_CELL]}]}
+    )
     tasks = load_paper_list("simplyrx", path)
     assert [(t.id, t.target, t.metrics, t.listed) for t in tasks] == [
         ("simplyrx-s3-d1-0", "(a b)*", Metrics(2, 1), Metrics(3, 1)),
@@ -65,13 +69,19 @@ def test_a_small_list_loads_with_its_cells(tmp_path: Path) -> None:
          "simplyrx[0].regex_list[0].regex_list[0]", "expected a JSON str"),
     ],
 )  # fmt: skip
-def test_malformed_lists_name_the_place(tmp_path: Path, content: str, where: str, problem: str) -> None:
+def test_malformed_lists_name_the_place(
+    tmp_path: Path, content: str, where: str, problem: str
+) -> None:
     path = tmp_path / "regex_list.json"
     path.write_text(content)
     with pytest.raises(MalformedDataset) as raised:
         load_paper_list("simplyrx", path)
     assert (raised.value.path, raised.value.where) == (path, where)
-    assert problem in raised.value.problem and str(path) in str(raised.value) and "Lhtie/CEGML" in str(raised.value)
+    assert (
+        problem in raised.value.problem
+        and str(path) in str(raised.value)
+        and "Lhtie/CEGML" in str(raised.value)
+    )
 
 
 def test_missing_files_say_where_to_get_them(tmp_path: Path) -> None:
@@ -85,7 +95,9 @@ def test_missing_files_say_where_to_get_them(tmp_path: Path) -> None:
         assert raised.value.path == tmp_path / name and "Lhtie/CEGML" in str(raised.value)
     with pytest.raises(DatasetNotFound) as missing:
         python_targets(tmp_path / "nl-rx-turk")
-    assert missing.value.path == tmp_path / "nl-rx-turk" / "src.txt" and "deep-regex" in str(missing.value)
+    assert missing.value.path == tmp_path / "nl-rx-turk" / "src.txt" and "deep-regex" in str(
+        missing.value
+    )
     with pytest.raises(ValueError, match="unknown list"):
         load_paper_list("kb13", tmp_path / "regex_list.json")  # type: ignore[arg-type]
 
@@ -97,7 +109,12 @@ def test_a_small_kb13_extended_file_loads(tmp_path: Path) -> None:
     path = tmp_path / "KB13_extrx.txt"
     path.write_text(KB13_GOOD)
     [task] = load_kb13_extrx(path)
-    assert (task.id, task.target, task.metrics, task.listed) == ("kb13-extrx-line5", "[0-9][A-Za-z0-9#]*", Metrics(2, 1), Metrics(2, 1))
+    assert (task.id, task.target, task.metrics, task.listed) == (
+        "kb13-extrx-line5",
+        "[0-9][A-Za-z0-9#]*",
+        Metrics(2, 1),
+        Metrics(2, 1),
+    )
 
 
 @pytest.mark.parametrize(
@@ -110,7 +127,9 @@ def test_a_small_kb13_extended_file_loads(tmp_path: Path) -> None:
         ("Detailed regex list:\n\n", "Detailed regex list:"),
     ],
 )
-def test_malformed_kb13_extended_files_name_the_line(tmp_path: Path, content: str, where: str) -> None:
+def test_malformed_kb13_extended_files_name_the_line(
+    tmp_path: Path, content: str, where: str
+) -> None:
     path = tmp_path / "KB13_extrx.txt"
     path.write_text(content)
     with pytest.raises(MalformedDataset) as raised:
@@ -139,7 +158,12 @@ def test_python_targets_drop_what_a_teacher_cannot_use(tmp_path: Path) -> None:
         ("nl-rx-mini-line4", "two as", "a{2}"),
         ("nl-rx-mini-line6", "a or b, then c", "(a|b)c"),
     ]
-    assert dict(targets.dropped) == {"empty language": 1, "universal language": 1, "& or ~": 2, "repeated pair": 1}
+    assert dict(targets.dropped) == {
+        "empty language": 1,
+        "universal language": 1,
+        "& or ~": 2,
+        "repeated pair": 1,
+    }
     too_small = python_targets(tmp_path / "nl-rx-mini", state_limit=3)
     assert too_small.tasks == () and dict(too_small.dropped)["state limit"] == 2
 
@@ -191,7 +215,9 @@ def test_malformed_deepregex_folders(tmp_path: Path) -> None:
         python_targets(folder)
 
 
-def test_a_dataset_file_that_is_no_regular_file_or_too_large_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_dataset_file_that_is_no_regular_file_or_too_large_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from experiments.datasets import files
 
     with pytest.raises(MalformedDataset, match="not a regular file"):

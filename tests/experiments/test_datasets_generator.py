@@ -77,7 +77,9 @@ def test_state_count_and_language_by_pyformlang_are_the_claimed_ones() -> None:
         minimal = pyformlang.Regex(task.target).to_epsilon_nfa().minimize()
         assert len(minimal.states) == task.metrics.states, task
         dfa = compile_regex(task.regex(), task.alphabet)
-        assert [dfa.accepts(s) for s in strings] == [minimal.accepts(list(s)) for s in strings], task
+        assert [dfa.accepts(s) for s in strings] == [minimal.accepts(list(s)) for s in strings], (
+            task
+        )
 
 
 def test_languages_agree_with_re_on_every_short_string() -> None:
@@ -110,13 +112,19 @@ def test_no_language_appears_twice() -> None:
 def test_alphabet_is_the_targets_letters_or_the_one_given() -> None:
     for task in DEFAULT:
         assert task.alphabet == CharSet.of(set(task.target) & set("abc"))
-    fixed = generate_simple(SimpleGrid(states=(3, 4), depths=(0, 1), per_cell=2, alphabet=SIMPLE_ALPHABET))
+    fixed = generate_simple(
+        SimpleGrid(states=(3, 4), depths=(0, 1), per_cell=2, alphabet=SIMPLE_ALPHABET)
+    )
     assert {task.alphabet for task in fixed} == {SIMPLE_ALPHABET}
-    assert [t.target for t in fixed] == [t.target for t in generate_simple(SimpleGrid(states=(3, 4), depths=(0, 1), per_cell=2))]
+    assert [t.target for t in fixed] == [
+        t.target for t in generate_simple(SimpleGrid(states=(3, 4), depths=(0, 1), per_cell=2))
+    ]
 
 
 def test_other_letters_and_larger_cells() -> None:
-    tasks = generate_simple(SimpleGrid(states=(2, 12), depths=(1, 2), per_cell=2, letters="xy", seed=3))
+    tasks = generate_simple(
+        SimpleGrid(states=(2, 12), depths=(1, 2), per_cell=2, letters="xy", seed=3)
+    )
     assert Counter((t.metrics.states, t.metrics.star_depth) for t in tasks) == {
         (s, d): 2 for s in range(2, 13) for d in (1, 2)
     }

@@ -17,4 +17,6 @@ def test_empty_universal_and_repeated_targets_are_dropped(tmp_path: Path) -> Non
     (tmp_path / "targ.txt").write_text("\n".join(lines), encoding="utf-8")
     tasks = load_nl_rx_extended(tmp_path, size=None)
     assert [t.target for t in tasks] == ["[A-Za-z0-9#]*dog[A-Za-z0-9#]*", "~(dog)", "dog"]
-    assert len(load_nl_rx_extended(tmp_path, size=2)) == 2 and all(t.dialect == "extended" for t in tasks)
+    assert len(load_nl_rx_extended(tmp_path, size=2)) == 2 and all(
+        t.dialect == "extended" for t in tasks
+    )

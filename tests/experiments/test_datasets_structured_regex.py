@@ -58,6 +58,8 @@ def test_bad_files_are_named_errors(tmp_path: Path) -> None:
     with pytest.raises(DatasetNotFound):
         load_structured_regex(tmp_path, "dev")
     (tmp_path / "raw").mkdir()
-    (tmp_path / "raw" / "dev.tsv").write_text("problem_id\tdescription\tregex\tpos_examples\tneg_examples\nid\td\tfoo(<x>)\tx\ty\n")
+    (tmp_path / "raw" / "dev.tsv").write_text(
+        "problem_id\tdescription\tregex\tpos_examples\tneg_examples\nid\td\tfoo(<x>)\tx\ty\n"
+    )
     with pytest.raises(MalformedDataset, match="row 2"):
         load_structured_regex(tmp_path, "dev")

@@ -34,7 +34,9 @@ async def test_the_report_counts_tokens_latency_cost_cuts_and_the_guard(tmp_path
     rules = (Rule("TRAINING DATA", (Reply.answer("a b*"),)),)
     async with ScriptedServer(rules, vllm=True, max_model_len=33_000) as server:
         data["servers"] = [{"base_url": server.base_url, "concurrency": 1}]
-        await run_experiment(plan_from_data(data), tmp_path / "run", progress=Progress(6, out=io.StringIO()))
+        await run_experiment(
+            plan_from_data(data), tmp_path / "run", progress=Progress(6, out=io.StringIO())
+        )
         calls = server.chat_calls
     report = write_report(tmp_path / "run").read_text(encoding="utf-8")
     single = _row(report, "single", "## LLM tokens, latency and cost")
@@ -42,20 +44,34 @@ async def test_the_report_counts_tokens_latency_cost_cuts_and_the_guard(tmp_path
     assert single[:6] == ["single", "4", "400", "unknown", "80", "unknown"]
     assert single[-1] == f"{(400 * 1.0 + 80 * 10.0) / 1e6:,.2f}"
     budget = _row(report, "single", "## Context overflows and output-budget cuts")
-    assert budget == ["single", "fail", "0", "4", "0"]  # every 32,768-token budget was cut to fit 33,000
+    assert budget == [
+        "single",
+        "fail",
+        "0",
+        "4",
+        "0",
+    ]  # every 32,768-token budget was cut to fit 33,000
     guard = _row(report, "guarded", "## Guarded learner (SEVerA)")
     assert guard[0] == "guarded" and guard[4] == "until one conforms (K = 5)" and guard[5] == "—"
-    assert int(guard[2]) == 2 and int(guard[3]) >= 2 and calls >= 4  # identical first draws come from the call log
+    assert (
+        int(guard[2]) == 2 and int(guard[3]) >= 2 and calls >= 4
+    )  # identical first draws come from the call log
 
 
 def test_percentile_is_nearest_rank() -> None:
     assert percentile([], 50) is None
-    assert percentile([3.0, 1.0, 2.0, 4.0], 50) == 2.0 and percentile(list(map(float, range(1, 101))), 95) == 95.0
+    assert (
+        percentile([3.0, 1.0, 2.0, 4.0], 50) == 2.0
+        and percentile(list(map(float, range(1, 101))), 95) == 95.0
+    )
 
 
 def test_a_price_must_be_known_fields_with_non_negative_numbers(tmp_path: Path) -> None:
     data = plan_data(tmp_path, ())
-    assert plan_from_data(data | {"price": {"prompt": 0.1, "completion": 0.5}}).price == {"prompt": 0.1, "completion": 0.5}
+    assert plan_from_data(data | {"price": {"prompt": 0.1, "completion": 0.5}}).price == {
+        "prompt": 0.1,
+        "completion": 0.5,
+    }
     with pytest.raises(PlanError, match="unknown field"):
         plan_from_data(data | {"price": {"input": 1.0}})
     with pytest.raises(PlanError, match=">= 0"):
@@ -69,6 +85,12 @@ def test_every_gpt_oss_plan_pins_the_reasoning_effort_of_its_llm_arms() -> None:
             continue
         plan = tomllib.loads(text)
         for arm in plan["arms"]:
-            if arm["learner"] == "llm" and arm.get("model", "openai/gpt-oss-120b").startswith("openai/gpt-oss"):
-                assert "reasoning_effort" in arm, f"{path.name}: arm {arm['name']} leaves reasoning_effort to the server"
-        assert "reasoning effort" in text.lower(), f"{path.name} does not say where its reasoning effort comes from"
+            if arm["learner"] == "llm" and arm.get("model", "openai/gpt-oss-120b").startswith(
+                "openai/gpt-oss"
+            ):
+                assert "reasoning_effort" in arm, (
+                    f"{path.name}: arm {arm['name']} leaves reasoning_effort to the server"
+                )
+        assert "reasoning effort" in text.lower(), (
+            f"{path.name} does not say where its reasoning effort comes from"
+        )

@@ -20,7 +20,10 @@ GOOD: dict[str, Any] = {
 
 
 def _with(where: str, **fields: Any) -> dict[str, Any]:
-    data = {key: [dict(t) for t in value] if isinstance(value, list) and key != "seeds" else value for key, value in GOOD.items()}
+    data = {
+        key: [dict(t) for t in value] if isinstance(value, list) and key != "seeds" else value
+        for key, value in GOOD.items()
+    }
     if where == "top":
         data.update(fields)
     else:
@@ -55,7 +58,9 @@ def _with(where: str, **fields: Any) -> dict[str, Any]:
         ("arms", {"model": "gpt"}, "model"),
     ],
 )
-def test_a_bad_field_is_a_plan_error_naming_it(where: str, fields: dict[str, Any], named: str) -> None:
+def test_a_bad_field_is_a_plan_error_naming_it(
+    where: str, fields: dict[str, Any], named: str
+) -> None:
     with pytest.raises(PlanError, match=named.replace("[", r"\[").replace("]", r"\]")):
         plan_from_data(_with(where, **fields))
 
@@ -65,7 +70,9 @@ def test_an_llm_arm_needs_a_known_setting_and_a_known_reasoning_effort() -> None
     with pytest.raises(PlanError, match="setting"):
         plan_from_data({**GOOD, "arms": [llm]})
     with pytest.raises(PlanError, match="reasoning_effort"):
-        plan_from_data({**GOOD, "arms": [{**llm, "setting": "single", "reasoning_effort": "enormous"}]})
+        plan_from_data(
+            {**GOOD, "arms": [{**llm, "setting": "single", "reasoning_effort": "enormous"}]}
+        )
 
 
 def test_two_arms_with_one_name_are_refused() -> None:
@@ -78,7 +85,9 @@ def test_load_plan_names_the_file_and_rejects_bad_toml(tmp_path: Path) -> None:
     path.write_text('name = "x"\n[[arms]\n', encoding="utf-8")
     with pytest.raises(PlanError, match="broken.toml is not valid TOML"):
         load_plan(path)
-    path.write_text('[[datasets]]\nkind = "generated"\n[[arms]]\nlearner = "nobody"\n', encoding="utf-8")
+    path.write_text(
+        '[[datasets]]\nkind = "generated"\n[[arms]]\nlearner = "nobody"\n', encoding="utf-8"
+    )
     with pytest.raises(PlanError, match=r"broken.toml: \[\[arms\]\] #1: unknown learner 'nobody'"):
         load_plan(path)
     with pytest.raises(PlanError, match="cannot read"):
@@ -91,18 +100,39 @@ def test_arms_become_loop_configs_and_settings() -> None:
             **GOOD,
             "teacher_profile": "cegml",
             "arms": [
-                {"name": "plain", "learner": "symbolic", "clustered": False, "batch": 7, "epochs": 3},
+                {
+                    "name": "plain",
+                    "learner": "symbolic",
+                    "clustered": False,
+                    "batch": 7,
+                    "epochs": 3,
+                },
                 {"name": "short", "learner": "lstar", "protocol": "one-shortest"},
-                {"name": "gpt", "learner": "llm", "setting": "agentic", "model": "m", "reasoning_effort": "high"},
+                {
+                    "name": "gpt",
+                    "learner": "llm",
+                    "setting": "agentic",
+                    "model": "m",
+                    "reasoning_effort": "high",
+                },
             ],
         }
     )
     plain, short, gpt = plan.arms
     config = loop_config(plan, plain, seed=4)
-    assert (config.teacher.clustered, config.teacher.batch, config.budgets.epochs, config.seed) == (False, 7, 3, 4)
+    assert (config.teacher.clustered, config.teacher.batch, config.budgets.epochs, config.seed) == (
+        False,
+        7,
+        3,
+        4,
+    )
     assert config.teacher.profile == "cegml"
     shortest = loop_config(plan, short, 0)
-    assert (shortest.teacher.mode, shortest.teacher.batch, shortest.budgets.epochs) == ("shortest", 1, 100)
+    assert (shortest.teacher.mode, shortest.teacher.batch, shortest.budgets.epochs) == (
+        "shortest",
+        1,
+        100,
+    )
     assert arm_setting(plain) is None
     setting = arm_setting(gpt)
     assert setting is not None and setting.sampling.reasoning_effort == "high"
@@ -116,7 +146,10 @@ def test_a_seed_count_means_seeds_from_zero() -> None:
 
 def test_an_arm_names_a_users_learner_by_module_and_factory() -> None:
     plan = plan_from_data({**GOOD, "arms": [{"learner": "cegis.symbolic.union:UnionLearner"}]})
-    assert plan.arms[0].learner == "cegis.symbolic.union:UnionLearner" and plan.arms[0].name == "UnionLearner"
+    assert (
+        plan.arms[0].learner == "cegis.symbolic.union:UnionLearner"
+        and plan.arms[0].name == "UnionLearner"
+    )
     with pytest.raises(PlanError, match="cannot load learner 'cegis.symbolic.union:Nothing'"):
         plan_from_data({**GOOD, "arms": [{"learner": "cegis.symbolic.union:Nothing"}]})
 
@@ -136,14 +169,24 @@ def test_an_arm_names_a_users_learner_by_module_and_factory() -> None:
         ("datasets", {"name": "d/../../e"}, "name"),
     ],
 )
-def test_names_that_are_not_one_safe_path_component_are_refused(where: str, fields: dict[str, Any], named: str) -> None:
+def test_names_that_are_not_one_safe_path_component_are_refused(
+    where: str, fields: dict[str, Any], named: str
+) -> None:
     with pytest.raises(PlanError, match=f"{named} must be 1 to 100 letters"):
         plan_from_data(_with(where, **fields))
 
 
 def test_names_equal_after_normalisation_are_refused() -> None:
     with pytest.raises(PlanError, match="share a name"):
-        plan_from_data({**GOOD, "arms": [{"name": "Fast", "learner": "symbolic"}, {"name": "fast", "learner": "lstar"}]})
+        plan_from_data(
+            {
+                **GOOD,
+                "arms": [
+                    {"name": "Fast", "learner": "symbolic"},
+                    {"name": "fast", "learner": "lstar"},
+                ],
+            }
+        )
 
 
 @pytest.mark.parametrize(
@@ -172,16 +215,30 @@ def test_names_equal_after_normalisation_are_refused() -> None:
         ("top", {"servers": [{"base_url": "http://x/v1", "model": 7}]}, "model"),
     ],
 )
-def test_every_value_is_type_and_range_checked(where: str, fields: dict[str, Any], named: str) -> None:
+def test_every_value_is_type_and_range_checked(
+    where: str, fields: dict[str, Any], named: str
+) -> None:
     with pytest.raises(PlanError, match=named):
         plan_from_data(_with(where, **fields))
 
 
 def test_server_timeouts_come_from_the_plan_with_bounded_defaults() -> None:
-    plan = plan_from_data({**GOOD, "servers": [{"base_url": "http://x/v1/", "read_timeout": 30}, {"base_url": "http://y/v1"}]})
+    plan = plan_from_data(
+        {
+            **GOOD,
+            "servers": [
+                {"base_url": "http://x/v1/", "read_timeout": 30},
+                {"base_url": "http://y/v1"},
+            ],
+        }
+    )
     tuned, default = plan.servers
     assert tuned.base_url == "http://x/v1" and tuned.read_timeout == 30.0
-    assert (default.connect_timeout, default.read_timeout, default.call_timeout) == (10.0, 600.0, 1200.0)
+    assert (default.connect_timeout, default.read_timeout, default.call_timeout) == (
+        10.0,
+        600.0,
+        1200.0,
+    )
 
 
 def test_an_experiment_file_that_is_not_a_regular_file_is_refused(tmp_path: Path) -> None:
@@ -194,10 +251,15 @@ def test_an_arm_runs_on_the_datasets_it_names_only() -> None:
 
     generated: dict[str, Any] = {"kind": "generated", "name": "simple", "per_cell": 1}
     other = {**generated, "name": "other", "seed": 1}
-    arms: list[dict[str, Any]] = [{"learner": "symbolic"}, {"name": "only-other", "learner": "lstar", "datasets": ["other"]}]
+    arms: list[dict[str, Any]] = [
+        {"learner": "symbolic"},
+        {"name": "only-other", "learner": "lstar", "datasets": ["other"]},
+    ]
     plan = plan_from_data({**GOOD, "datasets": [generated, other], "arms": arms})
     ran = {(unit.arm.name, unit.dataset) for unit in units(plan)}
     assert ran == {("symbolic", "simple"), ("symbolic", "other"), ("only-other", "other")}
     for bad in (["nowhere"], [], "other"):
         with pytest.raises(PlanError, match="datasets"):
-            plan_from_data({**GOOD, "datasets": [generated, other], "arms": [{**arms[1], "datasets": bad}]})
+            plan_from_data(
+                {**GOOD, "datasets": [generated, other], "arms": [{**arms[1], "datasets": bad}]}
+            )

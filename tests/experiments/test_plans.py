@@ -34,8 +34,17 @@ def _units(plan: Plan) -> list[Unit]:
 def test_there_is_a_file_for_every_table() -> None:
     names = {p.stem for p in PAPER_PLANS}
     assert {
-        "table1-simple", "table1-extended", "table2-models", "table3-clustered", "table4-ablation-simple",
-        "table6-prompts", "table7-ablation-extended", "multi-candidate", "acegis-feedback", "acegis-full", "acegis-exact",
+        "table1-simple",
+        "table1-extended",
+        "table2-models",
+        "table3-clustered",
+        "table4-ablation-simple",
+        "table6-prompts",
+        "table7-ablation-extended",
+        "multi-candidate",
+        "acegis-feedback",
+        "acegis-full",
+        "acegis-exact",
     } <= names
 
 
@@ -51,7 +60,9 @@ def test_a_paper_plan_loads_with_header_baselines_and_the_papers_teacher(path: P
     learners = Counter(arm.learner for arm in plan.arms)
     assert learners["symbolic"] == 1 and learners["lstar"] == 1
     assert any(arm.setting in ("guarded", "guarded-plain") for arm in plan.arms)
-    switched = tomllib.loads(text.replace('teacher_profile = "cegml"', 'teacher_profile = "improved"'))
+    switched = tomllib.loads(
+        text.replace('teacher_profile = "cegml"', 'teacher_profile = "improved"')
+    )
     improved = plan_from_data(switched, default_name=path.stem)
     assert attrs.evolve(improved, teacher_profile="cegml") == plan
 
@@ -67,7 +78,11 @@ def test_a_paper_plan_enumerates_its_units(path: Path, shared_data: Path) -> Non
 
 def test_table1_has_the_papers_cells(shared_data: Path) -> None:
     plan = load_plan(PLANS / "table1-simple.toml")
-    depths = Counter(u.task.listed.star_depth for u in _units(plan) if u.arm.name == "agentic" and u.seed == 0 and u.task.listed)
+    depths = Counter(
+        u.task.listed.star_depth
+        for u in _units(plan)
+        if u.arm.name == "agentic" and u.seed == 0 and u.task.listed
+    )
     assert depths == {0: 21, 1: 21, 2: 21, 3: 21, 4: 21}
     multi = load_plan(PLANS / "multi-candidate.toml")
     assert {u.task.listed.star_depth for u in _units(multi) if u.task.listed} == {1, 2, 3}
@@ -86,12 +101,28 @@ def test_the_built_in_plan_needs_no_model() -> None:
     assert not plan.needs_model and plan.datasets
 
 
-def test_the_local_smoke_plan_runs_every_llm_setting_family_on_small_budgets(shared_data: Path) -> None:
+def test_the_local_smoke_plan_runs_every_llm_setting_family_on_small_budgets(
+    shared_data: Path,
+) -> None:
     plan = load_plan(PLANS / "local-smoke.toml")
     settings = {arm.setting for arm in plan.arms}
-    assert {"standard", "single", "agentic", "multi", "prompt-output", "acegis-diagnostic", "acegis-exact", "guarded"} <= settings
+    assert {
+        "standard",
+        "single",
+        "agentic",
+        "multi",
+        "prompt-output",
+        "acegis-diagnostic",
+        "acegis-exact",
+        "guarded",
+    } <= settings
     found = _units(plan)
     assert {u.arm.name for u in found} == {arm.name for arm in plan.arms}
-    assert all(u.task.description for u in found if u.arm.setting and u.arm.setting.startswith("acegis"))
-    assert all(arm.max_completion_tokens is not None and arm.max_completion_tokens <= 160 for arm in plan.arms)
+    assert all(
+        u.task.description for u in found if u.arm.setting and u.arm.setting.startswith("acegis")
+    )
+    assert all(
+        arm.max_completion_tokens is not None and arm.max_completion_tokens <= 160
+        for arm in plan.arms
+    )
     assert len(found) <= 16

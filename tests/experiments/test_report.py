@@ -34,7 +34,9 @@ def _draw(rng: np.random.Generator, arm: str, task: int) -> dict[str, Any]:
     epochs = []
     for number in range(1, int(rng.integers(1, 5)) + 1):
         initial = int(rng.integers(3, 9)) if number == 1 else 0
-        queries = int(rng.integers(0, 60)) if arm == "alpha" else 0  # alpha asks membership queries, as L* does
+        queries = (
+            int(rng.integers(0, 60)) if arm == "alpha" else 0
+        )  # alpha asks membership queries, as L* does
         epochs.append(
             {"initial": initial, "added": int(rng.integers(1, 40)), "accuracy": float(rng.random()), "diff": float(rng.random()),
              "queries": queries}
@@ -42,7 +44,9 @@ def _draw(rng: np.random.Generator, arm: str, task: int) -> dict[str, Any]:
     return {
         "epochs": epochs,
         "success": bool(rng.random() < 0.6),
-        "tokens": (int(rng.integers(0, 5000)), int(rng.integers(0, 900))) if arm != "alpha" else (0, 0),
+        "tokens": (int(rng.integers(0, 5000)), int(rng.integers(0, 900)))
+        if arm != "alpha"
+        else (0, 0),
         "finished": not (arm == "gamma" and task == len(CELLS) - 1),
         "tally": _tally(rng),
     }
@@ -75,7 +79,9 @@ def _write(run_dir: Path, facts: dict[tuple[str, int], dict[str, Any]]) -> None:
             initial = [_example(shown + i) for i in range(epoch["initial"])]
             added = [_example(shown + epoch["initial"] + i) for i in range(epoch["added"])]
             shown += epoch["initial"] + epoch["added"]
-            memo = {"tally": dict(zip(("proposals", "draws", "conforming", "fallbacks"), fact["tally"]))}
+            memo = {
+                "tally": dict(zip(("proposals", "draws", "conforming", "fallbacks"), fact["tally"]))
+            }
             asked = sum(e["queries"] for e in fact["epochs"][:number])
             lines.append(
                 {"type": "epoch", "run": "r", "epoch": number, "hypothesis": "a", "failure": None, "initial": initial,
@@ -94,8 +100,13 @@ def _write(run_dir: Path, facts: dict[tuple[str, int], dict[str, Any]]) -> None:
         path = run_dir / records
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    (run_dir / "units.jsonl").write_text("".join(json.dumps(m) + "\n" for m in manifest), encoding="utf-8")
-    (run_dir / "plan.json").write_text(json.dumps({"name": "hand-made", "seeds": [0], "teacher_profile": "cegml"}), encoding="utf-8")
+    (run_dir / "units.jsonl").write_text(
+        "".join(json.dumps(m) + "\n" for m in manifest), encoding="utf-8"
+    )
+    (run_dir / "plan.json").write_text(
+        json.dumps({"name": "hand-made", "seeds": [0], "teacher_profile": "cegml"}),
+        encoding="utf-8",
+    )
 
 
 def _rate(facts: list[dict[str, Any]]) -> str:
@@ -121,7 +132,9 @@ def _at_budget(fact: dict[str, Any], budget: int) -> tuple[float, float] | None:
     return best
 
 
-def test_sample_efficiency_runs_to_the_largest_run_so_its_last_point_holds_every_finished_run(tmp_path: Path) -> None:
+def test_sample_efficiency_runs_to_the_largest_run_so_its_last_point_holds_every_finished_run(
+    tmp_path: Path,
+) -> None:
     rng = np.random.default_rng(3)
     facts = {("alpha", task): _draw(rng, "alpha", task) for task in range(len(CELLS))}
     long = facts[("alpha", 0)]  # a run that needs more labeled examples than the last fixed budget
@@ -129,11 +142,16 @@ def test_sample_efficiency_runs_to_the_largest_run_so_its_last_point_holds_every
     long["epochs"][-1]["queries"] = 5000
     _write(tmp_path, facts)
     report = write_report(tmp_path).read_text(encoding="utf-8")
-    most = max(sum(e["initial"] + e["added"] + e["queries"] for e in f["epochs"]) for f in facts.values())
+    most = max(
+        sum(e["initial"] + e["added"] + e["queries"] for e in f["epochs"]) for f in facts.values()
+    )
     assert most > BUDGETS[-1]
     assert f"| arm | SD | {' | '.join(f'≤{b}' for b in (*BUDGETS, most))} |" in report
     accuracy = next(line for line in report.splitlines() if line.startswith("| alpha | all |"))
-    assert accuracy.split(" | ")[-1] == f"{statistics.fmean(_at_budget(f, most)[0] for f in facts.values()):.3f} (n={len(facts)}) |"  # type: ignore[index]
+    assert (
+        accuracy.split(" | ")[-1]
+        == f"{statistics.fmean(_at_budget(f, most)[0] for f in facts.values()):.3f} (n={len(facts)}) |"  # type: ignore[index]
+    )
 
 
 def test_every_table_matches_numbers_recomputed_from_the_drawn_facts(tmp_path: Path) -> None:
@@ -160,38 +178,65 @@ def test_every_table_matches_numbers_recomputed_from_the_drawn_facts(tmp_path: P
                 if not mine:
                     cells.append("no targets")
                 elif not done:
-                    cells.append(f"— ({pending})")  # gamma's last task: a target, but no finished run
+                    cells.append(
+                        f"— ({pending})"
+                    )  # gamma's last task: a target, but no finished run
                 else:
                     rate = f"{100 * sum(f['success'] for f in done) / len(done):.0f}%"
-                    cells.append(f"{rate} (n={len(done)}{f', {pending}' if len(done) < len(mine) else ''})")
+                    cells.append(
+                        f"{rate} (n={len(done)}{f', {pending}' if len(done) < len(mine) else ''})"
+                    )
             assert f"| {states} | {' | '.join(cells)} |" in section
 
-    for metric in (0, 1):  # sample efficiency: mean over finished runs of each arm, by StarDepth and over all
+    for metric in (
+        0,
+        1,
+    ):  # sample efficiency: mean over finished runs of each arm, by StarDepth and over all
         for arm in ARMS:
             for column in (0, 1, 2, "all"):
-                runs = [facts[(arm, t)] for t, c in enumerate(CELLS) if column in (c[1], "all") and facts[(arm, t)]["finished"]]
+                runs = [
+                    facts[(arm, t)]
+                    for t, c in enumerate(CELLS)
+                    if column in (c[1], "all") and facts[(arm, t)]["finished"]
+                ]
                 row = []
                 for budget in BUDGETS:
                     values = [v[metric] for f in runs if (v := _at_budget(f, budget)) is not None]
-                    row.append(f"{statistics.fmean(values):.3f} (n={len(values)})" if values else "—")
+                    row.append(
+                        f"{statistics.fmean(values):.3f} (n={len(values)})" if values else "—"
+                    )
                 assert f"| {arm} | {column} | {' | '.join(row)} |" in lines
 
     points = {}
     for arm in ARMS:  # Pareto: mean tokens and success per arm, optimal when nothing dominates it
         done = [facts[(arm, t)] for t in range(len(CELLS)) if facts[(arm, t)]["finished"]]
-        points[arm] = (statistics.fmean(sum(f["tokens"]) for f in done), sum(f["success"] for f in done) / len(done))
+        points[arm] = (
+            statistics.fmean(sum(f["tokens"]) for f in done),
+            sum(f["success"] for f in done) / len(done),
+        )
     for arm, (tokens, success) in points.items():
-        dominated = any(t <= tokens and s >= success and (t, s) != (tokens, success) for t, s in points.values())
-        assert f"| {arm} | {tokens:,.0f} | {100 * success:.1f}% | {'' if dominated else 'yes'} |" in lines
+        dominated = any(
+            t <= tokens and s >= success and (t, s) != (tokens, success) for t, s in points.values()
+        )
+        assert (
+            f"| {arm} | {tokens:,.0f} | {100 * success:.1f}% | {'' if dominated else 'yes'} |"
+            in lines
+        )
 
     for arm in ARMS:  # cost: median examples of the successful runs
-        won = [facts[(arm, t)] for t in range(len(CELLS)) if facts[(arm, t)]["finished"] and facts[(arm, t)]["success"]]
+        won = [
+            facts[(arm, t)]
+            for t in range(len(CELLS))
+            if facts[(arm, t)]["finished"] and facts[(arm, t)]["success"]
+        ]
         examples = [sum(e["initial"] + e["added"] for e in f["epochs"]) for f in won]
         median = f"{statistics.median(examples):.1f}" if examples else "—"
         cost_row = next(line for line in lines if line.startswith(f"| {arm} | {len(CELLS)} | "))
         assert cost_row.split(" | ")[3] == median
 
-    tallies = [facts[("gamma", t)]["tally"] for t in range(len(CELLS))]  # guard: unfinished runs count too
+    tallies = [
+        facts[("gamma", t)]["tally"] for t in range(len(CELLS))
+    ]  # guard: unfinished runs count too
     proposals, draws = (sum(t[i] for t in tallies) for i in range(2))
     finished = sum(facts[("gamma", t)]["finished"] for t in range(len(CELLS)))
     guard = f"| gamma | {finished} | {proposals} | {draws} | until one conforms (K = 5) | — |"  # guarded stops early
@@ -200,7 +245,9 @@ def test_every_table_matches_numbers_recomputed_from_the_drawn_facts(tmp_path: P
 
 
 def test_the_acegis_report_rebuilds_the_suite_the_run_recorded() -> None:
-    custom = attrs.evolve(setting_named("acegis-diagnostic"), suite=SuiteConfig(positives=5, negatives=7, seed=3))
+    custom = attrs.evolve(
+        setting_named("acegis-diagnostic"), suite=SuiteConfig(positives=5, negatives=7, seed=3)
+    )
     recorded = {f"llm_setting.suite.{k}": v for k, v in attrs.asdict(custom.suite).items()}
     result = UnitResult({"unit": "u"}, None, (), fingerprint={"learner": "llm", **recorded})
     assert _suite_config(result) == SuiteConfig(positives=5, negatives=7, seed=3) != SuiteConfig()
@@ -222,6 +269,16 @@ def test_the_cost_table_gives_median_and_p95_seconds_at_one_precision() -> None:
 
 
 def test_an_arm_whose_runs_are_all_unfinished_says_how_many() -> None:
-    unit = {"unit": "u", "arm": "x", "learner": "lstar", "dataset": "d", "target": "a", "star_depth": 0, "states": 2}
+    unit = {
+        "unit": "u",
+        "arm": "x",
+        "learner": "lstar",
+        "dataset": "d",
+        "target": "a",
+        "star_depth": 0,
+        "states": 2,
+    }
     results = [UnitResult({**unit, "unit": f"u{k}"}, None, ()) for k in range(2)]
-    assert "| x | — (2 unfinished) | — (2 unfinished) |" in success_by_star_depth(results, "d")  # was "| x | — | — |"
+    assert "| x | — (2 unfinished) | — (2 unfinished) |" in success_by_star_depth(
+        results, "d"
+    )  # was "| x | — | — |"

@@ -9,7 +9,9 @@ from experiments.report.answers import answer_table, answered
 from experiments.report.load import UnitResult
 
 
-def _epoch(hypothesis: str | None, failure: str | None = None, fallback: str | None = None) -> dict[str, Any]:
+def _epoch(
+    hypothesis: str | None, failure: str | None = None, fallback: str | None = None
+) -> dict[str, Any]:
     return {
         "type": "epoch",
         "hypothesis": hypothesis,
@@ -22,11 +24,16 @@ def _unit(arm: str, *epochs: dict[str, Any]) -> UnitResult:
     return UnitResult(unit={"arm": arm}, run={"type": "run"}, epochs=tuple(epochs))
 
 
-def test_an_answer_is_the_models_parsed_regex_even_when_the_teacher_or_contract_refuses_it() -> None:
+def test_an_answer_is_the_models_parsed_regex_even_when_the_teacher_or_contract_refuses_it() -> (
+    None
+):
     assert answered(_epoch("a*"))
     assert answered(_epoch(None, "inconsistent")) and answered(_epoch(None, "outside_dialect"))
     assert not answered(_epoch("a*", fallback="union"))  # the guard's fallback wrote it
-    assert not any(answered(_epoch(None, kind)) for kind in ("truncated", "no_regex", "syntax_error", "server_error"))
+    assert not any(
+        answered(_epoch(None, kind))
+        for kind in ("truncated", "no_regex", "syntax_error", "server_error")
+    )
 
 
 def test_the_table_counts_proposals_rates_and_failure_kinds_per_llm_arm() -> None:
@@ -38,7 +45,9 @@ def test_the_table_counts_proposals_rates_and_failure_kinds_per_llm_arm() -> Non
     table = answer_table(results)
     assert table is not None
     lines = table.splitlines()
-    assert lines[0].startswith("| arm | proposals | with a parsable answer | answer-format rate | truncated |")
+    assert lines[0].startswith(
+        "| arm | proposals | with a parsable answer | answer-format rate | truncated |"
+    )
     assert lines[2] == "| single | 5 | 1 | 0.200 | 2 | 1 | 0 | 0 | 0 | 1 |" and lines[3:4] == [""]
     assert "(not described)" not in lines[4]
     assert answer_table(results[2:]) is None

@@ -23,10 +23,20 @@ def _texts(path: Path) -> list[str]:
 
 
 def test_a_heatmap_prints_each_cells_rate_and_count_and_labels_empty_cells(tmp_path: Path) -> None:
-    grid: list[list[HeatCell | None]] = [[HeatCell(3, 0, 1.0), None], [HeatCell(4, 2, 0.25), HeatCell(0, 1, None)]]
+    grid: list[list[HeatCell | None]] = [
+        [HeatCell(3, 0, 1.0), None],
+        [HeatCell(4, 2, 0.25), HeatCell(0, 1, None)],
+    ]
     path = figures.heatmap(grid, [2, 3], [0, 1], "d · arm", tmp_path / "h.svg")
     texts = _texts(path)
-    assert {"100% (n=3)", "no targets", "25% (n=4, 2 unfinished)", "— (1 unfinished)", "StarDepth", "#States"} <= set(texts)
+    assert {
+        "100% (n=3)",
+        "no targets",
+        "25% (n=4, 2 unfinished)",
+        "— (1 unfinished)",
+        "StarDepth",
+        "#States",
+    } <= set(texts)
 
 
 def test_a_heatmap_names_its_metric_and_draws_its_colour_scale(tmp_path: Path) -> None:
@@ -36,12 +46,17 @@ def test_a_heatmap_names_its_metric_and_draws_its_colour_scale(tmp_path: Path) -
     assert texts[0] == "Success rate of finished runs · d · arm"
     assert {"0%", "25%", "50%", "75%", "100%", "none"} <= set(texts)
     svg = path.read_text(encoding="utf-8")
-    stops = [figures._viridis(rate) for rate in (1.0, 0.0)]  # the scale runs from 100 % at the top to 0 %
+    stops = [
+        figures._viridis(rate) for rate in (1.0, 0.0)
+    ]  # the scale runs from 100 % at the top to 0 %
     assert all(f'stop-color="{colour}"' in svg for colour in stops) and 'fill="url(#scale)"' in svg
 
 
 def test_curves_state_both_axes_and_start_the_y_axis_at_0(tmp_path: Path) -> None:
-    series: dict[str, list[tuple[float | None, int]]] = {"lstar": [(0.9, 2), (None, 0), (1.0, 3)], "a<b": [(0.1, 4), (0.2, 4), (0.3, 4)]}
+    series: dict[str, list[tuple[float | None, int]]] = {
+        "lstar": [(0.9, 2), (None, 0), (1.0, 3)],
+        "a<b": [(0.1, 4), (0.2, 4), (0.3, 4)],
+    }
     path = figures.curves(series, [8, 16, 32], "accuracy", "labeled", "t", tmp_path / "c.svg")
     texts = _texts(path)
     assert "accuracy (axis 0 to 1)" in texts and "labeled (log scale)" in texts
@@ -49,27 +64,44 @@ def test_curves_state_both_axes_and_start_the_y_axis_at_0(tmp_path: Path) -> Non
 
 
 def test_curves_print_how_many_runs_each_point_averages(tmp_path: Path) -> None:
-    series: dict[str, list[tuple[float | None, int]]] = {"lstar": [(0.9, 2), (None, 0), (1.0, 3)], "symbolic": [(0.1, 4), (0.2, 5), (0.3, 6)]}
-    texts = _texts(figures.curves(series, [8, 16, 32], "accuracy", "labeled", "t", tmp_path / "c.svg"))
+    series: dict[str, list[tuple[float | None, int]]] = {
+        "lstar": [(0.9, 2), (None, 0), (1.0, 3)],
+        "symbolic": [(0.1, 4), (0.2, 5), (0.3, 6)],
+    }
+    texts = _texts(
+        figures.curves(series, [8, 16, 32], "accuracy", "labeled", "t", tmp_path / "c.svg")
+    )
     start = texts.index("runs (n)")
     assert [t for t in texts[start:] if t.isdigit()] == ["2", "0", "3", "4", "5", "6"]
 
 
-def test_a_symbolic_run_reports_figures_on_a_plain_install_and_no_token_columns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_symbolic_run_reports_figures_on_a_plain_install_and_no_token_columns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # a plain install: importing it fails
     data = {
         "name": "tiny",
         "concurrency": 1,
-        "datasets": [{"kind": "paper-list", "list": "simplyrx", "path": str(write_regex_list(tmp_path))}],
+        "datasets": [
+            {"kind": "paper-list", "list": "simplyrx", "path": str(write_regex_list(tmp_path))}
+        ],
         "arms": [{"name": "lstar", "learner": "lstar"}],
     }
     (tmp_path / "plan.toml").write_text(toml_text(data), encoding="utf-8")
-    result = CliRunner().invoke(main, ["experiment", str(tmp_path / "plan.toml"), "--out", str(tmp_path / "run")])
+    result = CliRunner().invoke(
+        main, ["experiment", str(tmp_path / "plan.toml"), "--out", str(tmp_path / "run")]
+    )
     assert result.exit_code == 0, result.output
-    assert "0 errors" in result.output and "errors.jsonl" not in result.output  # there is no such file
+    assert (
+        "0 errors" in result.output and "errors.jsonl" not in result.output
+    )  # there is no such file
     report = (tmp_path / "run" / "report.md").read_text(encoding="utf-8")
     drawn = sorted(p.name for p in (tmp_path / "run" / "figures").iterdir())
-    assert drawn == ["efficiency-simplyrx-accuracy.svg", "efficiency-simplyrx-diff-ratio.svg", "heatmap-simplyrx-lstar.svg"]
+    assert drawn == [
+        "efficiency-simplyrx-accuracy.svg",
+        "efficiency-simplyrx-diff-ratio.svg",
+        "heatmap-simplyrx-lstar.svg",
+    ]
     assert all(f"(figures/{name})" in report for name in drawn)
     sentence = "No arm asked a model, so the report has no token columns and no success-against-tokens figure."
     assert sentence in report and "tokens" not in report.replace(sentence, "")

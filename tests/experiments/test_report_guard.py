@@ -44,7 +44,9 @@ def _row(report: str, arm: str) -> dict[str, str]:
 
 
 @synchronous
-async def test_the_guard_table_counts_triggers_per_run_and_conformance_over_k_draws(tmp_path: Path) -> None:
+async def test_the_guard_table_counts_triggers_per_run_and_conformance_over_k_draws(
+    tmp_path: Path,
+) -> None:
     data = plan_data(tmp_path, ())
     data["arms"] = [
         {"name": "guarded", "learner": "llm", "setting": "guarded", "epochs": 2},
@@ -52,7 +54,9 @@ async def test_the_guard_table_counts_triggers_per_run_and_conformance_over_k_dr
     ]
     async with _TwoTasks() as server:
         data["servers"] = [{"base_url": server.base_url, "concurrency": 1}]
-        await run_experiment(plan_from_data(data), tmp_path / "run", progress=Progress(4, out=io.StringIO()))
+        await run_experiment(
+            plan_from_data(data), tmp_path / "run", progress=Progress(4, out=io.StringIO())
+        )
     report = write_report(tmp_path / "run").read_text(encoding="utf-8")
     for arm in ("guarded", "stateless"):
         row = _row(report, arm)
@@ -60,12 +64,19 @@ async def test_the_guard_table_counts_triggers_per_run_and_conformance_over_k_dr
         # output is the fallback's (and the fallback learns the 1-string language exactly)
         assert row["runs"] == "2" and row["fallback trigger rate (runs)"] == "50.0% (1/2)"
         assert row["success"] == "100.0% (2/2)"
-        assert row["success without fallback runs"] == "100.0% (1/1)"  # the fallback run leaves both counts
+        assert (
+            row["success without fallback runs"] == "100.0% (1/1)"
+        )  # the fallback run leaves both counts
     stateful, stateless = _row(report, "guarded"), _row(report, "stateless")
-    assert stateful["conformance over K draws"] == "—" and stateful["draws per proposal"].startswith("until one conforms")
+    assert stateful["conformance over K draws"] == "—" and stateful[
+        "draws per proposal"
+    ].startswith("until one conforms")
     # all K drawn: the won task's one proposal conforms K times, the other's proposals never
     proposals = int(stateless["proposals"])
-    assert stateless["draws per proposal"] == f"all K = {K}" and int(stateless["draws"]) == K * proposals
+    assert (
+        stateless["draws per proposal"] == f"all K = {K}"
+        and int(stateless["draws"]) == K * proposals
+    )
     assert stateless["conformance over K draws"] == f"{K / (K * proposals):.3f}"
 
 
@@ -73,7 +84,11 @@ def test_the_stateless_guard_at_temperature_0_is_refused_naming_the_field() -> N
     stateless = setting_named("guarded-stateless")
     with pytest.raises(ValueError, match=r"sampling\.temperature > 0"):
         attrs.evolve(stateless, sampling=attrs.evolve(stateless.sampling, temperature=0.0))
-    assert attrs.evolve(stateless, guard=Guard(stateful=False, draws=1), sampling=attrs.evolve(stateless.sampling, temperature=0.0))
+    assert attrs.evolve(
+        stateless,
+        guard=Guard(stateful=False, draws=1),
+        sampling=attrs.evolve(stateless.sampling, temperature=0.0),
+    )
 
 
 def test_the_shipped_plans_sample_stateless_guards_and_report_conformance_over_all_k() -> None:
@@ -87,4 +102,6 @@ def test_the_shipped_plans_sample_stateless_guards_and_report_conformance_over_a
     assert stateless, "no shipped plan runs the stateless guard (SEVerA Table 9)"
     for name, setting in stateless:
         assert setting.sampling.temperature is None or setting.sampling.temperature > 0, name
-    assert any(s.guard is not None and s.guard.draw_all for _, s in guarded), "no shipped plan reports conformance"
+    assert any(s.guard is not None and s.guard.draw_all for _, s in guarded), (
+        "no shipped plan reports conformance"
+    )

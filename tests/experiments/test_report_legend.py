@@ -25,9 +25,13 @@ def _tables(report: str) -> list[tuple[list[str], list[str]]]:
     return found
 
 
-def test_every_table_of_a_report_with_every_kind_of_arm_has_a_legend_describing_each_column(tmp_path: Path) -> None:
+def test_every_table_of_a_report_with_every_kind_of_arm_has_a_legend_describing_each_column(
+    tmp_path: Path,
+) -> None:
     rng = np.random.default_rng(11)
-    _write(tmp_path, {(arm, task): _draw(rng, arm, task) for arm in ARMS for task in range(len(CELLS))})
+    _write(
+        tmp_path, {(arm, task): _draw(rng, arm, task) for arm in ARMS for task in range(len(CELLS))}
+    )
     report = write_report(tmp_path).read_text(encoding="utf-8")
     tables = _tables(report)
     assert len(tables) >= 8  # success, cost, heatmaps, efficiency, Pareto, tokens, guard, budgets
@@ -35,10 +39,17 @@ def test_every_table_of_a_report_with_every_kind_of_arm_has_a_legend_describing_
         assert after == ["", legend(header)], header
         assert "(not described)" not in after[1], header
         for column in header:
-            named = re.sub(r"\d+", "N", column) if re.fullmatch(r"SD=\d+|≤\d+|turn \d+", column) else column
+            named = (
+                re.sub(r"\d+", "N", column)
+                if re.fullmatch(r"SD=\d+|≤\d+|turn \d+", column)
+                else column
+            )
             assert f"**{named}** " in after[1], (column, after[1])
 
 
 def test_a_column_nobody_described_is_said_to_be_so() -> None:
-    assert legend(["arm", "mystery"]) == "Columns: **arm** the plan's arm: one learner in one setting; **mystery** (not described)."
+    assert (
+        legend(["arm", "mystery"])
+        == "Columns: **arm** the plan's arm: one learner in one setting; **mystery** (not described)."
+    )
     assert legend(["SD=0", "SD=1"]).count("**SD=N**") == 1

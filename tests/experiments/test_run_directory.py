@@ -26,7 +26,9 @@ def _plan_file(folder: Path, profile: str, *, learner: str = "symbolic") -> Path
         "name": "tiny",
         "concurrency": 1,
         "teacher_profile": profile,
-        "datasets": [{"kind": "paper-list", "list": "simplyrx", "path": str(write_regex_list(folder))}],
+        "datasets": [
+            {"kind": "paper-list", "list": "simplyrx", "path": str(write_regex_list(folder))}
+        ],
         "arms": [{"name": "arm", "learner": learner}],
     }
     path = folder / "plan.toml"
@@ -39,7 +41,9 @@ def _experiment(*args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def test_an_edited_plan_is_refused_naming_the_changed_field_and_restart_starts_over(tmp_path: Path) -> None:
+def test_an_edited_plan_is_refused_naming_the_changed_field_and_restart_starts_over(
+    tmp_path: Path,
+) -> None:
     out = str(tmp_path / "run")
     code, output = _experiment(str(_plan_file(tmp_path, "cegml")), "--out", out)
     assert code == 0 and "2 run now" in output, output
@@ -59,7 +63,9 @@ async def test_a_changed_learner_or_target_is_named(tmp_path: Path) -> None:
     data = {
         "name": "tiny",
         "concurrency": 1,
-        "datasets": [{"kind": "paper-list", "list": "simplyrx", "path": str(write_regex_list(tmp_path))}],
+        "datasets": [
+            {"kind": "paper-list", "list": "simplyrx", "path": str(write_regex_list(tmp_path))}
+        ],
         "arms": [{"name": "arm", "learner": "symbolic"}],
     }
     await run_experiment(plan_from_data(data), tmp_path / "run")
@@ -74,11 +80,16 @@ async def test_a_changed_learner_or_target_is_named(tmp_path: Path) -> None:
         await run_experiment(plan_from_data(data), tmp_path / "run")
 
 
-def test_a_second_runner_on_one_directory_is_refused_with_the_first_ones_pid(tmp_path: Path) -> None:
+def test_a_second_runner_on_one_directory_is_refused_with_the_first_ones_pid(
+    tmp_path: Path,
+) -> None:
     run_dir = tmp_path / "run"
     run_dir.mkdir()
     holder = subprocess.Popen(
-        [sys.executable, "-c", HOLD_LOCK, str(run_dir)], stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2]
+        [sys.executable, "-c", HOLD_LOCK, str(run_dir)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).parents[2],
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
@@ -119,12 +130,17 @@ def _damage(run_dir: Path, line: int, text: bytes) -> Path:
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
-        (b'{"type": "epoch", "epoch": 1, "ru', "not a JSON record"),  # an epoch line cut in the middle of the file
+        (
+            b'{"type": "epoch", "epoch": 1, "ru',
+            "not a JSON record",
+        ),  # an epoch line cut in the middle of the file
         (b'{"type": "epoch", "note": "\xff"}', "not UTF-8 text"),
         (b'{"type": "epoch"}', "epoch record without a valid 'run'"),
     ],
 )
-def test_a_damaged_line_is_named_and_the_report_refuses_it_unless_told_to_skip(tmp_path: Path, text: bytes, problem: str) -> None:
+def test_a_damaged_line_is_named_and_the_report_refuses_it_unless_told_to_skip(
+    tmp_path: Path, text: bytes, problem: str
+) -> None:
     run_dir = tmp_path / "run"
     plan = str(_plan_file(tmp_path, "improved", learner="lstar"))
     assert _experiment(plan, "--out", str(run_dir))[0] == 0
@@ -160,7 +176,9 @@ def test_a_torn_last_line_is_repaired_and_the_unit_resumes(tmp_path: Path) -> No
     assert _experiment(plan, "--out", str(run_dir))[0] == 0
     path = max((run_dir / "records").rglob("*.jsonl"), key=lambda p: p.read_bytes().count(b"\n"))
     whole = path.read_bytes()
-    path.write_bytes(whole[: whole.rindex(b'{"type": "run"') + 20])  # killed while writing the run line
+    path.write_bytes(
+        whole[: whole.rindex(b'{"type": "run"') + 20]
+    )  # killed while writing the run line
     assert _report(str(run_dir))[0] == 0  # a torn line is no damage: the unit is unfinished
     code, output = _experiment(plan, "--out", str(run_dir))
     assert code == 0 and "1 done before, 1 run now" in output, output
@@ -168,7 +186,12 @@ def test_a_torn_last_line_is_repaired_and_the_unit_resumes(tmp_path: Path) -> No
 
 
 def test_workers_exit_when_the_runner_is_killed() -> None:
-    runner = subprocess.Popen([sys.executable, "-c", POOL_THEN_WAIT], stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
+    runner = subprocess.Popen(
+        [sys.executable, "-c", POOL_THEN_WAIT],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).parents[2],
+    )
     assert runner.stdout is not None
     workers = [int(pid) for pid in runner.stdout.readline().split()]
     assert len(workers) == 2 and all(_alive(pid) for pid in workers)
@@ -220,7 +243,11 @@ def test_a_multi_process_run_says_it_compiles_once_from_the_parent() -> None:
     from automata.compile_time import MESSAGE
 
     done = subprocess.run(
-        [sys.executable, "-c", POOL_COMPILING], cwd=Path(__file__).parents[2], capture_output=True, text=True,
-        timeout=120, check=True,
+        [sys.executable, "-c", POOL_COMPILING],
+        cwd=Path(__file__).parents[2],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     )
     assert done.stderr.count(MESSAGE) == 1, done.stderr

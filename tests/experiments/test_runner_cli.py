@@ -35,12 +35,18 @@ def test_the_progress_line_counts_and_estimates_from_this_invocations_pace() -> 
     progress.unit_finished(False, 0)
     progress.unit_failed()
     # 3 units in 30 s here; 3 left → 30 s
-    assert progress.line() == "units 7/10 · succeeded 4 · tokens 1,234 · elapsed 30s · ETA 30s · errors 1"
+    assert (
+        progress.line()
+        == "units 7/10 · succeeded 4 · tokens 1,234 · elapsed 30s · ETA 30s · errors 1"
+    )
     assert out.getvalue().count("\n") == 1  # off a terminal, at most one line per 10 s
     clock.now += 3600.0
     progress.show(final=True)
     # 3 units in 3630 s, 3 left
-    assert out.getvalue().splitlines()[-1] == "units 7/10 · succeeded 4 · tokens 1,234 · elapsed 1h00m · ETA 1h00m · errors 1"
+    assert (
+        out.getvalue().splitlines()[-1]
+        == "units 7/10 · succeeded 4 · tokens 1,234 · elapsed 1h00m · ETA 1h00m · errors 1"
+    )
 
 
 def _tiny_built_in(folder: Path) -> Plan:
@@ -49,14 +55,21 @@ def _tiny_built_in(folder: Path) -> Plan:
         "concurrency": 1,
         "datasets": [
             {"kind": "paper-list", "list": "simplyrx", "path": str(write_regex_list(folder))},
-            {"kind": "paper-list", "list": "extrx", "path": str(folder / "absent.json"), "optional": True},
+            {
+                "kind": "paper-list",
+                "list": "extrx",
+                "path": str(folder / "absent.json"),
+                "optional": True,
+            },
         ],
         "arms": [{"learner": "symbolic"}],
     }
     return plan_from_data(data)
 
 
-def test_experiment_without_a_file_runs_the_built_in_plan_and_reports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_experiment_without_a_file_runs_the_built_in_plan_and_reports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(cli.experiment, "built_in_plan", lambda name: _tiny_built_in(tmp_path))
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     out = tmp_path / "run"
@@ -65,10 +78,14 @@ def test_experiment_without_a_file_runs_the_built_in_plan_and_reports(tmp_path: 
     lines = result.output.splitlines()
     assert lines[0].startswith("No model server needed:") and "--base-url" in lines[0]
     assert sum("model server" in line for line in lines) == 1
-    assert "units 1: 0 done before, 1 run now, 1 succeeded, 0 errors" in result.output  # --dataset-limit 1
+    assert (
+        "units 1: 0 done before, 1 run now, 1 succeeded, 0 errors" in result.output
+    )  # --dataset-limit 1
     assert "skipped dataset 'extrx'" in result.output
     assert (out / "report.md").exists() and f"report: {out / 'report.md'}" in result.output
-    report = (out / "report.md").read_text(encoding="utf-8")  # the report says it too, not only the terminal
+    report = (out / "report.md").read_text(
+        encoding="utf-8"
+    )  # the report says it too, not only the terminal
     assert "**Skipped: 1 dataset(s) of the plan have no results in this report**" in report
     assert "- `extrx`: optional, and its files were absent when the experiment ran" in report
     again = CliRunner().invoke(main, ["experiment", "--out", str(out), "--dataset-limit", "1"])
@@ -77,7 +94,9 @@ def test_experiment_without_a_file_runs_the_built_in_plan_and_reports(tmp_path: 
 
 def test_a_bad_experiment_file_is_bad_input(tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"
-    path.write_text('[[datasets]]\nkind = "generated"\n[[arms]]\nlearner = "llm"\n', encoding="utf-8")
+    path.write_text(
+        '[[datasets]]\nkind = "generated"\n[[arms]]\nlearner = "llm"\n', encoding="utf-8"
+    )
     result = CliRunner().invoke(main, ["experiment", str(path)])
     assert result.exit_code == 2 and "needs setting" in result.output
 
@@ -112,7 +131,9 @@ def test_on_a_terminal_a_shorter_redraw_leaves_no_characters_of_the_longer_line(
     assert out.screen()[-2].rstrip().endswith("ETA 0s"), out.screen()
 
 
-def test_the_compiling_message_starts_a_line_of_its_own_below_the_progress_line(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_compiling_message_starts_a_line_of_its_own_below_the_progress_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from automata import compile_time
 
     out = Terminal()

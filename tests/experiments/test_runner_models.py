@@ -18,7 +18,9 @@ from experiments.runner import run_experiment
 from tests.cegis.llm.scripted_server import ScriptedServer
 from tests.experiments.runner_support import RULES, plan_data, synchronous
 
-UNSOLVED = "single/simplyrx/simplyrx-s2-d0-0__s0"  # three epochs: the model's answer is wrong for it
+UNSOLVED = (
+    "single/simplyrx/simplyrx-s2-d0-0__s0"  # three epochs: the model's answer is wrong for it
+)
 
 
 def _killed_after_one_epoch(path: Path) -> None:
@@ -44,4 +46,6 @@ async def test_a_unit_begun_with_one_model_is_not_continued_by_another(tmp_path:
     with pytest.raises(ConfigurationChanged, match='served_model: "model-a" → "model-b"'):
         await _run(tmp_path, "model-b")
     await _run(tmp_path, "model-a")  # the same model resumes it
-    assert [json.loads(line)["type"] for line in records.read_text(encoding="utf-8").splitlines()][-1] == "run"
+    assert [json.loads(line)["type"] for line in records.read_text(encoding="utf-8").splitlines()][
+        -1
+    ] == "run"

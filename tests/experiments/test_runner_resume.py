@@ -59,7 +59,9 @@ async def _whole_run(folder: Path) -> int:
 
 
 @synchronous
-async def test_a_killed_experiment_resumes_without_rerunning_or_paying_twice(tmp_path: Path) -> None:
+async def test_a_killed_experiment_resumes_without_rerunning_or_paying_twice(
+    tmp_path: Path,
+) -> None:
     (tmp_path / "whole").mkdir()
     whole = await _whole_run(tmp_path / "whole")
     run_dir = tmp_path / "run"
@@ -84,14 +86,20 @@ async def test_a_killed_experiment_resumes_without_rerunning_or_paying_twice(tmp
         symbolic = [p for p in records if p.parts[-3] == "symbolic"]
         assert len(symbolic) == 2 * SEEDS and all(b'"type": "run"' in before[p] for p in symbolic)
         half_done = [p for p in records if p.parts[-3] == "agentic"]
-        assert half_done == [] or b'"type": "epoch"' not in before[half_done[0]]  # epoch 1 unrecorded
+        assert (
+            half_done == [] or b'"type": "epoch"' not in before[half_done[0]]
+        )  # epoch 1 unrecorded
         with CallLog(run_dir / CALL_LOG) as log:
             assert len(log) == 1
 
-        summary = await run_experiment(load_plan(plan_file), run_dir, progress=Progress(4 * SEEDS, out=io.StringIO()))
+        summary = await run_experiment(
+            load_plan(plan_file), run_dir, progress=Progress(4 * SEEDS, out=io.StringIO())
+        )
 
     assert summary.already_done == 2 * SEEDS and summary.ran == 2 * SEEDS and summary.errors == 0
-    assert all((path.read_bytes() == content) for path, content in before.items() if path not in half_done)
+    assert all(
+        (path.read_bytes() == content) for path, content in before.items() if path not in half_done
+    )
     assert whole > 2 * SEEDS and server.chat_calls == whole  # what an uninterrupted run pays
     with CallLog(run_dir / CALL_LOG) as log:
         assert len(log) == whole

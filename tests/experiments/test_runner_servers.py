@@ -25,7 +25,13 @@ from tests.experiments.runner_support import plan_data, synchronous, toml_text
 from tests.llm.fake_server import Status
 from tests.loopback import LoopbackServer
 
-WRONG_KEY = {"error": {"message": "Incorrect API key provided: sk-wr***", "type": "invalid_request_error", "code": "invalid_api_key"}}
+WRONG_KEY = {
+    "error": {
+        "message": "Incorrect API key provided: sk-wr***",
+        "type": "invalid_request_error",
+        "code": "invalid_api_key",
+    }
+}
 
 
 class Unauthorized(LoopbackServer):
@@ -58,7 +64,9 @@ async def test_a_wrong_key_stops_the_experiment_before_any_unit(tmp_path: Path) 
         code, output = await _experiment(tmp_path, plan_data(tmp_path, (server.base_url,)))
     assert code == 2, output
     assert "auth: Incorrect API key provided" in output and server.base_url in output
-    assert server.chat_calls == 0 and not (tmp_path / "run" / "records").exists()  # not even the symbolic arm ran
+    assert (
+        server.chat_calls == 0 and not (tmp_path / "run" / "records").exists()
+    )  # not even the symbolic arm ran
 
 
 @synchronous
@@ -68,7 +76,9 @@ async def test_a_model_the_server_does_not_serve_stops_the_experiment(tmp_path: 
         data["servers"] = [{"base_url": server.base_url, "concurrency": 1}]
         data["arms"][1]["model"] = "asked-model"
         code, output = await _experiment(tmp_path, data)
-    assert code == 2 and "model 'asked-model' is not served (served: served-model)" in output, output
+    assert code == 2 and "model 'asked-model' is not served (served: served-model)" in output, (
+        output
+    )
 
 
 @synchronous
@@ -81,7 +91,9 @@ async def test_a_dead_server_is_named_with_its_failure() -> None:
 
 
 @synchronous
-async def test_a_refused_connection_is_reported_at_once_without_the_retry_schedule(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_refused_connection_is_reported_at_once_without_the_retry_schedule(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
         url = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
@@ -90,19 +102,29 @@ async def test_a_refused_connection_is_reported_at_once_without_the_retry_schedu
     async def no_sleep(seconds: float) -> None:
         waits.append(seconds)
 
-    monkeypatch.setattr("experiments.servers.asyncio.sleep", no_sleep)  # only the preflight's backoff sleeps here
+    monkeypatch.setattr(
+        "experiments.servers.asyncio.sleep", no_sleep
+    )  # only the preflight's backoff sleeps here
     with pytest.raises(ServerUnusable, match=r"cannot be used: connection: .*Connect call failed"):
         await check_servers((ServerSpec(url),), [None])
     assert waits == [], "a refused connection was retried"
 
 
 @synchronous
-async def test_a_server_failing_mid_run_leaves_its_units_unfinished_and_unscored(tmp_path: Path) -> None:
+async def test_a_server_failing_mid_run_leaves_its_units_unfinished_and_unscored(
+    tmp_path: Path,
+) -> None:
     rules = (Rule("TRAINING DATA", (Reply.answer("a b*"), Status(401, WRONG_KEY))),)
     async with ScriptedServer(rules) as server:
         plan = plan_from_data(plan_data(tmp_path, (server.base_url,)))
-        summary = await run_experiment(plan, tmp_path / "run", progress=Progress(4, out=io.StringIO()))
-    assert summary.errors == 0 and len(summary.interrupted) == 1 and summary.interrupted[0].startswith("single/")
+        summary = await run_experiment(
+            plan, tmp_path / "run", progress=Progress(4, out=io.StringIO())
+        )
+    assert (
+        summary.errors == 0
+        and len(summary.interrupted) == 1
+        and summary.interrupted[0].startswith("single/")
+    )
     assert summary.stopped is not None and "Incorrect API key" in summary.stopped
     assert summary.succeeded == 2  # the symbolic arm's; the LLM arm has no outcome at all
     report = write_report(tmp_path / "run").read_text(encoding="utf-8")
@@ -112,10 +134,16 @@ async def test_a_server_failing_mid_run_leaves_its_units_unfinished_and_unscored
 
 
 @synchronous
-async def test_a_resumed_run_is_served_from_its_call_log_when_the_server_is_down(tmp_path: Path) -> None:
+async def test_a_resumed_run_is_served_from_its_call_log_when_the_server_is_down(
+    tmp_path: Path,
+) -> None:
     rules = (Rule("TRAINING DATA", (Reply.answer("a b*"),)),)
     async with ScriptedServer(rules) as server:
-        first = await run_experiment(plan_from_data(plan_data(tmp_path, (server.base_url,))), tmp_path / "run", progress=Progress(4, out=io.StringIO()))
+        first = await run_experiment(
+            plan_from_data(plan_data(tmp_path, (server.base_url,))),
+            tmp_path / "run",
+            progress=Progress(4, out=io.StringIO()),
+        )
     assert first.interrupted == () and first.ran == first.units and first.succeeded > 0
     for records in (tmp_path / "run" / "records" / "single").rglob("*.jsonl"):
         records.unlink()  # as if the runner had been killed before the LLM units wrote anything
@@ -123,16 +151,31 @@ async def test_a_resumed_run_is_served_from_its_call_log_when_the_server_is_down
         probe.bind(("127.0.0.1", 0))
         dead = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
     said = io.StringIO()
-    again = await run_experiment(plan_from_data(plan_data(tmp_path, (dead,))), tmp_path / "run", progress=Progress(4, out=said))
+    again = await run_experiment(
+        plan_from_data(plan_data(tmp_path, (dead,))),
+        tmp_path / "run",
+        progress=Progress(4, out=said),
+    )
     assert "resuming from the call log" in said.getvalue()
-    assert again.interrupted == () and again.stopped is None and again.ran > 0 and again.succeeded == first.succeeded  # every call from the log
+    assert (
+        again.interrupted == ()
+        and again.stopped is None
+        and again.ran > 0
+        and again.succeeded == first.succeeded
+    )  # every call from the log
 
 
 @synchronous
-async def test_without_a_call_log_a_dead_server_stops_the_run_before_any_unit(tmp_path: Path) -> None:
+async def test_without_a_call_log_a_dead_server_stops_the_run_before_any_unit(
+    tmp_path: Path,
+) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         dead = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
     with pytest.raises(ServerUnusable):
-        await run_experiment(plan_from_data(plan_data(tmp_path, (dead,))), tmp_path / "run", progress=Progress(4, out=io.StringIO()))
+        await run_experiment(
+            plan_from_data(plan_data(tmp_path, (dead,))),
+            tmp_path / "run",
+            progress=Progress(4, out=io.StringIO()),
+        )
     assert not (tmp_path / "run" / "records").exists()

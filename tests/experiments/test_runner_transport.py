@@ -42,7 +42,9 @@ FAILURES = {
 async def test_a_transport_failure_mid_run_leaves_the_unit_unfinished_and_exits_2(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
-    monkeypatch.setattr(experiments.servers, "ServerPool", functools.partial(ServerPool, cooldown=0.0))  # no 30 s wait
+    monkeypatch.setattr(
+        experiments.servers, "ServerPool", functools.partial(ServerPool, cooldown=0.0)
+    )  # no 30 s wait
     failure, says = FAILURES[name]
     rules = (Rule("TRAINING DATA", (Reply.answer("a b*"), failure)),)
     async with ScriptedServer(rules) as server:

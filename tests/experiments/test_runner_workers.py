@@ -16,11 +16,17 @@ def test_a_dying_worker_leaves_the_units_unfinished_and_exits_2(tmp_path: Path) 
     data = {
         "name": "dying",
         "concurrency": 2,
-        "datasets": [{"kind": "paper-list", "list": "simplyrx", "path": str(write_regex_list(tmp_path))}],
+        "datasets": [
+            {"kind": "paper-list", "list": "simplyrx", "path": str(write_regex_list(tmp_path))}
+        ],
         "arms": [{"name": "dying", "learner": "tests.experiments.dying_learner:dying"}],
     }
     (tmp_path / "plan.toml").write_text(toml_text(data), encoding="utf-8")
-    result = CliRunner().invoke(main, ["experiment", str(tmp_path / "plan.toml"), "--out", str(tmp_path / "run")])
+    result = CliRunner().invoke(
+        main, ["experiment", str(tmp_path / "plan.toml"), "--out", str(tmp_path / "run")]
+    )
     assert result.exit_code == 2 and "a worker process died" in result.output, result.output
     assert result.output.count("unfinished: dying/simplyrx/") == 2, result.output
-    assert not (tmp_path / "run" / "errors.jsonl").exists()  # not the units' errors: they never ran to an end
+    assert not (
+        tmp_path / "run" / "errors.jsonl"
+    ).exists()  # not the units' errors: they never ran to an end

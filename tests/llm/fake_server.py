@@ -81,7 +81,9 @@ class Delay:
 Action: TypeAlias = Answer | Choices | Status | Garbage | Drop | Delay
 
 
-def openai_error(message: str, code: str | None = None, type_: str = "invalid_request_error") -> dict[str, Any]:
+def openai_error(
+    message: str, code: str | None = None, type_: str = "invalid_request_error"
+) -> dict[str, Any]:
     """An error body in OpenAI's nested shape."""
     return {"error": {"message": message, "type": type_, "param": None, "code": code}}
 
@@ -134,7 +136,9 @@ class FakeServer(LoopbackServer):
             body = await request.json()
             self.tokenize_requests.append((request.path, body))
             if kind == "vllm":
-                return web.json_response({"count": sum(len(m["content"]) for m in body["messages"]) // 4})
+                return web.json_response(
+                    {"count": sum(len(m["content"]) for m in body["messages"]) // 4}
+                )
             text = body.get("content" if kind == "llama.cpp" else "input", "")
             return web.json_response({"tokens": list(range(len(text) // 4))})
 
@@ -168,13 +172,17 @@ class FakeServer(LoopbackServer):
             for field in sorted(self.reject_fields):
                 if field in body:
                     message = f"Unsupported parameter: '{field}' is not supported with this model."
-                    return web.json_response(openai_error(message, "unsupported_parameter"), status=400)
+                    return web.json_response(
+                        openai_error(message, "unsupported_parameter"), status=400
+                    )
             action = self.script.popleft() if self.script else self.default
             return await self._perform(action, request, body)
         finally:
             self.in_flight -= 1
 
-    async def _perform(self, action: Action, request: web.Request, body: dict[str, Any]) -> web.StreamResponse:
+    async def _perform(
+        self, action: Action, request: web.Request, body: dict[str, Any]
+    ) -> web.StreamResponse:
         if isinstance(action, Delay):
             await asyncio.sleep(action.seconds)
             return await self._perform(action.then, request, body)
@@ -189,7 +197,10 @@ class FakeServer(LoopbackServer):
                 return web.Response(text=action.body, status=action.status, headers=action.headers)
             return web.json_response(action.body, status=action.status, headers=action.headers)
         if isinstance(action, Choices):
-            items = [({"role": "assistant", "content": content}, reason) for content, reason in action.items]
+            items = [
+                ({"role": "assistant", "content": content}, reason)
+                for content, reason in action.items
+            ]
             return web.json_response(_completion(items, body, DEFAULT_USAGE))
         content = action.content
         if action.numbered:
@@ -209,7 +220,8 @@ def _completion(
         "object": "chat.completion",
         "model": body.get("model"),
         "choices": [
-            {"index": index, "message": message, "finish_reason": reason} for index, (message, reason) in enumerate(items)
+            {"index": index, "message": message, "finish_reason": reason}
+            for index, (message, reason) in enumerate(items)
         ],
     }
     if usage is not None:

@@ -52,7 +52,11 @@ def test_a_bad_temperature_value_fails_that_call_and_changes_nothing_else() -> N
                 warm = await client.complete(MESSAGES, SamplingParams(temperature=0.7))
                 assert client.wire_options.send_temperature
             assert [body.get("temperature") for body in server.requests] == [0.7, 0.0, 0.7]
-        assert isinstance(refused, Failed) and refused.reason == "bad_request" and refused.attempts == 1
+        assert (
+            isinstance(refused, Failed)
+            and refused.reason == "bad_request"
+            and refused.attempts == 1
+        )
         assert refused.error_code == "unsupported_value"
         assert isinstance(greedy, Completion) and isinstance(warm, Completion)
         assert greedy.wire_adaptations == warm.wire_adaptations == ()
@@ -64,7 +68,14 @@ def test_a_bad_temperature_value_fails_that_call_and_changes_nothing_else() -> N
     "body",
     [
         openai_error("temperature and top_p cannot both be set for this deployment"),
-        {"error": {"message": "invalid value", "type": "invalid_request_error", "param": "temperature", "code": None}},
+        {
+            "error": {
+                "message": "invalid value",
+                "type": "invalid_request_error",
+                "param": "temperature",
+                "code": None,
+            }
+        },
         openai_error("max_completion_tokens must be at most 4096"),
     ],
 )
@@ -90,8 +101,14 @@ def test_a_vllm_context_overflow_is_typed_and_keeps_the_budget_field() -> None:
                 overflow = await client.complete(MESSAGES)
                 after = await client.complete(MESSAGES)
                 assert client.wire_options.budget_fields == ("max_completion_tokens", "max_tokens")
-            assert [("max_completion_tokens" in body, "max_tokens" in body) for body in server.requests] == [(True, True)] * 2
-        assert isinstance(overflow, Failed) and overflow.reason == "context_overflow" and overflow.attempts == 1
+            assert [
+                ("max_completion_tokens" in body, "max_tokens" in body) for body in server.requests
+            ] == [(True, True)] * 2
+        assert (
+            isinstance(overflow, Failed)
+            and overflow.reason == "context_overflow"
+            and overflow.attempts == 1
+        )
         assert isinstance(after, Completion)
 
     asyncio.run(scenario())
@@ -107,7 +124,9 @@ def test_an_unsupported_field_is_adapted_and_the_log_entry_says_so(tmp_path: Pat
                     result = await client.complete(MESSAGES)
                 async with make_client(server.base_url, log=log, mode="replay") as client:
                     replayed = await client.complete(MESSAGES)
-        assert isinstance(result, Completion) and result.wire_adaptations == ("temperature not sent",)
+        assert isinstance(result, Completion) and result.wire_adaptations == (
+            "temperature not sent",
+        )
         assert replayed.wire_adaptations == ("temperature not sent",)
 
     asyncio.run(scenario())
@@ -120,22 +139,67 @@ def test_an_unsupported_field_is_adapted_and_the_log_entry_says_so(tmp_path: Pat
 @pytest.mark.parametrize(
     ("body", "field"),
     [
-        (openai_error("Unsupported parameter: 'temperature' is not supported with this model.", "unsupported_parameter"),
-         "temperature"),
-        ({"error": {"message": "no", "param": "max_completion_tokens", "code": "unsupported_parameter"}},
-         "max_completion_tokens"),
-        (openai_error("Unrecognized request argument supplied: max_completion_tokens"), "max_completion_tokens"),
-        ({"detail": [{"type": "extra_forbidden", "loc": ["body", "max_completion_tokens"],
-                      "msg": "Extra inputs are not permitted"}]}, "max_completion_tokens"),
+        (
+            openai_error(
+                "Unsupported parameter: 'temperature' is not supported with this model.",
+                "unsupported_parameter",
+            ),
+            "temperature",
+        ),
+        (
+            {
+                "error": {
+                    "message": "no",
+                    "param": "max_completion_tokens",
+                    "code": "unsupported_parameter",
+                }
+            },
+            "max_completion_tokens",
+        ),
+        (
+            openai_error("Unrecognized request argument supplied: max_completion_tokens"),
+            "max_completion_tokens",
+        ),
+        (
+            {
+                "detail": [
+                    {
+                        "type": "extra_forbidden",
+                        "loc": ["body", "max_completion_tokens"],
+                        "msg": "Extra inputs are not permitted",
+                    }
+                ]
+            },
+            "max_completion_tokens",
+        ),
         # OpenAI's reasoning models refuse the older name; max_completion_tokens is named only as the advice
-        (openai_error("Unsupported parameter: 'max_tokens' is not supported with this model. Use"
-                      " 'max_completion_tokens' instead.", "unsupported_parameter"), "max_tokens"),
+        (
+            openai_error(
+                "Unsupported parameter: 'max_tokens' is not supported with this model. Use"
+                " 'max_completion_tokens' instead.",
+                "unsupported_parameter",
+            ),
+            "max_tokens",
+        ),
         # OpenAI's other models, and Volcengine, refuse the two names together
-        ({"error": {"message": "Setting 'max_tokens' and 'max_completion_tokens' at the same time is not supported.",
-                    "type": "invalid_request_error", "param": "max_tokens", "code": "invalid_parameter_combination"}},
-         "max_tokens"),
-        (openai_error("The parameter max_tokens specified in the request are not valid: max_tokens and"
-                      " max_completion_tokens cannot be set at the same time."), "max_tokens"),
+        (
+            {
+                "error": {
+                    "message": "Setting 'max_tokens' and 'max_completion_tokens' at the same time is not supported.",
+                    "type": "invalid_request_error",
+                    "param": "max_tokens",
+                    "code": "invalid_parameter_combination",
+                }
+            },
+            "max_tokens",
+        ),
+        (
+            openai_error(
+                "The parameter max_tokens specified in the request are not valid: max_tokens and"
+                " max_completion_tokens cannot be set at the same time."
+            ),
+            "max_tokens",
+        ),
         (BAD_TEMPERATURE_VALUE, None),
         (VLLM_OVERFLOW, None),
         (openai_error("temperature is fine but the prompt is not"), None),
@@ -149,7 +213,12 @@ def test_which_errors_name_an_unsupported_field(body: dict[str, Any], field: str
     ("error", "overflow"),
     [
         (ServerError(VLLM_OVERFLOW_MESSAGE), True),
-        (ServerError("This model's maximum context length is 8192 tokens. However, you requested 9000"), True),
+        (
+            ServerError(
+                "This model's maximum context length is 8192 tokens. However, you requested 9000"
+            ),
+            True,
+        ),
         (ServerError("too long", code="context_length_exceeded"), True),
         (ServerError("max_completion_tokens must be at most 4096"), False),
     ],

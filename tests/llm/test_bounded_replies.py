@@ -11,9 +11,9 @@ import pytest
 from aiohttp import web
 
 from llm.calllog import CallLog
+from llm.errors import MalformedResponse
 from llm.results import Completion, Failed
 from llm.wire import MAX_NESTING, parse_completion
-from llm.errors import MalformedResponse
 from tests.llm.fake_server import Answer, Delay, FakeServer, Garbage
 from tests.llm.support import MESSAGES, fast_retries, make_client
 from tests.loopback import LoopbackServer
@@ -47,15 +47,25 @@ def test_a_reply_past_the_cap_is_malformed_and_not_logged(tmp_path: Path) -> Non
     async def scenario() -> None:
         log = CallLog(tmp_path / "calls.sqlite3")
         async with FakeServer(default=Answer("x" * 5000)) as server:
-            async with make_client(server.base_url, log=log, mode="record", max_response_bytes=2000, retry=fast_retries(1)) as client:
+            async with make_client(
+                server.base_url,
+                log=log,
+                mode="record",
+                max_response_bytes=2000,
+                retry=fast_retries(1),
+            ) as client:
                 result = await client.complete(MESSAGES)
             assert isinstance(result, Failed) and result.reason == "malformed_response"
             assert "larger than max_response_bytes 2,000" in result.message
             async with make_client(server.base_url, log=log, mode="record") as client:
-                assert isinstance(await client.complete(MESSAGES), Completion)  # the failure was not served from the log
+                assert isinstance(
+                    await client.complete(MESSAGES), Completion
+                )  # the failure was not served from the log
             assert len(server.requests) == 2
         log.close()
-        assert b"x" * 5000 not in (tmp_path / "calls.sqlite3").read_bytes().replace(b"x" * 5000, b"", 1)  # stored once: the good reply
+        assert b"x" * 5000 not in (tmp_path / "calls.sqlite3").read_bytes().replace(
+            b"x" * 5000, b"", 1
+        )  # stored once: the good reply
 
     asyncio.run(scenario())
 
@@ -63,7 +73,9 @@ def test_a_reply_past_the_cap_is_malformed_and_not_logged(tmp_path: Path) -> Non
 def test_a_streamed_reply_is_cut_at_the_cap() -> None:
     async def scenario() -> None:
         async with Streaming(size=64 * 1024 * 1024) as server:
-            async with make_client(server.base_url, model="m", max_response_bytes=100_000, retry=fast_retries(1)) as client:
+            async with make_client(
+                server.base_url, model="m", max_response_bytes=100_000, retry=fast_retries(1)
+            ) as client:
                 result = await client.complete(MESSAGES)
             assert isinstance(result, Failed) and result.reason == "malformed_response"
             assert server.sent < 16 * 1024 * 1024  # stopped long before the whole body
@@ -80,13 +92,19 @@ def test_deeply_nested_json_is_malformed_not_a_recursion_error(opener: str) -> N
         async with FakeServer(default=Garbage('{"choices": ' + "[" * 100_000)) as server:
             async with make_client(server.base_url, retry=fast_retries(1)) as client:
                 result = await client.complete(MESSAGES)
-        assert isinstance(result, Failed) and result.reason == "malformed_response" and "deeper than" in result.message
+        assert (
+            isinstance(result, Failed)
+            and result.reason == "malformed_response"
+            and "deeper than" in result.message
+        )
 
     asyncio.run(scenario())
 
 
 def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
-    body = '{"choices": [{"message": {"content": "' + "[{" * 500 + '\\"]"}, "finish_reason": "stop"}]}'
+    body = (
+        '{"choices": [{"message": {"content": "' + "[{" * 500 + '\\"]"}, "finish_reason": "stop"}]}'
+    )
     (choice,), _ = parse_completion(body.encode())
     assert choice.content.startswith("[{[{")
 
@@ -94,8 +112,14 @@ def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
 def test_a_server_silent_past_read_timeout_fails_the_attempt() -> None:
     async def scenario() -> None:
         async with FakeServer(default=Delay(1.5)) as server:
-            async with make_client(server.base_url, read_timeout=0.3, retry=fast_retries(1)) as client:
+            async with make_client(
+                server.base_url, read_timeout=0.3, retry=fast_retries(1)
+            ) as client:
                 result = await client.complete(MESSAGES)
-        assert isinstance(result, Failed) and result.reason == "timeout" and "read_timeout 0.3 s" in result.message
+        assert (
+            isinstance(result, Failed)
+            and result.reason == "timeout"
+            and "read_timeout 0.3 s" in result.message
+        )
 
     asyncio.run(scenario())

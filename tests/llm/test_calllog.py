@@ -11,12 +11,21 @@ import attrs
 import pytest
 
 from llm.calllog import CallLog, ModelTotals
-from llm.client import LLMClient
 from llm.chat import Message, Request, SamplingParams
+from llm.client import LLMClient
 from llm.errors import CallLogError, ReplayMiss
-from llm.results import Choice, Completion, Failed, Result, Truncated, Usage, result_from_data, result_to_data
-from tests.llm.fake_server import Answer, Delay, FakeServer, Status
+from llm.results import (
+    Choice,
+    Completion,
+    Failed,
+    Result,
+    Truncated,
+    Usage,
+    result_from_data,
+    result_to_data,
+)
 from llm.transport import REDACTED
+from tests.llm.fake_server import Answer, Delay, FakeServer, Status
 from tests.llm.support import API_KEY, MESSAGES, fast_retries, make_client
 
 OTHER = (Message("user", "something else"),)
@@ -27,7 +36,10 @@ def test_record_then_replay_without_a_server(tmp_path: Path) -> None:
 
     async def record() -> list[Result]:
         async with FakeServer(models=("m1",), max_model_len=50_000) as server:
-            server.push(Answer(content="<ans>a</ans>", reasoning="r"), Answer(content=None, finish_reason="length"))
+            server.push(
+                Answer(content="<ans>a</ans>", reasoning="r"),
+                Answer(content=None, finish_reason="length"),
+            )
             with CallLog(path) as log:
                 async with make_client(server.base_url, log=log, mode="record") as client:
                     return [await client.complete(MESSAGES), await client.complete(OTHER)]
@@ -49,7 +61,9 @@ def test_record_then_replay_without_a_server(tmp_path: Path) -> None:
 def test_replay_miss_is_a_typed_error(tmp_path: Path) -> None:
     async def scenario() -> None:
         with CallLog(tmp_path / "empty.sqlite") as log:
-            async with make_client("http://127.0.0.1:9/v1", log=log, mode="replay", model="m") as client:
+            async with make_client(
+                "http://127.0.0.1:9/v1", log=log, mode="replay", model="m"
+            ) as client:
                 with pytest.raises(ReplayMiss) as caught:
                     await client.complete(MESSAGES)
         assert caught.value.model == "m" and len(caught.value.key) == 64
@@ -85,7 +99,9 @@ def test_replay_reproduces_a_logged_failure(tmp_path: Path) -> None:
                     await client.complete(MESSAGES)
                 async with make_client(server.base_url, log=log, mode="replay") as client:
                     replayed = await client.complete(MESSAGES)
-        assert isinstance(replayed, Failed) and replayed.reason == "bad_request" and replayed.from_log
+        assert (
+            isinstance(replayed, Failed) and replayed.reason == "bad_request" and replayed.from_log
+        )
 
     asyncio.run(scenario())
 
@@ -95,7 +111,8 @@ def test_sample_index_and_repeats_name_samples_alike_in_record_and_replay(tmp_pa
 
     async def calls(client: LLMClient) -> list[str]:
         return [
-            _content(await client.complete(MESSAGES, params, sample_index=index)) for index in (0, 1, 1, 0)
+            _content(await client.complete(MESSAGES, params, sample_index=index))
+            for index in (0, 1, 1, 0)
         ]
 
     async def scenario() -> None:
@@ -122,7 +139,9 @@ def test_committed_rows_are_visible_to_a_second_connection(tmp_path: Path) -> No
     writer.append(request, {"model": "m"}, result, created_at=1.0)
     # no close(): a reader must see the row as if the writer had crashed right after appending
     with CallLog(path) as reader:
-        assert reader.lookup(request.key(), accept_failed=False) == Completion("m", (Choice("x"),), Usage(3, 4), from_log=True)
+        assert reader.lookup(request.key(), accept_failed=False) == Completion(
+            "m", (Choice("x"),), Usage(3, 4), from_log=True
+        )
     raw = sqlite3.connect(path)
     assert raw.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     assert raw.execute("SELECT COUNT(*) FROM calls").fetchone() == (1,)
@@ -146,9 +165,18 @@ def test_the_api_key_never_reaches_the_log(tmp_path: Path) -> None:
 
 def test_token_and_latency_totals_per_model(tmp_path: Path) -> None:
     with CallLog(tmp_path / "calls.sqlite") as log:
-        log.append(Request("a", MESSAGES), {}, Completion("a", (Choice("x"),), Usage(10, 5, 2, 8), latency_s=1.5), 0)
-        log.append(Request("a", OTHER), {}, Truncated("a", (Choice(""),), Usage(10, 100), latency_s=2.0), 0)
-        log.append(Request("b", MESSAGES), {}, Failed("timeout", "slow", latency_s=30.0, attempts=6), 0)
+        log.append(
+            Request("a", MESSAGES),
+            {},
+            Completion("a", (Choice("x"),), Usage(10, 5, 2, 8), latency_s=1.5),
+            0,
+        )
+        log.append(
+            Request("a", OTHER), {}, Truncated("a", (Choice(""),), Usage(10, 100), latency_s=2.0), 0
+        )
+        log.append(
+            Request("b", MESSAGES), {}, Failed("timeout", "slow", latency_s=30.0, attempts=6), 0
+        )
         assert log.totals() == (
             ModelTotals("a", 2, 1, 1, 0, 20, 105, 2, 8, 3.5),
             ModelTotals("b", 1, 0, 0, 1, 0, 0, 0, 0, 30.0),
@@ -171,7 +199,9 @@ def test_failures_in_the_transport_do_not_stop_logging(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with FakeServer(default=Status(503, "down")) as server:
             with CallLog(tmp_path / "calls.sqlite") as log:
-                async with make_client(server.base_url, log=log, mode="record", retry=fast_retries(2)) as client:
+                async with make_client(
+                    server.base_url, log=log, mode="record", retry=fast_retries(2)
+                ) as client:
                     await client.complete(MESSAGES)
                 (totals,) = log.totals()
         assert (totals.calls, totals.failed) == (1, 1)
@@ -211,7 +241,12 @@ def test_a_truncated_log_is_a_typed_error(tmp_path: Path) -> None:
     path = tmp_path / "calls.sqlite"
     with CallLog(path) as log:
         for index in range(200):
-            log.append(Request("m", MESSAGES, sample_index=index), {"pad": "x" * 500}, Completion("m", (Choice("a"),)), 0)
+            log.append(
+                Request("m", MESSAGES, sample_index=index),
+                {"pad": "x" * 500},
+                Completion("m", (Choice("a"),)),
+                0,
+            )
         log._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 3])
@@ -221,7 +256,7 @@ def test_a_truncated_log_is_a_typed_error(tmp_path: Path) -> None:
             log.totals()
 
 
-@pytest.mark.parametrize("stored", ["{", '{"kind": "completion"}', '{"kind": "mystery"}', '[1, 2]'])
+@pytest.mark.parametrize("stored", ["{", '{"kind": "completion"}', '{"kind": "mystery"}', "[1, 2]"])
 def test_a_corrupt_logged_row_is_a_typed_error_in_replay(tmp_path: Path, stored: str) -> None:
     path = tmp_path / "calls.sqlite"
     request = Request("m", MESSAGES)
@@ -233,7 +268,9 @@ def test_a_corrupt_logged_row_is_a_typed_error_in_replay(tmp_path: Path, stored:
 
     async def scenario() -> None:
         with CallLog(path) as log:
-            async with make_client("http://127.0.0.1:9/v1", log=log, mode="replay", model="m") as client:
+            async with make_client(
+                "http://127.0.0.1:9/v1", log=log, mode="replay", model="m"
+            ) as client:
                 with pytest.raises(CallLogError) as caught:
                     await client.complete(MESSAGES)
         assert str(path) in str(caught.value)
@@ -241,7 +278,9 @@ def test_a_corrupt_logged_row_is_a_typed_error_in_replay(tmp_path: Path, stored:
     asyncio.run(scenario())
 
 
-def test_a_call_in_flight_when_its_run_stops_is_left_noted_as_sent_and_unanswered(tmp_path: Path) -> None:
+def test_a_call_in_flight_when_its_run_stops_is_left_noted_as_sent_and_unanswered(
+    tmp_path: Path,
+) -> None:
     async def scenario() -> None:
         async with FakeServer() as server:
             server.push(Delay(2.0))  # the first call hangs: the run is stopped while it waits
@@ -255,7 +294,9 @@ def test_a_call_in_flight_when_its_run_stops_is_left_noted_as_sent_and_unanswere
                 assert log.unanswered() == 1 and len(log) == 0
                 async with make_client(server.base_url, log=log, mode="record") as client:
                     again = await client.complete(MESSAGES)
-                assert isinstance(again, Completion) and len(server.requests) == 2  # paid again, and it can tell
+                assert (
+                    isinstance(again, Completion) and len(server.requests) == 2
+                )  # paid again, and it can tell
                 assert log.unanswered() == 1 and len(log) == 1
 
     asyncio.run(scenario())
@@ -273,19 +314,29 @@ def test_an_answered_call_leaves_nothing_unanswered(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
-@pytest.mark.parametrize("key", [API_KEY, "sk-with\\backslash"])  # the second one escaped in JSON strings
-def test_an_api_key_a_server_echoes_in_a_completion_is_redacted_before_anything_stores_it(tmp_path: Path, key: str) -> None:
+@pytest.mark.parametrize(
+    "key", [API_KEY, "sk-with\\backslash"]
+)  # the second one escaped in JSON strings
+def test_an_api_key_a_server_echoes_in_a_completion_is_redacted_before_anything_stores_it(
+    tmp_path: Path, key: str
+) -> None:
     path = tmp_path / "calls.sqlite"
 
     async def scenario() -> Result:
         async with FakeServer() as server:
-            server.push(Answer(content=f"<ans>a*</ans> your key: {key}", reasoning=f"the header said {key}"))
+            server.push(
+                Answer(content=f"<ans>a*</ans> your key: {key}", reasoning=f"the header said {key}")
+            )
             with CallLog(path) as log:
-                async with make_client(server.base_url, log=log, mode="record", api_key=key) as client:
+                async with make_client(
+                    server.base_url, log=log, mode="record", api_key=key
+                ) as client:
                     return await client.complete(MESSAGES)
 
     result = asyncio.run(scenario())
-    assert isinstance(result, Completion) and key not in result.content and REDACTED in result.content
+    assert (
+        isinstance(result, Completion) and key not in result.content and REDACTED in result.content
+    )
     assert key not in (result.choices[0].reasoning or "")
     stored = b"".join(p.read_bytes() for p in tmp_path.iterdir())
     assert key.encode() not in stored and json.dumps(key)[1:-1].encode() not in stored

@@ -46,7 +46,9 @@ def test_a_read_only_file_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     CallLog(path).close()
     # tests run as root here, who writes through file modes: open it as sqlite opens a read-only file
     real = sqlite3.connect
-    monkeypatch.setattr(sqlite3, "connect", lambda p, **kw: real(f"file:{p}?mode=ro", uri=True, **kw))
+    monkeypatch.setattr(
+        sqlite3, "connect", lambda p, **kw: real(f"file:{p}?mode=ro", uri=True, **kw)
+    )
     log = CallLog(path)
     with pytest.raises(CallLogError, match="read-only: make it writable") as raised:
         _append(log)

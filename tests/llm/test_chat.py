@@ -49,8 +49,14 @@ def test_top_p_extra_body_and_no_temperature_on_the_wire() -> None:
                 result = await client.complete(MESSAGES, params)
             (body,) = server.requests
         assert isinstance(result, Completion) and result.wire_adaptations == ()
-        assert "temperature" not in body and body["top_p"] == 0.9 and body["reasoning_effort"] == "none"
-        assert body["guided_regex"] == extra["guided_regex"] and body["chat_template_kwargs"] == {"enable_thinking": False}
+        assert (
+            "temperature" not in body
+            and body["top_p"] == 0.9
+            and body["reasoning_effort"] == "none"
+        )
+        assert body["guided_regex"] == extra["guided_regex"] and body["chat_template_kwargs"] == {
+            "enable_thinking": False
+        }
 
     asyncio.run(scenario())
 
@@ -60,7 +66,9 @@ def test_extra_body_is_copied_and_hashable() -> None:
     params = SamplingParams(extra_body=extra)
     extra["chat_template_kwargs"]["enable_thinking"] = True
     assert params.extra_body == {"chat_template_kwargs": {"enable_thinking": False}}
-    assert hash(params) == hash(SamplingParams(extra_body={"chat_template_kwargs": {"enable_thinking": True}}))
+    assert hash(params) == hash(
+        SamplingParams(extra_body={"chat_template_kwargs": {"enable_thinking": True}})
+    )
 
 
 @pytest.mark.parametrize(

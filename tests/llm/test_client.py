@@ -18,7 +18,9 @@ from tests.llm.support import MESSAGES, FakeSleep, fast_retries, make_client
 NOW = 1_700_000_000.0
 
 
-async def _one(server: FakeServer, params: SamplingParams = SamplingParams(), **settings: Any) -> Any:
+async def _one(
+    server: FakeServer, params: SamplingParams = SamplingParams(), **settings: Any
+) -> Any:
     async with make_client(server.base_url, **settings) as client:
         return await client.complete(MESSAGES, params)
 
@@ -102,7 +104,9 @@ def test_usage_details_and_missing_usage() -> None:
 
 def test_length_with_null_content_is_truncated() -> None:
     async def scenario() -> None:
-        async with FakeServer(default=Answer(content=None, reasoning="long...", finish_reason="length")) as server:
+        async with FakeServer(
+            default=Answer(content=None, reasoning="long...", finish_reason="length")
+        ) as server:
             result = await _one(server)
             assert isinstance(result, Truncated)
             assert result.content == "" and result.reasoning == "long..."
@@ -136,7 +140,11 @@ def test_server_errors_back_off_exponentially_then_succeed() -> None:
     async def scenario() -> None:
         sleep = FakeSleep()
         async with FakeServer() as server:
-            server.push(Status(500, "Internal Server Error"), Status(503, openai_error("overloaded")), Status(502))
+            server.push(
+                Status(500, "Internal Server Error"),
+                Status(503, openai_error("overloaded")),
+                Status(502),
+            )
             result = await _one(server, sleep=sleep)
         assert isinstance(result, Completion) and result.attempts == 4
         for delay, ceiling in zip(sleep.delays, [0.5, 1.0, 2.0], strict=True):
@@ -148,11 +156,19 @@ def test_server_errors_back_off_exponentially_then_succeed() -> None:
 def test_retries_exhausted_gives_typed_failure() -> None:
     async def scenario() -> None:
         sleep = FakeSleep()
-        async with FakeServer(default=Status(503, {"object": "error", "message": "busy", "code": 503})) as server:
+        async with FakeServer(
+            default=Status(503, {"object": "error", "message": "busy", "code": 503})
+        ) as server:
             result = await _one(server, sleep=sleep, retry=fast_retries(3))
             assert len(server.requests) == 3
         assert result == Failed(
-            "server_error", "busy", 503, "503", attempts=3, latency_s=result.latency_s, max_completion_tokens=32768
+            "server_error",
+            "busy",
+            503,
+            "503",
+            attempts=3,
+            latency_s=result.latency_s,
+            max_completion_tokens=32768,
         )
         assert len(sleep.delays) == 2
 
@@ -160,13 +176,19 @@ def test_retries_exhausted_gives_typed_failure() -> None:
 
 
 def test_quota_exhausted_is_not_retried() -> None:
-    body = openai_error("You exceeded your current quota", "insufficient_quota", "insufficient_quota")
+    body = openai_error(
+        "You exceeded your current quota", "insufficient_quota", "insufficient_quota"
+    )
 
     async def scenario() -> None:
         sleep = FakeSleep()
         async with FakeServer(default=Status(429, body, {"Retry-After": "1"})) as server:
             result = await _one(server, sleep=sleep)
-        assert isinstance(result, Failed) and result.reason == "quota_exhausted" and result.attempts == 1
+        assert (
+            isinstance(result, Failed)
+            and result.reason == "quota_exhausted"
+            and result.attempts == 1
+        )
         assert sleep.delays == []
 
     asyncio.run(scenario())
@@ -174,7 +196,14 @@ def test_quota_exhausted_is_not_retried() -> None:
 
 @pytest.mark.parametrize(
     ("status", "reason"),
-    [(400, "bad_request"), (401, "auth"), (403, "auth"), (404, "not_found"), (422, "bad_request"), (418, "http_error")],
+    [
+        (400, "bad_request"),
+        (401, "auth"),
+        (403, "auth"),
+        (404, "not_found"),
+        (422, "bad_request"),
+        (418, "http_error"),
+    ],
 )
 def test_client_errors_are_not_retried(status: int, reason: str) -> None:
     async def scenario() -> None:
@@ -187,13 +216,17 @@ def test_client_errors_are_not_retried(status: int, reason: str) -> None:
     asyncio.run(scenario())
 
 
-@pytest.mark.parametrize(("status", "reason"), [(408, "server_error"), (409, "server_error"), (429, "rate_limited")])
+@pytest.mark.parametrize(
+    ("status", "reason"), [(408, "server_error"), (409, "server_error"), (429, "rate_limited")]
+)
 def test_transient_statuses_are_retried(status: int, reason: str) -> None:
     async def scenario() -> None:
         async with FakeServer(default=Status(status, "try later")) as server:
             result = await _one(server, retry=fast_retries(2))
             assert len(server.requests) == 2
-        assert isinstance(result, Failed) and result.reason == reason and result.message == "try later"
+        assert (
+            isinstance(result, Failed) and result.reason == reason and result.message == "try later"
+        )
 
     asyncio.run(scenario())
 
@@ -206,7 +239,11 @@ def test_malformed_json_is_retried_then_fails() -> None:
             server.default = Garbage("[1, 2]")
             failed = await _one(server, retry=fast_retries(2))
         assert isinstance(recovered, Completion) and recovered.attempts == 2
-        assert isinstance(failed, Failed) and failed.reason == "malformed_response" and failed.attempts == 2
+        assert (
+            isinstance(failed, Failed)
+            and failed.reason == "malformed_response"
+            and failed.attempts == 2
+        )
 
     asyncio.run(scenario())
 
@@ -243,7 +280,9 @@ def test_connection_refused_is_a_failure() -> None:
         port = probe.getsockname()[1]
 
     async def scenario() -> None:
-        async with make_client(f"http://127.0.0.1:{port}/v1", model="m", retry=fast_retries(2)) as client:
+        async with make_client(
+            f"http://127.0.0.1:{port}/v1", model="m", retry=fast_retries(2)
+        ) as client:
             result = await client.complete(MESSAGES)
         assert isinstance(result, Failed) and result.reason == "connection" and result.attempts == 2
 
@@ -258,16 +297,26 @@ def test_rejected_max_completion_tokens_falls_back_and_is_remembered() -> None:
                 second = await client.complete(MESSAGES)
                 assert client.wire_options.budget_fields == ("max_tokens",)
             assert isinstance(first, Completion) and isinstance(second, Completion)
-            assert ["max_completion_tokens" in body for body in server.requests] == [True, False, False]
+            assert ["max_completion_tokens" in body for body in server.requests] == [
+                True,
+                False,
+                False,
+            ]
             assert server.requests[1]["max_tokens"] == 32768
-            assert first.wire_adaptations == second.wire_adaptations == ("max_completion_tokens sent as max_tokens",)
+            assert (
+                first.wire_adaptations
+                == second.wire_adaptations
+                == ("max_completion_tokens sent as max_tokens",)
+            )
 
     asyncio.run(scenario())
 
 
 def test_concurrent_calls_all_adapt_to_a_rejected_field() -> None:
     async def scenario() -> None:
-        async with FakeServer(reject_fields=frozenset({"max_completion_tokens", "temperature"})) as server:
+        async with FakeServer(
+            reject_fields=frozenset({"max_completion_tokens", "temperature"})
+        ) as server:
             async with make_client(server.base_url) as client:
                 await client.model()
                 results = await asyncio.gather(*(client.complete(MESSAGES) for _ in range(20)))
@@ -303,11 +352,22 @@ def test_model_discovery_picks_the_only_model_and_clamps_the_budget() -> None:
 
 @pytest.mark.parametrize(
     ("served", "configured", "chosen"),
-    [(("a", "b"), "b", "b"), (("a",), "a", "a"), (("a", "b"), None, None), ((), None, None), (("a",), "z", None)],
+    [
+        (("a", "b"), "b", "b"),
+        (("a",), "a", "a"),
+        (("a", "b"), None, None),
+        ((), None, None),
+        (("a",), "z", None),
+    ],
 )
-def test_model_discovery_choices(served: tuple[str, ...], configured: str | None, chosen: str | None) -> None:
+def test_model_discovery_choices(
+    served: tuple[str, ...], configured: str | None, chosen: str | None
+) -> None:
     async def scenario() -> None:
-        async with FakeServer(models=served) as server, make_client(server.base_url, model=configured) as client:
+        async with (
+            FakeServer(models=served) as server,
+            make_client(server.base_url, model=configured) as client,
+        ):
             if chosen is not None:
                 assert (await client.model()).id == chosen
                 return

@@ -23,7 +23,11 @@ def test_environment_beats_the_default() -> None:
 
 def test_defaults_when_nothing_is_set() -> None:
     config = ClientConfig.resolve(environ={"OPENAI_BASE_URL": "", "OPENAI_API_KEY": ""})
-    assert (config.base_url, config.api_key, config.model) == (DEFAULT_BASE_URL, DUMMY_API_KEY, None)
+    assert (config.base_url, config.api_key, config.model) == (
+        DEFAULT_BASE_URL,
+        DUMMY_API_KEY,
+        None,
+    )
 
 
 def test_api_key_stays_out_of_repr() -> None:
@@ -43,7 +47,9 @@ def test_base_url_normalization(raw: str, normalized: str) -> None:
     assert normalize_base_url(raw) == normalized
 
 
-@pytest.mark.parametrize("raw", ["localhost:8000/v1", "ftp://host/v1", "http:///v1", "http://h/v1?x=1", ""])
+@pytest.mark.parametrize(
+    "raw", ["localhost:8000/v1", "ftp://host/v1", "http:///v1", "http://h/v1?x=1", ""]
+)
 def test_unusable_base_urls_are_rejected(raw: str) -> None:
     with pytest.raises(ConfigError):
         ClientConfig(base_url=raw)
@@ -55,7 +61,9 @@ def test_limits_must_be_positive(field: str) -> None:
         attrs.evolve(ClientConfig(), **{field: 0})  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("raw", "clean"), [("sk-abc\n", "sk-abc"), ("  sk-abc\r\n", "sk-abc"), ("EMPTY", "EMPTY")])
+@pytest.mark.parametrize(
+    ("raw", "clean"), [("sk-abc\n", "sk-abc"), ("  sk-abc\r\n", "sk-abc"), ("EMPTY", "EMPTY")]
+)
 def test_api_key_whitespace_is_stripped(raw: str, clean: str) -> None:
     assert ClientConfig(api_key=raw).api_key == clean
     assert ClientConfig.resolve(environ={"OPENAI_API_KEY": raw}).api_key == clean
@@ -69,5 +77,9 @@ def test_api_keys_a_header_cannot_carry_are_rejected(raw: str) -> None:
 
 def test_default_time_limits_bound_a_call_below_attempts_times_attempt_timeout() -> None:
     config = ClientConfig()
-    assert (config.connect_timeout, config.total_timeout, config.call_deadline) == (10.0, 1800.0, 3600.0)
+    assert (config.connect_timeout, config.total_timeout, config.call_deadline) == (
+        10.0,
+        1800.0,
+        3600.0,
+    )
     assert config.call_deadline < config.retry.max_attempts * config.total_timeout

@@ -27,14 +27,20 @@ def _closed_port() -> int:
 
 
 @pytest.mark.parametrize("configured", ["m1", None])
-def test_a_resumed_record_run_is_served_from_its_log_with_the_server_down(configured: str | None, tmp_path: Path) -> None:
+def test_a_resumed_record_run_is_served_from_its_log_with_the_server_down(
+    configured: str | None, tmp_path: Path
+) -> None:
     async def scenario() -> None:
         with CallLog(tmp_path / "calls.sqlite") as log:
             async with FakeServer(models=("m1",), max_model_len=50_000) as server:
-                async with make_client(server.base_url, log=log, mode="record", model=configured) as client:
+                async with make_client(
+                    server.base_url, log=log, mode="record", model=configured
+                ) as client:
                     recorded = await client.complete(MESSAGES)
             down = f"http://127.0.0.1:{_closed_port()}/v1"
-            async with make_client(down, log=log, mode="record", model=configured, retry=fast_retries(2)) as client:
+            async with make_client(
+                down, log=log, mode="record", model=configured, retry=fast_retries(2)
+            ) as client:
                 resumed = await client.complete(MESSAGES)
                 missing = await client.complete(OTHER)
         assert isinstance(recorded, Completion) and isinstance(resumed, Completion)
@@ -44,7 +50,9 @@ def test_a_resumed_record_run_is_served_from_its_log_with_the_server_down(config
     asyncio.run(scenario())
 
 
-def test_a_log_answered_as_one_model_does_not_silently_continue_with_another(tmp_path: Path) -> None:
+def test_a_log_answered_as_one_model_does_not_silently_continue_with_another(
+    tmp_path: Path,
+) -> None:
     async def scenario() -> None:
         with CallLog(tmp_path / "calls.sqlite") as log:
             async with FakeServer(models=("m1",)) as server:
@@ -64,7 +72,9 @@ def test_concurrent_callers_share_one_failed_discovery() -> None:
     async def scenario() -> None:
         async with FakeServer(models_status=503) as server:
             async with make_client(server.base_url, retry=fast_retries(3)) as client:
-                first = await asyncio.gather(*(client.complete(MESSAGES, sample_index=i) for i in range(10)))
+                first = await asyncio.gather(
+                    *(client.complete(MESSAGES, sample_index=i) for i in range(10))
+                )
                 assert server.model_requests == 3  # one retry cycle for all ten callers
                 later = await client.complete(MESSAGES)
                 assert server.model_requests == 6  # a later call tries again
@@ -78,7 +88,9 @@ def test_concurrent_callers_share_one_successful_discovery() -> None:
     async def scenario() -> None:
         async with FakeServer() as server:
             async with make_client(server.base_url) as client:
-                results = await asyncio.gather(*(client.complete(MESSAGES, sample_index=i) for i in range(10)))
+                results = await asyncio.gather(
+                    *(client.complete(MESSAGES, sample_index=i) for i in range(10))
+                )
             assert server.model_requests == 1
         assert all(isinstance(r, Completion) for r in results)
 
@@ -122,7 +134,9 @@ def test_without_a_configured_model_a_failed_listing_is_the_answer() -> None:
 def test_replay_needs_no_listing_and_uses_the_recorded_context(tmp_path: Path) -> None:
     async def scenario() -> None:
         with CallLog(tmp_path / "calls.sqlite") as log:
-            async with FakeServer(models=("m1",), max_model_len=4_096, default=Answer(content="x")) as server:
+            async with FakeServer(
+                models=("m1",), max_model_len=4_096, default=Answer(content="x")
+            ) as server:
                 async with make_client(server.base_url, log=log, mode="record") as client:
                     await client.complete(MESSAGES)
             async with make_client("http://127.0.0.1:9/v1", log=log, mode="replay") as client:

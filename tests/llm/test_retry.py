@@ -44,7 +44,9 @@ def test_exhausted_quota_does_not_retry() -> None:
     ],
 )
 def test_retry_after_hints(headers: dict[str, str], expected: float | None) -> None:
-    assert retry_after_seconds(headers, NOW) == (None if expected is None else pytest.approx(expected))
+    assert retry_after_seconds(headers, NOW) == (
+        None if expected is None else pytest.approx(expected)
+    )
 
 
 def test_server_hint_is_capped() -> None:
@@ -54,7 +56,9 @@ def test_server_hint_is_capped() -> None:
 
 
 @given(retry=st.integers(1, 40), seed=st.integers(0, 2**32 - 1))
-def test_backoff_doubles_from_half_a_second_to_eight_with_bounded_jitter(retry: int, seed: int) -> None:
+def test_backoff_doubles_from_half_a_second_to_eight_with_bounded_jitter(
+    retry: int, seed: int
+) -> None:
     policy = RetryPolicy()
     ceiling = min(8.0, 0.5 * 2 ** (retry - 1))
     delay = policy.delay(retry, None, np.random.default_rng(seed))
@@ -71,7 +75,14 @@ def test_no_jitter_is_a_choice() -> None:
     assert RetryPolicy(jitter=0.0).delay(3, None, np.random.default_rng(0)) == 2.0
 
 
-@pytest.mark.parametrize(("headers", "verdict"), [({}, None), ({"x-should-retry": "true"}, True),
-                                                  ({"x-should-retry": "false"}, False), ({"x-should-retry": "1"}, None)])
+@pytest.mark.parametrize(
+    ("headers", "verdict"),
+    [
+        ({}, None),
+        ({"x-should-retry": "true"}, True),
+        ({"x-should-retry": "false"}, False),
+        ({"x-should-retry": "1"}, None),
+    ],
+)
 def test_should_retry_header(headers: dict[str, str], verdict: bool | None) -> None:
     assert should_retry_header(headers) is verdict

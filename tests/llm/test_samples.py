@@ -25,7 +25,9 @@ def _content(result: Result) -> str:
 
 
 @pytest.mark.parametrize("mode", ["live", "record"])
-def test_two_identical_calls_above_temperature_zero_are_two_samples_in_every_mode(mode: Mode, tmp_path: Path) -> None:
+def test_two_identical_calls_above_temperature_zero_are_two_samples_in_every_mode(
+    mode: Mode, tmp_path: Path
+) -> None:
     async def scenario() -> None:
         async with FakeServer(default=Answer(content="s", numbered=True)) as server:
             with CallLog(tmp_path / "calls.sqlite") as log:
@@ -55,7 +57,9 @@ def test_concurrent_identical_greedy_calls_share_one_exchange(mode: Mode, tmp_pa
                     rows = len(log)
             assert len(server.requests) == 1
         assert rows == (1 if mode == "record" else 0)
-        assert all(result == results[0] for result in results) and isinstance(results[0], Completion)
+        assert all(result == results[0] for result in results) and isinstance(
+            results[0], Completion
+        )
 
     asyncio.run(scenario())
 
@@ -88,7 +92,10 @@ def test_a_truncated_first_choice_never_becomes_the_content() -> None:
                 mixed = await client.complete(MESSAGES, SamplingParams(n=2))
                 cut = await client.complete(MESSAGES, SamplingParams(n=2), sample_index=1)
         assert isinstance(mixed, Completion)
-        assert mixed.content == "<ans>b</ans>" and [c.finish_reason for c in mixed.choices] == ["length", "stop"]
+        assert mixed.content == "<ans>b</ans>" and [c.finish_reason for c in mixed.choices] == [
+            "length",
+            "stop",
+        ]
         assert mixed.finished == (Choice("<ans>b</ans>", finish_reason="stop"),)
         assert isinstance(cut, Truncated) and cut.finished == ()
 
@@ -112,7 +119,11 @@ def test_a_prompt_that_nearly_fills_the_context_is_not_sent(tmp_path: Path) -> N
                     result = await client.complete(huge)
                     rows = len(log)
             assert server.requests == []
-        assert isinstance(result, Failed) and result.reason == "context_overflow" and result.attempts == 0
+        assert (
+            isinstance(result, Failed)
+            and result.reason == "context_overflow"
+            and result.attempts == 0
+        )
         assert rows == 0
 
     asyncio.run(scenario())
@@ -165,7 +176,10 @@ def test_without_a_tokenizer_the_prompt_is_estimated_from_earlier_usage() -> Non
                 first = await client.complete(prompt, sample_index=0)
                 second = await client.complete(prompt, sample_index=1)
         budgets = [body["max_completion_tokens"] for body in server.requests]
-        assert budgets == [10_000 - 4_000, 10_000 - math.ceil(11 * 1.1)]  # two characters per token, then usage
+        assert budgets == [
+            10_000 - 4_000,
+            10_000 - math.ceil(11 * 1.1),
+        ]  # two characters per token, then usage
         assert isinstance(first, Completion) and first.max_completion_tokens == 6_000
         assert isinstance(second, Completion) and second.max_completion_tokens == budgets[1]
 

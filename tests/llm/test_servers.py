@@ -7,9 +7,9 @@ import asyncio
 import socket
 from collections.abc import Sequence
 
-from llm.servers import ServerPool
 from llm.chat import Message, SamplingParams
 from llm.results import Choice, Completion, Failed, Result
+from llm.servers import ServerPool
 from tests.cegis.llm.scripted_server import Reply, Rule, ScriptedServer
 from tests.experiments.runner_support import synchronous
 from tests.llm.support import MESSAGES, fast_retries, make_client
@@ -27,7 +27,13 @@ class FakeServer:
         self.in_flight = 0
         self.most_in_flight = 0
 
-    async def complete(self, messages: Sequence[Message], params: SamplingParams = SamplingParams(), *, sample_index: int = 0) -> Result:
+    async def complete(
+        self,
+        messages: Sequence[Message],
+        params: SamplingParams = SamplingParams(),
+        *,
+        sample_index: int = 0,
+    ) -> Result:
         self.calls += 1
         self.in_flight += 1
         self.most_in_flight = max(self.most_in_flight, self.in_flight)
@@ -73,10 +79,14 @@ async def test_each_server_takes_at_most_its_concurrency() -> None:
 async def test_a_dead_servers_work_goes_to_the_other_until_its_cooldown_ends() -> None:
     clock = Clock()
     dead, alive = FakeServer(Failed("connection", "refused")), FakeServer()
-    pool = ServerPool([("dead", dead, 8), ("alive", alive, 1)], cooldown=30.0, clock=clock, sleep=clock.sleep)
+    pool = ServerPool(
+        [("dead", dead, 8), ("alive", alive, 1)], cooldown=30.0, clock=clock, sleep=clock.sleep
+    )
     results = [await pool.complete(MESSAGES, sample_index=i) for i in range(5)]
     assert all(r is OK for r in results)
-    assert dead.calls == 1 and alive.calls == 5  # tried once (it had the most free slots), then avoided
+    assert (
+        dead.calls == 1 and alive.calls == 5
+    )  # tried once (it had the most free slots), then avoided
     clock.now += 31.0
     await pool.complete(MESSAGES)
     assert dead.calls == 2  # back in the rotation after the cooldown, and down again
@@ -92,7 +102,9 @@ async def test_a_requests_own_error_is_its_answer_and_all_dead_fails_after_the_r
     assert second.calls == 0
     down = Failed("server_error", "503", status=503)
     a, b = FakeServer(down), FakeServer(down)
-    pool = ServerPool([("a", a, 1), ("b", b, 1)], cooldown=5.0, rounds=2, clock=clock, sleep=clock.sleep)
+    pool = ServerPool(
+        [("a", a, 1), ("b", b, 1)], cooldown=5.0, rounds=2, clock=clock, sleep=clock.sleep
+    )
     assert await pool.complete(MESSAGES) is down
     assert (a.calls, b.calls) == (2, 2) and clock.now >= 5.0  # waited for a server to come back
 
@@ -108,11 +120,17 @@ async def test_over_http_a_refused_port_sends_every_call_to_the_live_server() ->
             make_client(live.base_url, model="scripted-model") as live_client,
         ):
             pool = ServerPool([("dead", dead_client, 4), ("live", live_client, 1)])
-            results = await asyncio.gather(*(pool.complete(MESSAGES, sample_index=i) for i in range(4)))
+            results = await asyncio.gather(
+                *(pool.complete(MESSAGES, sample_index=i) for i in range(4))
+            )
     assert all(isinstance(r, Completion) and "a b*" in r.content for r in results)
     assert live.chat_calls == 4
     dead_stats, live_stats = pool.stats
-    assert dead_stats.failures >= 1 and dead_stats.failures == dead_stats.calls and live_stats.failures == 0
+    assert (
+        dead_stats.failures >= 1
+        and dead_stats.failures == dead_stats.calls
+        and live_stats.failures == 0
+    )
 
 
 class Slow(FakeServer):
@@ -122,7 +140,13 @@ class Slow(FakeServer):
         super().__init__(answer)
         self.clock, self.seconds = clock, seconds
 
-    async def complete(self, messages: Sequence[Message], params: SamplingParams = SamplingParams(), *, sample_index: int = 0) -> Result:
+    async def complete(
+        self,
+        messages: Sequence[Message],
+        params: SamplingParams = SamplingParams(),
+        *,
+        sample_index: int = 0,
+    ) -> Result:
         self.clock.now += self.seconds
         return await super().complete(messages, params, sample_index=sample_index)
 
@@ -133,7 +157,14 @@ async def test_the_pools_deadline_bounds_the_whole_call_over_rounds_and_cooldown
     # second round comes after the cooldown, 60 + 30 + 60 s in all (147 s were seen).
     clock = Clock()
     hanging = Slow(clock, 60.0, Failed("deadline", "call_deadline 60 s reached"))
-    pool = ServerPool([("one", hanging, 1)], cooldown=30.0, rounds=2, deadline=60.0, clock=clock, sleep=clock.sleep)
+    pool = ServerPool(
+        [("one", hanging, 1)],
+        cooldown=30.0,
+        rounds=2,
+        deadline=60.0,
+        clock=clock,
+        sleep=clock.sleep,
+    )
     result = await pool.complete(MESSAGES)
     assert isinstance(result, Failed) and result.reason == "deadline" and "60 s" in result.message
     assert hanging.calls == 1 and clock.now == 60.0
@@ -143,14 +174,18 @@ async def test_the_pools_deadline_bounds_the_whole_call_over_rounds_and_cooldown
 async def test_within_the_deadline_the_pool_still_fails_over_and_waits_for_a_cooldown() -> None:
     clock = Clock()
     flaky = Slow(clock, 10.0, Failed("server_error", "503", status=503))
-    pool = ServerPool([("one", flaky, 1)], cooldown=30.0, rounds=2, deadline=60.0, clock=clock, sleep=clock.sleep)
+    pool = ServerPool(
+        [("one", flaky, 1)], cooldown=30.0, rounds=2, deadline=60.0, clock=clock, sleep=clock.sleep
+    )
     assert (await pool.complete(MESSAGES)) is flaky.answer
     assert flaky.calls == 2 and clock.now == 50.0  # 10 s, a 30 s cooldown, 10 s: within 60 s
 
 
 @synchronous
 async def test_a_call_still_running_at_the_pools_deadline_is_cut() -> None:
-    never = FakeServer(gate=asyncio.Event())  # answers only when the gate opens, which it never does
+    never = FakeServer(
+        gate=asyncio.Event()
+    )  # answers only when the gate opens, which it never does
     pool = ServerPool([("one", never, 1)], deadline=0.05)
     result = await pool.complete(MESSAGES)
     assert isinstance(result, Failed) and result.reason == "deadline" and never.calls == 1

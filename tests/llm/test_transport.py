@@ -16,10 +16,25 @@ from llm.results import Completion, Failed
 from llm.retry import RetryPolicy
 from llm.transport import REDACTED, REFUSED, _refused
 from tests.llm.fake_server import Delay, FakeServer, Status, openai_error
-from tests.llm.support import API_KEY, MESSAGES, FakeSleep, fast_retries, make_client, unaccepting_port
+from tests.llm.support import (
+    API_KEY,
+    MESSAGES,
+    FakeSleep,
+    fast_retries,
+    make_client,
+    unaccepting_port,
+)
 
-PROXY_VARIABLES = ("HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "NO_PROXY", "no_proxy", "ALL_PROXY",
-                   "all_proxy")
+PROXY_VARIABLES = (
+    "HTTP_PROXY",
+    "http_proxy",
+    "HTTPS_PROXY",
+    "https_proxy",
+    "NO_PROXY",
+    "no_proxy",
+    "ALL_PROXY",
+    "all_proxy",
+)
 
 
 @pytest.mark.parametrize(
@@ -30,7 +45,9 @@ PROXY_VARIABLES = ("HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "NO
         (503, "maybe", 2, Completion),  # no verdict: the status rules
     ],
 )
-def test_x_should_retry_overrides_the_status_rules(status: int, header: str, requests: int, outcome: type) -> None:
+def test_x_should_retry_overrides_the_status_rules(
+    status: int, header: str, requests: int, outcome: type
+) -> None:
     async def scenario() -> None:
         async with FakeServer() as server:
             server.push(Status(status, openai_error("hmm"), {"x-should-retry": header}))
@@ -46,12 +63,18 @@ def test_a_retry_after_beyond_the_cap_fails_fast_with_the_wait() -> None:
     async def scenario() -> None:
         sleep = FakeSleep()
         async with FakeServer() as server:
-            server.push(Status(429, openai_error("slow down", "rate_limit_exceeded"), {"Retry-After": "3600"}))
+            server.push(
+                Status(
+                    429, openai_error("slow down", "rate_limit_exceeded"), {"Retry-After": "3600"}
+                )
+            )
             async with make_client(server.base_url, sleep=sleep) as client:
                 result = await client.complete(MESSAGES)
             assert len(server.requests) == 1
         assert sleep.delays == []
-        assert isinstance(result, Failed) and result.reason == "rate_limited" and result.attempts == 1
+        assert (
+            isinstance(result, Failed) and result.reason == "rate_limited" and result.attempts == 1
+        )
         assert "3600 s" in result.message and "max_retry_after = 60 s" in result.message
 
     asyncio.run(scenario())
@@ -79,13 +102,26 @@ def test_the_call_deadline_counts_the_model_discovery_the_call_waited_for() -> N
         sleep = FakeSleep()
         retry = RetryPolicy(max_attempts=100)
         busy = Status(503, "busy")
-        async with FakeServer(default=busy, models_action=busy) as server:  # the listing and the chat both fail
+        async with FakeServer(
+            default=busy, models_action=busy
+        ) as server:  # the listing and the chat both fail
             async with make_client(
-                server.base_url, sleep=sleep, clock=sleep.clock, retry=retry, call_deadline=10.0, model="test-model"
+                server.base_url,
+                sleep=sleep,
+                clock=sleep.clock,
+                retry=retry,
+                call_deadline=10.0,
+                model="test-model",
             ) as client:
                 result = await client.complete(MESSAGES)
-        assert isinstance(result, Failed) and result.reason == "deadline" and "call_deadline 10 s" in result.message
-        assert sum(sleep.delays) <= 10.0, "the chat got a deadline of its own after the discovery used the call's"
+        assert (
+            isinstance(result, Failed)
+            and result.reason == "deadline"
+            and "call_deadline 10 s" in result.message
+        )
+        assert sum(sleep.delays) <= 10.0, (
+            "the chat got a deadline of its own after the discovery used the call's"
+        )
 
     asyncio.run(scenario())
 
@@ -94,7 +130,9 @@ def test_an_attempt_is_cut_at_the_call_deadline() -> None:
     async def scenario() -> None:
         async with FakeServer() as server:
             server.push(Delay(1.0))
-            async with make_client(server.base_url, total_timeout=60.0, call_deadline=0.2) as client:
+            async with make_client(
+                server.base_url, total_timeout=60.0, call_deadline=0.2
+            ) as client:
                 result = await client.complete(MESSAGES)
         assert isinstance(result, Failed) and result.reason == "deadline" and result.attempts == 1
 
@@ -106,8 +144,12 @@ def test_waiting_for_a_concurrency_slot_does_not_count_against_the_deadline() ->
         async with FakeServer(delay=0.15) as server:
             async with make_client(server.base_url, concurrency=1, call_deadline=0.5) as client:
                 await client.model()
-                results = await asyncio.gather(*(client.complete(MESSAGES, sample_index=i) for i in range(5)))
-        assert all(isinstance(result, Completion) for result in results)  # 0.75 s of queue, 0.15 s each
+                results = await asyncio.gather(
+                    *(client.complete(MESSAGES, sample_index=i) for i in range(5))
+                )
+        assert all(
+            isinstance(result, Completion) for result in results
+        )  # 0.75 s of queue, 0.15 s each
 
     asyncio.run(scenario())
 
@@ -116,7 +158,11 @@ def test_a_hanging_connect_fails_at_the_connect_timeout() -> None:
     async def scenario() -> None:
         with unaccepting_port() as port:
             async with make_client(
-                f"http://127.0.0.1:{port}/v1", model="m", connect_timeout=0.2, total_timeout=3.0, retry=fast_retries(1)
+                f"http://127.0.0.1:{port}/v1",
+                model="m",
+                connect_timeout=0.2,
+                total_timeout=3.0,
+                retry=fast_retries(1),
             ) as client:
                 result = await client.complete(MESSAGES)
         assert isinstance(result, Failed) and result.reason == "timeout"
@@ -135,9 +181,14 @@ def test_requests_go_through_the_proxy_of_the_environment(monkeypatch: pytest.Mo
             async with make_client("http://llm.invalid:8000/v1", model="test-model") as client:
                 proxied = await client.complete(MESSAGES)
             monkeypatch.setenv("NO_PROXY", "llm.invalid")
-            async with make_client("http://llm.invalid:8000/v1", model="test-model", retry=fast_retries(1)) as client:
+            async with make_client(
+                "http://llm.invalid:8000/v1", model="test-model", retry=fast_retries(1)
+            ) as client:
                 bypassed = await client.complete(MESSAGES)
-            assert proxy.targets == ["http://llm.invalid:8000/v1/models", "http://llm.invalid:8000/v1/chat/completions"]
+            assert proxy.targets == [
+                "http://llm.invalid:8000/v1/models",
+                "http://llm.invalid:8000/v1/chat/completions",
+            ]
         assert isinstance(proxied, Completion)
         assert isinstance(bypassed, Failed) and bypassed.reason == "connection"
 
@@ -148,7 +199,9 @@ def test_backoff_waits_differ_between_clients() -> None:
     async def waits(seed: int) -> list[float]:
         sleep = FakeSleep()
         async with FakeServer(default=Status(503, "busy")) as server:
-            async with make_client(server.base_url, sleep=sleep, seed=seed, retry=fast_retries(4)) as client:
+            async with make_client(
+                server.base_url, sleep=sleep, seed=seed, retry=fast_retries(4)
+            ) as client:
                 await client.complete(MESSAGES)
         return sleep.delays
 
@@ -178,14 +231,15 @@ def test_an_echoed_api_key_is_redacted_from_failures_and_the_log(tmp_path: Path)
 def test_a_key_read_with_its_newline_works() -> None:
     async def scenario() -> None:
         async with FakeServer() as server:
-            config = ClientConfig.resolve(server.base_url, environ={"OPENAI_API_KEY": API_KEY + "\n"})
+            config = ClientConfig.resolve(
+                server.base_url, environ={"OPENAI_API_KEY": API_KEY + "\n"}
+            )
             async with make_client(server.base_url, api_key=config.api_key) as client:
                 result = await client.complete(MESSAGES)
             assert server.headers[0]["Authorization"] == f"Bearer {API_KEY}"
         assert isinstance(result, Completion)
 
     asyncio.run(scenario())
-
 
 
 def _closed_port() -> int:
@@ -195,20 +249,36 @@ def _closed_port() -> int:
 
 
 @pytest.mark.parametrize(("retry_refused", "attempts"), [(True, 3), (False, 1)])
-def test_a_refused_connection_is_retried_unless_the_policy_says_not(retry_refused: bool, attempts: int) -> None:
+def test_a_refused_connection_is_retried_unless_the_policy_says_not(
+    retry_refused: bool, attempts: int
+) -> None:
     async def scenario() -> None:
         sleep = FakeSleep()
         policy = attrs.evolve(fast_retries(3), retry_refused=retry_refused)
-        async with make_client(f"http://127.0.0.1:{_closed_port()}/v1", model="m", sleep=sleep, retry=policy) as client:
+        async with make_client(
+            f"http://127.0.0.1:{_closed_port()}/v1", model="m", sleep=sleep, retry=policy
+        ) as client:
             result = await client.complete(MESSAGES)
-        assert isinstance(result, Failed) and result.reason == "connection" and result.error_code == REFUSED
-        assert result.attempts == attempts and (sleep.delays == []) == (not retry_refused)  # model listing too
+        assert (
+            isinstance(result, Failed)
+            and result.reason == "connection"
+            and result.error_code == REFUSED
+        )
+        assert result.attempts == attempts and (sleep.delays == []) == (
+            not retry_refused
+        )  # model listing too
 
     asyncio.run(scenario())
 
 
 def test_every_address_refusing_counts_as_refused_and_anything_else_does_not() -> None:
-    both = OSError("Multiple exceptions: [Errno 111] Connect call failed ('::1', 8000, 0, 0), [Errno 111] Connect call failed ('127.0.0.1', 8000)")
-    mixed = OSError("Multiple exceptions: [Errno 111] Connect call failed ('::1', 8000, 0, 0), [Errno 110] Connect call failed ('127.0.0.1', 8000)")
+    both = OSError(
+        "Multiple exceptions: [Errno 111] Connect call failed ('::1', 8000, 0, 0), [Errno 111] Connect call failed ('127.0.0.1', 8000)"
+    )
+    mixed = OSError(
+        "Multiple exceptions: [Errno 111] Connect call failed ('::1', 8000, 0, 0), [Errno 110] Connect call failed ('127.0.0.1', 8000)"
+    )
     assert _refused(ConnectionRefusedError(111, "refused")) and _refused(both)
-    assert not _refused(mixed) and not _refused(OSError("no route")) and not _refused(TimeoutError())
+    assert (
+        not _refused(mixed) and not _refused(OSError("no route")) and not _refused(TimeoutError())
+    )

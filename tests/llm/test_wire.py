@@ -12,7 +12,15 @@ from hypothesis import strategies as st
 from llm.chat import Message, ModelInfo, Request, SamplingParams
 from llm.errors import MalformedResponse
 from llm.results import Choice
-from llm.wire import ServerError, WireOptions, adapt, parse_completion, parse_error, parse_models, request_body
+from llm.wire import (
+    ServerError,
+    WireOptions,
+    adapt,
+    parse_completion,
+    parse_error,
+    parse_models,
+    request_body,
+)
 
 
 def _bytes(data: Any) -> bytes:
@@ -23,11 +31,22 @@ def _bytes(data: Any) -> bytes:
     ("body", "expected"),
     [
         (
-            _bytes({"error": {"message": "bad", "type": "invalid_request_error", "code": "x", "param": "n"}}),
+            _bytes(
+                {
+                    "error": {
+                        "message": "bad",
+                        "type": "invalid_request_error",
+                        "code": "x",
+                        "param": "n",
+                    }
+                }
+            ),
             ServerError("bad", "invalid_request_error", "x", "n"),
         ),
         (
-            _bytes({"object": "error", "message": "too long", "type": "BadRequestError", "code": 400}),
+            _bytes(
+                {"object": "error", "message": "too long", "type": "BadRequestError", "code": 400}
+            ),
             ServerError("too long", "BadRequestError", "400"),
         ),
         (_bytes({"error": "plain string", "code": "c"}), ServerError("plain string", code="c")),
@@ -55,7 +74,10 @@ def test_content_parts_and_choice_order() -> None:
         {
             "choices": [
                 {"index": 1, "message": {"content": "second"}, "finish_reason": "stop"},
-                {"index": 0, "message": {"content": [{"type": "text", "text": "fi"}, {"text": "rst"}]}},
+                {
+                    "index": 0,
+                    "message": {"content": [{"type": "text", "text": "fi"}, {"text": "rst"}]},
+                },
             ]
         }
     )
@@ -87,7 +109,12 @@ def test_malformed_completions_raise(body: bytes) -> None:
 
 
 def test_garbage_usage_counts_are_dropped() -> None:
-    body = _bytes({"choices": [{"message": {"content": ""}}], "usage": {"prompt_tokens": "12", "completion_tokens": -1}})
+    body = _bytes(
+        {
+            "choices": [{"message": {"content": ""}}],
+            "usage": {"prompt_tokens": "12", "completion_tokens": -1},
+        }
+    )
     _, usage = parse_completion(body)
     assert (usage.prompt_tokens, usage.completion_tokens) == (None, None)
 
@@ -103,11 +130,15 @@ def test_adaptation_targets_only_fields_that_were_sent() -> None:
     request = Request("m", (Message("user", "hi"),), SamplingParams())
     options = WireOptions()
     body = request_body(request, options)
-    assert body["max_completion_tokens"] == body["max_tokens"] == 32768  # both names until one is refused
+    assert (
+        body["max_completion_tokens"] == body["max_tokens"] == 32768
+    )  # both names until one is refused
     budget = ServerError("Unsupported parameter: 'max_completion_tokens'")
     switched = adapt(options, body, budget)
     assert switched == WireOptions(budget_fields=("max_tokens",))
-    assert "max_tokens" in request_body(request, switched) and "max_completion_tokens" not in request_body(request, switched)
+    assert "max_tokens" in request_body(
+        request, switched
+    ) and "max_completion_tokens" not in request_body(request, switched)
     # the complaint names max_completion_tokens, which was not sent this time: no ping-pong
     assert adapt(switched, request_body(request, switched), budget) is None
     # refusing the last name left is a failure of the call, not an adaptation to a body without a budget
@@ -127,4 +158,9 @@ def test_reasoning_wins_over_reasoning_content_when_both_are_set() -> None:
 
 def test_optional_fields_are_sent_only_when_set() -> None:
     request = Request("m", (Message("user", "hi"),), SamplingParams(temperature=None))
-    assert set(request_body(request, WireOptions())) == {"model", "messages", "max_completion_tokens", "max_tokens"}
+    assert set(request_body(request, WireOptions())) == {
+        "model",
+        "messages",
+        "max_completion_tokens",
+        "max_tokens",
+    }

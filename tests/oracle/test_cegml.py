@@ -22,8 +22,15 @@ def matcher(text: str) -> re.Pattern[str]:
 
 def test_the_profile_is_one_config_value() -> None:
     config = TeacherConfig.cegml(mode="shortest")
-    assert (config.profile, config.order, config.clustered, config.mode) == ("cegml", "grouped", True, "shortest")
-    assert config == TeacherConfig(profile="cegml", order="grouped", clustered=True, mode="shortest")
+    assert (config.profile, config.order, config.clustered, config.mode) == (
+        "cegml",
+        "grouped",
+        True,
+        "shortest",
+    )
+    assert config == TeacherConfig(
+        profile="cegml", order="grouped", clustered=True, mode="shortest"
+    )
     assert config.reading == "loose" and TeacherConfig().reading == "universal"
     assert config.mode_name == "shortest+clustered@cegml" and TeacherConfig().mode_name == "paths"
 
@@ -40,7 +47,11 @@ def test_half_a_batch_per_side_without_refill_positives_first(mode: str) -> None
     inside, outside = matcher("a (a + b + c)*"), matcher("a (a + b + c)* c + b")
     for example in verdict.counterexamples:
         assert isinstance(example, Example) and len(example.string) <= 32
-        assert bool(inside.fullmatch(example.string)) == example.label != bool(outside.fullmatch(example.string))
+        assert (
+            bool(inside.fullmatch(example.string))
+            == example.label
+            != bool(outside.fullmatch(example.string))
+        )
 
 
 def test_shortest_returns_every_witness_of_the_minimum_length() -> None:
@@ -57,7 +68,9 @@ def test_shortest_returns_every_witness_of_the_minimum_length() -> None:
 
 
 def test_repeats_are_allowed_across_rounds() -> None:
-    teacher = ExactTeacher.from_regex("(a + b + c)* c", "simple", config=TeacherConfig.cegml(mode="shortest"))
+    teacher = ExactTeacher.from_regex(
+        "(a + b + c)* c", "simple", config=TeacherConfig.cegml(mode="shortest")
+    )
     first = teacher.check("c")
     again = teacher.check("c", first.counterexamples)
     assert again.counterexamples == first.counterexamples
@@ -77,13 +90,17 @@ def test_witnesses_are_genuine_and_distinct_within_a_round(mode: str, clustered:
         strings = [example.string] if isinstance(example, Example) else list(example.strings())
         for string in strings:
             assert len(string) <= 32
-            assert bool(inside.fullmatch(string)) == example.label != bool(outside.fullmatch(string))
+            assert (
+                bool(inside.fullmatch(string)) == example.label != bool(outside.fullmatch(string))
+            )
 
 
 def test_a_simple_targets_alphabet_is_its_own_letters() -> None:
     teacher = ExactTeacher.from_regex("(a b)*", "simple", config=TeacherConfig.cegml())
     assert teacher.universe == CharSet.of("ab")
-    verdict = teacher.check("(a b + c)*")  # "c" is not a letter of the target: the code cannot compile it
+    verdict = teacher.check(
+        "(a b + c)*"
+    )  # "c" is not a letter of the target: the code cannot compile it
     assert not verdict.valid and verdict.issues[0].kind == "syntax_error"
     improved = ExactTeacher.from_regex("(a b)*", "simple")
     assert improved.universe == CharSet.of("abc") and improved.check("(a b + c)*").valid
@@ -94,7 +111,10 @@ def test_classes_print_in_the_reference_spelling() -> None:
     verdict = ExactTeacher.from_regex("[ac]x", "extended", config=config).check("x")
     assert "[ac]x, 1" in [e.text() for e in verdict.counterexamples]
     simple = ExactTeacher.from_regex("(a + c) b", "simple", config=TeacherConfig.cegml()).check("b")
-    assert [e.text() for e in simple.counterexamples] == ["[ac]b, 1", "b, 0"]  # ours would print [^b]b
+    assert [e.text() for e in simple.counterexamples] == [
+        "[ac]b, 1",
+        "b, 0",
+    ]  # ours would print [^b]b
 
 
 def test_negative_clusters_score_loosely() -> None:
@@ -109,14 +129,22 @@ def test_coin_flip_evaluation_set() -> None:
     examples = evaluation_set(target, size=300, seed=3, profile="cegml")
     pattern = matcher("(a b* + c)*")
     assert len(examples) == 300 and 90 < examples.positives < 210
-    assert all(bool(pattern.fullmatch(e.string)) == e.label and len(e.string) <= 32 for e in examples.examples)
+    assert all(
+        bool(pattern.fullmatch(e.string)) == e.label and len(e.string) <= 32
+        for e in examples.examples
+    )
     assert examples == evaluation_set(target, size=300, seed=3, profile="cegml")
     everything = compile_regex(parse("(a + b + c)*", "simple"), CharSet.of("abc"))
-    assert evaluation_set(everything, size=20, profile="cegml").positives == 20  # no complement to flip to
+    assert (
+        evaluation_set(everything, size=20, profile="cegml").positives == 20
+    )  # no complement to flip to
 
 
 def test_a_hypothesis_that_does_not_compile_scores_zero_and_one() -> None:
     target = compile_regex(parse("a b*", "simple"), CharSet.of("abc"))
     examples = evaluation_set(target, size=10)
-    assert (score(target, None, examples).accuracy, score(target, None, examples).diff_ratio) == (0.0, 1.0)
+    assert (score(target, None, examples).accuracy, score(target, None, examples).diff_ratio) == (
+        0.0,
+        1.0,
+    )
     assert score(target, target, examples).accuracy == 1.0

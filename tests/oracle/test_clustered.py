@@ -22,7 +22,14 @@ from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.charset import EXTENDED_ALPHABET, SIMPLE_ALPHABET, UNICODE, CharSet
 from regexlang.dialects import parse
 
-SIMPLE_REGEXES = ["(a b* + c)*", "a (b + c)* a", "(a + b)* c", "((a b)* c)*", "a* b* c*", "(a + b + c)*"]
+SIMPLE_REGEXES = [
+    "(a b* + c)*",
+    "a (b + c)* a",
+    "(a + b)* c",
+    "((a b)* c)*",
+    "a* b* c*",
+    "(a + b + c)*",
+]
 SUBSETS = [CharSet.of(s) for s in ("a", "b", "c", "ab", "ac", "bc", "abc")]
 
 
@@ -48,6 +55,7 @@ def test_satisfies_matches_expansion(regex: str, positions: list[CharSet], label
 def brute_force_differences() -> list[tuple[str, str, list[str]]]:
     """Every ordered pair of :data:`SIMPLE_REGEXES` with its difference's strings up to length 6,
     enumerated with Python ``re`` (pairs whose difference has none are left out)."""
+
     def matcher(text: str) -> re.Pattern[str]:
         return re.compile(text.replace(" ", "").replace("+", "|"))
 
@@ -65,7 +73,9 @@ DIFFERENCES = brute_force_differences()
 
 
 @given(st.sampled_from(DIFFERENCES), st.data())
-def test_lifted_witness_is_a_clustered_counterexample(pair: tuple[str, str, list[str]], data: st.DataObject) -> None:
+def test_lifted_witness_is_a_clustered_counterexample(
+    pair: tuple[str, str, list[str]], data: st.DataObject
+) -> None:
     target, hypothesis, witnesses = pair
     string = data.draw(st.sampled_from(witnesses))  # every case reaches the checks below
     example = lift(difference(simple_dfa(target), simple_dfa(hypothesis)), string, True)
@@ -85,7 +95,9 @@ def test_loose_reading_of_negatives_matches_expansion(regex: str, positions: lis
     assert satisfies(dfa, negative, reading="loose") == (not all_accepted)
     positive = attrs.evolve(negative, label=True)
     assert satisfies(dfa, positive, reading="loose") == satisfies(dfa, positive) == all_accepted
-    assert misclassified(dfa, [negative], reading="loose") == (() if not all_accepted else (negative,))
+    assert misclassified(dfa, [negative], reading="loose") == (
+        () if not all_accepted else (negative,)
+    )
 
 
 def test_characters_outside_the_universe_are_rejected_strings() -> None:
@@ -120,16 +132,34 @@ def small_dfas(draw: st.DrawFn) -> DFA:
     sets = draw(st.lists(st.sets(st.sampled_from("abcd"), min_size=1).map(CharSet.of), max_size=3))
     alphabet = partition(SMALL_UNIVERSE, sets)
     n = draw(st.integers(1, 6))
-    rows = draw(st.lists(st.lists(st.integers(0, n - 1), min_size=len(alphabet), max_size=len(alphabet)), min_size=n, max_size=n))
+    rows = draw(
+        st.lists(
+            st.lists(st.integers(0, n - 1), min_size=len(alphabet), max_size=len(alphabet)),
+            min_size=n,
+            max_size=n,
+        )
+    )
     accepting = draw(st.lists(st.booleans(), min_size=n, max_size=n))
-    return DFA(np.array(rows, dtype=np.int32), np.array(accepting, dtype=np.bool_), draw(st.integers(0, n - 1)), alphabet)
+    return DFA(
+        np.array(rows, dtype=np.int32),
+        np.array(accepting, dtype=np.bool_),
+        draw(st.integers(0, n - 1)),
+        alphabet,
+    )
 
 
 def small_examples() -> st.SearchStrategy[list[Counterexample]]:
     """Clustered and plain examples over :data:`CHARACTERS`; positions repeat as one object and as equal ones."""
     shared = [CharSet.of(s) for s in ("ab", "e!", "abcd")]
-    position = st.one_of(st.sampled_from(shared), st.sets(st.sampled_from(CHARACTERS), min_size=1).map(CharSet.of))
-    clustered = st.builds(ClusteredExample, st.lists(position, max_size=4).map(tuple), st.booleans(), st.just(SMALL_UNIVERSE))
+    position = st.one_of(
+        st.sampled_from(shared), st.sets(st.sampled_from(CHARACTERS), min_size=1).map(CharSet.of)
+    )
+    clustered = st.builds(
+        ClusteredExample,
+        st.lists(position, max_size=4).map(tuple),
+        st.booleans(),
+        st.just(SMALL_UNIVERSE),
+    )
     plain = st.builds(Example, st.text(CHARACTERS, max_size=4), st.booleans())
     return st.lists(st.one_of(clustered, plain), max_size=8)
 
@@ -167,8 +197,9 @@ def test_misclassified_matches_expansion_in_both_kernel_forms(
     expected = tuple(e for e in examples if not reference_satisfies(dfa, e, reading))
     with _jit.forced(mode):
         assert misclassified(dfa, examples, reading=reading) == expected
-        assert [satisfies(dfa, e, reading=reading) for e in examples] == [e not in expected for e in examples]
+        assert [satisfies(dfa, e, reading=reading) for e in examples] == [
+            e not in expected for e in examples
+        ]
         for example in examples:
             if isinstance(example, ClusteredExample):
                 assert reachable_states(dfa, example) == reference_reached(dfa, example)
-

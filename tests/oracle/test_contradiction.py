@@ -18,7 +18,10 @@ from regexlang.ast import Regex
 
 def test_remember_refuses_a_flipped_label() -> None:
     given = (Example("ab", True), Example("b", False))
-    with pytest.raises(ContradictoryTeacher, match=r"'ab' negative \(not in the target\) after labeling it positive"):
+    with pytest.raises(
+        ContradictoryTeacher,
+        match=r"'ab' negative \(not in the target\) after labeling it positive",
+    ):
         remember(given, Verdict(False, (Example("ab", False),), exact=True))
     again = remember(given, Verdict(False, (Example("ab", True), Example("c", False)), exact=True))
     assert again == (*given, Example("c", False))  # the same label twice is one example

@@ -15,7 +15,17 @@ from collections.abc import Callable, Collection
 import pytest
 
 from automata.compile import compile_regex
-from oracle import ClusteredExample, Counterexample, Example, Spend, Teacher, Verdict, matcher, misclassified, remember
+from oracle import (
+    ClusteredExample,
+    Counterexample,
+    Example,
+    Spend,
+    Teacher,
+    Verdict,
+    matcher,
+    misclassified,
+    remember,
+)
 from regexlang import CharSet, parse
 from regexlang.ast import Regex
 
@@ -30,11 +40,19 @@ class ExhaustiveTeacher:
         started = time.perf_counter()
         dfa = compile_regex(hypothesis, CharSet.of(self.alphabet))
         given = {e.string for e in already_given if isinstance(e, Example)}
-        strings = ["".join(t) for n in range(self.max_len + 1) for t in itertools.product(self.alphabet, repeat=n)]
-        wrong = [Example(s, self.predicate(s)) for s in strings if dfa.accepts(s) != self.predicate(s)]
+        strings = [
+            "".join(t)
+            for n in range(self.max_len + 1)
+            for t in itertools.product(self.alphabet, repeat=n)
+        ]
+        wrong = [
+            Example(s, self.predicate(s)) for s in strings if dfa.accepts(s) != self.predicate(s)
+        ]
         new = tuple(e for e in wrong if e.string not in given)[:5]
         spend = Spend(time.perf_counter() - started, len(strings))
-        return Verdict(equivalent=not wrong, counterexamples=new, mode="exhaustive", spend=spend, exact=False)
+        return Verdict(
+            equivalent=not wrong, counterexamples=new, mode="exhaustive", spend=spend, exact=False
+        )
 
 
 def test_custom_teacher_drives_a_learning_loop() -> None:
@@ -43,14 +61,21 @@ def test_custom_teacher_drives_a_learning_loop() -> None:
 
     teacher: Teacher = ExhaustiveTeacher(even_as_then_b, "ab")
     sigma = CharSet.of("ab")
-    candidates = [parse(text, "simple", sigma) for text in ("b", "(a a)* b", "(b* a b* a)* b* b", "b* (a b* a)* b")]
+    candidates = [
+        parse(text, "simple", sigma)
+        for text in ("b", "(a a)* b", "(b* a b* a)* b* b", "b* (a b* a)* b")
+    ]
     given: tuple[Counterexample, ...] = ()
     for _ in range(len(candidates)):
-        hypothesis = next(c for c in candidates if not misclassified(compile_regex(c, sigma), given))
+        hypothesis = next(
+            c for c in candidates if not misclassified(compile_regex(c, sigma), given)
+        )
         verdict = teacher.check(hypothesis, given)
         if verdict.equivalent:
             break
-        assert verdict.counterexamples and not verdict.exact and verdict.spend.strings_examined == 127
+        assert (
+            verdict.counterexamples and not verdict.exact and verdict.spend.strings_examined == 127
+        )
         given = remember(given, verdict)
     assert verdict.equivalent and hypothesis == candidates[2]
     assert "aab, 1" in {e.text() for e in given}
@@ -67,8 +92,16 @@ def test_a_typed_oracle_tests_hypotheses_and_lists_the_strings_already_given() -
     accepts = matcher(parse("[ab][ab01]*", "extended", sigma), sigma)
     assert accepts("a01") and not accepts("0a") and not accepts("") and not accepts("a#")
     complement = matcher(parse("~a", "extended", sigma), sigma)
-    assert complement("b") and not complement("a") and not complement("#")  # '#' is outside the universe
-    given: tuple[Counterexample, ...] = (Example("ab", True), ClusteredExample((CharSet.of("01"), "a"), False, sigma))
+    assert (
+        complement("b") and not complement("a") and not complement("#")
+    )  # '#' is outside the universe
+    given: tuple[Counterexample, ...] = (
+        Example("ab", True),
+        ClusteredExample((CharSet.of("01"), "a"), False, sigma),
+    )
     assert [sorted(e.strings()) for e in given] == [["ab"], ["0a", "1a"]]
-    assert [e.representative() for e in given] == ["ab", "0a"] and [e.size() for e in given] == [1, 2]
+    assert [e.representative() for e in given] == ["ab", "0a"] and [e.size() for e in given] == [
+        1,
+        2,
+    ]
     assert "ab" in given[0] and "1a" in given[1] and "ba" not in given[0]

@@ -21,7 +21,9 @@ def test_evaluation_set_is_balanced_bounded_labeled_and_seeded() -> None:
     target = compile_regex(parse("[A-Za-z]+[0-9]", "extended"), EXTENDED_ALPHABET)
     examples = evaluation_set(target)
     assert len(examples) == 800 and examples.positives == 400
-    assert all(len(e.string) <= 32 and target.accepts(e.string) == e.label for e in examples.examples)
+    assert all(
+        len(e.string) <= 32 and target.accepts(e.string) == e.label for e in examples.examples
+    )
     assert examples == evaluation_set(target)
     assert examples != evaluation_set(target, seed=1)
     assert len(evaluation_set(target, size=10, max_len=4)) == 10

@@ -11,23 +11,21 @@ import itertools
 import re
 from collections.abc import Callable
 
-import attrs
 import numpy as np
 import pytest
 
 from automata.compile import compile_regex
 from oracle import (
-    SuiteConfig,
-    TeacherConfig,
     ClusteredExample,
     CountedMembership,
     Counterexample,
     ExactTeacher,
     Example,
+    SuiteConfig,
     Teacher,
+    TeacherConfig,
     Verdict,
     remember,
-    satisfies,
 )
 from regexlang.ast import EmptySet
 from regexlang.charset import CharSet
@@ -79,10 +77,14 @@ def strings_of(example: Counterexample, rng: np.random.Generator) -> list[str]:
         return [example.string]
     if example.size() <= 256:
         return list(example.strings())
-    return ["".join(nth(p, int(rng.integers(len(p)))) for p in example.positions) for _ in range(256)]
+    return [
+        "".join(nth(p, int(rng.integers(len(p)))) for p in example.positions) for _ in range(256)
+    ]
 
 
-def assert_genuine(teacher: ExactTeacher, target_text: str, hypothesis: str, verdict: Verdict) -> None:
+def assert_genuine(
+    teacher: ExactTeacher, target_text: str, hypothesis: str, verdict: Verdict
+) -> None:
     """Every counterexample (every string of a clustered one, or 256 of them) is in the teacher's
     universe, labeled as the target's ``re`` reference says and mislabeled by the hypothesis's,
     and no longer than max_len."""
@@ -102,25 +104,35 @@ def assert_genuine(teacher: ExactTeacher, target_text: str, hypothesis: str, ver
 def test_counterexamples_are_genuine_and_distinct(
     dialect: Dialect, target: str, hypothesis: str, mode: str, clustered: bool
 ) -> None:
-    teacher = ExactTeacher.from_regex(target, dialect).with_config(mode=mode, clustered=clustered, batch=40)
+    teacher = ExactTeacher.from_regex(target, dialect).with_config(
+        mode=mode, clustered=clustered, batch=40
+    )
     verdict = teacher.check(hypothesis)
     assert not verdict.equivalent and verdict.valid and verdict.exact
     assert 0 < len(verdict.counterexamples) <= 40
     assert verdict.mode == mode + ("+clustered" if clustered else "")
-    assert all(isinstance(e, ClusteredExample if clustered else Example) for e in verdict.counterexamples)
+    assert all(
+        isinstance(e, ClusteredExample if clustered else Example) for e in verdict.counterexamples
+    )
     assert len(remember((), verdict)) == len(verdict.counterexamples)
-    assert verdict.spend.seconds > 0 and verdict.spend.strings_examined >= len(verdict.counterexamples)
+    assert verdict.spend.seconds > 0 and verdict.spend.strings_examined >= len(
+        verdict.counterexamples
+    )
     assert_genuine(teacher, target, hypothesis, verdict)
 
 
 def test_equivalent_hypothesis_gets_no_counterexamples() -> None:
     teacher = ExactTeacher.from_regex("(a b* + c)*", "simple")
     verdict = teacher.check("(c + a b*)* (a b*)*")
-    assert verdict.equivalent and verdict.valid and not verdict.counterexamples and not verdict.issues
+    assert (
+        verdict.equivalent and verdict.valid and not verdict.counterexamples and not verdict.issues
+    )
 
 
 def test_batch_is_balanced_when_both_sides_exist() -> None:
-    teacher = ExactTeacher.from_regex("a (a + b + c)*", "simple").with_config(mode="uniform", batch=250)
+    teacher = ExactTeacher.from_regex("a (a + b + c)*", "simple").with_config(
+        mode="uniform", batch=250
+    )
     verdict = teacher.check("(a + b + c)* b")
     assert len(verdict.positives) == len(verdict.negatives) == 125
     interleaved = [e.label for e in verdict.counterexamples[:6]]
@@ -128,7 +140,9 @@ def test_batch_is_balanced_when_both_sides_exist() -> None:
 
 
 def test_short_side_hands_its_share_to_the_other() -> None:
-    teacher = ExactTeacher.from_regex("a (a + b + c)*", "simple").with_config(mode="shortest", batch=50)
+    teacher = ExactTeacher.from_regex("a (a + b + c)*", "simple").with_config(
+        mode="shortest", batch=50
+    )
     verdict = teacher.check("a (a + b + c)* c + b")  # only one negative exists: "b"
     assert [e.text() for e in verdict.negatives] == ["b, 0"]
     assert len(verdict.positives) == 49
@@ -136,7 +150,9 @@ def test_short_side_hands_its_share_to_the_other() -> None:
 
 
 def test_shortest_mode_is_shortlex() -> None:
-    teacher = ExactTeacher.from_regex("(a + b + c)* c", "simple").with_config(mode="shortest", order="grouped")
+    teacher = ExactTeacher.from_regex("(a + b + c)* c", "simple").with_config(
+        mode="shortest", order="grouped"
+    )
     verdict = teacher.check("c")
     strings = [e.string for e in verdict.positives if isinstance(e, Example)]
     assert strings[:4] == ["ac", "bc", "cc", "aac"]
@@ -159,13 +175,17 @@ def test_a_batch_of_one_in_shortest_mode_is_the_shortest_witness_of_either_side(
     teacher = ExactTeacher.from_regex("a a a", "simple").with_config(mode="shortest", batch=1)
     already = [Example("c" * (10 + i), False) for i in range(given)]
     verdict = teacher.check(hypothesis, already)
-    assert [(e.string, e.label) for e in verdict.counterexamples if isinstance(e, Example)] == [expected]
+    assert [(e.string, e.label) for e in verdict.counterexamples if isinstance(e, Example)] == [
+        expected
+    ]
     assert_genuine(teacher, "a a a", hypothesis, verdict)
 
 
 @pytest.mark.parametrize("order", ["interleaved", "grouped", "by_length"])
 def test_order_setting(order: str) -> None:
-    teacher = ExactTeacher.from_regex("a (a + b + c)*", "simple").with_config(mode="uniform", batch=20, order=order)
+    teacher = ExactTeacher.from_regex("a (a + b + c)*", "simple").with_config(
+        mode="uniform", batch=20, order=order
+    )
     examples = teacher.check("(a + b + c)* b").counterexamples
     labels = [e.label for e in examples]
     lengths = [len(e.string) for e in examples if isinstance(e, Example)]
@@ -183,7 +203,9 @@ def test_no_repeats_across_rounds(mode: str, clustered: bool) -> None:
     teacher = ExactTeacher.from_regex("[A-Za-z]+[0-9]", "extended")
     teacher = teacher.with_config(mode=mode, clustered=clustered, batch=10)
     given: tuple[Counterexample, ...] = ()
-    for _ in range(4):  # the same (inconsistent) hypothesis every round: old counterexamples never return
+    for _ in range(
+        4
+    ):  # the same (inconsistent) hypothesis every round: old counterexamples never return
         verdict = teacher.check("[A-Za-z0-9]*", given)
         before = len(given)
         given = remember(given, verdict)
@@ -195,7 +217,9 @@ def test_no_repeats_across_rounds(mode: str, clustered: bool) -> None:
 
 def test_same_seed_same_output_and_seed_matters() -> None:
     def run(seed: int, mode: str) -> list[str]:
-        teacher = ExactTeacher.from_regex("[A-Za-z]+[0-9]", "extended").with_config(mode=mode, seed=seed, batch=30)
+        teacher = ExactTeacher.from_regex("[A-Za-z]+[0-9]", "extended").with_config(
+            mode=mode, seed=seed, batch=30
+        )
         return [e.text() for e in teacher.check("[a-z]*[0-9]*").counterexamples]
 
     for mode in MODES:
@@ -204,7 +228,9 @@ def test_same_seed_same_output_and_seed_matters() -> None:
 
 
 def test_clustered_paths_group_characters() -> None:
-    teacher = ExactTeacher.from_regex("S[0-9]#run", "extended").with_config(clustered=True, mode="paths")
+    teacher = ExactTeacher.from_regex("S[0-9]#run", "extended").with_config(
+        clustered=True, mode="paths"
+    )
     verdict = teacher.check("S#run")
     assert [e.text() for e in verdict.counterexamples] == ["S[0-9]#run, 1", "S#run, 0"]
 
@@ -231,7 +257,9 @@ def test_bad_hypotheses_are_typed_reasons_not_exceptions() -> None:
     universal = teacher.check("(a + b + c)*")
     assert universal.valid and universal.has("universal_language") and universal.counterexamples
     empty = teacher.check(EmptySet())
-    assert empty.valid and empty.has("empty_language") and all(e.label for e in empty.counterexamples)
+    assert (
+        empty.valid and empty.has("empty_language") and all(e.label for e in empty.counterexamples)
+    )
 
 
 def test_empty_target_is_allowed_and_flagged() -> None:
@@ -254,18 +282,30 @@ def test_a_difference_beyond_max_len_is_shown_by_its_shortest_witnesses() -> Non
 
 @pytest.mark.parametrize("clustered", [True, False])
 @pytest.mark.parametrize("mode", MODES)
-def test_a_hypothesis_right_up_to_max_len_gets_the_shortest_longer_witness(mode: str, clustered: bool) -> None:
+def test_a_hypothesis_right_up_to_max_len_gets_the_shortest_longer_witness(
+    mode: str, clustered: bool
+) -> None:
     # (xy)+|Q7r unrolled 16 times is right on every string up to length 32; the shortest strings
     # where it is wrong, found by enumerating the target's strings, are (xy){17} (and nothing else
     # of length 34).
-    teacher = ExactTeacher.from_regex("(xy)+|Q7r", "extended").with_config(mode=mode, clustered=clustered)
+    teacher = ExactTeacher.from_regex("(xy)+|Q7r", "extended").with_config(
+        mode=mode, clustered=clustered
+    )
     unrolled = "Q7r|" + "xy(" * 15 + "xy" + ")?" * 15
     target = compile_regex(parse("(xy)+|Q7r", "extended"), universe("extended"))
     hypothesis = compile_regex(parse(unrolled, "extended"), universe("extended"))
-    wrong = [s for s in ("xy" * k for k in range(1, 30)) if target.accepts(s) != hypothesis.accepts(s)]
+    wrong = [
+        s for s in ("xy" * k for k in range(1, 30)) if target.accepts(s) != hypothesis.accepts(s)
+    ]
     verdict = teacher.check(unrolled)
-    assert not verdict.equivalent and verdict.has("beyond_max_len") and "length 34" in str(verdict.issues)
-    assert [(e.text(), list(e.strings())) for e in verdict.counterexamples] == [(wrong[0] + ", 1", [wrong[0]])]
+    assert (
+        not verdict.equivalent
+        and verdict.has("beyond_max_len")
+        and "length 34" in str(verdict.issues)
+    )
+    assert [(e.text(), list(e.strings())) for e in verdict.counterexamples] == [
+        (wrong[0] + ", 1", [wrong[0]])
+    ]
 
 
 def test_every_witness_within_max_len_given_the_next_lie_beyond() -> None:
@@ -314,7 +354,9 @@ def test_membership_queries_and_protocol_conformance() -> None:
         ({"clustered": 1}, TypeError),
     ],
 )
-def test_config_is_validated_at_construction(changes: dict[str, object], error: type[Exception]) -> None:
+def test_config_is_validated_at_construction(
+    changes: dict[str, object], error: type[Exception]
+) -> None:
     field = next(iter(changes))
     with pytest.raises(error, match=field):
         TeacherConfig(**changes)  # type: ignore[arg-type]
@@ -341,10 +383,14 @@ def test_a_hypothesis_that_is_not_a_regex_is_a_type_error() -> None:
 @pytest.mark.parametrize("clustered", [False, True])
 def test_paths_mode_goes_on_after_every_loop_free_path_was_shown(clustered: bool) -> None:
     # The loop-free paths of the difference have lengths 1 and 3 (10 strings, 2 clustered examples).
-    teacher = ExactTeacher.from_regex("[ab]{2}", "extended").with_config(mode="paths", clustered=clustered, batch=8)
+    teacher = ExactTeacher.from_regex("[ab]{2}", "extended").with_config(
+        mode="paths", clustered=clustered, batch=8
+    )
     given: tuple[Counterexample, ...] = ()
     first = teacher.check("[ab]+", given)
-    assert {len(e.string) if isinstance(e, Example) else len(e.positions) for e in first.counterexamples} == {1, 3}
+    assert {
+        len(e.string) if isinstance(e, Example) else len(e.positions) for e in first.counterexamples
+    } == {1, 3}
     given = remember(given, first)
     for _ in range(3):
         verdict = teacher.check("[ab]+", given)
@@ -368,9 +414,15 @@ def test_exhaustion_is_claimed_only_when_brute_force_agrees(mode: str, clustered
         if verdict.has("beyond_max_len"):
             break
         assert_genuine(teacher, target, hypothesis, verdict)
-        assert verdict.counterexamples and not verdict.has("exhausted") and not verdict.has("search_budget")
+        assert (
+            verdict.counterexamples
+            and not verdict.has("exhausted")
+            and not verdict.has("search_budget")
+        )
         given = remember(given, verdict)
-    assert [issue.kind for issue in verdict.issues] == ["beyond_max_len"] and "already given" in str(verdict.issues)
+    assert [issue.kind for issue in verdict.issues] == [
+        "beyond_max_len"
+    ] and "already given" in str(verdict.issues)
     inside, outside = reference("simple", target), reference("simple", hypothesis)
     beyond = [s for e in verdict.counterexamples for s in strings_of(e, np.random.default_rng(0))]
     assert beyond and all(len(s) == 6 and inside(s) != outside(s) for s in beyond)
@@ -400,7 +452,10 @@ def test_guards_of_long_lengths_are_issues_not_exceptions(mode: str, clustered: 
     teacher = ExactTeacher.from_regex("a{1200}", "extended", config=config)
     verdict = teacher.check("a{1199}")
     assert not verdict.equivalent and verdict.valid
-    lengths = {len(e.string) if isinstance(e, Example) else len(e.positions) for e in verdict.counterexamples}
+    lengths = {
+        len(e.string) if isinstance(e, Example) else len(e.positions)
+        for e in verdict.counterexamples
+    }
     assert lengths == {1199, 1200}
     assert all(issue.kind == "search_budget" for issue in verdict.issues)
     wide = ExactTeacher.from_regex("[ab]*a[ab]{10}", "extended", config=config).check("[ab]*")

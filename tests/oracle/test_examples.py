@@ -117,13 +117,21 @@ TRICKY = ".[](){}*+?|^$&~\\-#, \n\t\x00\u2028"
 
 def charsets(universe: CharSet) -> st.SearchStrategy[CharSet]:
     """Non-empty character sets drawn from ``universe`` (plus tricky characters for Unicode)."""
-    members = st.sampled_from(sorted(universe)) if len(universe) < 256 else st.one_of(
-        st.sampled_from(TRICKY), st.characters(), st.sampled_from([chr(0x10FFFF), "\ud800"])
+    members = (
+        st.sampled_from(sorted(universe))
+        if len(universe) < 256
+        else st.one_of(
+            st.sampled_from(TRICKY), st.characters(), st.sampled_from([chr(0x10FFFF), "\ud800"])
+        )
     )
     single = members.map(CharSet.of)
     ranges = st.tuples(members, members).map(lambda pair: CharSet.range(*sorted(pair)))
     pieces = st.lists(st.one_of(single, ranges), min_size=1, max_size=4)
-    whole = st.just(universe) if len(universe) < 256 else st.sampled_from([universe, UNICODE - CharSet.of("\n")])
+    whole = (
+        st.just(universe)
+        if len(universe) < 256
+        else st.sampled_from([universe, UNICODE - CharSet.of("\n")])
+    )
     return st.one_of(pieces.map(lambda sets: _union(sets) & universe).filter(bool), whole)
 
 
@@ -138,7 +146,9 @@ def _union(sets: list[CharSet]) -> CharSet:
     "universe", [SIMPLE_ALPHABET, EXTENDED_ALPHABET, UNICODE], ids=["simple", "extended", "python"]
 )
 @given(data=st.data(), label=st.booleans())
-def test_clustered_text_reads_back_to_the_same_sets(universe: CharSet, data: st.DataObject, label: bool) -> None:
+def test_clustered_text_reads_back_to_the_same_sets(
+    universe: CharSet, data: st.DataObject, label: bool
+) -> None:
     positions = tuple(data.draw(st.lists(charsets(universe), max_size=5)))
     example = ClusteredExample(positions, label, universe)
     line = example.text()
@@ -159,7 +169,9 @@ def test_escaped_literals_and_classes_print_differently() -> None:
 
 def test_cegml_spelling_follows_the_reference_code() -> None:
     def spell(chars: str | CharSet, universe: CharSet = EXTENDED_ALPHABET) -> str:
-        return format_position(CharSet.of(chars) if isinstance(chars, str) else chars, universe, "cegml")
+        return format_position(
+            CharSet.of(chars) if isinstance(chars, str) else chars, universe, "cegml"
+        )
 
     assert spell("ab") == "[ab]" and spell("abc") == "[a-c]" and spell("x") == "x"
     assert spell(EXTENDED_ALPHABET - DIGITS) == "[^0-9]"  # strictly shorter than [#A-Za-z]
@@ -167,4 +179,6 @@ def test_cegml_spelling_follows_the_reference_code() -> None:
     assert spell("ac", SIMPLE_ALPHABET) == "[ac]"  # [^b] is not strictly shorter (ours prints [^b])
     assert format_position(CharSet.of("ac"), SIMPLE_ALPHABET) == "[^b]"
     assert spell(EXTENDED_ALPHABET) == "[#0-9A-Za-z]"  # the whole universe stays positive
-    assert spell(CharSet.of(".")) == "." and spell(CharSet.of("a^")) == "[^a]"  # no escapes, as in the code
+    assert (
+        spell(CharSet.of(".")) == "." and spell(CharSet.of("a^")) == "[^a]"
+    )  # no escapes, as in the code

@@ -14,7 +14,9 @@ from tests.oracle.test_clustered import small_dfas, small_examples
 
 @settings(max_examples=50)
 @given(small_dfas(), small_examples())
-def test_the_walk_kernel_returns_the_same_arrays_in_both_forms(dfa: DFA, examples: list[Counterexample]) -> None:
+def test_the_walk_kernel_returns_the_same_arrays_in_both_forms(
+    dfa: DFA, examples: list[Counterexample]
+) -> None:
     def walked() -> tuple[list[list[bool]], list[bool], str, str]:
         reached, leaves = _walked(dfa, examples)
         return reached.tolist(), leaves.tolist(), str(reached.dtype), str(leaves.dtype)

@@ -17,5 +17,7 @@ def test_a_lookaround_target_is_judged_and_answered_with_true_counterexamples() 
     for example in verdict.counterexamples:
         assert isinstance(example, Example)  # the default teacher answers with plain strings
         assert example.label == (re.fullmatch(target, example.string) is not None)
-        assert re.fullmatch("[a-z0-9]{8,}", example.string) is not None  # the hypothesis says yes to each
+        assert (
+            re.fullmatch("[a-z0-9]{8,}", example.string) is not None
+        )  # the hypothesis says yes to each
     assert teacher.check("(?=[a-z]*[0-9])[a-z0-9]{8,}").equivalent  # a lookaround hypothesis, equal

@@ -47,17 +47,34 @@ def test_regex_literals_and_repetition_seeds() -> None:
 
 
 def test_description_tokens() -> None:
-    assert description_tokens("lines with 'dog' at least twice, dog!") == ["lines", "with", "dog", "at", "least", "twice"]
+    assert description_tokens("lines with 'dog' at least twice, dog!") == [
+        "lines",
+        "with",
+        "dog",
+        "at",
+        "least",
+        "twice",
+    ]
 
 
 def test_probe_strings_cover_every_seed_within_budget() -> None:
     probes = probe_strings(
-        tokens=["dog"], literals=["cat"], examples=["xdogx"], pool="ab", rng=np.random.default_rng(0), limit=30
+        tokens=["dog"],
+        literals=["cat"],
+        examples=["xdogx"],
+        pool="ab",
+        rng=np.random.default_rng(0),
+        limit=30,
     )
     assert len(probes) == 30 == len(set(probes))
     assert {"dog", "cat", "xdogx"} <= set(probes)
     assert any("dog" in p and "xdogx" not in p and p != "dog" for p in probes)
     again = probe_strings(
-        tokens=["dog"], literals=["cat"], examples=["xdogx"], pool="ab", rng=np.random.default_rng(0), limit=30
+        tokens=["dog"],
+        literals=["cat"],
+        examples=["xdogx"],
+        pool="ab",
+        rng=np.random.default_rng(0),
+        limit=30,
     )
     assert probes == again

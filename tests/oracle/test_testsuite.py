@@ -52,11 +52,19 @@ def test_gold_passes_hidden_tests_probes_and_exact_check(gold: str, description:
 def test_failures_come_with_directional_witnesses() -> None:
     gold = "([0-9]).*([a-z]).*"
     suite = SuiteOracle.from_gold(gold)
-    report = suite.evaluate("[^0-9].*")  # too narrow (every positive starts with a digit) and too broad
+    report = suite.evaluate(
+        "[^0-9].*"
+    )  # too narrow (every positive starts with a digit) and too broad
     assert not report.passed and report.probes is None
     assert report.outcomes.count(False) == len(report.false_negatives) + len(report.false_positives)
-    assert all(fullmatch(gold, t.string) and not fullmatch("[^0-9].*", t.string) for t in report.false_negatives)
-    assert all(fullmatch("[^0-9].*", t.string) and not fullmatch(gold, t.string) for t in report.false_positives)
+    assert all(
+        fullmatch(gold, t.string) and not fullmatch("[^0-9].*", t.string)
+        for t in report.false_negatives
+    )
+    assert all(
+        fullmatch("[^0-9].*", t.string) and not fullmatch(gold, t.string)
+        for t in report.false_positives
+    )
     verdict = suite.check("[^0-9].*")
     assert not verdict.equivalent and not verdict.exact and verdict.mode == "tests"
     assert 0 < len(verdict.positives) <= 3 and 0 < len(verdict.negatives) <= 3
@@ -68,21 +76,34 @@ def test_failures_come_with_directional_witnesses() -> None:
 def test_passing_the_tests_is_not_robust_success() -> None:
     """``.*dog.*dog.*`` passes these hidden tests, but the gold wants the two dogs adjacent."""
     gold, hypothesis = NL_RX[0]
-    suite = SuiteOracle.from_gold(gold, description=hypothesis, config=SuiteConfig(seed=2, exact=True))
+    suite = SuiteOracle.from_gold(
+        gold, description=hypothesis, config=SuiteConfig(seed=2, exact=True)
+    )
     report = suite.evaluate(".*dog.*dog.*")
     assert report.passed and report.equivalent is False and not report.robust
     assert report.probes is not None and report.probes.failures
     for failure in report.probes.failures:
-        assert fullmatch(gold, failure.string) == failure.label != fullmatch(".*dog.*dog.*", failure.string)
+        assert (
+            fullmatch(gold, failure.string)
+            == failure.label
+            != fullmatch(".*dog.*dog.*", failure.string)
+        )
     verdict = suite.check(".*dog.*dog.*")  # exact mode goes on where the tests stop
     assert not verdict.equivalent and verdict.exact and verdict.mode == "paths"
     assert verdict.counterexamples and all(
-        fullmatch(gold, e.string) == e.label for e in verdict.counterexamples if isinstance(e, Example)
+        fullmatch(gold, e.string) == e.label
+        for e in verdict.counterexamples
+        if isinstance(e, Example)
     )
 
 
 def test_suite_from_user_examples_has_no_gold() -> None:
-    examples = [Example("cat", True), Example("cats", True), Example("dog", False), Example("", False)]
+    examples = [
+        Example("cat", True),
+        Example("cats", True),
+        Example("dog", False),
+        Example("", False),
+    ]
     suite = SuiteOracle.from_examples(examples, config=SuiteConfig(exact=True))
     assert suite.tests == tuple(examples) and not suite.issues
     good = suite.evaluate("cats?")
@@ -101,7 +122,9 @@ def test_bad_gold_and_bad_hypothesis_are_reported() -> None:
     suite = SuiteOracle.from_gold(NL_RX[0][0])
     bad = suite.evaluate("[a-")
     assert not bad.valid and not bad.passed and bad.predicted == ()
-    assert [(i.subject, i.kind) for i in suite.check("[a-").issues] == [("hypothesis", "syntax_error")]
+    assert [(i.subject, i.kind) for i in suite.check("[a-").issues] == [
+        ("hypothesis", "syntax_error")
+    ]
     empty = SuiteOracle.from_gold("[^\\s\\S]")
     assert [i.kind for i in empty.issues] == ["empty_language"]
     assert empty.tests and not any(t.label for t in empty.tests)

@@ -63,7 +63,18 @@ class LocalServer:
 
     def start(self) -> str:
         env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-        command = [sys.executable, "-m", "cli", "serve-local", "--port", "0", "--threads", "2", "--n-ctx", str(N_CTX)]
+        command = [
+            sys.executable,
+            "-m",
+            "cli",
+            "serve-local",
+            "--port",
+            "0",
+            "--threads",
+            "2",
+            "--n-ctx",
+            str(N_CTX),
+        ]
         process = self.process = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )

@@ -32,11 +32,34 @@ DESCRIPTION = "an a followed by any number of b and c"
 BUDGET = "48"
 
 
-def learn_args(setting: str, base_url: str, tmp_path: Path, *extra: str, log: Path | None = None) -> list[str]:
+def learn_args(
+    setting: str, base_url: str, tmp_path: Path, *extra: str, log: Path | None = None
+) -> list[str]:
     log = tmp_path / "calls.sqlite3" if log is None else log
-    args = ["learn", "--target", TARGET, "--dialect", "simple", "--learner", "llm", "--setting", setting,
-            "--base-url", base_url, "--max-completion-tokens", BUDGET, "--max-epochs", "2", "--batch", "4",
-            "--records", str(tmp_path / "records.jsonl"), "--call-log", str(log), "--json"]
+    args = [
+        "learn",
+        "--target",
+        TARGET,
+        "--dialect",
+        "simple",
+        "--learner",
+        "llm",
+        "--setting",
+        setting,
+        "--base-url",
+        base_url,
+        "--max-completion-tokens",
+        BUDGET,
+        "--max-epochs",
+        "2",
+        "--batch",
+        "4",
+        "--records",
+        str(tmp_path / "records.jsonl"),
+        "--call-log",
+        str(log),
+        "--json",
+    ]
     if setting.startswith("acegis"):
         args += ["--description", DESCRIPTION]
     return args + list(extra)
@@ -48,16 +71,29 @@ def records(path: Path) -> list[dict[str, Any]]:
 
 def logged_calls(path: Path) -> list[tuple[str, str, int | None, int | None]]:
     with sqlite3.connect(path) as db:
-        return db.execute("SELECT key, kind, prompt_tokens, completion_tokens FROM calls ORDER BY id").fetchall()
+        return db.execute(
+            "SELECT key, kind, prompt_tokens, completion_tokens FROM calls ORDER BY id"
+        ).fetchall()
 
 
 @pytest.mark.parametrize(
     "setting",
-    ["standard", "single", "agentic", "multi", "prompt-naive", "acegis-diagnostic", "acegis-exact", "guarded"],
+    [
+        "standard",
+        "single",
+        "agentic",
+        "multi",
+        "prompt-naive",
+        "acegis-diagnostic",
+        "acegis-exact",
+        "guarded",
+    ],
 )
 def test_every_setting_family_runs_end_to_end(setting: str, base_url: str, tmp_path: Path) -> None:
     result = CliRunner().invoke(main, learn_args(setting, base_url, tmp_path))
-    assert result.exit_code in (0, 1), result.output  # 1: not learned, which a 135M model may well be
+    assert result.exit_code in (0, 1), (
+        result.output
+    )  # 1: not learned, which a 135M model may well be
     report = json.loads(result.output)
     assert report["learner"] == "llm" and report["epochs"] >= 1
     lines = records(tmp_path / "records.jsonl")
@@ -69,12 +105,16 @@ def test_every_setting_family_runs_end_to_end(setting: str, base_url: str, tmp_p
     calls = logged_calls(tmp_path / "calls.sqlite3")
     assert calls and all(kind != "failed" for _, kind, _, _ in calls)
     # the tokens are the server's: every reply reported its usage, and no reply ran past its budget
-    assert all(prompt and prompt > 0 and completion is not None and completion <= int(BUDGET) * 10
-               for _, _, prompt, completion in calls)
+    assert all(
+        prompt and prompt > 0 and completion is not None and completion <= int(BUDGET) * 10
+        for _, _, prompt, completion in calls
+    )
     assert report["regex"] is None or isinstance(report["regex"], str)
 
 
-def test_the_guard_falls_back_to_a_valid_answer_when_the_model_never_conforms(base_url: str, tmp_path: Path) -> None:
+def test_the_guard_falls_back_to_a_valid_answer_when_the_model_never_conforms(
+    base_url: str, tmp_path: Path
+) -> None:
     # one completion token: no draw can hold a closed <ans> block, so every draw breaks the contract
     args = learn_args("guarded", base_url, tmp_path)
     args[args.index("--max-completion-tokens") + 1] = "1"
@@ -87,7 +127,12 @@ def test_the_guard_falls_back_to_a_valid_answer_when_the_model_never_conforms(ba
 
 
 def _command(base_url: str, tmp_path: Path, *extra: str, log: Path | None = None) -> list[str]:
-    return [sys.executable, "-m", "cli", *learn_args("agentic", base_url, tmp_path, *extra, log=log)]
+    return [
+        sys.executable,
+        "-m",
+        "cli",
+        *learn_args("agentic", base_url, tmp_path, *extra, log=log),
+    ]
 
 
 def test_a_killed_run_resumes_without_paying_a_call_twice_and_replays_exactly(
@@ -95,7 +140,9 @@ def test_a_killed_run_resumes_without_paying_a_call_twice_and_replays_exactly(
 ) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     log = tmp_path / "calls.sqlite3"
-    killed = subprocess.Popen(_command(base_url, tmp_path), cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    killed = subprocess.Popen(
+        _command(base_url, tmp_path), cwd=ROOT, env=env, stdout=subprocess.DEVNULL
+    )
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and killed.poll() is None:
         if log.exists() and len(logged_calls(log)) >= 2:
@@ -105,7 +152,9 @@ def test_a_killed_run_resumes_without_paying_a_call_twice_and_replays_exactly(
     os.kill(killed.pid, signal.SIGKILL)
     killed.wait()
     paid_before = len(logged_calls(log))
-    resumed = subprocess.run(_command(base_url, tmp_path), cwd=ROOT, env=env, capture_output=True, text=True)
+    resumed = subprocess.run(
+        _command(base_url, tmp_path), cwd=ROOT, env=env, capture_output=True, text=True
+    )
     assert resumed.returncode in (0, 1), resumed.stderr
     calls = logged_calls(log)
     keys = [key for key, kind, _, _ in calls if kind != "failed"]
@@ -117,10 +166,15 @@ def test_a_killed_run_resumes_without_paying_a_call_twice_and_replays_exactly(
     replay_dir.mkdir()
     replayed = subprocess.run(
         _command("http://127.0.0.1:9/v1", replay_dir, "--call-log-mode", "replay", log=log),
-        cwd=ROOT, env=env, capture_output=True, text=True,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert replayed.returncode in (0, 1), replayed.stderr
     fresh = [without_wall_clock(line) for line in records(replay_dir / "records.jsonl")]
     # the killed run's records end mid-run and its resumed records continue them: compare the runs
     assert [line for line in recorded if line["type"] == "run"][-1] == fresh[-1]
-    assert [line for line in recorded if line["type"] == "epoch"] == [line for line in fresh if line["type"] == "epoch"]
+    assert [line for line in recorded if line["type"] == "epoch"] == [
+        line for line in fresh if line["type"] == "epoch"
+    ]

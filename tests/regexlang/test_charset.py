@@ -8,7 +8,9 @@ from hypothesis import strategies as st
 
 from regexlang.charset import CharSet
 
-intervals = st.lists(st.tuples(st.integers(0, 40), st.integers(0, 6)).map(lambda t: (t[0], t[0] + t[1])), max_size=5)
+intervals = st.lists(
+    st.tuples(st.integers(0, 40), st.integers(0, 6)).map(lambda t: (t[0], t[0] + t[1])), max_size=5
+)
 
 
 def points(chars: CharSet) -> set[int]:
@@ -17,7 +19,9 @@ def points(chars: CharSet) -> set[int]:
 
 @settings(max_examples=400, derandomize=True, deadline=None)
 @given(intervals, intervals)
-def test_set_operations_match_python_sets(first: list[tuple[int, int]], second: list[tuple[int, int]]) -> None:
+def test_set_operations_match_python_sets(
+    first: list[tuple[int, int]], second: list[tuple[int, int]]
+) -> None:
     a, b = CharSet(first), CharSet(second)
     pa, pb = points(a), points(b)
     assert pa == {code for lo, hi in first for code in range(lo, hi + 1)}

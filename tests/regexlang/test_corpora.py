@@ -22,7 +22,7 @@ from experiments.bench.corpus_stats import (
     report,
 )
 from regexlang import parse
-from regexlang.ast import AssertKind, Assertion, Chars, Star, Union, concat, text
+from regexlang.ast import Assertion, AssertKind, Chars, Star, Union, concat, text
 from regexlang.charset import CharSet
 
 
@@ -71,12 +71,17 @@ def test_deepregex_lines_without_boolean_operators_parse_as_python(
 
 
 def test_deepregex_quirks_read_as_the_data_readme_says(shared_data: Path) -> None:
-    kb13 = {record.where: record.text for record in python_subset(shared_data, "kb13/targ.txt").records}
+    kb13 = {
+        record.where: record.text for record in python_subset(shared_data, "kb13/targ.txt").records
+    }
     assert kb13["line 159"] == r"once\b.*"
     boundary = Assertion(AssertKind.WORD_BOUNDARY)
     any_char = Chars(CharSet.of("\n").complement())
     assert parse(kb13["line 159"], "python") == concat(text("once"), boundary, Star(any_char))
-    nl_rx = {record.where: record.text for record in python_subset(shared_data, "nl-rx-turk/targ.txt").records}
+    nl_rx = {
+        record.where: record.text
+        for record in python_subset(shared_data, "nl-rx-turk/targ.txt").records
+    }
     assert nl_rx["line 3"] == ".*([A-Za-z])|(.).*"
     tree = parse(nl_rx["line 3"], "python")
     assert isinstance(tree, Union)  # | binds loosest: (.*[A-Za-z]) | (..*)
@@ -84,7 +89,12 @@ def test_deepregex_quirks_read_as_the_data_readme_says(shared_data: Path) -> Non
 
 
 def test_report_shows_reasons_and_label_mismatches() -> None:
-    records = (Record("1", "ab", 0), Record("2", ".*"), Record("3", "(a*)*", 1), Record("4", "[^a]"))
+    records = (
+        Record("1", "ab", 0),
+        Record("2", ".*"),
+        Record("3", "(a*)*", 1),
+        Record("4", "[^a]"),
+    )
     printed = report([corpus_stats(Corpus("made up", "extended", records))])
     assert printed.splitlines() == [
         "made up (extended)",

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from regexlang import NotExpressible, parse, unparse
 from regexlang.ast import (
-    AssertKind,
     Assertion,
+    AssertKind,
     Chars,
     Complement,
     EmptySet,
@@ -50,11 +50,15 @@ SIGMA = Chars(EXTENDED_ALPHABET)
         ("a()", concat(a, Epsilon())),
         ("[A-Za-z0-9#]", SIGMA),
         ("[A-Z-a-z]", Chars(CharSet([(ord("A"), ord("Z")), (ord("a"), ord("z"))]))),
-        ("[0-z]", Chars(CharSet([(ord("0"), ord("9")), (ord("A"), ord("Z")), (ord("a"), ord("z"))]))),
+        (
+            "[0-z]",
+            Chars(CharSet([(ord("0"), ord("9")), (ord("A"), ord("Z")), (ord("a"), ord("z"))])),
+        ),
         (
             "([A-Za-z0-9#]*z[A-Za-z0-9#]*)&~([A-Za-z0-9#]*q[A-Za-z0-9#]*)",
             intersection(
-                concat(Star(SIGMA), literal("z"), Star(SIGMA)), Complement(concat(Star(SIGMA), literal("q"), Star(SIGMA)))
+                concat(Star(SIGMA), literal("z"), Star(SIGMA)),
+                Complement(concat(Star(SIGMA), literal("q"), Star(SIGMA))),
             ),
         ),
         (
@@ -89,7 +93,13 @@ def test_unparse(tree: Regex, expected: str) -> None:
 
 @pytest.mark.parametrize(
     "tree",
-    [EmptySet(), Chars(CharSet()), literal("."), Chars(CharSet.of("a_")), Assertion(AssertKind.TEXT_START)],
+    [
+        EmptySet(),
+        Chars(CharSet()),
+        literal("."),
+        Chars(CharSet.of("a_")),
+        Assertion(AssertKind.TEXT_START),
+    ],
 )
 def test_unparse_rejects_what_the_dialect_cannot_say(tree: Regex) -> None:
     with pytest.raises(NotExpressible):
@@ -106,7 +116,9 @@ def test_custom_alphabet_escapes_metacharacters() -> None:
 # Without & and ~, extended text is also a Python pattern with the same meaning: an independent check
 # of the extended printer (and of both parsers' precedence) against re.
 _core_trees = st.recursive(
-    st.one_of(st.just(Epsilon()), st.sampled_from("abZ9").map(literal), class_of(CharSet.of("abZ9#"))),
+    st.one_of(
+        st.just(Epsilon()), st.sampled_from("abZ9").map(literal), class_of(CharSet.of("abZ9#"))
+    ),
     lambda children: st.one_of(n_ary(children), quantified(children)),
     max_leaves=10,
 )

@@ -12,7 +12,18 @@ from hypothesis import strategies as st
 
 from automata import compile_regex
 from regexlang import CharSet, NotExpressible, parse
-from regexlang.ast import Complement, Concat, Epsilon, Optional, Plus, Regex, Repeat, Star, Union, literal
+from regexlang.ast import (
+    Complement,
+    Concat,
+    Epsilon,
+    Optional,
+    Plus,
+    Regex,
+    Repeat,
+    Star,
+    Union,
+    literal,
+)
 from regexlang.flavors import FLAVORS, LOOKAROUND_FLAVORS, Flavor, render
 from tests.regexlang.strategies import _trees, class_of, n_ary, quantified
 
@@ -28,7 +39,10 @@ def quantifier_depth(tree: Regex) -> int:
     if isinstance(tree, (Star, Plus, Optional, Repeat)):
         return 1 + quantifier_depth(tree.inner)
     if isinstance(tree, (Concat, Union)):
-        return max(quantifier_depth(part) for part in (tree.parts if isinstance(tree, Concat) else tree.options))
+        return max(
+            quantifier_depth(part)
+            for part in (tree.parts if isinstance(tree, Concat) else tree.options)
+        )
     return 0
 
 
@@ -38,7 +52,9 @@ def strings(alphabet: str, longest: int) -> list[str]:
 
 @settings(max_examples=150, deadline=None, derandomize=True)
 @given(TREES)
-def test_python_flavour_matches_the_tree_whole_string_and_through_search_anchors(tree: Regex) -> None:
+def test_python_flavour_matches_the_tree_whole_string_and_through_search_anchors(
+    tree: Regex,
+) -> None:
     # Python's backtracking engine, the reference here, takes time exponential in the nesting of
     # quantifiers on a failing match (a tree of 12 leaves may nest 10 deep: minutes on "aa-")
     assume(quantifier_depth(tree) <= 4)
@@ -78,10 +94,12 @@ def test_a_class_holding_the_universe_s_newline_is_not_a_dot(flavor: Flavor) -> 
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
-@given(_trees(
-    st.one_of(st.sampled_from(sorted("ab\n")).map(literal), class_of(CharSet.of("ab\n"))),
-    lambda children: st.one_of(n_ary(children), quantified(children)),
-))
+@given(
+    _trees(
+        st.one_of(st.sampled_from(sorted("ab\n")).map(literal), class_of(CharSet.of("ab\n"))),
+        lambda children: st.one_of(n_ary(children), quantified(children)),
+    )
+)
 def test_python_flavour_matches_the_tree_over_a_universe_with_a_newline(tree: Regex) -> None:
     assume(quantifier_depth(tree) <= 4)
     lines = CharSet.of("ab\n")
@@ -103,7 +121,9 @@ def test_lookarounds_print_where_the_engine_has_them_and_nowhere_else(text: str)
     tree = parse(text, "python")
     for flavor in sorted(LOOKAROUND_FLAVORS):
         printed = render(tree, flavor, "fullmatch")
-        assert "(?" in printed and parse(printed, "python") == tree, flavor  # the three spell them alike
+        assert "(?" in printed and parse(printed, "python") == tree, (
+            flavor
+        )  # the three spell them alike
     for flavor in set(FLAVORS) - LOOKAROUND_FLAVORS:
         with pytest.raises(NotExpressible, match="lookarounds"):
             render(tree, flavor)

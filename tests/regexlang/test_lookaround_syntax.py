@@ -21,11 +21,23 @@ def test_each_lookaround_parses_to_its_node() -> None:
     assert parse("(?<=a)", "python") == Lookaround(a, behind=True)
     assert parse("(?<!a)", "python") == Lookaround(a, behind=True, negative=True)
     digit = Chars(CharSet.range("0", "9"))
-    assert parse("(?=.*[0-9])[0-9]", "python") == concat(Lookaround(concat(Star(Chars(NOT_NEWLINE)), digit)), digit)
+    assert parse("(?=.*[0-9])[0-9]", "python") == concat(
+        Lookaround(concat(Star(Chars(NOT_NEWLINE)), digit)), digit
+    )
 
 
 @pytest.mark.parametrize(
-    "text", ["(?=a)b", "a(?!b|c)d", "(?<=ab)c", "(?<!a(?=b))b", "(?:(?=a)|b)*", "(?=(?!a)b)+", "(?i:(?=A)a)", "(?<=\\ba)"]
+    "text",
+    [
+        "(?=a)b",
+        "a(?!b|c)d",
+        "(?<=ab)c",
+        "(?<!a(?=b))b",
+        "(?:(?=a)|b)*",
+        "(?=(?!a)b)+",
+        "(?i:(?=A)a)",
+        "(?<=\\ba)",
+    ],
 )
 def test_lookarounds_print_back_to_the_same_tree(text: str) -> None:
     tree = parse(text, "python")
@@ -34,7 +46,16 @@ def test_lookarounds_print_back_to_the_same_tree(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["(?<=a|bc)", "(?<=a*)", "(?<!a?)", "(?<=a{1,2})", "(?<=(?:ab|c))", "(?<=(?:\\b)*a)", "(?<=a{0}b*)", "(?<=[^\\s\\S])"],
+    [
+        "(?<=a|bc)",
+        "(?<=a*)",
+        "(?<!a?)",
+        "(?<=a{1,2})",
+        "(?<=(?:ab|c))",
+        "(?<=(?:\\b)*a)",
+        "(?<=a{0}b*)",
+        "(?<=[^\\s\\S])",
+    ],
 )
 def test_lookbehinds_need_the_fixed_width_re_needs(text: str) -> None:
     try:

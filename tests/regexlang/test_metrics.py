@@ -7,7 +7,14 @@ import pytest
 from regexlang import Dialect, parse
 from regexlang.ast import Complement, EmptySet, Epsilon, Regex, Repeat, Star, concat, literal
 from regexlang.charset import EXTENDED_ALPHABET, CharSet
-from regexlang.metrics import literals, node_count, regex_length, star_depth, text_length, used_chars
+from regexlang.metrics import (
+    literals,
+    node_count,
+    regex_length,
+    star_depth,
+    text_length,
+    used_chars,
+)
 
 
 @pytest.mark.parametrize(
@@ -32,13 +39,20 @@ from regexlang.metrics import literals, node_count, regex_length, star_depth, te
         ("extended", "([A-Za-z0-9#]*[A-Za-z]{2}[A-Za-z0-9#]*){2}", 1),
     ],
 )
-def test_star_depth_counts_only_unbounded_repetition(dialect: Dialect, text: str, depth: int) -> None:
+def test_star_depth_counts_only_unbounded_repetition(
+    dialect: Dialect, text: str, depth: int
+) -> None:
     assert star_depth(parse(text, dialect)) == depth
 
 
 @pytest.mark.parametrize(
     ("regex", "depth"),
-    [(Epsilon(), 0), (EmptySet(), 0), (Star(Epsilon()), 1), (Repeat(Star(literal("a")), 0, None), 2)],
+    [
+        (Epsilon(), 0),
+        (EmptySet(), 0),
+        (Star(Epsilon()), 1),
+        (Repeat(Star(literal("a")), 0, None), 2),
+    ],
 )
 def test_star_depth_of_trees(regex: Regex, depth: int) -> None:
     assert star_depth(regex) == depth
@@ -52,7 +66,9 @@ def test_star_depth_of_a_deep_tree_needs_no_recursion() -> None:
     assert node_count(deep) == 1 + 5000 * 3
 
 
-@pytest.mark.parametrize(("text", "length"), [("", 0), ("(a b)*", 5), ("a  +  b", 3), ("[A-Z]{2,}", 9)])
+@pytest.mark.parametrize(
+    ("text", "length"), [("", 0), ("(a b)*", 5), ("a  +  b", 3), ("[A-Z]{2,}", 9)]
+)
 def test_text_length_ignores_spaces(text: str, length: int) -> None:
     assert text_length(text) == length
 
@@ -72,7 +88,12 @@ def test_regex_length_measures_the_canonical_text(dialect: Dialect, text: str, l
 
 @pytest.mark.parametrize(
     ("dialect", "text", "count"),
-    [("python", "ab*", 4), ("python", "a[bc]d*", 5), ("simple", "(a+b)*", 4), ("extended", "~(ab)&c*", 7)],
+    [
+        ("python", "ab*", 4),
+        ("python", "a[bc]d*", 5),
+        ("simple", "(a+b)*", 4),
+        ("extended", "~(ab)&c*", 7),
+    ],
 )
 def test_node_count(dialect: Dialect, text: str, count: int) -> None:
     assert node_count(parse(text, dialect)) == count

@@ -21,7 +21,9 @@ from regexlang.normalize import normalize
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
-def test_nesting_beyond_the_limit_is_reported_at_the_first_excess_parenthesis(dialect: Dialect) -> None:
+def test_nesting_beyond_the_limit_is_reported_at_the_first_excess_parenthesis(
+    dialect: Dialect,
+) -> None:
     depth = MAX_NESTING + 200
     with pytest.raises(RegexSyntaxError) as caught:
         parse("(" * depth + "a" + ")" * depth, dialect)

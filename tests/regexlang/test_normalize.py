@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 
 from regexlang import Dialect, parse, unparse
 from regexlang.ast import (
-    AssertKind,
     Assertion,
+    AssertKind,
     Chars,
     Complement,
     Concat,
@@ -51,13 +51,17 @@ from tests.regexlang.strategies import python_trees, simple_trees
 
 ALPHABET = "ab\n"
 MAX_LENGTH = 5
-STRINGS = ["".join(chars) for n in range(MAX_LENGTH + 1) for chars in itertools.product(ALPHABET, repeat=n)]
+STRINGS = [
+    "".join(chars) for n in range(MAX_LENGTH + 1) for chars in itertools.product(ALPHABET, repeat=n)
+]
 
 Relation = npt.NDArray[np.bool_]  # [string, i, j]: the node matches STRINGS[string][i:j]
 
 _LENGTHS = np.array([len(s) for s in STRINGS])
 _POS = np.arange(MAX_LENGTH + 1)
-_SPANS: Relation = (_POS[None, :, None] <= _POS[None, None, :]) & (_POS[None, None, :] <= _LENGTHS[:, None, None])
+_SPANS: Relation = (_POS[None, :, None] <= _POS[None, None, :]) & (
+    _POS[None, None, :] <= _LENGTHS[:, None, None]
+)
 _IDENTITY: Relation = _SPANS & (_POS[:, None] == _POS[None, :])
 _STEP: Relation = _SPANS & (_POS[:, None] + 1 == _POS[None, :])
 
@@ -81,10 +85,14 @@ def _holds(kind: AssertKind, s: str, i: int) -> bool:
 
 
 _ASSERTIONS: dict[AssertKind, Relation] = {  # [string, i, 1], broadcasting over j
-    kind: np.array([[[i <= len(s) and _holds(kind, s, i)] for i in range(MAX_LENGTH + 1)] for s in STRINGS])
+    kind: np.array(
+        [[[i <= len(s) and _holds(kind, s, i)] for i in range(MAX_LENGTH + 1)] for s in STRINGS]
+    )
     for kind in AssertKind
 }
-_TEXT = np.array([[s[i : i + 1] for i in range(MAX_LENGTH + 1)] for s in STRINGS])  # "" past the end
+_TEXT = np.array(
+    [[s[i : i + 1] for i in range(MAX_LENGTH + 1)] for s in STRINGS]
+)  # "" past the end
 
 
 def _power(step: Relation, times: int) -> Relation:
@@ -126,7 +134,9 @@ def relation(node: Regex) -> Relation:
             return _IDENTITY | relation(inner)
         case Repeat(inner, low, high):
             step = relation(inner)
-            return _power(step, low) @ (_closure(step) if high is None else _power(_IDENTITY | step, high - low))
+            return _power(step, low) @ (
+                _closure(step) if high is None else _power(_IDENTITY | step, high - low)
+            )
     raise AssertionError(f"unknown node {node!r}")
 
 
@@ -151,7 +161,9 @@ def _repeat(args: tuple[Regex, int, int | None]) -> Regex:
 # Literals are listed thrice to weigh them over the leaves that make most trees trivial.
 LEAVES: st.SearchStrategy[Regex] = st.one_of(
     *[st.sampled_from(ALPHABET).map(literal)] * 3,
-    st.frozensets(st.sampled_from(ALPHABET), max_size=3).map(lambda chars: Chars(CharSet.of(chars))),
+    st.frozensets(st.sampled_from(ALPHABET), max_size=3).map(
+        lambda chars: Chars(CharSet.of(chars))
+    ),
     st.sampled_from([EmptySet(), Epsilon()]),
     st.sampled_from(list(AssertKind)).map(Assertion),
 )
@@ -186,13 +198,17 @@ def _python_pattern(regex: Regex) -> str:
         case Chars(chars):
             return "[" + "".join(re.escape(c) for c in chars) + "]" if chars else "(?!)"
         case Assertion(kind):
-            return {AssertKind.LINE_START: "(?m:^)", AssertKind.LINE_END: "(?m:$)"}.get(kind, kind.value)
+            return {AssertKind.LINE_START: "(?m:^)", AssertKind.LINE_END: "(?m:$)"}.get(
+                kind, kind.value
+            )
         case Concat(parts):
             return "".join(_python_pattern(part) for part in parts)
         case Union(options):
             return "(?:" + "|".join(_python_pattern(option) for option in options) + ")"
         case Star(inner) | Plus(inner) | Optional(inner):
-            return f"(?:{_python_pattern(inner)})" + {Star: "*", Plus: "+", Optional: "?"}[type(regex)]
+            return (
+                f"(?:{_python_pattern(inner)})" + {Star: "*", Plus: "+", Optional: "?"}[type(regex)]
+            )
         case Repeat(inner, low, high):
             return f"(?:{_python_pattern(inner)}){{{low},{'' if high is None else high}}}"
     raise AssertionError(f"re cannot express {regex!r}")
@@ -219,7 +235,11 @@ def _counted(low: int, high: int | None) -> Wrapper:
 
 
 def _beside(other: Regex) -> st.SearchStrategy[Wrapper]:
-    contexts: list[Wrapper] = [lambda r: concat(r, other), lambda r: concat(other, r), lambda r: union(r, other)]
+    contexts: list[Wrapper] = [
+        lambda r: concat(r, other),
+        lambda r: concat(other, r),
+        lambda r: union(r, other),
+    ]
     return st.sampled_from(contexts)
 
 
@@ -230,7 +250,9 @@ WRAPPERS = st.sampled_from(REPETITIONS) | LEAVES.flatmap(_beside)
 
 @settings(max_examples=500)
 @given(regexes(max_leaves=3), st.lists(WRAPPERS, min_size=1, max_size=4))
-def test_normalize_preserves_the_language_of_repetitions_in_context(inner: Regex, wrappers: list[Wrapper]) -> None:
+def test_normalize_preserves_the_language_of_repetitions_in_context(
+    inner: Regex, wrappers: list[Wrapper]
+) -> None:
     regex = functools.reduce(lambda tree, wrap: wrap(tree), wrappers, inner)
     assert language(normalize(regex)) == language(regex)
 
@@ -286,7 +308,11 @@ REWRITES: list[tuple[str, Regex, Regex]] = [
     ("concat flattens after rewrite", concat(a, Repeat(concat(b, c), 1, 1)), concat(a, b, c)),
     ("adjacent equal stars", concat(Star(a), Star(a), b, Star(a)), concat(Star(a), b, Star(a))),
     ("union drops empty set", union(a, NONE, concat(b, c)), union(a, concat(b, c))),
-    ("union keeps first of duplicates", union(concat(b, c), a, concat(b, c)), union(concat(b, c), a)),
+    (
+        "union keeps first of duplicates",
+        union(concat(b, c), a, concat(b, c)),
+        union(concat(b, c), a),
+    ),
     ("union of characters merges", union(a, b, a), ab),
     ("union of characters and a string stays", union(a, concat(b, c)), union(a, concat(b, c))),
     ("union drops redundant epsilon", union(EPS, Star(a), b), union(Star(a), b)),
@@ -305,7 +331,11 @@ REWRITES: list[tuple[str, Regex, Regex]] = [
     ("star of empty set", Star(NONE), EPS),
     ("star of bounded repeat", Star(Repeat(concat(a, b), 1, 3)), Star(concat(a, b))),
     ("star keeps repeat from 2", Star(Repeat(a, 2, 3)), Star(Repeat(a, 2, 3))),
-    ("star of union of stars", Star(union(EPS, Star(concat(a, b)), c)), Star(union(concat(a, b), c))),
+    (
+        "star of union of stars",
+        Star(union(EPS, Star(concat(a, b)), c)),
+        Star(union(concat(a, b), c)),
+    ),
     ("star of nullable concat", Star(concat(Star(a), Optional(b))), Star(ab)),
     ("star keeps concat with a required part", Star(concat(Star(a), b)), Star(concat(Star(a), b))),
     ("plus of star", Plus(Star(a)), Star(a)),
@@ -332,7 +362,9 @@ REWRITES: list[tuple[str, Regex, Regex]] = [
 ]
 
 
-@pytest.mark.parametrize(("regex", "expected"), [(r, e) for _, r, e in REWRITES], ids=[n for n, _, _ in REWRITES])
+@pytest.mark.parametrize(
+    ("regex", "expected"), [(r, e) for _, r, e in REWRITES], ids=[n for n, _, _ in REWRITES]
+)
 def test_rewrite(regex: Regex, expected: Regex) -> None:
     assert normalize(regex) == expected
     assert language(expected) == language(regex)

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from regexlang import NotExpressible, RegexSyntaxError, parse, unparse
 from regexlang.ast import (
-    AssertKind,
     Assertion,
+    AssertKind,
     Chars,
     Complement,
     EmptySet,
@@ -61,7 +61,11 @@ _ODD = (
 _SAMPLE_CHARS = (
     [chr(c) for c in range(0x100)]
     + list(_ODD)
-    + [chr(c) for c in np.random.default_rng(7).integers(0x100, 0x110000, 300) if not 0xD800 <= c < 0xE000]
+    + [
+        chr(c)
+        for c in np.random.default_rng(7).integers(0x100, 0x110000, 300)
+        if not 0xD800 <= c < 0xE000
+    ]
 )
 
 
@@ -91,7 +95,14 @@ def _sample_strings(alphabet: str, max_len: int) -> list[str]:
         ("[]a]", Chars(CharSet.of("]a"))),
         ("[a-]", Chars(CharSet.of("a-"))),
         ("[^\\s\\S]", EmptySet()),
-        ("^a$", concat(Assertion(AssertKind.TEXT_START), literal("a"), Assertion(AssertKind.END_OR_FINAL_NEWLINE))),
+        (
+            "^a$",
+            concat(
+                Assertion(AssertKind.TEXT_START),
+                literal("a"),
+                Assertion(AssertKind.END_OR_FINAL_NEWLINE),
+            ),
+        ),
         ("(?m)^$", concat(Assertion(AssertKind.LINE_START), Assertion(AssertKind.LINE_END))),
         ("\\A\\Z\\b\\B", concat(*(Assertion(AssertKind(k)) for k in ("\\A", "\\Z", "\\b", "\\B")))),
         ("(?i)k", Chars(CharSet.of("kK\u212a"))),
@@ -115,7 +126,10 @@ def test_dot_and_dotall() -> None:
     [
         ("(a)\\1", "backreferences are not regular"),
         ("(?P<n>a)(?P=n)", "backreferences are not regular"),
-        ("(a)(?(1)b|c)", "conditional groups are not supported (they test a captured group: not regular"),
+        (
+            "(a)(?(1)b|c)",
+            "conditional groups are not supported (they test a captured group: not regular",
+        ),
         ("(?>a*)a", "atomic groups are not supported"),
         ("a*+a", "possessive quantifiers are not supported"),
         ("(?a)\\w", "ASCII flag"),
@@ -129,18 +143,104 @@ def test_rejects_what_re_accepts_but_is_not_supported(pattern: str, fragment: st
 
 
 _VALID = [
-    "abc", "a|b|", "|", "(a|b)*c", "a*?b+?c??", "a{2}{3}x" if False else "a{2}b{1,}c{,2}", "[a-z0-9_]+", "[^a-c]",
-    "\\d\\w\\s\\D\\W\\S", "[\\d\\w-]", "[\\W\\d]", "[.]", "[-a]", "[a\\-z]", "\\.\\*\\+", "\\\\", "(?i)[a-z]+",
-    "(?i)\u017f|K", "(?s)a.b", "a.b", "(?x) a | b ", "(?i:a)b", "(?-i:a)", "(?i)(?-i:a)b", "(?ms).^$", "\\bab\\B",
-    "(?:)*", "()*", "(?:a|)+", "x{0}", "[\\x00-\\x7f]", "[\\0]", "\\012", "[\\12]", "(?P<a>x)(?P<b>y)", "{", "a{",
-    "a{,}", "}", "]", "a]", "(?u)a", "(?#)a", "[[]", "\\Z", "(?im)a", "(?i)\U00010400", "(?i)[\U00010400x]",
-    "(?i)\U00010400|x", "(?i)(?:\U00010400)|(?:x)",
+    "abc",
+    "a|b|",
+    "|",
+    "(a|b)*c",
+    "a*?b+?c??",
+    "a{2}{3}x" if False else "a{2}b{1,}c{,2}",
+    "[a-z0-9_]+",
+    "[^a-c]",
+    "\\d\\w\\s\\D\\W\\S",
+    "[\\d\\w-]",
+    "[\\W\\d]",
+    "[.]",
+    "[-a]",
+    "[a\\-z]",
+    "\\.\\*\\+",
+    "\\\\",
+    "(?i)[a-z]+",
+    "(?i)\u017f|K",
+    "(?s)a.b",
+    "a.b",
+    "(?x) a | b ",
+    "(?i:a)b",
+    "(?-i:a)",
+    "(?i)(?-i:a)b",
+    "(?ms).^$",
+    "\\bab\\B",
+    "(?:)*",
+    "()*",
+    "(?:a|)+",
+    "x{0}",
+    "[\\x00-\\x7f]",
+    "[\\0]",
+    "\\012",
+    "[\\12]",
+    "(?P<a>x)(?P<b>y)",
+    "{",
+    "a{",
+    "a{,}",
+    "}",
+    "]",
+    "a]",
+    "(?u)a",
+    "(?#)a",
+    "[[]",
+    "\\Z",
+    "(?im)a",
+    "(?i)\U00010400",
+    "(?i)[\U00010400x]",
+    "(?i)\U00010400|x",
+    "(?i)(?:\U00010400)|(?:x)",
 ]
 _INVALID = [
-    "(", ")", "a)", "(a", "*", "a**", "a*{2}", "+a", "?", "{1}", "a|*", "^*", "\\b+", "[", "[]", "[a", "[z-a]",
-    "[\\d-z]", "\\q", "[\\q]", "\\x4", "\\u12", "\\U00110000", "\\400", "[\\8]", "a{3,2}", "\\", "a\\", "(?",
-    "(?P", "(?Px)", "(?P<1>a)", "(?P<>a)", "(?P<a>x)(?P<a>y)", "(?<x)", "(?z)", "(?i", "a(?i)", "(?i-i:a)",
-    "(?-:a)", "(?L)a", "(?#", "(?x)#\\", "\\N{NO SUCH NAME}", "\\N", "[\\N{EM DASH]",
+    "(",
+    ")",
+    "a)",
+    "(a",
+    "*",
+    "a**",
+    "a*{2}",
+    "+a",
+    "?",
+    "{1}",
+    "a|*",
+    "^*",
+    "\\b+",
+    "[",
+    "[]",
+    "[a",
+    "[z-a]",
+    "[\\d-z]",
+    "\\q",
+    "[\\q]",
+    "\\x4",
+    "\\u12",
+    "\\U00110000",
+    "\\400",
+    "[\\8]",
+    "a{3,2}",
+    "\\",
+    "a\\",
+    "(?",
+    "(?P",
+    "(?Px)",
+    "(?P<1>a)",
+    "(?P<>a)",
+    "(?P<a>x)(?P<a>y)",
+    "(?<x)",
+    "(?z)",
+    "(?i",
+    "a(?i)",
+    "(?i-i:a)",
+    "(?-:a)",
+    "(?L)a",
+    "(?#",
+    "(?x)#\\",
+    "\\N{NO SUCH NAME}",
+    "\\N",
+    "[\\N{EM DASH]",
 ]
 
 
@@ -160,13 +260,56 @@ def test_rejects_what_re_rejects(pattern: str) -> None:
 def test_printed_pattern_matches_like_the_original(pattern: str) -> None:
     printed = unparse(parse(pattern, "python"), "python")
     assert _compiles(printed)
-    for string in _sample_strings("ab.\n", 3) + ["K", "\u212a", "\u017f", "S", "\U00010400", "\U00010428", "x"]:
-        assert bool(re.fullmatch(printed, string)) == bool(re.fullmatch(pattern, string)), (printed, string)
+    for string in _sample_strings("ab.\n", 3) + [
+        "K",
+        "\u212a",
+        "\u017f",
+        "S",
+        "\U00010400",
+        "\U00010428",
+        "x",
+    ]:
+        assert bool(re.fullmatch(printed, string)) == bool(re.fullmatch(pattern, string)), (
+            printed,
+            string,
+        )
 
 
 _TOKENS = [
-    "a", "b", "k", "(", ")", "(?:", "(?i)", "(?i:", "(?-i:", "|", "*", "+", "?", "*?", "{2}", "{1,2}", "{,2}", "{",
-    "}", "[", "]", "[a-c]", "[^ab]", "[k\u017f]", "\\d", "\\W", ".", "^", "$", "\\b", "-", "\\", "\\x4", "\\n",
+    "a",
+    "b",
+    "k",
+    "(",
+    ")",
+    "(?:",
+    "(?i)",
+    "(?i:",
+    "(?-i:",
+    "|",
+    "*",
+    "+",
+    "?",
+    "*?",
+    "{2}",
+    "{1,2}",
+    "{,2}",
+    "{",
+    "}",
+    "[",
+    "]",
+    "[a-c]",
+    "[^ab]",
+    "[k\u017f]",
+    "\\d",
+    "\\W",
+    ".",
+    "^",
+    "$",
+    "\\b",
+    "-",
+    "\\",
+    "\\x4",
+    "\\n",
 ]
 
 
@@ -181,12 +324,42 @@ def test_generated_patterns_agree_with_re(pattern: str) -> None:
     if _compiles(pattern):
         printed = unparse(parse(pattern, "python"), "python")
         for string in _sample_strings("abK\n", 2) + ["\u212a", "\u017fa", "1"]:
-            assert bool(re.fullmatch(printed, string)) == bool(re.fullmatch(pattern, string)), (printed, string)
+            assert bool(re.fullmatch(printed, string)) == bool(re.fullmatch(pattern, string)), (
+                printed,
+                string,
+            )
 
 
-_CLASS_ITEMS = ["a", "z", "k", "K", "s", "\u017f", "\u212a", "\u00b5", "\u0130", "\u00df", "\u1e9e", "\\U00010400",
-                "\\U00010428", "A-Z", "a-f", "\u00c0-\u00ff", "\\x00-\\x1f", "\u0400-\u04ff", "\\U00010400-\\U0001044f",
-                "\\d", "\\w", "\\s", "\\W", "\\S", "-", "\\]", "_", "\u03c3"]
+_CLASS_ITEMS = [
+    "a",
+    "z",
+    "k",
+    "K",
+    "s",
+    "\u017f",
+    "\u212a",
+    "\u00b5",
+    "\u0130",
+    "\u00df",
+    "\u1e9e",
+    "\\U00010400",
+    "\\U00010428",
+    "A-Z",
+    "a-f",
+    "\u00c0-\u00ff",
+    "\\x00-\\x1f",
+    "\u0400-\u04ff",
+    "\\U00010400-\\U0001044f",
+    "\\d",
+    "\\w",
+    "\\s",
+    "\\W",
+    "\\S",
+    "-",
+    "\\]",
+    "_",
+    "\u03c3",
+]
 
 
 @settings(max_examples=200)
@@ -208,14 +381,20 @@ def test_class_sets_agree_with_re(items: list[str], negate: bool, ignorecase: bo
 
 @settings(max_examples=300, derandomize=True, deadline=None)
 @given(wide_sets, st.lists(st.integers(0, 0x10FFFF).map(chr), max_size=8))
-def test_an_interval_class_matches_exactly_the_characters_of_its_set(chars: CharSet, others: list[str]) -> None:
+def test_an_interval_class_matches_exactly_the_characters_of_its_set(
+    chars: CharSet, others: list[str]
+) -> None:
     pattern = re.compile(interval_class(chars))
     for char in edge_characters(chars) + others:
         assert bool(pattern.fullmatch(char)) == (char in chars), (interval_class(chars), char)
 
 
 def test_case_insensitive_literals_agree_with_re() -> None:
-    candidates = [chr(c) for c in range(0x41, 0x250)] + list(_ODD) + ["\u1f80", "\u1f88", "\u0399", "\u2126", "\u03a9"]
+    candidates = (
+        [chr(c) for c in range(0x41, 0x250)]
+        + list(_ODD)
+        + ["\u1f80", "\u1f88", "\u0399", "\u2126", "\u03a9"]
+    )
     for letter in candidates[::3] + list(_ODD):
         pattern = "(?i)" + re.escape(letter)
         node = parse(pattern, "python")
@@ -249,7 +428,9 @@ def test_unparse(tree: Regex, expected: str) -> None:
     assert unparse(tree, "python") == expected
 
 
-@pytest.mark.parametrize("tree", [Complement(literal("a")), intersection(literal("a"), literal("b"))])
+@pytest.mark.parametrize(
+    "tree", [Complement(literal("a")), intersection(literal("a"), literal("b"))]
+)
 def test_unparse_rejects_extended_only_nodes(tree: Regex) -> None:
     with pytest.raises(NotExpressible):
         unparse(tree, "python")

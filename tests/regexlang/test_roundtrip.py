@@ -10,7 +10,12 @@ from regexlang import parse, unparse
 from regexlang.ast import Chars, Regex, concat, literal
 from regexlang.charset import SIMPLE_ALPHABET, CharSet
 from regexlang.simple import desugar
-from tests.regexlang.strategies import extended_trees, python_trees, simple_trees, sugared_simple_trees
+from tests.regexlang.strategies import (
+    extended_trees,
+    python_trees,
+    simple_trees,
+    sugared_simple_trees,
+)
 
 _EXAMPLES = settings(max_examples=150)
 

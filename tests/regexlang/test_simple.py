@@ -11,8 +11,8 @@ from pyformlang.regular_expression import Regex as PyformlangRegex
 
 from regexlang import NotExpressible, parse, unparse
 from regexlang.ast import (
-    AssertKind,
     Assertion,
+    AssertKind,
     Chars,
     Complement,
     EmptySet,
@@ -132,6 +132,8 @@ def test_printed_text_means_the_same_to_pyformlang(tree: Regex) -> None:
     assert _pyformlang_language(unparse(tree, "simple"), 4) == _language(tree, 4)
 
 
-@pytest.mark.parametrize("source", ["(((b)*+a)+c)", "((((b+b))* a)+((b)*+c))", "((a ((b)*+c)))*", "a.b|c*"])
+@pytest.mark.parametrize(
+    "source", ["(((b)*+a)+c)", "((((b+b))* a)+((b)*+c))", "((a ((b)*+c)))*", "a.b|c*"]
+)
 def test_corpus_style_reads_like_pyformlang(source: str) -> None:
     assert _language(parse(source, "simple"), 4) == _pyformlang_language(source, 4)

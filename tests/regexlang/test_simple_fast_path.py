@@ -11,8 +11,35 @@ from regexlang.ast import Concat, Intersection, Regex, Star, Union, flat_node, l
 from regexlang.charset import SIMPLE_ALPHABET, CharSet
 from regexlang.errors import RegexSyntaxError
 
-PIECES = ["a", "b", "c", "e", "d", "(", ")", "(a)", "(b)", "*", "+", "|", ".", "epsilon", "$", " ", "\t", "\n",
-          "\x0b", "ε", "?", "eps", "ilon", "((", "))", "a*", "(a)*"]
+PIECES = [
+    "a",
+    "b",
+    "c",
+    "e",
+    "d",
+    "(",
+    ")",
+    "(a)",
+    "(b)",
+    "*",
+    "+",
+    "|",
+    ".",
+    "epsilon",
+    "$",
+    " ",
+    "\t",
+    "\n",
+    "\x0b",
+    "ε",
+    "?",
+    "eps",
+    "ilon",
+    "((",
+    "))",
+    "a*",
+    "(a)*",
+]
 ALPHABETS = [SIMPLE_ALPHABET, CharSet.of("abce"), CharSet.of("ab "), CharSet.of("eps")]
 
 

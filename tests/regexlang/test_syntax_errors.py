@@ -83,7 +83,9 @@ _TABLE: list[tuple[Dialect, str, str, int]] = [
 
 
 @pytest.mark.parametrize(("dialect", "source", "fragment", "position"), _TABLE)
-def test_error_message_and_position(dialect: Dialect, source: str, fragment: str, position: int) -> None:
+def test_error_message_and_position(
+    dialect: Dialect, source: str, fragment: str, position: int
+) -> None:
     with pytest.raises(RegexSyntaxError) as caught:
         parse(source, dialect)
     assert fragment in caught.value.message
@@ -92,9 +94,41 @@ def test_error_message_and_position(dialect: Dialect, source: str, fragment: str
     assert caught.value.caret().splitlines()[-1] == " " * position + "^"
 
 
-_RE_POSITIONS = ["(", "a)", "*", "a**", "^*", "[", "[]", "[a", "[z-a]", "\\q", "[\\q]", "\\x4", "\\400", "a\\",
-                 "(?", "(?P", "(?Px)", "(?P<1>a)", "(?P<>a)", "(?<x)", "(?z)", "(?i", "a(?i)", "(?i-i:a)", "(?-:a)",
-                 "(?L)a", "(?#", "(?x)#\\", "\\N{NO SUCH NAME}", "\\N", "[\\N{EM DASH]", "a|b)c", "x(?:a|(b)"]
+_RE_POSITIONS = [
+    "(",
+    "a)",
+    "*",
+    "a**",
+    "^*",
+    "[",
+    "[]",
+    "[a",
+    "[z-a]",
+    "\\q",
+    "[\\q]",
+    "\\x4",
+    "\\400",
+    "a\\",
+    "(?",
+    "(?P",
+    "(?Px)",
+    "(?P<1>a)",
+    "(?P<>a)",
+    "(?<x)",
+    "(?z)",
+    "(?i",
+    "a(?i)",
+    "(?i-i:a)",
+    "(?-:a)",
+    "(?L)a",
+    "(?#",
+    "(?x)#\\",
+    "\\N{NO SUCH NAME}",
+    "\\N",
+    "[\\N{EM DASH]",
+    "a|b)c",
+    "x(?:a|(b)",
+]
 
 
 @pytest.mark.parametrize("source", _RE_POSITIONS)
@@ -119,7 +153,9 @@ def test_python_errors_point_where_re_points(source: str) -> None:
         ("extended", r"(a)\1", 3),
     ],
 )
-def test_valid_but_unsupported_syntax_is_its_own_error(dialect: Dialect, text: str, position: int) -> None:
+def test_valid_but_unsupported_syntax_is_its_own_error(
+    dialect: Dialect, text: str, position: int
+) -> None:
     with pytest.raises(UnsupportedFeature) as raised:
         parse(text, dialect)
     assert raised.value.position == position

@@ -148,7 +148,9 @@ def insert(sig: U64s, n: int, bank: U64s, hashes: U64s, table: I64s) -> bool:
     found = _lookup(sig, h, bank, hashes, table)
     if found >= 0:
         return False
-    for r in range(sig.shape[0]):  # a loop: ``bank[n, :] = sig`` compiles numba's shape-error message (1 s)
+    for r in range(
+        sig.shape[0]
+    ):  # a loop: ``bank[n, :] = sig`` compiles numba's shape-error message (1 s)
         bank[n, r] = sig[r]
     hashes[n] = h
     table[-found - 1] = n
@@ -176,9 +178,23 @@ def _allowed(op: int, a: int, b: int, kind: I64s, epsilon_options: bool) -> bool
 
 @kernel
 def extend(
-    op: int, lefts: I64s, rights: I64s, bank: U64s, hashes: U64s, table: I64s, kind: I64s,
-    left_of: I64s, right_of: I64s, n: int, store: bool, budget: int, epsilon_options: bool,
-    tail: I64s, accept_row: I64s, accept_bit: I64s, want: npt.NDArray[np.bool_],
+    op: int,
+    lefts: I64s,
+    rights: I64s,
+    bank: U64s,
+    hashes: U64s,
+    table: I64s,
+    kind: I64s,
+    left_of: I64s,
+    right_of: I64s,
+    n: int,
+    store: bool,
+    budget: int,
+    epsilon_options: bool,
+    tail: I64s,
+    accept_row: I64s,
+    accept_bit: I64s,
+    want: npt.NDArray[np.bool_],
 ) -> tuple[int, int, int, int, int]:
     """Apply ``op`` to every allowed operand pair (or operand, for unary ``op``).
 
@@ -219,7 +235,13 @@ def extend(
 
 @kernel
 def approximations(
-    bank: U64s, lo: int, hi: int, tail: I64s, accept_row: I64s, accept_bit: I64s, want: npt.NDArray[np.bool_]
+    bank: U64s,
+    lo: int,
+    hi: int,
+    tail: I64s,
+    accept_row: I64s,
+    accept_bit: I64s,
+    want: npt.NDArray[np.bool_],
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """Per stored entry ``x`` from ``lo`` to ``hi``: whether ``x·Σ*`` and ``Σ*·x`` accept every
     positive string, and whether ``x`` rejects every negative one (each check stops at the first

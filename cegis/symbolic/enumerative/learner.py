@@ -23,9 +23,9 @@ import attrs
 
 from automata.compile import compile_many, compile_regex
 from automata.ops import complement, inclusion_witness
+from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.symbolic.enumerative.search import Limits, NotFound, Stats, search, warm_up
 from cegis.symbolic.enumerative.space import MAX_LENGTH, Contradiction, TooLong, build
-from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from oracle.clustered import misclassified
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.ast import Chars, EmptySet, Regex, concat
@@ -87,10 +87,22 @@ def synthesize(
     total = Stats()
     for attempt in range(config.refinements + 1):
         try:
-            space = build(examples, dialect, universe, cluster_cap=config.cluster_samples, max_repeat=config.max_repeat,
-                          seed=seed, extra=witnesses)
-        except (Contradiction, TooLong) as error:  # beyond what any search of this space can satisfy
-            return Synthesis(None, failure=ProposalFailure("search_exhausted", str(error)), searches=attempt)
+            space = build(
+                examples,
+                dialect,
+                universe,
+                cluster_cap=config.cluster_samples,
+                max_repeat=config.max_repeat,
+                seed=seed,
+                extra=witnesses,
+            )
+        except (
+            Contradiction,
+            TooLong,
+        ) as error:  # beyond what any search of this space can satisfy
+            return Synthesis(
+                None, failure=ProposalFailure("search_exhausted", str(error)), searches=attempt
+            )
         outcome = search(space, config.limits(config.seconds - (clock() - started)), clock)
         total = _add(total, outcome.stats)
         if isinstance(outcome, NotFound):
@@ -100,19 +112,33 @@ def synthesize(
         if not wrong:
             return Synthesis(outcome.regex, outcome.size, stats=total, searches=attempt + 1)
         witnesses.extend(_witness(outcome.regex, example, universe) for example in wrong)
-    detail = f"still inconsistent with sampled clustered examples after {config.refinements} refinements"
-    return Synthesis(None, failure=ProposalFailure("budget", detail), stats=total, searches=config.refinements + 1)
+    detail = (
+        f"still inconsistent with sampled clustered examples after {config.refinements} refinements"
+    )
+    return Synthesis(
+        None,
+        failure=ProposalFailure("budget", detail),
+        stats=total,
+        searches=config.refinements + 1,
+    )
 
 
 def _add(total: Stats, more: Stats) -> Stats:
-    return Stats(total.computed + more.computed, max(total.stored, more.stored), more.size,
-                 total.seconds + more.seconds, total.bank_stopped or more.bank_stopped)
+    return Stats(
+        total.computed + more.computed,
+        max(total.stored, more.stored),
+        more.size,
+        total.seconds + more.seconds,
+        total.bank_stopped or more.bank_stopped,
+    )
 
 
 def _witness(hypothesis: Regex, example: Counterexample, universe: CharSet) -> Example:
     """A string of the clustered ``example`` that ``hypothesis`` labels wrongly, as a plain example."""
     if not isinstance(example, ClusteredExample):
-        raise AssertionError(f"the search is exact on plain examples, yet {example.text()} is misclassified")
+        raise AssertionError(
+            f"the search is exact on plain examples, yet {example.text()} is misclassified"
+        )
     strings = concat(*(Chars(p & universe) for p in example.positions))
     inside, guess = compile_many([strings, hypothesis], universe)
     found = inclusion_witness(inside, guess if example.label else complement(guess))
@@ -132,7 +158,12 @@ class EnumerativeLearner:
         """The smallest regex consistent with every example of ``context``, or why there is none."""
         started = time.perf_counter()
         result = await asyncio.to_thread(
-            synthesize, context.examples, context.dialect, context.universe, self.config, seed=context.seed
+            synthesize,
+            context.examples,
+            context.dialect,
+            context.universe,
+            self.config,
+            seed=context.seed,
         )
         cost = LearnerCost(seconds=time.perf_counter() - started)
         stats = result.stats
@@ -142,4 +173,9 @@ class EnumerativeLearner:
             return Proposal(None, reasoning=reasoning, failure=result.failure, cost=cost)
         text = unparse(result.regex, context.dialect, context.universe)
         which = "a small" if stats.bank_stopped else "the smallest"
-        return Proposal(result.regex, text, f"{which} consistent regex, {result.size} nodes; {reasoning}", cost=cost)
+        return Proposal(
+            result.regex,
+            text,
+            f"{which} consistent regex, {result.size} nodes; {reasoning}",
+            cost=cost,
+        )

@@ -30,12 +30,11 @@ import attrs
 import numpy as np
 
 from automata._jit import forced
-
+from cegis.learner import FailureKind
 from cegis.symbolic.enumerative import _kernels as k
 from cegis.symbolic.enumerative.space import Rows, Space
-from cegis.learner import FailureKind
-from regexlang.charset import CharSet
 from regexlang.ast import Chars, Epsilon, Optional, Plus, Regex, Repeat, Star, concat, union
+from regexlang.charset import CharSet
 
 #: Signature rows computed per kernel call (at most), so the clock is read every few milliseconds.
 _ROWS_PER_CALL = 1 << 21
@@ -98,9 +97,12 @@ class _Bank:
     def empty(cls, capacity: int, n_rows: int) -> _Bank:
         slots = 1 << max(4, (2 * capacity - 1).bit_length())
         return cls(
-            np.zeros((capacity, n_rows), dtype=np.uint64), np.zeros(capacity, dtype=np.uint64),
-            np.full(slots, -1, dtype=np.int64), np.zeros(capacity, dtype=np.int64),
-            np.zeros(capacity, dtype=np.int64), np.zeros(capacity, dtype=np.int64),
+            np.zeros((capacity, n_rows), dtype=np.uint64),
+            np.zeros(capacity, dtype=np.uint64),
+            np.full(slots, -1, dtype=np.int64),
+            np.zeros(capacity, dtype=np.int64),
+            np.zeros(capacity, dtype=np.int64),
+            np.zeros(capacity, dtype=np.int64),
         )
 
 
@@ -110,17 +112,26 @@ def warm_up() -> None:
     runs as plain Python: the search's time limits assume compiled speed)."""
     rows = Rows.of([(0,), (0, 0)], [True, False])
     leaf = np.asarray([[0, 2, 2]], dtype=np.uint64)  # the atom-0 leaf over rows (), (0,), (0, 0)
-    space = Space((Chars(CharSet.of("a")),), leaf, (k.STAR, k.PLUS, k.OPTIONAL, k.REPEAT + 2, k.CONCAT, k.UNION), rows)
+    space = Space(
+        (Chars(CharSet.of("a")),),
+        leaf,
+        (k.STAR, k.PLUS, k.OPTIONAL, k.REPEAT + 2, k.CONCAT, k.UNION),
+        rows,
+    )
     with forced("compiled"):
         search(space, Limits(10_000, 60.0, 6, 1 << 20, 10_000))
 
 
-def search(space: Space, limits: Limits, clock: Callable[[], float] = time.perf_counter) -> Found | NotFound:
+def search(
+    space: Space, limits: Limits, clock: Callable[[], float] = time.perf_counter
+) -> Found | NotFound:
     """The smallest regex of ``space`` consistent with its rows, or why none was found."""
     run = _Run.start(space, limits, clock)
     for i, signature in enumerate(space.leaf_signatures):
         if k.insert(signature, run.bank.n, run.bank.sigs, run.bank.hashes, run.bank.table):
-            run.bank.kind[run.bank.n] = k.EPSILON if isinstance(space.leaves[i], Epsilon) else k.LEAF
+            run.bank.kind[run.bank.n] = (
+                k.EPSILON if isinstance(space.leaves[i], Epsilon) else k.LEAF
+            )
             run.bank.left_of[run.bank.n] = i
             run.bank.n += 1
             if _agrees(signature, space.rows):
@@ -141,8 +152,14 @@ def search(space: Space, limits: Limits, clock: Callable[[], float] = time.perf_
         levels.append((start, run.bank.n))
         pruning = pruning.extended(run.bank, space.rows, start, run.bank.n)
         if not run.growing and size > 2 * _largest_stored(levels) + 1:
-            return NotFound("budget", f"the bank stopped growing at {run.bank.n} signatures", run.stats(size))
-    return NotFound("search_exhausted", f"no consistent regex up to size {limits.max_size}", run.stats(limits.max_size))
+            return NotFound(
+                "budget", f"the bank stopped growing at {run.bank.n} signatures", run.stats(size)
+            )
+    return NotFound(
+        "search_exhausted",
+        f"no consistent regex up to size {limits.max_size}",
+        run.stats(limits.max_size),
+    )
 
 
 @attrs.define
@@ -161,13 +178,21 @@ class _Run:
     def start(cls, space: Space, limits: Limits, clock: Callable[[], float]) -> _Run:
         rows = space.rows
         stored_at_most = min(limits.goal_after, limits.max_candidates) + len(space.leaves)
-        capacity = max(len(space.leaves), min(stored_at_most, limits.bank_bytes // (8 * rows.n_rows + 64)))
-        return cls(space, limits, clock, clock(), _Bank.empty(capacity, rows.n_rows), len(space.leaves))
+        capacity = max(
+            len(space.leaves), min(stored_at_most, limits.bank_bytes // (8 * rows.n_rows + 64))
+        )
+        return cls(
+            space, limits, clock, clock(), _Bank.empty(capacity, rows.n_rows), len(space.leaves)
+        )
 
     def stats(self, size: int) -> Stats:
-        return Stats(self.computed, self.bank.n, size, self.clock() - self.started, not self.growing)
+        return Stats(
+            self.computed, self.bank.n, size, self.clock() - self.started, not self.growing
+        )
 
-    def sweep(self, size: int, levels: list[tuple[int, int]], pruning: _Pruning | None) -> Found | NotFound | None:
+    def sweep(
+        self, size: int, levels: list[tuple[int, int]], pruning: _Pruning | None
+    ) -> Found | NotFound | None:
         """Every operator over the operands of ``size``: only tested when ``pruning`` (the goal-
         directed pass), else stored. The outcome when the search ends here, else None."""
         rows, bank, store = self.space.rows, self.bank, pruning is None
@@ -176,18 +201,39 @@ class _Run:
             for lefts, rights in _operands(op, size, levels, pruning):
                 for chunk in _chunks(lefts, rights, rows.n_rows):
                     status, bank.n, spent, a, b = k.extend(
-                        op, chunk, rights, bank.sigs, bank.hashes, bank.table, bank.kind, bank.left_of,
-                        bank.right_of, bank.n, store, self.limits.max_candidates - self.computed,
-                        epsilon_options, rows.tail, rows.accept_row, rows.accept_bit, rows.want,
+                        op,
+                        chunk,
+                        rights,
+                        bank.sigs,
+                        bank.hashes,
+                        bank.table,
+                        bank.kind,
+                        bank.left_of,
+                        bank.right_of,
+                        bank.n,
+                        store,
+                        self.limits.max_candidates - self.computed,
+                        epsilon_options,
+                        rows.tail,
+                        rows.accept_row,
+                        rows.accept_bit,
+                        rows.want,
                     )
                     self.computed += spent
                     if status == k.FOUND:
                         return Found(_node(self.space, bank, op, a, b), size, self.stats(size))
                     if status == k.SPENT:
-                        return NotFound("budget", f"{self.computed} candidates computed up to size {size}",
-                                        self.stats(size))
+                        return NotFound(
+                            "budget",
+                            f"{self.computed} candidates computed up to size {size}",
+                            self.stats(size),
+                        )
                     if self.clock() - self.started > self.limits.seconds:
-                        return NotFound("timeout", f"{self.limits.seconds:g} s spent at size {size}", self.stats(size))
+                        return NotFound(
+                            "timeout",
+                            f"{self.limits.seconds:g} s spent at size {size}",
+                            self.stats(size),
+                        )
                     if store and (status == k.FULL or self.computed >= self.limits.goal_after):
                         self.growing = False
                         return None
@@ -215,8 +261,10 @@ class _Pruning:
         """These filters plus those of the entries from ``lo`` to ``hi``."""
         more = _Pruning.of(bank, rows, lo, hi)
         return _Pruning(
-            np.concatenate((self.prefix, more.prefix)), np.concatenate((self.suffix, more.suffix)),
-            np.concatenate((self.clean, more.clean)), self.empty_is_negative,
+            np.concatenate((self.prefix, more.prefix)),
+            np.concatenate((self.suffix, more.suffix)),
+            np.concatenate((self.clean, more.clean)),
+            self.empty_is_negative,
         )
 
 
@@ -246,7 +294,11 @@ def _operands(
         lefts = np.arange(*levels[left_size], dtype=np.int64)
         rights = np.arange(*levels[size - 1 - left_size], dtype=np.int64)
         if pruning is not None:
-            left_ok, right_ok = (pruning.prefix, pruning.suffix) if op == k.CONCAT else (pruning.clean, pruning.clean)
+            left_ok, right_ok = (
+                (pruning.prefix, pruning.suffix)
+                if op == k.CONCAT
+                else (pruning.clean, pruning.clean)
+            )
             lefts, rights = lefts[left_ok[lefts]], rights[right_ok[rights]]
         if lefts.size and rights.size:
             yield lefts, rights

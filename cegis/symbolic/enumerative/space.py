@@ -71,7 +71,9 @@ class Rows:
     strings: tuple[AtomString, ...]
     labels: tuple[bool, ...]
     tail: np.ndarray  # row of the suffix without its first atom (-1 for the empty suffix)
-    first_atom: np.ndarray  # the suffix's first atom (-1 for the empty suffix or outside the universe)
+    first_atom: (
+        np.ndarray
+    )  # the suffix's first atom (-1 for the empty suffix or outside the universe)
     accept_row: np.ndarray  # row of each example string (its longest suffix)
     accept_bit: np.ndarray  # length of each example string
     want: np.ndarray  # label of each example string
@@ -84,10 +86,13 @@ class Rows:
     @classmethod
     def of(cls, strings: Sequence[AtomString], labels: Sequence[bool]) -> Rows:
         """Lay out ``strings``; the caller guarantees each is at most :data:`MAX_LENGTH` long."""
-        suffixes = sorted({s[i:] for s in (*strings, ()) for i in range(len(s) + 1)}, key=lambda u: (len(u), u))
+        suffixes = sorted(
+            {s[i:] for s in (*strings, ()) for i in range(len(s) + 1)}, key=lambda u: (len(u), u)
+        )
         row = {u: r for r, u in enumerate(suffixes)}
         return cls(
-            tuple(strings), tuple(labels),
+            tuple(strings),
+            tuple(labels),
             np.asarray([row[u[1:]] if u else -1 for u in suffixes], dtype=np.int64),
             np.asarray([u[0] if u else -1 for u in suffixes], dtype=np.int64),
             np.asarray([row[s] for s in strings], dtype=np.int64),
@@ -112,10 +117,19 @@ def operators(dialect: Dialect, max_repeat: int) -> tuple[int, ...]:
     if dialect == "simple":
         return (_kernels.STAR, _kernels.CONCAT, _kernels.UNION)
     repeats = tuple(_kernels.REPEAT + n for n in range(2, max_repeat + 1))
-    return (_kernels.STAR, _kernels.PLUS, _kernels.OPTIONAL, *repeats, _kernels.CONCAT, _kernels.UNION)
+    return (
+        _kernels.STAR,
+        _kernels.PLUS,
+        _kernels.OPTIONAL,
+        *repeats,
+        _kernels.CONCAT,
+        _kernels.UNION,
+    )
 
 
-def leaf_sets(examples: Sequence[Counterexample], dialect: Dialect, universe: CharSet) -> tuple[CharSet, ...]:
+def leaf_sets(
+    examples: Sequence[Counterexample], dialect: Dialect, universe: CharSet
+) -> tuple[CharSet, ...]:
     """The character sets of the leaves, literals first (see the module docstring)."""
     positive = CharSet()
     literal = CharSet()
@@ -149,7 +163,9 @@ def _positions(example: Counterexample) -> tuple[CharSet, ...]:
     return example.positions
 
 
-def atoms_of(universe: CharSet, leaves: Iterable[CharSet], examples: Iterable[Counterexample]) -> Alphabet:
+def atoms_of(
+    universe: CharSet, leaves: Iterable[CharSet], examples: Iterable[Counterexample]
+) -> Alphabet:
     """The coarsest partition of ``universe`` splitting no leaf and no clustered position."""
     sets = set(leaves)
     for example in examples:
@@ -215,11 +231,23 @@ def build(
             if labels.setdefault(string, example.label) != example.label:
                 raise Contradiction(f"{example.text()} contradicts another example")
     rows = Rows.of(list(labels), list(labels.values()))
-    leaves: list[Regex] = [Epsilon(), *(Chars(s) for s in sets)]  # ε first: unions take it on the left
-    masks = [np.asarray([c.issubset(s) for c in atoms.classes] + [False], dtype=np.bool_) for s in sets]
-    signatures = [np.ones(rows.n_rows, dtype=np.uint64), *(_leaf_signature(mask, rows) for mask in masks)]
-    return Space(tuple(leaves), np.asarray(signatures, dtype=np.uint64).reshape(len(leaves), rows.n_rows),
-                 operators(dialect, max_repeat), rows)
+    leaves: list[Regex] = [
+        Epsilon(),
+        *(Chars(s) for s in sets),
+    ]  # ε first: unions take it on the left
+    masks = [
+        np.asarray([c.issubset(s) for c in atoms.classes] + [False], dtype=np.bool_) for s in sets
+    ]
+    signatures = [
+        np.ones(rows.n_rows, dtype=np.uint64),
+        *(_leaf_signature(mask, rows) for mask in masks),
+    ]
+    return Space(
+        tuple(leaves),
+        np.asarray(signatures, dtype=np.uint64).reshape(len(leaves), rows.n_rows),
+        operators(dialect, max_repeat),
+        rows,
+    )
 
 
 def _leaf_signature(mask: np.ndarray, rows: Rows) -> np.ndarray:

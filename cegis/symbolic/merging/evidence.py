@@ -53,7 +53,9 @@ class Given:
     @functools.cached_property
     def plain(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
         positives = tuple(e.string for e in self.examples if isinstance(e, Example) and e.label)
-        return positives, tuple(e.string for e in self.examples if isinstance(e, Example) and not e.label)
+        return positives, tuple(
+            e.string for e in self.examples if isinstance(e, Example) and not e.label
+        )
 
     @functools.cached_property
     def classes(self) -> tuple[CharSet, ...]:

@@ -19,7 +19,15 @@ import attrs
 from cegis.learner import Proposal
 from cegis.symbolic.merging.candidate import CHECK_STATE_LIMIT, Candidate, Found
 from cegis.symbolic.merging.evidence import Evidence, Family
-from cegis.symbolic.merging.families import anchored, factors, listing, separated, shapes, subsequence, templates
+from cegis.symbolic.merging.families import (
+    anchored,
+    factors,
+    listing,
+    separated,
+    shapes,
+    subsequence,
+    templates,
+)
 from cegis.symbolic.merging.families.classes import read_classes
 from cegis.symbolic.merging.families.prior import lifted
 from cegis.symbolic.merging.rounds.agreeing import agreeing
@@ -64,7 +72,9 @@ def learn(
     evidence = Evidence.of(examples, universe)
     problems: list[str] = []
     fitting: list[Candidate] = []
-    if written:  # templates that fit compete with the other families, and spare the merging (the slow part)
+    if (
+        written
+    ):  # templates that fit compete with the other families, and spare the merging (the slow part)
         found = _found(GIVEN if learner.listing_cap else TEMPLATES, evidence)
         problems += found.problems
         fitting = [c for c in found.candidates if not misclassified(c.automaton, examples)]
@@ -90,7 +100,9 @@ def learn(
         if written and learner.augmented:
             found = _kept(listing.positives(Evidence.of(read(()), universe)), earlier)
             problems += found.problems
-            candidates += [attrs.evolve(c, how=f"{c.how}, read through classes") for c in found.candidates]
+            candidates += [
+                attrs.evolve(c, how=f"{c.how}, read through classes") for c in found.candidates
+            ]
             found = _kept(listing.all_but_negatives(Evidence.of(classed(()), universe)), earlier)
             problems += found.problems
             candidates += found.candidates
@@ -99,12 +111,28 @@ def learn(
         problems += found.problems
         candidates += found.candidates
         if not fitting or sum(e.label for e in examples) <= MOST_SPELLED_POSITIVES:
-            agreed = agreeing(lambda implied: _found(SPELLED, evidence.implying(implied)), earlier, known)
+            agreed = agreeing(
+                lambda implied: _found(SPELLED, evidence.implying(implied)), earlier, known
+            )
             problems += agreed.problems
             known.update((e.string, e) for e in agreed.learned)
-            candidates += {c.regex: c for c in agreed.kept}.values()  # each spelling once: the last made, where it came first
+            candidates += {
+                c.regex: c for c in agreed.kept
+            }.values()  # each spelling once: the last made, where it came first
     rejected = refuted_automaton(refuted, universe)
-    proposal = proposed(candidates, examples, dialect, universe, learner, written, problems, earlier if agreements else None, draft, rejected, fitting)
+    proposal = proposed(
+        candidates,
+        examples,
+        dialect,
+        universe,
+        learner,
+        written,
+        problems,
+        earlier if agreements else None,
+        draft,
+        rejected,
+        fitting,
+    )
     return proposal, tuple(known.values())
 
 
@@ -118,4 +146,6 @@ def _found(families: Sequence[Family], evidence: Evidence) -> Found:
 
 def _kept(found: Found, earlier: Agreements) -> Found:
     """``found`` without the candidates that break an ``earlier`` agreement."""
-    return attrs.evolve(found, candidates=tuple(c for c in found.candidates if not earlier.implied(c.automaton)))
+    return attrs.evolve(
+        found, candidates=tuple(c for c in found.candidates if not earlier.implied(c.automaton))
+    )

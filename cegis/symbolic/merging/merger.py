@@ -54,8 +54,14 @@ class MergingLearner:
         previous proposal, when the teacher rejected it, is not proposed again."""
         memory = agreement.remembered(context) if self.augmented else agreement.Memory()
         previous, verdict = context.previous, context.verdict
-        refuted = previous.regex if previous is not None and verdict is not None and not verdict.equivalent else None
-        return await asyncio.to_thread(self.learn, context.examples, context.dialect, context.universe, memory, True, refuted)
+        refuted = (
+            previous.regex
+            if previous is not None and verdict is not None and not verdict.equivalent
+            else None
+        )
+        return await asyncio.to_thread(
+            self.learn, context.examples, context.dialect, context.universe, memory, True, refuted
+        )
 
     def learn(
         self,
@@ -75,10 +81,16 @@ class MergingLearner:
         while other candidates are consistent."""
         started = time.perf_counter()
         with gc_paused():
-            proposal, facts = _learn(examples, dialect, universe, self, memory.agreements, memory.implied, draft, refuted)
+            proposal, facts = _learn(
+                examples, dialect, universe, self, memory.agreements, memory.implied, draft, refuted
+            )
         seconds = time.perf_counter() - started
         kept = agreement.Memory(memory.agreements, facts)
-        return attrs.evolve(proposal, cost=LearnerCost(seconds=seconds), memo=kept if kept != agreement.Memory() else None)
+        return attrs.evolve(
+            proposal,
+            cost=LearnerCost(seconds=seconds),
+            memo=kept if kept != agreement.Memory() else None,
+        )
 
     def encode_memo(self, memo: object) -> object:
         """The memory as JSON data (:class:`cegis.learner.MemoCodec`)."""

@@ -22,11 +22,14 @@ from typing import Any, TypeAlias
 import attrs
 from aiohttp import web
 
+from tests.llm.fake_server import Drop, Status
 from tests.loopback import LoopbackServer
 
-from tests.llm.fake_server import Drop, Status
-
-USAGE: dict[str, Any] = {"prompt_tokens": 100, "completion_tokens": 20, "completion_tokens_details": {"reasoning_tokens": 5}}
+USAGE: dict[str, Any] = {
+    "prompt_tokens": 100,
+    "completion_tokens": 20,
+    "completion_tokens_details": {"reasoning_tokens": 5},
+}
 VLLM_USAGE: dict[str, Any] = {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
 
 
@@ -103,7 +106,10 @@ class ScriptedServer(LoopbackServer):
         self.chat_calls += 1
         if self.vllm and int(body.get("n", 1)) > 1 and body.get("temperature", 1.0) == 0:
             message = f"n must be 1 when using greedy sampling, got {body['n']}."
-            return web.json_response({"object": "error", "message": message, "type": "BadRequestError", "code": 400}, status=400)
+            return web.json_response(
+                {"object": "error", "message": message, "type": "BadRequestError", "code": 400},
+                status=400,
+            )
         action = self._action(body)
         if isinstance(action, Drop):
             assert request.transport is not None
@@ -125,7 +131,15 @@ class ScriptedServer(LoopbackServer):
             for i in range(n)
         ]
         usage = VLLM_USAGE if self.vllm else USAGE
-        return web.json_response({"id": "x", "object": "chat.completion", "model": body["model"], "choices": choices, "usage": usage})
+        return web.json_response(
+            {
+                "id": "x",
+                "object": "chat.completion",
+                "model": body["model"],
+                "choices": choices,
+                "usage": usage,
+            }
+        )
 
     def _action(self, body: dict[str, Any]) -> Action:
         """The action for a chat request (by default: the rules on its last user message)."""

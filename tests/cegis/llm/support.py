@@ -38,8 +38,12 @@ def learn(
     async def scenario() -> None:
         async with ScriptedServer(rules, **server) as scripted:
             async with make_client(scripted.base_url, retry=fast_retries(2)) as client:
-                prepared = prepare_llm_run(setting, Task("simple", target), config, client, fallbacks=(UnionLearner(),))
-                loop = attrs.evolve(prepared.config, budgets=attrs.evolve(prepared.config.budgets, epochs=epochs))
+                prepared = prepare_llm_run(
+                    setting, Task("simple", target), config, client, fallbacks=(UnionLearner(),)
+                )
+                loop = attrs.evolve(
+                    prepared.config, budgets=attrs.evolve(prepared.config.budgets, epochs=epochs)
+                )
                 state = await run(prepared.task, prepared.learner, prepared.teacher, loop)
                 check(scripted, state)
 

@@ -8,17 +8,21 @@ import math
 import re
 from typing import Any
 
-import attrs
 import pytest
 
-from cegis.llm.acegis import HardeningCycle, harden
-from cegis.llm.learner import LLMLearner
 from cegis.config import LoopConfig
+from cegis.llm.acegis import HardeningCycle, harden
+from cegis.llm.settings import setting_named
 from cegis.llm.setup import prepare_llm_run
 from cegis.loop import run
-from cegis.llm.settings import setting_named
 from cegis.state import EpochState, Task
-from experiments.report.trajectory import from_records, similarity, summarize, tree_edit_distance, trajectory
+from experiments.report.trajectory import (
+    from_records,
+    similarity,
+    summarize,
+    trajectory,
+    tree_edit_distance,
+)
 from oracle.examples import Example
 from oracle.testsuite import SuiteOracle
 from regexlang.dialects import parse
@@ -44,7 +48,12 @@ def acegis_run(
         async with ScriptedServer(rules) as server:
             async with make_client(server.base_url) as client:
                 prepared = prepare_llm_run(
-                    setting, Task("python", GOLD), LoopConfig(evaluate=False), client, description=DESCRIPTION, suite=SUITE
+                    setting,
+                    Task("python", GOLD),
+                    LoopConfig(evaluate=False),
+                    client,
+                    description=DESCRIPTION,
+                    suite=SUITE,
                 )
                 learner, teacher, config = prepared.learner, prepared.teacher, prepared.config
                 state = await run(prepared.task, learner, teacher, config)
@@ -75,13 +84,19 @@ def test_error_only_feedback_counts_failed_hidden_tests() -> None:
 
 
 def test_generic_feedback_says_only_wrong_and_zero_shot_keeps_no_history() -> None:
-    generic = (Rule("not correct", (Reply.answer(GOLD),)), Rule("DESCRIPTION", (Reply.answer("dog"),)))
+    generic = (
+        Rule("not correct", (Reply.answer(GOLD),)),
+        Rule("DESCRIPTION", (Reply.answer("dog"),)),
+    )
     server, _, _ = acegis_run("acegis-generic", rules=generic)
     assert "That regex is not correct" in server.user_messages()[1]
     assert not any(t.string in server.user_messages()[1] for t in SUITE.tests if t.string)
     fresh = (Rule("DESCRIPTION", (Reply.answer("dog"), Reply.answer(GOLD))),)
     server, state, _ = acegis_run("acegis-zero-shot", rules=fresh)
-    assert [len(body["messages"]) for body in server.requests] == [2, 2] and state.outcome == "consistent"
+    assert [len(body["messages"]) for body in server.requests] == [
+        2,
+        2,
+    ] and state.outcome == "consistent"
 
 
 def test_hardening_turns_failed_probes_into_one_repair_and_reaches_robust_success() -> None:
@@ -103,7 +118,10 @@ def test_rer_counts_fixes_and_breaks_against_re_fullmatch() -> None:
     path = trajectory(hypotheses, SUITE)
 
     def outcomes(h: str | None) -> list[bool]:
-        return [h is not None and (re.fullmatch(h, t.string) is not None) == t.label for t in SUITE.tests]
+        return [
+            h is not None and (re.fullmatch(h, t.string) is not None) == t.label
+            for t in SUITE.tests
+        ]
 
     rows = [outcomes(h) for h in hypotheses]
     fixes = sum(not a and b for x, y in zip(rows, rows[1:]) for a, b in zip(x, y))
@@ -117,7 +135,14 @@ def test_rer_counts_fixes_and_breaks_against_re_fullmatch() -> None:
 
 @pytest.mark.parametrize(
     ("a", "b", "distance"),
-    [("abc", "abc", 0), ("abc", "abd", 1), ("abc", "ab", 1), ("(ab)*", "ab", 1), ("a|b", "a", 2), ("a*", "b+", 2)],
+    [
+        ("abc", "abc", 0),
+        ("abc", "abd", 1),
+        ("abc", "ab", 1),
+        ("(ab)*", "ab", 1),
+        ("a|b", "a", 2),
+        ("a*", "b+", 2),
+    ],
 )
 def test_tree_edit_distance_on_small_trees(a: str, b: str, distance: int) -> None:
     ta, tb = parse(a, "python"), parse(b, "python")
@@ -126,7 +151,10 @@ def test_tree_edit_distance_on_small_trees(a: str, b: str, distance: int) -> Non
 
 
 def test_exact_variant_feeds_back_exact_counterexamples_and_decides_equivalence() -> None:
-    rules = (Rule("PREVIOUS ATTEMPT", (Reply.answer(GOLD),)), Rule("DESCRIPTION", (Reply.answer("[a-z]*dog"),)))
+    rules = (
+        Rule("PREVIOUS ATTEMPT", (Reply.answer(GOLD),)),
+        Rule("DESCRIPTION", (Reply.answer("[a-z]*dog"),)),
+    )
     server, state, _ = acegis_run("acegis-exact", rules=rules)
     assert state.outcome == "equivalent" and state.verdict is not None and state.verdict.exact
     feedback = server.user_messages()[1]
@@ -138,18 +166,26 @@ def test_exact_variant_feeds_back_exact_counterexamples_and_decides_equivalence(
 def test_diagnostic_feedback_shows_witnesses_every_turn_even_when_the_mistake_repeats() -> None:
     # the model repeats "dog" for all 7 turns: the teacher has nothing new after a while, and the
     # earlier witnesses the attempt still gets wrong are shown again (at most 3 per direction)
-    rules = (Rule("PREVIOUS ATTEMPT", (Reply.answer("dog"),)), Rule("DESCRIPTION", (Reply.answer("dog"),)))
+    rules = (
+        Rule("PREVIOUS ATTEMPT", (Reply.answer("dog"),)),
+        Rule("DESCRIPTION", (Reply.answer("dog"),)),
+    )
     server, state, _ = acegis_run("acegis-diagnostic-7", rules=rules)
     assert state.epoch == 7 and len(server.requests) == 7
     for body in server.requests[1:]:
         feedback = body["messages"][-1]["content"]
-        witnesses = [json.loads(line[2:]) for line in feedback.splitlines() if line.startswith("- ")]
+        witnesses = [
+            json.loads(line[2:]) for line in feedback.splitlines() if line.startswith("- ")
+        ]
         assert 1 <= len(witnesses) <= 6 and all(re.fullmatch(GOLD, w) for w in witnesses)
 
 
 def test_hardening_feedback_is_capped_per_direction_like_a_turn() -> None:
     # "[a-z]+[a-z]og" passes the hidden tests and fails 8 probes, all of them strings to reject
-    rules = (Rule("PREVIOUS ATTEMPT\n[a-z]+[a-z]og", (Reply.answer(GOLD),)), Rule("DESCRIPTION", (Reply.answer("[a-z]+[a-z]og"),)))
+    rules = (
+        Rule("PREVIOUS ATTEMPT\n[a-z]+[a-z]og", (Reply.answer(GOLD),)),
+        Rule("DESCRIPTION", (Reply.answer("[a-z]+[a-z]og"),)),
+    )
     server, state, cycles = acegis_run("acegis-full", cycles=1, rules=rules)
     (cycle,) = cycles
     assert len(cycle.failed) == SUITE.config.witnesses == 3 and cycle.repaired == GOLD
@@ -158,10 +194,16 @@ def test_hardening_feedback_is_capped_per_direction_like_a_turn() -> None:
 
 
 def test_robust_success_counts_a_run_without_a_final_hypothesis_as_not_robust() -> None:
-    malformed = (Rule("PREVIOUS ATTEMPT", (Reply(("I cannot say.",)),)), Rule("DESCRIPTION", (Reply(("I cannot say.",)),)))
+    malformed = (
+        Rule("PREVIOUS ATTEMPT", (Reply(("I cannot say.",)),)),
+        Rule("DESCRIPTION", (Reply(("I cannot say.",)),)),
+    )
     _, failed, _ = acegis_run("acegis-diagnostic", rules=malformed)
     _, solved, cycles = acegis_run("acegis-full", cycles=2)
-    paths = [from_records(failed.records, SUITE, probe_final=True), from_records(solved.records, SUITE, hardening=cycles, probe_final=True)]
+    paths = [
+        from_records(failed.records, SUITE, probe_final=True),
+        from_records(solved.records, SUITE, hardening=cycles, probe_final=True),
+    ]
     assert paths[0].robust is False and paths[1].robust is True
     assert summarize(paths).robust == 0.5
     # an unparseable turn fails every test: it breaks what the turn before passed
@@ -203,9 +245,16 @@ def test_under_the_test_suite_every_witness_is_a_test_the_previous_answer_fails(
     async def scenario() -> tuple[_Turns, EpochState]:
         async with _Turns(answers) as server, make_client(server.base_url) as client:
             prepared = prepare_llm_run(
-                "acegis-diagnostic-7", Task("python", GOLD), LoopConfig(evaluate=False), client, description=DESCRIPTION, suite=SUITE
+                "acegis-diagnostic-7",
+                Task("python", GOLD),
+                LoopConfig(evaluate=False),
+                client,
+                description=DESCRIPTION,
+                suite=SUITE,
             )
-            return server, await run(prepared.task, prepared.learner, prepared.teacher, prepared.config)
+            return server, await run(
+                prepared.task, prepared.learner, prepared.teacher, prepared.config
+            )
 
     server, state = asyncio.run(scenario())
     tests = {t.string: t.label for t in SUITE.tests}
@@ -222,8 +271,14 @@ def test_under_the_test_suite_every_witness_is_a_test_the_previous_answer_fails(
             assert shown == {True: [], False: []}
             continue
         for label, strings in shown.items():
-            failed = [s for s, truth in tests.items() if truth == label and (re.fullmatch(previous, s) is not None) != truth]
-            assert set(strings) <= set(failed) and len(strings) == min(SUITE.config.witnesses, len(failed))
+            failed = [
+                s
+                for s, truth in tests.items()
+                if truth == label and (re.fullmatch(previous, s) is not None) != truth
+            ]
+            assert set(strings) <= set(failed) and len(strings) == min(
+                SUITE.config.witnesses, len(failed)
+            )
             fresh = [s not in seen for s in strings]
             assert fresh == sorted(fresh, reverse=True)  # new failures first, then repeats
             kinds.add(tuple(sorted(set(fresh))))

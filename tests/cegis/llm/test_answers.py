@@ -9,7 +9,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import regexlang
-from cegis.llm.answers import AnswerError, ParsedAnswer, extract, parse_answer, parse_candidates, parse_regex
+from cegis.llm.answers import (
+    AnswerError,
+    ParsedAnswer,
+    extract,
+    parse_answer,
+    parse_candidates,
+    parse_regex,
+)
 
 TAG = re.compile(r"<\s*/?\s*(ans|reasoning)\s*>", re.IGNORECASE)
 
@@ -59,9 +66,13 @@ def test_reasoning_extraction(reply: str, reasoning: str | None) -> None:
 
 
 # A regex-like answer: no tags, fences, backticks or line breaks, and not blank.
-answers = st.text(st.sampled_from("ab c*+()|&~[]{}0-9#?.\\$^"), min_size=1, max_size=30).filter(lambda s: s.strip())
+answers = st.text(st.sampled_from("ab c*+()|&~[]{}0-9#?.\\$^"), min_size=1, max_size=30).filter(
+    lambda s: s.strip()
+)
 # Prose that may contain angle brackets and the word "ans" but no complete tag.
-prose = st.text(st.sampled_from("xyz ans<>/\n.,:!reasoning"), max_size=40).filter(lambda s: not TAG.search(s))
+prose = st.text(st.sampled_from("xyz ans<>/\n.,:!reasoning"), max_size=40).filter(
+    lambda s: not TAG.search(s)
+)
 
 
 @given(st.text(max_size=300))
@@ -83,7 +94,12 @@ def test_an_unclosed_last_block_keeps_its_first_line(before: str, answer: str, a
     assert extract(reply).answer == answer.strip()
 
 
-@given(prose, answers, st.sampled_from(["", "regex", "python", "text "]), st.sampled_from(["", " ", "\n"]))
+@given(
+    prose,
+    answers,
+    st.sampled_from(["", "regex", "python", "text "]),
+    st.sampled_from(["", " ", "\n"]),
+)
 def test_fences_are_removed(before: str, answer: str, info: str, pad: str) -> None:
     reply = f"{before}<ans>{pad}```{info}\n{answer}\n```{pad}</ans>"
     assert extract(reply).answer == answer.strip()
@@ -100,7 +116,9 @@ def test_syntax_errors_become_repair_feedback() -> None:
     assert isinstance(error, AnswerError) and error.kind == "syntax"
     assert error.text == "(a b" and error.position is not None
     feedback = error.feedback()
-    assert feedback.startswith(error.message) and feedback.endswith("\n" + " " * error.position + "^")
+    assert feedback.startswith(error.message) and feedback.endswith(
+        "\n" + " " * error.position + "^"
+    )
 
 
 def test_symbols_outside_the_alphabet_are_syntax_errors() -> None:
@@ -110,7 +128,9 @@ def test_symbols_outside_the_alphabet_are_syntax_errors() -> None:
 
 def test_missing_answer() -> None:
     error = parse_answer("I think the answer is a*.", "simple")
-    assert isinstance(error, AnswerError) and error.kind == "missing" and "<ans>" in error.feedback()
+    assert (
+        isinstance(error, AnswerError) and error.kind == "missing" and "<ans>" in error.feedback()
+    )
 
 
 def test_candidates_are_parsed_one_by_one() -> None:
@@ -120,7 +140,16 @@ def test_candidates_are_parsed_one_by_one() -> None:
 
 @pytest.mark.parametrize(
     "wrapped",
-    [r'r"\d+"', r"R'\d+'", r"'\d+'", r'"\d+"', r"/\d+/", r"re.compile(r'\d+')", r're.fullmatch( r"\d+" )', r"\d+"],
+    [
+        r'r"\d+"',
+        r"R'\d+'",
+        r"'\d+'",
+        r'"\d+"',
+        r"/\d+/",
+        r"re.compile(r'\d+')",
+        r're.fullmatch( r"\d+" )',
+        r"\d+",
+    ],
 )
 def test_python_answers_lose_their_code_wrappers(wrapped: str) -> None:
     parsed = parse_answer(f"<ans>{wrapped}</ans>", "python")
@@ -154,7 +183,10 @@ def test_a_raw_string_wrapper_never_changes_the_language(answer: str) -> None:
 
 
 def test_the_simple_dialect_is_lenient_about_bar_and_says_so() -> None:
-    strict, bar = parse_answer("<ans>(a + b)* c</ans>", "simple"), parse_answer("<ans>(a|b)*c</ans>", "simple")
+    strict, bar = (
+        parse_answer("<ans>(a + b)* c</ans>", "simple"),
+        parse_answer("<ans>(a|b)*c</ans>", "simple"),
+    )
     assert isinstance(strict, ParsedAnswer) and isinstance(bar, ParsedAnswer)
     assert bar.regex == strict.regex
     assert strict.notes == () and not strict.lenient

@@ -29,11 +29,25 @@ def echo(**options: object) -> None:
 
 
 def test_options_parse_into_one_value() -> None:
-    args = ["--setting", "guarded", "--base-url", "http://h:1/v1", "--call-log", "x.sqlite", "--call-log-mode", "replay",
-            "--temperature", "0.5", "--reasoning-effort", "low"]
+    args = [
+        "--setting",
+        "guarded",
+        "--base-url",
+        "http://h:1/v1",
+        "--call-log",
+        "x.sqlite",
+        "--call-log-mode",
+        "replay",
+        "--temperature",
+        "0.5",
+        "--reasoning-effort",
+        "low",
+    ]
     result = CliRunner().invoke(echo, args)
     assert result.exit_code == 0, result.output
-    expected = LLMOptions("guarded", "http://h:1/v1", None, Path("x.sqlite"), "replay", 0.5, None, "low", "")
+    expected = LLMOptions(
+        "guarded", "http://h:1/v1", None, Path("x.sqlite"), "replay", 0.5, None, "low", ""
+    )
     assert result.output.strip() == repr(expected)
     assert CliRunner().invoke(echo, ["--setting", "nonsense"]).exit_code == 2
 
@@ -43,22 +57,31 @@ async def _run(options: LLMOptions) -> EpochState:
     return await run_llm(Task("simple", TARGET), teacher, LoopConfig(evaluate=False), options)
 
 
-def test_a_recorded_run_replays_without_a_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_recorded_run_replays_without_a_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     log = tmp_path / "calls.sqlite"
 
     async def scenario() -> None:
         async with ScriptedServer((Rule("TRAINING DATA", (Reply.answer(TARGET),)),)) as server:
             state = await _run(LLMOptions("single", server.base_url, call_log=log))
-            assert state.hypothesis == TARGET and server.headers[0]["Authorization"] == f"Bearer {SECRET}"
-        replayed = await _run(LLMOptions("single", "http://127.0.0.1:9/v1", call_log=log, call_log_mode="replay"))
+            assert (
+                state.hypothesis == TARGET
+                and server.headers[0]["Authorization"] == f"Bearer {SECRET}"
+            )
+        replayed = await _run(
+            LLMOptions("single", "http://127.0.0.1:9/v1", call_log=log, call_log_mode="replay")
+        )
         assert replayed.hypothesis == TARGET and replayed.outcome == "equivalent"
 
     asyncio.run(scenario())
     assert SECRET.encode() not in log.read_bytes()
 
 
-def test_setup_failures_are_one_line_bad_input_without_the_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_setup_failures_are_one_line_bad_input_without_the_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
 
     async def failure(options: LLMOptions, models: tuple[str, ...] = ("scripted-model",)) -> str:
@@ -73,7 +96,11 @@ def test_setup_failures_are_one_line_bad_input_without_the_key(tmp_path: Path, m
         asyncio.run(failure(LLMOptions("single", call_log_mode="replay"))),
         asyncio.run(failure(LLMOptions("acegis-diagnostic"))),
         asyncio.run(failure(LLMOptions("single"), models=("m1", "m2"))),
-        asyncio.run(failure(LLMOptions("single", "http://127.0.0.1:9/v1", "scripted-model", empty_log, "replay"))),
+        asyncio.run(
+            failure(
+                LLMOptions("single", "http://127.0.0.1:9/v1", "scripted-model", empty_log, "replay")
+            )
+        ),
         asyncio.run(failure(LLMOptions("guarded-stateless", temperature=0.0))),
     ]
     assert "needs --call-log" in messages[0] and "--description" in messages[1]
@@ -92,10 +119,16 @@ def test_the_guarded_setting_falls_back_to_the_registered_symbolic_learner() -> 
     # every draw fails to parse; the symbolic fallback answers within the whole contract, its length
     # bound (60) included (a fallback past the bound is a recorded violation: test_paper_protocol)
     assert record.memo["draws"] == 5 and record.memo["fallback"] == "symbolic"
-    assert record.failure is None and len(record.proposal_text) <= 60 and record.memo.get("violation") is None
+    assert (
+        record.failure is None
+        and len(record.proposal_text) <= 60
+        and record.memo.get("violation") is None
+    )
 
 
-def test_the_full_acegis_setting_hardens_its_answer_after_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_full_acegis_setting_hardens_its_answer_after_the_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from tests.cegis.llm.test_acegis import DESCRIPTION, GOLD, RULES
 
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)

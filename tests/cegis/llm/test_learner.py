@@ -11,15 +11,14 @@ import pytest
 
 from cegis.config import Budgets, LoopConfig
 from cegis.llm.learner import LLMLearner
-from cegis.llm.setup import prepare_llm_run
-from cegis.loop import run
-from cegis.records import run_recorded
 from cegis.llm.settings import CandidateSource, Guard, Sampling, setting_named
+from cegis.llm.setup import prepare_llm_run
+from cegis.records import run_recorded
 from cegis.state import EpochState, Task
 from oracle.examples import Counterexample, Example
 from tests.cegis.llm.scripted_server import Reply, Rule, ScriptedServer
-from tests.llm.fake_server import Status
 from tests.cegis.llm.support import TARGET, learn
+from tests.llm.fake_server import Status
 from tests.llm.support import make_client
 
 WRONG = "a b*"  # consistent with a few examples, not equivalent
@@ -62,7 +61,9 @@ def test_agentic_repairs_syntax_then_consistency_within_one_epoch() -> None:
         wrong = [e for e in _plain(record.initial) if _simple_accepts("b*", e.string) != e.label]
         assert wrong and all(e.text() in second_repair.split("Repair examples")[1] for e in wrong)
 
-    learn((Rule(REPAIR, answers[1:]), Rule(DATA, answers[:1])), setting_named("agentic"), check=check)
+    learn(
+        (Rule(REPAIR, answers[1:]), Rule(DATA, answers[:1])), setting_named("agentic"), check=check
+    )
 
 
 def _simple_accepts(regex: str, string: str) -> bool:
@@ -90,7 +91,12 @@ def test_agentic_keeps_the_best_repair_score_when_retries_run_out() -> None:
             scores[regex] = 1 - wrong / len(initial)
         assert record.proposal_text == max(scores, key=lambda r: scores[r])
 
-    learn((Rule(REPAIR, answers[1:]), Rule(DATA, answers[:1])), setting_named("agentic"), epochs=1, check=check)
+    learn(
+        (Rule(REPAIR, answers[1:]), Rule(DATA, answers[:1])),
+        setting_named("agentic"),
+        epochs=1,
+        check=check,
+    )
 
 
 def test_reflection_shows_previous_regex_reasoning_and_new_counterexamples() -> None:
@@ -102,7 +108,10 @@ def test_reflection_shows_previous_regex_reasoning_and_new_counterexamples() -> 
         added = state.records[0].added
         assert added and all(e.text() in reflection.split("New counterexamples")[1] for e in added)
 
-    rules = (Rule(REFLECTION, (Reply.answer(TARGET),)), Rule(DATA, (Reply.answer(WRONG, "first guess"),)))
+    rules = (
+        Rule(REFLECTION, (Reply.answer(TARGET),)),
+        Rule(DATA, (Reply.answer(WRONG, "first guess"),)),
+    )
     setting = attrs.evolve(setting_named("agentic"), repair_budget=1)
     learn(rules, setting, check=check)
 
@@ -143,7 +152,13 @@ def test_token_budget_stops_the_repair_loop_with_a_typed_failure() -> None:
 @pytest.mark.parametrize("source", ["n", "calls", "reply"])
 def test_multi_candidate_repair_keeps_the_best_candidate(source: CandidateSource) -> None:
     sampling = Sampling() if source == "reply" else Sampling(temperature=1.0)
-    setting = attrs.evolve(setting_named("multi"), candidate_source=source, candidates=3, repair_budget=2, sampling=sampling)
+    setting = attrs.evolve(
+        setting_named("multi"),
+        candidate_source=source,
+        candidates=3,
+        repair_budget=2,
+        sampling=sampling,
+    )
     many = ("<ans>b</ans>", f"<ans>{TARGET}</ans>", "<ans>((</ans>")
     repair = Reply(("".join(many),)) if source == "reply" else Reply(many)
 
@@ -155,11 +170,16 @@ def test_multi_candidate_repair_keeps_the_best_candidate(source: CandidateSource
         if source == "n":
             assert server.requests[0]["n"] == server.requests[1]["n"] == 3
         if source == "reply":  # every call asks for the candidates
-            assert all("propose exactly 3 different candidate regexes" in m for m in server.user_messages())
+            assert all(
+                "propose exactly 3 different candidate regexes" in m for m in server.user_messages()
+            )
 
     rules = (Rule(REPAIR, (repair,)), Rule(DATA, (Reply.answer("a (b"),)))
     if source == "calls":  # three separate calls, one candidate each
-        rules = (Rule(REPAIR, tuple(Reply((c,)) for c in many)), Rule(DATA, (Reply.answer("a (b"),)))
+        rules = (
+            Rule(REPAIR, tuple(Reply((c,)) for c in many)),
+            Rule(DATA, (Reply.answer("a (b"),)),
+        )
     learn(rules, setting, epochs=1, check=check)
 
 
@@ -198,18 +218,31 @@ def test_guard_rejects_a_draw_beyond_the_regularization_bounds() -> None:
         assert record.proposal_text == TARGET and record.memo["conforming"] == 1
         assert "at most 60 allowed" in server.user_messages()[1]
 
-    learn((Rule(REPAIR, (Reply.answer(TARGET),)), Rule(DATA, (Reply.answer(long),))), setting, epochs=1, check=check)
+    learn(
+        (Rule(REPAIR, (Reply.answer(TARGET),)), Rule(DATA, (Reply.answer(long),))),
+        setting,
+        epochs=1,
+        check=check,
+    )
 
 
 def test_standard_grows_a_random_sample_on_a_log_scale() -> None:
     def check(server: ScriptedServer, state: EpochState) -> None:
         start = len(state.records[0].initial)
-        sizes = [start + sum(len(x.added) for x in state.records[: i + 1]) for i in range(len(state.records))]
+        sizes = [
+            start + sum(len(x.added) for x in state.records[: i + 1])
+            for i in range(len(state.records))
+        ]
         assert len(state.records[0].initial) == 3 and sizes[:3] == [6, 12, 24]
         assert all(r.verdict is not None and r.verdict.mode == "sample" for r in state.records)
         assert state.outcome == "equivalent" and state.epoch == 4
 
-    rules = (Rule(DATA, (Reply.answer(WRONG), Reply.answer(WRONG), Reply.answer(WRONG), Reply.answer(TARGET))),)
+    rules = (
+        Rule(
+            DATA,
+            (Reply.answer(WRONG), Reply.answer(WRONG), Reply.answer(WRONG), Reply.answer(TARGET)),
+        ),
+    )
     learn(rules, setting_named("standard"), epochs=10, check=check)
 
 
@@ -225,10 +258,17 @@ def test_the_api_key_never_reaches_records_or_the_call_log(tmp_path: Any) -> Non
             with CallLog(log_path) as log:
                 async with make_client(server.base_url, log=log, mode="record") as client:
                     setting = setting_named("single")
-                    prepared = prepare_llm_run(setting, Task("simple", TARGET), LoopConfig(), client)
+                    prepared = prepare_llm_run(
+                        setting, Task("simple", TARGET), LoopConfig(), client
+                    )
                     config = attrs.evolve(prepared.config, budgets=Budgets(epochs=1))
-                    state = await run_recorded(prepared.task, prepared.learner, prepared.teacher, config, records)
-                    assert state.records[0].failure is not None and state.records[0].failure.kind == "server_error"
+                    state = await run_recorded(
+                        prepared.task, prepared.learner, prepared.teacher, config, records
+                    )
+                    assert (
+                        state.records[0].failure is not None
+                        and state.records[0].failure.kind == "server_error"
+                    )
 
     asyncio.run(scenario())
     for path in tmp_path.iterdir():
@@ -247,10 +287,14 @@ def test_every_guarded_epoch_ends_with_a_hypothesis_consistent_with_its_examples
         seen = state.records[0].initial
         for record in state.records:
             text = record.proposal_text
-            dfa = compile_subject(text, "hypothesis", dialect="simple", universe=universe("simple"), state_limit=LIMIT).dfa
+            dfa = compile_subject(
+                text, "hypothesis", dialect="simple", universe=universe("simple"), state_limit=LIMIT
+            ).dfa
             assert record.failure is None and dfa is not None and not misclassified(dfa, seen)
             seen = seen + record.added
-        assert [r.memo["tally"]["fallbacks"] for r in state.records] == list(range(1, len(state.records) + 1))
+        assert [r.memo["tally"]["fallbacks"] for r in state.records] == list(
+            range(1, len(state.records) + 1)
+        )
 
     learn((Rule(DATA, (Reply.answer("a"),)),), setting, epochs=2, check=check)
 
@@ -262,8 +306,12 @@ def test_sampling_settings_reach_the_request_and_truncation_is_repaired() -> Non
 
     def check(server: ScriptedServer, state: EpochState) -> None:
         body = server.requests[0]
-        assert (body["temperature"], body["seed"], body["max_completion_tokens"], body["reasoning_effort"]) == (
-            0.7, 5, 900, "low")
+        assert (
+            body["temperature"],
+            body["seed"],
+            body["max_completion_tokens"],
+            body["reasoning_effort"],
+        ) == (0.7, 5, 900, "low")
         assert "cut off at the completion-token limit" in server.user_messages()[1]
         assert state.records[0].proposal_text == TARGET and state.outcome == "equivalent"
 
@@ -278,7 +326,11 @@ def test_later_repairs_keep_the_epochs_reflection() -> None:
         assert state.outcome == "equivalent" and state.epoch == 2
 
     repairs = (Reply.answer("c"), Reply.answer("c"), Reply.answer("c"), Reply.answer(TARGET))
-    rules = (Rule(REPAIR, repairs), Rule(REFLECTION, (Reply.answer("c"),)), Rule(DATA, (Reply.answer("c"),)))
+    rules = (
+        Rule(REPAIR, repairs),
+        Rule(REFLECTION, (Reply.answer("c"),)),
+        Rule(DATA, (Reply.answer("c"),)),
+    )
     learn(rules, setting_named("agentic"), check=check)
 
 
@@ -287,7 +339,10 @@ def test_learner_names_tell_custom_settings_and_models_apart() -> None:
     single = setting_named("single")
     assert LLMLearner(single, client).name == "llm-single"
     custom = LLMLearner(attrs.evolve(single, repair_shown=4), client).name
-    assert custom.startswith("llm-single-") and custom != LLMLearner(attrs.evolve(single, repair_shown=5), client).name
+    assert (
+        custom.startswith("llm-single-")
+        and custom != LLMLearner(attrs.evolve(single, repair_shown=5), client).name
+    )
     assert LLMLearner(single, client, label="gpt-oss-120b").name == "llm-single@gpt-oss-120b"
     with pytest.raises(ValueError, match="fallback"):
         LLMLearner(setting_named("guarded"), client)

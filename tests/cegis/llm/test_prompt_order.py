@@ -38,7 +38,14 @@ END = ("OUTPUT FORMAT", "TRAINING DATA")
 #: A-CEGIS has no template in the papers: its system message keeps Appendix F's order (task,
 #: syntax, output format), the description takes the place of the data, and turn 2 continues the
 #: chat: the model's reply, then the oracle's feedback on it.
-ACEGIS_TURN_2 = ("TASK", "REGEX SYNTAX", "OUTPUT FORMAT", "DESCRIPTION", "(reply)", "PREVIOUS ATTEMPT")
+ACEGIS_TURN_2 = (
+    "TASK",
+    "REGEX SYNTAX",
+    "OUTPUT FORMAT",
+    "DESCRIPTION",
+    "(reply)",
+    "PREVIOUS ATTEMPT",
+)
 KNOWN = (*APPENDIX_F, "DESCRIPTION", "PREVIOUS ATTEMPT")
 
 
@@ -57,13 +64,17 @@ def sections(body: dict[str, Any]) -> list[str]:
     return found
 
 
-def _requests(rules: tuple[Rule, ...], name: str, epochs: int, **changes: Any) -> list[dict[str, Any]]:
+def _requests(
+    rules: tuple[Rule, ...], name: str, epochs: int, **changes: Any
+) -> list[dict[str, Any]]:
     caught: list[dict[str, Any]] = []
 
     def check(server: ScriptedServer, state: EpochState) -> None:
         caught.extend(server.requests)
 
-    support.learn(rules, attrs.evolve(setting_named(name), **changes), epochs=epochs, check=check, vllm=True)
+    support.learn(
+        rules, attrs.evolve(setting_named(name), **changes), epochs=epochs, check=check, vllm=True
+    )
     return caught
 
 
@@ -75,8 +86,17 @@ def _acegis_turn_2() -> dict[str, Any]:
             async with make_client(server.base_url) as client:
                 suite = SuiteOracle.from_gold(gold, description=description)
                 config = LoopConfig(evaluate=False)
-                prepared = prepare_llm_run("acegis-diagnostic", Task("python", gold), config, client, description=description, suite=suite)
-                loop = attrs.evolve(prepared.config, budgets=attrs.evolve(prepared.config.budgets, epochs=2))
+                prepared = prepare_llm_run(
+                    "acegis-diagnostic",
+                    Task("python", gold),
+                    config,
+                    client,
+                    description=description,
+                    suite=suite,
+                )
+                loop = attrs.evolve(
+                    prepared.config, budgets=attrs.evolve(prepared.config.budgets, epochs=2)
+                )
                 await run(prepared.task, prepared.learner, prepared.teacher, loop)
                 return server.requests[1]
 
@@ -91,15 +111,28 @@ def _printed(kind: str, body: dict[str, Any]) -> None:
 
 def test_every_prompt_kind_follows_appendix_f() -> None:
     wrong = (Rule("REPAIR", (Reply.answer("c"),)), Rule("TRAINING DATA", (Reply.answer("c"),)))
-    agentic = _requests(wrong, "agentic", epochs=2)  # epoch 0: the first call and 2 repairs; epoch 1 reflects
-    ten = Reply(("<reasoning>ten</reasoning>" + "".join(f"<ans>{'a ' * k}b</ans>" for k in range(1, 11)),))
+    agentic = _requests(
+        wrong, "agentic", epochs=2
+    )  # epoch 0: the first call and 2 repairs; epoch 1 reflects
+    ten = Reply(
+        ("<reasoning>ten</reasoning>" + "".join(f"<ans>{'a ' * k}b</ans>" for k in range(1, 11)),)
+    )
     prompts = {
         "initial": (agentic[0], (*BASE, *END)),
         "repair": (agentic[1], (*BASE, "REPAIR OF THE PREVIOUS ATTEMPT", *END)),
         "reflection": (agentic[3], (*BASE, "REFLECTION ON THE PREVIOUS EPOCH", *END)),
-        "reflection and repair": (agentic[4], (*BASE, "REFLECTION ON THE PREVIOUS EPOCH", "REPAIR OF THE PREVIOUS ATTEMPT", *END)),
-        "multi": (_requests((Rule("TRAINING DATA", (ten,)),), "multi", epochs=1)[0], (*BASE, "SEVERAL CANDIDATES", *END)),
-        "standard": (_requests((Rule("TRAINING DATA", (Reply.answer("c"),)),), "standard", epochs=1)[0], (*BASE, *END)),
+        "reflection and repair": (
+            agentic[4],
+            (*BASE, "REFLECTION ON THE PREVIOUS EPOCH", "REPAIR OF THE PREVIOUS ATTEMPT", *END),
+        ),
+        "multi": (
+            _requests((Rule("TRAINING DATA", (ten,)),), "multi", epochs=1)[0],
+            (*BASE, "SEVERAL CANDIDATES", *END),
+        ),
+        "standard": (
+            _requests((Rule("TRAINING DATA", (Reply.answer("c"),)),), "standard", epochs=1)[0],
+            (*BASE, *END),
+        ),
         "acegis turn 2": (_acegis_turn_2(), ACEGIS_TURN_2),
     }
     for kind, (body, expected) in prompts.items():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from llm.chat import Message
 from cegis.llm.prompt_sections import DATA_HEADER
 from cegis.llm.prompts import (
     EXTENDED_REGULARIZATION,
@@ -20,6 +19,7 @@ from cegis.llm.prompts import (
     example_prompt,
     example_system_prompt,
 )
+from llm.chat import Message
 from oracle import Example
 from regexlang import DIALECTS, Dialect
 
@@ -55,7 +55,9 @@ def test_the_static_system_message_is_shared_by_every_call_of_a_run(dialect: Dia
     second = example_prompt(spec, DATA_B, reflection=REFLECTION)
     assert [m.role for m in first] == ["system", "user"]
     assert first[0] == second[0] and first[0].content == example_system_prompt(spec)
-    assert first[1].content.startswith("OUTPUT FORMAT") and second[1].content.startswith("REFLECTION")
+    assert first[1].content.startswith("OUTPUT FORMAT") and second[1].content.startswith(
+        "REFLECTION"
+    )
 
 
 def test_sections_in_order() -> None:
@@ -67,7 +69,9 @@ def test_sections_in_order() -> None:
         "INFERENCE STRATEGY",
         "CONSTRAINTS",
     ]
-    user = example_prompt(spec, DATA_A, reflection=REFLECTION, repair=Repair("r", "a", "f", ()), candidates=2)[1]
+    user = example_prompt(
+        spec, DATA_A, reflection=REFLECTION, repair=Repair("r", "a", "f", ()), candidates=2
+    )[1]
     assert [h.split(" (")[0] for h in _headings(user.content)] == [
         "REFLECTION ON THE PREVIOUS EPOCH", "REPAIR OF THE PREVIOUS ATTEMPT", "SEVERAL CANDIDATES", "OUTPUT FORMAT",
         "TRAINING DATA",
@@ -79,17 +83,28 @@ def test_ablation_switches_remove_sections() -> None:
     text = _joined(example_prompt(spec, DATA_A))
     assert _headings(example_system_prompt(spec)) == ["TASK", "REGEX SYNTAX (pyformlang Regex)"]
     assert "<reasoning>" not in text and "<ans>" in text
-    naive_spec = PromptSpec("simple", strategy=False, input_format=False, output="direct", syntax=False)
+    naive_spec = PromptSpec(
+        "simple", strategy=False, input_format=False, output="direct", syntax=False
+    )
     naive = _joined(example_prompt(naive_spec, DATA_A))
-    assert _headings(example_system_prompt(naive_spec)) == ["TASK"] and "<ans>" in naive and "described below" not in naive
+    assert (
+        _headings(example_system_prompt(naive_spec)) == ["TASK"]
+        and "<ans>" in naive
+        and "described below" not in naive
+    )
     assert "described below" in text
 
 
 @pytest.mark.parametrize(
     ("dialect", "limits", "expected"),
-    [("simple", SIMPLE_REGULARIZATION, ("60", "4")), ("extended", EXTENDED_REGULARIZATION, ("150", "2"))],
+    [
+        ("simple", SIMPLE_REGULARIZATION, ("60", "4")),
+        ("extended", EXTENDED_REGULARIZATION, ("150", "2")),
+    ],
 )
-def test_regularization_numbers_are_parameters(dialect: Dialect, limits: object, expected: tuple[str, str]) -> None:
+def test_regularization_numbers_are_parameters(
+    dialect: Dialect, limits: object, expected: tuple[str, str]
+) -> None:
     text = example_system_prompt(PromptSpec(dialect, regularization=limits))  # type: ignore[arg-type]
     assert f"At most {expected[0]} characters" in text and f"at most {expected[1]} deep" in text
     assert "CONSTRAINTS" not in example_system_prompt(PromptSpec(dialect))
@@ -129,11 +144,21 @@ def test_reflection_block() -> None:
 
 
 def test_repair_block_and_candidates() -> None:
-    single = example_prompt(PromptSpec("simple"), DATA_A, repair=Repair("r", "(a", "unbalanced '('", ("a, 1",)))
-    several = example_prompt(PromptSpec("simple"), DATA_A, repair=Repair("r", "(a", "", ("a, 1",)), candidates=10)
-    assert "REPAIR OF THE PREVIOUS ATTEMPT" in single[1].content and "unbalanced '('" in single[1].content
+    single = example_prompt(
+        PromptSpec("simple"), DATA_A, repair=Repair("r", "(a", "unbalanced '('", ("a, 1",))
+    )
+    several = example_prompt(
+        PromptSpec("simple"), DATA_A, repair=Repair("r", "(a", "", ("a, 1",)), candidates=10
+    )
+    assert (
+        "REPAIR OF THE PREVIOUS ATTEMPT" in single[1].content
+        and "unbalanced '('" in single[1].content
+    )
     assert "SEVERAL CANDIDATES" not in single[1].content
-    assert "exactly 10 different" in several[1].content and "after the last </ans>." in several[1].content
+    assert (
+        "exactly 10 different" in several[1].content
+        and "after the last </ans>." in several[1].content
+    )
 
 
 def test_description_prompt_feedback_variants() -> None:
@@ -141,20 +166,31 @@ def test_description_prompt_feedback_variants() -> None:
     generic = description_prompt("d", GenericFeedback(".*dog.*"))
     count = description_prompt("d", ErrorCountFeedback(".*dog.*", failed=3, total=24))
     diagnostic = description_prompt("d", DiagnosticFeedback(".*dog.*", ("dogs ", ""), ("Dog",)))
-    broken = description_prompt("d", DiagnosticFeedback("(dog", (), (), syntax_error="unbalanced '('"))
+    broken = description_prompt(
+        "d", DiagnosticFeedback("(dog", (), (), syntax_error="unbalanced '('")
+    )
     assert zero[0] == generic[0] == count[0] == diagnostic[0]
     assert "re.fullmatch" in zero[0].content
     assert zero[1].content == "DESCRIPTION\nlines that contain the word dog"
     assert ".*dog.*" in generic[1].content and "not correct" in generic[1].content
     assert "failed 3 of 24" in count[1].content
     assert '- "dogs "\n- ""' in diagnostic[1].content and '- "Dog"' in diagnostic[1].content
-    assert "does not parse: unbalanced '('" in broken[1].content and "every string above" not in broken[1].content
+    assert (
+        "does not parse: unbalanced '('" in broken[1].content
+        and "every string above" not in broken[1].content
+    )
 
 
 def test_prompts_use_their_own_words() -> None:
     texts = [example_system_prompt(PromptSpec(d, True, SIMPLE_REGULARIZATION)) for d in DIALECTS]
     texts.append(_joined(example_prompt(PromptSpec("simple"), DATA_A, reflection=REFLECTION)))
-    texts.append(_joined(example_prompt(PromptSpec("simple"), DATA_A, repair=Repair("r", "a", "f", ()), candidates=3)))
+    texts.append(
+        _joined(
+            example_prompt(
+                PromptSpec("simple"), DATA_A, repair=Repair("r", "a", "f", ()), candidates=3
+            )
+        )
+    )
     for text in texts:
         for phrase in PAPER_PHRASES:
             assert phrase.lower() not in text.lower()

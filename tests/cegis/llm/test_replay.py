@@ -12,9 +12,9 @@ import pytest
 from cegis.config import Budgets, LoopConfig
 from cegis.learner import LearnerContext, Proposal
 from cegis.llm.learner import LLMLearner
+from cegis.llm.settings import Guard, LLMSetting, setting_named
 from cegis.llm.setup import prepare_llm_run
 from cegis.records import run_recorded, without_wall_clock
-from cegis.llm.settings import Guard, LLMSetting, setting_named
 from cegis.state import Task
 from cegis.symbolic.union import UnionLearner
 from llm.calllog import CallLog
@@ -71,7 +71,13 @@ async def _run(
     base_url = "http://127.0.0.1:9/v1" if server is None else server.base_url
     try:
         async with make_client(base_url, log=log, mode=mode, model="scripted-model") as client:
-            prepared = prepare_llm_run(setting, Task("simple", TARGET), LoopConfig(evaluate=False), client, fallbacks=(UnionLearner(),))
+            prepared = prepare_llm_run(
+                setting,
+                Task("simple", TARGET),
+                LoopConfig(evaluate=False),
+                client,
+                fallbacks=(UnionLearner(),),
+            )
             config = attrs.evolve(prepared.config, budgets=Budgets(epochs=6))
             learner = prepared.learner if kill_at is None else KilledAt(prepared.learner, kill_at)
             await run_recorded(prepared.task, learner, prepared.teacher, config, records)
@@ -86,30 +92,49 @@ def _records(path: Path) -> list[object]:
 
 @pytest.mark.parametrize("name", ["agentic", "guarded"])
 def test_replay_of_a_recorded_run_writes_identical_records(tmp_path: Path, name: str) -> None:
-    setting = SETTING if name == "agentic" else attrs.evolve(setting_named("guarded"), guard=Guard(draws=2))
+    setting = (
+        SETTING
+        if name == "agentic"
+        else attrs.evolve(setting_named("guarded"), guard=Guard(draws=2))
+    )
 
     async def scenario() -> None:
         async with ScriptedServer(RULES) as server:
-            await _run(server, tmp_path / "recorded.jsonl", tmp_path / "calls.sqlite", "record", setting)
+            await _run(
+                server, tmp_path / "recorded.jsonl", tmp_path / "calls.sqlite", "record", setting
+            )
             paid = server.chat_calls
         await _run(None, tmp_path / "replayed.jsonl", tmp_path / "calls.sqlite", "replay", setting)
         assert paid > 2
 
     asyncio.run(scenario())
-    recorded, replayed = _records(tmp_path / "recorded.jsonl"), _records(tmp_path / "replayed.jsonl")
+    recorded, replayed = (
+        _records(tmp_path / "recorded.jsonl"),
+        _records(tmp_path / "replayed.jsonl"),
+    )
     assert recorded == replayed and recorded[-1]["outcome"] == "equivalent"  # type: ignore[index]
 
 
-def test_a_killed_run_resumes_from_records_and_call_log_without_paying_twice(tmp_path: Path) -> None:
+def test_a_killed_run_resumes_from_records_and_call_log_without_paying_twice(
+    tmp_path: Path,
+) -> None:
     async def scenario() -> tuple[int, int]:
         async with ScriptedServer(RULES) as whole:
             await _run(whole, tmp_path / "whole.jsonl", None, "live")
         async with ScriptedServer(RULES) as server:
             with pytest.raises(Killed):
-                await _run(server, tmp_path / "resumed.jsonl", tmp_path / "calls.sqlite", "record", kill_at=1)
+                await _run(
+                    server,
+                    tmp_path / "resumed.jsonl",
+                    tmp_path / "calls.sqlite",
+                    "record",
+                    kill_at=1,
+                )
             before = server.chat_calls
             await _run(server, tmp_path / "resumed.jsonl", tmp_path / "calls.sqlite", "record")
-            assert 0 < before < server.chat_calls  # the killed run paid epoch 1's calls; the resumed one went on
+            assert (
+                0 < before < server.chat_calls
+            )  # the killed run paid epoch 1's calls; the resumed one went on
             return whole.chat_calls, server.chat_calls
 
     whole_calls, resumed_calls = asyncio.run(scenario())

@@ -69,24 +69,38 @@ class ModelLike(ScriptedServer):
             return Reply((f"<ans>{wrong}</ans>",), hidden=hidden)
         if "SEVERAL CANDIDATES" in user:
             target = next((t for t in self.tasks if _fits(t, user)), None)
-            ranked = ("a", "b") if target is None else (f"({target.target}) + {_rejected_word(target)}", target.target)
-            answers = "".join(f"<ans>{regex}</ans>" for regex in (*ranked, *(f"c{' c' * k}" for k in range(8))))
+            ranked = (
+                ("a", "b")
+                if target is None
+                else (f"({target.target}) + {_rejected_word(target)}", target.target)
+            )
+            answers = "".join(
+                f"<ans>{regex}</ans>" for regex in (*ranked, *(f"c{' c' * k}" for k in range(8)))
+            )
             return Reply((f"<reasoning>ten guesses</reasoning>{answers}",), hidden=hidden)
         if "character classes in square brackets" not in system and "REFLECTION" not in user:
-            return Reply(("The strings seem to follow some pattern of a and b.",), hidden=hidden)  # no <ans>
+            return Reply(
+                ("The strings seem to follow some pattern of a and b.",), hidden=hidden
+            )  # no <ans>
         return Reply(("<ans>a</ans>",), hidden=hidden)
 
 
 def _dfa(task: Task) -> Any:
-    return compile_subject(task.target, "target", dialect=task.dialect, universe=task.alphabet, state_limit=10_000).dfa
+    return compile_subject(
+        task.target, "target", dialect=task.dialect, universe=task.alphabet, state_limit=10_000
+    ).dfa
 
 
 def _fits(task: Task, prompt: str) -> bool:
     """Whether the literal example lines of ``prompt`` are labeled as ``task``'s target labels them."""
     lines = prompt.split("TRAINING DATA", 1)[1].splitlines()[1:]
-    literal = [Example.from_text(line) for line in lines if "[" not in line and not line.startswith("(")]
+    literal = [
+        Example.from_text(line) for line in lines if "[" not in line and not line.startswith("(")
+    ]
     dfa = _dfa(task)
-    return all(set(e.string) <= set(task.alphabet) and accepts(dfa, e.string) == e.label for e in literal)
+    return all(
+        set(e.string) <= set(task.alphabet) and accepts(dfa, e.string) == e.label for e in literal
+    )
 
 
 def _rejected_word(task: Task) -> str:
@@ -95,7 +109,9 @@ def _rejected_word(task: Task) -> str:
     letters = [chr(c) for lo, hi in task.alphabet.intervals for c in range(lo, hi + 1)]
     word = next((w for w in (c * 40 for c in letters) if not accepts(dfa, w)), None)
     if word is None:
-        raise RuntimeError(f"no decoy word for {task.target!r}: it accepts every letter repeated 40 times")
+        raise RuntimeError(
+            f"no decoy word for {task.target!r}: it accepts every letter repeated 40 times"
+        )
     return " ".join(word)
 
 
@@ -109,7 +125,9 @@ def _tasks(plan_path: Path, data: Path) -> tuple[Task, ...]:
 
 
 def _lines(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
 
 
 def _records(run_dir: Path) -> dict[str, list[list[dict[str, Any]]]]:
@@ -123,14 +141,27 @@ def _records(run_dir: Path) -> dict[str, list[list[dict[str, Any]]]]:
 
 async def _experiment(plan: Path, url: str, out: Path, data: Path) -> None:
     env = {**os.environ, "REGEX_CEGIS_DATA": str(data), "OPENAI_API_KEY": "EMPTY"}
-    args = ["-m", "cli", "experiment", str(plan), "--base-url", url, "--seeds", "1", "--dataset-limit", str(LIMIT)]
+    args = [
+        "-m",
+        "cli",
+        "experiment",
+        str(plan),
+        "--base-url",
+        url,
+        "--seeds",
+        "1",
+        "--dataset-limit",
+        str(LIMIT),
+    ]
     process = await asyncio.create_subprocess_exec(
         sys.executable, *args, "--out", str(out), "--concurrency", "1", cwd=ROOT, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
     )  # fmt: skip
     output, _ = await process.communicate()
     if process.returncode != 0:
-        raise RuntimeError(f"python -m cli experiment {plan.name} exited {process.returncode}:\n{output.decode()[-3000:]}")
+        raise RuntimeError(
+            f"python -m cli experiment {plan.name} exited {process.returncode}:\n{output.decode()[-3000:]}"
+        )
 
 
 def summarize(by_arm: dict[str, list[list[dict[str, Any]]]]) -> dict[str, Any]:
@@ -145,9 +176,14 @@ def summarize(by_arm: dict[str, list[list[dict[str, Any]]]]) -> dict[str, Any]:
             "calls_per_epoch": sorted({e["cost"]["calls"] for e in epochs}),
             "epochs": len(epochs),
             "final_examples": [r["examples"] for r in closing],
-            "accepted_candidates": [e["accepted_candidate"] for e in epochs if e.get("accepted_candidate") is not None],
+            "accepted_candidates": [
+                e["accepted_candidate"] for e in epochs if e.get("accepted_candidate") is not None
+            ],
             "turns": [sum(r["type"] == "epoch" for r in run) for run in runs],
-            "initial_examples": [len(next((r for r in run if r["type"] == "epoch"), {}).get("initial") or ()) for run in runs],
+            "initial_examples": [
+                len(next((r for r in run if r["type"] == "epoch"), {}).get("initial") or ())
+                for run in runs
+            ],
             "random_epochs": sum(e.get("source") == "random" for e in epochs),
             "selected": sorted({(e.get("memo") or {}).get("selected") for e in epochs} - {None}),
             "decoy_hypotheses": sum(bool(DECOY.search(e["hypothesis"] or "")) for e in epochs),
@@ -160,7 +196,10 @@ def _acegis_plan(work: Path) -> Path:
     text = (PLANS / "acegis-full.toml").read_text(encoding="utf-8").split("[[arms]]", 1)[0]
     arm = next(a for a in load_plan(PLANS / "acegis-full.toml").arms if a.setting == "acegis-full")
     path = work / "acegis-diagnostic.toml"
-    path.write_text(f'{text}[[arms]]\nname = "{arm.name}"\nlearner = "llm"\nsetting = "{arm.setting}"\n', encoding="utf-8")
+    path.write_text(
+        f'{text}[[arms]]\nname = "{arm.name}"\nlearner = "llm"\nsetting = "{arm.setting}"\n',
+        encoding="utf-8",
+    )
     return path
 
 
@@ -190,7 +229,11 @@ def witnesses(bodies: list[dict[str, Any]], tasks: tuple[Task, ...]) -> dict[str
 
 async def run_e2e(work: Path, data: Path = DEFAULT_DATA_DIR) -> dict[str, Any]:
     """The three plans against one :class:`ModelLike` server; their summaries and the server's view."""
-    multi_plan, table1_plan, acegis_plan = PLANS / "multi-candidate.toml", PLANS / "table1-simple.toml", _acegis_plan(work)
+    multi_plan, table1_plan, acegis_plan = (
+        PLANS / "multi-candidate.toml",
+        PLANS / "table1-simple.toml",
+        _acegis_plan(work),
+    )
     acegis_tasks = _tasks(acegis_plan, data)
     async with ModelLike(_tasks(multi_plan, data)) as server:
         await _experiment(table1_plan, server.base_url, work / "table1-simple", data)

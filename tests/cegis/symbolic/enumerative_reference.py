@@ -12,6 +12,7 @@ from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.ast import Chars, Concat, Epsilon, Optional, Plus, Regex, Repeat, Star, Union
 from regexlang.charset import CharSet
 
+
 @functools.cache
 def trees(leaves: tuple[str, ...], extended: bool, size: int) -> tuple[str, ...]:
     """Every tree of exactly ``size`` nodes over ``leaves`` (``re`` text) and ε, as ``re`` text;
@@ -21,7 +22,9 @@ def trees(leaves: tuple[str, ...], extended: bool, size: int) -> tuple[str, ...]
     quantifiers = ("*", "+", "?", "{2}") if extended else ("*",)
     found = [f"(?:{t}){q}" for t in trees(leaves, extended, size - 1) for q in quantifiers]
     for left in range(1, size - 1):
-        for a, b in itertools.product(trees(leaves, extended, left), trees(leaves, extended, size - 1 - left)):
+        for a, b in itertools.product(
+            trees(leaves, extended, left), trees(leaves, extended, size - 1 - left)
+        ):
             found.append(f"(?:{a})(?:{b})")
             found.append(f"(?:{a}|{b})")
     return tuple(found)
@@ -40,7 +43,9 @@ def consistent(pattern: str, examples: Sequence[Counterexample]) -> bool:
     return all(bool(compiled.fullmatch(s)) == e.label for e in examples for s in strings_of(e))
 
 
-def smallest(leaves: tuple[str, ...], extended: bool, examples: Sequence[Counterexample], max_size: int) -> int | None:
+def smallest(
+    leaves: tuple[str, ...], extended: bool, examples: Sequence[Counterexample], max_size: int
+) -> int | None:
     """The size of a smallest consistent tree, or None when there is none up to ``max_size``."""
     for size in range(1, max_size + 1):
         if any(consistent(t, examples) for t in trees(leaves, extended, size)):

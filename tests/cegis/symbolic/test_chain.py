@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from cegis.symbolic.chain import FirstConsistent, smallest_first
 from cegis.learner import LearnerContext, Proposal
+from cegis.symbolic.chain import FirstConsistent, smallest_first
 from cegis.symbolic.union import UnionLearner
 from oracle import Example
 from regexlang import CharSet

@@ -7,9 +7,9 @@ import itertools
 
 from automata.compile import compile_many
 from automata.ops import equivalent
-from cegis.symbolic.enumerative import EnumerativeConfig, EnumerativeLearner, synthesize
 from cegis.learner import LearnerContext
 from cegis.registry import REGISTRY
+from cegis.symbolic.enumerative import EnumerativeConfig, EnumerativeLearner, synthesize
 from oracle.clustered import misclassified
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang import CharSet, parse, universe, unparse
@@ -19,8 +19,11 @@ from tests.cegis.symbolic.enumerative_reference import consistent
 ABC = CharSet.of("abc")
 
 #: Labeled by "an even number of a's and of b's": its smallest regex is far beyond small budgets.
-PARITY = [Example("".join(s), "".join(s).count("a") % 2 == 0 and "".join(s).count("b") % 2 == 0)
-          for n in range(5) for s in itertools.product("ab", repeat=n)]
+PARITY = [
+    Example("".join(s), "".join(s).count("a") % 2 == 0 and "".join(s).count("b") % 2 == 0)
+    for n in range(5)
+    for s in itertools.product("ab", repeat=n)
+]
 
 
 def test_node_budget() -> None:
@@ -31,7 +34,9 @@ def test_node_budget() -> None:
 
 def test_time_budget_with_an_injected_clock() -> None:
     ticks = itertools.count()
-    result = synthesize(PARITY, "simple", ABC, EnumerativeConfig(seconds=3.0), clock=lambda: float(next(ticks)))
+    result = synthesize(
+        PARITY, "simple", ABC, EnumerativeConfig(seconds=3.0), clock=lambda: float(next(ticks))
+    )
     assert result.failure is not None and result.failure.kind == "timeout"
 
 
@@ -41,7 +46,10 @@ def test_size_bound_exhausts_the_search() -> None:
 
 
 def test_contradictory_examples() -> None:
-    examples: list[Counterexample] = [Example("ab", True), ClusteredExample((CharSet.of("a"), ABC), False)]
+    examples: list[Counterexample] = [
+        Example("ab", True),
+        ClusteredExample((CharSet.of("a"), ABC), False),
+    ]
     result = synthesize(examples, "simple", ABC)
     assert result.failure is not None and result.failure.kind == "search_exhausted"
 
@@ -52,8 +60,11 @@ def test_strings_beyond_the_bitsets() -> None:
 
 
 def test_a_full_bank_stops_growing_and_answers_stay_consistent() -> None:
-    examples = [Example(s, s.endswith("c") and "c" not in s[:-1]) for n in range(5)
-                for s in map("".join, itertools.product("abc", repeat=n))]
+    examples = [
+        Example(s, s.endswith("c") and "c" not in s[:-1])
+        for n in range(5)
+        for s in map("".join, itertools.product("abc", repeat=n))
+    ]
     roomy = synthesize(examples, "simple", ABC)
     tight = synthesize(examples, "simple", ABC, EnumerativeConfig(bank_bytes=100_000))
     assert roomy.regex is not None and tight.regex is not None
@@ -64,8 +75,13 @@ def test_a_full_bank_stops_growing_and_answers_stay_consistent() -> None:
 
 def test_the_learner_protocol() -> None:
     dialect: Dialect = "extended"
-    examples: tuple[Counterexample, ...] = (Example("x12", True), Example("x1", True), Example("x", False),
-                                            Example("12", False), Example("xx1", False))
+    examples: tuple[Counterexample, ...] = (
+        Example("x12", True),
+        Example("x1", True),
+        Example("x", False),
+        Example("12", False),
+        Example("xx1", False),
+    )
     learner = REGISTRY["enumerative"].build()
     assert learner.name == "enumerative"
     proposal = asyncio.run(learner.propose(LearnerContext(dialect, universe(dialect), examples)))

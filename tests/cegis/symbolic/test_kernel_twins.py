@@ -18,7 +18,9 @@ _TARGETS = [("[0-9]{5}(-[0-9]{4})?", "python"), ("a (b + c)* a + b", "simple")]
 
 
 def _trajectory(learner: str, target: str, dialect: str) -> list[tuple[str | None, int]]:
-    config = LoopConfig(teacher=TeacherConfig(batch=20, clustered=True), budgets=Budgets(epochs=6), seed=0)
+    config = LoopConfig(
+        teacher=TeacherConfig(batch=20, clustered=True), budgets=Budgets(epochs=6), seed=0
+    )
     task, teacher = exact_setting(target, dialect, config)  # type: ignore[arg-type]
     state = asyncio.run(run(task, build(learner), teacher, config))
     return [(record.proposal_text, len(record.added)) for record in state.records]

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from automata.alphabet import partition
 from automata.compile import compile_regex
@@ -19,12 +20,21 @@ from automata.dfa import DFA
 from automata.minimize import minimize
 from cegis.config import Budgets, LoopConfig
 from cegis.hypothesis import read_hypothesis
+from cegis.learner import LearnerContext, Proposal
 from cegis.loop import run
 from cegis.records import run_recorded
-from cegis.symbolic.lstar import LStarLearner
 from cegis.state import Task
-from cegis.learner import LearnerContext, Proposal
-from oracle import ClusteredExample, CountedMembership, Counterexample, Example, ExactTeacher, MembershipOracle, TeacherConfig, satisfies
+from cegis.symbolic.lstar import LStarLearner
+from oracle import (
+    ClusteredExample,
+    CountedMembership,
+    Counterexample,
+    ExactTeacher,
+    Example,
+    MembershipOracle,
+    TeacherConfig,
+    satisfies,
+)
 from oracle.compiling import Compiled
 from regexlang import CharSet
 from tests.cegis.support import lines
@@ -49,7 +59,9 @@ def walk(moves: list[list[int]], accepting: list[bool], string: str) -> bool:
     return accepting[state]
 
 
-def teacher_of(moves: list[list[int]], accepting: list[bool], config: TeacherConfig) -> ExactTeacher:
+def teacher_of(
+    moves: list[list[int]], accepting: list[bool], config: TeacherConfig
+) -> ExactTeacher:
     alphabet = partition(UNIVERSE, [CharSet.of(c) for c in LETTERS])
     columns = [alphabet.class_of(c) for c in LETTERS]
     table = np.zeros((len(moves), len(alphabet)), dtype=np.int32)
@@ -65,7 +77,10 @@ def test_lstar_learns_random_small_dfas_exactly(
     table: tuple[list[list[int]], list[bool]], batch: int, mode: str
 ) -> None:
     moves, accepting = table
-    config = LoopConfig(teacher=TeacherConfig(batch=batch, mode=mode, max_len=12), budgets=Budgets(epochs=50))  # type: ignore[arg-type]
+    config = LoopConfig(
+        teacher=TeacherConfig(batch=batch, mode=mode, max_len=12),  # type: ignore[arg-type]
+        budgets=Budgets(epochs=50),
+    )
     teacher = teacher_of(moves, accepting, config.teacher_config)
     state = asyncio.run(run(Task("simple", universe=UNIVERSE), LStarLearner(), teacher, config))
     assert state.outcome == "equivalent" and state.hypothesis is not None
@@ -75,29 +90,39 @@ def test_lstar_learns_random_small_dfas_exactly(
             string = "".join(chars)
             assert learned.accepts(string) == walk(moves, accepting, string), string
     assert learned.n_states <= len(moves)  # L* hypotheses are minimal
-    assert state.cost.learner.membership_queries == sum(r.cost.membership_queries for r in state.records)
+    assert state.cost.learner.membership_queries == sum(
+        r.cost.membership_queries for r in state.records
+    )
 
 
 def benchmark(shared_data: Path, key: str) -> list[str]:
     cells = json.loads((shared_data / "cegml" / "regex_list.json").read_text())[key]
-    return [regex for cell in cells for depth in cell["regex_list"] for regex in depth["regex_list"]]
+    return [
+        regex for cell in cells for depth in cell["regex_list"] for regex in depth["regex_list"]
+    ]
 
 
 BENCHMARKS = [("simplyrx", "simple", False), ("extrx", "extended", True)]
 
 
 @pytest.mark.parametrize(("key", "dialect", "clustered"), BENCHMARKS)
-def test_lstar_learns_a_sample_of_the_benchmark_targets(shared_data: Path, key: str, dialect: str, clustered: bool) -> None:
+def test_lstar_learns_a_sample_of_the_benchmark_targets(
+    shared_data: Path, key: str, dialect: str, clustered: bool
+) -> None:
     learns_benchmark(shared_data, key, dialect, clustered, per_cell=5)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("key", "dialect", "clustered"), BENCHMARKS)
-def test_lstar_learns_every_benchmark_target(shared_data: Path, key: str, dialect: str, clustered: bool) -> None:
+def test_lstar_learns_every_benchmark_target(
+    shared_data: Path, key: str, dialect: str, clustered: bool
+) -> None:
     learns_benchmark(shared_data, key, dialect, clustered, per_cell=1)
 
 
-def learns_benchmark(shared_data: Path, key: str, dialect: str, clustered: bool, per_cell: int) -> None:
+def learns_benchmark(
+    shared_data: Path, key: str, dialect: str, clustered: bool, per_cell: int
+) -> None:
     config = LoopConfig(teacher=TeacherConfig(clustered=clustered), evaluate=False)
     for target in benchmark(shared_data, key)[::per_cell]:
         task = Task(dialect, target)  # type: ignore[arg-type]
@@ -117,7 +142,9 @@ def test_lstar_over_a_large_universe_learns_over_the_classes_the_examples_reveal
 
 
 def test_the_membership_budget_stops_lstar() -> None:
-    config = LoopConfig(teacher=TeacherConfig(batch=1, mode="shortest"), budgets=Budgets(membership_queries=5))
+    config = LoopConfig(
+        teacher=TeacherConfig(batch=1, mode="shortest"), budgets=Budgets(membership_queries=5)
+    )
     task = Task("simple", "((a b)* c (a+b))*")
     teacher = ExactTeacher.from_regex(task.target or "", "simple", config=config.teacher_config)
     state = asyncio.run(run(task, LStarLearner(), teacher, config))
@@ -166,7 +193,9 @@ def test_a_killed_process_resumes_to_the_records_of_an_uninterrupted_run(tmp_pat
     assert lines(killed) == lines(whole)
 
 
-def propose(learner: LStarLearner, examples: tuple[Counterexample, ...], membership: MembershipOracle | None) -> Proposal:
+def propose(
+    learner: LStarLearner, examples: tuple[Counterexample, ...], membership: MembershipOracle | None
+) -> Proposal:
     context = LearnerContext("simple", UNIVERSE, examples, membership=membership)
     return asyncio.run(learner.propose(context))
 

@@ -20,22 +20,26 @@ from automata.ops import dead_state
 from cegis.config import Budgets, LoopConfig
 from cegis.learner import LearnerContext
 from cegis.loop import run
+from cegis.state import Task
 from cegis.symbolic.merging import MergingLearner, edsm, rpni, symbolic
 from cegis.symbolic.merging.core.prefix_tree import prefix_tree
-from cegis.symbolic.merging.rounds.scoring import automaton_bits, number_bits, parts_bits, score
 from cegis.symbolic.merging.core.redblue import red_blue, table
-from cegis.state import Task
-from oracle import ClusteredExample, Counterexample, Example, ExactTeacher, TeacherConfig
+from cegis.symbolic.merging.rounds.scoring import automaton_bits, number_bits, parts_bits, score
+from oracle import ClusteredExample, Counterexample, ExactTeacher, Example, TeacherConfig
 from regexlang import CharSet, Dialect, parse
 
 #: The symbolic learner reading clustered examples only through one representative path each (and
 #: learning again from the strings it misses), so the property tests exercise that reading alone.
-REPRESENTATIVE = attrs.evolve(symbolic(), name="symbolic-representative", readings=("representative",))
+REPRESENTATIVE = attrs.evolve(
+    symbolic(), name="symbolic-representative", readings=("representative",)
+)
 LEARNERS = [rpni(), edsm(), symbolic(), REPRESENTATIVE]
 SIGMA = CharSet.of("ab")
 
 
-def learned(learner: MergingLearner, examples: list[Counterexample], universe: CharSet = SIGMA) -> str:
+def learned(
+    learner: MergingLearner, examples: list[Counterexample], universe: CharSet = SIGMA
+) -> str:
     proposal = learner.learn(tuple(examples), "python", universe)
     assert proposal.ok, proposal.failure
     return proposal.text
@@ -57,7 +61,9 @@ words = st.text(alphabet="ab", max_size=7)
 @pytest.mark.parametrize("learner", LEARNERS, ids=lambda l: l.name)
 @settings(max_examples=40)
 @given(st.dictionaries(words, st.booleans(), min_size=1, max_size=25))
-def test_consistent_with_random_plain_examples(learner: MergingLearner, labels: dict[str, bool]) -> None:
+def test_consistent_with_random_plain_examples(
+    learner: MergingLearner, labels: dict[str, bool]
+) -> None:
     examples: list[Counterexample] = [Example(s, label) for s, label in labels.items()]
     assert wrong(learned(learner, examples), examples) == []
 
@@ -94,11 +100,15 @@ def all_strings(max_len: int) -> list[str]:
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("learner", LEARNERS, ids=lambda l: l.name)
-def test_identifies_small_targets_from_a_characteristic_sample(learner: MergingLearner, target: str) -> None:
+def test_identifies_small_targets_from_a_characteristic_sample(
+    learner: MergingLearner, target: str
+) -> None:
     """Every string up to length 6 contains a characteristic sample of these 1-4 state targets, so
     RPNI (and the other orders) must return the target language itself."""
     pattern = re.compile(target)
-    examples: list[Counterexample] = [Example(s, pattern.fullmatch(s) is not None) for s in all_strings(6)]
+    examples: list[Counterexample] = [
+        Example(s, pattern.fullmatch(s) is not None) for s in all_strings(6)
+    ]
     text = learned(learner, examples)
     got, want = (compile_regex(parse(t, "python"), SIGMA) for t in (text, target))
     assert equivalent(got, want), (text, target)
@@ -118,7 +128,13 @@ def test_a_single_word_is_learned_as_a_word_not_as_a_loop_no_positive_pumps() ->
     # The paper teacher's first answer for the target accbc. Smaller DFAs with a loop fit as well
     # (ac(c[a-c]c)*), but the one positive goes round each loop once; the finite language of the
     # positives is preferred (cegis.symbolic.merging.rounds.pumping) until a positive goes round one twice.
-    abc, ab, bc, a, c = CharSet.of("abc"), CharSet.of("ab"), CharSet.of("bc"), CharSet.of("a"), CharSet.of("c")
+    abc, ab, bc, a, c = (
+        CharSet.of("abc"),
+        CharSet.of("ab"),
+        CharSet.of("bc"),
+        CharSet.of("a"),
+        CharSet.of("c"),
+    )
     examples: list[Counterexample] = [
         Example("accbc", True),
         Example("abb", False),
@@ -137,7 +153,10 @@ def test_the_description_length_prefers_a_larger_hypothesis_that_explains_a_coin
     # Twelve positives all contain "cafe": under [a-f]*fe[a-f]* that is a coincidence worth ~5 bits
     # each, more than the two extra states of [a-f]*cafe[a-f]* cost; with two positives it is not.
     universe = CharSet.of("abcdef")
-    longer, shorter = (compile_regex(parse(p, "python", universe), universe) for p in ("[a-f]*cafe[a-f]*", "[a-f]*fe[a-f]*"))
+    longer, shorter = (
+        compile_regex(parse(p, "python", universe), universe)
+        for p in ("[a-f]*cafe[a-f]*", "[a-f]*fe[a-f]*")
+    )
     contexts = ["e", "ae", "f", "fb", "faf", "", "ac", "dfe", "c", "cc", "dece", "b"]
     positives = [c + "cafe" + c[::-1] for c in contexts]
     assert longer.n_states > shorter.n_states
@@ -158,8 +177,15 @@ def test_an_automaton_costs_the_edges_a_regex_writer_spells() -> None:
     assert automaton_bits(word, live) == pytest.approx(2 * before_a_letter + (1 + 1 + 2))
     # Over 63 characters the word "Beaker" is a shorter description of itself than [A-Za-z]{6} (a
     # table over the word's 6 classes cost more than 2 classes and naming the word among 52^6).
-    big = CharSet.range("A", "Z") | CharSet.range("a", "z") | CharSet.range("0", "9") | CharSet.of("#")
-    beaker, loop = (minimize(compile_regex(parse(p, "python", big), big)) for p in ("Beaker", "[A-Za-z]{6}"))
+    big = (
+        CharSet.range("A", "Z")
+        | CharSet.range("a", "z")
+        | CharSet.range("0", "9")
+        | CharSet.of("#")
+    )
+    beaker, loop = (
+        minimize(compile_regex(parse(p, "python", big), big)) for p in ("Beaker", "[A-Za-z]{6}")
+    )
     assert score(beaker, ["Beaker"])[0] < score(loop, ["Beaker"])[0]
 
 
@@ -167,7 +193,12 @@ def test_a_spelled_hypothesis_costs_its_parts_when_they_are_fewer_bits() -> None
     # A product is described by its factors, a complement by what it complements, ".*w.*" by the
     # word and two one-state gaps (not by the fallback edges of its automaton), a counted
     # repetition by what it repeats and its bounds (not by its unrolled copies).
-    big = CharSet.range("A", "Z") | CharSet.range("a", "z") | CharSet.range("0", "9") | CharSet.of("#")
+    big = (
+        CharSet.range("A", "Z")
+        | CharSet.range("a", "z")
+        | CharSet.range("0", "9")
+        | CharSet.of("#")
+    )
 
     def bits(pattern: str) -> float:
         return parts_bits(parse(pattern, "extended", big), big)
@@ -183,7 +214,9 @@ def test_a_spelled_hypothesis_costs_its_parts_when_they_are_fewer_bits() -> None
     assert bits(f"~({west})") == pytest.approx(bits(west))
     assert bits(west) == pytest.approx(2 * automaton(gap) + automaton("Westbury"))
     assert bits(west) < automaton(west)
-    assert bits("([a-z]+#){0,40}") - bits("([a-z]+#){0,4}") == pytest.approx(number_bits(40) - number_bits(4))
+    assert bits("([a-z]+#){0,40}") - bits("([a-z]+#){0,4}") == pytest.approx(
+        number_bits(40) - number_bits(4)
+    )
     # and is scored so when that is fewer bits than its automaton
     product = minimize(compile_regex(parse(f"{west}&{digit}", "extended", big), big))
     spelled = parse(f"{west}&{digit}", "extended", big)
@@ -192,8 +225,14 @@ def test_a_spelled_hypothesis_costs_its_parts_when_they_are_fewer_bits() -> None
 
 @pytest.mark.parametrize("learner", LEARNERS, ids=lambda l: l.name)
 def test_contradictory_examples_are_a_typed_failure(learner: MergingLearner) -> None:
-    proposal = learner.learn((Example("ab", True), Example("ba", False), Example("ab", False)), "python", SIGMA)
-    assert not proposal.ok and proposal.failure is not None and proposal.failure.kind == "search_exhausted"
+    proposal = learner.learn(
+        (Example("ab", True), Example("ba", False), Example("ab", False)), "python", SIGMA
+    )
+    assert (
+        not proposal.ok
+        and proposal.failure is not None
+        and proposal.failure.kind == "search_exhausted"
+    )
 
 
 def test_a_positive_outside_the_universe_is_a_typed_failure() -> None:
@@ -211,17 +250,29 @@ def test_no_positive_example_gives_a_language_that_rejects_the_negatives() -> No
 
 CONTAINS_HELLO = (Example("hello", True), Example("ahellob", True), Example("chelloed", True), Example("hell", False),
                   Example("ello", False), Example("abcd", False), Example("hellhell", False))  # fmt: skip
-ONE_WORD = (Example("ab", True), Example("abab", False), Example("", False), Example("a", False), Example("b", False))
+ONE_WORD = (
+    Example("ab", True),
+    Example("abab", False),
+    Example("", False),
+    Example("a", False),
+    Example("b", False),
+)
 
 
 @pytest.mark.parametrize("classic", [rpni(), edsm()])
 @pytest.mark.parametrize("examples", [CONTAINS_HELLO, ONE_WORD])
-def test_rpni_and_edsm_are_the_classic_algorithms(classic: MergingLearner, examples: tuple[Example, ...]) -> None:
+def test_rpni_and_edsm_are_the_classic_algorithms(
+    classic: MergingLearner, examples: tuple[Example, ...]
+) -> None:
     """No competing hypothesis (augmented, RPNI would answer "contains ``hello``" and the word
     ``ab`` here) and no memory: the automaton red-blue merging finds on the prefix tree."""
     sigma = CharSet.of("abcdehlo")
     proposal = classic.learn(examples, "python", sigma)
-    assert proposal.ok and proposal.reasoning.startswith(classic.orders[0].name) and proposal.memo is None
+    assert (
+        proposal.ok
+        and proposal.reasoning.startswith(classic.orders[0].name)
+        and proposal.memo is None
+    )
     built = prefix_tree(examples, sigma, "characters", "tied")
     alphabet, tree = built.alphabet, built.tree
     red = red_blue(tree, classic.orders[0])
@@ -238,10 +289,19 @@ def test_propose_runs_through_the_protocol() -> None:
 
 @pytest.mark.parametrize(
     "target",
-    ["[A-Z][a-z]*#", "[A-Za-z0-9#]*[0-9]", "AEIOU", "[A-Za-z]{6}", "xyz([A-Za-z0-9#]*xyz)?", "[A-Za-z0-9#]*hey"],
+    [
+        "[A-Z][a-z]*#",
+        "[A-Za-z0-9#]*[0-9]",
+        "AEIOU",
+        "[A-Za-z]{6}",
+        "xyz([A-Za-z0-9#]*xyz)?",
+        "[A-Za-z0-9#]*hey",
+    ],
 )
 def test_symbolic_learns_extended_targets_in_the_papers_loop(target: str) -> None:
-    config = LoopConfig(TeacherConfig(batch=250, clustered=True), Budgets(epochs=12), evaluate=False)
+    config = LoopConfig(
+        TeacherConfig(batch=250, clustered=True), Budgets(epochs=12), evaluate=False
+    )
     teacher = ExactTeacher.from_regex(target, "extended", config=config.teacher_config)
     state = asyncio.run(run(Task("extended", target), symbolic(), teacher, config))
     assert state.outcome == "equivalent", [r.proposal_text for r in state.records]
@@ -261,10 +321,15 @@ def test_a_clustered_example_left_out_of_the_tree_still_holds(label: bool) -> No
     assert wrong(learned(symbolic(), examples, sigma), examples) == []
 
 
-def test_the_representative_reading_puts_one_path_per_clustered_example_and_checks_it_later() -> None:
+def test_the_representative_reading_puts_one_path_per_clustered_example_and_checks_it_later() -> (
+    None
+):
     sigma = CharSet.of("abc")
     clustered = ClusteredExample((CharSet.of("ab"), CharSet.of("c")), True, sigma)
-    examples: list[Counterexample] = [ClusteredExample((CharSet.of("b"), CharSet.of("b")), False, sigma), clustered]
+    examples: list[Counterexample] = [
+        ClusteredExample((CharSet.of("b"), CharSet.of("b")), False, sigma),
+        clustered,
+    ]
     built = prefix_tree(examples, sigma, "atoms", "representative")
     alphabet, tree, unchecked = built.alphabet, built.tree, built.untied
     assert len(alphabet) == 3 and [e for e, _ in unchecked] == [clustered]
@@ -272,7 +337,9 @@ def test_the_representative_reading_puts_one_path_per_clustered_example_and_chec
     assert len(tree.edges(0)) == 2 and len(first) == 2  # "bb" and one path of the clustered one
     both = prefix_tree(examples, sigma, "atoms", "tied")
     tied, left_out = both.tree, both.untied
-    assert left_out == () and len({tied.find(c) for c in tied.edges(0).values()}) == 1  # a and b tied
+    assert (
+        left_out == () and len({tied.find(c) for c in tied.edges(0).values()}) == 1
+    )  # a and b tied
 
 
 def test_every_reading_stays_consistent_when_a_tie_is_wrong() -> None:
@@ -280,8 +347,15 @@ def test_every_reading_stays_consistent_when_a_tie_is_wrong() -> None:
     claims they lead to one state, which the target does not do (``a`` starts a match)."""
     sigma = CharSet.of("abc")
     examples: list[Counterexample] = [
-        Example("ab", True), Example("cab", True), Example("b", False), Example("a", False), Example("", False),
-        Example("abc", False), Example("aab", True), Example("ba", False), Example("cb", False),
+        Example("ab", True),
+        Example("cab", True),
+        Example("b", False),
+        Example("a", False),
+        Example("", False),
+        Example("abc", False),
+        Example("aab", True),
+        Example("ba", False),
+        Example("cb", False),
         ClusteredExample((CharSet.of("ab"), CharSet.of("a"), CharSet.of("b")), True, sigma),
     ]
     for learner in (symbolic(), REPRESENTATIVE):

@@ -20,11 +20,27 @@ from cegis.config import Budgets, LoopConfig
 from cegis.learner import LearnerContext, Proposal
 from cegis.loop import run
 from cegis.records import run_recorded
-from cegis.symbolic.merging import symbolic
-from cegis.symbolic.merging.rounds.agreement import Agreement, Agreements, Memory, agreements, decode, encode, remembered
-from cegis.symbolic.merging.rounds.witnesses import Consistent, consistent
 from cegis.state import Task
-from oracle import ClusteredExample, Counterexample, Example, ExactTeacher, TeacherConfig, Verdict, matcher
+from cegis.symbolic.merging import symbolic
+from cegis.symbolic.merging.rounds.agreement import (
+    Agreement,
+    Agreements,
+    Memory,
+    agreements,
+    decode,
+    encode,
+    remembered,
+)
+from cegis.symbolic.merging.rounds.witnesses import Consistent, consistent
+from oracle import (
+    ClusteredExample,
+    Counterexample,
+    ExactTeacher,
+    Example,
+    TeacherConfig,
+    Verdict,
+    matcher,
+)
 from regexlang import CharSet, parse
 from regexlang.ast import Regex
 from tests.cegis.test_records import check_resumes
@@ -32,20 +48,28 @@ from tests.cegis.test_records import check_resumes
 SIGMA = CharSet.of("ab")
 
 
-def context(shortest: bool, counterexamples: tuple[Example | ClusteredExample, ...], memo: object = None) -> LearnerContext:
+def context(
+    shortest: bool, counterexamples: tuple[Example | ClusteredExample, ...], memo: object = None
+) -> LearnerContext:
     previous = Proposal(parse("a*", "python", SIGMA), "a*", memo=memo)
     verdict = Verdict(False, counterexamples, "any", exact=True, shortest=shortest)
-    return LearnerContext("python", SIGMA, counterexamples, epoch=1, previous=previous, verdict=verdict)
+    return LearnerContext(
+        "python", SIGMA, counterexamples, epoch=1, previous=previous, verdict=verdict
+    )
 
 
 def test_a_shortest_verdict_adds_an_agreement_below_its_shortest_counterexample() -> None:
     answer = (Example("bab", True), ClusteredExample((SIGMA, SIGMA), False, SIGMA))
     assert agreements(context(True, answer)) == (Agreement("a*", 2),)
     earlier = Memory((Agreement("b", 1),))
-    assert agreements(context(True, answer[:1], memo=earlier)) == (Agreement("a*", 3),)  # it implies "b"'s
+    assert agreements(context(True, answer[:1], memo=earlier)) == (
+        Agreement("a*", 3),
+    )  # it implies "b"'s
     longer = Memory((Agreement("b", 4),))
     assert agreements(context(True, answer[:1], memo=longer)) == longer.agreements
-    assert agreements(context(True, answer[:1], memo=Memory((Agreement("b", 3),)))) == (Agreement("a*", 3),)
+    assert agreements(context(True, answer[:1], memo=Memory((Agreement("b", 3),)))) == (
+        Agreement("a*", 3),
+    )
 
 
 def test_the_implied_examples_are_remembered_whatever_the_verdict() -> None:
@@ -69,8 +93,12 @@ def test_a_verdict_without_the_promise_implies_nothing() -> None:
         (TeacherConfig.cegml(mode="shortest"), False),  # the reference code's draw promises nothing
     ],
 )
-def test_the_exact_teacher_promises_shortest_counterexamples_only_in_shortest_mode(config: TeacherConfig, promise: bool) -> None:
-    verdict = ExactTeacher.from_regex("(ab)*", "python", universe=SIGMA, config=config).check(parse("a*", "python", SIGMA))
+def test_the_exact_teacher_promises_shortest_counterexamples_only_in_shortest_mode(
+    config: TeacherConfig, promise: bool
+) -> None:
+    verdict = ExactTeacher.from_regex("(ab)*", "python", universe=SIGMA, config=config).check(
+        parse("a*", "python", SIGMA)
+    )
     assert verdict.counterexamples and verdict.shortest == promise
 
 
@@ -79,34 +107,57 @@ def test_an_empty_counterexample_implies_nothing() -> None:
 
 
 def test_the_memory_survives_json() -> None:
-    memo = Memory((Agreement("a*", 2), Agreement("(a|b)b", 5)), (Example("ab", True), Example("", False)))
+    memo = Memory(
+        (Agreement("a*", 2), Agreement("(a|b)b", 5)), (Example("ab", True), Example("", False))
+    )
     assert decode(json.loads(json.dumps(encode(memo)))) == memo
-    assert decode([["a*", 2]]) == Memory((Agreement("a*", 2),))  # records written before the implied examples
+    assert decode([["a*", 2]]) == Memory(
+        (Agreement("a*", 2),)
+    )  # records written before the implied examples
 
 
-def test_the_implied_example_is_the_shortest_disagreement_labeled_by_the_earlier_hypothesis() -> None:
+def test_the_implied_example_is_the_shortest_disagreement_labeled_by_the_earlier_hypothesis() -> (
+    None
+):
     two = Agreements.compile([Agreement("a*", 3), Agreement("b", 1)], "python", SIGMA, 1000)
     assert two.implied(compile_regex(parse("a|b", "python", SIGMA), SIGMA)) == [Example("", True)]
     candidate = compile_regex(parse("a*|bb", "python", SIGMA), SIGMA)
-    assert Agreements.compile([Agreement("a*", 3)], "python", SIGMA, 1000).implied(candidate) == [Example("bb", False)]
+    assert Agreements.compile([Agreement("a*", 3)], "python", SIGMA, 1000).implied(candidate) == [
+        Example("bb", False)
+    ]
     assert Agreements.compile([Agreement("a*", 2)], "python", SIGMA, 1000).implied(candidate) == []
 
 
 @pytest.mark.parametrize(("earlier", "below"), [("(ab)*", 5), ("a(a|b)*", 4), ("a(a|b)*b", 5)])
 def test_the_learned_hypothesis_keeps_every_agreement(earlier: str, below: int) -> None:
-    examples = (Example("ab", True), Example("b", False), Example("abab", True))  # all true of `earlier`
+    examples = (
+        Example("ab", True),
+        Example("b", False),
+        Example("abab", True),
+    )  # all true of `earlier`
     proposal = symbolic().learn(examples, "python", SIGMA, Memory((Agreement(earlier, below),)))
     assert proposal.ok, proposal.failure
-    assert isinstance(proposal.memo, Memory) and proposal.memo.agreements == (Agreement(earlier, below),)
-    for fact in proposal.memo.implied:  # what the agreement implied is true of the earlier hypothesis
+    assert isinstance(proposal.memo, Memory) and proposal.memo.agreements == (
+        Agreement(earlier, below),
+    )
+    for (
+        fact
+    ) in proposal.memo.implied:  # what the agreement implied is true of the earlier hypothesis
         assert len(fact.string) < below and bool(re.fullmatch(earlier, fact.string)) == fact.label
     for n in range(below):
         for word in map("".join, itertools.product("ab", repeat=n)):
-            assert bool(re.fullmatch(proposal.text, word)) == bool(re.fullmatch(earlier, word)), word
+            assert bool(re.fullmatch(proposal.text, word)) == bool(re.fullmatch(earlier, word)), (
+                word
+            )
 
 
 def test_a_run_with_shortest_counterexamples_resumes_with_its_agreements(tmp_path: Path) -> None:
-    config = LoopConfig(TeacherConfig(batch=1, mode="shortest", clustered=True), Budgets(epochs=30), seed=3, evaluate=False)
+    config = LoopConfig(
+        TeacherConfig(batch=1, mode="shortest", clustered=True),
+        Budgets(epochs=30),
+        seed=3,
+        evaluate=False,
+    )
     task = Task("simple", "(a b)* c + a a")
     records = tmp_path / "run.jsonl"
     teacher = ExactTeacher.from_regex(task.target or "", task.dialect, config=config.teacher_config)
@@ -129,7 +180,11 @@ ABC = CharSet.of("abc")
             5,
             (
                 ClusteredExample((CharSet.of("a"), CharSet.of("bc"), CharSet.of("a")), True, ABC),
-                ClusteredExample((CharSet.of("a"), CharSet.of("bc"), CharSet.of("bc"), CharSet.of("bc")), False, ABC),
+                ClusteredExample(
+                    (CharSet.of("a"), CharSet.of("bc"), CharSet.of("bc"), CharSet.of("bc")),
+                    False,
+                    ABC,
+                ),
                 ClusteredExample((CharSet.of("bc"), CharSet.of("abc")), False, ABC),
             ),
         ),
@@ -139,14 +194,21 @@ ABC = CharSet.of("abc")
             (
                 ClusteredExample((CharSet.of("c"), CharSet.of("a"), CharSet.of("b")), True, ABC),
                 ClusteredExample((CharSet.of("a"), CharSet.of("ac")), False, ABC),
-                ClusteredExample((CharSet.of("ab"), CharSet.of("ab"), CharSet.of("ab")), False, ABC),
+                ClusteredExample(
+                    (CharSet.of("ab"), CharSet.of("ab"), CharSet.of("ab")), False, ABC
+                ),
             ),
         ),
     ],
 )
-def test_clustered_examples_and_an_agreement_are_all_kept(target: str, below: int, examples: tuple[ClusteredExample, ...]) -> None:
+def test_clustered_examples_and_an_agreement_are_all_kept(
+    target: str, below: int, examples: tuple[ClusteredExample, ...]
+) -> None:
     for example in examples:  # the examples are true of the target
-        assert all(bool(re.fullmatch(target, "".join(s))) == example.label for s in itertools.product(*map(sorted, example.positions)))
+        assert all(
+            bool(re.fullmatch(target, "".join(s))) == example.label
+            for s in itertools.product(*map(sorted, example.positions))
+        )
     proposal = symbolic().learn(examples, "python", ABC, Memory((Agreement(target, below),)))
     assert proposal.ok, proposal.failure
     for example in examples:
@@ -170,12 +232,16 @@ class ShortlexTeacher:
         for word in ("".join(t) for n in range(9) for t in itertools.product("ab", repeat=n)):
             label = re.fullmatch(self.target, word) is not None
             if accepts(word) != label and word not in given:
-                return Verdict(False, (Example(word, label),), "shortlex", exact=False, shortest=self.promise)
+                return Verdict(
+                    False, (Example(word, label),), "shortlex", exact=False, shortest=self.promise
+                )
         return Verdict(True, (), "shortlex", exact=False, shortest=self.promise)
 
 
 @pytest.mark.parametrize("promise", [True, False])
-def test_a_users_teacher_that_promises_shortest_counterexamples_gives_the_learner_agreements(promise: bool) -> None:
+def test_a_users_teacher_that_promises_shortest_counterexamples_gives_the_learner_agreements(
+    promise: bool,
+) -> None:
     task = Task("python", examples=(Example("ab", True), Example("b", False)), universe=SIGMA)
     config = LoopConfig(budgets=Budgets(epochs=12), evaluate=False)
     state = asyncio.run(run(task, symbolic(), ShortlexTeacher("a(ba)*b?", promise), config))
@@ -183,9 +249,15 @@ def test_a_users_teacher_that_promises_shortest_counterexamples_gives_the_learne
     carried = [r.memo for r in state.records if r.memo]
     assert bool(carried) == promise  # agreements (and what they imply) are kept only on the promise
     memories = [decode(memo) for memo in carried]
-    for agreed in (a for memory in memories if isinstance(memory, Memory) for a in memory.agreements):
-        for word in ("".join(t) for n in range(agreed.below) for t in itertools.product("ab", repeat=n)):
-            assert (re.fullmatch(agreed.hypothesis, word) is None) == (re.fullmatch("a(ba)*b?", word) is None), word  # true below
+    for agreed in (
+        a for memory in memories if isinstance(memory, Memory) for a in memory.agreements
+    ):
+        for word in (
+            "".join(t) for n in range(agreed.below) for t in itertools.product("ab", repeat=n)
+        ):
+            assert (re.fullmatch(agreed.hypothesis, word) is None) == (
+                re.fullmatch("a(ba)*b?", word) is None
+            ), word  # true below
 
 
 def test_with_agreements_a_round_stops_at_the_first_reading_that_keeps_them() -> None:
@@ -216,4 +288,6 @@ def test_with_agreements_a_round_stops_at_the_first_reading_that_keeps_them() ->
     assert readings(bound) == {"tied"}
     short = ["".join(s) for n in range(3) for s in itertools.product("abc", repeat=n)]
     for candidate in bound.candidates:
-        assert [candidate.automaton.accepts(s) for s in short] == [re.fullmatch("a+[bc]", s) is not None for s in short]
+        assert [candidate.automaton.accepts(s) for s in short] == [
+            re.fullmatch("a+[bc]", s) is not None for s in short
+        ]

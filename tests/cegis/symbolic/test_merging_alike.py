@@ -50,7 +50,9 @@ EXAMPLES: tuple[Counterexample, ...] = (
 def test_with_agreements_an_unread_symbol_follows_only_what_positives_group_it_with() -> None:
     learner = symbolic()
     before = merged(prefix_tree(EXAMPLES, U, "atoms", "tied"), learner, patch=False).candidates
-    agreeing = merged(prefix_tree(EXAMPLES, U, "atoms", "tied"), learner, patch=False, agreeing=True).candidates
+    agreeing = merged(
+        prefix_tree(EXAMPLES, U, "atoms", "tied"), learner, patch=False, agreeing=True
+    ).candidates
     assert before and agreeing
     for candidate in (*before, *agreeing):  # every example labeled right either way
         assert all(accepts(candidate.automaton, s) for s in ("aa", "ab", "abab"))

@@ -47,7 +47,9 @@ def rounds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
     seen: list[tuple[int, bool]] = []
     merged = merges.merged
 
-    def spy(built: PrefixTree, learner: Settings, patch: bool, agreeing: bool = False) -> merges.Merged:
+    def spy(
+        built: PrefixTree, learner: Settings, patch: bool, agreeing: bool = False
+    ) -> merges.Merged:
         seen.append((built.tree.nodes, patch))
         return merged(built, learner, patch, agreeing)
 
@@ -55,7 +57,9 @@ def rounds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
     return seen
 
 
-def test_witness_rounds_stop_at_the_round_whose_tree_passes_the_node_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_witness_rounds_stop_at_the_round_whose_tree_passes_the_node_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     unlimited = rounds(monkeypatch)
     assert REPRESENTATIVE.learn(EXAMPLES, "python", ABC).ok
     assert len(unlimited) > 2 and not any(patch for _, patch in unlimited[:2])
@@ -86,28 +90,42 @@ def test_a_candidate_missing_more_examples_than_a_listing_may_have_states_is_not
     assert proposal.ok and all(n <= 1 for n in patched)
 
 
-def test_misses_too_many_to_patch_are_learned_as_witnesses_in_the_rounds_left(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_misses_too_many_to_patch_are_learned_as_witnesses_in_the_rounds_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A round that patches but finds every candidate missing too many examples to patch does not
     end the reading with nothing (a learner call that proposes nothing wastes an epoch): their
     witnesses are learned in the next round, as in the rounds before patching."""
     monkeypatch.setattr(witnesses, "WITNESS_ROUNDS", 0)  # every round patches
-    monkeypatch.setattr(merges, "MAX_LISTING_STATES", 1)  # no candidate misses only one example here
+    monkeypatch.setattr(
+        merges, "MAX_LISTING_STATES", 1
+    )  # no candidate misses only one example here
     seen = rounds(monkeypatch)
     proposal = REPRESENTATIVE.learn(EXAMPLES, "python", ABC)
     assert proposal.ok and proposal.automaton is not None
     assert not misclassified(proposal.automaton, EXAMPLES)
     assert len(seen) > 1 and all(patch for _, patch in seen)
-    assert all(before < after for (before, _), (after, _) in zip(seen, seen[1:]))  # each tree holds more witnesses
+    assert all(
+        before < after for (before, _), (after, _) in zip(seen, seen[1:])
+    )  # each tree holds more witnesses
 
 
 @example([("abca", True), ("accbc", False)])  # the second meets the positive accbc
 @settings(derandomize=True, max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.text("abc", max_size=6), st.booleans()), max_size=12, unique_by=lambda t: t[0]))
-def test_a_witness_round_extends_the_tree_the_examples_and_the_witnesses_would_build(more: list[tuple[str, bool]]) -> None:
+@given(
+    st.lists(
+        st.tuples(st.text("abc", max_size=6), st.booleans()), max_size=12, unique_by=lambda t: t[0]
+    )
+)
+def test_a_witness_round_extends_the_tree_the_examples_and_the_witnesses_would_build(
+    more: list[tuple[str, bool]],
+) -> None:
     """In the representative reading a witness round adds its strings to the previous round's tree
     instead of building it again: the same tree, node for node, whenever no string meets a
     differently labeled state (else it is built again)."""
-    plain = [Example(string, label) for string, label in more if string not in {"abb", "aabccaab", ""}]
+    plain = [
+        Example(string, label) for string, label in more if string not in {"abb", "aabccaab", ""}
+    ]
     built = prefix_tree(EXAMPLES, ABC, "atoms", "representative")
     grown = extended(built, plain)
     try:
@@ -149,4 +167,7 @@ def test_a_candidate_that_mislabels_an_example_is_not_printed_and_a_print_of_a_c
     assert proposal.text is not None and parse(proposal.text, "simple", ABC) is not None
     assert ops.equivalent(from_text(proposal.text, "simple"), consistent)
     assert printed == [consistent.n_states]  # the mislabelling candidate never reached the printer
-    assert checked == [everything.n_states, consistent.n_states]  # the print of the consistent one is not checked
+    assert checked == [
+        everything.n_states,
+        consistent.n_states,
+    ]  # the print of the consistent one is not checked

@@ -9,7 +9,6 @@ import itertools
 import re
 
 import numpy as np
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,9 +17,14 @@ from automata.minimize import minimize
 from cegis.config import Budgets, LoopConfig
 from cegis.loop import run
 from cegis.state import Task
-from cegis.symbolic.merging.families.classes import MOST_CUTS, excluded, inferred_classes, read_through
-from cegis.symbolic.merging.merger import symbolic
+from cegis.symbolic.merging.families.classes import (
+    MOST_CUTS,
+    excluded,
+    inferred_classes,
+    read_through,
+)
 from cegis.symbolic.merging.families.templates import template_hypotheses
+from cegis.symbolic.merging.merger import symbolic
 from oracle import ClusteredExample, Example
 from oracle.exact import ExactTeacher, TeacherConfig
 from regexlang import CharSet, parse, unparse
@@ -63,22 +67,35 @@ def test_characters_no_positive_shows_are_cut_off_together() -> None:
     rng = np.random.default_rng(0)
     others = sorted(set(WORD) - set(VOWELS))
     positives = ["".join(rng.choice(others, 5)) for _ in range(160)]
-    negatives = [p[:i] + str(rng.choice(sorted(VOWELS))) + p[i + 1 :] for i, p in zip(itertools.cycle(range(5)), positives)]
+    negatives = [
+        p[:i] + str(rng.choice(sorted(VOWELS))) + p[i + 1 :]
+        for i, p in zip(itertools.cycle(range(5)), positives)
+    ]
     classes = inferred_classes(examples(positives, negatives + ["bcdf", "bcdfgh"]), WORD)
     assert all(c.issubset(VOWELS) or not c & VOWELS for c in classes)
     assert len(classes) < len(VOWELS)  # fewer cuts than one per vowel
 
 
 def test_a_few_positives_do_not_cut_off_what_they_happen_not_to_show() -> None:
-    classes = inferred_classes(examples(["bcdfg", "XYZ12", "#kLm9"], ["abcde", "bcdfa", "xyEzz"]), WORD)
+    classes = inferred_classes(
+        examples(["bcdfg", "XYZ12", "#kLm9"], ["abcde", "bcdfa", "xyEzz"]), WORD
+    )
     assert CharSet.of("aeiou") not in classes and CharSet.of("AEIOU") not in classes
 
 
 def test_what_positives_show_is_cut_within_the_prior_classes() -> None:
     # (X+)?[0-9]{3,4}: the positives show digits and X; X is cut off the upper case, not joined to the digits.
     rng = np.random.default_rng(2)
-    positives = ["X" * int(rng.integers(0, 6)) + "".join(rng.choice(list("0123456789"), int(rng.integers(3, 5)))) for _ in range(150)]
-    negatives = ["".join(rng.choice(list("ABCDEFGHIJKLMNOPQRSTUVWYZ"), int(rng.integers(1, 4)))) + p.lstrip("X") for p in positives]
+    positives = [
+        "X" * int(rng.integers(0, 6))
+        + "".join(rng.choice(list("0123456789"), int(rng.integers(3, 5))))
+        for _ in range(150)
+    ]
+    negatives = [
+        "".join(rng.choice(list("ABCDEFGHIJKLMNOPQRSTUVWYZ"), int(rng.integers(1, 4))))
+        + p.lstrip("X")
+        for p in positives
+    ]
     classes = inferred_classes(examples(positives, negatives), WORD)
     assert CharSet.of("X") in classes
     assert not any("X" in c and "0" in c for c in classes)
@@ -86,7 +103,9 @@ def test_what_positives_show_is_cut_within_the_prior_classes() -> None:
 
 @settings(max_examples=150, derandomize=True, deadline=None)
 @given(st.dictionaries(st.text("abc01#", max_size=5), st.booleans(), max_size=30))
-def test_classes_partition_the_universe_and_no_positive_reads_as_a_negative(labels: dict[str, bool]) -> None:
+def test_classes_partition_the_universe_and_no_positive_reads_as_a_negative(
+    labels: dict[str, bool],
+) -> None:
     given_ = [Example(s, label) for s, label in labels.items()]
     classes = inferred_classes(given_, WORD)
     assert len(classes) <= MOST_CUTS + 1
@@ -99,7 +118,9 @@ def test_classes_partition_the_universe_and_no_positive_reads_as_a_negative(labe
 
 def test_examples_are_read_through_the_classes_and_strays_stay_plain() -> None:
     classes = (CharSet.range("0", "9"), WORD - CharSet.range("0", "9"))
-    read = read_through([Example("a1", True), Example("a!", False), ClusteredExample(("b",), True)], classes, WORD)
+    read = read_through(
+        [Example("a1", True), Example("a!", False), ClusteredExample(("b",), True)], classes, WORD
+    )
     assert read == (
         ClusteredExample((classes[1], classes[0]), True),
         Example("a!", False),  # '!' is outside the universe: nothing to read it as
@@ -127,13 +148,31 @@ def test_a_run_is_written_with_the_character_the_examples_set_apart() -> None:
             return "".join(rng.choice(list(chars), int(rng.integers(low, high + 1))))
 
         upper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-        return run("h", 3, 6) + run("O", 0, 3) + run("0123456789", 2, 2) + run(upper, 3, 4) + run("h", 3, 6)
+        return (
+            run("h", 3, 6)
+            + run("O", 0, 3)
+            + run("0123456789", 2, 2)
+            + run(upper, 3, 4)
+            + run("h", 3, 6)
+        )
 
     positives = [drawn() for _ in range(60)]
-    edits = ((p, int(i), str(rng.choice(sorted(WORD)))) for p in positives for i in rng.integers(0, len(p), 3))
-    misses = (miss for p, i, c in edits for miss in (p[:i] + c + p[i + 1 :], p[:i] + p[i] + p[i:], p[:i] + p[i + 1 :]))
+    edits = (
+        (p, int(i), str(rng.choice(sorted(WORD))))
+        for p in positives
+        for i in rng.integers(0, len(p), 3)
+    )
+    misses = (
+        miss
+        for p, i, c in edits
+        for miss in (p[:i] + c + p[i + 1 :], p[:i] + p[i] + p[i:], p[:i] + p[i + 1 :])
+    )
     negatives = [n for n in misses if not re.fullmatch(target, n)]
-    texts = {unparse(t.regex, "extended", WORD) for cut in ("word", "class") for t in template_hypotheses(positives, negatives, WORD, cut)}
+    texts = {
+        unparse(t.regex, "extended", WORD)
+        for cut in ("word", "class")
+        for t in template_hypotheses(positives, negatives, WORD, cut)
+    }
     assert target in texts
 
 
@@ -141,10 +180,17 @@ def test_plain_counterexamples_teach_a_count_of_letters_in_few_epochs() -> None:
     # Before the classes were inferred, every letter became its own column and this target was not
     # learned in 12 epochs (about 250 s); now it is in two.
     target = "[A-Za-z0-9#]*([A-Za-z0-9#]*[A-Za-z][A-Za-z0-9#]*){5,}[A-Za-z0-9#]*"
-    config = LoopConfig(TeacherConfig(batch=250, mode="paths", clustered=False), Budgets(epochs=4), evaluate=False)
-    teacher = ExactTeacher.from_regex(target, "extended", universe=WORD, config=config.teacher_config)
+    config = LoopConfig(
+        TeacherConfig(batch=250, mode="paths", clustered=False), Budgets(epochs=4), evaluate=False
+    )
+    teacher = ExactTeacher.from_regex(
+        target, "extended", universe=WORD, config=config.teacher_config
+    )
     state = asyncio.run(run(Task("extended", target, universe=WORD), symbolic(), teacher, config))
     assert state.outcome == "equivalent"
     assert state.hypothesis is not None
-    learned, wanted = (minimize(compile_regex(parse(t, "extended", WORD), WORD)) for t in (state.hypothesis, target))
+    learned, wanted = (
+        minimize(compile_regex(parse(t, "extended", WORD), WORD))
+        for t in (state.hypothesis, target)
+    )
     assert equivalent(learned, wanted)

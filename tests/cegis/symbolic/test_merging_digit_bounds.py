@@ -29,7 +29,9 @@ def learned(positives: list[str], negatives: list[str]) -> str:
 
 
 def same_language(text: str, target: str) -> bool:
-    return equivalent(*(minimize(compile_regex(parse(t, "python", ASCII), ASCII)) for t in (text, target)))
+    return equivalent(
+        *(minimize(compile_regex(parse(t, "python", ASCII), ASCII)) for t in (text, target))
+    )
 
 
 def test_the_bound_written_covers_the_true_bound_but_with_the_significance() -> None:
@@ -40,28 +42,57 @@ def test_the_bound_written_covers_the_true_bound_but_with_the_significance() -> 
             for true in (9, 23, 31, 59, 99):
                 tuples = list(itertools.product(range(true + 1), repeat=n))
                 below = sum(value_bound(t, 2, significance) < true for t in tuples)
-                assert below / len(tuples) <= significance, (significance, n, true, below, len(tuples))
+                assert below / len(tuples) <= significance, (
+                    significance,
+                    n,
+                    true,
+                    below,
+                    len(tuples),
+                )
 
 
 @settings(max_examples=200, derandomize=True, deadline=None)
-@given(st.integers(2, 3), st.lists(st.integers(0, 999), min_size=1, max_size=40), st.sampled_from([0.001, 0.01, 0.05, 0.2]))
-def test_the_bound_is_the_confidence_limit_of_the_largest_value(width: int, drawn: list[int], significance: float) -> None:
+@given(
+    st.integers(2, 3),
+    st.lists(st.integers(0, 999), min_size=1, max_size=40),
+    st.sampled_from([0.001, 0.01, 0.05, 0.2]),
+)
+def test_the_bound_is_the_confidence_limit_of_the_largest_value(
+    width: int, drawn: list[int], significance: float
+) -> None:
     values = [v % 10**width for v in drawn]
-    bound, seen, n, top = value_bound(values, width, significance), max(values), len(values), 10**width - 1
+    bound, seen, n, top = (
+        value_bound(values, width, significance),
+        max(values),
+        len(values),
+        10**width - 1,
+    )
     # The largest bound under which values uniform below it would all be at most the largest seen
     # with at least the significance, found by trying every bound.
-    assert bound == max(b for b in range(seen, top + 1) if ((seen + 1) / (b + 1)) ** n >= significance)
+    assert bound == max(
+        b for b in range(seen, top + 1) if ((seen + 1) / (b + 1)) ** n >= significance
+    )
     # Narrowed exactly when uniform values of the width would be this small with less than the significance.
     assert (bound < top) == (((seen + 1) / (top + 1)) ** n < significance)
-    assert value_bound([*values, seen], width, significance) <= bound  # more of the same evidence never widens it
+    assert (
+        value_bound([*values, seen], width, significance) <= bound
+    )  # more of the same evidence never widens it
 
 
 @settings(max_examples=100, derandomize=True, deadline=None)
 @given(st.lists(st.text(alphabet="0123456789", min_size=2, max_size=2), min_size=1, max_size=12))
-def test_a_field_run_accepts_its_values_and_bounds_only_its_leading_digit(values: list[str]) -> None:
+def test_a_field_run_accepts_its_values_and_bounds_only_its_leading_digit(
+    values: list[str],
+) -> None:
     bounded = bounded_field(values)
-    pattern = unparse(counted_run(values, True, Home(ASCII, significance=SIGNIFICANCE)), "python", ASCII)
-    accepted = {"".join(s) for s in itertools.product("0123456789", repeat=2) if re.fullmatch(pattern, "".join(s))}
+    pattern = unparse(
+        counted_run(values, True, Home(ASCII, significance=SIGNIFICANCE)), "python", ASCII
+    )
+    accepted = {
+        "".join(s)
+        for s in itertools.product("0123456789", repeat=2)
+        if re.fullmatch(pattern, "".join(s))
+    }
     assert set(values) <= accepted, pattern
     top = 9 if bounded is None else int(max(bounded))
     assert accepted == {f"{a}{b}" for a in range(top + 1) for b in range(10)}, pattern
@@ -70,20 +101,26 @@ def test_a_field_run_accepts_its_values_and_bounds_only_its_leading_digit(values
 
 def test_only_zero_padded_digit_fields_of_one_width_are_bounded() -> None:
     assert bounded_field(["12", "13", "04", "03", "16"]) == CharSet.range("0", "4")
-    assert bounded_field(["12", "13", "14", "13", "16"]) is None  # no padding: a number, not a field
+    assert (
+        bounded_field(["12", "13", "14", "13", "16"]) is None
+    )  # no padding: a number, not a field
     assert bounded_field(["2023", "2024", "2021", "2022", "2020"]) is None  # years: no padding
     assert bounded_field(["1", "0", "1", "0", "1", "0"]) is None  # one digit shows no width
     assert bounded_field(["12", "013", "04", "03", "16"]) is None  # widths differ
     assert bounded_field(["0a", "1b", "0c", "1d", "0e"]) is None  # not digits
     assert bounded_field(["12", "13", "04", "03", "16"], significance=0.0) is None  # not asked
-    assert bounded_field(["01", "02", "01"]) == CharSet.range("0", "2")  # two values at most 2: a limit of 29
+    assert bounded_field(["01", "02", "01"]) == CharSet.range(
+        "0", "2"
+    )  # two values at most 2: a limit of 29
     assert bounded_field(["01", "02", "40"]) is None  # two values at most 40 would be no rarity
 
 
 def test_hours_shown_bounded_are_bounded_and_minutes_that_are_not_stay_digits() -> None:
     # The leading hour digit is at most 1 in five times: (2/10)^5 < 0.01; the minutes' is at most 4:
     # (5/10)^5 = 0.03, no evidence. The hours are written up to the confidence limit, [0-4].
-    text = learned(["12:35", "13:47", "04:14", "03:26", "16:16"], ["0d:54", "22:2", "01:4", "y0:48", "0Z:54"])
+    text = learned(
+        ["12:35", "13:47", "04:14", "03:26", "16:16"], ["0d:54", "22:2", "01:4", "y0:48", "0Z:54"]
+    )
     assert same_language(text, "[0-4][0-9]:[0-9]{2}"), text
     assert re.fullmatch(text, "23:59") and not re.fullmatch(text, "73:00")
 
@@ -107,4 +144,6 @@ def test_uniform_digits_are_not_bounded() -> None:
         text = learned(values, ["x" * width, "1" * (width + 1)])
         assert same_language(text, f"[0-9]{{{width}}}"), (values, text)
     phones = ["555-013-4477", "212-867-5309", "031-555-0199", "646-290-8812", "907-448-1203"]
-    assert same_language(learned(phones, ["555-0134-477", "5550134477"]), "[0-9]{3}-[0-9]{3}-[0-9]{4}")
+    assert same_language(
+        learned(phones, ["555-0134-477", "5550134477"]), "[0-9]{3}-[0-9]{3}-[0-9]{4}"
+    )

@@ -25,6 +25,7 @@ def brute_force_minimum(labels: dict[str, bool], most: int) -> int | None:
     for n in range(1, most + 1):
         for table in itertools.product(range(n), repeat=n * SYMBOLS):
             for accepting in itertools.product((False, True), repeat=n):
+
                 def run(s: str) -> bool:
                     state = 0
                     for c in s:

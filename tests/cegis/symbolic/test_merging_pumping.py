@@ -40,7 +40,13 @@ def test_unpumped_loops(pattern: str, positives: list[str], unpumped: int) -> No
 
 
 @settings(max_examples=300, derandomize=True, deadline=None)
-@given(st.integers(1, 12).flatmap(lambda n: st.lists(st.lists(st.integers(0, n - 1), min_size=2, max_size=2), min_size=n, max_size=n)))
+@given(
+    st.integers(1, 12).flatmap(
+        lambda n: st.lists(
+            st.lists(st.integers(0, n - 1), min_size=2, max_size=2), min_size=n, max_size=n
+        )
+    )
+)
 def test_loops_are_the_components_a_closure_finds_cycles_in(rows: list[list[int]]) -> None:
     n = len(rows)
     reach = np.zeros((n, n), dtype=bool)  # reach[i, j]: a non-empty path leads from i to j

@@ -47,7 +47,9 @@ def reference(tree: Quotient, keep: int, absorb: int) -> tuple[list[set[int]], b
 
 @settings(derandomize=True, max_examples=150, deadline=None)
 @given(samples, st.data())
-def test_a_merge_is_the_determinization_closure_and_undo_restores_it(labels: dict[str, bool], data: st.DataObject) -> None:
+def test_a_merge_is_the_determinization_closure_and_undo_restores_it(
+    labels: dict[str, bool], data: st.DataObject
+) -> None:
     words = [SymbolicWord(tuple((int(c),) for c in s), label) for s, label in labels.items()]
     tree, _ = Quotient.prefix_tree(words)
     nodes = tree.nodes
@@ -65,12 +67,17 @@ def test_a_merge_is_the_determinization_closure_and_undo_restores_it(labels: dic
             found.setdefault(tree.find(n), set()).add(n)
         assert sorted(found.values(), key=min) == blocks
     tree.undo(mark)
-    assert all((a == b).all() for a, b in zip(before, (tree.succ, tree.parent, tree.label, tree.labeled_by)))
+    assert all(
+        (a == b).all()
+        for a, b in zip(before, (tree.succ, tree.parent, tree.label, tree.labeled_by))
+    )
 
 
 @settings(derandomize=True, max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.text("012", max_size=5), st.booleans()), min_size=1, max_size=12))
-def test_the_prefix_tree_has_a_node_per_prefix_and_stops_at_the_first_contradiction(pairs: list[tuple[str, bool]]) -> None:
+def test_the_prefix_tree_has_a_node_per_prefix_and_stops_at_the_first_contradiction(
+    pairs: list[tuple[str, bool]],
+) -> None:
     words = [SymbolicWord(tuple((int(c),) for c in s), label) for s, label in pairs]
     first: dict[str, int] = {}
     clash = None
@@ -82,7 +89,10 @@ def test_the_prefix_tree_has_a_node_per_prefix_and_stops_at_the_first_contradict
     try:
         tree, left_out = Quotient.prefix_tree(words)
     except LabelConflict as conflict:
-        assert clash is not None and (conflict.first, conflict.second, conflict.inserting) == (*clash, clash[1])
+        assert clash is not None and (conflict.first, conflict.second, conflict.inserting) == (
+            *clash,
+            clash[1],
+        )
         return
     assert clash is None and left_out == ()
     prefixes = {s[:k] for s, _ in pairs for k in range(len(s) + 1)}
@@ -94,12 +104,19 @@ def test_the_prefix_tree_has_a_node_per_prefix_and_stops_at_the_first_contradict
         assert tree.label[node] == (ACCEPT if label else REJECT)
 
 
-positions = st.lists(st.sampled_from([0, 1, 2]), min_size=1, max_size=3, unique=True).map(lambda p: tuple(sorted(p)))
+positions = st.lists(st.sampled_from([0, 1, 2]), min_size=1, max_size=3, unique=True).map(
+    lambda p: tuple(sorted(p))
+)
 
 
 @settings(derandomize=True, max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.lists(positions, max_size=4), st.booleans()), min_size=1, max_size=10), st.sampled_from([2, 256]))
-def test_a_tied_word_leads_every_class_of_a_position_one_way_to_its_label(pairs: list[tuple[list[tuple[int, ...]], bool]], spell_limit: int) -> None:
+@given(
+    st.lists(st.tuples(st.lists(positions, max_size=4), st.booleans()), min_size=1, max_size=10),
+    st.sampled_from([2, 256]),
+)
+def test_a_tied_word_leads_every_class_of_a_position_one_way_to_its_label(
+    pairs: list[tuple[list[tuple[int, ...]], bool]], spell_limit: int
+) -> None:
     words = [SymbolicWord(tuple(p), label) for p, label in pairs]
     try:
         tree, left_out = Quotient.prefix_tree(words, spell_limit=spell_limit)
@@ -110,7 +127,9 @@ def test_a_tied_word_leads_every_class_of_a_position_one_way_to_its_label(pairs:
             assert word.combinations > spell_limit
             continue
         states = {0}
-        for position in word.positions:  # every string the word stands for: one state per position when tied
+        for (
+            position
+        ) in word.positions:  # every string the word stands for: one state per position when tied
             states = {tree.find(tree.edges(tree.find(s))[c]) for s in states for c in position}
             assert len(states) == 1 or word.combinations <= spell_limit
         assert {int(tree.label[s]) for s in states} == {ACCEPT if word.label else REJECT}
@@ -128,9 +147,14 @@ def test_a_word_standing_for_more_strings_than_a_machine_integer_counts_is_tied(
     assert tree.label[state] == REJECT
 
 
-def test_a_clustered_example_of_more_strings_than_a_machine_integer_counts_is_read_in_both_readings() -> None:
+def test_a_clustered_example_of_more_strings_than_a_machine_integer_counts_is_read_in_both_readings() -> (
+    None
+):
     abc = CharSet.of("abc")
-    examples = [ClusteredExample((CharSet.of("a"), CharSet.of("b")), True, abc), ClusteredExample((abc,) * 64, False, abc)]
+    examples = [
+        ClusteredExample((CharSet.of("a"), CharSet.of("b")), True, abc),
+        ClusteredExample((abc,) * 64, False, abc),
+    ]
     for reading in ("tied", "representative"):
         built = prefix_tree(examples, abc, "atoms", reading)
         assert built.words[1].combinations == 3**64
@@ -138,8 +162,12 @@ def test_a_clustered_example_of_more_strings_than_a_machine_integer_counts_is_re
 
 
 @settings(derandomize=True, max_examples=150, deadline=None)
-@given(st.dictionaries(st.text("012", max_size=6), st.booleans(), min_size=2, max_size=20), st.data())
-def test_a_merge_that_met_no_changed_state_scores_the_same_again(labels: dict[str, bool], data: st.DataObject) -> None:
+@given(
+    st.dictionaries(st.text("012", max_size=6), st.booleans(), min_size=2, max_size=20), st.data()
+)
+def test_a_merge_that_met_no_changed_state_scores_the_same_again(
+    labels: dict[str, bool], data: st.DataObject
+) -> None:
     """What red-blue merging relies on to keep a trial's score: after other merges taken that
     change none of the states the trial met, trying it again gives the same score, or conflict."""
     words = [SymbolicWord(tuple((int(c),) for c in s), label) for s, label in labels.items()]
@@ -167,12 +195,23 @@ def test_a_merge_that_met_no_changed_state_scores_the_same_again(labels: dict[st
 def test_a_tree_built_after_another_of_the_same_first_examples_is_the_one_built_alone() -> None:
     """:func:`prefix_tree` takes the words of the examples its last build began with from it."""
     digits = CharSet.of("0123")
-    first: list[Counterexample] = [ClusteredExample((CharSet.of("01"), CharSet.of("23")), True, digits), *(Example(s, False) for s in ("0", "10", "31"))]
-    more: list[Counterexample] = [*first, Example("02", True), Example("3", False)]  # plain: the same alphabet
+    first: list[Counterexample] = [
+        ClusteredExample((CharSet.of("01"), CharSet.of("23")), True, digits),
+        *(Example(s, False) for s in ("0", "10", "31")),
+    ]
+    more: list[Counterexample] = [
+        *first,
+        Example("02", True),
+        Example("3", False),
+    ]  # plain: the same alphabet
     alone = prefix_tree(more, digits, "atoms", "tied")
     prefix_tree(first, digits, "atoms", "tied")
     after = prefix_tree(more, digits, "atoms", "tied")
     assert list(after.words) == list(map(encoder(after.alphabet), more))
-    assert after.words == alone.words and after.untied == alone.untied and after.tree.nodes == alone.tree.nodes
+    assert (
+        after.words == alone.words
+        and after.untied == alone.untied
+        and after.tree.nodes == alone.tree.nodes
+    )
     for name in ("succ", "parent", "label", "labeled_by"):
         assert (getattr(after.tree, name) == getattr(alone.tree, name)).all()

@@ -15,7 +15,11 @@ from cegis.symbolic.merging.core.redblue import MergeOrder, blue_states, red_blu
 from cegis.symbolic.merging.core.symbols import SymbolicWord
 
 samples = st.dictionaries(st.text("012", max_size=7), st.booleans(), min_size=1, max_size=30)
-ORDERS = [MergeOrder(strategy, sinks=sinks, max_states=6) for strategy in ("edsm", "rpni") for sinks in (True, False)]
+ORDERS = [
+    MergeOrder(strategy, sinks=sinks, max_states=6)
+    for strategy in ("edsm", "rpni")
+    for sinks in (True, False)
+]
 
 
 def reference(tree: Quotient, order: MergeOrder) -> list[int] | None:
@@ -41,7 +45,9 @@ def reference(tree: Quotient, order: MergeOrder) -> list[int] | None:
             if not merges:
                 promoted = blue
                 break
-            score, state = max(merges, key=lambda m: m[0]) if order.strategy == "edsm" else merges[0]
+            score, state = (
+                max(merges, key=lambda m: m[0]) if order.strategy == "edsm" else merges[0]
+            )
             if best is None or score > best[0]:
                 best = (score, state, blue)
         if promoted is not None:
@@ -69,14 +75,22 @@ def merges_as_the_reference_does(mode: str, order: MergeOrder, labels: dict[str,
 @pytest.mark.parametrize("order", ORDERS, ids=lambda o: o.name)
 @settings(derandomize=True, max_examples=60, deadline=None)
 @given(samples)
-def test_red_blue_merges_as_the_reference_does(mode: str, order: MergeOrder, labels: dict[str, bool]) -> None:
+def test_red_blue_merges_as_the_reference_does(
+    mode: str, order: MergeOrder, labels: dict[str, bool]
+) -> None:
     assert merges_as_the_reference_does(mode, order, labels)
 
 
 @pytest.mark.parametrize("mode", ["python", "compiled"])
 @pytest.mark.parametrize("sinks", [True, False])
 @settings(derandomize=True, max_examples=15, deadline=None)
-@given(st.dictionaries(st.text("012", min_size=3, max_size=9), st.booleans(), min_size=30, max_size=60))
-def test_evidence_kept_from_step_to_step_picks_the_merges_the_reference_does(mode: str, sinks: bool, labels: dict[str, bool]) -> None:
+@given(
+    st.dictionaries(st.text("012", min_size=3, max_size=9), st.booleans(), min_size=30, max_size=60)
+)
+def test_evidence_kept_from_step_to_step_picks_the_merges_the_reference_does(
+    mode: str, sinks: bool, labels: dict[str, bool]
+) -> None:
     """Larger trees, more steps: most scores of a step are the ones kept from earlier steps."""
-    assert merges_as_the_reference_does(mode, MergeOrder("edsm", sinks=sinks, max_states=12), labels)
+    assert merges_as_the_reference_does(
+        mode, MergeOrder("edsm", sinks=sinks, max_states=12), labels
+    )

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from automata import accepts_many, compile_regex, equivalent
 from automata.minimize import minimize
-from cegis.symbolic.passive import from_examples
 from cegis.symbolic.merging.families.separated import separated_hypotheses, separators
+from cegis.symbolic.passive import from_examples
 from experiments.bench.example_tasks import IPV6_SHORT, WINDOWS_PATHS, YAML_KEYS, HandTask
 from oracle import Example
 from regexlang import CharSet, parse, unparse
@@ -21,7 +21,9 @@ ASCII = CharSet([(0x20, 0x7E)])
 
 
 def learned(task: HandTask) -> str:
-    examples = [Example(s, True) for s in task.positives] + [Example(s, False) for s in task.negatives]
+    examples = [Example(s, True) for s in task.positives] + [
+        Example(s, False) for s in task.negatives
+    ]
     proposal = from_examples().learn(examples, "python", ASCII)
     assert proposal.ok, proposal.failure
     assert all(re.fullmatch(proposal.text, s) for s in task.positives)
@@ -30,7 +32,9 @@ def learned(task: HandTask) -> str:
 
 
 def same_language(text: str, target: str) -> bool:
-    return equivalent(*(minimize(compile_regex(parse(t, "python", ASCII), ASCII)) for t in (text, target)))
+    return equivalent(
+        *(minimize(compile_regex(parse(t, "python", ASCII), ASCII)) for t in (text, target))
+    )
 
 
 def held_out_accuracy(text: str, task: HandTask) -> float:
@@ -40,7 +44,10 @@ def held_out_accuracy(text: str, task: HandTask) -> float:
 
 
 def test_windows_paths_are_written_along_the_backslash() -> None:
-    texts = [unparse(r, "python", UNICODE) for r, _ in separated_hypotheses(WINDOWS_PATHS.positives, WINDOWS_PATHS.negatives, UNICODE)]
+    texts = [
+        unparse(r, "python", UNICODE)
+        for r, _ in separated_hypotheses(WINDOWS_PATHS.positives, WINDOWS_PATHS.negatives, UNICODE)
+    ]
     assert r"[A-Z]:(?:\\[^\\]+)+" in texts
 
 
@@ -64,7 +71,9 @@ def test_key_paths_read_their_letters_as_the_class_not_the_letters_seen() -> Non
 def test_separators_are_punctuation_runs_that_repeat_or_that_every_positive_has() -> None:
     assert separators(["a.b", "a.b.c", "x"]) == ["."]
     assert separators(["fe80::1", "::1", "2001:db8::1"]) == ["::", ":"]
-    assert separators(["12-34", "56-78"]) == []  # one dash in every positive: the run templates' job
+    assert (
+        separators(["12-34", "56-78"]) == []
+    )  # one dash in every positive: the run templates' job
 
 
 fields = st.text("ab1.:", min_size=1, max_size=3)
@@ -72,10 +81,14 @@ fields = st.text("ab1.:", min_size=1, max_size=3)
 
 @settings(max_examples=40, derandomize=True, deadline=None)
 @given(
-    st.lists(st.lists(fields, min_size=1, max_size=4).map("/".join), min_size=2, max_size=6, unique=True),
+    st.lists(
+        st.lists(fields, min_size=1, max_size=4).map("/".join), min_size=2, max_size=6, unique=True
+    ),
     st.lists(st.text("abc1/.", max_size=8), max_size=6),
 )
-def test_every_hypothesis_accepts_every_positive(positives: list[str], negatives: list[str]) -> None:
+def test_every_hypothesis_accepts_every_positive(
+    positives: list[str], negatives: list[str]
+) -> None:
     negatives = [n for n in negatives if n not in positives]
     for regex, how in separated_hypotheses(positives, negatives, ASCII):
         assert accepts_many(compile_regex(regex, ASCII), positives).all(), how

@@ -46,12 +46,25 @@ def test_positives_alike_but_in_one_letter_are_a_class_not_listed() -> None:
 
 
 def test_a_shared_prefix_is_not_kept_where_a_pattern_without_it_is_consistent() -> None:
-    stamps = ["2023-04-01 12:00:05", "2024-11-30 08:15:59", "2021-01-15 23:59:00", "2022-07-04 00:00:01"]
-    texts = {unparse(t.regex, "python", ASCII) for t in shape_hypotheses(stamps, ["2023-04-01 12:00", "2023-4-01 12:00:05"], ASCII)}
+    stamps = [
+        "2023-04-01 12:00:05",
+        "2024-11-30 08:15:59",
+        "2021-01-15 23:59:00",
+        "2022-07-04 00:00:01",
+    ]
+    texts = {
+        unparse(t.regex, "python", ASCII)
+        for t in shape_hypotheses(stamps, ["2023-04-01 12:00", "2023-4-01 12:00:05"], ASCII)
+    }
     assert texts and not any(t.startswith("20") for t in texts)
     zips = ["12345", "90210-1234", "33139", "60614-0001", "02134"]
-    texts = {unparse(t.regex, "python", ASCII) for t in shape_hypotheses(zips, ["1234", "123456", "12345-12"], ASCII)}
-    assert "[0-9]{5}(?:-[0-9]{4})?" in texts and not any(t.startswith("[\\-0-9]") or t.startswith("[-0-9]") for t in texts)
+    texts = {
+        unparse(t.regex, "python", ASCII)
+        for t in shape_hypotheses(zips, ["1234", "123456", "12345-12"], ASCII)
+    }
+    assert "[0-9]{5}(?:-[0-9]{4})?" in texts and not any(
+        t.startswith("[\\-0-9]") or t.startswith("[-0-9]") for t in texts
+    )
 
 
 def test_the_patterns_of_the_prior_are_marked_and_are_the_narrowest_writings() -> None:
@@ -59,6 +72,14 @@ def test_the_patterns_of_the_prior_are_marked_and_are_the_narrowest_writings() -
     # cut reading a whole positive as one run (3 to 6 characters), the class cut as letters then digits.
     positives = ["ab12", "cde345", "fg6", "hij78"]
     found = shapes.candidates(Evidence.of([Example(p, True) for p in positives], ASCII))
-    marked = {unparse(c.regex, "python", ASCII) for c in found.candidates if c.prior_pattern and c.regex is not None}
+    marked = {
+        unparse(c.regex, "python", ASCII)
+        for c in found.candidates
+        if c.prior_pattern and c.regex is not None
+    }
     assert marked == {"[a-z0-9]{3,6}", "[a-z]{2,3}[0-9]{1,3}"}
-    assert {unparse(c.regex, "python", ASCII) for c in found.candidates if not c.prior_pattern and c.regex is not None} >= {"[a-z]+[0-9]+"}
+    assert {
+        unparse(c.regex, "python", ASCII)
+        for c in found.candidates
+        if not c.prior_pattern and c.regex is not None
+    } >= {"[a-z]+[0-9]+"}

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from automata import compile_regex, equivalent
 from automata.minimize import minimize
-from cegis.symbolic.passive import from_examples, learn_regex
 from cegis.symbolic.merging.families.prior import class_cuts, lifted
 from cegis.symbolic.merging.families.templates import template_hypotheses
+from cegis.symbolic.passive import from_examples, learn_regex
 from oracle import ClusteredExample, Example
 from regexlang import CharSet, parse, unparse
 
@@ -34,11 +34,35 @@ def learned(positives: list[str], negatives: list[str]) -> str:
 
 
 def same_language(text: str, target: str) -> bool:
-    return equivalent(*(minimize(compile_regex(parse(t, "python", ASCII), ASCII)) for t in (text, target)))
+    return equivalent(
+        *(minimize(compile_regex(parse(t, "python", ASCII), ASCII)) for t in (text, target))
+    )
 
 
-ZIPS = ["12345", "90210", "33139", "60614", "02134", "94105-1234", "10001-0001", "73301-5678", "48226-9020", "55401"]
-ZIP_MISSES = ["1234", "123456", "12345-", "12345-123", "1234a", "abcde", "12-345", "123456789", "-12345", "12345 6789"]
+ZIPS = [
+    "12345",
+    "90210",
+    "33139",
+    "60614",
+    "02134",
+    "94105-1234",
+    "10001-0001",
+    "73301-5678",
+    "48226-9020",
+    "55401",
+]
+ZIP_MISSES = [
+    "1234",
+    "123456",
+    "12345-",
+    "12345-123",
+    "1234a",
+    "abcde",
+    "12-345",
+    "123456789",
+    "-12345",
+    "12345 6789",
+]
 
 
 def test_zip_codes_are_learned_as_a_person_writes_them() -> None:
@@ -54,7 +78,20 @@ def test_hex_colours_generalize_to_the_hex_class_counted() -> None:
 
 
 def test_a_run_is_made_specific_only_where_negatives_ask() -> None:
-    times = ["00:15", "09:30", "13:45", "23:59", "18:05", "21:10", "07:00", "11:11", "20:20", "16:40", "03:33", "22:22"]
+    times = [
+        "00:15",
+        "09:30",
+        "13:45",
+        "23:59",
+        "18:05",
+        "21:10",
+        "07:00",
+        "11:11",
+        "20:20",
+        "16:40",
+        "03:33",
+        "22:22",
+    ]
     general = learned(times, ["1:30", "12:3", "12-30", "ab:cd"])
     # Twelve times show hours at most 23 and minutes at most 59: bounded only up to the confidence
     # limits of those bounds, 34 and 87 (:mod:`cegis.symbolic.merging.families.digit_bounds`), not
@@ -65,7 +102,9 @@ def test_a_run_is_made_specific_only_where_negatives_ask() -> None:
 
 
 def test_an_optional_leading_separator_is_factored_out() -> None:
-    text = learned(["3.14", "-2.5", "10.0", "-100.25", "0.5", "42.42"], ["3.", ".5", "--2.5", "3..1", "a.b"])
+    text = learned(
+        ["3.14", "-2.5", "10.0", "-100.25", "0.5", "42.42"], ["3.", ".5", "--2.5", "3..1", "a.b"]
+    )
     assert same_language(text, "-?[0-9]+\\.[0-9]+")
 
 
@@ -77,7 +116,9 @@ def test_identifiers_generalize_their_length() -> None:
 
 
 @settings(max_examples=25, deadline=None, derandomize=True)
-@given(st.lists(st.text(alphabet="ab#-", min_size=1, max_size=6), min_size=1, max_size=6, unique=True))
+@given(
+    st.lists(st.text(alphabet="ab#-", min_size=1, max_size=6), min_size=1, max_size=6, unique=True)
+)
 def test_the_answer_is_never_longer_than_the_positives_listed(strings: list[str]) -> None:
     positives, negatives = strings[::2], strings[1::2]
     text = learned(positives, negatives)
@@ -101,27 +142,47 @@ def test_lifted_positives_never_take_in_a_negative() -> None:
 
 
 def test_templates_list_a_few_values_shown_often() -> None:
-    mails = [f"{user}@{host}.{tld}" for user, host, tld in zip("abcdefgh", "pqrstuvw", ["com", "org", "net", "com"] * 2)]
+    mails = [
+        f"{user}@{host}.{tld}"
+        for user, host, tld in zip("abcdefgh", "pqrstuvw", ["com", "org", "net", "com"] * 2)
+    ]
     texts = [unparse(t.regex, "python", ASCII) for t in template_hypotheses(mails, [], ASCII)]
     assert "[a-z]@[a-z]\\.(?:com|net|org)" in texts
 
 
 def test_a_run_as_long_as_the_longest_string_allows_is_unbounded() -> None:
     # The teacher's strings end at 32 characters: [a-z]{1,28} is what they show, not the run's bound.
-    positives = ["AbC", "ABcdC", "Qxyz" + "q" * 10 + "RS", "M" + "k" * 30 + "N", "Pa" + "b" * 5 + "Z", "XYhhY"]
-    texts = {unparse(t.regex, "python", ASCII) for t in template_hypotheses(positives, ["abc", "ABC"], ASCII, "class")}
+    positives = [
+        "AbC",
+        "ABcdC",
+        "Qxyz" + "q" * 10 + "RS",
+        "M" + "k" * 30 + "N",
+        "Pa" + "b" * 5 + "Z",
+        "XYhhY",
+    ]
+    texts = {
+        unparse(t.regex, "python", ASCII)
+        for t in template_hypotheses(positives, ["abc", "ABC"], ASCII, "class")
+    }
     assert "[A-Z]{1,2}[a-z]+[A-Z]{1,2}" in texts  # the upper-case runs stay counted
 
 
 def test_binary_literals_from_five_examples_keep_the_prefix_and_the_digits_shown() -> None:
     # The issue's example: a person writes 0b[01]+, not an alternation of the five positives.
-    text = learned(["0b101", "0b1", "0b1100", "0b0", "0b111001"], ["0b", "b101", "0b102", "0x1", "00b1"])
+    text = learned(
+        ["0b101", "0b1", "0b1100", "0b0", "0b111001"], ["0b", "b101", "0b102", "0x1", "00b1"]
+    )
     assert same_language(text, "0b[01]+")
     rng = np.random.default_rng(7)
     fresh = ["0b" + "".join(rng.choice(list("01"), int(rng.integers(1, 12)))) for _ in range(100)]
     misses = [f"0{c}" + s[2:] for c, s in zip(rng.choice(list("xoB1 "), 100), fresh)]
-    misses = [m[:i] + "2" + m[i + 1 :] if m[1] == "b" else m for i, m in zip(rng.integers(2, 4, 100), misses)]
-    right = sum(bool(re.fullmatch(text, s)) for s in fresh) + sum(not re.fullmatch(text, s) for s in misses)
+    misses = [
+        m[:i] + "2" + m[i + 1 :] if m[1] == "b" else m
+        for i, m in zip(rng.integers(2, 4, 100), misses)
+    ]
+    right = sum(bool(re.fullmatch(text, s)) for s in fresh) + sum(
+        not re.fullmatch(text, s) for s in misses
+    )
     assert right / 200 >= 0.95
 
 
@@ -129,7 +190,9 @@ def test_a_class_covers_what_the_prior_names_not_only_the_characters_seen() -> N
     keys = ["max_retries", "log_level", "timeout", "workers", "cache_ttl", "database_url"]
     text = learned(keys, ["Max_retries", "log-level", "time out", "2workers"])
     assert re.fullmatch(text, "qzj_bov") and not re.fullmatch(text, "QZJ")
-    times = learned(["12:35", "13:47", "04:14", "03:26", "16:16"], ["0d:54", "22:2", "01:4", "y0:48"])
+    times = learned(
+        ["12:35", "13:47", "04:14", "03:26", "16:16"], ["0d:54", "22:2", "01:4", "y0:48"]
+    )
     assert same_language(times, "[0-4][0-9]:[0-9]{2}")  # five times show the hours' bound only
 
 
@@ -145,10 +208,17 @@ def test_a_run_bounded_below_only_by_few_examples_is_unbounded() -> None:
 def test_lengths_each_shown_once_are_not_read_as_levels() -> None:
     # Four positives of four lengths: not .{10}|.{12}|.{26}|.{29} (their lengths listed), but a
     # pattern of classes that a person writes (a[bc]*), found once no length template fits.
-    positives = ["abbccccccc", "abbbbbcbbbcbbccbccbbcbcbbbbcb", "abcbbbccbccbbbccbcbbccccbb", "abbbcbccbccc"]
+    positives = [
+        "abbccccccc",
+        "abbbbbcbbbcbbccbccbbcbcbbbbcb",
+        "abcbbbccbccbbbccbcbbccccbb",
+        "abbbcbccbccc",
+    ]
     negatives = ["bbacaccacbb", "bcbbba", "bccabbcbbbcaaacb", "bbabcbcccaccac"]
     text = learn_regex(positives, negatives, universe=CharSet.of("abc")).regex
-    assert all(re.fullmatch(text, p) for p in positives) and not any(re.fullmatch(text, n) for n in negatives), text
+    assert all(re.fullmatch(text, p) for p in positives) and not any(
+        re.fullmatch(text, n) for n in negatives
+    ), text
     short = ["".join(chars) for n in range(1, 9) for chars in itertools.product("abc", repeat=n)]
     accepted = {s for s in short if re.fullmatch(text, s)}
     assert accepted, text  # it generalizes to lengths no positive has

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from automata import compile_regex, is_subset
 from automata.minimize import minimize
 from automata.readable import unbounded_nests
-from cegis.symbolic.passive import learn_regex
 from cegis.symbolic.merging.rounds.unbounded import loosened
+from cegis.symbolic.passive import learn_regex
 from oracle import Example
 from regexlang import CharSet, parse, unparse
 from regexlang.ast import Regex

@@ -20,7 +20,9 @@ SYMBOLS = 3
 ALPHABET = partition(CharSet.of("abc"), [CharSet.of(c) for c in "abc"])
 
 
-def reference_path(rows: list[list[int]], accepting: list[bool], word: SymbolicWord) -> list[int] | None:
+def reference_path(
+    rows: list[list[int]], accepting: list[bool], word: SymbolicWord
+) -> list[int] | None:
     """Layer by layer, each state reached first from the smallest state by a position's first
     class; the classes on the way to the smallest wrongly labeled state at the end, if any."""
     layers, states = [], {0}
@@ -41,11 +43,19 @@ def reference_path(rows: list[list[int]], accepting: list[bool], word: SymbolicW
     return path[::-1]
 
 
-positions = st.lists(st.sampled_from(range(SYMBOLS)), min_size=1, max_size=SYMBOLS, unique=True).map(tuple)
-words = st.lists(st.builds(SymbolicWord, st.lists(positions, max_size=5).map(tuple), st.booleans()), max_size=6)
+positions = st.lists(
+    st.sampled_from(range(SYMBOLS)), min_size=1, max_size=SYMBOLS, unique=True
+).map(tuple)
+words = st.lists(
+    st.builds(SymbolicWord, st.lists(positions, max_size=5).map(tuple), st.booleans()), max_size=6
+)
 tables = st.integers(1, 6).flatmap(
     lambda n: st.tuples(
-        st.lists(st.lists(st.integers(0, n - 1), min_size=SYMBOLS, max_size=SYMBOLS), min_size=n, max_size=n),
+        st.lists(
+            st.lists(st.integers(0, n - 1), min_size=SYMBOLS, max_size=SYMBOLS),
+            min_size=n,
+            max_size=n,
+        ),
         st.lists(st.booleans(), min_size=n, max_size=n),
     )
 )
@@ -53,7 +63,9 @@ tables = st.integers(1, 6).flatmap(
 
 @settings(max_examples=300, derandomize=True, deadline=None)
 @given(tables, words)
-def test_misses_are_the_words_with_a_wrongly_labeled_string(table: tuple[list[list[int]], list[bool]], batch: list[SymbolicWord]) -> None:
+def test_misses_are_the_words_with_a_wrongly_labeled_string(
+    table: tuple[list[list[int]], list[bool]], batch: list[SymbolicWord]
+) -> None:
     rows, accepting = table
     dfa = DFA(np.array(rows, dtype=np.int32), np.array(accepting, dtype=np.bool_), 0, ALPHABET)
     missed = dict(PackedWords.pack(batch).misses(dfa))
@@ -79,14 +91,20 @@ def test_no_words_no_misses() -> None:
 
 @settings(max_examples=100, derandomize=True, deadline=None)
 @given(st.lists(positions, max_size=6).map(tuple), st.booleans())
-def test_a_word_keeps_its_classes_as_the_machine_integers_the_kernels_read(spelled: tuple[tuple[int, ...], ...], label: bool) -> None:
+def test_a_word_keeps_its_classes_as_the_machine_integers_the_kernels_read(
+    spelled: tuple[tuple[int, ...], ...], label: bool
+) -> None:
     """The bytes a word keeps for the compiled code (joined for thousands of words a round) read
     back to its positions, whichever way the word was made."""
     made = [SymbolicWord(spelled, label)]
     if all(len(p) == 1 for p in spelled):
         made.append(SymbolicWord.literal([p[0] for p in spelled], label))
     for word in made:
-        assert np.frombuffer(word.packing, dtype=np.int64).tolist() == [k for p in spelled for k in p]
+        assert np.frombuffer(word.packing, dtype=np.int64).tolist() == [
+            k for p in spelled for k in p
+        ]
         assert np.frombuffer(word.widths, dtype=np.int64).tolist() == [len(p) for p in spelled]
         one_each = all(len(p) == 1 for p in spelled)
-        assert np.frombuffer(word.spelling, dtype=np.intc).tolist() == ([p[0] for p in spelled] if one_each else [])
+        assert np.frombuffer(word.spelling, dtype=np.intc).tolist() == (
+            [p[0] for p in spelled] if one_each else []
+        )

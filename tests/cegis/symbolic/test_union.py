@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from automata.compile import compile_regex
 from cegis.learner import LearnerContext
@@ -16,7 +17,9 @@ from regexlang import CharSet, parse
 UNIVERSE = CharSet.of("abc")
 plain = st.builds(Example, st.text("abc", max_size=4), st.booleans())
 position = st.sets(st.sampled_from("abc"), min_size=1).map(CharSet.of)
-clustered = st.builds(ClusteredExample, st.lists(position, max_size=3).map(tuple), st.booleans(), st.just(UNIVERSE))
+clustered = st.builds(
+    ClusteredExample, st.lists(position, max_size=3).map(tuple), st.booleans(), st.just(UNIVERSE)
+)
 example_sets = st.lists(st.one_of(plain, clustered), max_size=12).map(tuple)
 
 
@@ -34,7 +37,9 @@ def propose(examples: tuple[Counterexample, ...], dialect: str = "simple"):  # t
 
 @settings(max_examples=300)
 @given(example_sets, st.sampled_from(["simple", "extended", "python"]))
-def test_union_is_consistent_or_names_a_real_contradiction(examples: tuple[Counterexample, ...], dialect: str) -> None:
+def test_union_is_consistent_or_names_a_real_contradiction(
+    examples: tuple[Counterexample, ...], dialect: str
+) -> None:
     positive = set().union(*(strings(e) for e in examples if e.label))
     negative = set().union(*(strings(e) for e in examples if not e.label))
     proposal = propose(examples, dialect)
@@ -44,7 +49,11 @@ def test_union_is_consistent_or_names_a_real_contradiction(examples: tuple[Count
     assert proposal.regex is not None and proposal.failure is None
     dfa = compile_regex(proposal.regex, UNIVERSE)
     assert all(satisfies(dfa, e) for e in examples)
-    printed = compile_regex(parse(proposal.text, dialect, UNIVERSE), UNIVERSE) if proposal.text != "∅" else None  # type: ignore[arg-type]
+    printed = (
+        compile_regex(parse(proposal.text, dialect, UNIVERSE), UNIVERSE)  # type: ignore[arg-type]
+        if proposal.text != "∅"
+        else None
+    )
     for n in range(5):
         for chars in itertools.product("abc", repeat=n):
             string = "".join(chars)

@@ -68,7 +68,9 @@ def merge(tree: Arrays, keep: int, absorb: int, met: IntArray | None) -> int:
     representatives get a parent), so a merge that met none of the states changed since gives the
     same result again (:func:`cegis.symbolic.merging.core._redblue_kernels.red_blue` keeps scores so)."""
     succ, parent, label, log, meta, stack = tree[0], tree[1], tree[2], tree[5], tree[6], tree[7]
-    top = meta[LOG]  # the undo log written here, not by :func:`log_change`: a call per change costs more than the change
+    top = meta[
+        LOG
+    ]  # the undo log written here, not by :func:`log_change`: a call per change costs more than the change
     score = 0
     stack[0, 0] = keep
     stack[0, 1] = absorb
@@ -124,7 +126,14 @@ def merge(tree: Arrays, keep: int, absorb: int, met: IntArray | None) -> int:
 @kernel(size=used)
 def undo(tree: Arrays, mark: int) -> None:
     """Take back every change logged since ``mark``."""
-    succ, parent, label, labeled_by, log, meta = tree[0], tree[1], tree[2], tree[4], tree[5], tree[6]
+    succ, parent, label, labeled_by, log, meta = (
+        tree[0],
+        tree[1],
+        tree[2],
+        tree[4],
+        tree[5],
+        tree[6],
+    )
     top = meta[LOG]
     while top > mark:
         top -= 1
@@ -206,7 +215,13 @@ def _tied_work(tree: Arrays, classes: Int64Array, *rest: object) -> int:
 
 @kernel(size=_tied_work)
 def insert_tied(
-    tree: Arrays, classes: Int64Array, position_ends: Int64Array, word_ends: Int64Array, accept: BoolArray, owners: IntArray, first: int
+    tree: Arrays,
+    classes: Int64Array,
+    position_ends: Int64Array,
+    word_ends: Int64Array,
+    accept: BoolArray,
+    owners: IntArray,
+    first: int,
 ) -> int:
     """Add the words from number ``first`` on, in order, tying the classes of each position to one
     child: the children its classes already lead to are merged into the one of the smallest

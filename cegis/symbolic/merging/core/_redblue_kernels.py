@@ -16,12 +16,26 @@ import numpy as np
 
 from automata._jit import kernel  # the project's one numba decorator (cached, with a fallback)
 from automata.arrays import BoolArray, Int8Array, Int64Array, IntArray
-from cegis.symbolic.merging.core._kernels import ACCEPT, LOG, NODES, Arrays, find, labeled, merge, undo, used
+from cegis.symbolic.merging.core._kernels import (
+    ACCEPT,
+    LOG,
+    NODES,
+    Arrays,
+    find,
+    merge,
+    undo,
+    used,
+)
 
 
 @kernel(size=used)
 def blue_states(
-    tree: Arrays, red: Int64Array, sinks: bool, positive: Int8Array, sink: BoolArray, owner: Int64Array
+    tree: Arrays,
+    red: Int64Array,
+    sinks: bool,
+    positive: Int8Array,
+    sink: BoolArray,
+    owner: Int64Array,
 ) -> Int64Array:
     """The blue states (non-red successors of red ones) by depth, then number; with ``sinks`` only
     those from which acceptance is reachable. ``positive[s]``: 1 known to reach it, 0 unknown;
@@ -46,7 +60,8 @@ def blue_states(
                 found[blue] = True
                 j = count  # insertion sort by (depth, number): numba compiles argsort slowly
                 while j > 0 and (
-                    depth[ordered[j - 1]] > depth[blue] or (depth[ordered[j - 1]] == depth[blue] and ordered[j - 1] > blue)
+                    depth[ordered[j - 1]] > depth[blue]
+                    or (depth[ordered[j - 1]] == depth[blue] and ordered[j - 1] > blue)
                 ):
                     ordered[j] = ordered[j - 1]
                     j -= 1
@@ -146,13 +161,22 @@ def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int6
     met = np.empty(MET if evidence else 0, dtype=np.int32)
     kept = np.empty((failed.shape[0], n), dtype=np.int32)
     most = KEPT * n if evidence else 0
-    kept_row, kept_blue, kept_score = np.empty(most, dtype=np.int64), np.empty(most, dtype=np.int64), np.empty(most, dtype=np.int64)
+    kept_row, kept_blue, kept_score = (
+        np.empty(most, dtype=np.int64),
+        np.empty(most, dtype=np.int64),
+        np.empty(most, dtype=np.int64),
+    )
     alive = np.empty(most, dtype=np.bool_)
     first_link = np.empty(n if evidence else 0, dtype=np.int64)
     for i in range(first_link.shape[0]):
         first_link[i] = -1
-    link_score, next_link = np.empty(LINKS * most, dtype=np.int32), np.empty(LINKS * most, dtype=np.int32)
-    linked = np.zeros(n if evidence else 0, dtype=np.int64)  # the trial that last linked a state, from 1
+    link_score, next_link = (
+        np.empty(LINKS * most, dtype=np.int32),
+        np.empty(LINKS * most, dtype=np.int32),
+    )
+    linked = np.zeros(
+        n if evidence else 0, dtype=np.int64
+    )  # the trial that last linked a state, from 1
     n_kept, n_links, trials = 0, 0, 0
     while True:
         canonical = 0  # the representatives of the red states, first occurrences in order
@@ -188,12 +212,20 @@ def red_blue(tree: Arrays, evidence: bool, sinks: bool, max_states: int) -> Int6
                     score = kept_score[k]
                 else:
                     mark = meta[LOG]
-                    score = merge(tree, state, blue, met) if evidence else merge(tree, state, blue, None)
-                    undo(tree, mark)  # a trial: EDSM scores every pair first, RPNI redoes the first that fits
+                    score = (
+                        merge(tree, state, blue, met)
+                        if evidence
+                        else merge(tree, state, blue, None)
+                    )
+                    undo(
+                        tree, mark
+                    )  # a trial: EDSM scores every pair first, RPNI redoes the first that fits
                     if score < 0 and r >= 0:
                         failed[r, blue] = True
                     if score >= 0 and r >= 0 and met[0] < MET:  # keep it, linked to the states met
-                        if n_kept == most or n_links + met[0] > LINKS * most:  # full: forget them all
+                        if (
+                            n_kept == most or n_links + met[0] > LINKS * most
+                        ):  # full: forget them all
                             n_kept, n_links = 0, 0
                             for s in range(n):
                                 first_link[s] = -1

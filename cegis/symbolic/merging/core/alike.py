@@ -34,10 +34,14 @@ def alike(words: Sequence[SymbolicWord], size: int, positives_only: bool = False
     return _alike_of(tuple(w for w in clustered if w.label or not positives_only), size)
 
 
-@functools.lru_cache(maxsize=16)  # the witness rounds add plain words only: the same clustered words each round
+@functools.lru_cache(
+    maxsize=16
+)  # the witness rounds add plain words only: the same clustered words each round
 def _alike_of(clustered: tuple[SymbolicWord, ...], size: int) -> Int64Array:
     together = np.zeros((size, size), dtype=np.int64)
-    shared = Counter(members for word in clustered for members in word.positions if len(members) > 1)
+    shared = Counter(
+        members for word in clustered for members in word.positions if len(members) > 1
+    )
     for members, count in shared.items():
         together[np.ix_(members, members)] += count
     np.fill_diagonal(together, 0)

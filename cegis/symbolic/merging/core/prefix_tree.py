@@ -18,7 +18,14 @@ import attrs
 
 from automata.alphabet import Alphabet
 from cegis.symbolic.merging.core.quotient import LabelConflict, Quotient
-from cegis.symbolic.merging.core.symbols import Cuts, Granularity, SymbolicWord, distinguishing, encoder, several
+from cegis.symbolic.merging.core.symbols import (
+    Cuts,
+    Granularity,
+    SymbolicWord,
+    distinguishing,
+    encoder,
+    several,
+)
 from oracle.examples import Counterexample, Example
 from regexlang.charset import CharSet
 
@@ -58,13 +65,17 @@ def prefix_tree(
     refine: set[str] = set()
     spelled: set[int] = set()
     cuts = Cuts.of(examples, granularity)
-    read: tuple[Alphabet, Sequence[Counterexample], list[SymbolicWord]] | None = None  # a retry spelling more reads alike
+    read: tuple[Alphabet, Sequence[Counterexample], list[SymbolicWord]] | None = (
+        None  # a retry spelling more reads alike
+    )
     while True:
         alphabet = cuts.alphabet(universe, granularity, refine)
         if read is None or read[0] != alphabet:
             read = (alphabet, *_encoded(examples, alphabet))
         _, kept, words = read
-        represented = [i for i in several(words) if i not in spelled] if reading == "representative" else []
+        represented = (
+            [i for i in several(words) if i not in spelled] if reading == "representative" else []
+        )
         in_tree = list(words)
         for i in represented:
             in_tree[i] = _represented(words[i], alphabet)
@@ -75,13 +86,17 @@ def prefix_tree(
             split = distinguishing(first, second, refine) if granularity == "atoms" else set()
             if split:
                 refine |= split
-            elif conflict.inserting not in spelled and any(len(p) > 1 for p in words[conflict.inserting].positions):
+            elif conflict.inserting not in spelled and any(
+                len(p) > 1 for p in words[conflict.inserting].positions
+            ):
                 spelled.add(conflict.inserting)
             else:
                 raise
             continue
         unchecked = sorted({*left_out, *represented})
-        return PrefixTree(alphabet, tree, tuple(words), tuple((kept[i], words[i]) for i in unchecked))
+        return PrefixTree(
+            alphabet, tree, tuple(words), tuple((kept[i], words[i]) for i in unchecked)
+        )
 
 
 def extended(built: PrefixTree, more: Sequence[Example]) -> PrefixTree | None:
@@ -91,7 +106,9 @@ def extended(built: PrefixTree, more: Sequence[Example]) -> PrefixTree | None:
     tree); ``None`` when they do, or need a class the tree has no column for (build it again)."""
     encode = encoder(built.alphabet)
     added = [word for word in map(encode, more) if word is not None]
-    if len(added) < len(more):  # a string outside the universe: the tree would number the examples otherwise
+    if len(added) < len(
+        more
+    ):  # a string outside the universe: the tree would number the examples otherwise
         return None
     try:
         built.tree.extend(added, len(built.words))
@@ -100,7 +117,9 @@ def extended(built: PrefixTree, more: Sequence[Example]) -> PrefixTree | None:
     return attrs.evolve(built, words=(*built.words, *added))
 
 
-def _encoded(examples: Sequence[Counterexample], alphabet: Alphabet) -> tuple[Sequence[Counterexample], list[SymbolicWord]]:
+def _encoded(
+    examples: Sequence[Counterexample], alphabet: Alphabet
+) -> tuple[Sequence[Counterexample], list[SymbolicWord]]:
     """The examples ``alphabet`` can read and their words (in C: thousands of examples, every round).
 
     The rounds of a learner call build trees of the same examples followed by a few more (the
@@ -112,12 +131,18 @@ def _encoded(examples: Sequence[Counterexample], alphabet: Alphabet) -> tuple[Se
     words_or_none = [*before_words[:common], *map(encoder(alphabet), examples[common:])]
     held[0] = (tuple(examples), words_or_none)
     words = [w for w in words_or_none if w is not None]
-    kept = examples if len(words) == len(examples) else [e for e, w in zip(examples, words_or_none) if w is not None]
+    kept = (
+        examples
+        if len(words) == len(examples)
+        else [e for e, w in zip(examples, words_or_none) if w is not None]
+    )
     return kept, words
 
 
 @functools.lru_cache(maxsize=16)
-def _last_encoded(alphabet: Alphabet) -> list[tuple[tuple[Counterexample, ...], list[SymbolicWord | None]]]:
+def _last_encoded(
+    alphabet: Alphabet,
+) -> list[tuple[tuple[Counterexample, ...], list[SymbolicWord | None]]]:
     """The examples :func:`_encoded` read last over ``alphabet`` and their words (or ``None``)."""
     return [((), [])]
 
@@ -135,11 +160,15 @@ def _common_prefix(first: Sequence[object], second: Sequence[object]) -> int:
     return low
 
 
-@functools.lru_cache(maxsize=1 << 14)  # every round and epoch reads the same clustered examples again
+@functools.lru_cache(
+    maxsize=1 << 14
+)  # every round and epoch reads the same clustered examples again
 def _represented(word: SymbolicWord, alphabet: Alphabet) -> SymbolicWord:
     """``word`` with each position read as its largest class (the first on a tie)."""
     sizes = _class_sizes(alphabet)
-    return SymbolicWord.literal([max(position, key=lambda k: (sizes[k], -k)) for position in word.positions], word.label)
+    return SymbolicWord.literal(
+        [max(position, key=lambda k: (sizes[k], -k)) for position in word.positions], word.label
+    )
 
 
 @functools.lru_cache(maxsize=16)

@@ -28,7 +28,9 @@ MAX_NODES = 500_000
 
 #: What the tree reads of each word, fetched in C (``map``): trees of thousands of words are built
 #: again in every round.
-_POSITIONS, _COMBINATIONS, _LARGEST, _LABEL, _SPELLING = map(operator.attrgetter, ("positions", "combinations", "largest", "label", "spelling"))
+_POSITIONS, _COMBINATIONS, _LARGEST, _LABEL, _SPELLING = map(
+    operator.attrgetter, ("positions", "combinations", "largest", "label", "spelling")
+)
 
 #: The arrays with a row per tree node.
 _PER_NODE = ("succ", "parent", "label", "depth", "labeled_by")
@@ -54,18 +56,36 @@ class Quotient:
         self.parent = np.arange(capacity, dtype=np.int32)
         self.label = np.full(capacity, UNKNOWN, dtype=np.int8)
         self.depth = np.zeros(capacity, dtype=np.int32)
-        self.labeled_by = np.full(capacity, -1, dtype=np.int32)  # tree node -> example that labeled it
-        self.log = np.empty((capacity * (symbols + 3) + 1, 3), dtype=np.int32)  # changes to undo (written before read)
+        self.labeled_by = np.full(
+            capacity, -1, dtype=np.int32
+        )  # tree node -> example that labeled it
+        self.log = np.empty(
+            (capacity * (symbols + 3) + 1, 3), dtype=np.int32
+        )  # changes to undo (written before read)
         self.meta = np.array([1, 0, 0, 0], dtype=np.int64)  # nodes, log length, conflicting states
-        self.stack = np.empty((capacity * symbols + 1, 2), dtype=np.int32)  # merge's pairs (written before read)
+        self.stack = np.empty(
+            (capacity * symbols + 1, 2), dtype=np.int32
+        )  # merge's pairs (written before read)
         self.arrays: _kernels.Arrays = (
-            self.succ, self.parent, self.label, self.depth, self.labeled_by, self.log, self.meta, self.stack
+            self.succ,
+            self.parent,
+            self.label,
+            self.depth,
+            self.labeled_by,
+            self.log,
+            self.meta,
+            self.stack,
         )
-        self.bound = capacity  # the nodes the words in the tree could need (checked against MAX_NODES)
+        self.bound = (
+            capacity  # the nodes the words in the tree could need (checked against MAX_NODES)
+        )
 
     @classmethod
     def prefix_tree(
-        cls, words: Sequence[SymbolicWord], spelled: AbstractSet[int] = frozenset(), spell_limit: int = 256
+        cls,
+        words: Sequence[SymbolicWord],
+        spelled: AbstractSet[int] = frozenset(),
+        spell_limit: int = 256,
     ) -> tuple[Quotient, tuple[int, ...]]:
         """The prefix-tree acceptor of ``words`` and the indices of the words left out of it.
 
@@ -77,13 +97,19 @@ class Quotient:
         the tree would pass :data:`MAX_NODES` nodes."""
         tied_or_spelled = several(words)
         tied = [index for index in tied_or_spelled if index not in spelled]
-        capacity = 1 + sum(map(len, map(_POSITIONS, words))) + sum(
-            len(words[index].positions) * (words[index].combinations - 1)
-            for index in tied_or_spelled
-            if index in spelled or words[index].combinations <= spell_limit
+        capacity = (
+            1
+            + sum(map(len, map(_POSITIONS, words)))
+            + sum(
+                len(words[index].positions) * (words[index].combinations - 1)
+                for index in tied_or_spelled
+                if index in spelled or words[index].combinations <= spell_limit
+            )
         )
         if capacity > MAX_NODES:
-            raise ValueError(f"the prefix tree would have up to {capacity} nodes (limit {MAX_NODES})")
+            raise ValueError(
+                f"the prefix tree would have up to {capacity} nodes (limit {MAX_NODES})"
+            )
         tree = cls(capacity, 1 + max(0, max(map(_LARGEST, words), default=0)))
         if tied:
             ties = set(tied)
@@ -97,7 +123,9 @@ class Quotient:
         start = 0
         arrays = packed.symbols, packed.position_ends, packed.word_ends, packed.labels
         while (clashed := int(_kernels.insert_tied(tree.arrays, *arrays, owners, start))) >= 0:
-            index = tied[clashed]  # after the literal words, so a conflict a tie makes is its own word's
+            index = tied[
+                clashed
+            ]  # after the literal words, so a conflict a tie makes is its own word's
             if words[index].combinations > spell_limit:
                 left_out.append(index)
             else:
@@ -119,7 +147,9 @@ class Quotient:
             raise ValueError("only words of one known class per position extend a tree")
         self.bound += sum(len(word.positions) for word in words)
         if self.bound > MAX_NODES:
-            raise ValueError(f"the prefix tree would have up to {self.bound} nodes (limit {MAX_NODES})")
+            raise ValueError(
+                f"the prefix tree would have up to {self.bound} nodes (limit {MAX_NODES})"
+            )
         if self.bound > len(self.parent):
             self._grow(max(self.bound, 2 * len(self.parent)))
         self._spell(words, range(first, first + len(words)))
@@ -144,11 +174,17 @@ class Quotient:
         count = len(words)
         combinations = np.fromiter(map(_COMBINATIONS, words), dtype=np.int64, count=count)
         literal = not count or combinations.max() == 1  # the common case: every word read in C
-        spellings = map(_SPELLING, words) if literal else (w.spelling if w.combinations == 1 else _spelled_out(w) for w in words)
+        spellings = (
+            map(_SPELLING, words)
+            if literal
+            else (w.spelling if w.combinations == 1 else _spelled_out(w) for w in words)
+        )
         symbols = np.frombuffer(bytearray(b"".join(spellings)), dtype=np.intc)
         lengths = np.fromiter(map(len, map(_POSITIONS, words)), dtype=np.int64, count=count)
         ends = np.cumsum(np.repeat(lengths, combinations))
-        labels = np.repeat(np.fromiter(map(_LABEL, words), dtype=np.bool_, count=count), combinations)
+        labels = np.repeat(
+            np.fromiter(map(_LABEL, words), dtype=np.bool_, count=count), combinations
+        )
         owners = np.repeat(np.fromiter(indices, dtype=np.int32, count=count), combinations)
         failed, state = _kernels.insert_literals(self.arrays, symbols, ends, labels, owners)
         if failed >= 0:
@@ -158,7 +194,9 @@ class Quotient:
         """The first example that labeled a node of ``state``."""
         nodes = self.nodes
         roots = self.parent[:nodes]
-        while not np.array_equal(up := roots[roots], roots):  # pointer jumping: every node's representative
+        while not np.array_equal(
+            up := roots[roots], roots
+        ):  # pointer jumping: every node's representative
             roots = up
         labelers = self.labeled_by[:nodes]
         return int(labelers[(roots == self.find(state)) & (labelers >= 0)].min())
@@ -205,7 +243,11 @@ class Quotient:
         self.meta[_kernels.LOG] = 0
 
 
-@functools.lru_cache(maxsize=1 << 12)  # a word spelled out is spelled again at every retry and round
+@functools.lru_cache(
+    maxsize=1 << 12
+)  # a word spelled out is spelled again at every retry and round
 def _spelled_out(word: SymbolicWord) -> bytes:
     """Every combination of ``word``'s classes, one after another, as C ints."""
-    return array.array("i", itertools.chain.from_iterable(itertools.product(*word.positions))).tobytes()
+    return array.array(
+        "i", itertools.chain.from_iterable(itertools.product(*word.positions))
+    ).tobytes()

@@ -39,7 +39,9 @@ class MergeOrder:
 def red_blue(tree: Quotient, order: MergeOrder) -> list[int] | None:
     """Merge ``tree`` in place (undoable from a checkpoint taken before); the red states (start
     first), or ``None`` past ``order.max_states``."""
-    red = _redblue_kernels.red_blue(tree.arrays, order.strategy == "edsm", order.sinks, order.max_states)
+    red = _redblue_kernels.red_blue(
+        tree.arrays, order.strategy == "edsm", order.sinks, order.max_states
+    )
     return [int(r) for r in red] if len(red) else None
 
 
@@ -50,7 +52,10 @@ def blue_states(tree: Quotient, red: list[int], sinks: bool) -> list[int]:
     sink = np.zeros(len(tree.parent), dtype=np.bool_)
     owner = np.full(len(tree.parent), -1, dtype=np.int64)
     reds = np.array(red, dtype=np.int64)
-    return [int(b) for b in _redblue_kernels.blue_states(tree.arrays, reds, sinks, positive, sink, owner)]
+    return [
+        int(b)
+        for b in _redblue_kernels.blue_states(tree.arrays, reds, sinks, positive, sink, owner)
+    ]
 
 
 def table(
@@ -66,7 +71,9 @@ def table(
     dead = len(red)
     transitions = np.full((dead + 1, len(alphabet)), dead, dtype=np.int32)
     reds = np.array(red, dtype=np.int64)
-    rows = np.zeros((0, 0), dtype=np.int64) if similar is None else np.ascontiguousarray(similar)  # one signature
+    rows = (
+        np.zeros((0, 0), dtype=np.int64) if similar is None else np.ascontiguousarray(similar)
+    )  # one signature
     _redblue_kernels.red_table(tree.arrays, reds, rows, transitions)
     accepting = np.zeros(dead + 1, dtype=np.bool_)
     labels = tree.label[reds]

@@ -64,7 +64,11 @@ class SymbolicWord:
 
     @spelling.default
     def _spelling(self) -> bytes:
-        return array.array("i", (p[0] for p in self.positions)).tobytes() if self.combinations == 1 else b""
+        return (
+            array.array("i", (p[0] for p in self.positions)).tobytes()
+            if self.combinations == 1
+            else b""
+        )
 
     @packing.default
     def _packing(self) -> bytes:
@@ -80,7 +84,13 @@ class SymbolicWord:
         spelling, packing = array.array("i", classes).tobytes(), array.array("q", classes).tobytes()
         widths = _ones(len(classes))
         return cls(
-            tuple(map(_single, classes)), label, combinations=1, largest=max(classes, default=-1), spelling=spelling, packing=packing, widths=widths
+            tuple(map(_single, classes)),
+            label,
+            combinations=1,
+            largest=max(classes, default=-1),
+            spelling=spelling,
+            packing=packing,
+            widths=widths,
         )
 
 
@@ -100,14 +110,17 @@ def _ones(length: int) -> bytes:
     return array.array("q", [1] * length).tobytes()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _single(k: int) -> Position:
     """``(k,)``, one tuple per class for all words."""
     return (k,)
 
 
 def symbol_alphabet(
-    examples: Sequence[Counterexample], universe: CharSet, granularity: Granularity, refine: Iterable[str] = ()
+    examples: Sequence[Counterexample],
+    universe: CharSet,
+    granularity: Granularity,
+    refine: Iterable[str] = (),
 ) -> Alphabet:
     """The partition of ``universe`` a learner of ``granularity`` reads the examples with.
 
@@ -131,16 +144,24 @@ class Cuts:
     @classmethod
     def of(cls, examples: Sequence[Counterexample], granularity: Granularity) -> Cuts:
         clustered = tuple([e for e in examples if isinstance(e, ClusteredExample)])
-        plain = frozenset(c for e in examples if isinstance(e, Example) for c in e.string) if granularity == "characters" else frozenset()
+        plain = (
+            frozenset(c for e in examples if isinstance(e, Example) for c in e.string)
+            if granularity == "characters"
+            else frozenset()
+        )
         return cls(clustered, plain)
 
-    def alphabet(self, universe: CharSet, granularity: Granularity, refine: Iterable[str] = ()) -> Alphabet:
+    def alphabet(
+        self, universe: CharSet, granularity: Granularity, refine: Iterable[str] = ()
+    ) -> Alphabet:
         """The partition with the characters in ``refine`` cut off too."""
         return _partition_of(self, frozenset(refine), universe, granularity)
 
 
 @functools.lru_cache(maxsize=64)  # a learner call reads the same clustered examples in every round
-def _partition_of(cuts: Cuts, refine: frozenset[str], universe: CharSet, granularity: Granularity) -> Alphabet:
+def _partition_of(
+    cuts: Cuts, refine: frozenset[str], universe: CharSet, granularity: Granularity
+) -> Alphabet:
     sets: set[CharSet] = {CharSet.of(c) for c in cuts.characters | refine}
     for example in cuts.clustered:
         sets.update(example.positions)
@@ -154,19 +175,29 @@ def _split(chars: CharSet) -> list[CharSet]:
     return [CharSet.of(c) for c in chars] if len(chars) <= _MAX_SPLIT else [chars]
 
 
-def distinguishing(first: Counterexample, second: Counterexample, refined: AbstractSet[str]) -> set[str]:
+def distinguishing(
+    first: Counterexample, second: Counterexample, refined: AbstractSet[str]
+) -> set[str]:
     """Characters of plain strings, not yet in ``refined``, at the first position where two
     equally long examples share no character: splitting them off their classes tells the two
     apart. Empty when no such position exists (the examples may contradict each other)."""
     for one, other in zip(_position_chars(first), _position_chars(second)):
-        found = {p.first() for p, example in ((one, first), (other, second)) if isinstance(example, Example)}
+        found = {
+            p.first()
+            for p, example in ((one, first), (other, second))
+            if isinstance(example, Example)
+        }
         if not one & other and found - refined:
             return found - refined
     return set()
 
 
 def _position_chars(example: Counterexample) -> list[CharSet]:
-    return [CharSet.of(c) for c in example.string] if isinstance(example, Example) else list(example.positions)
+    return (
+        [CharSet.of(c) for c in example.string]
+        if isinstance(example, Example)
+        else list(example.positions)
+    )
 
 
 @functools.lru_cache(maxsize=16)
@@ -189,7 +220,9 @@ def encoder(alphabet: Alphabet) -> Callable[[Counterexample], SymbolicWord | Non
         inside = chars & universe
         return inside == chars, bool(inside)
 
-    @functools.lru_cache(maxsize=1 << 16)  # an encoder outlives a run: one process runs many on one alphabet
+    @functools.lru_cache(
+        maxsize=1 << 16
+    )  # an encoder outlives a run: one process runs many on one alphabet
     def encode(example: Counterexample) -> SymbolicWord | None:
         if isinstance(example, Example):
             classes = list(map(class_of.__getitem__, example.string))

@@ -20,8 +20,9 @@ from automata.dfa import DFA
 from cegis.symbolic.merging.core import _kernels
 from cegis.symbolic.merging.core.symbols import SymbolicWord
 
-
-_PACKING, _WIDTHS, _POSITIONS, _LABEL = map(operator.attrgetter, ("packing", "widths", "positions", "label"))
+_PACKING, _WIDTHS, _POSITIONS, _LABEL = map(
+    operator.attrgetter, ("packing", "widths", "positions", "label")
+)
 
 
 @attrs.frozen(eq=False)
@@ -39,8 +40,14 @@ class PackedWords:
         """The packed form of ``words``."""
         return cls(
             np.frombuffer(bytearray(b"".join(map(_PACKING, words))), dtype=np.int64),
-            np.cumsum(np.frombuffer(bytearray(b"".join(map(_WIDTHS, words))), dtype=np.int64), dtype=np.int64),
-            np.cumsum(np.fromiter(map(len, map(_POSITIONS, words)), dtype=np.int64, count=len(words)), dtype=np.int64),
+            np.cumsum(
+                np.frombuffer(bytearray(b"".join(map(_WIDTHS, words))), dtype=np.int64),
+                dtype=np.int64,
+            ),
+            np.cumsum(
+                np.fromiter(map(len, map(_POSITIONS, words)), dtype=np.int64, count=len(words)),
+                dtype=np.int64,
+            ),
             np.fromiter(map(_LABEL, words), dtype=np.bool_, count=len(words)),
         )
 
@@ -52,7 +59,16 @@ class PackedWords:
             return []
         path = np.empty(len(self.position_ends), dtype=np.int64)
         missed = _kernels.misclassified(
-            dfa.transitions, dfa.accepting, dfa.start, self.symbols, self.position_ends, self.word_ends, self.labels, path
+            dfa.transitions,
+            dfa.accepting,
+            dfa.start,
+            self.symbols,
+            self.position_ends,
+            self.word_ends,
+            self.labels,
+            path,
         )
         starts = np.concatenate(([0], self.word_ends[:-1]))
-        return [(int(w), path[starts[w] : self.word_ends[w]].tolist()) for w in np.flatnonzero(missed)]
+        return [
+            (int(w), path[starts[w] : self.word_ends[w]].tolist()) for w in np.flatnonzero(missed)
+        ]

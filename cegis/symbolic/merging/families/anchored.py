@@ -48,7 +48,13 @@ class Rule:
     def regex(self, anything: Regex) -> Regex:
         """The strings over ``anything``'s characters that follow the rule."""
         piece = text_regex(self.piece) if isinstance(self.piece, str) else Chars(self.piece)
-        return piece if self.where == "is" else concat(piece, anything) if self.where == "starts" else concat(anything, piece)
+        return (
+            piece
+            if self.where == "is"
+            else concat(piece, anything)
+            if self.where == "starts"
+            else concat(anything, piece)
+        )
 
     def name(self) -> str:
         """The rule described (``ends dog``)."""
@@ -56,7 +62,10 @@ class Rule:
 
 
 def anchored_hypotheses(
-    positives: Sequence[str], negatives: Sequence[str], universe: CharSet, classes: Sequence[CharSet]
+    positives: Sequence[str],
+    negatives: Sequence[str],
+    universe: CharSet,
+    classes: Sequence[CharSet],
 ) -> Hypotheses:
     """The union of at most :data:`MOST_RULES` anchored rules that covers every positive and that
     no negative follows, when more than one rule is needed and there is such a union; rules over
@@ -73,11 +82,19 @@ def anchored_hypotheses(
                 held.setdefault(rule, set()).add(i)
     held = {rule: ids for rule, ids in held.items() if len(ids) > 1 or not isinstance(rule[1], str)}
     sizes = [len(c) for c in kinds]
-    chosen = [Rule(where, piece if isinstance(piece, str) else kinds[piece]) for where, piece in _cover(held, len(positives), sizes)]
+    chosen = [
+        Rule(where, piece if isinstance(piece, str) else kinds[piece])
+        for where, piece in _cover(held, len(positives), sizes)
+    ]
     if len(chosen) < 2:
         return []
     anything = Star(Chars(universe))
-    return [(union(*(rule.regex(anything) for rule in chosen)), f"anchored ({', '.join(rule.name() for rule in chosen)})")]
+    return [
+        (
+            union(*(rule.regex(anything) for rule in chosen)),
+            f"anchored ({', '.join(rule.name() for rule in chosen)})",
+        )
+    ]
 
 
 _Key = tuple[Where, "str | int"]
@@ -112,7 +129,9 @@ def _class_rules(classes: tuple[CharSet, ...]) -> Remembered[_Ends, tuple[_Key, 
     return Remembered(lambda ends: _rules_of(_holding(classes), *ends))
 
 
-def _rules_of(holding: Remembered[str, frozenset[int]], first_char: str, last_char: str, single: bool) -> tuple[_Key, ...]:
+def _rules_of(
+    holding: Remembered[str, frozenset[int]], first_char: str, last_char: str, single: bool
+) -> tuple[_Key, ...]:
     first, last = holding[first_char], holding[last_char]
     out: list[_Key] = []
     for k in sorted(first | last):
@@ -131,18 +150,32 @@ def _holding(classes: tuple[CharSet, ...]) -> Remembered[str, frozenset[int]]:
     return Remembered(lambda char: frozenset(k for k, chars in enumerate(classes) if char in chars))
 
 
-def _refused(negatives: Sequence[str], positives: Sequence[str], holding: Remembered[str, frozenset[int]]) -> set[_Key]:
+def _refused(
+    negatives: Sequence[str], positives: Sequence[str], holding: Remembered[str, frozenset[int]]
+) -> set[_Key]:
     """The rules some of ``negatives`` follow, as far as they matter: every such class rule, and
     every such word rule of the ``positives``. The negatives are most of the examples (hundreds,
     the same every epoch), so they are read in bulk, never rule by rule: the classes by the
     characters negatives start with, end with, or are (``holding``: :func:`_holding`), the words
     length by length, among the negatives that begin (end) as a positive does one shorter."""
-    chars: dict[Where, set[str]] = {"starts": {n[0] for n in negatives if n}, "ends": {n[-1] for n in negatives if n}, "is": {n for n in negatives if len(n) == 1}}
-    refused: set[_Key] = {(where, k) for where, held in chars.items() for char in held for k in holding[char]}
+    chars: dict[Where, set[str]] = {
+        "starts": {n[0] for n in negatives if n},
+        "ends": {n[-1] for n in negatives if n},
+        "is": {n for n in negatives if len(n) == 1},
+    }
+    refused: set[_Key] = {
+        (where, k) for where, held in chars.items() for char in held for k in holding[char]
+    }
     begun = ended = negatives
     for length in range(SHORTEST_FACTOR, LONGEST_ANCHOR + 1):
-        heads, tails = {p[:length] for p in positives if len(p) >= length}, {p[-length:] for p in positives if len(p) >= length}
-        begun, ended = [n for n in begun if n[:length] in heads], [n for n in ended if n[-length:] in tails]
+        heads, tails = (
+            {p[:length] for p in positives if len(p) >= length},
+            {p[-length:] for p in positives if len(p) >= length},
+        )
+        begun, ended = (
+            [n for n in begun if n[:length] in heads],
+            [n for n in ended if n[-length:] in tails],
+        )
         refused.update(("starts", n[:length]) for n in begun)
         refused.update(("ends", n[-length:]) for n in ended)
     return refused
@@ -156,7 +189,13 @@ def _cover(held: dict[_Key, set[int]], count: int, sizes: Sequence[int]) -> list
     uncovered = set(range(count))
     chosen: list[_Key] = []
     heap = [
-        (-len(ids), isinstance(piece, str), -len(piece) if isinstance(piece, str) else -sizes[piece], n, (where, piece))
+        (
+            -len(ids),
+            isinstance(piece, str),
+            -len(piece) if isinstance(piece, str) else -sizes[piece],
+            n,
+            (where, piece),
+        )
         for n, ((where, piece), ids) in enumerate(held.items())
     ]
     heapq.heapify(heap)
@@ -179,4 +218,8 @@ def candidates(evidence: Evidence) -> Found:
     anchored rules (:class:`cegis.symbolic.merging.evidence.Family`)."""
     kinds = [*evidence.shown, *evidence.classes]
     universe = evidence.universe
-    return spelled(anchored_hypotheses(evidence.positives, evidence.negatives, universe, kinds), universe, "anchored")
+    return spelled(
+        anchored_hypotheses(evidence.positives, evidence.negatives, universe, kinds),
+        universe,
+        "anchored",
+    )

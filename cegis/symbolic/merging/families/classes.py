@@ -26,7 +26,11 @@ from regexlang.charset import CharSet
 #: narrower classes, letters, and word characters, the broadest first (preferred on a tie).
 CUTS: tuple[CharSet, ...] = tuple(
     sorted(
-        {LOWER | UPPER | DIGITS | CharSet.of("_"), LOWER | UPPER, *(c for whole, narrower in CLASSES for c in (whole, *narrower))},
+        {
+            LOWER | UPPER | DIGITS | CharSet.of("_"),
+            LOWER | UPPER,
+            *(c for whole, narrower in CLASSES for c in (whole, *narrower)),
+        },
         key=len,
         reverse=True,
     )
@@ -57,7 +61,9 @@ def inferred_classes(examples: Sequence[Example], universe: CharSet) -> tuple[Ch
     return _inferred(frozenset(examples), universe)
 
 
-@functools.lru_cache(maxsize=4)  # a learner call asks for the same examples' classes to merge and to write templates
+@functools.lru_cache(
+    maxsize=4
+)  # a learner call asks for the same examples' classes to merge and to write templates
 def _inferred(given: frozenset[Example], universe: CharSet) -> tuple[CharSet, ...]:
     examples = sorted(given, key=lambda e: (e.string, e.label))
     chars = sorted({c for e in examples for c in e.string if c in universe})
@@ -68,7 +74,11 @@ def _inferred(given: frozenset[Example], universe: CharSet) -> tuple[CharSet, ..
         codes[row, : len(e.string)] = [index.get(c, len(chars)) for c in e.string]
     lengths = np.array([len(e.string) for e in examples], dtype=np.int64)
     labels = np.array([e.label for e in examples], dtype=bool)
-    weights = np.cumprod(np.full(width, _MULTIPLIER, dtype=np.int64)) if width else np.zeros(0, dtype=np.int64)
+    weights = (
+        np.cumprod(np.full(width, _MULTIPLIER, dtype=np.int64))
+        if width
+        else np.zeros(0, dtype=np.int64)
+    )
     shown = CharSet.of(c for e in examples if e.label for c in e.string)
     shown_counts = np.bincount(codes[labels].ravel(), minlength=len(chars) + 1)
     classes = [universe]
@@ -81,7 +91,10 @@ def _inferred(given: frozenset[Example], universe: CharSet) -> tuple[CharSet, ..
         positives = np.bincount(groups, weights=labels)
         negatives = np.bincount(groups, weights=~labels)
         mixed = (positives > 0) & (negatives > 0)
-        return (int((positives + negatives)[mixed].sum()), int((positives * negatives).sum())), mixed[groups]
+        return (
+            int((positives + negatives)[mixed].sum()),
+            int((positives * negatives).sum()),
+        ), mixed[groups]
 
     left, rows = conflicts(member)
     for _ in range(MOST_CUTS):
@@ -116,7 +129,9 @@ def _inferred(given: frozenset[Example], universe: CharSet) -> tuple[CharSet, ..
     return tuple(classes)
 
 
-def read_through(examples: Sequence[Counterexample], classes: Sequence[CharSet], universe: CharSet) -> tuple[Counterexample, ...]:
+def read_through(
+    examples: Sequence[Counterexample], classes: Sequence[CharSet], universe: CharSet
+) -> tuple[Counterexample, ...]:
     """Every plain example as the clustered example of its characters' classes (the strings that
     read alike); other examples as they are."""
     shown = {c for e in examples if isinstance(e, Example) for c in e.string}
@@ -130,13 +145,19 @@ def read_through(examples: Sequence[Counterexample], classes: Sequence[CharSet],
     return tuple(out)
 
 
-def read_classes(examples: Sequence[Counterexample], universe: CharSet) -> tuple[Counterexample, ...]:
+def read_classes(
+    examples: Sequence[Counterexample], universe: CharSet
+) -> tuple[Counterexample, ...]:
     """The examples read through the classes their plain ones ask for (:func:`inferred_classes`)."""
     return _read_classes(tuple(examples), universe)
 
 
-@functools.lru_cache(maxsize=4)  # a learner call reads the same examples for merging and for :func:`excluded`
-def _read_classes(examples: tuple[Counterexample, ...], universe: CharSet) -> tuple[Counterexample, ...]:
+@functools.lru_cache(
+    maxsize=4
+)  # a learner call reads the same examples for merging and for :func:`excluded`
+def _read_classes(
+    examples: tuple[Counterexample, ...], universe: CharSet
+) -> tuple[Counterexample, ...]:
     plain = [e for e in examples if isinstance(e, Example)]
     return read_through(examples, inferred_classes(plain, universe), universe)
 
@@ -148,6 +169,17 @@ def excluded(read: Sequence[Counterexample]) -> Regex | None:
     negatives = [e for e in read if not e.label]
     if not negatives or len(negatives) > MOST_EXCLUDED:
         return None
-    singles = [p[0] for e in negatives if isinstance(e, ClusteredExample) and len(p := e.positions) == 1]
-    rest = [as_regex(e) for e in negatives if not (isinstance(e, ClusteredExample) and len(e.positions) == 1)]
-    return Complement(union(*rest, *([Chars(CharSet(tuple(i for c in singles for i in c.intervals)))] if singles else [])))
+    singles = [
+        p[0] for e in negatives if isinstance(e, ClusteredExample) and len(p := e.positions) == 1
+    ]
+    rest = [
+        as_regex(e)
+        for e in negatives
+        if not (isinstance(e, ClusteredExample) and len(e.positions) == 1)
+    ]
+    return Complement(
+        union(
+            *rest,
+            *([Chars(CharSet(tuple(i for c in singles for i in c.intervals)))] if singles else []),
+        )
+    )

@@ -59,7 +59,11 @@ def value_bound(values: Sequence[int], width: int, significance: float = SIGNIFI
     # ((seen + 1) / (bound + 1)) ** n >= significance, solved for the largest integer bound (checked
     # at the neighbours, which rounding may have missed).
     guess = int((seen + 1) * significance ** (-1 / n)) - 1
-    fits = [b for b in range(max(seen, guess - 1), min(top, guess + 1) + 1) if ((seen + 1) / (b + 1)) ** n >= significance]
+    fits = [
+        b
+        for b in range(max(seen, guess - 1), min(top, guess + 1) + 1)
+        if ((seen + 1) / (b + 1)) ** n >= significance
+    ]
     return max(fits, default=seen)
 
 
@@ -68,7 +72,12 @@ def bounded_field(values: Sequence[str], significance: float = SIGNIFICANCE) -> 
     show a bound (:func:`value_bound` of their distinct values: its leading digit), else None."""
     distinct = set(values)
     widths = {len(v) for v in distinct}
-    if significance <= 0 or len(widths) != 1 or min(widths) < 2 or not all(v.isascii() and v.isdigit() for v in distinct):
+    if (
+        significance <= 0
+        or len(widths) != 1
+        or min(widths) < 2
+        or not all(v.isascii() and v.isdigit() for v in distinct)
+    ):
         return None
     if not any(v.startswith("0") for v in distinct):
         return None

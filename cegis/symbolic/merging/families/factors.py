@@ -15,10 +15,32 @@ from collections.abc import Callable, Sequence
 
 from cegis.symbolic.merging.candidate import Found, spelled
 from cegis.symbolic.merging.evidence import Evidence
-from cegis.symbolic.merging.families.pieces import contains, one_after_another, piece_name, smallest_holding, starts_of
+from cegis.symbolic.merging.families.pieces import (
+    contains,
+    one_after_another,
+    piece_name,
+    smallest_holding,
+    starts_of,
+)
 from cegis.symbolic.merging.families.sequences import sequence_hypotheses
-from cegis.symbolic.merging.families.shared import SHORTEST_FACTOR, Hypotheses, Shared, shared_factors
-from regexlang.ast import Chars, Complement, Optional, Plus, Regex, Repeat, Star, concat, intersection, union
+from cegis.symbolic.merging.families.shared import (
+    SHORTEST_FACTOR,
+    Hypotheses,
+    Shared,
+    shared_factors,
+)
+from regexlang.ast import (
+    Chars,
+    Complement,
+    Optional,
+    Plus,
+    Regex,
+    Repeat,
+    Star,
+    concat,
+    intersection,
+    union,
+)
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
 from regexlang.python_printing import interval_class
@@ -52,12 +74,18 @@ def factor_hypotheses(
     shared = Shared.of(positives, universe)
     held = _held_classes(positives, classes, shared.spelled)
     accepted = shared.held(negatives)  # the negatives the conjunction accepts
-    conjunctions = _conjunctions(shared, positives, accepted, held) + _around(shared, positives, accepted)
-    conjunctions += _counted(shared, positives, accepted, shown) + _framed_alternatives(shared, positives, negatives, (*shown, *classes))
+    conjunctions = _conjunctions(shared, positives, accepted, held) + _around(
+        shared, positives, accepted
+    )
+    conjunctions += _counted(shared, positives, accepted, shown) + _framed_alternatives(
+        shared, positives, negatives, (*shown, *classes)
+    )
     return conjunctions + sequence_hypotheses(shared, positives, negatives, held) + alternatives
 
 
-def _conjunctions(shared: Shared, positives: Sequence[str], accepted: Sequence[str], held: dict[CharSet, int]) -> Hypotheses:
+def _conjunctions(
+    shared: Shared, positives: Sequence[str], accepted: Sequence[str], held: dict[CharSet, int]
+) -> Hypotheses:
     """The conjunction, each factor a positive holds more than once alone (``fu`` six times, without
     the coincidences of a few positives), and, when a negative refutes the conjunction (or there
     is none: no factor is shared), the conjunctions that also ask for the characters or the
@@ -66,38 +94,70 @@ def _conjunctions(shared: Shared, positives: Sequence[str], accepted: Sequence[s
     parts, named = shared.parts(), shared.names()
     out = [(intersection(*parts), f"shared factors ({', '.join(named)})")] if parts else []
     if len(parts) > 1:
-        out += [(contains(text_regex(w), n, shared.anything), f"shared factors ({w} ×{n})") for w, n in shared.inner.items() if n > 1]
+        out += [
+            (contains(text_regex(w), n, shared.anything), f"shared factors ({w} ×{n})")
+            for w, n in shared.inner.items()
+            if n > 1
+        ]
     if not accepted:
         return out
     common = set.intersection(*map(set, accepted))
     lacking = [c for c in shared.characters if c not in common]
     if lacking:  # the words alone are refuted: ask for the characters every positive has too
         has = [contains(text_regex(c), 1, shared.anything) for c in lacking]
-        out.append((intersection(*parts, *has), f"shared factors ({', '.join([*named, *lacking])})"))
+        out.append(
+            (intersection(*parts, *has), f"shared factors ({', '.join([*named, *lacking])})")
+        )
     if held:  # the words alone are refuted: ask for the classes every positive has too
         classed, classes_named = _at_least(shared, held)
-        out.append((intersection(*parts, *classed), f"shared factors ({', '.join([*named, *classes_named])})"))
+        out.append(
+            (
+                intersection(*parts, *classed),
+                f"shared factors ({', '.join([*named, *classes_named])})",
+            )
+        )
         still = [x for x in accepted if all(_count(x, c) >= n for c, n in held.items())]
         if still:  # refuted too: what follows adds to it (else to the words alone)
             parts, named, accepted = parts + classed, named + classes_named, still
     words = shared.once
     for absent, none_of in _exclusions(positives, accepted, words, shared.anything):
-        out.append((intersection(*parts, *absent), f"shared factors ({', '.join(named)}), {none_of}" if named else none_of))
-    pairs = [pair for pair in itertools.permutations(words, 2) if all(shared.match(p, pair) is not None for p in positives)]
+        out.append(
+            (
+                intersection(*parts, *absent),
+                f"shared factors ({', '.join(named)}), {none_of}" if named else none_of,
+            )
+        )
+    pairs = [
+        pair
+        for pair in itertools.permutations(words, 2)
+        if all(shared.match(p, pair) is not None for p in positives)
+    ]
     if pairs:
         kept = [one_after_another([text_regex(w) for w in pair], shared.anything) for pair in pairs]
-        out.append((intersection(*parts, *kept), f"shared factors ({', '.join(named)}), in order ({', '.join(map('…'.join, pairs))})"))
+        out.append(
+            (
+                intersection(*parts, *kept),
+                f"shared factors ({', '.join(named)}), in order ({', '.join(map('…'.join, pairs))})",
+            )
+        )
     return out
 
 
-def _counted(shared: Shared, positives: Sequence[str], accepted: Sequence[str], shown: Sequence[CharSet]) -> Hypotheses:
+def _counted(
+    shared: Shared, positives: Sequence[str], accepted: Sequence[str], shown: Sequence[CharSet]
+) -> Hypotheses:
     """For each of the first :data:`MOST_COUNTED` ``shown`` classes, the conjunction that also asks
     for as many characters of the class as every positive has (``≥ 2 letters``), and the one that
     also asks for at most as many runs of them as a positive has, when a negative it would
     otherwise accept (of the ``accepted``) has more runs; and the one that asks for as many
     characters of each of those classes (``≥ 2 digits and ≥ 3 letters``)."""
     out = []
-    counted = {chars: min(_count(p, chars) for p in positives) for chars in [c for c in shown if len(c) > 1 and not shared.universe.issubset(c)][:MOST_COUNTED]}
+    counted = {
+        chars: min(_count(p, chars) for p in positives)
+        for chars in [c for c in shown if len(c) > 1 and not shared.universe.issubset(c)][
+            :MOST_COUNTED
+        ]
+    }
     for chars, least in counted.items():
         most = max(_runs(p, chars) for p in positives)
         asked, said = _at_least(shared, {chars: least})
@@ -106,17 +166,29 @@ def _counted(shared: Shared, positives: Sequence[str], accepted: Sequence[str], 
         if least:
             out.append((intersection(*parts), named))
         if any(_runs(n, chars) > most and _count(n, chars) >= least for n in accepted):
-            out.append((intersection(*parts, _runs_at_most(chars, most, shared.universe)), f"{named}, at most {most} runs of {piece_name(chars)}"))
+            out.append(
+                (
+                    intersection(*parts, _runs_at_most(chars, most, shared.universe)),
+                    f"{named}, at most {most} runs of {piece_name(chars)}",
+                )
+            )
     counts = {chars: least for chars, least in counted.items() if least}
     if len(counts) > 1:
         asked, said = _at_least(shared, counts)
-        out.append((intersection(*shared.parts(), *asked), f"shared factors ({', '.join([*shared.names(), *said])})"))
+        out.append(
+            (
+                intersection(*shared.parts(), *asked),
+                f"shared factors ({', '.join([*shared.names(), *said])})",
+            )
+        )
     return out
 
 
 def _at_least(shared: Shared, counts: dict[CharSet, int]) -> tuple[list[Regex], list[str]]:
     """The languages that ask for ``counts[c]`` characters of each class ``c``, and their names."""
-    return [_asking(c, n, shared.universe) for c, n in counts.items()], [f"{piece_name(c)} ×{n}" for c, n in counts.items()]
+    return [_asking(c, n, shared.universe) for c, n in counts.items()], [
+        f"{piece_name(c)} ×{n}" for c, n in counts.items()
+    ]
 
 
 @functools.lru_cache(maxsize=256)  # the same classes and counts are asked for every epoch
@@ -131,7 +203,11 @@ def _runs_at_most(chars: CharSet, most: int, universe: CharSet) -> Regex:
     others, run = Chars(universe - chars), Plus(Chars(chars))
     if not most:
         return Star(others)
-    return concat(Star(others), Repeat(concat(run, Plus(others)), 0, most - 1), Optional(concat(run, Star(others))))
+    return concat(
+        Star(others),
+        Repeat(concat(run, Plus(others)), 0, most - 1),
+        Optional(concat(run, Star(others))),
+    )
 
 
 @functools.lru_cache(maxsize=1 << 16)  # the same examples are counted again every epoch
@@ -147,15 +223,27 @@ def _around(shared: Shared, positives: Sequence[str], accepted: Sequence[str]) -
     out: Hypotheses = []
     for word in shared.once if accepted else []:
         for after in (False, True):
-            def side(string: str) -> str:
-                return string[string.find(word) + len(word) :] if after else string[: string.rfind(word)]
 
-            factors = covering_factors([side(p) for p in positives], [side(n) for n in accepted], SHORTEST_FACTOR)
+            def side(string: str) -> str:
+                return (
+                    string[string.find(word) + len(word) :]
+                    if after
+                    else string[: string.rfind(word)]
+                )
+
+            factors = covering_factors(
+                [side(p) for p in positives], [side(n) for n in accepted], SHORTEST_FACTOR
+            )
             if factors:
                 pieces = [text_regex(word), union(*map(text_regex, factors))]
                 sequence = one_after_another(pieces if after else pieces[::-1], shared.anything)
                 where = "after" if after else "before"
-                out.append((intersection(*shared.parts(besides=word), sequence), f"shared factors ({', '.join(shared.names())}), one of ({', '.join(factors)}) {where} {word}"))
+                out.append(
+                    (
+                        intersection(*shared.parts(besides=word), sequence),
+                        f"shared factors ({', '.join(shared.names())}), one of ({', '.join(factors)}) {where} {word}",
+                    )
+                )
     return out
 
 
@@ -171,7 +259,11 @@ def _framed_alternatives(
         return []
     first = smallest_holding(classes, CharSet.of("".join(p[0] for p in positives)), shared.universe)
     if shared.prefix:
-        start, said, opening = text_regex(shared.prefix), shared.prefix, [n for n in negatives if n.startswith(shared.prefix)]
+        start, said, opening = (
+            text_regex(shared.prefix),
+            shared.prefix,
+            [n for n in negatives if n.startswith(shared.prefix)],
+        )
     elif first is not None:
         begins = _run_pattern(first).match
         start, said, opening = Chars(first), piece_name(first), [n for n in negatives if begins(n)]
@@ -181,26 +273,50 @@ def _framed_alternatives(
     suffixes = covering_factors(positives, opening, SHORTEST_FACTOR, ends=True)
     if suffixes:
         either = union(*map(text_regex, suffixes))
-        out.append((intersection(concat(start, shared.anything), concat(shared.anything, either)), f"starts {said}, ends with one of ({', '.join(suffixes)})"))
+        out.append(
+            (
+                intersection(concat(start, shared.anything), concat(shared.anything, either)),
+                f"starts {said}, ends with one of ({', '.join(suffixes)})",
+            )
+        )
     last = smallest_holding(classes, CharSet.of("".join(p[-1] for p in positives)), shared.universe)
     if last is not None and shared.prefix:
-        out.append((intersection(concat(start, shared.anything), concat(shared.anything, Chars(last))), f"starts {said}, ends {piece_name(last)}"))
+        out.append(
+            (
+                intersection(concat(start, shared.anything), concat(shared.anything, Chars(last))),
+                f"starts {said}, ends {piece_name(last)}",
+            )
+        )
     return out
 
 
-def _exclusions(positives: Sequence[str], accepted: Sequence[str], words: Sequence[str], anything: Regex) -> list[tuple[list[Regex], str]]:
+def _exclusions(
+    positives: Sequence[str], accepted: Sequence[str], words: Sequence[str], anything: Regex
+) -> list[tuple[list[Regex], str]]:
     """What to exclude so that the ``accepted`` negatives are refused (:func:`_excluded`), as it
     is, narrowed to the pieces apart from the shared ``words``, and narrowed to the shortest pieces
     no positive holds: each as the complements to intersect and a description."""
     excluded = _excluded(positives, accepted, words)
-    variants = [excluded, _narrowed(excluded, lambda w: _apart_from(w, words, positives)), _narrowed(excluded, lambda w: _minimal_absent(w, positives))]
+    variants = [
+        excluded,
+        _narrowed(excluded, lambda w: _apart_from(w, words, positives)),
+        _narrowed(excluded, lambda w: _minimal_absent(w, positives)),
+    ]
     return [
-        ([Complement(one_after_another([text_regex(w) for w in seq], anything)) for seq in exclusions], f"none of ({', '.join(map('…'.join, exclusions))})")
+        (
+            [
+                Complement(one_after_another([text_regex(w) for w in seq], anything))
+                for seq in exclusions
+            ],
+            f"none of ({', '.join(map('…'.join, exclusions))})",
+        )
         for exclusions in dict.fromkeys(tuple(v) for v in variants if v)
     ]
 
 
-def _excluded(positives: Sequence[str], accepted: Sequence[str], words: Sequence[str]) -> list[tuple[str, ...]]:
+def _excluded(
+    positives: Sequence[str], accepted: Sequence[str], words: Sequence[str]
+) -> list[tuple[str, ...]]:
     """What every one of the ``accepted`` negatives holds and no positive does: the characters and
     factors they share that no positive has, and those a positive has but never before (or after)
     one of ``words`` that the negatives hold it before (after); when these leave negatives, also a
@@ -215,15 +331,23 @@ def _excluded(positives: Sequence[str], accepted: Sequence[str], words: Sequence
             continue
         for v in (v for v in words if w not in v and v not in w):
             for seq in ((w, v), (v, w)):
-                if all(starts_of(n, seq) is not None for n in accepted) and not any(starts_of(p, seq) is not None for p in positives):
+                if all(starts_of(n, seq) is not None for n in accepted) and not any(
+                    starts_of(p, seq) is not None for p in positives
+                ):
                     out.append(seq)
     left = [n for n in accepted if not any(starts_of(n, seq) is not None for seq in out)]
     return out + [(w,) for w in covering_factors(left, positives, SHORTEST_FACTOR)] if left else out
 
 
-def _narrowed(excluded: Sequence[tuple[str, ...]], narrow: Callable[[str], list[str]]) -> list[tuple[str, ...]]:
+def _narrowed(
+    excluded: Sequence[tuple[str, ...]], narrow: Callable[[str], list[str]]
+) -> list[tuple[str, ...]]:
     """``excluded`` with each single factor replaced by the factors ``narrow`` finds in it."""
-    return [short for seq in excluded for short in ([(w,) for w in narrow(seq[0])] or [seq] if len(seq) == 1 else [seq])]
+    return [
+        short
+        for seq in excluded
+        for short in ([(w,) for w in narrow(seq[0])] or [seq] if len(seq) == 1 else [seq])
+    ]
 
 
 def _apart_from(word: str, words: Sequence[str], positives: Sequence[str]) -> list[str]:
@@ -242,6 +366,7 @@ def _minimal_absent(word: str, positives: Sequence[str]) -> list[str]:
     """The substrings of ``word`` that no positive holds but whose every shorter substring some
     positive does (``ha`` and ``am`` of ``sandwicham`` beside ``msandwich``): the most general
     exclusions that still refuse ``word``."""
+
     def absent(factor: str) -> bool:
         return not any(factor in p for p in positives)
 
@@ -249,31 +374,48 @@ def _minimal_absent(word: str, positives: Sequence[str]) -> list[str]:
         word[start:end]
         for start in range(len(word))
         for end in range(start + 1, len(word) + 1)
-        if absent(word[start:end]) and (end - start == 1 or not (absent(word[start : end - 1]) or absent(word[start + 1 : end])))
+        if absent(word[start:end])
+        and (
+            end - start == 1 or not (absent(word[start : end - 1]) or absent(word[start + 1 : end]))
+        )
     }
     return sorted(found, key=word.find)
 
 
-def _alternatives(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:
-    """"Contains one of" :func:`covering_factors`, when it takes more than one factor; and, when
+def _alternatives(
+    positives: Sequence[str], negatives: Sequence[str], universe: CharSet
+) -> list[tuple[Regex, str]]:
+    """ "Contains one of" :func:`covering_factors`, when it takes more than one factor; and, when
     the factors that cover the positives regardless of the negatives take more than one, those
     with what the negatives holding them hold excluded (``dogs`` or ``cats``, but not ``mice``)."""
     anything = Star(Chars(universe))
     out: Hypotheses = []
-    for factors, against in ((covering_factors(positives, negatives), ()), (covering_factors(positives, []), negatives)):
+    for factors, against in (
+        (covering_factors(positives, negatives), ()),
+        (covering_factors(positives, []), negatives),
+    ):
         if len(factors) < 2:
             continue
-        regex, named = concat(anything, union(*map(text_regex, factors)), anything), f"contains one of ({', '.join(factors)})"
+        regex, named = (
+            concat(anything, union(*map(text_regex, factors)), anything),
+            f"contains one of ({', '.join(factors)})",
+        )
         accepted = [n for n in against if any(f in n for f in factors)]
         if not against:
             out.append((regex, named))
         elif accepted:
-            out += [(intersection(regex, *absent), f"{named}, {none_of}") for absent, none_of in _exclusions(positives, accepted, factors, anything)]
+            out += [
+                (intersection(regex, *absent), f"{named}, {none_of}")
+                for absent, none_of in _exclusions(positives, accepted, factors, anything)
+            ]
     return out
 
 
 def covering_factors(
-    positives: Sequence[str], negatives: Sequence[str], shortest: int = SHORTEST_ALTERNATIVE, ends: bool = False
+    positives: Sequence[str],
+    negatives: Sequence[str],
+    shortest: int = SHORTEST_ALTERNATIVE,
+    ends: bool = False,
 ) -> list[str]:
     """At most :data:`MOST_ALTERNATIVES` substrings (of ``shortest`` to :data:`LONGEST_ALTERNATIVE`
     characters; when ``ends``, suffixes) that no negative contains (ends with) and that together
@@ -288,11 +430,17 @@ def covering_factors(
         return []
     end = _END if ends else ""
     texts = [p + end for p in positives]
-    negative_text = (end + "\n").join(negatives) + end if ends and negatives else joined  # each negative ends with the mark
+    negative_text = (
+        (end + "\n").join(negatives) + end if ends and negatives else joined
+    )  # each negative ends with the mark
     uncovered, chosen = list(range(len(texts))), list[str]()
     while uncovered and len(chosen) < MOST_ALTERNATIVES:
-        least = -(-len(uncovered) // (MOST_ALTERNATIVES - len(chosen)))  # a k-th of them, rounded up
-        held = _frequent_factors(tuple(texts[i] for i in uncovered), shortest + len(end), ends, least)
+        least = -(
+            -len(uncovered) // (MOST_ALTERNATIVES - len(chosen))
+        )  # a k-th of them, rounded up
+        held = _frequent_factors(
+            tuple(texts[i] for i in uncovered), shortest + len(end), ends, least
+        )
         ranked = sorted(held, key=lambda w: (held[w], len(w), w), reverse=True)
         best = next((w for w in ranked if w not in negative_text), None)
         if best is None:  # no factor a negative lacks is held often enough
@@ -302,8 +450,12 @@ def covering_factors(
     return [] if uncovered else [w.removesuffix(end) for w in chosen]
 
 
-@functools.lru_cache(maxsize=64)  # asked again of the same texts: with and without the negatives, and every epoch
-def _frequent_factors(texts: tuple[str, ...], shortest: int, ends: bool, least: int) -> dict[str, int]:
+@functools.lru_cache(
+    maxsize=64
+)  # asked again of the same texts: with and without the negatives, and every epoch
+def _frequent_factors(
+    texts: tuple[str, ...], shortest: int, ends: bool, least: int
+) -> dict[str, int]:
     """The factors of ``shortest`` to :data:`LONGEST_ALTERNATIVE` characters (when ``ends``, the
     suffixes) that at least ``least`` of ``texts`` hold, with how many hold each."""
     held = Counter(itertools.chain.from_iterable(_factors(text, shortest, ends) for text in texts))
@@ -315,14 +467,27 @@ def _factors(text: str, shortest: int, ends: bool) -> frozenset[str]:
     """The factors of ``text`` of ``shortest`` to :data:`LONGEST_ALTERNATIVE` characters (when
     ``ends``, its suffixes): found once per text, they are only counted after."""
     if ends:
-        return frozenset(text[start:] for start in range(max(0, len(text) - LONGEST_ALTERNATIVE), len(text) - shortest + 1))
-    return frozenset(text[i : i + length] for length in range(shortest, LONGEST_ALTERNATIVE + 1) for i in range(len(text) - length + 1))
+        return frozenset(
+            text[start:]
+            for start in range(max(0, len(text) - LONGEST_ALTERNATIVE), len(text) - shortest + 1)
+        )
+    return frozenset(
+        text[i : i + length]
+        for length in range(shortest, LONGEST_ALTERNATIVE + 1)
+        for i in range(len(text) - length + 1)
+    )
 
 
-def _held_classes(positives: Sequence[str], classes: Sequence[CharSet], spelled: str) -> dict[CharSet, int]:
+def _held_classes(
+    positives: Sequence[str], classes: Sequence[CharSet], spelled: str
+) -> dict[CharSet, int]:
     """The classes (of more than one character, none ``spelled`` by the factors) that every
     positive has characters of, with the fewest a positive has."""
-    held = {c: min(_count(p, c) for p in positives) for c in classes if len(c) > 1 and not any(x in c for x in spelled)}
+    held = {
+        c: min(_count(p, c) for p in positives)
+        for c in classes
+        if len(c) > 1 and not any(x in c for x in spelled)
+    }
     return {c: n for c, n in held.items() if n}
 
 
@@ -343,5 +508,7 @@ def candidates(evidence: Evidence) -> Found:
     """The shared-factor hypotheses of the positives (with the implied ones), compiled: the family
     of shared factors (:class:`cegis.symbolic.merging.evidence.Family`)."""
     universe = evidence.universe
-    hypotheses = factor_hypotheses(evidence.positives, evidence.negatives, universe, evidence.classes, evidence.shown)
+    hypotheses = factor_hypotheses(
+        evidence.positives, evidence.negatives, universe, evidence.classes, evidence.shown
+    )
     return spelled(hypotheses, universe, "factors")

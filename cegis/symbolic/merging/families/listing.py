@@ -43,7 +43,11 @@ def positives(evidence: Evidence) -> Found:
         dfa = minimize(strings_of([e for e in evidence.examples if e.label], evidence.universe))
     except AutomataError as error:
         return Found(problems=(f"{LISTING}: {error}",))
-    return Found() if dfa.n_states > MAX_LISTING_STATES else Found((Candidate(dfa, LISTING, None, "listing"),))
+    return (
+        Found()
+        if dfa.n_states > MAX_LISTING_STATES
+        else Found((Candidate(dfa, LISTING, None, "listing"),))
+    )
 
 
 def all_but_negatives(evidence: Evidence) -> Found:
@@ -53,12 +57,17 @@ def all_but_negatives(evidence: Evidence) -> Found:
     if regex is None:
         return Found()
     found = spelled([(regex, EXCLUDED)], evidence.universe, "listing")
-    return Found(tuple(c for c in found.candidates if c.automaton.n_states <= MAX_LISTING_STATES), found.problems)
+    return Found(
+        tuple(c for c in found.candidates if c.automaton.n_states <= MAX_LISTING_STATES),
+        found.problems,
+    )
 
 
 def strings_of(examples: Sequence[Counterexample], universe: CharSet) -> DFA:
     """The strings any of ``examples`` stands for, as an automaton over ``universe``."""
-    return compile_regex(any_of(*map(union_regex, examples)), universe, state_limit=CHECK_STATE_LIMIT)
+    return compile_regex(
+        any_of(*map(union_regex, examples)), universe, state_limit=CHECK_STATE_LIMIT
+    )
 
 
 def only_listed(dfa: DFA, listed: DFA) -> bool:

@@ -25,7 +25,9 @@ Gaps = list[tuple[int, int | None]]
 MOST_MATCHES = 1_000
 
 
-def starts_of(string: str, order: Sequence[Piece], start: int = 0, end: int | None = None, tight: bool = True) -> list[int] | None:
+def starts_of(
+    string: str, order: Sequence[Piece], start: int = 0, end: int | None = None, tight: bool = True
+) -> list[int] | None:
     """Where the pieces of ``order`` start in ``string[start:end]``, one after another, or None when
     they are not there: the first occurrences, then, when ``tight``, each piece as late as the next
     one allows (the narrowest gaps before the last piece's first occurrence), else the last piece
@@ -69,7 +71,11 @@ def find_piece(string: str, piece: Piece, start: int, end: int, last: bool = Fal
     """The first (or ``last``) place where ``piece`` lies wholly in ``string[start:end]``, or -1."""
     if isinstance(piece, str):
         return string.rfind(piece, start, end) if last else string.find(piece, start, end)
-    found = class_pattern(piece, last=True).match(string, start, end) if last else class_pattern(piece).search(string, start, end)
+    found = (
+        class_pattern(piece, last=True).match(string, start, end)
+        if last
+        else class_pattern(piece).search(string, start, end)
+    )
     return -1 if found is None else found.end() - 1
 
 
@@ -92,11 +98,19 @@ def class_pattern(chars: CharSet, last: bool = False) -> re.Pattern[str]:
     return re.compile(f"(?s:.*){one}" if last else one)
 
 
-@functools.lru_cache(maxsize=1 << 12)  # the same classes and characters come back every epoch and agreement round
-def smallest_holding(classes: tuple[CharSet, ...], chars: CharSet, universe: CharSet) -> CharSet | None:
+@functools.lru_cache(
+    maxsize=1 << 12
+)  # the same classes and characters come back every epoch and agreement round
+def smallest_holding(
+    classes: tuple[CharSet, ...], chars: CharSet, universe: CharSet
+) -> CharSet | None:
     """The smallest of ``classes`` (short of the ``universe``; the first on a tie) that holds
     ``chars``, if any."""
-    return min((c for c in classes if chars.issubset(c) and not universe.issubset(c)), key=len, default=None)
+    return min(
+        (c for c in classes if chars.issubset(c) and not universe.issubset(c)),
+        key=len,
+        default=None,
+    )
 
 
 def piece_name(piece: Piece) -> str:

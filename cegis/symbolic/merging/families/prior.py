@@ -92,7 +92,10 @@ def lifted(examples: Sequence[Counterexample], universe: CharSet) -> tuple[Count
     checked against the examples as given."""
     positives = [e.string for e in examples if isinstance(e, Example) and e.label]
     cuts = class_cuts(positives, universe)
-    of = {c: min((s for s in cuts if c in s), key=len, default=CharSet.of(c)) for c in {c for p in positives for c in p}}
+    of = {
+        c: min((s for s in cuts if c in s), key=len, default=CharSet.of(c))
+        for c in {c for p in positives for c in p}
+    }
     negatives: dict[int, list[str]] = {}
     for e in examples:
         if isinstance(e, Example) and not e.label:
@@ -100,7 +103,15 @@ def lifted(examples: Sequence[Counterexample], universe: CharSet) -> tuple[Count
     out: dict[Counterexample, None] = {}
     for e in examples:
         if isinstance(e, Example) and e.label:
-            out[ClusteredExample(_narrowed(e.string, [of[c] for c in e.string], negatives.get(len(e.string), [])), True, universe)] = None
+            out[
+                ClusteredExample(
+                    _narrowed(
+                        e.string, [of[c] for c in e.string], negatives.get(len(e.string), [])
+                    ),
+                    True,
+                    universe,
+                )
+            ] = None
         else:
             out[e] = None
     return tuple(out)

@@ -55,7 +55,11 @@ def bounded_default(run: Regex, values: Sequence[str], home: Home) -> Regex:
     (``[0-7][0-9]``), which already rejects them."""
     if not home.significance:
         return run
-    return counted_run(values, True, home) if run == counted_run(values, True, attrs.evolve(home, significance=0.0)) else run
+    return (
+        counted_run(values, True, home)
+        if run == counted_run(values, True, attrs.evolve(home, significance=0.0))
+        else run
+    )
 
 
 def narrowest_run(values: Sequence[str], home: Home) -> Regex:
@@ -80,7 +84,9 @@ class Home:
     significance: float = 0.0
 
 
-def levels(values: Sequence[str], home: Home, fitting: bool = False, evidence: int = NARROWING_EVIDENCE) -> list[Regex]:
+def levels(
+    values: Sequence[str], home: Home, fitting: bool = False, evidence: int = NARROWING_EVIDENCE
+) -> list[Regex]:
     """One run written from general to specific (distinct regexes only). For a level written for
     every run alike (not ``fitting``), a run of fewer than ``evidence`` values stops
     at its class counted from one (and its values listed): narrower classes and lower bounds read
@@ -98,7 +104,10 @@ def levels(values: Sequence[str], home: Home, fitting: bool = False, evidence: i
             counted_run(distinct, False, home, bounded_below=True),
         ]
     else:
-        options = [counted_run(distinct, True, home), counted_run(distinct, False, home, bounded_below=len(values) >= evidence)]
+        options = [
+            counted_run(distinct, True, home),
+            counted_run(distinct, False, home, bounded_below=len(values) >= evidence),
+        ]
     counted = len(options)
     narrowed = fitting or len(values) >= evidence
     if narrowed and len(lengths) == 1:
@@ -112,11 +121,20 @@ def levels(values: Sequence[str], home: Home, fitting: bool = False, evidence: i
         options.append(_split_single(distinct, home))
     if len(distinct) <= MOST_VALUES and len(values) >= 2 * len(distinct):
         # Values of one character set apart (``O|OO|OOO``) read as a count (``O{1,3}``) first.
-        options.insert(counted if _set_apart(CharSet.of("".join(distinct)), home) else 0, union(*map(text_regex, distinct)))
-    if narrowed and lengths[-1] - lengths[0] >= len(lengths) and (_periodic(lengths) or len(values) >= 2 * len(lengths)):
+        options.insert(
+            counted if _set_apart(CharSet.of("".join(distinct)), home) else 0,
+            union(*map(text_regex, distinct)),
+        )
+    if (
+        narrowed
+        and lengths[-1] - lengths[0] >= len(lengths)
+        and (_periodic(lengths) or len(values) >= 2 * len(lengths))
+    ):
         options.append(_gapped(Chars(_smallest(CharSet.of("".join(distinct)), home)), lengths))
     if narrowed:
-        options.append(_shown(distinct, home))  # the most specific class: only where negatives ask for it
+        options.append(
+            _shown(distinct, home)
+        )  # the most specific class: only where negatives ask for it
     if narrowed and len(lengths) > 1:  # the first characters shown, then the rest's (``a[bc]+``)
         shown_firsts = Chars(_span(CharSet.of("".join(v[0] for v in distinct)), home, snap=False))
         options.append(concat(shown_firsts, _shown([v[1:] for v in distinct], home)))
@@ -134,6 +152,7 @@ def _gapped(cls: Regex, lengths: Sequence[int]) -> Regex:
     (``[a-z]{3}|[a-z]{5}``). Lengths each shown once are no levels but the positives' lengths
     listed (``.{10}|.{12}|.{26}|.{29}`` for four positives): :func:`levels` asks each level to be
     shown twice on average, as it asks of values listed."""
+
     def times(n: int) -> Regex:
         return Epsilon() if n == 0 else cls if n == 1 else Repeat(cls, n, n)
 
@@ -147,7 +166,9 @@ def _shown(values: Sequence[str], home: Home) -> Regex:
     """The values as the range of characters they show inside their run class, repeated without
     bound (``[01]+`` for binary digits): narrower than the class, for when a negative forbids it."""
     chars = CharSet.of("".join(values))
-    return _repeated(Chars(_span(chars, home, snap=False) if len(chars) > 1 else chars), values, True)
+    return _repeated(
+        Chars(_span(chars, home, snap=False) if len(chars) > 1 else chars), values, True
+    )
 
 
 def _grouped(parts: Sequence[Regex]) -> Regex:
@@ -159,20 +180,28 @@ def _grouped(parts: Sequence[Regex]) -> Regex:
     return concat(*out)
 
 
-def counted_run(values: Sequence[str], open_ended: bool, home: Home, bounded_below: bool = False) -> Regex:
+def counted_run(
+    values: Sequence[str], open_ended: bool, home: Home, bounded_below: bool = False
+) -> Regex:
     """The values as the smallest run class holding them (or their one character set apart),
     repeated as their lengths say (:func:`_repeated`); a zero-padded field of digits whose values
     show its leading digit bounded (:func:`.digit_bounds.bounded_field`) with that digit bounded
     (``[0-4][0-9]``)."""
     chars = CharSet.of("".join(values))
     cls = chars if _set_apart(chars, home) else _smallest(chars, home)
-    bounded = bounded_field(values, home.significance) if home.significance and cls == DIGITS & home.universe else None
+    bounded = (
+        bounded_field(values, home.significance)
+        if home.significance and cls == DIGITS & home.universe
+        else None
+    )
     if bounded is not None:
         return _grouped([Chars(bounded & home.universe), *[Chars(cls)] * (len(values[0]) - 1)])
     return _repeated(Chars(cls), values, open_ended, bounded_below)
 
 
-def _repeated(cls: Regex, values: Sequence[str], open_ended: bool, bounded_below: bool = False) -> Regex:
+def _repeated(
+    cls: Regex, values: Sequence[str], open_ended: bool, bounded_below: bool = False
+) -> Regex:
     """``cls`` repeated as the values' lengths say: when they vary, up to the longest or, when
     ``open_ended``, any number of times; from the shortest length when ``bounded_below``, else at
     least once unless a value is empty (the shortest of a few values is no bound a person writes:
@@ -203,7 +232,10 @@ def _split_single(values: Sequence[str], home: Home) -> Regex:
     if not singles or not longer:
         return counted_run(values, True, home)
     firsts = Chars(_span(CharSet.of("".join(v[0] for v in longer)), home, snap=False))
-    return union(Chars(_smallest(CharSet.of("".join(singles)), home)), concat(firsts, counted_run([v[1:] for v in longer], True, home)))
+    return union(
+        Chars(_smallest(CharSet.of("".join(singles)), home)),
+        concat(firsts, counted_run([v[1:] for v in longer], True, home)),
+    )
 
 
 def _by_first(values: Sequence[str], home: Home) -> Regex:
@@ -214,11 +246,17 @@ def _by_first(values: Sequence[str], home: Home) -> Regex:
         rests[value[0]].append(value[1:])
     by_rest: dict[tuple[CharSet, ...], list[str]] = defaultdict(list)
     for first, tails in rests.items():
-        by_rest[tuple(_span(CharSet.of(column), home, snap=False) for column in zip(*tails))].append(first)
-    return union(*(concat(Chars(CharSet.of(firsts)), *map(Chars, rest)) for rest, firsts in by_rest.items()))
+        by_rest[
+            tuple(_span(CharSet.of(column), home, snap=False) for column in zip(*tails))
+        ].append(first)
+    return union(
+        *(concat(Chars(CharSet.of(firsts)), *map(Chars, rest)) for rest, firsts in by_rest.items())
+    )
 
 
-@functools.lru_cache(maxsize=4096)  # runs of one template share characters, and so do templates of one call
+@functools.lru_cache(
+    maxsize=4096
+)  # runs of one template share characters, and so do templates of one call
 def _smallest(chars: CharSet, home: Home) -> CharSet:
     """The smallest run class holding ``chars`` (within the universe) that the characters show
     each part of: digits, lower case, upper case, underscore (``[a-c]`` is not read as hex digits);

@@ -66,12 +66,16 @@ def looped_runs(dfa: DFA) -> list[tuple[DFA, str]]:
             transitions = dfa.transitions.copy()
             for states, period in looped:
                 if at_last:  # the last unit reads back into itself: every way into the chain loops
-                    transitions[states[-2], list(period[(len(states) - 2) % len(period)])] = states[-1 - len(period)]
+                    transitions[states[-2], list(period[(len(states) - 2) % len(period)])] = states[
+                        -1 - len(period)
+                    ]
                 else:
                     transitions[states[len(period) - 1], list(period[-1])] = states[0]
             result = minimize(DFA(transitions, dfa.accepting, dfa.start, dfa.alphabet))
             how = f"runs of {named} states looped" + (" at their last unit" if at_last else "")
-            found.setdefault(result.transitions.tobytes() + result.accepting.tobytes(), (result, how))
+            found.setdefault(
+                result.transitions.tobytes() + result.accepting.tobytes(), (result, how)
+            )
     return list(found.values())
 
 
@@ -90,7 +94,9 @@ def _chains(rows: list[list[int]], accepting: list[bool], dead: int | None) -> l
 
     def alike(a: int, b: int, on: tuple[int, ...]) -> bool:
         skip = set(on)
-        return accepting[a] == accepting[b] and all(x == y for k, (x, y) in enumerate(zip(rows[a], rows[b])) if k not in skip)
+        return accepting[a] == accepting[b] and all(
+            x == y for k, (x, y) in enumerate(zip(rows[a], rows[b])) if k not in skip
+        )
 
     found: list[Chain] = []
     for first in range(len(rows)):
@@ -123,7 +129,9 @@ def _edges(row: list[int], state: int, dead: int | None) -> dict[int, tuple[int,
     return {target: tuple(classes) for target, classes in out.items()}
 
 
-def _paths(edges: list[dict[int, tuple[int, ...]]], first: int) -> Iterator[list[tuple[int, tuple[int, ...]]]]:
+def _paths(
+    edges: list[dict[int, tuple[int, ...]]], first: int
+) -> Iterator[list[tuple[int, tuple[int, ...]]]]:
     """Paths without a repeated state from ``first``, of 1 to :data:`LONGEST_UNIT` edges, at most
     :data:`MOST_PATHS` of them (depth first)."""
     stack: list[list[tuple[int, tuple[int, ...]]]] = [[]]
@@ -145,4 +153,4 @@ def _within(chain: Chain, other: Chain) -> bool:
     (states, period), (others, periods) = chain, other
     if len(periods) < len(period):
         return set(states) <= set(others)
-    return len(others) > len(states) and others[-len(states):] == states
+    return len(others) > len(states) and others[-len(states) :] == states

@@ -22,7 +22,6 @@ negatives accepted (a zero-padded field that none narrowed bounded where its val
 :func:`.run_writing.bounded_default`). Fitting tries dozens of writings, so negatives are matched with Python's ``re``
 (far cheaper than an automaton each); the learner checks the candidates exactly."""
 
-
 from __future__ import annotations
 
 import functools
@@ -33,9 +32,26 @@ from collections.abc import Callable, Sequence
 from cegis.symbolic.merging.candidate import Found, spelled
 from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families.digit_bounds import SIGNIFICANCE
-from cegis.symbolic.merging.families.run_writing import MOST_VALUES, Home, bounded_default, run_levels
+from cegis.symbolic.merging.families.run_writing import (
+    MOST_VALUES,
+    Home,
+    bounded_default,
+    run_levels,
+)
 from cegis.symbolic.merging.families.templates import CUTS, Cut, template_hypotheses
-from regexlang.ast import Chars, Concat, Epsilon, Optional, Plus, Regex, Repeat, Star, Union, concat, union
+from regexlang.ast import (
+    Chars,
+    Concat,
+    Epsilon,
+    Optional,
+    Plus,
+    Regex,
+    Repeat,
+    Star,
+    Union,
+    concat,
+    union,
+)
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
 from regexlang.metrics import node_count
@@ -58,10 +74,14 @@ MOST_NODES = 24
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 
 #: How the fields of one positive fill the slots, and how the slots' writings make the regex.
-_Structure = tuple[str, Callable[[Sequence[Sequence[str]]], list[list[str]]], Callable[[Sequence[Regex]], Regex]]
+_Structure = tuple[
+    str, Callable[[Sequence[Sequence[str]]], list[list[str]]], Callable[[Sequence[Regex]], Regex]
+]
 
 
-def separated_hypotheses(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[tuple[Regex, str]]:
+def separated_hypotheses(
+    positives: Sequence[str], negatives: Sequence[str], universe: CharSet
+) -> list[tuple[Regex, str]]:
     """For each separator of the positives and each structure their field counts allow, the
     slots written at the first :data:`UNIFORM_LEVELS` levels alike and as fitted to the negatives;
     those that accept every positive and no negative (the others would only be compiled to be
@@ -75,16 +95,35 @@ def separated_hypotheses(positives: Sequence[str], negatives: Sequence[str], uni
         for name, slots_of, build in _structures(fields, text_regex(separator)):
             slots = slots_of(fields)
             for cut in CUTS:
-                alike = [_ladder(values, CharSet.of(separator), inner, universe, cut, True) for values in slots]
-                ladders = [_ladder(values, CharSet.of(separator), inner, universe, cut, False) for values in slots]
+                alike = [
+                    _ladder(values, CharSet.of(separator), inner, universe, cut, True)
+                    for values in slots
+                ]
+                ladders = [
+                    _ladder(values, CharSet.of(separator), inner, universe, cut, False)
+                    for values in slots
+                ]
                 if not all(alike) or not all(ladders):  # a slot no writing here accepts
                     break
                 for level in range(UNIFORM_LEVELS):
                     uniform = build([ladder[min(level, len(ladder) - 1)] for ladder in alike])
-                    out.setdefault(uniform, f"template (separated by {separator!r}, {name}, level {level})")
-                fitted = build([bounded_default(w, v, given) for w, v in zip(_fitted(ladders, build, negatives), slots)])
-                out.setdefault(fitted, f"template (separated by {separator!r}, {name}, {cut} runs fitted)")
-    return [(regex, how) for regex, how in out.items() if _accepts_all(regex, positives) and not _accepts_any(regex, negatives)]
+                    out.setdefault(
+                        uniform, f"template (separated by {separator!r}, {name}, level {level})"
+                    )
+                fitted = build(
+                    [
+                        bounded_default(w, v, given)
+                        for w, v in zip(_fitted(ladders, build, negatives), slots)
+                    ]
+                )
+                out.setdefault(
+                    fitted, f"template (separated by {separator!r}, {name}, {cut} runs fitted)"
+                )
+    return [
+        (regex, how)
+        for regex, how in out.items()
+        if _accepts_all(regex, positives) and not _accepts_any(regex, negatives)
+    ]
 
 
 def separators(positives: Sequence[str]) -> list[str]:
@@ -96,9 +135,12 @@ def separators(positives: Sequence[str]) -> list[str]:
     chosen = [
         run
         for run in runs
-        if len({count[run] for count in counts}) > 1 or all(count[run] >= (1 if len(run) > 1 else 2) for count in counts)
+        if len({count[run] for count in counts}) > 1
+        or all(count[run] >= (1 if len(run) > 1 else 2) for count in counts)
     ]
-    return sorted(chosen, key=lambda run: (-sum(bool(count[run]) for count in counts), run))[:MOST_SEPARATORS]
+    return sorted(chosen, key=lambda run: (-sum(bool(count[run]) for count in counts), run))[
+        :MOST_SEPARATORS
+    ]
 
 
 def _runs(string: str) -> list[str]:
@@ -119,7 +161,11 @@ def _structures(fields: Sequence[Sequence[str]], separator: Regex) -> list[_Stru
         return concat(unit, separator)
 
     out: list[_Structure] = [
-        ("all alike", lambda fs: [[f for split in fs for f in split]], lambda w: concat(w[0], _repeated(unit_first(w[0]), low - 1, high - 1)))
+        (
+            "all alike",
+            lambda fs: [[f for split in fs for f in split]],
+            lambda w: concat(w[0], _repeated(unit_first(w[0]), low - 1, high - 1)),
+        )
     ]
     if high >= 2:
         out.append(
@@ -138,13 +184,25 @@ def _structures(fields: Sequence[Sequence[str]], separator: Regex) -> list[_Stru
             )
         )
         if high == 2:
-            out.append(("first and last apart", lambda fs: [[s[0] for s in fs], [s[1] for s in fs]], lambda w: concat(w[0], separator, w[1])))
+            out.append(
+                (
+                    "first and last apart",
+                    lambda fs: [[s[0] for s in fs], [s[1] for s in fs]],
+                    lambda w: concat(w[0], separator, w[1]),
+                )
+            )
         else:
             out.append(
                 (
                     "first and last apart",
-                    lambda fs: [[s[0] for s in fs], [f for s in fs for f in s[1:-1]], [s[-1] for s in fs]],
-                    lambda w: concat(w[0], _repeated(unit_first(w[1]), low - 2, high - 2), separator, w[2]),
+                    lambda fs: [
+                        [s[0] for s in fs],
+                        [f for s in fs for f in s[1:-1]],
+                        [s[-1] for s in fs],
+                    ],
+                    lambda w: concat(
+                        w[0], _repeated(unit_first(w[1]), low - 2, high - 2), separator, w[2]
+                    ),
                 )
             )
     return out
@@ -161,7 +219,12 @@ def _repeated(unit: Regex, low: int, high: int) -> Regex:
 
 
 def _ladder(
-    values: Sequence[str], excluded: CharSet, inner: Sequence[str], universe: CharSet, cut: Cut, uniform: bool
+    values: Sequence[str],
+    excluded: CharSet,
+    inner: Sequence[str],
+    universe: CharSet,
+    cut: Cut,
+    uniform: bool,
 ) -> tuple[Regex, ...]:
     """Writings of one slot that accept all its ``values``, general to specific: anything but the
     ``excluded`` separator, the run templates of ``cut`` (to fit to negatives, not ``uniform``, for
@@ -171,9 +234,16 @@ def _ladder(
     return _ladder_of(tuple(sorted(set(values))), excluded, tuple(inner), universe, cut, uniform)
 
 
-@functools.lru_cache(maxsize=256)  # the structures of one separator share slots, and separators share fields
+@functools.lru_cache(
+    maxsize=256
+)  # the structures of one separator share slots, and separators share fields
 def _ladder_of(
-    values: tuple[str, ...], excluded: CharSet, inner: tuple[str, ...], universe: CharSet, cut: Cut, uniform: bool
+    values: tuple[str, ...],
+    excluded: CharSet,
+    inner: tuple[str, ...],
+    universe: CharSet,
+    cut: Cut,
+    uniform: bool,
 ) -> tuple[Regex, ...]:
     distinct = list(values)
     filled = [v for v in distinct if v]
@@ -183,13 +253,32 @@ def _ladder_of(
     if not uniform and all(_WORD.fullmatch(v) for v in filled):
         options += run_levels(filled, universe)
     else:
-        options += [t.regex for t in template_hypotheses(filled, (), universe, cut, significance=SIGNIFICANCE if uniform else 0.0)]
+        options += [
+            t.regex
+            for t in template_hypotheses(
+                filled, (), universe, cut, significance=SIGNIFICANCE if uniform else 0.0
+            )
+        ]
     for separator in inner:
         if any(separator in v for v in filled):
             split = [v.split(separator) for v in filled]
             counts = [len(s) for s in split]
-            for field in _ladder([f for s in split for f in s], excluded | CharSet.of(separator), (), universe, cut, uniform)[:3]:
-                options.append(concat(field, _repeated(concat(text_regex(separator), field), min(counts) - 1, max(counts) - 1)))
+            for field in _ladder(
+                [f for s in split for f in s],
+                excluded | CharSet.of(separator),
+                (),
+                universe,
+                cut,
+                uniform,
+            )[:3]:
+                options.append(
+                    concat(
+                        field,
+                        _repeated(
+                            concat(text_regex(separator), field), min(counts) - 1, max(counts) - 1
+                        ),
+                    )
+                )
     if len(filled) <= MOST_VALUES:
         options.append(union(*map(text_regex, filled)))
     small = [o for o in dict.fromkeys(options) if node_count(o) <= MOST_NODES]
@@ -201,7 +290,11 @@ def _optional(regex: Regex) -> Regex:
     return Star(regex.inner) if isinstance(regex, Plus) else Optional(regex)
 
 
-def _fitted(ladders: Sequence[Sequence[Regex]], build: Callable[[Sequence[Regex]], Regex], negatives: Sequence[str]) -> list[Regex]:
+def _fitted(
+    ladders: Sequence[Sequence[Regex]],
+    build: Callable[[Sequence[Regex]], Regex],
+    negatives: Sequence[str],
+) -> list[Regex]:
     """Per slot, the most general writing such that fewest negatives are accepted: one slot at a
     time made more specific, each time by one level where that leaves fewer negatives accepted
     (else by as many as it takes), the slot and level that leave the fewest (the most general on a
@@ -250,7 +343,14 @@ def _pattern(regex: Regex) -> str:
     escaped by its code: quicker than the dialect printer, which looks for the shortest spelling."""
     match regex:
         case Chars(chars):
-            return "[" + "".join(f"\\U{lo:08x}" + (f"-\\U{hi:08x}" if hi > lo else "") for lo, hi in chars.intervals) + "]"
+            return (
+                "["
+                + "".join(
+                    f"\\U{lo:08x}" + (f"-\\U{hi:08x}" if hi > lo else "")
+                    for lo, hi in chars.intervals
+                )
+                + "]"
+            )
         case Concat(parts):
             return "".join(f"(?:{_pattern(part)})" for part in parts)
         case Union(options):
@@ -272,4 +372,8 @@ def candidates(evidence: Evidence) -> Found:
     """The separated templates of the plain examples, compiled: the family of separated templates
     (:class:`cegis.symbolic.merging.evidence.Family`)."""
     positives, negatives = evidence.plain
-    return spelled(separated_hypotheses(positives, negatives, evidence.universe), evidence.universe, "separated")
+    return spelled(
+        separated_hypotheses(positives, negatives, evidence.universe),
+        evidence.universe,
+        "separated",
+    )

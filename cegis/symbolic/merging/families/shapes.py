@@ -38,7 +38,6 @@ from regexlang.ast import Regex, concat, union
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
 
-
 #: The cuts tried first; the whole string as one run only when none of these has a consistent
 #: pattern of the prior (its class is the characters shown: ``[-0-9]{5,}`` for ZIP codes).
 FIRST_CUTS: tuple[Cut, ...] = ("word", "class", "letters")
@@ -51,10 +50,17 @@ def candidates(evidence: Evidence) -> Found:
     shapes = shape_hypotheses(positives, negatives, evidence.universe)
     found = spelled([(t.regex, t.how) for t in shapes], evidence.universe, "shapes")
     patterns = {t.regex for t in shapes if t.narrowest}
-    return attrs.evolve(found, candidates=tuple(attrs.evolve(c, prior_pattern=c.regex in patterns) for c in found.candidates))
+    return attrs.evolve(
+        found,
+        candidates=tuple(
+            attrs.evolve(c, prior_pattern=c.regex in patterns) for c in found.candidates
+        ),
+    )
 
 
-def shape_hypotheses(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> list[Template]:
+def shape_hypotheses(
+    positives: Sequence[str], negatives: Sequence[str], universe: CharSet
+) -> list[Template]:
     """The templates of the :data:`FIRST_CUTS` of the positives as they are (distinct regexes);
     unless the narrowest of a cut that gives every positive one skeleton is consistent, with the
     shared prefix, suffix, or both kept literal too; and unless some pattern of the prior is
@@ -64,14 +70,21 @@ def shape_hypotheses(positives: Sequence[str], negatives: Sequence[str], univers
     if not positives:
         return []
     out = _shapes(positives, negatives, universe, [("", "")], FIRST_CUTS)
-    if not any(t.narrowest and t.skeletons == 1 and _consistent(t.regex, positives, negatives, universe) for t in out.values()):
+    if not any(
+        t.narrowest and t.skeletons == 1 and _consistent(t.regex, positives, negatives, universe)
+        for t in out.values()
+    ):
         out |= _shapes(positives, negatives, universe, _affixes(positives), FIRST_CUTS)
-    if not any(t.narrowest and _consistent(t.regex, positives, negatives, universe) for t in out.values()):
+    if not any(
+        t.narrowest and _consistent(t.regex, positives, negatives, universe) for t in out.values()
+    ):
         out |= _shapes(positives, negatives, universe, [("", ""), *_affixes(positives)], ("whole",))
     return list(out.values())
 
 
-def _consistent(regex: Regex, positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> bool:
+def _consistent(
+    regex: Regex, positives: Sequence[str], negatives: Sequence[str], universe: CharSet
+) -> bool:
     """Whether ``regex`` (which accepts every positive) accepts no negative and some other string."""
     dfa = automaton_of(regex, universe)
     own = automaton_of(union(*map(text_regex, positives)), universe)
@@ -79,7 +92,11 @@ def _consistent(regex: Regex, positives: Sequence[str], negatives: Sequence[str]
 
 
 def _shapes(
-    positives: Sequence[str], negatives: Sequence[str], universe: CharSet, affixes: Sequence[tuple[str, str]], cuts: Sequence[Cut]
+    positives: Sequence[str],
+    negatives: Sequence[str],
+    universe: CharSet,
+    affixes: Sequence[tuple[str, str]],
+    cuts: Sequence[Cut],
 ) -> dict[Regex, Template]:
     """The templates of the ``cuts``, with every run at its narrowest too, with each prefix and
     suffix of ``affixes`` kept."""
@@ -87,11 +104,19 @@ def _shapes(
     for prefix, suffix in affixes:
         ends = len(prefix) + len(suffix)
         core = [p[len(prefix) : len(p) - len(suffix)] for p in positives]
-        against = [n[len(prefix) : len(n) - len(suffix)] for n in negatives if len(n) >= ends and n.startswith(prefix) and n.endswith(suffix)]
+        against = [
+            n[len(prefix) : len(n) - len(suffix)]
+            for n in negatives
+            if len(n) >= ends and n.startswith(prefix) and n.endswith(suffix)
+        ]
         kept = f", {prefix!r} and {suffix!r} kept" if ends else ""
         for cut in cuts:
             for t in template_hypotheses(core, against, universe, cut, narrowest=True):
-                regex = concat(*(text_regex(a) for a in (prefix,) if a), t.regex, *(text_regex(a) for a in (suffix,) if a))
+                regex = concat(
+                    *(text_regex(a) for a in (prefix,) if a),
+                    t.regex,
+                    *(text_regex(a) for a in (suffix,) if a),
+                )
                 out.setdefault(regex, attrs.evolve(t, regex=regex, how=t.how + kept))
     return out
 
@@ -108,4 +133,3 @@ def _affixes(positives: Sequence[str]) -> list[tuple[str, str]]:
 
 def _suffix(strings: Sequence[str]) -> str:
     return os.path.commonprefix([s[::-1] for s in strings])[::-1]
-

@@ -36,11 +36,19 @@ def shared_factors(strings: Sequence[str], shortest: int = SHORTEST_FACTOR) -> d
         for end in range(start + shortest, len(base) + 1):
             factor = base[start:end]
             if factor not in counts:
-                counts[factor] = min(s.count(factor) for s in strings) if all(factor in s for s in strings) else 0
+                counts[factor] = (
+                    min(s.count(factor) for s in strings)
+                    if all(factor in s for s in strings)
+                    else 0
+                )
             if not counts[factor]:
                 break  # a string that lacks it lacks the longer ones too
     shared = {w: n for w, n in counts.items() if n}
-    kept = {w: n for w, n in shared.items() if not any(v != w and w in v and m >= n for v, m in shared.items())}
+    kept = {
+        w: n
+        for w, n in shared.items()
+        if not any(v != w and w in v and m >= n for v, m in shared.items())
+    }
     return dict(sorted(kept.items(), key=lambda item: (-len(item[0]), item[0])))
 
 
@@ -118,7 +126,10 @@ class Shared:
         often."""
         words = [self.prefix, self.suffix, *self.inner]
         counts = [1, 1, *self.inner.values()]
-        alone = {w: n - sum(m * v.count(w) for v, m in zip(words, counts) if len(v) > len(w)) for w, n in self.inner.items()}
+        alone = {
+            w: n - sum(m * v.count(w) for v, m in zip(words, counts) if len(v) > len(w))
+            for w, n in self.inner.items()
+        }
         return [] if any(n > 1 for n in alone.values()) else [w for w, n in alone.items() if n == 1]
 
     @property
@@ -127,7 +138,11 @@ class Shared:
         return [w for w, n in self.inner.items() if n == 1]
 
     def _frames(self, string: str) -> bool:
-        return len(string) >= len(self.prefix) + len(self.suffix) and string.startswith(self.prefix) and string.endswith(self.suffix)
+        return (
+            len(string) >= len(self.prefix) + len(self.suffix)
+            and string.startswith(self.prefix)
+            and string.endswith(self.suffix)
+        )
 
 
 @functools.lru_cache(maxsize=64)
@@ -139,7 +154,9 @@ def _shared(positives: tuple[str, ...], universe: CharSet) -> Shared:
         suffix = ""
     factors = shared_factors(positives)
     inner = {w: n for w, n in factors.items() if n > 1 or (w not in prefix and w not in suffix)}
-    characters = sorted(set.intersection(*map(set, positives)) - set("".join([prefix, suffix, *inner])))
+    characters = sorted(
+        set.intersection(*map(set, positives)) - set("".join([prefix, suffix, *inner]))
+    )
     return Shared(prefix, suffix, inner, universe, characters)
 
 
@@ -147,4 +164,11 @@ def _shared(positives: tuple[str, ...], universe: CharSet) -> Shared:
 def _parts(shared: Shared, besides: str) -> tuple[Regex, ...]:
     """:meth:`Shared.parts`, made once per shared factors."""
     framed = [shared.framed(shared.anything)] if shared.prefix or shared.suffix else []
-    return (*framed, *(contains(text_regex(w), n, shared.anything) for w, n in shared.inner.items() if w != besides))
+    return (
+        *framed,
+        *(
+            contains(text_regex(w), n, shared.anything)
+            for w, n in shared.inner.items()
+            if w != besides
+        ),
+    )

@@ -34,7 +34,11 @@ Pieces = tuple[CharSet, ...]
 
 
 def subsequence_hypotheses(
-    positives: Sequence[str], negatives: Sequence[str], universe: CharSet, shown: Sequence[CharSet], atoms: Sequence[CharSet]
+    positives: Sequence[str],
+    negatives: Sequence[str],
+    universe: CharSet,
+    shown: Sequence[CharSet],
+    atoms: Sequence[CharSet],
 ) -> Hypotheses:
     """The strings that hold the pieces read off the shortest positive in order (module doc), for
     each placement of the first and last piece that every positive and no negative follows. A
@@ -47,8 +51,16 @@ def subsequence_hypotheses(
     if not FEWEST_PIECES <= len(shortest) <= MOST_PIECES:
         return []
     kinds = sorted((c for c in dict.fromkeys(shown) if not universe.issubset(c)), key=len)
-    columns = [CharSet.of("".join(column)) for column in zip(*(p for p in positives if len(p) == len(shortest)))]
-    first = tuple(smallest_holding(tuple(shown), chars, universe) or smallest_holding(tuple(atoms), chars, universe) or chars for chars in columns)
+    columns = [
+        CharSet.of("".join(column))
+        for column in zip(*(p for p in positives if len(p) == len(shortest)))
+    ]
+    first = tuple(
+        smallest_holding(tuple(shown), chars, universe)
+        or smallest_holding(tuple(atoms), chars, universe)
+        or chars
+        for chars in columns
+    )
     least = len(shortest)
     long_enough = [n for n in negatives if len(n) >= least]
     out: Hypotheses = []
@@ -61,7 +73,12 @@ def subsequence_hypotheses(
 
 
 def _widened(
-    pieces: Pieces, kinds: Sequence[CharSet], positives: Sequence[str], negatives: Sequence[str], at_start: bool, at_end: bool
+    pieces: Pieces,
+    kinds: Sequence[CharSet],
+    positives: Sequence[str],
+    negatives: Sequence[str],
+    at_start: bool,
+    at_end: bool,
 ) -> Pieces | None:
     """``pieces`` with each distinct piece (at all its places at once, in the order they first
     occur) widened to every larger of ``kinds`` (smallest first) that holds it while no negative
@@ -70,7 +87,10 @@ def _widened(
     if _any_holds(negatives, pieces, at_start, at_end):
         return None
     size = {chars: len(chars) for chars in {*kinds, *pieces}}
-    for places in ([[k for k, p in enumerate(pieces) if p == piece] for piece in dict.fromkeys(pieces)], [[k] for k in range(len(pieces))]):
+    for places in (
+        [[k for k, p in enumerate(pieces) if p == piece] for piece in dict.fromkeys(pieces)],
+        [[k] for k in range(len(pieces))],
+    ):
         for where in places:
             piece = pieces[where[0]]
             for wider in kinds:
@@ -101,7 +121,11 @@ def _any_holds(strings: Sequence[str], pieces: Pieces, at_start: bool, at_end: b
         found = match(string)
         if found is None or (at_start and found.end(1)):
             continue
-        if not at_end or found.end() == len(string) or (last is not None and last(string, len(string) - 1)):
+        if (
+            not at_end
+            or found.end() == len(string)
+            or (last is not None and last(string, len(string) - 1))
+        ):
             return True
     return False
 
@@ -118,9 +142,17 @@ def _shows_gap(positive: str, pieces: Pieces, at_start: bool, at_end: bool) -> b
     if match is None or not _holds(positive, pieces, at_start, at_end):
         return False
     # held with the last piece at the end, the gap before it runs up to the last character
-    last = [positive[match.start(len(pieces)) : len(positive) - 1], ""] if at_end else [match.group(len(pieces)), positive[match.end() :]]
+    last = (
+        [positive[match.start(len(pieces)) : len(positive) - 1], ""]
+        if at_end
+        else [match.group(len(pieces)), positive[match.end() :]]
+    )
     gaps = [*match.groups()[:-1], *last]
-    return any(all(char not in piece for piece in pieces[max(0, k - 1) : k + 1]) for k, gap in enumerate(gaps) for char in gap)
+    return any(
+        all(char not in piece for piece in pieces[max(0, k - 1) : k + 1])
+        for k, gap in enumerate(gaps)
+        for char in gap
+    )
 
 
 @functools.lru_cache(maxsize=1 << 12)  # the same pieces are tried on every agreement round
@@ -136,7 +168,9 @@ def _pattern(pieces: Pieces) -> re.Pattern[str]:
     return re.compile("".join(parts))
 
 
-def _hypothesis(pieces: Pieces, universe: CharSet, at_start: bool, at_end: bool) -> tuple[Regex, str]:
+def _hypothesis(
+    pieces: Pieces, universe: CharSet, at_start: bool, at_end: bool
+) -> tuple[Regex, str]:
     """The language of ``pieces`` in order, as a regex (a repeated period as ``(…){m,}``), and its
     description."""
     anything = Star(Chars(universe))
@@ -147,18 +181,26 @@ def _hypothesis(pieces: Pieces, universe: CharSet, at_start: bool, at_end: bool)
     body = Repeat(inner, times, None) if times > 1 else inner
     regex = body if at_start else concat(anything, body)
     named = ", ".join(map(piece_name, pieces[:period])) + (f" ×{times}" if times > 1 else "")
-    ends = [end for end, held in (("first at the start", at_start), ("last at the end", at_end)) if held]
+    ends = [
+        end for end, held in (("first at the start", at_start), ("last at the end", at_end)) if held
+    ]
     return regex, f"classes in order ({named})" + "".join(f", {end}" for end in ends)
 
 
 def _period(pieces: Pieces) -> int:
     """The shortest period of ``pieces`` that repeats to all of them."""
-    return next(p for p in range(1, len(pieces) + 1) if len(pieces) % p == 0 and pieces == pieces[:p] * (len(pieces) // p))
+    return next(
+        p
+        for p in range(1, len(pieces) + 1)
+        if len(pieces) % p == 0 and pieces == pieces[:p] * (len(pieces) // p)
+    )
 
 
 def candidates(evidence: Evidence) -> Found:
     """The classes-in-order hypotheses, compiled: the family of subsequences
     (:class:`cegis.symbolic.merging.evidence.Family`)."""
     universe = evidence.universe
-    hypotheses = subsequence_hypotheses(evidence.positives, evidence.negatives, universe, evidence.shown, evidence.classes)
+    hypotheses = subsequence_hypotheses(
+        evidence.positives, evidence.negatives, universe, evidence.shown, evidence.classes
+    )
     return spelled(hypotheses, universe, "subsequence")

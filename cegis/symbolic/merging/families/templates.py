@@ -27,7 +27,14 @@ from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families.classes import inferred_classes
 from cegis.symbolic.merging.families.digit_bounds import SIGNIFICANCE
 from cegis.symbolic.merging.families.prior import DIGITS, LOWER, NAMED, UPPER
-from cegis.symbolic.merging.families.run_writing import NARROWING_EVIDENCE, Home, bounded_default, counted_run, levels, narrowest_run
+from cegis.symbolic.merging.families.run_writing import (
+    NARROWING_EVIDENCE,
+    Home,
+    bounded_default,
+    counted_run,
+    levels,
+    narrowest_run,
+)
 from oracle.examples import Example
 from regexlang.ast import Epsilon, Optional, Regex, concat, union
 from regexlang.ast import text as text_regex
@@ -51,7 +58,10 @@ _Skeleton = tuple[str | int, ...]
 #: one class each (digits, lower case, upper case: ``abcDEF12`` is three runs), ``letters`` runs of
 #: digits or of letters (``abcDEF12`` is two), or ``whole``: the whole string one run.
 Cut = Literal["word", "class", "letters", "whole"]
-CUTS: tuple[Cut, ...] = ("word", "class")  # the cuts a separated slot is written in (:mod:`.separated`)
+CUTS: tuple[Cut, ...] = (
+    "word",
+    "class",
+)  # the cuts a separated slot is written in (:mod:`.separated`)
 _KINDS = {"class": (DIGITS, LOWER, UPPER), "letters": (DIGITS, LOWER | UPPER)}
 
 
@@ -105,50 +115,97 @@ def template_hypotheses(
 
     out: dict[Regex, Template] = {}
 
-    def add(chosen: dict[_Skeleton, list[Regex]], written: str, home: Home, narrowest: bool = False) -> None:
+    def add(
+        chosen: dict[_Skeleton, list[Regex]], written: str, home: Home, narrowest: bool = False
+    ) -> None:
         """The template of the ``chosen`` runs, unless one of its language came first (the
         narrowest writing is marked so whichever came first)."""
         regex = template(chosen)
         through = ", through inferred classes" if home.classes else ""
         if narrowest or regex not in out:
-            out[regex] = Template(regex, f"template ({cut} runs {written}, {len(shapes)} skeletons{through})", len(shapes), narrowest)
+            out[regex] = Template(
+                regex,
+                f"template ({cut} runs {written}, {len(shapes)} skeletons{through})",
+                len(shapes),
+                narrowest,
+            )
 
     inferred = _inferred(positives, negatives, universe)
-    for home in (Home(universe, (), significance), *([Home(universe, inferred, significance)] if len(inferred) > 1 else [])):
-        unbounded = attrs.evolve(home, significance=0.0)  # negatives narrow a field to what its positives show
-        ladders = {s: [levels([r[i] for _, r, _ in groups[s]], home, evidence=evidence) for i in range(len(groups[s][0][1]))] for s in shapes}
+    for home in (
+        Home(universe, (), significance),
+        *([Home(universe, inferred, significance)] if len(inferred) > 1 else []),
+    ):
+        unbounded = attrs.evolve(
+            home, significance=0.0
+        )  # negatives narrow a field to what its positives show
+        ladders = {
+            s: [
+                levels([r[i] for _, r, _ in groups[s]], home, evidence=evidence)
+                for i in range(len(groups[s][0][1]))
+            ]
+            for s in shapes
+        }
         for level in range(UNIFORM_LEVELS):
-            uniform = {s: [ladder[min(level, len(ladder) - 1)] for ladder in ladders[s]] for s in shapes}
+            uniform = {
+                s: [ladder[min(level, len(ladder) - 1)] for ladder in ladders[s]] for s in shapes
+            }
             add(uniform, f"at level {level}", home)
-        columns = {s: [[r[i] for _, r, _ in groups[s]] for i in range(len(groups[s][0][1]))] for s in shapes}
-        steps = {s: [levels(column, unbounded, fitting=True) for column in columns[s]] for s in shapes}
-        fitted = {s: [bounded_default(run, column, home) for run, column in zip(_fitted(steps[s], against[s], universe), columns[s])] for s in shapes}
+        columns = {
+            s: [[r[i] for _, r, _ in groups[s]] for i in range(len(groups[s][0][1]))]
+            for s in shapes
+        }
+        steps = {
+            s: [levels(column, unbounded, fitting=True) for column in columns[s]] for s in shapes
+        }
+        fitted = {
+            s: [
+                bounded_default(run, column, home)
+                for run, column in zip(_fitted(steps[s], against[s], universe), columns[s])
+            ]
+            for s in shapes
+        }
         add(fitted, "fitted", home)
         longest = max(map(len, positives))
         horizon = {s: _horizon(s, groups[s], home, longest) for s in shapes}
         add(horizon, "counted, unbounded at the longest", home)
         if narrowest:
-            tightest = {s: [narrowest_run([r[i] for _, r, _ in groups[s]], home) for i in range(len(groups[s][0][1]))] for s in shapes}
+            tightest = {
+                s: [
+                    narrowest_run([r[i] for _, r, _ in groups[s]], home)
+                    for i in range(len(groups[s][0][1]))
+                ]
+                for s in shapes
+            }
             add(tightest, "at their narrowest", home, narrowest=True)
     return list(out.values())
 
 
-def _horizon(skeleton: _Skeleton, shown: Sequence[tuple[str, list[str], str]], home: Home, longest: int) -> list[Regex]:
+def _horizon(
+    skeleton: _Skeleton, shown: Sequence[tuple[str, list[str], str]], home: Home, longest: int
+) -> list[Regex]:
     """Runs as their class counted, except a run as long as the ``longest`` positive leaves room for,
     unbounded: its bound says how long the examples are, not how long the run may be (a teacher
     whose strings end at 32 characters cannot show ``X{30}``)."""
     separators = sum(len(part) for part in skeleton if isinstance(part, str))
-    totals = [len(before) + len(after) + separators + sum(map(len, runs)) for before, runs, after in shown]
+    totals = [
+        len(before) + len(after) + separators + sum(map(len, runs)) for before, runs, after in shown
+    ]
     out = []
     for i in range(len(shown[0][1])):
         values = [runs[i] for _, runs, _ in shown]
         rest = min(total - len(value) for total, value in zip(totals, values))
-        out.append(counted_run(values, max(map(len, values)) + rest >= longest, home, bounded_below=True))
+        out.append(
+            counted_run(values, max(map(len, values)) + rest >= longest, home, bounded_below=True)
+        )
     return out
 
 
-def _inferred(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> tuple[CharSet, ...]:
-    return inferred_classes([*(Example(p, True) for p in positives), *(Example(n, False) for n in negatives)], universe)
+def _inferred(
+    positives: Sequence[str], negatives: Sequence[str], universe: CharSet
+) -> tuple[CharSet, ...]:
+    return inferred_classes(
+        [*(Example(p, True) for p in positives), *(Example(n, False) for n in negatives)], universe
+    )
 
 
 def _kind(char: str, cut: Cut) -> int:
@@ -173,14 +230,23 @@ def _cut(string: str, cut: Cut) -> tuple[_Skeleton, str, list[str], str]:
         return (), string, [], ""
     marks = [isinstance(part, int) for part in skeleton]
     first, last = marks.index(True), len(marks) - marks[::-1].index(True)
-    before, after = string[:first], string[len(string) - (len(skeleton) - last) :] if last < len(skeleton) else ""
+    before, after = (
+        string[:first],
+        string[len(string) - (len(skeleton) - last) :] if last < len(skeleton) else "",
+    )
     return tuple(skeleton[first:last]), before, runs, after
 
 
 def _affix(values: set[str]) -> Regex:
     """Separators before or after the runs: the ones shown, optional when some positive has none."""
     shown = union(*(text_regex(v) for v in sorted(values) if v))
-    return Optional(shown) if "" in values and len(values) > 1 else shown if len(values) > 1 or "" not in values else Epsilon()
+    return (
+        Optional(shown)
+        if "" in values and len(values) > 1
+        else shown
+        if len(values) > 1 or "" not in values
+        else Epsilon()
+    )
 
 
 def _written(skeleton: _Skeleton, runs: Sequence[Regex]) -> list[Regex]:
@@ -189,7 +255,9 @@ def _written(skeleton: _Skeleton, runs: Sequence[Regex]) -> list[Regex]:
     return [next(given) if isinstance(part, int) else text_regex(part) for part in skeleton]
 
 
-def _fitted(ladders: Sequence[Sequence[Regex]], negatives: Sequence[Sequence[str]], universe: CharSet) -> list[Regex]:
+def _fitted(
+    ladders: Sequence[Sequence[Regex]], negatives: Sequence[Sequence[str]], universe: CharSet
+) -> list[Regex]:
     """Per run, the most general level such that no negative of the skeleton has every run
     accepted: one run at a time is made more specific, each time the run and level that leave the
     fewest negatives accepted (the most general on a tie), until none is or no run can help."""
@@ -240,7 +308,11 @@ def _common(options: Sequence[Sequence[Regex]], from_end: bool) -> int:
     """How many parts all options share at their start (or end)."""
     shortest = min(map(len, options))
     count = 0
-    while count < shortest and len({parts[len(parts) - 1 - count] if from_end else parts[count] for parts in options}) == 1:
+    while (
+        count < shortest
+        and len({parts[len(parts) - 1 - count] if from_end else parts[count] for parts in options})
+        == 1
+    ):
         count += 1
     return count
 
@@ -255,5 +327,11 @@ def candidates(evidence: Evidence) -> Found:
     No field's leading digit is bounded from the digits shown (:mod:`.digit_bounds`): a teacher's
     counterexamples show a bound where the target has one."""
     positives, negatives = evidence.plain
-    written = [(t.regex, t.how) for cut in CUTS for t in template_hypotheses(positives, negatives, evidence.universe, cut, evidence=0, significance=0.0)]
+    written = [
+        (t.regex, t.how)
+        for cut in CUTS
+        for t in template_hypotheses(
+            positives, negatives, evidence.universe, cut, evidence=0, significance=0.0
+        )
+    ]
     return spelled(written, evidence.universe, "templates")

@@ -34,7 +34,11 @@ class Agreed:
     problems: tuple[str, ...]
 
 
-def agreeing(generate: Callable[[Sequence[Example]], Found], earlier: Agreements, facts: Mapping[str, Example]) -> Agreed:
+def agreeing(
+    generate: Callable[[Sequence[Example]], Found],
+    earlier: Agreements,
+    facts: Mapping[str, Example],
+) -> Agreed:
     """Rounds of candidates that ``generate`` makes from the examples the agreements imply,
     starting with ``facts`` (those implied before): each round adds, for every candidate that
     breaks an agreement, the shortest string where it does (labeled as the earlier hypothesis

@@ -44,7 +44,9 @@ class Memory:
 def remembered(context: LearnerContext) -> Memory:
     """The previous proposal's memory, with the agreement its verdict adds (:func:`agreements`)."""
     previous = context.previous
-    known = previous.memo if previous is not None and isinstance(previous.memo, Memory) else Memory()
+    known = (
+        previous.memo if previous is not None and isinstance(previous.memo, Memory) else Memory()
+    )
     return Memory(agreements(context), known.implied)
 
 
@@ -55,7 +57,11 @@ def agreements(context: LearnerContext) -> tuple[Agreement, ...]:
     says the target equals its hypothesis below its length, so a candidate that agrees with the
     longest one agrees with the target, hence with every other, below theirs."""
     previous, verdict = context.previous, context.verdict
-    known = previous.memo.agreements if previous is not None and isinstance(previous.memo, Memory) else ()
+    known = (
+        previous.memo.agreements
+        if previous is not None and isinstance(previous.memo, Memory)
+        else ()
+    )
     if previous is None or not previous.ok or verdict is None or not verdict.counterexamples:
         return known
     if not verdict.shortest:
@@ -84,7 +90,9 @@ def decode(data: object) -> object:
     if not isinstance(data, dict):
         return None
     agreed = tuple(Agreement(str(text), int(below)) for text, below in data["agreements"])
-    return Memory(agreed, tuple(Example(str(string), bool(label)) for string, label in data["implied"]))
+    return Memory(
+        agreed, tuple(Example(str(string), bool(label)) for string, label in data["implied"])
+    )
 
 
 @attrs.frozen
@@ -94,12 +102,23 @@ class Agreements:
     automata: tuple[tuple[DFA, int], ...]
 
     @classmethod
-    def compile(cls, items: Sequence[Agreement], dialect: Dialect, universe: CharSet, state_limit: int) -> Agreements:
+    def compile(
+        cls, items: Sequence[Agreement], dialect: Dialect, universe: CharSet, state_limit: int
+    ) -> Agreements:
         """The agreements' hypotheses as automata over ``universe``."""
         out = []
         for item in items:
             try:
-                out.append((automaton_of(read_hypothesis(item.hypothesis, dialect, universe), universe, state_limit), item.below))
+                out.append(
+                    (
+                        automaton_of(
+                            read_hypothesis(item.hypothesis, dialect, universe),
+                            universe,
+                            state_limit,
+                        ),
+                        item.below,
+                    )
+                )
             except (RegexError, AutomataError):
                 continue
         return cls(tuple(out))

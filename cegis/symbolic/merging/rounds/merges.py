@@ -14,8 +14,8 @@ import functools
 
 import attrs
 
-from automata.minimize import minimize
 from automata.errors import AutomataError
+from automata.minimize import minimize
 from cegis.symbolic.merging.candidate import Candidate
 from cegis.symbolic.merging.core.alike import alike
 from cegis.symbolic.merging.core.exact import smallest
@@ -64,13 +64,17 @@ def merged(built: PrefixTree, learner: Settings, patch: bool, agreeing: bool = F
                 if string not in witnesses:
                     witnesses[string] = interned(string, untied[w][1].label)
             if patch:  # a list longer than any hypothesis may be: not worth building
-                problems.append(f"{how}: {len(wrong)} clustered examples left out of the tree are missed")
+                problems.append(
+                    f"{how}: {len(wrong)} clustered examples left out of the tree are missed"
+                )
             return
         if wrong:
             try:
                 dfa = patched(dfa, wrong, universe)
             except AutomataError as error:
-                problems.append(f"{how}: {len(wrong)} clustered examples left out of the tree: {error}")
+                problems.append(
+                    f"{how}: {len(wrong)} clustered examples left out of the tree: {error}"
+                )
                 return
             if dfa.n_states > MAX_LISTING_STATES:  # printing it would take long and read badly
                 problems.append(f"{how}: {dfa.n_states} states with {len(wrong)} exceptions")

@@ -85,7 +85,11 @@ def _holds(example: Counterexample, word: str) -> bool:
 
 
 def check(
-    text: str, examples: Sequence[Counterexample], dialect: Dialect, universe: CharSet, consistent: DFA | None = None
+    text: str,
+    examples: Sequence[Counterexample],
+    dialect: Dialect,
+    universe: CharSet,
+    consistent: DFA | None = None,
 ) -> str | None:
     """Why the printed ``text`` is not a usable hypothesis for ``examples``, or ``None``; a print of
     the language of ``consistent`` (an automaton known to label every example right) is usable

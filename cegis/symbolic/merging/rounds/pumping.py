@@ -26,7 +26,9 @@ def unpumped_loops(dfa: DFA, positives: Sequence[str]) -> int:
     for string in positives:
         if not unpumped:
             break
-        for loop, count in _rounds(rows, component, dfa.start, dfa.alphabet.encode(string).tolist()).items():
+        for loop, count in _rounds(
+            rows, component, dfa.start, dfa.alphabet.encode(string).tolist()
+        ).items():
             if count >= 2:
                 unpumped.discard(loop)
     return len(unpumped)
@@ -79,7 +81,9 @@ def _loops(rows: list[list[int]]) -> list[int]:
     return out
 
 
-def _rounds(rows: list[list[int]], component: list[int], start: int, symbols: list[int]) -> dict[int, int]:
+def _rounds(
+    rows: list[list[int]], component: list[int], start: int, symbols: list[int]
+) -> dict[int, int]:
     """For each loop the run of ``symbols`` enters, how many times it goes round (comes back to a
     state of its stay there). A run leaves a loop at most once: it cannot come back."""
     rounds: dict[int, int] = {}

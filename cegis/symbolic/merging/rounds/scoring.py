@@ -21,7 +21,18 @@ from automata.to_regex import to_regex
 from cegis.symbolic.merging.candidate import Candidate, automaton_of
 from cegis.symbolic.merging.families.prior import NAMED
 from cegis.symbolic.merging.rounds.pumping import unpumped_loops
-from regexlang.ast import Chars, Complement, Concat, Intersection, Regex, Repeat, Star, Union, children, concat
+from regexlang.ast import (
+    Chars,
+    Complement,
+    Concat,
+    Intersection,
+    Regex,
+    Repeat,
+    Star,
+    Union,
+    children,
+    concat,
+)
 from regexlang.charset import CharSet
 
 #: What a loop that no positive pumps (:mod:`cegis.symbolic.merging.rounds.pumping`) costs a hypothesis, in
@@ -29,6 +40,7 @@ from regexlang.charset import CharSet
 #: as the words it is rather than refuted one loop at a time. A hypothesis spelled from a template
 #: (shared factors, counted repetition) has its template's loops, not merges, and pays no such cost.
 UNPUMPED_COST = 3
+
 
 def score(
     dfa: DFA, positives: Sequence[str], spelled: Regex | None = None, written: bool = False
@@ -53,7 +65,9 @@ def score(
     counts = count_by_length(dfa, max(map(len, positives), default=0))
     data_bits = sum(math.log2(counts[len(p)]) for p in positives if counts[len(p)])
     if written:
-        bits = min(bits, _written_bits(dfa) * (len(live) + UNPUMPED_COST * unpumped) / max(1, len(live)))
+        bits = min(
+            bits, _written_bits(dfa) * (len(live) + UNPUMPED_COST * unpumped) / max(1, len(live))
+        )
         if spelled is not None:
             bits = min(bits, regex_bits(spelled, dfa.alphabet.universe))
         data_bits += len(positives) * math.log2(max(1, sum(1 for count in counts if count)))
@@ -61,13 +75,17 @@ def score(
     return bits + data_bits, unpumped, changes
 
 
-def description_length(candidate: Candidate, positives: Sequence[str], written: bool = False) -> tuple[float, int, int]:
+def description_length(
+    candidate: Candidate, positives: Sequence[str], written: bool = False
+) -> tuple[float, int, int]:
     """The description length of ``candidate`` (:func:`score` of its automaton and spelled regex):
     the key the rounds rank candidates by, computed where they are ranked."""
     return score(candidate.automaton, positives, candidate.regex, written)
 
 
-@functools.lru_cache(maxsize=4096)  # the same words and gaps recur in many hypotheses, epoch after epoch
+@functools.lru_cache(
+    maxsize=4096
+)  # the same words and gaps recur in many hypotheses, epoch after epoch
 def parts_bits(regex: Regex, universe: CharSet) -> float:
     """The bits of ``regex`` written as its boolean operators and its gaps of any string over
     minimal automata: a product (``.*Westbury.* & .*[0-9].*``, 18 states) is described by its
@@ -88,7 +106,10 @@ def parts_bits(regex: Regex, universe: CharSet) -> float:
         return part == gap or isinstance(part, Repeat)
 
     if isinstance(regex, Concat) and any(map(apart, regex.parts)):
-        groups = [list(group) if alone else [concat(*group)] for alone, group in itertools.groupby(regex.parts, apart)]
+        groups = [
+            list(group) if alone else [concat(*group)]
+            for alone, group in itertools.groupby(regex.parts, apart)
+        ]
         return sum(parts_bits(part, universe) for group in groups for part in group)
     dfa = automaton_of(regex, universe)
     dead = dead_state(dfa)
@@ -150,7 +171,12 @@ def regex_bits(regex: Regex, universe: CharSet) -> float:
     if isinstance(regex, Chars):
         return operator + _chars_bits(regex.chars, universe)
     if isinstance(regex, Repeat):
-        return operator + regex_bits(regex.inner, universe) + number_bits(regex.min) + number_bits(regex.max)
+        return (
+            operator
+            + regex_bits(regex.inner, universe)
+            + number_bits(regex.min)
+            + number_bits(regex.max)
+        )
     return operator + sum(regex_bits(child, universe) for child in children(regex))
 
 

@@ -66,29 +66,56 @@ def proposed(
     problems = list(problems)
     positives = [representative(e) for e in examples if e.label]
     listed = written and learner.listing_cap and bool(positives) and earlier is None
-    listing = unparse(any_of(*map(union_regex, (e for e in examples if e.label))), dialect, universe) if listed else ""
+    listing = (
+        unparse(any_of(*map(union_regex, (e for e in examples if e.label))), dialect, universe)
+        if listed
+        else ""
+    )
     own = strings_of([e for e in examples if e.label], universe) if listed and prior else None
-    patterns = [c for c in prior if c.prior_pattern and not only_listed(c.automaton, own)] if own is not None else []
+    patterns = (
+        [c for c in prior if c.prior_pattern and not only_listed(c.automaton, own)]
+        if own is not None
+        else []
+    )
     shortest: Proposal | None = None
     draft = draft and not listed  # a listing is compared with the readable print
 
     @functools.cache
     def cap() -> int:
-        return max(len(listing), min((len(spelling(c.regex, dialect, universe)) for c in patterns if c.regex is not None), default=0))
+        return max(
+            len(listing),
+            min(
+                (
+                    len(spelling(c.regex, dialect, universe))
+                    for c in patterns
+                    if c.regex is not None
+                ),
+                default=0,
+            ),
+        )
 
     def ranked(found: Sequence[Candidate]) -> list[Candidate]:
         return sorted(found, key=lambda c: description_length(c, positives, written))
 
-    in_order = _listing_last(_runs_looped(ranked(candidates), ranked, earlier), examples, own if patterns else None)
+    in_order = _listing_last(
+        _runs_looped(ranked(candidates), ranked, earlier), examples, own if patterns else None
+    )
     for dfa, how, regex in ((c.automaton, c.how, c.regex) for c in in_order):
         if refuted is not None and equivalent(dfa, refuted):
             problems.append(f"{how}: the teacher rejected this language")
             continue
         wrong = misclassified(dfa, examples)
-        if wrong:  # its print would be too (prints are exact), and printing costs far more than this
+        if (
+            wrong
+        ):  # its print would be too (prints are exact), and printing costs far more than this
             problems.append(f"{how}: {misses(wrong)}")
             continue
-        if listed and regex is not None and len(spelled := spelling(regex, dialect, universe)) > len(listing) and len(spelled) > cap():
+        if (
+            listed
+            and regex is not None
+            and len(spelled := spelling(regex, dialect, universe)) > len(listing)
+            and len(spelled) > cap()
+        ):
             # a template spelled longer than the list of its positives: not worth printing readably
             # (a path's template of a dozen shapes: half a minute over Unicode)
             problems.append(f"{how}: spelled longer than the positives listed")
@@ -96,14 +123,18 @@ def proposed(
         try:
             text = printed(dfa, dialect, universe, examples, regex, written, draft)
             problem, drafted = check(text, examples, dialect, universe, dfa), draft
-            if problem is not None and draft:  # a draft too large to compile back: the readable print
+            if (
+                problem is not None and draft
+            ):  # a draft too large to compile back: the readable print
                 text = printed(dfa, dialect, universe, examples, regex, written)
                 problem, drafted = check(text, examples, dialect, universe, dfa), False
         except SizeLimitExceeded as error:
             problems.append(f"{how}: {error}")
             continue
         if problem is None:
-            if listed:  # strings given up front: bounded repetitions unbounded where the prior prefers
+            if (
+                listed
+            ):  # strings given up front: bounded repetitions unbounded where the prior prefers
                 text, dfa = loosened_text(text, dfa, examples, positives, dialect, universe)
             states = dfa.n_states - (dead_state(dfa) is not None)
             reasoning = f"{how} over {len(dfa.alphabet)} {learner.granularity}: {states} states"
@@ -115,8 +146,12 @@ def proposed(
             continue
         problems.append(f"{how}: {problem}")
     if listed and not patterns and check(listing, examples, dialect, universe) is None:
-        return _carrying(listing, dialect, universe, "the positives listed (every shorter candidate failed)")
-    return shortest or _failure("search_exhausted", "; ".join(problems) or "no merge order succeeded")
+        return _carrying(
+            listing, dialect, universe, "the positives listed (every shorter candidate failed)"
+        )
+    return shortest or _failure(
+        "search_exhausted", "; ".join(problems) or "no merge order succeeded"
+    )
 
 
 def refuted_automaton(regex: Regex | None, universe: CharSet) -> DFA | None:
@@ -134,7 +169,9 @@ def _failure(kind: str, detail: str) -> Proposal:
     return Proposal(None, failure=ProposalFailure(kind, detail))  # type: ignore[arg-type]
 
 
-def _carrying(text: str, dialect: Dialect, universe: CharSet, reasoning: str, draft: bool = False) -> Proposal:
+def _carrying(
+    text: str, dialect: Dialect, universe: CharSet, reasoning: str, draft: bool = False
+) -> Proposal:
     """The proposal of the printed ``text`` with the automaton :func:`.printing.check` compiled it to
     (remembered)."""
     regex = read_hypothesis(text, dialect, universe)
@@ -142,7 +179,9 @@ def _carrying(text: str, dialect: Dialect, universe: CharSet, reasoning: str, dr
 
 
 def _runs_looped(
-    ranked: Sequence[Candidate], rank: Callable[[Sequence[Candidate]], list[Candidate]], earlier: Agreements | None
+    ranked: Sequence[Candidate],
+    rank: Callable[[Sequence[Candidate]], list[Candidate]],
+    earlier: Agreements | None,
 ) -> Iterator[Candidate]:
     """The ``ranked`` candidates, each language of the positives preceded by itself with its long
     runs looped (:func:`.runs.looped_runs`) where they keep the ``earlier`` agreements, ranked by
@@ -152,18 +191,29 @@ def _runs_looped(
     candidate won where merging had found the language, and lost it."""
     for candidate in ranked:
         if candidate.how.startswith(LISTING):
-            looped = [Candidate(d, f"{candidate.how}, {runs}", None, "runs") for d, runs in looped_runs(candidate.automaton)]
-            yield from rank([c for c in looped if earlier is None or not earlier.implied(c.automaton)])
+            looped = [
+                Candidate(d, f"{candidate.how}, {runs}", None, "runs")
+                for d, runs in looped_runs(candidate.automaton)
+            ]
+            yield from rank(
+                [c for c in looped if earlier is None or not earlier.implied(c.automaton)]
+            )
         yield candidate
 
 
-def _listing_last(candidates: Iterable[Candidate], examples: Sequence[Counterexample], listed: DFA | None) -> Iterator[Candidate]:
+def _listing_last(
+    candidates: Iterable[Candidate], examples: Sequence[Counterexample], listed: DFA | None
+) -> Iterator[Candidate]:
     """The ``candidates`` in order, except that those labeling every example right that accept no
     string outside ``listed`` (the positives' own language; None: no candidate is moved) come after
     all others."""
     later = []
     for candidate in candidates:
-        if listed is not None and not misclassified(candidate.automaton, examples) and only_listed(candidate.automaton, listed):
+        if (
+            listed is not None
+            and not misclassified(candidate.automaton, examples)
+            and only_listed(candidate.automaton, listed)
+        ):
             later.append(candidate)
         else:
             yield candidate

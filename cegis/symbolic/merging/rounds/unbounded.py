@@ -31,7 +31,11 @@ from regexlang.errors import RegexError
 
 
 def loosened(
-    regex: Regex, dfa: DFA, examples: Sequence[Counterexample], positives: Sequence[str], universe: CharSet
+    regex: Regex,
+    dfa: DFA,
+    examples: Sequence[Counterexample],
+    positives: Sequence[str],
+    universe: CharSet,
 ) -> tuple[Regex, DFA] | None:
     """``regex`` (with automaton ``dfa``) with its bounded repetitions unbounded, and its automaton,
     when that labels every example right and scores no worse; else None."""
@@ -50,7 +54,12 @@ def loosened(
 
 
 def loosened_text(
-    text: str, dfa: DFA, examples: Sequence[Counterexample], positives: Sequence[str], dialect: Dialect, universe: CharSet
+    text: str,
+    dfa: DFA,
+    examples: Sequence[Counterexample],
+    positives: Sequence[str],
+    dialect: Dialect,
+    universe: CharSet,
 ) -> tuple[str, DFA]:
     """The printed hypothesis ``text`` (automaton ``dfa``) loosened (:func:`loosened`) and printed
     in ``dialect``, or as it is."""

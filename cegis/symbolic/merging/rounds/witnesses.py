@@ -78,17 +78,37 @@ class Reading:
     rounds: int = 0
     problems: tuple[str, ...] = ()
 
-    def learn(self, examples: Sequence[Counterexample], universe: CharSet, learner: Settings, patching: int, earlier: Agreements) -> Reading:
+    def learn(
+        self,
+        examples: Sequence[Counterexample],
+        universe: CharSet,
+        learner: Settings,
+        patching: int,
+        earlier: Agreements,
+    ) -> Reading:
         """Merge the tree of ``examples`` and the witnesses (the tree of the last round grown by the
         new witnesses, in the representative reading); when no merge order labels every example
         right, the misclassified strings become witnesses for the next round. A tree that cannot be
         built ends the reading (its problem noted). After ``patching`` rounds of witnesses, or past
         :data:`MAX_WITNESS_NODES` nodes, misses are patched in as exceptions instead."""
         try:
-            tree = extended(self.tree, self.missed) if self.tree is not None and self.name == "representative" else None
-            tree = tree or prefix_tree([*examples, *self.witnesses, *self.missed], universe, learner.granularity, self.name)
+            tree = (
+                extended(self.tree, self.missed)
+                if self.tree is not None and self.name == "representative"
+                else None
+            )
+            tree = tree or prefix_tree(
+                [*examples, *self.witnesses, *self.missed], universe, learner.granularity, self.name
+            )
         except (ValueError, LabelConflict) as error:
-            return attrs.evolve(self, found=(), broken=(), missed=(), stale=False, problems=(f"{self.name}: {error}",))
+            return attrs.evolve(
+                self,
+                found=(),
+                broken=(),
+                missed=(),
+                stale=False,
+                problems=(f"{self.name}: {error}",),
+            )
         rounds = self.rounds + bool(self.missed)
         capped = tree.tree.nodes > MAX_WITNESS_NODES
         found = merged(tree, learner, rounds >= patching or capped, bool(earlier.automata))
@@ -125,7 +145,9 @@ def consistent(
     problems: list[str] = []
     examples = view(list(implied.values()))
     readings = [Reading(name) for name in learner.readings]
-    patching = ROUNDS if earlier.automata else WITNESS_ROUNDS  # rounds of witnesses before misses are patched in
+    patching = (
+        ROUNDS if earlier.automata else WITNESS_ROUNDS
+    )  # rounds of witnesses before misses are patched in
     latest: list[Candidate] = []
     for round_ in range(ROUNDS + 1):
         found: list[Candidate] = []
@@ -133,11 +155,18 @@ def consistent(
         for i, reading in enumerate(readings):
             last = round_ == ROUNDS
             if reading.stale or last:
-                readings[i] = reading = reading.learn(examples, universe, learner, 0 if last else patching, earlier)
+                readings[i] = reading = reading.learn(
+                    examples, universe, learner, 0 if last else patching, earlier
+                )
                 problems += reading.problems
-            found += [attrs.evolve(candidate, how=f"{candidate.how}, {reading.name}") for candidate in reading.found]
+            found += [
+                attrs.evolve(candidate, how=f"{candidate.how}, {reading.name}")
+                for candidate in reading.found
+            ]
             broken += reading.broken
-            if earlier.automata and not all(broken):  # a candidate keeps them: the later readings wait
+            if earlier.automata and not all(
+                broken
+            ):  # a candidate keeps them: the later readings wait
                 break
         if found:
             latest = found
