@@ -1,87 +1,75 @@
-"""Finite automata for regex languages: Thompson NFA, subset construction, Hopcroft minimization,
-products, equivalence with witnesses, counting, sampling and path enumeration.
+"""Finite automata for regex languages: regex → minimal DFA, the algebra of their languages, and the
+strings they accept.
 
 Dense numpy tables over alphabet equivalence classes; hot loops in numba. Depends only on
-``regexlang``. The names below are the ones other packages use; every submodule keeps its own
-name (``automata.minimize`` is the module, its function is ``automata.minimize.minimize``).
+``regexlang``. The package is a house of rooms, each opened by a module that teaches it; a room
+imports only the rooms below it (the ``automata-rooms`` contract in ``setup.cfg``):
+
+* :mod:`automata.printing`: a DFA printed back as a readable regex;
+* :mod:`automata.strings`: counting, sampling and listing the strings a DFA accepts;
+* :mod:`automata.building`: regex → NFA → DFA, lookarounds and assertions included;
+* :mod:`automata.algebra`: products, decisions, equivalence with witnesses;
+* :mod:`automata.core`: the :class:`DFA` value, its alphabet of classes, minimization;
+* :mod:`automata.jit`: how the numba kernels are compiled, cached and timed;
+* :mod:`automata.errors`: the one error family of the package.
+
+The names below are the ones a user needs: compile, compare, draw strings, and the errors to
+catch. Everything else is imported from its room.
 """
 
-from automata.alphabet import Alphabet, common_refinement, partition
-from automata.compile import alphabet_of, compile_many, compile_regex, from_text
-from automata.counting import Completions, completions, count_by_length, diff_ratio
-from automata.dfa import DFA, coreachable
-from automata.errors import (
-    DEFAULT_STATE_LIMIT,
-    AlphabetMismatch,
-    AutomataError,
-    SizeLimitExceeded,
-    StateLimitExceeded,
-    UnsupportedRegex,
-)
-from automata.ops import (
+from automata.algebra.ops import (
     Witness,
     accepts,
     accepts_many,
-    align,
     complement,
-    dead_state,
     difference,
     equivalence_witness,
     equivalent,
-    inclusion_witness,
     intersection,
     is_empty,
     is_subset,
     is_universal,
     num_states,
-    symmetric_difference,
     union,
 )
-from automata.paths import Path, Step, accepting_paths, steps_from
-from automata.sampling import sample, sample_strings, shortest
+from automata.building.compile import compile_many, compile_regex, from_text
+from automata.core.alphabet import Alphabet
+from automata.core.dfa import DFA
+from automata.errors import (
+    DEFAULT_STATE_LIMIT,
+    AutomataError,
+    SizeLimitExceeded,
+    StateLimitExceeded,
+    UnsupportedRegex,
+)
+from automata.strings.counting import count_by_length
+from automata.strings.sampling import sample_strings, shortest
 
 __all__ = [
     "DEFAULT_STATE_LIMIT",
     "DFA",
     "Alphabet",
-    "AlphabetMismatch",
     "AutomataError",
-    "Completions",
-    "Path",
     "SizeLimitExceeded",
     "StateLimitExceeded",
-    "Step",
     "UnsupportedRegex",
     "Witness",
-    "accepting_paths",
     "accepts",
     "accepts_many",
-    "align",
-    "alphabet_of",
-    "common_refinement",
+    "complement",
     "compile_many",
     "compile_regex",
-    "complement",
-    "completions",
-    "coreachable",
     "count_by_length",
-    "dead_state",
-    "diff_ratio",
     "difference",
     "equivalence_witness",
     "equivalent",
     "from_text",
-    "inclusion_witness",
     "intersection",
     "is_empty",
     "is_subset",
     "is_universal",
     "num_states",
-    "partition",
-    "sample",
     "sample_strings",
     "shortest",
-    "steps_from",
-    "symmetric_difference",
     "union",
 ]

@@ -1,22 +1,19 @@
 """Teachers: exact equivalence with (clustered) counterexamples, test-suite oracles, hardening
-probes, and the small protocol a user implements to plug in a custom oracle."""
+probes, and the small protocol a user implements to plug in a custom oracle.
 
-from oracle.clustered import Reading, lift, misclassified, satisfies
-from oracle.compiling import Compiled, compile_subject
-from oracle.config import ORDERS, PROFILES, Order, Profile, TeacherConfig
-from oracle.draws import SearchTooLarge
-from oracle.evaluation import EvaluationSet, Scores, accuracy, evaluation_set, score
+The names below are the ones a user (and the packages above) need: the :class:`Teacher` protocol
+and its answers (:class:`Verdict`, :class:`Spend`, :class:`Issue`), the teachers
+(:class:`ExactTeacher`, :class:`AutomatonTeacher`, :class:`SuiteOracle`) with their configurations,
+the examples they hand out, and a few helpers the learners share. Everything else is imported from
+its module (``oracle.evaluation``, ``oracle.examples``, ``oracle.config`` ...).
+"""
+
+from oracle.clustered import misclassified, satisfies
+from oracle.config import TeacherConfig
+from oracle.evaluation import evaluation_set, score
 from oracle.exact import ExactTeacher
-from oracle.examples import (
-    ClusteredExample,
-    Counterexample,
-    Example,
-    Spelling,
-    format_position,
-    parse_pattern,
-)
+from oracle.examples import ClusteredExample, Counterexample, Example
 from oracle.matching import matcher
-from oracle.probes import ProbeReport
 from oracle.protocol import (
     SAMPLING_MODES,
     AutomatonTeacher,
@@ -25,53 +22,34 @@ from oracle.protocol import (
     Issue,
     IssueKind,
     MembershipOracle,
-    SamplingMode,
     Spend,
     Teacher,
     Verdict,
     remember,
 )
-from oracle.testsuite import SuiteConfig, SuiteOracle, SuiteReport
+from oracle.testsuite import SuiteConfig, SuiteOracle
 
 __all__ = [
-    "ORDERS",
-    "PROFILES",
     "SAMPLING_MODES",
     "AutomatonTeacher",
     "ClusteredExample",
-    "Compiled",
     "CountedMembership",
     "Counterexample",
-    "EvaluationSet",
     "ExactTeacher",
     "Example",
     "ExampleSchedule",
     "Issue",
     "IssueKind",
     "MembershipOracle",
-    "Order",
-    "ProbeReport",
-    "Profile",
-    "Reading",
-    "SamplingMode",
-    "Scores",
-    "SearchTooLarge",
-    "Spelling",
     "Spend",
     "SuiteConfig",
     "SuiteOracle",
-    "SuiteReport",
     "Teacher",
     "TeacherConfig",
     "Verdict",
-    "accuracy",
-    "compile_subject",
     "evaluation_set",
-    "format_position",
-    "lift",
     "matcher",
     "misclassified",
-    "parse_pattern",
     "remember",
     "satisfies",
     "score",

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata import ops
-from automata.compile import alphabet_of, compile_many, compile_regex, from_text
+from automata.algebra import ops
+from automata.building.compile import alphabet_of, compile_many, compile_regex, from_text
 from automata.errors import UnsupportedRegex
 from regexlang import ast as A
 from regexlang.charset import EXTENDED_ALPHABET, SIMPLE_ALPHABET, UNICODE, CharSet
@@ -103,20 +103,24 @@ def test_counted_repetition_expands_exactly() -> None:
     assert accepted == ["ababcc", "ababccc", "abababcc", "ababcccc", "abababccc", "ababccccc"]
 
 
-def test_the_package_exports_what_other_packages_use_and_keeps_module_names() -> None:
+def test_the_face_exports_a_small_set_every_importer_finds() -> None:
+    import ast
     import types
+    from pathlib import Path
 
     import automata
-    from automata import minimize, paths, sampling
+    from automata.core import minimize
 
-    assert isinstance(automata.minimize, types.ModuleType) and minimize is automata.minimize
-    assert automata.shortest is sampling.shortest and automata.steps_from is paths.steps_from
+    assert (
+        isinstance(automata.core.minimize, types.ModuleType) and minimize is automata.core.minimize
+    )
     assert all(hasattr(automata, name) for name in automata.__all__)
-    assert {
-        "Path",
-        "Step",
-        "accepting_paths",
-        "sample_strings",
-        "diff_ratio",
-        "count_by_length",
-    } <= set(automata.__all__)
+    assert len(automata.__all__) <= 30
+    rooms = {"printing", "strings", "building", "algebra", "core", "jit"}
+    root = Path(automata.__file__).parent.parent
+    imported = set()
+    for path in root.glob("[!.]*/**/*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "automata":
+                imported |= {alias.name for alias in node.names} - rooms
+    assert imported and imported <= set(automata.__all__)

@@ -7,13 +7,13 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata import ops
-from automata.compile import _alphabet, compile_many, compile_regex
-from automata.determinize import determinize
-from automata.dfa import DFA
+from automata.algebra import ops
+from automata.building.compile import _alphabet, compile_many, compile_regex
+from automata.building.determinize import determinize
+from automata.building.nfa import thompson
+from automata.core.dfa import DFA
+from automata.core.minimize import minimize
 from automata.errors import StateLimitExceeded
-from automata.minimize import minimize
-from automata.nfa import thompson
 from regexlang import ast as A
 from regexlang.charset import SIMPLE_ALPHABET, CharSet
 from tests.automata.reference import regexes
@@ -108,4 +108,4 @@ def test_compile_many_shares_the_alphabet_of_the_thompson_pipeline(
     dfas = compile_many(batch, SIMPLE_ALPHABET, extra_sets=iter(extra))
     for regex, dfa in zip(batch, dfas):
         reference = _thompson_pipeline(regex, SIMPLE_ALPHABET, 200_000, batch, extra)
-        assert _outcome(lambda: dfa) == _outcome(lambda: reference)
+        assert _outcome(lambda d=dfa: d) == _outcome(lambda r=reference: r)

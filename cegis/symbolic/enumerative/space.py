@@ -10,7 +10,7 @@ reveal (the multi-character positions of clustered examples) and a few common on
 ``[A-Za-z0-9#]`` a handful of leaves instead of 63.
 
 **Atoms.** The characters are split into the coarsest classes that no leaf and no clustered
-position splits (:func:`automata.partition`). Every candidate treats the characters of one atom
+position splits (:func:`automata.core.alphabet.partition`). Every candidate treats the characters of one atom
 alike, so an example only matters as its string of atoms, and a clustered example is the product
 of the atoms of its positions. Products that stay small are expanded in full (the search is then
 exact for them); larger ones are sampled, and the learner verifies the result on the clustered
@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 import attrs
 import numpy as np
 
-from automata.alphabet import Alphabet, partition
+from automata.core.alphabet import Alphabet, partition
 from cegis.symbolic.enumerative import _kernels
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.ast import Chars, Epsilon, Regex
