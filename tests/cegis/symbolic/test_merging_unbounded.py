@@ -1,6 +1,7 @@
-"""Bounded nests of optional repeats are unbounded (:func:`automata.printing.readable.unbounded_nests`): the
-language only grows, and the learner proposes the result only where every example still holds and
-the description is no longer (:mod:`cegis.symbolic.merging.rounds.unbounded`)."""
+"""Bounded nests of optional repeats are unbounded
+(:func:`cegis.symbolic.merging.rounds.unbounded.unbounded_nests`): the language only grows, and the
+learner proposes the result only where every example still holds and the description is no longer
+(:mod:`cegis.symbolic.merging.rounds.unbounded`)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,7 @@ from hypothesis import given, settings
 
 from automata import compile_regex, is_subset
 from automata.core.minimize import minimize
-from automata.printing.readable import unbounded_nests
-from cegis.symbolic.merging.rounds.unbounded import loosened
+from cegis.symbolic.merging.rounds.unbounded import loosened, unbounded_nests
 from cegis.symbolic.passive import learn_regex
 from oracle import Example
 from regexlang import CharSet, parse, unparse
