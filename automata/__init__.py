@@ -40,6 +40,7 @@ from automata.errors import (
     AutomataError,
     SizeLimitExceeded,
     StateLimitExceeded,
+    TimeLimitExceeded,
     UnsupportedRegex,
 )
 from automata.strings.counting import count_by_length
@@ -52,6 +53,7 @@ __all__ = [
     "AutomataError",
     "SizeLimitExceeded",
     "StateLimitExceeded",
+    "TimeLimitExceeded",
     "UnsupportedRegex",
     "Witness",
     "accepts",

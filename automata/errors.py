@@ -43,6 +43,20 @@ class SizeLimitExceeded(AutomataError):
         super().__init__(f"{self.exceeded}; {remedy}")
 
 
+class TimeLimitExceeded(AutomataError):
+    """A construction ran past the time budget its caller gave (``seconds=``)."""
+
+    def __init__(self, what: str, seconds: float) -> None:
+        self.what = what
+        self.seconds = seconds
+        super().__init__(
+            f"{what} took more than its {seconds:g} s budget; give it more seconds or a simpler regex"
+        )
+
+    def __reduce__(self) -> tuple[type[TimeLimitExceeded], tuple[str, float]]:
+        return type(self), (self.what, self.seconds)
+
+
 class UnsupportedRegex(AutomataError, ValueError):
     """A regex tree the compiler has no exact construction for (e.g. an assertion under ``~``)."""
 

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from automata.algebra import ops
 from automata.building import assertions, lookaround, positions
+from automata.building.deadline import Deadline
 from automata.building.determinize import determinize
 from automata.building.nfa import thompson
 from automata.core.alphabet import Alphabet, classes_of, partition_with_members
@@ -56,13 +57,17 @@ def compile_regex(
     *,
     extra_sets: Iterable[CharSet] = (),
     state_limit: int = DEFAULT_STATE_LIMIT,
+    seconds: float | None = None,
 ) -> DFA:
     """The minimal complete DFA of ``regex`` over ``universe``.
 
     ``extra_sets`` are character sets the alphabet must keep apart (e.g. the sets of a regex this
-    one will be compared with). Raises ``StateLimitExceeded`` past ``state_limit`` states.
+    one will be compared with). Raises ``StateLimitExceeded`` past ``state_limit`` states, and
+    ``TimeLimitExceeded`` when a lookaround construction runs past ``seconds`` (none by default).
     """
-    return compile_many([regex], universe, extra_sets=extra_sets, state_limit=state_limit)[0]
+    return compile_many(
+        [regex], universe, extra_sets=extra_sets, state_limit=state_limit, seconds=seconds
+    )[0]
 
 
 def compile_many(
@@ -71,8 +76,11 @@ def compile_many(
     *,
     extra_sets: Iterable[CharSet] = (),
     state_limit: int = DEFAULT_STATE_LIMIT,
+    seconds: float | None = None,
 ) -> list[DFA]:
-    """Minimal DFAs of ``regexes``, all over one shared alphabet."""
+    """Minimal DFAs of ``regexes``, all over one shared alphabet, within ``state_limit`` states
+    each and (for lookarounds, whose derivatives can grow at every state) ``seconds`` in all."""
+    deadline = None if seconds is None else Deadline.after(seconds)
     given = tuple(extra_sets)
     extra = list(given)  # plus the sets no position reads (under a {0} repetition)
     built = []
@@ -87,7 +95,7 @@ def compile_many(
             extra.extend(automaton.unread)
     except positions.Fallback:
         alphabet, members = _alphabet(regexes, universe, given)
-        return [_compile(regex, alphabet, members, state_limit) for regex in regexes]
+        return [_compile(regex, alphabet, members, state_limit, deadline) for regex in regexes]
     alphabet, classes = classes_of(universe, sets + extra if extra else sets)
     dfas = []
     start = 0
@@ -100,7 +108,7 @@ def compile_many(
                 )
             )
         except positions.Fallback:  # too many DFA states for the small kernel
-            dfas.append(_compile(regex, alphabet, dict(zip(sets, classes)), state_limit))
+            dfas.append(_compile(regex, alphabet, dict(zip(sets, classes)), state_limit, deadline))
         start += groups
     return dfas
 
@@ -112,11 +120,16 @@ def from_text(
     alphabet: CharSet | None = None,
     extra_sets: Iterable[CharSet] = (),
     state_limit: int = DEFAULT_STATE_LIMIT,
+    seconds: float | None = None,
 ) -> DFA:
     """Parse ``text`` in ``dialect`` and compile it over the dialect's universe (or ``alphabet``)."""
     sigma = universe(dialect) if alphabet is None else alphabet
     return compile_regex(
-        parse(text, dialect, sigma), sigma, extra_sets=extra_sets, state_limit=state_limit
+        parse(text, dialect, sigma),
+        sigma,
+        extra_sets=extra_sets,
+        state_limit=state_limit,
+        seconds=seconds,
     )
 
 
@@ -156,7 +169,11 @@ def _collect(regex: Regex, sets: set[CharSet], kinds: set[AssertKind]) -> None:
 
 
 def _compile(
-    regex: Regex, alphabet: Alphabet, members: Mapping[CharSet, tuple[int, ...]], state_limit: int
+    regex: Regex,
+    alphabet: Alphabet,
+    members: Mapping[CharSet, tuple[int, ...]],
+    state_limit: int,
+    deadline: Deadline | None,
 ) -> DFA:
     def nested(node: Intersection | Complement) -> DFA:
         parts = node.parts if isinstance(node, Intersection) else (node.inner,)
@@ -168,7 +185,7 @@ def _compile(
                 raise UnsupportedRegex(
                     "zero-width assertions inside intersection or complement are not supported"
                 )
-            dfas.append(_compile(part, alphabet, members, state_limit))
+            dfas.append(_compile(part, alphabet, members, state_limit, deadline))
         if isinstance(node, Complement):
             return ops.complement(dfas[0])
         result = dfas[0]
@@ -177,7 +194,7 @@ def _compile(
         return result
 
     if lookaround.has_lookaround(regex):
-        return lookaround.compile_lookarounds(regex, alphabet, members, state_limit)
+        return lookaround.compile_lookarounds(regex, alphabet, members, state_limit, deadline)
     if isinstance(regex, (Intersection, Complement)):
         return nested(regex)
     try:

@@ -42,6 +42,7 @@ import attrs
 import numpy as np
 
 from automata.building import assertions
+from automata.building.deadline import Deadline
 from automata.core.alphabet import Alphabet
 from automata.core.dfa import DFA
 from automata.core.minimize import minimize
@@ -111,12 +112,18 @@ def has_lookaround(regex: A.Regex) -> bool:
 
 
 def compile_lookarounds(
-    regex: A.Regex, alphabet: Alphabet, members: Mapping[CharSet, tuple[int, ...]], state_limit: int
+    regex: A.Regex,
+    alphabet: Alphabet,
+    members: Mapping[CharSet, tuple[int, ...]],
+    state_limit: int,
+    deadline: Deadline | None = None,
 ) -> DFA:
     """The minimal DFA of ``regex`` (lookarounds, assertions, ``&`` and ``~`` allowed) over
-    ``alphabet``; ``members`` maps each character set of the regex to its classes."""
+    ``alphabet``; ``members`` maps each character set of the regex to its classes. Raises
+    ``StateLimitExceeded`` past ``state_limit`` states and ``TimeLimitExceeded`` past ``deadline``,
+    whichever comes first."""
     try:
-        return _explore(regex, alphabet, members, state_limit)
+        return _explore(regex, alphabet, members, state_limit, deadline)
     except RecursionError:  # e.g. a long count of a body that can match ε: (?:a?){2000}
         raise UnsupportedRegex(
             "this regex with lookarounds nests or counts too deeply to be compiled"
@@ -124,7 +131,11 @@ def compile_lookarounds(
 
 
 def _explore(
-    regex: A.Regex, alphabet: Alphabet, members: Mapping[CharSet, tuple[int, ...]], state_limit: int
+    regex: A.Regex,
+    alphabet: Alphabet,
+    members: Mapping[CharSet, tuple[int, ...]],
+    state_limit: int,
+    deadline: Deadline | None,
 ) -> DFA:
     newline = alphabet.class_of("\n")
     root = _Converter(members, 1 << newline if newline >= 0 else 0).convert(regex)
@@ -140,6 +151,8 @@ def _explore(
         accepting.append(derive.nullable(residual, _EPS, context))
         row = []
         for cls in range(len(alphabet)):
+            if deadline is not None:  # one derivative of a long residual can take a second
+                deadline.check("the DFA of this regex with lookarounds")
             after = derive.derive(residual, context, cls)
             target = (
                 dead
