@@ -45,6 +45,7 @@ class DFA:
             raise ValueError("one accepting bit per state is required")
         if not 0 <= self.start < n:
             raise ValueError(f"start state {self.start} out of range")
+        _read_only(self.transitions, self.accepting)
 
     @property
     def n_states(self) -> int:
@@ -73,6 +74,7 @@ def minimal(transitions: IntArray, accepting: BoolArray, alphabet: Alphabet) -> 
     object.__setattr__(dfa, "accepting", accepting)
     object.__setattr__(dfa, "start", 0)
     object.__setattr__(dfa, "alphabet", alphabet)
+    _read_only(transitions, accepting)
     object.__setattr__(dfa, "canonical", True)
     return dfa
 
@@ -118,3 +120,10 @@ def coreachable_states(rows: Sequence[Sequence[int]], accepting: Sequence[bool])
                 live[pred] = True
                 frontier.append(pred)
     return live
+
+
+def _read_only(*arrays: IntArray | BoolArray) -> None:
+    # A DFA is a value shared by caches, teachers and learners: a write into its table would
+    # change every holder's language at once, so numpy refuses writes from here on.
+    for array in arrays:
+        array.flags.writeable = False
