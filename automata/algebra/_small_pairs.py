@@ -79,7 +79,7 @@ def shortest_distinction(
     if left_columns is None or right_columns is None:
         columns = _same_columns(len(left[0]))
     else:
-        columns = list(enumerate(zip(left_columns, right_columns)))
+        columns = tuple(enumerate(zip(left_columns, right_columns)))
     parent = {start: (start, -1)}
     frontier = [start]
     for p, q in frontier:
@@ -103,6 +103,6 @@ def shortest_distinction(
 
 
 @functools.lru_cache(maxsize=64)
-def _same_columns(n_classes: int) -> list[tuple[int, tuple[int, int]]]:
+def _same_columns(n_classes: int) -> tuple[tuple[int, tuple[int, int]], ...]:
     """The moves of a search over one alphabet: class ``k`` reads column ``k`` on both sides."""
-    return [(k, (k, k)) for k in range(n_classes)]
+    return tuple((k, (k, k)) for k in range(n_classes))

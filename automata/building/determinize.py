@@ -71,7 +71,9 @@ def determinize(nfa: NFA, *, state_limit: int = DEFAULT_STATE_LIMIT) -> DFA:
 
 @functools.cache
 def _verdicts() -> Int8Array:
-    return assertions.verdict_table()
+    table = assertions.verdict_table()
+    table.flags.writeable = False  # shared by every construction of the process
+    return table
 
 
 @kernel

@@ -122,28 +122,11 @@ def classes_of(
     """:func:`partition_with_members` for these very objects: the alphabet and, for each of
     ``sets`` in order, the classes it contains.
 
-    Looked up by the identity of the sets first, like :func:`common_refinement`: the parsers share
-    one CharSet per literal, and hashing a CharSet is a Python-level call. The entry keeps the sets
-    alive, so their ids stay valid.
+    Memoised by value through :func:`partition_with_members` (a CharSet caches its hash, so a
+    lookup costs a set of hashes), never by object identity.
     """
-    key = (id(universe), *map(id, sets))
-    hit = _CLASSES_BY_IDENTITY.get(key)
-    if hit is None:
-        if len(_CLASSES_BY_IDENTITY) >= 4096:
-            _CLASSES_BY_IDENTITY.clear()
-        alphabet, members = partition_with_members(universe, sets)
-        hit = _CLASSES_BY_IDENTITY[key] = (
-            universe,
-            tuple(sets),
-            alphabet,
-            tuple(members[s] for s in sets),
-        )
-    return hit[2], hit[3]
-
-
-_CLASSES_BY_IDENTITY: dict[
-    tuple[int, ...], tuple[CharSet, tuple[CharSet, ...], Alphabet, tuple[tuple[int, ...], ...]]
-] = {}
+    alphabet, members = partition_with_members(universe, sets)
+    return alphabet, tuple(members[s] for s in sets)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -214,20 +197,8 @@ def common_refinement(alphabets: Sequence[Alphabet]) -> tuple[Alphabet, list[Int
     if all(a is first for a in alphabets):
         identity = identity_map(len(first))
         return first, [identity for _ in alphabets]
-    # Hashing an alphabet hashes all its classes, so look up by identity first (partitions are
-    # memoised, so the same objects recur); the entry keeps its alphabets alive, so ids stay valid.
-    key = tuple(map(id, alphabets))
-    hit = _BY_IDENTITY.get(key)
-    if hit is None or any(a is not b for a, b in zip(hit[0], alphabets)):
-        if len(_BY_IDENTITY) >= 4096:
-            _BY_IDENTITY.clear()
-        hit = _BY_IDENTITY[key] = (tuple(alphabets), *_refine(tuple(alphabets)))
-    return hit[1], list(hit[2])
-
-
-_BY_IDENTITY: dict[
-    tuple[int, ...], tuple[tuple[Alphabet, ...], Alphabet, tuple[IntArray, ...]]
-] = {}
+    refined, maps = _refine(tuple(alphabets))  # by value: alphabets cache their hashes
+    return refined, list(maps)
 
 
 @functools.lru_cache(maxsize=256)
