@@ -31,4 +31,19 @@ def syntax_error(error: RegexSyntaxError, label: str = "") -> BadInput:
 def unwritable(run_dir: Path, error: OSError) -> str:
     """The message for a run directory that cannot be read or written (read-only, full disk, ...)."""
     where = error.filename or run_dir
-    return f"cannot use the run directory {run_dir}: {error.strerror or error} ({where}); the records already written are kept; fix it and run the same command again"
+    return (
+        f"cannot use the run directory {run_dir}: {error.strerror or error} ({where}); the records"
+        " already written are kept; fix it and run the same command again"
+    )
+
+
+class OutputLost(click.ClickException):
+    """Standard output could not take the command's output (a full disk, ``> /dev/full``); exits
+    with code 2 whatever the command's own answer was."""
+
+    exit_code = 2
+
+
+class BrokenLearner(Exception):
+    """A user's learner answered outside its protocol or failed (raised, exited, was not async);
+    the message names the factory and what went wrong."""

@@ -39,10 +39,11 @@ from cegis.registry import REGISTRY, default_passive
 from cegis.setup import exact_setting
 from cegis.state import Task
 from cegis.symbolic.passive import from_examples, printed_for
-from cli.errors import BadInput
+from cli.errors import BadInput, BrokenLearner
+from cli.interrupts import interruptible
 from cli.lazy import CONTEXT
 from cli.llm_options import llm_options, options_from
-from cli.user_learner import BrokenLearner, built, user_spec
+from cli.user_learner import built, user_spec
 from experiments.errors import RunDirectoryBusy
 from experiments.lock import records_lock
 from oracle import SAMPLING_MODES, Example, SuiteOracle, Teacher, TeacherConfig
@@ -289,7 +290,8 @@ counts).""",
 @click.option(
     "--learner",
     metavar="NAME",
-    help=f"One of {', '.join([*sorted(REGISTRY), LLM])}, or package.module:factory (your own learner). Default: symbolic (see below).",
+    help=f"One of {', '.join([*sorted(REGISTRY), LLM])}, or package.module:factory (your own"
+    " learner). Default: symbolic (see below).",
 )
 @click.option(
     "--mode",
@@ -372,7 +374,10 @@ def learn(
     records = _records_file(records)
     started = compile_time.clock()  # compiling kernels (a first run) is not learning time
     try:
-        with records_lock(records) if records is not None else contextlib.nullcontext():
+        with (
+            records_lock(records) if records is not None else contextlib.nullcontext(),
+            interruptible(),
+        ):
             if name == LLM:
                 from cli.learn_llm import (
                     run_llm,

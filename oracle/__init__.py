@@ -4,7 +4,7 @@ probes, and the small protocol a user implements to plug in a custom oracle."""
 from oracle.clustered import Reading, lift, misclassified, satisfies
 from oracle.compiling import Compiled, compile_subject
 from oracle.config import ORDERS, PROFILES, Order, Profile, TeacherConfig
-from oracle.draws import SearchTooLarge
+from oracle.errors import ContradictoryTeacher, OracleError, SearchTooLarge
 from oracle.evaluation import EvaluationSet, Scores, accuracy, evaluation_set, score
 from oracle.exact import ExactTeacher
 from oracle.examples import (
@@ -40,6 +40,7 @@ __all__ = [
     "AutomatonTeacher",
     "ClusteredExample",
     "Compiled",
+    "ContradictoryTeacher",
     "CountedMembership",
     "Counterexample",
     "EvaluationSet",
@@ -50,6 +51,7 @@ __all__ = [
     "IssueKind",
     "MembershipOracle",
     "Order",
+    "OracleError",
     "ProbeReport",
     "Profile",
     "Reading",

@@ -19,6 +19,7 @@ from automata.lookahead_print import lookahead_prints
 from automata.minimize import minimize
 from automata.ops import equivalent
 from automata.readable import readable
+from cegis.errors import ContradictoryExamples as ContradictoryExamples
 from cegis.gc_pause import settle
 from oracle.clustered import misclassified
 from oracle.examples import Example
@@ -36,10 +37,6 @@ LOOKAHEAD_WORTH = 30
 
 if TYPE_CHECKING:
     from cegis.symbolic.merging import MergingLearner
-
-
-class ContradictoryExamples(ValueError):
-    """A string given both as a positive and as a negative example."""
 
 
 @attrs.frozen

@@ -9,10 +9,16 @@ short, since asking for more tasks than a cell can hold is a choice of parameter
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 
 class DatasetError(Exception):
     """Base class of every error of :mod:`experiments.datasets`."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from ``args`` and the fields without calling ``__init__``, whose parameters are
+        # not ``args``: a dataset read in a worker process must report its error whole.
+        return (type(self).__new__, (type(self), *self.args), self.__dict__)
 
 
 class DatasetNotFound(DatasetError):
