@@ -29,6 +29,11 @@ class LLMSetupError(CegisError, ValueError):
     """An LLM run that cannot be set up as asked (the message says what is missing)."""
 
 
+class NotAProposal(CegisError, TypeError):
+    """A learner's ``propose`` returned something other than a :class:`cegis.learner.Proposal`
+    (``None``, a string): the loop names the learner and the type instead of failing on a field."""
+
+
 class UnknownLearner(CegisError, LookupError):
     """A learner name that is neither registered nor an importable ``module:factory``."""
 

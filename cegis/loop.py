@@ -45,6 +45,7 @@ from automata import compile_time
 from automata.dfa import DFA
 from cegis import sampling
 from cegis.config import LoopConfig
+from cegis.errors import NotAProposal
 from cegis.gc_pause import settle
 from cegis.hypothesis import presented
 from cegis.learner import AsksMembership, Learner, LearnerContext, Memo, Proposal, memo_codec
@@ -188,6 +189,11 @@ async def step(
     started = clock()
     proposal = await learner.propose(context)
     learner_seconds = clock() - started
+    if not isinstance(proposal, Proposal):
+        raise NotAProposal(
+            f"the learner {learner.name}: propose returned {type(proposal).__name__},"
+            " not a cegis.Proposal"
+        )
     cost = attrs.evolve(
         proposal.cost,
         seconds=learner_seconds,

@@ -1,7 +1,7 @@
-"""User learners that raise a project exception whose constructor takes more than a message (a
-regex syntax error, a state limit): the runner tests name them as
-``tests.experiments.raising_learner:syntax_error`` and ``...:state_limit``. Raised in a worker
-process, the exception must come back to the runner whole, so only its own unit fails."""
+"""User learners that break in a worker process: two raise a project exception whose constructor
+takes more than a message (``tests.experiments.raising_learner:syntax_error``, ``...:state_limit``),
+which must come back to the runner whole so only its own unit fails; one returns None
+(``...:returns_none``), which must be logged as such."""
 
 from __future__ import annotations
 
@@ -37,3 +37,17 @@ def syntax_error() -> SyntaxErrorLearner:
 def state_limit() -> StateLimitLearner:
     """The learner raising a state limit error."""
     return StateLimitLearner()
+
+
+class NoneLearner:
+    """Returns None instead of a proposal."""
+
+    name = "none"
+
+    async def propose(self, context: LearnerContext) -> Proposal:
+        return None  # type: ignore[return-value]
+
+
+def returns_none() -> NoneLearner:
+    """The learner returning None."""
+    return NoneLearner()

@@ -43,3 +43,22 @@ def test_a_raising_worker_fails_only_its_own_units(tmp_path: Path) -> None:
         said
     )
     assert "units 6: 0 done before, 6 run now, 2 succeeded, 4 errors" in result.output
+
+
+def test_a_learner_returning_none_is_logged_as_such(tmp_path: Path) -> None:
+    data = {
+        "name": "none",
+        "concurrency": 1,
+        "datasets": [
+            {"kind": "paper-list", "list": "simplyrx", "path": str(write_regex_list(tmp_path))}
+        ],
+        "arms": [{"name": "none", "learner": "tests.experiments.raising_learner:returns_none"}],
+    }
+    (tmp_path / "plan.toml").write_text(toml_text(data), encoding="utf-8")
+    CliRunner().invoke(
+        main, ["experiment", str(tmp_path / "plan.toml"), "--out", str(tmp_path / "run")]
+    )
+    logged = (tmp_path / "run" / "errors.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["error"] for line in logged] == [
+        "NotAProposal: the learner none: propose returned NoneType, not a cegis.Proposal"
+    ] * 2
