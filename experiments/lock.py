@@ -4,9 +4,9 @@ Two runners writing one directory would each run every unfinished unit and appen
 ``run`` line to its file. The lock (``runner.lock``, an OS file lock through ``filelock``, released
 by the OS when the process dies, so a killed runner never leaves a stale lock; a runner that ends
 removes the file before it lets go) is taken without waiting; a second runner is refused with
-the first one's pid, which the holder writes to ``runner.pid``. A records file of ``learn --records FILE`` is locked the same way
-(:func:`records_lock`, ``FILE.lock`` beside it): two runs appending to one file would interleave
-their epochs, and every later resume would refuse the file.
+the first one's pid, which the holder writes to ``runner.pid``. A records file of ``learn
+--records FILE`` is locked the same way (:func:`records_lock`, ``FILE.lock`` beside it): two runs
+appending to one file would interleave their epochs, and every later resume would refuse the file.
 """
 
 from __future__ import annotations
