@@ -29,6 +29,11 @@ class LLMSetupError(CegisError, ValueError):
     """An LLM run that cannot be set up as asked (the message says what is missing)."""
 
 
+class LearnerExited(CegisError):
+    """A learner's ``propose`` raised ``SystemExit``: the learner is not the program, so its exit is
+    its own failure, never a silent end of the command or of an experiment's other units."""
+
+
 class NotAProposal(CegisError, TypeError):
     """A learner's ``propose`` returned something other than a :class:`cegis.learner.Proposal`
     (``None``, a string): the loop names the learner and the type instead of failing on a field."""

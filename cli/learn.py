@@ -31,7 +31,7 @@ from automata import compile_time
 from automata.errors import DEFAULT_STATE_LIMIT, AutomataError, SizeLimitExceeded
 from cegis.answer import Answer, answer_of
 from cegis.config import Budgets, LoopConfig
-from cegis.errors import RecordsError
+from cegis.errors import LearnerExited, NotAProposal, RecordsError
 from cegis.generalization import generalizes
 from cegis.given import GivenExamplesError, examples_from_csv, labeled, strings_from_lines
 from cegis.records import run_recorded
@@ -430,7 +430,7 @@ def learn(
         ) from None
     except AutomataError as error:
         raise limit_error(error, "--target: the teacher cannot work with this target") from None
-    except (BrokenLearner, ContradictoryTeacher) as error:
+    except (BrokenLearner, LearnerExited, NotAProposal, ContradictoryTeacher) as error:
         raise BadInput(str(error)) from None
     answer = answer_of(state)
     report = _report(

@@ -1,7 +1,7 @@
 """User learners that break in a worker process: two raise a project exception whose constructor
 takes more than a message (``tests.experiments.raising_learner:syntax_error``, ``...:state_limit``),
 which must come back to the runner whole so only its own unit fails; one returns None
-(``...:returns_none``), which must be logged as such."""
+(``...:returns_none``) and one exits (``...:exits``), which must be logged as such."""
 
 from __future__ import annotations
 
@@ -46,6 +46,20 @@ class NoneLearner:
 
     async def propose(self, context: LearnerContext) -> Proposal:
         return None  # type: ignore[return-value]
+
+
+class ExitingLearner:
+    """Calls ``sys.exit(0)`` instead of proposing."""
+
+    name = "exiting"
+
+    async def propose(self, context: LearnerContext) -> Proposal:
+        raise SystemExit(0)
+
+
+def exits() -> ExitingLearner:
+    """The learner that exits."""
+    return ExitingLearner()
 
 
 def returns_none() -> NoneLearner:
