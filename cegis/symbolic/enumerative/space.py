@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 import attrs
 import numpy as np
 
-from automata.alphabet import Alphabet, partition
+from automata.core.alphabet import Alphabet, partition
 from cegis.errors import Contradiction as Contradiction
 from cegis.errors import TooLong as TooLong
 from cegis.symbolic.enumerative import _kernels
