@@ -11,12 +11,19 @@ verbatim.
 
 from __future__ import annotations
 
+from typing import Any
+
 #: The ``state_limit`` every construction uses unless told otherwise.
 DEFAULT_STATE_LIMIT = 200_000
 
 
 class AutomataError(Exception):
     """Base class of every error raised by ``automata``."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from ``args`` and the fields without calling ``__init__``, whose parameters are
+        # not ``args``: an error raised in a worker process must reach its parent whole.
+        return (type(self).__new__, (type(self), *self.args), self.__dict__)
 
 
 class StateLimitExceeded(AutomataError):

@@ -18,13 +18,10 @@ import csv
 import io
 from collections.abc import Iterable
 
+from cegis.errors import GivenExamplesError as GivenExamplesError
 from oracle.examples import Example
 
 _LABELS = {"1": True, "0": False, "true": True, "false": False}
-
-
-class GivenExamplesError(ValueError):
-    """Labeled strings that cannot be used: a malformed row, a blank line, a contradiction."""
 
 
 def examples_from_csv(text: str) -> tuple[Example, ...]:

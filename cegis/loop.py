@@ -45,6 +45,7 @@ from automata.core.dfa import DFA
 from automata.jit import compile_time
 from cegis import sampling
 from cegis.config import LoopConfig
+from cegis.errors import LearnerExited, NotAProposal
 from cegis.gc_pause import settle
 from cegis.hypothesis import presented
 from cegis.learner import AsksMembership, Learner, LearnerContext, Memo, Proposal, memo_codec
@@ -186,8 +187,18 @@ async def step(
     )
     compiled = compile_time.compile_seconds()
     started = clock()
-    proposal = await learner.propose(context)
+    try:
+        proposal = await learner.propose(context)
+    except SystemExit as error:
+        raise LearnerExited(
+            f"the learner {learner.name}: propose raised SystemExit({error.code!r})"
+        ) from None
     learner_seconds = clock() - started
+    if not isinstance(proposal, Proposal):
+        raise NotAProposal(
+            f"the learner {learner.name}: propose returned {type(proposal).__name__},"
+            " not a cegis.Proposal"
+        )
     cost = attrs.evolve(
         proposal.cost,
         seconds=learner_seconds,

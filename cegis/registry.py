@@ -17,6 +17,7 @@ from typing import Any, cast
 
 import attrs
 
+from cegis.errors import UnknownLearner as UnknownLearner
 from cegis.learner import AsksMembership, Learner
 
 
@@ -85,10 +86,6 @@ REGISTRY: dict[str, LearnerSpec] = {
         ),
     )
 }
-
-
-class UnknownLearner(LookupError):
-    """A learner name that is neither registered nor an importable ``module:factory``."""
 
 
 def spec(name: str) -> LearnerSpec:

@@ -27,11 +27,11 @@ from typing import Any, BinaryIO
 
 import click
 
-from automata.errors import AutomataError, SizeLimitExceeded
+from automata.errors import DEFAULT_STATE_LIMIT, AutomataError, SizeLimitExceeded
 from automata.jit import compile_time
 from cegis.answer import Answer, answer_of
 from cegis.config import Budgets, LoopConfig
-from cegis.errors import RecordsError
+from cegis.errors import LearnerExited, NotAProposal, RecordsError
 from cegis.generalization import generalizes
 from cegis.given import GivenExamplesError, examples_from_csv, labeled, strings_from_lines
 from cegis.records import run_recorded
@@ -39,10 +39,11 @@ from cegis.registry import REGISTRY, default_passive
 from cegis.setup import exact_setting
 from cegis.state import Task
 from cegis.symbolic.passive import from_examples, printed_for
-from cli.errors import BadInput
+from cli.errors import MAX_STATE_LIMIT, BadInput, BrokenLearner, limit_error
+from cli.interrupts import interruptible
 from cli.lazy import CONTEXT
 from cli.llm_options import llm_options, options_from
-from cli.user_learner import BrokenLearner, built, user_spec
+from cli.user_learner import built, user_spec
 from experiments.errors import RunDirectoryBusy
 from experiments.lock import records_lock
 from oracle import SAMPLING_MODES, Example, SuiteOracle, Teacher, TeacherConfig
@@ -128,8 +129,11 @@ def _given(
     wanted = positive + (read_lines(positives) if positives is not None else ())
     unwanted = negative + (read_lines(negatives) if negatives is not None else ())
     if not wanted:
+        empty = f"--positives {_name(positives)} is empty" if positives is not None else ""
         raise BadInput(
-            "no positive strings: give --positives FILE or --positive S; nothing is learned from negatives alone"
+            (empty or "no positive strings")
+            + ": give positive strings in --positives FILE or --positive S;"
+            " nothing is learned from negatives alone"
         )
     if not unwanted:
         click.echo(
@@ -165,7 +169,10 @@ def _setting(
     config: LoopConfig,
 ) -> tuple[Task, Teacher]:
     if (target is None) == (given is None):
-        raise BadInput("give exactly one of --target REGEX, --examples FILE and --positives FILE")
+        raise BadInput(
+            "give exactly one of --target REGEX, --examples FILE, and positive strings"
+            " (--positives FILE or --positive S)"
+        )
     if target is not None:
         try:
             parse(target, dialect)
@@ -173,7 +180,7 @@ def _setting(
             raise BadInput(f"--target: {error}") from None
         task, teacher = exact_setting(target, dialect, config)
         if any(issue.blocking for issue in teacher.issues):
-            raise BadInput(f"--target: {'; '.join(map(str, teacher.issues))}")
+            raise limit_error("; ".join(map(str, teacher.issues)), "--target")
         return task, teacher
     assert given is not None
     return Task(dialect, examples=given, name=name), SuiteOracle.from_examples(
@@ -289,7 +296,8 @@ counts).""",
 @click.option(
     "--learner",
     metavar="NAME",
-    help=f"One of {', '.join([*sorted(REGISTRY), LLM])}, or package.module:factory (your own learner). Default: symbolic (see below).",
+    help=f"One of {', '.join([*sorted(REGISTRY), LLM])}, or package.module:factory (your own"
+    " learner). Default: symbolic (see below).",
 )
 @click.option(
     "--mode",
@@ -324,6 +332,13 @@ counts).""",
 )  # fmt: skip
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option(
+    "--state-limit",
+    default=DEFAULT_STATE_LIMIT,
+    show_default=True,
+    type=click.IntRange(min=1, max=MAX_STATE_LIMIT),
+    help="Most DFA states the teacher builds for the target and each hypothesis.",
+)
+@click.option(
     "--records",
     type=click.Path(path_type=Path),
     metavar="FILE",
@@ -348,6 +363,7 @@ def learn(
     batch: int,
     max_epochs: int,
     seed: int,
+    state_limit: int,
     records: Path | None,
     as_json: bool,
     **llm: Any,
@@ -360,7 +376,13 @@ def learn(
     """
     given = _given(examples, positives, negatives, positive, negative)
     name = learner or (FROM_EXAMPLES if given is not None else default_passive())
-    teacher_config = TeacherConfig(batch=batch, mode=mode, clustered=clustered, profile=profile)  # type: ignore[arg-type]
+    teacher_config = TeacherConfig(
+        batch=batch,
+        mode=mode,  # type: ignore[arg-type]
+        clustered=clustered,
+        profile=profile,  # type: ignore[arg-type]
+        state_limit=state_limit,
+    )
     config = LoopConfig(teacher=teacher_config, budgets=Budgets(epochs=max_epochs), seed=seed)
     task, teacher = _setting(
         target, given, str(examples or positives or "inline strings"), dialect, config
@@ -372,7 +394,10 @@ def learn(
     records = _records_file(records)
     started = compile_time.clock()  # compiling kernels (a first run) is not learning time
     try:
-        with records_lock(records) if records is not None else contextlib.nullcontext():
+        with (
+            records_lock(records) if records is not None else contextlib.nullcontext(),
+            interruptible(),
+        ):
             if name == LLM:
                 from cli.learn_llm import (
                     run_llm,
@@ -404,8 +429,8 @@ def learn(
             f"--target: the target is too large for the teacher: {error.exceeded}"
         ) from None
     except AutomataError as error:
-        raise BadInput(f"--target: the teacher cannot work with this target: {error}") from None
-    except (BrokenLearner, ContradictoryTeacher) as error:
+        raise limit_error(error, "--target: the teacher cannot work with this target") from None
+    except (BrokenLearner, LearnerExited, NotAProposal, ContradictoryTeacher) as error:
         raise BadInput(str(error)) from None
     answer = answer_of(state)
     report = _report(

@@ -4,7 +4,7 @@ The group is what both entry points run (``python -m cli`` and the ``regex-cegis
 script), so what they must share is done here: ``-h`` beside ``--help`` and ``--version`` on every
 command (:mod:`cli.lazy`), the working directory on the import path (``python -m`` puts it there,
 a console script does not, so ``--learner my_learners:Lengths`` finds the same module either way),
-and standard output that a reader may close early (:mod:`cli.pipes`).
+and standard output that a reader may close early or that may be full (:mod:`cli.pipes`).
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ import sys
 
 import click
 
+from cli.errors import OutputLost
 from cli.lazy import CONTEXT, LazyCommand, LazyGroup, version_option
-from cli.pipes import tolerate_closed_stdout
+from cli.pipes import output_lost, tolerate_closed_stdout
 
 COMMANDS = {
     "experiment": LazyCommand(
@@ -48,7 +49,19 @@ COMMANDS = {
 }
 
 
-@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings=CONTEXT)
+class MainGroup(LazyGroup):
+    """The group that, whatever its command's end, says so when standard output lost output."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        finally:
+            lost = output_lost()
+            if lost is not None:
+                raise OutputLost(lost)  # lost output outranks the exit code
+
+
+@click.group(cls=MainGroup, lazy=COMMANDS, context_settings=CONTEXT)
 @version_option
 def main() -> None:
     """Counterexample-guided regex learning: tools, benchmarks and experiments."""

@@ -15,14 +15,11 @@ from automata.algebra.ops import equivalence_witness, num_states
 from automata.building.compile import compile_many
 from automata.errors import DEFAULT_STATE_LIMIT, AutomataError
 from automata.strings.sampling import shortest
-from cli.errors import BadInput, syntax_error
+from cli.errors import MAX_STATE_LIMIT, BadInput, limit_error, syntax_error
 from cli.lazy import CONTEXT
 from regexlang import DIALECTS, Dialect, RegexError, RegexSyntaxError, parse, universe, unparse
 from regexlang.metrics import node_count, star_depth, text_length
 
-#: The largest --state-limit: 10 million states took 31 s and 1.6 GB on the 25-fold counter
-#: ``(a|b)*a(a|b){24}`` (it needs 2^25); beyond, a machine runs out of memory before the limit.
-MAX_STATE_LIMIT = 10_000_000
 #: The most shortest strings shown (each costs a walk of the DFA; 10,000 took minutes).
 MAX_EXAMPLES = 1000
 
@@ -63,7 +60,7 @@ def regex(
     try:
         dfas = compile_many(trees, universe(dialect), state_limit=state_limit)
     except (AutomataError, RegexError) as error:
-        raise BadInput(str(error)) from None
+        raise limit_error(error) from None
     except MemoryError:
         raise BadInput(
             f"determinizing ran out of memory below --state-limit {state_limit:,}; pass a smaller one"
@@ -77,13 +74,16 @@ def regex(
     try:
         strings = shortest(dfa, examples)
     except AutomataError as error:
-        raise BadInput(str(error)) from None
+        raise limit_error(error) from None
     click.echo(
         "shortest:   "
         + (", ".join(repr(s) for s in strings) if strings else "(the language is empty)")
     )
     if against is not None:
-        witness = equivalence_witness(dfas[0], dfas[1], state_limit=state_limit)
+        try:
+            witness = equivalence_witness(dfas[0], dfas[1], state_limit=state_limit)
+        except AutomataError as error:
+            raise limit_error(error) from None
         if witness is None:
             click.echo("equivalent: yes")
         else:

@@ -2,11 +2,11 @@
 
 Two runners writing one directory would each run every unfinished unit and append a second
 ``run`` line to its file. The lock (``runner.lock``, an OS file lock through ``filelock``, released
-by the OS when the process dies, so a killed runner never leaves a stale lock) is taken without
-waiting; a second runner is refused with the first one's pid, which the holder writes to
-``runner.pid``. A records file of ``learn --records FILE`` is locked the same way
-(:func:`records_lock`, ``FILE.lock`` beside it): two runs appending to one file would interleave
-their epochs, and every later resume would refuse the file.
+by the OS when the process dies, so a killed runner never leaves a stale lock; a runner that ends
+removes the file before it lets go) is taken without waiting; a second runner is refused with
+the first one's pid, which the holder writes to ``runner.pid``. A records file of ``learn
+--records FILE`` is locked the same way (:func:`records_lock`, ``FILE.lock`` beside it): two runs
+appending to one file would interleave their epochs, and every later resume would refuse the file.
 """
 
 from __future__ import annotations
@@ -64,7 +64,12 @@ def _held(lock_path: Path, busy: Callable[[], str]) -> Iterator[None]:
         lock.acquire(timeout=0)
     except filelock.Timeout:
         raise RunDirectoryBusy(busy()) from None
+    if not lock_path.exists():  # the lock of a holder that removed its file as it ended
+        lock.release()
+        raise RunDirectoryBusy(busy())
     try:
         yield
     finally:
+        with contextlib.suppress(OSError):  # while held: a finished run leaves no lock file behind
+            lock_path.unlink()
         lock.release()

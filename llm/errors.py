@@ -8,9 +8,16 @@ replay that asks for something the log never saw.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class LLMError(Exception):
     """Base class of every exception raised by ``llm``."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from ``args`` and the fields without calling ``__init__``, whose parameters are
+        # not ``args``: an error raised in a worker process must reach its parent whole.
+        return (type(self).__new__, (type(self), *self.args), self.__dict__)
 
 
 class ConfigError(LLMError, ValueError):

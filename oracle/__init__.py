@@ -10,6 +10,7 @@ its module (``oracle.evaluation``, ``oracle.examples``, ``oracle.config`` ...).
 
 from oracle.clustered import misclassified, satisfies
 from oracle.config import TeacherConfig
+from oracle.errors import ContradictoryTeacher, OracleError, SearchTooLarge
 from oracle.evaluation import evaluation_set, score
 from oracle.exact import ExactTeacher
 from oracle.examples import ClusteredExample, Counterexample, Example
@@ -33,6 +34,7 @@ __all__ = [
     "SAMPLING_MODES",
     "AutomatonTeacher",
     "ClusteredExample",
+    "ContradictoryTeacher",
     "CountedMembership",
     "Counterexample",
     "ExactTeacher",
@@ -41,6 +43,8 @@ __all__ = [
     "Issue",
     "IssueKind",
     "MembershipOracle",
+    "OracleError",
+    "SearchTooLarge",
     "Spend",
     "SuiteConfig",
     "SuiteOracle",

@@ -38,6 +38,7 @@ import numpy.typing as npt
 from automata.algebra.ops import dead_state
 from automata.core.dfa import DFA, coreachable
 from automata.strings.paths import steps_from
+from oracle.errors import SearchTooLarge as SearchTooLarge
 from regexlang.charset import CharSet
 
 #: What one edge of a walk stands for: a character class (plain) or a super-character (clustered).
@@ -48,10 +49,6 @@ MAX_TABLE_CELLS = 8_000_000
 
 #: A walk: the states visited after the start, and the character set read on each edge.
 Walk = tuple[tuple[int, ...], tuple[CharSet, ...]]
-
-
-class SearchTooLarge(Exception):
-    """A draw would need a table larger than :data:`MAX_TABLE_CELLS`."""
 
 
 class Edges:

@@ -28,6 +28,7 @@ from typing import Literal, Protocol, get_args, runtime_checkable
 import attrs
 
 from automata.core.dfa import DFA
+from oracle.errors import ContradictoryTeacher as ContradictoryTeacher
 from oracle.examples import Counterexample, Example, ExampleKey, identity
 from regexlang.ast import Regex
 
@@ -185,10 +186,6 @@ class CountedMembership:
         """The wrapped oracle's answer; counts one query."""
         self.queries += 1
         return self._oracle.label(string)
-
-
-class ContradictoryTeacher(ValueError):
-    """A teacher gave back an example with the opposite of the label it gave before."""
 
 
 def remember(

@@ -7,9 +7,16 @@ under the text.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class RegexError(ValueError):
     """Base class of every error raised by ``regexlang``."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from ``args`` and the fields without calling ``__init__``, whose parameters are
+        # not ``args``: an error raised in a worker process must reach its parent whole.
+        return (type(self).__new__, (type(self), *self.args), self.__dict__)
 
 
 class RegexSyntaxError(RegexError):

@@ -34,6 +34,7 @@ import numpy as np
 from automata.core.alphabet import Alphabet, partition
 from automata.core.dfa import DFA
 from automata.printing.readable import draft
+from cegis.errors import CegisError
 from cegis.hypothesis import print_hypothesis
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from oracle.examples import ClusteredExample, Counterexample, Example
@@ -53,7 +54,7 @@ class Table:
     answers: tuple[tuple[str, bool], ...] = ()
 
 
-class _Failed(Exception):
+class _Failed(CegisError):
     """A typed failure leaving the search (internal: becomes a ProposalFailure)."""
 
     def __init__(self, failure: ProposalFailure) -> None:

@@ -19,6 +19,7 @@ from automata.core.dfa import DFA
 from automata.core.minimize import minimize
 from automata.printing.lookahead_print import lookahead_prints
 from automata.printing.readable import readable
+from cegis.errors import ContradictoryExamples as ContradictoryExamples
 from cegis.gc_pause import settle
 from oracle.clustered import misclassified
 from oracle.examples import Example
@@ -36,10 +37,6 @@ LOOKAHEAD_WORTH = 30
 
 if TYPE_CHECKING:
     from cegis.symbolic.merging import MergingLearner
-
-
-class ContradictoryExamples(ValueError):
-    """A string given both as a positive and as a negative example."""
 
 
 @attrs.frozen

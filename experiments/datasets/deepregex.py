@@ -31,7 +31,7 @@ import numpy as np
 from automata import is_empty, is_universal
 from automata.errors import DEFAULT_STATE_LIMIT, StateLimitExceeded
 from experiments.data_dir import DEFAULT_DATA_DIR
-from experiments.datasets.errors import MalformedDataset
+from experiments.datasets.errors import MalformedDataset, excerpt
 from experiments.datasets.files import StrPath, parse_target, read_text
 from experiments.datasets.task import Task, make_task
 from regexlang import CharSet
@@ -127,7 +127,10 @@ def _split_lines(folder: Path, split: Split, records: int) -> list[int]:
             continue
         if not entry.strip().isdigit() or int(entry) >= records:
             raise MalformedDataset(
-                path, f"line {number}", f"{entry!r} is not a line number below {records}", ORIGIN
+                path,
+                f"line {number}",
+                f"{excerpt(entry)} is not a line number below {records}",
+                ORIGIN,
             )
         lines.append(int(entry))
     return lines

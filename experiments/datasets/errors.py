@@ -9,10 +9,16 @@ short, since asking for more tasks than a cell can hold is a choice of parameter
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 
 class DatasetError(Exception):
     """Base class of every error of :mod:`experiments.datasets`."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from ``args`` and the fields without calling ``__init__``, whose parameters are
+        # not ``args``: a dataset read in a worker process must report its error whole.
+        return (type(self).__new__, (type(self), *self.args), self.__dict__)
 
 
 class DatasetNotFound(DatasetError):
@@ -24,15 +30,28 @@ class DatasetNotFound(DatasetError):
         super().__init__(f"dataset file not found: {path}. {origin}")
 
 
+#: The most characters of a dataset's own text an error message quotes (an entry may be 10 kB).
+QUOTED = 120
+
+
+def excerpt(text: str) -> str:
+    """``text`` quoted (``repr``) whole when short, else its first :data:`QUOTED` characters and how
+    many more there are."""
+    if len(text) <= QUOTED:
+        return repr(text)
+    return f"{text[:QUOTED]!r}… ({len(text) - QUOTED:,} more characters)"
+
+
 class MalformedDataset(DatasetError):
-    """A dataset file exists but does not have the expected shape; ``where`` locates the problem."""
+    """A dataset file exists but does not have the expected shape; ``where`` locates the problem.
+    ``problem`` is cut to a few lines' worth: it may quote the file's text."""
 
     def __init__(self, path: Path, where: str, problem: str, origin: str) -> None:
         self.path = path
         self.where = where
-        self.problem = problem
+        self.problem = problem if len(problem) <= 4 * QUOTED else problem[: 4 * QUOTED] + "…"
         self.origin = origin
-        super().__init__(f"malformed dataset file {path} ({where}): {problem}. {origin}")
+        super().__init__(f"malformed dataset file {path} ({where}): {self.problem}. {origin}")
 
 
 class GenerationShortfall(DatasetError):

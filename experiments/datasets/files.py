@@ -13,7 +13,7 @@ import stat
 from pathlib import Path
 from typing import TypeAlias
 
-from experiments.datasets.errors import DatasetNotFound, MalformedDataset
+from experiments.datasets.errors import DatasetNotFound, MalformedDataset, excerpt
 from regexlang import CharSet, Dialect, RegexError, parse
 from regexlang.ast import Regex
 
@@ -26,11 +26,15 @@ MAX_DATASET_BYTES = 64 * 1024 * 1024
 
 def read_text(path: StrPath, origin: str) -> str:
     """The UTF-8 text of ``path``, a regular file of at most :data:`MAX_DATASET_BYTES`; ``origin``
-    says where the file comes from, for the error message."""
+    says where the file comes from, for the error message. Opened without blocking, so a FIFO (or
+    a device) is refused at once instead of waiting forever for a writer."""
     path = Path(path)
     try:
-        with path.open("rb") as file:
-            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as file:
+            mode = os.fstat(file.fileno()).st_mode
+            if stat.S_ISDIR(mode):  # where a loader looks for a file
+                raise DatasetNotFound(path, origin)
+            if not stat.S_ISREG(mode):
                 raise MalformedDataset(path, "the file", "not a regular file", origin)
             data = file.read(MAX_DATASET_BYTES + 1)
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
@@ -55,5 +59,5 @@ def parse_target(
         return parse(text, dialect, alphabet)
     except RegexError as error:
         raise MalformedDataset(
-            path, where, f"{text!r} is not a {dialect} regex: {error}", origin
+            path, where, f"{excerpt(text)} is not a {dialect} regex: {error}", origin
         ) from None

@@ -3,9 +3,12 @@
 Three kinds, the seed paper's: a heatmap of success over #States × StarDepth, titled with its
 metric, that prints each cell's rate, its number of finished runs and any unfinished ones (a cell
 without a target says so) beside a colour scale; lines of a metric over labeled-example budgets
-(log-scaled x axis, y axis from 0 to 1, both stated on the axes) with the number of runs behind
-each point under the axis; success against mean tokens per run with the Pareto front. Each function takes the numbers the tables computed and a path, and returns
-the path written. SVG is text: the figures diff, and any browser or Markdown viewer shows them.
+(log-scaled x axis whose ticks read "≤ N", y axis from 0 to 1, both stated on the axes, and a note
+under the title saying what the metric is) with the number of runs behind each point under the
+axis; success against mean tokens per run with the Pareto front, its ticks at round numbers, each
+arm labelled where no other label is, and a key to its marks. Each function takes the numbers the
+tables computed and a path, and returns the path written. SVG is text: the figures diff, and any
+browser or Markdown viewer shows them.
 """
 
 from __future__ import annotations
@@ -87,7 +90,8 @@ def _colour_scale(x: float, top: float, height: float) -> list[str]:
         out.append(f'<line x1="{x + 14}" y1="{y:.1f}" x2="{x + 18}" y2="{y:.1f}" stroke="black"/>')
         out.append(_text(x + 21, y + 4, f"{25 * k}%", anchor="start", size=10))
     out.append(
-        f'<rect x="{x}" y="{top + height + 12}" width="14" height="14" fill="#eeeeee" stroke="black" stroke-width="0.5"/>'
+        f'<rect x="{x}" y="{top + height + 12}" width="14" height="14" fill="#eeeeee"'
+        ' stroke="black" stroke-width="0.5"/>'
     )
     out.append(_text(x + 21, top + height + 23, "none", anchor="start", size=10))
     return out
@@ -100,11 +104,14 @@ def curves(
     xlabel: str,
     title: str,
     path: Path,
+    note: str = "",
 ) -> Path:
-    """One line per series over ``budgets`` (log-scaled x axis; y axis from 0 to 1); a series
-    gives at each budget its mean (None: no point) and how many runs it averages, printed in the
-    series' colour in a row under the axis, so a step that only a change of runs makes shows."""
-    left, right, top, bottom = 64, 470, 40, 330
+    """One line per series over ``budgets`` (log-scaled x axis, each tick "≤ budget"; y axis from 0
+    to 1); a series gives at each budget its mean (None: no point) and how many runs it averages,
+    printed in the series' colour in a row under the axis, so a step that only a change of runs
+    makes shows. ``note``, under the title (a line per ``\\n``), says what the metric is."""
+    notes = note.split("\n") if note else []
+    left, right, top, bottom = 64, 470, 40 + 12 * len(notes), 330
     lo, hi = math.log(min(budgets)), math.log(max(budgets))
     rows_top = bottom + 44
 
@@ -114,6 +121,7 @@ def curves(
 
     body = [
         _text((left + right) / 2, 20, title, size=12),
+        *(_text((left + right) / 2, 34 + 12 * k, line, size=9) for k, line in enumerate(notes)),
         *_y_axis(left, right, top, bottom, f"{ylabel} (axis 0 to 1)"),
     ]
     for budget in budgets:
@@ -121,8 +129,8 @@ def curves(
         body.append(
             f'<line x1="{x:.1f}" y1="{bottom}" x2="{x:.1f}" y2="{bottom + 4}" stroke="black"/>'
         )
-        body.append(_text(x, bottom + 16, str(budget)))
-    body.append(_text((left + right) / 2, bottom + 32, f"{xlabel} (log scale)"))
+        body.append(_text(x, bottom + 16, f"≤{budget}"))
+    body.append(_text((left + right) / 2, bottom + 32, f"at most N {xlabel} (log scale)"))
     body.append(_text(left - 16, rows_top, "runs (n)", anchor="end", size=9))
     for k, (label, values) in enumerate(series.items()):
         colour = PALETTE[k % len(PALETTE)]
@@ -143,21 +151,25 @@ def curves(
 
 
 def pareto(points: Sequence[tuple[str, float, float, bool]], title: str, path: Path) -> Path:
-    """Success against mean tokens per run, one point per arm; the Pareto-optimal arms joined."""
-    left, right, top, bottom = 64, 600, 40, 330
-    most = max((tokens for _, tokens, _, _ in points), default=0.0) or 1.0
+    """Success against mean tokens per run, one point per arm, each labelled beside it (moved up or
+    down, with a leader line, where another label already is); the Pareto-optimal arms filled and
+    joined, the others faded, as the key beside the plot says."""
+    left, right, top, bottom = 64, 520, 40, 330
+    ticks = nice_ticks(max((tokens for _, tokens, _, _ in points), default=0.0))
 
     def at(tokens: float, success: float) -> tuple[float, float]:
-        return left + tokens / (most * 1.1) * (right - left), bottom - success * (bottom - top)
+        return left + tokens / ticks[-1] * (right - left), bottom - success * (bottom - top)
 
     body = [
         _text((left + right) / 2, 20, title, size=12),
         *_y_axis(left, right, top, bottom, "success rate (axis 0 to 1)"),
     ]
-    for k in range(5):
-        tokens = most * 1.1 * k / 4
+    for tokens in ticks:
         x, _ = at(tokens, 0.0)
-        body.append(_text(x, bottom + 16, f"{tokens:,.0f}"))
+        body.append(
+            f'<line x1="{x:.1f}" y1="{bottom}" x2="{x:.1f}" y2="{bottom + 4}" stroke="black"/>'
+        )
+        body.append(_text(x, bottom + 16, _number(tokens)))
     body.append(_text((left + right) / 2, bottom + 36, "mean tokens per run (axis from 0)"))
     front = sorted((tokens, success) for _, tokens, success, optimal in points if optimal)
     if len(front) > 1:
@@ -165,13 +177,80 @@ def pareto(points: Sequence[tuple[str, float, float, bool]], title: str, path: P
         body.append(
             f'<polyline points="{joined}" fill="none" stroke="black" stroke-dasharray="4 3"/>'
         )
+    placed: list[tuple[float, float, float, float]] = []
     for k, (label, tokens, success, optimal) in enumerate(points):
         x, y = at(tokens, success)
-        colour = PALETTE[k % len(PALETTE)]
-        marker = "" if optimal else ' fill-opacity="0.3"'
-        body.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="{colour}"{marker}/>')
-        body.append(_text(x + 6, y - 6 - 11 * (k % 2), label, anchor="start", size=10))
-    return _write(path, 640, 380, body)
+        body.append(_mark(x, y, PALETTE[k % len(PALETTE)], optimal))
+        lx, ly = _free_spot(x + 7, y - 7, 6.0 * len(label), placed, top - 8)
+        if abs(ly - (y - 7)) > 1:  # moved: a leader line says whose label it is
+            body.append(
+                f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{lx - 1:.1f}" y2="{ly - 4:.1f}"'
+                ' stroke="#999999" stroke-width="0.5"/>'
+            )
+        body.append(_text(lx, ly, label, anchor="start", size=10))
+    body += _pareto_key(right + 16, top)
+    return _write(path, 720, 380, body)
+
+
+def nice_ticks(most: float) -> list[float]:
+    """Ticks from 0 at a round step (1, 2, 2.5 or 5 times a power of ten), about five of them,
+    the last at or past ``most``."""
+    most = most if most > 0 else 1.0
+    raw = most / 4
+    power = 10.0 ** math.floor(math.log10(raw))
+    step = next(f * power for f in (1, 2, 2.5, 5, 10) if f * power >= raw)
+    count = math.ceil(most / step - 1e-9)
+    return [k * step for k in range(count + 1)]
+
+
+def _number(value: float) -> str:
+    return f"{round(value):,}" if value == round(value) else f"{value:g}"
+
+
+def _mark(x: float, y: float, colour: str, optimal: bool) -> str:
+    faded = "" if optimal else ' fill-opacity="0.3"'
+    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="{colour}"{faded}/>'
+
+
+def _free_spot(
+    x: float,
+    y: float,
+    width: float,
+    placed: list[tuple[float, float, float, float]],
+    highest: float,
+) -> tuple[float, float]:
+    """Where a label of ``width`` goes: at (``x``, ``y``) (its baseline) or the nearest line above or
+    below that no placed label overlaps; recorded in ``placed``."""
+    height = 12.0
+    for shift in (0, -1, 1, -2, 2, -3, 3, -4, 4, -5, 5, -6, 6, -7, 7, -8, 8):
+        baseline = y + shift * height
+        if baseline < highest:
+            continue
+        box = (x, baseline - height + 2, x + width, baseline + 2)
+        if not any(_overlap(box, other) for other in placed):
+            placed.append(box)
+            return x, baseline
+    placed.append((x, y - height + 2, x + width, y + 2))
+    return x, y
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _pareto_key(x: float, top: float) -> list[str]:
+    """What the marks of the success-against-tokens figure mean."""
+    return [
+        _text(x, top + 8, "Key", anchor="start", size=10),
+        _mark(x + 5, top + 24, "#555555", True),
+        _text(x + 14, top + 28, "Pareto-optimal: no arm has", anchor="start", size=9),
+        _text(x + 14, top + 40, "as much success for fewer tokens", anchor="start", size=9),
+        _mark(x + 5, top + 58, "#555555", False),
+        _text(x + 14, top + 62, "dominated, or 0% success", anchor="start", size=9),
+        f'<line x1="{x}" y1="{top + 78}" x2="{x + 10}" y2="{top + 78}" stroke="black"'
+        ' stroke-dasharray="4 3"/>',
+        _text(x + 14, top + 82, "the Pareto front", anchor="start", size=9),
+    ]
 
 
 def _y_axis(left: float, right: float, top: float, bottom: float, label: str) -> list[str]:
@@ -206,7 +285,10 @@ def _text(
     rotate: bool = False,
 ) -> str:
     turn = f' transform="rotate(-90 {x:.1f} {y:.1f})"' if rotate else ""
-    return f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" fill="{fill}"{turn}>{escape(text)}</text>'
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}"'
+        f' fill="{fill}"{turn}>{escape(text)}</text>'
+    )
 
 
 def _write(path: Path, width: float, height: float, body: list[str]) -> Path:

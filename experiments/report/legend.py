@@ -31,7 +31,7 @@ COLUMNS = {
     "#States": "states of the target's minimal DFA (without the dead state)",
     "SD": "StarDepth of the targets (all: every StarDepth together)",
     "mean tokens per run": "prompt + completion tokens, mean over finished runs",
-    "Pareto-optimal": "yes when no other arm reaches at least this success with fewer tokens",
+    "Pareto-optimal": "yes when it succeeds at all and no other arm reaches at least this success with fewer tokens",
     "calls": "model calls made (answered from the call log included)",
     "prompt tokens": "tokens sent, as the server counted them",
     "of them cached": "prompt tokens the server served from its prompt cache (— when it did not say)",

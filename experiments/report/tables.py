@@ -162,6 +162,15 @@ def budgets(results: Sequence[UnitResult]) -> tuple[int, ...]:
     return BUDGETS + ((most,) if most > BUDGETS[-1] else ())
 
 
+def figure_budgets(results: Sequence[UnitResult]) -> tuple[int, ...]:
+    """The budgets of :func:`budgets` up to the first that holds every finished run: the figure's
+    axis ends where the runs do (``≤32`` for runs of 20 examples, not ``≤3000``)."""
+    every = budgets(results)
+    most = max((r.labeled for r in results if r.finished), default=0)
+    end = next((k for k, budget in enumerate(every) if budget >= most), len(every) - 1)
+    return every[: end + 1]
+
+
 def mean_at_budget(
     results: Sequence[UnitResult], budget: int, metric: int
 ) -> tuple[float | None, int]:
@@ -247,8 +256,9 @@ def _seconds(result: UnitResult) -> float:
 
 
 def pareto(results: Sequence[UnitResult]) -> tuple[str, list[tuple[str, float, float, bool]]]:
-    """Success against mean tokens per run for each arm; a point is Pareto-optimal when no other
-    arm has at least its success with fewer tokens (or more success with as few)."""
+    """Success against mean tokens per run for each arm; a point is Pareto-optimal when it
+    succeeds at all and no other arm has at least its success with fewer tokens (or more success
+    with as few): an arm that never succeeds is not a trade-off, however few tokens it spends."""
     points = []
     for arm, runs in groups(results, lambda r: r.unit["arm"]).items():
         done = [r for r in runs if r.finished]
@@ -265,7 +275,8 @@ def pareto(results: Sequence[UnitResult]) -> tuple[str, list[tuple[str, float, f
             arm,
             tokens,
             success,
-            not any(
+            success > 0
+            and not any(
                 t <= tokens and s >= success and (t, s) != (tokens, success) for _, t, s in points
             ),
         )

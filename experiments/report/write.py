@@ -21,8 +21,8 @@ from experiments.report.acegis import acegis_tables
 from experiments.report.answers import answer_table
 from experiments.report.load import UnitResult, load_run
 from experiments.report.tables import (
-    budgets,
     cost_summary,
+    figure_budgets,
     groups,
     heatmap_grid,
     heatmap_table,
@@ -115,7 +115,8 @@ def _skipped(plan: dict[str, object], results: Sequence[UnitResult]) -> list[str
         for d in absent
     ]  # fmt: skip
     return [
-        f"**Skipped: {len(absent)} dataset(s) of the plan have no results in this report**, so no table or figure below covers them:",
+        f"**Skipped: {len(absent)} dataset(s) of the plan have no results in this report**, so no"
+        " table or figure below covers them:",
         "",
         *lines,
         "",
@@ -204,7 +205,10 @@ def _dataset_section(
         path = figure_dir / f"efficiency-{dataset}-{name.replace(' ', '-').lower()}.svg"
         series = _curve_series(results, metric)
         title = f"{dataset}: mean {name} by budget, all StarDepths"
-        out += [_figure(figures.curves(series, budgets(results), name, LABELED, title, path))]
+        drawn = figures.curves(
+            series, figure_budgets(results), name, LABELED, title, path, note=METRICS[name]
+        )
+        out += [_figure(drawn)]
     if models:
         table, points = pareto(results)
         out += ["### Success against tokens", "", table, ""]
@@ -219,6 +223,13 @@ def _dataset_section(
 
 
 LABELED = "labeled examples (shown + membership queries)"
+#: What each sample-efficiency figure plots, said under its title.
+METRICS = {
+    "accuracy": "accuracy: share of the teacher's evaluation strings the hypothesis labels right"
+    " (higher is better)",
+    "Diff Ratio": "Diff Ratio: strings up to length k (diff_ratio_k, 32 by default) in exactly one"
+    " of hypothesis and target\n÷ strings in either of them (0: the same language; lower is better)",
+}
 
 
 def _figure(path: Path) -> str:
@@ -229,7 +240,7 @@ def _curve_series(
     results: Sequence[UnitResult], metric: int
 ) -> dict[str, list[tuple[float | None, int]]]:
     return {
-        str(arm): [mean_at_budget(runs, budget, metric) for budget in budgets(results)]
+        str(arm): [mean_at_budget(runs, budget, metric) for budget in figure_budgets(results)]
         for arm, runs in groups(results, lambda r: r.unit["arm"]).items()
     }
 

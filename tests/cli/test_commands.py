@@ -35,7 +35,8 @@ def test_regex_command_imports_neither_http_client_nor_benchmark_peers_nor_numba
         "    main(['regex', 'a b*', '--dialect', 'simple'])\n"
         "except SystemExit:\n"
         "    pass\n"
-        "print(sorted(m for m in ('aiohttp', 'pyformlang', 'networkx', 'llm', 'hypothesis', 'numba') if m in sys.modules))\n"
+        "print(sorted(m for m in ('aiohttp', 'pyformlang', 'networkx', 'llm', 'hypothesis',"
+        " 'numba') if m in sys.modules))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
@@ -80,7 +81,7 @@ def test_syntax_error_shows_position_and_caret() -> None:
     lines = output.strip().splitlines()
     assert lines[-2] == "ab)c"
     assert lines[-1] == "  ^"
-    assert "at 2" in lines[0]
+    assert "at position 2, marked below" in lines[0]
 
 
 def test_corpus_stats_reports_a_malformed_file(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@ beside the table they print at the end), instead of nothing until the table."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,7 +30,10 @@ def test_bench_examples_counts_its_problems_as_they_are_solved(
     assert "problems 3/3 · succeeded " in said.splitlines()[-1]
 
 
-def test_bench_learners_counts_its_runs_as_they_end(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bench_learners_counts_its_runs_as_they_end(
+    monkeypatch: pytest.MonkeyPatch, shared_data: Path
+) -> None:
+    """Its Simple Regex tasks are the paper's list: skipped without the shared data."""
     every = learners.jobs
     monkeypatch.setattr(learners, "jobs", lambda *args: every(*args)[:2])
     said = _stderr(

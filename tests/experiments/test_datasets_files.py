@@ -6,7 +6,9 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import os
 import re
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -227,3 +229,38 @@ def test_a_dataset_file_that_is_no_regular_file_or_too_large_is_refused(
     monkeypatch.setattr(files, "MAX_DATASET_BYTES", 100)
     with pytest.raises(MalformedDataset, match="larger than 100 bytes"):
         load_paper_list("simplyrx", big)
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    fifo = tmp_path / "regex_list.json"
+    os.mkfifo(fifo)
+    refused: list[MalformedDataset] = []
+
+    def load() -> None:
+        try:
+            load_paper_list("simplyrx", fifo)
+        except MalformedDataset as error:
+            refused.append(error)
+
+    reader = threading.Thread(target=load, daemon=True)
+    reader.start()
+    reader.join(timeout=30)  # a guard against hanging the suite, not a timing assertion
+    waited = reader.is_alive()
+    if waited:  # a writer end releases the open it blocks in, so the thread ends
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        reader.join()
+    assert not waited, "opening the FIFO waited for a writer"
+    assert refused and "not a regular file" in str(refused[0])
+
+
+def test_a_long_malformed_entry_is_quoted_in_part(tmp_path: Path) -> None:
+    entry = "(" + "a b " * 2500
+    cell = {"Stardepth": 1, "regex_list": [entry]}
+    path = _write_json(
+        tmp_path / "regex_list.json", {"simplyrx": [{"#States": 2, "regex_list": [cell]}]}
+    )
+    with pytest.raises(MalformedDataset) as malformed:
+        load_paper_list("simplyrx", path)
+    message = str(malformed.value)
+    assert len(message) < 600 and "\n" not in message, message
+    assert "(9,881 more characters) is not a simple regex: unbalanced '(' at 0" in message

@@ -59,8 +59,8 @@ def test_curves_state_both_axes_and_start_the_y_axis_at_0(tmp_path: Path) -> Non
     }
     path = figures.curves(series, [8, 16, 32], "accuracy", "labeled", "t", tmp_path / "c.svg")
     texts = _texts(path)
-    assert "accuracy (axis 0 to 1)" in texts and "labeled (log scale)" in texts
-    assert {"0.00", "1.00", "8", "16", "32", "lstar", "a<b"} <= set(texts)  # escaped, and read back
+    assert "accuracy (axis 0 to 1)" in texts and "at most N labeled (log scale)" in texts
+    assert {"0.00", "1.00", "≤8", "≤16", "≤32", "lstar", "a<b"} <= set(texts)  # escaped, read back
 
 
 def test_curves_print_how_many_runs_each_point_averages(tmp_path: Path) -> None:
@@ -106,3 +106,54 @@ def test_a_symbolic_run_reports_figures_on_a_plain_install_and_no_token_columns(
     sentence = "No arm asked a model, so the report has no token columns and no success-against-tokens figure."
     assert sentence in report and "tokens" not in report.replace(sentence, "")
     assert "membership queries" in report
+
+
+def _placed(path: Path) -> list[tuple[str, float, float]]:
+    tree = ElementTree.parse(path)
+    return [
+        (t.text or "", float(t.get("x", 0)), float(t.get("y", 0)))
+        for t in tree.iter("{http://www.w3.org/2000/svg}text")
+    ]
+
+
+SMOKE = [  # arms of a smoke run: three close together, two on one spot, two never succeed
+    ("standard", 3053.0, 0.0, False),
+    ("prompts-output", 2900.0, 0.0, False),
+    ("guarded", 3060.0, 0.0, False),
+    ("single", 6105.0, 0.0, False),
+    ("multi-single", 6110.0, 0.0, False),
+    ("multi", 6100.0, 0.5, True),
+    ("agentic", 9000.0, 1.0, True),
+    ("acegis-diag", 12000.0, 1.0, False),
+]
+
+
+def test_the_pareto_figure_labels_every_arm_apart_at_round_ticks_with_a_key(
+    tmp_path: Path,
+) -> None:
+    texts = _placed(figures.pareto(SMOKE, "t", tmp_path / "p.svg"))
+    labels = [(text, x, y) for text, x, y in texts if text in {a for a, _, _, _ in SMOKE}]
+    assert len(labels) == len(SMOKE)
+    boxes = [(x, y - 10, x + 6.0 * len(text), y + 2) for text, x, y in labels]
+    for i, a in enumerate(boxes):  # before: "prompts-output", "standard" and "guarded" overlapped
+        for b in boxes[i + 1 :]:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+    shown = [t for t, _, _ in texts]
+    assert {"0", "5,000", "10,000", "15,000"} <= set(shown)  # before: 3,301 / 6,603 / ...
+    assert "Key" in shown and "the Pareto front" in shown and "dominated, or 0% success" in shown
+
+
+@pytest.mark.parametrize(
+    ("most", "ticks"),
+    [(13206, [0, 5000, 10000, 15000]), (20, [0, 5, 10, 15, 20]), (0.3, [0, 0.1, 0.2, 0.3])],
+)
+def test_nice_ticks_are_round_and_reach_the_largest_value(most: float, ticks: list[float]) -> None:
+    assert figures.nice_ticks(most) == pytest.approx(ticks)
+
+
+def test_curves_say_under_the_title_what_the_metric_is(tmp_path: Path) -> None:
+    series: dict[str, list[tuple[float | None, int]]] = {"a": [(0.5, 1), (0.2, 1)]}
+    texts = _texts(
+        figures.curves(series, [8, 16], "Diff Ratio", "x", "t", tmp_path / "c.svg", "one\ntwo")
+    )
+    assert texts[:3] == ["t", "one", "two"]

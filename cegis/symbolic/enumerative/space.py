@@ -29,6 +29,8 @@ import attrs
 import numpy as np
 
 from automata.core.alphabet import Alphabet, partition
+from cegis.errors import Contradiction as Contradiction
+from cegis.errors import TooLong as TooLong
 from cegis.symbolic.enumerative import _kernels
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.ast import Chars, Epsilon, Regex
@@ -48,14 +50,6 @@ COMMON_CLASSES = (
 )
 
 AtomString = tuple[int, ...]
-
-
-class Contradiction(ValueError):
-    """The examples label one string (or strings no leaf can tell apart) both ways."""
-
-
-class TooLong(ValueError):
-    """An example string is longer than a signature row holds (:data:`MAX_LENGTH`)."""
 
 
 @attrs.frozen(eq=False)

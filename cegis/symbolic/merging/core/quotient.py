@@ -16,6 +16,7 @@ from collections.abc import Set as AbstractSet
 
 import numpy as np
 
+from cegis.errors import LabelConflict as LabelConflict
 from cegis.symbolic.merging.core import _kernels
 from cegis.symbolic.merging.core._kernels import ACCEPT, REJECT, UNKNOWN
 from cegis.symbolic.merging.core.symbols import SymbolicWord, several
@@ -34,15 +35,6 @@ _POSITIONS, _COMBINATIONS, _LARGEST, _LABEL, _SPELLING = map(
 
 #: The arrays with a row per tree node.
 _PER_NODE = ("succ", "parent", "label", "depth", "labeled_by")
-
-
-class LabelConflict(Exception):
-    """Two examples (by index) with different labels end in one state of the prefix tree when
-    example ``inserting`` is added (it is one of the two, or its tied classes made them meet)."""
-
-    def __init__(self, first: int, second: int, inserting: int) -> None:
-        super().__init__(f"examples {first} and {second} end in one state with different labels")
-        self.first, self.second, self.inserting = first, second, inserting
 
 
 class Quotient:

@@ -1,0 +1,81 @@
+"""A plug-in learner (``--learner module:factory``) is held to its protocol by ``learn``: what is
+printed is the language the teacher judged, and a learner that raises, exits, is not async or
+blocks ends the run with one line (exit code 2, or Ctrl-C's), never a traceback, a silent exit 0 or
+a printed answer the teacher never saw (before: ``regex: zzz``, ``status: exact``)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+
+ROOT = Path(__file__).resolve().parents[2]
+MODULE = "tests.cli.plugin_learners"
+
+
+def _learn(factory: str) -> tuple[int, str]:
+    result = CliRunner().invoke(
+        main, ["learn", "--target", "a*b", "--learner", f"{MODULE}:{factory}", "--max-epochs", "2"]
+    )
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+        result.exception
+    )
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize(
+    ("factory", "says"),
+    [
+        ("wrong_text", "propose returned the text 'zzz', which is not its regex 'a*b'"),
+        ("number_text", "propose returned a text of type int, not str"),
+        (
+            "other_automaton",
+            "propose returned an automaton that is not the language of its regex 'a*b'",
+        ),
+        ("exits", "propose raised SystemExit: 0"),
+        ("value_error", "propose raised ValueError: bad things"),
+        ("memory_error", "propose raised MemoryError"),
+        ("recursion", "propose raised RecursionError: maximum recursion depth exceeded"),
+        ("not_async", "propose returned Proposal without being awaited: define it as `async def"),
+    ],
+)
+def test_a_broken_plugin_learner_is_one_line_and_exit_2(factory: str, says: str) -> None:
+    code, output = _learn(factory)
+    assert code == 2, output
+    assert f"Error: the learner {MODULE}:{factory}: {says}" in output, output
+    assert "regex:" not in output and "Traceback" not in output
+
+
+def test_a_plugin_learner_without_text_prints_its_regex() -> None:
+    code, output = _learn("no_text")
+    assert code == 0, output
+    assert "regex:    a*b" in output and "status:   exact" in output, output
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
+def test_ctrl_c_stops_a_blocking_plugin_learner() -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-m", "cli", "learn", "--target", "a*b"]
+        + ["--learner", f"{MODULE}:blocking"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stderr is not None
+        assert child.stderr.readline() == "proposing\n"  # it is inside its blocking propose
+        child.send_signal(signal.SIGINT)
+        _, errors = child.communicate(timeout=30)  # a guard, not a timing test
+    finally:
+        child.kill()
+    assert child.returncode == 1 and "Aborted!" in errors, errors
+    assert "Traceback" not in errors

@@ -1,0 +1,57 @@
+"""The command line's messages name what the user can type: the ``--state-limit`` option (not the
+library's ``state_limit=``), ``--positive S`` beside ``--positives FILE``, an empty file by name,
+and a syntax error's caret lines announced on the first line (before: each said otherwise)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("regex", "(a|b)*a(a|b){12}", "--state-limit", "100"),
+        ("regex", "a", "--against", "(a|b)*a(a|b){12}", "--state-limit", "100"),
+        ("learn", "--target", "(a|b)*a(a|b){8}", "--state-limit", "100"),
+    ],
+)
+def test_a_state_limit_error_names_the_option(args: tuple[str, ...]) -> None:
+    code, output = _run(*args)
+    assert code == 2, output
+    assert "needs more than 100 states; pass a larger --state-limit (at most 10,000,000)" in output
+    assert "state_limit=" not in output
+
+
+def test_learn_takes_a_state_limit_for_its_teacher() -> None:
+    code, output = _run("learn", "--target", "ab*", "--state-limit", "100")
+    assert code == 0 and "status:   exact" in output, output
+
+
+def test_a_syntax_error_says_the_regex_follows_marked() -> None:
+    code, output = _run("regex", "a(b")
+    assert code == 2
+    assert output == "Error: unbalanced '(' at position 1, marked below:\na(b\n ^\n", output
+
+
+def test_learn_without_examples_names_every_way_to_give_them() -> None:
+    code, output = _run("learn")
+    assert code == 2 and "--target REGEX" in output and "--positive S" in output, output
+
+
+def test_an_empty_positives_file_is_named(tmp_path: Path) -> None:
+    empty = tmp_path / "positives.txt"
+    empty.write_text("", encoding="utf-8")
+    code, output = _run("learn", "--positives", str(empty), "--negative", "b")
+    assert code == 2
+    assert f"Error: --positives {empty} is empty: give positive strings in" in output, output
