@@ -80,7 +80,11 @@ class RunSummary:
 
 
 def _tokens(totals: dict[str, Any]) -> int:
-    return int(totals.get("prompt_tokens", 0)) + int(totals.get("completion_tokens", 0))
+    """The tokens a unit spent as the budget counts them: the client's count stands in for any
+    the server did not report (``counted_tokens``)."""
+    return sum(
+        int(totals.get(key, 0)) for key in ("prompt_tokens", "completion_tokens", "counted_tokens")
+    )
 
 
 async def run_experiment(

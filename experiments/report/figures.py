@@ -142,10 +142,18 @@ def curves(
     return _write(path, 640, rows_top + 12 * len(series) + 8, body)
 
 
-def pareto(points: Sequence[tuple[str, float, float, bool]], title: str, path: Path) -> Path:
-    """Success against mean tokens per run, one point per arm; the Pareto-optimal arms joined."""
+def pareto(points: Sequence[tuple[str, float | None, float, bool]], title: str, path: Path) -> Path:
+    """Success against mean tokens per run, one point per arm; the Pareto-optimal arms joined. An
+    arm whose tokens are unknown (None: a server did not report usage) has no place on the token
+    axis: it is named under the figure, not drawn."""
+    unknown = [label for label, tokens, _, _ in points if tokens is None]
+    drawn = [
+        (label, tokens, success, optimal)
+        for label, tokens, success, optimal in points
+        if tokens is not None
+    ]
     left, right, top, bottom = 64, 600, 40, 330
-    most = max((tokens for _, tokens, _, _ in points), default=0.0) or 1.0
+    most = max((tokens for _, tokens, _, _ in drawn), default=0.0) or 1.0
 
     def at(tokens: float, success: float) -> tuple[float, float]:
         return left + tokens / (most * 1.1) * (right - left), bottom - success * (bottom - top)
@@ -159,19 +167,22 @@ def pareto(points: Sequence[tuple[str, float, float, bool]], title: str, path: P
         x, _ = at(tokens, 0.0)
         body.append(_text(x, bottom + 16, f"{tokens:,.0f}"))
     body.append(_text((left + right) / 2, bottom + 36, "mean tokens per run (axis from 0)"))
-    front = sorted((tokens, success) for _, tokens, success, optimal in points if optimal)
+    front = sorted((tokens, success) for _, tokens, success, optimal in drawn if optimal)
     if len(front) > 1:
         joined = " ".join(f"{x:.1f},{y:.1f}" for x, y in (at(t, s) for t, s in front))
         body.append(
             f'<polyline points="{joined}" fill="none" stroke="black" stroke-dasharray="4 3"/>'
         )
-    for k, (label, tokens, success, optimal) in enumerate(points):
+    for k, (label, tokens, success, optimal) in enumerate(drawn):
         x, y = at(tokens, success)
         colour = PALETTE[k % len(PALETTE)]
         marker = "" if optimal else ' fill-opacity="0.3"'
         body.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="{colour}"{marker}/>')
         body.append(_text(x + 6, y - 6 - 11 * (k % 2), label, anchor="start", size=10))
-    return _write(path, 640, 380, body)
+    if unknown:
+        note = f"not drawn, tokens unknown (a server did not report usage): {', '.join(unknown)}"
+        body.append(_text((left + right) / 2, bottom + 54, note, size=10))
+    return _write(path, 640, 396 if unknown else 380, body)
 
 
 def _y_axis(left: float, right: float, top: float, bottom: float, label: str) -> list[str]:
