@@ -36,6 +36,7 @@ file and the field in its :class:`PlanError`.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -115,10 +116,12 @@ class ServerSpec:
     non-streamed reply sends nothing until it is complete, so this bounds one attempt),
     ``call_timeout`` for a whole call with its retries (seconds)."""
 
-    base_url: str
+    base_url: str = attrs.field(converter=normalize_base_url)  # ConfigError when unusable
     concurrency: int = 8
     model: str | None = None
-    api_key_env: str = "OPENAI_API_KEY"  # the key is read from this variable, never from the file
+    #: The variable the key is read from (never from the file): a name ending in ``_API_KEY``,
+    #: which must be set; None reads ``OPENAI_API_KEY`` when set, else sends no key.
+    api_key_env: str | None = None
     connect_timeout: float = 10.0
     read_timeout: float = 600.0
     call_timeout: float = 1200.0
@@ -255,6 +258,8 @@ MAX_SIZE = 100_000
 MAX_EPOCHS = 10_000
 MAX_BATCH = 100_000
 MAX_NAME = 100
+#: The environment variables a plan may send to a server as its key (see ``ServerSpec``).
+API_KEY_VARIABLE = re.compile(r"[A-Z][A-Z0-9_]*_API_KEY")
 _NAME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-")
 
 
@@ -494,9 +499,12 @@ def _server(table: Mapping[str, Any], index: int) -> ServerSpec:
         url = normalize_base_url(url)
     except ConfigError as error:
         raise PlanError(f"{where}: base_url: {error}") from None
-    key_env = _str(table, "api_key_env", f"{where}: api_key_env", "OPENAI_API_KEY")
-    if not key_env or "=" in key_env:
-        raise PlanError(f"{where}: api_key_env must name an environment variable, not {key_env!r}")
+    key_env = _str(table, "api_key_env", f"{where}: api_key_env", None)
+    if key_env is not None and not API_KEY_VARIABLE.fullmatch(key_env):
+        raise PlanError(
+            f"{where}: api_key_env must name a variable ending in _API_KEY (its value is sent to"
+            f" the server as the bearer token, so no other variable may be named), not {key_env!r}"
+        )
     defaults = ServerSpec(url)
     return ServerSpec(
         url,
