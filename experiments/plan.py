@@ -36,6 +36,7 @@ file and the field in its :class:`PlanError`.
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from collections.abc import Mapping
@@ -309,9 +310,13 @@ def _price(table: object) -> dict[str, float] | None:
         )
     _no_unknown(table, {"prompt", "cached_prompt", "completion"}, "[price]")
     for key, value in table.items():
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not 0 <= value < math.inf  # nan fails both comparisons
+        ):
             raise PlanError(
-                f"[price] {key} must be a number >= 0 (USD per million tokens), got {value!r}"
+                f"[price] {key} must be a finite number >= 0 (USD per million tokens), got {value!r}"
             )
     return {key: float(value) for key, value in table.items()}
 
