@@ -36,7 +36,7 @@ from typing import Any
 import cattrs
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
-from automata import compile_time
+from automata.jit import compile_time
 from cegis import loop
 from cegis.config import LoopConfig
 from cegis.errors import RecordsError
