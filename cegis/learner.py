@@ -71,7 +71,11 @@ class LearnerCost:
 
     ``reasoning_tokens`` and ``cached_tokens`` (prompt tokens served from the server's prefix
     cache) are ``None`` when a server did not report them: unknown, not 0, and a sum with an
-    unknown part is unknown.
+    unknown part is unknown. ``prompt_tokens`` and ``completion_tokens`` sum what the servers
+    reported; ``unreported_calls`` counts the calls whose reply left either count out (or gave one
+    no server could mean), so while it is above 0 those sums are lower bounds, never the total.
+    ``counted_tokens`` holds what those calls left out as the client counted it
+    (:func:`llm.results.counted_in_place_of_usage`), so a token budget still counts every call.
     """
 
     calls: int = 0
@@ -81,6 +85,8 @@ class LearnerCost:
     membership_queries: int = 0
     seconds: float = 0.0
     cached_tokens: int | None = 0
+    unreported_calls: int = 0
+    counted_tokens: int = 0
 
     def __add__(self, other: LearnerCost) -> LearnerCost:
         return LearnerCost(
@@ -91,12 +97,15 @@ class LearnerCost:
             self.membership_queries + other.membership_queries,
             self.seconds + other.seconds,
             _known_sum(self.cached_tokens, other.cached_tokens),
+            self.unreported_calls + other.unreported_calls,
+            self.counted_tokens + other.counted_tokens,
         )
 
     @property
     def tokens(self) -> int:
-        """Prompt plus completion tokens (reasoning tokens are part of the completion)."""
-        return self.prompt_tokens + self.completion_tokens
+        """Prompt plus completion tokens (reasoning tokens are part of the completion), with the
+        client's count standing in for any the servers did not report: what a budget compares."""
+        return self.prompt_tokens + self.completion_tokens + self.counted_tokens
 
 
 def _known_sum(a: int | None, b: int | None) -> int | None:

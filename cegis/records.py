@@ -13,6 +13,15 @@ aside.
 
 Records of many runs may share one file; a run is identified by a hash of its task, config and
 learner name. A line torn by a kill mid-write is dropped when the file is next opened.
+
+The values inside a record (a cost, a failure, a teacher's issue) are written and read by one
+``cattrs`` converter (:data:`CONVERTER`): their JSON is their fields, unknown or mistyped fields
+are refused with the path to them, and fields added after records were first written (a cost's
+``unreported_calls`` and ``counted_tokens``) are left out at their default, so a record reads and
+writes byte for byte as before they existed. The records themselves stay written by hand: their
+JSON is not a class's fields but a view of several (an epoch's hypothesis or answer from one text,
+its accuracy and Diff Ratio from its scores, its verdict's counterexamples as a count beside the
+examples added), and a converter would need a hand-written hook for each field anyway.
 """
 
 from __future__ import annotations
@@ -24,7 +33,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import attrs
+import cattrs
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
 from automata.jit import compile_time
 from cegis import loop
@@ -47,6 +57,56 @@ from oracle.protocol import Issue, Spend, Teacher, Verdict
 from regexlang.charset import CharSet
 
 JSON = dict[str, Any]
+
+
+def _exactly(kind: type[Any]) -> Callable[[object, type[Any]], Any]:
+    """A structure hook that takes a value of ``kind`` as it is (never a ``bool`` for an ``int``),
+    where cattrs would convert ``"3"`` to 3; a float may be written as an integer."""
+
+    def structure(value: object, _: type[Any]) -> Any:
+        if isinstance(value, bool) is not (kind is bool):
+            raise TypeError(f"expected {kind.__name__}, got {value!r}")
+        if kind is float and isinstance(value, int):
+            return float(value)
+        if not isinstance(value, kind):
+            raise TypeError(f"expected {kind.__name__}, got {value!r}")
+        return value
+
+    return structure
+
+
+def _converter() -> cattrs.Converter:
+    converter = cattrs.Converter(forbid_extra_keys=True)
+    for kind in (int, float, str, bool):
+        converter.register_structure_hook(kind, _exactly(kind))
+    later = override(omit_if_default=True)  # cost fields newer than the first records
+    converter.register_unstructure_hook(
+        LearnerCost,
+        make_dict_unstructure_fn(
+            LearnerCost, converter, unreported_calls=later, counted_tokens=later
+        ),
+    )
+    converter.register_structure_hook(LearnerCost, make_dict_structure_fn(LearnerCost, converter))
+    return converter
+
+
+#: The converter of the values inside records (see the module doc).
+CONVERTER = _converter()
+
+
+def _structured(data: object, kind: type[Any], where: str) -> Any:
+    """``data`` as a ``kind``; raises :class:`RecordsError` naming ``where`` and each bad field."""
+    if not isinstance(data, dict):
+        raise RecordsError(f"a record's {kind.__name__} is a JSON object, not {data!r} @ {where}")
+    try:
+        return CONVERTER.structure(data, kind)
+    except (cattrs.BaseValidationError, TypeError, ValueError) as error:
+        detail = (
+            "; ".join(cattrs.transform_error(error, path=where))
+            if isinstance(error, cattrs.BaseValidationError)
+            else f"{error} @ {where}"
+        )
+        raise RecordsError(f"a record's {kind.__name__} is not readable: {detail}") from None
 
 
 def run_id(task: Task, config: LoopConfig, learner: str) -> str:
@@ -103,7 +163,7 @@ def _verdict_json(verdict: Verdict) -> JSON:
         "mode": verdict.mode,
         **({"shortest": True} if verdict.shortest else {}),  # absent: no promise
         "counterexamples": len(verdict.counterexamples),
-        "issues": [attrs.asdict(i) for i in verdict.issues],
+        "issues": [CONVERTER.unstructure(i) for i in verdict.issues],
         "seconds": verdict.spend.seconds,
         "strings_examined": verdict.spend.strings_examined,
     }
@@ -115,7 +175,7 @@ def _verdict_from_json(data: JSON, counterexamples: tuple[Counterexample, ...]) 
         counterexamples=counterexamples,
         mode=data["mode"],
         spend=Spend(data["seconds"], data["strings_examined"]),
-        issues=tuple(Issue(**i) for i in data["issues"]),
+        issues=tuple(_structured(i, Issue, "$.verdict.issues") for i in data["issues"]),
         exact=data["exact"],
         shortest=data.get("shortest", False),
     )
@@ -123,7 +183,7 @@ def _verdict_from_json(data: JSON, counterexamples: tuple[Counterexample, ...]) 
 
 def _totals_json(cost: RunCost) -> JSON:
     return {
-        **attrs.asdict(cost.learner),
+        **CONVERTER.unstructure(cost.learner),
         "teacher_seconds": cost.teacher_seconds,
         "equivalence_queries": cost.equivalence_queries,
         "compile_seconds": cost.compile_seconds,
@@ -133,7 +193,7 @@ def _totals_json(cost: RunCost) -> JSON:
 def _totals_from_json(data: JSON) -> RunCost:
     learner = {k: v for k, v in data.items() if k not in _RUN_FIELDS}
     return RunCost(
-        LearnerCost(**learner),
+        _structured(learner, LearnerCost, "$.totals"),
         data["teacher_seconds"],
         data["equivalence_queries"],
         data.get("compile_seconds", 0.0),
@@ -153,8 +213,8 @@ def epoch_json(record: EpochRecord, run: str) -> JSON:
         "hypothesis": record.proposal_text if record.failure is None else None,
         "answer": record.proposal_text if record.failure is not None else None,
         "reasoning": record.reasoning,
-        "failure": None if record.failure is None else attrs.asdict(record.failure),
-        "cost": attrs.asdict(record.cost),
+        "failure": None if record.failure is None else CONVERTER.unstructure(record.failure),
+        "cost": CONVERTER.unstructure(record.cost),
         "verdict": None if record.verdict is None else _verdict_json(record.verdict),
         "initial": [example_json(e) for e in record.initial],
         "added": [example_json(e) for e in record.added],
@@ -180,8 +240,8 @@ def epoch_from_json(data: JSON) -> EpochRecord:
         learner=data["learner"],
         proposal_text=data["hypothesis"] if failure is None else data["answer"],
         reasoning=data["reasoning"],
-        failure=None if failure is None else ProposalFailure(**failure),
-        cost=LearnerCost(**data["cost"]),
+        failure=None if failure is None else _structured(failure, ProposalFailure, "$.failure"),
+        cost=_structured(data["cost"], LearnerCost, "$.cost"),
         verdict=None if verdict is None else _verdict_from_json(verdict, counterexamples),
         initial=tuple(example_from_json(e) for e in data["initial"]),
         added=added,

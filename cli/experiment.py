@@ -25,6 +25,7 @@ from experiments.errors import ExperimentError
 from experiments.plan import Plan, PlanError, ServerSpec, load_plan, plan_from_data
 from experiments.report import write_report
 from experiments.runner import run_experiment
+from llm.errors import ConfigError
 
 BUILT_IN = "quick"
 
@@ -93,7 +94,10 @@ def experiment(
         plan = attrs.evolve(
             plan, datasets=tuple(attrs.evolve(d, limit=dataset_limit) for d in plan.datasets)
         )
-    servers = tuple(ServerSpec(url) for url in base_urls) or None
+    try:
+        servers = tuple(ServerSpec(url) for url in base_urls) or None
+    except ConfigError as error:
+        raise BadInput(f"--base-url: {error}") from None
     if plan.needs_model and not (servers or plan.servers or os.environ.get("OPENAI_BASE_URL")):
         click.echo(
             "No model server configured: pass --base-url URL, list [[servers]] in the file, or set OPENAI_BASE_URL."

@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 
+from cegis.learner import LearnerCost
 from cegis.llm.acegis import HardeningCycle, harden
 from cegis.llm.setup import PreparedRun, prepare_llm_run
 from cegis.records import RecordLog, run_id, run_recorded
@@ -95,12 +96,22 @@ async def _hardening(state: EpochState, prepared: PreparedRun, cycles: int) -> J
         "cycles": [_cycle_json(cycle) for cycle in done],
         "final": done[-1].repaired if done else hypothesis,
         "robust": done[-1].robust if done else before is not None and before.robust,
-        "tokens": {
-            "calls": spent.calls - state.cost.learner.calls,
-            "prompt_tokens": spent.prompt_tokens - state.cost.learner.prompt_tokens,
-            "completion_tokens": spent.completion_tokens - state.cost.learner.completion_tokens,
-        },
+        "tokens": _spent_json(spent, state.cost.learner),
     }
+
+
+def _spent_json(after: LearnerCost, before: LearnerCost) -> JSON:
+    """The calls and tokens spent between two costs; the calls without reported usage and the
+    client's count of their tokens only when there are any (records stay as they were before)."""
+    spent = {
+        "calls": after.calls - before.calls,
+        "prompt_tokens": after.prompt_tokens - before.prompt_tokens,
+        "completion_tokens": after.completion_tokens - before.completion_tokens,
+    }
+    for key in ("unreported_calls", "counted_tokens"):
+        if getattr(after, key) - getattr(before, key):
+            spent[key] = getattr(after, key) - getattr(before, key)
+    return spent
 
 
 def _cycle_json(cycle: HardeningCycle) -> JSON:
@@ -135,6 +146,8 @@ def unit_result(unit: Unit, run_dir: Path, records: UnitFile | None = None) -> J
         return None
     totals = dict(closing["totals"])
     if records.hardening is not None:
-        for key in ("prompt_tokens", "completion_tokens"):
-            totals[key] = int(totals.get(key, 0)) + int(records.hardening["tokens"].get(key, 0))
+        for key in ("prompt_tokens", "completion_tokens", "unreported_calls", "counted_tokens"):
+            extra = int(records.hardening["tokens"].get(key, 0))
+            if key in totals or extra:
+                totals[key] = int(totals.get(key, 0)) + extra
     return unit.manifest_json() | {"outcome": closing["outcome"], "totals": totals}

@@ -52,7 +52,7 @@ from experiments.progress import Progress
 from experiments.unit_file import UnitFile, read_unit_file, refuse_damage
 from experiments.units import MANIFEST, Unit, available_datasets, units, write_manifest
 from llm.calllog import CallLog
-from llm.errors import CallLogError
+from llm.errors import CallLogError, ConfigError
 from llm.protocol import ChatClient
 
 ERRORS = "errors.jsonl"
@@ -80,7 +80,11 @@ class RunSummary:
 
 
 def _tokens(totals: dict[str, Any]) -> int:
-    return int(totals.get("prompt_tokens", 0)) + int(totals.get("completion_tokens", 0))
+    """The tokens a unit spent as the budget counts them: the client's count stands in for any
+    the server did not report (``counted_tokens``)."""
+    return sum(
+        int(totals.get(key, 0)) for key in ("prompt_tokens", "completion_tokens", "counted_tokens")
+    )
 
 
 async def run_experiment(
@@ -431,8 +435,9 @@ async def _asking(
 
 def model_servers(plan: Plan, servers: tuple[ServerSpec, ...] | None) -> tuple[ServerSpec, ...]:
     """The servers LLM units ask: the given ones, else the plan's, else ``$OPENAI_BASE_URL`` or the default."""
-    return (
-        servers
-        or plan.servers
-        or (ServerSpec(os.environ.get("OPENAI_BASE_URL", "http://localhost:8000/v1")),)
-    )
+    if servers or plan.servers:
+        return servers or plan.servers
+    try:
+        return (ServerSpec(os.environ.get("OPENAI_BASE_URL", "http://localhost:8000/v1")),)
+    except ConfigError as error:
+        raise ServerUnusable(f"OPENAI_BASE_URL: {error}") from None

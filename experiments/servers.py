@@ -78,11 +78,16 @@ def serving(servers: tuple[ServerSpec, ...], model: str | None) -> list[ServerSp
 
 
 def client_config(spec: ServerSpec, model: str | None) -> ClientConfig:
-    """The client settings for ``spec`` asking ``model`` (the key read from ``spec.api_key_env``)."""
-    try:
-        config = ClientConfig.resolve(
-            spec.base_url, os.environ.get(spec.api_key_env), model=model or spec.model
+    """The client settings for ``spec`` asking ``model`` (the key read from ``spec.api_key_env``,
+    which must be set when named, lest another variable's key go to this server)."""
+    key = None if spec.api_key_env is None else os.environ.get(spec.api_key_env)
+    if spec.api_key_env is not None and not key:
+        raise ServerUnusable(
+            f"{spec.base_url}: api_key_env names {spec.api_key_env}, which is not set in the"
+            " environment (set it, to EMPTY for a server that needs no key)"
         )
+    try:
+        config = ClientConfig.resolve(spec.base_url, key, model=model or spec.model)
         return attrs.evolve(
             config,
             connect_timeout=spec.connect_timeout,

@@ -21,8 +21,9 @@ is sent as cut and reported on the result (``max_completion_tokens``), so caller
 cut; the call log's key keeps the budget that was asked.
 
 A reply is checked against what was asked, since some servers ignore a field without an error
-(llama-cpp-python ignores ``n``): fewer choices than ``n``, or more completion tokens than the
-budget allows, is listed in the result's ``deviations`` (and so in the call log). Whatever
+(llama-cpp-python ignores ``n``): another model than the one asked, fewer or more choices than
+``n``, more completion tokens than the budget allows, an unreadable ``finish_reason``, each is
+listed in the result's ``deviations`` (and so in the call log; :func:`llm.wire.deviations`). Whatever
 the server does, the caller gets a :data:`~llm.results.Result`; exceptions are reserved for caller
 mistakes (:mod:`llm.errors`).
 
@@ -62,10 +63,18 @@ from llm.chat import (
 )
 from llm.config import ClientConfig
 from llm.errors import ConfigError, ModelDiscoveryError, ReplayMiss
-from llm.results import Choice, Failed, Result, Usage, reply_kind
+from llm.results import Failed, Result, reply_kind
 from llm.tokenizer import TEMPLATE_TOKENS_PER_MESSAGE, TOKENIZERS, PromptCount, TokenizerShape
 from llm.transport import Exchange, Sleep, Transport
-from llm.wire import WireOptions, body_adaptations, parse_completion, parse_models, request_body
+from llm.wire import (
+    Completed,
+    WireOptions,
+    body_adaptations,
+    deviations,
+    parse_completion,
+    parse_models,
+    request_body,
+)
 
 Mode = Literal["live", "record", "replay"]
 _Identity = tuple[tuple[Message, ...], SamplingParams, int]
@@ -378,7 +387,7 @@ class LLMClient:
 def _chat_result(
     model: str,
     params: SamplingParams,
-    exchange: Exchange[tuple[tuple[Choice, ...], Usage]],
+    exchange: Exchange[Completed],
     count: PromptCount | None,
 ) -> Result:
     adaptations = () if exchange.body is None else body_adaptations(params, exchange.body)
@@ -392,33 +401,17 @@ def _chat_result(
             prompt_count=tokens,
             prompt_counter=how,
         )
-    choices, usage = exchange.value
+    choices, departures = deviations(params, model, exchange.value)
     kind = reply_kind(choices)
     return kind(
         model,
         choices,
-        usage,
+        exchange.value.usage,
         exchange.latency_s,
         exchange.attempts,
         wire_adaptations=adaptations,
         max_completion_tokens=budget,
         prompt_count=tokens,
         prompt_counter=how,
-        deviations=deviations(params, choices, usage),
+        deviations=departures,
     )
-
-
-def deviations(
-    params: SamplingParams, choices: tuple[Choice, ...], usage: Usage
-) -> tuple[str, ...]:
-    """What a reply did that ``params`` did not ask for, in words for the log (see the module doc)."""
-    found = []
-    if len(choices) < params.n:
-        found.append(f"{len(choices)} of {params.n} choices returned: the server ignores n")
-    allowed = params.max_completion_tokens * max(len(choices), 1)
-    if usage.completion_tokens is not None and usage.completion_tokens > allowed:
-        found.append(
-            f"{usage.completion_tokens} completion tokens for a budget of {params.max_completion_tokens} per choice:"
-            " the server ignores the budget"
-        )
-    return tuple(found)

@@ -31,6 +31,7 @@ official SDKs do.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -45,14 +46,38 @@ DUMMY_API_KEY = "EMPTY"
 
 
 def normalize_base_url(url: str) -> str:
-    """``url`` without surrounding whitespace and trailing slashes; it must be http(s) with a host."""
+    """``url`` without surrounding whitespace and trailing slashes; it must be http(s) with a host,
+    and hold no whitespace or control characters (a CR LF would forge a header) and no credentials
+    (``user:key@host``: a key travels in a header from the environment, and a URL is written to
+    the run's plan and logs). Raises ``ConfigError`` in one line that never repeats a credential."""
     cleaned = url.strip().rstrip("/")
+    if any(not ch.isprintable() or ch.isspace() for ch in cleaned):
+        raise ConfigError(
+            f"base URL must not hold whitespace or control characters, got {_redacted(cleaned)!r}"
+        )
     parts = urlsplit(cleaned)
+    if "@" in parts.netloc:
+        raise ConfigError(
+            f"base URL must not carry credentials (user:key@host), got {_redacted(cleaned)!r}:"
+            " put the key in an environment variable (OPENAI_API_KEY, or a server's api_key_env)"
+        )
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ConfigError(f"base URL must look like http://host[:port]/v1, got {url!r}")
     if parts.query or parts.fragment:
-        raise ConfigError(f"base URL must not carry a query or fragment, got {url!r}")
+        raise ConfigError(
+            f"base URL must not carry a query or fragment, got {_redacted(cleaned)!r}"
+        )
     return cleaned
+
+
+_USERINFO = re.compile(r"(?<=//)[^/?#]*@")
+_QUERY = re.compile(r"[?#].*", re.DOTALL)
+
+
+def _redacted(url: str) -> str:
+    """``url`` with any credentials and query replaced by ``***`` (for messages); read as text, not
+    parsed, since the parser drops the control characters a message must show."""
+    return _QUERY.sub("?***", _USERINFO.sub("***@", url))
 
 
 def _positive(instance: object, attribute: attrs.Attribute[Any], value: float) -> None:

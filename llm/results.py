@@ -23,16 +23,20 @@ budget, ``prompt_count`` says how many and ``prompt_counter`` how (which tokeniz
 estimate). A reply also lists its ``deviations``: what the server did that the request did not
 ask for, which a server that ignores a field does without an error (fewer choices than ``n``,
 more completion tokens than the budget); a caller must not take such a reply for what it asked.
-Token counts a server did not report stay ``None``.
+Token counts a server did not report stay ``None``; where a count is needed anyway (a token
+budget), :func:`counted_in_place_of_usage` counts what the server left out, and says it did.
 ``result_to_data``/``result_from_data`` convert them to and from JSON data for the call log.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any, Literal, TypeAlias
 
 import attrs
+
+from llm.chat import CHARS_PER_TOKEN_ESTIMATE
 
 FailureReason = Literal[
     "connection",  # refused, reset or dropped before a full reply
@@ -150,6 +154,27 @@ class Failed:
 
 
 Result: TypeAlias = Completion | Truncated | Failed
+
+
+def counted_in_place_of_usage(reply: Completion | Truncated, prompt_chars: int) -> int:
+    """The tokens of ``reply`` that its ``usage`` left out, as the client counts them: a missing
+    prompt count is the one the client made to fit the budget (by the server's tokenizer when it
+    has one, ``prompt_count``), else ``prompt_chars`` at the estimate's characters per token; a
+    missing completion count is estimated from the characters of every choice. 0 when the server
+    reported both, so a budget counts every call, reported or not."""
+    counted = 0
+    if reply.usage.prompt_tokens is None:
+        counted += (
+            reply.prompt_count
+            if reply.prompt_count is not None
+            else prompt_chars // CHARS_PER_TOKEN_ESTIMATE
+        )
+    if reply.usage.completion_tokens is None:
+        chars = sum(len(c.content) + len(c.reasoning or "") for c in reply.choices)
+        counted += math.ceil(chars / CHARS_PER_TOKEN_ESTIMATE)
+    return counted
+
+
 ResultKind = Literal["completion", "truncated", "failed"]
 
 

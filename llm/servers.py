@@ -104,7 +104,7 @@ class ServerPool:
             spent += self._clock() - began
             if server is None:
                 assert last is not None
-                return last if self._exhausted(tried) else self._past_deadline(last, tried)
+                return last if self._exhausted(tried) else self._past_deadline(last, tried, spent)
             tried[server.name] = tried.get(server.name, 0) + 1
             async with server.slots:
                 server.calls += 1
@@ -131,15 +131,23 @@ class ServerPool:
     def _exhausted(self, tried: dict[str, int]) -> bool:
         return all(tried.get(s.name, 0) >= self._rounds for s in self._servers)
 
-    def _past_deadline(self, last: Result, tried: dict[str, int]) -> Failed:
+    def _past_deadline(self, last: Result, tried: dict[str, int], spent: float) -> Failed:
+        """The failure of a call given up before every round: what failed last, then why no
+        server was tried again (the deadline passed, or would before one is back)."""
+        assert self._deadline is not None  # without a deadline a call ends only when exhausted
         attempts = sum(tried.values())
-        reason = (
-            f"; last failure: {last.reason}: {last.message}" if isinstance(last, Failed) else ""
+        failed = (
+            f"{last.reason}: {last.message} (its last {last.attempts} HTTP attempt(s))"
+            if isinstance(last, Failed)
+            else "no answer"
         )
-        return Failed(
-            "deadline",
-            f"call deadline {self._deadline:g} s reached after {attempts} server attempt(s){reason}",
+        why = (
+            f"call deadline {self._deadline:g} s reached"
+            if spent >= self._deadline
+            else f"no server is back from its {self._cooldown:g} s cooldown before the call"
+            f" deadline of {self._deadline:g} s ({spent:.0f} s spent)"
         )
+        return Failed("deadline", f"{failed}; {attempts} server attempt(s); {why}")
 
     async def _pick(self, tried: dict[str, int], left: float) -> _Server | None:
         """The server to try next, waiting for one to come back when all are down; None once

@@ -165,7 +165,7 @@ class Transport:
                 break
             wait = policy.delay(attempts, retry_after, self._rng)
             if self._clock() + wait >= deadline:
-                failure = self._deadline_failure(method, path, after=failure)
+                failure = self._deadline_failure(method, path, after=failure, attempts=attempts)
                 break
             await self._sleep(wait)
         failed = attrs.evolve(
@@ -229,11 +229,21 @@ class Transport:
                 error_code=REFUSED if refused else None,
             )
 
-    def _deadline_failure(self, method: str, path: str, after: Failed | None = None) -> Failed:
-        last = "" if after is None else f"; last failure: {after.reason}: {after.message}"
+    def _deadline_failure(
+        self, method: str, path: str, after: Failed | None = None, attempts: int = 0
+    ) -> Failed:
+        """The call's deadline failure; ``after`` a failed attempt, it says first what failed, and
+        that the deadline would pass before the next attempt (it has not passed yet)."""
+        deadline = f"call_deadline {self.config.call_deadline:g} s"
+        message = (
+            f"{method} {path}: call_deadline {self.config.call_deadline:g} s reached"
+            if after is None
+            else f"{after.reason}: {after.message} ({attempts} attempt(s)); not retried: the next"
+            f" attempt would begin after the {deadline}"
+        )
         return Failed(
             "deadline",
-            f"{method} {path}: call_deadline {self.config.call_deadline:g} s reached{last}",
+            message,
             status=None if after is None else after.status,
             error_code=None if after is None else after.error_code,
         )

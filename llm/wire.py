@@ -23,7 +23,12 @@ Pure functions over bytes and JSON data, so every server quirk is testable witho
   context length") is a ``context_overflow`` failure.
 * Replies read ``choices[].message.content``; the reasoning channel is ``message.reasoning``
   (vLLM ≥ 0.10, OpenRouter) or else ``reasoning_content`` (DeepSeek, older vLLM); ``usage`` and
-  its details are optional.
+  its details are optional. A reply is then held against its request (:func:`deviations`): what
+  a server did that was not asked (a ``model`` other than the one asked, more or fewer choices
+  than ``n``, more completion tokens than the budget, a ``finish_reason`` that is not a string) is
+  listed in words, ``what happened: what it means``, since a server that ignores a field says
+  nothing. Choices beyond ``n`` are not passed on: the caller gets what it asked for, and the
+  call log keeps the body as it came.
 * Error bodies come as OpenAI's ``{"error": {...}}``, vLLM's top-level
   ``{"object": "error", "message": ...}``, FastAPI's ``{"detail": ...}`` or plain text.
 """
@@ -198,8 +203,20 @@ def _error_fields(data: dict[str, Any]) -> ServerError:
     )
 
 
-def parse_completion(body: bytes) -> tuple[tuple[Choice, ...], Usage]:
-    """The choices and usage of a chat completion body; raises ``MalformedResponse``."""
+@attrs.frozen
+class Completed:
+    """A chat completion body as read: its choices in ``index`` order, its usage, the model it
+    says answered (None when it names none), and the fields it gave in a shape no server should
+    send, in words (each read as unknown)."""
+
+    choices: tuple[Choice, ...]
+    usage: Usage
+    model: str | None = None
+    odd_fields: tuple[str, ...] = ()
+
+
+def parse_completion(body: bytes) -> Completed:
+    """The choices, usage and model of a chat completion body; raises ``MalformedResponse``."""
     data = _json_object(body)
     raw_choices = data.get("choices")
     if not isinstance(raw_choices, list) or not raw_choices:
@@ -207,7 +224,44 @@ def parse_completion(body: bytes) -> tuple[tuple[Choice, ...], Usage]:
             raise MalformedResponse(f"error in a success response: {parse_error(body).message}")
         raise MalformedResponse("response has no choices")
     ordered = sorted(raw_choices, key=lambda c: c.get("index", 0) if isinstance(c, dict) else 0)
-    return tuple(_choice(raw) for raw in ordered), _usage(data.get("usage"))
+    odd = [
+        f"choice {index} has a finish_reason of type {type(reason).__name__}: read as unknown"
+        for index, raw in enumerate(ordered)
+        if (reason := raw.get("finish_reason") if isinstance(raw, dict) else None) is not None
+        and not isinstance(reason, str)
+    ]
+    model = data.get("model")
+    return Completed(
+        tuple(_choice(raw) for raw in ordered),
+        _usage(data.get("usage")),
+        _clip(model) if isinstance(model, str) and model else None,
+        tuple(odd),
+    )
+
+
+def deviations(
+    params: SamplingParams, model: str, reply: Completed
+) -> tuple[tuple[Choice, ...], tuple[str, ...]]:
+    """The choices of ``reply`` a request for ``model`` with ``params`` asked for (the first
+    ``n``), and what the reply did that the request did not ask for, in words (module doc)."""
+    found = list(reply.odd_fields)
+    if reply.model is not None and reply.model != model:
+        found.append(
+            f"reply from model {reply.model!r}, asked {model!r}: the server answers with another model"
+        )
+    got, asked = len(reply.choices), params.n
+    if got < asked:
+        found.append(f"{got} of {asked} choices returned: the server ignores n")
+    elif got > asked:
+        found.append(f"{got} choices for n = {asked}, the first {asked} kept: the server ignores n")
+    allowed = params.max_completion_tokens * max(got, 1)
+    completion = reply.usage.completion_tokens
+    if completion is not None and completion > allowed:
+        found.append(
+            f"{completion} completion tokens for a budget of {params.max_completion_tokens} per"
+            " choice: the server ignores the budget"
+        )
+    return reply.choices[:asked], tuple(found)
 
 
 def parse_models(body: bytes) -> tuple[ModelInfo, ...]:

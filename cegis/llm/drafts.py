@@ -22,9 +22,9 @@ import attrs
 
 from cegis.learner import FailureKind, LearnerCost, ProposalFailure
 from cegis.llm.answers import AnswerError, ParsedAnswer, extract, parse_answer, parse_candidates
-from llm.chat import Message, SamplingParams
+from llm.chat import Message, SamplingParams, prompt_chars
 from llm.protocol import ChatClient
-from llm.results import Failed
+from llm.results import Failed, counted_in_place_of_usage
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
 
@@ -116,6 +116,8 @@ async def draw(
         reasoning_tokens=usage.reasoning_tokens,
         seconds=result.latency_s,
         cached_tokens=usage.cached_tokens,
+        unreported_calls=int(usage.prompt_tokens is None or usage.completion_tokens is None),
+        counted_tokens=counted_in_place_of_usage(result, prompt_chars(tuple(messages))),
     )
     note = CallNote(
         result.latency_s,

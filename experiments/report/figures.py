@@ -150,12 +150,20 @@ def curves(
     return _write(path, 640, rows_top + 12 * len(series) + 8, body)
 
 
-def pareto(points: Sequence[tuple[str, float, float, bool]], title: str, path: Path) -> Path:
+def pareto(points: Sequence[tuple[str, float | None, float, bool]], title: str, path: Path) -> Path:
     """Success against mean tokens per run, one point per arm, each labelled beside it (moved up or
     down, with a leader line, where another label already is); the Pareto-optimal arms filled and
-    joined, the others faded, as the key beside the plot says."""
+    joined, the others faded, as the key beside the plot says. An arm whose tokens are unknown
+    (None: a server did not report usage) has no place on the token axis: it is named under the
+    figure, not drawn."""
+    unknown = [label for label, tokens, _, _ in points if tokens is None]
+    drawn = [
+        (label, tokens, success, optimal)
+        for label, tokens, success, optimal in points
+        if tokens is not None
+    ]
     left, right, top, bottom = 64, 520, 40, 330
-    ticks = nice_ticks(max((tokens for _, tokens, _, _ in points), default=0.0))
+    ticks = nice_ticks(max((tokens for _, tokens, _, _ in drawn), default=0.0))
 
     def at(tokens: float, success: float) -> tuple[float, float]:
         return left + tokens / ticks[-1] * (right - left), bottom - success * (bottom - top)
@@ -171,14 +179,14 @@ def pareto(points: Sequence[tuple[str, float, float, bool]], title: str, path: P
         )
         body.append(_text(x, bottom + 16, _number(tokens)))
     body.append(_text((left + right) / 2, bottom + 36, "mean tokens per run (axis from 0)"))
-    front = sorted((tokens, success) for _, tokens, success, optimal in points if optimal)
+    front = sorted((tokens, success) for _, tokens, success, optimal in drawn if optimal)
     if len(front) > 1:
         joined = " ".join(f"{x:.1f},{y:.1f}" for x, y in (at(t, s) for t, s in front))
         body.append(
             f'<polyline points="{joined}" fill="none" stroke="black" stroke-dasharray="4 3"/>'
         )
     placed: list[tuple[float, float, float, float]] = []
-    for k, (label, tokens, success, optimal) in enumerate(points):
+    for k, (label, tokens, success, optimal) in enumerate(drawn):
         x, y = at(tokens, success)
         body.append(_mark(x, y, PALETTE[k % len(PALETTE)], optimal))
         lx, ly = _free_spot(x + 7, y - 7, 6.0 * len(label), placed, top - 8)
@@ -189,7 +197,10 @@ def pareto(points: Sequence[tuple[str, float, float, bool]], title: str, path: P
             )
         body.append(_text(lx, ly, label, anchor="start", size=10))
     body += _pareto_key(right + 16, top)
-    return _write(path, 720, 380, body)
+    if unknown:
+        note = f"not drawn, tokens unknown (a server did not report usage): {', '.join(unknown)}"
+        body.append(_text((left + right) / 2, bottom + 54, note, size=10))
+    return _write(path, 720, 396 if unknown else 380, body)
 
 
 def nice_ticks(most: float) -> list[float]:

@@ -31,11 +31,14 @@ COLUMNS = {
     "#States": "states of the target's minimal DFA (without the dead state)",
     "SD": "StarDepth of the targets (all: every StarDepth together)",
     "mean tokens per run": "prompt + completion tokens, mean over finished runs",
-    "Pareto-optimal": "yes when it succeeds at all and no other arm reaches at least this success with fewer tokens",
+    "Pareto-optimal": (
+        "yes when it succeeds at all and no other arm reaches at least this success with fewer"
+        " tokens (not compared when its tokens are unknown)"
+    ),
     "calls": "model calls made (answered from the call log included)",
-    "prompt tokens": "tokens sent, as the server counted them",
+    "prompt tokens": "tokens sent, as the server counted them (≥ when some calls reported none)",
     "of them cached": "prompt tokens the server served from its prompt cache (— when it did not say)",
-    "completion tokens": "tokens the model generated, reasoning included",
+    "completion tokens": "tokens the model generated, reasoning included (≥ when some calls reported none)",
     "reasoning tokens": "generated tokens spent on reasoning (— when the server did not say)",
     "p50 s/call": "median seconds per call, retries included",
     "p95 s/call": "95th percentile seconds per call, retries included",
@@ -66,6 +69,8 @@ COLUMNS = {
     "stability": "mean tree similarity of consecutive parsed proposals (0 to 1)",
     "robust": "share of runs whose final regex passes every hidden test and hardening probe (0 to 1)",
     "never": "runs in which no turn passed every hidden test",
+    "calls with deviations": "calls whose reply did something the request did not ask for",
+    "deviations (calls)": "each kind of departure from the request, with the calls that showed it",
 }
 
 #: Families of column names, each with its meaning (the matched number is ``{0}``).

@@ -6,7 +6,12 @@ one note per model call (latency, the tokens the server reported, the output bud
 sent, the failure), the guard's tallies, the fallback used and any contract violation. The guard
 table follows SEVerA's definitions (Table 8, Eq. 21; see :func:`guard_table`). Counts a
 server did not report stay unknown: a reasoning- or cached-token total over calls of which any
-went unreported is shown as "unknown", never as a sum that treats the gap as 0.
+went unreported is shown as "unknown", never as a sum that treats the gap as 0; a prompt or
+completion total with gaps is shown as the reported part, "≥", with how many calls it misses.
+What a server did that the call did not ask for (its ``deviations``: choices other than ``n``, a
+model other than the one asked, a budget overrun, an unreadable field) is counted per arm in
+:func:`deviation_table`, so a server that ignores a field shows in the report, not only in the
+records.
 
 Cost is tokens × the plan's price per million tokens (``[price]``: ``prompt``, ``cached_prompt``,
 ``completion``; reasoning tokens are part of the completion), and is left out without a price.
@@ -56,13 +61,34 @@ def _count(value: int | None) -> str:
     return "unknown" if value is None else f"{value:,}"
 
 
+def _replies(calls: Sequence[JSON]) -> list[JSON]:
+    return [call for call in calls if call.get("failure") is None]
+
+
+def _reported(calls: Sequence[JSON], field: str) -> tuple[int, int]:
+    """The sum of ``field`` over the replies that report it, and how many replies do not."""
+    values = [call.get(field) for call in _replies(calls)]
+    return sum(int(v) for v in values if v is not None), sum(v is None for v in values)
+
+
+def _partial(calls: Sequence[JSON], field: str) -> str:
+    """The total of ``field``: exact, a lower bound naming the replies it misses, or unknown."""
+    total, missing = _reported(calls, field)
+    if not missing:
+        return f"{total:,}"
+    if missing == len(_replies(calls)):
+        return f"unknown ({missing} calls unreported)"
+    return f"≥ {total:,} ({missing} calls unreported)"
+
+
 def _seconds(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
 
 
 def _cost(calls: Sequence[JSON], price: Mapping[str, float]) -> str:
-    prompt = sum(int(c.get("prompt_tokens") or 0) for c in calls)
-    completion = sum(int(c.get("completion_tokens") or 0) for c in calls)
+    prompt, prompt_missing = _reported(calls, "prompt_tokens")
+    completion, completion_missing = _reported(calls, "completion_tokens")
+    at_least = "≥ " if prompt_missing or completion_missing else ""
     cached = _known_total(calls, "cached_tokens") or 0  # unknown cache hits are billed as uncached
     rate_cached = price.get("cached_prompt", price.get("prompt", 0.0))
     usd = (
@@ -70,7 +96,7 @@ def _cost(calls: Sequence[JSON], price: Mapping[str, float]) -> str:
         + cached * rate_cached
         + completion * price.get("completion", 0.0)
     ) / 1e6
-    return f"{usd:,.2f}"
+    return f"{at_least}{usd:,.2f}"
 
 
 def token_table(
@@ -92,9 +118,9 @@ def token_table(
         row = [
             arm,
             len(calls),
-            _count(sum(int(c.get("prompt_tokens") or 0) for c in calls)),
+            _partial(calls, "prompt_tokens"),
             _count(_known_total(calls, "cached_tokens")),
-            _count(sum(int(c.get("completion_tokens") or 0) for c in calls)),
+            _partial(calls, "completion_tokens"),
             _count(_known_total(calls, "reasoning_tokens")),
             _seconds(percentile(latencies, 50)),
             _seconds(percentile(latencies, 95)),
@@ -113,6 +139,27 @@ def token_table(
         "p95 s/call",
     ]
     return markdown(header + (["cost (USD)"] if price else []), rows)
+
+
+def deviation_table(results: Sequence[UnitResult]) -> str | None:
+    """Per LLM arm with any: the calls whose reply departed from the request, and each kind of
+    departure with its count. A deviation reads ``what happened: what it means`` (``3 of 1
+    choices returned: the server ignores n``), and is counted under what it means."""
+    rows = []
+    for arm, runs in groups(results, lambda r: r.unit["arm"]).items():
+        calls = _calls(runs)
+        kinds: dict[str, int] = {}
+        for call in calls:
+            for deviation in call.get("deviations") or ():
+                meaning = str(deviation).rpartition(": ")[2]
+                kinds[meaning] = kinds.get(meaning, 0) + 1
+        if kinds:
+            departed = sum(bool(call.get("deviations")) for call in calls)
+            listed = "; ".join(f"{meaning} ({count})" for meaning, count in sorted(kinds.items()))
+            rows.append([arm, len(calls), departed, listed])
+    if not rows:
+        return None
+    return markdown(["arm", "calls", "calls with deviations", "deviations (calls)"], rows)
 
 
 def budget_table(results: Sequence[UnitResult]) -> str | None:

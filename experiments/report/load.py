@@ -61,13 +61,16 @@ class UnitResult:
         return int(listed if listed is not None else self.unit["states"])
 
     @property
-    def tokens(self) -> int:
-        """Prompt plus completion tokens of the whole run, hardening included."""
+    def tokens(self) -> int | None:
+        """Prompt plus completion tokens of the whole run, hardening included; None (unknown) when
+        a server left a call's usage unreported, since the sum would then undercount."""
         spent = 0
         for totals in (
             self.run["totals"] if self.run else {},
             self.hardening["tokens"] if self.hardening else {},
         ):
+            if totals.get("unreported_calls"):
+                return None
             spent += int(totals.get("prompt_tokens", 0)) + int(totals.get("completion_tokens", 0))
         return spent
 

@@ -232,7 +232,7 @@ def cost_summary(results: Sequence[UnitResult], *, tokens: bool = True) -> str:
                 _median(seconds, ".2f"),  # as precise as the p95 beside it
                 _p95(seconds),
                 _median(ratio),
-                *([_median([r.tokens for r in done], ",.0f")] if tokens else []),
+                *([_median_tokens(done)] if tokens else []),
             ]
         )
     header = [
@@ -250,40 +250,61 @@ def cost_summary(results: Sequence[UnitResult], *, tokens: bool = True) -> str:
     return markdown(header, rows)
 
 
+def _median_tokens(done: Sequence[UnitResult]) -> str:
+    """The median tokens per run, or "unknown" when a run's usage went unreported."""
+    spent = [r.tokens for r in done]
+    known = [t for t in spent if t is not None]
+    if len(known) < len(spent):
+        return f"unknown ({len(spent) - len(known)} runs without reported usage)"
+    return _median(known, ",.0f")
+
+
 def _seconds(result: UnitResult) -> float:
     totals = result.run["totals"] if result.run else {}
     return float(totals.get("seconds", 0.0)) + float(totals.get("teacher_seconds", 0.0))
 
 
-def pareto(results: Sequence[UnitResult]) -> tuple[str, list[tuple[str, float, float, bool]]]:
+def pareto(
+    results: Sequence[UnitResult],
+) -> tuple[str, list[tuple[str, float | None, float, bool]]]:
     """Success against mean tokens per run for each arm; a point is Pareto-optimal when it
     succeeds at all and no other arm has at least its success with fewer tokens (or more success
-    with as few): an arm that never succeeds is not a trade-off, however few tokens it spends."""
-    points = []
+    with as few): an arm that never succeeds is not a trade-off, however few tokens it spends. An
+    arm with a
+    run whose usage went unreported has unknown tokens (None): it is neither on the front nor
+    compared against it, since any number put in its place would be made up."""
+    points: list[tuple[str, float | None, float]] = []
     for arm, runs in groups(results, lambda r: r.unit["arm"]).items():
         done = [r for r in runs if r.finished]
         if done:
-            points.append(
-                (
-                    str(arm),
-                    statistics.fmean(r.tokens for r in done),
-                    sum(r.success for r in done) / len(done),
-                )
-            )
+            spent = [r.tokens for r in done]
+            known = [t for t in spent if t is not None]
+            mean = statistics.fmean(known) if len(known) == len(spent) else None
+            points.append((str(arm), mean, sum(r.success for r in done) / len(done)))
+    measured = [(t, s) for _, t, s in points if t is not None]
     marked = [
         (
             arm,
             tokens,
             success,
-            success > 0
+            tokens is not None
+            and success > 0
             and not any(
-                t <= tokens and s >= success and (t, s) != (tokens, success) for _, t, s in points
+                t <= tokens and s >= success and (t, s) != (tokens, success) for t, s in measured
             ),
         )
         for arm, tokens, success in points
     ]
     table = markdown(
         ["arm", "mean tokens per run", "success", "Pareto-optimal"],
-        [(a, f"{t:,.0f}", f"{100 * s:.1f}%", "yes" if p else "") for a, t, s, p in marked],
+        [
+            (
+                a,
+                "unknown (usage not reported)" if t is None else f"{t:,.0f}",
+                f"{100 * s:.1f}%",
+                "yes" if p else ("not compared" if t is None else ""),
+            )
+            for a, t, s, p in marked
+        ],
     )
     return table, marked

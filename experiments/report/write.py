@@ -89,6 +89,7 @@ def write_report(run_dir: Path, *, skip_damaged: bool = False) -> Path:
     out += _optional("Guarded learner (SEVerA)", llm_costs.guard_table(results))
     out += _optional("LLM tokens, latency and cost", llm_costs.token_table(results, _price(plan)))
     out += _optional("Context overflows and output-budget cuts", llm_costs.budget_table(results))
+    out += _optional("Server deviations from the request", llm_costs.deviation_table(results))
     out += _optional("Answer format: replies the learner could read", answer_table(results))
     out += _errors(run_dir, results)
     path = run_dir / REPORT

@@ -4,6 +4,7 @@ experiment run against the vLLM-like scripted loopback server, and the plans' pi
 from __future__ import annotations
 
 import io
+import math
 import tomllib
 from pathlib import Path
 
@@ -76,6 +77,14 @@ def test_a_price_must_be_known_fields_with_non_negative_numbers(tmp_path: Path) 
         plan_from_data(data | {"price": {"input": 1.0}})
     with pytest.raises(PlanError, match=">= 0"):
         plan_from_data(data | {"price": {"prompt": -1}})
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf])
+def test_a_price_that_is_not_a_finite_number_is_refused(tmp_path: Path, value: float) -> None:
+    # tomllib reads `prompt = nan` and `prompt = inf` as floats; a cost at such a rate is no cost
+    data = plan_data(tmp_path, ())
+    with pytest.raises(PlanError, match=r"\[price\] prompt must be a finite number >= 0"):
+        plan_from_data(data | {"price": {"prompt": value, "completion": 1.0}})
 
 
 def test_every_gpt_oss_plan_pins_the_reasoning_effort_of_its_llm_arms() -> None:

@@ -105,7 +105,7 @@ def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
     body = (
         '{"choices": [{"message": {"content": "' + "[{" * 500 + '\\"]"}, "finish_reason": "stop"}]}'
     )
-    (choice,), _ = parse_completion(body.encode())
+    (choice,) = parse_completion(body.encode()).choices
     assert choice.content.startswith("[{[{")
 
 

@@ -16,6 +16,7 @@ from llm.wire import (
     ServerError,
     WireOptions,
     adapt,
+    deviations,
     parse_completion,
     parse_error,
     parse_models,
@@ -81,13 +82,13 @@ def test_content_parts_and_choice_order() -> None:
             ]
         }
     )
-    choices, _ = parse_completion(body)
+    choices = parse_completion(body).choices
     assert choices == (Choice("first"), Choice("second", finish_reason="stop"))
 
 
 def test_empty_reasoning_falls_back_to_reasoning_content() -> None:
     message = {"content": "x", "reasoning": "", "reasoning_content": "why"}
-    choices, _ = parse_completion(_bytes({"choices": [{"message": message}]}))
+    choices = parse_completion(_bytes({"choices": [{"message": message}]})).choices
     assert choices[0].reasoning == "why"
 
 
@@ -115,7 +116,7 @@ def test_garbage_usage_counts_are_dropped() -> None:
             "usage": {"prompt_tokens": "12", "completion_tokens": -1},
         }
     )
-    _, usage = parse_completion(body)
+    usage = parse_completion(body).usage
     assert (usage.prompt_tokens, usage.completion_tokens) == (None, None)
 
 
@@ -152,7 +153,7 @@ def test_adaptation_targets_only_fields_that_were_sent() -> None:
 
 def test_reasoning_wins_over_reasoning_content_when_both_are_set() -> None:
     message = {"content": "x", "reasoning": "new field", "reasoning_content": "old field"}
-    choices, _ = parse_completion(_bytes({"choices": [{"message": message}]}))
+    choices = parse_completion(_bytes({"choices": [{"message": message}]})).choices
     assert choices[0].reasoning == "new field"
 
 
@@ -164,3 +165,24 @@ def test_optional_fields_are_sent_only_when_set() -> None:
         "max_completion_tokens",
         "max_tokens",
     }
+
+
+def test_a_reply_is_held_against_its_request() -> None:
+    raw = {"message": {"content": "x"}, "finish_reason": {"type": "stop"}}
+    reply = parse_completion(_bytes({"model": "other-model", "choices": [raw] * 5}))
+    kept, found = deviations(SamplingParams(n=1), "asked-model", reply)
+    assert kept == (Choice("x"),)
+    assert found == (
+        *(f"choice {i} has a finish_reason of type dict: read as unknown" for i in range(5)),
+        "reply from model 'other-model', asked 'asked-model': the server answers with another model",
+        "5 choices for n = 1, the first 1 kept: the server ignores n",
+    )
+
+
+def test_a_reply_that_does_what_was_asked_has_no_deviations() -> None:
+    raw = {"message": {"content": "x"}, "finish_reason": "stop"}
+    reply = parse_completion(
+        _bytes({"model": "m", "choices": [raw] * 2, "usage": {"completion_tokens": 8}})
+    )
+    kept, found = deviations(SamplingParams(n=2, max_completion_tokens=4), "m", reply)
+    assert (len(kept), found) == (2, ())

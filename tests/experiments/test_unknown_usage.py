@@ -1,0 +1,85 @@
+"""A server that reports no ``usage`` (or one no server could mean): its tokens stay unknown in the
+unit totals, the report and the cost plot, and a token budget still counts them (by the client's
+count), so nothing reads as "0 tokens"."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import web
+
+from experiments.plan import plan_from_data
+from experiments.progress import Progress
+from experiments.report import write_report
+from experiments.runner import run_experiment
+from tests.cegis.llm.scripted_server import ScriptedServer
+from tests.experiments.runner_support import RULES, plan_data, synchronous
+
+
+class UsageServer(ScriptedServer):
+    """The scripted server with ``usage`` replaced (``None``: left out of the reply)."""
+
+    def __init__(self, usage: Any) -> None:
+        super().__init__(RULES)
+        self.usage = usage
+
+    async def _chat(self, request: web.Request) -> web.StreamResponse:
+        response = await super()._chat(request)
+        assert isinstance(response, web.Response) and response.text is not None
+        data = json.loads(response.text)
+        if "choices" in data:
+            data.pop("usage")
+            if self.usage is not None:
+                data["usage"] = self.usage
+        return web.json_response(data, status=response.status)
+
+
+BAD_USAGE = (
+    None,
+    {"prompt_tokens": -5, "completion_tokens": 10**30},
+    {"prompt_tokens": "100", "completion_tokens": "20"},
+)
+
+
+@pytest.mark.parametrize("usage", BAD_USAGE, ids=["absent", "out-of-range", "strings"])
+@synchronous
+async def test_unreported_usage_is_unknown_in_totals_report_and_plot(
+    tmp_path: Path, usage: Any
+) -> None:
+    run_dir = tmp_path / "run"
+    async with UsageServer(usage) as server:
+        plan = plan_from_data(plan_data(tmp_path, (server.base_url,)))
+        await run_experiment(plan, run_dir, progress=Progress(4, out=io.StringIO()))
+    runs = [
+        record
+        for path in (run_dir / "records").rglob("*.jsonl")
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if (record := json.loads(line)).get("type") == "run" and record["totals"]["calls"]
+    ]
+    assert len(runs) == 2
+    assert all(r["totals"]["unreported_calls"] == r["totals"]["calls"] for r in runs)
+    assert all(r["totals"]["counted_tokens"] > 0 for r in runs)
+    report = write_report(run_dir).read_text(encoding="utf-8")
+    assert "| single | unknown (usage not reported) | 50.0% | not compared |" in report
+    assert "unknown (4 calls unreported)" in report  # the token table's prompt and completion
+    assert "unknown (2 runs without reported usage)" in report  # the cost table's tokens p50
+    figure = next((run_dir / "figures").glob("pareto-*.svg")).read_text(encoding="utf-8")
+    assert "not drawn, tokens unknown (a server did not report usage): single" in figure
+    assert figure.count("<circle") == 1  # the symbolic arm only
+
+
+@synchronous
+async def test_a_token_budget_counts_calls_whose_usage_went_unreported(tmp_path: Path) -> None:
+    async with UsageServer(None) as server:
+        data = plan_data(tmp_path, (server.base_url,), seeds=2) | {"token_budget": 1}
+        summary = await run_experiment(
+            plan_from_data(data), tmp_path / "run", progress=Progress(8, out=io.StringIO())
+        )
+    # the first LLM unit spends past the budget by the client's count; the three after it wait
+    assert summary.stopped is not None and "token budget" in summary.stopped
+    assert summary.ran == 4 + 1 and server.chat_calls == 3
+    assert summary.tokens > 0
