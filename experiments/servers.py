@@ -7,8 +7,9 @@ that an LLM arm will use for its model list before any unit starts and raises
 or a model it does not list (a server without a model list is tried at the first call). During the
 run, :class:`Watched` wraps a unit's chat client: a call that fails for one of those reasons, or
 for any other reason that blames the transport (5xx, timeouts, a reply too large or too deeply
-nested, a rate limit that outlasts the retries; after the pool's retries and failover) raises :class:`ServerFailed` out of the unit, so the unit stays
-unfinished (resumable from its records) instead of ending as a learner failure.
+nested, a rate limit that outlasts the retries; after the pool's retries and failover) raises
+:class:`ServerFailed` out of the unit, so the unit stays unfinished (resumable from its records)
+instead of ending as a learner failure.
 """
 
 from __future__ import annotations
@@ -85,6 +86,7 @@ def client_config(spec: ServerSpec, model: str | None) -> ClientConfig:
         )
         return attrs.evolve(
             config,
+            concurrency=spec.concurrency,  # the client's semaphore and connection pool alike
             connect_timeout=spec.connect_timeout,
             read_timeout=spec.read_timeout,
             total_timeout=spec.call_timeout,
@@ -112,7 +114,8 @@ async def check_servers(
         known = served.get(model)
         if listed is not None and known is not None and listed != known:
             raise ServerUnusable(
-                f"the servers serve different models for {model or 'the unnamed model'}: {known!r} and {listed!r} ({spec.base_url})"
+                f"the servers serve different models for {model or 'the unnamed model'}:"
+                f" {known!r} and {listed!r} ({spec.base_url})"
             )
         served[model] = known or listed
     return served
@@ -130,9 +133,12 @@ async def check_server(config: ClientConfig, *, seconds: float = PREFLIGHT_SECON
         config.retry, retry_refused=False
     )  # nothing listens: say so at once
     transport = Transport(
-        attrs.evolve(config, call_deadline=seconds, retry=no_retry_when_refused), sleep=asyncio.sleep, clock=time.monotonic, wall_clock=time.time,
+        attrs.evolve(config, call_deadline=seconds, retry=no_retry_when_refused),
+        sleep=asyncio.sleep,
+        clock=time.monotonic,
+        wall_clock=time.time,
         rng=np.random.default_rng(),
-    )  # fmt: skip
+    )
     transport.open()
     try:
         exchange = await transport.exchange(
