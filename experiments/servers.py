@@ -78,14 +78,17 @@ def serving(servers: tuple[ServerSpec, ...], model: str | None) -> list[ServerSp
     return found
 
 
-def client_config(spec: ServerSpec, model: str | None) -> ClientConfig:
-    """The client settings for ``spec`` asking ``model`` (the key read from ``spec.api_key_env``)."""
+def client_config(spec: ServerSpec, model: str | None, *, alone: bool = True) -> ClientConfig:
+    """The client settings for ``spec`` asking ``model`` (the key read from ``spec.api_key_env``);
+    unless the server is ``alone`` in its pool, a refused connection is not retried: the pool sends
+    the call to another server at once instead of waiting out the backoff on a dead one."""
     try:
         config = ClientConfig.resolve(
             spec.base_url, os.environ.get(spec.api_key_env), model=model or spec.model
         )
         return attrs.evolve(
             config,
+            retry=config.retry if alone else attrs.evolve(config.retry, retry_refused=False),
             concurrency=spec.concurrency,  # the client's semaphore and connection pool alike
             connect_timeout=spec.connect_timeout,
             read_timeout=spec.read_timeout,
@@ -187,13 +190,15 @@ async def server_pools(
             async with building:
                 if model not in pools:
                     members = []
-                    for spec in serving(servers, model):
+                    specs = serving(servers, model)
+                    for spec in specs:
+                        config = client_config(spec, model, alone=len(specs) == 1)
                         client = await stack.enter_async_context(
-                            LLMClient(client_config(spec, model), log=log, mode="record")
+                            LLMClient(config, log=log, mode="record")
                         )
                         members.append((spec.base_url, client, spec.concurrency))
                     deadline = max(
-                        spec.call_timeout for spec in serving(servers, model)
+                        spec.call_timeout for spec in specs
                     )  # over every server and round
                     pools[model] = Watched(ServerPool(members, deadline=deadline))
                 return pools[model]
