@@ -37,7 +37,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -47,13 +47,15 @@ from experiments.errors import ConfigurationChanged, ServerFailed, ServerUnusabl
 from experiments.execute import run_llm_unit, run_symbolic_unit, unit_result
 from experiments.fingerprint import differences, fingerprint
 from experiments.lock import run_directory_lock
-from experiments.plan import Plan, ServerSpec
+from experiments.plan import Plan, ServerSpec, arm_setting, loop_config
 from experiments.progress import Progress
 from experiments.unit_file import UnitFile, read_unit_file, refuse_damage
 from experiments.units import MANIFEST, Unit, available_datasets, units, write_manifest
 from llm.calllog import CallLog
 from llm.errors import CallLogError
-from llm.protocol import ChatClient
+
+if TYPE_CHECKING:
+    from experiments.servers import Watched  # the HTTP edge loads only when a model is asked
 
 ERRORS = "errors.jsonl"
 CALL_LOG = "calls.sqlite3"
@@ -142,14 +144,15 @@ async def _run_locked(
         _check_fingerprints(
             plan, run_dir, all_units, files, served
         )  # now with the models the servers serve
-    orphaned = await _run_symbolic(symbolic, plan, run_dir, track)
-    if orphaned:
-        stopped = f"a worker process died ({len(orphaned)} units left unfinished); run the same command to continue"
-    if model:
-        stopped_llm, interrupted = await _run_llm(
-            model, plan, run_dir, model_servers(plan, servers), served, track
-        )
-        stopped = stopped or stopped_llm
+    async with track.ticking():
+        orphaned = await _run_symbolic(symbolic, plan, run_dir, track)
+        if orphaned:
+            stopped = f"a worker process died ({len(orphaned)} units left unfinished); run the same command to continue"
+        if model:
+            stopped_llm, interrupted = await _run_llm(
+                model, plan, run_dir, model_servers(plan, servers), served, track
+            )
+            stopped = stopped or stopped_llm
     interrupted = orphaned + interrupted
     track.show(final=True)
     return RunSummary(
@@ -390,6 +393,8 @@ async def _run_llm(
     slots = asyncio.Semaphore(sum(s.concurrency for s in servers))
     stopped: list[str] = []
     interrupted: list[str] = []
+    calls = CallCount(pending, plan)
+    track.calls_left = calls.left
     async with server_pools(servers, run_dir / CALL_LOG) as pool_for:
 
         async def one(unit: Unit) -> None:
@@ -401,13 +406,15 @@ async def _run_llm(
                     return
                 if interrupted:
                     return
+
+                def counted() -> None:
+                    calls.made(unit)
+                    track.call_made()
+
+                asking = _asking(unit, plan, run_dir, pool_for, served.get(unit.arm.model), counted)
                 try:
-                    await _guarded(
-                        unit,
-                        run_dir,
-                        track,
-                        _asking(unit, plan, run_dir, pool_for, served.get(unit.arm.model)),
-                    )
+                    await _guarded(unit, run_dir, track, asking)
+                    calls.ended(unit)
                 except ServerFailed as error:
                     track.unit_interrupted()
                     interrupted.append(unit.key)
@@ -415,7 +422,7 @@ async def _run_llm(
                         f"a model server failed mid-run ({error}); run the same command to continue"
                     )
 
-        await asyncio.gather(*(one(u) for u in pending))
+        await asyncio.gather(*(one(u) for u in longest_first(pending, plan)))
     return (stopped[0] if stopped else None), tuple(interrupted)
 
 
@@ -423,10 +430,70 @@ async def _asking(
     unit: Unit,
     plan: Plan,
     run_dir: Path,
-    pool_for: Callable[[str | None], Awaitable[ChatClient]],
+    pool_for: Callable[[str | None], Awaitable[Watched]],
     served_model: str | None,
+    on_answer: Callable[[], None],
 ) -> dict[str, Any]:
-    return await run_llm_unit(unit, plan, run_dir, await pool_for(unit.arm.model), served_model)
+    client = attrs.evolve(await pool_for(unit.arm.model), on_answer=on_answer)
+    return await run_llm_unit(unit, plan, run_dir, client, served_model)
+
+
+def most_calls(unit: Unit, plan: Plan) -> int:
+    """The most model calls ``unit`` can make (every epoch's draw rounds, and its hardening's);
+    an epoch without a budget counts once."""
+    setting = arm_setting(unit.arm)
+    if setting is None:
+        return 0
+    epochs = loop_config(plan, unit.arm, unit.seed).budgets.epochs or 1
+    per_round = setting.candidates if setting.candidate_source == "calls" else 1
+    return (epochs + setting.hardening_cycles) * setting.attempts * per_round
+
+
+def longest_first(pending: list[Unit], plan: Plan) -> list[Unit]:
+    """``pending`` in the order to start them: the units expected to take longest first (the most
+    calls, then the deepest stars and the most states), so the hardest targets, which use every
+    epoch, do not start last and make the run's tail."""
+
+    def expected(unit: Unit) -> tuple[int, int, int]:
+        metrics = unit.task.listed or unit.task.metrics
+        return (most_calls(unit, plan), metrics.star_depth, metrics.states)
+
+    return sorted(pending, key=expected, reverse=True)
+
+
+@attrs.define
+class CallCount:
+    """Model calls made per unit, and the calls the unfinished ones are still expected to make:
+    for an arm some of whose units ended, their mean; before that, the most a unit can make."""
+
+    pending: list[Unit]
+    plan: Plan
+    _made: dict[str, int] = attrs.field(init=False, factory=dict)
+    _ended: dict[str, list[int]] = attrs.field(init=False, factory=dict)
+    _running: set[str] = attrs.field(init=False, factory=set)
+
+    def __attrs_post_init__(self) -> None:
+        self._running = {unit.key for unit in self.pending}
+
+    def made(self, unit: Unit) -> None:
+        """``unit`` made one more call."""
+        self._made[unit.key] = self._made.get(unit.key, 0) + 1
+
+    def ended(self, unit: Unit) -> None:
+        """``unit`` ended; its calls now stand for its arm's."""
+        self._running.discard(unit.key)
+        self._ended.setdefault(unit.arm.name, []).append(self._made.get(unit.key, 0))
+
+    def left(self) -> float:
+        """Calls the unfinished units are still expected to make."""
+        total = 0.0
+        for unit in self.pending:
+            if unit.key not in self._running:
+                continue
+            ended = self._ended.get(unit.arm.name)
+            expected = sum(ended) / len(ended) if ended else most_calls(unit, self.plan)
+            total += max(0.0, expected - self._made.get(unit.key, 0))
+        return total
 
 
 def model_servers(plan: Plan, servers: tuple[ServerSpec, ...] | None) -> tuple[ServerSpec, ...]:

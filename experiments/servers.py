@@ -53,6 +53,9 @@ class Watched:
     """A chat client whose infrastructure failures raise :class:`ServerFailed`."""
 
     client: ChatClient
+    on_answer: Callable[[], None] | None = (
+        None  # told of every answered call (progress counts them)
+    )
 
     async def complete(
         self,
@@ -63,6 +66,8 @@ class Watched:
     ) -> Result:
         """The client's answer; raises :class:`ServerFailed` when it blames the infrastructure."""
         result = await self.client.complete(messages, params, sample_index=sample_index)
+        if self.on_answer is not None:
+            self.on_answer()
         if isinstance(result, Failed) and result.reason in INFRASTRUCTURE:
             raise ServerFailed(f"{result.reason}: {result.message}")
         return result
@@ -172,10 +177,10 @@ async def check_server(config: ClientConfig, *, seconds: float = PREFLIGHT_SECON
 @contextlib.asynccontextmanager
 async def server_pools(
     servers: tuple[ServerSpec, ...], log_path: Path
-) -> AsyncIterator[Callable[[str | None], Awaitable[ChatClient]]]:
+) -> AsyncIterator[Callable[[str | None], Awaitable[Watched]]]:
     """One watched server pool per model named by the arms, built on first use, sharing one call
     log (``log_path``, in ``record`` mode, so a resumed experiment pays for no call twice)."""
-    pools: dict[str | None, ChatClient] = {}
+    pools: dict[str | None, Watched] = {}
     async with contextlib.AsyncExitStack() as stack:
         try:
             log = CallLog(log_path)
@@ -186,7 +191,7 @@ async def server_pools(
         )  # callbacks run last-in first-out: the log closes after the clients
         building = asyncio.Lock()  # units start together; the first builds each model's pool
 
-        async def pool_for(model: str | None) -> ChatClient:
+        async def pool_for(model: str | None) -> Watched:
             async with building:
                 if model not in pools:
                     members = []
