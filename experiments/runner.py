@@ -32,12 +32,12 @@ import threading
 import time
 import traceback
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
@@ -53,9 +53,6 @@ from experiments.unit_file import UnitFile, read_unit_file, refuse_damage
 from experiments.units import MANIFEST, Unit, available_datasets, units, write_manifest
 from llm.calllog import CallLog
 from llm.errors import CallLogError
-
-if TYPE_CHECKING:
-    from experiments.servers import Watched  # the HTTP edge loads only when a model is asked
 
 ERRORS = "errors.jsonl"
 CALL_LOG = "calls.sqlite3"
@@ -92,14 +89,16 @@ async def run_experiment(
     servers: tuple[ServerSpec, ...] | None = None,
     progress: Progress | None = None,
     restart: bool = False,
+    llm_workers: int = 1,
 ) -> RunSummary:
     """Run (or continue) every unit of ``plan`` into ``run_dir``; with ``restart``, delete the
     results already there first (raises :class:`ConfigurationChanged` when they are another
     configuration's and ``restart`` is not given, :class:`RunDirectoryBusy` when another runner
-    holds the directory)."""
+    holds the directory). ``llm_workers``: processes the LLM units are spread over (each server
+    entry's concurrency shared exactly between them, :mod:`experiments.model_workers`)."""
     run_dir.mkdir(parents=True, exist_ok=True)
     with run_directory_lock(run_dir):
-        return await _run_locked(plan, run_dir, servers, progress, restart)
+        return await _run_locked(plan, run_dir, servers, progress, restart, llm_workers)
 
 
 async def _run_locked(
@@ -108,6 +107,7 @@ async def _run_locked(
     servers: tuple[ServerSpec, ...] | None,
     progress: Progress | None,
     restart: bool,
+    llm_workers: int = 1,
 ) -> RunSummary:
     if restart:
         _delete_results(run_dir)
@@ -150,7 +150,7 @@ async def _run_locked(
             stopped = f"a worker process died ({len(orphaned)} units left unfinished); run the same command to continue"
         if model:
             stopped_llm, interrupted = await _run_llm(
-                model, plan, run_dir, model_servers(plan, servers), served, track
+                model, plan, run_dir, model_servers(plan, servers), served, track, llm_workers
             )
             stopped = stopped or stopped_llm
     interrupted = orphaned + interrupted
@@ -379,11 +379,10 @@ async def _run_llm(
     servers: tuple[ServerSpec, ...],
     served: dict[str | None, str | None],
     track: Progress,
+    workers: int,
 ) -> tuple[str | None, tuple[str, ...]]:
-    """Run the LLM units; returns why units were left unstarted, if so, and the units a failing
-    server left unfinished."""
-    from experiments.servers import server_pools  # the HTTP edge loads only when a model is asked
-
+    """Run the LLM units (in ``workers`` processes when above 1); returns why units were left
+    unstarted, if so, and the units a failing server or a dead worker left unfinished."""
     lost = _count_in_log(run_dir / CALL_LOG, CallLog.unanswered)
     if lost:
         track.note(
@@ -395,7 +394,12 @@ async def _run_llm(
     interrupted: list[str] = []
     calls = CallCount(pending, plan)
     track.calls_left = calls.left
-    async with server_pools(servers, run_dir / CALL_LOG) as pool_for:
+
+    def counted(key: str) -> None:
+        calls.made(key)
+        track.call_made()
+
+    async with _launcher(plan, run_dir, servers, served, workers, counted) as launch:
 
         async def one(unit: Unit) -> None:
             async with slots:
@@ -406,36 +410,57 @@ async def _run_llm(
                     return
                 if interrupted:
                     return
-
-                def counted() -> None:
-                    calls.made(unit)
-                    track.call_made()
-
-                asking = _asking(unit, plan, run_dir, pool_for, served.get(unit.arm.model), counted)
                 try:
-                    await _guarded(unit, run_dir, track, asking)
+                    await _guarded(unit, run_dir, track, launch(unit))
                     calls.ended(unit)
-                except ServerFailed as error:
+                except (ServerFailed, BrokenProcessPool) as error:
                     track.unit_interrupted()
                     interrupted.append(unit.key)
-                    stopped.append(
-                        f"a model server failed mid-run ({error}); run the same command to continue"
+                    why = (
+                        f"a model server failed mid-run ({error})"
+                        if isinstance(error, ServerFailed)
+                        else "a model worker process died"
                     )
+                    stopped.append(f"{why}; run the same command to continue")
 
         await asyncio.gather(*(one(u) for u in longest_first(pending, plan)))
     return (stopped[0] if stopped else None), tuple(interrupted)
 
 
-async def _asking(
-    unit: Unit,
+@contextlib.asynccontextmanager
+async def _launcher(
     plan: Plan,
     run_dir: Path,
-    pool_for: Callable[[str | None], Awaitable[Watched]],
-    served_model: str | None,
-    on_answer: Callable[[], None],
-) -> dict[str, Any]:
-    client = attrs.evolve(await pool_for(unit.arm.model), on_answer=on_answer)
-    return await run_llm_unit(unit, plan, run_dir, client, served_model)
+    servers: tuple[ServerSpec, ...],
+    served: dict[str | None, str | None],
+    workers: int,
+    counted: Callable[[str], None],
+) -> AsyncIterator[Callable[[Unit], Awaitable[dict[str, Any]]]]:
+    """What runs one LLM unit and returns its closing record: a task on this loop, or a unit sent
+    to one of ``workers`` processes (:mod:`experiments.model_workers`); ``counted`` hears of every
+    answered call with its unit's key."""
+    if workers > 1:
+        from experiments.model_workers import ModelWorkers
+
+        processes = ModelWorkers(
+            plan, run_dir, run_dir / CALL_LOG, servers, served, workers, counted
+        )
+        try:
+            yield processes.run
+        finally:
+            await processes.close()
+        return
+    from experiments.servers import server_pools  # the HTTP edge loads only when a model is asked
+
+    async with server_pools(servers, run_dir / CALL_LOG) as pool_for:
+
+        async def launch(unit: Unit) -> dict[str, Any]:
+            client = attrs.evolve(
+                await pool_for(unit.arm.model), on_answer=lambda: counted(unit.key)
+            )
+            return await run_llm_unit(unit, plan, run_dir, client, served.get(unit.arm.model))
+
+        yield launch
 
 
 def most_calls(unit: Unit, plan: Plan) -> int:
@@ -475,9 +500,9 @@ class CallCount:
     def __attrs_post_init__(self) -> None:
         self._running = {unit.key for unit in self.pending}
 
-    def made(self, unit: Unit) -> None:
-        """``unit`` made one more call."""
-        self._made[unit.key] = self._made.get(unit.key, 0) + 1
+    def made(self, key: str) -> None:
+        """The unit ``key`` made one more call."""
+        self._made[key] = self._made.get(key, 0) + 1
 
     def ended(self, unit: Unit) -> None:
         """``unit`` ended; its calls now stand for its arm's."""

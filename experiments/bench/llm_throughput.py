@@ -16,6 +16,9 @@ directory, and the benchmark prints:
   share of L: what the client adds to a call, queueing for the event loop included;
 * ``CPU/call``: the runner's CPU seconds (its threads and worker processes) per call.
 
+With ``--workers N`` the LLM units run in N worker processes (:mod:`experiments.model_workers`);
+the loop lag is then the orchestrating process's.
+
 Run (no GPU needed; the lists are the paper's, from ``$REGEX_CEGIS_DATA``)::
 
     python -m cli bench llm-throughput --latency 2 --concurrency 64 --concurrency 256
@@ -118,7 +121,6 @@ def bench_plan(
     per_cell: int | None,
     base_url: str,
     concurrency: int,
-    extra: dict[str, Any],
 ) -> Plan:
     """One LLM arm of ``setting`` on a paper list against the server at ``base_url``."""
     dataset: dict[str, Any] = {"kind": "paper-list", "list": paper_list}
@@ -132,7 +134,6 @@ def bench_plan(
             "datasets": [dataset],
             "arms": [{"name": setting, "learner": "llm", "setting": setting}],
             "servers": [{"base_url": base_url, "concurrency": concurrency}],
-            **extra,
         }
     )
 
@@ -162,14 +163,17 @@ def _cpu() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
-async def measure(label: str, plan: Plan, concurrency: int, latency: float, peak: Any) -> Row:
-    """Run ``plan`` into a fresh directory and measure it (``peak``: the server's stats reader)."""
+async def measure(
+    label: str, plan: Plan, concurrency: int, latency: float, peak: Any, workers: int
+) -> Row:
+    """Run ``plan`` into a fresh directory and measure it (``peak``: the server's stats reader;
+    ``workers``: the runner's LLM worker processes)."""
     with tempfile.TemporaryDirectory(prefix="llm-throughput-") as folder:
         run_dir = Path(folder) / "run"
         quiet = Progress(0, out=io.StringIO())
         cpu, wall = _cpu(), time.perf_counter()
         async with loop_lag() as lags:
-            await run_experiment(plan, run_dir, progress=quiet)
+            await run_experiment(plan, run_dir, progress=quiet, llm_workers=workers)
         wall, cpu = time.perf_counter() - wall, _cpu() - cpu
         calls, overhead = _overhead(run_dir / CALL_LOG, latency)
         chains = _chains(run_dir)
@@ -197,16 +201,17 @@ def run_rows(
     setting: str,
     seeds: int,
     per_cell: int | None,
-    extra: dict[str, Any],
+    workers: int,
 ) -> Iterable[Row]:
     """One measured row per list and concurrency, each against a fresh server."""
     for name in lists:
         for concurrency in concurrencies:
             with serving(latency) as server:
                 plan = bench_plan(
-                    LISTS[name], setting, seeds, per_cell, server.base_url, concurrency, extra
+                    LISTS[name], setting, seeds, per_cell, server.base_url, concurrency
                 )
-                yield asyncio.run(measure(name, plan, concurrency, latency, server.stats))
+                row = measure(name, plan, concurrency, latency, server.stats, workers)
+                yield asyncio.run(row)
 
 
 @click.command()
@@ -234,6 +239,13 @@ def run_rows(
 @click.option(
     "--per-cell", type=click.IntRange(1), default=None, help="targets per list cell (default: all)"
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="the runner's LLM worker processes (lag is the orchestrating loop's)",
+)
 def main(
     latency: float,
     lists: tuple[str, ...],
@@ -241,11 +253,15 @@ def main(
     setting: str,
     seeds: int,
     per_cell: int | None,
+    workers: int,
 ) -> None:
     """Print calls, wall, ideal, efficiency, peak in flight, loop lag, overhead and CPU per call."""
-    print(f"L = {latency:g} s, {setting}, {seeds} seed(s), per cell {per_cell or 'all'}")
+    print(
+        f"L = {latency:g} s, {setting}, {seeds} seed(s), per cell {per_cell or 'all'},"
+        f" {workers} LLM worker process(es)"
+    )
     print(HEADER)
-    for row in run_rows(lists, concurrencies, latency, setting, seeds, per_cell, {}):
+    for row in run_rows(lists, concurrencies, latency, setting, seeds, per_cell, workers):
         print(row.line(), flush=True)
 
 
