@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import cegis.loop
+import oracle.evaluation
 from cegis.config import Budgets, LoopConfig
 from cegis.loop import run
 from cegis.state import Task
@@ -25,7 +26,7 @@ def test_each_run_builds_its_evaluation_set_once_however_many_run_together(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     built: list[int] = []
-    real = cegis.loop.evaluation_set
+    real = oracle.evaluation.evaluation_set
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         built.append(kwargs["seed"])

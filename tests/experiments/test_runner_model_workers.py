@@ -47,8 +47,8 @@ async def test_two_worker_processes_share_the_budget_and_write_the_same_records(
         # released once CONCURRENCY calls are in flight together: the peak is the budget used
         async with LatencyServer(20.0, release_at=CONCURRENCY) as server:
             data = plan_data(tmp_path, (server.base_url,), seeds=4)
-            data["arms"] = [a for a in data["arms"] if a["learner"] == "llm"]  # type: ignore[attr-defined, index]
-            data["servers"][0]["concurrency"] = CONCURRENCY  # type: ignore[index]
+            data["arms"] = [a for a in data["arms"] if a["learner"] == "llm"]
+            data["servers"][0]["concurrency"] = CONCURRENCY
             run_dir = tmp_path / f"run{workers}"
             summary = await run_experiment(
                 plan_from_data(data),

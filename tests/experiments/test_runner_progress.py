@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from typing import Any
 
 from experiments.bench.latency_server import LatencyServer
 from experiments.plan import plan_from_data
@@ -31,9 +32,9 @@ class Clock:
         return self.now
 
 
-def _llm_only(folder: Path, base_url: str) -> dict[str, object]:
+def _llm_only(folder: Path, base_url: str) -> dict[str, Any]:
     data = plan_data(folder, (base_url,))
-    data["arms"] = [arm for arm in data["arms"] if arm["learner"] == "llm"]  # type: ignore[attr-defined, index]
+    data["arms"] = [arm for arm in data["arms"] if arm["learner"] == "llm"]
     return data
 
 
