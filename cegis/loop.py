@@ -27,7 +27,9 @@ strings, Diff Ratio); with only a membership oracle the initial and fallback exa
 strings it labels; with neither, the run starts from the task's given examples (or none: the first
 counterexample then opens the sample).
 
-CPU work (the teacher's check, scoring) runs in a worker thread, so many runs share one event loop;
+CPU work (the target's compile and evaluation set, built once per run as a :class:`KnownTarget`
+the run owns; samples; the teacher's check; scoring) runs in a worker thread, so many runs share
+one event loop;
 a run starts by settling what earlier runs left (:func:`cegis.gc_pause.settle`), so a process that
 runs many never walks their caches again.
 Apart from wall-clock seconds, a run is a pure function of its task, config, learner and teacher.
@@ -36,7 +38,6 @@ Apart from wall-clock seconds, a run is a pure function of its task, config, lea
 from __future__ import annotations
 
 import asyncio
-import functools
 from collections.abc import Callable
 
 import attrs
@@ -68,7 +69,17 @@ from regexlang.dialects import Dialect
 Clock = Callable[[], float]
 
 
-@functools.lru_cache(maxsize=64)
+@attrs.frozen
+class KnownTarget:
+    """What a run with a known target computes once and keeps for its whole length: the target's
+    minimal DFA (None when there is no target or it does not compile) and the evaluation set its
+    hypotheses are scored on (None without scoring). The run owns it and drops it when it ends; a
+    cache shared by hundreds of concurrent runs would evict them from each other."""
+
+    dfa: DFA | None = None
+    evaluation: EvaluationSet | None = None
+
+
 def target_dfa(target: str, dialect: Dialect, universe: CharSet, state_limit: int) -> DFA | None:
     """The minimal DFA of a known target, or None when it cannot be compiled."""
     return compile_subject(
@@ -76,20 +87,24 @@ def target_dfa(target: str, dialect: Dialect, universe: CharSet, state_limit: in
     ).dfa
 
 
-@functools.lru_cache(maxsize=64)
-def _evaluation(
-    target: str, dialect: Dialect, universe: CharSet, config: LoopConfig
-) -> EvaluationSet | None:
-    dfa = target_dfa(target, dialect, universe, config.teacher.state_limit)
-    if dfa is None:
-        return None
-    size, profile = config.teacher.eval_size, config.teacher.profile
-    return evaluation_set(dfa, size=size, max_len=config.max_len, seed=config.seed, profile=profile)
-
-
-def _target(task: Task, config: LoopConfig) -> DFA | None:
+def known_target(task: Task, config: LoopConfig) -> KnownTarget:
+    """The target's DFA and, when the loop scores hypotheses, its evaluation set (CPU work: callers
+    on an event loop run it in a thread, once per run)."""
     if task.target is None:
-        return None
+        return KnownTarget()
+    dfa = target_dfa(task.target, task.dialect, task.universe, config.teacher.state_limit)
+    if dfa is None or not config.evaluate:
+        return KnownTarget(dfa)
+    size, profile = config.teacher.eval_size, config.teacher.profile
+    examples = evaluation_set(
+        dfa, size=size, max_len=config.max_len, seed=config.seed, profile=profile
+    )
+    return KnownTarget(dfa, examples)
+
+
+def _target(task: Task, config: LoopConfig, known: KnownTarget | None) -> DFA | None:
+    if known is not None or task.target is None:
+        return None if known is None else known.dfa
     return target_dfa(task.target, task.dialect, task.universe, config.teacher.state_limit)
 
 
@@ -111,13 +126,15 @@ def random_examples(
     n: int,
     epoch: int,
     have: tuple[Counterexample, ...],
+    known: KnownTarget | None = None,
 ) -> tuple[Example, ...]:
     """``n`` random labeled examples for ``epoch``, new with respect to ``have``; empty when neither
-    the target nor a membership oracle can label strings."""
+    the target nor a membership oracle can label strings. ``known``: the run's compiled target
+    (compiled here when not given)."""
     exclude = frozenset(e.string for e in have if isinstance(e, Example))
     rng = sampling.rng_for(config.seed, epoch)
     if task.target is not None:
-        target = _target(task, config)
+        target = _target(task, config, known)
         return (
             ()
             if target is None
@@ -139,12 +156,14 @@ def tests_only(teacher: Teacher) -> bool:
     return bool(getattr(teacher, "tests_only", False))
 
 
-def initial_state(task: Task, teacher: Teacher, config: LoopConfig) -> EpochState:
+def initial_state(
+    task: Task, teacher: Teacher, config: LoopConfig, known: KnownTarget | None = None
+) -> EpochState:
     """The state before epoch 0: the task's given examples, else the initial random sample (none
-    for a ``tests_only`` teacher)."""
+    for a ``tests_only`` teacher); ``known`` as for :func:`random_examples`."""
     examples = task.examples
     if not examples and not tests_only(teacher):
-        examples = random_examples(task, teacher, config, config.initial_size, 0, ())
+        examples = random_examples(task, teacher, config, config.initial_size, 0, (), known)
     return EpochState(task=task, examples=examples)
 
 
@@ -169,10 +188,14 @@ async def step(
     config: LoopConfig,
     *,
     clock: Clock = compile_time.clock,
+    known: KnownTarget | None = None,
 ) -> EpochState:
     """One epoch: propose, judge, add what was learned; the next state (``outcome`` set when the
-    teacher accepted, could not judge the target, or nothing new could be added)."""
+    teacher accepted, could not judge the target, or nothing new could be added). ``known``: the
+    run's :func:`known_target` (built here, in a thread, when not given)."""
     task = state.task
+    if known is None:
+        known = await asyncio.to_thread(known_target, task, config)
     counter = _counter(learner, teacher, config)
     context = LearnerContext[Memo](
         task.dialect,
@@ -237,7 +260,7 @@ async def step(
         added = remember(state.examples, verdict)[len(state.examples) :]
         verdict = attrs.evolve(verdict, counterexamples=added)
         source = "counterexamples" if added else "none"
-        scores = await asyncio.to_thread(_scores, proposal, task, config)
+        scores = await asyncio.to_thread(_scores, proposal, task, config, known)
     if (
         outcome is None
         and not added
@@ -247,7 +270,9 @@ async def step(
     ):
         outcome = "beyond_max_len"  # proven: the teacher has nothing to show within max_len, and random strings neither
     elif outcome is None and not added and not tests_only(teacher):
-        added = _fallback_examples(task, teacher, config, state.epoch + 1, state.examples)
+        added = await asyncio.to_thread(
+            _fallback_examples, task, teacher, config, state.epoch + 1, state.examples, known
+        )
         source = "random" if added else "none"
         outcome = None if added else "stalled"
     if proposal.draft and (
@@ -296,13 +321,18 @@ async def step(
 
 
 def _fallback_examples(
-    task: Task, teacher: Teacher, config: LoopConfig, epoch: int, have: tuple[Counterexample, ...]
+    task: Task,
+    teacher: Teacher,
+    config: LoopConfig,
+    epoch: int,
+    have: tuple[Counterexample, ...],
+    known: KnownTarget,
 ) -> tuple[Counterexample, ...]:
     """What a failed epoch adds: the teacher's own schedule when it keeps one (Standard's sample
     sizes, ``next_examples``), else ``fallback_size`` random labeled examples."""
     if isinstance(teacher, ExampleSchedule):
         return tuple(teacher.next_examples(have))
-    return random_examples(task, teacher, config, config.fallback_size, epoch, have)
+    return random_examples(task, teacher, config, config.fallback_size, epoch, have, known)
 
 
 def _judged(
@@ -363,9 +393,11 @@ async def _presented(
     )
 
 
-def _scores(proposal: Proposal[Memo], task: Task, config: LoopConfig) -> Scores | None:
-    target = _target(task, config)
-    if not config.evaluate or target is None or task.target is None or proposal.regex is None:
+def _scores(
+    proposal: Proposal[Memo], task: Task, config: LoopConfig, known: KnownTarget
+) -> Scores | None:
+    target, examples = known.dfa, known.evaluation
+    if not config.evaluate or target is None or examples is None or proposal.regex is None:
         return None
     limit = config.teacher.state_limit
     guess = compile_carried(
@@ -376,8 +408,7 @@ def _scores(proposal: Proposal[Memo], task: Task, config: LoopConfig) -> Scores 
         universe=task.universe,
         state_limit=limit,
     ).dfa
-    examples = _evaluation(task.target, task.dialect, task.universe, config)
-    if guess is None or examples is None:
+    if guess is None:
         return None
     return score(target, guess, examples, k=config.teacher.diff_ratio_k)
 
@@ -400,12 +431,17 @@ async def run(
     _counter(
         learner, teacher, config
     )  # a learner wanting queries from a teacher that cannot answer fails here
-    state = start or initial_state(task, teacher, config)
+    known = await asyncio.to_thread(known_target, task, config)
+    state = (
+        start
+        if start is not None
+        else await asyncio.to_thread(initial_state, task, teacher, config, known)
+    )
     while not state.done:
         budget = spent(state, config)
         if budget is not None:
             return attrs.evolve(state, outcome=budget)
-        state = await step(state, learner, teacher, config, clock=clock)
+        state = await step(state, learner, teacher, config, clock=clock, known=known)
         if on_epoch is not None:
             on_epoch(state)
     return state

@@ -31,6 +31,10 @@ BENCHMARKS = {
         "experiments.bench.llm:main",
         "Client overhead against a loopback server; replay throughput.",
     ),
+    "llm-throughput": LazyCommand(
+        "experiments.bench.llm_throughput:main",
+        "The runner at a GPU server's concurrency against a loopback latency server.",
+    ),
     "startup": LazyCommand(
         "experiments.bench.startup:main", "First run on an empty kernel cache, and warm start-up."
     ),

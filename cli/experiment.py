@@ -60,6 +60,13 @@ def built_in_plan(name: str) -> Plan:
     help="Worker processes for symbolic units (1: run them in this process).",
 )
 @click.option(
+    "--llm-workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Processes for LLM units, each server's concurrency shared between them.",
+)
+@click.option(
     "--seeds", type=click.IntRange(min=1), help="Run seeds 0..N-1 instead of the file's seeds."
 )
 @click.option(
@@ -77,6 +84,7 @@ def experiment(
     out: Path | None,
     base_urls: tuple[str, ...],
     concurrency: int | None,
+    llm_workers: int,
     seeds: int | None,
     dataset_limit: int | None,
     restart: bool,
@@ -112,7 +120,9 @@ def experiment(
         raise BadInput(f"--out: {run_dir} is a file; name a directory (new or of this experiment)")
     click.echo(f"experiment {plan.name!r} → {run_dir}")
     try:
-        summary = asyncio.run(run_experiment(plan, run_dir, servers=servers, restart=restart))
+        summary = asyncio.run(
+            run_experiment(plan, run_dir, servers=servers, restart=restart, llm_workers=llm_workers)
+        )
     except (DatasetError, ExperimentError) as error:
         raise BadInput(str(error)) from None
     except OSError as error:

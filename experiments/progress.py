@@ -2,17 +2,22 @@
 
 On a terminal the line is redrawn in place (padded over the longer line it replaces, so no stale
 characters stay at its end); elsewhere (CI logs, files) a line is printed at most every ``every``
-seconds and at the end, so logs stay short. The experiment runner counts into a :class:`Progress`
-itself; a benchmark that collects results from a process pool wraps their iterator in
-:func:`reporting` (``noun`` names what is counted, and a benchmark spends no tokens). Only this
-module writes progress.
+seconds and at the end, so logs stay short. While units run, :meth:`Progress.ticking` redraws the
+line every ``tick`` seconds, so ``elapsed`` moves during calls that take minutes. The time left is
+estimated from units done, or, while units run in lockstep and few have ended, from model calls:
+the runner counts each call (:meth:`Progress.call_made`) and says how many it still expects
+(``calls_left``). The experiment runner counts into a :class:`Progress` itself; a benchmark that
+collects results from a process pool wraps their iterator in :func:`reporting` (``noun`` names
+what is counted, and a benchmark spends no tokens). Only this module writes progress.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import TextIO, TypeVar
 
 import attrs
@@ -35,7 +40,12 @@ class Progress:
     every: float = 10.0
     noun: str = "units"
     show_tokens: bool = True
+    tick: float = 1.0  # seconds between redraws while units run (:meth:`ticking`)
+    #: Model calls still expected, when the runner can say (the ETA then counts calls).
+    calls_left: Callable[[], float] | None = None
+    calls: int = 0
     started: float = attrs.field(init=False)
+    _first_call: float | None = attrs.field(init=False, default=None)
     counted_at_start: int = attrs.field(init=False, default=0)
     _shown: float = attrs.field(init=False, default=float("-inf"))
     _drawn: int = attrs.field(init=False, default=0)  # characters of the line now on the terminal
@@ -63,6 +73,29 @@ class Progress:
         self.errors += 1
         self.show()
 
+    def call_made(self) -> None:
+        """One more model call answered (it feeds the ETA while units run in lockstep)."""
+        if self._first_call is None:
+            self._first_call = self.clock()
+        self.calls += 1
+
+    @contextlib.asynccontextmanager
+    async def ticking(self) -> AsyncIterator[None]:
+        """Redraw the line every ``tick`` seconds for the ``async with`` block."""
+
+        async def redraw() -> None:
+            while True:
+                await asyncio.sleep(self.tick)
+                self.show()
+
+        task = asyncio.create_task(redraw())
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
     def unit_interrupted(self) -> None:
         """One unit stopped because its model server failed; it stays unfinished (not done)."""
         self.interrupted += 1
@@ -76,10 +109,16 @@ class Progress:
 
     def line(self) -> str:
         """The progress line's text."""
-        elapsed = self.clock() - self.started
+        now = self.clock()
+        elapsed = now - self.started
         fresh = self.done - self.counted_at_start
         left = self.total - self.done
-        eta = "—" if fresh == 0 else _duration(elapsed / fresh * left)
+        by_units = None if fresh == 0 else elapsed / fresh * left
+        by_calls = self._by_calls(now)
+        # in lockstep units end together at the end: until a few have ended, calls tell more
+        lockstep = fresh < max(1, (self.total - self.counted_at_start) // 10)
+        estimate = by_calls if by_calls is not None and (lockstep or by_units is None) else by_units
+        eta = "—" if estimate is None else _duration(estimate)
         parts = [
             f"{self.noun} {self.done}/{self.total}",
             f"succeeded {self.succeeded}",
@@ -92,6 +131,12 @@ class Progress:
         if self.interrupted:
             parts.append(f"unfinished (server failed) {self.interrupted}")
         return " · ".join(parts)
+
+    def _by_calls(self, now: float) -> float | None:
+        """Seconds left at the rate calls were answered so far, when the calls left are known."""
+        if self.calls_left is None or self._first_call is None or self.calls == 0:
+            return None
+        return (now - self._first_call) / self.calls * max(0.0, self.calls_left())
 
     def show(self, *, final: bool = False) -> None:
         """Redraw the line on a terminal, or print it now and then elsewhere."""

@@ -32,7 +32,7 @@ import threading
 import time
 import traceback
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.synchronize import Event as EventType
@@ -47,13 +47,12 @@ from experiments.errors import ConfigurationChanged, ServerFailed, ServerUnusabl
 from experiments.execute import run_llm_unit, run_symbolic_unit, unit_result
 from experiments.fingerprint import differences, fingerprint
 from experiments.lock import run_directory_lock
-from experiments.plan import Plan, ServerSpec
+from experiments.plan import Plan, ServerSpec, arm_setting, loop_config
 from experiments.progress import Progress
 from experiments.unit_file import UnitFile, read_unit_file, refuse_damage
 from experiments.units import MANIFEST, Unit, available_datasets, units, write_manifest
 from llm.calllog import CallLog
 from llm.errors import CallLogError, ConfigError
-from llm.protocol import ChatClient
 
 ERRORS = "errors.jsonl"
 CALL_LOG = "calls.sqlite3"
@@ -94,14 +93,16 @@ async def run_experiment(
     servers: tuple[ServerSpec, ...] | None = None,
     progress: Progress | None = None,
     restart: bool = False,
+    llm_workers: int = 1,
 ) -> RunSummary:
     """Run (or continue) every unit of ``plan`` into ``run_dir``; with ``restart``, delete the
     results already there first (raises :class:`ConfigurationChanged` when they are another
     configuration's and ``restart`` is not given, :class:`RunDirectoryBusy` when another runner
-    holds the directory)."""
+    holds the directory). ``llm_workers``: processes the LLM units are spread over (each server
+    entry's concurrency shared exactly between them, :mod:`experiments.model_workers`)."""
     run_dir.mkdir(parents=True, exist_ok=True)
     with run_directory_lock(run_dir):
-        return await _run_locked(plan, run_dir, servers, progress, restart)
+        return await _run_locked(plan, run_dir, servers, progress, restart, llm_workers)
 
 
 async def _run_locked(
@@ -110,6 +111,7 @@ async def _run_locked(
     servers: tuple[ServerSpec, ...] | None,
     progress: Progress | None,
     restart: bool,
+    llm_workers: int = 1,
 ) -> RunSummary:
     if restart:
         _delete_results(run_dir)
@@ -146,14 +148,15 @@ async def _run_locked(
         _check_fingerprints(
             plan, run_dir, all_units, files, served
         )  # now with the models the servers serve
-    orphaned = await _run_symbolic(symbolic, plan, run_dir, track)
-    if orphaned:
-        stopped = f"a worker process died ({len(orphaned)} units left unfinished); run the same command to continue"
-    if model:
-        stopped_llm, interrupted = await _run_llm(
-            model, plan, run_dir, model_servers(plan, servers), served, track
-        )
-        stopped = stopped or stopped_llm
+    async with track.ticking():
+        orphaned = await _run_symbolic(symbolic, plan, run_dir, track)
+        if orphaned:
+            stopped = f"a worker process died ({len(orphaned)} units left unfinished); run the same command to continue"
+        if model:
+            stopped_llm, interrupted = await _run_llm(
+                model, plan, run_dir, model_servers(plan, servers), served, track, llm_workers
+            )
+            stopped = stopped or stopped_llm
     interrupted = orphaned + interrupted
     track.show(final=True)
     return RunSummary(
@@ -380,11 +383,10 @@ async def _run_llm(
     servers: tuple[ServerSpec, ...],
     served: dict[str | None, str | None],
     track: Progress,
+    workers: int,
 ) -> tuple[str | None, tuple[str, ...]]:
-    """Run the LLM units; returns why units were left unstarted, if so, and the units a failing
-    server left unfinished."""
-    from experiments.servers import server_pools  # the HTTP edge loads only when a model is asked
-
+    """Run the LLM units (in ``workers`` processes when above 1); returns why units were left
+    unstarted, if so, and the units a failing server or a dead worker left unfinished."""
     lost = _count_in_log(run_dir / CALL_LOG, CallLog.unanswered)
     if lost:
         track.note(
@@ -394,7 +396,14 @@ async def _run_llm(
     slots = asyncio.Semaphore(sum(s.concurrency for s in servers))
     stopped: list[str] = []
     interrupted: list[str] = []
-    async with server_pools(servers, run_dir / CALL_LOG) as pool_for:
+    calls = CallCount(pending, plan)
+    track.calls_left = calls.left
+
+    def counted(key: str) -> None:
+        calls.made(key)
+        track.call_made()
+
+    async with _launcher(plan, run_dir, servers, served, workers, counted) as launch:
 
         async def one(unit: Unit) -> None:
             async with slots:
@@ -406,31 +415,114 @@ async def _run_llm(
                 if interrupted:
                     return
                 try:
-                    await _guarded(
-                        unit,
-                        run_dir,
-                        track,
-                        _asking(unit, plan, run_dir, pool_for, served.get(unit.arm.model)),
-                    )
-                except ServerFailed as error:
+                    await _guarded(unit, run_dir, track, launch(unit))
+                    calls.ended(unit)
+                except (ServerFailed, BrokenProcessPool) as error:
                     track.unit_interrupted()
                     interrupted.append(unit.key)
-                    stopped.append(
-                        f"a model server failed mid-run ({error}); run the same command to continue"
+                    why = (
+                        f"a model server failed mid-run ({error})"
+                        if isinstance(error, ServerFailed)
+                        else "a model worker process died"
                     )
+                    stopped.append(f"{why}; run the same command to continue")
 
-        await asyncio.gather(*(one(u) for u in pending))
+        await asyncio.gather(*(one(u) for u in longest_first(pending, plan)))
     return (stopped[0] if stopped else None), tuple(interrupted)
 
 
-async def _asking(
-    unit: Unit,
+@contextlib.asynccontextmanager
+async def _launcher(
     plan: Plan,
     run_dir: Path,
-    pool_for: Callable[[str | None], Awaitable[ChatClient]],
-    served_model: str | None,
-) -> dict[str, Any]:
-    return await run_llm_unit(unit, plan, run_dir, await pool_for(unit.arm.model), served_model)
+    servers: tuple[ServerSpec, ...],
+    served: dict[str | None, str | None],
+    workers: int,
+    counted: Callable[[str], None],
+) -> AsyncIterator[Callable[[Unit], Awaitable[dict[str, Any]]]]:
+    """What runs one LLM unit and returns its closing record: a task on this loop, or a unit sent
+    to one of ``workers`` processes (:mod:`experiments.model_workers`); ``counted`` hears of every
+    answered call with its unit's key."""
+    if workers > 1:
+        from experiments.model_workers import ModelWorkers
+
+        processes = ModelWorkers(
+            plan, run_dir, run_dir / CALL_LOG, servers, served, workers, counted
+        )
+        try:
+            yield processes.run
+        finally:
+            await processes.close()
+        return
+    from experiments.servers import server_pools  # the HTTP edge loads only when a model is asked
+
+    async with server_pools(servers, run_dir / CALL_LOG) as pool_for:
+
+        async def launch(unit: Unit) -> dict[str, Any]:
+            client = attrs.evolve(
+                await pool_for(unit.arm.model), on_answer=lambda: counted(unit.key)
+            )
+            return await run_llm_unit(unit, plan, run_dir, client, served.get(unit.arm.model))
+
+        yield launch
+
+
+def most_calls(unit: Unit, plan: Plan) -> int:
+    """The most model calls ``unit`` can make (every epoch's draw rounds, and its hardening's);
+    an epoch without a budget counts once."""
+    setting = arm_setting(unit.arm)
+    if setting is None:
+        return 0
+    epochs = loop_config(plan, unit.arm, unit.seed).budgets.epochs or 1
+    per_round = setting.candidates if setting.candidate_source == "calls" else 1
+    return (epochs + setting.hardening_cycles) * setting.attempts * per_round
+
+
+def longest_first(pending: list[Unit], plan: Plan) -> list[Unit]:
+    """``pending`` in the order to start them: the units expected to take longest first (the most
+    calls, then the deepest stars and the most states), so the hardest targets, which use every
+    epoch, do not start last and make the run's tail."""
+
+    def expected(unit: Unit) -> tuple[int, int, int]:
+        metrics = unit.task.listed or unit.task.metrics
+        return (most_calls(unit, plan), metrics.star_depth, metrics.states)
+
+    return sorted(pending, key=expected, reverse=True)
+
+
+@attrs.define
+class CallCount:
+    """Model calls made per unit, and the calls the unfinished ones are still expected to make:
+    for an arm some of whose units ended, their mean; before that, the most a unit can make."""
+
+    pending: list[Unit]
+    plan: Plan
+    _made: dict[str, int] = attrs.field(init=False, factory=dict)
+    _ended: dict[str, list[int]] = attrs.field(init=False, factory=dict)
+    _running: set[str] = attrs.field(init=False, factory=set)
+
+    def __attrs_post_init__(self) -> None:
+        self._running = {unit.key for unit in self.pending}
+
+    def made(self, key: str) -> None:
+        """The unit ``key`` made one more call."""
+        self._made[key] = self._made.get(key, 0) + 1
+
+    def ended(self, unit: Unit) -> None:
+        """``unit`` ended; its calls now stand for its arm's."""
+        self._running.discard(unit.key)
+        self._ended.setdefault(unit.arm.name, []).append(self._made.get(unit.key, 0))
+
+    def left(self) -> float:
+        """Calls the unfinished units are still expected to make."""
+        total = 0.0
+        for unit in self.pending:
+            if unit.key not in self._running:
+                continue
+            ended = self._ended.get(unit.arm.name)
+            expected = sum(ended) / len(ended) if ended else most_calls(unit, self.plan)
+            total += max(0.0, expected - self._made.get(unit.key, 0))
+        return total
 
 
 def model_servers(plan: Plan, servers: tuple[ServerSpec, ...] | None) -> tuple[ServerSpec, ...]:

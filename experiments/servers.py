@@ -7,8 +7,9 @@ that an LLM arm will use for its model list before any unit starts and raises
 or a model it does not list (a server without a model list is tried at the first call). During the
 run, :class:`Watched` wraps a unit's chat client: a call that fails for one of those reasons, or
 for any other reason that blames the transport (5xx, timeouts, a reply too large or too deeply
-nested, a rate limit that outlasts the retries; after the pool's retries and failover) raises :class:`ServerFailed` out of the unit, so the unit stays
-unfinished (resumable from its records) instead of ending as a learner failure.
+nested, a rate limit that outlasts the retries; after the pool's retries and failover) raises
+:class:`ServerFailed` out of the unit, so the unit stays unfinished (resumable from its records)
+instead of ending as a learner failure.
 """
 
 from __future__ import annotations
@@ -52,6 +53,9 @@ class Watched:
     """A chat client whose infrastructure failures raise :class:`ServerFailed`."""
 
     client: ChatClient
+    on_answer: Callable[[], None] | None = (
+        None  # told of every answered call (progress counts them)
+    )
 
     async def complete(
         self,
@@ -62,6 +66,8 @@ class Watched:
     ) -> Result:
         """The client's answer; raises :class:`ServerFailed` when it blames the infrastructure."""
         result = await self.client.complete(messages, params, sample_index=sample_index)
+        if self.on_answer is not None:
+            self.on_answer()
         if isinstance(result, Failed) and result.reason in INFRASTRUCTURE:
             raise ServerFailed(f"{result.reason}: {result.message}")
         return result
@@ -77,9 +83,11 @@ def serving(servers: tuple[ServerSpec, ...], model: str | None) -> list[ServerSp
     return found
 
 
-def client_config(spec: ServerSpec, model: str | None) -> ClientConfig:
+def client_config(spec: ServerSpec, model: str | None, *, alone: bool = True) -> ClientConfig:
     """The client settings for ``spec`` asking ``model`` (the key read from ``spec.api_key_env``,
-    which must be set when named, lest another variable's key go to this server)."""
+    which must be set when named, lest another variable's key go to this server); unless the server
+    is ``alone`` in its pool, a refused connection is not retried: the pool sends the call to
+    another server at once instead of waiting out the backoff on a dead one."""
     key = None if spec.api_key_env is None else os.environ.get(spec.api_key_env)
     if spec.api_key_env is not None and not key:
         raise ServerUnusable(
@@ -90,6 +98,8 @@ def client_config(spec: ServerSpec, model: str | None) -> ClientConfig:
         config = ClientConfig.resolve(spec.base_url, key, model=model or spec.model)
         return attrs.evolve(
             config,
+            retry=config.retry if alone else attrs.evolve(config.retry, retry_refused=False),
+            concurrency=spec.concurrency,  # the client's semaphore and connection pool alike
             connect_timeout=spec.connect_timeout,
             read_timeout=spec.read_timeout,
             total_timeout=spec.call_timeout,
@@ -117,7 +127,8 @@ async def check_servers(
         known = served.get(model)
         if listed is not None and known is not None and listed != known:
             raise ServerUnusable(
-                f"the servers serve different models for {model or 'the unnamed model'}: {known!r} and {listed!r} ({spec.base_url})"
+                f"the servers serve different models for {model or 'the unnamed model'}:"
+                f" {known!r} and {listed!r} ({spec.base_url})"
             )
         served[model] = known or listed
     return served
@@ -135,9 +146,12 @@ async def check_server(config: ClientConfig, *, seconds: float = PREFLIGHT_SECON
         config.retry, retry_refused=False
     )  # nothing listens: say so at once
     transport = Transport(
-        attrs.evolve(config, call_deadline=seconds, retry=no_retry_when_refused), sleep=asyncio.sleep, clock=time.monotonic, wall_clock=time.time,
+        attrs.evolve(config, call_deadline=seconds, retry=no_retry_when_refused),
+        sleep=asyncio.sleep,
+        clock=time.monotonic,
+        wall_clock=time.time,
         rng=np.random.default_rng(),
-    )  # fmt: skip
+    )
     transport.open()
     try:
         exchange = await transport.exchange(
@@ -168,10 +182,10 @@ async def check_server(config: ClientConfig, *, seconds: float = PREFLIGHT_SECON
 @contextlib.asynccontextmanager
 async def server_pools(
     servers: tuple[ServerSpec, ...], log_path: Path
-) -> AsyncIterator[Callable[[str | None], Awaitable[ChatClient]]]:
+) -> AsyncIterator[Callable[[str | None], Awaitable[Watched]]]:
     """One watched server pool per model named by the arms, built on first use, sharing one call
     log (``log_path``, in ``record`` mode, so a resumed experiment pays for no call twice)."""
-    pools: dict[str | None, ChatClient] = {}
+    pools: dict[str | None, Watched] = {}
     async with contextlib.AsyncExitStack() as stack:
         try:
             log = CallLog(log_path)
@@ -182,17 +196,19 @@ async def server_pools(
         )  # callbacks run last-in first-out: the log closes after the clients
         building = asyncio.Lock()  # units start together; the first builds each model's pool
 
-        async def pool_for(model: str | None) -> ChatClient:
+        async def pool_for(model: str | None) -> Watched:
             async with building:
                 if model not in pools:
                     members = []
-                    for spec in serving(servers, model):
+                    specs = serving(servers, model)
+                    for spec in specs:
+                        config = client_config(spec, model, alone=len(specs) == 1)
                         client = await stack.enter_async_context(
-                            LLMClient(client_config(spec, model), log=log, mode="record")
+                            LLMClient(config, log=log, mode="record")
                         )
                         members.append((spec.base_url, client, spec.concurrency))
                     deadline = max(
-                        spec.call_timeout for spec in serving(servers, model)
+                        spec.call_timeout for spec in specs
                     )  # over every server and round
                     pools[model] = Watched(ServerPool(members, deadline=deadline))
                 return pools[model]

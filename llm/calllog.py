@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -98,8 +99,13 @@ class CallLog:
     def __init__(self, path: str | Path, *, busy_timeout: float = 30.0) -> None:
         self.path = Path(path)
         self._guard = _Guard(str(self.path))
-        with self._guard:
-            self._db = sqlite3.connect(self.path, timeout=busy_timeout, isolation_level=None)
+        # one connection shared by the event loop (lookups) and worker threads (commits): the lock
+        # keeps each statement and each BEGIN ... COMMIT whole
+        self._lock = threading.Lock()
+        with self._lock, self._guard:
+            self._db = sqlite3.connect(
+                self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
+            )
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
@@ -120,14 +126,14 @@ class CallLog:
         self._db.close()
 
     def __len__(self) -> int:
-        with self._guard:
+        with self._lock, self._guard:
             (count,) = self._db.execute("SELECT COUNT(*) FROM calls").fetchone()
         return int(count)
 
     def sending(self, request: Request, sent_at: float) -> int:
         """Note that ``request`` is about to be sent; the number to pass to :meth:`append` (or
         :meth:`unsent`) when it ends."""
-        with self._guard:
+        with self._lock, self._guard:
             cursor = self._db.execute(
                 "INSERT INTO sent (key, model, sent_at) VALUES (?, ?, ?)",
                 (request.key(), request.model, sent_at),
@@ -136,12 +142,12 @@ class CallLog:
 
     def unsent(self, sent: int) -> None:
         """Forget a :meth:`sending` note whose request never left (its deadline had passed)."""
-        with self._guard:
+        with self._lock, self._guard:
             self._db.execute("DELETE FROM sent WHERE id = ?", (sent,))
 
     def unanswered(self) -> int:
         """Calls noted as sent whose answer was never logged: in flight now, or lost when a run stopped."""
-        with self._guard:
+        with self._lock, self._guard:
             (count,) = self._db.execute("SELECT COUNT(*) FROM sent WHERE answered = 0").fetchone()
         return int(count)
 
@@ -171,7 +177,7 @@ class CallLog:
             result.attempts,
             created_at,
         )
-        with self._guard:
+        with self._lock, self._guard:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 self._db.execute(
@@ -189,7 +195,7 @@ class CallLog:
 
     def lookup(self, key: str, *, accept_failed: bool) -> Result | None:
         """The logged result for ``key`` (see the module doc for which one), or ``None``."""
-        with self._guard:
+        with self._lock, self._guard:
             row = self._db.execute(
                 "SELECT result FROM calls WHERE key = ? AND kind != 'failed' ORDER BY id LIMIT 1",
                 (key,),
@@ -203,7 +209,7 @@ class CallLog:
 
     def record_models(self, models: tuple[ModelInfo, ...], recorded_at: float) -> None:
         """Remember what model discovery found (the latest listing of an id wins)."""
-        with self._guard:
+        with self._lock, self._guard:
             self._db.executemany(
                 "INSERT OR REPLACE INTO models (id, max_model_len, recorded_at) VALUES (?, ?, ?)",
                 [(model.id, model.max_model_len, recorded_at) for model in models],
@@ -211,13 +217,13 @@ class CallLog:
 
     def models(self) -> tuple[ModelInfo, ...]:
         """The models recorded by discovery, by id."""
-        with self._guard:
+        with self._lock, self._guard:
             rows = self._db.execute("SELECT id, max_model_len FROM models ORDER BY id").fetchall()
         return tuple(ModelInfo(id=model_id, max_model_len=length) for model_id, length in rows)
 
     def totals(self) -> tuple[ModelTotals, ...]:
         """Calls, outcomes, token sums and total latency per model, by model name."""
-        with self._guard:
+        with self._lock, self._guard:
             rows = self._db.execute(
                 "SELECT model, COUNT(*), SUM(kind = 'completion'), SUM(kind = 'truncated'), SUM(kind = 'failed'),"
                 " TOTAL(prompt_tokens), TOTAL(completion_tokens), TOTAL(reasoning_tokens), TOTAL(cached_tokens),"

@@ -235,9 +235,11 @@ class LLMClient:
             sent, count = await self._fitted(model, request, deadline)
             if isinstance(sent, Failed):
                 return sent
-            note = (
-                None if self._record is None else self._record.sending(request, self._wall_clock())
-            )  # before it leaves
+            note = (  # before it leaves; SQLite commits run off the event loop
+                None
+                if self._record is None
+                else await asyncio.to_thread(self._record.sending, request, self._wall_clock())
+            )
             exchange = await self._transport.exchange(
                 "POST",
                 "/chat/completions",
@@ -254,9 +256,16 @@ class LLMClient:
                 ) / len(chat)
         if self._record is not None and note is not None:
             if exchange.body is None:
-                self._record.unsent(note)
+                await asyncio.to_thread(self._record.unsent, note)
             else:
-                self._record.append(request, exchange.body, result, self._wall_clock(), sent=note)
+                await asyncio.to_thread(
+                    self._record.append,
+                    request,
+                    exchange.body,
+                    result,
+                    self._wall_clock(),
+                    sent=note,
+                )
         return result
 
     def _request(
@@ -282,7 +291,8 @@ class LLMClient:
         if fitted is None:
             return Failed(
                 "context_overflow",
-                f"the prompt ({count.tokens} tokens, {count.how}) leaves less than {min(floor, params.max_completion_tokens)}"
+                f"the prompt ({count.tokens} tokens, {count.how}) leaves less than"
+                f" {min(floor, params.max_completion_tokens)}"
                 f" of {model.id}'s {model.max_model_len} tokens for the completion (min_completion_budget); not sent",
                 attempts=0,
                 prompt_count=count.tokens,
@@ -297,7 +307,11 @@ class LLMClient:
         for shape in self._tokenizers:
             body = shape.body(model.id, chat)
             counted = await self._transport.exchange(
-                "POST", shape.path, lambda _: body, shape.parse, deadline
+                "POST",
+                shape.path,
+                lambda _: body,  # noqa: B023 - awaited within this iteration
+                shape.parse,
+                deadline,
             )
             if isinstance(counted.value, int):
                 self._tokenizers = (shape,)  # found: the only one asked from now on

@@ -6,6 +6,9 @@ A :class:`ServerPool` has the one method a learner needs (``complete``, see
 fails for a reason that says the *server* is unwell (connection refused or dropped, timeouts, 5xx,
 an overall deadline) marks that server down for ``cooldown`` seconds and is sent to another one; a
 failure that says the *request* is wrong (bad request, auth, context overflow) is the call's answer.
+A server back from its cooldown stays *suspect* until it answers a call: it is tried last, when no
+trusted server has a free slot, so a dead server is not picked first again merely because it has
+the most free slots.
 When every server is down the call waits for the first to come back, and fails only after each has
 been tried ``rounds`` times, or once ``deadline`` seconds have gone to it (the calls on every server
 and the waits for one to come back; waiting for a free slot does not count), so a call takes at
@@ -42,6 +45,7 @@ class _Server:
     down_until: float = 0.0
     calls: int = 0
     failures: int = 0
+    suspect: bool = False  # failed, and has not answered a call since
 
     @property
     def free(self) -> int:
@@ -123,8 +127,10 @@ class ServerPool:
                     )
                 spent += self._clock() - began
             if not (isinstance(result, Failed) and result.reason in SERVER_TROUBLE):
+                server.suspect = False
                 return result
             server.failures += 1
+            server.suspect = True
             server.down_until = self._clock() + self._cooldown
             last = result
 
@@ -158,8 +164,17 @@ class ServerPool:
                 return None
             now = self._clock()
             healthy = [s for s in candidates if s.down_until <= now]
-            if healthy:
-                return max(healthy, key=lambda s: (s.free, -s.calls))
+            if healthy:  # trusted servers with a free slot first, then suspect ones, then the queue
+                return max(
+                    healthy,
+                    key=lambda s: (
+                        s.free > 0 and not s.suspect,
+                        s.free > 0,
+                        not s.suspect,
+                        s.free,
+                        -s.calls,
+                    ),
+                )
             wait = max(0.0, min(s.down_until for s in candidates) - now)
             if wait >= left:
                 return None

@@ -114,7 +114,8 @@ async def test_a_refused_connection_is_reported_at_once_without_the_retry_schedu
 async def test_a_server_failing_mid_run_leaves_its_units_unfinished_and_unscored(
     tmp_path: Path,
 ) -> None:
-    rules = (Rule("TRAINING DATA", (Reply.answer("a b*"), Status(401, WRONG_KEY))),)
+    # the first answer does not parse, so the unit (the deepest target, started first) asks again
+    rules = (Rule("TRAINING DATA", (Reply.answer("a (b"), Status(401, WRONG_KEY))),)
     async with ScriptedServer(rules) as server:
         plan = plan_from_data(plan_data(tmp_path, (server.base_url,)))
         summary = await run_experiment(

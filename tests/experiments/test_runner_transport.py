@@ -1,7 +1,8 @@
 """A server that breaks mid-run in any way but a wrong key is the infrastructure's failure too: 5xx
 until the call's deadline, a reply nested over 64 levels (a reply over 32 MiB fails with the same
-reason, ``malformed_response``, and takes seconds to send), a 429 asking to wait an hour. The unit stays unfinished and listed, out of every rate, and ``experiment`` exits 2 naming
-the server's error (each case ended as the model's 0 % with exit 0 before)."""
+reason, ``malformed_response``, and takes seconds to send), a 429 asking to wait an hour. The unit
+stays unfinished and listed, out of every rate, and ``experiment`` exits 2 naming the server's
+error (each case ended as the model's 0 % with exit 0 before)."""
 
 from __future__ import annotations
 
@@ -46,7 +47,8 @@ async def test_a_transport_failure_mid_run_leaves_the_unit_unfinished_and_exits_
         experiments.servers, "ServerPool", functools.partial(ServerPool, cooldown=0.0)
     )  # no 30 s wait
     failure, says = FAILURES[name]
-    rules = (Rule("TRAINING DATA", (Reply.answer("a b*"), failure)),)
+    # the first answer does not parse, so the unit (the deepest target, started first) asks again
+    rules = (Rule("TRAINING DATA", (Reply.answer("a (b"), failure)),)
     async with ScriptedServer(rules) as server:
         data = plan_data(tmp_path, (server.base_url,))
         data["servers"][0]["call_timeout"] = 1.0  # a 5xx is retried until this deadline

@@ -89,8 +89,32 @@ async def test_a_dead_servers_work_goes_to_the_other_until_its_cooldown_ends() -
     )  # tried once (it had the most free slots), then avoided
     clock.now += 31.0
     await pool.complete(MESSAGES)
-    assert dead.calls == 2  # back in the rotation after the cooldown, and down again
-    assert pool.stats[0].failures == 2 and pool.stats[1].failures == 0
+    assert dead.calls == 1  # back after its cooldown, but suspect: tried last, not first
+    assert pool.stats[0].failures == 1 and pool.stats[1].failures == 0
+
+
+@synchronous
+async def test_a_suspect_server_takes_calls_when_the_trusted_one_is_full_and_is_trusted_again() -> (
+    None
+):
+    clock = Clock()
+    gate = asyncio.Event()
+    flaky, steady = FakeServer(Failed("connection", "refused")), FakeServer(gate=gate)
+    pool = ServerPool(
+        [("flaky", flaky, 8), ("steady", steady, 1)], cooldown=30.0, clock=clock, sleep=clock.sleep
+    )
+    first = asyncio.create_task(pool.complete(MESSAGES, sample_index=0))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert (flaky.calls, steady.in_flight) == (1, 1)  # the flaky one failed, the call moved on
+    clock.now += 31.0
+    flaky.answer = OK  # it is back
+    assert await pool.complete(MESSAGES, sample_index=1) is OK  # steady is full: flaky is tried
+    assert flaky.calls == 2
+    gate.set()
+    assert await first is OK
+    assert await pool.complete(MESSAGES, sample_index=2) is OK
+    assert flaky.calls == 3  # answered once, trusted again: the most free slots win
 
 
 @synchronous

@@ -1,0 +1,269 @@
+"""Benchmark of the experiment runner at a GPU server's concurrency: does a plan that asks for N
+calls in flight get them, and what does the runner itself cost per call?
+
+A loopback server (:mod:`experiments.bench.latency_server`, in a process of its own) answers every
+call after ``L`` seconds with unbounded concurrency, as vLLM's continuous batching does. For each
+paper list and each concurrency the runner runs one LLM arm (Agentic by default) into a fresh run
+directory, and the benchmark prints:
+
+* ``calls``, ``wall``: model calls made and the run's wall time;
+* ``ideal``: each unit's chain of calls × L, the chains scheduled longest first on the slots: the
+  wall time of a runner that costs nothing; ``eff`` = ideal / wall;
+* ``peak``: the most calls in flight the server saw;
+* ``lag p50/p99``: how late a 10 ms timer on the runner's event loop fires (a stalled loop delays
+  every reply's parsing and every next send);
+* ``overhead``: the mean of (answer logged − request noted as sent) − L over the call log, as a
+  share of L: what the client adds to a call, queueing for the event loop included;
+* ``CPU/call``: the runner's CPU seconds (its threads and worker processes) per call.
+
+With ``--workers N`` the LLM units run in N worker processes (:mod:`experiments.model_workers`);
+the loop lag is then the orchestrating process's.
+
+Run (no GPU needed; the lists are the paper's, from ``$REGEX_CEGIS_DATA``)::
+
+    python -m cli bench llm-throughput --latency 2 --concurrency 64 --concurrency 256
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import io
+import json
+import resource
+import sqlite3
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+import click
+import numpy as np
+
+from experiments.bench.latency_server import serving
+from experiments.plan import Plan, plan_from_data
+from experiments.progress import Progress
+from experiments.runner import CALL_LOG, run_experiment
+
+LISTS = {"simple": "simplyrx", "extended": "extrx"}
+TICK = 0.01
+
+
+@attrs.frozen
+class Row:
+    """One measured run."""
+
+    label: str
+    concurrency: int
+    units: int
+    calls: int
+    wall: float
+    ideal: float
+    peak: int
+    lag_p50: float
+    lag_p99: float
+    overhead: float  # mean seconds per call beyond L
+    cpu: float
+    latency: float
+
+    def line(self) -> str:
+        """The row as the table prints it."""
+        return (
+            f"{self.label:<10} {self.concurrency:>5} {self.units:>5} {self.calls:>6} {self.wall:>7.1f}"
+            f" {self.ideal:>7.1f} {self.ideal / self.wall:>5.2f} {self.peak:>5}"
+            f" {1e3 * self.lag_p50:>6.1f} {1e3 * self.lag_p99:>7.1f}"
+            f" {100 * self.overhead / self.latency:>8.2f}% {1e3 * self.cpu / max(self.calls, 1):>8.2f}"
+        )
+
+
+HEADER = (
+    f"{'list':<10} {'conc':>5} {'units':>5} {'calls':>6} {'wall s':>7} {'ideal s':>7} {'eff':>5}"
+    f" {'peak':>5} {'lag50':>6} {'lag99 ms':>7} {'overhead':>9} {'CPU ms/call':>8}"
+)
+
+
+def ideal_wall(chains: Iterable[int], slots: int, latency: float) -> float:
+    """The makespan of the units' call chains (``chains``: calls per unit, each call ``latency``
+    seconds, one call of a unit at a time) scheduled longest first on ``slots`` slots."""
+    ends = [0.0] * slots
+    for calls in sorted(chains, reverse=True):
+        heapq.heapreplace(ends, ends[0] + calls * latency)
+    return max(ends)
+
+
+@contextlib.asynccontextmanager
+async def loop_lag() -> AsyncIterator[list[float]]:
+    """The lateness of a ``TICK`` timer on the running loop, sampled for the ``async with`` block."""
+    lags: list[float] = []
+
+    async def tick() -> None:
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(TICK)
+            lags.append(max(0.0, time.perf_counter() - before - TICK))
+
+    ticking = asyncio.create_task(tick())
+    try:
+        yield lags
+    finally:
+        ticking.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await ticking
+
+
+def bench_plan(
+    paper_list: str,
+    setting: str,
+    seeds: int,
+    per_cell: int | None,
+    base_url: str,
+    concurrency: int,
+) -> Plan:
+    """One LLM arm of ``setting`` on a paper list against the server at ``base_url``."""
+    dataset: dict[str, Any] = {"kind": "paper-list", "list": paper_list}
+    if per_cell is not None:
+        dataset["per_cell"] = per_cell
+    return plan_from_data(
+        {
+            "name": "llm-throughput",
+            "seeds": seeds,
+            "teacher_profile": "cegml",
+            "datasets": [dataset],
+            "arms": [{"name": setting, "learner": "llm", "setting": setting}],
+            "servers": [{"base_url": base_url, "concurrency": concurrency}],
+        }
+    )
+
+
+def _chains(run_dir: Path) -> list[int]:
+    """Model calls per unit, from the units' closing records."""
+    chains = []
+    for path in (run_dir / "records").rglob("*.jsonl"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            if record["type"] == "run":
+                chains.append(int(record["totals"]["calls"]))
+    return chains
+
+
+def _overhead(log: Path, latency: float) -> tuple[int, float]:
+    """Calls answered and their mean (logged − sent) − ``latency`` seconds, from the call log."""
+    with contextlib.closing(sqlite3.connect(log)) as db:
+        calls, logged = db.execute("SELECT COUNT(*), TOTAL(created_at) FROM calls").fetchone()
+        (sent,) = db.execute("SELECT TOTAL(sent_at) FROM sent WHERE answered = 1").fetchone()
+    return int(calls), (logged - sent) / max(calls, 1) - latency
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its reaped children (the runner's worker processes)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+async def measure(
+    label: str, plan: Plan, concurrency: int, latency: float, peak: Any, workers: int
+) -> Row:
+    """Run ``plan`` into a fresh directory and measure it (``peak``: the server's stats reader;
+    ``workers``: the runner's LLM worker processes)."""
+    with tempfile.TemporaryDirectory(prefix="llm-throughput-") as folder:
+        run_dir = Path(folder) / "run"
+        quiet = Progress(0, out=io.StringIO())
+        cpu, wall = _cpu(), time.perf_counter()
+        async with loop_lag() as lags:
+            await run_experiment(plan, run_dir, progress=quiet, llm_workers=workers)
+        wall, cpu = time.perf_counter() - wall, _cpu() - cpu
+        calls, overhead = _overhead(run_dir / CALL_LOG, latency)
+        chains = _chains(run_dir)
+    p50, p99 = np.percentile(lags, [50, 99]) if lags else (0.0, 0.0)
+    return Row(
+        label,
+        concurrency,
+        len(chains),
+        calls,
+        wall,
+        ideal_wall(chains, concurrency, latency),
+        peak().peak,
+        float(p50),
+        float(p99),
+        overhead,
+        cpu,
+        latency,
+    )
+
+
+def run_rows(
+    lists: Sequence[str],
+    concurrencies: Sequence[int],
+    latency: float,
+    setting: str,
+    seeds: int,
+    per_cell: int | None,
+    workers: int,
+) -> Iterable[Row]:
+    """One measured row per list and concurrency, each against a fresh server."""
+    for name in lists:
+        for concurrency in concurrencies:
+            with serving(latency) as server:
+                plan = bench_plan(
+                    LISTS[name], setting, seeds, per_cell, server.base_url, concurrency
+                )
+                row = measure(name, plan, concurrency, latency, server.stats, workers)
+                yield asyncio.run(row)
+
+
+@click.command()
+@click.option("--latency", "-L", default=2.0, show_default=True, help="seconds per model call")
+@click.option(
+    "--list",
+    "lists",
+    type=click.Choice(sorted(LISTS)),
+    multiple=True,
+    default=("simple", "extended"),
+    show_default=True,
+    help="paper list(s) to run",
+)
+@click.option(
+    "--concurrency",
+    "concurrencies",
+    type=click.IntRange(1, 4096),
+    multiple=True,
+    default=(64, 256),
+    show_default=True,
+    help="the server entry's concurrency (repeat for several rows)",
+)
+@click.option("--setting", default="agentic", show_default=True, help="the LLM arm's setting")
+@click.option("--seeds", type=click.IntRange(1), default=3, show_default=True)
+@click.option(
+    "--per-cell", type=click.IntRange(1), default=None, help="targets per list cell (default: all)"
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="the runner's LLM worker processes (lag is the orchestrating loop's)",
+)
+def main(
+    latency: float,
+    lists: tuple[str, ...],
+    concurrencies: tuple[int, ...],
+    setting: str,
+    seeds: int,
+    per_cell: int | None,
+    workers: int,
+) -> None:
+    """Print calls, wall, ideal, efficiency, peak in flight, loop lag, overhead and CPU per call."""
+    print(
+        f"L = {latency:g} s, {setting}, {seeds} seed(s), per cell {per_cell or 'all'},"
+        f" {workers} LLM worker process(es)"
+    )
+    print(HEADER)
+    for row in run_rows(lists, concurrencies, latency, setting, seeds, per_cell, workers):
+        print(row.line(), flush=True)
+
+
+if __name__ == "__main__":
+    main()
