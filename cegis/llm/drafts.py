@@ -2,8 +2,9 @@
 
 The client never raises on server behaviour (:mod:`llm.results`), and neither does this module: a
 call gives back the *drafts* it produced (one per choice, with the reasoning the model stated in
-its ``<reasoning>`` block and whether it was cut off at the token limit), the cost it reported, and a typed :class:`~cegis.learner.ProposalFailure`
-when nothing came back at all (a server error after the client's retries). Candidate regexes are
+its ``<reasoning>`` block and whether it was cut off at the token limit), the cost it reported,
+and a typed :class:`~cegis.learner.ProposalFailure` when nothing came back at all (a server error
+after the client's retries). Candidate regexes are
 then read from each draft, one per reply or several (a multi-candidate reply with one ``<ans>``
 block per candidate).
 

@@ -46,7 +46,7 @@ from automata.errors import DEFAULT_STATE_LIMIT
 from cegis.learner import Candidate, Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.llm import acegis, guarded
 from cegis.llm.contract import GUARD_CHECKS, REPAIR_CHECKS, Assessment, CheckName, assess, truncated
-from cegis.llm.description_history import description_history, feedback_text, reply_text
+from cegis.llm.description_history import description_history, feedback_text
 from cegis.llm.drafts import CallNote, Drawn, draw
 from cegis.llm.memo import LLMMemo, Scored, Turn, decoded, memo_of, tallied
 from cegis.llm.prompts import PromptSpec, Reflection, Repair, example_prompt
@@ -143,6 +143,7 @@ class LLMLearner:
         rounds: list[list[Assessment]] = []
         errors: list[str] = []
         calls: list[CallNote] = []
+        reply: str | None = None
         cost = LearnerCost()
         stop: ProposalFailure | None = None
         limit: int | None = (
@@ -175,6 +176,7 @@ class LLMLearner:
             if drawn.failure is not None:
                 stop = drawn.failure
                 break
+            reply = drawn.drafts[-1].content if drawn.drafts else reply
             rounds.append(await asyncio.to_thread(self._assess, drawn, context))
             tried.extend(rounds[-1])
             if any(a.meets(self.contract) for a in tried) and not (
@@ -185,7 +187,7 @@ class LLMLearner:
         scored = tuple(Scored(a.text, a.score) for a in tried)
         memo = LLMMemo(
             len(context.examples), history, len(tried), conforming, None, memo.tally, tuple(errors), None, tuple(calls),
-            limit, scored,
+            limit, scored, reply=reply,
         )  # fmt: skip
         # a multi-candidate round puts only its best answer before the teacher (Sec. 5.6)
         tries = (
@@ -231,10 +233,9 @@ class LLMLearner:
         feedback = acegis.feedback(
             setting.feedback, previous, context.verdict, self.suite, wrong, witnesses
         )
-        return (
-            *memo.history,
-            Turn(reply_text(previous.reasoning, previous.text), feedback_text(feedback)),
-        )
+        if memo.reply is None:  # the model said nothing: there is no turn to show it
+            return memo.history
+        return (*memo.history, Turn(memo.reply, feedback_text(feedback)))
 
     def _spec(self, context: LearnerContext) -> PromptSpec:
         default = dialect_universe(context.dialect)

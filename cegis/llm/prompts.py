@@ -49,8 +49,9 @@ class PromptSpec:
     ``alphabet`` spells the characters the examples use, in the dialect's own notation (``"a, b"``
     in the simple dialect, ``"[A-Z0-9]"`` in the others), when the task's alphabet is not the
     dialect's default (the characters of the data for simple, ``[A-Za-z0-9#]`` for extended, any
-    character for python); it is read from the data, never from the target. ``strategy``, ``input_format``, ``output`` and ``syntax`` (the regex syntax
-    section; off for the seed paper's naive and input-only prompts) exist for prompt ablations.
+    character for python); it is read from the data, never from the target. ``strategy``,
+    ``input_format``, ``output`` and ``syntax`` (the regex syntax section; off for the seed paper's
+    naive and input-only prompts) exist for prompt ablations.
     The answer format (the regex inside ``<ans>``) is always asked for, as in the paper's code:
     the parser needs it, so a prompt without it would measure the format, not the learning.
     """
