@@ -156,7 +156,11 @@ def arm_setting(arm: ArmSpec) -> LLMSetting | None:
         sampling = attrs.evolve(sampling, reasoning_effort=arm.reasoning_effort)
     if arm.max_completion_tokens is not None:
         sampling = attrs.evolve(sampling, max_completion_tokens=arm.max_completion_tokens)
-    return setting if sampling == setting.sampling else attrs.evolve(setting, sampling=sampling)
+    if sampling != setting.sampling:
+        setting = attrs.evolve(setting, sampling=sampling)
+    if arm.epochs is not None and setting.turns is not None:  # the arm's epochs are the turns
+        setting = attrs.evolve(setting, turns=arm.epochs)
+    return setting
 
 
 def loop_config(plan: Plan, arm: ArmSpec, seed: int) -> LoopConfig:
@@ -454,6 +458,11 @@ def _arm(table: Mapping[str, Any], index: int) -> ArmSpec:
     ):
         raise PlanError(
             f"{where}: model, reasoning_effort and max_completion_tokens apply to llm arms only"
+        )
+    if learner == LLM and table.get("epochs") is not None and not SETTINGS[setting].counterexamples:
+        raise PlanError(
+            f"{where}: setting {setting!r} runs one epoch per size of its sample schedule (3 → 3000),"
+            " so it cannot honour epochs; remove it"
         )
     if table.get("mode") is not None and not isinstance(table["mode"], str):
         raise PlanError(f"{where}: mode must be a string, not {table['mode']!r}")
