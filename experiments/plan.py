@@ -24,8 +24,8 @@ An experiment file is TOML (read with the standard library's ``tomllib``)::
 
 An arm may name the ``datasets`` it runs on (by name; default: every dataset), as an A-CEGIS arm
 that needs described tasks beside arms on Simple targets. An llm arm may name a ``model`` (Table
-2's one row per backbone), a ``reasoning_effort`` and a ``max_completion_tokens``; its calls go to the servers that serve that model (those whose
-``model`` is unset or equal).
+2's one row per backbone), a ``reasoning_effort`` and a ``max_completion_tokens``; its calls go to
+the servers that serve that model (those whose ``model`` is unset or equal).
 
 Every field of an arm that is not the learner's own (protocol, batch, epochs, clustered, mode, ...)
 becomes a field of the run's :class:`cegis.config.LoopConfig`, so two arms differ by data only.
@@ -304,7 +304,8 @@ def _price(table: object) -> dict[str, float] | None:
         return None
     if not isinstance(table, dict):
         raise PlanError(
-            "price must be a table: [price] prompt = ..., cached_prompt = ..., completion = ... (USD per million tokens)"
+            "price must be a table: [price] prompt = ..., cached_prompt = ..., completion = ..."
+            " (USD per million tokens)"
         )
     _no_unknown(table, {"prompt", "cached_prompt", "completion"}, "[price]")
     for key, value in table.items():
@@ -459,7 +460,8 @@ def _arm(table: Mapping[str, Any], index: int) -> ArmSpec:
         raise PlanError(
             f"{where}: model, reasoning_effort and max_completion_tokens apply to llm arms only"
         )
-    if learner == LLM and table.get("epochs") is not None and not SETTINGS[setting].counterexamples:
+    fixed = learner == LLM and isinstance(setting, str) and not SETTINGS[setting].counterexamples
+    if fixed and table.get("epochs") is not None:
         raise PlanError(
             f"{where}: setting {setting!r} runs one epoch per size of its sample schedule (3 → 3000),"
             " so it cannot honour epochs; remove it"
