@@ -184,7 +184,7 @@ class LLMLearner:
             ):
                 break
         conforming = sum(a.meets(self.contract) for a in tried)
-        scored = tuple(Scored(a.text, a.score) for a in tried)
+        scored = tuple(Scored(a.text, a.score, a.failure_kind(self.contract)) for a in tried)
         memo = LLMMemo(
             len(context.examples), history, len(tried), conforming, None, memo.tally, tuple(errors), None, tuple(calls),
             limit, scored, reply=reply,

@@ -38,10 +38,12 @@ class GuardTally:
 
 @attrs.frozen
 class Scored:
-    """One try of a proposal as the record lists it: its text and its RepairScore on the examples."""
+    """One try of a proposal as the record lists it: its text, its RepairScore on the examples,
+    and the failure kind of its first failing check of the setting's contract (None: it met it)."""
 
     text: str
     score: float
+    failure: str | None = None
 
 
 @attrs.frozen
