@@ -113,8 +113,8 @@ def test_only_the_answer_with_the_best_repair_score_meets_the_teacher() -> None:
         assert record.accepted_candidate is None and record.candidates_checked == 0
         assert record.totals.equivalence_queries == 1
         assert list(record.memo["scored"]) == [
-            {"text": union, "score": 1.0},
-            {"text": TARGET, "score": 1.0},
+            {"text": union, "score": 1.0, "failure": None},
+            {"text": TARGET, "score": 1.0, "failure": None},
         ]
         assert record.memo["selected"] == 0
 
