@@ -63,7 +63,9 @@ async def run_llm(
         reasoning_effort=options.reasoning_effort or sampling.reasoning_effort,
     )
     try:
-        setting = attrs.evolve(setting, sampling=sampling)
+        setting = attrs.evolve(
+            setting, sampling=sampling, constrained=options.constrained or setting.constrained
+        )
     except ValueError as error:  # e.g. a setting that samples, asked for temperature 0
         raise BadInput(str(error)) from None
     if options.call_log is None and options.call_log_mode == "replay":

@@ -36,6 +36,7 @@ class LLMOptions:
     max_completion_tokens: int | None = None
     reasoning_effort: ReasoningEffort | None = None
     description: str = ""
+    constrained: bool = False
 
 
 def llm_options(command: _F) -> _F:
@@ -81,6 +82,11 @@ def llm_options(command: _F) -> _F:
         ),
         click.option("--reasoning-effort", type=click.Choice(list(get_args(ReasoningEffort)))),
         click.option("--description", default="", help="The task in words (A-CEGIS settings)."),
+        click.option(
+            "--constrained",
+            is_flag=True,
+            help="Constrain every reply to the grammar of the answer block (server-side decoding).",
+        ),
     ]
     for decorate in reversed(decorators):
         command = decorate(command)
@@ -97,6 +103,7 @@ def options_from(
     max_completion_tokens: int | None,
     reasoning_effort: ReasoningEffort | None,
     description: str,
+    constrained: bool = False,
 ) -> LLMOptions:
     """The :class:`LLMOptions` of the keyword arguments :func:`llm_options` adds."""
     return LLMOptions(
@@ -109,4 +116,5 @@ def options_from(
         max_completion_tokens,
         reasoning_effort,
         description,
+        constrained,
     )

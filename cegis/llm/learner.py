@@ -45,13 +45,14 @@ import attrs
 from automata.errors import DEFAULT_STATE_LIMIT
 from cegis.learner import Candidate, Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.llm import acegis, guarded
+from cegis.llm.answer_grammar import answer_grammar
 from cegis.llm.contract import GUARD_CHECKS, REPAIR_CHECKS, Assessment, CheckName, assess, truncated
 from cegis.llm.description_history import description_history, feedback_text
 from cegis.llm.drafts import CallNote, Drawn, draw
 from cegis.llm.memo import LLMMemo, Scored, Turn, decoded, memo_of, tallied
 from cegis.llm.prompts import PromptSpec, Reflection, Repair, example_prompt
 from cegis.llm.settings import SETTINGS, LLMSetting
-from llm.chat import Message
+from llm.chat import Message, StructuredOutput
 from llm.protocol import ChatClient
 from oracle.examples import Counterexample, Example, format_position
 from regexlang.charset import CharSet
@@ -159,7 +160,7 @@ class LLMLearner:
             repair = self._repair(tried) if round_ > 0 and self._feeds_back else None
             while True:
                 drawn = await self._draw_round(
-                    messages(repair, limit), _sample_base(context, round_)
+                    messages(repair, limit), _sample_base(context, round_), context
                 )
                 cost += drawn.cost
                 calls.extend(drawn.calls)
@@ -276,28 +277,30 @@ class LLMLearner:
         shown = tuple(example.text() for example in last.misclassified[: self.setting.repair_shown])
         return Repair(last.reasoning, last.text, tries, shown)
 
-    async def _draw_round(self, messages: Sequence[Message], index: int) -> Drawn:
-        """One round: one call, one call of ``n`` choices, or ``candidates`` separate calls."""
+    async def _draw_round(
+        self, messages: Sequence[Message], index: int, context: LearnerContext
+    ) -> Drawn:
+        """One round: one call, one call of ``n`` choices, or ``candidates`` separate calls; with
+        constrained answers every call carries the grammar of the answer block."""
         setting = self.setting
         k = setting.candidates
         sampling = setting.sampling
+        grammar = (
+            answer_grammar(context.dialect, context.universe, blocks=self._asked)
+            if setting.constrained
+            else None
+        )
+        structured = None if grammar is None else StructuredOutput("grammar", grammar.gbnf())
+
+        async def call(sample: int, n: int = 1) -> Drawn:
+            params = sampling.params(sample_index=sample, n=n, structured=structured)
+            return await draw(self.client, messages, params, sample_index=sample, grammar=grammar)
+
         if k == 1 or setting.candidate_source == "reply":
-            return await draw(
-                self.client, messages, sampling.params(sample_index=index), sample_index=index
-            )
+            return await call(index)
         if setting.candidate_source == "n":
-            return await draw(
-                self.client, messages, sampling.params(sample_index=index, n=k), sample_index=index
-            )
-        calls = [
-            draw(
-                self.client,
-                messages,
-                sampling.params(sample_index=index + i),
-                sample_index=index + i,
-            )
-            for i in range(k)
-        ]
+            return await call(index, k)
+        calls = [call(index + i) for i in range(k)]
         results = await asyncio.gather(*calls)
         cost = sum((r.cost for r in results), LearnerCost())
         failure = next((r.failure for r in results if r.failure is not None), None)
