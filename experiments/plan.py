@@ -46,6 +46,7 @@ import attrs
 from cegis.config import Budgets, LoopConfig
 from cegis.llm.settings import SETTINGS, LLMSetting
 from cegis.registry import UnknownLearner, spec
+from experiments.strategy_file import StrategyFileError, read_strategy
 from llm.chat import ReasoningEffort
 from llm.config import normalize_base_url
 from llm.errors import ConfigError
@@ -98,6 +99,10 @@ class ArmSpec:
     model: str | None = None  # llm arms: the model asked (default: the server's, or /v1/models)
     reasoning_effort: ReasoningEffort | None = None  # llm arms: overrides the setting's
     max_completion_tokens: int | None = None  # llm arms: overrides the setting's
+    constrained: bool = False  # llm arms: constrain replies to the answer grammar
+    #: llm arms: the strategy section (``strategy_file``, read at load, or written inline)
+    strategy_text: str | None = None
+    strategy_file: str | None = None
     datasets: tuple[str, ...] | None = (
         None  # the datasets (by name) the arm runs on; None: every one
     )
@@ -160,6 +165,10 @@ def arm_setting(arm: ArmSpec) -> LLMSetting | None:
         setting = attrs.evolve(setting, sampling=sampling)
     if arm.epochs is not None and setting.turns is not None:  # the arm's epochs are the turns
         setting = attrs.evolve(setting, turns=arm.epochs)
+    if arm.constrained:
+        setting = attrs.evolve(setting, constrained=True)
+    if arm.strategy_text is not None:
+        setting = attrs.evolve(setting, strategy_text=arm.strategy_text)
     return setting
 
 
@@ -454,12 +463,21 @@ def _arm(table: Mapping[str, Any], index: int) -> ArmSpec:
         raise PlanError(
             f"{where}: reasoning_effort must be one of {', '.join(get_args(ReasoningEffort))}"
         )
-    if learner != LLM and any(
-        table.get(f) is not None for f in ("model", "reasoning_effort", "max_completion_tokens")
-    ):
-        raise PlanError(
-            f"{where}: model, reasoning_effort and max_completion_tokens apply to llm arms only"
-        )
+    llm_only = [
+        *("model", "reasoning_effort", "max_completion_tokens"),
+        *("constrained", "strategy_text", "strategy_file"),
+    ]
+    if learner != LLM and any(table.get(f) is not None for f in llm_only):
+        raise PlanError(f"{where}: {', '.join(llm_only)} apply to llm arms only")
+    strategy_file = _str(table, "strategy_file", f"{where}: strategy_file", None)
+    strategy_text = _str(table, "strategy_text", f"{where}: strategy_text", None)
+    if strategy_file is not None and strategy_text is not None:
+        raise PlanError(f"{where}: give strategy_file or strategy_text, not both")
+    if strategy_file is not None:
+        try:
+            strategy_text = read_strategy(Path(strategy_file))
+        except StrategyFileError as error:
+            raise PlanError(f"{where}: {error}") from None
     fixed = learner == LLM and isinstance(setting, str) and not SETTINGS[setting].counterexamples
     if fixed and table.get("epochs") is not None:
         raise PlanError(
@@ -487,6 +505,9 @@ def _arm(table: Mapping[str, Any], index: int) -> ArmSpec:
             table, "max_completion_tokens", f"{where}: max_completion_tokens", None, high=10_000_000
         ),
         datasets=_names(table, "datasets", f"{where}: datasets"),
+        constrained=_bool(table, "constrained", f"{where}: constrained", False),
+        strategy_text=strategy_text,
+        strategy_file=strategy_file,
     )
     try:  # the teacher validates mode and the rest at construction
         loop_config(Plan("check", (), (arm,)), arm, 0)

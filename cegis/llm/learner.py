@@ -251,6 +251,7 @@ class LLMLearner:
             regularization=self.setting.regularization_for(context.dialect),
             output="reasoned" if self.setting.chain_of_thought else "direct",
             strategy=self.setting.strategy,
+            strategy_text=self.setting.strategy_text,
             input_format=self.setting.input_format,
             syntax=self.setting.syntax,
             alphabet=alphabet,

@@ -150,6 +150,9 @@ class LLMSetting:
     overflow: OverflowPolicy = "fail"
     #: Constrain every reply to the grammar of the answer block (not in the papers: a named option).
     constrained: bool = False
+    #: The strategy section's text when a learn step (``python -m cli optimize``) wrote it for the
+    #: user's model; None: the paper's (:func:`cegis.llm.prompt_sections.strategy`).
+    strategy_text: str | None = None
     sampling: Sampling = Sampling()
     #: The hidden-test suite of a description setting (A-CEGIS: 12 + 12 tests, 3 witnesses per
     #: direction); recorded with the setting, so a report rebuilds the suite the run saw.

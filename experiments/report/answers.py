@@ -10,8 +10,9 @@ parsable when its regex parsed, even if it was refused afterwards (``outside_dia
 ``does_not_compile``, ``inconsistent``). Every answer is in exactly one column: parsable, or one
 failure kind, so the columns add up to the answers. The proposals the guard's fallback answered
 and the runs that succeeded stand beside them, so an arm run with and without an option
-(``constrained``) reads side by side. Records written before tries carried their failure kind
-count those tries as ``other``.
+(``constrained``) reads side by side, with the calls whose reply lay outside the answer grammar
+the request carried (a server that ignores the constraint). Records written before tries carried
+their failure kind count those tries as ``other``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from cegis.llm.drafts import OUTSIDE_GRAMMAR
 from experiments.report.load import JSON, UnitResult
 from experiments.report.tables import groups, markdown
 
@@ -67,6 +69,12 @@ def answer_table(results: Sequence[UnitResult]) -> str | None:
         parsed = kinds[_OK]
         other = sum(count for kind, count in kinds.items() if kind not in (_OK, *SHOWN))
         fallbacks = sum(epoch["memo"].get("fallback") is not None for epoch in epochs)
+        ignored = sum(
+            OUTSIDE_GRAMMAR in call.get("deviations", ())
+            for epoch in epochs
+            for call in epoch["memo"]["calls"]
+            if isinstance(call, dict)
+        )
         finished = [run for run in runs if run.finished]
         rows.append(
             [
@@ -77,6 +85,7 @@ def answer_table(results: Sequence[UnitResult]) -> str | None:
                 f"{parsed / answers:.3f}" if answers else "-",
                 *(kinds[kind] for kind in SHOWN),
                 other,
+                ignored,
                 fallbacks,
                 f"{sum(run.success for run in finished)}/{len(finished)}",
             ]
@@ -92,6 +101,7 @@ def answer_table(results: Sequence[UnitResult]) -> str | None:
             "answer-format rate",
             *SHOWN,
             "other failures",
+            "outside grammar",
             "fallback answered",
             "runs succeeded",
         ],

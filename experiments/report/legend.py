@@ -54,6 +54,7 @@ COLUMNS = {
     "server_error": "calls lost to a server failure (HTTP errors after retries)",
     "budget": "calls not sent: the prompt left no room for an answer",
     "other failures": "answers that failed in any other way (or records that do not say how)",
+    "outside grammar": "calls whose reply lay outside the answer grammar the request carried",
     "fallback answered": "proposals the guard's symbolic fallback answered",
     "runs succeeded": "finished runs the teacher accepted ÷ finished runs",
     "draws": "samples drawn from the model for them",

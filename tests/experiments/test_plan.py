@@ -276,3 +276,20 @@ def test_an_arms_epochs_are_honoured_by_a_turn_setting_and_refused_by_standard()
     assert config.budgets.epochs == 3
     with pytest.raises(PlanError, match="cannot honour epochs"):
         plan_from_data({**GOOD, "arms": [{**arm, "setting": "standard"}]})
+
+
+def test_an_llm_arm_may_constrain_its_answers_and_load_a_strategy_file(tmp_path: Path) -> None:
+    strategy = tmp_path / "strategy.txt"
+    strategy.write_text("INFERENCE STRATEGY\n1) Look at the ends.\n", encoding="utf-8")
+    arm = {"learner": "llm", "setting": "single", "constrained": True}
+    plan = plan_from_data({**GOOD, "arms": [{**arm, "strategy_file": str(strategy)}]})
+    setting = arm_setting(plan.arms[0])
+    assert setting is not None and setting.constrained
+    assert setting.strategy_text == "INFERENCE STRATEGY\n1) Look at the ends."
+    for bad, named in (
+        ({**arm, "strategy_file": str(tmp_path / "missing.txt")}, "cannot read strategy file"),
+        ({**arm, "strategy_file": str(strategy), "strategy_text": "x"}, "not both"),
+        ({"learner": "symbolic", "constrained": True}, "llm arms only"),
+    ):
+        with pytest.raises(PlanError, match=named):
+            plan_from_data({**GOOD, "arms": [bad]})

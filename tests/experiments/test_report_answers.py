@@ -5,15 +5,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from cegis.llm.drafts import OUTSIDE_GRAMMAR
 from experiments.report.answers import answer_kinds, answer_table
 from experiments.report.load import UnitResult
 
 
 def _epoch(
-    *tries: str | None, failed_calls: tuple[str, ...] = (), fallback: str | None = None
+    *tries: str | None,
+    failed_calls: tuple[str, ...] = (),
+    fallback: str | None = None,
+    deviations: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """An epoch whose tries failed as ``tries`` say (None: met the contract)."""
-    calls = [{"seconds": 1.0}] + [{"seconds": 0.1, "failure": f} for f in failed_calls]
+    calls = [{"seconds": 1.0, "deviations": list(deviations)}]
+    calls += [{"seconds": 0.1, "failure": f} for f in failed_calls]
     scored = [{"text": "x", "score": 0.0, "failure": kind} for kind in tries]
     return {
         "type": "epoch",
@@ -41,15 +46,20 @@ def test_the_guarded_rows_columns_add_up_to_every_draw() -> None:
     guarded = _unit("guarded", *(_epoch(*draws, fallback="symbolic") for _ in range(4)))
     results = [
         guarded,
-        _unit("single", _epoch(None), _epoch("truncated"), outcome="equivalent"),
+        _unit(
+            "single",
+            _epoch(None),
+            _epoch("no_regex", deviations=(OUTSIDE_GRAMMAR,)),
+            outcome="equivalent",
+        ),
         _unit("symbolic", {"type": "epoch", "hypothesis": "a", "failure": None, "memo": None}),
     ]
     table = answer_table(results)
     assert table is not None
     lines = table.splitlines()
     assert lines[0].startswith("| arm | proposals | answers | parsable | answer-format rate |")
-    assert lines[2] == "| guarded | 4 | 20 | 4 | 0.200 | 4 | 8 | 4 | 0 | 0 | 0 | 4 | 0/1 |"
-    assert lines[3] == "| single | 2 | 2 | 1 | 0.500 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 1/1 |"
+    assert lines[2] == "| guarded | 4 | 20 | 4 | 0.200 | 4 | 8 | 4 | 0 | 0 | 0 | 0 | 4 | 0/1 |"
+    assert lines[3] == "| single | 2 | 2 | 1 | 0.500 | 0 | 1 | 0 | 0 | 0 | 0 | 1 | 0 | 1/1 |"
     cells = [int(c) for c in lines[2].split("|")[3:12] if c.strip().isdigit()]
     assert cells[0] == sum(cells[1:])  # answers = parsable + every failure column
     assert "(not described)" not in table
