@@ -37,6 +37,7 @@ class LLMOptions:
     reasoning_effort: ReasoningEffort | None = None
     description: str = ""
     constrained: bool = False
+    strategy_file: Path | None = None
 
 
 def llm_options(command: _F) -> _F:
@@ -87,6 +88,12 @@ def llm_options(command: _F) -> _F:
             is_flag=True,
             help="Constrain every reply to the grammar of the answer block (server-side decoding).",
         ),
+        click.option(
+            "--strategy-file",
+            type=click.Path(path_type=Path),
+            metavar="FILE",
+            help="The prompt's strategy section, as `python -m cli optimize` wrote it.",
+        ),
     ]
     for decorate in reversed(decorators):
         command = decorate(command)
@@ -104,6 +111,7 @@ def options_from(
     reasoning_effort: ReasoningEffort | None,
     description: str,
     constrained: bool = False,
+    strategy_file: Path | None = None,
 ) -> LLMOptions:
     """The :class:`LLMOptions` of the keyword arguments :func:`llm_options` adds."""
     return LLMOptions(
@@ -117,4 +125,5 @@ def options_from(
         reasoning_effort,
         description,
         constrained,
+        strategy_file,
     )

@@ -9,8 +9,9 @@ grammar (:mod:`regexlang.simple`, :mod:`regexlang.extended`, :mod:`regexlang.pyt
 over the task's alphabet:
 
 * **simple**: exactly the texts the parser accepts (``+`` or ``|`` for union, implicit or ``.``
-  concatenation, postfix ``*``, ``epsilon`` or ``$``, parentheses, whitespace between tokens),
-  as ``tests/cegis/llm/test_answer_grammar.py`` checks against the parser on generated texts;
+  concatenation, postfix ``*``, ``epsilon`` or ``$``, parentheses) with at most one space between
+  tokens, within the breadth bound below, as ``tests/cegis/llm/test_answer_grammar.py`` checks
+  against the parser on generated texts;
 * **extended**: union, intersection, concatenation, ``~`` complement, ``* + ?`` and counted
   repetition with single-digit counts, ``()``, classes of alphabet characters and ranges within
   one run of the alphabet (``A-Z``, ``c-f``, ``0-9``), escaped metacharacters;
@@ -25,6 +26,13 @@ and what they leave out (anchors, lookarounds, long counts, characters a reader 
 answer rarely needs. No dialect's grammar lets the regex hold ``<`` or a backtick, so the block
 reads back exactly as it was constrained (:mod:`cegis.llm.answers` strips code quotes).
 A multi-candidate reply may hold up to ``blocks`` answer blocks, one per line.
+
+**Breadth bound.** Left free, SmolLM2-135M copies the training strings into its answer
+(``<ans>(c) ccccccccbabcbcaaa. ((a) cccc...``) until the completion budget cuts it: the grammar
+made 0.50 of its Single answers parse on the smoke plan, the rest cut at 48 tokens. So every
+concatenation holds at most :data:`MAX_ITEMS` items and every union (and intersection) at most
+:data:`MAX_OPTIONS` options, at each level of parentheses: a long run of symbols must close a
+group, start an option or end the answer. The targets of the papers' datasets sit well inside.
 """
 
 from __future__ import annotations
@@ -41,6 +49,9 @@ from regexlang.dialects import Dialect
 _NEVER = CharSet.of("<`")
 _PRINTABLE_ASCII = CharSet.of(c for c in string.printable if c.isprintable() and c != " ")
 _COUNT_DIGITS = "0123456789"
+#: Items of one concatenation and options of one union (or intersection), at each level.
+MAX_ITEMS = 8
+MAX_OPTIONS = 4
 #: Runs of characters a class may span with a range (sub-ranges of these, within the alphabet).
 _RANGE_RUNS = (("0", "9"), ("A", "Z"), ("a", "z"))
 
@@ -76,8 +87,10 @@ def _simple(universe: CharSet) -> dict[str, Expr]:
     ws = Rep(Lit(" "), 0, 1)
     return {
         "regex": seq(ws, Ref("union")),
-        "union": seq(Ref("concat"), Rep(seq(one_of("+", "|"), Ref("concat")))),
-        "concat": seq(Ref("operand"), Rep(alt(seq(Lit("."), Ref("operand")), Ref("postfix")))),
+        "union": seq(Ref("concat"), _more(seq(one_of("+", "|"), Ref("concat")), MAX_OPTIONS)),
+        "concat": seq(
+            Ref("operand"), _more(alt(seq(Lit("."), Ref("operand")), Ref("postfix")), MAX_ITEMS)
+        ),
         "operand": seq(ws, Ref("postfix")),
         "postfix": seq(Ref("atom"), ws, Rep(seq(Lit("*"), ws))),
         "atom": alt(
@@ -92,9 +105,9 @@ def _extended(universe: CharSet) -> dict[str, Expr]:
     class_metas = CharSet.of("\\]-^[")
     return {
         "regex": Ref("union"),
-        "union": seq(Ref("inter"), Rep(seq(Lit("|"), Ref("inter")))),
-        "inter": seq(Ref("concat"), Rep(seq(Lit("&"), Ref("concat")))),
-        "concat": Rep(seq(Rep(Lit("~")), Ref("atom"), Rep(Ref("quant"), 0, 1)), 1),
+        "union": seq(Ref("inter"), _more(seq(Lit("|"), Ref("inter")), MAX_OPTIONS)),
+        "inter": seq(Ref("concat"), _more(seq(Lit("&"), Ref("concat")), MAX_OPTIONS)),
+        "concat": Rep(seq(Rep(Lit("~")), Ref("atom"), Rep(Ref("quant"), 0, 1)), 1, MAX_ITEMS),
         "quant": alt(one_of("*", "+", "?"), seq(Lit("{"), _counts(), Lit("}"))),
         "atom": alt(
             Lit("()"),
@@ -119,8 +132,8 @@ def _python(universe: CharSet) -> dict[str, Expr]:
     shorthand = one_of(*(f"\\{c}" for c in "dwsDWS"))
     return {
         "regex": Ref("alt"),
-        "alt": seq(Ref("seq"), Rep(seq(Lit("|"), Ref("seq")))),
-        "seq": Rep(seq(Ref("atom"), Rep(Ref("quant"), 0, 1)), 1),
+        "alt": seq(Ref("seq"), _more(seq(Lit("|"), Ref("seq")), MAX_OPTIONS)),
+        "seq": Rep(seq(Ref("atom"), Rep(Ref("quant"), 0, 1)), 1, MAX_ITEMS),
         "quant": seq(
             alt(one_of("*", "+", "?"), seq(Lit("{"), _counts(), Lit("}"))), Rep(Lit("?"), 0, 1)
         ),
@@ -139,6 +152,11 @@ def _python(universe: CharSet) -> dict[str, Expr]:
             *_escaped(class_metas),
         ),
     }
+
+
+def _more(expr: Expr, most: int) -> Rep:
+    """The rest of a list of at most ``most`` (its first is written before)."""
+    return Rep(expr, 0, most - 1)
 
 
 def _set(chars: CharSet) -> tuple[Expr, ...]:

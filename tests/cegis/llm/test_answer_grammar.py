@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import regexlang
 from cegis.config import LoopConfig
-from cegis.llm.answer_grammar import answer_grammar
+from cegis.llm.answer_grammar import MAX_ITEMS, MAX_OPTIONS, answer_grammar
 from cegis.llm.drafts import OUTSIDE_GRAMMAR
 from cegis.llm.grammar import Alt, Chars, Expr, Grammar, Lit, Ref, Rep, Seq
 from cegis.llm.settings import setting_named
@@ -41,11 +41,12 @@ def _parses(text: str, dialect: Dialect, alphabet: CharSet) -> bool:
 
 
 @settings(max_examples=500, derandomize=True, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(TOKENS), st.booleans()), min_size=0, max_size=9))
+@given(st.lists(st.tuples(st.sampled_from(TOKENS), st.booleans()), min_size=0, max_size=8))
 def test_the_simple_grammar_accepts_exactly_what_the_parser_accepts(
     tokens: list[tuple[str, bool]],
 ) -> None:
-    """Texts of tokens separated by at most one space (the grammar's spacing)."""
+    """Texts of tokens separated by at most one space (the grammar's spacing); 8 tokens stay
+    within the breadth bound (8 items, 4 options)."""
     text = "".join(token + (" " if spaced else "") for token, spaced in tokens)
     grammar = answer_grammar("simple", ABE)
     assert grammar.accepts(f"<ans>{text}</ans>") == _parses(text, "simple", ABE), text
@@ -98,6 +99,15 @@ def test_every_sentence_of_the_grammar_parses(dialect: Dialect, alphabet: CharSe
             assert _parses(block, dialect, alphabet), block
             if dialect == "python":
                 re.compile(block)
+
+
+def test_the_grammar_bounds_the_breadth_of_a_level() -> None:
+    grammar = answer_grammar("simple", ABE)
+    assert grammar.accepts(f"<ans>{'a' * MAX_ITEMS}</ans>")
+    assert not grammar.accepts(f"<ans>{'a' * (MAX_ITEMS + 1)}</ans>")
+    assert grammar.accepts(f"<ans>({'a' * MAX_ITEMS}){'b' * (MAX_ITEMS - 1)}</ans>")
+    assert grammar.accepts(f"<ans>{'+'.join('a' * MAX_OPTIONS)}</ans>")
+    assert not grammar.accepts(f"<ans>{'+'.join('a' * (MAX_OPTIONS + 1))}</ans>")
 
 
 def test_the_grammar_refuses_what_is_not_one_answer_block() -> None:
