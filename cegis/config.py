@@ -13,7 +13,7 @@ teacher setting added to ``oracle`` travels through the loop and its records unt
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import attrs
 
@@ -44,6 +44,11 @@ class LoopConfig:
     #: Hand the learner a counted membership oracle: ``None`` when the learner declares it needs one
     #: (a ``needs_membership`` attribute), True or False to force it.
     membership: bool | None = None
+    #: The characters random examples are spelled with: ``readable`` (a character no reader can
+    #: see, such as U+58457 drawn for an NL-RX target over all of Unicode, is replaced by a readable
+    #: member of its class, so the label is unchanged; alphabets of readable characters are drawn
+    #: as before) or ``universe`` (any member of the task's universe).
+    example_alphabet: Literal["readable", "universe"] = "readable"
 
     def to_json(self) -> dict[str, Any]:
         """The settings as plain JSON data (for records)."""

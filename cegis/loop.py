@@ -138,7 +138,14 @@ def random_examples(
         return (
             ()
             if target is None
-            else sampling.from_target(target, n, rng, max_len=config.max_len, exclude=exclude)
+            else sampling.from_target(
+                target,
+                n,
+                rng,
+                max_len=config.max_len,
+                exclude=exclude,
+                readable=config.example_alphabet == "readable",
+            )
         )
     labeler = _labeler(teacher)
     if labeler is not None:

@@ -7,6 +7,13 @@ then a uniform string of that length, :func:`automata.strings.sampling.sample_st
 membership oracle, random strings over readable characters of the universe are labeled by it and
 kept so that the two labels stay as balanced as the draw allows. Each draw is seeded by the run's
 seed and the epoch, so it is a pure function of them.
+
+A target over all of Unicode (NL-RX) has a class of every character its regex does not mention,
+and a uniform member of it is nearly always a character no one can read (``'\U00058457'``); a
+model shown such strings reads noise. With ``readable`` (the default) a drawn character outside
+the readable members of its class (:func:`oracle.mutations.readable`) is replaced by one of them,
+picked by its code point, so the labels stay exact and the random draws are unchanged: over an
+alphabet of readable characters nothing is replaced.
 """
 
 from __future__ import annotations
@@ -15,11 +22,12 @@ from collections.abc import Set as AbstractSet
 
 import numpy as np
 
+from automata import Alphabet
 from automata.algebra.ops import complement
 from automata.core.dfa import DFA
 from automata.strings.sampling import sample_strings
 from oracle.examples import Example
-from oracle.mutations import readable
+from oracle.mutations import readable as readable_chars
 from oracle.protocol import MembershipOracle
 from regexlang.charset import CharSet
 
@@ -39,21 +47,23 @@ def from_target(
     *,
     max_len: int,
     exclude: AbstractSet[str] = frozenset(),
+    readable: bool = True,
 ) -> tuple[Example, ...]:
     """Up to ``n`` new labeled strings, half in ``target`` and half outside it (one side fills in
-    for the other when it runs short), alternating positive and negative."""
+    for the other when it runs short), alternating positive and negative; with ``readable`` every
+    character is a readable member of its class (see the module doc)."""
+
+    def drawn(dfa: DFA, k: int) -> list[str]:
+        strings = sample_strings(dfa, k, rng, max_len=max_len)
+        if not readable:
+            return strings
+        return list(dict.fromkeys(readably_spelled(s, target.alphabet) for s in strings))
+
     want_pos = (n + 1) // 2
-    pos = _fresh(
-        sample_strings(target, want_pos + len(exclude), rng, max_len=max_len), exclude, want_pos
-    )
-    neg = _fresh(
-        sample_strings(complement(target), n - len(pos) + len(exclude), rng, max_len=max_len),
-        exclude,
-        n - len(pos),
-    )
+    pos = _fresh(drawn(target, want_pos + len(exclude)), exclude, want_pos)
+    neg = _fresh(drawn(complement(target), n - len(pos) + len(exclude)), exclude, n - len(pos))
     if len(pos) + len(neg) < n:
-        more = sample_strings(target, n + len(exclude), rng, max_len=max_len)
-        pos = _fresh(more, exclude, n - len(neg))
+        pos = _fresh(drawn(target, n + len(exclude)), exclude, n - len(neg))
     return _alternate([Example(s, True) for s in pos], [Example(s, False) for s in neg])
 
 
@@ -68,7 +78,7 @@ def from_membership(
 ) -> tuple[Example, ...]:
     """Up to ``n`` new random strings over readable characters of ``universe`` labeled by
     ``oracle``, as balanced between the labels as ``16 n`` tries allow."""
-    chars = readable(universe)
+    chars = readable_chars(universe)
     found: dict[bool, list[Example]] = {True: [], False: []}
     seen = set(exclude)
     for _ in range(_TRIES_PER_EXAMPLE * n):
@@ -84,6 +94,17 @@ def from_membership(
     want_pos = min(len(found[True]), max((n + 1) // 2, n - len(found[False])))
     pos = found[True][:want_pos]
     return _alternate(pos, found[False][: n - len(pos)])
+
+
+def readably_spelled(string: str, alphabet: Alphabet) -> str:
+    """``string`` with each character outside the readable members of its class replaced by the
+    member its code point picks; characters of one class are interchangeable, so every DFA over
+    ``alphabet`` labels the two strings alike."""
+    out = []
+    for char, k in zip(string, alphabet.encode(string).tolist()):
+        members = readable_chars(alphabet.classes[k])
+        out.append(char if char in members else members[ord(char) % len(members)])
+    return "".join(out)
 
 
 def _fresh(strings: list[str], exclude: AbstractSet[str], want: int) -> list[str]:

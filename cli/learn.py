@@ -456,6 +456,9 @@ def learn(
         )
         click.echo(f"regex:    {_shown(report['regex'])}{best}")
         click.echo(f"status:   {status}")
+        failed = next((r.failure for r in reversed(state.records) if r.failure), None)
+        if report["regex"] is None and failed is not None:  # say why no proposal was usable
+            click.echo(f"why:      the last proposal failed: {failed}")
         if report.get("generalizes") is False:
             click.echo(
                 "warning:  the regex only lists the positives: it does not generalize to any other string"

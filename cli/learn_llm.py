@@ -38,6 +38,7 @@ from cli.errors import BadInput
 from cli.llm_options import LLMOptions
 from experiments.errors import ServerFailed, ServerUnusable
 from experiments.servers import Watched, check_server
+from experiments.strategy_file import StrategyFileError, read_strategy
 from llm.calllog import CallLog
 from llm.client import LLMClient, Mode
 from llm.config import ClientConfig
@@ -63,7 +64,13 @@ async def run_llm(
         reasoning_effort=options.reasoning_effort or sampling.reasoning_effort,
     )
     try:
-        setting = attrs.evolve(setting, sampling=sampling)
+        setting = attrs.evolve(
+            setting, sampling=sampling, constrained=options.constrained or setting.constrained
+        )
+        if options.strategy_file is not None:
+            setting = attrs.evolve(setting, strategy_text=read_strategy(options.strategy_file))
+    except StrategyFileError as error:
+        raise BadInput(f"--strategy-file: {error}") from None
     except ValueError as error:  # e.g. a setting that samples, asked for temperature 0
         raise BadInput(str(error)) from None
     if options.call_log is None and options.call_log_mode == "replay":

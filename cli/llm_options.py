@@ -36,6 +36,8 @@ class LLMOptions:
     max_completion_tokens: int | None = None
     reasoning_effort: ReasoningEffort | None = None
     description: str = ""
+    constrained: bool = False
+    strategy_file: Path | None = None
 
 
 def llm_options(command: _F) -> _F:
@@ -81,6 +83,17 @@ def llm_options(command: _F) -> _F:
         ),
         click.option("--reasoning-effort", type=click.Choice(list(get_args(ReasoningEffort)))),
         click.option("--description", default="", help="The task in words (A-CEGIS settings)."),
+        click.option(
+            "--constrained",
+            is_flag=True,
+            help="Constrain every reply to the grammar of the answer block (server-side decoding).",
+        ),
+        click.option(
+            "--strategy-file",
+            type=click.Path(path_type=Path),
+            metavar="FILE",
+            help="The prompt's strategy section, as `python -m cli optimize` wrote it.",
+        ),
     ]
     for decorate in reversed(decorators):
         command = decorate(command)
@@ -97,6 +110,8 @@ def options_from(
     max_completion_tokens: int | None,
     reasoning_effort: ReasoningEffort | None,
     description: str,
+    constrained: bool = False,
+    strategy_file: Path | None = None,
 ) -> LLMOptions:
     """The :class:`LLMOptions` of the keyword arguments :func:`llm_options` adds."""
     return LLMOptions(
@@ -109,4 +124,6 @@ def options_from(
         max_completion_tokens,
         reasoning_effort,
         description,
+        constrained,
+        strategy_file,
     )

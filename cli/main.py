@@ -32,6 +32,10 @@ COMMANDS = {
     "regex": LazyCommand(
         "cli.regex:regex", "Parse a regex, show its metrics, compare it with another."
     ),
+    "optimize": LazyCommand(
+        "cli.optimize:optimize",
+        "Optimize a setting's strategy text for a model with GEPA (the gepa extra).",
+    ),
     "bench": LazyCommand(
         "cli.bench:bench", "Performance benchmarks against reference implementations."
     ),

@@ -64,6 +64,7 @@ from experiments.plan_values import (
     structure,
     written,
 )
+from experiments.strategy_file import StrategyFileError, read_strategy
 from llm.chat import ReasoningEffort
 from llm.config import normalize_base_url
 from llm.errors import ConfigError
@@ -141,6 +142,10 @@ class ArmSpec:
     )
     #: the datasets (by name) the arm runs on; None: every one
     datasets: tuple[str, ...] | None = attrs.field(default=None, validator=some_names)
+    constrained: bool = False  # llm arms: constrain replies to the answer grammar
+    #: llm arms: the strategy section (``strategy_file``, read at load, or written inline)
+    strategy_text: str | None = None
+    strategy_file: str | None = None
 
     @property
     def is_llm(self) -> bool:
@@ -212,7 +217,15 @@ def arm_setting(arm: ArmSpec) -> LLMSetting | None:
         sampling = attrs.evolve(sampling, reasoning_effort=arm.reasoning_effort)
     if arm.max_completion_tokens is not None:
         sampling = attrs.evolve(sampling, max_completion_tokens=arm.max_completion_tokens)
-    return setting if sampling == setting.sampling else attrs.evolve(setting, sampling=sampling)
+    if sampling != setting.sampling:
+        setting = attrs.evolve(setting, sampling=sampling)
+    if arm.epochs is not None and setting.turns is not None:  # the arm's epochs are the turns
+        setting = attrs.evolve(setting, turns=arm.epochs)
+    if arm.constrained:
+        setting = attrs.evolve(setting, constrained=True)
+    if arm.strategy_text is not None:
+        setting = attrs.evolve(setting, strategy_text=arm.strategy_text)
+    return setting
 
 
 def loop_config(plan: Plan, arm: ArmSpec, seed: int) -> LoopConfig:
@@ -325,11 +338,24 @@ def _arm(table: Mapping[str, Any], index: int) -> ArmSpec:
         raise PlanError(f"{where}: setting applies to llm arms only")
     named = setting if learner == LLM else learner.rpartition(":")[2]
     arm = structure({"name": named} | dict(table), ArmSpec, where)
-    if not arm.is_llm and any(
-        value is not None for value in (arm.model, arm.reasoning_effort, arm.max_completion_tokens)
-    ):
+    llm_only = [
+        *("model", "reasoning_effort", "max_completion_tokens"),
+        *("constrained", "strategy_text", "strategy_file"),
+    ]
+    if not arm.is_llm and any(table.get(f) is not None for f in llm_only):
+        raise PlanError(f"{where}: {', '.join(llm_only)} apply to llm arms only")
+    if arm.strategy_file is not None and arm.strategy_text is not None:
+        raise PlanError(f"{where}: give strategy_file or strategy_text, not both")
+    if arm.strategy_file is not None:
+        try:
+            arm = attrs.evolve(arm, strategy_text=read_strategy(Path(arm.strategy_file)))
+        except StrategyFileError as error:
+            raise PlanError(f"{where}: {error}") from None
+    fixed = arm.is_llm and arm.setting is not None and not SETTINGS[arm.setting].counterexamples
+    if fixed and arm.epochs is not None:
         raise PlanError(
-            f"{where}: model, reasoning_effort and max_completion_tokens apply to llm arms only"
+            f"{where}: setting {arm.setting!r} runs one epoch per size of its sample schedule"
+            " (3 → 3000), so it cannot honour epochs; remove it"
         )
     try:  # the teacher validates mode and the rest at construction
         loop_config(Plan("check", (), (arm,)), arm, 0)

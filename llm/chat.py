@@ -56,6 +56,8 @@ RESERVED_FIELDS = frozenset(
         "stop",
         "reasoning_effort",
         "structured_outputs",
+        "grammar",
+        "ebnf",
         "stream",
     }
 )
@@ -75,10 +77,13 @@ class Message:
 
 @attrs.frozen
 class StructuredOutput:
-    """A vLLM decoding constraint (``structured_outputs``): the reply must match ``pattern``.
+    """A decoding constraint: the reply must match ``pattern``, a regex or a GBNF grammar.
 
-    Sent only when set. Servers that do not know the field ignore it silently, so callers check
-    every answer themselves whether or not a constraint was sent.
+    Sent only when set, in the form each server takes (:func:`llm.wire.request_body`): vLLM's
+    ``structured_outputs``, and for a grammar also llama.cpp's and llama-cpp-python's ``grammar``
+    and SGLang's ``ebnf`` (XGrammar, which vLLM and SGLang use, reads GBNF). Servers that do not
+    know a field ignore it silently, so callers check every answer themselves whether or not a
+    constraint was sent.
     """
 
     kind: Literal["regex", "grammar"]

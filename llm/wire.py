@@ -112,8 +112,11 @@ def request_body(request: Request, options: WireOptions) -> dict[str, Any]:
         body["stop"] = list(params.stop)
     if params.reasoning_effort is not None:
         body["reasoning_effort"] = params.reasoning_effort
-    if params.structured is not None:
-        body["structured_outputs"] = {params.structured.kind: params.structured.pattern}
+    structured = params.structured
+    if structured is not None:
+        body["structured_outputs"] = {structured.kind: structured.pattern}  # vLLM
+        if structured.kind == "grammar":  # GBNF, as llama.cpp, llama-cpp-python and SGLang take it
+            body["grammar"] = body["ebnf"] = structured.pattern
     if params.extra_body:
         body.update(params.extra_body)
     return body

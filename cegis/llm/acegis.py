@@ -23,8 +23,8 @@ epoch budget (4 for the strategy ablation, 7 for the full run).
 *Hardening* follows hidden-set success in the full run: the suite probes the passing hypothesis
 near the description, its literals and the tests (:mod:`oracle.probes`); the probes it gets wrong
 become the counterexamples of one more repair turn (at most ``witnesses`` per direction, like a
-normal turn), judged again on the hidden tests; at most ``cycles`` such cycles, each recorded as a :class:`HardeningCycle`. Robust success is passing the
-hidden tests and every probe.
+normal turn), judged again on the hidden tests; at most ``cycles`` such cycles, each recorded as
+a :class:`HardeningCycle`. Robust success is passing the hidden tests and every probe.
 """
 
 from __future__ import annotations

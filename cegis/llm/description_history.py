@@ -6,6 +6,11 @@ may return to a regex the oracle already rejected. The history is a chat: the sy
 the description first, then for each earlier turn the model's own reply (as an assistant message)
 and the oracle's feedback on it (as a user message). Servers with prefix caching reuse everything
 but the newest feedback from one turn to the next.
+
+The assistant message is the reply exactly as the model wrote it (prose, a cut-off answer, an
+empty ``<ans></ans>``), never an answer rebuilt from what the learner read in it: a conversation
+that puts words in the model's mouth teaches it to repeat them. A turn whose call returned no
+reply (the server failed) has nothing the model said, and is left out.
 """
 
 from __future__ import annotations
@@ -15,14 +20,7 @@ from collections.abc import Sequence
 from cegis.llm.prompts import NoFeedback, OutputStyle, description_prompt, feedback_text
 from llm.chat import Message
 
-__all__ = ["description_history", "feedback_text", "reply_text"]
-
-
-def reply_text(reasoning: str, answer: str, *, output: OutputStyle = "reasoned") -> str:
-    """An earlier reply written back in the output format the model was asked for."""
-    if output == "reasoned" and reasoning:
-        return f"<reasoning>{reasoning}</reasoning>\n<ans>{answer}</ans>"
-    return f"<ans>{answer}</ans>"
+__all__ = ["description_history", "feedback_text"]
 
 
 def description_history(

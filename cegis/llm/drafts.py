@@ -2,8 +2,9 @@
 
 The client never raises on server behaviour (:mod:`llm.results`), and neither does this module: a
 call gives back the *drafts* it produced (one per choice, with the reasoning the model stated in
-its ``<reasoning>`` block and whether it was cut off at the token limit), the cost it reported, and a typed :class:`~cegis.learner.ProposalFailure`
-when nothing came back at all (a server error after the client's retries). Candidate regexes are
+its ``<reasoning>`` block and whether it was cut off at the token limit), the cost it reported,
+and a typed :class:`~cegis.learner.ProposalFailure` when nothing came back at all (a server error
+after the client's retries). Candidate regexes are
 then read from each draft, one per reply or several (a multi-candidate reply with one ``<ans>``
 block per candidate).
 
@@ -11,7 +12,10 @@ The cost uses only what the call log stores (token usage and the recorded latenc
 run reports the same cost as the recorded one. Each call also leaves a :class:`CallNote` (latency,
 tokens, the output budget asked and sent) that the learner keeps in its epoch record for the
 report's latency, cost, cut and overflow tables. A prompt that does not fit the context is a
-``budget`` failure: the setting's overflow policy decides what happens next.
+``budget`` failure: the setting's overflow policy decides what happens next. When the request
+carried the answer grammar (constrained answers), a complete reply outside it is a deviation of
+the call (:data:`OUTSIDE_GRAMMAR`): the server ignored the field, as a server that ignores ``n``
+returns fewer choices, and the record says so instead of counting the reply as constrained.
 """
 
 from __future__ import annotations
@@ -22,11 +26,15 @@ import attrs
 
 from cegis.learner import FailureKind, LearnerCost, ProposalFailure
 from cegis.llm.answers import AnswerError, ParsedAnswer, extract, parse_answer, parse_candidates
+from cegis.llm.grammar import Grammar
 from llm.chat import Message, SamplingParams, prompt_chars
 from llm.protocol import ChatClient
-from llm.results import Failed, counted_in_place_of_usage
+from llm.results import Choice, Failed, counted_in_place_of_usage
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
+
+#: The deviation of a call whose complete reply lies outside the grammar the request carried.
+OUTSIDE_GRAMMAR = "reply outside the answer grammar: the server ignores the grammar field"
 
 
 @attrs.frozen
@@ -85,9 +93,15 @@ class Drawn:
 
 
 async def draw(
-    client: ChatClient, messages: Sequence[Message], params: SamplingParams, *, sample_index: int
+    client: ChatClient,
+    messages: Sequence[Message],
+    params: SamplingParams,
+    *,
+    sample_index: int,
+    grammar: Grammar | None = None,
 ) -> Drawn:
-    """Send one chat call and read its drafts."""
+    """Send one chat call and read its drafts; ``grammar`` is the one ``params`` constrains the
+    reply to, checked on every complete reply."""
     result = await client.complete(messages, params, sample_index=sample_index)
     asked = params.max_completion_tokens
     if isinstance(result, Failed):
@@ -127,7 +141,7 @@ async def draw(
         usage.cached_tokens,
         asked,
         result.max_completion_tokens,
-        deviations=result.deviations,
+        deviations=result.deviations + _outside(grammar, result.choices),
     )
     # only the model's own <reasoning> block goes forward (as in the paper's code); the server's
     # hidden reasoning channel stays in the call log and never reaches a later prompt
@@ -140,3 +154,12 @@ async def draw(
         for choice in result.choices
     )
     return Drawn(drafts, cost, calls=(note,))
+
+
+def _outside(grammar: Grammar | None, choices: Sequence[Choice]) -> tuple[str, ...]:
+    """:data:`OUTSIDE_GRAMMAR` when a complete choice is not a sentence of ``grammar`` (a reply
+    cut at the budget is a prefix of one, and says nothing about the server)."""
+    if grammar is None:
+        return ()
+    complete = [c.content for c in choices if c.finish_reason != "length"]
+    return (OUTSIDE_GRAMMAR,) if any(not grammar.accepts(text) for text in complete) else ()

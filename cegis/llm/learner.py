@@ -45,13 +45,14 @@ import attrs
 from automata.errors import DEFAULT_STATE_LIMIT
 from cegis.learner import Candidate, Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.llm import acegis, guarded
+from cegis.llm.answer_grammar import answer_grammar
 from cegis.llm.contract import GUARD_CHECKS, REPAIR_CHECKS, Assessment, CheckName, assess, truncated
-from cegis.llm.description_history import description_history, feedback_text, reply_text
+from cegis.llm.description_history import description_history, feedback_text
 from cegis.llm.drafts import CallNote, Drawn, draw
 from cegis.llm.memo import LLMMemo, Scored, Turn, decoded, memo_of, tallied
 from cegis.llm.prompts import PromptSpec, Reflection, Repair, example_prompt
 from cegis.llm.settings import SETTINGS, LLMSetting
-from llm.chat import Message
+from llm.chat import Message, StructuredOutput
 from llm.protocol import ChatClient
 from oracle.examples import Counterexample, Example, format_position
 from regexlang.charset import CharSet
@@ -143,6 +144,7 @@ class LLMLearner:
         rounds: list[list[Assessment]] = []
         errors: list[str] = []
         calls: list[CallNote] = []
+        reply: str | None = None
         cost = LearnerCost()
         stop: ProposalFailure | None = None
         limit: int | None = (
@@ -158,7 +160,7 @@ class LLMLearner:
             repair = self._repair(tried) if round_ > 0 and self._feeds_back else None
             while True:
                 drawn = await self._draw_round(
-                    messages(repair, limit), _sample_base(context, round_)
+                    messages(repair, limit), _sample_base(context, round_), context
                 )
                 cost += drawn.cost
                 calls.extend(drawn.calls)
@@ -175,6 +177,7 @@ class LLMLearner:
             if drawn.failure is not None:
                 stop = drawn.failure
                 break
+            reply = drawn.drafts[-1].content if drawn.drafts else reply
             rounds.append(await asyncio.to_thread(self._assess, drawn, context))
             tried.extend(rounds[-1])
             if any(a.meets(self.contract) for a in tried) and not (
@@ -182,10 +185,10 @@ class LLMLearner:
             ):
                 break
         conforming = sum(a.meets(self.contract) for a in tried)
-        scored = tuple(Scored(a.text, a.score) for a in tried)
+        scored = tuple(Scored(a.text, a.score, a.failure_kind(self.contract)) for a in tried)
         memo = LLMMemo(
             len(context.examples), history, len(tried), conforming, None, memo.tally, tuple(errors), None, tuple(calls),
-            limit, scored,
+            limit, scored, reply=reply,
         )  # fmt: skip
         # a multi-candidate round puts only its best answer before the teacher (Sec. 5.6)
         tries = (
@@ -231,10 +234,9 @@ class LLMLearner:
         feedback = acegis.feedback(
             setting.feedback, previous, context.verdict, self.suite, wrong, witnesses
         )
-        return (
-            *memo.history,
-            Turn(reply_text(previous.reasoning, previous.text), feedback_text(feedback)),
-        )
+        if memo.reply is None:  # the model said nothing: there is no turn to show it
+            return memo.history
+        return (*memo.history, Turn(memo.reply, feedback_text(feedback)))
 
     def _spec(self, context: LearnerContext) -> PromptSpec:
         default = dialect_universe(context.dialect)
@@ -249,6 +251,7 @@ class LLMLearner:
             regularization=self.setting.regularization_for(context.dialect),
             output="reasoned" if self.setting.chain_of_thought else "direct",
             strategy=self.setting.strategy,
+            strategy_text=self.setting.strategy_text,
             input_format=self.setting.input_format,
             syntax=self.setting.syntax,
             alphabet=alphabet,
@@ -275,28 +278,30 @@ class LLMLearner:
         shown = tuple(example.text() for example in last.misclassified[: self.setting.repair_shown])
         return Repair(last.reasoning, last.text, tries, shown)
 
-    async def _draw_round(self, messages: Sequence[Message], index: int) -> Drawn:
-        """One round: one call, one call of ``n`` choices, or ``candidates`` separate calls."""
+    async def _draw_round(
+        self, messages: Sequence[Message], index: int, context: LearnerContext
+    ) -> Drawn:
+        """One round: one call, one call of ``n`` choices, or ``candidates`` separate calls; with
+        constrained answers every call carries the grammar of the answer block."""
         setting = self.setting
         k = setting.candidates
         sampling = setting.sampling
+        grammar = (
+            answer_grammar(context.dialect, context.universe, blocks=self._asked)
+            if setting.constrained
+            else None
+        )
+        structured = None if grammar is None else StructuredOutput("grammar", grammar.gbnf())
+
+        async def call(sample: int, n: int = 1) -> Drawn:
+            params = sampling.params(sample_index=sample, n=n, structured=structured)
+            return await draw(self.client, messages, params, sample_index=sample, grammar=grammar)
+
         if k == 1 or setting.candidate_source == "reply":
-            return await draw(
-                self.client, messages, sampling.params(sample_index=index), sample_index=index
-            )
+            return await call(index)
         if setting.candidate_source == "n":
-            return await draw(
-                self.client, messages, sampling.params(sample_index=index, n=k), sample_index=index
-            )
-        calls = [
-            draw(
-                self.client,
-                messages,
-                sampling.params(sample_index=index + i),
-                sample_index=index + i,
-            )
-            for i in range(k)
-        ]
+            return await call(index, k)
+        calls = [call(index + i) for i in range(k)]
         results = await asyncio.gather(*calls)
         cost = sum((r.cost for r in results), LearnerCost())
         failure = next((r.failure for r in results if r.failure is not None), None)

@@ -18,7 +18,7 @@ from cegis.llm.drafts import CallNote
 
 @attrs.frozen
 class Turn:
-    """One earlier A-CEGIS turn: the model's reply and the oracle's feedback on it."""
+    """One earlier A-CEGIS turn: the model's reply as it wrote it and the oracle's feedback on it."""
 
     reply: str
     feedback: str
@@ -38,10 +38,12 @@ class GuardTally:
 
 @attrs.frozen
 class Scored:
-    """One try of a proposal as the record lists it: its text and its RepairScore on the examples."""
+    """One try of a proposal as the record lists it: its text, its RepairScore on the examples,
+    and the failure kind of its first failing check of the setting's contract (None: it met it)."""
 
     text: str
     score: float
+    failure: str | None = None
 
 
 @attrs.frozen
@@ -67,6 +69,9 @@ class LLMMemo:
     scored: tuple[Scored, ...] = ()
     #: The index in ``scored`` of the try the proposal holds (None: a failure or the fallback's).
     selected: int | None = None
+    #: The model's last reply in this proposal, exactly as it wrote it (None: no call returned
+    #: one); an A-CEGIS history shows the model this as its turn.
+    reply: str | None = None
 
 
 def decoded(data: object) -> LLMMemo | None:

@@ -245,7 +245,7 @@ def error_count_feedback(
 ) -> str:
     verdict = f"That regex failed {failed} of {total} hidden tests."
     if syntax_error:
-        verdict = f"That regex does not parse: {syntax_error}\n{verdict}"
+        verdict = f"{_unreadable(previous_regex, syntax_error)}\n{verdict}"
     return _labeled("PREVIOUS ATTEMPT", previous_regex) + f"\n{verdict} Fix it."
 
 
@@ -257,7 +257,7 @@ def diagnostic_feedback(
 ) -> str:
     parts = [_labeled("PREVIOUS ATTEMPT", previous_regex)]
     if syntax_error:
-        parts.append(f"That regex does not parse: {syntax_error}")
+        parts.append(_unreadable(previous_regex, syntax_error))
     if false_positives:
         parts.append(_witnesses("It matches these strings, which it must reject:", false_positives))
     if false_negatives:
@@ -267,6 +267,13 @@ def diagnostic_feedback(
     elif syntax_error:
         parts.append("Write a regex that parses, for the description above.")
     return "\n".join(parts)
+
+
+def _unreadable(previous_regex: str, error: str) -> str:
+    # a reply without a regex is not a regex that does not parse: say which one the model wrote
+    if previous_regex:
+        return f"That regex does not parse: {error}"
+    return f"That reply holds no regex that could be read ({error})."
 
 
 def _witnesses(title: str, strings: Sequence[str]) -> str:

@@ -49,8 +49,10 @@ class PromptSpec:
     ``alphabet`` spells the characters the examples use, in the dialect's own notation (``"a, b"``
     in the simple dialect, ``"[A-Z0-9]"`` in the others), when the task's alphabet is not the
     dialect's default (the characters of the data for simple, ``[A-Za-z0-9#]`` for extended, any
-    character for python); it is read from the data, never from the target. ``strategy``, ``input_format``, ``output`` and ``syntax`` (the regex syntax
-    section; off for the seed paper's naive and input-only prompts) exist for prompt ablations.
+    character for python); it is read from the data, never from the target. ``strategy``,
+    ``input_format``, ``output`` and ``syntax`` (the regex syntax section; off for the seed paper's
+    naive and input-only prompts) exist for prompt ablations. ``strategy_text`` replaces the
+    paper's strategy section with one a learn step wrote (``python -m cli optimize``, GEPA).
     The answer format (the regex inside ``<ans>``) is always asked for, as in the paper's code:
     the parser needs it, so a prompt without it would measure the format, not the learning.
     """
@@ -63,6 +65,7 @@ class PromptSpec:
     input_format: bool = True
     alphabet: str | None = None
     syntax: bool = True
+    strategy_text: str | None = None
 
 
 @attrs.frozen
@@ -130,7 +133,8 @@ def example_system_prompt(spec: PromptSpec) -> str:
     if spec.syntax:
         blocks.append(_syntax(spec))
     if spec.strategy:
-        blocks.append(sections.strategy(dialect))
+        text = spec.strategy_text
+        blocks.append(sections.strategy(dialect) if text is None else text)
     if spec.regularization is not None:
         limits = spec.regularization
         blocks.append(sections.constraints(dialect, limits.max_length, limits.max_star_depth))

@@ -25,6 +25,10 @@ each setting the papers evaluate (seed paper Sec. 4-5 and Appendix D; A-CEGIS; S
   ``chain_of_thought`` drop the regex syntax, the input-format instruction, the GEPA strategy and
   the request for reasoning before the answer from the example prompt; the answer format (the
   regex inside ``<ans>``) stays, as in the paper's code.
+* **Constrained answers** (``constrained``, a named option beside every protocol): each request
+  carries the grammar of the answer block (:mod:`cegis.llm.answer_grammar`), so a server that
+  constrains decoding (llama.cpp, vLLM, SGLang) returns ``<ans>`` and a regex that parses; a
+  reply outside the grammar is recorded as the server's deviation.
 * **Guarded**: the proposal step as a formally guarded call: up to ``guard.draws`` draws checked
   against a contract (parses, alphabet, regularization bounds, consistency with every example),
   each rejection's failing checks fed back (stateful) or not (stateless: K samples of one prompt,
@@ -42,7 +46,7 @@ from typing import Literal
 import attrs
 
 from cegis.llm.prompts import EXTENDED_REGULARIZATION, SIMPLE_REGULARIZATION, Regularization
-from llm.chat import ReasoningEffort, SamplingParams
+from llm.chat import ReasoningEffort, SamplingParams, StructuredOutput
 from oracle.testsuite import SuiteConfig
 from regexlang.dialects import Dialect
 
@@ -68,16 +72,20 @@ class Sampling:
     max_completion_tokens: int = 32768
     reasoning_effort: ReasoningEffort | None = None
 
-    def params(self, *, sample_index: int, n: int = 1) -> SamplingParams:
+    def params(
+        self, *, sample_index: int, n: int = 1, structured: StructuredOutput | None = None
+    ) -> SamplingParams:
         """The request parameters of sample ``sample_index``. Every request carries a seed derived
         from it (``seed`` + ``sample_index``), so distinct samples are distinct draws on a server
-        that samples, and a repeated run asks for the same ones."""
+        that samples, and a repeated run asks for the same ones; ``structured`` constrains the
+        reply (constrained answers)."""
         return SamplingParams(
             max_completion_tokens=self.max_completion_tokens,
             temperature=self.temperature,
             seed=(self.seed or 0) + sample_index,
             n=n,
             reasoning_effort=self.reasoning_effort,
+            structured=structured,
         )
 
 
@@ -140,6 +148,11 @@ class LLMSetting:
     #: newest half of the examples and an even sample of the older ones, halving until the prompt
     #: fits, and say so in the prompt). Recorded with the setting; the cuts in the epoch's memo.
     overflow: OverflowPolicy = "fail"
+    #: Constrain every reply to the grammar of the answer block (not in the papers: a named option).
+    constrained: bool = False
+    #: The strategy section's text when a learn step (``python -m cli optimize``) wrote it for the
+    #: user's model; None: the paper's (:func:`cegis.llm.prompt_sections.strategy`).
+    strategy_text: str | None = None
     sampling: Sampling = Sampling()
     #: The hidden-test suite of a description setting (A-CEGIS: 12 + 12 tests, 3 witnesses per
     #: direction); recorded with the setting, so a report rebuilds the suite the run saw.

@@ -62,6 +62,9 @@ class SampleSchedule:
     exact: ExactTeacher
     sizes: tuple[int, ...] = attrs.field(factory=log_scale_sizes)
     seed: int = 0
+    readable: bool = (
+        True  # spell the strings with readable characters (LoopConfig.example_alphabet)
+    )
 
     def label(self, string: str) -> bool:
         """Membership in the target (lets the loop draw its initial sample)."""
@@ -89,7 +92,12 @@ class SampleSchedule:
         exclude = frozenset(e.string for e in already_given if isinstance(e, Example))
         rng = sampling.rng_for(self.seed, have)
         return sampling.from_target(
-            dfa, target - have, rng, max_len=self.exact.config.max_len, exclude=exclude
+            dfa,
+            target - have,
+            rng,
+            max_len=self.exact.config.max_len,
+            exclude=exclude,
+            readable=self.readable,
         )
 
 
@@ -120,7 +128,8 @@ def choose_teacher(
             raise LLMSetupError(
                 "the standard setting samples labeled strings from the target; it needs the exact teacher"
             )
-        return SampleSchedule(teacher, seed=config.seed)
+        readable = config.example_alphabet == "readable"
+        return SampleSchedule(teacher, seed=config.seed, readable=readable)
     if suite is not None and not setting.exact:
         return TestsOnly(suite)
     return teacher

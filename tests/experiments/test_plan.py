@@ -263,3 +263,33 @@ def test_an_arm_runs_on_the_datasets_it_names_only() -> None:
             plan_from_data(
                 {**GOOD, "datasets": [generated, other], "arms": [{**arms[1], "datasets": bad}]}
             )
+
+
+def test_an_arms_epochs_are_honoured_by_a_turn_setting_and_refused_by_standard() -> None:
+    from cegis.llm.setup import setting_config
+
+    arm = {"learner": "llm", "setting": "acegis-exact", "epochs": 3}
+    plan = plan_from_data({**GOOD, "arms": [arm]})
+    setting = arm_setting(plan.arms[0])
+    assert setting is not None and setting.turns == 3
+    config = setting_config(setting, loop_config(plan, plan.arms[0], 0))
+    assert config.budgets.epochs == 3
+    with pytest.raises(PlanError, match="cannot honour epochs"):
+        plan_from_data({**GOOD, "arms": [{**arm, "setting": "standard"}]})
+
+
+def test_an_llm_arm_may_constrain_its_answers_and_load_a_strategy_file(tmp_path: Path) -> None:
+    strategy = tmp_path / "strategy.txt"
+    strategy.write_text("INFERENCE STRATEGY\n1) Look at the ends.\n", encoding="utf-8")
+    arm = {"learner": "llm", "setting": "single", "constrained": True}
+    plan = plan_from_data({**GOOD, "arms": [{**arm, "strategy_file": str(strategy)}]})
+    setting = arm_setting(plan.arms[0])
+    assert setting is not None and setting.constrained
+    assert setting.strategy_text == "INFERENCE STRATEGY\n1) Look at the ends."
+    for bad, named in (
+        ({**arm, "strategy_file": str(tmp_path / "missing.txt")}, "cannot read strategy file"),
+        ({**arm, "strategy_file": str(strategy), "strategy_text": "x"}, "not both"),
+        ({"learner": "symbolic", "constrained": True}, "llm arms only"),
+    ):
+        with pytest.raises(PlanError, match=named):
+            plan_from_data({**GOOD, "arms": [bad]})

@@ -66,7 +66,7 @@ def test_values_are_taken_as_written_and_refused_in_one_line(
 
 def test_unknown_and_missing_fields_are_named_with_the_known_ones() -> None:
     assert _refusal("arms", colour="red").startswith(
-        "[[arms]] #1 has unknown field(s) colour; known: batch, clustered, datasets,"
+        "[[arms]] #1 has unknown field(s) colour; known: batch, clustered, constrained, datasets,"
     )
     assert _refusal("top", colour="red").startswith(
         "the experiment has unknown field(s) colour; known: arms, concurrency,"

@@ -284,3 +284,17 @@ def test_under_the_test_suite_every_witness_is_a_test_the_previous_answer_fails(
             kinds.add(tuple(sorted(set(fresh))))
         seen |= {s for strings in shown.values() for s in strings}
     assert {(True,), (False, True), (False,)} <= kinds  # only new, new then repeated, only repeated
+
+
+def test_the_history_shows_the_model_only_what_it_said() -> None:
+    """A model that answers prose sees its prose as its turn, never an answer made up for it."""
+    prose = "This is a regex that matches the pattern a *b"
+    rules = (Rule("DESCRIPTION", (Reply((prose,)),)), Rule("no regex", (Reply((prose,)),)))
+    server, state, _ = acegis_run("acegis-diagnostic", rules=rules)
+    assert state.epoch == 4 and len(server.requests) == 4
+    sent = [prose]
+    for body in server.requests[1:]:
+        said = [m["content"] for m in body["messages"] if m["role"] == "assistant"]
+        assert said and all(content in sent for content in said)
+        feedback = body["messages"][-1]["content"]
+        assert "holds no regex" in feedback and "That regex does not parse" not in feedback

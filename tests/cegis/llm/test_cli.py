@@ -142,3 +142,17 @@ def test_the_full_acegis_setting_hardens_its_answer_after_the_loop(
     state = asyncio.run(scenario())
     # the loop accepts "[a-z]*dog" on the hidden tests; hardening's probe "dog" repairs it to the gold
     assert [r.proposal_text for r in state.records] == ["dog", "[a-z]*dog", GOLD]
+
+
+def test_learn_without_a_regex_says_why_the_last_proposal_failed() -> None:
+    from cli.learn import learn
+    from tests.cegis.llm.threaded import serving
+
+    prose = Reply(("This is a regex that matches the pattern a *b",))
+    with serving(ScriptedServer((Rule("TRAINING DATA", (prose,)),))) as server:
+        args = ["--target", TARGET, "--dialect", "simple", "--learner", "llm"]
+        args += ["--setting", "single", "--base-url", server.base_url, "--max-epochs", "2"]
+        result = CliRunner().invoke(learn, args)
+    assert result.exit_code == 1, result.output
+    assert "regex:    (none)" in result.output
+    assert "why:      the last proposal failed: no regex: the reply has no <ans>" in result.output

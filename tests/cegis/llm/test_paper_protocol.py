@@ -113,8 +113,8 @@ def test_only_the_answer_with_the_best_repair_score_meets_the_teacher() -> None:
         assert record.accepted_candidate is None and record.candidates_checked == 0
         assert record.totals.equivalence_queries == 1
         assert list(record.memo["scored"]) == [
-            {"text": union, "score": 1.0},
-            {"text": TARGET, "score": 1.0},
+            {"text": union, "score": 1.0, "failure": None},
+            {"text": TARGET, "score": 1.0, "failure": None},
         ]
         assert record.memo["selected"] == 0
 
@@ -218,7 +218,7 @@ def test_an_http_error_of_a_repair_round_is_in_the_epoch_record() -> None:
 def test_the_naive_and_input_only_prompts_ask_for_the_answer_in_ans() -> None:
     for name in ("prompt-naive", "prompt-input-only"):
 
-        def check(server: ScriptedServer, state: EpochState) -> None:
+        def check(server: ScriptedServer, state: EpochState, name: str = name) -> None:
             system = server.requests[0]["messages"][0]["content"]
             prompt = system + server.user_messages()[0]
             assert (
