@@ -14,8 +14,8 @@ from automata import compile_regex
 from cegis.config import Budgets, LoopConfig
 from cegis.loop import run
 from cegis.state import Task
-from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging import symbolic
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.families.anchored import (
     _class_rules,
     _classed,
