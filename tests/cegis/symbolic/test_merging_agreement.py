@@ -147,12 +147,12 @@ def test_the_learned_hypothesis_keeps_every_agreement(earlier: str, below: int) 
     )  # all true of `earlier`
     proposal = symbolic().learn(examples, "python", SIGMA, Memory((Agreement(earlier, below),)))
     assert proposal.ok, proposal.failure
-    assert isinstance(proposal.memo, Memory) and proposal.memo.agreements == (
+    assert proposal.memo is not None and proposal.memo.memory.agreements == (
         Agreement(earlier, below),
     )
-    for (
-        fact
-    ) in proposal.memo.implied:  # what the agreement implied is true of the earlier hypothesis
+    for fact in (
+        proposal.memo.memory.implied
+    ):  # what the agreement implied is true of the earlier hypothesis
         assert len(fact.string) < below and bool(re.fullmatch(earlier, fact.string)) == fact.label
     for n in range(below):
         for word in map("".join, itertools.product("ab", repeat=n)):
