@@ -25,6 +25,7 @@ from cegis.symbolic.merging import MergingLearner, edsm, rpni, symbolic
 from cegis.symbolic.merging.core.prefix_tree import prefix_tree
 from cegis.symbolic.merging.core.redblue import red_blue, table
 from cegis.symbolic.merging.core.run_cache import RunCache
+from cegis.symbolic.merging.rounds.agreement import Memory
 from cegis.symbolic.merging.rounds.scoring import automaton_bits, number_bits, parts_bits, score
 from oracle import ClusteredExample, Counterexample, ExactTeacher, Example, TeacherConfig
 from regexlang import CharSet, Dialect, parse
@@ -283,7 +284,8 @@ def test_rpni_and_edsm_are_the_classic_algorithms(
     assert (
         proposal.ok
         and proposal.reasoning.startswith(classic.orders[0].name)
-        and proposal.memo is None
+        and proposal.memo is not None
+        and proposal.memo.memory == Memory()  # the cache apart, nothing carried
     )
     built = prefix_tree(examples, sigma, "characters", "tied", RunCache())
     alphabet, tree = built.alphabet, built.tree
