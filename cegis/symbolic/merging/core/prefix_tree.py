@@ -15,7 +15,7 @@ from typing import Literal
 
 import attrs
 
-from automata.alphabet import Alphabet
+from automata.core.alphabet import Alphabet
 from cegis.symbolic.merging.core.quotient import LabelConflict, Quotient
 from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.core.symbols import (

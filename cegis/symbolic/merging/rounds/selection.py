@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import attrs
 
-from automata.dfa import DFA
+from automata.algebra.ops import dead_state, equivalent
+from automata.core.dfa import DFA
 from automata.errors import AutomataError, SizeLimitExceeded
-from automata.ops import dead_state, equivalent
 from cegis.hypothesis import read_hypothesis
 from cegis.learner import Proposal, ProposalFailure
 from cegis.symbolic.merging.candidate import Candidate, automaton_of
