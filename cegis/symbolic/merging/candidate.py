@@ -15,8 +15,8 @@ filled in."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
+from typing import Literal
 
 import attrs
 
@@ -24,6 +24,7 @@ from automata.building.compile import compile_regex
 from automata.core.dfa import DFA
 from automata.core.minimize import minimize
 from automata.errors import AutomataError
+from cegis.symbolic.merging.core.run_cache import RunCache
 from regexlang.ast import Regex
 from regexlang.charset import CharSet
 
@@ -31,19 +32,39 @@ from regexlang.charset import CharSet
 #: limit, since a hypothesis that large would not print readably either.
 CHECK_STATE_LIMIT = 20_000
 
+#: What made a candidate: state merging, a family (by its module's name), the language of the
+#: positives (``positives``, :func:`.families.listing.positives`) or everything but the negatives
+#: (``all_but_negatives``), or the positives' long runs looped (``runs``). The rounds read it
+#: (the language of the positives is tried again with its runs looped); ``how`` is for the record.
+Kind = Literal[
+    "merging",
+    "templates",
+    "shapes",
+    "separated",
+    "factors",
+    "anchored",
+    "subsequence",
+    "positives",
+    "all_but_negatives",
+    "runs",
+]
+
+#: Compiled spelled hypotheses a run remembers: most come back the next epoch.
+REMEMBERED_AUTOMATA = 512
+
 
 @attrs.frozen(eq=False)
 class Candidate:
     """A hypothesis the learner may propose: its (minimal) automaton, how it was found (the family
     and the details that tell it from its siblings, as the proposal's reasoning says it), its regex
-    when a family spelled one (else ``None``: the automaton is printed), the family that made it,
+    when a family spelled one (else ``None``: the automaton is printed), what made it (:data:`Kind`),
     and whether it is a *pattern of the prior* (:mod:`.families.shapes`: every run at its narrowest
     class and count), which an answer that only lists the positives never beats."""
 
     automaton: DFA
     how: str
     regex: Regex | None = None
-    family: str = "merging"
+    kind: Kind = "merging"
     prior_pattern: bool = False
 
 
@@ -58,30 +79,34 @@ class Found:
         return Found(self.candidates + other.candidates, self.problems + other.problems)
 
 
-def spelled(hypotheses: Iterable[tuple[Regex, str]], universe: CharSet, family: str) -> Found:
-    """The spelled ``hypotheses`` (a regex and how it was found) of ``family`` as candidates over
+def spelled(
+    hypotheses: Iterable[tuple[Regex, str]], universe: CharSet, kind: Kind, cache: RunCache
+) -> Found:
+    """The spelled ``hypotheses`` (a regex and how it was found) of ``kind`` as candidates over
     ``universe``, in order; one that does not compile within :data:`CHECK_STATE_LIMIT` states is a
     problem instead."""
     candidates, problems = [], []
     for regex, how in hypotheses:
         try:
-            candidates.append(Candidate(automaton_of(regex, universe), how, regex, family))
+            candidates.append(Candidate(automaton_of(regex, universe, cache), how, regex, kind))
         except AutomataError as error:
             problems.append(f"{how}: {error}")
     return Found(tuple(candidates), tuple(problems))
 
 
-def automaton_of(regex: Regex, universe: CharSet, state_limit: int = CHECK_STATE_LIMIT) -> DFA:
+def automaton_of(
+    regex: Regex, universe: CharSet, cache: RunCache, state_limit: int = CHECK_STATE_LIMIT
+) -> DFA:
     """The minimal DFA of ``regex`` over ``universe``; raises :class:`AutomataError` past
-    ``state_limit`` states. Remembered: the learner makes most of an epoch's spelled hypotheses
-    again the next epoch, and compiles its proposal again as the next epoch's agreement."""
-    found = _automaton(regex, universe, state_limit)
+    ``state_limit`` states. Remembered in the run's ``cache``: the learner makes most of an epoch's
+    spelled hypotheses again the next epoch, and compiles its proposal again as the next epoch's
+    agreement."""
+    found = cache(_automaton, regex, universe, state_limit, limit=REMEMBERED_AUTOMATA)
     if isinstance(found, AutomataError):
         raise found.with_traceback(None)
     return found
 
 
-@functools.lru_cache(maxsize=512)
 def _automaton(regex: Regex, universe: CharSet, state_limit: int) -> DFA | AutomataError:
     try:
         return minimize(compile_regex(regex, universe, state_limit=state_limit))

@@ -15,7 +15,6 @@ with every other on description length and are checked against every example the
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
@@ -23,6 +22,7 @@ from typing import Protocol
 import attrs
 
 from cegis.symbolic.merging.candidate import Found
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.core.symbols import symbol_alphabet
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.charset import CharSet
@@ -37,37 +37,39 @@ class Family(Protocol):
 
 @attrs.frozen(eq=False)
 class Given:
-    """The examples of a learner call over ``universe``, with what families read from them."""
+    """The examples of a learner call over ``universe``, with what families read from them
+    (:meth:`of` reads it once), and the run's cache (:class:`.core.run_cache.RunCache`) the
+    families remember their work in."""
 
     examples: tuple[Counterexample, ...]
     universe: CharSet
+    cache: RunCache
+    positives: tuple[str, ...]
+    negatives: tuple[str, ...]
+    plain: tuple[tuple[str, ...], tuple[str, ...]]
+    classes: tuple[CharSet, ...]
+    shown: tuple[CharSet, ...]
 
-    @functools.cached_property
-    def positives(self) -> tuple[str, ...]:
-        return tuple(representative(e) for e in self.examples if e.label)
-
-    @functools.cached_property
-    def negatives(self) -> tuple[str, ...]:
-        return tuple(representative(e) for e in self.examples if not e.label)
-
-    @functools.cached_property
-    def plain(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        positives = tuple(e.string for e in self.examples if isinstance(e, Example) and e.label)
-        return positives, tuple(
-            e.string for e in self.examples if isinstance(e, Example) and not e.label
-        )
-
-    @functools.cached_property
-    def classes(self) -> tuple[CharSet, ...]:
-        return symbol_alphabet(self.examples, self.universe, "atoms").classes
-
-    @functools.cached_property
-    def shown(self) -> tuple[CharSet, ...]:
+    @classmethod
+    def of(cls, examples: Sequence[Counterexample], universe: CharSet, cache: RunCache) -> Given:
+        given = tuple(examples)
         shown: Counter[CharSet] = Counter()
-        for example in self.examples:
+        for example in given:
             if isinstance(example, ClusteredExample):
-                shown.update(_classes_shown(example))
-        return tuple(c for c, _ in shown.most_common())
+                shown.update(cache(_classes_shown, example))
+        return cls(
+            given,
+            universe,
+            cache,
+            tuple(representative(e) for e in given if e.label),
+            tuple(representative(e) for e in given if not e.label),
+            (
+                tuple(e.string for e in given if isinstance(e, Example) and e.label),
+                tuple(e.string for e in given if isinstance(e, Example) and not e.label),
+            ),
+            symbol_alphabet(given, universe, "atoms", cache).classes,
+            tuple(c for c, _ in shown.most_common()),
+        )
 
 
 @attrs.frozen(eq=False)
@@ -79,8 +81,8 @@ class Evidence:
     implied: tuple[Example, ...] = ()
 
     @classmethod
-    def of(cls, examples: Sequence[Counterexample], universe: CharSet) -> Evidence:
-        return cls(Given(tuple(examples), universe))
+    def of(cls, examples: Sequence[Counterexample], universe: CharSet, cache: RunCache) -> Evidence:
+        return cls(Given.of(examples, universe, cache))
 
     def implying(self, implied: Sequence[Example]) -> Evidence:
         """The same examples with ``implied`` (replacing those implied before)."""
@@ -94,6 +96,11 @@ class Evidence:
     @property
     def universe(self) -> CharSet:
         return self.given.universe
+
+    @property
+    def cache(self) -> RunCache:
+        """The run's cache, for the work a family does again every round and epoch."""
+        return self.given.cache
 
     @property
     def positives(self) -> list[str]:
@@ -128,7 +135,7 @@ def representative(example: Counterexample) -> str:
     return example.string if isinstance(example, Example) else example.representative()
 
 
-@functools.lru_cache(maxsize=1 << 12)  # every epoch counts the same examples again
-def _classes_shown(example: ClusteredExample) -> Counter[CharSet]:
-    """How often each class of more than one character stands at a position of ``example``."""
-    return Counter(p for p in example.positions if len(p) > 1)
+def _classes_shown(example: ClusteredExample) -> tuple[CharSet, ...]:
+    """The classes of more than one character at the positions of ``example``, each as often as
+    it stands there (remembered: every epoch counts the same examples again)."""
+    return tuple(p for p in example.positions if len(p) > 1)

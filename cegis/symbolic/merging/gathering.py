@@ -8,7 +8,9 @@ families (shared factors, anchored rules, subsequences) in agreement rounds
 (:mod:`.rounds.agreeing`). The examples agreements imply are facts about the target: every round
 adds those it found to the call's facts, which the learner's memo carries to the next epoch. The
 candidates, in the order gathered (ties in description length keep it), go to
-:func:`.rounds.selection.proposed`."""
+:func:`.rounds.selection.proposed` with the call's :class:`.rounds.selection.SelectionPolicy`. The
+work that repeats from round to round and epoch to epoch is remembered in the run's cache
+(:class:`.core.run_cache.RunCache`), which the learner's memo carries."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import attrs
 
 from cegis.learner import Proposal
 from cegis.symbolic.merging.candidate import CHECK_STATE_LIMIT, Candidate, Found
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.evidence import Evidence, Family
 from cegis.symbolic.merging.families import (
     anchored,
@@ -32,7 +35,11 @@ from cegis.symbolic.merging.families.classes import read_classes
 from cegis.symbolic.merging.families.prior import lifted
 from cegis.symbolic.merging.rounds.agreeing import agreeing
 from cegis.symbolic.merging.rounds.agreement import Agreement, Agreements
-from cegis.symbolic.merging.rounds.selection import proposed, refuted_automaton
+from cegis.symbolic.merging.rounds.selection import (
+    SelectionPolicy,
+    proposed,
+    refuted_automaton,
+)
 from cegis.symbolic.merging.rounds.witnesses import consistent
 from cegis.symbolic.merging.settings import Settings
 from oracle.clustered import misclassified
@@ -62,14 +69,16 @@ def learn(
     agreements: Sequence[Agreement],
     facts: Sequence[Example],
     draft: bool,
+    cache: RunCache,
     refuted: Regex | None = None,
 ) -> tuple[Proposal, tuple[Example, ...]]:
     """The proposal for ``examples`` (a typed failure when no candidate prints right), and the
-    implied examples known after the call: ``facts`` (those implied before), then those found now."""
+    implied examples known after the call: ``facts`` (those implied before), then those found now.
+    The run's ``cache`` remembers the work later calls would do again."""
     known = {e.string: e for e in facts}
-    earlier = Agreements.compile(agreements, dialect, universe, CHECK_STATE_LIMIT)
+    earlier = Agreements.compile(agreements, dialect, universe, CHECK_STATE_LIMIT, cache)
     written = learner.class_prior and not any(isinstance(e, ClusteredExample) for e in examples)
-    evidence = Evidence.of(examples, universe)
+    evidence = Evidence.of(examples, universe, cache)
     problems: list[str] = []
     fitting: list[Candidate] = []
     if (
@@ -88,22 +97,24 @@ def learn(
         return [*examples, *more]
 
     def classed(more: Sequence[Counterexample]) -> Sequence[Counterexample]:
-        return read_classes([*examples, *more], universe)
+        return read_classes([*examples, *more], universe, cache)
 
     if not candidates:  # merged through the prior and through the classes the examples ask for
         for view in (read, classed) if written else (plain,):
-            merged = consistent(view, universe, learner, earlier, known)
+            merged = consistent(view, universe, learner, earlier, known, cache)
             problems += merged.problems
             known.update((e.string, e) for e in merged.learned)
             suffix = f", {merged.implied} implied examples" if merged.implied else ""
             candidates += [attrs.evolve(c, how=c.how + suffix) for c in merged.candidates]
         if written and learner.augmented:
-            found = _kept(listing.positives(Evidence.of(read(()), universe)), earlier)
+            found = _kept(listing.positives(Evidence.of(read(()), universe, cache)), earlier)
             problems += found.problems
             candidates += [
                 attrs.evolve(c, how=f"{c.how}, read through classes") for c in found.candidates
             ]
-            found = _kept(listing.all_but_negatives(Evidence.of(classed(()), universe)), earlier)
+            found = _kept(
+                listing.all_but_negatives(Evidence.of(classed(()), universe, cache)), earlier
+            )
             problems += found.problems
             candidates += found.candidates
     if learner.augmented:
@@ -119,19 +130,16 @@ def learn(
             candidates += {
                 c.regex: c for c in agreed.kept
             }.values()  # each spelling once: the last made, where it came first
-    rejected = refuted_automaton(refuted, universe)
-    proposal = proposed(
-        candidates,
-        examples,
-        dialect,
-        universe,
+    policy = SelectionPolicy.of(
         learner,
-        written,
-        problems,
-        earlier if agreements else None,
-        draft,
-        rejected,
-        fitting,
+        examples,
+        written=written,
+        earlier=earlier if agreements else None,
+        draft=draft,
+        refuted=refuted_automaton(refuted, universe, cache),
+    )
+    proposal = proposed(
+        candidates, examples, dialect, universe, policy, cache, problems=problems, prior=fitting
     )
     return proposal, tuple(known.values())
 

@@ -24,6 +24,8 @@ from cegis.state import Task
 from cegis.symbolic.merging import MergingLearner, edsm, rpni, symbolic
 from cegis.symbolic.merging.core.prefix_tree import prefix_tree
 from cegis.symbolic.merging.core.redblue import red_blue, table
+from cegis.symbolic.merging.core.run_cache import RunCache
+from cegis.symbolic.merging.rounds.agreement import Memory
 from cegis.symbolic.merging.rounds.scoring import automaton_bits, number_bits, parts_bits, score
 from oracle import ClusteredExample, Counterexample, ExactTeacher, Example, TeacherConfig
 from regexlang import CharSet, Dialect, parse
@@ -160,8 +162,12 @@ def test_the_description_length_prefers_a_larger_hypothesis_that_explains_a_coin
     contexts = ["e", "ae", "f", "fb", "faf", "", "ac", "dfe", "c", "cc", "dece", "b"]
     positives = [c + "cafe" + c[::-1] for c in contexts]
     assert longer.n_states > shorter.n_states
-    assert score(minimize(longer), positives) < score(minimize(shorter), positives)
-    assert score(minimize(longer), positives[:2]) > score(minimize(shorter), positives[:2])
+    assert score(minimize(longer), positives, RunCache()) < score(
+        minimize(shorter), positives, RunCache()
+    )
+    assert score(minimize(longer), positives[:2], RunCache()) > score(
+        minimize(shorter), positives[:2], RunCache()
+    )
 
 
 def test_an_automaton_costs_the_edges_a_regex_writer_spells() -> None:
@@ -174,7 +180,9 @@ def test_an_automaton_costs_the_edges_a_regex_writer_spells() -> None:
     live = [s for s in range(word.n_states) if s != dead_state(word)]
     assert len(live) == 3
     before_a_letter = 1 + math.log2(3) + 2 + 2 * 2
-    assert automaton_bits(word, live) == pytest.approx(2 * before_a_letter + (1 + 1 + 2))
+    assert automaton_bits(word, live, RunCache()) == pytest.approx(
+        2 * before_a_letter + (1 + 1 + 2)
+    )
     # Over 63 characters the word "Beaker" is a shorter description of itself than [A-Za-z]{6} (a
     # table over the word's 6 classes cost more than 2 classes and naming the word among 52^6).
     big = (
@@ -186,7 +194,7 @@ def test_an_automaton_costs_the_edges_a_regex_writer_spells() -> None:
     beaker, loop = (
         minimize(compile_regex(parse(p, "python", big), big)) for p in ("Beaker", "[A-Za-z]{6}")
     )
-    assert score(beaker, ["Beaker"])[0] < score(loop, ["Beaker"])[0]
+    assert score(beaker, ["Beaker"], RunCache())[0] < score(loop, ["Beaker"], RunCache())[0]
 
 
 def test_a_spelled_hypothesis_costs_its_parts_when_they_are_fewer_bits() -> None:
@@ -201,11 +209,13 @@ def test_a_spelled_hypothesis_costs_its_parts_when_they_are_fewer_bits() -> None
     )
 
     def bits(pattern: str) -> float:
-        return parts_bits(parse(pattern, "extended", big), big)
+        return parts_bits(parse(pattern, "extended", big), big, RunCache())
 
     def automaton(pattern: str) -> float:
         dfa = minimize(compile_regex(parse(pattern, "extended", big), big))
-        return automaton_bits(dfa, [s for s in range(dfa.n_states) if s != dead_state(dfa)])
+        return automaton_bits(
+            dfa, [s for s in range(dfa.n_states) if s != dead_state(dfa)], RunCache()
+        )
 
     gap = "[A-Za-z0-9#]*"
     west, digit = f"{gap}Westbury{gap}", f"{gap}[0-9]{gap}"
@@ -220,7 +230,10 @@ def test_a_spelled_hypothesis_costs_its_parts_when_they_are_fewer_bits() -> None
     # and is scored so when that is fewer bits than its automaton
     product = minimize(compile_regex(parse(f"{west}&{digit}", "extended", big), big))
     spelled = parse(f"{west}&{digit}", "extended", big)
-    assert score(product, ["8Westbury"], spelled)[0] < score(product, ["8Westbury"])[0]
+    assert (
+        score(product, ["8Westbury"], RunCache(), spelled)[0]
+        < score(product, ["8Westbury"], RunCache())[0]
+    )
 
 
 @pytest.mark.parametrize("learner", LEARNERS, ids=lambda l: l.name)
@@ -271,9 +284,10 @@ def test_rpni_and_edsm_are_the_classic_algorithms(
     assert (
         proposal.ok
         and proposal.reasoning.startswith(classic.orders[0].name)
-        and proposal.memo is None
+        and proposal.memo is not None
+        and proposal.memo.memory == Memory()  # the cache apart, nothing carried
     )
-    built = prefix_tree(examples, sigma, "characters", "tied")
+    built = prefix_tree(examples, sigma, "characters", "tied", RunCache())
     alphabet, tree = built.alphabet, built.tree
     red = red_blue(tree, classic.orders[0])
     assert red is not None
@@ -330,12 +344,12 @@ def test_the_representative_reading_puts_one_path_per_clustered_example_and_chec
         ClusteredExample((CharSet.of("b"), CharSet.of("b")), False, sigma),
         clustered,
     ]
-    built = prefix_tree(examples, sigma, "atoms", "representative")
+    built = prefix_tree(examples, sigma, "atoms", "representative", RunCache())
     alphabet, tree, unchecked = built.alphabet, built.tree, built.untied
     assert len(alphabet) == 3 and [e for e, _ in unchecked] == [clustered]
     first = {tree.find(child) for child in tree.edges(0).values()}
     assert len(tree.edges(0)) == 2 and len(first) == 2  # "bb" and one path of the clustered one
-    both = prefix_tree(examples, sigma, "atoms", "tied")
+    both = prefix_tree(examples, sigma, "atoms", "tied", RunCache())
     tied, left_out = both.tree, both.untied
     assert (
         left_out == () and len({tied.find(c) for c in tied.edges(0).values()}) == 1

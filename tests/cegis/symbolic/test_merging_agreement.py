@@ -22,6 +22,7 @@ from cegis.loop import run
 from cegis.records import run_recorded
 from cegis.state import Task
 from cegis.symbolic.merging import symbolic
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.rounds.agreement import (
     Agreement,
     Agreements,
@@ -60,27 +61,29 @@ def context(
 
 def test_a_shortest_verdict_adds_an_agreement_below_its_shortest_counterexample() -> None:
     answer = (Example("bab", True), ClusteredExample((SIGMA, SIGMA), False, SIGMA))
-    assert agreements(context(True, answer)) == (Agreement("a*", 2),)
+    assert agreements(Memory(), context(True, answer)) == (Agreement("a*", 2),)
     earlier = Memory((Agreement("b", 1),))
-    assert agreements(context(True, answer[:1], memo=earlier)) == (
+    assert agreements(earlier, context(True, answer[:1])) == (
         Agreement("a*", 3),
     )  # it implies "b"'s
     longer = Memory((Agreement("b", 4),))
-    assert agreements(context(True, answer[:1], memo=longer)) == longer.agreements
-    assert agreements(context(True, answer[:1], memo=Memory((Agreement("b", 3),)))) == (
+    assert agreements(longer, context(True, answer[:1])) == longer.agreements
+    assert agreements(Memory((Agreement("b", 3),)), context(True, answer[:1])) == (
         Agreement("a*", 3),
     )
 
 
 def test_the_implied_examples_are_remembered_whatever_the_verdict() -> None:
     memo = Memory((Agreement("b", 4),), (Example("bb", False), Example("", True)))
-    assert remembered(context(True, (Example("bab", True),), memo=memo)) == memo
-    assert remembered(context(False, (Example("a", True),), memo=memo)) == memo
-    assert remembered(context(True, (Example("a", True),))) == Memory((Agreement("a*", 1),))
+    assert remembered(memo, context(True, (Example("bab", True),))) == memo
+    assert remembered(memo, context(False, (Example("a", True),))) == memo
+    assert remembered(Memory(), context(True, (Example("a", True),))) == Memory(
+        (Agreement("a*", 1),)
+    )
 
 
 def test_a_verdict_without_the_promise_implies_nothing() -> None:
-    assert agreements(context(False, (Example("bab", True),))) == ()
+    assert agreements(Memory(), context(False, (Example("bab", True),))) == ()
 
 
 @pytest.mark.parametrize(
@@ -103,7 +106,7 @@ def test_the_exact_teacher_promises_shortest_counterexamples_only_in_shortest_mo
 
 
 def test_an_empty_counterexample_implies_nothing() -> None:
-    assert agreements(context(True, (Example("", True),))) == ()
+    assert agreements(Memory(), context(True, (Example("", True),))) == ()
 
 
 def test_the_memory_survives_json() -> None:
@@ -119,13 +122,20 @@ def test_the_memory_survives_json() -> None:
 def test_the_implied_example_is_the_shortest_disagreement_labeled_by_the_earlier_hypothesis() -> (
     None
 ):
-    two = Agreements.compile([Agreement("a*", 3), Agreement("b", 1)], "python", SIGMA, 1000)
+    two = Agreements.compile(
+        [Agreement("a*", 3), Agreement("b", 1)], "python", SIGMA, 1000, RunCache()
+    )
     assert two.implied(compile_regex(parse("a|b", "python", SIGMA), SIGMA)) == [Example("", True)]
     candidate = compile_regex(parse("a*|bb", "python", SIGMA), SIGMA)
-    assert Agreements.compile([Agreement("a*", 3)], "python", SIGMA, 1000).implied(candidate) == [
-        Example("bb", False)
-    ]
-    assert Agreements.compile([Agreement("a*", 2)], "python", SIGMA, 1000).implied(candidate) == []
+    assert Agreements.compile([Agreement("a*", 3)], "python", SIGMA, 1000, RunCache()).implied(
+        candidate
+    ) == [Example("bb", False)]
+    assert (
+        Agreements.compile([Agreement("a*", 2)], "python", SIGMA, 1000, RunCache()).implied(
+            candidate
+        )
+        == []
+    )
 
 
 @pytest.mark.parametrize(("earlier", "below"), [("(ab)*", 5), ("a(a|b)*", 4), ("a(a|b)*b", 5)])
@@ -137,12 +147,12 @@ def test_the_learned_hypothesis_keeps_every_agreement(earlier: str, below: int) 
     )  # all true of `earlier`
     proposal = symbolic().learn(examples, "python", SIGMA, Memory((Agreement(earlier, below),)))
     assert proposal.ok, proposal.failure
-    assert isinstance(proposal.memo, Memory) and proposal.memo.agreements == (
+    assert proposal.memo is not None and proposal.memo.memory.agreements == (
         Agreement(earlier, below),
     )
-    for (
-        fact
-    ) in proposal.memo.implied:  # what the agreement implied is true of the earlier hypothesis
+    for fact in (
+        proposal.memo.memory.implied
+    ):  # what the agreement implied is true of the earlier hypothesis
         assert len(fact.string) < below and bool(re.fullmatch(earlier, fact.string)) == fact.label
     for n in range(below):
         for word in map("".join, itertools.product("ab", repeat=n)):
@@ -281,10 +291,17 @@ def test_with_agreements_a_round_stops_at_the_first_reading_that_keeps_them() ->
     def view(more: Sequence[Counterexample]) -> list[Counterexample]:
         return [*examples, *more]
 
-    free = consistent(view, sigma, learner, Agreements.compile([], "python", sigma, 1000), {})
+    free = consistent(
+        view,
+        sigma,
+        learner,
+        Agreements.compile([], "python", sigma, 1000, RunCache()),
+        {},
+        RunCache(),
+    )
     assert readings(free) == {"tied", "representative"}
-    earlier = Agreements.compile([Agreement("a+[bc]", 3)], "python", sigma, 1000)
-    bound = consistent(view, sigma, learner, earlier, {})
+    earlier = Agreements.compile([Agreement("a+[bc]", 3)], "python", sigma, 1000, RunCache())
+    bound = consistent(view, sigma, learner, earlier, {}, RunCache())
     assert readings(bound) == {"tied"}
     short = ["".join(s) for n in range(3) for s in itertools.product("abc", repeat=n)]
     for candidate in bound.candidates:

@@ -9,6 +9,7 @@ from automata.jit.arrays import Int64Array
 from cegis.symbolic.merging import symbolic
 from cegis.symbolic.merging.core.alike import alike
 from cegis.symbolic.merging.core.prefix_tree import prefix_tree
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.core.symbols import SymbolicWord
 from cegis.symbolic.merging.rounds.merges import merged
 from oracle import ClusteredExample, Counterexample, Example
@@ -29,11 +30,11 @@ def rows(table: Int64Array) -> list[list[int]]:
 
 
 def test_alike_ranks_the_classes_every_cluster_groups_most_often_first() -> None:
-    assert rows(alike(WORDS, 4)) == [[2, 1], [0], [0, 3], [2]]
+    assert rows(alike(WORDS, 4, RunCache())) == [[2, 1], [0], [0, 3], [2]]
 
 
 def test_alike_from_positive_clusters_only_ignores_what_negatives_group() -> None:
-    assert rows(alike(WORDS, 4, positives_only=True)) == [[1], [0], [], []]
+    assert rows(alike(WORDS, 4, RunCache(), positives_only=True)) == [[1], [0], [], []]
 
 
 U = CharSet.of("ab#")
@@ -49,9 +50,18 @@ EXAMPLES: tuple[Counterexample, ...] = (
 
 def test_with_agreements_an_unread_symbol_follows_only_what_positives_group_it_with() -> None:
     learner = symbolic()
-    before = merged(prefix_tree(EXAMPLES, U, "atoms", "tied"), learner, patch=False).candidates
+    before = merged(
+        prefix_tree(EXAMPLES, U, "atoms", "tied", RunCache()),
+        learner,
+        patch=False,
+        cache=RunCache(),
+    ).candidates
     agreeing = merged(
-        prefix_tree(EXAMPLES, U, "atoms", "tied"), learner, patch=False, agreeing=True
+        prefix_tree(EXAMPLES, U, "atoms", "tied", RunCache()),
+        learner,
+        patch=False,
+        cache=RunCache(),
+        agreeing=True,
     ).candidates
     assert before and agreeing
     for candidate in (*before, *agreeing):  # every example labeled right either way

@@ -15,6 +15,7 @@ from cegis.config import Budgets, LoopConfig
 from cegis.loop import run
 from cegis.state import Task
 from cegis.symbolic.merging import symbolic
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.families.anchored import (
     _class_rules,
     _classed,
@@ -84,7 +85,9 @@ def test_the_rules_negatives_follow_are_found_as_rule_by_rule(
         return bool(at) and at in kinds[piece]
 
     for rule in {
-        rule for p in positives for rule in (*_words(p), *_classed(p, _class_rules(kinds)))
+        rule
+        for p in positives
+        for rule in (*_words(p), *_classed(p, _class_rules(kinds, RunCache())))
     }:
         assert (rule in refused) == any(follows(n, *rule) for n in negatives), rule
 

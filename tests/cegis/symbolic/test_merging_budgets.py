@@ -20,6 +20,7 @@ from cegis.symbolic.merging import symbolic
 from cegis.symbolic.merging.candidate import Candidate
 from cegis.symbolic.merging.core.prefix_tree import PrefixTree, extended, prefix_tree
 from cegis.symbolic.merging.core.quotient import LabelConflict
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.rounds import merges, patching, selection, witnesses
 from cegis.symbolic.merging.rounds.printing import printed as print_candidate
 from cegis.symbolic.merging.settings import Settings
@@ -48,10 +49,14 @@ def rounds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
     merged = merges.merged
 
     def spy(
-        built: PrefixTree, learner: Settings, patch: bool, agreeing: bool = False
+        built: PrefixTree,
+        learner: Settings,
+        patch: bool,
+        cache: RunCache,
+        agreeing: bool = False,
     ) -> merges.Merged:
         seen.append((built.tree.nodes, patch))
-        return merged(built, learner, patch, agreeing)
+        return merged(built, learner, patch, cache, agreeing)
 
     monkeypatch.setattr(witnesses, "merged", spy)
     return seen
@@ -126,10 +131,10 @@ def test_a_witness_round_extends_the_tree_the_examples_and_the_witnesses_would_b
     plain = [
         Example(string, label) for string, label in more if string not in {"abb", "aabccaab", ""}
     ]
-    built = prefix_tree(EXAMPLES, ABC, "atoms", "representative")
-    grown = extended(built, plain)
+    built = prefix_tree(EXAMPLES, ABC, "atoms", "representative", RunCache())
+    grown = extended(built, plain, RunCache())
     try:
-        rebuilt = prefix_tree([*EXAMPLES, *plain], ABC, "atoms", "representative")
+        rebuilt = prefix_tree([*EXAMPLES, *plain], ABC, "atoms", "representative", RunCache())
     except LabelConflict:
         assert grown is None
         return
@@ -163,7 +168,10 @@ def test_a_candidate_that_mislabels_an_example_is_not_printed_and_a_print_of_a_c
     monkeypatch.setattr(selection, "printed", printing)
     monkeypatch.setattr(selection, "misclassified", checking)
     candidates = [Candidate(everything, "everything"), Candidate(consistent, "a a* b")]
-    proposal = selection.proposed(candidates, examples, "simple", ABC, symbolic(), False)
+    policy = selection.SelectionPolicy.of(
+        symbolic(), examples, written=False, earlier=None, draft=False, refuted=None
+    )
+    proposal = selection.proposed(candidates, examples, "simple", ABC, policy, RunCache())
     assert proposal.text is not None and parse(proposal.text, "simple", ABC) is not None
     assert ops.equivalent(from_text(proposal.text, "simple"), consistent)
     assert printed == [consistent.n_states]  # the mislabelling candidate never reached the printer

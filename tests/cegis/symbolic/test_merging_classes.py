@@ -17,6 +17,7 @@ from automata.core.minimize import minimize
 from cegis.config import Budgets, LoopConfig
 from cegis.loop import run
 from cegis.state import Task
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.families.classes import (
     MOST_CUTS,
     excluded,
@@ -48,7 +49,7 @@ def test_the_character_that_decides_is_set_apart_and_the_rest_stays_one_class() 
     # ([A-Za-z]{2,3})?u{3,}: one-character-at-a-time atoms split a letter off for every conflict.
     positives = ["uuu", "abuuu", "XYzuuuu", "uuuu", "Qruuu", "mNuuuuu", "uuuuuu", "kkkuuu"]
     negatives = ["abc", "xuu", "abcuu", "Abuu", "uuX", "zzzzuuu", "uu", "QQQQuuu", "uua"]
-    classes = inferred_classes(examples(positives, negatives), WORD)
+    classes = inferred_classes(examples(positives, negatives), WORD, RunCache())
     assert CharSet.of("u") in classes
     letters = next(c for c in classes if "a" in c)
     assert all(x in letters for x in "bkmrxzANQXY")
@@ -57,7 +58,7 @@ def test_the_character_that_decides_is_set_apart_and_the_rest_stays_one_class() 
 def test_a_cut_follows_the_prior_class_not_one_digit_at_a_time() -> None:
     positives = ["abc", "xyz", "QRs", "mmm", "Tuv"]
     negatives = ["ab1", "x9z", "4bc", "Q7s", "m0m"]
-    classes = inferred_classes(examples(positives, negatives), WORD)
+    classes = inferred_classes(examples(positives, negatives), WORD, RunCache())
     assert len(classes) == 2
     assert any(CharSet.range("0", "9").issubset(c) for c in classes)
 
@@ -71,14 +72,16 @@ def test_characters_no_positive_shows_are_cut_off_together() -> None:
         p[:i] + str(rng.choice(sorted(VOWELS))) + p[i + 1 :]
         for i, p in zip(itertools.cycle(range(5)), positives)
     ]
-    classes = inferred_classes(examples(positives, negatives + ["bcdf", "bcdfgh"]), WORD)
+    classes = inferred_classes(
+        examples(positives, negatives + ["bcdf", "bcdfgh"]), WORD, RunCache()
+    )
     assert all(c.issubset(VOWELS) or not c & VOWELS for c in classes)
     assert len(classes) < len(VOWELS)  # fewer cuts than one per vowel
 
 
 def test_a_few_positives_do_not_cut_off_what_they_happen_not_to_show() -> None:
     classes = inferred_classes(
-        examples(["bcdfg", "XYZ12", "#kLm9"], ["abcde", "bcdfa", "xyEzz"]), WORD
+        examples(["bcdfg", "XYZ12", "#kLm9"], ["abcde", "bcdfa", "xyEzz"]), WORD, RunCache()
     )
     assert CharSet.of("aeiou") not in classes and CharSet.of("AEIOU") not in classes
 
@@ -96,7 +99,7 @@ def test_what_positives_show_is_cut_within_the_prior_classes() -> None:
         + p.lstrip("X")
         for p in positives
     ]
-    classes = inferred_classes(examples(positives, negatives), WORD)
+    classes = inferred_classes(examples(positives, negatives), WORD, RunCache())
     assert CharSet.of("X") in classes
     assert not any("X" in c and "0" in c for c in classes)
 
@@ -107,7 +110,7 @@ def test_classes_partition_the_universe_and_no_positive_reads_as_a_negative(
     labels: dict[str, bool],
 ) -> None:
     given_ = [Example(s, label) for s, label in labels.items()]
-    classes = inferred_classes(given_, WORD)
+    classes = inferred_classes(given_, WORD, RunCache())
     assert len(classes) <= MOST_CUTS + 1
     assert sum(map(len, classes)) == len(WORD)
     assert all(not (a & b) for a, b in itertools.combinations(classes, 2))

@@ -15,6 +15,7 @@ from cegis.config import Budgets, LoopConfig
 from cegis.loop import run
 from cegis.state import Task
 from cegis.symbolic.merging import symbolic
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.families.factors import (
     _count,
     _run_pattern,
@@ -74,7 +75,7 @@ def test_pieces_are_found_one_after_another_as_a_regex_search_finds_them(
 ) -> None:
     pattern = re.compile(".*" + ".*".join(map(re.escape, order)) + ".*")
     for tight in (True, False):
-        starts = starts_of(string, order, tight=tight)
+        starts = starts_of(string, order, RunCache(), tight=tight)
         assert (starts is not None) == bool(pattern.fullmatch(string))
         if starts is not None:
             assert [string[i : i + len(w)] for i, w in zip(starts, order)] == order
@@ -96,7 +97,7 @@ def test_every_match_of_an_order_is_found(string: str, order: list[str]) -> None
         for starts in itertools.product(*map(places, order))
         if all(a + len(w) <= b for a, w, b in zip(starts, order, starts[1:]))
     )
-    assert sorted(all_gaps(string, order, 0, len(string))) == expected
+    assert sorted(all_gaps(string, order, 0, len(string), RunCache())) == expected
 
 
 @settings(max_examples=200, derandomize=True, deadline=None)
@@ -144,8 +145,10 @@ def test_a_class_piece_is_found_first_and_last_as_character_by_character(
     string = "".join(data.draw(st.lists(characters, max_size=12)))
     start, end = data.draw(st.integers(0, len(string))), data.draw(st.integers(0, len(string)))
     places = [i for i in range(start, end) if string[i] in chars]
-    assert find_piece(string, chars, start, end) == (places[0] if places else -1)
-    assert find_piece(string, chars, start, end, last=True) == (places[-1] if places else -1)
+    assert find_piece(string, chars, start, end, RunCache()) == (places[0] if places else -1)
+    assert find_piece(string, chars, start, end, RunCache(), last=True) == (
+        places[-1] if places else -1
+    )
 
 
 def test_the_conjunction_and_the_sequence() -> None:

@@ -15,6 +15,7 @@ from automata import compile_regex
 from automata.algebra.ops import equivalent
 from cegis.symbolic.merging import gathering
 from cegis.symbolic.merging.candidate import Found, spelled
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.evidence import Evidence, Family
 from cegis.symbolic.merging.families import listing
 from oracle import ClusteredExample, Counterexample, Example
@@ -32,7 +33,9 @@ def test_the_evidence_reads_each_example_once_with_the_implied_ones_last() -> No
         Example("c", False),
         ClusteredExample((AB, AB, CharSet.of("c")), False, ABC),
     ]
-    evidence = Evidence.of(examples, ABC).implying([Example("cc", True), Example("", False)])
+    evidence = Evidence.of(examples, ABC, RunCache()).implying(
+        [Example("cc", True), Example("", False)]
+    )
     assert evidence.positives == ["ab", "ac", "cc"]  # a clustered example by its smallest string
     assert evidence.negatives == ["c", "aac", ""]
     assert evidence.plain == (("ab",), ("c",))  # the given plain strings alone
@@ -51,7 +54,7 @@ def test_every_family_of_a_call_returns_candidates_of_their_regexes_language(
     examples = [Example(p, True) for p in positives] + [
         Example(n, False) for n in negatives if n not in positives
     ]
-    evidence = Evidence.of(examples, ABC)
+    evidence = Evidence.of(examples, ABC, RunCache())
     families: tuple[Family, ...] = (
         *gathering.TEMPLATES,
         *gathering.GIVEN,
@@ -61,7 +64,7 @@ def test_every_family_of_a_call_returns_candidates_of_their_regexes_language(
     for family in families:
         found = family(evidence)
         for candidate in found.candidates:
-            assert candidate.regex is not None and candidate.family != "merging"
+            assert candidate.regex is not None and candidate.kind != "merging"
             assert equivalent(candidate.automaton, compile_regex(candidate.regex, ABC)), (
                 candidate.how
             )
@@ -70,7 +73,7 @@ def test_every_family_of_a_call_returns_candidates_of_their_regexes_language(
 @settings(max_examples=60, derandomize=True, deadline=None)
 @given(STRINGS)
 def test_the_listing_family_is_the_language_of_the_positives(positives: list[str]) -> None:
-    found = listing.positives(Evidence.of([Example(p, True) for p in positives], ABC))
+    found = listing.positives(Evidence.of([Example(p, True) for p in positives], ABC, RunCache()))
     if not found.candidates:  # only past the listing's state limit
         assert positives and found.problems == ()
         return
@@ -86,9 +89,9 @@ def test_the_listing_family_is_the_language_of_the_positives(positives: list[str
 def test_a_spelled_hypothesis_that_does_not_compile_is_a_problem_in_order() -> None:
     fine = parse("a*b", "python", ABC)
     huge = parse("[abc]*a[abc]{15}", "python", ABC)  # 2**16 states: past the check's limit
-    found = spelled([(fine, "first"), (huge, "second"), (fine, "third")], ABC, "test")
+    found = spelled([(fine, "first"), (huge, "second"), (fine, "third")], ABC, "shapes", RunCache())
     assert [c.how for c in found.candidates] == ["first", "third"] and all(
-        c.family == "test" for c in found.candidates
+        c.kind == "shapes" for c in found.candidates
     )
     assert len(found.problems) == 1 and found.problems[0].startswith("second: ")
     assert found + Found() == found

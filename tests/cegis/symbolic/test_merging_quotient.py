@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from cegis.symbolic.merging.core import _kernels
 from cegis.symbolic.merging.core.prefix_tree import prefix_tree
 from cegis.symbolic.merging.core.quotient import ACCEPT, REJECT, UNKNOWN, LabelConflict, Quotient
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.core.symbols import SymbolicWord, encoder
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.charset import CharSet
@@ -156,7 +157,7 @@ def test_a_clustered_example_of_more_strings_than_a_machine_integer_counts_is_re
         ClusteredExample((abc,) * 64, False, abc),
     ]
     for reading in ("tied", "representative"):
-        built = prefix_tree(examples, abc, "atoms", reading)
+        built = prefix_tree(examples, abc, "atoms", reading, RunCache())
         assert built.words[1].combinations == 3**64
         assert [e for e, _ in built.untied] == ([] if reading == "tied" else [examples[1]])
 
@@ -204,10 +205,10 @@ def test_a_tree_built_after_another_of_the_same_first_examples_is_the_one_built_
         Example("02", True),
         Example("3", False),
     ]  # plain: the same alphabet
-    alone = prefix_tree(more, digits, "atoms", "tied")
-    prefix_tree(first, digits, "atoms", "tied")
-    after = prefix_tree(more, digits, "atoms", "tied")
-    assert list(after.words) == list(map(encoder(after.alphabet), more))
+    alone = prefix_tree(more, digits, "atoms", "tied", RunCache())
+    prefix_tree(first, digits, "atoms", "tied", RunCache())
+    after = prefix_tree(more, digits, "atoms", "tied", RunCache())
+    assert list(after.words) == list(map(encoder(after.alphabet, RunCache()), more))
     assert (
         after.words == alone.words
         and after.untied == alone.untied

@@ -17,6 +17,7 @@ from cegis.loop import run
 from cegis.state import Task
 from cegis.symbolic.merging import symbolic
 from cegis.symbolic.merging.candidate import automaton_of as automaton
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.families.runs import LONGEST_COUNT, looped_runs
 from oracle import ExactTeacher, Example, TeacherConfig, Verdict
 from oracle.clustered import misclassified
@@ -118,13 +119,13 @@ def test_a_rejected_hypothesis_is_not_proposed_again_when_nothing_new_is_shown()
     universe = dialect_universe("extended")
     first = asyncio.run(symbolic().propose(LearnerContext("extended", universe, examples)))
     assert first.regex is not None and ops.equivalent(
-        automaton(first.regex, universe), from_text("Q7r|(xy)+", "extended")
+        automaton(first.regex, universe, RunCache()), from_text("Q7r|(xy)+", "extended")
     )
     rejected = Verdict(False, exact=False)  # a teacher that says "wrong" and shows nothing new
     again = asyncio.run(
         symbolic().propose(LearnerContext("extended", universe, examples, 1, first, rejected))
     )
     assert again.regex is not None and not ops.equivalent(
-        automaton(again.regex, universe), automaton(first.regex, universe)
+        automaton(again.regex, universe, RunCache()), automaton(first.regex, universe, RunCache())
     )
-    assert not misclassified(automaton(again.regex, universe), examples)
+    assert not misclassified(automaton(again.regex, universe, RunCache()), examples)

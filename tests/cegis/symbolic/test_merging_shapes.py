@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from cegis.generalization import generalizes
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families import shapes
 from cegis.symbolic.merging.families.shapes import shape_hypotheses
@@ -71,7 +72,7 @@ def test_the_patterns_of_the_prior_are_marked_and_are_the_narrowest_writings() -
     # Written by hand: each run's class counted from its shortest value to its longest, the word
     # cut reading a whole positive as one run (3 to 6 characters), the class cut as letters then digits.
     positives = ["ab12", "cde345", "fg6", "hij78"]
-    found = shapes.candidates(Evidence.of([Example(p, True) for p in positives], ASCII))
+    found = shapes.candidates(Evidence.of([Example(p, True) for p in positives], ASCII, RunCache()))
     marked = {
         unparse(c.regex, "python", ASCII)
         for c in found.candidates

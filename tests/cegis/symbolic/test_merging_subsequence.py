@@ -15,6 +15,7 @@ from cegis.config import Budgets, LoopConfig
 from cegis.loop import run
 from cegis.state import Task
 from cegis.symbolic.merging import symbolic
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.families.subsequence import (
     _holds,
     _hypothesis,
@@ -46,7 +47,7 @@ def test_the_matcher_agrees_with_the_hypothesis_automaton(
     regex, _ = _hypothesis(tuple(pieces), UNIVERSE, at_start, at_end)
     dfa = compile_regex(regex, UNIVERSE)
     for string in strings:
-        assert _holds(string, tuple(pieces), at_start, at_end) == dfa.accepts(string), (
+        assert _holds(string, tuple(pieces), at_start, at_end, RunCache()) == dfa.accepts(string), (
             unparse(regex, "extended", UNIVERSE),
             string,
         )
@@ -98,8 +99,10 @@ def test_a_gap_is_shown_where_a_match_by_hand_shows_one(
             for gap, beside in zip(gaps, around)
             for c in gap
         )
-        assert _holds(string, tuple(pieces), at_start, at_end) == (gaps is not None), string
-        assert _shows_gap(string, tuple(pieces), at_start, at_end) == shown, string
+        assert _holds(string, tuple(pieces), at_start, at_end, RunCache()) == (gaps is not None), (
+            string
+        )
+        assert _shows_gap(string, tuple(pieces), at_start, at_end, RunCache()) == shown, string
 
 
 @settings(max_examples=300, derandomize=True, deadline=None)

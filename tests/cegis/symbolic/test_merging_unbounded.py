@@ -9,6 +9,7 @@ from hypothesis import given, settings
 
 from automata import compile_regex, is_subset
 from automata.core.minimize import minimize
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.rounds.unbounded import loosened, unbounded_nests
 from cegis.symbolic.passive import learn_regex
 from oracle import Example
@@ -48,9 +49,12 @@ def test_the_unbounded_form_is_proposed_only_where_the_examples_allow() -> None:
     dfa = minimize(compile_regex(regex, ASCII))
     positives = ["x", "x-x", "x-x-x"]
     examples = [Example(p, True) for p in positives] + [Example("x-", False)]
-    found = loosened(regex, dfa, examples, positives, ASCII)
+    found = loosened(regex, dfa, examples, positives, ASCII, RunCache())
     assert found is not None and unparse(found[0], "python", ASCII) == "x(?:-x)*"
-    assert loosened(regex, dfa, [*examples, Example("x-x-x-x", False)], positives, ASCII) is None
+    assert (
+        loosened(regex, dfa, [*examples, Example("x-x-x-x", False)], positives, ASCII, RunCache())
+        is None
+    )
 
 
 def test_given_strings_with_a_repeated_group_are_learned_unbounded() -> None:

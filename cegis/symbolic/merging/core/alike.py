@@ -17,26 +17,29 @@ paper's protocol lost 2 of 120 StructuredRegex runs at its 12-epoch budget."""
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
 
 from automata.jit.arrays import Int64Array
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.core.symbols import SymbolicWord, several
 
 
-def alike(words: Sequence[SymbolicWord], size: int, positives_only: bool = False) -> Int64Array:
+def alike(
+    words: Sequence[SymbolicWord], size: int, cache: RunCache, positives_only: bool = False
+) -> Int64Array:
     """For each class, the other classes that share clustered positions with it (of positive words
-    only, with ``positives_only``), most often first (a row per class, -1 padded)."""
+    only, with ``positives_only``), most often first (a row per class, -1 padded); read-only, and
+    remembered in the run's ``cache`` (the witness rounds add plain words only: the same clustered
+    words each round)."""
     clustered = (words[i] for i in several(words))
-    return _alike_of(tuple(w for w in clustered if w.label or not positives_only), size)
+    return cache(
+        _alike_of, tuple(w for w in clustered if w.label or not positives_only), size, limit=16
+    )
 
 
-@functools.lru_cache(
-    maxsize=16
-)  # the witness rounds add plain words only: the same clustered words each round
 def _alike_of(clustered: tuple[SymbolicWord, ...], size: int) -> Int64Array:
     together = np.zeros((size, size), dtype=np.int64)
     shared = Counter(
@@ -47,4 +50,6 @@ def _alike_of(clustered: tuple[SymbolicWord, ...], size: int) -> Int64Array:
     np.fill_diagonal(together, 0)
     ranked = np.argsort(-together, axis=1, kind="stable")  # most often first, then by class
     alike = np.where(np.take_along_axis(together, ranked, axis=1) > 0, ranked, -1)
-    return alike[:, : max(1, int((together > 0).sum(axis=1).max(initial=0)))]
+    kept = alike[:, : max(1, int((together > 0).sum(axis=1).max(initial=0)))]
+    kept.flags.writeable = False  # shared by every later round that reads the same words
+    return kept

@@ -9,7 +9,6 @@ universally on each candidate instead (:mod:`cegis.symbolic.merging.rounds.merge
 
 from __future__ import annotations
 
-import functools
 import operator
 from collections.abc import Sequence
 from typing import Literal
@@ -18,6 +17,7 @@ import attrs
 
 from automata.core.alphabet import Alphabet
 from cegis.symbolic.merging.core.quotient import LabelConflict, Quotient
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.core.symbols import (
     Cuts,
     Granularity,
@@ -56,12 +56,14 @@ def prefix_tree(
     universe: CharSet,
     granularity: Granularity,
     reading: TreeReading,
+    cache: RunCache,
 ) -> PrefixTree:
     """The alphabet, the prefix tree, the examples as words, and those left out of the tree (to
     check on the hypothesis). A clustered example is read as ``reading`` says; a tie that fails is
     spelled out class by class. When two examples meet in one node with different labels, the
     characters of plain strings that tell them apart are split off their classes (atom
-    granularity), or the clustered example in the way is spelled out from the start."""
+    granularity), or the clustered example in the way is spelled out from the start. What repeats
+    from round to round and epoch to epoch is remembered in the run's ``cache``."""
     refine: set[str] = set()
     spelled: set[int] = set()
     cuts = Cuts.of(examples, granularity)
@@ -69,18 +71,18 @@ def prefix_tree(
         None  # a retry spelling more reads alike
     )
     while True:
-        alphabet = cuts.alphabet(universe, granularity, refine)
+        alphabet = cuts.alphabet(universe, granularity, cache, refine)
         if read is None or read[0] != alphabet:
-            read = (alphabet, *_encoded(examples, alphabet))
+            read = (alphabet, *_encoded(examples, alphabet, cache))
         _, kept, words = read
         represented = (
             [i for i in several(words) if i not in spelled] if reading == "representative" else []
         )
         in_tree = list(words)
         for i in represented:
-            in_tree[i] = _represented(words[i], alphabet)
+            in_tree[i] = cache(_represented, words[i], alphabet, limit=1 << 14)
         try:
-            tree, left_out = Quotient.prefix_tree(in_tree, spelled, MAX_SPELLED)
+            tree, left_out = Quotient.prefix_tree(in_tree, spelled, MAX_SPELLED, cache)
         except LabelConflict as conflict:
             first, second = kept[conflict.first], kept[conflict.second]
             split = distinguishing(first, second, refine) if granularity == "atoms" else set()
@@ -99,12 +101,12 @@ def prefix_tree(
         )
 
 
-def extended(built: PrefixTree, more: Sequence[Example]) -> PrefixTree | None:
+def extended(built: PrefixTree, more: Sequence[Example], cache: RunCache) -> PrefixTree | None:
     """``built`` with the plain examples ``more`` added last, as :func:`prefix_tree` builds it from
     the examples and them when they meet no differently labeled state (in the representative
     reading every word enters the tree literally, in order, so the earlier words make the same
     tree); ``None`` when they do, or need a class the tree has no column for (build it again)."""
-    encode = encoder(built.alphabet)
+    encode = encoder(built.alphabet, cache)
     added = [word for word in map(encode, more) if word is not None]
     if len(added) < len(
         more
@@ -118,18 +120,19 @@ def extended(built: PrefixTree, more: Sequence[Example]) -> PrefixTree | None:
 
 
 def _encoded(
-    examples: Sequence[Counterexample], alphabet: Alphabet
+    examples: Sequence[Counterexample], alphabet: Alphabet, cache: RunCache
 ) -> tuple[Sequence[Counterexample], list[SymbolicWord]]:
     """The examples ``alphabet`` can read and their words (in C: thousands of examples, every round).
 
     The rounds of a learner call build trees of the same examples followed by a few more (the
     witnesses), so the words of the examples the last call over ``alphabet`` began with, the very
-    same objects, are taken from it: only the rest are looked up (each lookup hashes an example)."""
-    held = _last_encoded(alphabet)
-    before, before_words = held[0]  # one read: a thread replaces the pair whole
+    same objects, are taken from it (the run's ``cache`` keeps them): only the rest are looked up
+    (each lookup hashes an example)."""
+    slot = (_encoded, alphabet)
+    before, before_words = cache.latest(slot, _NOTHING_ENCODED)
     common = _common_prefix(before, examples)
-    words_or_none = [*before_words[:common], *map(encoder(alphabet), examples[common:])]
-    held[0] = (tuple(examples), words_or_none)
+    words_or_none = (*before_words[:common], *map(encoder(alphabet, cache), examples[common:]))
+    cache.keep(slot, (tuple(examples), words_or_none))
     words = [w for w in words_or_none if w is not None]
     kept = (
         examples
@@ -139,12 +142,9 @@ def _encoded(
     return kept, words
 
 
-@functools.lru_cache(maxsize=16)
-def _last_encoded(
-    alphabet: Alphabet,
-) -> list[tuple[tuple[Counterexample, ...], list[SymbolicWord | None]]]:
-    """The examples :func:`_encoded` read last over ``alphabet`` and their words (or ``None``)."""
-    return [((), [])]
+#: What :func:`_encoded` read last over an alphabet (before its first call): the examples and
+#: their words (``None`` for a negative outside the universe).
+_NOTHING_ENCODED: tuple[tuple[Counterexample, ...], tuple[SymbolicWord | None, ...]] = ((), ())
 
 
 def _common_prefix(first: Sequence[object], second: Sequence[object]) -> int:
@@ -160,17 +160,10 @@ def _common_prefix(first: Sequence[object], second: Sequence[object]) -> int:
     return low
 
 
-@functools.lru_cache(
-    maxsize=1 << 14
-)  # every round and epoch reads the same clustered examples again
 def _represented(word: SymbolicWord, alphabet: Alphabet) -> SymbolicWord:
-    """``word`` with each position read as its largest class (the first on a tie)."""
-    sizes = _class_sizes(alphabet)
+    """``word`` with each position read as its largest class (the first on a tie); remembered,
+    since every round and epoch reads the same clustered examples again."""
+    sizes = alphabet.class_sizes
     return SymbolicWord.literal(
         [max(position, key=lambda k: (sizes[k], -k)) for position in word.positions], word.label
     )
-
-
-@functools.lru_cache(maxsize=16)
-def _class_sizes(alphabet: Alphabet) -> list[int]:
-    return [len(c) for c in alphabet.classes]

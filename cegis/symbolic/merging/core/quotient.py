@@ -8,10 +8,9 @@ package's one mutable object; it lives inside one learner call and never escapes
 from __future__ import annotations
 
 import array
-import functools
 import itertools
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 
 import numpy as np
@@ -19,6 +18,7 @@ import numpy as np
 from cegis.errors import LabelConflict as LabelConflict
 from cegis.symbolic.merging.core import _kernels
 from cegis.symbolic.merging.core._kernels import ACCEPT, REJECT, UNKNOWN
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.core.symbols import SymbolicWord, several
 from cegis.symbolic.merging.core.words import PackedWords
 
@@ -78,6 +78,7 @@ class Quotient:
         words: Sequence[SymbolicWord],
         spelled: AbstractSet[int] = frozenset(),
         spell_limit: int = 256,
+        cache: RunCache | None = None,
     ) -> tuple[Quotient, tuple[int, ...]]:
         """The prefix-tree acceptor of ``words`` and the indices of the words left out of it.
 
@@ -86,7 +87,13 @@ class Quotient:
         labeled states meet is taken back and the word spelled out instead, or left out when that
         takes more than ``spell_limit`` words. Raises :class:`LabelConflict` when a spelled word
         meets a differently labeled one (``inserting`` is then that word), and ``ValueError`` when
-        the tree would pass :data:`MAX_NODES` nodes."""
+        the tree would pass :data:`MAX_NODES` nodes. A run's ``cache`` remembers the words spelled
+        out (a word spelled out is spelled again at every retry and round)."""
+        run = cache or RunCache()
+
+        def spell(word: SymbolicWord) -> bytes:
+            return run(_spelled_out, word, limit=1 << 12)
+
         tied_or_spelled = several(words)
         tied = [index for index in tied_or_spelled if index not in spelled]
         capacity = (
@@ -106,9 +113,9 @@ class Quotient:
         if tied:
             ties = set(tied)
             literal = [index for index in range(len(words)) if index not in ties]
-            tree._spell([words[index] for index in literal], literal)
+            tree._spell([words[index] for index in literal], literal, spell)
         else:
-            tree._spell(words, range(len(words)))
+            tree._spell(words, range(len(words)), spell)
         left_out: list[int] = []
         packed = PackedWords.pack([words[index] for index in tied])
         owners = np.array(tied, dtype=np.int32)
@@ -122,7 +129,7 @@ class Quotient:
                 left_out.append(index)
             else:
                 try:
-                    tree._spell([words[index]], [index])
+                    tree._spell([words[index]], [index], spell)
                 except LabelConflict as conflict:  # spelled too late: an earlier tie is in the way
                     raise LabelConflict(conflict.first, conflict.second, index) from None
             start = clashed + 1
@@ -158,18 +165,25 @@ class Quotient:
         self.__dict__.update(grown.__dict__)
         self.bound = bound
 
-    def _spell(self, words: Sequence[SymbolicWord], indices: Sequence[int]) -> None:
+    def _spell(
+        self,
+        words: Sequence[SymbolicWord],
+        indices: Sequence[int],
+        spelled_out: Callable[[SymbolicWord], bytes] | None = None,
+    ) -> None:
         """Add ``words`` (example numbers ``indices``) in order, each as one word of one class per
         position for every combination of its classes, compiled; raises :class:`LabelConflict` at
         the first that meets a differently labeled state. Thousands of words a round: their
-        spellings are joined as bytes, and the rest read in C."""
+        spellings are joined as bytes, and the rest read in C. ``spelled_out`` gives each
+        combination of a word's classes (:func:`_spelled_out`, or the run's remembered one)."""
+        spelled_out = spelled_out or _spelled_out
         count = len(words)
         combinations = np.fromiter(map(_COMBINATIONS, words), dtype=np.int64, count=count)
         literal = not count or combinations.max() == 1  # the common case: every word read in C
         spellings = (
             map(_SPELLING, words)
             if literal
-            else (w.spelling if w.combinations == 1 else _spelled_out(w) for w in words)
+            else (w.spelling if w.combinations == 1 else spelled_out(w) for w in words)
         )
         symbols = np.frombuffer(bytearray(b"".join(spellings)), dtype=np.intc)
         lengths = np.fromiter(map(len, map(_POSITIONS, words)), dtype=np.int64, count=count)
@@ -235,9 +249,6 @@ class Quotient:
         self.meta[_kernels.LOG] = 0
 
 
-@functools.lru_cache(
-    maxsize=1 << 12
-)  # a word spelled out is spelled again at every retry and round
 def _spelled_out(word: SymbolicWord) -> bytes:
     """Every combination of ``word``'s classes, one after another, as C ints."""
     return array.array(

@@ -8,7 +8,6 @@ the tuple of classes its characters cover. Both alphabets are :class:`automata.c
 from __future__ import annotations
 
 import array
-import functools
 import itertools
 import math
 import operator
@@ -20,6 +19,7 @@ import attrs
 import numpy as np
 
 from automata.core.alphabet import Alphabet, partition
+from cegis.symbolic.merging.core.run_cache import RunCache
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.charset import CharSet
 
@@ -82,9 +82,9 @@ class SymbolicWord:
     def literal(cls, classes: Sequence[int], label: bool) -> SymbolicWord:
         """The word of one class per position."""
         spelling, packing = array.array("i", classes).tobytes(), array.array("q", classes).tobytes()
-        widths = _ones(len(classes))
+        widths = array.array("q", [1]).tobytes() * len(classes)
         return cls(
-            tuple(map(_single, classes)),
+            tuple([(k,) for k in classes]),
             label,
             combinations=1,
             largest=max(classes, default=-1),
@@ -104,22 +104,11 @@ def several(words: Sequence[SymbolicWord]) -> list[int]:
 _COMBINATIONS = operator.attrgetter("combinations")
 
 
-@functools.lru_cache(maxsize=64)
-def _ones(length: int) -> bytes:
-    """``length`` positions of one class each, as :attr:`SymbolicWord.widths`."""
-    return array.array("q", [1] * length).tobytes()
-
-
-@functools.cache
-def _single(k: int) -> Position:
-    """``(k,)``, one tuple per class for all words."""
-    return (k,)
-
-
 def symbol_alphabet(
     examples: Sequence[Counterexample],
     universe: CharSet,
     granularity: Granularity,
+    cache: RunCache,
     refine: Iterable[str] = (),
 ) -> Alphabet:
     """The partition of ``universe`` a learner of ``granularity`` reads the examples with.
@@ -128,7 +117,7 @@ def symbol_alphabet(
     in ``refine`` cut the universe: a character of a plain string stands for its whole class until
     evidence (:func:`distinguishing`) says it must be told apart.
     """
-    return Cuts.of(examples, granularity).alphabet(universe, granularity, refine)
+    return Cuts.of(examples, granularity).alphabet(universe, granularity, cache, refine)
 
 
 @attrs.frozen(cache_hash=True)
@@ -136,7 +125,7 @@ class Cuts:
     """What cuts the universe for :func:`symbol_alphabet`, besides the characters to refine: the
     clustered examples and (at ``characters`` granularity) the characters of the plain ones. The
     alphabets are remembered by it, and it is hashed once: a prefix tree that refines its alphabet
-    makes several from one sample of thousands of examples."""
+    makes several from one sample of thousands of examples (in the run's cache)."""
 
     clustered: tuple[ClusteredExample, ...]
     characters: frozenset[str]
@@ -152,13 +141,17 @@ class Cuts:
         return cls(clustered, plain)
 
     def alphabet(
-        self, universe: CharSet, granularity: Granularity, refine: Iterable[str] = ()
+        self,
+        universe: CharSet,
+        granularity: Granularity,
+        cache: RunCache,
+        refine: Iterable[str] = (),
     ) -> Alphabet:
-        """The partition with the characters in ``refine`` cut off too."""
-        return _partition_of(self, frozenset(refine), universe, granularity)
+        """The partition with the characters in ``refine`` cut off too (remembered in ``cache``: a
+        learner call reads the same clustered examples in every round)."""
+        return cache(_partition_of, self, frozenset(refine), universe, granularity, limit=64)
 
 
-@functools.lru_cache(maxsize=64)  # a learner call reads the same clustered examples in every round
 def _partition_of(
     cuts: Cuts, refine: frozenset[str], universe: CharSet, granularity: Granularity
 ) -> Alphabet:
@@ -200,63 +193,66 @@ def _position_chars(example: Counterexample) -> list[CharSet]:
     )
 
 
-@functools.lru_cache(maxsize=16)
-def encoder(alphabet: Alphabet) -> Callable[[Counterexample], SymbolicWord | None]:
+def encoder(alphabet: Alphabet, cache: RunCache) -> Callable[[Counterexample], SymbolicWord | None]:
     """The symbolic word of an example over ``alphabet`` (``None`` for a negative that leaves the
-    universe), remembered per example and per position: a learner call encodes the same examples
-    over the same alphabet for every round of agreements and witnesses."""
+    universe), remembered per example and per position for the run (in ``cache``): a learner call
+    encodes the same examples over the same alphabet for every round of agreements and witnesses,
+    and every epoch encodes the examples of the last one again."""
+    return cache(_encoder, alphabet, limit=16)
+
+
+def _encoder(alphabet: Alphabet) -> Callable[[Counterexample], SymbolicWord | None]:
     representatives = [c.first() for c in alphabet.classes]
     universe = alphabet.universe
     class_of = Remembered(alphabet.class_of)  # few distinct characters spell a call's examples
 
-    @functools.lru_cache(maxsize=1 << 12)
-    def covered(chars: CharSet) -> Position:
+    def covers(chars: CharSet) -> Position:
         # The set is a union of classes (the partition came from it), so a class's smallest
         # character decides; a binary search each, not an interval intersection.
         return tuple(k for k, first in enumerate(representatives) if first in chars)
 
-    @functools.lru_cache(maxsize=1 << 12)
-    def fits(chars: CharSet) -> tuple[bool, bool]:  # inside the universe; meets it
+    def fitting(chars: CharSet) -> tuple[bool, bool]:  # inside the universe; meets it
         inside = chars & universe
         return inside == chars, bool(inside)
 
-    @functools.lru_cache(
-        maxsize=1 << 16
-    )  # an encoder outlives a run: one process runs many on one alphabet
-    def encode(example: Counterexample) -> SymbolicWord | None:
+    covered, fits = Remembered(covers, 1 << 12), Remembered(fitting, 1 << 12)
+
+    def encoded(example: Counterexample) -> SymbolicWord | None:
         if isinstance(example, Example):
             classes = list(map(class_of.__getitem__, example.string))
             if -1 in classes:
                 return _outside(example)
             return SymbolicWord.literal(classes, example.label)
-        if not all(fits(chars)[0] for chars in example.positions):
-            if example.label or not all(fits(chars)[1] for chars in example.positions):
+        if not all(fits[chars][0] for chars in example.positions):
+            if example.label or not all(fits[chars][1] for chars in example.positions):
                 return _outside(example)
-        return SymbolicWord(tuple(covered(chars) for chars in example.positions), example.label)
+        return SymbolicWord(tuple(covered[chars] for chars in example.positions), example.label)
 
-    return encode
+    return Remembered(encoded, 1 << 16).__getitem__
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def interned(string: str, label: bool) -> Example:
-    """The one :class:`Example` of ``string`` and ``label`` for the process. The rounds make the
-    same plain examples again and again (a witness or an implied string in every round and epoch
-    that finds it); :func:`encoder` and the other caches keyed by examples would then test each new
+def interned(string: str, label: bool, cache: RunCache) -> Example:
+    """The one :class:`Example` of ``string`` and ``label`` for the run. The rounds make the same
+    plain examples again and again (a witness or an implied string in every round and epoch that
+    finds it); :func:`encoder` and the other tables keyed by examples would then test each new
     copy for equality at every lookup, a Python call each, where one shared object is found by
     identity."""
-    return Example(string, label)
+    return cache(Example, string, label, limit=1 << 16)
 
 
 class Remembered(dict[K, V]):
     """``function`` of each key, computed at its first lookup: a plain dict after that, so a
-    lookup costs a dict's (``map(table.__getitem__, string)``), not a cached call's."""
+    lookup costs a dict's (``map(table.__getitem__, string)``), not a cached call's. At most
+    ``limit`` keys are kept (later ones are computed at each lookup)."""
 
-    def __init__(self, function: Callable[[K], V]) -> None:
+    def __init__(self, function: Callable[[K], V], limit: int = 1 << 16) -> None:
         super().__init__()
-        self.function = function
+        self.function, self.limit = function, limit
 
     def __missing__(self, key: K) -> V:
-        self[key] = found = self.function(key)
+        found = self.function(key)
+        if len(self) < self.limit:
+            self[key] = found
         return found
 
 

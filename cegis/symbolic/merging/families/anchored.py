@@ -14,7 +14,6 @@ positive's word is a listing of it, and a shared single character too often a co
 
 from __future__ import annotations
 
-import functools
 import heapq
 from collections.abc import Sequence
 from typing import Literal
@@ -22,6 +21,7 @@ from typing import Literal
 import attrs
 
 from cegis.symbolic.merging.candidate import Found, spelled
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.core.symbols import Remembered
 from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families.pieces import piece_name
@@ -66,18 +66,23 @@ def anchored_hypotheses(
     negatives: Sequence[str],
     universe: CharSet,
     classes: Sequence[CharSet],
+    *,
+    cache: RunCache | None = None,
 ) -> Hypotheses:
     """The union of at most :data:`MOST_RULES` anchored rules that covers every positive and that
     no negative follows, when more than one rule is needed and there is such a union; rules over
-    ``classes`` (distinct, smaller than the ``universe``) compete with words."""
+    ``classes`` (distinct, smaller than the ``universe``) compete with words. The rules of each
+    string are kept in the run's ``cache``: the same examples come back every epoch and agreement
+    round."""
     if not positives or not negatives or "" in positives:
         return []
+    run = cache or RunCache()
     kinds = tuple(c for c in dict.fromkeys(classes) if not universe.issubset(c))
-    ends = _class_rules(kinds)
-    refused = _refused(negatives, positives, _holding(kinds))
+    ends = run(_class_rules, kinds, run, limit=16)
+    refused = _refused(negatives, positives, run(_holding, kinds, limit=16))
     held: dict[_Key, set[int]] = {}
     for i, positive in enumerate(positives):
-        for rule in (*_words(positive), *_classed(positive, ends)):
+        for rule in (*run(_words, positive, limit=1 << 16), *_classed(positive, ends)):
             if rule not in refused:
                 held.setdefault(rule, set()).add(i)
     held = {rule: ids for rule, ids in held.items() if len(ids) > 1 or not isinstance(rule[1], str)}
@@ -101,7 +106,6 @@ _Key = tuple[Where, "str | int"]
 """A rule while rules are counted: its word, or its class by index."""
 
 
-@functools.lru_cache(maxsize=1 << 16)  # the same examples come back every epoch and agreement round
 def _words(string: str) -> tuple[_Key, ...]:
     """The word rules ``string`` follows: each prefix and suffix of :data:`SHORTEST_FACTOR` to
     :data:`LONGEST_ANCHOR` characters, shortest first."""
@@ -122,11 +126,14 @@ def _classed(string: str, rules: Remembered[_Ends, tuple[_Key, ...]]) -> tuple[_
     return rules[string[0], string[-1], len(string) == 1] if string else ()
 
 
-@functools.lru_cache(maxsize=16)
-def _class_rules(classes: tuple[CharSet, ...]) -> Remembered[_Ends, tuple[_Key, ...]]:
+def _class_rules(
+    classes: tuple[CharSet, ...], cache: RunCache
+) -> Remembered[_Ends, tuple[_Key, ...]]:
     """The class rules of a string by its ends (:data:`_Ends`), found once per ends: the same
-    first and last characters come back in most examples, every epoch and agreement round."""
-    return Remembered(lambda ends: _rules_of(_holding(classes), *ends))
+    first and last characters come back in most examples, every epoch and agreement round (with
+    :func:`_holding` of ``classes`` from the run's ``cache``)."""
+    holding = cache(_holding, classes, limit=16)
+    return Remembered(lambda ends: _rules_of(holding, *ends))
 
 
 def _rules_of(
@@ -144,7 +151,6 @@ def _rules_of(
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=16)
 def _holding(classes: tuple[CharSet, ...]) -> Remembered[str, frozenset[int]]:
     """The classes (by index) that hold a character, found once per character."""
     return Remembered(lambda char: frozenset(k for k, chars in enumerate(classes) if char in chars))
@@ -219,7 +225,10 @@ def candidates(evidence: Evidence) -> Found:
     kinds = [*evidence.shown, *evidence.classes]
     universe = evidence.universe
     return spelled(
-        anchored_hypotheses(evidence.positives, evidence.negatives, universe, kinds),
+        anchored_hypotheses(
+            evidence.positives, evidence.negatives, universe, kinds, cache=evidence.cache
+        ),
         universe,
         "anchored",
+        evidence.cache,
     )

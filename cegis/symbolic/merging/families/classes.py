@@ -11,11 +11,11 @@ well-evidenced columns; the answer is still checked against the examples as give
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 import numpy as np
 
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.families.prior import CLASSES, DIGITS, LOWER, UPPER
 from cegis.symbolic.union import as_regex
 from oracle.examples import ClusteredExample, Counterexample, Example
@@ -50,20 +50,21 @@ MOST_CUTS = 64
 _MULTIPLIER = np.int64(0x9E3779B1)
 
 
-def inferred_classes(examples: Sequence[Example], universe: CharSet) -> tuple[CharSet, ...]:
+def inferred_classes(
+    examples: Sequence[Example], universe: CharSet, cache: RunCache
+) -> tuple[CharSet, ...]:
     """The classes the universe is cut into: starting from the whole universe, each step cuts
     one class along one of :data:`CUTS`, the characters positives show (given
     :data:`SHOWN_EVIDENCE`) or one character of the examples, the cut that leaves the fewest
     examples reading alike to one of the other label (their characters in the same classes,
     position by position), then the fewest such pairs, the broadest cut on a tie, until no pair
     reads alike or :data:`MOST_CUTS` cuts are made. Counting examples, not pairs, prefers a cut
-    that sets some apart entirely over one that halves every group, as any cut does."""
-    return _inferred(frozenset(examples), universe)
+    that sets some apart entirely over one that halves every group, as any cut does. Remembered in
+    the run's ``cache``: a learner call asks for the same examples' classes to merge and to write
+    templates."""
+    return cache(_inferred, frozenset(examples), universe, limit=4)
 
 
-@functools.lru_cache(
-    maxsize=4
-)  # a learner call asks for the same examples' classes to merge and to write templates
 def _inferred(given: frozenset[Example], universe: CharSet) -> tuple[CharSet, ...]:
     examples = sorted(given, key=lambda e: (e.string, e.label))
     chars = sorted({c for e in examples for c in e.string if c in universe})
@@ -146,20 +147,19 @@ def read_through(
 
 
 def read_classes(
-    examples: Sequence[Counterexample], universe: CharSet
+    examples: Sequence[Counterexample], universe: CharSet, cache: RunCache
 ) -> tuple[Counterexample, ...]:
-    """The examples read through the classes their plain ones ask for (:func:`inferred_classes`)."""
-    return _read_classes(tuple(examples), universe)
+    """The examples read through the classes their plain ones ask for (:func:`inferred_classes`);
+    remembered in the run's ``cache``: a learner call reads the same examples for merging and for
+    :func:`excluded`."""
+    return cache(_read_classes, tuple(examples), universe, cache, limit=4)
 
 
-@functools.lru_cache(
-    maxsize=4
-)  # a learner call reads the same examples for merging and for :func:`excluded`
 def _read_classes(
-    examples: tuple[Counterexample, ...], universe: CharSet
+    examples: tuple[Counterexample, ...], universe: CharSet, cache: RunCache
 ) -> tuple[Counterexample, ...]:
     plain = [e for e in examples if isinstance(e, Example)]
-    return read_through(examples, inferred_classes(plain, universe), universe)
+    return read_through(examples, inferred_classes(plain, universe, cache), universe)
 
 
 def excluded(read: Sequence[Counterexample]) -> Regex | None:

@@ -7,13 +7,14 @@ of") only add candidates that compete on description length; a negative drops th
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 
 from cegis.symbolic.merging.candidate import Found, spelled
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families.pieces import (
     contains,
@@ -64,15 +65,19 @@ def factor_hypotheses(
     universe: CharSet,
     classes: Sequence[CharSet] = (),
     shown: Sequence[CharSet] = (),
+    *,
+    cache: RunCache | None = None,
 ) -> Hypotheses:
     """The hypotheses of this module that the examples suggest, each with a short description,
     over ``universe``; ``classes`` partition the characters the examples tell apart (a learner's
-    atoms), ``shown`` are the classes of the clustered examples, the most often shown first."""
-    alternatives = _alternatives(positives, negatives, universe)
+    atoms), ``shown`` are the classes of the clustered examples, the most often shown first. What
+    the same examples give again (every epoch and agreement round) is kept in the run's ``cache``."""
+    run = cache or RunCache()
+    alternatives = _alternatives(positives, negatives, universe, run)
     if not positives:
         return alternatives
-    shared = Shared.of(positives, universe)
-    held = _held_classes(positives, classes, shared.spelled)
+    shared = Shared.of(positives, universe, run)
+    held = _held_classes(positives, classes, shared.spelled, run)
     accepted = shared.held(negatives)  # the negatives the conjunction accepts
     conjunctions = _conjunctions(shared, positives, accepted, held) + _around(
         shared, positives, accepted
@@ -116,11 +121,15 @@ def _conjunctions(
                 f"shared factors ({', '.join([*named, *classes_named])})",
             )
         )
-        still = [x for x in accepted if all(_count(x, c) >= n for c, n in held.items())]
+        still = [
+            x
+            for x in accepted
+            if all(_counted_in(x, c, shared.cache) >= n for c, n in held.items())
+        ]
         if still:  # refuted too: what follows adds to it (else to the words alone)
             parts, named, accepted = parts + classed, named + classes_named, still
     words = shared.once
-    for absent, none_of in _exclusions(positives, accepted, words, shared.anything):
+    for absent, none_of in _exclusions(positives, accepted, words, shared.anything, shared.cache):
         out.append(
             (
                 intersection(*parts, *absent),
@@ -153,22 +162,27 @@ def _counted(
     characters of each of those classes (``≥ 2 digits and ≥ 3 letters``)."""
     out = []
     counted = {
-        chars: min(_count(p, chars) for p in positives)
+        chars: min(_counted_in(p, chars, shared.cache) for p in positives)
         for chars in [c for c in shown if len(c) > 1 and not shared.universe.issubset(c)][
             :MOST_COUNTED
         ]
     }
     for chars, least in counted.items():
-        most = max(_runs(p, chars) for p in positives)
+        most = max(shared.cache(_runs, p, chars, limit=1 << 16) for p in positives)
         asked, said = _at_least(shared, {chars: least})
         parts = [*shared.parts(), *asked]
         named = f"shared factors ({', '.join([*shared.names(), *said])})"
         if least:
             out.append((intersection(*parts), named))
-        if any(_runs(n, chars) > most and _count(n, chars) >= least for n in accepted):
+        if any(
+            shared.cache(_runs, n, chars, limit=1 << 16) > most
+            and _counted_in(n, chars, shared.cache) >= least
+            for n in accepted
+        ):
+            at_most = shared.cache(_runs_at_most, chars, most, shared.universe, limit=256)
             out.append(
                 (
-                    intersection(*parts, _runs_at_most(chars, most, shared.universe)),
+                    intersection(*parts, at_most),
                     f"{named}, at most {most} runs of {piece_name(chars)}",
                 )
             )
@@ -186,18 +200,16 @@ def _counted(
 
 def _at_least(shared: Shared, counts: dict[CharSet, int]) -> tuple[list[Regex], list[str]]:
     """The languages that ask for ``counts[c]`` characters of each class ``c``, and their names."""
-    return [_asking(c, n, shared.universe) for c, n in counts.items()], [
+    return [shared.cache(_asking, c, n, shared.universe, limit=256) for c, n in counts.items()], [
         f"{piece_name(c)} ×{n}" for c, n in counts.items()
     ]
 
 
-@functools.lru_cache(maxsize=256)  # the same classes and counts are asked for every epoch
 def _asking(chars: CharSet, times: int, universe: CharSet) -> Regex:
     """The strings over ``universe`` with ``times`` characters of ``chars``."""
     return contains(Chars(chars), times, Star(Chars(universe)))
 
 
-@functools.lru_cache(maxsize=256)  # the same classes and counts are asked for every epoch
 def _runs_at_most(chars: CharSet, most: int, universe: CharSet) -> Regex:
     """The strings over ``universe`` with at most ``most`` runs of ``chars`` (maximal substrings of them)."""
     others, run = Chars(universe - chars), Plus(Chars(chars))
@@ -210,7 +222,6 @@ def _runs_at_most(chars: CharSet, most: int, universe: CharSet) -> Regex:
     )
 
 
-@functools.lru_cache(maxsize=1 << 16)  # the same examples are counted again every epoch
 def _runs(string: str, chars: CharSet) -> int:
     """How many runs of ``chars`` ``string`` has."""
     return len(_run_pattern(chars).findall(string))
@@ -232,7 +243,10 @@ def _around(shared: Shared, positives: Sequence[str], accepted: Sequence[str]) -
                 )
 
             factors = covering_factors(
-                [side(p) for p in positives], [side(n) for n in accepted], SHORTEST_FACTOR
+                [side(p) for p in positives],
+                [side(n) for n in accepted],
+                SHORTEST_FACTOR,
+                cache=shared.cache,
             )
             if factors:
                 pieces = [text_regex(word), union(*map(text_regex, factors))]
@@ -257,7 +271,10 @@ def _framed_alternatives(
     smallest class holding every positive's last one (``Transport#One`` … ``[0-9]``)."""
     if shared.suffix or not negatives or "" in positives:
         return []
-    first = smallest_holding(classes, CharSet.of("".join(p[0] for p in positives)), shared.universe)
+    cache = shared.cache
+    first = cache(
+        smallest_holding, classes, CharSet.of("".join(p[0] for p in positives)), shared.universe
+    )
     if shared.prefix:
         start, said, opening = (
             text_regex(shared.prefix),
@@ -265,12 +282,12 @@ def _framed_alternatives(
             [n for n in negatives if n.startswith(shared.prefix)],
         )
     elif first is not None:
-        begins = _run_pattern(first).match
+        begins = cache(_run_pattern, first, limit=256).match
         start, said, opening = Chars(first), piece_name(first), [n for n in negatives if begins(n)]
     else:
         return []
     out = []
-    suffixes = covering_factors(positives, opening, SHORTEST_FACTOR, ends=True)
+    suffixes = covering_factors(positives, opening, SHORTEST_FACTOR, ends=True, cache=cache)
     if suffixes:
         either = union(*map(text_regex, suffixes))
         out.append(
@@ -279,7 +296,9 @@ def _framed_alternatives(
                 f"starts {said}, ends with one of ({', '.join(suffixes)})",
             )
         )
-    last = smallest_holding(classes, CharSet.of("".join(p[-1] for p in positives)), shared.universe)
+    last = cache(
+        smallest_holding, classes, CharSet.of("".join(p[-1] for p in positives)), shared.universe
+    )
     if last is not None and shared.prefix:
         out.append(
             (
@@ -291,12 +310,16 @@ def _framed_alternatives(
 
 
 def _exclusions(
-    positives: Sequence[str], accepted: Sequence[str], words: Sequence[str], anything: Regex
+    positives: Sequence[str],
+    accepted: Sequence[str],
+    words: Sequence[str],
+    anything: Regex,
+    cache: RunCache,
 ) -> list[tuple[list[Regex], str]]:
     """What to exclude so that the ``accepted`` negatives are refused (:func:`_excluded`), as it
     is, narrowed to the pieces apart from the shared ``words``, and narrowed to the shortest pieces
     no positive holds: each as the complements to intersect and a description."""
-    excluded = _excluded(positives, accepted, words)
+    excluded = _excluded(positives, accepted, words, cache)
     variants = [
         excluded,
         _narrowed(excluded, lambda w: _apart_from(w, words, positives)),
@@ -315,7 +338,7 @@ def _exclusions(
 
 
 def _excluded(
-    positives: Sequence[str], accepted: Sequence[str], words: Sequence[str]
+    positives: Sequence[str], accepted: Sequence[str], words: Sequence[str], cache: RunCache
 ) -> list[tuple[str, ...]]:
     """What every one of the ``accepted`` negatives holds and no positive does: the characters and
     factors they share that no positive has, and those a positive has but never before (or after)
@@ -331,12 +354,13 @@ def _excluded(
             continue
         for v in (v for v in words if w not in v and v not in w):
             for seq in ((w, v), (v, w)):
-                if all(starts_of(n, seq) is not None for n in accepted) and not any(
-                    starts_of(p, seq) is not None for p in positives
+                if all(starts_of(n, seq, cache) is not None for n in accepted) and not any(
+                    starts_of(p, seq, cache) is not None for p in positives
                 ):
                     out.append(seq)
-    left = [n for n in accepted if not any(starts_of(n, seq) is not None for seq in out)]
-    return out + [(w,) for w in covering_factors(left, positives, SHORTEST_FACTOR)] if left else out
+    left = [n for n in accepted if not any(starts_of(n, seq, cache) is not None for seq in out)]
+    covering = covering_factors(left, positives, SHORTEST_FACTOR, cache=cache) if left else []
+    return out + [(w,) for w in covering]
 
 
 def _narrowed(
@@ -383,7 +407,7 @@ def _minimal_absent(word: str, positives: Sequence[str]) -> list[str]:
 
 
 def _alternatives(
-    positives: Sequence[str], negatives: Sequence[str], universe: CharSet
+    positives: Sequence[str], negatives: Sequence[str], universe: CharSet, cache: RunCache
 ) -> list[tuple[Regex, str]]:
     """ "Contains one of" :func:`covering_factors`, when it takes more than one factor; and, when
     the factors that cover the positives regardless of the negatives take more than one, those
@@ -391,8 +415,8 @@ def _alternatives(
     anything = Star(Chars(universe))
     out: Hypotheses = []
     for factors, against in (
-        (covering_factors(positives, negatives), ()),
-        (covering_factors(positives, []), negatives),
+        (covering_factors(positives, negatives, cache=cache), ()),
+        (covering_factors(positives, [], cache=cache), negatives),
     ):
         if len(factors) < 2:
             continue
@@ -406,7 +430,7 @@ def _alternatives(
         elif accepted:
             out += [
                 (intersection(regex, *absent), f"{named}, {none_of}")
-                for absent, none_of in _exclusions(positives, accepted, factors, anything)
+                for absent, none_of in _exclusions(positives, accepted, factors, anything, cache)
             ]
     return out
 
@@ -416,6 +440,8 @@ def covering_factors(
     negatives: Sequence[str],
     shortest: int = SHORTEST_ALTERNATIVE,
     ends: bool = False,
+    *,
+    cache: RunCache | None = None,
 ) -> list[str]:
     """At most :data:`MOST_ALTERNATIVES` substrings (of ``shortest`` to :data:`LONGEST_ALTERNATIVE`
     characters; when ``ends``, suffixes) that no negative contains (ends with) and that together
@@ -424,7 +450,10 @@ def covering_factors(
 
     A pick covers no more positives than the one before it (each factor's count only falls), so
     when ``k`` picks are left, the next must cover a ``k``-th of the positives not yet covered, or
-    the cover fails: only the factors held that often are ranked (:func:`_frequent_factors`)."""
+    the cover fails: only the factors held that often are ranked (:func:`_frequent_factors`, kept
+    in the run's ``cache``: asked again of the same texts, with and without the negatives, and
+    every epoch)."""
+    run = cache or RunCache()
     joined = "\n".join(negatives)  # a match across two negatives only refuses a factor
     if _END in joined or any(_END in p for p in positives):
         return []
@@ -438,8 +467,14 @@ def covering_factors(
         least = -(
             -len(uncovered) // (MOST_ALTERNATIVES - len(chosen))
         )  # a k-th of them, rounded up
-        held = _frequent_factors(
-            tuple(texts[i] for i in uncovered), shortest + len(end), ends, least
+        held = run(
+            _frequent_factors,
+            tuple(texts[i] for i in uncovered),
+            shortest + len(end),
+            ends,
+            least,
+            run,
+            limit=64,
         )
         ranked = sorted(held, key=lambda w: (held[w], len(w), w), reverse=True)
         best = next((w for w in ranked if w not in negative_text), None)
@@ -450,19 +485,21 @@ def covering_factors(
     return [] if uncovered else [w.removesuffix(end) for w in chosen]
 
 
-@functools.lru_cache(
-    maxsize=64
-)  # asked again of the same texts: with and without the negatives, and every epoch
 def _frequent_factors(
-    texts: tuple[str, ...], shortest: int, ends: bool, least: int
-) -> dict[str, int]:
+    texts: tuple[str, ...], shortest: int, ends: bool, least: int, cache: RunCache
+) -> Mapping[str, int]:
     """The factors of ``shortest`` to :data:`LONGEST_ALTERNATIVE` characters (when ``ends``, the
-    suffixes) that at least ``least`` of ``texts`` hold, with how many hold each."""
-    held = Counter(itertools.chain.from_iterable(_factors(text, shortest, ends) for text in texts))
-    return {w: n for w, n in held.items() if n >= least}
+    suffixes) that at least ``least`` of ``texts`` hold, with how many hold each (read-only: the
+    cache shares it); each text's factors are kept in ``cache`` (the same examples come back every
+    epoch and agreement round)."""
+    held = Counter(
+        itertools.chain.from_iterable(
+            cache(_factors, text, shortest, ends, limit=1 << 10) for text in texts
+        )
+    )
+    return MappingProxyType({w: n for w, n in held.items() if n >= least})
 
 
-@functools.lru_cache(maxsize=1 << 10)  # the same examples come back every epoch and agreement round
 def _factors(text: str, shortest: int, ends: bool) -> frozenset[str]:
     """The factors of ``text`` of ``shortest`` to :data:`LONGEST_ALTERNATIVE` characters (when
     ``ends``, its suffixes): found once per text, they are only counted after."""
@@ -479,25 +516,29 @@ def _factors(text: str, shortest: int, ends: bool) -> frozenset[str]:
 
 
 def _held_classes(
-    positives: Sequence[str], classes: Sequence[CharSet], spelled: str
+    positives: Sequence[str], classes: Sequence[CharSet], spelled: str, cache: RunCache
 ) -> dict[CharSet, int]:
     """The classes (of more than one character, none ``spelled`` by the factors) that every
     positive has characters of, with the fewest a positive has."""
     held = {
-        c: min(_count(p, c) for p in positives)
+        c: min(_counted_in(p, c, cache) for p in positives)
         for c in classes
         if len(c) > 1 and not any(x in c for x in spelled)
     }
     return {c: n for c, n in held.items() if n}
 
 
-@functools.lru_cache(maxsize=1 << 16)  # the same examples are counted again every epoch
+def _counted_in(string: str, chars: CharSet, cache: RunCache) -> int:
+    """:func:`_count`, kept in the run's ``cache``: the same examples are counted again every
+    epoch."""
+    return cache(_count, string, chars, limit=1 << 16)
+
+
 def _count(string: str, chars: CharSet) -> int:
     """How many characters of ``string`` are in ``chars``."""
     return len(string) - len(_run_pattern(chars).sub("", string))
 
 
-@functools.lru_cache(maxsize=256)
 def _run_pattern(chars: CharSet) -> re.Pattern[str]:
     """The pattern whose matches in a string are its runs of ``chars`` (the maximal substrings of
     them): testing each character against the intervals of ``chars`` is far slower."""
@@ -509,6 +550,11 @@ def candidates(evidence: Evidence) -> Found:
     of shared factors (:class:`cegis.symbolic.merging.evidence.Family`)."""
     universe = evidence.universe
     hypotheses = factor_hypotheses(
-        evidence.positives, evidence.negatives, universe, evidence.classes, evidence.shown
+        evidence.positives,
+        evidence.negatives,
+        universe,
+        evidence.classes,
+        evidence.shown,
+        cache=evidence.cache,
     )
-    return spelled(hypotheses, universe, "factors")
+    return spelled(hypotheses, universe, "factors", evidence.cache)

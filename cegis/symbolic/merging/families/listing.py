@@ -46,7 +46,7 @@ def positives(evidence: Evidence) -> Found:
     return (
         Found()
         if dfa.n_states > MAX_LISTING_STATES
-        else Found((Candidate(dfa, LISTING, None, "listing"),))
+        else Found((Candidate(dfa, LISTING, None, "positives"),))
     )
 
 
@@ -56,7 +56,7 @@ def all_but_negatives(evidence: Evidence) -> Found:
     regex = excluded(evidence.examples)
     if regex is None:
         return Found()
-    found = spelled([(regex, EXCLUDED)], evidence.universe, "listing")
+    found = spelled([(regex, EXCLUDED)], evidence.universe, "all_but_negatives", evidence.cache)
     return Found(
         tuple(c for c in found.candidates if c.automaton.n_states <= MAX_LISTING_STATES),
         found.problems,

@@ -11,13 +11,13 @@ or its class counted from the shortest value to the longest."""
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections import defaultdict
 from collections.abc import Sequence
 
 import attrs
 
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.families.digit_bounds import bounded_field
 from cegis.symbolic.merging.families.prior import DIGITS, LOWER, NAMED, UPPER
 from regexlang.ast import Chars, Epsilon, Optional, Plus, Regex, Repeat, Star, concat, union
@@ -39,11 +39,11 @@ NARROWING_EVIDENCE = 30
 MOST_SPLIT = 3
 
 
-def run_levels(values: Sequence[str], universe: CharSet) -> list[Regex]:
+def run_levels(values: Sequence[str], universe: CharSet, cache: RunCache) -> list[Regex]:
     """The values of one run (word characters only) written from general to specific, as the
     templates fit a run to negatives: the class repeated, counted, per position, by the first
     character, listed, the characters shown."""
-    return levels(values, Home(universe), fitting=True)
+    return levels(values, Home(universe, cache=cache), fitting=True)
 
 
 def bounded_default(run: Regex, values: Sequence[str], home: Home) -> Regex:
@@ -77,11 +77,13 @@ class Home:
     """Where run classes come from: the universe, when inferred from the examples
     (:func:`.classes.inferred_classes`) the classes that set single characters apart, and the
     significance at which a zero-padded field's leading digit is read as bounded
-    (:mod:`.digit_bounds`; 0: never)."""
+    (:mod:`.digit_bounds`; 0: never); and the run's cache, which keeps the classes found for the
+    characters of runs (runs of one template share characters, and so do templates of one call)."""
 
     universe: CharSet
     classes: tuple[CharSet, ...] = ()
     significance: float = 0.0
+    cache: RunCache = attrs.field(factory=RunCache, eq=False, repr=False)
 
 
 def levels(
@@ -254,14 +256,16 @@ def _by_first(values: Sequence[str], home: Home) -> Regex:
     )
 
 
-@functools.lru_cache(
-    maxsize=4096
-)  # runs of one template share characters, and so do templates of one call
 def _smallest(chars: CharSet, home: Home) -> CharSet:
     """The smallest run class holding ``chars`` (within the universe) that the characters show
     each part of: digits, lower case, upper case, underscore (``[a-c]`` is not read as hex digits);
-    else the smallest holding them (the class a person names, not the characters seen)."""
-    holding = [c & home.universe for c in NAMED if chars.issubset(c)]
+    else the smallest holding them (the class a person names, not the characters seen).
+    Remembered in ``home``'s cache."""
+    return home.cache(_smallest_in, chars, home.universe)
+
+
+def _smallest_in(chars: CharSet, universe: CharSet) -> CharSet:
+    holding = [c & universe for c in NAMED if chars.issubset(c)]
     fitting = [c for c in holding if all(chars & part for part in _PARTS if c & part)] or holding
     return min(fitting, key=len) if fitting else chars
 

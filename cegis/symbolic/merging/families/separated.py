@@ -24,12 +24,12 @@ negatives accepted (a zero-padded field that none narrowed bounded where its val
 
 from __future__ import annotations
 
-import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
 from cegis.symbolic.merging.candidate import Found, spelled
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families.digit_bounds import SIGNIFICANCE
 from cegis.symbolic.merging.families.run_writing import (
@@ -80,14 +80,19 @@ _Structure = tuple[
 
 
 def separated_hypotheses(
-    positives: Sequence[str], negatives: Sequence[str], universe: CharSet
+    positives: Sequence[str],
+    negatives: Sequence[str],
+    universe: CharSet,
+    *,
+    cache: RunCache | None = None,
 ) -> list[tuple[Regex, str]]:
     """For each separator of the positives and each structure their field counts allow, the
     slots written at the first :data:`UNIFORM_LEVELS` levels alike and as fitted to the negatives;
     those that accept every positive and no negative (the others would only be compiled to be
-    refused)."""
+    refused). The run's ``cache`` keeps the writings of each slot and their patterns."""
+    run = cache or RunCache()
     found = separators(positives)
-    given = Home(universe, significance=SIGNIFICANCE)
+    given = Home(universe, significance=SIGNIFICANCE, cache=run)
     out: dict[Regex, str] = {}
     for separator in found:
         fields = [p.split(separator) for p in positives]
@@ -96,11 +101,11 @@ def separated_hypotheses(
             slots = slots_of(fields)
             for cut in CUTS:
                 alike = [
-                    _ladder(values, CharSet.of(separator), inner, universe, cut, True)
+                    _ladder(values, CharSet.of(separator), inner, universe, cut, True, run)
                     for values in slots
                 ]
                 ladders = [
-                    _ladder(values, CharSet.of(separator), inner, universe, cut, False)
+                    _ladder(values, CharSet.of(separator), inner, universe, cut, False, run)
                     for values in slots
                 ]
                 if not all(alike) or not all(ladders):  # a slot no writing here accepts
@@ -113,7 +118,7 @@ def separated_hypotheses(
                 fitted = build(
                     [
                         bounded_default(w, v, given)
-                        for w, v in zip(_fitted(ladders, build, negatives), slots)
+                        for w, v in zip(_fitted(ladders, build, negatives, run), slots)
                     ]
                 )
                 out.setdefault(
@@ -122,7 +127,7 @@ def separated_hypotheses(
     return [
         (regex, how)
         for regex, how in out.items()
-        if _accepts_all(regex, positives) and not _accepts_any(regex, negatives)
+        if _accepts_all(regex, positives, run) and not _accepts_any(regex, negatives, run)
     ]
 
 
@@ -225,18 +230,21 @@ def _ladder(
     universe: CharSet,
     cut: Cut,
     uniform: bool,
+    cache: RunCache,
 ) -> tuple[Regex, ...]:
     """Writings of one slot that accept all its ``values``, general to specific: anything but the
     ``excluded`` separator, the run templates of ``cut`` (to fit to negatives, not ``uniform``, for
     values of one run of word characters every level the templates fit a run to,
     :func:`.run_writing.run_levels`), the values split again at an ``inner`` separator (all alike),
-    the values listed; optional where a value is empty, the value itself when there is one."""
-    return _ladder_of(tuple(sorted(set(values))), excluded, tuple(inner), universe, cut, uniform)
+    the values listed; optional where a value is empty, the value itself when there is one.
+    Remembered in the run's ``cache``: the structures of one separator share slots, and separators
+    share fields."""
+    distinct = tuple(sorted(set(values)))
+    return cache(
+        _ladder_of, distinct, excluded, tuple(inner), universe, cut, uniform, cache, limit=256
+    )
 
 
-@functools.lru_cache(
-    maxsize=256
-)  # the structures of one separator share slots, and separators share fields
 def _ladder_of(
     values: tuple[str, ...],
     excluded: CharSet,
@@ -244,6 +252,7 @@ def _ladder_of(
     universe: CharSet,
     cut: Cut,
     uniform: bool,
+    cache: RunCache,
 ) -> tuple[Regex, ...]:
     distinct = list(values)
     filled = [v for v in distinct if v]
@@ -251,12 +260,17 @@ def _ladder_of(
         return (text_regex(distinct[0]),)
     options: list[Regex] = [Plus(Chars(universe - excluded))]
     if not uniform and all(_WORD.fullmatch(v) for v in filled):
-        options += run_levels(filled, universe)
+        options += run_levels(filled, universe, cache)
     else:
         options += [
             t.regex
             for t in template_hypotheses(
-                filled, (), universe, cut, significance=SIGNIFICANCE if uniform else 0.0
+                filled,
+                (),
+                universe,
+                cut,
+                significance=SIGNIFICANCE if uniform else 0.0,
+                cache=cache,
             )
         ]
     for separator in inner:
@@ -270,6 +284,7 @@ def _ladder_of(
                 universe,
                 cut,
                 uniform,
+                cache,
             )[:3]:
                 options.append(
                     concat(
@@ -282,7 +297,7 @@ def _ladder_of(
     if len(filled) <= MOST_VALUES:
         options.append(union(*map(text_regex, filled)))
     small = [o for o in dict.fromkeys(options) if node_count(o) <= MOST_NODES]
-    kept = [o for o in small if _accepts_all(o, filled)][:MOST_LEVELS]
+    kept = [o for o in small if _accepts_all(o, filled, cache)][:MOST_LEVELS]
     return tuple(_optional(o) for o in kept) if len(filled) < len(distinct) else tuple(kept)
 
 
@@ -294,6 +309,7 @@ def _fitted(
     ladders: Sequence[Sequence[Regex]],
     build: Callable[[Sequence[Regex]], Regex],
     negatives: Sequence[str],
+    cache: RunCache,
 ) -> list[Regex]:
     """Per slot, the most general writing such that fewest negatives are accepted: one slot at a
     time made more specific, each time by one level where that leaves fewer negatives accepted
@@ -303,7 +319,8 @@ def _fitted(
     levels = [0] * len(ladders)
 
     def accepted(chosen: Sequence[int]) -> int:
-        pattern = _compiled(build([ladder[level] for ladder, level in zip(ladders, chosen)]))
+        built = build([ladder[level] for ladder, level in zip(ladders, chosen)])
+        pattern = cache(_compiled, built)
         return sum(pattern.fullmatch(n) is not None for n in negatives)
 
     left = accepted(levels)
@@ -323,18 +340,18 @@ def _fitted(
     return [ladder[level] for ladder, level in zip(ladders, levels)]
 
 
-def _accepts_all(regex: Regex, strings: Sequence[str]) -> bool:
-    pattern = _compiled(regex)
+def _accepts_all(regex: Regex, strings: Sequence[str], cache: RunCache) -> bool:
+    pattern = cache(_compiled, regex)
     return all(pattern.fullmatch(s) is not None for s in strings)
 
 
-def _accepts_any(regex: Regex, strings: Sequence[str]) -> bool:
-    pattern = _compiled(regex)
+def _accepts_any(regex: Regex, strings: Sequence[str], cache: RunCache) -> bool:
+    pattern = cache(_compiled, regex)
     return any(pattern.fullmatch(s) is not None for s in strings)
 
 
-@functools.lru_cache(maxsize=1 << 12)  # fitting builds the same writings again and again
 def _compiled(regex: Regex) -> re.Pattern[str]:
+    """``regex`` compiled (remembered: fitting builds the same writings again and again)."""
     return re.compile(_pattern(regex))
 
 
@@ -372,8 +389,10 @@ def candidates(evidence: Evidence) -> Found:
     """The separated templates of the plain examples, compiled: the family of separated templates
     (:class:`cegis.symbolic.merging.evidence.Family`)."""
     positives, negatives = evidence.plain
+    cache = evidence.cache
     return spelled(
-        separated_hypotheses(positives, negatives, evidence.universe),
+        separated_hypotheses(positives, negatives, evidence.universe, cache=cache),
         evidence.universe,
         "separated",
+        cache,
     )

@@ -5,7 +5,6 @@ length or bounded as the positives show them (``hello``, one to five characters,
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Sequence
 
@@ -38,7 +37,7 @@ def sequence_hypotheses(
     the pieces bounded as the positives show them."""
     words: list[Piece] = list(shared.apart())
     given = tuple(positives)
-    orders = _orders(shared, given, tuple(words)) if len(words) > 1 else ()
+    orders = shared.cache(_orders, shared, given, tuple(words), limit=256) if len(words) > 1 else ()
 
     def refuted(orders: Sequence[Sequence[Piece]]) -> bool:
         return any(shared.match(n, order) is not None for n in negatives for order in orders)
@@ -46,23 +45,25 @@ def sequence_hypotheses(
     extra: list[Piece] = [*shared.characters, *held]
     wider: tuple[tuple[Piece, ...], ...] = ()
     if extra and words and (refuted(orders) if orders else bool(shared.held(negatives))):
-        wider = _orders(shared, given, (*words, *extra))
+        wider = shared.cache(_orders, shared, given, (*words, *extra), limit=256)
     out: Hypotheses = []
     for chosen in (orders, wider):
         if chosen:
             out.append((_sequence(shared, chosen), f"factors in order ({_named(chosen)})"))
-            out += _bounded(shared, given, chosen) if refuted(chosen) else ()
+            out += (
+                shared.cache(_bounded, shared, given, chosen, limit=256) if refuted(chosen) else ()
+            )
     return out
 
 
-@functools.lru_cache(maxsize=256)  # the same positives come back every epoch and agreement round
 def _bounded(
     shared: Shared, positives: tuple[str, ...], orders: tuple[tuple[Piece, ...], ...]
 ) -> tuple[tuple[Regex, str], ...]:
     """The sequences of ``orders`` with the gaps between their pieces bounded as the positives
     show them: at least as wide as each positive's widest (when that is above zero), from the
     narrowest to the widest of its narrowest, and from the lower bounds to the narrowest widest
-    gap a positive needs (:func:`_fitted`)."""
+    gap a positive needs (:func:`_fitted`). Kept in the run's cache (the same positives come back
+    every epoch and agreement round), as :func:`_orders` is."""
     at_least: list[Gaps] = [
         [(low, None) for low, _ in wide] for wide in _gaps(shared, positives, orders, tight=False)
     ]
@@ -91,7 +92,7 @@ def _fitted(
         best: tuple[int, tuple[int, ...]] | None = None
         for i, order in enumerate(orders):
             for gaps in all_gaps(
-                string, order, len(shared.prefix), len(string) - len(shared.suffix)
+                string, order, len(shared.prefix), len(string) - len(shared.suffix), shared.cache
             ):
                 if all(gap >= low for gap, (low, _) in zip(gaps, at_least[i])) and (
                     best is None or max(gaps, default=0) < max(best[1], default=0)
@@ -157,7 +158,6 @@ def _gaps(
     return [[(min(lengths), max(lengths)) for lengths in between] for between in seen]
 
 
-@functools.lru_cache(maxsize=256)  # the same positives come back every epoch and agreement round
 def _orders(
     shared: Shared, positives: tuple[str, ...], pieces: tuple[Piece, ...]
 ) -> tuple[tuple[Piece, ...], ...]:
@@ -170,7 +170,9 @@ def _orders(
     else:
         skip = len(shared.prefix)
         firsts = (
-            tuple(sorted(pieces, key=lambda piece: find_piece(p, piece, skip, len(p))))
+            tuple(
+                sorted(pieces, key=lambda piece: find_piece(p, piece, skip, len(p), shared.cache))
+            )
             for p in positives
         )
         candidates = list(dict.fromkeys(firsts))

@@ -31,6 +31,7 @@ import attrs
 
 from automata.algebra.ops import accepts_many
 from cegis.symbolic.merging.candidate import Found, automaton_of, spelled
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families.listing import only_listed
 from cegis.symbolic.merging.families.templates import Cut, Template, template_hypotheses
@@ -47,8 +48,8 @@ def candidates(evidence: Evidence) -> Found:
     """The shapes of the plain examples, compiled: the family of shapes
     (:class:`cegis.symbolic.merging.evidence.Family`)."""
     positives, negatives = evidence.plain
-    shapes = shape_hypotheses(positives, negatives, evidence.universe)
-    found = spelled([(t.regex, t.how) for t in shapes], evidence.universe, "shapes")
+    shapes = shape_hypotheses(positives, negatives, evidence.universe, cache=evidence.cache)
+    found = spelled([(t.regex, t.how) for t in shapes], evidence.universe, "shapes", evidence.cache)
     patterns = {t.regex for t in shapes if t.narrowest}
     return attrs.evolve(
         found,
@@ -59,7 +60,11 @@ def candidates(evidence: Evidence) -> Found:
 
 
 def shape_hypotheses(
-    positives: Sequence[str], negatives: Sequence[str], universe: CharSet
+    positives: Sequence[str],
+    negatives: Sequence[str],
+    universe: CharSet,
+    *,
+    cache: RunCache | None = None,
 ) -> list[Template]:
     """The templates of the :data:`FIRST_CUTS` of the positives as they are (distinct regexes);
     unless the narrowest of a cut that gives every positive one skeleton is consistent, with the
@@ -69,25 +74,30 @@ def shape_hypotheses(
     writes as ``[0-9]{4}``; a ZIP code is ``[0-9]{5}(?:-[0-9]{4})?``, not ``[-0-9]{5,}``."""
     if not positives:
         return []
-    out = _shapes(positives, negatives, universe, [("", "")], FIRST_CUTS)
-    if not any(
-        t.narrowest and t.skeletons == 1 and _consistent(t.regex, positives, negatives, universe)
-        for t in out.values()
-    ):
-        out |= _shapes(positives, negatives, universe, _affixes(positives), FIRST_CUTS)
-    if not any(
-        t.narrowest and _consistent(t.regex, positives, negatives, universe) for t in out.values()
-    ):
-        out |= _shapes(positives, negatives, universe, [("", ""), *_affixes(positives)], ("whole",))
+    run = cache or RunCache()
+
+    def consistent(regex: Regex) -> bool:
+        return _consistent(regex, positives, negatives, universe, run)
+
+    out = _shapes(positives, negatives, universe, run, [("", "")], FIRST_CUTS)
+    if not any(t.narrowest and t.skeletons == 1 and consistent(t.regex) for t in out.values()):
+        out |= _shapes(positives, negatives, universe, run, _affixes(positives), FIRST_CUTS)
+    if not any(t.narrowest and consistent(t.regex) for t in out.values()):
+        affixes = [("", ""), *_affixes(positives)]
+        out |= _shapes(positives, negatives, universe, run, affixes, ("whole",))
     return list(out.values())
 
 
 def _consistent(
-    regex: Regex, positives: Sequence[str], negatives: Sequence[str], universe: CharSet
+    regex: Regex,
+    positives: Sequence[str],
+    negatives: Sequence[str],
+    universe: CharSet,
+    cache: RunCache,
 ) -> bool:
     """Whether ``regex`` (which accepts every positive) accepts no negative and some other string."""
-    dfa = automaton_of(regex, universe)
-    own = automaton_of(union(*map(text_regex, positives)), universe)
+    dfa = automaton_of(regex, universe, cache)
+    own = automaton_of(union(*map(text_regex, positives)), universe, cache)
     return not accepts_many(dfa, negatives).any() and not only_listed(dfa, own)
 
 
@@ -95,6 +105,7 @@ def _shapes(
     positives: Sequence[str],
     negatives: Sequence[str],
     universe: CharSet,
+    cache: RunCache,
     affixes: Sequence[tuple[str, str]],
     cuts: Sequence[Cut],
 ) -> dict[Regex, Template]:
@@ -111,7 +122,7 @@ def _shapes(
         ]
         kept = f", {prefix!r} and {suffix!r} kept" if ends else ""
         for cut in cuts:
-            for t in template_hypotheses(core, against, universe, cut, narrowest=True):
+            for t in template_hypotheses(core, against, universe, cut, narrowest=True, cache=cache):
                 regex = concat(
                     *(text_regex(a) for a in (prefix,) if a),
                     t.regex,

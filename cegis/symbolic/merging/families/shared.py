@@ -5,12 +5,12 @@ between them, each with the fewest times a positive holds it. The hypotheses of
 
 from __future__ import annotations
 
-import functools
 import os
 from collections.abc import Iterable, Sequence
 
 import attrs
 
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.families.pieces import Piece, contains, starts_of
 from regexlang.ast import Chars, Regex, Star, concat
 from regexlang.ast import text as text_regex
@@ -55,20 +55,22 @@ def shared_factors(strings: Sequence[str], shortest: int = SHORTEST_FACTOR) -> d
 @attrs.frozen(eq=False)
 class Shared:
     """What every positive has: a common prefix and suffix, and the factors (with the fewest times
-    a positive holds each) between them. Made once per positives and universe (:meth:`of`), which
-    come back every epoch and agreement round, it is compared by identity: what is found from it
-    and the positives alone is remembered by it (:mod:`cegis.symbolic.merging.families.sequences`)."""
+    a positive holds each) between them. Made once per positives and universe in a run (:meth:`of`),
+    which come back every epoch and agreement round, it is compared by identity: what is found
+    from it and the positives alone is remembered by it in the run's ``cache``
+    (:mod:`cegis.symbolic.merging.families.sequences`)."""
 
     prefix: str
     suffix: str
     inner: dict[str, int]
     universe: CharSet
     characters: list[str]  # those every positive has, besides the ones the words spell
+    cache: RunCache = attrs.field(repr=False)
 
     @staticmethod
-    def of(positives: Sequence[str], universe: CharSet) -> Shared:
-        """What ``positives`` share, as strings over ``universe``."""
-        return _shared(tuple(positives), universe)
+    def of(positives: Sequence[str], universe: CharSet, cache: RunCache) -> Shared:
+        """What ``positives`` share, as strings over ``universe`` (remembered in ``cache``)."""
+        return cache(_shared, tuple(positives), universe, cache, limit=64)
 
     @property
     def dot(self) -> Regex:
@@ -87,8 +89,8 @@ class Shared:
 
     def parts(self, besides: str = "") -> list[Regex]:
         """The languages the conjunction intersects: the prefix and suffix, and each factor (but
-        ``besides``)."""
-        return list(_parts(self, besides))
+        ``besides``): made once per shared factors, asked for by most hypotheses."""
+        return list(self.cache(_parts, self, besides, limit=256))
 
     def names(self) -> list[str]:
         """The parts, described."""
@@ -118,7 +120,8 @@ class Shared:
         the suffix (:func:`starts_of`), or None."""
         if not self._frames(string):
             return None
-        return starts_of(string, order, len(self.prefix), len(string) - len(self.suffix), tight)
+        end = len(string) - len(self.suffix)
+        return starts_of(string, order, self.cache, len(self.prefix), end, tight)
 
     def apart(self) -> list[str]:
         """The factors every positive holds once besides their occurrences inside the longer shared
@@ -145,8 +148,7 @@ class Shared:
         )
 
 
-@functools.lru_cache(maxsize=64)
-def _shared(positives: tuple[str, ...], universe: CharSet) -> Shared:
+def _shared(positives: tuple[str, ...], universe: CharSet, cache: RunCache) -> Shared:
     """What ``positives`` share (:meth:`Shared.of`)."""
     prefix = os.path.commonprefix(list(positives))
     suffix = os.path.commonprefix([s[::-1] for s in positives])[::-1]
@@ -157,10 +159,9 @@ def _shared(positives: tuple[str, ...], universe: CharSet) -> Shared:
     characters = sorted(
         set.intersection(*map(set, positives)) - set("".join([prefix, suffix, *inner]))
     )
-    return Shared(prefix, suffix, inner, universe, characters)
+    return Shared(prefix, suffix, inner, universe, characters, cache)
 
 
-@functools.lru_cache(maxsize=256)  # asked for by most hypotheses, every epoch and agreement round
 def _parts(shared: Shared, besides: str) -> tuple[Regex, ...]:
     """:meth:`Shared.parts`, made once per shared factors."""
     framed = [shared.framed(shared.anything)] if shared.prefix or shared.suffix else []

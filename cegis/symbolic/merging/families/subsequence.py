@@ -14,11 +14,11 @@ character of neither piece around it), which a run of classes (``[A-Z]{2}[0-9]{2
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 
 from cegis.symbolic.merging.candidate import Found, spelled
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families.pieces import class_pattern, piece_name, smallest_holding
 from cegis.symbolic.merging.families.shared import Hypotheses
@@ -39,14 +39,18 @@ def subsequence_hypotheses(
     universe: CharSet,
     shown: Sequence[CharSet],
     atoms: Sequence[CharSet],
+    *,
+    cache: RunCache | None = None,
 ) -> Hypotheses:
     """The strings that hold the pieces read off the shortest positive in order (module doc), for
     each placement of the first and last piece that every positive and no negative follows. A
     position's piece is the smallest of the ``shown`` classes that holds its characters in the
     shortest positives (else of the ``atoms``, else those characters), widened to larger ``shown``
-    classes together with every position of the same piece."""
+    classes together with every position of the same piece. The patterns of the pieces are kept
+    in the run's ``cache`` (the same pieces are tried on every agreement round)."""
     if not positives or not negatives:
         return []
+    run = cache or RunCache()
     shortest = min(positives, key=len)
     if not FEWEST_PIECES <= len(shortest) <= MOST_PIECES:
         return []
@@ -56,8 +60,8 @@ def subsequence_hypotheses(
         for column in zip(*(p for p in positives if len(p) == len(shortest)))
     ]
     first = tuple(
-        smallest_holding(tuple(shown), chars, universe)
-        or smallest_holding(tuple(atoms), chars, universe)
+        run(smallest_holding, tuple(shown), chars, universe)
+        or run(smallest_holding, tuple(atoms), chars, universe)
         or chars
         for chars in columns
     )
@@ -66,8 +70,8 @@ def subsequence_hypotheses(
     out: Hypotheses = []
     for at_start in (True, False):
         for at_end in (False, True):
-            pieces = _widened(first, kinds, positives, long_enough, at_start, at_end)
-            if pieces is not None and _gapped(positives, pieces, at_start, at_end):
+            pieces = _widened(first, kinds, positives, long_enough, at_start, at_end, run)
+            if pieces is not None and _gapped(positives, pieces, at_start, at_end, run):
                 out.append(_hypothesis(pieces, universe, at_start, at_end))
     return out
 
@@ -79,12 +83,13 @@ def _widened(
     negatives: Sequence[str],
     at_start: bool,
     at_end: bool,
+    cache: RunCache,
 ) -> Pieces | None:
     """``pieces`` with each distinct piece (at all its places at once, in the order they first
     occur) widened to every larger of ``kinds`` (smallest first) that holds it while no negative
     holds them in order; when a positive does not hold those, each place widened alone. ``None``
     when a negative holds the pieces as they are, or a positive does not hold the widest."""
-    if _any_holds(negatives, pieces, at_start, at_end):
+    if _any_holds(negatives, pieces, at_start, at_end, cache):
         return None
     size = {chars: len(chars) for chars in {*kinds, *pieces}}
     for places in (
@@ -96,27 +101,31 @@ def _widened(
             for wider in kinds:
                 if size[wider] > size[piece] and piece.issubset(wider):
                     trial = tuple(wider if k in where else p for k, p in enumerate(pieces))
-                    if not _any_holds(negatives, trial, at_start, at_end):
+                    if not _any_holds(negatives, trial, at_start, at_end, cache):
                         pieces, piece = trial, wider
-        if all(_holds(p, pieces, at_start, at_end) for p in positives):
+        if all(_holds(p, pieces, at_start, at_end, cache) for p in positives):
             return pieces
     return None
 
 
-def _holds(string: str, pieces: Pieces, at_start: bool, at_end: bool) -> bool:
+def _holds(string: str, pieces: Pieces, at_start: bool, at_end: bool, cache: RunCache) -> bool:
     """Whether ``string`` holds ``pieces`` in order (the first at its first character when
     ``at_start``, the last at its last when ``at_end``)."""
-    return _any_holds((string,), pieces, at_start, at_end)
+    return _any_holds((string,), pieces, at_start, at_end, cache)
 
 
-def _any_holds(strings: Sequence[str], pieces: Pieces, at_start: bool, at_end: bool) -> bool:
+def _any_holds(
+    strings: Sequence[str], pieces: Pieces, at_start: bool, at_end: bool, cache: RunCache
+) -> bool:
     """Whether one of ``strings`` holds ``pieces`` in order (:func:`_holds`). One pattern finds
     each piece at its first occurrence after the one before (:func:`_pattern`); the first piece
     is then at the first character when no gap comes before it, and the last piece can be at the
     last character when that character is of the last piece (it occurs there, after the others),
     unless the last piece is the first, held at the first character."""
-    match = _pattern(pieces).match
-    last = class_pattern(pieces[-1]).match if len(pieces) > 1 or not at_start else None
+    match = cache(_pattern, pieces).match
+    last = (
+        cache(class_pattern, pieces[-1], False).match if len(pieces) > 1 or not at_start else None
+    )
     for string in strings:
         found = match(string)
         if found is None or (at_start and found.end(1)):
@@ -130,16 +139,20 @@ def _any_holds(strings: Sequence[str], pieces: Pieces, at_start: bool, at_end: b
     return False
 
 
-def _gapped(positives: Sequence[str], pieces: Pieces, at_start: bool, at_end: bool) -> bool:
+def _gapped(
+    positives: Sequence[str], pieces: Pieces, at_start: bool, at_end: bool, cache: RunCache
+) -> bool:
     """Whether a positive shows a gap: a character, between two pieces (or before the first, or
     after the last) where it holds them, that is of neither piece. Without one, a run of classes
     (``[A-Z]{2}[0-9]{2,3}``) reads as classes in order just as well, and is the likelier."""
-    return any(_shows_gap(p, pieces, at_start, at_end) for p in positives)
+    return any(_shows_gap(p, pieces, at_start, at_end, cache) for p in positives)
 
 
-def _shows_gap(positive: str, pieces: Pieces, at_start: bool, at_end: bool) -> bool:
-    match = _pattern(pieces).match(positive)
-    if match is None or not _holds(positive, pieces, at_start, at_end):
+def _shows_gap(
+    positive: str, pieces: Pieces, at_start: bool, at_end: bool, cache: RunCache
+) -> bool:
+    match = cache(_pattern, pieces).match(positive)
+    if match is None or not _holds(positive, pieces, at_start, at_end, cache):
         return False
     # held with the last piece at the end, the gap before it runs up to the last character
     last = (
@@ -155,7 +168,6 @@ def _shows_gap(positive: str, pieces: Pieces, at_start: bool, at_end: bool) -> b
     )
 
 
-@functools.lru_cache(maxsize=1 << 12)  # the same pieces are tried on every agreement round
 def _pattern(pieces: Pieces) -> re.Pattern[str]:
     """A pattern that matches at the start of the strings that hold ``pieces`` in order: each piece
     at its first occurrence after the one before (no backtracking); group ``k`` is the gap before
@@ -201,6 +213,11 @@ def candidates(evidence: Evidence) -> Found:
     (:class:`cegis.symbolic.merging.evidence.Family`)."""
     universe = evidence.universe
     hypotheses = subsequence_hypotheses(
-        evidence.positives, evidence.negatives, universe, evidence.shown, evidence.classes
+        evidence.positives,
+        evidence.negatives,
+        universe,
+        evidence.shown,
+        evidence.classes,
+        cache=evidence.cache,
     )
-    return spelled(hypotheses, universe, "subsequence")
+    return spelled(hypotheses, universe, "subsequence", evidence.cache)

@@ -23,6 +23,7 @@ import numpy as np
 
 from automata.algebra.ops import accepts_many
 from cegis.symbolic.merging.candidate import Found, automaton_of, spelled
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families.classes import inferred_classes
 from cegis.symbolic.merging.families.digit_bounds import SIGNIFICANCE
@@ -84,6 +85,8 @@ def template_hypotheses(
     evidence: int = NARROWING_EVIDENCE,
     narrowest: bool = False,
     significance: float = SIGNIFICANCE,
+    *,
+    cache: RunCache | None = None,
 ) -> list[Template]:
     """The templates of the positives: every run at one of the :data:`UNIFORM_LEVELS` of detail
     (narrowed below its class from ``evidence`` values, :data:`NARROWING_EVIDENCE` for strings
@@ -94,7 +97,9 @@ def template_hypotheses(
     ``narrowest`` every run at its narrowest (:func:`narrowest_run`, marked so even where it is
     another too). Positives whose skeletons differ only in the separators before the first run
     or after the last share their runs (``-?[0-9]+\\.[0-9]+``); the template is the union of the skeletons with their common first
-    and last parts written once, none when there are more than :data:`MOST_SKELETONS`."""
+    and last parts written once, none when there are more than :data:`MOST_SKELETONS`. The run's
+    ``cache`` remembers the classes inferred and the automata compiled (none: nothing is kept)."""
+    run_cache = cache or RunCache()
     groups: dict[_Skeleton, list[tuple[str, list[str], str]]] = defaultdict(list)
     for string in positives:
         skeleton, before, runs, after = _cut(string, cut)
@@ -130,10 +135,10 @@ def template_hypotheses(
                 narrowest,
             )
 
-    inferred = _inferred(positives, negatives, universe)
+    inferred = _inferred(positives, negatives, universe, run_cache)
     for home in (
-        Home(universe, (), significance),
-        *([Home(universe, inferred, significance)] if len(inferred) > 1 else []),
+        Home(universe, (), significance, run_cache),
+        *([Home(universe, inferred, significance, run_cache)] if len(inferred) > 1 else []),
     ):
         unbounded = attrs.evolve(
             home, significance=0.0
@@ -160,7 +165,9 @@ def template_hypotheses(
         fitted = {
             s: [
                 bounded_default(run, column, home)
-                for run, column in zip(_fitted(steps[s], against[s], universe), columns[s])
+                for run, column in zip(
+                    _fitted(steps[s], against[s], universe, run_cache), columns[s]
+                )
             ]
             for s in shapes
         }
@@ -201,10 +208,12 @@ def _horizon(
 
 
 def _inferred(
-    positives: Sequence[str], negatives: Sequence[str], universe: CharSet
+    positives: Sequence[str], negatives: Sequence[str], universe: CharSet, cache: RunCache
 ) -> tuple[CharSet, ...]:
     return inferred_classes(
-        [*(Example(p, True) for p in positives), *(Example(n, False) for n in negatives)], universe
+        [*(Example(p, True) for p in positives), *(Example(n, False) for n in negatives)],
+        universe,
+        cache,
     )
 
 
@@ -256,7 +265,10 @@ def _written(skeleton: _Skeleton, runs: Sequence[Regex]) -> list[Regex]:
 
 
 def _fitted(
-    ladders: Sequence[Sequence[Regex]], negatives: Sequence[Sequence[str]], universe: CharSet
+    ladders: Sequence[Sequence[Regex]],
+    negatives: Sequence[Sequence[str]],
+    universe: CharSet,
+    cache: RunCache,
 ) -> list[Regex]:
     """Per run, the most general level such that no negative of the skeleton has every run
     accepted: one run at a time is made more specific, each time the run and level that leave the
@@ -265,7 +277,10 @@ def _fitted(
     if not negatives:
         return [ladder[0] for ladder in ladders]
     accepted = [  # automata remembered: a lone run's level is its whole template, which the learner compiles again
-        [accepts_many(automaton_of(regex, universe), [n[i] for n in negatives]) for regex in ladder]
+        [
+            accepts_many(automaton_of(regex, universe, cache), [n[i] for n in negatives])
+            for regex in ladder
+        ]
         for i, ladder in enumerate(ladders)
     ]
 
@@ -331,7 +346,13 @@ def candidates(evidence: Evidence) -> Found:
         (t.regex, t.how)
         for cut in CUTS
         for t in template_hypotheses(
-            positives, negatives, evidence.universe, cut, evidence=0, significance=0.0
+            positives,
+            negatives,
+            evidence.universe,
+            cut,
+            evidence=0,
+            significance=0.0,
+            cache=evidence.cache,
         )
     ]
-    return spelled(written, evidence.universe, "templates")
+    return spelled(written, evidence.universe, "templates", evidence.cache)

@@ -8,6 +8,7 @@ refuted by a string whose label follows from the teacher's contract, with no que
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 
@@ -17,6 +18,7 @@ from automata.errors import AutomataError
 from cegis.hypothesis import read_hypothesis
 from cegis.learner import LearnerContext
 from cegis.symbolic.merging.candidate import automaton_of
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.core.symbols import interned
 from oracle.examples import Example, length
 from regexlang.charset import CharSet
@@ -41,48 +43,38 @@ class Memory:
     implied: tuple[Example, ...] = ()
 
 
-def remembered(context: LearnerContext) -> Memory:
-    """The previous proposal's memory, with the agreement its verdict adds (:func:`agreements`)."""
-    previous = context.previous
-    known = (
-        previous.memo if previous is not None and isinstance(previous.memo, Memory) else Memory()
-    )
-    return Memory(agreements(context), known.implied)
+def remembered(known: Memory, context: LearnerContext[Any]) -> Memory:
+    """The ``known`` memory of the previous proposal, with the agreement its verdict adds
+    (:func:`agreements`)."""
+    return Memory(agreements(known, context), known.implied)
 
 
-def agreements(context: LearnerContext) -> tuple[Agreement, ...]:
-    """The agreement that holds the most: of the previous proposal's memo and the one its verdict
-    implies when the teacher answered with shortest counterexamples, the one with the largest
-    ``below`` (the newest on a tie). It alone constrains as much as all of them: every agreement
-    says the target equals its hypothesis below its length, so a candidate that agrees with the
-    longest one agrees with the target, hence with every other, below theirs."""
+def agreements(known: Memory, context: LearnerContext[Any]) -> tuple[Agreement, ...]:
+    """The agreement that holds the most: of the ``known`` memory of the previous proposal and the
+    one its verdict implies when the teacher answered with shortest counterexamples, the one with
+    the largest ``below`` (the newest on a tie). It alone constrains as much as all of them: every
+    agreement says the target equals its hypothesis below its length, so a candidate that agrees
+    with the longest one agrees with the target, hence with every other, below theirs."""
     previous, verdict = context.previous, context.verdict
-    known = (
-        previous.memo.agreements
-        if previous is not None and isinstance(previous.memo, Memory)
-        else ()
-    )
     if previous is None or not previous.ok or verdict is None or not verdict.counterexamples:
-        return known
+        return known.agreements
     if not verdict.shortest:
-        return known
+        return known.agreements
     below = min(map(length, verdict.counterexamples))
-    if not below or any(a.below > below for a in known):
-        return known
+    if not below or any(a.below > below for a in known.agreements):
+        return known.agreements
     return (Agreement(previous.text, below),)
 
 
-def encode(memo: object) -> object:
+def encode(memo: Memory) -> object:
     """A :class:`Memory` as JSON data."""
-    if not isinstance(memo, Memory):
-        return None
     return {
         "agreements": [[a.hypothesis, a.below] for a in memo.agreements],
         "implied": [[e.string, e.label] for e in memo.implied],
     }
 
 
-def decode(data: object) -> object:
+def decode(data: object) -> Memory | None:
     """The :class:`Memory` :func:`encode` wrote (or the agreements alone, as records written before
     the implied examples were kept hold them)."""
     if isinstance(data, list):
@@ -100,12 +92,19 @@ class Agreements:
     """Agreements compiled once for a learner call (those that do not compile are skipped)."""
 
     automata: tuple[tuple[DFA, int], ...]
+    cache: RunCache = attrs.field(eq=False, repr=False)
 
     @classmethod
     def compile(
-        cls, items: Sequence[Agreement], dialect: Dialect, universe: CharSet, state_limit: int
+        cls,
+        items: Sequence[Agreement],
+        dialect: Dialect,
+        universe: CharSet,
+        state_limit: int,
+        cache: RunCache,
     ) -> Agreements:
-        """The agreements' hypotheses as automata over ``universe``."""
+        """The agreements' hypotheses as automata over ``universe`` (remembered in the run's
+        ``cache``, which also keeps the strings they imply)."""
         out = []
         for item in items:
             try:
@@ -114,6 +113,7 @@ class Agreements:
                         automaton_of(
                             read_hypothesis(item.hypothesis, dialect, universe),
                             universe,
+                            cache,
                             state_limit,
                         ),
                         item.below,
@@ -121,7 +121,7 @@ class Agreements:
                 )
             except (RegexError, AutomataError):
                 continue
-        return cls(tuple(out))
+        return cls(tuple(out), cache)
 
     def implied(self, dfa: DFA) -> list[Example]:
         """For each agreement ``dfa`` breaks, the shortest string where it does, labeled as the
@@ -130,5 +130,5 @@ class Agreements:
         for earlier, below in self.automata:
             witness = equivalence_witness(dfa, earlier)
             if witness is not None and len(witness.string) < below:
-                out.append(interned(witness.string, witness.accepted_by == "right"))
+                out.append(interned(witness.string, witness.accepted_by == "right", self.cache))
         return out

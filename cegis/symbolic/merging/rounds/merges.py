@@ -10,8 +10,6 @@ rounds say to patch, has the misses patched in as exceptions (:mod:`.patching`).
 
 from __future__ import annotations
 
-import functools
-
 import attrs
 
 from automata.core.minimize import minimize
@@ -21,6 +19,7 @@ from cegis.symbolic.merging.core.alike import alike
 from cegis.symbolic.merging.core.exact import smallest
 from cegis.symbolic.merging.core.prefix_tree import PrefixTree
 from cegis.symbolic.merging.core.redblue import MergeOrder, red_blue, table
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.core.symbols import interned
 from cegis.symbolic.merging.core.words import PackedWords
 from cegis.symbolic.merging.families.listing import MAX_LISTING_STATES
@@ -40,14 +39,17 @@ class Merged:
     problems: tuple[str, ...]
 
 
-def merged(built: PrefixTree, learner: Settings, patch: bool, agreeing: bool = False) -> Merged:
+def merged(
+    built: PrefixTree, learner: Settings, patch: bool, cache: RunCache, agreeing: bool = False
+) -> Merged:
     """The distinct DFAs the merge orders find that satisfy every example, and, for those that
     miss a clustered example left out of the prefix tree, one misclassified string of each such
     example (to learn from literally in another round). With ``patch`` such a DFA is instead
     patched with the missed examples as exceptions, unless it misses more than
     :data:`MAX_LISTING_STATES` (then its witnesses are given, as without ``patch``). With
     ``agreeing`` (agreements to keep), unread symbols follow the classes positive clusters
-    group them with (:func:`cegis.symbolic.merging.core.alike.alike`)."""
+    group them with (:func:`cegis.symbolic.merging.core.alike.alike`). The run's ``cache`` keeps
+    what the next rounds and epochs would find again."""
     alphabet, tree, untied = built.alphabet, built.tree, built.untied
     universe = alphabet.universe
     candidates: dict[tuple[object, ...], Candidate] = {}
@@ -62,7 +64,7 @@ def merged(built: PrefixTree, learner: Settings, patch: bool, agreeing: bool = F
             for w, path in missed:  # many misses spell one string: build each witness once
                 string = "".join(map(representatives.__getitem__, path))
                 if string not in witnesses:
-                    witnesses[string] = interned(string, untied[w][1].label)
+                    witnesses[string] = interned(string, untied[w][1].label, cache)
             if patch:  # a list longer than any hypothesis may be: not worth building
                 problems.append(
                     f"{how}: {len(wrong)} clustered examples left out of the tree are missed"
@@ -85,7 +87,7 @@ def merged(built: PrefixTree, learner: Settings, patch: bool, agreeing: bool = F
 
     checked = PackedWords.pack([word for _, word in untied])
     representatives = [alphabet.representative(k) for k in range(len(alphabet))]
-    similar = alike(built.words, len(alphabet), agreeing) if learner.complete_alike else None
+    similar = alike(built.words, len(alphabet), cache, agreeing) if learner.complete_alike else None
     fewest = None
     for order, variants in _runs(learner.orders):  # one merge run for every labeling
         mark = tree.checkpoint()
@@ -106,7 +108,6 @@ def merged(built: PrefixTree, learner: Settings, patch: bool, agreeing: bool = F
     return Merged(tuple(candidates.values()), tuple(witnesses.values()), tuple(problems))
 
 
-@functools.lru_cache(maxsize=16)  # every round of every learner call asks again
 def _runs(orders: tuple[MergeOrder, ...]) -> tuple[tuple[MergeOrder, tuple[MergeOrder, ...]], ...]:
     """The merge runs ``orders`` need, each the part of an order that decides the merges (the
     labeling of unlabeled states does not), with the orders that label its result (in order)."""

@@ -21,6 +21,7 @@ from automata.printing.readable import draft as quick
 from automata.printing.readable import readable
 from cegis.hypothesis import read_hypothesis
 from cegis.symbolic.merging.candidate import CHECK_STATE_LIMIT, automaton_of
+from cegis.symbolic.merging.core.run_cache import RunCache
 from oracle.clustered import misclassified
 from oracle.examples import ClusteredExample, Counterexample
 from regexlang.ast import Chars, Complement, EmptySet, Regex, Star
@@ -89,13 +90,15 @@ def check(
     examples: Sequence[Counterexample],
     dialect: Dialect,
     universe: CharSet,
+    cache: RunCache,
     consistent: DFA | None = None,
 ) -> str | None:
     """Why the printed ``text`` is not a usable hypothesis for ``examples``, or ``None``; a print of
     the language of ``consistent`` (an automaton known to label every example right) is usable
-    without checking the examples again (hundreds of clustered ones take a tenth of a second)."""
+    without checking the examples again (hundreds of clustered ones take a tenth of a second). The
+    print's automaton is remembered in the run's ``cache``."""
     try:
-        compiled = automaton_of(read_hypothesis(text, dialect, universe), universe)
+        compiled = automaton_of(read_hypothesis(text, dialect, universe), universe, cache)
     except (RegexError, AutomataError) as error:
         return f"the printed regex does not compile back: {error}"
     if consistent is not None and equivalent(compiled, consistent):

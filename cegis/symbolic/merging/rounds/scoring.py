@@ -7,7 +7,6 @@ hypothesis from explaining a coincidence (hundreds of positives containing ``New
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 from collections.abc import Sequence
@@ -19,6 +18,7 @@ from automata.errors import SizeLimitExceeded
 from automata.printing.to_regex import to_regex
 from automata.strings.counting import count_by_length
 from cegis.symbolic.merging.candidate import Candidate, automaton_of
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.families.prior import NAMED
 from cegis.symbolic.merging.rounds.pumping import unpumped_loops
 from regexlang.ast import (
@@ -43,7 +43,11 @@ UNPUMPED_COST = 3
 
 
 def score(
-    dfa: DFA, positives: Sequence[str], spelled: Regex | None = None, written: bool = False
+    dfa: DFA,
+    positives: Sequence[str],
+    cache: RunCache,
+    spelled: Regex | None = None,
+    written: bool = False,
 ) -> tuple[float, int, int]:
     """The description length (MDL) in bits: the automaton (:func:`automaton_bits`, or the
     automata of the parts of ``spelled`` when fewer, :func:`parts_bits`; each loop no positive
@@ -53,53 +57,57 @@ def score(
     ``[0-9]{5}`` costs one class and a count), and each positive's length is named among the
     lengths up to the longest positive's that the hypothesis accepts (a hypothesis that accepts
     lengths the positives never show pays for it on every positive). On a tie, fewer unpumped loops, then
-    fewer transitions off each row's first target."""
+    fewer transitions off each row's first target. The run's ``cache`` remembers the parts: the
+    same words, gaps and edges recur in many hypotheses, epoch after epoch."""
     unpumped = unpumped_loops(dfa, positives)
     dead = dead_state(dfa)
     live = [state for state in range(dfa.n_states) if state != dead]
-    bits = automaton_bits(dfa, live)
+    bits = automaton_bits(dfa, live, cache)
     if live:
         bits *= (len(live) + UNPUMPED_COST * unpumped) / len(live)
     if isinstance(spelled, (Intersection, Complement, Union, Concat, Repeat)):
-        bits = min(bits, parts_bits(spelled, dfa.alphabet.universe))
+        bits = min(bits, parts_bits(spelled, dfa.alphabet.universe, cache))
     counts = count_by_length(dfa, max(map(len, positives), default=0))
     data_bits = sum(math.log2(counts[len(p)]) for p in positives if counts[len(p)])
     if written:
         bits = min(
-            bits, _written_bits(dfa) * (len(live) + UNPUMPED_COST * unpumped) / max(1, len(live))
+            bits,
+            _written_bits(dfa, cache) * (len(live) + UNPUMPED_COST * unpumped) / max(1, len(live)),
         )
         if spelled is not None:
-            bits = min(bits, regex_bits(spelled, dfa.alphabet.universe))
+            bits = min(bits, regex_bits(spelled, dfa.alphabet.universe, cache))
         data_bits += len(positives) * math.log2(max(1, sum(1 for count in counts if count)))
     changes = int((dfa.transitions != dfa.transitions[:, :1]).sum())
     return bits + data_bits, unpumped, changes
 
 
 def description_length(
-    candidate: Candidate, positives: Sequence[str], written: bool = False
+    candidate: Candidate, positives: Sequence[str], cache: RunCache, written: bool = False
 ) -> tuple[float, int, int]:
     """The description length of ``candidate`` (:func:`score` of its automaton and spelled regex):
     the key the rounds rank candidates by, computed where they are ranked."""
-    return score(candidate.automaton, positives, candidate.regex, written)
+    return score(candidate.automaton, positives, cache, candidate.regex, written)
 
 
-@functools.lru_cache(
-    maxsize=4096
-)  # the same words and gaps recur in many hypotheses, epoch after epoch
-def parts_bits(regex: Regex, universe: CharSet) -> float:
+def parts_bits(regex: Regex, universe: CharSet, cache: RunCache) -> float:
     """The bits of ``regex`` written as its boolean operators and its gaps of any string over
     minimal automata: a product (``.*Westbury.* & .*[0-9].*``, 18 states) is described by its
     two factors, a complement by what it complements, and ``.*ugly.*(betty|thomas).*`` by the
     automata of ``ugly`` and of ``betty|thomas`` and three one-state gaps, not by the fifteen
     states whose fallback edges spell where a partial match resumes; a counted repetition by what
-    it repeats and its bounds, not by the copies its automaton unrolls."""
+    it repeats and its bounds, not by the copies its automaton unrolls. Remembered in ``cache``."""
+    return cache(_parts_bits, regex, universe, cache)
+
+
+def _parts_bits(regex: Regex, universe: CharSet, cache: RunCache) -> float:
     if isinstance(regex, Complement):
-        return parts_bits(regex.inner, universe)
+        return parts_bits(regex.inner, universe, cache)
     if isinstance(regex, (Intersection, Union)):
         parts = regex.parts if isinstance(regex, Intersection) else regex.options
-        return sum(parts_bits(part, universe) for part in parts)
+        return sum(parts_bits(part, universe, cache) for part in parts)
     if isinstance(regex, Repeat):
-        return parts_bits(regex.inner, universe) + number_bits(regex.min) + number_bits(regex.max)
+        inner = parts_bits(regex.inner, universe, cache)
+        return inner + number_bits(regex.min) + number_bits(regex.max)
     gap = Star(Chars(universe))
 
     def apart(part: Regex) -> bool:
@@ -110,10 +118,10 @@ def parts_bits(regex: Regex, universe: CharSet) -> float:
             list(group) if alone else [concat(*group)]
             for alone, group in itertools.groupby(regex.parts, apart)
         ]
-        return sum(parts_bits(part, universe) for group in groups for part in group)
-    dfa = automaton_of(regex, universe)
+        return sum(parts_bits(part, universe, cache) for group in groups for part in group)
+    dfa = automaton_of(regex, universe, cache)
     dead = dead_state(dfa)
-    return automaton_bits(dfa, [state for state in range(dfa.n_states) if state != dead])
+    return automaton_bits(dfa, [state for state in range(dfa.n_states) if state != dead], cache)
 
 
 def number_bits(number: int | None) -> float:
@@ -121,25 +129,28 @@ def number_bits(number: int | None) -> float:
     return 1.0 if number is None else 2 * math.floor(math.log2(number + 1)) + 1
 
 
-def automaton_bits(dfa: DFA, live: Sequence[int]) -> float:
+def automaton_bits(dfa: DFA, live: Sequence[int], cache: RunCache) -> float:
     """Bits that spell the live states of ``dfa`` as a regex writer would: per state, whether it
     accepts, how many edges leave it, and each edge's target and character set, except that the
     costliest set is "every other character" and free. A set costs the characters and ranges that
     spell it or its complement (a range two ends), each a character of the universe: ``e`` and
     ``[^e]`` cost one, ``[A-Za-z]`` three (its complement ``[#0-9]``). So a word costs its letters,
-    and a state of a table over many classes no more than the edges it really has."""
+    and a state of a table over many classes no more than the edges it really has (the spellings
+    remembered in ``cache``: the same edges recur in every candidate of a call)."""
     alphabet = dfa.alphabet
     char_bits = math.log2(len(alphabet.universe) + 1)
     target_bits = math.log2(len(live) + 1)  # a live state or the dead one
     total = 0.0
     for state in live:
         edges = classes_by_target(dfa.transitions[state].tolist()).values()
-        costs = [_spelling_ends(alphabet, tuple(classes)) * char_bits for classes in edges]
+        costs = [
+            cache(_spelling_ends, alphabet, tuple(classes), limit=1 << 16) * char_bits
+            for classes in edges
+        ]
         total += 1 + math.log2(len(costs) + 1) + sum(costs) - max(costs) + len(costs) * target_bits
     return total
 
 
-@functools.lru_cache(maxsize=1 << 16)  # the same edges recur in every candidate of a call
 def _spelling_ends(alphabet: Alphabet, classes: tuple[int, ...]) -> int:
     """Characters to spell the union of ``classes`` (or its complement, when shorter) as single
     characters and ranges."""
@@ -156,41 +167,40 @@ def _ends(chars: CharSet) -> int:
 WRITTEN_LIMIT = 400
 
 
-def _written_bits(dfa: DFA) -> float:
+def _written_bits(dfa: DFA, cache: RunCache) -> float:
     """:func:`regex_bits` of ``dfa``'s regex, or infinity when that regex is too large to read."""
     try:
-        return regex_bits(to_regex(dfa, size_limit=WRITTEN_LIMIT), dfa.alphabet.universe)
+        return regex_bits(to_regex(dfa, size_limit=WRITTEN_LIMIT), dfa.alphabet.universe, cache)
     except SizeLimitExceeded:
         return math.inf
 
 
-def regex_bits(regex: Regex, universe: CharSet) -> float:
+def regex_bits(regex: Regex, universe: CharSet, cache: RunCache) -> float:
     """Bits that write ``regex`` as a person would: each node names its operator, a character set
     the characters and ranges that spell it or its complement, a counted repetition its bounds."""
     operator = 3.0  # one of about eight node kinds
     if isinstance(regex, Chars):
-        return operator + _chars_bits(regex.chars, universe)
+        return operator + _chars_bits(regex.chars, universe, cache)
     if isinstance(regex, Repeat):
         return (
             operator
-            + regex_bits(regex.inner, universe)
+            + regex_bits(regex.inner, universe, cache)
             + number_bits(regex.min)
             + number_bits(regex.max)
         )
-    return operator + sum(regex_bits(child, universe) for child in children(regex))
+    return operator + sum(regex_bits(child, universe, cache) for child in children(regex))
 
 
-def _chars_bits(chars: CharSet, universe: CharSet) -> float:
+def _chars_bits(chars: CharSet, universe: CharSet, cache: RunCache) -> float:
     """Bits of a character set in a regex: a class people write by name (:data:`cegis.symbolic.merging.families.prior.NAMED`,
     within the universe) is one of them, else the characters and ranges that spell the set or its
     complement. So ``[0-9]`` costs less than ``[2-6]``: among few positives the range they happen
     to show is not worth more than the class they belong to, unless a negative asks for it."""
-    named = _named(universe)
+    named = cache(_named, universe, limit=16)
     if chars in named:
         return math.log2(len(named) + 1)
     return min(_ends(chars), _ends(universe - chars)) * math.log2(len(universe) + 1)
 
 
-@functools.lru_cache(maxsize=16)
 def _named(universe: CharSet) -> frozenset[CharSet]:
     return frozenset(c & universe for c in NAMED if c & universe)

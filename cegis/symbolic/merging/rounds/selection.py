@@ -1,19 +1,22 @@
 """Choosing among the candidates: the shortest description whose print labels every example right.
 
-The candidates of every family are ranked by description length
-(:func:`cegis.symbolic.merging.rounds.scoring.description_length`) and tried in that order: one that
-misclassifies an example is passed over before it is printed (a print is exact, and printing costs
-far more than checking), one of the language the teacher just rejected too; the first whose print
-(:mod:`.printing`) compiles back and labels every example right is the proposal, carrying the
-automaton its print compiled to. The language of the positives is preceded by itself with its long
-runs looped (:mod:`cegis.symbolic.merging.families.runs`). With the learner's ``listing_cap`` (a
-practitioner's plain examples, no agreements), the answer is never longer than the positives
-listed, and bounded repetitions are unbounded where the prior prefers (:mod:`.unbounded`)."""
+How to choose is one value, a :class:`SelectionPolicy`, built once per learner call
+(:meth:`SelectionPolicy.of`). The choice has two steps. :func:`ranked` puts the candidates of every
+family in order of description length
+(:func:`cegis.symbolic.merging.rounds.scoring.description_length`); the language of the positives
+is preceded by itself with its long runs looped (:mod:`cegis.symbolic.merging.families.runs`).
+:func:`first_printed` tries them in that order: one that misclassifies an example is passed over
+before it is printed (a print is exact, and printing costs far more than checking), one of the
+language the teacher just rejected too; the first whose print (:mod:`.printing`) compiles back and
+labels every example right is the proposal, carrying the automaton its print compiled to. With a
+listing cap (a practitioner's plain examples, no agreements), the answer is never longer than the
+positives listed, and bounded repetitions are unbounded where the prior prefers (:mod:`.unbounded`)."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
+
+import attrs
 
 from automata.algebra.ops import dead_state, equivalent
 from automata.core.dfa import DFA
@@ -21,8 +24,10 @@ from automata.errors import AutomataError, SizeLimitExceeded
 from cegis.hypothesis import read_hypothesis
 from cegis.learner import Proposal, ProposalFailure
 from cegis.symbolic.merging.candidate import Candidate, automaton_of
+from cegis.symbolic.merging.core.run_cache import RunCache
+from cegis.symbolic.merging.core.symbols import Granularity
 from cegis.symbolic.merging.evidence import representative
-from cegis.symbolic.merging.families.listing import LISTING, only_listed, strings_of
+from cegis.symbolic.merging.families.listing import only_listed, strings_of
 from cegis.symbolic.merging.families.runs import looped_runs
 from cegis.symbolic.merging.rounds.agreement import Agreements
 from cegis.symbolic.merging.rounds.printing import check, misses, printed, spelling
@@ -38,128 +43,196 @@ from regexlang.charset import CharSet
 from regexlang.dialects import Dialect, unparse
 
 
+@attrs.frozen
+class SelectionPolicy:
+    """How one learner call chooses among its candidates.
+
+    ``written``: plain examples read through the class prior, scored and printed as such.
+    ``listing_cap``: the answer is never longer than the positives listed as alternatives (the
+    learner's ``listing_cap`` with ``written`` examples, some positives and no agreements to keep):
+    past that, the shortest consistent print, or the listing. ``draft``: the hypothesis is printed
+    quickly (never under a listing cap: a listing is compared with the readable print).
+    ``refuted``: the language the teacher just rejected, passed over. ``earlier``: the agreements
+    to keep, when there are any (looped runs that break one are dropped). ``granularity``: what
+    the proposal's reasoning says the automaton reads."""
+
+    written: bool
+    listing_cap: bool
+    draft: bool
+    refuted: DFA | None
+    earlier: Agreements | None
+    granularity: Granularity
+
+    @classmethod
+    def of(
+        cls,
+        learner: Settings,
+        examples: Sequence[Counterexample],
+        *,
+        written: bool,
+        earlier: Agreements | None,
+        draft: bool,
+        refuted: DFA | None,
+    ) -> SelectionPolicy:
+        """The policy of a call of ``learner`` on ``examples``."""
+        capped = written and learner.listing_cap and any(e.label for e in examples)
+        capped = capped and earlier is None
+        return cls(written, capped, draft and not capped, refuted, earlier, learner.granularity)
+
+
 def proposed(
     candidates: Sequence[Candidate],
     examples: Sequence[Counterexample],
     dialect: Dialect,
     universe: CharSet,
-    learner: Settings,
-    written: bool,
+    policy: SelectionPolicy,
+    cache: RunCache,
+    *,
     problems: Sequence[str] = (),
-    earlier: Agreements | None = None,
-    draft: bool = False,
-    refuted: DFA | None = None,
     prior: Sequence[Candidate] = (),
 ) -> Proposal:
-    """The candidate of the shortest description (``written``: as plain examples read through the
-    class prior are scored) whose printed regex labels every example right, or a typed failure
-    with every candidate's problem (after the ``problems`` found while making them); the language
-    of the positives is preceded by itself with long runs looped (:func:`_runs_looped`). With
-    ``written``, the learner's ``listing_cap`` and no ``earlier`` agreements to keep the answer is
-    never longer than the positives listed as alternatives: past that, the shortest consistent
-    print, or the listing. With ``draft`` (and no listing to be shorter than) the hypothesis is
-    printed quickly, as a draft (``Proposal.draft``). A candidate of the ``refuted`` language is
-    passed over. While a pattern of the prior among ``prior`` (candidates that label every example
-    right, :attr:`.Candidate.prior_pattern`) accepts more than the positives, a candidate that only
-    lists them comes last, the length cap is the shortest such pattern's spelling when that is
-    longer, and the listing is no answer."""
-    problems = list(problems)
-    positives = [representative(e) for e in examples if e.label]
-    listed = written and learner.listing_cap and bool(positives) and earlier is None
-    listing = (
-        unparse(any_of(*map(union_regex, (e for e in examples if e.label))), dialect, universe)
-        if listed
-        else ""
+    """The candidate of the shortest description whose printed regex labels every example right
+    (:func:`ranked`, then :func:`first_printed`), or a typed failure with every candidate's problem
+    (after the ``problems`` found while making them). ``prior`` are candidates that label every
+    example right; while a pattern of the prior among them (:attr:`.Candidate.prior_pattern`)
+    accepts more than the positives under a listing cap, a candidate that only lists them comes
+    last, the cap is the shortest such pattern's spelling when that is longer, and the listing is
+    no answer. The run's ``cache`` remembers the scores and automata."""
+    own = (
+        strings_of([e for e in examples if e.label], universe)
+        if policy.listing_cap and prior
+        else None
     )
-    own = strings_of([e for e in examples if e.label], universe) if listed and prior else None
     patterns = (
         [c for c in prior if c.prior_pattern and not only_listed(c.automaton, own)]
         if own is not None
         else []
     )
-    shortest: Proposal | None = None
-    draft = draft and not listed  # a listing is compared with the readable print
-
-    @functools.cache
-    def cap() -> int:
-        return max(
-            len(listing),
-            min(
-                (
-                    len(spelling(c.regex, dialect, universe))
-                    for c in patterns
-                    if c.regex is not None
-                ),
-                default=0,
-            ),
-        )
-
-    def ranked(found: Sequence[Candidate]) -> list[Candidate]:
-        return sorted(found, key=lambda c: description_length(c, positives, written))
-
-    in_order = _listing_last(
-        _runs_looped(ranked(candidates), ranked, earlier), examples, own if patterns else None
+    in_order = ranked(candidates, examples, policy, cache, own if patterns else None)
+    return first_printed(
+        in_order, examples, dialect, universe, policy, cache, list(problems), patterns
     )
-    for dfa, how, regex in ((c.automaton, c.how, c.regex) for c in in_order):
-        if refuted is not None and equivalent(dfa, refuted):
+
+
+def ranked(
+    candidates: Sequence[Candidate],
+    examples: Sequence[Counterexample],
+    policy: SelectionPolicy,
+    cache: RunCache,
+    listed: DFA | None = None,
+) -> Iterator[Candidate]:
+    """The ``candidates`` by description length (as ``policy`` scores them), each language of the
+    positives preceded by itself with its long runs looped (:func:`_runs_looped`); those labeling
+    every example right that accept no string outside ``listed`` (the positives' own language) come
+    after all others."""
+    positives = [representative(e) for e in examples if e.label]
+
+    def rank(found: Sequence[Candidate]) -> list[Candidate]:
+        return sorted(found, key=lambda c: description_length(c, positives, cache, policy.written))
+
+    return _listing_last(_runs_looped(rank(candidates), rank, policy.earlier), examples, listed)
+
+
+def first_printed(
+    in_order: Iterable[Candidate],
+    examples: Sequence[Counterexample],
+    dialect: Dialect,
+    universe: CharSet,
+    policy: SelectionPolicy,
+    cache: RunCache,
+    problems: list[str],
+    patterns: Sequence[Candidate] = (),
+) -> Proposal:
+    """The first candidate ``in_order`` whose print labels every example right, or a typed
+    failure with every candidate's problem (added to ``problems``). Under a listing cap a print
+    longer than the positives listed (and than the spelling of each of ``patterns``) is kept only
+    as a fallback, and the listing is the answer when every candidate fails and no pattern of the
+    prior is in play."""
+    positives = [representative(e) for e in examples if e.label]
+    listing = (
+        unparse(any_of(*map(union_regex, (e for e in examples if e.label))), dialect, universe)
+        if policy.listing_cap
+        else ""
+    )
+    shortest: Proposal | None = None
+    cap: int | None = None  # the length a print may reach, found when first needed
+
+    def within(length: int) -> bool:
+        nonlocal cap
+        if length <= len(listing):
+            return True
+        if cap is None:
+            spellings = (
+                len(spelling(c.regex, dialect, universe)) for c in patterns if c.regex is not None
+            )
+            cap = max(len(listing), min(spellings, default=0))
+        return length <= cap
+
+    for candidate in in_order:
+        dfa, how, regex = candidate.automaton, candidate.how, candidate.regex
+        if policy.refuted is not None and equivalent(dfa, policy.refuted):
             problems.append(f"{how}: the teacher rejected this language")
             continue
         wrong = misclassified(dfa, examples)
-        if (
-            wrong
-        ):  # its print would be too (prints are exact), and printing costs far more than this
+        if wrong:  # its print would be too (prints are exact), and printing costs far more
             problems.append(f"{how}: {misses(wrong)}")
             continue
         if (
-            listed
+            policy.listing_cap
             and regex is not None
-            and len(spelled := spelling(regex, dialect, universe)) > len(listing)
-            and len(spelled) > cap()
+            and not within(len(spelling(regex, dialect, universe)))
         ):
             # a template spelled longer than the list of its positives: not worth printing readably
             # (a path's template of a dozen shapes: half a minute over Unicode)
             problems.append(f"{how}: spelled longer than the positives listed")
             continue
+        draft, written = policy.draft, policy.written
         try:
             text = printed(dfa, dialect, universe, examples, regex, written, draft)
-            problem, drafted = check(text, examples, dialect, universe, dfa), draft
-            if (
-                problem is not None and draft
-            ):  # a draft too large to compile back: the readable print
+            problem, drafted = check(text, examples, dialect, universe, cache, dfa), draft
+            if problem is not None and draft:  # a draft too large to compile back: readably
                 text = printed(dfa, dialect, universe, examples, regex, written)
-                problem, drafted = check(text, examples, dialect, universe, dfa), False
+                problem, drafted = check(text, examples, dialect, universe, cache, dfa), False
         except SizeLimitExceeded as error:
             problems.append(f"{how}: {error}")
             continue
-        if problem is None:
-            if (
-                listed
-            ):  # strings given up front: bounded repetitions unbounded where the prior prefers
-                text, dfa = loosened_text(text, dfa, examples, positives, dialect, universe)
-            states = dfa.n_states - (dead_state(dfa) is not None)
-            reasoning = f"{how} over {len(dfa.alphabet)} {learner.granularity}: {states} states"
-            proposal = _carrying(text, dialect, universe, reasoning, drafted)
-            if not listed or len(text) <= len(listing) or len(text) <= cap():
-                return proposal
-            if shortest is None or len(text) < len(shortest.text):
-                shortest = proposal
+        if problem is not None:
+            problems.append(f"{how}: {problem}")
             continue
-        problems.append(f"{how}: {problem}")
-    if listed and not patterns and check(listing, examples, dialect, universe) is None:
+        if (
+            policy.listing_cap
+        ):  # strings given up front: repetitions unbounded where the prior prefers
+            text, dfa = loosened_text(text, dfa, examples, positives, dialect, universe, cache)
+        states = dfa.n_states - (dead_state(dfa) is not None)
+        reasoning = f"{how} over {len(dfa.alphabet)} {policy.granularity}: {states} states"
+        proposal = _carrying(text, dialect, universe, reasoning, cache, drafted)
+        if not policy.listing_cap or within(len(text)):
+            return proposal
+        if shortest is None or len(text) < len(shortest.text):
+            shortest = proposal
+    if (
+        policy.listing_cap
+        and not patterns
+        and check(listing, examples, dialect, universe, cache) is None
+    ):
         return _carrying(
-            listing, dialect, universe, "the positives listed (every shorter candidate failed)"
+            listing,
+            dialect,
+            universe,
+            "the positives listed (every shorter candidate failed)",
+            cache,
         )
     return shortest or _failure(
         "search_exhausted", "; ".join(problems) or "no merge order succeeded"
     )
 
 
-def refuted_automaton(regex: Regex | None, universe: CharSet) -> DFA | None:
+def refuted_automaton(regex: Regex | None, universe: CharSet, cache: RunCache) -> DFA | None:
     """The automaton of a rejected hypothesis (None when there is none, or it does not compile)."""
     if regex is None:
         return None
     try:
-        return automaton_of(regex, universe)
+        return automaton_of(regex, universe, cache)
     except AutomataError:
         return None
 
@@ -170,12 +243,18 @@ def _failure(kind: str, detail: str) -> Proposal:
 
 
 def _carrying(
-    text: str, dialect: Dialect, universe: CharSet, reasoning: str, draft: bool = False
+    text: str,
+    dialect: Dialect,
+    universe: CharSet,
+    reasoning: str,
+    cache: RunCache,
+    draft: bool = False,
 ) -> Proposal:
     """The proposal of the printed ``text`` with the automaton :func:`.printing.check` compiled it to
-    (remembered)."""
+    (remembered in ``cache``)."""
     regex = read_hypothesis(text, dialect, universe)
-    return Proposal(regex, text, reasoning, draft=draft, automaton=automaton_of(regex, universe))
+    automaton = automaton_of(regex, universe, cache)
+    return Proposal(regex, text, reasoning, draft=draft, automaton=automaton)
 
 
 def _runs_looped(
@@ -190,7 +269,7 @@ def _runs_looped(
     teacher of loop-free paths raises by one an epoch. Only then: looped runs competing with every
     candidate won where merging had found the language, and lost it."""
     for candidate in ranked:
-        if candidate.how.startswith(LISTING):
+        if candidate.kind == "positives":
             looped = [
                 Candidate(d, f"{candidate.how}, {runs}", None, "runs")
                 for d, runs in looped_runs(candidate.automaton)

@@ -21,6 +21,7 @@ from automata.core.dfa import DFA
 from automata.errors import AutomataError
 from cegis.hypothesis import read_hypothesis
 from cegis.symbolic.merging.candidate import automaton_of
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.rounds.scoring import score
 from oracle.clustered import misclassified
 from oracle.examples import Counterexample
@@ -36,6 +37,7 @@ def loosened(
     examples: Sequence[Counterexample],
     positives: Sequence[str],
     universe: CharSet,
+    cache: RunCache,
 ) -> tuple[Regex, DFA] | None:
     """``regex`` (with automaton ``dfa``) with its bounded repetitions unbounded, and its automaton,
     when that labels every example right and scores no worse; else None."""
@@ -43,12 +45,15 @@ def loosened(
     if loose == regex:
         return None
     try:
-        wider = automaton_of(loose, universe)
+        wider = automaton_of(loose, universe, cache)
     except AutomataError:
         return None
     if misclassified(wider, examples):
         return None
-    if score(wider, positives, loose, True)[0] > score(dfa, positives, regex, True)[0]:
+    if (
+        score(wider, positives, cache, loose, True)[0]
+        > score(dfa, positives, cache, regex, True)[0]
+    ):
         return None
     return loose, wider
 
@@ -60,10 +65,12 @@ def loosened_text(
     positives: Sequence[str],
     dialect: Dialect,
     universe: CharSet,
+    cache: RunCache,
 ) -> tuple[str, DFA]:
     """The printed hypothesis ``text`` (automaton ``dfa``) loosened (:func:`loosened`) and printed
     in ``dialect``, or as it is."""
-    found = loosened(read_hypothesis(text, dialect, universe), dfa, examples, positives, universe)
+    regex = read_hypothesis(text, dialect, universe)
+    found = loosened(regex, dfa, examples, positives, universe, cache)
     if found is None:
         return text, dfa
     try:

@@ -28,6 +28,7 @@ import attrs
 from cegis.symbolic.merging.candidate import Candidate
 from cegis.symbolic.merging.core.prefix_tree import PrefixTree, TreeReading, extended, prefix_tree
 from cegis.symbolic.merging.core.quotient import LabelConflict
+from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.rounds.agreeing import ROUNDS
 from cegis.symbolic.merging.rounds.agreement import Agreements
 from cegis.symbolic.merging.rounds.merges import merged
@@ -85,6 +86,7 @@ class Reading:
         learner: Settings,
         patching: int,
         earlier: Agreements,
+        cache: RunCache,
     ) -> Reading:
         """Merge the tree of ``examples`` and the witnesses (the tree of the last round grown by the
         new witnesses, in the representative reading); when no merge order labels every example
@@ -93,12 +95,16 @@ class Reading:
         :data:`MAX_WITNESS_NODES` nodes, misses are patched in as exceptions instead."""
         try:
             tree = (
-                extended(self.tree, self.missed)
+                extended(self.tree, self.missed, cache)
                 if self.tree is not None and self.name == "representative"
                 else None
             )
             tree = tree or prefix_tree(
-                [*examples, *self.witnesses, *self.missed], universe, learner.granularity, self.name
+                [*examples, *self.witnesses, *self.missed],
+                universe,
+                learner.granularity,
+                self.name,
+                cache,
             )
         except (ValueError, LabelConflict) as error:
             return attrs.evolve(
@@ -111,7 +117,7 @@ class Reading:
             )
         rounds = self.rounds + bool(self.missed)
         capped = tree.tree.nodes > MAX_WITNESS_NODES
-        found = merged(tree, learner, rounds >= patching or capped, bool(earlier.automata))
+        found = merged(tree, learner, rounds >= patching or capped, cache, bool(earlier.automata))
         missed = () if found.candidates or capped else found.witnesses
         return Reading(
             self.name,
@@ -132,6 +138,7 @@ def consistent(
     learner: Settings,
     earlier: Agreements,
     facts: Mapping[str, Example],
+    cache: RunCache,
 ) -> Consistent:
     """The distinct DFAs that the learner's readings and merge orders find for the examples ``view``
     gives (with the implied ``facts`` and those found now) that label every example right and keep
@@ -139,7 +146,8 @@ def consistent(
     with such a DFA (without agreements, once every reading has learned its witnesses); with
     agreements, a round stops at the first reading, in the learner's order, that finds one; when
     nothing new is learned or the rounds are spent, the last DFAs that label every example right
-    are the answer, though they break an agreement."""
+    are the answer, though they break an agreement. The run's ``cache`` keeps what the next rounds
+    and epochs would find again."""
     implied = dict(facts)
     learned: dict[str, Example] = {}
     problems: list[str] = []
@@ -156,7 +164,7 @@ def consistent(
             last = round_ == ROUNDS
             if reading.stale or last:
                 readings[i] = reading = reading.learn(
-                    examples, universe, learner, 0 if last else patching, earlier
+                    examples, universe, learner, 0 if last else patching, earlier, cache
                 )
                 problems += reading.problems
             found += [
