@@ -122,7 +122,7 @@ def separated_hypotheses(
     return [
         (regex, how)
         for regex, how in out.items()
-        if _accepts_all(regex, positives) and not _accepts_any(regex, negatives)
+        if accepts_all(regex, positives) and not accepts_any(regex, negatives)
     ]
 
 
@@ -282,7 +282,7 @@ def _ladder_of(
     if len(filled) <= MOST_VALUES:
         options.append(union(*map(text_regex, filled)))
     small = [o for o in dict.fromkeys(options) if node_count(o) <= MOST_NODES]
-    kept = [o for o in small if _accepts_all(o, filled)][:MOST_LEVELS]
+    kept = [o for o in small if accepts_all(o, filled)][:MOST_LEVELS]
     return tuple(_optional(o) for o in kept) if len(filled) < len(distinct) else tuple(kept)
 
 
@@ -323,12 +323,15 @@ def _fitted(
     return [ladder[level] for ladder, level in zip(ladders, levels)]
 
 
-def _accepts_all(regex: Regex, strings: Sequence[str]) -> bool:
+def accepts_all(regex: Regex, strings: Sequence[str]) -> bool:
+    """Whether ``regex`` (made of the nodes the template families write) accepts every string,
+    matched with Python's ``re``."""
     pattern = _compiled(regex)
     return all(pattern.fullmatch(s) is not None for s in strings)
 
 
-def _accepts_any(regex: Regex, strings: Sequence[str]) -> bool:
+def accepts_any(regex: Regex, strings: Sequence[str]) -> bool:
+    """Whether ``regex`` (as :func:`accepts_all`) accepts some string."""
     pattern = _compiled(regex)
     return any(pattern.fullmatch(s) is not None for s in strings)
 
