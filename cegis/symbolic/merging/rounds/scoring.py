@@ -12,6 +12,8 @@ import itertools
 import math
 from collections.abc import Sequence
 
+import numpy as np
+
 from automata.alphabet import Alphabet
 from automata.counting import count_by_length
 from automata.dfa import DFA, classes_by_target
@@ -62,17 +64,46 @@ def score(
         bits *= (len(live) + UNPUMPED_COST * unpumped) / len(live)
     if isinstance(spelled, (Intersection, Complement, Union, Concat, Repeat)):
         bits = min(bits, parts_bits(spelled, dfa.alphabet.universe))
-    counts = count_by_length(dfa, max(map(len, positives), default=0))
-    data_bits = sum(math.log2(counts[len(p)]) for p in positives if counts[len(p)])
+    counts = log_counts(dfa, max(map(len, positives), default=0))
+    data_bits = sum(counts[len(p)] or 0.0 for p in positives if counts[len(p)] is not None)
     if written:
         bits = min(
             bits, _written_bits(dfa) * (len(live) + UNPUMPED_COST * unpumped) / max(1, len(live))
         )
         if spelled is not None:
             bits = min(bits, regex_bits(spelled, dfa.alphabet.universe))
-        data_bits += len(positives) * math.log2(max(1, sum(1 for count in counts if count)))
+        shown = sum(1 for count in counts if count is not None)
+        data_bits += len(positives) * math.log2(max(1, shown))
     changes = int((dfa.transitions != dfa.transitions[:, :1]).sum())
     return bits + data_bits, unpumped, changes
+
+
+def log_counts(dfa: DFA, longest: int) -> list[float | None]:
+    """The log2 of how many strings of each length ``0..longest`` ``dfa`` accepts (None: none).
+    Exact (:func:`automata.counting.count_by_length`) while the table is affordable; past that
+    (examples of thousands of characters) the counts are carried as floats scaled at every length,
+    so learning from long strings never depends on a bound over the longest one's length."""
+    try:
+        return [math.log2(count) if count else None for count in count_by_length(dfa, longest)]
+    except SizeLimitExceeded:
+        pass
+    sizes = np.asarray(dfa.alphabet.sizes(), dtype=np.float64)
+    transitions = dfa.transitions
+    weights = dfa.accepting.astype(np.float64)
+    reach = dfa.accepting.astype(bool)
+    scale = 0.0
+    out: list[float | None] = []
+    for length in range(longest + 1):
+        if length:
+            weights = (weights[transitions] * sizes).sum(axis=1)
+            reach = np.asarray(reach[transitions].any(axis=1), dtype=bool)
+            top = float(weights.max())
+            if top > 0:
+                weights /= top
+                scale += math.log2(top)
+        here = float(weights[dfa.start])
+        out.append((math.log2(here) if here > 0 else -1074.0) + scale if reach[dfa.start] else None)
+    return out
 
 
 def description_length(
@@ -157,10 +188,12 @@ WRITTEN_LIMIT = 400
 
 
 def _written_bits(dfa: DFA) -> float:
-    """:func:`regex_bits` of ``dfa``'s regex, or infinity when that regex is too large to read."""
+    """:func:`regex_bits` of ``dfa``'s regex, or infinity when that regex is too large to read
+    (past :data:`WRITTEN_LIMIT` nodes, or nested too deep to eliminate: a chain of thousands of
+    states, the positives of long strings listed)."""
     try:
         return regex_bits(to_regex(dfa, size_limit=WRITTEN_LIMIT), dfa.alphabet.universe)
-    except SizeLimitExceeded:
+    except (SizeLimitExceeded, RecursionError):
         return math.inf
 
 
@@ -181,10 +214,11 @@ def regex_bits(regex: Regex, universe: CharSet) -> float:
 
 
 def _chars_bits(chars: CharSet, universe: CharSet) -> float:
-    """Bits of a character set in a regex: a class people write by name (:data:`cegis.symbolic.merging.families.prior.NAMED`,
-    within the universe) is one of them, else the characters and ranges that spell the set or its
-    complement. So ``[0-9]`` costs less than ``[2-6]``: among few positives the range they happen
-    to show is not worth more than the class they belong to, unless a negative asks for it."""
+    """Bits of a character set in a regex: a class people write by name
+    (:data:`cegis.symbolic.merging.families.prior.NAMED`, within the universe) is one of them,
+    else the characters and ranges that spell the set or its complement. So ``[0-9]`` costs
+    less than ``[2-6]``: among few positives the range they happen to show is not worth more
+    than the class they belong to, unless a negative asks for it."""
     named = _named(universe)
     if chars in named:
         return math.log2(len(named) + 1)
