@@ -117,3 +117,11 @@ def test_examples_of_five_thousand_characters_learn() -> None:
 )
 def test_infinite_is_a_loop_among_live_states(pattern: str, expected: bool) -> None:
     assert infinite(minimize(compile_regex(parse(pattern, "python", ASCII), ASCII))) is expected
+
+
+def test_a_listing_answer_names_the_negatives_that_block_a_pattern() -> None:
+    learned = learn_regex(["red", "green", "blue"], ["yellow", "pink", "grey"], universe=ASCII)
+    assert "'pink'" in learned.hint and "'grey'" in learned.hint, learned.hint
+    assert "'yellow'" not in learned.hint
+    general = learn_regex(["12", "345", "6789"], ["x", "1a"], universe=ASCII)
+    assert general.hint == ""
