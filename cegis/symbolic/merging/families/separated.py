@@ -210,9 +210,11 @@ def _structures(fields: Sequence[Sequence[str]], separator: Regex) -> list[_Stru
 
 def _repeated(unit: Regex, low: int, high: int) -> Regex:
     """``unit`` repeated from ``low`` to ``high`` times as the positives show, or without bound
-    when they repeat it at least twice and not always equally often."""
+    when they repeat it at least twice and not always equally often (``+`` from any lower count
+    shown: the fewest repeats of a few strings is no bound a person writes, ``(?:/[a-z]+)+`` for
+    paths of 62 to 89 folders)."""
     if high >= 2 and high > low:
-        return Star(unit) if low == 0 else Plus(unit) if low == 1 else Repeat(unit, low, None)
+        return Star(unit) if low == 0 else Plus(unit)
     if low == high:
         return Epsilon() if low == 0 else unit if low == 1 else Repeat(unit, low, low)
     return Optional(unit) if (low, high) == (0, 1) else Repeat(unit, low, high)
