@@ -185,12 +185,19 @@ def _ends(chars: CharSet) -> int:
 
 #: Regex nodes past which a candidate is not described by its regex (state elimination gives up).
 WRITTEN_LIMIT = 400
+#: States past which a candidate is not described by its regex: its state elimination takes
+#: seconds (the listing of a few request-log lines of 600 characters), and a regex of at most
+#: :data:`WRITTEN_LIMIT` nodes from that many states is a chain no positive needs read as one.
+WRITTEN_STATES = 1000
 
 
 def _written_bits(dfa: DFA) -> float:
     """:func:`regex_bits` of ``dfa``'s regex, or infinity when that regex is too large to read
     (past :data:`WRITTEN_LIMIT` nodes, or nested too deep to eliminate: a chain of thousands of
-    states, the positives of long strings listed)."""
+    states, the positives of long strings listed, or past :data:`WRITTEN_STATES` states, whose
+    elimination alone costs seconds)."""
+    if dfa.n_states > WRITTEN_STATES:
+        return math.inf
     try:
         return regex_bits(to_regex(dfa, size_limit=WRITTEN_LIMIT), dfa.alphabet.universe)
     except (SizeLimitExceeded, RecursionError):
