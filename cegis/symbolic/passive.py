@@ -26,7 +26,22 @@ from cegis.gc_pause import settle
 from cegis.generalization import generalizes
 from oracle.clustered import misclassified
 from oracle.examples import Example
-from regexlang.ast import Regex, text, union
+from regexlang.ast import (
+    Complement,
+    Concat,
+    Epsilon,
+    Intersection,
+    Optional,
+    Plus,
+    Regex,
+    Repeat,
+    Star,
+    Union,
+    concat,
+    intersection,
+    text,
+    union,
+)
 from regexlang.charset import UNICODE, CharSet
 from regexlang.dialects import parse
 from regexlang.errors import NotExpressible
@@ -139,6 +154,7 @@ def printed_for(
     when even that cannot be written, e.g. the empty language in POSIX). Flavours with lookarounds
     get the language written with lookaheads instead when that is shorter and reads back exactly
     (:mod:`automata.lookahead_print`)."""
+    tree = without_empty_parts(tree)
     try:
         printed = render(tree, flavor, anchored, universe)
     except NotExpressible:
@@ -152,6 +168,21 @@ def printed_for(
         if len(text) < len(printed) and _reads_back(candidate, dfa, universe):
             printed = text
     return printed
+
+
+def without_empty_parts(tree: Regex) -> Regex:
+    """``tree`` with the empty strings inside its concatenations dropped: a family that joins an
+    empty prefix or field to a template would otherwise print an empty group ``(?:)``."""
+    match tree:
+        case Concat(parts):
+            return concat(*(without_empty_parts(p) for p in parts if p != Epsilon()))
+        case Union(options):
+            return union(*map(without_empty_parts, options))
+        case Intersection(parts):
+            return intersection(*map(without_empty_parts, parts))
+        case Star(inner) | Plus(inner) | Optional(inner) | Complement(inner) | Repeat(inner):
+            return attrs.evolve(tree, inner=without_empty_parts(inner))
+    return tree
 
 
 def _reads_back(candidate: Regex, dfa: DFA, universe: CharSet) -> bool:

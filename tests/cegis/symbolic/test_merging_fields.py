@@ -16,8 +16,10 @@ from cegis.symbolic.merging.families.aligned import aligned_templates
 from cegis.symbolic.merging.families.fields import free_field_hypotheses
 from cegis.symbolic.merging.families.listing import infinite
 from cegis.symbolic.merging.rounds.scoring import log_counts
-from cegis.symbolic.passive import learn_regex
+from cegis.symbolic.passive import learn_regex, printed_for
 from regexlang import CharSet, parse, unparse
+from regexlang.ast import Epsilon, Star, concat
+from regexlang.ast import text as text_regex
 
 ASCII = CharSet([(0x20, 0x7E)])
 
@@ -70,7 +72,7 @@ def test_headings_read_the_marks_as_a_run() -> None:
 
 
 def test_aligned_skeletons_make_the_missing_part_optional() -> None:
-    positives = ["ann.lee@mail.org", "bo@web.io", "cy@site.net", "dee@box.com"]
+    positives = ["ann.lee@mail.org", "bo@web.io", "cy.doyle@site.net", "dee@box.com"]
     written = {printed(t.regex) for t in aligned_templates(positives, ASCII, "word")}
     assert r"[a-z]+(?:\.[a-z]+)?@[a-z]+\.[a-z]+" in written
     for text in written:
@@ -125,3 +127,10 @@ def test_a_listing_answer_names_the_negatives_that_block_a_pattern() -> None:
     assert "'yellow'" not in learned.hint
     general = learn_regex(["12", "345", "6789"], ["x", "1a"], universe=ASCII)
     assert general.hint == ""
+
+
+def test_no_answer_prints_an_empty_group() -> None:
+    tree = concat(Epsilon(), text_regex("ab"), Star(concat(text_regex("c"), Epsilon())), Epsilon())
+    shown = printed_for(tree, "python", "fullmatch", ASCII)
+    assert "(?:)" not in shown
+    assert same_language(shown, "abc*")

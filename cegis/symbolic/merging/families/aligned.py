@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from cegis.symbolic.merging.families.run_writing import Home, levels, narrowest_run
 from cegis.symbolic.merging.families.templates import UNIFORM_LEVELS, Cut, Template, cut_runs
-from regexlang.ast import Optional, Plus, Regex, Repeat, concat
+from regexlang.ast import Optional, Regex, concat
 from regexlang.ast import text as text_regex
 from regexlang.charset import CharSet
 
@@ -47,7 +47,7 @@ def aligned_templates(positives: Sequence[str], universe: CharSet, cut: Cut) -> 
             values[at].append(value)
     home = Home(universe)
     ladders = [
-        _ladder(values[at], home) if isinstance(token, int) else [text_regex(token)]
+        levels(values[at], home) if isinstance(token, int) else [text_regex(token)]
         for at, token in enumerate(spine)
     ]
     out: dict[Regex, Template] = {}
@@ -63,15 +63,6 @@ def aligned_templates(positives: Sequence[str], universe: CharSet, cut: Cut) -> 
     regex = _grouped(tightest, present, everyone)
     out.setdefault(regex, Template(regex, f"aligned template ({cut} runs at their narrowest)", 1))
     return list(out.values())
-
-
-def _ladder(values: Sequence[str], home: Home) -> list[Regex]:
-    """A run's levels (:func:`.run_writing.levels`); a run one positive shows is its class
-    repeated without bound at every level (one value shows no count)."""
-    written = levels(values, home)
-    if len(values) > 1 or not isinstance(written[0], Repeat):
-        return written
-    return [Plus(written[0].inner)]
 
 
 def _tokens(string: str, cut: Cut) -> list[tuple[_Token, str]]:
