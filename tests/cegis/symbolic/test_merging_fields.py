@@ -11,7 +11,7 @@ import re
 import pytest
 
 from automata import compile_regex, count_by_length, equivalent
-from automata.minimize import minimize
+from automata.core.minimize import minimize
 from cegis.symbolic.merging.families.aligned import aligned_templates
 from cegis.symbolic.merging.families.fields import free_field_hypotheses
 from cegis.symbolic.merging.families.listing import infinite

@@ -14,12 +14,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from automata.alphabet import Alphabet
-from automata.counting import count_by_length
-from automata.dfa import DFA, classes_by_target
+from automata.algebra.ops import dead_state
+from automata.core.alphabet import Alphabet
+from automata.core.dfa import DFA, classes_by_target
 from automata.errors import SizeLimitExceeded
-from automata.ops import dead_state
-from automata.to_regex import to_regex
+from automata.printing.to_regex import to_regex
+from automata.strings.counting import count_by_length
 from cegis.symbolic.merging.candidate import Candidate, automaton_of
 from cegis.symbolic.merging.families.prior import NAMED
 from cegis.symbolic.merging.rounds.pumping import unpumped_loops
@@ -80,7 +80,7 @@ def score(
 
 def log_counts(dfa: DFA, longest: int) -> list[float | None]:
     """The log2 of how many strings of each length ``0..longest`` ``dfa`` accepts (None: none).
-    Exact (:func:`automata.counting.count_by_length`) while the table is affordable; past that
+    Exact (:func:`automata.strings.counting.count_by_length`) while the table is affordable; past that
     (examples of thousands of characters) the counts are carried as floats scaled at every length,
     so learning from long strings never depends on a bound over the longest one's length."""
     try:
