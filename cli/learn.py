@@ -38,7 +38,7 @@ from cegis.records import run_recorded
 from cegis.registry import REGISTRY, default_passive
 from cegis.setup import exact_setting
 from cegis.state import Task
-from cegis.symbolic.passive import from_examples, printed_for
+from cegis.symbolic.passive import from_examples, listing_hint, printed_for
 from cli.errors import MAX_STATE_LIMIT, BadInput, BrokenLearner, limit_error
 from cli.interrupts import interruptible
 from cli.lazy import CONTEXT
@@ -425,6 +425,11 @@ def learn(
     except (
         SizeLimitExceeded
     ) as error:  # its remedy names a keyword of the library, not an option here
+        if given is not None:  # no --target: the teacher is the examples
+            raise BadInput(
+                f"--positives/--negatives: the examples are too large to learn from "
+                f"({error.exceeded}): give fewer or shorter strings"
+            ) from None
         raise BadInput(
             f"--target: the target is too large for the teacher: {error.exceeded}"
         ) from None
@@ -463,6 +468,13 @@ def learn(
             click.echo(
                 "warning:  the regex only lists the positives: it does not generalize to any other string"
             )
+            hint = listing_hint(
+                [e.string for e in given or () if e.label],
+                [e.string for e in given or () if not e.label],
+                task.universe,
+            )
+            if hint:
+                click.echo(f"hint:     {hint}")
         click.echo(f"learner:  {name}")
         click.echo(f"epochs:   {answer.epochs}")
         click.echo(f"examples: {answer.examples}")

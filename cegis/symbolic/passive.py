@@ -4,11 +4,14 @@ The symbolic learner reads plain strings through its class prior (digits, letter
 and proposes the regex of the shortest description consistent with every example; when it finds
 none, the positives listed as alternatives are the answer. The result is printed for the engine
 the caller names (:mod:`regexlang.flavors`); an answer with ``&`` or ``~`` is printed through its
-automaton's regex, or with lookaheads when the engine has them and that is shorter. Synchronous: no event loop for the caller."""
+automaton's regex, or with lookaheads when the engine has them and that is shorter. An answer that
+only lists its positives carries a hint: the pattern the fewest negatives block, and those
+negatives. Synchronous: no event loop for the caller."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import attrs
@@ -21,9 +24,25 @@ from automata.printing.lookahead_print import lookahead_prints
 from automata.printing.readable import readable
 from cegis.errors import ContradictoryExamples as ContradictoryExamples
 from cegis.gc_pause import settle
+from cegis.generalization import generalizes
 from oracle.clustered import misclassified
 from oracle.examples import Example
-from regexlang.ast import Regex, text, union
+from regexlang.ast import (
+    Complement,
+    Concat,
+    Epsilon,
+    Intersection,
+    Optional,
+    Plus,
+    Regex,
+    Repeat,
+    Star,
+    Union,
+    concat,
+    intersection,
+    text,
+    union,
+)
 from regexlang.charset import UNICODE, CharSet
 from regexlang.dialects import parse
 from regexlang.errors import NotExpressible
@@ -50,6 +69,7 @@ class LearnedRegex:
     guess: bool
     tree: Regex = attrs.field(repr=False)
     reasoning: str = attrs.field(default="", repr=False)
+    hint: str = ""  # when the answer only lists its positives: what blocks a pattern, what helps
 
 
 def learn_regex(
@@ -75,11 +95,44 @@ def learn_regex(
     settle()  # what earlier calls left is not walked again by every collection
     proposal = from_examples().learn(examples, "python", universe)
     tree = proposal.regex if proposal.regex is not None else union(*map(text, wanted))
+    hint = "" if generalizes(tree, wanted, universe) else listing_hint(wanted, unwanted, universe)
     dfa = minimize(compile_regex(tree, universe, state_limit=STATE_LIMIT))
     consistent = not misclassified(dfa, examples)
     printed = printed_for(tree, flavor, anchored, universe)
     return LearnedRegex(
-        printed, consistent, node_count(tree), not unwanted, tree, proposal.reasoning
+        printed, consistent, node_count(tree), not unwanted, tree, proposal.reasoning, hint
+    )
+
+
+#: Most negatives a hint names.
+MOST_NAMED = 3
+
+
+def listing_hint(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> str:
+    """When an answer only lists its positives: the class-and-count pattern of the prior that the
+    fewest negatives block (:mod:`cegis.symbolic.merging.families.shapes`), the negatives it
+    accepts, and what would help (empty when no such pattern accepts more than the positives)."""
+    from cegis.symbolic.merging.families.shapes import shape_hypotheses
+
+    wanted, unwanted = list(dict.fromkeys(positives)), list(dict.fromkeys(negatives))
+    best: tuple[int, str, list[str]] | None = None
+    for template in shape_hypotheses(wanted, unwanted, universe):
+        if not template.narrowest:
+            continue
+        pattern = render(template.regex, "python", "fullmatch", universe)
+        blocking = [n for n in unwanted if re.fullmatch(pattern, n)]
+        if best is None or len(blocking) < best[0]:
+            best = (len(blocking), pattern, blocking)
+    if best is None or not best[2]:
+        return ""
+    _, pattern, blocking = best
+    named = ", ".join(map(repr, blocking[:MOST_NAMED])) + (
+        " …" if len(blocking) > MOST_NAMED else ""
+    )
+    return (
+        f"the pattern {pattern} fits the positives but accepts the negatives {named}; if those "
+        "should match, drop them from the negatives, else add positives of each shape to accept "
+        "(more strings let a narrower pattern tell them apart)"
     )
 
 
@@ -98,6 +151,7 @@ def printed_for(
     when even that cannot be written, e.g. the empty language in POSIX). Flavours with lookarounds
     get the language written with lookaheads instead when that is shorter and reads back exactly
     (:mod:`automata.printing.lookahead_print`)."""
+    tree = without_empty_parts(tree)
     try:
         printed = render(tree, flavor, anchored, universe)
     except NotExpressible:
@@ -111,6 +165,21 @@ def printed_for(
         if len(text) < len(printed) and _reads_back(candidate, dfa, universe):
             printed = text
     return printed
+
+
+def without_empty_parts(tree: Regex) -> Regex:
+    """``tree`` with the empty strings inside its concatenations dropped: a family that joins an
+    empty prefix or field to a template would otherwise print an empty group ``(?:)``."""
+    match tree:
+        case Concat(parts):
+            return concat(*(without_empty_parts(p) for p in parts if p != Epsilon()))
+        case Union(options):
+            return union(*map(without_empty_parts, options))
+        case Intersection(parts):
+            return intersection(*map(without_empty_parts, parts))
+        case Star(inner) | Plus(inner) | Optional(inner) | Complement(inner) | Repeat(inner):
+            return attrs.evolve(tree, inner=without_empty_parts(inner))
+    return tree
 
 
 def _reads_back(candidate: Regex, dfa: DFA, universe: CharSet) -> bool:

@@ -47,6 +47,7 @@ Kind = Literal[
     "positives",
     "all_but_negatives",
     "runs",
+    "fields",
 ]
 
 #: Compiled spelled hypotheses a run remembers: most come back the next epoch.

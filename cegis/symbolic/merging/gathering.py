@@ -25,6 +25,7 @@ from cegis.symbolic.merging.evidence import Evidence, Family
 from cegis.symbolic.merging.families import (
     anchored,
     factors,
+    fields,
     listing,
     separated,
     shapes,
@@ -53,9 +54,10 @@ from regexlang.dialects import Dialect
 MOST_SPELLED_POSITIVES = 64
 
 #: The families of templates of plain examples: in the loop, and (with the learner's
-#: ``listing_cap``) of strings given up front: their shapes, and templates along a repeated separator.
+#: ``listing_cap``) of strings given up front: their shapes, templates along a repeated separator,
+#: and a head then a free-text field.
 TEMPLATES: tuple[Family, ...] = (templates.candidates,)
-GIVEN: tuple[Family, ...] = (shapes.candidates, separated.candidates)
+GIVEN: tuple[Family, ...] = (shapes.candidates, separated.candidates, fields.candidates)
 
 #: The spelled families made again in agreement rounds with the strings the others imply.
 SPELLED: tuple[Family, ...] = (factors.candidates, anchored.candidates, subsequence.candidates)

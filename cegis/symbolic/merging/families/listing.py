@@ -15,7 +15,7 @@ from automata.algebra.ops import difference, is_empty
 from automata.building.compile import compile_regex
 from automata.core.dfa import DFA
 from automata.core.minimize import minimize
-from automata.errors import AutomataError
+from automata.errors import AutomataError, StateLimitExceeded
 from cegis.symbolic.merging.candidate import CHECK_STATE_LIMIT, Candidate, Found, spelled
 from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families.classes import excluded
@@ -71,5 +71,48 @@ def strings_of(examples: Sequence[Counterexample], universe: CharSet) -> DFA:
 
 
 def only_listed(dfa: DFA, listed: DFA) -> bool:
-    """Whether ``dfa`` accepts no string outside ``listed`` (the positives' own language)."""
-    return is_empty(difference(dfa, listed, state_limit=CHECK_STATE_LIMIT))
+    """Whether ``dfa`` accepts no string outside ``listed`` (the positives' own language). When
+    the difference is too large to build (the listing of strings thousands of characters long),
+    whether ``dfa`` accepts only finitely many strings: a pattern that loops accepts others."""
+    try:
+        return is_empty(difference(dfa, listed, state_limit=CHECK_STATE_LIMIT))
+    except StateLimitExceeded:
+        return not infinite(dfa)
+
+
+def infinite(dfa: DFA) -> bool:
+    """Whether ``dfa`` accepts infinitely many strings: a cycle among its live states (reachable
+    and reaching acceptance), found by peeling off live states without live predecessors."""
+    table = dfa.transitions.tolist()
+    reached = {dfa.start}
+    frontier = [dfa.start]
+    while frontier:
+        state = frontier.pop()
+        for target in set(table[state]) - reached:
+            reached.add(target)
+            frontier.append(target)
+    sources: dict[int, set[int]] = {state: set() for state in reached}
+    for state in reached:
+        for target in table[state]:
+            sources[target].add(state)
+    live = {state for state in reached if dfa.accepting[state]}
+    frontier = list(live)
+    while frontier:
+        state = frontier.pop()
+        for source in sources[state] - live:
+            live.add(source)
+            frontier.append(source)
+    incoming = {state: 0 for state in live}
+    for state in live:
+        for target in set(table[state]) & live:
+            incoming[target] += 1
+    ready = [state for state, count in incoming.items() if not count]
+    peeled = 0
+    while ready:
+        state = ready.pop()
+        peeled += 1
+        for target in set(table[state]) & live:
+            incoming[target] -= 1
+            if not incoming[target]:
+                ready.append(target)
+    return peeled < len(live)

@@ -127,7 +127,7 @@ def separated_hypotheses(
     return [
         (regex, how)
         for regex, how in out.items()
-        if _accepts_all(regex, positives, run) and not _accepts_any(regex, negatives, run)
+        if accepts_all(regex, positives, run) and not accepts_any(regex, negatives, run)
     ]
 
 
@@ -215,9 +215,11 @@ def _structures(fields: Sequence[Sequence[str]], separator: Regex) -> list[_Stru
 
 def _repeated(unit: Regex, low: int, high: int) -> Regex:
     """``unit`` repeated from ``low`` to ``high`` times as the positives show, or without bound
-    when they repeat it at least twice and not always equally often."""
+    when they repeat it at least twice and not always equally often (``+`` from any lower count
+    shown: the fewest repeats of a few strings is no bound a person writes, ``(?:/[a-z]+)+`` for
+    paths of 62 to 89 folders)."""
     if high >= 2 and high > low:
-        return Star(unit) if low == 0 else Plus(unit) if low == 1 else Repeat(unit, low, None)
+        return Star(unit) if low == 0 else Plus(unit)
     if low == high:
         return Epsilon() if low == 0 else unit if low == 1 else Repeat(unit, low, low)
     return Optional(unit) if (low, high) == (0, 1) else Repeat(unit, low, high)
@@ -297,7 +299,7 @@ def _ladder_of(
     if len(filled) <= MOST_VALUES:
         options.append(union(*map(text_regex, filled)))
     small = [o for o in dict.fromkeys(options) if node_count(o) <= MOST_NODES]
-    kept = [o for o in small if _accepts_all(o, filled, cache)][:MOST_LEVELS]
+    kept = [o for o in small if accepts_all(o, filled, cache)][:MOST_LEVELS]
     return tuple(_optional(o) for o in kept) if len(filled) < len(distinct) else tuple(kept)
 
 
@@ -340,13 +342,16 @@ def _fitted(
     return [ladder[level] for ladder, level in zip(ladders, levels)]
 
 
-def _accepts_all(regex: Regex, strings: Sequence[str], cache: RunCache) -> bool:
-    pattern = cache(_compiled, regex)
+def accepts_all(regex: Regex, strings: Sequence[str], cache: RunCache | None = None) -> bool:
+    """Whether ``regex`` (made of the nodes the template families write) accepts every string,
+    matched with Python's ``re`` (the compiled pattern kept in the run's ``cache``, if given)."""
+    pattern = _compiled(regex) if cache is None else cache(_compiled, regex)
     return all(pattern.fullmatch(s) is not None for s in strings)
 
 
-def _accepts_any(regex: Regex, strings: Sequence[str], cache: RunCache) -> bool:
-    pattern = cache(_compiled, regex)
+def accepts_any(regex: Regex, strings: Sequence[str], cache: RunCache | None = None) -> bool:
+    """Whether ``regex`` (as :func:`accepts_all`) accepts some string."""
+    pattern = _compiled(regex) if cache is None else cache(_compiled, regex)
     return any(pattern.fullmatch(s) is not None for s in strings)
 
 

@@ -14,13 +14,14 @@ the others are fitted as what they leave.
 The writings with every run at its narrowest (its value where every positive shows the same, else
 its class counted from the shortest value to the longest) are the *patterns of the prior*
 (marked :attr:`.candidate.Candidate.prior_pattern`): when one of them labels every example right
-and accepts more than the positives (:func:`.listing.only_listed`), some pattern of the prior is consistent, and an answer
-that only lists the positives is passed over whatever its length
+and accepts more than the positives (:func:`.listing.only_listed`), some pattern of the prior is
+consistent, and an answer that only lists the positives is passed over whatever its length
 (:func:`cegis.symbolic.merging.rounds.selection.proposed`). A single positive, or positives that
 differ only where no class is counted, have no such pattern. Only for strings given up front: in
 the learning loop a teacher's counterexamples correct a template that is too general, and the
 templates of :data:`.templates.CUTS` are enough (KB13's runs spent half again as long on the other
-shapes, which never fit its targets)."""
+shapes, which never fit its targets). Positives whose skeletons differ by optional parts are also
+aligned into one skeleton (:mod:`.aligned`)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ from automata.algebra.ops import accepts_many
 from cegis.symbolic.merging.candidate import Found, automaton_of, spelled
 from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.evidence import Evidence
+from cegis.symbolic.merging.families.aligned import aligned_templates
 from cegis.symbolic.merging.families.listing import only_listed
 from cegis.symbolic.merging.families.templates import Cut, Template, template_hypotheses
 from regexlang.ast import Regex, concat, union
@@ -42,6 +44,9 @@ from regexlang.charset import CharSet
 #: The cuts tried first; the whole string as one run only when none of these has a consistent
 #: pattern of the prior (its class is the characters shown: ``[-0-9]{5,}`` for ZIP codes).
 FIRST_CUTS: tuple[Cut, ...] = ("word", "class", "letters")
+
+#: The cuts whose skeletons are aligned into one with optional parts (:mod:`.aligned`).
+ALIGNED_CUTS: tuple[Cut, ...] = ("word", "class")
 
 
 def candidates(evidence: Evidence) -> Found:
@@ -80,6 +85,10 @@ def shape_hypotheses(
         return _consistent(regex, positives, negatives, universe, run)
 
     out = _shapes(positives, negatives, universe, run, [("", "")], FIRST_CUTS)
+    for cut in ALIGNED_CUTS:
+        out |= {
+            t.regex: t for t in aligned_templates(positives, universe, cut) if t.regex not in out
+        }
     if not any(t.narrowest and t.skeletons == 1 and consistent(t.regex) for t in out.values()):
         out |= _shapes(positives, negatives, universe, run, _affixes(positives), FIRST_CUTS)
     if not any(t.narrowest and consistent(t.regex) for t in out.values()):

@@ -96,13 +96,14 @@ def template_hypotheses(
     :func:`.run_writing.bounded_default`), and with
     ``narrowest`` every run at its narrowest (:func:`narrowest_run`, marked so even where it is
     another too). Positives whose skeletons differ only in the separators before the first run
-    or after the last share their runs (``-?[0-9]+\\.[0-9]+``); the template is the union of the skeletons with their common first
-    and last parts written once, none when there are more than :data:`MOST_SKELETONS`. The run's
-    ``cache`` remembers the classes inferred and the automata compiled (none: nothing is kept)."""
+    or after the last share their runs (``-?[0-9]+\\.[0-9]+``); the template is the union of the
+    skeletons with their common first and last parts written once, none when there are more than
+    :data:`MOST_SKELETONS`. The run's ``cache`` remembers the classes inferred and the automata
+    compiled (none: nothing is kept)."""
     run_cache = cache or RunCache()
     groups: dict[_Skeleton, list[tuple[str, list[str], str]]] = defaultdict(list)
     for string in positives:
-        skeleton, before, runs, after = _cut(string, cut)
+        skeleton, before, runs, after = cut_runs(string, cut)
         groups[skeleton].append((before, runs, after))
     if not groups or len(groups) > MOST_SKELETONS:
         return []
@@ -110,7 +111,7 @@ def template_hypotheses(
     ends = {s: ({p for p, _, _ in groups[s]}, {x for _, _, x in groups[s]}) for s in shapes}
     against: dict[_Skeleton, list[list[str]]] = defaultdict(list)
     for string in negatives:
-        skeleton, prefix, runs, suffix = _cut(string, cut)
+        skeleton, prefix, runs, suffix = cut_runs(string, cut)
         if skeleton in groups and prefix in ends[skeleton][0] and suffix in ends[skeleton][1]:
             against[skeleton].append(runs)
 
@@ -224,7 +225,7 @@ def _kind(char: str, cut: Cut) -> int:
     return next((k for k, chars in enumerate(_KINDS[cut]) if char in chars), -1)
 
 
-def _cut(string: str, cut: Cut) -> tuple[_Skeleton, str, list[str], str]:
+def cut_runs(string: str, cut: Cut) -> tuple[_Skeleton, str, list[str], str]:
     """The skeleton of ``string`` from its first run to its last, the separators before and after
     it, and its runs in order."""
     skeleton: list[str | int] = []

@@ -11,6 +11,8 @@ import itertools
 import math
 from collections.abc import Sequence
 
+import numpy as np
+
 from automata.algebra.ops import dead_state
 from automata.core.alphabet import Alphabet
 from automata.core.dfa import DFA, classes_by_target
@@ -67,8 +69,8 @@ def score(
         bits *= (len(live) + UNPUMPED_COST * unpumped) / len(live)
     if isinstance(spelled, (Intersection, Complement, Union, Concat, Repeat)):
         bits = min(bits, parts_bits(spelled, dfa.alphabet.universe, cache))
-    counts = count_by_length(dfa, max(map(len, positives), default=0))
-    data_bits = sum(math.log2(counts[len(p)]) for p in positives if counts[len(p)])
+    counts = log_counts(dfa, max(map(len, positives), default=0))
+    data_bits = sum(counts[len(p)] or 0.0 for p in positives if counts[len(p)] is not None)
     if written:
         bits = min(
             bits,
@@ -76,9 +78,38 @@ def score(
         )
         if spelled is not None:
             bits = min(bits, regex_bits(spelled, dfa.alphabet.universe, cache))
-        data_bits += len(positives) * math.log2(max(1, sum(1 for count in counts if count)))
+        shown = sum(1 for count in counts if count is not None)
+        data_bits += len(positives) * math.log2(max(1, shown))
     changes = int((dfa.transitions != dfa.transitions[:, :1]).sum())
     return bits + data_bits, unpumped, changes
+
+
+def log_counts(dfa: DFA, longest: int) -> list[float | None]:
+    """The log2 of how many strings of each length ``0..longest`` ``dfa`` accepts (None: none).
+    Exact (:func:`automata.strings.counting.count_by_length`) while the table is affordable; past that
+    (examples of thousands of characters) the counts are carried as floats scaled at every length,
+    so learning from long strings never depends on a bound over the longest one's length."""
+    try:
+        return [math.log2(count) if count else None for count in count_by_length(dfa, longest)]
+    except SizeLimitExceeded:
+        pass
+    sizes = np.asarray(dfa.alphabet.sizes(), dtype=np.float64)
+    transitions = dfa.transitions
+    weights = dfa.accepting.astype(np.float64)
+    reach = dfa.accepting.astype(bool)
+    scale = 0.0
+    out: list[float | None] = []
+    for length in range(longest + 1):
+        if length:
+            weights = (weights[transitions] * sizes).sum(axis=1)
+            reach = np.asarray(reach[transitions].any(axis=1), dtype=bool)
+            top = float(weights.max())
+            if top > 0:
+                weights /= top
+                scale += math.log2(top)
+        here = float(weights[dfa.start])
+        out.append((math.log2(here) if here > 0 else -1074.0) + scale if reach[dfa.start] else None)
+    return out
 
 
 def description_length(
@@ -165,13 +196,22 @@ def _ends(chars: CharSet) -> int:
 
 #: Regex nodes past which a candidate is not described by its regex (state elimination gives up).
 WRITTEN_LIMIT = 400
+#: States past which a candidate is not described by its regex: its state elimination takes
+#: seconds (the listing of a few request-log lines of 600 characters), and a regex of at most
+#: :data:`WRITTEN_LIMIT` nodes from that many states is a chain no positive needs read as one.
+WRITTEN_STATES = 1000
 
 
 def _written_bits(dfa: DFA, cache: RunCache) -> float:
-    """:func:`regex_bits` of ``dfa``'s regex, or infinity when that regex is too large to read."""
+    """:func:`regex_bits` of ``dfa``'s regex, or infinity when that regex is too large to read
+    (past :data:`WRITTEN_LIMIT` nodes, or nested too deep to eliminate: a chain of thousands of
+    states, the positives of long strings listed, or past :data:`WRITTEN_STATES` states, whose
+    elimination alone costs seconds)."""
+    if dfa.n_states > WRITTEN_STATES:
+        return math.inf
     try:
         return regex_bits(to_regex(dfa, size_limit=WRITTEN_LIMIT), dfa.alphabet.universe, cache)
-    except SizeLimitExceeded:
+    except (SizeLimitExceeded, RecursionError):
         return math.inf
 
 
@@ -192,10 +232,11 @@ def regex_bits(regex: Regex, universe: CharSet, cache: RunCache) -> float:
 
 
 def _chars_bits(chars: CharSet, universe: CharSet, cache: RunCache) -> float:
-    """Bits of a character set in a regex: a class people write by name (:data:`cegis.symbolic.merging.families.prior.NAMED`,
-    within the universe) is one of them, else the characters and ranges that spell the set or its
-    complement. So ``[0-9]`` costs less than ``[2-6]``: among few positives the range they happen
-    to show is not worth more than the class they belong to, unless a negative asks for it."""
+    """Bits of a character set in a regex: a class people write by name
+    (:data:`cegis.symbolic.merging.families.prior.NAMED`, within the universe) is one of them,
+    else the characters and ranges that spell the set or its complement. So ``[0-9]`` costs
+    less than ``[2-6]``: among few positives the range they happen to show is not worth more
+    than the class they belong to, unless a negative asks for it."""
     named = cache(_named, universe, limit=16)
     if chars in named:
         return math.log2(len(named) + 1)
