@@ -31,6 +31,9 @@ COMMANDS = {
     "regex": LazyCommand(
         "cli.regex:regex", "Parse a regex, show its metrics, compare it with another."
     ),
+    "redos": LazyCommand(
+        "cli.redos:redos", "Whether a regex backtracks super-linearly, with a timed attack."
+    ),
     "bench": LazyCommand(
         "cli.bench:bench", "Performance benchmarks against reference implementations."
     ),

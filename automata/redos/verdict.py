@@ -68,13 +68,11 @@ class Verdict:
     def describe(self) -> str:
         """One line a user reads: the class, its degree and the call it assumes."""
         call = f"{self.engine} re.{self.semantics}" if self.engine == "python" else self.engine
-        what = {
-            "linear": "linear",
-            "polynomial": f"polynomial (degree {self.degree})",
-            "exponential": "exponential",
-            "unknown": f"unknown ({self.reason})",
-        }[self.verdict]
         where = "" if self.engine == "python" else f" {self.semantics}"
+        if self.verdict == "unknown":
+            return f"ReDoS: unknown under {call}{where}: {self.reason}"
+        what = f"polynomial (degree {self.degree})" if self.degree != 1 else "linear"
+        what = "exponential" if self.verdict == "exponential" else what
         return f"ReDoS: {what} backtracking under {call}{where}"
 
 
