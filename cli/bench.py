@@ -31,6 +31,9 @@ BENCHMARKS = {
         "experiments.bench.llm:main",
         "Client overhead against a loopback server; replay throughput.",
     ),
+    "redos": LazyCommand(
+        "experiments.bench.redos:main", "ReDoS verdicts against timed ground truth on re."
+    ),
     "startup": LazyCommand(
         "experiments.bench.startup:main", "First run on an empty kernel cache, and warm start-up."
     ),
