@@ -3,22 +3,10 @@ products, equivalence with witnesses, counting, sampling and path enumeration.
 
 Dense numpy tables over alphabet equivalence classes; hot loops in numba. Depends only on
 ``regexlang``. The names below are the ones other packages use; every submodule keeps its own
-name (``automata.minimize`` is the module, its function is ``automata.minimize.minimize``).
+name (``automata.core.minimize`` is the module, its function is ``automata.core.minimize.minimize``).
 """
 
-from automata.alphabet import Alphabet, common_refinement, partition
-from automata.compile import alphabet_of, compile_many, compile_regex, from_text
-from automata.counting import Completions, completions, count_by_length, diff_ratio
-from automata.dfa import DFA, coreachable
-from automata.errors import (
-    DEFAULT_STATE_LIMIT,
-    AlphabetMismatch,
-    AutomataError,
-    SizeLimitExceeded,
-    StateLimitExceeded,
-    UnsupportedRegex,
-)
-from automata.ops import (
+from automata.algebra.ops import (
     Witness,
     accepts,
     accepts_many,
@@ -37,8 +25,20 @@ from automata.ops import (
     symmetric_difference,
     union,
 )
-from automata.paths import Path, Step, accepting_paths, steps_from
-from automata.sampling import sample, sample_strings, shortest
+from automata.building.compile import alphabet_of, compile_many, compile_regex, from_text
+from automata.core.alphabet import Alphabet, common_refinement, partition
+from automata.core.dfa import DFA, coreachable
+from automata.errors import (
+    DEFAULT_STATE_LIMIT,
+    AlphabetMismatch,
+    AutomataError,
+    SizeLimitExceeded,
+    StateLimitExceeded,
+    UnsupportedRegex,
+)
+from automata.strings.counting import Completions, completions, count_by_length, diff_ratio
+from automata.strings.paths import Path, Step, accepting_paths, steps_from
+from automata.strings.sampling import sample, sample_strings, shortest
 
 __all__ = [
     "DEFAULT_STATE_LIMIT",

@@ -10,21 +10,21 @@ multiply-add with a carry. A class size is below 2**21 (the code-point range), s
 intermediate value stays below 2**54 and int64 never overflows. The caller sizes the digit arrays from the bound
 ``|universe| ** max_len`` and turns the digits into Python ``int``s only for the counts it reads.
 
-:func:`unrank` turns indices into strings (see :mod:`automata.sampling`) once the counts left fit
+:func:`unrank` turns indices into strings (see :mod:`automata.strings.sampling`) once the counts left fit
 int64 (every block it compares is at most the count of its row, so nothing overflows). The
 backward reachability every consumer of counts needs is plain Python
-(:func:`automata.dfa.coreachable_states`): it is linear, and it runs before any kernel is needed.
+(:func:`automata.core.dfa.coreachable_states`): it is linear, and it runs before any kernel is needed.
 
 Kernels take and return plain numpy arrays and carry no explicit signatures, so importing this
-module compiles nothing; the first call compiles (and caches on disk, see :mod:`automata._jit`).
+module compiles nothing; the first call compiles (and caches on disk, see :mod:`automata.jit._jit`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from automata._jit import kernel
-from automata.arrays import BoolArray, Int64Array, IntArray
+from automata.jit._jit import kernel
+from automata.jit.arrays import BoolArray, Int64Array, IntArray
 
 DIGIT_BITS = 32
 _DIGIT_MASK = (1 << DIGIT_BITS) - 1

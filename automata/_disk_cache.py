@@ -1,6 +1,6 @@
 """Whether numba holds a kernel's machine code on disk, answered without importing numba.
 
-Why: :mod:`automata._jit` runs a kernel as plain Python until compiling pays, because compiling
+Why: :mod:`automata.jit._jit` runs a kernel as plain Python until compiling pays, because compiling
 costs seconds; but once the machine code is cached (after ``python -m cli warmup`` or any earlier
 run that compiled it) loading it costs milliseconds, and the interpreter is then only ever the slower
 way. So a kernel whose cache entry is on disk and fresh goes compiled from its first call.

@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from automata._jit import kernel
-from automata.arrays import Int64Array, IntArray
+from automata.jit._jit import kernel
+from automata.jit.arrays import Int64Array, IntArray
 
 #: An odd multiplier (2**64 / golden ratio, as a signed int64): multiplying by it permutes int64.
 _GOLDEN = -7046029254386353131

@@ -10,7 +10,7 @@ code with every kernel it calls bound to its Python form too) until the JIT pays
 imports numba and compiles (or loads the cached machine code):
 
 * once numba is imported (another kernel compiled or loaded), a kernel whose machine code numba has
-  cached on disk (:mod:`automata._disk_cache`: after ``python -m cli warmup`` or any run that
+  cached on disk (:mod:`automata.jit._disk_cache`: after ``python -m cli warmup`` or any run that
   compiled it) goes compiled from its first call, since loading it costs milliseconds; before
   that, importing numba would cost a small command most of its time (0.2 → 0.6 CPU s for two
   small regexes compared), so small work stays in the interpreter;
@@ -33,7 +33,7 @@ Where the cache lives (numba's own order, first usable wins): ``$NUMBA_CACHE_DIR
 (``~/.cache/numba`` on Linux). When none is usable (a read-only install run by a user without a
 writable home) numba would raise ``RuntimeError("cannot cache function ...: no locator available")``;
 then the kernel compiles in memory on every run, with a single warning. Time spent compiling is
-accounted by :mod:`automata.compile_time`, which also says once that it is happening.
+accounted by :mod:`automata.jit.compile_time`, which also says once that it is happening.
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ class Kernel(Generic[F]):
         if "numba" not in sys.modules:
             return False
         if self._on_disk is None:
-            from automata import _disk_cache
+            from automata.jit import _disk_cache
 
             self._on_disk = _disk_cache.cached(self.py_func)
         return self._on_disk
@@ -248,7 +248,7 @@ def _compiling(k: Kernel[Any], *, wait: bool) -> Iterator[bool]:
             if not wait:
                 yield False
                 return
-            from automata import compile_time
+            from automata.jit import compile_time
 
             with compile_time.compiling():  # waiting for another's compilation is not run time
                 fcntl.flock(handle, fcntl.LOCK_EX)
@@ -336,7 +336,7 @@ def _register_with_numba() -> None:
 
     numba_types: Any = typing_module  # numba's own annotations are partial
 
-    from automata import compile_time
+    from automata.jit import compile_time
 
     def widened(argument: Any) -> Any:
         argument = numba_types.unliteral(argument)

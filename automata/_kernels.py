@@ -1,10 +1,10 @@
 """numba kernels for operations on pairs of DFAs and on batches of strings.
 
 Kernels take and return plain numpy arrays, carry no explicit signatures (so importing this module
-compiles nothing; the first call compiles, and :mod:`automata._jit` says where the machine code is
-cached) and report limits with status codes that :mod:`automata.ops` turns into exceptions.
+compiles nothing; the first call compiles, and :mod:`automata.jit._jit` says where the machine code is
+cached) and report limits with status codes that :mod:`automata.algebra.ops` turns into exceptions.
 
-Pairs of states are explored breadth-first and numbered as they are found (:mod:`automata._intern`,
+Pairs of states are explored breadth-first and numbered as they are found (:mod:`automata.jit._intern`,
 keyed by ``left * n_right + right``), so a product costs memory for its *reachable* pairs only,
 never ``n_left * n_right``.
 """
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from automata._intern import grown, grown_rows, home, mix, new_table, probe, rehashed
-from automata._jit import kernel
-from automata.arrays import BoolArray, Int64Array, IntArray
+from automata.jit._intern import grown, grown_rows, home, mix, new_table, probe, rehashed
+from automata.jit._jit import kernel
+from automata.jit.arrays import BoolArray, Int64Array, IntArray
 
 OK, TOO_MANY_STATES = 0, 1
 

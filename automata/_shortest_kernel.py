@@ -1,4 +1,4 @@
-"""The numba kernel behind :func:`automata.sampling.shortest`: the first strings of a DFA in shortlex order.
+"""The numba kernel behind :func:`automata.strings.sampling.shortest`: the first strings of a DFA in shortlex order.
 
 Why a kernel: a teacher or a benchmark lists a few hundred strings, and in Python each one costs a
 microsecond of set lookups and joins; compiled, the whole listing costs about as much as building
@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from automata._jit import kernel
-from automata.arrays import BoolArray, Int64Array, IntArray
+from automata.jit._jit import kernel
+from automata.jit.arrays import BoolArray, Int64Array, IntArray
 
 OK = 0
 TOO_MANY_CELLS = 1

@@ -2,10 +2,10 @@
 minimization with the canonical numbering.
 
 The regexes of a learning loop compile to DFAs of 3 to 30 states. At that size the general
-kernels (:mod:`automata.determinize`, the Valmari–Lehtinen refinement of :mod:`automata.minimize`)
+kernels (:mod:`automata.building.determinize`, the Valmari–Lehtinen refinement of :mod:`automata.core.minimize`)
 spend their time allocating work arrays, and a Python pipeline spends it interpreting: a whole
 compile here is one call. :func:`minimal_positions` determinizes a position automaton whose
-positions fit one int64 bitset (at most :data:`MAX_POSITIONS`, see :mod:`automata.positions`) and
+positions fit one int64 bitset (at most :data:`MAX_POSITIONS`, see :mod:`automata.building.positions`) and
 minimizes the result in the same call; :func:`minimal_table` minimizes any small table (products,
 complements). Both end in :func:`_moore`, so there is one small-size minimizer.
 
@@ -16,7 +16,7 @@ string is long. Blocks are numbered by their first state, and the input is numbe
 from the start state (subset construction discovers states that way; :func:`minimal_table`
 renumbers), so the block numbers are already the canonical breadth-first numbering of the minimal
 DFA: only the dead state (the block of the empty language) moves to the end. The result is the one
-:func:`automata.minimize.minimize` defines.
+:func:`automata.core.minimize.minimize` defines.
 
 The kernels are written with explicit loops, never array expressions (``a[:] = -1``,
 ``a[i:] -= 1``): numba compiles those through its array-expression machinery, which made these
@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from automata._intern import home, mix, new_table, probe
-from automata._jit import kernel
-from automata.arrays import BoolArray, Int64Array, IntArray
+from automata.jit._intern import home, mix, new_table, probe
+from automata.jit._jit import kernel
+from automata.jit.arrays import BoolArray, Int64Array, IntArray
 
 #: Most positions a position automaton may have for :func:`minimal_positions` (one int64 bitset,
 #: plus the "may end here" bit of a state key).
@@ -60,7 +60,7 @@ def minimal_positions(
 
     A DFA state is the key ``ready * 2 + may_end`` (positions that can fire next, and whether the
     last character read can end a match): the item set the Thompson subset construction stores, so
-    ``state_limit`` and ``item_limit`` (stored positions) trip where :mod:`automata.determinize`
+    ``state_limit`` and ``item_limit`` (stored positions) trip where :mod:`automata.building.determinize`
     would. Past ``max_states`` states the status is ``TOO_LARGE`` and the caller uses the general
     kernels.
     """

@@ -1,11 +1,11 @@
-"""The product exploration of :mod:`automata._kernels` in plain Python, for small pairs of DFAs.
+"""The product exploration of :mod:`automata.algebra._kernels` in plain Python, for small pairs of DFAs.
 
 Why: a teacher step compares a hypothesis with its target, two DFAs of a few states each. At that
 size these loops cost tens of microseconds in Python, while the numba kernels cost seconds of
 compilation in a fresh process before their first answer. When: :func:`small` says which pairs
 (at most :data:`SMALL_PRODUCT` cells in the product of the two tables); larger pairs go to the
 kernels. Both functions take the tables as Python lists and return exactly what their kernels do
-(:func:`automata._kernels.product`, :func:`automata._kernels.shortest_distinction`): the same
+(:func:`automata.algebra._kernels.product`, :func:`automata.algebra._kernels.shortest_distinction`): the same
 breadth-first numbering, the same path, the same status codes.
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from automata._kernels import OK, TOO_MANY_STATES
-from automata.dfa import DFA
+from automata.algebra._kernels import OK, TOO_MANY_STATES
+from automata.core.dfa import DFA
 
 #: Product tables (pairs × classes) up to this many cells are explored in Python.
 SMALL_PRODUCT = 1024
@@ -37,7 +37,7 @@ def product(
     right_start: int,
     state_limit: int,
 ) -> tuple[Rows, list[int], list[int], int]:
-    """The reachable product, as :func:`automata._kernels.product` returns it."""
+    """The reachable product, as :func:`automata.algebra._kernels.product` returns it."""
     columns = list(zip(left_columns, right_columns))
     index = {(left_start, right_start): 0}
     pairs = [(left_start, right_start)]
@@ -71,7 +71,7 @@ def shortest_distinction(
     state_limit: int,
 ) -> tuple[int, bool, list[int], bool]:
     """Breadth-first search of the product for the first pair ``wanted`` marks, as
-    :func:`automata._kernels.shortest_distinction` does it: ``(status, found, path, left accepts)``.
+    :func:`automata.algebra._kernels.shortest_distinction` does it: ``(status, found, path, left accepts)``.
     Columns None: both tables are over one alphabet (the usual case), read column for column."""
     start = (left_start, right_start)
     if wanted[left_accepting[left_start]][right_accepting[right_start]]:

@@ -1,13 +1,13 @@
-"""numba kernel for the subset construction over bit sets behind :func:`automata.structure.explore`.
+"""numba kernel for the subset construction over bit sets behind :func:`automata.printing.structure.explore`.
 
-The languages :mod:`automata.structure` and :mod:`automata.counted` derive from a DFA (cores,
+The languages :mod:`automata.printing.structure` and :mod:`automata.printing.counted` derive from a DFA (cores,
 primes, least rests) are subset constructions of small machines given bit by bit: bit ``b`` leads
 on class ``c`` to the bits ``images[b, c]``. Most of the sets they meet are new (a set of runs
 beside the DFA's own run), and many constructions run to the state limit before giving up, so the
 work is millions of set images and look-ups: compiled, each is a few word operations.
 
 A set is a row of ``n_words`` int64 words of 63 bits each (non-negative, so shifting a word right
-empties it), numbered through the open-addressing table of :mod:`automata._intern` (hashing the
+empties it), numbered through the open-addressing table of :mod:`automata.jit._intern` (hashing the
 words, comparing them on a hash match). Sets are numbered breadth-first as found.
 """
 
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from automata._intern import grown, grown_rows, home, mix, new_table, probe, rehashed
-from automata._jit import kernel
-from automata.arrays import Int64Array, IntArray
+from automata.jit._intern import grown, grown_rows, home, mix, new_table, probe, rehashed
+from automata.jit._jit import kernel
+from automata.jit.arrays import Int64Array, IntArray
 
 #: Bits held by one word of a set.
 WORD_BITS = 63

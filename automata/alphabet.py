@@ -27,8 +27,8 @@ from types import MappingProxyType
 import attrs
 import numpy as np
 
-from automata.arrays import IntArray
 from automata.errors import AlphabetMismatch
+from automata.jit.arrays import IntArray
 from regexlang.charset import MAX_CODE_POINT, CharSet
 
 

@@ -22,8 +22,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from automata.alphabet import Alphabet
-from automata.arrays import Int8Array
+from automata.core.alphabet import Alphabet
+from automata.jit.arrays import Int8Array
 from regexlang.ast import AssertKind
 from regexlang.charset import CharSet
 from regexlang.unicode_classes import word_chars

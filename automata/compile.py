@@ -1,38 +1,39 @@
 """Regex AST → minimal DFA: the entry points of the automata layer.
 
 The pipeline is the one of rust-lang/regex, one layer per module: choose the alphabet (the
-character classes every set of the regexes induces, :mod:`automata.alphabet`), build a Thompson
-NFA (:mod:`automata.nfa`), determinize it (:mod:`automata.determinize`) and minimize it
-(:mod:`automata.minimize`). The result is canonical, so equal languages compiled over the same
+character classes every set of the regexes induces, :mod:`automata.core.alphabet`), build a Thompson
+NFA (:mod:`automata.building.nfa`), determinize it (:mod:`automata.building.determinize`) and minimize it
+(:mod:`automata.core.minimize`). The result is canonical, so equal languages compiled over the same
 alphabet give identical arrays.
 
-Small regexes, the common case, take a shortcut with the same result (:mod:`automata.positions`):
+Small regexes, the common case, take a shortcut with the same result (:mod:`automata.building.positions`):
 a position automaton whose sets also give the alphabet, so the tree is walked once, then one small
 kernel for subset construction and minimization. Anything it does not cover (assertions, more
 positions than a bitset holds, large DFAs, a Thompson NFA that could pass ``state_limit``) falls
 back to the pipeline above.
 
 Regexes with lookarounds take their own path, derivatives over residuals and a context
-(:mod:`automata.lookaround`). Intersection and complement nodes are compiled by recursion into products and complements of the
-minimal DFAs of their parts (:mod:`automata.ops`) and spliced back into the NFA. Complement is
+(:mod:`automata.building.lookaround`). Intersection and complement nodes are compiled by recursion into products and complements of the
+minimal DFAs of their parts (:mod:`automata.algebra.ops`) and spliced back into the NFA. Complement is
 relative to the universe of the dialect. Assertions below such a node would need the context the
 splice does not carry; no dialect can write that, so it is rejected.
 
 Regexes compared with each other should be compiled together (:func:`compile_many`) so their DFAs
-share one alphabet; DFAs compiled apart are still combinable through :func:`automata.ops.align`.
+share one alphabet; DFAs compiled apart are still combinable through :func:`automata.algebra.ops.align`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from automata import assertions, lookaround, ops, positions
-from automata.alphabet import Alphabet, classes_of, partition_with_members
-from automata.determinize import determinize
-from automata.dfa import DFA
+from automata.algebra import ops
+from automata.building import assertions, lookaround, positions
+from automata.building.determinize import determinize
+from automata.building.nfa import thompson
+from automata.core.alphabet import Alphabet, classes_of, partition_with_members
+from automata.core.dfa import DFA
+from automata.core.minimize import minimize
 from automata.errors import DEFAULT_STATE_LIMIT, UnsupportedRegex
-from automata.minimize import minimize
-from automata.nfa import thompson
 from regexlang.ast import (
     UNARY_TYPES,
     Assertion,

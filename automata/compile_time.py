@@ -1,6 +1,6 @@
 """How long numba has spent compiling in this process, so measured run times can leave it out.
 
-A kernel compiles once per install (then numba caches it on disk, see :mod:`automata._jit`), so its
+A kernel compiles once per install (then numba caches it on disk, see :mod:`automata.jit._jit`), so its
 compile time is a property of the machine's history, not of the run that happened to pay it:
 counting it would make a first run look tens of times slower than the same run later. numba
 announces every compilation that misses its cache as a ``numba:compile`` event

@@ -3,8 +3,8 @@
 Regexes people write are often concatenations of counted classes, the classes overlapping
 (``[a-z]{1,4}[A-Za-z]{2}[a-z]{1,4}``, ``[A-Z]{2,4}[0-9]{2}[A-Z]{2,4}``). Their minimal DFAs have
 no cut state (the states only know which ways of splitting a string are still open), so neither
-state elimination nor the cuts of :mod:`automata.structure` write them back. Here the last factor
-is taken off, exactly, on the automata. As elsewhere in :mod:`automata.readable`, the language is
+state elimination nor the cuts of :mod:`automata.printing.structure` write them back. Here the last factor
+is taken off, exactly, on the automata. As elsewhere in :mod:`automata.printing.readable`, the language is
 given as a range: any language between ``lower`` and ``upper`` may be written.
 
 * For a class ``C`` and a set of counts ``I`` (an interval ``[m,n]`` or ``[m,∞)``, with 0 or not:
@@ -33,9 +33,9 @@ from typing import TypeVar
 import attrs
 import numpy as np
 
-from automata.dfa import DFA, coreachable_states
-from automata.minimize import minimize
-from automata.structure import explore
+from automata.core.dfa import DFA, coreachable_states
+from automata.core.minimize import minimize
+from automata.printing.structure import explore
 from regexlang.charset import CharSet
 
 #: Counts larger than this are only found as part of an unbounded ``{m,}``.
@@ -349,7 +349,7 @@ def _needed(
     """The least rest: for each string of ``lower``, the first part of its split with the longest
     run of ``C`` (the rest's strings ``w`` at ``rest`` such that ``w·C^i`` meets ``lower`` for an
     ``i`` in ``I`` and no run of ``C`` at the end of ``w``, after a string at ``rest``, could join
-    it); ``None`` past :data:`automata.structure.STATE_LIMIT` states.
+    it); ``None`` past :data:`automata.printing.structure.STATE_LIMIT` states.
 
     Explored as sets of bits: the state of ``lower`` (bit ``q``), of ``upper`` (bit ``n_lo + p``),
     and the lengths of the runs of ``C`` pending since a split at ``rest`` (from bit ``n_lo + n_up``);

@@ -4,12 +4,12 @@ A DFA's transitions over character *classes* turn counting into weighted path co
 holding ``m`` characters is ``m`` parallel edges. ``table[r][s]``, the number of strings of length
 ``r`` accepted from state ``s``, obeys ``table[r][s] = sum_k size(k) * table[r-1][delta(s, k)]``,
 and ``table[n][start]`` is the number of accepted strings of length ``n``. The same table drives
-uniform sampling (:mod:`automata.sampling`), which is why :func:`completions` returns all of it.
+uniform sampling (:mod:`automata.strings.sampling`), which is why :func:`completions` returns all of it.
 
 Counts grow like ``|universe| ** n``: over ``{a,b,c}`` they fit a float64 mantissa up to length
 32, over ``[A-Za-z0-9#]`` they pass 2**53 by length 9, over Unicode 2**64 by length 4. Exactness
 comes first, so the recurrence runs in a numba kernel on multi-digit integers
-(:mod:`automata._count_kernels`), sized from the bound ``|universe| ** max_len``; the digits become
+(:mod:`automata.strings._count_kernels`), sized from the bound ``|universe| ** max_len``; the digits become
 Python ``int``s only when a count is read, and only for the rows read. Every result is an exact
 ``int``, and a whole table over a few dozen states costs tens of microseconds.
 
@@ -22,10 +22,11 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
-from automata import _count_kernels, ops
-from automata.arrays import Int64Array
-from automata.dfa import DFA
+from automata.algebra import ops
+from automata.core.dfa import DFA
 from automata.errors import SizeLimitExceeded
+from automata.jit.arrays import Int64Array
+from automata.strings import _count_kernels
 
 #: The largest completion table :func:`completions` allocates, in bytes.
 MAX_TABLE_BYTES = 512 * 2**20

@@ -3,7 +3,7 @@
 A DFA state is a pair (context, item set). The item set holds the NFA states a thread can be in
 *before* the next character is known: CHAR, MATCH and unresolved ASSERT states, i.e. the ε-closure
 stopped at assertions, because an assertion can only be decided once the next symbol is known
-(:mod:`automata.assertions`). The context remembers just enough about the previous character for
+(:mod:`automata.building.assertions`). The context remembers just enough about the previous character for
 the assertions that occur (nothing at all for the simple and extended dialects, so their
 construction is the textbook one). An item is ``nfa_state * 2 + must_end``; ``must_end`` marks a
 thread that crossed ``$`` before a final ``"\\n"`` and may only accept at the end.
@@ -14,7 +14,7 @@ CHAR item whose set holds ``c`` and closes the result under ε. A state accepts 
 reachable with the end of text as lookahead. The empty item set is the dead state, so the result
 is complete by construction.
 
-Item sets are numbered through the shared interning table of :mod:`automata._intern`, keyed by a
+Item sets are numbered through the shared interning table of :mod:`automata.jit._intern`, keyed by a
 hash of (context, sorted items) and compared item by item on a hash match, and kept in one flat
 array, so the kernel allocates nothing per state. It stops with a status code as soon
 as the state count passes ``state_limit`` or the stored items pass a memory budget; the wrapper
@@ -27,13 +27,13 @@ import functools
 
 import numpy as np
 
-from automata import assertions
-from automata._intern import grown, grown_rows, home, mix, new_table, probe, rehashed
-from automata._jit import kernel
-from automata.arrays import BoolArray, Int8Array, Int64Array, IntArray
-from automata.dfa import DFA
+from automata.building import assertions
+from automata.building.nfa import ASSERT, CHAR, MATCH, NFA, SPLIT
+from automata.core.dfa import DFA
 from automata.errors import DEFAULT_STATE_LIMIT, StateLimitExceeded
-from automata.nfa import ASSERT, CHAR, MATCH, NFA, SPLIT
+from automata.jit._intern import grown, grown_rows, home, mix, new_table, probe, rehashed
+from automata.jit._jit import kernel
+from automata.jit.arrays import BoolArray, Int8Array, Int64Array, IntArray
 
 #: Stored NFA-state entries allowed per permitted DFA state (bounds memory: 4 bytes each).
 ITEMS_PER_STATE = 256

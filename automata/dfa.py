@@ -5,9 +5,9 @@ an ``accepting`` bit per state and a start state. Complete means every cell hold
 rejecting sink ("dead state") is an ordinary row when the language needs one. Characters outside
 the alphabet's universe are rejected by :meth:`DFA.accepts`.
 
-``canonical`` records what :func:`automata.minimize.minimize` guarantees: the table is the minimal
+``canonical`` records what :func:`automata.core.minimize.minimize` guarantees: the table is the minimal
 DFA of its language, numbered canonically. Two canonical DFAs over one alphabet accept the same
-language exactly when their arrays are equal, which is what lets :func:`automata.ops.equivalent`
+language exactly when their arrays are equal, which is what lets :func:`automata.algebra.ops.equivalent`
 answer without a product search. Only the minimizers set it, through :func:`minimal` (and
 re-indexing onto a finer alphabet, which keeps the numbering); a DFA built by hand is not assumed
 canonical.
@@ -20,8 +20,8 @@ from collections.abc import Sequence
 import attrs
 import numpy as np
 
-from automata.alphabet import Alphabet
-from automata.arrays import BoolArray, IntArray
+from automata.core.alphabet import Alphabet
+from automata.jit.arrays import BoolArray, IntArray
 
 
 @attrs.frozen(eq=False)

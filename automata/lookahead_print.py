@@ -3,7 +3,7 @@
 An intersection has no spelling in any engine, and its automaton's print can be hundreds of
 characters (the rule above, by state elimination, is a 400-character ladder of counted classes).
 Engines with lookaheads write ``A ∩ B ∩ C`` as ``(?=A')(?=B')C`` where ``A'·Σ* ∩ C = A ∩ C``, and
-``C ∖ B`` as ``(?!B')C``. The prints proposed here, each compiled back (:mod:`automata.lookaround`)
+``C ∖ B`` as ``(?!B')C``. The prints proposed here, each compiled back (:mod:`automata.building.lookaround`)
 and compared with the automaton before it is returned:
 
 * *the intersection as written*: when the tree is ``A & B & …`` (or holds ``~B`` parts), one part
@@ -15,7 +15,7 @@ and compared with the automaton before it is returned:
   consumer and those still let through that the language does not, ``D``, is then excluded by one
   negative lookahead when ``D`` is closed in one direction: ``(?!.*K)`` for "contains a factor of
   ``K``" (``\\.\\.``, no two dots in a row), ``(?!.*K\\Z)`` for a suffix (``\\.tmp``), ``(?!K)`` for a
-  prefix, ``K`` the core of ``D`` (:func:`automata.structure.core`).
+  prefix, ``K`` the core of ``D`` (:func:`automata.printing.structure.core`).
 
 The caller renders each print for its engine and keeps it only when it is shorter than the
 automaton's own print; RE2 and POSIX have no lookarounds and never ask.
@@ -25,13 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from automata.compile import compile_regex
-from automata.dfa import DFA, coreachable_states
+from automata.algebra.ops import complement, difference, equivalent, intersection
+from automata.building.compile import compile_regex
+from automata.core.dfa import DFA, coreachable_states
+from automata.core.minimize import minimize
 from automata.errors import AutomataError
-from automata.minimize import minimize
-from automata.ops import complement, difference, equivalent, intersection
-from automata.readable import draft, readable
-from automata.structure import core
+from automata.printing.readable import draft, readable
+from automata.printing.structure import core
 from regexlang.ast import (
     Assertion,
     AssertKind,

@@ -24,7 +24,7 @@ its start. At a lookbehind of width ``w``, its body followed by ``Σ*`` is deriv
 to come (``Σ*`` when the body matched, unless a lookahead in it looks past the position), and it is
 intersected with the rest like a lookahead. Assertions (``\\b``, ``^``, ``\\Z``, ``(?m:$)`` …) are
 decided from the context and the class being read, or the end of the text, by the same
-:func:`automata.assertions.verdict` the Thompson path uses; ``$`` also holds before a final newline,
+:func:`automata.building.assertions.verdict` the Thompson path uses; ``$`` also holds before a final newline,
 so it is the lookahead ``(?=\\Z|\\n\\Z)``. Inside a lookaround, anchors and nested lookarounds thus see
 the whole text, as in ``re``.
 
@@ -41,11 +41,11 @@ from collections.abc import Iterable, Mapping
 import attrs
 import numpy as np
 
-from automata import assertions
-from automata.alphabet import Alphabet
-from automata.dfa import DFA
+from automata.building import assertions
+from automata.core.alphabet import Alphabet
+from automata.core.dfa import DFA
+from automata.core.minimize import minimize
 from automata.errors import StateLimitExceeded, UnsupportedRegex
-from automata.minimize import minimize
 from regexlang import ast as A
 from regexlang.charset import CharSet
 from regexlang.widths import width
@@ -85,7 +85,7 @@ class _Rep:
 
 @attrs.frozen(cache_hash=True)
 class _Test:
-    code: int  # an assertion, by automata.assertions.CODE
+    code: int  # an assertion, by automata.building.assertions.CODE
 
 
 @attrs.frozen(cache_hash=True)

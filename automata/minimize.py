@@ -14,10 +14,10 @@ numbered canonically: breadth-first from the start, classes in index order, with
 state (if the language needs one) last. Equal languages over the same alphabet therefore give
 identical arrays, and the number of live states is the size the literature reports.
 
-Small tables (at most :data:`SMALL_TABLE` cells) go to :func:`automata._small_kernels.minimal_table`
+Small tables (at most :data:`SMALL_TABLE` cells) go to :func:`automata.core._small_kernels.minimal_table`
 instead: Moore's round-based refinement, which at a handful of states costs less than this
 kernel's array set-up, followed by the same canonical numbering, so both return identical arrays.
-The small-regex compiler (:mod:`automata.positions`) minimizes inside its own kernel with the same
+The small-regex compiler (:mod:`automata.building.positions`) minimizes inside its own kernel with the same
 Moore refinement.
 
 A future optimiser could skip the kernel for automata already known to be minimal (products of
@@ -29,10 +29,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from automata._jit import kernel
-from automata._small_kernels import minimal_table
-from automata.arrays import BoolArray, IntArray
-from automata.dfa import DFA, minimal
+from automata.core._small_kernels import minimal_table
+from automata.core.dfa import DFA, minimal
+from automata.jit._jit import kernel
+from automata.jit.arrays import BoolArray, IntArray
 
 #: Tables with at most this many cells (states × classes) go to the small Moore kernel.
 SMALL_TABLE = 1024

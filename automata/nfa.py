@@ -5,7 +5,7 @@ each one of
 
 * ``CHAR (out, set)``: consume one character whose class is in class set ``set``, go to ``out``;
 * ``SPLIT (out1, out2)``: an ε-fork (``out2 == -1`` is a plain ε-edge);
-* ``ASSERT (out, code)``: an ε-edge guarded by a zero-width assertion (:mod:`automata.assertions`);
+* ``ASSERT (out, code)``: an ε-edge guarded by a zero-width assertion (:mod:`automata.building.assertions`);
 * ``MATCH``: accept; ``FAIL``: a thread that dies.
 
 Thompson's construction gives a program whose size is linear in the regex (counted repetitions are
@@ -14,7 +14,7 @@ It is built back to front: compiling a node receives the state that follows it, 
 is a fold from the right and no dangling edges need patching except the back edges of loops.
 
 Intersection and complement have no Thompson fragment. The builder asks the caller to turn such a
-node into a DFA (through products, :mod:`automata.ops`) and splices that DFA in as CHAR states,
+node into a DFA (through products, :mod:`automata.algebra.ops`) and splices that DFA in as CHAR states,
 dropping its dead state so the splice stays small.
 """
 
@@ -25,11 +25,11 @@ from collections.abc import Callable, Mapping
 import attrs
 import numpy as np
 
-from automata.alphabet import Alphabet
-from automata.arrays import BoolArray, IntArray
-from automata.assertions import CODE
-from automata.dfa import DFA, classes_by_target, coreachable_states
+from automata.building.assertions import CODE
+from automata.core.alphabet import Alphabet
+from automata.core.dfa import DFA, classes_by_target, coreachable_states
 from automata.errors import StateLimitExceeded, UnsupportedRegex
+from automata.jit.arrays import BoolArray, IntArray
 from regexlang.ast import (
     Assertion,
     AssertKind,
@@ -78,7 +78,7 @@ def thompson(
     """Thompson's construction of ``regex``.
 
     ``members`` maps every character set of the regex to the classes it contains (see
-    :func:`automata.alphabet.partition_with_members`); ``nested`` compiles intersection and
+    :func:`automata.core.alphabet.partition_with_members`); ``nested`` compiles intersection and
     complement nodes to DFAs over ``alphabet``.
     """
     builder = _Builder(members, nested, state_limit)
@@ -185,7 +185,7 @@ class _Builder:
             return self.add(ASSERT, out, CODE[node.kind])
         if isinstance(node, Lookaround):
             raise UnsupportedRegex(
-                "lookarounds are compiled by automata.lookaround, not into a Thompson NFA"
+                "lookarounds are compiled by automata.building.lookaround, not into a Thompson NFA"
             )
         return self.splice(self.nested(node), out)
 

@@ -4,7 +4,7 @@ Binary operations work over the common refinement of the two alphabets: the kern
 table through a map from refined class to original column instead of copying it (:func:`align`
 materializes the re-indexed DFAs for callers that need them), and explore the *reachable* part of
 the product breadth-first. Boolean operations minimize the product, so every DFA
-this module returns is canonical (see :mod:`automata.minimize`).
+this module returns is canonical (see :mod:`automata.core.minimize`).
 
 Decisions never build the product: :func:`equivalence_witness` and :func:`inclusion_witness` search
 it on the fly and stop at the first pair of states that answers the question. Breadth-first order
@@ -15,7 +15,7 @@ characters outside it never occur, so flipping the accepting bits of a complete 
 
 Two shortcuts. Canonical DFAs (``DFA.canonical``: everything :func:`minimize` returns) have equal
 languages exactly when their arrays are equal over the common alphabet, so :func:`equivalent`
-compares arrays and never searches. And small pairs (:func:`automata._small_pairs.small`) explore
+compares arrays and never searches. And small pairs (:func:`automata.algebra._small_pairs.small`) explore
 their product in plain Python, the same breadth-first walk as the kernels, because a fresh process
 would otherwise compile those kernels before answering its first question about two tiny automata.
 """
@@ -28,12 +28,12 @@ from typing import Literal
 import attrs
 import numpy as np
 
-from automata import _kernels, _small_pairs
-from automata.alphabet import Alphabet, common_refinement, identity_map
-from automata.arrays import BoolArray, IntArray
-from automata.dfa import DFA
+from automata.algebra import _kernels, _small_pairs
+from automata.core.alphabet import Alphabet, common_refinement, identity_map
+from automata.core.dfa import DFA
+from automata.core.minimize import minimize
 from automata.errors import DEFAULT_STATE_LIMIT, StateLimitExceeded
-from automata.minimize import minimize
+from automata.jit.arrays import BoolArray, IntArray
 
 #: Which (left accepts, right accepts) pairs a search looks for.
 _SYMMETRIC = ((False, True), (True, False))

@@ -35,7 +35,7 @@ from math import prod
 import attrs
 import numpy as np
 
-from automata.dfa import DFA, classes_by_target, coreachable
+from automata.core.dfa import DFA, classes_by_target, coreachable
 from regexlang.charset import CharSet
 
 StatePath = tuple[int, ...]

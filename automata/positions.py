@@ -2,10 +2,10 @@
 minimized by one small kernel.
 
 Why it exists: the regexes of a learning loop are small (a dozen characters, DFAs of 3 to 30
-states). For them the general pipeline (Thompson program in :mod:`automata.nfa`, subset
-construction in :mod:`automata.determinize`, Valmari–Lehtinen in :mod:`automata.minimize`) spends
+states). For them the general pipeline (Thompson program in :mod:`automata.building.nfa`, subset
+construction in :mod:`automata.building.determinize`, Valmari–Lehtinen in :mod:`automata.core.minimize`) spends
 its time building the NFA program, converting arrays and dispatching three kernels; here one tree
-walk builds the position automaton and one call of :func:`automata._small_kernels.minimal_positions`
+walk builds the position automaton and one call of :func:`automata.core._small_kernels.minimal_positions`
 returns the canonical minimal DFA, the same arrays the general pipeline produces.
 
 How: every ``Chars`` occurrence is a *position*, and one pass over the tree computes, as Python int
@@ -14,7 +14,7 @@ may be followed by any of those" whose union is the follow relation (Glushkov's 
 ε-edges, so no ε-closures). The kernel's subset construction keys a DFA state by the positions that
 can fire next plus one bit "the last character read can end a match". That key is exactly the item
 set the Thompson subset construction stores (its CHAR items are these positions, its MATCH item this
-bit), so the states counted and the items stored are the ones :func:`automata.determinize.determinize`
+bit), so the states counted and the items stored are the ones :func:`automata.building.determinize.determinize`
 would count, and ``state_limit`` trips at the same point with the same message. Intersection and
 complement are compiled by the caller's ``nested`` and spliced in with one position per (state, next
 state) pair, mirroring the Thompson splice. The alphabet is read off the automata (the sets their
@@ -22,7 +22,7 @@ positions read), so the tree is walked once; a tree with an intersection or comp
 alphabet first and takes the general route to it.
 
 When it is taken: for every regex without assertions whose positions fit one bitset
-(:data:`automata._small_kernels.MAX_POSITIONS`) and whose DFA has at most :data:`MAX_DFA_STATES`
+(:data:`automata.core._small_kernels.MAX_POSITIONS`) and whose DFA has at most :data:`MAX_DFA_STATES`
 states, unless the Thompson NFA could exceed ``state_limit`` (an upper bound on its size is kept
 along the way; only the Thompson builder knows its exact size, and it must report that limit as it
 always has). Otherwise :class:`Fallback` is raised and the caller runs the general pipeline.
@@ -34,10 +34,16 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from automata._small_kernels import MAX_POSITIONS, OK, TOO_LARGE, TOO_MANY_STATES, minimal_positions
-from automata.alphabet import Alphabet
-from automata.determinize import ITEMS_PER_STATE
-from automata.dfa import DFA, classes_by_target, coreachable_states, minimal
+from automata.building.determinize import ITEMS_PER_STATE
+from automata.core._small_kernels import (
+    MAX_POSITIONS,
+    OK,
+    TOO_LARGE,
+    TOO_MANY_STATES,
+    minimal_positions,
+)
+from automata.core.alphabet import Alphabet
+from automata.core.dfa import DFA, classes_by_target, coreachable_states, minimal
 from automata.errors import StateLimitExceeded
 from regexlang.ast import (
     Chars,

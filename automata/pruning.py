@@ -3,20 +3,20 @@
 A learner's templates spell conjunctions as they were assembled (``…&Σ*&[A-Za-z#]*``); here what
 changes nothing is dropped: conjuncts the others imply, options inside the others, parts with an
 empty language; and a conjunction or complement is written without ``&``/``~`` where the readable
-print of its automaton (:func:`automata.readable.readable`) is lighter.
+print of its automaton (:func:`automata.printing.readable.readable`) is lighter.
 """
 
 from __future__ import annotations
 
 import functools
 
-from automata.compile import compile_many, compile_regex
+from automata.algebra.ops import intersection as intersection_dfa
+from automata.algebra.ops import is_empty, is_subset
+from automata.algebra.ops import union as union_dfa
+from automata.building.compile import compile_many, compile_regex
 from automata.errors import AutomataError
-from automata.ops import intersection as intersection_dfa
-from automata.ops import is_empty, is_subset
-from automata.ops import union as union_dfa
-from automata.readable import readable, weight
-from automata.structure import STATE_LIMIT
+from automata.printing.readable import readable, weight
+from automata.printing.structure import STATE_LIMIT
 from regexlang.ast import (
     Complement,
     Concat,

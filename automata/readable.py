@@ -1,12 +1,12 @@
 """A regex of a DFA the way a person writes it: the shortest of several prints, each checked exactly.
 
-State elimination (:mod:`automata.to_regex`) writes any DFA, but for "contains ``dog``" it writes
+State elimination (:mod:`automata.printing.to_regex`) writes any DFA, but for "contains ``dog``" it writes
 a tangle of loops (``[^d]*d((o|…)?d)*og…``) where a person writes ``Σ*dogΣ*``. Here prints are
 proposed the way a person builds them, every proposal is compiled back and compared with the
 automaton, and the shortest is kept, so a proposal can change how the language is written, never
 which language it is:
 
-* every elimination order of :data:`automata.to_regex.ORDERS` (order changes the size a lot);
+* every elimination order of :data:`automata.printing.to_regex.ORDERS` (order changes the size a lot);
 * *cut states*, which every accepted string passes through: the language is the concatenation of
   the segments between them (``[A-Za-z]{6}`` then ``Σ*dogΣ*``), each written on its own; a segment
   may be written as any language between its strings that reach the next cut for the first time
@@ -21,7 +21,7 @@ which language it is:
 * *counted classes*: a language that ends in ``C{m,n}`` (``C{m,}``, ``(C{m,n})?``) is its rest
   followed by that factor, the rest written the same way or by elimination
   (``[a-z]{1,4}[A-Za-z]{2}[a-z]{1,4}``, whose minimal DFA has no cut state); the factors and the
-  range the rest may lie in are found on the automaton by :mod:`automata.counted`;
+  range the rest may lie in are found on the automaton by :mod:`automata.printing.counted`;
 * *branches*: when no string returns to the start state, the language is the union of its strings
   by the part of the automaton their first character leads into, each written on its own
   (``c*+((b+epsilon) a)*``, where elimination writes ``a* (b (a a* b)* a a*+epsilon)+c c*``).
@@ -31,7 +31,7 @@ dialect spells them out, and :func:`weight` would misjudge them there); for the 
 form is a candidate, measured in the caller's dialect.
 
 The languages these forms are built from (cores, primes, segments at cuts) are constructed in
-:mod:`automata.structure`; :mod:`automata.pruning` simplifies regexes written with ``&`` and ``~``.
+:mod:`automata.printing.structure`; :mod:`automata.printing.pruning` simplifies regexes written with ``&`` and ``~``.
 
 Bounded: structure is looked for in minimal DFAs of at most :data:`MAX_STATES` states, to a
 nesting of :data:`MAX_DEPTH`, and no construction grows past :data:`STATE_LIMIT` states; at most
@@ -49,14 +49,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from automata.compile import compile_regex
-from automata.counted import Peel, peels
-from automata.dfa import DFA
+from automata.algebra.ops import complement, equivalent, is_empty, is_subset
+from automata.building.compile import compile_regex
+from automata.core.dfa import DFA
+from automata.core.minimize import minimize
 from automata.errors import AutomataError, SizeLimitExceeded
-from automata.minimize import minimize
-from automata.ops import complement, equivalent, is_empty, is_subset
-from automata.structure import NEEDS, STATE_LIMIT, branches, closures, core, cuts, split
-from automata.to_regex import ORDERS, Eliminations, tidy, to_regex
+from automata.printing.counted import Peel, peels
+from automata.printing.structure import NEEDS, STATE_LIMIT, branches, closures, core, cuts, split
+from automata.printing.to_regex import ORDERS, Eliminations, tidy, to_regex
 from regexlang.ast import (
     Chars,
     Complement,
@@ -88,7 +88,7 @@ MAX_DEPTH = 2
 MAX_CUTS = 8
 #: Orders after the first stop once an edge outgrows this many times the smallest print so far.
 BOUND_SLACK = 2
-#: The most last factors tried for one language, and in all for one print (:mod:`automata.counted`).
+#: The most last factors tried for one language, and in all for one print (:mod:`automata.printing.counted`).
 PEELS_EACH, MAX_PEELS = 2, 24
 
 
@@ -106,7 +106,7 @@ def readable(dfa: DFA, size_limit: int | None = None, dialect: Dialect | None = 
 
 def draft(dfa: DFA, size_limit: int | None = None, dialect: Dialect | None = None) -> Regex:
     """A quick print of ``dfa``, with exactly its language: its minimal automaton by the first
-    elimination order (:func:`automata.to_regex.to_regex`), or :func:`readable` when that grows an
+    elimination order (:func:`automata.printing.to_regex.to_regex`), or :func:`readable` when that grows an
     edge past ``size_limit``. For a learner's hypotheses of every epoch, of which only a run's last
     one is read (the loop prints that one readably, :func:`cegis.hypothesis.presented`)."""
     try:
@@ -116,7 +116,7 @@ def draft(dfa: DFA, size_limit: int | None = None, dialect: Dialect | None = Non
 
 
 def _printed(minimal: DFA, size_limit: int | None, dialect: Dialect | None, peel: bool) -> Regex:
-    """:func:`readable` of a minimal DFA; counted classes are peeled off (:mod:`automata.counted`)
+    """:func:`readable` of a minimal DFA; counted classes are peeled off (:mod:`automata.printing.counted`)
     only with ``peel``."""
     key = (key_of(minimal), size_limit, dialect, peel)
     with _LOCK:
@@ -314,7 +314,7 @@ class _Search:
 
     def branched(self, lower: DFA, depth: int) -> Regex | None:
         """``lower`` as the union of its branches by first character (``c*+(a+b a)*``), each
-        written on its own; ``None`` without branches (:func:`automata.structure.branches`)."""
+        written on its own; ``None`` without branches (:func:`automata.printing.structure.branches`)."""
         parts = [self.written(branch, branch, depth - 1) for branch in branches(lower)]
         return tidy(union(*parts)) if parts and None not in parts else None  # type: ignore[arg-type]
 
@@ -342,7 +342,7 @@ class _Search:
 
     def counted(self, lower: DFA, upper: DFA) -> Regex | None:
         """The lightest print found of a language between ``lower`` and ``upper`` as a rest followed
-        by a counted class (:func:`automata.counted.peels`), the rest written the same way or by
+        by a counted class (:func:`automata.printing.counted.peels`), the rest written the same way or by
         elimination; ``None`` when no counted class ends it."""
         key = (key_of(lower), key_of(upper))
         if key in self.chains:

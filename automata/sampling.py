@@ -1,6 +1,6 @@
 """Drawing strings from a DFA's language: uniformly at random, or the shortest ones first.
 
-Uniform sampling is *unranking*. The completion table of :mod:`automata.counting` says how many
+Uniform sampling is *unranking*. The completion table of :mod:`automata.strings.counting` says how many
 accepted strings of length ``r`` leave each state, so the strings of length ``n`` can be numbered
 ``0..N-1`` (edges in a fixed order, characters in code-point order), and a uniform integer below
 ``N`` names a uniform string. Walking from the start state, the index picks the outgoing edge group
@@ -13,7 +13,7 @@ That shape also makes it fast. Distinct ``(length, index)`` pairs name distinct 
 duplicates are rejected before any string is built. Indices come from a Python ``random.Random``
 seeded from the caller's ``numpy.random.Generator`` (exact below any bound, and cheap per call).
 The walk runs in Python integers only while the counts ahead exceed int64, then a numba kernel
-(:func:`automata._count_kernels.unrank`) finishes all strings in one call: over ``{a,b,c}`` that is
+(:func:`automata.strings._count_kernels.unrank`) finishes all strings in one call: over ``{a,b,c}`` that is
 every string, over ``[A-Za-z0-9#]`` at least the last ten characters of each.
 
 Two modes. ``"uniform"`` is uniform over the strings themselves: a class of a thousand characters is
@@ -24,7 +24,7 @@ not drown out the literal characters.
 
 :func:`shortest` lists the shortest accepted strings in shortlex order, spelled with class
 representatives or with every character, by a walk per length pruned to states that can still
-accept in exactly the remaining steps (:mod:`automata._shortest_kernel`); it keeps only the states
+accept in exactly the remaining steps (:mod:`automata.strings._shortest_kernel`); it keeps only the states
 each length reaches, under a budget, so a DFA whose shortest string has a hundred thousand
 characters costs a hundred thousand (length, state) pairs, not a dense table per length.
 """
@@ -39,12 +39,12 @@ from typing import Literal
 
 import numpy as np
 
-from automata import _count_kernels, _shortest_kernel
-from automata.alphabet import Alphabet
-from automata.arrays import Int64Array
-from automata.counting import Completions, completions
-from automata.dfa import DFA, classes_by_target, coreachable
+from automata.core.alphabet import Alphabet
+from automata.core.dfa import DFA, classes_by_target, coreachable
 from automata.errors import SizeLimitExceeded
+from automata.jit.arrays import Int64Array
+from automata.strings import _count_kernels, _shortest_kernel
+from automata.strings.counting import Completions, completions
 from regexlang.charset import MAX_CODE_POINT
 
 Mode = Literal["uniform", "representatives"]
@@ -132,7 +132,7 @@ class _Unranker:
     def _arrays(
         self,
     ) -> tuple[Int64Array, Int64Array, Int64Array, Int64Array, Int64Array, Int64Array]:
-        """The edge groups as the flat arrays :func:`automata._count_kernels.unrank` reads."""
+        """The edge groups as the flat arrays :func:`automata.strings._count_kernels.unrank` reads."""
         group_bounds, interval_bounds = [0], [0]
         targets, sizes, starts, offsets = [], [], [], []
         for groups in self.groups:
@@ -238,7 +238,7 @@ def shortest(
     interegular's ``strings()``, gives).
 
     Walks forward length by length, keeping the live states each length reaches, and lists the
-    strings of each length that has some (:func:`automata._shortest_kernel.shortest_codes`). Memory
+    strings of each length that has some (:func:`automata.strings._shortest_kernel.shortest_codes`). Memory
     is the (length, state) pairs kept: past ``max_cells`` it raises :class:`SizeLimitExceeded`, so a
     language whose shortest string is very long fails fast instead of filling memory.
     """

@@ -1,4 +1,4 @@
-"""Languages derived from a DFA, out of which :mod:`automata.readable` writes structured regexes.
+"""Languages derived from a DFA, out of which :mod:`automata.printing.readable` writes structured regexes.
 
 Each is built on the minimal DFA by a small deterministic construction (a subset construction over
 sets of bits, :func:`explore`, or an edit of the table), never through a regex: the *cores* of a
@@ -15,11 +15,11 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from automata._subsets import OK, WORD_BITS, subsets
-from automata.arrays import Int64Array
-from automata.dfa import DFA, coreachable, coreachable_states
-from automata.minimize import minimize
-from automata.ops import is_subset
+from automata.algebra.ops import is_subset
+from automata.core.dfa import DFA, coreachable, coreachable_states
+from automata.core.minimize import minimize
+from automata.jit.arrays import Int64Array
+from automata.printing._subsets import OK, WORD_BITS, subsets
 
 #: The most states any automaton built to find or check structure may have.
 STATE_LIMIT = 2_000
@@ -116,7 +116,7 @@ def explore(
     union of ``images[b][c]`` over its bits ``b``, taken as the empty set when it has no bit of
     ``alive``; ``accepts`` says which sets accept. ``None`` past :data:`STATE_LIMIT` sets.
 
-    The sets are explored by a compiled kernel (:func:`automata._subsets.subsets`), as words.
+    The sets are explored by a compiled kernel (:func:`automata.printing._subsets.subsets`), as words.
     """
     n_words = max(1, -(-len(images) // WORD_BITS))
     alive &= (1 << WORD_BITS * n_words) - 1

@@ -4,7 +4,7 @@ State elimination (Brzozowski–McCluskey) turns the automaton into a *generalis
 carry regexes: a fresh initial state with an ε-edge to the start state, a fresh final state with
 ε-edges from every accepting state, and between two states the union of the characters leading
 from one to the other as one ``Chars`` node (the same grouping that makes super-characters in
-:mod:`automata.paths`). Eliminating a state ``q`` replaces every pair of edges ``p → q → r`` by
+:mod:`automata.strings.paths`). Eliminating a state ``q`` replaces every pair of edges ``p → q → r`` by
 the edge ``p → r`` labelled ``R(p,q) R(q,q)* R(q,r)``, unioned with what was there; when only the
 two fresh states remain, their edge is the regex. Only *useful* states (reachable and able to
 reach acceptance) take part, so dead states never leak ``∅`` into the result.
@@ -14,7 +14,7 @@ in the worst case. By default (``"fewest-edges"``) we take the state with the fe
 first (``|in| × |out|``, self-loops aside), breaking ties by the weight of Delgado and Morais (the
 size the new edges would add), then by state number so the output is deterministic; ``"weight"``
 puts that weight first, and ``"farthest"``/``"nearest"`` take states by their distance from the
-start, farthest or nearest first (:mod:`automata.readable` tries them all and keeps the shortest). Every edge is built through smart constructors that
+start, farthest or nearest first (:mod:`automata.printing.readable` tries them all and keeps the shortest). Every edge is built through smart constructors that
 keep it small: ``∅`` annihilates concatenation and vanishes from unions, ``ε`` vanishes from
 concatenation, ``r r*`` and ``r* r`` become ``r+``, options that are all characters merge into one
 class, options subsumed by a starred sibling drop out, options sharing a first or last factor are
@@ -33,7 +33,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-from automata.dfa import DFA, classes_by_target, coreachable_states
+from automata.core.dfa import DFA, classes_by_target, coreachable_states
 from automata.errors import SizeLimitExceeded
 from regexlang.ast import (
     Chars,

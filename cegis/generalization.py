@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from automata.compile import compile_regex
+from automata.algebra.ops import difference, is_empty
+from automata.building.compile import compile_regex
 from automata.errors import SizeLimitExceeded, StateLimitExceeded
-from automata.ops import difference, is_empty
 from regexlang.ast import Regex, text, union
 from regexlang.charset import CharSet
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import functools
 
-from automata.compile import compile_regex
-from automata.dfa import DFA
+from automata.algebra.ops import equivalent
+from automata.building.compile import compile_regex
+from automata.core.dfa import DFA
 from automata.errors import AutomataError
-from automata.ops import equivalent
-from automata.readable import readable
+from automata.printing.readable import readable
 from regexlang.ast import EmptySet, Regex
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect, parse, unparse
@@ -53,7 +53,7 @@ def presented(
     dfa: DFA | None = None,
 ) -> tuple[Regex, str]:
     """The hypothesis ``regex`` (printed as ``text``, its minimal DFA ``dfa`` when the learner built
-    it) in its readable print (:func:`automata.readable.readable`) when that is shorter, checked to
+    it) in its readable print (:func:`automata.printing.readable.readable`) when that is shorter, checked to
     have the same language; else unchanged (also on a tie, and when it cannot be compiled within
     ``state_limit`` states or printed)."""
     try:

@@ -28,7 +28,7 @@ from typing import Any, Generic, Literal, Protocol, cast, runtime_checkable
 import attrs
 from typing_extensions import TypeVar
 
-from automata.dfa import DFA
+from automata.core.dfa import DFA
 from oracle.clustered import Reading
 from oracle.examples import Counterexample
 from oracle.protocol import MembershipOracle, Verdict
@@ -121,7 +121,7 @@ class Proposal(Generic[Memo]):
     ``candidates`` are every usable hypothesis the learner tried for this proposal, in the order
     tried (the seed paper's Alg. 2 checks each try for equivalence): when ``regex`` is not
     equivalent, the loop asks the teacher about each of them and the first equivalent one wins.
-    ``draft`` says ``text`` is a quick print (:func:`automata.readable.draft`): the loop prints a
+    ``draft`` says ``text`` is a quick print (:func:`automata.printing.readable.draft`): the loop prints a
     run's last hypothesis readably (:func:`cegis.hypothesis.presented`). ``automaton``, when the
     learner built it anyway, is the minimal DFA of ``regex`` over the task's universe as
     :func:`automata.compile_regex` builds it: the teacher (an :class:`oracle.AutomatonTeacher`) and

@@ -41,8 +41,8 @@ from collections.abc import Callable
 
 import attrs
 
-from automata import compile_time
-from automata.dfa import DFA
+from automata.core.dfa import DFA
+from automata.jit import compile_time
 from cegis import sampling
 from cegis.config import LoopConfig
 from cegis.gc_pause import settle

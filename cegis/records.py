@@ -26,7 +26,7 @@ from typing import Any
 
 import attrs
 
-from automata import compile_time
+from automata.jit import compile_time
 from cegis import loop
 from cegis.config import LoopConfig
 from cegis.errors import RecordsError

@@ -3,7 +3,7 @@
 Appendix D of the seed paper starts a run from at most 8 random labeled examples, balanced between
 the target language and its complement, and the reference code adds the next 8 random ones when a
 proposal yields nothing usable. With the target's DFA both halves are drawn exactly (uniform length,
-then a uniform string of that length, :func:`automata.sampling.sample_strings`); with only a
+then a uniform string of that length, :func:`automata.strings.sampling.sample_strings`); with only a
 membership oracle, random strings over readable characters of the universe are labeled by it and
 kept so that the two labels stay as balanced as the draw allows. Each draw is seeded by the run's
 seed and the epoch, so it is a pure function of them.
@@ -15,9 +15,9 @@ from collections.abc import Set as AbstractSet
 
 import numpy as np
 
-from automata.dfa import DFA
-from automata.ops import complement
-from automata.sampling import sample_strings
+from automata.algebra.ops import complement
+from automata.core.dfa import DFA
+from automata.strings.sampling import sample_strings
 from oracle.examples import Example
 from oracle.mutations import readable
 from oracle.protocol import MembershipOracle

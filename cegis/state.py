@@ -78,7 +78,7 @@ class Task:
 class RunCost:
     """Cumulative cost of a run: the learner's (calls, tokens, membership queries, seconds), the
     teacher's seconds and the number of equivalence queries asked; the seconds numba spent compiling
-    kernels meanwhile are kept apart (:mod:`automata.compile_time`)."""
+    kernels meanwhile are kept apart (:mod:`automata.jit.compile_time`)."""
 
     learner: LearnerCost = LearnerCost()
     teacher_seconds: float = 0.0

@@ -27,8 +27,8 @@ from typing import Any, BinaryIO
 
 import click
 
-from automata import compile_time
 from automata.errors import AutomataError, SizeLimitExceeded
+from automata.jit import compile_time
 from cegis.answer import Answer, answer_of
 from cegis.config import Budgets, LoopConfig
 from cegis.errors import RecordsError

@@ -11,10 +11,10 @@ import sys
 
 import click
 
-from automata.compile import compile_many
+from automata.algebra.ops import equivalence_witness, num_states
+from automata.building.compile import compile_many
 from automata.errors import DEFAULT_STATE_LIMIT, AutomataError
-from automata.ops import equivalence_witness, num_states
-from automata.sampling import shortest
+from automata.strings.sampling import shortest
 from cli.errors import BadInput, syntax_error
 from cli.lazy import CONTEXT
 from regexlang import DIALECTS, Dialect, RegexError, RegexSyntaxError, parse, universe, unparse

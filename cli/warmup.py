@@ -1,7 +1,7 @@
 """``python -m cli warmup``: compile every numba kernel now, so no later run pays for it.
 
 A fresh install has an empty kernel cache. Small work never needs it (kernels run as plain Python
-until the JIT pays, see :mod:`automata._jit`), but a long run compiles the kernels it leans on
+until the JIT pays, see :mod:`automata.jit._jit`), but a long run compiles the kernels it leans on
 during its first minutes, once per install. This command pays that up front: it runs
 :func:`experiments.warmup.warm`, a small workload with every kernel forced to compile (or to load
 from the cache: a second warmup takes a second or two).

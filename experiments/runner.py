@@ -41,7 +41,7 @@ from typing import Any
 
 import attrs
 
-from automata import compile_time
+from automata.jit import compile_time
 from cegis.state import ACCEPTED
 from experiments.errors import ConfigurationChanged, ServerFailed, ServerUnusable
 from experiments.execute import run_llm_unit, run_symbolic_unit, unit_result
@@ -288,7 +288,7 @@ def worker_pool(workers: int, compiling: EventType | None = None) -> ProcessPool
 @contextlib.contextmanager
 def compiles_announced() -> Iterator[EventType]:
     """An event for :func:`worker_pool`'s workers; once one sets it (noticed within 0.2 s, or when the
-    block ends), this process says :data:`automata.compile_time.MESSAGE`, once however many compile."""
+    block ends), this process says :data:`automata.jit.compile_time.MESSAGE`, once however many compile."""
     compiling = _SPAWN.Event()
     finished = threading.Event()
 

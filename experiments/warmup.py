@@ -12,11 +12,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from automata import compile_time
-from automata._jit import forced
-from automata.compile import from_text
-from automata.readable import readable
-from automata.sampling import shortest
+from automata.building.compile import from_text
+from automata.jit import compile_time
+from automata.jit._jit import forced
+from automata.printing.readable import readable
+from automata.strings.sampling import shortest
 from cegis.config import Budgets, LoopConfig
 from cegis.loop import run
 from cegis.registry import build
@@ -51,6 +51,8 @@ def warm(done: Callable[[str], object] = lambda target: None) -> float:
                     asyncio.run(run(task, build(learner), teacher, config))
             done(f"{target} ({dialect})")
         shortest(from_text("(a + b)* c", "simple"), 20)  # the listing of `cli regex --examples`
-        readable(from_text("[abc]*abcab[abc]*", "extended"))  # its core: automata.structure.explore
+        readable(
+            from_text("[abc]*abcab[abc]*", "extended")
+        )  # its core: automata.printing.structure.explore
         warm_up()
     return compile_time.compile_seconds() - before

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from automata._jit import kernel
-from automata.arrays import BoolArray, Int64Array, IntArray
+from automata.jit._jit import kernel
+from automata.jit.arrays import BoolArray, Int64Array, IntArray
 
 
 def _work(
@@ -24,7 +24,7 @@ def _work(
     codes: Int64Array,
     *bounds: Int64Array,
 ) -> int:
-    """The steps of a call at most: every position read from every state (see :mod:`automata._jit`)."""
+    """The steps of a call at most: every position read from every state (see :mod:`automata.jit._jit`)."""
     return int(codes.shape[0]) * int(transitions.shape[0]) + int(members.shape[0])
 
 

@@ -33,9 +33,9 @@ import random
 from collections import deque
 from collections.abc import Callable, Sequence
 
-from automata.dfa import DFA
-from automata.ops import complement
-from automata.paths import steps_from
+from automata.algebra.ops import complement
+from automata.core.dfa import DFA
+from automata.strings.paths import steps_from
 from oracle.config import TeacherConfig
 from oracle.draws import live_states
 from oracle.examples import ClusteredExample, Counterexample, Example

@@ -1,9 +1,9 @@
 """Clustered counterexamples: building them from difference automata, and checking them exactly.
 
 A clustered example is a path through the *minimal* difference automaton with one super-character
-per step (:mod:`automata.paths` groups the classes that lead from a state to the same successor).
+per step (:mod:`automata.strings.paths` groups the classes that lead from a state to the same successor).
 Every string it stands for follows the same state path, so all of them are counterexamples with the
-same label. Beyond the loop-free paths of :func:`automata.paths.accepting_paths`, any witness string
+same label. Beyond the loop-free paths of :func:`automata.strings.paths.accepting_paths`, any witness string
 can be *lifted* to the super-character path it follows (:func:`lift`), which is how the shortest
 and uniform sampling modes produce clustered examples too.
 
@@ -24,10 +24,10 @@ from typing import Literal
 
 import numpy as np
 
-from automata.alphabet import Alphabet
-from automata.arrays import BoolArray
-from automata.dfa import DFA
-from automata.paths import Path, Step, steps_from
+from automata.core.alphabet import Alphabet
+from automata.core.dfa import DFA
+from automata.jit.arrays import BoolArray
+from automata.strings.paths import Path, Step, steps_from
 from oracle import _kernels
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.charset import CharSet

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import attrs
 
-from automata.compile import compile_regex
-from automata.dfa import DFA
+from automata.algebra.ops import is_empty, is_universal
+from automata.building.compile import compile_regex
+from automata.core.dfa import DFA
 from automata.errors import AutomataError, StateLimitExceeded, UnsupportedRegex
-from automata.ops import is_empty, is_universal
 from oracle.protocol import Issue, Subject
 from regexlang.ast import Regex
 from regexlang.charset import CharSet

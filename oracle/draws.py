@@ -3,7 +3,7 @@
 A witness is a walk from the start state to an accepting state, one *edge* per character. What an
 edge is depends on what the teacher shows. For plain strings it is a character class, spelled by
 its representative; for clustered examples it is a super-character (all the classes that lead from
-one state to the same successor, :func:`automata.paths.steps_from`), so distinct walks are distinct
+one state to the same successor, :func:`automata.strings.paths.steps_from`), so distinct walks are distinct
 clustered examples and no drawn string has to be lifted and deduplicated afterwards. That is why
 these walks live here and not as "draw strings, then lift them": drawing strings and lifting them
 wastes most draws on strings that share a super-character path (and needed up to four redraws of
@@ -15,7 +15,7 @@ accept in exactly the remaining number of steps. It is lazy and complete: exhaus
 no other walk of length at most ``max_len`` exists.
 
 :func:`random_walks` draws walks uniformly among those of a length, the length uniformly among
-those that have walks (as :func:`automata.sampling.sample_strings` does for strings). The counts of
+those that have walks (as :func:`automata.strings.sampling.sample_strings` does for strings). The counts of
 walks per (length, state) are kept as floats rescaled row by row, so they never overflow; only
 their ratios within a row steer the walk, and all walks advance together, one numpy step per
 character. :func:`random_strings` is the same walk over character classes, each class counting as
@@ -35,9 +35,9 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from automata.dfa import DFA, coreachable
-from automata.ops import dead_state
-from automata.paths import steps_from
+from automata.algebra.ops import dead_state
+from automata.core.dfa import DFA, coreachable
+from automata.strings.paths import steps_from
 from regexlang.charset import CharSet
 
 #: What one edge of a walk stands for: a character class (plain) or a super-character (clustered).
@@ -222,7 +222,7 @@ def random_strings(dfa: DFA, n: int, max_len: int, rng: np.random.Generator) -> 
     likely among those that have strings and each string equally likely within its length (up to
     float rounding): a walk over character classes, each class weighted by its size, then a
     uniform character of each class. Floats keep this fast on automata of 100k states, where exact
-    big-integer counts (:func:`automata.sampling.sample_strings`) take seconds."""
+    big-integer counts (:func:`automata.strings.sampling.sample_strings`) take seconds."""
     _check_size(dfa, max_len)
     live = live_states(dfa)
     if n <= 0 or not live[dfa.start]:

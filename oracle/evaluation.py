@@ -4,11 +4,11 @@ The seed paper reports two distances besides exact success. *Accuracy* on an eva
 800 strings of length at most 32, half drawn from the target and half from its complement, so that
 a trivial hypothesis (∅ or Σ*) scores 50% instead of whatever the language's density would give it.
 Each half is drawn with replacement, a length uniformly among those that have strings and then a
-string of that length uniformly (:func:`automata.sampling.sample_strings`): a small language keeps
+string of that length uniformly (:func:`automata.strings.sampling.sample_strings`): a small language keeps
 its half of the weight by repeating strings. When one side has no string within the length bound,
 the other side fills the set. *Diff Ratio* at ``k = 32`` is exact rather than sampled: the share of
 strings up to length ``k`` on which the two languages disagree among those either accepts
-(:func:`automata.counting.diff_ratio`).
+(:func:`automata.strings.counting.diff_ratio`).
 
 A hypothesis that does not compile scores accuracy 0 and Diff Ratio 1, as in the reference code.
 Under the ``cegml`` profile the evaluation set is the reference code's instead: each string a fair
@@ -21,10 +21,10 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
-from automata.counting import diff_ratio
-from automata.dfa import DFA
-from automata.ops import accepts_many, complement
-from automata.sampling import sample_strings
+from automata.algebra.ops import accepts_many, complement
+from automata.core.dfa import DFA
+from automata.strings.counting import diff_ratio
+from automata.strings.sampling import sample_strings
 from oracle import cegml
 from oracle.config import Profile
 from oracle.examples import Example

@@ -8,7 +8,7 @@ share to the other. Three sampling modes decide *which* strings, since that driv
 learner gets out of each round:
 
 * ``paths`` (default, the seed paper's code): loop-free start-to-accept paths of the difference
-  DFA in diverse order (:func:`automata.paths.accepting_paths`), one string per path per round so
+  DFA in diverse order (:func:`automata.strings.paths.accepting_paths`), one string per path per round so
   the batch spreads over distinct "mistakes" before it repeats one;
 * ``shortest``: the shortest witnesses first, in shortlex order; the odd slot of an odd batch goes
   to the side with the shorter next witness, so a batch of one is a shortest counterexample overall;
@@ -53,12 +53,12 @@ from typing import Any
 import attrs
 import numpy as np
 
-from automata import compile_time
-from automata.counting import completions
-from automata.dfa import DFA
+from automata.algebra.ops import accepts_many, difference, equivalence_witness, equivalent, is_empty
+from automata.core.dfa import DFA
 from automata.errors import AutomataError, StateLimitExceeded
-from automata.ops import accepts_many, difference, equivalence_witness, equivalent, is_empty
-from automata.paths import Path, accepting_paths
+from automata.jit import compile_time
+from automata.strings.counting import completions
+from automata.strings.paths import Path, accepting_paths
 from oracle import cegml
 from oracle.clustered import from_path
 from oracle.compiling import Compiled, compile_carried, compile_subject, guard_issue

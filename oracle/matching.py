@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from automata.compile import compile_regex
+from automata.building.compile import compile_regex
 from automata.errors import DEFAULT_STATE_LIMIT
 from regexlang.ast import Regex
 from regexlang.charset import CharSet

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from automata.alphabet import Alphabet
+from automata.core.alphabet import Alphabet
 from regexlang.charset import CharSet
 
 _PRINTABLE_ASCII = CharSet([(0x20, 0x7E)])

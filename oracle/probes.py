@@ -21,8 +21,8 @@ from collections.abc import Iterable, Iterator, Sequence
 import attrs
 import numpy as np
 
-from automata.dfa import DFA
-from automata.ops import accepts_many
+from automata.algebra.ops import accepts_many
+from automata.core.dfa import DFA
 from oracle import mutations
 from oracle.examples import Example
 from oracle.protocol import Spend

@@ -27,7 +27,7 @@ from typing import Literal, Protocol, get_args, runtime_checkable
 
 import attrs
 
-from automata.dfa import DFA
+from automata.core.dfa import DFA
 from oracle.examples import Counterexample, Example, ExampleKey, identity
 from regexlang.ast import Regex
 

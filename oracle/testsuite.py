@@ -28,11 +28,11 @@ from collections.abc import Callable, Collection, Sequence
 import attrs
 import numpy as np
 
-from automata import compile_time
-from automata.dfa import DFA
+from automata.algebra.ops import accepts_many, align, equivalent
+from automata.core.dfa import DFA
 from automata.errors import DEFAULT_STATE_LIMIT, StateLimitExceeded
-from automata.ops import accepts_many, align, equivalent
-from automata.sampling import sample_strings
+from automata.jit import compile_time
+from automata.strings.sampling import sample_strings
 from oracle import mutations
 from oracle.compiling import Compiled, compile_subject
 from oracle.config import at_least, is_bool

@@ -8,7 +8,7 @@ search (JavaScript ``test``, ``grep -E``, ``preg_match``) needs them, or it sile
 substrings. ``.`` stands for "any character but a newline" (POSIX's: any character), so a class
 holding a newline of the universe prints as ``[\\s\\S]``.
 Intersection and complement exist in no engine: they raise :class:`NotExpressible` (a caller with
-automata writes them with lookaheads where the flavour has them, :mod:`automata.lookahead_print`,
+automata writes them with lookaheads where the flavour has them, :mod:`automata.printing.lookahead_print`,
 or prints the equivalent automaton's regex). Lookarounds print in the python, pcre and javascript
 flavours (:data:`LOOKAROUND_FLAVORS`); RE2 and POSIX matchers are automata without them."""
 

@@ -10,7 +10,7 @@ line anchors. The tree therefore needs no flags, and printing never emits any ex
 and ``(?m:$)`` for the line anchors.
 
 Lookarounds ``(?=…)``, ``(?!…)``, ``(?<=…)``, ``(?<!…)`` are read as the regular languages they
-denote (:class:`~regexlang.ast.Lookaround`; :mod:`automata.lookaround` compiles them), a lookbehind
+denote (:class:`~regexlang.ast.Lookaround`; :mod:`automata.building.lookaround` compiles them), a lookbehind
 only with a fixed width, as ``re`` demands. Rejected although ``re`` accepts them, because they are
 not regular in general or the tree cannot hold them: backreferences, conditionals, atomic groups
 and possessive quantifiers (both change the language, ``a*+a`` matches nothing), the ``(?a)`` and

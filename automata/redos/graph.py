@@ -17,7 +17,7 @@ from collections import deque
 
 import attrs
 
-from automata.dfa import DFA, coreachable_states
+from automata.core.dfa import DFA, coreachable_states
 from automata.errors import StateLimitExceeded
 from automata.redos.space import Space
 from regexlang.charset import CharSet

@@ -19,7 +19,7 @@ from typing import Literal
 
 import attrs
 
-from automata.compile import compile_regex
+from automata.building.compile import compile_regex
 from automata.errors import AutomataError, StateLimitExceeded
 from automata.redos import ambiguity, graph, space
 from regexlang.ast import Chars, Regex, Star, concat

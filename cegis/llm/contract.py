@@ -23,7 +23,7 @@ from typing import Literal
 
 import attrs
 
-from automata.dfa import DFA
+from automata.core.dfa import DFA
 from cegis.learner import FailureKind
 from cegis.llm.answers import AnswerError, ParsedAnswer
 from cegis.llm.prompts import Regularization

@@ -31,9 +31,9 @@ from collections.abc import Iterable
 import attrs
 import numpy as np
 
-from automata.alphabet import Alphabet, partition
-from automata.dfa import DFA
-from automata.readable import draft
+from automata.core.alphabet import Alphabet, partition
+from automata.core.dfa import DFA
+from automata.printing.readable import draft
 from cegis.hypothesis import print_hypothesis
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from oracle.examples import ClusteredExample, Counterexample, Example

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from automata.compile import compile_regex
-from automata.dfa import DFA
-from automata.lookahead_print import lookahead_prints
-from automata.minimize import minimize
-from automata.ops import equivalent
-from automata.readable import readable
+from automata.algebra.ops import equivalent
+from automata.building.compile import compile_regex
+from automata.core.dfa import DFA
+from automata.core.minimize import minimize
+from automata.printing.lookahead_print import lookahead_prints
+from automata.printing.readable import readable
 from cegis.gc_pause import settle
 from oracle.clustered import misclassified
 from oracle.examples import Example
@@ -100,7 +100,7 @@ def printed_for(
     anything else the flavour cannot write, the regex of its automaton instead (``NotExpressible``
     when even that cannot be written, e.g. the empty language in POSIX). Flavours with lookarounds
     get the language written with lookaheads instead when that is shorter and reads back exactly
-    (:mod:`automata.lookahead_print`)."""
+    (:mod:`automata.printing.lookahead_print`)."""
     try:
         printed = render(tree, flavor, anchored, universe)
     except NotExpressible:

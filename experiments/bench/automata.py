@@ -71,13 +71,13 @@ import attrs
 import click
 import numpy as np
 
-from automata import _kernels, _small_pairs, ops
-from automata._jit import forced
-from automata.compile import from_text
-from automata.counting import count_by_length
-from automata.dfa import DFA
+from automata.algebra import _kernels, _small_pairs, ops
+from automata.building.compile import from_text
+from automata.core.dfa import DFA
 from automata.errors import DEFAULT_STATE_LIMIT, AutomataError
-from automata.sampling import sample_strings, shortest
+from automata.jit._jit import forced
+from automata.strings.counting import count_by_length
+from automata.strings.sampling import sample_strings, shortest
 from experiments.bench import lookarounds
 from experiments.bench.peers import MAX_LEN, WITNESSES, Peer, load_peers, peer_teacher_step
 from experiments.data_dir import DEFAULT_DATA_DIR
@@ -441,10 +441,10 @@ _COLD_START = """
 import json, sys, time
 start = time.perf_counter()
 import numpy as np
-from automata import ops
-from automata.compile import from_text
-from automata.counting import count_by_length
-from automata.sampling import sample_strings
+from automata.algebra import ops
+from automata.building.compile import from_text
+from automata.strings.counting import count_by_length
+from automata.strings.sampling import sample_strings
 from experiments.data_dir import DEFAULT_DATA_DIR
 from oracle.exact import ExactTeacher, TeacherConfig
 imported = time.perf_counter()

@@ -25,9 +25,9 @@ from pathlib import Path
 import attrs
 import numpy as np
 
-from automata.compile import compile_many
-from automata.ops import complement, equivalent
-from automata.sampling import sample_strings
+from automata.algebra.ops import complement, equivalent
+from automata.building.compile import compile_many
+from automata.strings.sampling import sample_strings
 from cegis.symbolic.enumerative.learner import EnumerativeConfig, synthesize
 from experiments.data_dir import DEFAULT_DATA_DIR
 from oracle import Counterexample, ExactTeacher, Example, TeacherConfig, remember

@@ -37,8 +37,8 @@ import click
 import numpy as np
 
 from automata import DFA, accepts_many, compile_regex, equivalent, sample_strings
+from automata.core.minimize import minimize
 from automata.errors import AutomataError
-from automata.minimize import minimize
 from cegis.gc_pause import settle
 from cegis.generalization import generalizes
 from cegis.symbolic.passive import learn_regex

@@ -5,7 +5,7 @@ RE2 and Rust's regex refuse them too), so the row shows our own times, beside wh
 that reads them, ``re``, spends matching the same strings. Each case is a python-dialect rule and a
 near miss (a lookahead dropped, a count changed, a lookbehind turned around), and the operations are:
 
-1. text → minimal DFA (:mod:`automata.lookaround`);
+1. text → minimal DFA (:mod:`automata.building.lookaround`);
 2. equivalence of the rule and its near miss, with a shortest witness (``ops.equivalence_witness``);
 3. 1,000 strings (half drawn from the rule's language, half random over its characters) decided by
    the DFA (``ops.accepts_many``), and by ``re.fullmatch`` of the compiled pattern, one by one.
@@ -22,9 +22,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from automata.compile import compile_regex, from_text
-from automata.ops import accepts_many, equivalence_witness
-from automata.sampling import sample_strings
+from automata.algebra.ops import accepts_many, equivalence_witness
+from automata.building.compile import compile_regex, from_text
+from automata.strings.sampling import sample_strings
 from regexlang import parse
 from regexlang.charset import UNICODE
 

@@ -33,7 +33,7 @@ from typing import Any
 import attrs
 import click
 
-from automata.compile_time import MESSAGE
+from automata.jit.compile_time import MESSAGE
 
 _ROOT = Path(__file__).resolve().parents[2]
 LEARN = [

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata import ops
-from automata.compile import alphabet_of, compile_many, compile_regex, from_text
+from automata.algebra import ops
+from automata.building.compile import alphabet_of, compile_many, compile_regex, from_text
 from automata.errors import UnsupportedRegex
 from regexlang import ast as A
 from regexlang.charset import EXTENDED_ALPHABET, SIMPLE_ALPHABET, UNICODE, CharSet
@@ -107,9 +107,12 @@ def test_the_package_exports_what_other_packages_use_and_keeps_module_names() ->
     import types
 
     import automata
-    from automata import minimize, paths, sampling
+    from automata.core import minimize
+    from automata.strings import paths, sampling
 
-    assert isinstance(automata.minimize, types.ModuleType) and minimize is automata.minimize
+    assert (
+        isinstance(automata.core.minimize, types.ModuleType) and minimize is automata.core.minimize
+    )
     assert automata.shortest is sampling.shortest and automata.steps_from is paths.steps_from
     assert all(hasattr(automata, name) for name in automata.__all__)
     assert {

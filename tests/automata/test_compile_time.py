@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from automata import compile_time
+from automata.jit import compile_time
 
 _ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,7 +25,7 @@ def test_the_clock_stands_still_while_numba_compiles() -> None:
 def test_compile_seconds_grow_by_the_compilation(monkeypatch: pytest.MonkeyPatch) -> None:
     ticks = iter([10.0, 12.5])
     before = compile_time.compile_seconds()
-    monkeypatch.setattr("automata.compile_time.time.perf_counter", lambda: next(ticks))
+    monkeypatch.setattr("automata.jit.compile_time.time.perf_counter", lambda: next(ticks))
     with compile_time.compiling():
         pass
     assert compile_time.compile_seconds() - before == 2.5
@@ -34,7 +34,7 @@ def test_compile_seconds_grow_by_the_compilation(monkeypatch: pytest.MonkeyPatch
 # A kernel numba has never seen (no cache: compiled in memory), forced to compile, twice.
 _PROBE = """
 import numba
-from automata import _jit, compile_time
+from automata.jit import _jit, compile_time
 _jit._register_with_numba()
 for n in (1, 2):
     numba.njit(lambda x: x + n)(1)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata import ops
-from automata.compile import compile_regex, from_text
-from automata.counted import Peel, peels
-from automata.dfa import DFA
-from automata.to_regex import to_regex
+from automata.algebra import ops
+from automata.building.compile import compile_regex, from_text
+from automata.core.dfa import DFA
+from automata.printing.counted import Peel, peels
+from automata.printing.to_regex import to_regex
 from regexlang import ast as A
 from regexlang import unparse
 from regexlang.charset import CharSet

@@ -13,9 +13,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata.alphabet import partition
-from automata.counting import completions, count_by_length, diff_ratio
-from automata.dfa import DFA, coreachable
+from automata.core.alphabet import partition
+from automata.core.dfa import DFA, coreachable
+from automata.strings.counting import completions, count_by_length, diff_ratio
 from regexlang.charset import UNICODE, CharSet
 from tests.automata.reference import strings_up_to
 

@@ -1,4 +1,4 @@
-"""When a kernel runs as plain Python and when compiled (:mod:`automata._jit`)."""
+"""When a kernel runs as plain Python and when compiled (:mod:`automata.jit._jit`)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ from typing import Any, cast
 import numpy as np
 import pytest
 
-from automata import _jit
+from automata.jit import _jit
 
 
 def _fresh_kernel() -> Any:
     """A kernel of its own (the shared ones keep their state for the whole test session), as in a
     process whose cache does not hold it (a cached kernel runs compiled at once: test_jit_limits)."""
-    from automata._kernels import reachable
+    from automata.algebra._kernels import reachable
 
     k: Any = _jit.Kernel(cast(Any, reachable).py_func)
     k._on_disk = False

@@ -18,9 +18,9 @@ import warnings
 warnings.simplefilter("always")
 with warnings.catch_warnings(record=True) as caught:
     import numpy as np
-    import automata, automata.counting, automata.determinize, automata.minimize, automata.sampling
-    from automata.alphabet import partition
-    from automata.ops import is_empty
+    import automata, automata.strings.counting, automata.building.determinize, automata.core.minimize, automata.strings.sampling
+    from automata.core.alphabet import partition
+    from automata.algebra.ops import is_empty
     from regexlang.charset import SIMPLE_ALPHABET
     alphabet = partition(SIMPLE_ALPHABET, [])
     table = np.array([[1], [1], [2]], dtype=np.int32)  # state 2 accepts but cannot be reached

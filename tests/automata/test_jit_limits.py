@@ -1,7 +1,7 @@
 """How much work a kernel's Python form may take on, and when the cached machine code is used.
 
-:mod:`automata._jit` runs a kernel bounded by a state limit as Python under at most
-:data:`~automata._jit.PYTHON_STATES` of that limit and, when that cut limit is reached, runs the
+:mod:`automata.jit._jit` runs a kernel bounded by a state limit as Python under at most
+:data:`~automata.jit._jit.PYTHON_STATES` of that limit and, when that cut limit is reached, runs the
 call again compiled with the caller's limit; a kernel numba has cached on disk is compiled from its
 first call. The answers must be the ones the interpreter gives with the caller's limit
 (the reference, forced to Python), at and around the cut.
@@ -19,12 +19,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from automata import _disk_cache, _jit, _kernels, determinize, ops
-from automata.alphabet import partition
-from automata.compile import _alphabet, from_text
-from automata.dfa import DFA
+from automata.algebra import _kernels, ops
+from automata.building import determinize
+from automata.building.compile import _alphabet, from_text
+from automata.building.nfa import NFA, thompson
+from automata.core.alphabet import partition
+from automata.core.dfa import DFA
 from automata.errors import StateLimitExceeded
-from automata.nfa import NFA, thompson
+from automata.jit import _disk_cache, _jit
 from regexlang import parse
 from regexlang.charset import SIMPLE_ALPHABET
 
@@ -142,7 +144,7 @@ def test_a_kernel_cached_on_disk_runs_compiled_from_its_first_call() -> None:
 
 
 _KERNEL_SOURCE = """
-from automata._jit import kernel
+from automata.jit._jit import kernel
 
 @kernel
 def twice(x: int) -> int:
@@ -155,10 +157,8 @@ def test_an_index_of_another_source_or_numba_version_is_not_taken_for_cached(
 ) -> None:
     module = tmp_path / "probe_kernel.py"
     module.write_text(_KERNEL_SOURCE, encoding="utf-8")
-    ask = "import probe_kernel, automata._disk_cache as d; print(d.cached(probe_kernel.twice.py_func))"
-    compile_it = (
-        "import probe_kernel, automata._jit as j\nwith j.forced('compiled'): probe_kernel.twice(3)"
-    )
+    ask = "import probe_kernel, automata.jit._disk_cache as d; print(d.cached(probe_kernel.twice.py_func))"
+    compile_it = "import probe_kernel, automata.jit._jit as j\nwith j.forced('compiled'): probe_kernel.twice(3)"
 
     def run(code: str) -> str:
         env = {
@@ -181,8 +181,8 @@ def test_an_index_of_another_source_or_numba_version_is_not_taken_for_cached(
 
 _REFUSAL = """
 import time
-from automata.compile import from_text
-from automata.dfa import DFA
+from automata.building.compile import from_text
+from automata.core.dfa import DFA
 from automata.errors import StateLimitExceeded
 started = time.process_time()
 try:

@@ -1,6 +1,6 @@
 """Every automata kernel returns the same thing run as plain Python as compiled by numba.
 
-:mod:`automata._jit` runs a kernel's source in the interpreter while the JIT does not pay, so the
+:mod:`automata.jit._jit` runs a kernel's source in the interpreter while the JIT does not pay, so the
 two forms must agree exactly (machine integers that wrap, dtypes of what they return). Each test
 runs one workload with every kernel forced to Python and again forced to compiled, and compares.
 """
@@ -15,11 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata import _jit, ops
-from automata.compile import compile_many
-from automata.counting import count_by_length
-from automata.dfa import DFA
-from automata.sampling import sample_strings
+from automata.algebra import ops
+from automata.building.compile import compile_many
+from automata.core.dfa import DFA
+from automata.jit import _jit
+from automata.strings.counting import count_by_length
+from automata.strings.sampling import sample_strings
 from regexlang import ast as A
 from regexlang import parse
 from regexlang.charset import SIMPLE_ALPHABET, UNICODE
@@ -92,7 +93,7 @@ def test_the_general_kernels_agree_on_larger_automata(left: str, right: str) -> 
 
 @given(st.integers(-(2**63), 2**63 - 1))
 def test_the_hash_wraps_like_the_machine(key: int) -> None:
-    from automata._intern import mix
+    from automata.jit._intern import mix
 
     python, compiled = _both(lambda: mix(key))
     assert python == compiled

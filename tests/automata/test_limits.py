@@ -16,15 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from automata import ops
-from automata.alphabet import partition_with_members
-from automata.compile import compile_regex, from_text
-from automata.counting import completions
-from automata.determinize import determinize
-from automata.dfa import DFA
+from automata.algebra import ops
+from automata.building.compile import compile_regex, from_text
+from automata.building.determinize import determinize
+from automata.building.nfa import thompson
+from automata.core.alphabet import partition_with_members
+from automata.core.dfa import DFA
 from automata.errors import SizeLimitExceeded, StateLimitExceeded
-from automata.nfa import thompson
-from automata.sampling import shortest
+from automata.strings.counting import completions
+from automata.strings.sampling import shortest
 from regexlang import ast as A
 from regexlang.charset import SIMPLE_ALPHABET, CharSet
 
@@ -32,9 +32,9 @@ _ROOT = Path(__file__).resolve().parents[2]
 
 _CHILD = """
 import json, resource, sys
-from automata.compile import from_text
+from automata.building.compile import from_text
 from automata.errors import AutomataError
-from automata.sampling import shortest
+from automata.strings.sampling import shortest
 from regexlang import parse
 
 def peak_mb():

@@ -8,10 +8,10 @@ import re
 import numpy as np
 import pytest
 
-from automata.compile import compile_regex
-from automata.lookahead_print import lookahead_prints
-from automata.ops import accepts_many, equivalent
-from automata.sampling import sample_strings
+from automata.algebra.ops import accepts_many, equivalent
+from automata.building.compile import compile_regex
+from automata.printing.lookahead_print import lookahead_prints
+from automata.strings.sampling import sample_strings
 from cegis.symbolic.passive import printed_for
 from regexlang import parse
 from regexlang.ast import intersection

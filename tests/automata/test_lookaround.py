@@ -18,9 +18,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from automata.compile import compile_many, compile_regex
+from automata.algebra.ops import accepts_many, equivalent
+from automata.building.compile import compile_many, compile_regex
 from automata.errors import StateLimitExceeded, UnsupportedRegex
-from automata.ops import accepts_many, equivalent
 from regexlang import RegexSyntaxError, UnsupportedFeature, parse
 from regexlang.charset import UNICODE, CharSet
 from tests.automata.reference import strings_up_to

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from automata.compile import compile_regex, from_text
-from automata.ops import num_states
+from automata.algebra.ops import num_states
+from automata.building.compile import compile_regex, from_text
 from regexlang import ast as A
 from regexlang import unparse
 from regexlang.charset import SIMPLE_ALPHABET

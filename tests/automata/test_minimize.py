@@ -14,10 +14,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata.alphabet import partition
-from automata.dfa import DFA
-from automata.minimize import minimize
-from automata.ops import dead_state, num_states
+from automata.algebra.ops import dead_state, num_states
+from automata.core.alphabet import partition
+from automata.core.dfa import DFA
+from automata.core.minimize import minimize
 from regexlang.charset import CharSet
 
 ALPHABETS = {

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from automata import ops
-from automata.compile import compile_many, compile_regex
-from automata.dfa import DFA
+from automata.algebra import ops
+from automata.building.compile import compile_many, compile_regex
+from automata.core.dfa import DFA
 from regexlang import ast as A
 from regexlang import unparse
 from regexlang.charset import SIMPLE_ALPHABET, CharSet

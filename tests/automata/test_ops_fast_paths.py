@@ -6,8 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata import _kernels, _small_pairs, ops
-from automata.dfa import DFA
+from automata.algebra import _kernels, _small_pairs, ops
+from automata.core.dfa import DFA
 from tests.automata.test_counting import dfas
 
 

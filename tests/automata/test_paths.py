@@ -10,9 +10,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata.compile import from_text
-from automata.dfa import DFA, coreachable
-from automata.paths import Path, StatePath, accepting_paths, diverse_order, steps_from
+from automata.building.compile import from_text
+from automata.core.dfa import DFA, coreachable
+from automata.strings.paths import Path, StatePath, accepting_paths, diverse_order, steps_from
 from regexlang.charset import CharSet
 from tests.automata.test_counting import acceptor, dfa_from_rows, dfas
 

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata import ops
-from automata.compile import from_text
-from automata.pruning import pruned
+from automata.algebra import ops
+from automata.building.compile import from_text
+from automata.printing.pruning import pruned
 from regexlang import ast as A
 from regexlang import parse, unparse
 from regexlang.charset import CharSet

@@ -17,9 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata import ops
-from automata.compile import compile_many, compile_regex
-from automata.ops import accepts_many
+from automata.algebra import ops
+from automata.algebra.ops import accepts_many
+from automata.building.compile import compile_many, compile_regex
 from regexlang import ast as A
 from regexlang import parse, unparse
 from regexlang.charset import UNICODE
@@ -104,11 +104,11 @@ def test_witness_between_assertion_regexes_is_checked_by_re() -> None:
 
 
 def test_importing_automata_and_comparing_small_regexes_never_imports_numba() -> None:
-    # small work runs the kernels' source as plain Python (automata._jit): no JIT start-up at all
+    # small work runs the kernels' source as plain Python (automata.jit._jit): no JIT start-up at all
     probe = (
-        "import sys, automata, automata.determinize, automata.minimize, automata.counting\n"
-        "from automata import ops\n"
-        "from automata.compile import compile_many\n"
+        "import sys, automata, automata.building.determinize, automata.core.minimize, automata.strings.counting\n"
+        "from automata.algebra import ops\n"
+        "from automata.building.compile import compile_many\n"
         "from regexlang import parse, universe\n"
         "a, b = compile_many([parse('(a b* + c)*', 'simple'), parse('(a + b + c)*', 'simple')], universe('simple'))\n"
         "assert ops.equivalence_witness(a, b) is not None\n"

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata import ops
-from automata import readable as readable_module
-from automata.compile import compile_regex, from_text
-from automata.dfa import DFA
-from automata.readable import draft, readable
-from automata.to_regex import ORDERS, Order, to_regex
+from automata.algebra import ops
+from automata.building.compile import compile_regex, from_text
+from automata.core.dfa import DFA
+from automata.printing import readable as readable_module
+from automata.printing.readable import draft, readable
+from automata.printing.to_regex import ORDERS, Order, to_regex
 from regexlang import ast as A
 from regexlang import parse, unparse
 from regexlang.charset import CharSet

@@ -14,8 +14,8 @@ import re
 
 import pytest
 
-from automata import ops
-from automata.compile import compile_regex, from_text
+from automata.algebra import ops
+from automata.building.compile import compile_regex, from_text
 from regexlang import ast as A
 from regexlang.charset import EXTENDED_ALPHABET, UNICODE, CharSet
 from tests.automata.reference import strings_up_to

@@ -8,9 +8,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata.counting import count_by_length
-from automata.dfa import DFA
-from automata.sampling import sample, sample_strings, shortest
+from automata.core.dfa import DFA
+from automata.strings.counting import count_by_length
+from automata.strings.sampling import sample, sample_strings, shortest
 from regexlang.charset import UNICODE, CharSet
 from tests.automata.reference import strings_up_to
 from tests.automata.test_counting import acceptor, dfa_from_rows, dfas

@@ -11,10 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata import _jit, ops
-from automata.compile import from_text
-from automata.dfa import DFA, coreachable
-from automata.sampling import shortest
+from automata.algebra import ops
+from automata.building.compile import from_text
+from automata.core.dfa import DFA, coreachable
+from automata.jit import _jit
+from automata.strings.sampling import shortest
 from regexlang.charset import UNICODE, CharSet
 from tests.automata.reference import strings_up_to
 from tests.automata.test_counting import acceptor, dfa_from_rows, dfas

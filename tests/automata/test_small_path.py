@@ -7,13 +7,13 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata import ops
-from automata.compile import _alphabet, compile_many, compile_regex
-from automata.determinize import determinize
-from automata.dfa import DFA
+from automata.algebra import ops
+from automata.building.compile import _alphabet, compile_many, compile_regex
+from automata.building.determinize import determinize
+from automata.building.nfa import thompson
+from automata.core.dfa import DFA
+from automata.core.minimize import minimize
 from automata.errors import StateLimitExceeded
-from automata.minimize import minimize
-from automata.nfa import thompson
 from regexlang import ast as A
 from regexlang.charset import SIMPLE_ALPHABET, CharSet
 from tests.automata.reference import regexes

@@ -1,6 +1,6 @@
 """Languages derived from a DFA for the readable printer, against their definitions on all short strings.
 
-Each construction of :mod:`automata.structure` (and the least rest of :mod:`automata.counted`) is
+Each construction of :mod:`automata.printing.structure` (and the least rest of :mod:`automata.printing.counted`) is
 compared with a brute-force reading of what it should accept, over every string up to
 :data:`LENGTH` characters: cores by their proper prefixes, suffixes and factors, primes by their
 splits into two non-empty strings of the language.
@@ -12,11 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata import _jit, counted, structure
-from automata._subsets import WORD_BITS
-from automata.compile import compile_regex, from_text
-from automata.dfa import DFA
-from automata.structure import closures, core
+from automata.building.compile import compile_regex, from_text
+from automata.core.dfa import DFA
+from automata.jit import _jit
+from automata.printing import counted, structure
+from automata.printing._subsets import WORD_BITS
+from automata.printing.structure import closures, core
 from regexlang import ast as A
 from regexlang.charset import CharSet
 from tests.automata.reference import regexes, strings_up_to
@@ -167,7 +168,7 @@ def test_sets_without_an_alive_bit_are_one_dead_set(monkeypatch: pytest.MonkeyPa
 def in_least_rest(
     word: str, dfa: DFA, classes: tuple[int, ...], counts: counted.Counts, rest: int
 ) -> bool:
-    """Whether ``word`` is in the least rest before ``C^I`` (:func:`automata.counted._needed`), read
+    """Whether ``word`` is in the least rest before ``C^I`` (:func:`automata.printing.counted._needed`), read
     off the word: a prefix of a string of the language, reaching ``rest``, after which a run of
     ``C`` of some length ``i`` in ``I`` can end a string of the language, with no run of ``C``
     since an earlier split at ``rest`` that would join it to a length in ``I``."""

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata import ops
-from automata.compile import compile_regex, from_text
-from automata.dfa import DFA
+from automata.algebra import ops
+from automata.building.compile import compile_regex, from_text
+from automata.core.dfa import DFA
 from automata.errors import SizeLimitExceeded
-from automata.to_regex import ORDERS, Eliminations, _unsubsumed, to_regex
+from automata.printing.to_regex import ORDERS, Eliminations, _unsubsumed, to_regex
 from regexlang import Dialect, parse, unparse
 from regexlang.ast import (
     Chars,

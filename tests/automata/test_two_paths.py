@@ -9,11 +9,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from automata import _kernels, _small_pairs, positions
-from automata._small_kernels import MAX_POSITIONS, minimal_table
-from automata.compile import _alphabet, compile_regex
-from automata.dfa import DFA
-from automata.minimize import SMALL_TABLE, _minimize
+from automata.algebra import _kernels, _small_pairs
+from automata.building import positions
+from automata.building.compile import _alphabet, compile_regex
+from automata.core._small_kernels import MAX_POSITIONS, minimal_table
+from automata.core.dfa import DFA
+from automata.core.minimize import SMALL_TABLE, _minimize
 from regexlang import ast as A
 from regexlang import parse
 from regexlang.charset import SIMPLE_ALPHABET
@@ -200,7 +201,7 @@ def test_python_and_kernel_witness_searches_agree_around_the_switch(
 
 def test_the_dispatcher_switches_at_small_product() -> None:
     def dfa(n: int, k: int) -> DFA:
-        from automata.alphabet import partition
+        from automata.core.alphabet import partition
 
         alphabet = partition(SIMPLE_ALPHABET, [])
         return DFA(

@@ -11,8 +11,8 @@ from typing import Any
 
 import attrs
 
-from automata import compile_time
-from automata.compile import compile_regex
+from automata.building.compile import compile_regex
+from automata.jit import compile_time
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.records import without_wall_clock
 from oracle import Counterexample, Example, Spend, Verdict

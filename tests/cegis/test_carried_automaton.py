@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 import attrs
 import pytest
 
-import automata.compile
-from automata.dfa import DFA
+import automata.building.compile
+from automata.core.dfa import DFA
 from cegis.config import Budgets, LoopConfig
 from cegis.learner import LearnerContext, Proposal
 from cegis.loop import run
@@ -72,13 +72,13 @@ def test_the_carried_automaton_is_the_language_of_the_printed_text(target: str) 
 
 def test_a_proposals_automaton_is_compiled_once_per_epoch(monkeypatch: pytest.MonkeyPatch) -> None:
     compiled: list[Regex | None] = []
-    original = automata.compile.compile_many
+    original = automata.building.compile.compile_many
 
     def counting(regexes: Sequence[Regex], *args: object, **kwargs: object) -> list[DFA]:
         compiled.extend(regexes)
         return original(regexes, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(automata.compile, "compile_many", counting)
+    monkeypatch.setattr(automata.building.compile, "compile_many", counting)
     seen: list[int] = []
     state, made = learned(
         "b(a|c)*c?", CONFIG, on_epoch=lambda _: seen.append(len(compiled))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from automata.compile import compile_regex
+from automata.building.compile import compile_regex
 from cegis.registry import REGISTRY, default_passive
 from cli.learn import learn
 from regexlang import parse, universe

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from automata import accepts_many, compile_regex
-from automata.minimize import minimize
+from automata.core.minimize import minimize
 from cegis.generalization import generalizes
 from regexlang import CharSet, parse
 from regexlang.ast import Regex

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata.compile import from_text
-from automata.readable import draft
+from automata.building.compile import from_text
+from automata.printing.readable import draft
 from cegis.config import Budgets, LoopConfig
 from cegis.loop import initial_state, run, spent, step
 from cegis.records import epoch_json, without_wall_clock

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from automata import ops
-from automata.compile import from_text
-from automata.sampling import shortest
+from automata.algebra import ops
+from automata.building.compile import from_text
+from automata.strings.sampling import shortest
 from experiments.bench.automata import OPERATIONS, Case, counterpart, render, run, summarize
 from experiments.bench.peers import Peer
 

@@ -229,7 +229,7 @@ POOL_COMPILING = """
 from experiments.runner import compiles_announced, worker_pool
 CODE = '''
 import time, numba
-from automata import _jit
+from automata.jit import _jit
 _jit._register_with_numba()
 numba.njit(lambda x: x + 1)(1)
 time.sleep(1.0)  # keep this worker busy, so the other worker takes the other task
@@ -240,7 +240,7 @@ with compiles_announced() as compiling, worker_pool(2, compiling) as pool:
 
 
 def test_a_multi_process_run_says_it_compiles_once_from_the_parent() -> None:
-    from automata.compile_time import MESSAGE
+    from automata.jit.compile_time import MESSAGE
 
     done = subprocess.run(
         [sys.executable, "-c", POOL_COMPILING],

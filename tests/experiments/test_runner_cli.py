@@ -134,7 +134,7 @@ def test_on_a_terminal_a_shorter_redraw_leaves_no_characters_of_the_longer_line(
 def test_the_compiling_message_starts_a_line_of_its_own_below_the_progress_line(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from automata import compile_time
+    from automata.jit import compile_time
 
     out = Terminal()
     monkeypatch.setattr("sys.stderr", out)

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from automata.compile import compile_regex
+from automata.building.compile import compile_regex
 from oracle import ExactTeacher, Example, TeacherConfig, evaluation_set, remember, satisfies, score
 from oracle.examples import ClusteredExample
 from regexlang.charset import CharSet

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata import _jit
-from automata._jit import Mode
-from automata.alphabet import partition
-from automata.compile import compile_regex
-from automata.dfa import DFA
-from automata.ops import difference
+from automata.algebra.ops import difference
+from automata.building.compile import compile_regex
+from automata.core.alphabet import partition
+from automata.core.dfa import DFA
+from automata.jit import _jit
+from automata.jit._jit import Mode
 from oracle.clustered import Reading, lift, misclassified, reachable_states, satisfies
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.charset import EXTENDED_ALPHABET, SIMPLE_ALPHABET, UNICODE, CharSet

@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection
 
 import pytest
 
-from automata.compile import compile_regex
+from automata.building.compile import compile_regex
 from oracle import (
     ClusteredExample,
     Counterexample,

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from automata.compile import compile_many
-from automata.ops import difference
+from automata.algebra.ops import difference
+from automata.building.compile import compile_many
 from oracle.draws import Edges, SearchTooLarge, random_strings, random_walks, shortest_walks
 from oracle.examples import ClusteredExample
 from regexlang.charset import EXTENDED_ALPHABET, SIMPLE_ALPHABET, CharSet

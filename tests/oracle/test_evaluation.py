@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from automata.compile import compile_regex
-from automata.dfa import DFA
-from automata.ops import complement
+from automata.algebra.ops import complement
+from automata.building.compile import compile_regex
+from automata.core.dfa import DFA
 from oracle.evaluation import accuracy, evaluation_set, score
 from regexlang.ast import EmptySet
 from regexlang.charset import EXTENDED_ALPHABET, SIMPLE_ALPHABET

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from automata.compile import compile_regex
+from automata.building.compile import compile_regex
 from oracle import (
     ClusteredExample,
     CountedMembership,

@@ -1,12 +1,12 @@
 """The oracle's kernel returns the same arrays run as plain Python as compiled by numba (see
-:mod:`automata._jit`); ``test_clustered.py`` checks both forms against brute-force expansion."""
+:mod:`automata.jit._jit`); ``test_clustered.py`` checks both forms against brute-force expansion."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 
-from automata import _jit
-from automata.dfa import DFA
+from automata.core.dfa import DFA
+from automata.jit import _jit
 from oracle.clustered import _walked
 from oracle.examples import Counterexample
 from tests.oracle.test_clustered import small_dfas, small_examples

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from automata.compile import compile_regex
-from automata.ops import accepts, equivalent
-from automata.to_regex import to_regex
+from automata.algebra.ops import accepts, equivalent
+from automata.building.compile import compile_regex
+from automata.printing.to_regex import to_regex
 from regexlang import DIALECTS, Dialect, RegexSyntaxError, parse, universe, unparse
 from regexlang import ast as A
 from regexlang.dialects import MAX_DEPTH, MAX_NESTING

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from automata._jit import kernel  # the project's one numba decorator (cached, with a fallback)
+from automata.jit._jit import kernel  # the project's one numba decorator (cached, with a fallback)
 
 U64s = npt.NDArray[np.uint64]
 I64s = npt.NDArray[np.int64]

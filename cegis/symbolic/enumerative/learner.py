@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from automata.compile import compile_many, compile_regex
-from automata.ops import complement, inclusion_witness
+from automata.algebra.ops import complement, inclusion_witness
+from automata.building.compile import compile_many, compile_regex
 from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.symbolic.enumerative.search import Limits, NotFound, Stats, search, warm_up
 from cegis.symbolic.enumerative.space import MAX_LENGTH, Contradiction, TooLong, build

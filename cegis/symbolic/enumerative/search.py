@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 import attrs
 import numpy as np
 
-from automata._jit import forced
+from automata.jit._jit import forced
 from cegis.learner import FailureKind
 from cegis.symbolic.enumerative import _kernels as k
 from cegis.symbolic.enumerative.space import Rows, Space

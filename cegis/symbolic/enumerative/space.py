@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 import attrs
 import numpy as np
 
-from automata.alphabet import Alphabet, partition
+from automata.core.alphabet import Alphabet, partition
 from cegis.symbolic.enumerative import _kernels
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.ast import Chars, Epsilon, Regex

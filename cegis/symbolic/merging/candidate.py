@@ -20,10 +20,10 @@ from collections.abc import Iterable
 
 import attrs
 
-from automata.compile import compile_regex
-from automata.dfa import DFA
+from automata.building.compile import compile_regex
+from automata.core.dfa import DFA
+from automata.core.minimize import minimize
 from automata.errors import AutomataError
-from automata.minimize import minimize
 from regexlang.ast import Regex
 from regexlang.charset import CharSet
 

@@ -75,7 +75,7 @@ class MergingLearner:
         """:meth:`propose` without the event loop: a pure function of the examples and the memory
         of earlier proposals (their agreements and the examples those implied), which the
         proposal's memo carries on with the examples implied now. With ``draft`` the hypothesis is
-        printed quickly (:func:`automata.readable.draft`), else readably. A candidate of the
+        printed quickly (:func:`automata.printing.readable.draft`), else readably. A candidate of the
         language of ``refuted`` (a hypothesis the teacher rejected) is passed over: a teacher that
         shows nothing new (every string it has labels both alike) would otherwise get it again
         while other candidates are consistent."""

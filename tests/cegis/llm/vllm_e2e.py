@@ -30,7 +30,7 @@ from typing import Any
 
 import attrs
 
-from automata.ops import accepts
+from automata.algebra.ops import accepts
 from cegis.llm.settings import setting_named
 from experiments.data_dir import DEFAULT_DATA_DIR
 from experiments.datasets.task import Task

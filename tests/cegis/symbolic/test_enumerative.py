@@ -9,8 +9,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata.compile import compile_many
-from automata.ops import equivalent
+from automata.algebra.ops import equivalent
+from automata.building.compile import compile_many
 from cegis.symbolic.enumerative import EnumerativeConfig, synthesize
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang import CharSet, parse, unparse

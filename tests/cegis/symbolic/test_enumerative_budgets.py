@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 
-from automata.compile import compile_many
-from automata.ops import equivalent
+from automata.algebra.ops import equivalent
+from automata.building.compile import compile_many
 from cegis.learner import LearnerContext
 from cegis.registry import REGISTRY
 from cegis.symbolic.enumerative import EnumerativeConfig, EnumerativeLearner, synthesize

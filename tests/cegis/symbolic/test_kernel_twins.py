@@ -1,5 +1,5 @@
 """The state-merging learners learn the same thing with their kernels run as plain
-Python as with them compiled (see :mod:`automata._jit`): every epoch's hypothesis and examples."""
+Python as with them compiled (see :mod:`automata.jit._jit`): every epoch's hypothesis and examples."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from automata import _jit
+from automata.jit import _jit
 from cegis.config import Budgets, LoopConfig
 from cegis.loop import run
 from cegis.registry import build

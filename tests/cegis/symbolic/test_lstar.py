@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata.alphabet import partition
-from automata.compile import compile_regex
-from automata.dfa import DFA
-from automata.minimize import minimize
+from automata.building.compile import compile_regex
+from automata.core.alphabet import partition
+from automata.core.dfa import DFA
+from automata.core.minimize import minimize
 from cegis.config import Budgets, LoopConfig
 from cegis.hypothesis import read_hypothesis
 from cegis.learner import LearnerContext, Proposal

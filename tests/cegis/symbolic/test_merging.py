@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from automata import compile_regex, equivalent
-from automata.minimize import minimize
-from automata.ops import dead_state
+from automata.algebra.ops import dead_state
+from automata.core.minimize import minimize
 from cegis.config import Budgets, LoopConfig
 from cegis.learner import LearnerContext
 from cegis.loop import run

@@ -4,8 +4,8 @@ most, and, with agreements to keep, the positive clusters alone."""
 
 from __future__ import annotations
 
-from automata.arrays import Int64Array
-from automata.ops import accepts
+from automata.algebra.ops import accepts
+from automata.jit.arrays import Int64Array
 from cegis.symbolic.merging import symbolic
 from cegis.symbolic.merging.core.alike import alike
 from cegis.symbolic.merging.core.prefix_tree import prefix_tree

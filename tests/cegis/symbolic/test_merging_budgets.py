@@ -13,9 +13,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from automata import ops
-from automata.compile import from_text
-from automata.dfa import DFA
+from automata.algebra import ops
+from automata.building.compile import from_text
+from automata.core.dfa import DFA
 from cegis.symbolic.merging import symbolic
 from cegis.symbolic.merging.candidate import Candidate
 from cegis.symbolic.merging.core.prefix_tree import PrefixTree, extended, prefix_tree

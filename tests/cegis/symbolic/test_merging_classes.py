@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from automata import compile_regex, equivalent
-from automata.minimize import minimize
+from automata.core.minimize import minimize
 from cegis.config import Budgets, LoopConfig
 from cegis.loop import run
 from cegis.state import Task

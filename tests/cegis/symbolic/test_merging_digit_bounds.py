@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from automata import compile_regex, equivalent
-from automata.minimize import minimize
+from automata.core.minimize import minimize
 from cegis.symbolic.merging.families.digit_bounds import SIGNIFICANCE, bounded_field, value_bound
 from cegis.symbolic.merging.families.run_writing import Home, counted_run
 from cegis.symbolic.passive import learn_regex

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from automata import compile_regex
-from automata.ops import equivalent
+from automata.algebra.ops import equivalent
 from cegis.symbolic.merging import gathering
 from cegis.symbolic.merging.candidate import Found, spelled
 from cegis.symbolic.merging.evidence import Evidence, Family

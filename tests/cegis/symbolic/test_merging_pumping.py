@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata.compile import compile_regex
-from automata.minimize import minimize
+from automata.building.compile import compile_regex
+from automata.core.minimize import minimize
 from cegis.symbolic.merging.rounds.pumping import _loops, unpumped_loops
 from regexlang.charset import CharSet
 from regexlang.dialects import parse

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata._jit import forced
+from automata.jit._jit import forced
 from cegis.symbolic.merging.core.quotient import Quotient
 from cegis.symbolic.merging.core.redblue import MergeOrder, blue_states, red_blue
 from cegis.symbolic.merging.core.symbols import SymbolicWord

@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 import itertools
 
-from automata import ops
-from automata.compile import from_text
-from automata.dfa import DFA
-from automata.minimize import minimize
+from automata.algebra import ops
+from automata.building.compile import from_text
+from automata.core.dfa import DFA
+from automata.core.minimize import minimize
 from cegis.config import Budgets, LoopConfig
 from cegis.learner import LearnerContext
 from cegis.loop import run

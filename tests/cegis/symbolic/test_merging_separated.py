@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from automata import accepts_many, compile_regex, equivalent
-from automata.minimize import minimize
+from automata.core.minimize import minimize
 from cegis.symbolic.merging.families.separated import separated_hypotheses, separators
 from cegis.symbolic.passive import from_examples
 from experiments.bench.example_tasks import IPV6_SHORT, WINDOWS_PATHS, YAML_KEYS, HandTask

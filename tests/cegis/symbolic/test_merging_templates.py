@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from automata import compile_regex, equivalent
-from automata.minimize import minimize
+from automata.core.minimize import minimize
 from cegis.symbolic.merging.families.prior import class_cuts, lifted
 from cegis.symbolic.merging.families.templates import template_hypotheses
 from cegis.symbolic.passive import from_examples, learn_regex

@@ -1,4 +1,4 @@
-"""Bounded nests of optional repeats are unbounded (:func:`automata.readable.unbounded_nests`): the
+"""Bounded nests of optional repeats are unbounded (:func:`automata.printing.readable.unbounded_nests`): the
 language only grows, and the learner proposes the result only where every example still holds and
 the description is no longer (:mod:`cegis.symbolic.merging.rounds.unbounded`)."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 
 from automata import compile_regex, is_subset
-from automata.minimize import minimize
-from automata.readable import unbounded_nests
+from automata.core.minimize import minimize
+from automata.printing.readable import unbounded_nests
 from cegis.symbolic.merging.rounds.unbounded import loosened
 from cegis.symbolic.passive import learn_regex
 from oracle import Example

@@ -10,8 +10,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata.alphabet import partition
-from automata.dfa import DFA
+from automata.core.alphabet import partition
+from automata.core.dfa import DFA
 from cegis.symbolic.merging.core.symbols import SymbolicWord
 from cegis.symbolic.merging.core.words import PackedWords
 from regexlang.charset import CharSet

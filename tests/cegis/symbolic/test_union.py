@@ -8,7 +8,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata.compile import compile_regex
+from automata.building.compile import compile_regex
 from cegis.learner import LearnerContext
 from cegis.symbolic.union import UnionLearner
 from oracle import ClusteredExample, Counterexample, Example, satisfies

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from automata._jit import kernel  # the project's one numba decorator (cached, with a fallback)
-from automata.arrays import BoolArray, Int8Array, Int64Array, IntArray
+from automata.jit._jit import kernel  # the project's one numba decorator (cached, with a fallback)
+from automata.jit.arrays import BoolArray, Int8Array, Int64Array, IntArray
 
 #: The arrays of a quotient, in the order the kernels unpack them.
 Arrays = tuple[IntArray, IntArray, Int8Array, IntArray, IntArray, IntArray, Int64Array, IntArray]
@@ -33,7 +33,7 @@ PARENT, LABEL, EDGE, NODE = 0, 1, 2, 3
 
 def used(tree: Arrays, *rest: object) -> int:
     """The work of a call on ``tree``: the cells of the nodes it holds, not of the capacity its
-    arrays are allocated with (which decides whether the call runs compiled, see :mod:`automata._jit`)."""
+    arrays are allocated with (which decides whether the call runs compiled, see :mod:`automata.jit._jit`)."""
     return int(tree[6][NODES]) * int(tree[0].shape[1])
 
 

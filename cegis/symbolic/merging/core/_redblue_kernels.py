@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from automata._jit import kernel  # the project's one numba decorator (cached, with a fallback)
-from automata.arrays import BoolArray, Int8Array, Int64Array, IntArray
+from automata.jit._jit import kernel  # the project's one numba decorator (cached, with a fallback)
+from automata.jit.arrays import BoolArray, Int8Array, Int64Array, IntArray
 from cegis.symbolic.merging.core._kernels import (
     ACCEPT,
     LOG,

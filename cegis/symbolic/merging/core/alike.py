@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from automata.arrays import Int64Array
+from automata.jit.arrays import Int64Array
 from cegis.symbolic.merging.core.symbols import SymbolicWord, several
 
 

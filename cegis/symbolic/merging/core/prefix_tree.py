@@ -16,7 +16,7 @@ from typing import Literal
 
 import attrs
 
-from automata.alphabet import Alphabet
+from automata.core.alphabet import Alphabet
 from cegis.symbolic.merging.core.quotient import LabelConflict, Quotient
 from cegis.symbolic.merging.core.symbols import (
     Cuts,

@@ -12,9 +12,9 @@ from typing import Literal
 import attrs
 import numpy as np
 
-from automata.alphabet import Alphabet
-from automata.arrays import Int64Array
-from automata.dfa import DFA
+from automata.core.alphabet import Alphabet
+from automata.core.dfa import DFA
+from automata.jit.arrays import Int64Array
 from cegis.symbolic.merging.core import _redblue_kernels
 from cegis.symbolic.merging.core.quotient import ACCEPT, UNKNOWN, Quotient
 

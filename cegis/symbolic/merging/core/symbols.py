@@ -3,7 +3,7 @@
 Over ``[A-Za-z0-9#]`` or Unicode, one symbol per character cannot generalize ``[A-Za-z]`` from
 sparse data. Atoms are the coarsest partition of the universe that splits none of the examples'
 character sets (Argyros & D'Antoni, CAV 2018); an example becomes a *symbolic word*, per position
-the tuple of classes its characters cover. Both alphabets are :class:`automata.alphabet.Alphabet`."""
+the tuple of classes its characters cover. Both alphabets are :class:`automata.core.alphabet.Alphabet`."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from typing import Literal, TypeVar
 import attrs
 import numpy as np
 
-from automata.alphabet import Alphabet, partition
+from automata.core.alphabet import Alphabet, partition
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.charset import CharSet
 

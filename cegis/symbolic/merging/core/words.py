@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import attrs
 import numpy as np
 
-from automata.arrays import BoolArray, Int64Array
-from automata.dfa import DFA
+from automata.core.dfa import DFA
+from automata.jit.arrays import BoolArray, Int64Array
 from cegis.symbolic.merging.core import _kernels
 from cegis.symbolic.merging.core.symbols import SymbolicWord
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from automata.compile import compile_regex
-from automata.dfa import DFA
+from automata.algebra.ops import difference, is_empty
+from automata.building.compile import compile_regex
+from automata.core.dfa import DFA
+from automata.core.minimize import minimize
 from automata.errors import AutomataError
-from automata.minimize import minimize
-from automata.ops import difference, is_empty
 from cegis.symbolic.merging.candidate import CHECK_STATE_LIMIT, Candidate, Found, spelled
 from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families.classes import excluded

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from automata.dfa import DFA
-from automata.minimize import minimize
-from automata.ops import dead_state
+from automata.algebra.ops import dead_state
+from automata.core.dfa import DFA
+from automata.core.minimize import minimize
 
 #: Most alike states of a chain of one edge still read as a count; a longer chain reads as a
 #: repetition. Counted repetitions in the benchmark targets bound a run at four (``[A-Z]{2,4}``,

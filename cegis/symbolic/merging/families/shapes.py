@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from automata.ops import accepts_many
+from automata.algebra.ops import accepts_many
 from cegis.symbolic.merging.candidate import Found, automaton_of, spelled
 from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families.listing import only_listed

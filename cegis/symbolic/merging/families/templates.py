@@ -21,7 +21,7 @@ from typing import Literal
 import attrs
 import numpy as np
 
-from automata.ops import accepts_many
+from automata.algebra.ops import accepts_many
 from cegis.symbolic.merging.candidate import Found, automaton_of, spelled
 from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families.classes import inferred_classes

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 
 import attrs
 
-from automata.dfa import DFA
+from automata.algebra.ops import equivalence_witness
+from automata.core.dfa import DFA
 from automata.errors import AutomataError
-from automata.ops import equivalence_witness
 from cegis.hypothesis import read_hypothesis
 from cegis.learner import LearnerContext
 from cegis.symbolic.merging.candidate import automaton_of

@@ -14,8 +14,8 @@ import functools
 
 import attrs
 
+from automata.core.minimize import minimize
 from automata.errors import AutomataError
-from automata.minimize import minimize
 from cegis.symbolic.merging.candidate import Candidate
 from cegis.symbolic.merging.core.alike import alike
 from cegis.symbolic.merging.core.exact import smallest

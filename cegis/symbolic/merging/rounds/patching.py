@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from automata.dfa import DFA
-from automata.ops import difference, union
+from automata.algebra.ops import difference, union
+from automata.core.dfa import DFA
 from cegis.symbolic.merging.candidate import CHECK_STATE_LIMIT
 from cegis.symbolic.merging.families.listing import strings_of
 from oracle.examples import Counterexample

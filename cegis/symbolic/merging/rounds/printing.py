@@ -13,12 +13,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from automata.dfa import DFA
+from automata.algebra.ops import equivalent
+from automata.core.dfa import DFA
 from automata.errors import AutomataError, SizeLimitExceeded
-from automata.ops import equivalent
-from automata.pruning import pruned
-from automata.readable import draft as quick
-from automata.readable import readable
+from automata.printing.pruning import pruned
+from automata.printing.readable import draft as quick
+from automata.printing.readable import readable
 from cegis.hypothesis import read_hypothesis
 from cegis.symbolic.merging.candidate import CHECK_STATE_LIMIT, automaton_of
 from oracle.clustered import misclassified
@@ -40,12 +40,12 @@ def printed(
     draft: bool = False,
 ) -> str:
     """``dfa`` as a regex of ``dialect``: ``spelled`` without its redundant parts
-    (:func:`automata.pruning.pruned`) when the dialect writes ``&`` and ``~`` (extended) or the
+    (:func:`automata.printing.pruning.pruned`) when the dialect writes ``&`` and ``~`` (extended) or the
     learner reads plain examples through classes (``written``) and the dialect can write it, unless
-    the automaton's readable regex is shorter; else that regex (:func:`automata.readable.readable`),
+    the automaton's readable regex is shorter; else that regex (:func:`automata.printing.readable.readable`),
     which gives up (:class:`SizeLimitExceeded`) past :data:`CHECK_STATE_LIMIT` regex nodes: a regex
     that large would not compile back within the same limit of states. With ``draft``, that
-    regex is :func:`automata.readable.draft`'s quick print instead."""
+    regex is :func:`automata.printing.readable.draft`'s quick print instead."""
     texts = []
     if spelled is not None and (dialect == "extended" or written):
         try:

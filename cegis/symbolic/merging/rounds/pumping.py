@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from automata.dfa import DFA, coreachable
+from automata.core.dfa import DFA, coreachable
 
 
 def unpumped_loops(dfa: DFA, positives: Sequence[str]) -> int:

@@ -12,12 +12,12 @@ import itertools
 import math
 from collections.abc import Sequence
 
-from automata.alphabet import Alphabet
-from automata.counting import count_by_length
-from automata.dfa import DFA, classes_by_target
+from automata.algebra.ops import dead_state
+from automata.core.alphabet import Alphabet
+from automata.core.dfa import DFA, classes_by_target
 from automata.errors import SizeLimitExceeded
-from automata.ops import dead_state
-from automata.to_regex import to_regex
+from automata.printing.to_regex import to_regex
+from automata.strings.counting import count_by_length
 from cegis.symbolic.merging.candidate import Candidate, automaton_of
 from cegis.symbolic.merging.families.prior import NAMED
 from cegis.symbolic.merging.rounds.pumping import unpumped_loops

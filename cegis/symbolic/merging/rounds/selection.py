@@ -15,9 +15,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from automata.dfa import DFA
+from automata.algebra.ops import dead_state, equivalent
+from automata.core.dfa import DFA
 from automata.errors import AutomataError, SizeLimitExceeded
-from automata.ops import dead_state, equivalent
 from cegis.hypothesis import read_hypothesis
 from cegis.learner import Proposal, ProposalFailure
 from cegis.symbolic.merging.candidate import Candidate, automaton_of

@@ -4,7 +4,7 @@ Merging a few hundred strings whose middle repeats one to four times (``a-b``, `
 a chain of states that reads the unit at most four times, printed as a nest of optional groups
 ``x(?:-x(?:-x(?:-x)?)?)?``; from a few positives the template families count a class ``[0-9]{1,4}``.
 A person writes ``x(?:-x)*`` and ``[0-9]+``: the bound is how long the examples happened to be.
-:func:`automata.readable.unbounded_nests` writes the unbounded form; it is proposed instead when it
+:func:`automata.printing.readable.unbounded_nests` writes the unbounded form; it is proposed instead when it
 still labels every example right (a negative with five repeats keeps the bound) and the prior
 prefers it: its description length (:func:`.scoring.score`, plain examples read through the class
 prior) is no longer than the bounded one's. The regex term falls (a star instead of nested copies,
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from automata.dfa import DFA
+from automata.core.dfa import DFA
 from automata.errors import AutomataError
-from automata.readable import unbounded_nests
+from automata.printing.readable import unbounded_nests
 from cegis.hypothesis import read_hypothesis
 from cegis.symbolic.merging.candidate import automaton_of
 from cegis.symbolic.merging.rounds.scoring import score
