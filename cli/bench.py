@@ -35,6 +35,9 @@ BENCHMARKS = {
         "experiments.bench.llm_throughput:main",
         "The runner at a GPU server's concurrency against a loopback latency server.",
     ),
+    "redos": LazyCommand(
+        "experiments.bench.redos:main", "ReDoS verdicts against timed ground truth on re."
+    ),
     "startup": LazyCommand(
         "experiments.bench.startup:main", "First run on an empty kernel cache, and warm start-up."
     ),

@@ -36,6 +36,9 @@ COMMANDS = {
         "cli.optimize:optimize",
         "Optimize a setting's strategy text for a model with GEPA (the gepa extra).",
     ),
+    "redos": LazyCommand(
+        "cli.redos:redos", "Whether a regex backtracks super-linearly, with a timed attack."
+    ),
     "bench": LazyCommand(
         "cli.bench:bench", "Performance benchmarks against reference implementations."
     ),

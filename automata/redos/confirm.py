@@ -1,0 +1,201 @@
+"""Confirming an attack by timing it on the real engine, in a subprocess with a time limit.
+
+The static verdict is a claim about an engine; this module asks the engine. A child process (Python
+``re``, or ``node`` for JavaScript when it is on the ``PATH``) compiles the pattern once and times
+the match call on the attack with every pump repeated n times, n growing geometrically, printing
+one line per trial, until a trial takes ``target`` seconds. The parent kills it at a deadline, so an
+exponential attack never hangs the caller: the trial that was cut counts as at least the time it
+was given. The growth exponent is the slope of log time over log n between the first trial slow
+enough to measure and the last; an exponential attack shows as a slope past any small degree.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import subprocess
+import sys
+import time
+
+import attrs
+
+from automata.redos.verdict import Attack, Engine, Semantics, Verdict
+
+#: A trial faster than this is noise for the slope.
+MEASURABLE = 2e-3
+#: Local slopes (between the last two trials) above this are read as exponential growth: a
+#: polynomial's stays near its degree, an exponential's grows with n.
+EXPONENTIAL_SLOPE = 8.0
+#: The slope is measured from the first trial at least this fraction of the slowest one.
+SPAN = 1 / 30
+#: The longest attack text tried.
+MAX_LENGTH = 2_000_000
+
+_PYTHON_CHILD = """
+import json, re, sys, time
+spec = json.loads(sys.stdin.read())
+call = getattr(re.compile(spec["pattern"]), spec["call"])
+for n in spec["ns"]:
+    text = spec["prefix"] + "".join(p * n + i for p, i in spec["pumps"]) + spec["suffix"]
+    start = time.perf_counter()
+    call(text)
+    took = time.perf_counter() - start
+    print(json.dumps([n, took]), flush=True)
+    if took >= spec["target"]:
+        break
+"""
+
+_NODE_CHILD = """
+const spec = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const wrap = {fullmatch: (p) => "^(?:" + p + ")$", match: (p) => "^(?:" + p + ")", search: (p) => p};
+const re = new RegExp(wrap[spec.call](spec.pattern), spec.pattern.includes("\\\\u{") ? "u" : "");
+for (const n of spec.ns) {
+  const text = spec.prefix + spec.pumps.map(([p, i]) => p.repeat(n) + i).join("") + spec.suffix;
+  const start = process.hrtime.bigint();
+  re.test(text);
+  const took = Number(process.hrtime.bigint() - start) / 1e9;
+  process.stdout.write(JSON.stringify([n, took]) + "\\n");
+  if (took >= spec.target) break;
+}
+"""
+
+
+@attrs.frozen
+class Confirmation:
+    """What the engine did on the attack: the trials (pump count, seconds; the last one cut at
+    the deadline when ``cut``), the growth slope, and whether that matches the verdict."""
+
+    confirmed: bool
+    seconds: float
+    slope: float | None
+    trials: tuple[tuple[int, float], ...]
+    cut: bool
+    reason: str = ""
+
+
+def engine_command(engine: Engine) -> list[str] | None:
+    """The command that runs a child program for ``engine``, or None when it is not installed
+    (PCRE has no engine here; Python's is the one running this)."""
+    if engine == "python":
+        return [sys.executable, "-c", _PYTHON_CHILD]
+    if engine == "javascript":
+        node = shutil.which("node")
+        return None if node is None else [node, "-e", _NODE_CHILD]
+    return None
+
+
+def pump_counts(attack: Attack) -> list[int]:
+    """Pump counts growing by about √2 per trial, up to :data:`MAX_LENGTH` characters."""
+    counts: list[int] = []
+    n = 1.0
+    while len(attack.text(int(n))) <= MAX_LENGTH:
+        if not counts or int(n) > counts[-1]:
+            counts.append(int(n))
+        n *= math.sqrt(2)
+    return counts
+
+
+def time_attack(
+    pattern: str,
+    engine: Engine,
+    semantics: Semantics,
+    attack: Attack,
+    *,
+    target: float = 1.0,
+    deadline: float | None = None,
+) -> tuple[tuple[tuple[int, float], ...], bool] | None:
+    """Trials of ``attack`` on ``engine`` (None when the engine is not installed) and whether the
+    last was cut at ``deadline`` seconds (default: three times ``target`` plus start-up)."""
+    command = engine_command(engine)
+    if command is None:
+        return None
+    counts = pump_counts(attack)
+    spec = {
+        "pattern": pattern,
+        "call": semantics,
+        "prefix": attack.prefix,
+        "pumps": attack.pumps,
+        "suffix": attack.suffix,
+        "ns": counts,
+        "target": target,
+    }
+    limit = deadline if deadline is not None else 3 * target + 2.0
+    started = time.perf_counter()
+    with subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    ) as child:
+        try:
+            out, _ = child.communicate(json.dumps(spec), timeout=limit)
+            cut = False
+        except subprocess.TimeoutExpired:
+            child.kill()
+            out, _ = child.communicate()
+            cut = True
+    elapsed = time.perf_counter() - started
+    trials = [tuple(json.loads(line)) for line in out.splitlines() if line.strip()]
+    timed = tuple((int(n), float(s)) for n, s in trials)
+    if cut:
+        done = sum(s for _, s in timed)
+        following = [n for n in counts if not timed or n > timed[-1][0]]
+        if following:
+            timed += ((int(following[0]), max(elapsed - done, target)),)
+    return timed, cut
+
+
+def slope(trials: tuple[tuple[int, float], ...]) -> float | None:
+    """log-log growth from the first trial within :data:`SPAN` of the slowest to the last (None:
+    too fast to tell)."""
+    slowest = max((s for _, s in trials), default=0.0)
+    measurable = [(n, s) for n, s in trials if s >= max(MEASURABLE, slowest * SPAN)]
+    return _growth(measurable[0], measurable[-1]) if len(measurable) > 1 else None
+
+
+def local_slope(trials: tuple[tuple[int, float], ...]) -> float | None:
+    """log-log growth between the last two measurable trials."""
+    measurable = [(n, s) for n, s in trials if s >= MEASURABLE]
+    return _growth(measurable[-2], measurable[-1]) if len(measurable) > 1 else None
+
+
+def _growth(first: tuple[int, float], last: tuple[int, float]) -> float | None:
+    (n1, s1), (n2, s2) = first, last
+    return math.log(s2 / s1) / math.log(n2 / n1) if n2 > n1 else None
+
+
+def exponential(trials: tuple[tuple[int, float], ...], cut: bool) -> bool:
+    """Whether the trials grow exponentially: cut at the deadline, or a local slope past
+    :data:`EXPONENTIAL_SLOPE`."""
+    local = local_slope(trials)
+    return cut or (local is not None and local > EXPONENTIAL_SLOPE)
+
+
+def confirm(
+    pattern: str, verdict: Verdict, *, target: float = 1.0, deadline: float | None = None
+) -> Confirmation:
+    """Time ``verdict``'s attack on its engine and say whether the growth fits its class:
+    exponential by :func:`exponential`, polynomial of degree k
+    within ±0.5 of k or reaching ``target`` seconds with a slope above 1.5."""
+    if verdict.attack is None:
+        return Confirmation(False, 0.0, None, (), False, "a linear verdict has no attack")
+    timed = time_attack(
+        pattern, verdict.engine, verdict.semantics, verdict.attack, target=target, deadline=deadline
+    )
+    if timed is None:
+        return Confirmation(False, 0.0, None, (), False, f"no {verdict.engine} engine installed")
+    trials, cut = timed
+    seconds = max((s for _, s in trials), default=0.0)
+    growth = slope(trials)
+    if verdict.verdict == "exponential":
+        fits = exponential(trials, cut)
+    else:
+        degree = verdict.degree or 0
+        fits = (
+            not exponential(trials, cut)
+            and growth is not None
+            and (abs(growth - degree) <= 0.5 or (seconds >= target and growth > 1.5))
+        )
+    return Confirmation(fits, seconds, growth, trials, cut)

@@ -1,0 +1,110 @@
+"""ReDoS verdicts: known probes, attacks that make the match fail, and the growth of an independent
+naive backtracker's steps on the attack."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from automata.redos import check
+from automata.redos.space import build
+from regexlang import parse, unparse
+from regexlang.ast import Chars, Concat, Optional, Plus, Regex, Star, Union
+from regexlang.charset import CharSet
+from tests.automata.redos.reference import steps
+
+PROBES = [
+    # pattern, call, engine, verdict, degree
+    ("(a|a)*b", "fullmatch", "python", "exponential", None),
+    ("(a+)+b", "fullmatch", "python", "exponential", None),
+    ("(a*)*b", "fullmatch", "python", "exponential", None),
+    ("(?:a|b|ab)*c", "fullmatch", "python", "exponential", None),
+    ("(?:.|[a-z]){7,}", "fullmatch", "python", "exponential", None),
+    ("(a|ab)*c", "fullmatch", "python", "linear", 1),
+    ("(a|ab)*c", "fullmatch", "javascript", "linear", 1),
+    ("a*a*b", "fullmatch", "python", "polynomial", 2),
+    ("a*a*a*b", "fullmatch", "python", "polynomial", 3),
+    ("[A-Z].*dog.*.*[0-9].*", "fullmatch", "python", "polynomial", 4),
+    ("[AEIOUaeiou]{2}.*", "fullmatch", "python", "linear", 1),
+    ("[AEIOUaeiou]{2,}.*", "fullmatch", "python", "polynomial", 2),
+    ("\\s+$", "search", "python", "polynomial", 2),
+    ("\\s+$", "fullmatch", "python", "linear", 1),
+    ("(?:ab|cd)*e", "search", "python", "polynomial", 2),
+    ("(?:ab|cd)*e", "fullmatch", "python", "linear", 1),
+    ("a*", "search", "python", "linear", 1),
+    ("(?s).*.*", "fullmatch", "python", "linear", 1),
+    ("a{2,5}b", "fullmatch", "python", "linear", 1),
+]
+
+
+@pytest.mark.parametrize(("pattern", "call", "engine", "verdict", "degree"), PROBES)
+def test_probe_verdicts(
+    pattern: str, call: str, engine: str, verdict: str, degree: int | None
+) -> None:
+    found = check(pattern, engine=engine, semantics=call)  # type: ignore[arg-type]
+    assert (found.verdict, found.degree) == (verdict, degree)
+    if found.attack is not None:
+        for n in (1, 2, 5):
+            assert getattr(re, call)(pattern, found.attack.text(n)) is None
+
+
+def test_backreference_is_unknown_with_reason() -> None:
+    found = check("(a)\\1")
+    assert found.verdict == "unknown"
+    assert "backreference" in found.reason
+
+
+def test_python_factors_a_shared_first_item_but_javascript_does_not() -> None:
+    # re turns (?:ab|ac)* into a(?:b|c)*-like items: one route; the naive engine keeps two branches
+    assert check("(?:ab|ac)*d").linear
+    assert not build(parse("(?:a|a)*", "python"), python=True).links[1][0][1]
+
+
+def _growth(regex: Regex, text: Callable[[int], str], small: int, large: int) -> float:
+    a = steps(regex, text(small))
+    b = steps(regex, text(large))
+    return math.log(b / a) / math.log(large / small)
+
+
+_LEAF = st.sampled_from([Chars(CharSet.of("a")), Chars(CharSet.of("b")), Chars(CharSet.of("ab"))])
+
+
+def _regexes() -> st.SearchStrategy[Regex]:
+    def extend(inner: st.SearchStrategy[Regex]) -> st.SearchStrategy[Regex]:
+        pairs = st.tuples(inner, inner)
+        return st.one_of(
+            inner.map(Star),
+            inner.map(Plus),
+            inner.map(Optional),
+            pairs.filter(
+                lambda p: not isinstance(p[0], Concat) and not isinstance(p[1], Concat)
+            ).map(lambda p: Concat(p)),
+            pairs.filter(lambda p: not isinstance(p[0], Union) and not isinstance(p[1], Union)).map(
+                lambda p: Union(p)
+            ),
+        )
+
+    return st.recursive(_LEAF, extend, max_leaves=4)
+
+
+@pytest.mark.slow
+@settings(max_examples=60, derandomize=True, deadline=None)
+@given(_regexes())
+def test_attacks_fail_and_grow_as_the_verdict_says(regex: Regex) -> None:
+    pattern = unparse(regex, "python")
+    found = check(pattern, engine="javascript")
+    if found.attack is None:
+        return
+    attack = found.attack
+    for n in (1, 3):
+        assert re.fullmatch(pattern, attack.text(n)) is None
+    tree = parse(pattern, "python")
+    if found.verdict == "exponential":
+        assert steps(tree, attack.text(8)) > 8 * steps(tree, attack.text(4))
+    elif found.degree is not None and found.degree <= 3:
+        assert abs(_growth(tree, attack.text, 16, 32) - found.degree) < 0.6
