@@ -17,6 +17,7 @@ from automata.errors import DEFAULT_STATE_LIMIT, AutomataError
 from automata.strings.sampling import shortest
 from cli.errors import MAX_STATE_LIMIT, BadInput, limit_error, syntax_error
 from cli.lazy import CONTEXT
+from oracle.compiling import COMPILE_SECONDS
 from regexlang import DIALECTS, Dialect, RegexError, RegexSyntaxError, parse, universe, unparse
 from regexlang.metrics import node_count, star_depth, text_length
 
@@ -42,8 +43,20 @@ MAX_EXAMPLES = 1000
     type=click.IntRange(min=1, max=MAX_STATE_LIMIT),
     help="Stop determinization past this many states.",
 )
+@click.option(
+    "--seconds",
+    default=COMPILE_SECONDS,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    help="Stop a lookaround construction that runs longer than this.",
+)
 def regex(
-    text: str, dialect: Dialect, against: str | None, examples: int, state_limit: int
+    text: str,
+    dialect: Dialect,
+    against: str | None,
+    examples: int,
+    state_limit: int,
+    seconds: float,
 ) -> None:
     """Parse TEXT, print its canonical form and metrics, and compile it to a minimal DFA.
 
@@ -58,7 +71,7 @@ def regex(
         except RegexSyntaxError as error:
             raise syntax_error(error, label) from None
     try:
-        dfas = compile_many(trees, universe(dialect), state_limit=state_limit)
+        dfas = compile_many(trees, universe(dialect), state_limit=state_limit, seconds=seconds)
     except (AutomataError, RegexError) as error:
         raise limit_error(error) from None
     except MemoryError:

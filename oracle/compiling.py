@@ -23,6 +23,12 @@ from regexlang.charset import CharSet
 from regexlang.dialects import Dialect, parse
 from regexlang.errors import RegexError, UnsupportedFeature
 
+#: Seconds one compile of a subject may take before it is a ``resource_limit`` issue. The state
+#: limit alone does not bound a lookaround construction (a residual's derivative can grow at every
+#: state: thirty lookaheads ran ten minutes below it), and an answer that takes minutes to compile
+#: would hold its run and its worker; a minute is far above any target of the papers' datasets.
+COMPILE_SECONDS = 60.0
+
 
 @attrs.frozen(eq=False)
 class Compiled:
@@ -34,9 +40,16 @@ class Compiled:
 
 
 def compile_subject(
-    regex: str | Regex, subject: Subject, *, dialect: Dialect, universe: CharSet, state_limit: int
+    regex: str | Regex,
+    subject: Subject,
+    *,
+    dialect: Dialect,
+    universe: CharSet,
+    state_limit: int,
+    seconds: float | None = COMPILE_SECONDS,
 ) -> Compiled:
-    """Parse (when given text) and compile ``regex``; failures and degenerate languages become issues.
+    """Parse (when given text) and compile ``regex`` within ``state_limit`` states and ``seconds``;
+    failures and degenerate languages become issues.
 
     Anything but text or a regex tree is the caller's mistake, not the learner's: a TypeError."""
     if not isinstance(regex, (str, Regex)):
@@ -52,7 +65,7 @@ def compile_subject(
     except (RecursionError, MemoryError) as error:
         return Compiled(None, None, (guard_issue(subject, error),))
     try:
-        dfa = compile_regex(tree, universe, state_limit=state_limit)
+        dfa = compile_regex(tree, universe, state_limit=state_limit, seconds=seconds)
         return Compiled(tree, dfa, language_issues(dfa, subject))
     except StateLimitExceeded as error:
         return Compiled(tree, None, (Issue(subject, "state_limit", str(error)),))
