@@ -85,7 +85,8 @@ from oracle.exact import ExactTeacher, TeacherConfig
 from regexlang.dialects import Dialect
 from regexlang.errors import RegexError
 
-_ROOT = Path(__file__).resolve().parents[1]
+#: The repository root, whose packages the cold start must import.
+_ROOT = Path(__file__).resolve().parents[2]
 _LISTS: dict[Dialect, str] = {"simple": "simplyrx", "extended": "extrx"}
 _SYMBOLS: dict[Dialect, str] = {
     "simple": "abc",
