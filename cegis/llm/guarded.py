@@ -14,6 +14,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
+import attrs
+
 from cegis.learner import Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.llm.answers import ParsedAnswer
 from cegis.llm.contract import GUARD_CHECKS, assess
@@ -31,8 +33,16 @@ async def fallback(
     else the last failure (a contract violation names the fallback and the failing checks)."""
     failure = ProposalFailure("search_exhausted", "no fallback learner was configured")
     spent = LearnerCost()
+    # The previous proposal is the model's: a fallback sees its regex (refuted or not), never the
+    # model's memo, whose type is the LLM learner's own.
+    previous = context.previous
+    own = (
+        context
+        if previous is None
+        else attrs.evolve(context, previous=attrs.evolve(previous, memo=None))
+    )
     for learner in learners:
-        proposal = await learner.propose(context)
+        proposal = await learner.propose(own)
         spent += proposal.cost
         if proposal.regex is None:
             failure = proposal.failure or failure
