@@ -34,7 +34,10 @@ def run_directory_lock(run_dir: Path) -> Iterator[None]:
             holder = f"pid {int((run_dir / PID).read_text(encoding='ascii'))}"
         except (OSError, ValueError):
             holder = "a process that has not written its pid yet"
-        return f"{run_dir} is in use by another runner ({holder}); wait for it to end, or run into another directory with --out"
+        return (
+            f"{run_dir} is in use by another runner ({holder}); "
+            "wait for it to end, or run into another directory with --out"
+        )
 
     with _held(run_dir / LOCK, busy):
         try:

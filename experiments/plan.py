@@ -24,8 +24,8 @@ An experiment file is TOML (read with the standard library's ``tomllib``)::
 
 An arm may name the ``datasets`` it runs on (by name; default: every dataset), as an A-CEGIS arm
 that needs described tasks beside arms on Simple targets. An llm arm may name a ``model`` (Table
-2's one row per backbone), a ``reasoning_effort`` and a ``max_completion_tokens``; its calls go to the servers that serve that model (those whose
-``model`` is unset or equal).
+2's one row per backbone), a ``reasoning_effort`` and a ``max_completion_tokens``; its calls go
+to the servers that serve that model (those whose ``model`` is unset or equal).
 
 Every field of an arm that is not the learner's own (protocol, batch, epochs, clustered, mode, ...)
 becomes a field of the run's :class:`cegis.config.LoopConfig`, so two arms differ by data only.

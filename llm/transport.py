@@ -200,7 +200,8 @@ class Transport:
                 if reply is None:
                     return Failed(
                         "malformed_response",
-                        f"{method} {path}: the reply is larger than max_response_bytes {config.max_response_bytes:,}; not read",
+                        f"{method} {path}: the reply is larger than max_response_bytes "
+                        f"{config.max_response_bytes:,}; not read",
                         status=response.status,
                     )
                 return _Reply(response.status, reply, response.headers)

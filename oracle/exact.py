@@ -337,9 +337,10 @@ class ExactTeacher:
             )
         if cfg.clustered:
             return [*primary, shortest]
-        uniform: _Source = lambda: (
-            Example(s, label) for s in random_strings(diff, need, cfg.max_len, rng)
-        )
+
+        def uniform() -> Iterable[Example]:
+            return (Example(s, label) for s in random_strings(diff, need, cfg.max_len, rng))
+
         return [*primary, shortest, uniform]
 
     def _paths(
@@ -433,7 +434,10 @@ def _why_none_cegml(target: DFA, guess: DFA, config: TeacherConfig) -> Issue:
         witness = None
     if witness is None or len(witness.string) <= config.max_len:
         return _none_cegml()
-    detail = f"the languages differ only beyond length {config.max_len} (the shortest witness has {len(witness.string)}), where the reference sampling does not look"
+    detail = (
+        f"the languages differ only beyond length {config.max_len} (the shortest witness has "
+        f"{len(witness.string)}), where the reference sampling does not look"
+    )
     return Issue("hypothesis", "beyond_max_len", detail)
 
 

@@ -199,7 +199,8 @@ def remember(
         before = seen.setdefault(identity(example), example)
         if before.label != example.label:
             raise ContradictoryTeacher(
-                f"the teacher labeled {_written(example)} {_label(example.label)} after labeling it {_label(before.label)}"
+                f"the teacher labeled {_written(example)} {_label(example.label)} "
+                f"after labeling it {_label(before.label)}"
             )
     return tuple(seen.values())
 

@@ -63,8 +63,8 @@ def render(
     regex: Regex, flavor: Flavor, anchored: Anchoring | None = None, universe: CharSet = UNICODE
 ) -> str:
     """``regex`` as a pattern of ``flavor``, anchored for a search call when ``anchored`` (default:
-    :data:`DEFAULT_ANCHORING`) says so. A class holding all of ``universe`` prints as ``.`` (``[\\s\\S]`` when it holds a newline
-    of ``universe`` that the engine's ``.`` skips)."""
+    :data:`DEFAULT_ANCHORING`) says so. A class holding all of ``universe`` prints as ``.``
+    (``[\\s\\S]`` when it holds a newline of ``universe`` that the engine's ``.`` skips)."""
     notation = _Notation(flavor, universe)
     body = printing.unparse(regex, notation)
     if (anchored or DEFAULT_ANCHORING[flavor]) == "fullmatch":

@@ -14,8 +14,8 @@ denote (:class:`~regexlang.ast.Lookaround`; :mod:`automata.building.lookaround` 
 only with a fixed width, as ``re`` demands. Rejected although ``re`` accepts them, because they are
 not regular in general or the tree cannot hold them: backreferences, conditionals, atomic groups
 and possessive quantifiers (both change the language, ``a*+a`` matches nothing), the ``(?a)`` and
-``(?t)`` flags, and counts above :data:`~regexlang.scanner.MAX_REPEAT_COUNT`. Capture groups, names and lazy quantifiers parse and
-vanish: under ``fullmatch`` they do not change the language.
+``(?t)`` flags, and counts above :data:`~regexlang.scanner.MAX_REPEAT_COUNT`. Capture groups,
+names and lazy quantifiers parse and vanish: under ``fullmatch`` they do not change the language.
 
 One deliberate simplification of ``re``'s optimiser: ``re`` turns an alternation of single
 characters into a class, which changes the language only under ``(?i)`` for uppercase letters

@@ -37,7 +37,10 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def broken(tree: Path) -> set[str]:
     """The names of the contracts ``lint-imports`` reports broken on ``tree``."""
-    script = "import sys; from importlinter.cli import lint_imports; sys.exit(lint_imports(no_cache=True, no_logo=True))"
+    script = (
+        "import sys; from importlinter.cli import lint_imports; "
+        "sys.exit(lint_imports(no_cache=True, no_logo=True))"
+    )
     env = {**os.environ, "PYTHONPATH": str(tree)}
     done = subprocess.run(
         [sys.executable, "-c", script],

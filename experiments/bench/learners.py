@@ -27,8 +27,9 @@ length to the target's canonical print. Runs are spread over a process pool whos
 :func:`experiments.warmup.warm` first, so a run's time is its own, steady state: loading and
 compiling kernels is a process's start-up, which ``bench startup`` measures. Run:
 
-    python -m experiments.bench.learners [--learners symbolic,rpni] [--datasets simple,extended,kb13,nl-rx,nl-rx-new,structured-regex,repeats,heldout]
-                                         [--seeds 3] [--protocols paper,shortest,plain] [--quick] [--workers 2]
+    python -m experiments.bench.learners [--learners symbolic,rpni]
+        [--datasets simple,extended,kb13,nl-rx,nl-rx-new,structured-regex,repeats,heldout]
+        [--seeds 3] [--protocols paper,shortest,plain] [--quick] [--workers 2]
 """
 
 from __future__ import annotations
@@ -248,7 +249,8 @@ def table(results: Sequence[Result]) -> str:
         for depth in (str(r.job.task.metrics.star_depth), "all"):
             groups[(r.job.learner, r.job.dataset, r.job.protocol, depth)].append(r)
     head = (
-        f"{'learner':<9} {'dataset':<16} {'protocol':<8} {'depth':>5} {'runs':>5} {'success':>8} {'examples':>8} {'epochs':>6} "
+        f"{'learner':<9} {'dataset':<16} {'protocol':<8} {'depth':>5} {'runs':>5} "
+        f"{'success':>8} {'examples':>8} {'epochs':>6} "
         f"{'MQ':>7} {'t p50':>6} {'t p95':>6} {'cpu p95':>7} {'cpu/ep':>6} {'len x':>5}"
     )
     lines = [head, "-" * len(head)]
@@ -260,7 +262,8 @@ def table(results: Sequence[Result]) -> str:
             f"{100 * len(won) / len(rows):>7.1f}% {_fmt(_median(r.examples for r in won)):>8} "
             f"{_fmt(_median(r.epochs for r in won)):>6} {_fmt(_median(r.membership_queries for r in rows), 0):>7} "
             f"{_fmt(_median(r.seconds for r in rows), 2):>6} {_fmt(_p95(r.seconds for r in rows), 2):>6} "
-            f"{_fmt(_p95(r.cpu_seconds for r in rows), 2):>7} {_fmt(_p95(r.cpu_seconds / max(1, r.epochs) for r in rows), 2):>6} "
+            f"{_fmt(_p95(r.cpu_seconds for r in rows), 2):>7} "
+            f"{_fmt(_p95(r.cpu_seconds / max(1, r.epochs) for r in rows), 2):>6} "
             f"{_fmt(_median(r.length_ratio for r in won if r.length_ratio is not None), 2):>5}"
         )
     return "\n".join(lines)

@@ -74,22 +74,24 @@ def _strings(text: str, rng: np.random.Generator) -> list[str]:
 def measure(repeat: int = 3, seed: int = 0) -> list[dict[str, Any]]:
     """Seconds per case: our compile, equivalence and matching, and ``re``'s matching."""
     rng = np.random.default_rng(seed)
-    rows = []
-    for rule, near in CASES:
-        compile_s, dfa = _best(repeat, lambda: from_text(rule, "python"))
-        near_dfa = from_text(near, "python")
-        equivalence_s, witness = _best(repeat, lambda: equivalence_witness(dfa, near_dfa))
-        strings = _strings(rule, rng)
-        ours_s, ours = _best(repeat, lambda: accepts_many(dfa, strings).tolist())
-        pattern = re.compile(rule)
-        re_s, theirs = _best(repeat, lambda: [pattern.fullmatch(s) is not None for s in strings])
-        if ours != theirs:
-            raise AssertionError(f"{rule!r}: the DFA and re.fullmatch disagree")
-        rows.append({
-            "rule": rule, "near_miss": near, "compile": compile_s, "equivalence": equivalence_s,
-            "witness": None if witness is None else witness.string, "match_ours": ours_s, "match_re": re_s,
-        })  # fmt: skip
-    return rows
+    return [_measure_case(rule, near, repeat, rng) for rule, near in CASES]
+
+
+def _measure_case(rule: str, near: str, repeat: int, rng: np.random.Generator) -> dict[str, Any]:
+    """The row of one case of :func:`measure`."""
+    compile_s, dfa = _best(repeat, lambda: from_text(rule, "python"))
+    near_dfa = from_text(near, "python")
+    equivalence_s, witness = _best(repeat, lambda: equivalence_witness(dfa, near_dfa))
+    strings = _strings(rule, rng)
+    ours_s, ours = _best(repeat, lambda: accepts_many(dfa, strings).tolist())
+    pattern = re.compile(rule)
+    re_s, theirs = _best(repeat, lambda: [pattern.fullmatch(s) is not None for s in strings])
+    if ours != theirs:
+        raise AssertionError(f"{rule!r}: the DFA and re.fullmatch disagree")
+    return {
+        "rule": rule, "near_miss": near, "compile": compile_s, "equivalence": equivalence_s,
+        "witness": None if witness is None else witness.string, "match_ours": ours_s, "match_re": re_s,
+    }  # fmt: skip
 
 
 def render(rows: list[dict[str, Any]]) -> str:

@@ -5,7 +5,8 @@ equivalence, counterexamples, counts by length), so the benchmark times every en
 shape. Counterexamples come in two kinds, and a peer has at most one of each: *random* ones (the
 seed paper's sampler, run on pyformlang, which has none of its own) and the *shortest* ones, listed
 shortest first, one string per sequence of character classes (interegular's and greenery's
-``strings()``); the benchmark compares each kind only with the same kind of ours. The peers are dev extras: :func:`load_peers` imports them only when the benchmark runs.
+``strings()``); the benchmark compares each kind only with the same kind of ours. The peers are
+dev extras: :func:`load_peers` imports them only when the benchmark runs.
 Regexes reach interegular and greenery in Python syntax (printed by our python dialect).
 """
 

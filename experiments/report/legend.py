@@ -61,11 +61,17 @@ COLUMNS = {
     "fallback answered": "proposals the guard's symbolic fallback answered",
     "runs succeeded": "finished runs the teacher accepted ÷ finished runs",
     "draws": "samples drawn from the model for them",
-    "conformance over K draws": "conforming draws ÷ (K × proposals), for arms that draw all K samples of every proposal (— for arms that stop at the first conforming draw)",
+    "conformance over K draws": (
+        "conforming draws ÷ (K × proposals), for arms that draw all K samples of every proposal "
+        "(— for arms that stop at the first conforming draw)"
+    ),
     "fallback trigger rate (runs)": "runs whose final output the fallback learner produced ÷ runs (SEVerA Table 8)",
     "draws per proposal": "all K samples, or until one conforms",
     "contract violations": "proposals whose answer broke the guard's contract",
-    "success without fallback runs": "success over the runs whose final output the model produced, fallback runs left out of numerator and denominator, % (SEVerA Eq. 21)",
+    "success without fallback runs": (
+        "success over the runs whose final output the model produced, "
+        "fallback runs left out of numerator and denominator, % (SEVerA Eq. 21)"
+    ),
     "Pass@1": "share of runs whose first proposal passes every hidden test (0 to 1)",
     "Pass@final": "share of runs whose last proposal before hardening passes every hidden test (0 to 1)",
     "MRR": "mean over runs of 1 / the first passing turn (0 when none passes)",
@@ -81,11 +87,13 @@ COLUMNS = {
 PATTERNS = (
     (
         re.compile(r"SD=(\d+)"),
-        "runs on targets of StarDepth {0} (nesting depth of stars): success rate of the finished ones, with their counts",
+        "runs on targets of StarDepth {0} (nesting depth of stars): "
+        "success rate of the finished ones, with their counts",
     ),
     (
         re.compile(r"≤(\d+)"),
-        "mean over the finished runs that had proposed a hypothesis from at most {0} labeled examples (shown + membership queries); n = how many runs the mean is over",
+        "mean over the finished runs that had proposed a hypothesis from at most {0} labeled "
+        "examples (shown + membership queries); n = how many runs the mean is over",
     ),
     (re.compile(r"turn (\d+)"), "runs whose first fully passing proposal came at turn {0}"),
 )

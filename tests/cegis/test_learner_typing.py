@@ -67,7 +67,8 @@ class Counting:
 
 #: The codec decodes another memo than the learner proposes.
 DECODES_ANOTHER_MEMO = GOOD.replace(
-    "    def decode_memo(self, data: object) -> Count | None:\n        return Count(data) if isinstance(data, int) else None",
+    "    def decode_memo(self, data: object) -> Count | None:\n"
+    "        return Count(data) if isinstance(data, int) else None",
     "    def decode_memo(self, data: object) -> str | None:\n        return str(data)",
 )
 

@@ -38,8 +38,8 @@ def _draw(rng: np.random.Generator, arm: str, task: int) -> dict[str, Any]:
             int(rng.integers(0, 60)) if arm == "alpha" else 0
         )  # alpha asks membership queries, as L* does
         epochs.append(
-            {"initial": initial, "added": int(rng.integers(1, 40)), "accuracy": float(rng.random()), "diff": float(rng.random()),
-             "queries": queries}
+            {"initial": initial, "added": int(rng.integers(1, 40)), "accuracy": float(rng.random()),
+             "diff": float(rng.random()), "queries": queries}
         )  # fmt: skip
     return {
         "epochs": epochs,
@@ -70,9 +70,10 @@ def _write(run_dir: Path, facts: dict[tuple[str, int], dict[str, Any]]) -> None:
         learner, setting = ARMS[arm]
         records = f"records/{arm}/d/t{task}__s0.jsonl"
         manifest.append(
-            {"unit": records[8:-6], "dataset": "d", "task": f"t{task}", "dialect": "simple", "target": "a b c", "description": None,
-             "states": states + 10, "star_depth": depth + 10, "listed_states": states, "listed_star_depth": depth,
-             "arm": arm, "learner": learner, "setting": setting, "protocol": "paper", "seed": 0, "records": records}
+            {"unit": records[8:-6], "dataset": "d", "task": f"t{task}", "dialect": "simple", "target": "a b c",
+             "description": None, "states": states + 10, "star_depth": depth + 10, "listed_states": states,
+             "listed_star_depth": depth, "arm": arm, "learner": learner, "setting": setting, "protocol": "paper",
+             "seed": 0, "records": records}
         )  # fmt: skip
         lines, shown = [], 0
         for number, epoch in enumerate(fact["epochs"], start=1):
@@ -92,10 +93,10 @@ def _write(run_dir: Path, facts: dict[tuple[str, int], dict[str, Any]]) -> None:
             prompt, completion = fact["tokens"]
             examples = sum(e["initial"] + e["added"] for e in fact["epochs"])
             lines.append(
-                {"type": "run", "run": "r", "outcome": "equivalent" if fact["success"] else "budget", "hypothesis": "a b",
-                 "epochs": len(fact["epochs"]), "examples": examples,
-                 "totals": {"prompt_tokens": prompt, "completion_tokens": completion, "seconds": 1.0, "teacher_seconds": 0.5,
-                            "membership_queries": sum(e["queries"] for e in fact["epochs"])}}
+                {"type": "run", "run": "r", "outcome": "equivalent" if fact["success"] else "budget",
+                 "hypothesis": "a b", "epochs": len(fact["epochs"]), "examples": examples,
+                 "totals": {"prompt_tokens": prompt, "completion_tokens": completion, "seconds": 1.0,
+                            "teacher_seconds": 0.5, "membership_queries": sum(e["queries"] for e in fact["epochs"])}}
             )  # fmt: skip
         path = run_dir / records
         path.parent.mkdir(parents=True, exist_ok=True)

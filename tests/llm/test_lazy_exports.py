@@ -34,4 +34,4 @@ def test_every_export_is_the_object_its_module_defines(package: ModuleType) -> N
 @pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.__name__)
 def test_an_unknown_name_is_an_attribute_error(package: ModuleType) -> None:
     with pytest.raises(AttributeError, match="no attribute 'Nope'"):
-        package.Nope
+        _ = package.Nope

@@ -273,10 +273,12 @@ def test_a_refused_connection_is_retried_unless_the_policy_says_not(
 
 def test_every_address_refusing_counts_as_refused_and_anything_else_does_not() -> None:
     both = OSError(
-        "Multiple exceptions: [Errno 111] Connect call failed ('::1', 8000, 0, 0), [Errno 111] Connect call failed ('127.0.0.1', 8000)"
+        "Multiple exceptions: [Errno 111] Connect call failed ('::1', 8000, 0, 0), "
+        "[Errno 111] Connect call failed ('127.0.0.1', 8000)"
     )
     mixed = OSError(
-        "Multiple exceptions: [Errno 111] Connect call failed ('::1', 8000, 0, 0), [Errno 110] Connect call failed ('127.0.0.1', 8000)"
+        "Multiple exceptions: [Errno 111] Connect call failed ('::1', 8000, 0, 0), "
+        "[Errno 110] Connect call failed ('127.0.0.1', 8000)"
     )
     assert _refused(ConnectionRefusedError(111, "refused")) and _refused(both)
     assert (

@@ -60,7 +60,7 @@ def wrong(text: str, examples: list[Counterexample]) -> list[str]:
 words = st.text(alphabet="ab", max_size=7)
 
 
-@pytest.mark.parametrize("learner", LEARNERS, ids=lambda l: l.name)
+@pytest.mark.parametrize("learner", LEARNERS, ids=lambda learner: learner.name)
 @settings(max_examples=40)
 @given(st.dictionaries(words, st.booleans(), min_size=1, max_size=25))
 def test_consistent_with_random_plain_examples(
@@ -75,7 +75,7 @@ UNIVERSE = CharSet.of("abc0")
 position_sets = st.sets(st.sampled_from("abc0"), min_size=1).map(CharSet.of)
 
 
-@pytest.mark.parametrize("learner", LEARNERS, ids=lambda l: l.name)
+@pytest.mark.parametrize("learner", LEARNERS, ids=lambda learner: learner.name)
 @settings(max_examples=40)
 @given(
     st.sampled_from(["[ab]c*", "(a|[bc]0)*", "[abc]*0[abc]*", "a[bc]?0*", "(0|[abc][abc])*"]),
@@ -101,7 +101,7 @@ def all_strings(max_len: int) -> list[str]:
 
 
 @pytest.mark.parametrize("target", TARGETS)
-@pytest.mark.parametrize("learner", LEARNERS, ids=lambda l: l.name)
+@pytest.mark.parametrize("learner", LEARNERS, ids=lambda learner: learner.name)
 def test_identifies_small_targets_from_a_characteristic_sample(
     learner: MergingLearner, target: str
 ) -> None:
@@ -236,7 +236,7 @@ def test_a_spelled_hypothesis_costs_its_parts_when_they_are_fewer_bits() -> None
     )
 
 
-@pytest.mark.parametrize("learner", LEARNERS, ids=lambda l: l.name)
+@pytest.mark.parametrize("learner", LEARNERS, ids=lambda learner: learner.name)
 def test_contradictory_examples_are_a_typed_failure(learner: MergingLearner) -> None:
     proposal = learner.learn(
         (Example("ab", True), Example("ba", False), Example("ab", False)), "python", SIGMA

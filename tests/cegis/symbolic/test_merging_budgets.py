@@ -1,5 +1,6 @@
-"""The work of the symbolic learner's witness rounds (:mod:`cegis.symbolic.merging.rounds.witnesses`):
-they stop growing the prefix tree past :data:`MAX_WITNESS_NODES` (that round is patched and last), a candidate that misses more clustered
+"""The work of the symbolic learner's witness rounds
+(:mod:`cegis.symbolic.merging.rounds.witnesses`): they stop growing the prefix tree past
+:data:`MAX_WITNESS_NODES` (that round is patched and last), a candidate that misses more clustered
 examples than a listing may have states is dropped without patching them in (its misses learned
 as witnesses in the next round), and a round extends the previous round's tree rather than
 building it again."""

@@ -25,16 +25,17 @@ def brute_force_minimum(labels: dict[str, bool], most: int) -> int | None:
     for n in range(1, most + 1):
         for table in itertools.product(range(n), repeat=n * SYMBOLS):
             for accepting in itertools.product((False, True), repeat=n):
-
-                def run(s: str) -> bool:
-                    state = 0
-                    for c in s:
-                        state = table[state * SYMBOLS + int(c)]
-                    return accepting[state]
-
-                if all(run(s) == label for s, label in labels.items()):
+                if all(_accepts(table, accepting, s) == label for s, label in labels.items()):
                     return n
     return None
+
+
+def _accepts(table: tuple[int, ...], accepting: tuple[bool, ...], s: str) -> bool:
+    """Whether the DFA of transition ``table`` (state × symbol) and ``accepting`` accepts ``s``."""
+    state = 0
+    for c in s:
+        state = table[state * SYMBOLS + int(c)]
+    return accepting[state]
 
 
 def labeled_by(tree: Quotient, red: list[int], labels: dict[str, bool]) -> bool:

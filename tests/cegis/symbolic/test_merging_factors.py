@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import re
+from collections.abc import Sequence
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -291,7 +292,7 @@ LETTERS = (
 
 
 def described(
-    positives: list[str], negatives: list[str], shown: list[CharSet] = []
+    positives: list[str], negatives: list[str], shown: Sequence[CharSet] = ()
 ) -> dict[str, str]:
     return {
         how: unparse(regex, "extended", LETTERS)

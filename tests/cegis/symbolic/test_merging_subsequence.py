@@ -1,7 +1,8 @@
-"""Classes in order (cegis.symbolic.merging.families.subsequence): the matcher agrees with the hypothesis's
-own automaton, a hypothesis holds every positive and no negative it was made from, a repeated
-period is written as a count, a hypothesis needs a positive with a gap, and NL-RX's "a digit, later a vowel, six times" is learned from
-shortest counterexamples in a few epochs (66–100 before)."""
+"""Classes in order (cegis.symbolic.merging.families.subsequence): the matcher agrees with the
+hypothesis's own automaton, a hypothesis holds every positive and no negative it was made from, a
+repeated period is written as a count, a hypothesis needs a positive with a gap, and NL-RX's "a
+digit, later a vowel, six times" is learned from shortest counterexamples in a few epochs (66–100
+before)."""
 
 from __future__ import annotations
 

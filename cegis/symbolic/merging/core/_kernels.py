@@ -63,10 +63,11 @@ def merge(tree: Arrays, keep: int, absorb: int, met: IntArray | None) -> int:
     logged, and ``meta`` holds the two conflicting states).
 
     ``met`` (or ``None``: numba then compiles a merge without it) receives the states the merge
-    read, as they were before it: their count in ``met[0]``, and as many as fit after it. The merge is a function of those states'
-    rows, labels and being representatives (a path to a representative never changes: only
-    representatives get a parent), so a merge that met none of the states changed since gives the
-    same result again (:func:`cegis.symbolic.merging.core._redblue_kernels.red_blue` keeps scores so)."""
+    read, as they were before it: their count in ``met[0]``, and as many as fit after it. The
+    merge is a function of those states' rows, labels and being representatives (a path to a
+    representative never changes: only representatives get a parent), so a merge that met none of
+    the states changed since gives the same result again
+    (:func:`cegis.symbolic.merging.core._redblue_kernels.red_blue` keeps scores so)."""
     succ, parent, label, log, meta, stack = tree[0], tree[1], tree[2], tree[5], tree[6], tree[7]
     top = meta[
         LOG

@@ -38,7 +38,7 @@ class RunCache:
     def __call__(
         self,
         function: Callable[[Unpack[Args]], R],
-        *args: Unpack[Args],
+        *args: *Args,
         limit: int = DEFAULT_LIMIT,
     ) -> R:
         """``function(*args)``, computed once while remembered (at most ``limit`` results of

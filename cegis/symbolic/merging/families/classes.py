@@ -1,8 +1,9 @@
 """Character classes inferred from plain examples: the coarsest cut of the universe they ask for.
 
 Plain strings carry no classes. Refining one conflicting character at a time (the atoms of
-:mod:`cegis.symbolic.merging.core.symbols`) ends with one class per letter after a few hundred counterexamples, and merging
-over forty sparse columns guesses wrong. Here the universe is cut greedily, each time along the
+:mod:`cegis.symbolic.merging.core.symbols`) ends with one class per letter after a few hundred
+counterexamples, and merging over forty sparse columns guesses wrong. Here the universe is cut
+greedily, each time along the
 prior's classes (:data:`.prior.CLASSES`, letters, word characters) or one character, whichever
 leaves the fewest pairs of a positive and a negative that read alike, until none does. Every
 example is then read through those classes (as a clustered example), so that merging sees a few

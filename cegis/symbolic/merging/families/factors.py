@@ -227,6 +227,11 @@ def _runs(string: str, chars: CharSet) -> int:
     return len(_run_pattern(chars).findall(string))
 
 
+def _side(string: str, word: str, after: bool) -> str:
+    """What ``string`` holds after its first ``word``, or before its last one."""
+    return string[string.find(word) + len(word) :] if after else string[: string.rfind(word)]
+
+
 def _around(shared: Shared, positives: Sequence[str], accepted: Sequence[str]) -> Hypotheses:
     """For each factor every positive holds once: when negatives holding it refute the conjunction,
     the conjunction that also asks for one of a few :func:`covering_factors` (of at least
@@ -234,17 +239,9 @@ def _around(shared: Shared, positives: Sequence[str], accepted: Sequence[str]) -
     out: Hypotheses = []
     for word in shared.once if accepted else []:
         for after in (False, True):
-
-            def side(string: str) -> str:
-                return (
-                    string[string.find(word) + len(word) :]
-                    if after
-                    else string[: string.rfind(word)]
-                )
-
             factors = covering_factors(
-                [side(p) for p in positives],
-                [side(n) for n in accepted],
+                [_side(p, word, after) for p in positives],
+                [_side(n, word, after) for n in accepted],
                 SHORTEST_FACTOR,
                 cache=shared.cache,
             )

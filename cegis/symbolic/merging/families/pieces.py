@@ -1,7 +1,7 @@
 """Pieces of a sequence (words, or one character of a class) and where a string holds them one
 after another: the matching that the shared factors' conjunctions and sequences
-(:mod:`cegis.symbolic.merging.families.shared`, :mod:`cegis.symbolic.merging.families.sequences`) are built on, and the regexes that
-spell pieces in order.
+(:mod:`cegis.symbolic.merging.families.shared`, :mod:`cegis.symbolic.merging.families.sequences`)
+are built on, and the regexes that spell pieces in order.
 """
 
 from __future__ import annotations

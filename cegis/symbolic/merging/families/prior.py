@@ -33,7 +33,8 @@ CLASSES: tuple[tuple[CharSet, tuple[CharSet, ...]], ...] = (
 
 #: The classes people write by name (``[0-9]``, ``[a-f0-9]``, ``[A-Za-z]``, ``\\w``): a run of word
 #: characters is written as one of them (:mod:`.templates`), and naming one costs a regex less than
-#: spelling a range of the characters seen (:func:`cegis.symbolic.merging.rounds.scoring.regex_bits`). Word characters last.
+#: spelling a range of the characters seen
+#: (:func:`cegis.symbolic.merging.rounds.scoring.regex_bits`). Word characters last.
 NAMED: tuple[CharSet, ...] = (
     DIGITS,
     LOWER,
