@@ -23,6 +23,7 @@ OPTIONAL = {"ray", "gepa", "llama_cpp", "uvicorn", "fastapi", "sse_starlette", "
 SAMPLES: dict[str, Any] = {
     "str": "a message",
     "int": 7,
+    "float": 2.5,
     "Path": Path("some/file.json"),
     "tuple[str, ...]": ("model-a", "model-b"),
     "dict[tuple[int, int], int]": {(2, 1): 3},

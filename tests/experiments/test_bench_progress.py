@@ -25,7 +25,10 @@ def test_bench_examples_counts_its_problems_as_they_are_solved(
     monkeypatch.setattr(
         examples, "practical_problems", lambda size, seed=0: practical(size, seed)[:3]
     )  # workers fork
-    said = _stderr(examples.main, ["--sizes", "20", "--limit", "0", "--no-tasks", "--workers", "1"])
+    said = _stderr(
+        examples.main,
+        ["--sizes", "20", "--limit", "0", "--no-tasks", "--targets", "practical", "--workers", "1"],
+    )
     assert "problems 0/3 · succeeded 0 · elapsed" in said
     assert "problems 3/3 · succeeded " in said.splitlines()[-1]
 
