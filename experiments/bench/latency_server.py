@@ -18,12 +18,13 @@ import json
 import multiprocessing
 from collections.abc import Iterator
 from multiprocessing.connection import Connection
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 from urllib.request import urlopen
 
 import attrs
 from aiohttp import web
+
+from experiments.bench.loopback import LoopbackServer
 
 MODEL = "latency-model"
 #: The answer every call gets: a regex that parses in every dialect of the paper lists.
@@ -38,7 +39,7 @@ class ServerStats:
     peak: int
 
 
-class LatencyServer:
+class LatencyServer(LoopbackServer):
     """The loopback latency server, bound to a free port of 127.0.0.1 for ``async with``."""
 
     def __init__(
@@ -50,39 +51,13 @@ class LatencyServer:
         self.peak = 0
         self.calls = 0
         self._released = asyncio.Event()
-        self._port = port
-        self._backlog = backlog
-        app = web.Application()
-        app.router.add_post("/v1/chat/completions", self._chat)
-        app.router.add_get("/v1/models", self._models)
-        app.router.add_get("/stats", self._stats)
-        self._runner = web.AppRunner(app, access_log=None)
-        self.port = 0
-
-    @property
-    def base_url(self) -> str:
-        """The API root clients are given."""
-        return f"http://127.0.0.1:{self.port}/v1"
+        super().__init__(port=port, backlog=backlog)
+        self._app.router.add_get("/stats", self._stats)
 
     @property
     def stats(self) -> ServerStats:
         """Calls answered so far and the peak in flight."""
         return ServerStats(self.calls, self.peak)
-
-    async def __aenter__(self) -> Self:
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", self._port, backlog=self._backlog)
-        await site.start()
-        self.port = self._runner.addresses[0][1]
-        return self
-
-    async def __aexit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        await self._runner.cleanup()
 
     async def _chat(self, request: web.Request) -> web.StreamResponse:
         body = await request.json()
