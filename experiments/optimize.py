@@ -232,7 +232,7 @@ def optimize_strategy(
         seed_candidate={COMPONENT: seed_text},
         trainset=train,
         valset=held_out,
-        adapter=Adapter(),  # type: ignore[arg-type]
+        adapter=Adapter(),
         reflection_lm=reflection_model(reflection_client, config.reflection_tokens),
         max_metric_calls=config.max_metric_calls,
         reflection_minibatch_size=min(config.minibatch, len(train)),
