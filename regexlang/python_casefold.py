@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 import attrs
 
@@ -61,7 +62,7 @@ class ClassSpec:
 
 
 @functools.cache
-def _cased_universe() -> tuple[tuple[int, ...], CharSet, dict[int, tuple[int, ...]]]:
+def _cased_universe() -> tuple[tuple[int, ...], CharSet, Mapping[int, tuple[int, ...]]]:
     """Characters in any case mapping, as a sorted tuple and a set, and lowercase → its preimages."""
     involved: set[int] = set()
     for code in range(MAX_CODE_POINT + 1):
@@ -78,7 +79,7 @@ def _cased_universe() -> tuple[tuple[int, ...], CharSet, dict[int, tuple[int, ..
     return (
         ordered,
         CharSet((code, code) for code in ordered),
-        {k: tuple(v) for k, v in preimages.items()},
+        MappingProxyType({k: tuple(v) for k, v in preimages.items()}),  # shared: read-only
     )
 
 

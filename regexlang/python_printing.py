@@ -16,6 +16,8 @@ and as ``(?:)`` elsewhere; the empty set as ``[^\\s\\S]``.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from regexlang import printing
 from regexlang.ast import AssertKind, Regex
@@ -64,16 +66,18 @@ _SAMPLES = {"\\d": "09", "\\w": "_az", "\\s": " \t\n", "\\D": "az_", "\\W": " !-
 
 
 @functools.cache
-def _shorthands() -> dict[str, CharSet]:
+def _shorthands() -> Mapping[str, CharSet]:
     digit, word, space = digit_chars(), word_chars(), space_chars()
-    return {
-        "\\d": digit,
-        "\\w": word,
-        "\\s": space,
-        "\\D": digit.complement(),
-        "\\W": word.complement(),
-        "\\S": space.complement(),
-    }
+    return MappingProxyType(  # shared by every print: read-only
+        {
+            "\\d": digit,
+            "\\w": word,
+            "\\s": space,
+            "\\D": digit.complement(),
+            "\\W": word.complement(),
+            "\\S": space.complement(),
+        }
+    )
 
 
 def _contained_shorthands(chars: CharSet) -> list[tuple[str, CharSet]]:

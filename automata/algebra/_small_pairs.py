@@ -11,7 +11,6 @@ breadth-first numbering, the same path, the same status codes.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 from automata.algebra._kernels import OK, TOO_MANY_STATES
@@ -77,7 +76,7 @@ def shortest_distinction(
     if wanted[left_accepting[left_start]][right_accepting[right_start]]:
         return OK, True, [], left_accepting[left_start]
     if left_columns is None or right_columns is None:
-        columns = _same_columns(len(left[0]))
+        columns = tuple((k, (k, k)) for k in range(len(left[0])))  # class k reads column k
     else:
         columns = tuple(enumerate(zip(left_columns, right_columns)))
     parent = {start: (start, -1)}
@@ -100,9 +99,3 @@ def shortest_distinction(
                 path.reverse()
                 return OK, True, path, left_accepting[frontier[-1][0]]
     return OK, False, [], False
-
-
-@functools.lru_cache(maxsize=64)
-def _same_columns(n_classes: int) -> tuple[tuple[int, tuple[int, int]], ...]:
-    """The moves of a search over one alphabet: class ``k`` reads column ``k`` on both sides."""
-    return tuple((k, (k, k)) for k in range(n_classes))

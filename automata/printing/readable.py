@@ -56,7 +56,7 @@ from automata.core.minimize import minimize
 from automata.errors import AutomataError, SizeLimitExceeded
 from automata.printing.counted import Peel, peels
 from automata.printing.structure import NEEDS, STATE_LIMIT, branches, closures, core, cuts, split
-from automata.printing.to_regex import ORDERS, Eliminations, tidy, to_regex
+from automata.printing.to_regex import ORDERS, Eliminations, Joins, tidy, to_regex
 from regexlang.ast import (
     Chars,
     Complement,
@@ -128,14 +128,15 @@ def _printed(minimal: DFA, size_limit: int | None, dialect: Dialect | None, peel
         if dialect is None
         else functools.partial(_length, dialect=dialect, universe=minimal.alphabet.universe)
     )
-    prints, errors = _eliminations(minimal, size_limit)
+    joins = Joins()  # the memory of this print, shared by its eliminations and its search
+    prints, errors = _eliminations(minimal, size_limit, joins)
     if minimal.n_states <= MAX_STATES and min(map(measure, prints), default=SHORT + 1) > SHORT:
         # parts printed longer than twice the whole cannot make a lighter print
         bound = 2 * min(map(node_count, prints)) if prints else size_limit
         limit = bound if size_limit is None or bound is None else min(size_limit, bound)
         # the simple dialect spells counts and ? out, so weight misjudges parts written with them
         prints.extend(
-            _Search(limit, peel, nested=dialect != "simple").candidates(minimal, minimal, MAX_DEPTH)
+            _Search(limit, peel, dialect != "simple", joins).candidates(minimal, minimal, MAX_DEPTH)
         )
         if dialect == "extended":  # the one dialect that writes ~: "not dog, truck or a letter"
             prints.extend(_complemented(minimal, size_limit))
@@ -203,10 +204,12 @@ def weight(regex: Regex) -> int:
             return 1 + sum(map(weight, children(regex)))
 
 
-def _eliminations(dfa: DFA, size_limit: int | None) -> tuple[list[Regex], list[SizeLimitExceeded]]:
+def _eliminations(
+    dfa: DFA, size_limit: int | None, joins: Joins
+) -> tuple[list[Regex], list[SizeLimitExceeded]]:
     """The prints of ``dfa`` by each elimination order; orders after the first stop once an edge
     outgrows the smallest print so far (they are tried to be shorter, and some orders blow up)."""
-    orders = Eliminations(dfa)
+    orders = Eliminations(dfa, joins=joins)
     try:
         first = orders.regex(ORDERS[0], size_limit)
     except SizeLimitExceeded as error:
@@ -226,7 +229,8 @@ def _eliminations(dfa: DFA, size_limit: int | None) -> tuple[list[Regex], list[S
 class _Search:
     """One search for structure, remembering what it wrote for each automaton it met."""
 
-    def __init__(self, size_limit: int | None, peel: bool, nested: bool) -> None:
+    def __init__(self, size_limit: int | None, peel: bool, nested: bool, joins: Joins) -> None:
+        self.joins = joins
         self.size_limit = size_limit
         self.peel = peel  # counted classes are looked for at all
         self.nested = nested  # counted classes and branches inside other prints too
@@ -300,7 +304,9 @@ class _Search:
                 inner = self.written(found, found, depth - 1)
                 if inner is not None and kind == "prime":
                     proposals.append(
-                        tidy(Star(inner) if lower.accepting[lower.start] else Plus(inner))
+                        tidy(
+                            Star(inner) if lower.accepting[lower.start] else Plus(inner), self.joins
+                        )
                     )
                 elif inner is not None:
                     parts = {
@@ -308,7 +314,7 @@ class _Search:
                         "suffix": (sigma, inner),
                         "prefix": (inner, sigma),
                     }[kind]
-                    proposals.append(tidy(concat(*parts)))
+                    proposals.append(tidy(concat(*parts), self.joins))
             self.proposals[key] = sorted(proposals, key=weight)
         return self.proposals[key]
 
@@ -316,7 +322,7 @@ class _Search:
         """``lower`` as the union of its branches by first character (``c*+(a+b a)*``), each
         written on its own; ``None`` without branches (:func:`automata.printing.structure.branches`)."""
         parts = [self.written(branch, branch, depth - 1) for branch in branches(lower)]
-        return tidy(union(*parts)) if parts and None not in parts else None  # type: ignore[arg-type]
+        return tidy(union(*parts), self.joins) if parts and None not in parts else None  # type: ignore[arg-type]
 
     def segmented(self, lower: DFA, upper: DFA, depth: int) -> Regex | None:
         """The lightest print of ``lower`` split at one of its cut states (``None`` without cuts): the
@@ -328,11 +334,11 @@ class _Search:
             head, rest = self.written(first, reach, depth - 1), self.written(tail, tail, depth - 1)
             if head is None or rest is None:
                 continue
-            whole = tidy(concat(head, rest))  # first ⊆ head ⊆ reach, so exactly lower
+            whole = tidy(concat(head, rest), self.joins)  # first ⊆ head ⊆ reach, so exactly lower
             for proposal in self.gap_proposals(first, depth - 1, ("suffix",)):
                 if weight(proposal) >= weight(head):
                     break
-                trial = tidy(concat(proposal, rest))
+                trial = tidy(concat(proposal, rest), self.joins)
                 if _within(trial, lower, upper):
                     whole = trial
                     break
@@ -364,7 +370,7 @@ class _Search:
                 ]
                 rest = min(rests, key=weight, default=None)
             if rest is not None:
-                whole = tidy(concat(rest, _factor(peel)))
+                whole = tidy(concat(rest, _factor(peel)), self.joins)
                 if best is None or weight(whole) < weight(best):
                     best = whole
         self.chains[key] = best
@@ -380,7 +386,9 @@ class _Search:
         if key not in self.eliminated:
             try:
                 self.eliminated[key] = (
-                    [to_regex(dfa, self.size_limit)] if dfa.n_states <= MAX_STATES else []
+                    [to_regex(dfa, self.size_limit, joins=self.joins)]
+                    if dfa.n_states <= MAX_STATES
+                    else []
                 )
             except SizeLimitExceeded:
                 self.eliminated[key] = []

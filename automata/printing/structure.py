@@ -10,7 +10,6 @@ state is never re-entered. Constructions stop at :data:`STATE_LIMIT` states.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -47,11 +46,14 @@ def closures(dfa: DFA) -> set[str]:
     live = coreachable(dfa)
     reachable = _distances(rows.tolist(), dfa.start, avoid=None)
 
-    @functools.cache
+    covered: dict[int, bool] = {}  # both closures ask about the same states: each is checked once
+
     def covers(state: int) -> bool:
-        return state == dfa.start or is_subset(
-            dfa, DFA(rows, accepting, state, dfa.alphabet), state_limit=STATE_LIMIT
-        )
+        if state not in covered:
+            covered[state] = state == dfa.start or is_subset(
+                dfa, DFA(rows, accepting, state, dfa.alphabet), state_limit=STATE_LIMIT
+            )
+        return covered[state]
 
     if all(not accepting[q] or covers(q) for q in reachable):
         closed.add("concatenation")

@@ -62,11 +62,17 @@ Order = Literal["fewest-edges", "weight", "farthest", "nearest"]
 ORDERS: tuple[Order, ...] = ("fewest-edges", "weight", "farthest", "nearest")
 
 
-def to_regex(dfa: DFA, size_limit: int | None = None, order: Order = "fewest-edges") -> Regex:
+def to_regex(
+    dfa: DFA,
+    size_limit: int | None = None,
+    order: Order = "fewest-edges",
+    joins: Joins | None = None,
+) -> Regex:
     """A readable regex with exactly the language of ``dfa``, eliminating states in ``order``
     (module doc); raises :class:`SizeLimitExceeded` when an edge of the elimination grows past
-    ``size_limit`` regex nodes (the result would not be read, and building it can take minutes)."""
-    return Eliminations(dfa, shared=False).regex(order, size_limit)
+    ``size_limit`` regex nodes (the result would not be read, and building it can take minutes).
+    ``joins`` is the memory of a larger print this one is part of."""
+    return Eliminations(dfa, shared=False, joins=joins).regex(order, size_limit)
 
 
 class Eliminations:
@@ -76,11 +82,13 @@ class Eliminations:
     The graph after each sequence of removed states is kept, with the largest edge written on the
     way, so an order that removes the same states first starts where an earlier one was (on the
     four orders of every dataset target, about a tenth less time than four separate eliminations).
-    Without ``shared``, nothing is kept and :meth:`regex` may be called once.
+    Without ``shared``, nothing is kept and :meth:`regex` may be called once. ``joins`` is the
+    memory of the print this elimination is part of (a fresh one when left out).
     """
 
-    def __init__(self, dfa: DFA, shared: bool = True) -> None:
-        out, into = _generalised(dfa)
+    def __init__(self, dfa: DFA, shared: bool = True, joins: Joins | None = None) -> None:
+        self.joins = Joins() if joins is None else joins
+        out, into = _generalised(dfa, self.joins)
         self.distance = _distances(out, dfa.start)
         self.after: dict[tuple[int, ...], tuple[Edges, Edges, int]] = {(): (out, into, 0)}
         self.shared = shared  # without sharing, one order runs on the graph itself
@@ -96,7 +104,7 @@ class Eliminations:
             int, int
         ] = {}  # fewest-edges: the weights read to break ties, while the state's edges stay
         while remaining:
-            victim = _next(order, remaining, keys, weights, out, into)
+            victim = _next(order, remaining, keys, weights, out, into, self.joins)
             remaining.remove(victim)
             removed += (victim,)
             neighbours = (into[victim].keys() | out[victim].keys()) & remaining
@@ -112,7 +120,8 @@ class Eliminations:
                     [p for p in into[victim] if p != victim],
                     [t for t in out[victim] if t != victim],
                 )
-                largest = max(largest, *map(_size, _eliminate(victim, out, into)), 0)
+                written = _eliminate(victim, out, into, self.joins)
+                largest = max(largest, *map(self.joins.size, written), 0)
                 if self.shared:
                     self.after[removed] = _kept(
                         self.after[removed[:-1]], victim, sources, targets, (out, into, largest)
@@ -130,7 +139,7 @@ class Eliminations:
                     "nodes",
                     "pass a larger size_limit= to allow it",
                 )
-        return tidy(out[_INITIAL].get(_FINAL, _EMPTY))
+        return tidy(out[_INITIAL].get(_FINAL, _EMPTY), self.joins)
 
     def _key(self, order: Order, q: int, out: Edges, into: Edges) -> tuple[int, ...]:
         """The key by which the next state to eliminate is the smallest (for fewest-edges, before
@@ -138,7 +147,7 @@ class Eliminations:
         if order == "fewest-edges":
             return (_new_edges(q, out, into),)
         if order == "weight":
-            return _weight(q, out, into), q
+            return _weight(q, out, into, self.joins), q
         return (-1 if order == "farthest" else 1) * self.distance.get(q, 0), q
 
 
@@ -149,6 +158,7 @@ def _next(
     weights: dict[int, int],
     out: Edges,
     into: Edges,
+    joins: Joins,
 ) -> int:
     """The state to eliminate next: the smallest key; for fewest-edges, ties broken by the weight
     (read only for the tied states, and remembered in ``weights``), then by state number."""
@@ -160,7 +170,7 @@ def _next(
         return tied[0]
     for q in tied:
         if q not in weights:
-            weights[q] = _weight(q, out, into)
+            weights[q] = _weight(q, out, into, joins)
     return min(tied, key=lambda q: (weights[q], q))
 
 
@@ -189,16 +199,74 @@ def _kept(
     return kept_out, kept_into, largest
 
 
-def tidy(regex: Regex) -> Regex:
+def tidy(regex: Regex, joins: Joins | None = None) -> Regex:
     """The last pass of :func:`to_regex`, for trees put together from its outputs: normalized,
-    ``r r*`` fused into ``r+``, runs folded into counts. Same language."""
-    return _fold_runs(normalize(regex))
+    ``r r*`` fused into ``r+``, runs folded into counts. Same language. ``joins``: the memory of
+    the print the tree is part of."""
+    return (Joins() if joins is None else joins).fold_runs(normalize(regex))
+
+
+class Joins:
+    """The memory of one print: the joins, sizes and folds it has built, by their inputs.
+
+    The elimination orders of one automaton, and the prints a readable search puts together,
+    join the same labels again and again (most edges of one print are built more than once), so
+    one print remembers them. The memory belongs to the print (an :class:`Eliminations`, one
+    :func:`automata.printing.readable.readable` search) and is dropped with it: no process-wide
+    cache grows with every automaton a run prints.
+    """
+
+    def __init__(self) -> None:
+        self._labels: dict[tuple[CharSet, ...], Chars] = {}
+        self._sizes: dict[Regex, int] = {}
+        self._concats: dict[tuple[Regex, ...], Regex] = {}
+        self._unions: dict[tuple[Regex, ...], Regex] = {}
+        self._folds: dict[Regex, Regex] = {}
+
+    def label(self, classes: tuple[CharSet, ...]) -> Chars:
+        """The label of an edge taken on ``classes``: their characters as one set."""
+        found = self._labels.get(classes)
+        if found is None:
+            found = self._labels[classes] = Chars(
+                CharSet(tuple(itertools.chain.from_iterable(chars.intervals for chars in classes)))
+            )
+        return found
+
+    def size(self, regex: Regex) -> int:
+        """The number of nodes of ``regex``."""
+        found = self._sizes.get(regex)
+        if found is None:
+            found = self._sizes[regex] = 1 + sum(map(self.size, children(regex)))
+        return found
+
+    def concat(self, parts: Iterable[Regex]) -> Regex:
+        """The concatenation of ``parts``, kept small (module doc)."""
+        key = tuple(parts)
+        found = self._concats.get(key)
+        if found is None:
+            found = self._concats[key] = _concat_of(key)
+        return found
+
+    def union(self, options: Iterable[Regex]) -> Regex:
+        """The union of ``options``, kept small (module doc)."""
+        key = tuple(options)
+        found = self._unions.get(key)
+        if found is None:
+            found = self._unions[key] = _union_of(key, self)
+        return found
+
+    def fold_runs(self, regex: Regex) -> Regex:
+        """:func:`_fold_runs` of ``regex``."""
+        found = self._folds.get(regex)
+        if found is None:
+            found = self._folds[regex] = _fold_runs(regex, self)
+        return found
 
 
 Edges = dict[int, dict[int, Regex]]
 
 
-def _generalised(dfa: DFA) -> tuple[Edges, Edges]:
+def _generalised(dfa: DFA, joins: Joins) -> tuple[Edges, Edges]:
     """Out- and in-edges of the generalised automaton over the useful states of ``dfa``."""
     rows, accepting = dfa.transitions.tolist(), dfa.accepting.tolist()
     reachable = [False] * dfa.n_states
@@ -219,20 +287,13 @@ def _generalised(dfa: DFA) -> tuple[Edges, Edges]:
         if state < 0:
             continue
         for target, classes in classes_by_target(rows[state], useful).items():
-            _add(out, into, state, target, _label(tuple(dfa.alphabet.classes[k] for k in classes)))
+            label = joins.label(tuple(dfa.alphabet.classes[k] for k in classes))
+            _add(out, into, state, target, label)
         if accepting[state]:
             _add(out, into, state, _FINAL, _EPSILON)
     if useful[dfa.start]:
         _add(out, into, _INITIAL, dfa.start, _EPSILON)
     return out, into
-
-
-@functools.lru_cache(maxsize=4096)  # the automata printed in one search share many edges
-def _label(classes: tuple[CharSet, ...]) -> Chars:
-    """The label of an edge taken on ``classes``: their characters as one set."""
-    return Chars(
-        CharSet(tuple(itertools.chain.from_iterable(chars.intervals for chars in classes)))
-    )
 
 
 def _add(out: Edges, into: Edges, source: int, target: int, label: Regex) -> None:
@@ -260,24 +321,19 @@ def _new_edges(state: int, out: Edges, into: Edges) -> int:
     return (len(into[state]) - loops) * (len(out[state]) - loops)
 
 
-def _weight(state: int, out: Edges, into: Edges) -> int:
+def _weight(state: int, out: Edges, into: Edges, joins: Joins) -> int:
     """The size the edges written by eliminating ``state`` would add (Delgado and Morais)."""
     ins = [r for p, r in into[state].items() if p != state]
     outs = [r for t, r in out[state].items() if t != state]
     loop = out[state].get(state)
     return (
-        sum(map(_size, ins)) * (len(outs) - 1)
-        + sum(map(_size, outs)) * (len(ins) - 1)
-        + (_size(loop) * (len(ins) * len(outs) - 1) if loop is not None else 0)
+        sum(map(joins.size, ins)) * (len(outs) - 1)
+        + sum(map(joins.size, outs)) * (len(ins) - 1)
+        + (joins.size(loop) * (len(ins) * len(outs) - 1) if loop is not None else 0)
     )
 
 
-@functools.lru_cache(maxsize=4096)
-def _size(regex: Regex) -> int:
-    return 1 + sum(_size(child) for child in children(regex))
-
-
-def _eliminate(state: int, out: Edges, into: Edges) -> list[Regex]:
+def _eliminate(state: int, out: Edges, into: Edges, joins: Joins) -> list[Regex]:
     """Remove ``state``, joining its in- and out-edges; the labels of the edges written."""
     loop = out[state].pop(state, None)
     into[state].pop(state, None)
@@ -286,9 +342,9 @@ def _eliminate(state: int, out: Edges, into: Edges) -> list[Regex]:
     for source, first in into[state].items():
         del out[source][state]
         for target, last in out[state].items():
-            path = _concat([first, middle, last])
+            path = joins.concat([first, middle, last])
             old = out[source].get(target)
-            written.append(path if old is None else _union([old, path]))
+            written.append(path if old is None else joins.union([old, path]))
             _add(out, into, source, target, written[-1])
     for target in out[state]:
         del into[target][state]
@@ -300,13 +356,6 @@ def _parts(regex: Regex) -> tuple[Regex, ...]:
     return regex.parts if isinstance(regex, Concat) else (regex,)
 
 
-def _concat(parts: Iterable[Regex]) -> Regex:
-    return _concat_of(tuple(parts))
-
-
-@functools.lru_cache(
-    maxsize=1 << 15
-)  # elimination orders and the readable search's parts join the same labels again
 def _concat_of(parts: tuple[Regex, ...]) -> Regex:
     kept: list[Regex] = []
     for part in (p for item in parts for p in _parts(item)):
@@ -344,12 +393,7 @@ def _fuse_tail(kept: list[Regex]) -> None:
             return
 
 
-def _union(options: Iterable[Regex]) -> Regex:
-    return _union_of(tuple(options))
-
-
-@functools.lru_cache(maxsize=1 << 15)
-def _union_of(options: tuple[Regex, ...]) -> Regex:
+def _union_of(options: tuple[Regex, ...], joins: Joins) -> Regex:
     kept = list(
         dict.fromkeys(o for item in options for o in _options(item) if type(o) is not EmptySet)
     )
@@ -362,7 +406,7 @@ def _union_of(options: tuple[Regex, ...]) -> Regex:
             kept[i] = Star(option.inner)
             optional = False
             break
-    factored = _factor(kept)
+    factored = _factor(kept, joins)
     return Optional(factored) if optional and not nullable(factored) else factored
 
 
@@ -403,31 +447,28 @@ def _merge_chars(options: list[Regex]) -> list[Regex]:
     return [*rest[:first], Chars(functools.reduce(CharSet.union, sets)), *rest[first:]]
 
 
-def _factor(options: list[Regex]) -> Regex:
+def _factor(options: list[Regex], joins: Joins) -> Regex:
     """Factor options sharing a first factor, then options sharing a last one: ``ab|ac`` → ``a(b|c)``."""
     for position in (0, -1):
         groups: dict[Regex, list[Regex]] = {}
         for option in options:
             groups.setdefault(_parts(option)[position], []).append(option)
         if len(groups) < len(options):
-            return _union(
-                _factored(group, position) if len(group) > 1 else group[0]
+            return joins.union(
+                _factored(group, position, joins) if len(group) > 1 else group[0]
                 for group in groups.values()
             )
     return union(*options)
 
 
-def _factored(group: list[Regex], position: int) -> Regex:
+def _factored(group: list[Regex], position: int, joins: Joins) -> Regex:
     common = _parts(group[0])[position]
     if position == 0:
-        return _concat([common, _union(concat(*_parts(o)[1:]) for o in group)])
-    return _concat([_union(concat(*_parts(o)[:-1]) for o in group), common])
+        return joins.concat([common, joins.union(concat(*_parts(o)[1:]) for o in group)])
+    return joins.concat([joins.union(concat(*_parts(o)[:-1]) for o in group), common])
 
 
-@functools.lru_cache(
-    maxsize=1 << 14
-)  # the elimination orders and the readable search tidy shared subtrees
-def _fold_runs(regex: Regex) -> Regex:
+def _fold_runs(regex: Regex, joins: Joins) -> Regex:
     """Runs of one factor under different quantifiers become one count: ``xxx*`` → ``x{2,}``.
 
     Runs of up to three bare literal characters stay as they are (``aa`` reads better than ``a{2}``).
@@ -436,7 +477,7 @@ def _fold_runs(regex: Regex) -> Regex:
         case Concat(parts):
             folded: list[Regex] = []
             for base, group in itertools.groupby(
-                _parts(_concat(_fold_runs(p) for p in parts)), key=_base
+                _parts(joins.concat(joins.fold_runs(p) for p in parts)), key=_base
             ):
                 run = list(group)
                 bare = (
@@ -457,9 +498,9 @@ def _fold_runs(regex: Regex) -> Regex:
                 folded.append(_counted(base, low, high))
             return concat(*_fold_sequences(folded))
         case Union(options):
-            return union(*(_fold_runs(o) for o in options))
+            return union(*(joins.fold_runs(o) for o in options))
         case Star(inner) | Plus(inner) | Optional(inner):
-            return type(regex)(_fold_runs(inner))
+            return type(regex)(joins.fold_runs(inner))
         case _:
             return regex
 

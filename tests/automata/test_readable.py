@@ -15,7 +15,7 @@ from automata.building.compile import compile_regex, from_text
 from automata.core.dfa import DFA
 from automata.printing import readable as readable_module
 from automata.printing.readable import draft, readable
-from automata.printing.to_regex import ORDERS, Order, to_regex
+from automata.printing.to_regex import ORDERS, Joins, Order, to_regex
 from regexlang import ast as A
 from regexlang import parse, unparse
 from regexlang.charset import CharSet
@@ -240,10 +240,13 @@ def test_the_search_eliminates_no_part_larger_than_it_looks_for_structure_in(
     eliminated: list[int] = []
 
     def recorded(
-        automaton: DFA, size_limit: int | None = None, order: Order = ORDERS[0]
+        automaton: DFA,
+        size_limit: int | None = None,
+        order: Order = ORDERS[0],
+        joins: Joins | None = None,
     ) -> A.Regex:
         eliminated.append(automaton.n_states)
-        return to_regex(automaton, size_limit, order)
+        return to_regex(automaton, size_limit, order, joins)
 
     monkeypatch.setattr(readable_module, "to_regex", recorded)
     monkeypatch.setattr(readable_module, "_PRINTED", {})
