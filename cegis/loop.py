@@ -59,6 +59,7 @@ from oracle.protocol import (
     CountedMembership,
     ExampleSchedule,
     MembershipOracle,
+    ShowsOnlyTests,
     Teacher,
     Verdict,
     remember,
@@ -156,11 +157,12 @@ def random_examples(
 
 
 def tests_only(teacher: Teacher) -> bool:
-    """Whether ``teacher`` declares ``tests_only``: the learner may see no string but the tests it
-    fails (A-CEGIS's test suite), so the loop adds no random strings, neither at the start nor after
-    an epoch without a new failure, and such an epoch does not stall the run (the learner's next
-    prompt still changes: it carries the feedback on this epoch)."""
-    return bool(getattr(teacher, "tests_only", False))
+    """Whether ``teacher`` declares ``tests_only`` (:class:`oracle.protocol.ShowsOnlyTests`): the
+    learner may see no string but the tests it fails (A-CEGIS's test suite), so the loop adds no
+    random strings, neither at the start nor after an epoch without a new failure, and such an
+    epoch does not stall the run (the learner's next prompt still changes: it carries the feedback
+    on this epoch)."""
+    return isinstance(teacher, ShowsOnlyTests) and teacher.tests_only
 
 
 def initial_state(

@@ -6,9 +6,10 @@ that method is a :class:`Teacher` — no base class to inherit — so an exact D
 test suite or a user's own oracle are interchangeable. A learner that asks membership queries uses
 a :class:`MembershipOracle` (``label(string) -> bool``), wrapped in :class:`CountedMembership` when
 the queries must be counted. A teacher's optional abilities are protocols too, which the loop asks
-with ``isinstance``: answering membership queries (:class:`MembershipOracle`), keeping its own
-schedule of examples (:class:`ExampleSchedule`), and judging a hypothesis from the automaton its
-learner already built (:class:`AutomatonTeacher`).
+with ``isinstance``: answering membership queries (:class:`MembershipOracle`, counting them:
+:class:`CountsQueries`), keeping its own schedule of examples (:class:`ExampleSchedule`), judging
+a hypothesis from the automaton its learner already built (:class:`AutomatonTeacher`), and
+showing the learner only the tests it fails (:class:`ShowsOnlyTests`).
 
 The teacher keeps no memory between rounds: what was already shown to the learner is an immutable
 collection passed in, and :func:`remember` folds a verdict's counterexamples into it, so a run is a
@@ -175,16 +176,44 @@ class MembershipOracle(Protocol):
         ...
 
 
-class CountedMembership:
+@runtime_checkable
+class CountsQueries(MembershipOracle, Protocol):
+    """Optional for a membership oracle: it counts the queries asked through it, so a learner can
+    report what its proposal cost (:class:`CountedMembership` is the one the loop hands out)."""
+
+    @property
+    def queries(self) -> int:
+        """The queries asked so far."""
+        ...
+
+
+@runtime_checkable
+class ShowsOnlyTests(Protocol):
+    """Optional for a teacher whose learner may see no string but the tests it fails (A-CEGIS's
+    hidden test suite): with ``tests_only`` true the loop adds no random examples, neither before
+    the first epoch nor when a verdict adds nothing."""
+
+    @property
+    def tests_only(self) -> bool:
+        """Whether the learner may see only the tests it fails."""
+        ...
+
+
+class CountedMembership(CountsQueries):
     """A membership oracle that counts the queries asked through it (a thin, mutable edge)."""
 
     def __init__(self, oracle: MembershipOracle) -> None:
         self._oracle = oracle
-        self.queries = 0
+        self._queries = 0
+
+    @property
+    def queries(self) -> int:
+        """The queries asked through this oracle so far."""
+        return self._queries
 
     def label(self, string: str) -> bool:
         """The wrapped oracle's answer; counts one query."""
-        self.queries += 1
+        self._queries += 1
         return self._oracle.label(string)
 
 

@@ -66,16 +66,22 @@ class Violation:
 
 @attrs.frozen(eq=False)
 class Assessment:
-    """One candidate answer judged against the examples: its regex (when it parsed), every failing
-    check, and the misclassified examples (when it compiled)."""
+    """One candidate answer judged against the examples: its regex (when it parsed), its minimal
+    DFA over the task's universe (when it compiled: a proposal of it hands the DFA to the teacher),
+    every failing check, and the misclassified examples."""
 
     text: str
     reasoning: str
     parsed: ParsedAnswer | None
-    compiled: bool
+    automaton: DFA | None
     misclassified: tuple[Counterexample, ...]
     examples: int
     violations: tuple[Violation, ...]
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the answer compiled."""
+        return self.automaton is not None
 
     @property
     def score(self) -> float:
@@ -109,7 +115,7 @@ def truncated(text: str, reasoning: str, examples: int) -> Assessment:
     violation = Violation(
         "complete", "the reply was cut off at the completion-token limit; answer more briefly"
     )
-    return Assessment(text, reasoning, None, False, (), examples, (violation,))
+    return Assessment(text, reasoning, None, None, (), examples, (violation,))
 
 
 def assess(
@@ -128,7 +134,7 @@ def assess(
     if isinstance(answer, AnswerError):
         check: CheckName = "answer" if answer.kind == "missing" else "syntax"
         violation = Violation(check, answer.feedback())
-        return Assessment(answer.text, reasoning, None, False, (), len(examples), (violation,))
+        return Assessment(answer.text, reasoning, None, None, (), len(examples), (violation,))
     violations = list(_bound_violations(answer, universe, bounds))
     compiled = compile_subject(
         answer.regex, "hypothesis", dialect=dialect, universe=universe, state_limit=state_limit
@@ -138,14 +144,14 @@ def assess(
         reason = "; ".join(str(issue) for issue in compiled.issues if issue.blocking)
         violations.insert(0, Violation("compiles", f"the regex cannot be compiled ({reason})"))
         return Assessment(
-            answer.text, reasoning, answer, False, (), len(examples), tuple(violations)
+            answer.text, reasoning, answer, None, (), len(examples), tuple(violations)
         )
     wrong = misclassified(dfa, examples, reading=reading)
     if wrong:
         violations.append(
             Violation("consistent", f"it labels {len(wrong)} of {len(examples)} examples wrongly")
         )
-    return Assessment(answer.text, reasoning, answer, True, wrong, len(examples), tuple(violations))
+    return Assessment(answer.text, reasoning, answer, dfa, wrong, len(examples), tuple(violations))
 
 
 def _bound_violations(

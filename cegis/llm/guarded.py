@@ -70,4 +70,12 @@ async def fallback(
 
 
 def _with_cost(proposal: Proposal, cost: LearnerCost) -> Proposal:
-    return Proposal(proposal.regex, proposal.text, proposal.reasoning, None, cost, None)
+    return Proposal(
+        proposal.regex,
+        proposal.text,
+        proposal.reasoning,
+        None,
+        cost,
+        None,
+        automaton=proposal.automaton,
+    )

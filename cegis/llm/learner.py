@@ -43,7 +43,15 @@ from collections.abc import Sequence
 import attrs
 
 from automata.errors import DEFAULT_STATE_LIMIT
-from cegis.learner import Candidate, Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
+from cegis.learner import (
+    Candidate,
+    Learner,
+    LearnerContext,
+    LearnerCost,
+    Proposal,
+    ProposalFailure,
+    RestartableLearner,
+)
 from cegis.llm import acegis, guarded
 from cegis.llm.answer_grammar import answer_grammar
 from cegis.llm.contract import GUARD_CHECKS, REPAIR_CHECKS, Assessment, CheckName, assess, truncated
@@ -61,7 +69,7 @@ from regexlang.dialects import universe as dialect_universe
 
 
 @attrs.frozen(eq=False)
-class LLMLearner:
+class LLMLearner(RestartableLearner[LLMMemo]):
     """A learner that asks a chat model, configured by one :class:`~cegis.llm.settings.LLMSetting`.
 
     ``fallbacks`` are the guard's symbolic learners, in order; ``description`` is the A-CEGIS task
@@ -113,7 +121,7 @@ class LLMLearner:
         """The checks a candidate must pass: the guard's contract, else the repair loop's."""
         return GUARD_CHECKS if self.setting.guard is not None else REPAIR_CHECKS
 
-    async def propose(self, context: LearnerContext) -> Proposal:
+    async def propose(self, context: LearnerContext[LLMMemo]) -> Proposal[LLMMemo]:
         """The next hypothesis, or a typed failure (never an exception for model behaviour)."""
         memo = memo_of(context.previous)
         history = self._history(context, memo)
@@ -203,7 +211,7 @@ class LLMLearner:
         if not proposal.ok:
             return proposal
         final = proposal.memo
-        if isinstance(final, LLMMemo) and final.fallback is None:
+        if final is not None and final.fallback is None:
             final = attrs.evolve(
                 final, selected=next(i for i, a in enumerate(tried) if a.text == proposal.text)
             )
@@ -333,8 +341,12 @@ class LLMLearner:
         return judged
 
     async def _guarded(
-        self, context: LearnerContext, tried: list[Assessment], cost: LearnerCost, memo: LLMMemo
-    ) -> Proposal:
+        self,
+        context: LearnerContext[LLMMemo],
+        tried: list[Assessment],
+        cost: LearnerCost,
+        memo: LLMMemo,
+    ) -> Proposal[LLMMemo]:
         accepted = next((a for a in tried if a.meets(self.contract)), None)
         if accepted is not None and accepted.parsed is not None:
             return Proposal(
@@ -343,6 +355,7 @@ class LLMLearner:
                 accepted.reasoning,
                 cost=cost,
                 memo=tallied(memo, False),
+                automaton=accepted.automaton,
             )
         bounds = self.setting.regularization_for(context.dialect)
         found = await guarded.fallback(
@@ -356,11 +369,11 @@ class LLMLearner:
         reasoning = f"fallback {used}: no draw met the contract"
         return attrs.evolve(proposal, reasoning=reasoning, cost=cost + proposal.cost, memo=memo)
 
-    def encode_memo(self, memo: object) -> object:
+    def encode_memo(self, memo: LLMMemo) -> object:
         """The memo as JSON data."""
-        return attrs.asdict(memo) if isinstance(memo, LLMMemo) else None
+        return attrs.asdict(memo)
 
-    def decode_memo(self, data: object) -> object:
+    def decode_memo(self, data: object) -> LLMMemo | None:
         """The :class:`LLMMemo` that :meth:`encode_memo` wrote."""
         return decoded(data)
 
@@ -445,14 +458,21 @@ def _best(
     contract: frozenset[CheckName],
     cost: LearnerCost,
     memo: LLMMemo,
-) -> Proposal:
+) -> Proposal[LLMMemo]:
     """The best candidate by (meets the contract, RepairScore), earliest first among equals."""
     if not tried:
         failure = stop or ProposalFailure("no_regex", "the model gave no answer")
         return Proposal(None, failure=failure, cost=cost, memo=memo)
     best = tried[_best_index(tried, contract)]
     if _usable(best, contract) and best.parsed is not None:
-        return Proposal(best.parsed.regex, best.text, best.reasoning, cost=cost, memo=memo)
+        return Proposal(
+            best.parsed.regex,
+            best.text,
+            best.reasoning,
+            cost=cost,
+            memo=memo,
+            automaton=best.automaton,
+        )
     detail = "; ".join(v.detail for v in best.failing(contract))
     if stop is not None:  # the rounds ended early: say why, and what the best try got wrong
         failure = ProposalFailure(stop.kind, f"{stop.detail}; best try: {detail}")

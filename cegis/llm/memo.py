@@ -98,10 +98,11 @@ def decoded(data: object) -> LLMMemo | None:
     )
 
 
-def memo_of(previous: Proposal | None) -> LLMMemo:
-    """The memo of the learner's previous proposal (an empty one in the first epoch)."""
+def memo_of(previous: Proposal[LLMMemo] | None) -> LLMMemo:
+    """The memo of the learner's previous proposal (an empty one in the first epoch, or after a
+    restart from records that kept none)."""
     memo = None if previous is None else previous.memo
-    return memo if isinstance(memo, LLMMemo) else LLMMemo()
+    return LLMMemo() if memo is None else memo
 
 
 def tallied(memo: LLMMemo, fallback: bool) -> LLMMemo:

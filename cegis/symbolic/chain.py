@@ -5,10 +5,12 @@ found within budget, and a consistent one in any case. The enumerative learner f
 or fails past its node and time budget; the best state-merging learner generalizes where the
 enumeration gives up; the union of the positives is consistent whenever the examples are. Asked in
 that order, the first proposal with a hypothesis wins, and the proposal's cost is everything asked.
-Each inner learner keeps its own memo (the chain's memo is the tuple of them).
+Each inner learner keeps its own memo (the chain's memo, :class:`ChainMemo`, holds them in order).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import attrs
 
@@ -17,13 +19,21 @@ from cegis.registry import REGISTRY, default_passive
 
 
 @attrs.frozen
-class FirstConsistent:
+class ChainMemo:
+    """The memo of each inner learner of a :class:`FirstConsistent`, in the order asked (each of
+    its own type: the inner learners are any learners)."""
+
+    memos: tuple[Any, ...]
+
+
+@attrs.frozen
+class FirstConsistent(Learner[ChainMemo]):
     """Asks ``learners`` in order; the first proposal carrying a hypothesis is the answer."""
 
-    learners: tuple[Learner, ...]
+    learners: tuple[Learner[Any], ...]
     name: str = "first-consistent"
 
-    async def propose(self, context: LearnerContext) -> Proposal:
+    async def propose(self, context: LearnerContext[ChainMemo]) -> Proposal[ChainMemo]:
         """The first inner proposal with a hypothesis, or ``search_exhausted`` naming every failure."""
         memos = self._memos(context)
         cost = LearnerCost()
@@ -32,14 +42,15 @@ class FirstConsistent:
             previous = (
                 None if context.previous is None else attrs.evolve(context.previous, memo=memos[i])
             )
-            proposal = await learner.propose(attrs.evolve(context, previous=previous))
+            inner: LearnerContext[Any] = attrs.evolve(context, previous=previous)
+            proposal = await learner.propose(inner)
             cost += proposal.cost
             memos = (*memos[:i], proposal.memo, *memos[i + 1 :])
             if proposal.ok:
                 return attrs.evolve(
                     proposal,
                     cost=cost,
-                    memo=memos,
+                    memo=ChainMemo(memos),
                     reasoning=f"[{learner.name}] {proposal.reasoning}",
                 )
             failures.append(f"{learner.name}: {proposal.failure}")
@@ -47,14 +58,12 @@ class FirstConsistent:
             None,
             failure=ProposalFailure("search_exhausted", "; ".join(failures)),
             cost=cost,
-            memo=memos,
+            memo=ChainMemo(memos),
         )
 
-    def _memos(self, context: LearnerContext) -> tuple[object, ...]:
+    def _memos(self, context: LearnerContext[ChainMemo]) -> tuple[Any, ...]:
         memo = None if context.previous is None else context.previous.memo
-        if isinstance(memo, tuple) and len(memo) == len(self.learners):
-            return memo
-        return (None,) * len(self.learners)
+        return (None,) * len(self.learners) if memo is None else memo.memos
 
 
 def smallest_first() -> FirstConsistent:

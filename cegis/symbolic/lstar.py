@@ -36,9 +36,15 @@ from automata.core.dfa import DFA
 from automata.printing.readable import draft
 from cegis.errors import CegisError
 from cegis.hypothesis import print_hypothesis
-from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
+from cegis.learner import (
+    LearnerContext,
+    LearnerCost,
+    Proposal,
+    ProposalFailure,
+    RestartableLearner,
+)
 from oracle.examples import ClusteredExample, Counterexample, Example
-from oracle.protocol import MembershipOracle
+from oracle.protocol import CountsQueries, MembershipOracle
 from regexlang.charset import CharSet
 
 #: Universes up to this many characters are learned letter by letter (exact for any target).
@@ -258,20 +264,20 @@ def learn(
 
 
 @attrs.frozen
-class LStarLearner:
+class LStarLearner(RestartableLearner[Table]):
     """L* over a membership oracle; the loop's equivalence queries are the teacher's verdicts."""
 
     max_states: int = 10_000
     name: str = "lstar"
     needs_membership: bool = True
 
-    async def propose(self, context: LearnerContext) -> Proposal:
+    async def propose(self, context: LearnerContext[Table]) -> Proposal[Table]:
         """The hypothesis of the closed table after processing every misclassified example."""
         oracle = context.membership
         if oracle is None:
             return Proposal(None, failure=ProposalFailure("budget", "L* needs a membership oracle"))
         previous = context.previous.memo if context.previous is not None else None
-        table = previous if isinstance(previous, Table) else Table()
+        table = Table() if previous is None else previous
         alphabet = letters_for(context.universe, context.examples)
         try:
             dfa, table = await asyncio.to_thread(
@@ -281,7 +287,9 @@ class LStarLearner:
             return Proposal(None, failure=failed.failure, memo=table)
         regex = draft(dfa, dialect=context.dialect)  # the loop prints a run's last one readably
         text = print_hypothesis(regex, context.dialect, context.universe)
-        cost = LearnerCost(membership_queries=getattr(oracle, "queries", 0))
+        cost = LearnerCost(
+            membership_queries=oracle.queries if isinstance(oracle, CountsQueries) else 0
+        )
         return Proposal(
             regex,
             text,
@@ -291,18 +299,18 @@ class LStarLearner:
             draft=True,
         )
 
-    def encode_memo(self, memo: object) -> object:
+    def encode_memo(self, memo: Table) -> object:
         """The table as JSON data."""
-        assert isinstance(memo, Table)
         return {
             "prefixes": list(memo.prefixes),
             "suffixes": list(memo.suffixes),
             "answers": [list(a) for a in memo.answers],
         }
 
-    def decode_memo(self, data: object) -> object:
-        """The table :meth:`encode_memo` wrote."""
-        assert isinstance(data, dict)
+    def decode_memo(self, data: object) -> Table | None:
+        """The table :meth:`encode_memo` wrote (None for anything else: the run starts afresh)."""
+        if not isinstance(data, dict):
+            return None
         return Table(
             tuple(data["prefixes"]),
             tuple(data["suffixes"]),

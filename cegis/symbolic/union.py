@@ -12,7 +12,7 @@ from __future__ import annotations
 import attrs
 
 from cegis.hypothesis import print_hypothesis
-from cegis.learner import LearnerContext, Proposal, ProposalFailure
+from cegis.learner import Learner, LearnerContext, Proposal, ProposalFailure
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.ast import Chars, Regex, concat, text, union
 
@@ -54,12 +54,13 @@ def contradiction(
 
 
 @attrs.frozen
-class UnionLearner:
-    """Proposes the union of the positive examples (the classical trivial consistent learner)."""
+class UnionLearner(Learner[None]):
+    """Proposes the union of the positive examples (the classical trivial consistent learner);
+    it remembers nothing between epochs (its memo type is ``None``)."""
 
     name: str = "union"
 
-    async def propose(self, context: LearnerContext) -> Proposal:
+    async def propose(self, context: LearnerContext[None]) -> Proposal[None]:
         """The union of the positives, or ``inconsistent`` when a negative contradicts a positive."""
         clash = contradiction(context.examples)
         if clash is not None:

@@ -23,7 +23,7 @@ import attrs
 
 from automata.algebra.ops import complement, inclusion_witness
 from automata.building.compile import compile_many, compile_regex
-from cegis.learner import LearnerContext, LearnerCost, Proposal, ProposalFailure
+from cegis.learner import Learner, LearnerContext, LearnerCost, Proposal, ProposalFailure
 from cegis.symbolic.enumerative.search import Limits, NotFound, Stats, search, warm_up
 from cegis.symbolic.enumerative.space import MAX_LENGTH, Contradiction, TooLong, build
 from oracle.clustered import misclassified
@@ -148,13 +148,14 @@ def _witness(hypothesis: Regex, example: Counterexample, universe: CharSet) -> E
 
 
 @attrs.frozen
-class EnumerativeLearner:
-    """Best-first by size over regex trees in the task's dialect; a typed failure past its budgets."""
+class EnumerativeLearner(Learner[None]):
+    """Best-first by size over regex trees in the task's dialect; a typed failure past its budgets.
+    Each proposal searches afresh (its memo type is ``None``)."""
 
     config: EnumerativeConfig = EnumerativeConfig()
     name: str = "enumerative"
 
-    async def propose(self, context: LearnerContext) -> Proposal:
+    async def propose(self, context: LearnerContext[None]) -> Proposal[None]:
         """The smallest regex consistent with every example of ``context``, or why there is none."""
         started = time.perf_counter()
         result = await asyncio.to_thread(

@@ -12,6 +12,7 @@ import pytest
 from cegis.config import Budgets, LoopConfig
 from cegis.learner import LearnerContext, Proposal
 from cegis.llm.learner import LLMLearner
+from cegis.llm.memo import LLMMemo
 from cegis.llm.settings import Guard, LLMSetting, setting_named
 from cegis.llm.setup import prepare_llm_run
 from cegis.records import run_recorded, without_wall_clock
@@ -46,16 +47,16 @@ class KilledAt:
     def name(self) -> str:
         return self.inner.name
 
-    async def propose(self, context: LearnerContext) -> Proposal:
+    async def propose(self, context: LearnerContext[LLMMemo]) -> Proposal[LLMMemo]:
         proposal = await self.inner.propose(context)
         if context.epoch == self.epoch:
             raise Killed
         return proposal
 
-    def encode_memo(self, memo: object) -> object:
+    def encode_memo(self, memo: LLMMemo) -> object:
         return self.inner.encode_memo(memo)
 
-    def decode_memo(self, data: object) -> object:
+    def decode_memo(self, data: object) -> LLMMemo | None:
         return self.inner.decode_memo(data)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from cegis.learner import LearnerContext, Proposal
-from cegis.symbolic.chain import FirstConsistent, smallest_first
+from cegis.symbolic.chain import ChainMemo, FirstConsistent, smallest_first
 from cegis.symbolic.union import UnionLearner
 from oracle import Example
 from regexlang import CharSet
@@ -22,7 +22,9 @@ def test_the_first_hypothesis_wins_and_every_call_is_paid_for() -> None:
     chain = FirstConsistent((FailingLearner(tokens=5), UnionLearner(), FailingLearner(tokens=7)))
     proposal = propose(chain)
     assert proposal.text == "a b" and proposal.cost.calls == 1 and proposal.cost.prompt_tokens == 5
-    assert proposal.memo == (None, None, None) and proposal.reasoning.startswith("[union]")
+    assert proposal.memo == ChainMemo((None, None, None)) and proposal.reasoning.startswith(
+        "[union]"
+    )
 
 
 def test_when_every_learner_fails_the_failure_names_each() -> None:
