@@ -29,7 +29,7 @@ import attrs
 from typing_extensions import TypeVar
 
 from automata.core.dfa import DFA
-from oracle.clustered import Reading
+from oracle.clustered import ClusteredReading
 from oracle.examples import Counterexample
 from oracle.protocol import MembershipOracle, Verdict
 from regexlang.ast import Regex
@@ -113,8 +113,10 @@ def _known_sum(a: int | None, b: int | None) -> int | None:
 
 
 @attrs.frozen
-class Candidate:
-    """One more hypothesis a learner tried in its proposal (a repair try, one of several answers)."""
+class Alternative:
+    """An alternative hypothesis a learner tried in its proposal (a repair try, one of several
+    answers), which the loop puts before the teacher when the proposal's own is refuted (a
+    merging learner's ranked :class:`cegis.symbolic.merging.candidate.Candidate` is another thing)."""
 
     regex: Regex
     text: str
@@ -144,7 +146,7 @@ class Proposal(Generic[Memo]):
     failure: ProposalFailure | None = None
     cost: LearnerCost = LearnerCost()
     memo: Memo | None = None
-    candidates: tuple[Candidate, ...] = ()
+    candidates: tuple[Alternative, ...] = ()
     draft: bool = False
     automaton: DFA | None = attrs.field(default=None, eq=False, repr=False)
 
@@ -179,7 +181,7 @@ class LearnerContext(Generic[Memo]):
     verdict: Verdict | None = None
     membership: MembershipOracle | None = None
     seed: int = 0
-    reading: Reading = "universal"
+    reading: ClusteredReading = "universal"
 
 
 class Learner(Protocol[Memo]):

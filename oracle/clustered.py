@@ -33,7 +33,7 @@ from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.charset import CharSet
 
 #: How a clustered example is read: every string labelled right, or negatives only "not all accepted".
-Reading = Literal["universal", "loose"]
+ClusteredReading = Literal["universal", "loose"]
 
 
 def from_path(path: Path, label: bool, dfa: DFA) -> ClusteredExample:
@@ -77,21 +77,23 @@ def reachable_states(dfa: DFA, example: ClusteredExample) -> tuple[frozenset[int
     return frozenset(np.flatnonzero(reached[0]).tolist()), bool(leaves[0])
 
 
-def satisfies(dfa: DFA, example: Counterexample, *, reading: Reading = "universal") -> bool:
+def satisfies(
+    dfa: DFA, example: Counterexample, *, reading: ClusteredReading = "universal"
+) -> bool:
     """Whether the hypothesis ``dfa`` labels every string of ``example`` as the example does (under
     the ``loose`` reading, a negative only needs some string rejected)."""
     return not _wrong(dfa, [example], reading)[0]
 
 
 def misclassified(
-    dfa: DFA, examples: Iterable[Counterexample], *, reading: Reading = "universal"
+    dfa: DFA, examples: Iterable[Counterexample], *, reading: ClusteredReading = "universal"
 ) -> tuple[Counterexample, ...]:
     """The examples ``dfa`` does not satisfy (the repair loop's satisfaction check), in order."""
     examples = list(examples)
     return tuple(itertools.compress(examples, _wrong(dfa, examples, reading).tolist()))
 
 
-def _wrong(dfa: DFA, examples: Sequence[Counterexample], reading: Reading) -> BoolArray:
+def _wrong(dfa: DFA, examples: Sequence[Counterexample], reading: ClusteredReading) -> BoolArray:
     """Which of ``examples`` ``dfa`` does not satisfy. A positive needs every string accepted: some
     state reached, none of its strings leaving the universe, every reached state accepting. A
     negative needs no reached state accepting (``loose``: only that not every string is accepted)."""

@@ -21,7 +21,7 @@ from typing import Any, Literal, get_args
 import attrs
 
 from automata.errors import DEFAULT_STATE_LIMIT
-from oracle.clustered import Reading
+from oracle.clustered import ClusteredReading
 from oracle.protocol import SAMPLING_MODES, SamplingMode
 
 #: How a verdict lists its counterexamples: alternating sides, positives first, or shortest first.
@@ -97,7 +97,7 @@ class TeacherConfig:
         return cls(**settings)
 
     @property
-    def reading(self) -> Reading:
+    def reading(self) -> ClusteredReading:
         """How the profile scores clustered negatives (see :func:`oracle.clustered.satisfies`)."""
         return "loose" if self.profile == "cegml" else "universal"
 

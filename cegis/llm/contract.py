@@ -27,7 +27,7 @@ from automata.core.dfa import DFA
 from cegis.learner import FailureKind
 from cegis.llm.answers import AnswerError, ParsedAnswer
 from cegis.llm.prompts import Regularization
-from oracle.clustered import Reading, misclassified
+from oracle.clustered import ClusteredReading, misclassified
 from oracle.compiling import compile_subject
 from oracle.examples import Counterexample, format_position
 from regexlang.charset import CharSet
@@ -127,7 +127,7 @@ def assess(
     universe: CharSet,
     bounds: Regularization | None,
     state_limit: int,
-    reading: Reading = "universal",
+    reading: ClusteredReading = "universal",
 ) -> Assessment:
     """Run every check on one parsed (or unparsable) answer; ``reading`` is how clustered negatives
     are scored (the ``cegml`` teacher profile's ``loose`` reading, or ``universal``)."""

@@ -44,7 +44,7 @@ import attrs
 
 from automata.errors import DEFAULT_STATE_LIMIT
 from cegis.learner import (
-    Candidate,
+    Alternative,
     Learner,
     LearnerContext,
     LearnerCost,
@@ -438,10 +438,10 @@ def _usable(attempt: Assessment, contract: frozenset[CheckName]) -> bool:
 
 def _candidates(
     tried: Sequence[Assessment], contract: frozenset[CheckName]
-) -> tuple[Candidate, ...]:
+) -> tuple[Alternative, ...]:
     """Every usable try, in order, each for the teacher to judge (the seed paper's Alg. 2)."""
     return tuple(
-        Candidate(a.parsed.regex, a.text)
+        Alternative(a.parsed.regex, a.text)
         for a in tried
         if _usable(a, contract) and a.parsed is not None
     )

@@ -17,7 +17,7 @@ from automata.core.alphabet import partition
 from automata.core.dfa import DFA
 from automata.jit import _jit
 from automata.jit._jit import Mode
-from oracle.clustered import Reading, lift, misclassified, reachable_states, satisfies
+from oracle.clustered import ClusteredReading, lift, misclassified, reachable_states, satisfies
 from oracle.examples import ClusteredExample, Counterexample, Example
 from regexlang.charset import EXTENDED_ALPHABET, SIMPLE_ALPHABET, UNICODE, CharSet
 from regexlang.dialects import parse
@@ -164,7 +164,7 @@ def small_examples() -> st.SearchStrategy[list[Counterexample]]:
     return st.lists(st.one_of(clustered, plain), max_size=8)
 
 
-def reference_satisfies(dfa: DFA, example: Counterexample, reading: Reading) -> bool:
+def reference_satisfies(dfa: DFA, example: Counterexample, reading: ClusteredReading) -> bool:
     """The docstring's semantics by expansion: every string labelled right (``loose`` negatives:
     some string rejected); a string with a character outside the universe is rejected."""
     accepted = [dfa.accepts(s) for s in example.strings()]
@@ -192,7 +192,7 @@ def reference_reached(dfa: DFA, example: ClusteredExample) -> tuple[frozenset[in
 @settings(max_examples=150)
 @given(small_dfas(), small_examples(), st.sampled_from(["universal", "loose"]))
 def test_misclassified_matches_expansion_in_both_kernel_forms(
-    mode: Mode, dfa: DFA, examples: list[Counterexample], reading: Reading
+    mode: Mode, dfa: DFA, examples: list[Counterexample], reading: ClusteredReading
 ) -> None:
     expected = tuple(e for e in examples if not reference_satisfies(dfa, e, reading))
     with _jit.forced(mode):

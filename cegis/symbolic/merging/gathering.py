@@ -106,7 +106,7 @@ def learn(
             merged = consistent(view, universe, learner, earlier, known, cache)
             problems += merged.problems
             known.update((e.string, e) for e in merged.learned)
-            suffix = f", {merged.implied} implied examples" if merged.implied else ""
+            suffix = f", {merged.implied_count} implied examples" if merged.implied_count else ""
             candidates += [attrs.evolve(c, how=c.how + suffix) for c in merged.candidates]
         if written and learner.augmented:
             found = _kept(listing.positives(Evidence.of(read(()), universe, cache)), earlier)

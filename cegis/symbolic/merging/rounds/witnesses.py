@@ -57,13 +57,13 @@ class Consistent:
     learned from, the implied strings not known before (in the order found), and the problems."""
 
     candidates: tuple[Candidate, ...]
-    implied: int
+    implied_count: int
     learned: tuple[Example, ...]
     problems: tuple[str, ...]
 
 
 @attrs.frozen(eq=False)
-class Reading:
+class ReadingRounds:
     """One reading across the rounds of :func:`consistent`: its witnesses so far, its prefix tree,
     the candidates it found last with the agreements each breaks (the strings that show it), the
     strings to learn next round, whether new strings are still to be learned, the rounds that
@@ -87,7 +87,7 @@ class Reading:
         patching: int,
         earlier: Agreements,
         cache: RunCache,
-    ) -> Reading:
+    ) -> ReadingRounds:
         """Merge the tree of ``examples`` and the witnesses (the tree of the last round grown by the
         new witnesses, in the representative reading); when no merge order labels every example
         right, the misclassified strings become witnesses for the next round. A tree that cannot be
@@ -119,7 +119,7 @@ class Reading:
         capped = tree.tree.nodes > MAX_WITNESS_NODES
         found = merged(tree, learner, rounds >= patching or capped, cache, bool(earlier.automata))
         missed = () if found.candidates or capped else found.witnesses
-        return Reading(
+        return ReadingRounds(
             self.name,
             (*self.witnesses, *self.missed),
             tree,
@@ -152,7 +152,7 @@ def consistent(
     learned: dict[str, Example] = {}
     problems: list[str] = []
     examples = view(list(implied.values()))
-    readings = [Reading(name) for name in learner.readings]
+    readings = [ReadingRounds(name) for name in learner.readings]
     patching = (
         ROUNDS if earlier.automata else WITNESS_ROUNDS
     )  # rounds of witnesses before misses are patched in
