@@ -90,7 +90,7 @@ def safe_form(
     except AutomataError as error:
         return SafeForm(written, original, False, written, original, str(error))
     tried = 0
-    for candidate, marks in _candidates(tree, target, deadline):
+    for candidate, marks in _candidates(tree, target, match, deadline):
         if time.perf_counter() > deadline:
             reason = f"no linear form found within the {seconds:g} s budget"
             return SafeForm(written, original, False, written, original, reason)
@@ -105,7 +105,7 @@ def safe_form(
 
 
 def _candidates(
-    tree: Regex, target: DFA, deadline: float
+    tree: Regex, target: DFA, match: Semantics, deadline: float
 ) -> Iterator[tuple[Regex, tuple[int, ...]]]:
     """Equivalent trees to try, each with the top-level parts to print possessive."""
     seen = {tree}
@@ -115,7 +115,7 @@ def _candidates(
         yield simpler, ()
     prints: list[Regex] = []
     if target.n_states <= DFA_STATE_LIMIT:
-        language = compile_regex(tree, UNICODE)
+        language = target if match == "fullmatch" else compile_regex(tree, UNICODE)
         eliminations = Eliminations(language)
         for order in ORDERS:
             if time.perf_counter() > deadline:
