@@ -71,7 +71,8 @@ def safe_form(
     engine used with ``match`` that is proved equal to it; the print as written, with the reason,
     when there is none. The text has no anchors: ``match`` is the call it is used with.
 
-    Raises ``RegexSyntaxError`` for text that is not a regex."""
+    Raises ``RegexSyntaxError`` for text that is not a regex, ``NotExpressible`` for a tree
+    ``flavor`` has no spelling for."""
     if isinstance(regex, str):
         try:
             tree = parse(regex, "python")
