@@ -39,7 +39,7 @@ DFA_STATE_LIMIT = 60
 #: Regex nodes an elimination edge may grow to before that print is given up.
 PRINT_SIZE_LIMIT = 400
 #: Seconds the search for a linear form may take by default.
-DEFAULT_SECONDS = 0.5
+DEFAULT_SECONDS = 0.15
 _ANY = Star(Chars(UNICODE))
 _NO_CUT = {
     "javascript": "JavaScript has no atomic groups or possessive quantifiers to cut backtracking",
