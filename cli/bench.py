@@ -35,6 +35,9 @@ BENCHMARKS = {
         "experiments.bench.llm_throughput:main",
         "The runner at a GPU server's concurrency against a loopback latency server.",
     ),
+    "safe-forms": LazyCommand(
+        "experiments.bench.safe_forms:main", "Dataset targets that print linear, before and after."
+    ),
     "redos": LazyCommand(
         "experiments.bench.redos:main", "ReDoS verdicts against timed ground truth on re."
     ),

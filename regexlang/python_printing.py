@@ -104,6 +104,7 @@ def _class_body(chars: CharSet) -> str:
     return "".join(chosen) + printing.class_body(chars - covered, _spell_in_class)
 
 
+@functools.lru_cache(maxsize=4096)  # printers spell the same classes over and over
 def spell(chars: CharSet) -> str:
     """The shortest readable pattern matching exactly one character from ``chars``."""
     if not chars:

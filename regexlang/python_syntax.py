@@ -21,6 +21,8 @@ One deliberate simplification of ``re``'s optimiser: ``re`` turns an alternation
 characters into a class, which changes the language only under ``(?i)`` for uppercase letters
 outside the BMP; that case is reproduced when the alternatives are single characters, but not
 after ``re`` factors out a common prefix (``(?i)x\\U00010400|xy``).
+Alternatives written apart that read the same set (``(?i)a|A``) become that one class, as in
+``re``; written alike (``a|a``), they stay a union, which ``re`` runs as two routes.
 
 Printing lives in :mod:`regexlang.python_printing`; intersection and complement have no ``re``
 spelling and raise ``NotExpressible``.
@@ -428,6 +430,11 @@ def _merge_branches(branches: list[list[_Item]], ignorecase: bool) -> _Item:
         ]
         if chars != functools.reduce(CharSet.union, separate, CharSet()):
             return _Item(_chars_node(chars), spec=merged)
+    nodes = {branch[0].node for branch in branches}
+    if len(nodes) == 1 and len(set(specs)) > 1:
+        # (?i)a|A: one class for re, which compares the items as written before merging them; the
+        # union of equal trees would stand for a|a, whose shared item re factors out instead
+        return _Item(nodes.pop(), spec=merged)
     return _Item(written, spec=merged)
 
 

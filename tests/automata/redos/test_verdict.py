@@ -108,3 +108,10 @@ def test_attacks_fail_and_grow_as_the_verdict_says(regex: Regex) -> None:
         assert steps(tree, attack.text(8)) > 8 * steps(tree, attack.text(4))
     elif found.degree is not None and found.degree <= 3:
         assert abs(_growth(tree, attack.text, 16, 32) - found.degree) < 0.6
+
+
+def test_ignorecase_letters_written_apart_are_one_class_for_re() -> None:
+    # timed on 3.11: (?i)(a|A)* fails "a"*30+"b" in 0.2 ms; (?i)(a|a)* takes 21 s on 26, (ab|AB)* 312 s on 30
+    assert check("(?i)(a|A)*b").linear
+    assert check("(?i)(a|a)*b").verdict == "exponential"
+    assert check("(?i)(ab|AB)*c").verdict == "exponential"

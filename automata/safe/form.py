@@ -1,0 +1,169 @@
+"""The safe form of a regex: the first linear print among equivalent ones, proved equal first.
+
+:func:`safe_form` tries, in order of readability, the print of the tree as written, the tree
+rewritten (:mod:`automata.safe.rewrites`), the prints of its minimal DFA by state elimination
+(:mod:`automata.printing.to_regex`; a DFA has one path per text, so its eliminations leave few
+choices to retry) and, for the engines that have them, possessive loops
+(:mod:`automata.safe.possessive`). A candidate is returned only when its language under the call
+equals the original's on minimal DFAs and its ReDoS verdict (:mod:`automata.redos`) is linear.
+The verdict is that of the printed text: for python it is read back from the text.
+
+The search is bounded: DFAs past :data:`DFA_STATE_LIMIT` states are not printed, an elimination
+edge past :data:`PRINT_SIZE_LIMIT` nodes is given up, and past ``seconds`` the original comes back
+with the reason, never a hang.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import attrs
+
+from automata.algebra.ops import equivalent
+from automata.building.compile import compile_regex
+from automata.core.dfa import DFA
+from automata.errors import AutomataError
+from automata.printing.to_regex import ORDERS, Eliminations
+from automata.redos import Engine, Semantics, Verdict, analyse
+from automata.safe import possessive
+from automata.safe.rewrites import rewritten
+from regexlang.ast import Chars, Regex, Star, concat
+from regexlang.charset import UNICODE
+from regexlang.dialects import parse
+from regexlang.errors import NotExpressible, UnsupportedFeature
+from regexlang.flavors import render
+
+#: Minimal DFAs larger than this are not printed: their prints are too long to read or analyse.
+DFA_STATE_LIMIT = 60
+#: Regex nodes an elimination edge may grow to before that print is given up.
+PRINT_SIZE_LIMIT = 400
+#: Seconds the search for a linear form may take by default.
+DEFAULT_SECONDS = 0.15
+_ANY = Star(Chars(UNICODE))
+_NO_CUT = {
+    "javascript": "JavaScript has no atomic groups or possessive quantifiers to cut backtracking",
+}
+
+
+@attrs.frozen
+class SafeForm:
+    """``text``, what to paste, with its ``verdict``; ``rewritten`` when it is not the print of the
+    tree as written, whose text and verdict are ``original_text`` and ``original``; ``reason`` says
+    why a non-linear ``text`` has no linear equivalent here."""
+
+    text: str
+    verdict: Verdict
+    rewritten: bool
+    original_text: str
+    original: Verdict
+    reason: str = ""
+
+
+def safe_form(
+    regex: Regex | str,
+    flavor: Engine = "python",
+    match: Semantics = "fullmatch",
+    *,
+    seconds: float = DEFAULT_SECONDS,
+) -> SafeForm:
+    """The first linear print of ``regex`` (a tree, or a python-dialect pattern) for ``flavor``'s
+    engine used with ``match`` that is proved equal to it; the print as written, with the reason,
+    when there is none. The text has no anchors: ``match`` is the call it is used with.
+
+    Raises ``RegexSyntaxError`` for text that is not a regex, ``NotExpressible`` for a tree
+    ``flavor`` has no spelling for."""
+    if isinstance(regex, str):
+        try:
+            tree = parse(regex, "python")
+        except UnsupportedFeature as error:
+            unknown = Verdict("unknown", None, None, flavor, match, str(error))
+            return SafeForm(regex, unknown, False, regex, unknown, str(error))
+        written = regex if flavor == "python" else render(tree, flavor, "fullmatch")
+    else:
+        tree, written = regex, render(regex, flavor, "fullmatch")
+    original = _verdict(written, tree, flavor, match)
+    if original.verdict in ("linear", "unknown"):
+        return SafeForm(written, original, False, written, original, original.reason)
+    deadline = time.perf_counter() + seconds
+    try:
+        target = compile_regex(_called(tree, match), UNICODE)
+    except AutomataError as error:
+        return SafeForm(written, original, False, written, original, str(error))
+    tried = 0
+    for candidate, marks in _candidates(tree, target, match, deadline):
+        if time.perf_counter() > deadline:
+            reason = f"no linear form found within the {seconds:g} s budget"
+            return SafeForm(written, original, False, written, original, reason)
+        found = _proved(candidate, marks, target, flavor, match)
+        tried += 1
+        if found is not None and found[1].linear:
+            return SafeForm(found[0], found[1], True, written, original)
+    reason = f"none of the {tried} equivalent prints tried (rewrites, minimal-DFA prints"
+    reason += ")" if flavor == "javascript" else ", possessive loops)"
+    reason += " is linear" + (f"; {_NO_CUT[flavor]}" if flavor in _NO_CUT else "")
+    return SafeForm(written, original, False, written, original, reason)
+
+
+def _candidates(
+    tree: Regex, target: DFA, match: Semantics, deadline: float
+) -> Iterator[tuple[Regex, tuple[int, ...]]]:
+    """Equivalent trees to try, each with the top-level parts to print possessive."""
+    seen = {tree}
+    simpler = rewritten(tree)
+    if simpler not in seen:
+        seen.add(simpler)
+        yield simpler, ()
+    prints: list[Regex] = []
+    if target.n_states <= DFA_STATE_LIMIT:
+        language = target if match == "fullmatch" else compile_regex(tree, UNICODE)
+        eliminations = Eliminations(language)
+        for order in ORDERS:
+            if time.perf_counter() > deadline:
+                return
+            try:
+                printed = eliminations.regex(order, PRINT_SIZE_LIMIT)
+            except AutomataError:
+                continue
+            for each in (printed, rewritten(printed)):
+                if each not in seen:
+                    seen.add(each)
+                    prints.append(each)
+                    yield each, ()
+    for each in (tree, simpler, *prints):
+        marks = possessive.loops(each)
+        if marks:
+            yield each, marks
+
+
+def _proved(
+    candidate: Regex, marks: tuple[int, ...], target: DFA, flavor: Engine, match: Semantics
+) -> tuple[str, Verdict] | None:
+    """The print of ``candidate`` with its verdict, when its language under ``match`` is the
+    target's; ``None`` when it is not or cannot be printed for ``flavor``."""
+    if marks and flavor == "javascript":
+        return None
+    try:
+        language = possessive.language(candidate, marks) if marks else candidate
+        if not equivalent(compile_regex(_called(language, match), UNICODE), target):
+            return None
+        text = possessive.render(candidate, marks, flavor) if marks else None
+        text = text or render(candidate, flavor, "fullmatch")
+    except (AutomataError, NotExpressible):
+        return None
+    if marks:
+        return text, analyse(candidate, engine=flavor, semantics=match, possessive=marks)
+    return text, _verdict(text, candidate, flavor, match)
+
+
+def _verdict(text: str, tree: Regex, flavor: Engine, match: Semantics) -> Verdict:
+    """The verdict of a print: read back from the text for python, whose dialect is parsed here."""
+    read = parse(text, "python") if flavor == "python" else tree
+    return analyse(read, engine=flavor, semantics=match)
+
+
+def _called(regex: Regex, match: Semantics) -> Regex:
+    """The texts ``match`` accepts with ``regex``: all of the text, a prefix, or any part."""
+    if match == "fullmatch":
+        return regex
+    return concat(regex, _ANY) if match == "match" else concat(_ANY, regex, _ANY)
