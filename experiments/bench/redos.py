@@ -137,13 +137,13 @@ def _column(claims: list[Claim], truths: list[Truth]) -> dict[str, str]:
 )
 @click.option(
     "--per-source",
-    default=100,
+    default=50,
     show_default=True,
     type=click.IntRange(min=0),
     help="Distinct printed targets sampled per dataset (0: all).",
 )
 @click.option(
-    "--learned", default=8, show_default=True, type=click.IntRange(min=0),
+    "--learned", default=6, show_default=True, type=click.IntRange(min=0),
     help="learn_regex outputs (StructuredRegex example sets).",
 )  # fmt: skip
 @click.option(
@@ -223,6 +223,7 @@ def main(
     _known(corpus, verdicts)
     _sources(corpus, verdicts, truths)
     _disagreements(corpus, verdicts, truths)
+    _degrees(corpus, claims[OURS], truths)
 
 
 def _table(claims: dict[str, list[Claim]], truths: list[Truth]) -> None:
@@ -269,6 +270,16 @@ def _disagreements(corpus: list[Entry], verdicts: list[Verdict], truths: list[Tr
             click.echo(
                 f"  disagree: {entry.pattern!r} ({entry.semantics}): ours {said}; timed {timed}"
             )
+
+
+def _degrees(corpus: list[Entry], claims: list[Claim], truths: list[Truth]) -> None:
+    for entry, claim, truth in zip(corpus, claims, truths, strict=True):
+        if claim.degree and claim.degree > 1 and truth.slope is not None and not truth.exponential:
+            if abs(truth.slope - claim.degree) > 0.5:
+                click.echo(
+                    f"  degree: {entry.pattern!r} ({entry.semantics}): ours {claim.degree};"
+                    f" timed slope {truth.slope:.2f} by the {truth.shown_by}"
+                )
 
 
 if __name__ == "__main__":

@@ -106,7 +106,8 @@ def _printed(source: str, trees: list[tuple[Regex, CharSet]], per_source: int) -
         except RegexError:
             continue
         seen.setdefault(
-            text, Entry(text, "fullmatch", source, _javascript(tree, "fullmatch", universe), universe)
+            text,
+            Entry(text, "fullmatch", source, _javascript(tree, "fullmatch", universe), universe),
         )
     return list(seen.values())
 

@@ -4,7 +4,8 @@ redos-detector and safe-regex (npm packages, run by ``node``).
 None is required: :func:`available` lists those that ``node`` can load from the folder given (its
 ``node_modules``, e.g. after ``npm install recheck redos-detector safe-regex`` there) or from its
 global path, and the benchmark leaves out the others with a note. Each peer reads JavaScript
-syntax, so it is given the regex as printed for javascript, anchored (``^…$``) for a whole-string
+syntax, so it is given the regex as printed for javascript (with the ``u`` flag when it holds
+characters past U+FFFF), anchored (``^…$``) for a whole-string
 match and bare for a search. One ``node`` child per peer checks every regex of the corpus in turn and
 prints one JSON line per regex: whether it flagged it, the class and degree when the peer tells
 them (recheck only), recheck's attack as (prefix, pump) pairs and a suffix, and the milliseconds it
@@ -35,19 +36,20 @@ const limit = Number(process.argv[2]);
   for (const pattern of patterns) {
     const start = process.hrtime.bigint();
     let out = {flagged: null, kind: null, degree: null, attack: null};
+    const flags = /[\\u{10000}-\\u{10FFFF}]/u.test(pattern) ? "u" : "";
     try {
       if (name === "recheck") {
-        const r = await peer.check(pattern, "", {timeout: limit});
+        const r = await peer.check(pattern, flags, {timeout: limit});
         const c = r.complexity || {};
         out.flagged = r.status === "vulnerable" ? true : r.status === "safe" ? false : null;
         out.kind = out.flagged ? c.type : null;
         out.degree = c.type === "polynomial" ? c.degree : null;
         if (r.attack) out.attack = [r.attack.pumps.map((p) => [p.prefix, p.pump]), r.attack.suffix];
       } else if (name === "redos-detector") {
-        const r = peer.isSafePattern(pattern, {timeout: limit});
-        out.flagged = r.error ? null : !r.safe;
+        const r = peer.isSafePattern(pattern, {timeout: limit, unicode: flags === "u"});
+        out.flagged = r.error === "hitMaxScore" ? true : r.error ? null : !r.safe;
       } else {
-        out.flagged = !peer(pattern);
+        out.flagged = !peer(new RegExp(pattern, flags));
       }
     } catch (error) {
       out.flagged = null;

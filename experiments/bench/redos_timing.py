@@ -46,6 +46,9 @@ TAILS = ("", "\x00", "!", " ", "a", "0", "\n")
 #: Accepted strings a pumped family starts from, and the longest pump.
 SEEDS = 6
 MAX_PUMP = 3
+#: The longest accepted string a family starts from (checking that a pumped text fails runs in
+#: this process, so it stays short enough for an exponential regex).
+SEED_LENGTH = 12
 #: Most pumped inputs screened per regex.
 MAX_CANDIDATES = 240
 #: Seconds the screening child may run for one regex.
@@ -117,7 +120,7 @@ def pumped_family(
     """Failing pumped inputs built from accepted strings of ``pattern`` (see the module doc), at
     most :data:`MAX_CANDIDATES`, without repeats."""
     dfa = minimize(compile_regex(parse(pattern, "python", universe), universe))
-    seeds = sample_strings(dfa, SEEDS, np.random.default_rng(seed), max_len=16, min_len=1)
+    seeds = sample_strings(dfa, SEEDS, np.random.default_rng(seed), max_len=SEED_LENGTH, min_len=1)
     call = getattr(re.compile(pattern), semantics)
     family: dict[tuple[str, str, str], None] = {}
     for string in seeds:
@@ -125,7 +128,7 @@ def pumped_family(
             for j in range(i + 1, min(i + MAX_PUMP, len(string)) + 1):
                 prefix, pump = string[:i], string[i:j]
                 for tail in (*TAILS, string[j:]):
-                    if call(prefix + pump * 8 + tail) is None:
+                    if call(prefix + pump * 2 + tail) is None:  # short: an exponential one is cheap
                         family[(prefix, pump, tail)] = None
     return [Attack(p, ((u, ""),), t) for p, u, t in list(family)[:MAX_CANDIDATES]]
 
