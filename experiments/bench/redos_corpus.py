@@ -27,7 +27,7 @@ from regexlang.ast import Regex
 from regexlang.charset import UNICODE, CharSet
 from regexlang.dialects import parse
 from regexlang.errors import RegexError
-from regexlang.flavors import render
+from regexlang.flavors import Anchoring, render
 
 #: (pattern, call, class, degree) known by construction.
 FAMILIES: list[tuple[str, Semantics, str, int | None]] = [
@@ -78,20 +78,27 @@ class Entry:
 
 
 def _javascript(tree: Regex, semantics: Semantics, universe: CharSet) -> str | None:
+    """The javascript print of ``tree`` as ``learn --flavor javascript`` makes it: anchored for a
+    whole-string match, bare for a search (None: the flavour cannot write it)."""
+    anchoring: Anchoring = "search" if semantics == "fullmatch" else "fullmatch"
     try:
-        return render(
-            tree, "javascript", "search" if semantics == "fullmatch" else "fullmatch", universe
-        )
+        return printed_for(tree, "javascript", anchoring, universe)
     except RegexError:
         return None
 
 
 def families() -> list[Entry]:
-    """The generated families with their known class and degree."""
-    return [
-        Entry(p, s, "families", _javascript(parse(p, "python"), s, UNICODE), UNICODE, (c, d))
-        for p, s, c, d in FAMILIES
-    ]
+    """The generated families with their known class and degree; their javascript print keeps
+    the structure as written (an automaton's regex would not be the same family)."""
+    entries = []
+    for pattern, semantics, kind, degree in FAMILIES:
+        anchoring: Anchoring = "search" if semantics == "fullmatch" else "fullmatch"
+        try:
+            script: str | None = render(parse(pattern, "python"), "javascript", anchoring)
+        except RegexError:
+            script = None
+        entries.append(Entry(pattern, semantics, "families", script, UNICODE, (kind, degree)))
+    return entries
 
 
 def _printed(source: str, trees: list[tuple[Regex, CharSet]], per_source: int) -> list[Entry]:
