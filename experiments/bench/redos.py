@@ -274,6 +274,8 @@ def _disagreements(corpus: list[Entry], verdicts: list[Verdict], truths: list[Tr
 
 def _degrees(corpus: list[Entry], claims: list[Claim], truths: list[Truth]) -> None:
     for entry, claim, truth in zip(corpus, claims, truths, strict=True):
+        if claim.confirmed is False:
+            click.echo(f"  not confirmed: {entry.pattern!r} ({entry.semantics}): ours {claim.kind}")
         if claim.degree and claim.degree > 1 and truth.slope is not None and not truth.exponential:
             if abs(truth.slope - claim.degree) > 0.5:
                 click.echo(

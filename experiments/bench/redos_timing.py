@@ -91,11 +91,14 @@ class Growth:
 
 def fitted_slope(trials: tuple[tuple[int, float], ...]) -> float | None:
     """The least-squares slope of log seconds over log n across the trials within :data:`SPAN`
-    of the slowest and at least :data:`~automata.redos.confirm.MEASURABLE` (None: fewer than
-    three such trials, or one size)."""
+    of the slowest, or, when fewer than three are, across every trial of at least
+    :data:`~automata.redos.confirm.MEASURABLE` (a high degree jumps from milliseconds to the target
+    in one step of n); None with fewer than two such trials at distinct n."""
     slowest = max((s for _, s in trials), default=0.0)
     kept = [(n, s) for n, s in trials if s >= max(MEASURABLE, slowest / SPAN)]
-    if len(kept) < 3 or len({n for n, _ in kept}) < 2:
+    if len(kept) < 3:
+        kept = [(n, s) for n, s in trials if s >= MEASURABLE]
+    if len({n for n, _ in kept}) < 2:
         return None
     xs = [math.log(n) for n, _ in kept]
     ys = [math.log(s) for _, s in kept]
