@@ -35,6 +35,7 @@ from cegis.errors import LearnerExited, NotAProposal, RecordsError
 from cegis.generalization import generalizes
 from cegis.given import GivenExamplesError, examples_from_csv, labeled, strings_from_lines
 from cegis.records import run_recorded
+from cegis.redos_check import checked, redos_json, warning
 from cegis.registry import REGISTRY, default_passive
 from cegis.setup import exact_setting
 from cegis.state import Task
@@ -196,7 +197,9 @@ def _report(
     universe: Any,
     flavor: Flavor | None,
     anchored: Anchoring | None,
-) -> dict[str, object]:
+) -> tuple[dict[str, object], str | None]:
+    """The ``--json`` object of a run, and the ReDoS warning of its printed regex (None: linear,
+    or no backtracking engine in play: a dialect other than python and no ``--flavor``)."""
     report: dict[str, object] = {
         "regex": answer.regex,
         "dialect": dialect,
@@ -211,15 +214,25 @@ def _report(
         "membership_queries": answer.membership_queries,
         "seconds": round(seconds, 3),
     }
-    if flavor is not None and answer.regex is not None:
-        try:
-            report["regex"] = printed_for(
-                parse(answer.regex, dialect, universe), flavor, anchored, universe
-            )
-        except RegexError as error:
-            raise BadInput(f"--flavor {flavor}: {error}") from None
+    report["redos"] = None
+    if answer.regex is None:
+        return report, None
+    try:
+        tree = parse(answer.regex, dialect, universe)
+        if flavor is not None:
+            report["regex"] = printed_for(tree, flavor, anchored, universe)
+    except RegexError as error:
+        if flavor is None:  # a learner's print its own dialect cannot read: no verdict to give
+            return report, None
+        raise BadInput(f"--flavor {flavor}: {error}") from None
+    if flavor is not None:
         report["dialect_regex"], report["flavor"] = answer.regex, flavor
-    return report
+    engine: Flavor | None = flavor or ("python" if dialect == "python" else None)
+    if engine is None:
+        return report, None
+    printed = checked(tree, str(report["regex"]), engine, anchored, universe)
+    report["redos"] = redos_json(printed)
+    return report, warning(printed)
 
 
 def _shown(regex: object) -> str:
@@ -438,7 +451,7 @@ def learn(
     except (BrokenLearner, LearnerExited, NotAProposal, ContradictoryTeacher) as error:
         raise BadInput(str(error)) from None
     answer = answer_of(state)
-    report = _report(
+    report, redos_warning = _report(
         answer, dialect, name, compile_time.clock() - started, task.universe, flavor, anchored
     )
     if given is not None:
@@ -460,6 +473,8 @@ def learn(
             else f" (best hypothesis, accuracy {answer.accuracy:.3f})"
         )
         click.echo(f"regex:    {_shown(report['regex'])}{best}")
+        if redos_warning is not None:
+            click.echo(f"warning:  {redos_warning}")
         click.echo(f"status:   {status}")
         failed = next((r.failure for r in reversed(state.records) if r.failure), None)
         if report["regex"] is None and failed is not None:  # say why no proposal was usable

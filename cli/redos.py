@@ -16,6 +16,7 @@ import click
 
 from automata.redos import ENGINES, SEMANTICS, Engine, Semantics, Verdict, check
 from automata.redos.confirm import Confirmation, confirm
+from cegis.redos_check import Printed, redos_json
 from cli.errors import BadInput, syntax_error
 from cli.lazy import CONTEXT
 from regexlang import RegexSyntaxError
@@ -86,18 +87,14 @@ def attack_text(verdict: Verdict, timed: Confirmation | None) -> str | None:
 
 
 def report(verdict: Verdict, timed: Confirmation | None) -> dict[str, Any]:
-    """The JSON object of ``redos --json`` (also the ``redos`` object of ``learn`` and ``regex``)."""
-    attack = verdict.attack
+    """The JSON object of ``redos --json``: the ``redos`` object of ``learn`` and ``regex``
+    (:func:`cegis.redos_check.redos_json`) with the attack as timed and the timing."""
+    shared = redos_json(Printed("", verdict.engine, verdict))
+    assert shared is not None  # every engine here backtracks
     return {
-        "verdict": verdict.verdict,
-        "degree": verdict.degree,
+        **shared,
         "engine": verdict.engine,
-        "match": verdict.semantics,
-        "reason": verdict.reason or None,
         "attack": attack_text(verdict, timed),
-        "prefix": None if attack is None else attack.prefix,
-        "pumps": None if attack is None else [list(p) for p in attack.pumps],
-        "suffix": None if attack is None else attack.suffix,
         "confirmed": None if timed is None else timed.confirmed,
         "confirmed_seconds": None if timed is None or not timed.trials else timed.seconds,
         "slope": None if timed is None else timed.slope,

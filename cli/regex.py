@@ -1,8 +1,10 @@
 """``python -m cli regex``: parse, measure and compile one regex; optionally compare it with another.
 
 This is the practitioner's quick look at a regex: its canonical form in the dialect, the paper's
-complexity metrics (#States, StarDepth), the shortest strings it accepts, and — with ``--against``
-— whether two regexes denote the same language, with the shortest string that tells them apart.
+complexity metrics (#States, StarDepth), the shortest strings it accepts, the ReDoS verdict of its
+canonical form under ``re.fullmatch`` (python dialect; :mod:`cegis.redos_check`), and — with
+``--against`` — whether two regexes denote the same language, with the shortest string that tells
+them apart.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from automata.algebra.ops import equivalence_witness, num_states
 from automata.building.compile import compile_many
 from automata.errors import DEFAULT_STATE_LIMIT, AutomataError
 from automata.strings.sampling import shortest
+from cegis.redos_check import checked, warning
 from cli.errors import MAX_STATE_LIMIT, BadInput, limit_error, syntax_error
 from cli.lazy import CONTEXT
 from oracle.compiling import COMPILE_SECONDS
@@ -79,7 +82,8 @@ def regex(
             f"determinizing ran out of memory below --state-limit {state_limit:,}; pass a smaller one"
         ) from None
     tree, dfa = trees[0], dfas[0]
-    click.echo(f"canonical:  {unparse(tree, dialect)}")
+    canonical = unparse(tree, dialect)
+    click.echo(f"canonical:  {canonical}")
     click.echo(f"length:     {text_length(text)}")
     click.echo(f"nodes:      {node_count(tree)}")
     click.echo(f"star depth: {star_depth(tree)}")
@@ -92,6 +96,13 @@ def regex(
         "shortest:   "
         + (", ".join(repr(s) for s in strings) if strings else "(the language is empty)")
     )
+    if dialect == "python":  # the one dialect pasted into a backtracking engine as it is
+        printed = checked(tree, canonical, "python", universe=universe(dialect))
+        alarm = warning(printed)
+        if alarm is not None:
+            click.echo(f"warning:    {alarm}")
+        elif printed.verdict is not None:
+            click.echo(f"redos:      {printed.verdict.describe().removeprefix('ReDoS: ')}")
     if against is not None:
         try:
             witness = equivalence_witness(dfas[0], dfas[1], state_limit=state_limit)

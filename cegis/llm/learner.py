@@ -57,9 +57,10 @@ from cegis.llm.answer_grammar import answer_grammar
 from cegis.llm.contract import GUARD_CHECKS, REPAIR_CHECKS, Assessment, CheckName, assess, truncated
 from cegis.llm.description_history import description_history, feedback_text
 from cegis.llm.drafts import CallNote, Drawn, draw
-from cegis.llm.memo import LLMMemo, Scored, Turn, decoded, memo_of, tallied
+from cegis.llm.memo import LLMMemo, Scored, Turn, decoded, encoded, memo_of, tallied
 from cegis.llm.prompts import PromptSpec, Reflection, Repair, example_prompt
 from cegis.llm.settings import SETTINGS, LLMSetting
+from cegis.redos_check import hypothesis_redos
 from llm.chat import Message, StructuredOutput
 from llm.protocol import ChatClient
 from oracle.examples import Counterexample, Example, format_position
@@ -215,6 +216,11 @@ class LLMLearner(RestartableLearner[LLMMemo]):
             final = attrs.evolve(
                 final, selected=next(i for i, a in enumerate(tried) if a.text == proposal.text)
             )
+        if isinstance(final, LLMMemo) and proposal.regex is not None:
+            redos = await asyncio.to_thread(
+                hypothesis_redos, proposal.regex, proposal.text, context.dialect, context.universe
+            )
+            final = attrs.evolve(final, redos=redos)
         return attrs.evolve(proposal, candidates=_candidates(tries, self.contract), memo=final)
 
     @property
@@ -371,7 +377,7 @@ class LLMLearner(RestartableLearner[LLMMemo]):
 
     def encode_memo(self, memo: LLMMemo) -> object:
         """The memo as JSON data."""
-        return attrs.asdict(memo)
+        return encoded(memo)
 
     def decode_memo(self, data: object) -> LLMMemo | None:
         """The :class:`LLMMemo` that :meth:`encode_memo` wrote."""

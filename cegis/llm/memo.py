@@ -3,12 +3,16 @@
 The learner object is immutable, so everything a later epoch needs (how many examples the last
 proposal saw, the A-CEGIS history, the guard's run tallies) travels in the proposal's
 :class:`LLMMemo`; so does what the report counts (every model call, every try with its
-RepairScore and which one the proposal holds, the guard's draws and fallback). The memo encodes
-to JSON (:func:`attrs.asdict`) and :func:`decoded` reads it back, so a resumed run continues as
-the uninterrupted one would.
+RepairScore and which one the proposal holds, the guard's draws and fallback), and the ReDoS
+verdict of the hypothesis as a practitioner would paste it (:func:`cegis.redos_check.redos_json`).
+The memo encodes to JSON (:func:`encoded`) and :func:`decoded` reads it back, so a resumed run
+continues as the uninterrupted one would; a memo without a verdict (a failed proposal) encodes
+without the key, as every memo did before verdicts were recorded.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import attrs
 
@@ -72,6 +76,16 @@ class LLMMemo:
     #: The model's last reply in this proposal, exactly as it wrote it (None: no call returned
     #: one); an A-CEGIS history shows the model this as its turn.
     reply: str | None = None
+    #: The ReDoS verdict of the proposal's hypothesis for Python ``re.fullmatch`` (None: no
+    #: hypothesis, or one with no Python spelling).
+    redos: dict[str, Any] | None = attrs.field(default=None, hash=False)
+
+
+def encoded(memo: LLMMemo) -> dict[str, Any]:
+    """``memo`` as JSON data, its fields in order; ``redos`` only when there is a verdict."""
+    return attrs.asdict(
+        memo, filter=lambda field, value: field.name != "redos" or value is not None
+    )
 
 
 def decoded(data: object) -> LLMMemo | None:

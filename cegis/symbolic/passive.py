@@ -22,9 +22,11 @@ from automata.core.dfa import DFA
 from automata.core.minimize import minimize
 from automata.printing.lookahead_print import lookahead_prints
 from automata.printing.readable import readable
+from automata.redos import Verdict
 from cegis.errors import ContradictoryExamples as ContradictoryExamples
 from cegis.gc_pause import settle
 from cegis.generalization import generalizes
+from cegis.redos_check import checked
 from oracle.clustered import misclassified
 from oracle.examples import Example
 from regexlang.ast import (
@@ -61,7 +63,8 @@ if TYPE_CHECKING:
 @attrs.frozen
 class LearnedRegex:
     """A learned regex: its text for the engine, whether it labels every example as given, its
-    size in nodes, and whether it is only a guess (no negative examples)."""
+    size in nodes, whether it is only a guess (no negative examples), and the ReDoS verdict of
+    the text on the engine (None for RE2 and POSIX, which do not backtrack)."""
 
     regex: str
     consistent: bool
@@ -70,6 +73,7 @@ class LearnedRegex:
     tree: Regex = attrs.field(repr=False)
     reasoning: str = attrs.field(default="", repr=False)
     hint: str = ""  # when the answer only lists its positives: what blocks a pattern, what helps
+    redos: Verdict | None = None
 
 
 def learn_regex(
@@ -98,9 +102,18 @@ def learn_regex(
     hint = "" if generalizes(tree, wanted, universe) else listing_hint(wanted, unwanted, universe)
     dfa = minimize(compile_regex(tree, universe, state_limit=STATE_LIMIT))
     consistent = not misclassified(dfa, examples)
-    printed = printed_for(tree, flavor, anchored, universe)
+    printed = checked(
+        tree, printed_for(tree, flavor, anchored, universe), flavor, anchored, universe
+    )
     return LearnedRegex(
-        printed, consistent, node_count(tree), not unwanted, tree, proposal.reasoning, hint
+        printed.text,
+        consistent,
+        node_count(tree),
+        not unwanted,
+        tree,
+        proposal.reasoning,
+        hint,
+        printed.verdict,
     )
 
 

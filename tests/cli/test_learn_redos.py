@@ -1,0 +1,78 @@
+"""``learn`` and ``regex`` say whether what they print can take a backtracking engine down."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from click.testing import CliRunner
+
+from cegis.symbolic.passive import learn_regex
+from cli.main import main
+
+NESTED = ["--target", "a+b", "--learner", "tests.cli.redos_learners:nested"]
+
+
+def _learn(*args: str) -> dict[str, object]:
+    result = CliRunner().invoke(main, ["learn", *NESTED, "--json", *args])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert isinstance(report, dict)
+    return report
+
+
+def test_learn_json_carries_the_verdict_of_the_printed_regex_and_a_failing_attack() -> None:
+    report = _learn()
+    redos = report["redos"]
+    assert isinstance(redos, dict)
+    assert report["regex"] == "(?:a+)+b" and report["exact"] is True
+    assert (redos["verdict"], redos["degree"], redos["match"], redos["flavor"]) == (
+        "exponential",
+        None,
+        "fullmatch",
+        "python",
+    )
+    assert re.fullmatch("a+b", redos["attack"]) is None  # the attack makes the match fail
+    assert redos["attack"].startswith(redos["prefix"] + redos["pumps"][0][0])
+
+
+def test_learn_text_warns_under_the_regex_it_prints() -> None:
+    result = CliRunner().invoke(main, ["learn", *NESTED])
+    lines = result.output.splitlines()
+    assert lines[0] == "regex:    (?:a+)+b"
+    assert lines[1].startswith(
+        "warning:  ReDoS: exponential backtracking under python re.fullmatch"
+    )
+    assert "'a' × n" in lines[1]
+
+
+def test_the_verdict_names_the_flavour_and_the_call_it_assumes() -> None:
+    searched = _learn("--flavor", "javascript")["redos"]
+    assert isinstance(searched, dict)
+    assert (searched["verdict"], searched["match"], searched["flavor"]) == (
+        "exponential",
+        "search",
+        "javascript",
+    )
+    assert _learn("--flavor", "re2")["redos"] is None  # RE2 is an automaton: nothing to say
+
+
+def test_a_linear_print_has_a_linear_verdict_and_no_warning() -> None:
+    args = ["learn", "--positive", "ab1", "--positive", "cd22", "--negative", "1"]
+    report = json.loads(CliRunner().invoke(main, [*args, "--json"]).output)
+    assert report["redos"]["verdict"] == "linear" and report["redos"]["attack"] is None
+    assert "ReDoS" not in CliRunner().invoke(main, args).output
+
+
+def test_learn_regex_returns_the_verdict_of_its_print() -> None:
+    learned = learn_regex(["ab1", "cd22"], ["1"])
+    assert learned.redos is not None and learned.redos.verdict == "linear"
+    assert learned.redos.engine == "python"
+    assert learn_regex(["ab1", "cd22"], ["1"], flavor="posix").redos is None
+
+
+def test_regex_prints_the_verdict_and_warns_with_an_attack() -> None:
+    linear = CliRunner().invoke(main, ["regex", "a*b"]).output
+    quadratic = CliRunner().invoke(main, ["regex", "a*a*b"]).output
+    assert "redos:      linear backtracking under python re.fullmatch" in linear
+    assert "warning:    ReDoS: polynomial (degree 2)" in quadratic and "'a' × n" in quadratic
