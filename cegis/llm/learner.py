@@ -301,7 +301,12 @@ class LLMLearner(RestartableLearner[LLMMemo]):
         k = setting.candidates
         sampling = setting.sampling
         grammar = (
-            answer_grammar(context.dialect, context.universe, blocks=self._asked)
+            answer_grammar(
+                context.dialect,
+                context.universe,
+                blocks=self._asked,
+                budget=sampling.max_completion_tokens,
+            )
             if setting.constrained
             else None
         )

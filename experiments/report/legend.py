@@ -60,6 +60,13 @@ COLUMNS = {
     "outside grammar": "calls whose reply lay outside the answer grammar the request carried",
     "fallback answered": "proposals the guard's symbolic fallback answered",
     "runs succeeded": "finished runs the teacher accepted ÷ finished runs",
+    "free arm / constrained arm": "one setting's arm without and with constrained answers (all: every such pair)",
+    "answers free": "answers asked of the model by the arm without constrained answers",
+    "answers constrained": "answers asked of the model by the arm with constrained answers",
+    "rate free": "answer-format rate without constrained answers (parsable ÷ answers)",
+    "rate constrained": "answer-format rate with constrained answers (parsable ÷ answers)",
+    "succeeded free": "finished runs the teacher accepted ÷ finished runs, without constrained answers",
+    "succeeded constrained": "finished runs the teacher accepted ÷ finished runs, with constrained answers",
     "draws": "samples drawn from the model for them",
     "conformance over K draws": (
         "conforming draws ÷ (K × proposals), for arms that draw all K samples of every proposal "

@@ -18,7 +18,7 @@ from cegis.llm.settings import SETTINGS
 from experiments.errors import DamagedRecords
 from experiments.report import figures, llm_costs
 from experiments.report.acegis import acegis_tables
-from experiments.report.answers import answer_table
+from experiments.report.answers import answer_table, constrained_table
 from experiments.report.load import UnitResult, load_run
 from experiments.report.tables import (
     cost_summary,
@@ -91,6 +91,7 @@ def write_report(run_dir: Path, *, skip_damaged: bool = False) -> Path:
     out += _optional("Context overflows and output-budget cuts", llm_costs.budget_table(results))
     out += _optional("Server deviations from the request", llm_costs.deviation_table(results))
     out += _optional("Answer format: replies the learner could read", answer_table(results))
+    out += _optional("Constrained answers side by side", constrained_table(results))
     out += _errors(run_dir, results)
     path = run_dir / REPORT
     path.write_text("\n".join(out).rstrip() + "\n", encoding="utf-8")

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from cegis.llm.drafts import OUTSIDE_GRAMMAR
-from experiments.report.answers import answer_kinds, answer_table
+from experiments.report.answers import answer_kinds, answer_table, constrained_table
 from experiments.report.load import UnitResult
 
 
@@ -28,9 +30,25 @@ def _epoch(
     }
 
 
-def _unit(arm: str, *epochs: dict[str, Any], outcome: str = "epochs") -> UnitResult:
+def _unit(
+    arm: str,
+    *epochs: dict[str, Any],
+    outcome: str = "epochs",
+    fingerprint: dict[str, Any] | None = None,
+) -> UnitResult:
     run = {"type": "run", "outcome": outcome}
-    return UnitResult(unit={"arm": arm}, run=run, epochs=tuple(epochs))
+    return UnitResult({"arm": arm}, run, tuple(epochs), fingerprint=fingerprint)
+
+
+def _fingerprint(setting: str, constrained: bool, task: str = "t1") -> dict[str, Any]:
+    return {
+        "task.id": task,
+        "dataset": "simple",
+        "llm_setting.name": setting,
+        "llm_setting.constrained": constrained,
+        "llm_setting.sampling.max_completion_tokens": 48,
+        "config.seed": 0,
+    }
 
 
 def test_an_answer_is_parsable_when_its_regex_parsed_even_if_refused_later() -> None:
@@ -64,3 +82,41 @@ def test_the_guarded_rows_columns_add_up_to_every_draw() -> None:
     assert cells[0] == sum(cells[1:])  # answers = parsable + every failure column
     assert "(not described)" not in table
     assert answer_table(results[2:]) is None
+
+
+def test_a_setting_run_with_and_without_constrained_answers_reads_side_by_side() -> None:
+    def arm(name: str, setting: str, constrained: bool, *tries: str | None) -> list[UnitResult]:
+        return [
+            _unit(
+                name,
+                _epoch(*tries),
+                outcome="equivalent" if None in tries and task == "t1" else "epochs",
+                fingerprint=_fingerprint(setting, constrained, task),
+            )
+            for task in ("t1", "t2")
+        ]
+
+    results = [
+        *arm("single", "single", False, "no_regex", "truncated"),
+        *arm("agentic", "agentic", False, "no_regex"),
+        *arm("single+c", "single", True, None, "inconsistent"),
+        *arm("agentic+c", "agentic", True, None),
+        *arm("multi+c", "multi", True, None),  # no twin without the constraint: left out
+        _unit("symbolic", {"type": "epoch", "hypothesis": "a", "failure": None, "memo": None}),
+    ]
+    table = constrained_table(results)
+    assert table is not None
+    lines = table.splitlines()
+    assert lines[0] == (
+        "| free arm / constrained arm | answers free | answers constrained | rate free"
+        " | rate constrained | outside grammar | succeeded free | succeeded constrained |"
+    )
+    assert lines[2:5] == [
+        "| single / single+c | 4 | 4 | 0.000 | 1.000 | 0 | 0/2 | 1/2 |",
+        "| agentic / agentic+c | 2 | 2 | 0.000 | 1.000 | 0 | 0/2 | 1/2 |",
+        "| all | 6 | 6 | 0.000 | 1.000 | 0 | 0/4 | 2/4 |",
+    ]
+    assert "(not described)" not in table
+    # without a twin, or without fingerprints saying what was constrained, there is no table
+    assert constrained_table(results[:4]) is None
+    assert constrained_table([attrs.evolve(r, fingerprint=None) for r in results]) is None
