@@ -279,8 +279,10 @@ class Cluster:
         """Await ``attempt``; write what it returned; the unit's closing record, or its error."""
         errors = self._ray.exceptions
         try:
-            outcome: Outcome = await attempt
-        except (errors.WorkerCrashedError, errors.RayActorError, errors.NodeDiedError) as error:
+            outcome: Outcome = await _awaited(attempt)
+        except errors.RayTaskError:
+            raise  # the attempt raised outside the unit (a module the node lacks, say): an error
+        except errors.RayError as error:  # its worker, actor or node died, the retries spent
             raise BrokenProcessPool(
                 f"a Ray worker died and its retries are spent: {error}"
             ) from None
@@ -302,9 +304,16 @@ class Cluster:
 
     async def close(self) -> None:
         """Close the LLM actors (their pools and scratch directories) and end them."""
-        await asyncio.gather(*(host.close.remote() for host in self._hosts), return_exceptions=True)
+        closing = (_awaited(host.close.remote()) for host in self._hosts)
+        await asyncio.gather(*closing, return_exceptions=True)
         for host in self._hosts:
             self._ray.kill(host)
+
+
+def _awaited(ref: Any) -> asyncio.Future[Any]:
+    """The value of the Ray object ``ref`` on this loop (through its future, which a ``ray://``
+    client's references have too)."""
+    return asyncio.wrap_future(ref.future())
 
 
 @contextlib.asynccontextmanager

@@ -94,13 +94,14 @@ async def test_a_small_llm_plan_on_ray_writes_the_records_and_calls_of_the_local
 ) -> None:
     calls = {}
     for where, options in (("local", {}), ("ray", {"ray": "auto", "llm_workers": 2})):
-        async with LatencyServer(0.01) as server:
+        async with LatencyServer(0.3) as server:
             data = plan_data(tmp_path, (server.base_url,), seeds=2, setting="agentic")
-            data["servers"][0]["concurrency"] = 4
+            data["servers"][0]["concurrency"] = 2  # 4 LLM units, a slot each on 2 actors
             plan = plan_from_data(data)
             summary = await _run(plan, tmp_path / where, **options)
             assert (summary.ran, summary.errors, summary.interrupted) == (8, 0, ())
             calls[where] = server.stats.calls
+            assert server.stats.peak <= 2  # the plan's concurrency, across both actors
             again = await _run(plan, tmp_path / where, **options)
             assert again.already_done == 8 and server.stats.calls == calls[where]
     assert _records(tmp_path / "ray") == _records(tmp_path / "local")
