@@ -36,7 +36,7 @@ import contextlib
 import os
 import tempfile
 import traceback
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
@@ -84,7 +84,7 @@ def _ray() -> Any:
 
 
 @contextlib.contextmanager
-def connected(address: str) -> Any:
+def connected(address: str) -> Iterator[Any]:
     """Ray, connected to the cluster at ``address`` (as ``ray.init`` takes it: ``auto``, ``local``
     to start one on this machine, ``ray://HOST:10001``) unless this process already is; a
     connection made here is shut down when the block ends."""
