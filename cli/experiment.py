@@ -67,6 +67,12 @@ def built_in_plan(name: str) -> Plan:
     help="Processes for LLM units, each server's concurrency shared between them.",
 )
 @click.option(
+    "--ray",
+    "ray_address",
+    metavar="ADDRESS",
+    help="Run the units on a Ray cluster (auto, local, ray://HOST:10001; the ray extra).",
+)
+@click.option(
     "--seeds", type=click.IntRange(min=1), help="Run seeds 0..N-1 instead of the file's seeds."
 )
 @click.option(
@@ -85,6 +91,7 @@ def experiment(
     base_urls: tuple[str, ...],
     concurrency: int | None,
     llm_workers: int,
+    ray_address: str | None,
     seeds: int | None,
     dataset_limit: int | None,
     restart: bool,
@@ -121,7 +128,14 @@ def experiment(
     click.echo(f"experiment {plan.name!r} → {run_dir}")
     try:
         summary = asyncio.run(
-            run_experiment(plan, run_dir, servers=servers, restart=restart, llm_workers=llm_workers)
+            run_experiment(
+                plan,
+                run_dir,
+                servers=servers,
+                restart=restart,
+                llm_workers=llm_workers,
+                ray=ray_address,
+            )
         )
     except (DatasetError, ExperimentError) as error:
         raise BadInput(str(error)) from None

@@ -49,6 +49,7 @@ from experiments.fingerprint import differences, fingerprint
 from experiments.lock import run_directory_lock
 from experiments.plan import Plan, ServerSpec, arm_setting, loop_config
 from experiments.progress import Progress
+from experiments.ray_cluster import Cluster, cluster
 from experiments.unit_file import UnitFile, read_unit_file, refuse_damage
 from experiments.units import MANIFEST, Unit, available_datasets, units, write_manifest
 from llm.calllog import CallLog
@@ -94,15 +95,18 @@ async def run_experiment(
     progress: Progress | None = None,
     restart: bool = False,
     llm_workers: int = 1,
+    ray: str | None = None,
 ) -> RunSummary:
     """Run (or continue) every unit of ``plan`` into ``run_dir``; with ``restart``, delete the
     results already there first (raises :class:`ConfigurationChanged` when they are another
     configuration's and ``restart`` is not given, :class:`RunDirectoryBusy` when another runner
     holds the directory). ``llm_workers``: processes the LLM units are spread over (each server
-    entry's concurrency shared exactly between them, :mod:`experiments.model_workers`)."""
+    entry's concurrency shared exactly between them, :mod:`experiments.model_workers`; on Ray, the
+    actors they are spread over). ``ray``: the address of a Ray cluster to run the units on
+    (:mod:`experiments.ray_cluster`; the run directory stays with this process)."""
     run_dir.mkdir(parents=True, exist_ok=True)
     with run_directory_lock(run_dir):
-        return await _run_locked(plan, run_dir, servers, progress, restart, llm_workers)
+        return await _run_locked(plan, run_dir, servers, progress, restart, llm_workers, ray)
 
 
 async def _run_locked(
@@ -112,6 +116,7 @@ async def _run_locked(
     progress: Progress | None,
     restart: bool,
     llm_workers: int = 1,
+    ray: str | None = None,
 ) -> RunSummary:
     if restart:
         _delete_results(run_dir)
@@ -148,13 +153,20 @@ async def _run_locked(
         _check_fingerprints(
             plan, run_dir, all_units, files, served
         )  # now with the models the servers serve
-    async with track.ticking():
-        orphaned = await _run_symbolic(symbolic, plan, run_dir, track)
+    async with _on_cluster(ray if pending else None, plan, run_dir) as cluster, track.ticking():
+        orphaned = await _run_symbolic(symbolic, plan, run_dir, track, cluster)
         if orphaned:
             stopped = f"a worker process died ({len(orphaned)} units left unfinished); run the same command to continue"
         if model:
             stopped_llm, interrupted = await _run_llm(
-                model, plan, run_dir, model_servers(plan, servers), served, track, llm_workers
+                model,
+                plan,
+                run_dir,
+                model_servers(plan, servers),
+                served,
+                track,
+                llm_workers,
+                cluster,
             )
             stopped = stopped or stopped_llm
     interrupted = orphaned + interrupted
@@ -170,6 +182,18 @@ async def _run_locked(
         tuple(skipped),
         interrupted,
     )
+
+
+@contextlib.asynccontextmanager
+async def _on_cluster(
+    address: str | None, plan: Plan, run_dir: Path
+) -> AsyncIterator[Cluster | None]:
+    """The Ray cluster at ``address`` the units run on; None (run here) without one."""
+    if address is None:
+        yield None
+        return
+    async with cluster(address, plan, run_dir, run_dir / CALL_LOG) as running:
+        yield running
 
 
 def _delete_results(run_dir: Path) -> None:
@@ -247,36 +271,39 @@ async def _guarded(
 
 
 async def _run_symbolic(
-    pending: list[Unit], plan: Plan, run_dir: Path, track: Progress
+    pending: list[Unit], plan: Plan, run_dir: Path, track: Progress, cluster: Cluster | None = None
 ) -> tuple[str, ...]:
-    """Run the symbolic units; returns those a dying worker process left unfinished. A worker that
-    dies (``os._exit`` in a user's learner, the OOM killer) breaks the whole pool, and which unit
-    killed it is unknown: every unit not yet finished stays unfinished and resumable, never an error."""
+    """Run the symbolic units (as tasks on ``cluster``, when given); returns those a dying worker
+    process left unfinished. A worker that dies (``os._exit`` in a user's learner, the OOM killer)
+    breaks the whole pool, and which unit killed it is unknown: every unit not yet finished stays
+    unfinished and resumable, never an error. (On a cluster, only the units whose retries are spent.)"""
     if not pending:
         return ()
-    if plan.concurrency == 1:  # no worker process to spawn: run them here, one after another
+    if plan.concurrency == 1 and cluster is None:  # no worker process: run them here, in turn
         for unit in pending:
             await _guarded(
                 unit, run_dir, track, asyncio.to_thread(run_symbolic_unit, unit, plan, run_dir)
             )
         return ()
-    loop = asyncio.get_running_loop()
     orphaned: list[str] = []
 
-    async def one(unit: Unit, pool: ProcessPoolExecutor) -> None:
+    async def one(unit: Unit, launch: Callable[[Unit], Awaitable[dict[str, Any]]]) -> None:
         try:
-            await _guarded(
-                unit,
-                run_dir,
-                track,
-                loop.run_in_executor(pool, run_symbolic_unit, unit, plan, run_dir),
-            )
+            await _guarded(unit, run_dir, track, launch(unit))
         except BrokenProcessPool:
             track.unit_interrupted()
             orphaned.append(unit.key)
 
-    with compiles_announced() as compiling, worker_pool(plan.concurrency, compiling) as pool:
-        await asyncio.gather(*(one(u, pool) for u in pending))
+    if cluster is not None:
+        await asyncio.gather(*(one(u, cluster.symbolic) for u in pending))
+    else:
+        loop = asyncio.get_running_loop()
+        with compiles_announced() as compiling, worker_pool(plan.concurrency, compiling) as pool:
+
+            def in_pool(unit: Unit) -> Awaitable[dict[str, Any]]:
+                return loop.run_in_executor(pool, run_symbolic_unit, unit, plan, run_dir)
+
+            await asyncio.gather(*(one(u, in_pool) for u in pending))
     return tuple(key for key in (u.key for u in pending) if key in orphaned)
 
 
@@ -384,6 +411,7 @@ async def _run_llm(
     served: dict[str | None, str | None],
     track: Progress,
     workers: int,
+    cluster: Cluster | None = None,
 ) -> tuple[str | None, tuple[str, ...]]:
     """Run the LLM units (in ``workers`` processes when above 1); returns why units were left
     unstarted, if so, and the units a failing server or a dead worker left unfinished."""
@@ -403,7 +431,7 @@ async def _run_llm(
         calls.made(key)
         track.call_made()
 
-    async with _launcher(plan, run_dir, servers, served, workers, counted) as launch:
+    async with _launcher(plan, run_dir, servers, served, workers, counted, cluster) as launch:
 
         async def one(unit: Unit) -> None:
             async with slots:
@@ -439,10 +467,15 @@ async def _launcher(
     served: dict[str | None, str | None],
     workers: int,
     counted: Callable[[str], None],
+    cluster: Cluster | None = None,
 ) -> AsyncIterator[Callable[[Unit], Awaitable[dict[str, Any]]]]:
-    """What runs one LLM unit and returns its closing record: a task on this loop, or a unit sent
-    to one of ``workers`` processes (:mod:`experiments.model_workers`); ``counted`` hears of every
-    answered call with its unit's key."""
+    """What runs one LLM unit and returns its closing record: a task on this loop, a unit sent
+    to one of ``workers`` processes (:mod:`experiments.model_workers`) or to one of ``workers``
+    actors on ``cluster``; ``counted`` hears of every answered call with its unit's key."""
+    if cluster is not None:
+        cluster.start_llm(servers, served, workers, counted)
+        yield cluster.llm
+        return
     if workers > 1:
         from experiments.model_workers import ModelWorkers
 

@@ -77,6 +77,15 @@ CREATE TABLE IF NOT EXISTS models (
 """
 
 
+#: The columns of a logged call but its id, in the order of a :data:`CallRow`.
+_COLUMNS = (
+    "key, model, kind, request, result, prompt_tokens, completion_tokens, reasoning_tokens,"
+    " cached_tokens, latency_s, attempts, created_at"
+)
+#: One logged call as :meth:`CallLog.rows_after` reads it: the values of :data:`_COLUMNS`.
+CallRow = tuple[Any, ...]
+
+
 @attrs.frozen
 class ModelTotals:
     """What the logged calls of one model cost; token sums skip calls whose usage was unknown."""
@@ -206,6 +215,29 @@ class CallLog:
                     (key,),
                 ).fetchone()
             return None if row is None else result_from_data(json.loads(row[0]))
+
+    def rows_after(self, after: int = 0, *, reusable: bool = False) -> tuple[int, list[CallRow]]:
+        """The logged calls with an id above ``after``, oldest first, and the last id among them
+        (``after`` when there is none), for :meth:`copy_in` into another log; with ``reusable``,
+        only those a record-mode lookup reuses (not ``failed``)."""
+        where = "id > ?" + (" AND kind != 'failed'" if reusable else "")
+        with self._lock, self._guard:
+            found = self._db.execute(
+                f"SELECT id, {_COLUMNS} FROM calls WHERE {where} ORDER BY id", (after,)
+            ).fetchall()
+        return (found[-1][0] if found else after), [tuple(row[1:]) for row in found]
+
+    def copy_in(self, rows: list[CallRow]) -> None:
+        """Log calls read from another log with :meth:`rows_after`, committed together."""
+        marks = ", ".join("?" * len(_COLUMNS.split(", ")))
+        with self._lock, self._guard:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany(f"INSERT INTO calls ({_COLUMNS}) VALUES ({marks})", rows)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
     def record_models(self, models: tuple[ModelInfo, ...], recorded_at: float) -> None:
         """Remember what model discovery found (the latest listing of an id wins)."""
