@@ -113,6 +113,35 @@ def test_examples_of_five_thousand_characters_learn() -> None:
     assert learned.consistent
 
 
+@pytest.mark.slow
+def test_request_log_lines_of_hundreds_of_characters_learn() -> None:
+    # The readable print of their 800-state template overflowed the stack (RecursionError).
+    rng = random.Random(7)
+
+    def word(chars: str, low: int, high: int) -> str:
+        return "".join(rng.choice(chars) for _ in range(rng.randint(low, high)))
+
+    def line() -> str:
+        path = "/".join(word("abcdefghijklmnop", 3, 9) for _ in range(rng.randint(50, 70)))
+        agent = " ".join(
+            word("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 2, 10) for _ in range(12)
+        )
+        return (
+            f"10.0.{rng.randint(0, 255)}.{rng.randint(0, 255)} - - [05/Dec/2026:10:"
+            f'{rng.randint(10, 59)}:{rng.randint(10, 59)} +0000] "GET /{path} HTTP/1.1" '
+            f'{rng.choice([200, 404, 500])} {rng.randint(100, 99999)} "{agent}"'
+        )
+
+    positives = [line() for _ in range(5)]
+    assert min(map(len, positives)) >= 450
+    negatives = [p.replace("GET", "GXT") for p in positives[:2]]
+    negatives += [p.replace("HTTP", "HTP") for p in positives[2:4]]
+    learned = learn_regex(positives, negatives, universe=ASCII, anchored="fullmatch")
+    assert learned.consistent
+    assert all(re.fullmatch(learned.regex, p) for p in positives)
+    assert not any(re.fullmatch(learned.regex, n) for n in negatives)
+
+
 @pytest.mark.parametrize(
     ("pattern", "expected"),
     [("ab|c", False), ("a(bc)*d", True), ("[0-9]{2,5}", False), ("x+", True)],

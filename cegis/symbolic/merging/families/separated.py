@@ -70,6 +70,11 @@ MOST_LEVELS = 10
 #: neither what a person writes nor quick to fit (a path's folder names have a dozen shapes).
 MOST_NODES = 24
 
+#: Longest positive the family reads: paths, addresses and key paths are tens of characters; the
+#: slots of lines hundreds of characters long (a request log's) took a minute to write on their
+#: ladders, and the shapes and free fields write such lines.
+MOST_LENGTH = 200
+
 #: A value of one run of word characters.
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 
@@ -392,9 +397,11 @@ def _pattern(regex: Regex) -> str:
 
 def candidates(evidence: Evidence) -> Found:
     """The separated templates of the plain examples, compiled: the family of separated templates
-    (:class:`cegis.symbolic.merging.evidence.Family`)."""
+    (:class:`cegis.symbolic.merging.evidence.Family`); none for positives past :data:`MOST_LENGTH`."""
     positives, negatives = evidence.plain
     cache = evidence.cache
+    if max(map(len, positives), default=0) > MOST_LENGTH:
+        return Found()
     return spelled(
         separated_hypotheses(positives, negatives, evidence.universe, cache=cache),
         evidence.universe,

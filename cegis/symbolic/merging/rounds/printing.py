@@ -30,6 +30,11 @@ from regexlang.charset import CharSet
 from regexlang.dialects import Dialect, unparse
 from regexlang.errors import RegexError
 
+#: States past which a spelled candidate is printed as spelled, not through its automaton's
+#: readable regex: state elimination over the hundreds of states of long examples (five log lines
+#: of 500-630 characters, 826 states) took over a minute and, deep enough, overflowed the stack.
+MOST_READABLE_STATES = 500
+
 
 def printed(
     dfa: DFA,
@@ -43,7 +48,8 @@ def printed(
     """``dfa`` as a regex of ``dialect``: ``spelled`` without its redundant parts
     (:func:`automata.printing.pruning.pruned`) when the dialect writes ``&`` and ``~`` (extended) or the
     learner reads plain examples through classes (``written``) and the dialect can write it, unless
-    the automaton's readable regex is shorter; else that regex (:func:`automata.printing.readable.readable`),
+    the automaton's readable regex is shorter (not tried past :data:`MOST_READABLE_STATES`); else
+    that regex (:func:`automata.printing.readable.readable`),
     which gives up (:class:`SizeLimitExceeded`) past :data:`CHECK_STATE_LIMIT` regex nodes: a regex
     that large would not compile back within the same limit of states. With ``draft``, that
     regex is :func:`automata.printing.readable.draft`'s quick print instead."""
@@ -53,6 +59,8 @@ def printed(
             texts.append(unparse(pruned(spelled, universe), dialect, universe))
         except RegexError:
             pass
+    if texts and dfa.n_states > MOST_READABLE_STATES:
+        return texts[0]
     try:
         regex = (quick if draft else readable)(dfa, size_limit=CHECK_STATE_LIMIT, dialect=dialect)
     except SizeLimitExceeded:
