@@ -1,9 +1,8 @@
 """JSON Lines records of learning runs, and resuming a run from them.
 
 Every run appends one record per epoch (``"type": "epoch"``) and, when it ends, one per run
-(``"type": "run"``), built and written off the event loop in order (epochs that end while a write is
-under way share the next write and its sync), so a killed run leaves behind every epoch whose write
-began; a resumed run recomputes the few it lost. The records hold enough to rebuild the run's state exactly: the
+(``"type": "run"``), each line flushed to disk as soon as it is written, so a killed run leaves all
+of its finished epochs behind. The records hold enough to rebuild the run's state exactly: the
 initial examples and every example an epoch added (plain ones as their prompt line, which
 :meth:`oracle.Example.from_text` reads back; clustered ones as their line plus the code-point
 intervals of each position), the hypothesis text, the verdict, the cumulative cost and the learner's
@@ -27,12 +26,10 @@ examples added), and a converter would need a hand-written hook for each field a
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator
-from functools import partial
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -294,14 +291,10 @@ class RecordLog:
 
     def append(self, record: JSON) -> None:
         """Write one record as one line."""
-        self.append_all((record,))
-
-    def append_all(self, records: Iterable[JSON]) -> None:
-        """Write records as lines, in order, with one flush and sync for them all."""
-        # ASCII escapes: a lone surrogate in a string stays writable
-        text = "".join(json.dumps(record) + "\n" for record in records)
         with self.path.open("a", encoding="utf-8") as out:
-            out.write(text)
+            out.write(
+                json.dumps(record) + "\n"
+            )  # ASCII escapes: a lone surrogate in a string stays writable
             out.flush()
             os.fsync(out.fileno())
 
@@ -319,36 +312,6 @@ class RecordLog:
                     ) from None
                 if run is None or record.get("run") == run:
                     yield record
-
-
-class BackgroundAppender:
-    """Appends to a :class:`RecordLog` off the event loop, in order: a record (made by a thunk, so
-    its JSON is built off the loop too) queued while a write is under way goes into the next write,
-    with the others queued meanwhile, under one sync. A kill loses at most the queued records, which
-    a resumed run recomputes; :meth:`flush` waits for everything queued."""
-
-    def __init__(self, log: RecordLog) -> None:
-        self._log = log
-        self._queued: list[Callable[[], JSON]] = []
-        self._writing: asyncio.Task[None] | None = None
-
-    def put(self, record: Callable[[], JSON]) -> None:
-        """Queue the record ``record()`` returns; a failed earlier write raises here."""
-        self._queued.append(record)
-        if self._writing is None or self._writing.done():
-            if self._writing is not None:
-                self._writing.result()
-            self._writing = asyncio.get_running_loop().create_task(self._write())
-
-    async def flush(self) -> None:
-        """Wait until every queued record is on disk."""
-        if self._writing is not None:
-            await self._writing
-
-    async def _write(self) -> None:
-        while self._queued:
-            batch, self._queued = self._queued, []
-            await asyncio.to_thread(self._log.append_all, (record() for record in batch))
 
 
 def _drop_torn_line(path: Path) -> None:
@@ -418,33 +381,21 @@ async def run_recorded(
     ``path``, the plain run."""
     if path is None:
         return await loop.run(task, learner, teacher, config, clock=clock)
-    run = run_id(task, config, learner.name)
-    log, start, finished_before = await asyncio.to_thread(_opened, path, task, config, learner, run)
-    appender = BackgroundAppender(log)
-    try:
-        state = await loop.run(
-            task,
-            learner,
-            teacher,
-            config,
-            start=start,
-            on_epoch=lambda s: appender.put(partial(epoch_json, s.records[-1], run)),
-            clock=clock,
-        )
-        if not finished_before:
-            appender.put(partial(run_json, state, config, learner.name, run))
-    finally:
-        await appender.flush()
-    return state
-
-
-def _opened(
-    path: Path, task: Task, config: LoopConfig, learner: Learner[Memo], run: str
-) -> tuple[RecordLog, EpochState | None, bool]:
-    """The run's log (a torn last line cut), the state it resumes from and whether it finished."""
     log = RecordLog(path)
+    run = run_id(task, config, learner.name)
     start = resume(log, task, config, learner)
-    finished = (
+    finished_before = (
         start is not None and start.done and any(r["type"] == "run" for r in log.records(run))
     )
-    return log, start, finished
+    state = await loop.run(
+        task,
+        learner,
+        teacher,
+        config,
+        start=start,
+        on_epoch=lambda s: log.append(epoch_json(s.records[-1], run)),
+        clock=clock,
+    )
+    if not finished_before:
+        log.append(run_json(state, config, learner.name, run))
+    return state

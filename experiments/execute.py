@@ -62,23 +62,13 @@ async def run_llm_unit(
     prepared = prepare_llm_run(
         setting, unit.loop_task(), config, client, description=unit.task.description or ""
     )
-    # file work runs off the event loop, which only waits for the model's answers
-    path = await asyncio.to_thread(_path, unit, plan, run_dir, served_model)
+    path = _path(unit, plan, run_dir, served_model)
     state = await run_recorded(
         prepared.task, prepared.learner, prepared.teacher, prepared.config, path
     )
-    if setting.hardening_cycles > 0 and not await asyncio.to_thread(_hardened, path):
-        record = await _hardening(state, prepared, setting.hardening_cycles)
-        await asyncio.to_thread(_append, path, record)
-    return await asyncio.to_thread(_closed, unit, run_dir)
-
-
-def _hardened(path: Path) -> bool:
-    return read_unit_file(path).finished(hardening=True) is not None
-
-
-def _append(path: Path, record: JSON) -> None:
-    RecordLog(path).append(record)
+    if setting.hardening_cycles > 0 and read_unit_file(path).finished(hardening=True) is None:
+        RecordLog(path).append(await _hardening(state, prepared, setting.hardening_cycles))
+    return _closed(unit, run_dir)
 
 
 async def _hardening(state: EpochState, prepared: PreparedRun, cycles: int) -> JSON:
