@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import time
+from typing import Any
 
 import attrs
 
@@ -85,6 +86,29 @@ def engine_command(engine: Engine) -> list[str] | None:
     return None
 
 
+def json_lines_child(
+    command: list[str], spec: dict[str, Any], deadline: float
+) -> tuple[list[Any], bool]:
+    """The JSON lines a child process ``command`` prints for ``spec`` (sent as JSON on its stdin)
+    before ``deadline`` seconds, and whether the deadline cut it (the child is then killed and
+    what it printed so far is kept)."""
+    with subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    ) as child:
+        try:
+            out, _ = child.communicate(json.dumps(spec), timeout=deadline)
+            cut = False
+        except subprocess.TimeoutExpired:
+            child.kill()
+            out, _ = child.communicate()
+            cut = True
+    return [json.loads(line) for line in out.splitlines() if line.strip()], cut
+
+
 def pump_counts(attack: Attack) -> list[int]:
     """Pump counts growing by about √2 per trial, up to :data:`MAX_LENGTH` characters."""
     counts: list[int] = []
@@ -122,22 +146,9 @@ def time_attack(
     }
     limit = deadline if deadline is not None else 3 * target + 2.0
     started = time.perf_counter()
-    with subprocess.Popen(
-        command,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    ) as child:
-        try:
-            out, _ = child.communicate(json.dumps(spec), timeout=limit)
-            cut = False
-        except subprocess.TimeoutExpired:
-            child.kill()
-            out, _ = child.communicate()
-            cut = True
+    rows, cut = json_lines_child(command, spec, limit)
     elapsed = time.perf_counter() - started
-    trials = [tuple(json.loads(line)) for line in out.splitlines() if line.strip()]
+    trials = [tuple(row) for row in rows]
     timed = tuple((int(n), float(s)) for n, s in trials)
     if cut:
         done = sum(s for _, s in timed)

@@ -16,10 +16,8 @@ Growth is exponential when the deadline cut the last trial or the local slope pa
 
 from __future__ import annotations
 
-import json
 import math
 import re
-import subprocess
 import sys
 
 import attrs
@@ -28,7 +26,7 @@ import numpy as np
 from automata.building.compile import compile_regex
 from automata.core.minimize import minimize
 from automata.redos import Attack, Semantics
-from automata.redos.confirm import MEASURABLE, exponential, time_attack
+from automata.redos.confirm import MEASURABLE, exponential, json_lines_child, time_attack
 from automata.strings.sampling import sample_strings
 from regexlang.charset import UNICODE, CharSet
 from regexlang.dialects import parse
@@ -146,21 +144,7 @@ def screened(pattern: str, semantics: Semantics, family: list[Attack]) -> Attack
         "candidates": [(a.prefix, a.pumps[0][0], a.suffix) for a in family],
         "lengths": SCREEN_LENGTHS,
     }
-    with subprocess.Popen(
-        [sys.executable, "-c", _SCREEN_CHILD],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    ) as child:
-        try:
-            out, _ = child.communicate(json.dumps(spec), timeout=SCREEN_DEADLINE)
-            cut = False
-        except subprocess.TimeoutExpired:
-            child.kill()
-            out, _ = child.communicate()
-            cut = True
-    rows = [json.loads(line) for line in out.splitlines() if line.strip()]
+    rows, cut = json_lines_child([sys.executable, "-c", _SCREEN_CHILD], spec, SCREEN_DEADLINE)
     if cut:
         done = rows[-1][0] + 1 if rows else 0
         return family[done] if done < len(family) else None
