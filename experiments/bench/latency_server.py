@@ -18,6 +18,7 @@ import json
 import multiprocessing
 from collections.abc import Iterator
 from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from typing import Any
 from urllib.request import urlopen
 
@@ -105,12 +106,18 @@ class Remote:
     """A latency server running in another process."""
 
     base_url: str
+    process: BaseProcess = attrs.field(eq=False, repr=False)
 
     def stats(self) -> ServerStats:
         """The server's counts so far."""
         root = self.base_url.removesuffix("/v1")
         with urlopen(f"{root}/stats", timeout=10) as reply:  # noqa: S310 - a loopback URL we built
             return ServerStats(**json.loads(reply.read()))
+
+    def kill(self) -> None:
+        """Kills the server's process at once, as a crashed server dies: calls in flight are cut
+        and later connections refused."""
+        self.process.kill()
 
 
 @contextlib.contextmanager
@@ -121,7 +128,7 @@ def serving(latency: float) -> Iterator[Remote]:
     process = context.Process(target=_serve, args=(latency, sender), daemon=True)
     process.start()
     try:
-        yield Remote(f"http://127.0.0.1:{receiver.recv()}/v1")
+        yield Remote(f"http://127.0.0.1:{receiver.recv()}/v1", process)
     finally:
         process.terminate()
         process.join()

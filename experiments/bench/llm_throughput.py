@@ -19,6 +19,11 @@ directory, and the benchmark prints:
 With ``--workers N`` the LLM units run in N worker processes (:mod:`experiments.model_workers`);
 the loop lag is then the orchestrating process's.
 
+With ``--kill-one-after T`` each row is a failover trial instead: the plan names two servers of the
+same concurrency, one of which is killed T seconds into the run; the row is printed beside the same
+run against the survivor alone, with the ratio of their wall times (what the dead server cost:
+1.00 is free failover; ``peak`` is the survivor's).
+
 Run (no GPU needed; the lists are the paper's, from ``$REGEX_CEGIS_DATA``)::
 
     python -m cli bench llm-throughput --latency 2 --concurrency 64 --concurrency 256
@@ -34,6 +39,7 @@ import json
 import resource
 import sqlite3
 import tempfile
+import threading
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from pathlib import Path
@@ -119,10 +125,11 @@ def bench_plan(
     setting: str,
     seeds: int,
     per_cell: int | None,
-    base_url: str,
+    base_urls: Sequence[str],
     concurrency: int,
 ) -> Plan:
-    """One LLM arm of ``setting`` on a paper list against the server at ``base_url``."""
+    """One LLM arm of ``setting`` on a paper list against the servers at ``base_urls``, each an
+    entry of ``concurrency``."""
     dataset: dict[str, Any] = {"kind": "paper-list", "list": paper_list}
     if per_cell is not None:
         dataset["per_cell"] = per_cell
@@ -133,7 +140,7 @@ def bench_plan(
             "teacher_profile": "cegml",
             "datasets": [dataset],
             "arms": [{"name": setting, "learner": "llm", "setting": setting}],
-            "servers": [{"base_url": base_url, "concurrency": concurrency}],
+            "servers": [{"base_url": url, "concurrency": concurrency} for url in base_urls],
         }
     )
 
@@ -208,10 +215,43 @@ def run_rows(
         for concurrency in concurrencies:
             with serving(latency) as server:
                 plan = bench_plan(
-                    LISTS[name], setting, seeds, per_cell, server.base_url, concurrency
+                    LISTS[name], setting, seeds, per_cell, (server.base_url,), concurrency
                 )
                 row = measure(name, plan, concurrency, latency, server.stats, workers)
                 yield asyncio.run(row)
+
+
+def failover_rows(
+    lists: Sequence[str],
+    concurrencies: Sequence[int],
+    latency: float,
+    setting: str,
+    seeds: int,
+    per_cell: int | None,
+    workers: int,
+    kill_after: float,
+) -> Iterable[tuple[Row, Row]]:
+    """Per list and concurrency: the run against one server alone, and the run against two such
+    servers of which one is killed ``kill_after`` seconds in."""
+    for name in lists:
+        for concurrency in concurrencies:
+            with serving(latency) as alone:
+                plan = bench_plan(
+                    LISTS[name], setting, seeds, per_cell, (alone.base_url,), concurrency
+                )
+                row = measure(name, plan, concurrency, latency, alone.stats, workers)
+                first = asyncio.run(row)
+            with serving(latency) as doomed, serving(latency) as survivor:
+                urls = (doomed.base_url, survivor.base_url)
+                plan = bench_plan(LISTS[name], setting, seeds, per_cell, urls, concurrency)
+                row = measure(f"{name}+kill", plan, concurrency, latency, survivor.stats, workers)
+                killer = threading.Timer(kill_after, doomed.kill)
+                killer.start()
+                try:
+                    second = asyncio.run(row)
+                finally:
+                    killer.cancel()
+            yield first, second
 
 
 @click.command()
@@ -246,6 +286,12 @@ def run_rows(
     show_default=True,
     help="the runner's LLM worker processes (lag is the orchestrating loop's)",
 )
+@click.option(
+    "--kill-one-after",
+    type=click.FloatRange(0),
+    default=None,
+    help="failover trial: two servers, one killed this many seconds in (see the module)",
+)
 def main(
     latency: float,
     lists: tuple[str, ...],
@@ -254,15 +300,26 @@ def main(
     seeds: int,
     per_cell: int | None,
     workers: int,
+    kill_one_after: float | None,
 ) -> None:
     """Print calls, wall, ideal, efficiency, peak in flight, loop lag, overhead and CPU per call."""
     print(
         f"L = {latency:g} s, {setting}, {seeds} seed(s), per cell {per_cell or 'all'},"
         f" {workers} LLM worker process(es)"
     )
-    print(HEADER)
-    for row in run_rows(lists, concurrencies, latency, setting, seeds, per_cell, workers):
-        print(row.line(), flush=True)
+    if kill_one_after is None:
+        print(HEADER)
+        for row in run_rows(lists, concurrencies, latency, setting, seeds, per_cell, workers):
+            print(row.line(), flush=True)
+        return
+    print(f"failover: two servers, one killed {kill_one_after:g} s in, against the survivor alone")
+    print(f"{HEADER} {'wall ratio':>10}")
+    trials = failover_rows(
+        lists, concurrencies, latency, setting, seeds, per_cell, workers, kill_one_after
+    )
+    for alone, killed in trials:
+        print(alone.line(), flush=True)
+        print(f"{killed.line()} {killed.wall / alone.wall:>10.2f}", flush=True)
 
 
 if __name__ == "__main__":
