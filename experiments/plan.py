@@ -64,6 +64,7 @@ from experiments.plan_values import (
     structure,
     written,
 )
+from experiments.regular_file import read_regular
 from experiments.strategy_file import StrategyFileError, read_strategy
 from llm.chat import ReasoningEffort
 from llm.config import normalize_base_url
@@ -250,11 +251,7 @@ def loop_config(plan: Plan, arm: ArmSpec, seed: int) -> LoopConfig:
 def load_plan(path: Path) -> Plan:
     """The experiment in the TOML file ``path``; raises :class:`PlanError` naming what is wrong."""
     try:
-        if path.exists() and not path.is_file():
-            raise PlanError(f"experiment file {path} is not a regular file")
-        if path.is_file() and path.stat().st_size > MAX_PLAN_BYTES:
-            raise PlanError(f"experiment file {path} is larger than {MAX_PLAN_BYTES:,} bytes")
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_regular(path, MAX_PLAN_BYTES).decode("utf-8"))
     except OSError as error:
         raise PlanError(f"cannot read experiment file {path}: {error.strerror}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
