@@ -12,7 +12,8 @@ import os
 from pathlib import Path
 from typing import TypeAlias
 
-from experiments.datasets.errors import DatasetNotFound, MalformedDataset, excerpt
+from experiments.datasets.errors import DatasetNotFound, MalformedDataset
+from experiments.quoting import excerpt
 from experiments.regular_file import FileTooLarge, NotRegularFile, read_regular
 from regexlang import CharSet, Dialect, RegexError, parse
 from regexlang.ast import Regex
