@@ -64,9 +64,10 @@ from experiments.plan_values import (
     structure,
     written,
 )
+from experiments.regular_file import read_regular
 from experiments.strategy_file import StrategyFileError, read_strategy
 from llm.chat import ReasoningEffort
-from llm.config import normalize_base_url
+from llm.config import check_model_id, normalize_base_url
 from llm.errors import ConfigError
 from oracle.config import Profile, TeacherConfig
 from oracle.protocol import SamplingMode
@@ -94,6 +95,14 @@ def _paper_list(instance: DatasetSpec, attribute: attrs.Attribute[Any], value: o
         raise PlanError('a paper-list dataset needs list = "simplyrx" or "extrx"')
     if instance.kind != "paper-list" and value is not None:
         raise PlanError("list applies to paper-list datasets only")
+
+
+def model_id(instance: object, attribute: attrs.Attribute[Any], value: str | None) -> None:
+    """Validator: None or a model id a request can carry (:func:`llm.config.check_model_id`)."""
+    try:
+        check_model_id(value)
+    except ConfigError as error:
+        raise PlanError(f"{attribute.name}: {error}") from None
 
 
 @attrs.frozen
@@ -134,7 +143,8 @@ class ArmSpec:
     batch: int | None = attrs.field(default=None, validator=count(high=MAX_BATCH))
     epochs: int | None = attrs.field(default=None, validator=count(high=MAX_EPOCHS))
     profile: Profile | None = None  # overrides the experiment's teacher_profile
-    model: str | None = None  # llm arms: the model asked (default: the server's, or /v1/models)
+    #: llm arms: the model asked (default: the server's, or /v1/models)
+    model: str | None = attrs.field(default=None, validator=model_id)
     reasoning_effort: ReasoningEffort | None = None  # llm arms: overrides the setting's
     #: llm arms: overrides the setting's
     max_completion_tokens: int | None = attrs.field(
@@ -162,7 +172,7 @@ class ServerSpec:
 
     base_url: str = attrs.field(converter=normalize_base_url)  # ConfigError when unusable
     concurrency: int = attrs.field(default=8, validator=count(high=MAX_SERVER_CONCURRENCY))
-    model: str | None = None
+    model: str | None = attrs.field(default=None, validator=model_id)
     #: The variable the key is read from (never from the file): a name ending in ``_API_KEY``,
     #: which must be set; None reads ``OPENAI_API_KEY`` when set, else sends no key.
     api_key_env: str | None = attrs.field(default=None, validator=key_variable)
@@ -250,11 +260,7 @@ def loop_config(plan: Plan, arm: ArmSpec, seed: int) -> LoopConfig:
 def load_plan(path: Path) -> Plan:
     """The experiment in the TOML file ``path``; raises :class:`PlanError` naming what is wrong."""
     try:
-        if path.exists() and not path.is_file():
-            raise PlanError(f"experiment file {path} is not a regular file")
-        if path.is_file() and path.stat().st_size > MAX_PLAN_BYTES:
-            raise PlanError(f"experiment file {path} is larger than {MAX_PLAN_BYTES:,} bytes")
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_regular(path, MAX_PLAN_BYTES).decode("utf-8"))
     except OSError as error:
         raise PlanError(f"cannot read experiment file {path}: {error.strerror}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:

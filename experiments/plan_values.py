@@ -26,6 +26,8 @@ import cattrs
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
 from cattrs.gen import make_dict_structure_fn, override
 
+from experiments.quoting import shortened
+
 T = TypeVar("T")
 Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
 
@@ -57,7 +59,7 @@ def safe_name(value: object, field: str) -> str:
     ):
         raise PlanError(
             f"{field} must be 1 to {MAX_NAME} letters, digits, '.', '_', '+' or '-' not starting"
-            f" with '.' (it names a directory), not {value!r}"
+            f" with '.' (it names a directory), not {written(value)}"
         )
     return value
 
@@ -73,7 +75,7 @@ def count(*, low: int = 1, high: int | None = None) -> Validator:
     def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
         if value is not None and not _integer(value, low, high):
             span = f"{low}..{high}" if high is not None else f"at least {low}"
-            raise PlanError(f"{attribute.name} must be an integer {span}, not {value!r}")
+            raise PlanError(f"{attribute.name} must be an integer {span}, not {written(value)}")
 
     return check
 
@@ -101,7 +103,7 @@ def seconds(instance: object, attribute: attrs.Attribute[Any], value: object) ->
     """Validator: a number of seconds in (0, 86400]."""
     if not isinstance(value, float) or not 0 < value <= 86_400:
         raise PlanError(
-            f"{attribute.name} must be a number of seconds in (0, 86400], not {value!r}"
+            f"{attribute.name} must be a number of seconds in (0, 86400], not {written(value)}"
         )
 
 
@@ -124,8 +126,9 @@ def some_names(instance: object, attribute: attrs.Attribute[Any], value: object)
 
 
 def written(value: object) -> str:
-    """``value`` as the file wrote it (a list, not the tuple it became)."""
-    return repr(list(value) if isinstance(value, tuple) else value)
+    """``value`` as the file wrote it (a list, not the tuple it became), cut to an excerpt when
+    long: a value may be kilobytes on one line."""
+    return shortened(repr(list(value) if isinstance(value, tuple) else value))
 
 
 def key_variable(instance: object, attribute: attrs.Attribute[Any], value: str | None) -> None:
@@ -133,7 +136,7 @@ def key_variable(instance: object, attribute: attrs.Attribute[Any], value: str |
     if value is not None and not API_KEY_VARIABLE.fullmatch(value):
         raise PlanError(
             f"{attribute.name} must name a variable ending in _API_KEY (its value is sent to the"
-            f" server as the bearer token, so no other variable may be named), not {value!r}"
+            f" server as the bearer token, so no other variable may be named), not {written(value)}"
         )
 
 
@@ -159,13 +162,13 @@ def price(instance: object, attribute: attrs.Attribute[Any], value: object) -> N
 
 def _truth(value: object, _: type[Any]) -> bool:
     if not isinstance(value, bool):
-        raise _Unreadable(f"must be true or false, not {value!r}")
+        raise _Unreadable(f"must be true or false, not {written(value)}")
     return value
 
 
 def _text(value: object, _: type[Any]) -> str:
     if not isinstance(value, str) or "\0" in value:
-        raise _Unreadable(f"must be a string without NUL characters, not {value!r}")
+        raise _Unreadable(f"must be a string without NUL characters, not {written(value)}")
     return value
 
 
@@ -186,7 +189,7 @@ def _one_of(kind: Any) -> Callable[[object, type[Any]], Any]:
 
     def structure(value: object, _: type[Any]) -> Any:
         if not isinstance(value, str) or value not in choices:
-            raise _Unreadable(f"must be one of {', '.join(choices)}, not {value!r}")
+            raise _Unreadable(f"must be one of {', '.join(choices)}, not {written(value)}")
         return value
 
     return structure
@@ -265,7 +268,7 @@ def _problems(error: ClassValidationError, kind: type[Any], where: str) -> str:
     for cause in other:
         if isinstance(cause, ForbiddenExtraKeysError):
             known = ", ".join(sorted(field.name for field in attrs.fields(kind)))
-            unknown = ", ".join(sorted(cause.extra_fields))
+            unknown = shortened(", ".join(sorted(cause.extra_fields)))
             return f"{where or 'the experiment'} has unknown field(s) {unknown}; known: {known}"
     problems = [str(cause) for cause in other if isinstance(cause, PlanError)]
     for cause, note in noted:

@@ -10,8 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from experiments.regular_file import read_regular
+
 #: The longest strategy text read (a prompt section, not a document).
 MAX_STRATEGY_CHARS = 20_000
+#: The most bytes read of a strategy file: the longest text in 4-byte characters, with room for
+#: the surrounding whitespace that is stripped.
+MAX_STRATEGY_BYTES = 4 * MAX_STRATEGY_CHARS + 64 * 1024
 
 
 class StrategyFileError(ValueError):
@@ -19,9 +24,10 @@ class StrategyFileError(ValueError):
 
 
 def read_strategy(path: Path) -> str:
-    """The strategy text of ``path`` (surrounding whitespace removed)."""
+    """The strategy text of ``path`` (surrounding whitespace removed); a FIFO or a device is refused
+    before it is read, never waited on."""
     try:
-        text = path.expanduser().read_text(encoding="utf-8").strip()
+        text = read_regular(path.expanduser(), MAX_STRATEGY_BYTES).decode("utf-8").strip()
     except OSError as error:
         raise StrategyFileError(f"cannot read strategy file {path}: {error.strerror}") from None
     except UnicodeDecodeError:

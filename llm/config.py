@@ -80,6 +80,31 @@ def _redacted(url: str) -> str:
     return _QUERY.sub("?***", _USERINFO.sub("***@", url))
 
 
+#: The longest model id a request carries (real ids are tens of characters).
+MAX_MODEL_ID = 256
+
+
+def check_model_id(model: str | None) -> str | None:
+    """``model`` if None or an id a request can carry: 1 to :data:`MAX_MODEL_ID` printable
+    characters without whitespace (a CR LF would split the messages and logs it appears in).
+    Raises ``ConfigError`` in one line."""
+    if model is not None and (
+        not model
+        or len(model) > MAX_MODEL_ID
+        or any(not ch.isprintable() or ch.isspace() for ch in model)
+    ):
+        shown = model if len(model) <= 80 else model[:80] + "…"
+        raise ConfigError(
+            f"a model id must be 1 to {MAX_MODEL_ID} printable characters without whitespace,"
+            f" got {shown!r}"
+        )
+    return model
+
+
+def _model_id(instance: object, attribute: attrs.Attribute[Any], value: str | None) -> None:
+    check_model_id(value)
+
+
 def _positive(instance: object, attribute: attrs.Attribute[Any], value: float) -> None:
     if value <= 0:
         raise ConfigError(f"{attribute.name} must be positive, got {value}")
@@ -112,7 +137,7 @@ class ClientConfig:
 
     base_url: str = attrs.field(default=DEFAULT_BASE_URL, converter=normalize_base_url)
     api_key: str = attrs.field(default=DUMMY_API_KEY, repr=False, converter=clean_api_key)
-    model: str | None = None
+    model: str | None = attrs.field(default=None, validator=_model_id)
     concurrency: int = attrs.field(default=64, validator=_positive)
     connect_timeout: float = attrs.field(default=10.0, validator=_positive)
     read_timeout: float = attrs.field(default=1800.0, validator=_positive)

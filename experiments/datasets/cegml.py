@@ -23,6 +23,7 @@ from experiments.data_dir import DEFAULT_DATA_DIR
 from experiments.datasets.errors import MalformedDataset
 from experiments.datasets.files import StrPath, parse_target, read_text
 from experiments.datasets.task import Metrics, Task, make_task, own_letters
+from experiments.quoting import excerpt
 from regexlang import CharSet, Dialect, universe
 
 PaperList = Literal["simplyrx", "extrx"]
@@ -154,7 +155,7 @@ def load_kb13_extrx(
             )
         elif line.strip():
             raise MalformedDataset(
-                path, where, f"expected '  [star_depth=d] regex', got {line!r:.60}", ORIGIN
+                path, where, f"expected '  [star_depth=d] regex', got {excerpt(line)}", ORIGIN
             )
     if not tasks:
         raise MalformedDataset(path, _DETAILS_MARKER, "no regexes listed", ORIGIN)

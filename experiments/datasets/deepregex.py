@@ -31,9 +31,10 @@ import numpy as np
 from automata import is_empty, is_universal
 from automata.errors import DEFAULT_STATE_LIMIT, StateLimitExceeded
 from experiments.data_dir import DEFAULT_DATA_DIR
-from experiments.datasets.errors import MalformedDataset, excerpt
+from experiments.datasets.errors import MalformedDataset
 from experiments.datasets.files import StrPath, parse_target, read_text
 from experiments.datasets.task import Task, make_task
+from experiments.quoting import excerpt
 from regexlang import CharSet
 from regexlang.charset import UNICODE
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from experiments.quoting import QUOTED, shortened
+
 
 class DatasetError(Exception):
     """Base class of every error of :mod:`experiments.datasets`."""
@@ -30,18 +32,6 @@ class DatasetNotFound(DatasetError):
         super().__init__(f"dataset file not found: {path}. {origin}")
 
 
-#: The most characters of a dataset's own text an error message quotes (an entry may be 10 kB).
-QUOTED = 120
-
-
-def excerpt(text: str) -> str:
-    """``text`` quoted (``repr``) whole when short, else its first :data:`QUOTED` characters and how
-    many more there are."""
-    if len(text) <= QUOTED:
-        return repr(text)
-    return f"{text[:QUOTED]!r}… ({len(text) - QUOTED:,} more characters)"
-
-
 class MalformedDataset(DatasetError):
     """A dataset file exists but does not have the expected shape; ``where`` locates the problem.
     ``problem`` is cut to a few lines' worth: it may quote the file's text."""
@@ -49,7 +39,7 @@ class MalformedDataset(DatasetError):
     def __init__(self, path: Path, where: str, problem: str, origin: str) -> None:
         self.path = path
         self.where = where
-        self.problem = problem if len(problem) <= 4 * QUOTED else problem[: 4 * QUOTED] + "…"
+        self.problem = shortened(problem, 4 * QUOTED)
         self.origin = origin
         super().__init__(f"malformed dataset file {path} ({where}): {self.problem}. {origin}")
 

@@ -9,11 +9,12 @@ from deep inside a run.
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 from typing import TypeAlias
 
-from experiments.datasets.errors import DatasetNotFound, MalformedDataset, excerpt
+from experiments.datasets.errors import DatasetNotFound, MalformedDataset
+from experiments.quoting import excerpt
+from experiments.regular_file import FileTooLarge, NotRegularFile, read_regular
 from regexlang import CharSet, Dialect, RegexError, parse
 from regexlang.ast import Regex
 
@@ -30,21 +31,14 @@ def read_text(path: StrPath, origin: str) -> str:
     a device) is refused at once instead of waiting forever for a writer."""
     path = Path(path)
     try:
-        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as file:
-            mode = os.fstat(file.fileno()).st_mode
-            if stat.S_ISDIR(mode):  # where a loader looks for a file
-                raise DatasetNotFound(path, origin)
-            if not stat.S_ISREG(mode):
-                raise MalformedDataset(path, "the file", "not a regular file", origin)
-            data = file.read(MAX_DATASET_BYTES + 1)
+        data = read_regular(path, MAX_DATASET_BYTES)
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-        raise DatasetNotFound(path, origin) from None
+        raise DatasetNotFound(path, origin) from None  # where a loader looks for a file
     except OSError as error:
+        problem = error.strerror if isinstance(error, NotRegularFile | FileTooLarge) else None
         raise MalformedDataset(
-            path, "the file", f"cannot be read: {error.strerror}", origin
+            path, "the file", problem or f"cannot be read: {error.strerror}", origin
         ) from None
-    if len(data) > MAX_DATASET_BYTES:
-        raise MalformedDataset(path, "the file", f"larger than {MAX_DATASET_BYTES:,} bytes", origin)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
