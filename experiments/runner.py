@@ -7,7 +7,8 @@ LLM units as tasks on one event loop that share a :class:`~llm.servers.ServerPoo
 configured servers and one SQLite call log (``calls.sqlite3`` in the run directory, in ``record``
 mode, so a resumed experiment pays for no call twice); the servers are checked before any unit
 runs, and a server that fails mid-run leaves its units unfinished (:mod:`experiments.servers`), as
-does a worker process that dies. A unit that raises is logged to
+does a model worker process that dies. A unit that raises, or whose symbolic worker process dies
+under it, is logged to
 ``errors.jsonl`` with its traceback and the run goes on; a token budget stops launching new LLM
 units once spent, and the runner says so. Running the same command again continues where it
 stopped.
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import multiprocessing
 import os
@@ -43,8 +45,13 @@ import attrs
 
 from automata.jit import compile_time
 from cegis.state import ACCEPTED
-from experiments.errors import ConfigurationChanged, ServerFailed, ServerUnusable
-from experiments.execute import run_llm_unit, run_symbolic_unit, unit_result
+from experiments.errors import ConfigurationChanged, ServerFailed, ServerUnusable, UnitDied
+from experiments.execute import (
+    run_llm_unit,
+    run_symbolic_unit,
+    run_symbolic_unit_in_worker,
+    unit_result,
+)
 from experiments.fingerprint import differences, fingerprint
 from experiments.lock import run_directory_lock
 from experiments.plan import Plan, ServerSpec, arm_setting, loop_config
@@ -274,9 +281,8 @@ async def _run_symbolic(
     pending: list[Unit], plan: Plan, run_dir: Path, track: Progress, cluster: Cluster | None = None
 ) -> tuple[str, ...]:
     """Run the symbolic units (as tasks on ``cluster``, when given); returns those a dying worker
-    process left unfinished. A worker that dies (``os._exit`` in a user's learner, the OOM killer)
-    breaks the whole pool, and which unit killed it is unknown: every unit not yet finished stays
-    unfinished and resumable, never an error. (On a cluster, only the units whose retries are spent.)"""
+    left unfinished (on a cluster, the units whose retries are spent). Here a worker that dies
+    fails only the unit that killed it (:class:`SymbolicWorkers`)."""
     if not pending:
         return ()
     if plan.concurrency == 1 and cluster is None:  # no worker process: run them here, in turn
@@ -297,14 +303,67 @@ async def _run_symbolic(
     if cluster is not None:
         await asyncio.gather(*(one(u, cluster.symbolic) for u in pending))
     else:
-        loop = asyncio.get_running_loop()
-        with compiles_announced() as compiling, worker_pool(plan.concurrency, compiling) as pool:
-
-            def in_pool(unit: Unit) -> Awaitable[dict[str, Any]]:
-                return loop.run_in_executor(pool, run_symbolic_unit, unit, plan, run_dir)
-
-            await asyncio.gather(*(one(u, in_pool) for u in pending))
+        with compiles_announced() as compiling:
+            workers = SymbolicWorkers(plan.concurrency, compiling)
+            try:
+                await asyncio.gather(
+                    *(
+                        one(u, functools.partial(workers.run, plan=plan, run_dir=run_dir))
+                        for u in pending
+                    )
+                )
+            finally:
+                await workers.close()
     return tuple(key for key in (u.key for u in pending) if key in orphaned)
+
+
+@attrs.define
+class SymbolicWorkers:
+    """``size`` worker processes for symbolic units, holding at most ``size`` units at once, so a
+    worker that dies (``os._exit`` in a user's learner, the OOM killer) breaks a pool with only the
+    units in flight in it. Which of them killed it is unknown: each is run again alone, in a
+    process of its own, and only the one that dies there too fails (:class:`UnitDied`); the others
+    finish, resumed from their records, and the units after them get a new pool."""
+
+    size: int
+    compiling: EventType | None = None
+    _pool: ProcessPoolExecutor = attrs.field(init=False)
+    _slots: asyncio.Semaphore = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self._pool = worker_pool(self.size, self.compiling)
+        self._slots = asyncio.Semaphore(self.size)
+
+    async def run(self, unit: Unit, *, plan: Plan, run_dir: Path) -> dict[str, Any]:
+        """``unit``'s closing record, run in a worker; raises as the unit did, or
+        :class:`UnitDied` when it kills the process it runs alone in."""
+        loop = asyncio.get_running_loop()
+        async with self._slots:
+            pool = self._pool
+            try:
+                return await loop.run_in_executor(
+                    pool, run_symbolic_unit_in_worker, unit, plan, run_dir
+                )
+            except BrokenProcessPool:
+                if self._pool is pool:  # the first unit to hear of the death renews the pool
+                    self._pool = worker_pool(self.size, self.compiling)
+                    pool.shutdown(wait=False)
+            alone = worker_pool(1, self.compiling)
+            try:
+                return await loop.run_in_executor(
+                    alone, run_symbolic_unit_in_worker, unit, plan, run_dir
+                )
+            except BrokenProcessPool:
+                raise UnitDied(
+                    "its worker process died while it ran alone (os._exit in the learner, a crash"
+                    " or the OOM killer); its records are kept and the same command runs it again"
+                ) from None
+            finally:
+                await asyncio.to_thread(alone.shutdown)
+
+    async def close(self) -> None:
+        """Stop the worker processes, waiting for them to exit."""
+        await asyncio.to_thread(self._pool.shutdown)
 
 
 def worker_pool(workers: int, compiling: EventType | None = None) -> ProcessPoolExecutor:
