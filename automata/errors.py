@@ -61,9 +61,9 @@ class TimeLimitExceeded(AutomataError):
     def __init__(self, what: str, seconds: float) -> None:
         self.what = what
         self.seconds = seconds
-        super().__init__(
-            f"{what} took more than its {seconds:g} s budget; give it more seconds or a simpler regex"
-        )
+        #: The message without the remedy, for a caller that offers the user a remedy of its own.
+        self.exceeded = f"{what} took more than its {seconds:g} s budget"
+        super().__init__(f"{self.exceeded}; give it more seconds or a simpler regex")
 
     def __reduce__(self) -> tuple[type[TimeLimitExceeded], tuple[str, float]]:
         return type(self), (self.what, self.seconds)

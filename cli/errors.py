@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from automata.errors import STATE_LIMIT_REMEDY, StateLimitExceeded
+from automata.errors import STATE_LIMIT_REMEDY, StateLimitExceeded, TimeLimitExceeded
 from regexlang import RegexSyntaxError
 
 
@@ -39,11 +39,13 @@ def syntax_error(error: RegexSyntaxError, label: str = "") -> BadInput:
 
 def limit_error(message: object, label: str = "") -> BadInput:
     """An automata limit error (or a message quoting one) with the remedy the command offers:
-    its ``--state-limit`` option, not the library's keyword."""
+    its ``--state-limit`` or ``--seconds`` option, not the library's keyword."""
     prefix = f"{label}: " if label else ""
     remedy = f"pass a larger --state-limit (at most {MAX_STATE_LIMIT:,})"
     if isinstance(message, StateLimitExceeded):
         return BadInput(f"{prefix}{message.exceeded}; {remedy}")
+    if isinstance(message, TimeLimitExceeded):
+        return BadInput(f"{prefix}{message.exceeded}; pass a larger --seconds or a simpler regex")
     return BadInput(prefix + str(message).replace(STATE_LIMIT_REMEDY, remedy))
 
 
