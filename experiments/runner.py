@@ -45,7 +45,13 @@ import attrs
 
 from automata.jit import compile_time
 from cegis.state import ACCEPTED
-from experiments.errors import ConfigurationChanged, ServerFailed, ServerUnusable, UnitDied
+from experiments.errors import (
+    ConfigurationChanged,
+    ServerFailed,
+    ServerUnusable,
+    UnitDied,
+    UnitRaised,
+)
 from experiments.execute import (
     run_llm_unit,
     run_symbolic_unit,
@@ -252,11 +258,17 @@ def _check_fingerprints(
 
 
 def _log_error(run_dir: Path, unit: Unit, error: BaseException) -> None:
-    entry = {
-        "unit": unit.key,
-        "error": f"{type(error).__name__}: {error}",
-        "traceback": traceback.format_exception(error),
-    }
+    if isinstance(
+        error, UnitRaised
+    ):  # raised in another process: its error line, then its traceback
+        said, _, trace = str(error).partition("\n")
+        entry = {"unit": unit.key, "error": said, "traceback": trace.splitlines(keepends=True)}
+    else:
+        entry = {
+            "unit": unit.key,
+            "error": f"{type(error).__name__}: {error}",
+            "traceback": traceback.format_exception(error),
+        }
     with (run_dir / ERRORS).open("a", encoding="utf-8") as out:
         out.write(json.dumps(entry) + "\n")
 
