@@ -8,10 +8,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cli.main import main
 from experiments.unit_file import read_unit_file
+from tests.experiments.dying_learner import DEATHS
 from tests.experiments.runner_support import toml_text, write_regex_list
 
 
@@ -36,10 +38,14 @@ def _errors(tmp_path: Path) -> dict[str, str]:
     return {json.loads(line)["unit"]: json.loads(line)["error"] for line in lines}
 
 
-def test_a_dying_worker_fails_only_its_own_units(tmp_path: Path) -> None:
+def test_a_dying_worker_fails_only_its_own_units(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each healthy unit runs beside a dying one and is still proposing when the pool breaks.
+    monkeypatch.setenv(DEATHS, str(tmp_path))
     arms = [
+        {"name": "healthy", "learner": "tests.experiments.dying_learner:witness"},
         {"name": "dying", "learner": "tests.experiments.dying_learner:dying"},
-        {"name": "healthy", "learner": "symbolic"},
     ]
     output = _run(tmp_path, arms)
     assert "unfinished" not in output and "a worker process died" not in output, output
