@@ -26,15 +26,20 @@ class AutomataError(Exception):
         return (type(self).__new__, (type(self), *self.args), self.__dict__)
 
 
+#: The remedy a limit error offers a library caller; a command names its own option instead, and a
+#: search whose limit no caller sets (the ReDoS analysis) shows the limit without it.
+STATE_LIMIT_REMEDY = "pass a larger state_limit= to allow it"
+
+
 class StateLimitExceeded(AutomataError):
     """A construction would need more states (or NFA-state entries) than its limit allows."""
 
     def __init__(self, what: str, limit: int, unit: str = "states") -> None:
         self.what = what
         self.limit = limit
-        super().__init__(
-            f"{what} needs more than {limit:,} {unit}; pass a larger state_limit= to allow it"
-        )
+        #: The message without the remedy, for a caller that offers the user a remedy of its own.
+        self.exceeded = f"{what} needs more than {limit:,} {unit}"
+        super().__init__(f"{self.exceeded}; {STATE_LIMIT_REMEDY}")
 
 
 class SizeLimitExceeded(AutomataError):
@@ -56,9 +61,9 @@ class TimeLimitExceeded(AutomataError):
     def __init__(self, what: str, seconds: float) -> None:
         self.what = what
         self.seconds = seconds
-        super().__init__(
-            f"{what} took more than its {seconds:g} s budget; give it more seconds or a simpler regex"
-        )
+        #: The message without the remedy, for a caller that offers the user a remedy of its own.
+        self.exceeded = f"{what} took more than its {seconds:g} s budget"
+        super().__init__(f"{self.exceeded}; give it more seconds or a simpler regex")
 
     def __reduce__(self) -> tuple[type[TimeLimitExceeded], tuple[str, float]]:
         return type(self), (self.what, self.seconds)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from automata.errors import STATE_LIMIT_REMEDY, StateLimitExceeded, TimeLimitExceeded
 from regexlang import RegexSyntaxError
 
 
@@ -25,8 +26,6 @@ class BadInput(click.ClickException):
 #: The largest --state-limit: 10 million states took 31 s and 1.6 GB on the 25-fold counter
 #: ``(a|b)*a(a|b){24}`` (it needs 2^25); beyond, a machine runs out of memory before the limit.
 MAX_STATE_LIMIT = 10_000_000
-#: The remedy the automata layer's limit errors name: a keyword of the library, not an option here.
-_LIBRARY_REMEDY = "pass a larger state_limit= to allow it"
 
 
 def syntax_error(error: RegexSyntaxError, label: str = "") -> BadInput:
@@ -40,10 +39,14 @@ def syntax_error(error: RegexSyntaxError, label: str = "") -> BadInput:
 
 def limit_error(message: object, label: str = "") -> BadInput:
     """An automata limit error (or a message quoting one) with the remedy the command offers:
-    its ``--state-limit`` option, not the library's keyword."""
+    its ``--state-limit`` or ``--seconds`` option, not the library's keyword."""
     prefix = f"{label}: " if label else ""
     remedy = f"pass a larger --state-limit (at most {MAX_STATE_LIMIT:,})"
-    return BadInput(prefix + str(message).replace(_LIBRARY_REMEDY, remedy))
+    if isinstance(message, StateLimitExceeded):
+        return BadInput(f"{prefix}{message.exceeded}; {remedy}")
+    if isinstance(message, TimeLimitExceeded):
+        return BadInput(f"{prefix}{message.exceeded}; pass a larger --seconds or a simpler regex")
+    return BadInput(prefix + str(message).replace(STATE_LIMIT_REMEDY, remedy))
 
 
 def unwritable(run_dir: Path, error: OSError) -> str:

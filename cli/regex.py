@@ -20,7 +20,7 @@ from automata.strings.sampling import shortest
 from cegis.redos_check import checked, warning
 from cli.errors import MAX_STATE_LIMIT, BadInput, limit_error, syntax_error
 from cli.lazy import CONTEXT
-from oracle.compiling import COMPILE_SECONDS
+from oracle.compiling import ANSWER_SECONDS
 from regexlang import DIALECTS, Dialect, RegexError, RegexSyntaxError, parse, universe, unparse
 from regexlang.metrics import node_count, star_depth, text_length
 
@@ -48,7 +48,7 @@ MAX_EXAMPLES = 1000
 )
 @click.option(
     "--seconds",
-    default=COMPILE_SECONDS,
+    default=ANSWER_SECONDS,
     show_default=True,
     type=click.FloatRange(min=0, min_open=True),
     help="Stop a lookaround construction that runs longer than this.",

@@ -31,3 +31,15 @@ class ServerUnusable(ExperimentError):
 class ServerFailed(Exception):
     """A unit's model call failed for an infrastructure reason (auth, connection, model not found,
     quota) mid-run: the unit stays unfinished, never scored."""
+
+
+class UnitRaised(Exception):
+    """A unit raised in another process, and the exception comes back as text: its type, message
+    and the worker's traceback (a model worker sends every one so; a symbolic worker those that
+    would not survive pickling, such as a user's class whose ``__init__`` needs more than its
+    ``args``, which would otherwise break the whole process pool)."""
+
+
+class UnitDied(Exception):
+    """The worker process running a unit alone died (``os._exit`` in a user's learner, a crash,
+    the OOM killer): the unit fails, its records kept, and the same command runs it again."""

@@ -14,6 +14,8 @@ A unit killed during hardening reruns it on resume; its model calls answer from 
 from __future__ import annotations
 
 import asyncio
+import pickle
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ from cegis.llm.setup import PreparedRun, prepare_llm_run
 from cegis.records import RecordLog, run_id, run_recorded
 from cegis.registry import build
 from cegis.state import EpochState
+from experiments.errors import UnitRaised
 from experiments.fingerprint import fingerprint
 from experiments.plan import Plan, arm_setting, loop_config
 from experiments.unit_file import UnitFile, read_unit_file
@@ -38,6 +41,28 @@ JSON = dict[str, Any]
 def run_symbolic_unit(unit: Unit, plan: Plan, run_dir: Path) -> JSON:
     """Run (or resume) a unit whose learner needs no model; returns its closing run record."""
     return asyncio.run(_symbolic(unit, plan, run_dir))
+
+
+def run_symbolic_unit_in_worker(unit: Unit, plan: Plan, run_dir: Path) -> JSON:
+    """:func:`run_symbolic_unit` in a worker process: an exception that would not come back to the
+    runner whole is raised as :class:`UnitRaised` instead. (One that does not unpickle in the
+    runner breaks the whole process pool, leaving every unit in flight unfinished.)"""
+    try:
+        return run_symbolic_unit(unit, plan, run_dir)
+    except Exception as error:
+        if travels(error):
+            raise
+        text = "".join(traceback.format_exception(error))
+        raise UnitRaised(f"{type(error).__name__}: {error}\n{text}") from None
+
+
+def travels(error: BaseException) -> bool:
+    """Whether ``error`` survives pickling (what a process pool does to it)."""
+    try:
+        pickle.loads(pickle.dumps(error))
+    except Exception:  # noqa: BLE001 - any failure of a user's class means it does not travel
+        return False
+    return True
 
 
 async def _symbolic(unit: Unit, plan: Plan, run_dir: Path) -> JSON:

@@ -31,17 +31,13 @@ from typing import Any
 
 import attrs
 
-from experiments.errors import ServerFailed
+from experiments.errors import ServerFailed, UnitRaised
 from experiments.execute import run_llm_unit
 from experiments.plan import Plan, ServerSpec
 from experiments.units import Unit
 
 JSON = dict[str, Any]
 _SPAWN = multiprocessing.get_context("spawn")
-
-
-class UnitRaised(Exception):
-    """A unit raised in a worker process; the message carries the worker's traceback."""
 
 
 def shares(servers: tuple[ServerSpec, ...], workers: int) -> list[tuple[ServerSpec, ...]]:

@@ -7,7 +7,8 @@ LLM units as tasks on one event loop that share a :class:`~llm.servers.ServerPoo
 configured servers and one SQLite call log (``calls.sqlite3`` in the run directory, in ``record``
 mode, so a resumed experiment pays for no call twice); the servers are checked before any unit
 runs, and a server that fails mid-run leaves its units unfinished (:mod:`experiments.servers`), as
-does a worker process that dies. A unit that raises is logged to
+does a model worker process that dies. A unit that raises, or whose symbolic worker process dies
+under it, is logged to
 ``errors.jsonl`` with its traceback and the run goes on; a token budget stops launching new LLM
 units once spent, and the runner says so. Running the same command again continues where it
 stopped.
@@ -24,32 +25,37 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
-import multiprocessing
 import os
 import shutil
-import threading
-import time
 import traceback
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from automata.jit import compile_time
 from cegis.state import ACCEPTED
-from experiments.errors import ConfigurationChanged, ServerFailed, ServerUnusable
-from experiments.execute import run_llm_unit, run_symbolic_unit, unit_result
+from experiments.errors import (
+    ConfigurationChanged,
+    ServerFailed,
+    ServerUnusable,
+    UnitRaised,
+)
+from experiments.execute import (
+    run_llm_unit,
+    run_symbolic_unit,
+    unit_result,
+)
 from experiments.fingerprint import differences, fingerprint
 from experiments.lock import run_directory_lock
 from experiments.plan import Plan, ServerSpec, arm_setting, loop_config
 from experiments.progress import Progress
 from experiments.ray_cluster import Cluster, cluster
+from experiments.symbolic_workers import SymbolicWorkers, compiles_announced
 from experiments.unit_file import UnitFile, read_unit_file, refuse_damage
 from experiments.units import MANIFEST, Unit, available_datasets, units, write_manifest
 from llm.calllog import CallLog
@@ -59,7 +65,6 @@ ERRORS = "errors.jsonl"
 CALL_LOG = "calls.sqlite3"
 #: What ``restart`` deletes: everything a run wrote but the call log (a cache of identical requests).
 RESULTS = ("records", MANIFEST, "plan.json", ERRORS, "report.md", "figures")
-_SPAWN = multiprocessing.get_context("spawn")
 
 
 @attrs.frozen
@@ -245,11 +250,17 @@ def _check_fingerprints(
 
 
 def _log_error(run_dir: Path, unit: Unit, error: BaseException) -> None:
-    entry = {
-        "unit": unit.key,
-        "error": f"{type(error).__name__}: {error}",
-        "traceback": traceback.format_exception(error),
-    }
+    if isinstance(
+        error, UnitRaised
+    ):  # raised in another process: its error line, then its traceback
+        said, _, trace = str(error).partition("\n")
+        entry = {"unit": unit.key, "error": said, "traceback": trace.splitlines(keepends=True)}
+    else:
+        entry = {
+            "unit": unit.key,
+            "error": f"{type(error).__name__}: {error}",
+            "traceback": traceback.format_exception(error),
+        }
     with (run_dir / ERRORS).open("a", encoding="utf-8") as out:
         out.write(json.dumps(entry) + "\n")
 
@@ -274,9 +285,8 @@ async def _run_symbolic(
     pending: list[Unit], plan: Plan, run_dir: Path, track: Progress, cluster: Cluster | None = None
 ) -> tuple[str, ...]:
     """Run the symbolic units (as tasks on ``cluster``, when given); returns those a dying worker
-    process left unfinished. A worker that dies (``os._exit`` in a user's learner, the OOM killer)
-    breaks the whole pool, and which unit killed it is unknown: every unit not yet finished stays
-    unfinished and resumable, never an error. (On a cluster, only the units whose retries are spent.)"""
+    left unfinished (on a cluster, the units whose retries are spent). Here a worker that dies
+    fails only the unit that killed it (:class:`SymbolicWorkers`)."""
     if not pending:
         return ()
     if plan.concurrency == 1 and cluster is None:  # no worker process: run them here, in turn
@@ -297,67 +307,18 @@ async def _run_symbolic(
     if cluster is not None:
         await asyncio.gather(*(one(u, cluster.symbolic) for u in pending))
     else:
-        loop = asyncio.get_running_loop()
-        with compiles_announced() as compiling, worker_pool(plan.concurrency, compiling) as pool:
-
-            def in_pool(unit: Unit) -> Awaitable[dict[str, Any]]:
-                return loop.run_in_executor(pool, run_symbolic_unit, unit, plan, run_dir)
-
-            await asyncio.gather(*(one(u, in_pool) for u in pending))
+        with compiles_announced() as compiling:
+            workers = SymbolicWorkers(plan.concurrency, compiling)
+            try:
+                await asyncio.gather(
+                    *(
+                        one(u, functools.partial(workers.run, plan=plan, run_dir=run_dir))
+                        for u in pending
+                    )
+                )
+            finally:
+                await workers.close()
     return tuple(key for key in (u.key for u in pending) if key in orphaned)
-
-
-def worker_pool(workers: int, compiling: EventType | None = None) -> ProcessPoolExecutor:
-    """Spawned (not forked: the parent may hold threads and numba state a fork would copy) worker
-    processes that exit when the runner dies, however it dies; they set ``compiling`` (from
-    :func:`compiles_announced`) when they start compiling kernels instead of saying so themselves."""
-    return ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=_SPAWN,
-        initializer=_start_worker,
-        initargs=(os.getpid(), compiling),
-    )
-
-
-@contextlib.contextmanager
-def compiles_announced() -> Iterator[EventType]:
-    """An event for :func:`worker_pool`'s workers; once one sets it (noticed within 0.2 s, or when the
-    block ends), this process says :data:`automata.jit.compile_time.MESSAGE`, once however many compile."""
-    compiling = _SPAWN.Event()
-    finished = threading.Event()
-
-    def watch() -> None:
-        while not (compiling.wait(0.2) or finished.is_set()):
-            pass
-        if compiling.is_set():  # read after the workers are done, when it is set at all
-            compile_time.announce()
-
-    watcher = threading.Thread(target=watch, name="announce-compiling", daemon=True)
-    watcher.start()
-    try:
-        yield compiling
-    finally:
-        finished.set()
-        watcher.join()
-
-
-def _start_worker(parent: int, compiling: EventType | None) -> None:
-    _exit_with(parent)
-    if compiling is not None:
-        compile_time.report_to(compiling.set)
-
-
-def _exit_with(parent: int) -> None:
-    """In a worker: exit as soon as ``parent`` is no longer this process's parent. A killed runner
-    cannot tell its workers; they would wait on their task pipe forever (and keep the resource
-    tracker, which waits for them, alive too)."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="exit-with-runner", daemon=True).start()
 
 
 def _served(unit: Unit, served: dict[str | None, str | None] | None) -> str | None:

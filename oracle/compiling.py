@@ -28,6 +28,11 @@ from regexlang.errors import RegexError, UnsupportedFeature
 #: state: thirty lookaheads ran ten minutes below it), and an answer that takes minutes to compile
 #: would hold its run and its worker; a minute is far above any target of the papers' datasets.
 COMPILE_SECONDS = 60.0
+#: Seconds one compile of a model's answer (and of a regex given to ``python -m cli regex``) may take
+#: by default: an answer past it is unusable, with the reason, and its proposal goes on. Lookaround
+#: answers of the papers' tasks compile in well under a second; thirty lookaheads, whose DFA has
+#: about 2³⁰ states, would otherwise hold the proposal for the teacher's minute.
+ANSWER_SECONDS = 10.0
 
 
 @attrs.frozen(eq=False)

@@ -32,6 +32,9 @@ Finite: residuals are kept modulo associativity, commutativity and idempotence o
 (frozensets), which leaves finitely many derivatives (Brzozowski 1964), and contexts are finite.
 The states are explored breadth first up to ``state_limit`` (``StateLimitExceeded`` past it) and
 the table is handed to the ordinary minimizer. Pure Python: lookaround regexes are rare and small.
+A residual is mostly an intersection of conditions shared with other residuals (thirty lookaheads
+make 2³⁰ intersections of thirty-one conditions), so derivatives are memoized per residual and
+class: each condition is derived once per class, not once per state it appears in.
 """
 
 from __future__ import annotations
@@ -308,6 +311,9 @@ class _Deriver:
         self.history = history
         self.behind_cache: dict[tuple[_Look, Context], Expr] = {}
         self.free_cache: dict[Expr, bool] = {}
+        #: Derivatives of whole residuals, by class: a residual is mostly an intersection of
+        #: conditions that other residuals share, so each condition is derived once per class.
+        self.derived: dict[tuple[Expr, Context, int], Expr] = {}
 
     def push(self, context: Context, cls: int) -> Context:
         read, more = context
@@ -332,7 +338,12 @@ class _Deriver:
         return at_start | (self.codes[read[-1]] << 1 if read else 0)
 
     def derive(self, expr: Expr, context: Context, cls: int) -> Expr:
-        return self.step(expr, _EPS, context, cls, set())
+        """The derivative of the residual ``expr`` by ``cls`` at a position with ``context``."""
+        key = (expr, context, cls)
+        found = self.derived.get(key)
+        if found is None:
+            found = self.derived[key] = self.step(expr, _EPS, context, cls, set())
+        return found
 
     def step(
         self, expr: Expr, rest: Expr, context: Context, cls: int, loops: set[tuple[Expr, Expr]]
@@ -363,7 +374,12 @@ class _Deriver:
             return self.step(_and([self.condition(expr, context), rest]), _EPS, context, cls, loops)
         # & and ~ hold no zero-width item (the converter checks), so they derive on their own.
         if isinstance(expr, _And):
-            inner = _and(self.step(part, _EPS, context, cls, loops) for part in expr.members)
+            inner = _and(
+                self.derive(part, context, cls)
+                if not loops
+                else self.step(part, _EPS, context, cls, loops)
+                for part in expr.members
+            )
         else:
             inner = _not(self.step(expr.inner, _EPS, context, cls, loops))
         if rest == _EPS:

@@ -101,7 +101,9 @@ def analyse(
     :func:`automata.redos.space.build`) for ``engine`` and ``semantics``."""
     try:
         found = _analyse(regex, engine, semantics, possessive)
-    except (StateLimitExceeded, AutomataError, ValueError) as error:
+    except StateLimitExceeded as error:  # its search limits are no caller's to raise
+        return Verdict("unknown", None, None, engine, semantics, error.exceeded)
+    except (AutomataError, ValueError) as error:
         return Verdict("unknown", None, None, engine, semantics, str(error))
     return found
 

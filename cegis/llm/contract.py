@@ -28,7 +28,7 @@ from cegis.learner import FailureKind
 from cegis.llm.answers import AnswerError, ParsedAnswer
 from cegis.llm.prompts import Regularization
 from oracle.clustered import ClusteredReading, misclassified
-from oracle.compiling import compile_subject
+from oracle.compiling import ANSWER_SECONDS, compile_subject
 from oracle.examples import Counterexample, format_position
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
@@ -128,16 +128,23 @@ def assess(
     bounds: Regularization | None,
     state_limit: int,
     reading: ClusteredReading = "universal",
+    seconds: float = ANSWER_SECONDS,
 ) -> Assessment:
     """Run every check on one parsed (or unparsable) answer; ``reading`` is how clustered negatives
-    are scored (the ``cegml`` teacher profile's ``loose`` reading, or ``universal``)."""
+    are scored (the ``cegml`` teacher profile's ``loose`` reading, or ``universal``); its compile
+    stops at ``state_limit`` states or after ``seconds``, a ``compiles`` violation either way."""
     if isinstance(answer, AnswerError):
         check: CheckName = "answer" if answer.kind == "missing" else "syntax"
         violation = Violation(check, answer.feedback())
         return Assessment(answer.text, reasoning, None, None, (), len(examples), (violation,))
     violations = list(_bound_violations(answer, universe, bounds))
     compiled = compile_subject(
-        answer.regex, "hypothesis", dialect=dialect, universe=universe, state_limit=state_limit
+        answer.regex,
+        "hypothesis",
+        dialect=dialect,
+        universe=universe,
+        state_limit=state_limit,
+        seconds=seconds,
     )
     dfa: DFA | None = compiled.dfa
     if dfa is None:

@@ -63,6 +63,7 @@ from cegis.llm.settings import SETTINGS, LLMSetting
 from cegis.redos_check import hypothesis_redos
 from llm.chat import Message, StructuredOutput
 from llm.protocol import ChatClient
+from oracle.compiling import ANSWER_SECONDS
 from oracle.examples import Counterexample, Example, format_position
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
@@ -83,6 +84,9 @@ class LLMLearner(RestartableLearner[LLMMemo]):
     description: str = ""
     suite: acegis.SuiteReporter | None = None
     state_limit: int = DEFAULT_STATE_LIMIT
+    #: Seconds one compile of an answer may take (a lookaround construction can outgrow any state
+    #: limit's time): past it the answer is unusable, with the reason, and the proposal goes on.
+    compile_seconds: float = ANSWER_SECONDS
     #: Added to the name (e.g. the model id), so runs of one setting with different models keep
     #: apart in a shared records file (the loop keys runs by task, config and learner name).
     label: str = ""
@@ -347,6 +351,7 @@ class LLMLearner(RestartableLearner[LLMMemo]):
                         bounds=bounds,
                         state_limit=self.state_limit,
                         reading=context.reading,
+                        seconds=self.compile_seconds,
                     )
                 )
         return judged

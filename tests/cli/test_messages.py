@@ -33,6 +33,29 @@ def test_a_state_limit_error_names_the_option(args: tuple[str, ...]) -> None:
     assert "state_limit=" not in output
 
 
+def test_a_redos_search_past_its_own_limit_offers_no_remedy_nobody_can_take() -> None:
+    # The ReDoS analysis has limits of its own that no option (or keyword) raises: its verdict
+    # said "pass a larger state_limit=" under ``regex`` (issue 50, unclear messages).
+    code, output = _run("regex", "x{4001}", "--examples", "1")
+    assert code == 0, output
+    assert (
+        "warning:    ReDoS: unknown under python re.fullmatch: the backtracking search space"
+        " needs more than 4,000 positions\n"
+    ) in output
+    assert "state_limit" not in output and "--state-limit" not in output
+
+
+def test_a_lookaround_compile_past_its_seconds_names_the_option_in_one_line() -> None:
+    # Thirty lookaheads (about 2³⁰ states) ran past 590 s under ``regex`` (issue 50, item 6).
+    thirty = "".join(f"(?=.*{chr(97 + i % 26)}{i % 10})" for i in range(30)) + "[a-z0-9]*"
+    code, output = _run("regex", thirty, "--seconds", "0.5")
+    assert code == 2
+    assert output == (
+        "Error: the DFA of this regex with lookarounds took more than its 0.5 s budget;"
+        " pass a larger --seconds or a simpler regex\n"
+    )
+
+
 def test_learn_takes_a_state_limit_for_its_teacher() -> None:
     code, output = _run("learn", "--target", "ab*", "--state-limit", "100")
     assert code == 0 and "status:   exact" in output, output

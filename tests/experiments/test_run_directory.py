@@ -215,7 +215,7 @@ def _alive(pid: int) -> bool:
 POOL_THEN_WAIT = """
 import os, time
 from concurrent.futures import wait
-from experiments.runner import worker_pool
+from experiments.symbolic_workers import worker_pool
 pool = worker_pool(2)
 futures = [pool.submit(time.sleep, 0.5) for _ in range(4)]
 wait(futures)
@@ -226,7 +226,7 @@ time.sleep(600)
 
 # Two workers that each compile a kernel numba has never seen (in memory, no cache), at the same time.
 POOL_COMPILING = """
-from experiments.runner import compiles_announced, worker_pool
+from experiments.symbolic_workers import compiles_announced, worker_pool
 CODE = '''
 import time, numba
 from automata.jit import _jit
