@@ -123,7 +123,9 @@ async def _run_locked(
     datasets = available_datasets(plan)
     skipped = [spec.name for spec in plan.datasets if spec not in {found for found, _ in datasets}]
     all_units = list(units(plan, datasets))
-    files = {unit.key: read_unit_file(unit.records(run_dir)) for unit in all_units}
+    files = {
+        unit.key: read_unit_file(unit.records(run_dir), unit.manifest_json()) for unit in all_units
+    }
     refuse_damage([damage for records in files.values() for damage in records.damage])
     _check_fingerprints(plan, run_dir, all_units, files)
     write_manifest(run_dir, all_units)
