@@ -77,9 +77,10 @@ def _partial(calls: Sequence[JSON], field: str) -> str:
     total, missing = _reported(calls, field)
     if not missing:
         return f"{total:,}"
+    unreported = f"{missing} call{'s' * (missing != 1)} unreported"
     if missing == len(_replies(calls)):
-        return f"unknown ({missing} calls unreported)"
-    return f"≥ {total:,} ({missing} calls unreported)"
+        return f"unknown ({unreported})"
+    return f"≥ {total:,} ({unreported})"
 
 
 def _seconds(value: float | None) -> str:

@@ -65,7 +65,9 @@ async def test_unreported_usage_is_unknown_in_totals_report_and_plot(
     assert all(r["totals"]["unreported_calls"] == r["totals"]["calls"] for r in runs)
     assert all(r["totals"]["counted_tokens"] > 0 for r in runs)
     report = write_report(run_dir).read_text(encoding="utf-8")
-    assert "| single | unknown (usage not reported) | 50.0% | not compared |" in report
+    assert (
+        "| single | unknown (2 of 2 runs without reported usage) | 50.0% | not compared |"
+    ) in report
     assert "unknown (4 calls unreported)" in report  # the token table's prompt and completion
     assert "unknown (2 runs without reported usage)" in report  # the cost table's tokens p50
     figure = next((run_dir / "figures").glob("pareto-*.svg")).read_text(encoding="utf-8")
@@ -112,3 +114,34 @@ async def test_a_resumed_run_with_unreported_tokens_does_not_start_under_a_budge
             plan_from_data(data), run, progress=Progress(4, out=io.StringIO())
         )
     assert again.stopped == first.stopped and again.ran == 0 and server.chat_calls == 1
+
+
+class FirstCallUnreported(UsageServer):
+    """Usage left out of the first reply only: some calls of the arm are known, one is not."""
+
+    def __init__(self) -> None:
+        super().__init__(None)
+        self.replies = 0
+
+    async def _chat(self, request: web.Request) -> web.StreamResponse:
+        self.replies += 1
+        if self.replies == 1:
+            return await super()._chat(request)
+        return await ScriptedServer._chat(self, request)
+
+
+@synchronous
+async def test_partly_reported_usage_reads_as_a_lower_bound_and_a_count(tmp_path: Path) -> None:
+    """One call of four unreported: the token table gives the known part as "≥" with the count of
+    calls it misses, and the success-against-tokens table how many runs are unknown (before: it
+    said only "usage not reported")."""
+    run_dir = tmp_path / "run"
+    async with FirstCallUnreported() as server:
+        plan = plan_from_data(plan_data(tmp_path, (server.base_url,)))
+        await run_experiment(plan, run_dir, progress=Progress(4, out=io.StringIO()))
+    report = write_report(run_dir).read_text(encoding="utf-8")
+    assert "| single | unknown (1 of 2 runs without reported usage) | 50.0% | not compared |" in (
+        report
+    )
+    assert "| single | 4 | ≥ 300 (1 call unreported) |" in report  # prompt tokens
+    assert "unknown (1 run without reported usage)" in report  # the cost table's tokens p50
