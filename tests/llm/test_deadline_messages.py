@@ -28,7 +28,7 @@ async def test_a_pool_that_gives_up_early_names_the_failure_not_a_reached_deadli
     )
     result = await pool.complete(MESSAGES)
     assert isinstance(result, Failed) and clock.now == 14.0
-    assert result.message.startswith("server_error: boom (its last 6 HTTP attempt(s))")
+    assert result.message.startswith("server_error (HTTP 500): boom (its last 6 HTTP attempt(s))")
     assert "no server is back from its 30 s cooldown before the call deadline of 40 s" in (
         result.message
     )
