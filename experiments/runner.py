@@ -150,7 +150,7 @@ async def _run_locked(
     )
     track = progress or Progress(len(all_units))
     pending: list[Unit] = []
-    before = [0, 0, 0]
+    before = [0, 0, 0, 0]
     unknown: dict[str, int] = {}  # units whose tokens a server left unreported: their calls
     for unit in all_units:
         closing = unit_result(unit, run_dir, files[unit.key])
@@ -160,6 +160,7 @@ async def _run_locked(
             before[0] += 1
             before[1] += closing["outcome"] in ACCEPTED
             before[2] += _tokens(closing["totals"])
+            before[3] += _unreported(closing["totals"])
             if _unreported(closing["totals"]):
                 unknown[unit.key] = _unreported(closing["totals"])
     track.resume(*before)
@@ -289,7 +290,8 @@ async def _guarded(
         _log_error(run_dir, unit, error)
         track.unit_failed()
         return
-    track.unit_finished(result["outcome"] in ACCEPTED, _tokens(result["totals"]))
+    totals = result["totals"]
+    track.unit_finished(result["outcome"] in ACCEPTED, _tokens(totals), _unreported(totals))
 
 
 async def _run_symbolic(

@@ -132,13 +132,15 @@ class FirstCallUnreported(UsageServer):
 
 @synchronous
 async def test_partly_reported_usage_reads_as_a_lower_bound_and_a_count(tmp_path: Path) -> None:
-    """One call of four unreported: the token table gives the known part as "≥" with the count of
-    calls it misses, and the success-against-tokens table how many runs are unknown (before: it
-    said only "usage not reported")."""
+    """One call of four unreported: the token table and the progress line give the known part as
+    "≥" with the count of calls it misses, and the success-against-tokens table how many runs are
+    unknown (before: "usage not reported" only, and the progress line an exact-looking count)."""
     run_dir = tmp_path / "run"
+    shown = io.StringIO()
     async with FirstCallUnreported() as server:
         plan = plan_from_data(plan_data(tmp_path, (server.base_url,)))
-        await run_experiment(plan, run_dir, progress=Progress(4, out=io.StringIO()))
+        await run_experiment(plan, run_dir, progress=Progress(4, out=shown))
+    assert "tokens ≥ " in shown.getvalue() and "(1 call unreported)" in shown.getvalue()
     report = write_report(run_dir).read_text(encoding="utf-8")
     assert "| single | unknown (1 of 2 runs without reported usage) | 50.0% | not compared |" in (
         report
