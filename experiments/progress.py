@@ -33,6 +33,8 @@ class Progress:
     done: int = 0
     succeeded: int = 0
     tokens: int = 0
+    #: Calls whose usage a server left unreported: ``tokens`` is then a lower bound, shown as one.
+    unreported: int = 0
     errors: int = 0
     interrupted: int = 0
     out: TextIO = sys.stderr
@@ -53,18 +55,21 @@ class Progress:
     def __attrs_post_init__(self) -> None:
         self.started = self.clock()
 
-    def resume(self, done: int, succeeded: int, tokens: int) -> None:
+    def resume(self, done: int, succeeded: int, tokens: int, unreported: int = 0) -> None:
         """Count units a previous invocation already finished (they do not count toward the ETA)."""
         self.done += done
         self.succeeded += succeeded
         self.tokens += tokens
+        self.unreported += unreported
         self.counted_at_start = self.done
 
-    def unit_finished(self, success: bool, tokens: int) -> None:
-        """One more unit is done."""
+    def unit_finished(self, success: bool, tokens: int, unreported: int = 0) -> None:
+        """One more unit is done, having spent ``tokens`` as reported over its calls but
+        ``unreported`` ones."""
         self.done += 1
         self.succeeded += int(success)
         self.tokens += tokens
+        self.unreported += unreported
         self.show()
 
     def unit_failed(self) -> None:
@@ -107,6 +112,12 @@ class Progress:
         self._drawn = 0
         self.out.flush()
 
+    def _tokens(self) -> str:
+        if not self.unreported:
+            return f"tokens {self.tokens:,}"
+        calls = f"{self.unreported} call{'s' * (self.unreported != 1)}"
+        return f"tokens ≥ {self.tokens:,} ({calls} unreported)"
+
     def line(self) -> str:
         """The progress line's text."""
         now = self.clock()
@@ -122,7 +133,7 @@ class Progress:
         parts = [
             f"{self.noun} {self.done}/{self.total}",
             f"succeeded {self.succeeded}",
-            *([f"tokens {self.tokens:,}"] if self.show_tokens else []),
+            *([self._tokens()] if self.show_tokens else []),
             f"elapsed {_duration(elapsed)}",
             f"ETA {eta}",
         ]

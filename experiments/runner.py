@@ -10,7 +10,8 @@ runs, and a server that fails mid-run leaves its units unfinished (:mod:`experim
 does a model worker process that dies. A unit that raises, or whose symbolic worker process dies
 under it, is logged to
 ``errors.jsonl`` with its traceback and the run goes on; a token budget stops launching new LLM
-units once spent, and the runner says so. Running the same command again continues where it
+units once spent, or once a server left some call's usage unreported (the tokens spent are then
+unknown, and a budget counts no estimate), and the runner says so. Running the same command again continues where it
 stopped.
 
 Before any unit runs, every existing records file is read: one whose fingerprint
@@ -85,10 +86,25 @@ class RunSummary:
 
 
 def _tokens(totals: dict[str, Any]) -> int:
-    """The tokens a unit spent as the budget counts them: the client's count stands in for any
-    the server did not report (``counted_tokens``)."""
-    return sum(
-        int(totals.get(key, 0)) for key in ("prompt_tokens", "completion_tokens", "counted_tokens")
+    """The tokens a unit spent as its servers reported them (a lower bound while some call's usage
+    went unreported: :func:`_unreported`)."""
+    return int(totals.get("prompt_tokens", 0)) + int(totals.get("completion_tokens", 0))
+
+
+def _unreported(totals: dict[str, Any]) -> int:
+    """The unit's calls whose reply reported no usable token counts: their tokens are unknown."""
+    return int(totals.get("unreported_calls", 0))
+
+
+def _budget_unkept(budget: int, unknown: dict[str, int]) -> str:
+    """Why a ``token_budget`` cannot be kept once units spent tokens no server reported: a budget
+    compares the servers' own counts, never an estimate standing in for them (README: budgets)."""
+    first, calls = next(iter(unknown.items()))
+    more = f" (and {len(unknown) - 1} more unit(s))" if len(unknown) > 1 else ""
+    return (
+        f"token budget of {budget:,} cannot be kept: the server reported no usable token usage for"
+        f" {calls} call(s) of {first}{more}, so the tokens spent are unknown; drop token_budget,"
+        " or use a server that reports usage"
     )
 
 
@@ -128,7 +144,9 @@ async def _run_locked(
     datasets = available_datasets(plan)
     skipped = [spec.name for spec in plan.datasets if spec not in {found for found, _ in datasets}]
     all_units = list(units(plan, datasets))
-    files = {unit.key: read_unit_file(unit.records(run_dir)) for unit in all_units}
+    files = {
+        unit.key: read_unit_file(unit.records(run_dir), unit.manifest_json()) for unit in all_units
+    }
     refuse_damage([damage for records in files.values() for damage in records.damage])
     _check_fingerprints(plan, run_dir, all_units, files)
     write_manifest(run_dir, all_units)
@@ -137,7 +155,8 @@ async def _run_locked(
     )
     track = progress or Progress(len(all_units))
     pending: list[Unit] = []
-    before = [0, 0, 0]
+    before = [0, 0, 0, 0]
+    unknown: dict[str, int] = {}  # units whose tokens a server left unreported: their calls
     for unit in all_units:
         closing = unit_result(unit, run_dir, files[unit.key])
         if closing is None:
@@ -146,6 +165,9 @@ async def _run_locked(
             before[0] += 1
             before[1] += closing["outcome"] in ACCEPTED
             before[2] += _tokens(closing["totals"])
+            before[3] += _unreported(closing["totals"])
+            if _unreported(closing["totals"]):
+                unknown[unit.key] = _unreported(closing["totals"])
     track.resume(*before)
     track.show()
     symbolic = [u for u in pending if not u.arm.is_llm]
@@ -172,6 +194,7 @@ async def _run_locked(
                 track,
                 llm_workers,
                 cluster,
+                unknown,
             )
             stopped = stopped or stopped_llm
     interrupted = orphaned + interrupted
@@ -278,7 +301,8 @@ async def _guarded(
         _log_error(run_dir, unit, error)
         track.unit_failed()
         return
-    track.unit_finished(result["outcome"] in ACCEPTED, _tokens(result["totals"]))
+    totals = result["totals"]
+    track.unit_finished(result["outcome"] in ACCEPTED, _tokens(totals), _unreported(totals))
 
 
 async def _run_symbolic(
@@ -372,10 +396,13 @@ async def _run_llm(
     served: dict[str | None, str | None],
     track: Progress,
     workers: int,
-    cluster: Cluster | None = None,
+    cluster: Cluster | None,
+    unknown: dict[str, int],
 ) -> tuple[str | None, tuple[str, ...]]:
     """Run the LLM units (in ``workers`` processes when above 1); returns why units were left
-    unstarted, if so, and the units a failing server or a dead worker left unfinished."""
+    unstarted, if so, and the units a failing server or a dead worker left unfinished.
+    ``unknown``: the finished units whose tokens a server left unreported, with their calls (a
+    token budget cannot be kept past them)."""
     lost = _count_in_log(run_dir / CALL_LOG, CallLog.unanswered)
     if lost:
         track.note(
@@ -396,9 +423,13 @@ async def _run_llm(
 
         async def one(unit: Unit) -> None:
             async with slots:
-                if plan.token_budget is not None and track.tokens >= plan.token_budget:
+                budget = plan.token_budget
+                if budget is not None and unknown:
+                    stopped.append(_budget_unkept(budget, unknown))
+                    return
+                if budget is not None and track.tokens >= budget:
                     stopped.append(
-                        f"token budget of {plan.token_budget:,} spent; run the same command to continue"
+                        f"token budget of {budget:,} spent; run the same command to continue"
                     )
                     return
                 if interrupted:
@@ -406,6 +437,9 @@ async def _run_llm(
                 try:
                     await _guarded(unit, run_dir, track, launch(unit))
                     calls.ended(unit)
+                    closing = unit_result(unit, run_dir) if budget is not None else None
+                    if closing is not None and _unreported(closing["totals"]):
+                        unknown[unit.key] = _unreported(closing["totals"])
                 except (ServerFailed, BrokenProcessPool) as error:
                     track.unit_interrupted()
                     interrupted.append(unit.key)

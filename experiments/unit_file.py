@@ -6,7 +6,10 @@ setting one ``hardening`` line. A last line without its newline is what a kill m
 it is *torn*, expected, and cut by the runner before it appends. Any other line that is not valid
 UTF-8, not a JSON object, of an unknown type, missing a field the runner or the report reads, or a
 second ``run`` line is *damage*, reported with the file and line number; nothing is dropped
-silently, because one lost epoch changes a report cell.
+silently, because one lost epoch changes a report cell. A file whose header names another unit
+(a file copied over this one's) is damage too (:func:`foreign_header`): the runner and the report
+read through the same check, so the report never counts as this unit's run what ``experiment``
+would refuse.
 """
 
 from __future__ import annotations
@@ -59,8 +62,30 @@ class UnitFile:
         return self.run if self.hardening is not None or not hardening else None
 
 
-def read_unit_file(path: Path) -> UnitFile:
-    """The records of ``path``, every damaged line listed (raises ``OSError`` when unreadable)."""
+#: The fields of a unit's identity (its key: arm, dataset, task, seed) as its manifest line and its
+#: header's fingerprint spell them (the arm's name is in the key only).
+_IDENTITY = (("dataset", "dataset"), ("task", "task.id"), ("seed", "config.seed"))
+
+
+def foreign_header(header: JSON, unit: JSON) -> str | None:
+    """Why a file whose first line is ``header`` holds another unit's records than the one of the
+    manifest line ``unit`` (its key, dataset, task or seed differ), or None when they are its own.
+
+    Only the identity is compared: a header of the same unit under another configuration (an edited
+    plan) is the runner's fingerprint check, which names the fields that changed."""
+    named = header.get("unit")
+    if named is not None and named != unit["unit"]:
+        return f"the records of unit {named!r}, not of {unit['unit']!r}"
+    recorded = header["fingerprint"]
+    for field, name in _IDENTITY:
+        if name in recorded and recorded[name] != unit[field]:
+            return f"the records of another unit ({name} {recorded[name]!r}, not {unit[field]!r})"
+    return None
+
+
+def read_unit_file(path: Path, unit: JSON | None = None) -> UnitFile:
+    """The records of ``path``, every damaged line listed (raises ``OSError`` when unreadable);
+    given ``unit``, the unit's manifest line, a header of another unit is damage of line 1."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -78,6 +103,9 @@ def read_unit_file(path: Path) -> UnitFile:
         elif record["type"] == "epoch":
             found["epochs"].append(record)
         elif record["type"] == "unit":
+            foreign = None if unit is None or "header" in found else foreign_header(record, unit)
+            if foreign is not None:
+                damage.append(Damage(path, number, foreign))
             found.setdefault("header", record)
         else:
             found[record["type"]] = record

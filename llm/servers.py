@@ -142,8 +142,11 @@ class ServerPool:
         server was tried again (the deadline passed, or would before one is back)."""
         assert self._deadline is not None  # without a deadline a call ends only when exhausted
         attempts = sum(tried.values())
+        status = (
+            "" if not isinstance(last, Failed) or last.status is None else f" (HTTP {last.status})"
+        )
         failed = (
-            f"{last.reason}: {last.message} (its last {last.attempts} HTTP attempt(s))"
+            f"{last.reason}{status}: {last.message} (its last {last.attempts} HTTP attempt(s))"
             if isinstance(last, Failed)
             else "no answer"
         )

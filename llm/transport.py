@@ -21,7 +21,7 @@ import errno
 import json
 import re
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 import aiohttp
 import attrs
@@ -40,6 +40,8 @@ _T = TypeVar("_T")
 REDACTED = "[api key redacted]"
 #: The ``error_code`` of a connection that every address refused (nothing listens there).
 REFUSED = "ECONNREFUSED"
+#: When a call's deadline passes: during an attempt, after one, or ahead (before the next attempt).
+_DeadlineAt = Literal["during", "after", "ahead"]
 
 
 @attrs.frozen
@@ -121,16 +123,20 @@ class Transport:
         start = self._clock()
         attempts = 0
         body: dict[str, Any] | None = None
+        previous: Failed | None = None  # the last attempt's failure, for the deadline's message
         while True:
             left = deadline - self._clock()
             if left <= 0:
-                failure = self._deadline_failure(method, path)
+                failure = self._deadline_failure(method, path, previous, attempts, "after")
                 break
             body = make_body(self.options)
             attempts += 1
             reply = self._scrubbed(await self._send(method, path, body, left))
             retry_after = None
             retryable = True
+            if isinstance(reply, Failed) and reply.reason == "deadline":
+                failure = self._deadline_failure(method, path, previous, attempts, "during")
+                break
             if isinstance(reply, Failed):
                 failure = reply
                 retryable = policy.retry_refused or reply.error_code != REFUSED
@@ -165,8 +171,9 @@ class Transport:
                 break
             wait = policy.delay(attempts, retry_after, self._rng)
             if self._clock() + wait >= deadline:
-                failure = self._deadline_failure(method, path, after=failure, attempts=attempts)
+                failure = self._deadline_failure(method, path, failure, attempts, "ahead")
                 break
+            previous = failure
             await self._sleep(wait)
         failed = attrs.evolve(
             self._redact(failure), attempts=attempts, latency_s=self._clock() - start
@@ -217,7 +224,7 @@ class Transport:
             )
         except TimeoutError:
             if cut_by_deadline:
-                return self._deadline_failure(method, path)
+                return Failed("deadline", f"{method} {path}: no reply before the call_deadline")
             return Failed(
                 "timeout",
                 f"{method} {path}: no complete reply within total_timeout {config.total_timeout:g} s",
@@ -231,22 +238,27 @@ class Transport:
             )
 
     def _deadline_failure(
-        self, method: str, path: str, after: Failed | None = None, attempts: int = 0
+        self, method: str, path: str, after: Failed | None, attempts: int, when: _DeadlineAt
     ) -> Failed:
-        """The call's deadline failure; ``after`` a failed attempt, it says first what failed, and
-        that the deadline would pass before the next attempt (it has not passed yet)."""
+        """The call's deadline failure: what the last failed attempt got first (``after``: its
+        reason, HTTP status and the server's error), then the attempts made, then whether the
+        deadline passed ``during`` the last attempt, ``after`` it, or lies ``ahead`` (the next
+        attempt would begin past it: it has not passed yet)."""
         deadline = f"call_deadline {self.config.call_deadline:g} s"
-        message = (
-            f"{method} {path}: call_deadline {self.config.call_deadline:g} s reached"
-            if after is None
-            else f"{after.reason}: {after.message} ({attempts} attempt(s)); not retried: the next"
-            f" attempt would begin after the {deadline}"
-        )
+        made = f"{attempts} attempt(s)" if attempts else "no attempt"
+        why = {
+            "during": f"{made}, the {deadline} was reached during the last one",
+            "after": f"{made}, then the {deadline} was reached",
+            "ahead": f"{made}; not retried: the next attempt would begin after the {deadline}",
+        }[when]
+        if after is None:
+            return Failed("deadline", f"{method} {path}: no reply ({why})")
+        status = "" if after.status is None else f" (HTTP {after.status})"
         return Failed(
             "deadline",
-            message,
-            status=None if after is None else after.status,
-            error_code=None if after is None else after.error_code,
+            f"{after.reason}{status}: {after.message} ({why})",
+            status=after.status,
+            error_code=after.error_code,
         )
 
     def _status_failure(self, status: int, error: ServerError) -> Failed:

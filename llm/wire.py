@@ -227,18 +227,29 @@ def parse_completion(body: bytes) -> Completed:
             raise MalformedResponse(f"error in a success response: {parse_error(body).message}")
         raise MalformedResponse("response has no choices")
     ordered = sorted(raw_choices, key=lambda c: c.get("index", 0) if isinstance(c, dict) else 0)
-    odd = [
-        f"choice {index} has a finish_reason of type {type(reason).__name__}: read as unknown"
-        for index, raw in enumerate(ordered)
-        if (reason := raw.get("finish_reason") if isinstance(raw, dict) else None) is not None
-        and not isinstance(reason, str)
-    ]
     model = data.get("model")
     return Completed(
         tuple(_choice(raw) for raw in ordered),
         _usage(data.get("usage")),
         _clip(model) if isinstance(model, str) and model else None,
-        tuple(odd),
+        _odd_finish_reasons(ordered),
+    )
+
+
+def _odd_finish_reasons(choices: list[Any]) -> tuple[str, ...]:
+    """One deviation for the choices whose ``finish_reason`` is neither a string nor null, however
+    many there are (a reply of 5,000 choices must not put 5,000 lines into every record)."""
+    odd = [
+        type(reason).__name__
+        for raw in choices
+        if (reason := raw.get("finish_reason") if isinstance(raw, dict) else None) is not None
+        and not isinstance(reason, str)
+    ]
+    if not odd:
+        return ()
+    kinds = " or ".join(sorted(set(odd)))
+    return (
+        f"{len(odd)} of {len(choices)} choices have a finish_reason of type {kinds}: read as unknown",
     )
 
 
@@ -287,8 +298,11 @@ def _choice(raw: object) -> Choice:
     content = _content(message.get("content"))
     # vLLM >= 0.10 and OpenRouter name it ``reasoning``; DeepSeek and older vLLM ``reasoning_content``
     reasoning = _text(message.get("reasoning")) or _text(message.get("reasoning_content"))
+    reason = raw.get("finish_reason")  # anything but a string is unknown (a deviation)
     return Choice(
-        content=content, reasoning=reasoning, finish_reason=_text(raw.get("finish_reason"))
+        content=content,
+        reasoning=reasoning,
+        finish_reason=reason if isinstance(reason, str) else None,
     )
 
 

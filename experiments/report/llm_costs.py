@@ -20,6 +20,7 @@ Cost is tokens × the plan's price per million tokens (``[price]``: ``prompt``, 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -76,9 +77,10 @@ def _partial(calls: Sequence[JSON], field: str) -> str:
     total, missing = _reported(calls, field)
     if not missing:
         return f"{total:,}"
+    unreported = f"{missing} call{'s' * (missing != 1)} unreported"
     if missing == len(_replies(calls)):
-        return f"unknown ({missing} calls unreported)"
-    return f"≥ {total:,} ({missing} calls unreported)"
+        return f"unknown ({unreported})"
+    return f"≥ {total:,} ({unreported})"
 
 
 def _seconds(value: float | None) -> str:
@@ -144,15 +146,17 @@ def token_table(
 def deviation_table(results: Sequence[UnitResult]) -> str | None:
     """Per LLM arm with any: the calls whose reply departed from the request, and each kind of
     departure with its count. A deviation reads ``what happened: what it means`` (``3 of 1
-    choices returned: the server ignores n``), and is counted under what it means."""
+    choices returned: the server ignores n``), and is counted under what it means; a reply from
+    another model than the one asked is counted per model that answered, so models that mixed in
+    a run are named."""
     rows = []
     for arm, runs in groups(results, lambda r: r.unit["arm"]).items():
         calls = _calls(runs)
         kinds: dict[str, int] = {}
         for call in calls:
             for deviation in call.get("deviations") or ():
-                meaning = str(deviation).rpartition(": ")[2]
-                kinds[meaning] = kinds.get(meaning, 0) + 1
+                kind = _deviation_kind(str(deviation))
+                kinds[kind] = kinds.get(kind, 0) + 1
         if kinds:
             departed = sum(bool(call.get("deviations")) for call in calls)
             listed = "; ".join(f"{meaning} ({count})" for meaning, count in sorted(kinds.items()))
@@ -160,6 +164,17 @@ def deviation_table(results: Sequence[UnitResult]) -> str | None:
     if not rows:
         return None
     return markdown(["arm", "calls", "calls with deviations", "deviations (calls)"], rows)
+
+
+_OTHER_MODEL = re.compile(r"reply from model ('.*'), asked '.*': (.*)", re.DOTALL)
+
+
+def _deviation_kind(deviation: str) -> str:
+    """The row's name for ``deviation``: what it means, with the model that answered if another."""
+    other = _OTHER_MODEL.fullmatch(deviation)
+    if other is not None:
+        return f"{other[2]} {other[1]}"
+    return deviation.rpartition(": ")[2]
 
 
 def budget_table(results: Sequence[UnitResult]) -> str | None:

@@ -4,8 +4,8 @@ Everything the report shows is recomputed from these files; nothing is carried o
 runner's memory. A unit without its closing ``run`` record is *unfinished* and reported as such,
 never counted as a failure. Damaged record lines are collected, never skipped silently: the report
 refuses them unless told to leave their units out. A records file whose header names another unit
-(copied over this one's) is damage too: the runner refuses it by its fingerprint, and the report
-would otherwise count one run twice.
+(copied over this one's) is damage too, by the runner's own check
+(:func:`experiments.unit_file.foreign_header`): counted, it would count one run twice.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import attrs
 
 from cegis.state import ACCEPTED
 from experiments.errors import DamagedRecords
-from experiments.unit_file import Damage, UnitFile, read_unit_file
+from experiments.unit_file import Damage, read_unit_file
 from experiments.units import MANIFEST, MANIFEST_COUNT_FIELDS, MANIFEST_TEXT_FIELDS
 
 JSON = dict[str, Any]
@@ -126,10 +126,7 @@ def load_run(run_dir: Path) -> LoadedRun:
                 f"{manifest}:{number}: not a manifest line; run the experiment again to rewrite it"
             )
         path = run_dir / unit["records"]
-        records = read_unit_file(path)
-        misplaced = _misplaced(records, unit, path)
-        if misplaced is not None:
-            records = attrs.evolve(records, damage=(*records.damage, misplaced))
+        records = read_unit_file(path, unit)
         damage += records.damage
         fingerprint = None if records.header is None else records.header["fingerprint"]
         results.append(
@@ -143,15 +140,6 @@ def load_run(run_dir: Path) -> LoadedRun:
             )
         )
     return LoadedRun(tuple(results), tuple(damage))
-
-
-def _misplaced(records: UnitFile, unit: JSON, path: Path) -> Damage | None:
-    """Damage when the file's header names another unit (a file copied over another's): its
-    records are that unit's, and counted here they would be counted twice."""
-    named = None if records.header is None else records.header.get("unit")
-    if named is None or named == unit["unit"]:
-        return None
-    return Damage(path, 1, f"the records of unit {named!r}, not of {unit['unit']!r}")
 
 
 def _manifest_line(line: bytes) -> JSON | None:

@@ -255,7 +255,8 @@ def _median_tokens(done: Sequence[UnitResult]) -> str:
     spent = [r.tokens for r in done]
     known = [t for t in spent if t is not None]
     if len(known) < len(spent):
-        return f"unknown ({len(spent) - len(known)} runs without reported usage)"
+        missing = len(spent) - len(known)
+        return f"unknown ({missing} run{'s' * (missing != 1)} without reported usage)"
     return _median(known, ",.0f")
 
 
@@ -274,6 +275,7 @@ def pareto(
     run whose usage went unreported has unknown tokens (None): it is neither on the front nor
     compared against it, since any number put in its place would be made up."""
     points: list[tuple[str, float | None, float]] = []
+    unknown: dict[str, str] = {}  # the token cell of an arm with unknown tokens
     for arm, runs in groups(results, lambda r: r.unit["arm"]).items():
         done = [r for r in runs if r.finished]
         if done:
@@ -281,6 +283,9 @@ def pareto(
             known = [t for t in spent if t is not None]
             mean = statistics.fmean(known) if len(known) == len(spent) else None
             points.append((str(arm), mean, sum(r.success for r in done) / len(done)))
+            unknown[str(arm)] = (
+                f"unknown ({len(spent) - len(known)} of {len(spent)} runs without reported usage)"
+            )
     measured = [(t, s) for _, t, s in points if t is not None]
     marked = [
         (
@@ -300,7 +305,7 @@ def pareto(
         [
             (
                 a,
-                "unknown (usage not reported)" if t is None else f"{t:,.0f}",
+                unknown[a] if t is None else f"{t:,.0f}",
                 f"{100 * s:.1f}%",
                 "yes" if p else ("not compared" if t is None else ""),
             )

@@ -11,6 +11,7 @@ reports what is there.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from experiments.errors import DamagedRecords
 from experiments.report import figures, llm_costs
 from experiments.report.acegis import acegis_tables
 from experiments.report.answers import answer_table, constrained_table
-from experiments.report.load import UnitResult, load_run
+from experiments.report.load import LoadedRun, UnitResult, load_run
 from experiments.report.tables import (
     cost_summary,
     figure_budgets,
@@ -62,13 +63,7 @@ def write_report(run_dir: Path, *, skip_damaged: bool = False) -> Path:
         "",
     ]
     out += _skipped(plan, results)
-    if loaded.damage:
-        left_out = len(loaded.results) - len(results)
-        out += [
-            f"**{len(loaded.damage)} damaged record line(s) in {left_out} unit(s): those units are left out of every"
-            " table below** (`--skip-damaged`).",
-            "",
-        ]
+    out += _left_out(run_dir, loaded)
     if any(_samples_only(r) for r in results):
         out += [
             "Standard learns from random labeled samples, not counterexamples; the loop still records "
@@ -96,6 +91,28 @@ def write_report(run_dir: Path, *, skip_damaged: bool = False) -> Path:
     path = run_dir / REPORT
     path.write_text("\n".join(out).rstrip() + "\n", encoding="utf-8")
     return path
+
+
+def _left_out(run_dir: Path, loaded: LoadedRun) -> list[str]:
+    """A paragraph saying which records files ``--skip-damaged`` left out of every table, and why
+    (each file's first damaged line, and how many more it has)."""
+    if not loaded.damage:
+        return []
+    left_out = sum(r.damaged for r in loaded.results)
+    lines = Counter(damage.path for damage in loaded.damage)
+    first = {damage.path: damage for damage in reversed(loaded.damage)}
+    return [
+        f"**{len(loaded.damage)} damaged record line(s) in {left_out} unit(s): those units are left out of every"
+        " table below** (`--skip-damaged`):",
+        "",
+        *(
+            f"- `{path.relative_to(run_dir) if path.is_relative_to(run_dir) else path}` line"
+            f" {first[path].line}: {first[path].problem}"
+            + (f" (and {count - 1} more damaged lines)" if count > 1 else "")
+            for path, count in lines.items()
+        ),
+        "",
+    ]
 
 
 def _skipped(plan: dict[str, object], results: Sequence[UnitResult]) -> list[str]:

@@ -44,6 +44,6 @@ async def test_departures_from_the_request_are_recorded_and_reported(tmp_path: P
     section = report.split("## Server deviations from the request", 1)[1]
     row = next(line for line in section.splitlines() if line.startswith("| single |"))
     assert row == (
-        "| single | 4 | 4 | read as unknown (12); the server answers with another model (4);"
+        "| single | 4 | 4 | read as unknown (4); the server answers with another model 'impostor-model' (4);"
         " the server ignores n (4) |"
     )

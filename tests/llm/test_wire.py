@@ -168,14 +168,20 @@ def test_optional_fields_are_sent_only_when_set() -> None:
 
 
 def test_a_reply_is_held_against_its_request() -> None:
+    """5,000 choices for ``n = 1`` with an object or a number for ``finish_reason``: one line per
+    kind of departure, however many choices (before: one line per choice, so 5,000 in every record
+    of the call, and a numeric finish_reason read as the text "7" while called unknown)."""
     raw = {"message": {"content": "x"}, "finish_reason": {"type": "stop"}}
-    reply = parse_completion(_bytes({"model": "other-model", "choices": [raw] * 5}))
+    numbered = {"message": {"content": "x"}, "finish_reason": 7}
+    choices = [raw] * 4999 + [numbered]
+    reply = parse_completion(_bytes({"model": "other-model", "choices": choices}))
     kept, found = deviations(SamplingParams(n=1), "asked-model", reply)
     assert kept == (Choice("x"),)
+    assert reply.choices[-1].finish_reason is None
     assert found == (
-        *(f"choice {i} has a finish_reason of type dict: read as unknown" for i in range(5)),
+        "5000 of 5000 choices have a finish_reason of type dict or int: read as unknown",
         "reply from model 'other-model', asked 'asked-model': the server answers with another model",
-        "5 choices for n = 1, the first 1 kept: the server ignores n",
+        "5000 choices for n = 1, the first 1 kept: the server ignores n",
     )
 
 
