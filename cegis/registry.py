@@ -6,8 +6,9 @@ whether it needs membership queries, and a rank: the default learner of ``python
 the highest-ranked one that needs no membership queries. Registering a learner is one line in
 :data:`REGISTRY`; a user's own learner needs no registration: wherever a learner is named (``cli
 learn --learner``, a plan file), ``"package.module:factory"`` names a zero-argument callable that
-returns one; it is called once, and its learner says whether it asks membership queries
-(:class:`cegis.learner.AsksMembership`).
+returns one; it is called once, its learner says whether it asks membership queries
+(:class:`cegis.learner.AsksMembership`), and it is handed out wrapped in
+:class:`cegis.user_learner.Checked`, which holds it to the learner protocol.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import attrs
 
 from cegis.errors import UnknownLearner as UnknownLearner
 from cegis.learner import AsksMembership, Learner
+from cegis.user_learner import Checked
 
 
 @attrs.frozen
@@ -106,7 +108,8 @@ def spec(name: str) -> LearnerSpec:
             f"{name} did not return a learner (an object with a `name` and an async `propose`)"
         )
     membership = isinstance(learner, AsksMembership) and learner.needs_membership
-    return LearnerSpec(name, name, f"user learner {name}", membership, built=learner)
+    checked = cast(Learner, Checked(learner, name))  # held to the protocol wherever it runs
+    return LearnerSpec(name, name, f"user learner {name}", membership, built=checked)
 
 
 def build(name: str) -> Learner:
