@@ -58,7 +58,8 @@ def _skipped_without_shared_file(item: pytest.Item) -> Iterator[None]:
     try:
         yield
     except Exception as error:
-        missing = _missing_shared_file(error) if "shared_data" in item.fixturenames else None
+        uses_data = "shared_data" in getattr(item, "fixturenames", ())
+        missing = _missing_shared_file(error) if uses_data else None
         if missing is None:
             raise
         pytest.skip(f"shared data file not found: {missing}")
