@@ -3,12 +3,13 @@
 Three kinds, the seed paper's: a heatmap of success over #States × StarDepth, titled with its
 metric, that prints each cell's rate, its number of finished runs and any unfinished ones (a cell
 without a target says so) beside a colour scale; lines of a metric over labeled-example budgets
-(log-scaled x axis whose ticks read "≤ N", y axis from 0 to 1, both stated on the axes, and a note
-under the title saying what the metric is) with the number of runs behind each point under the
-axis; success against mean tokens per run with the Pareto front, its ticks at round numbers, each
-arm labelled inside the frame where no other label or mark is, and a key to its marks. Each
-function takes the numbers the tables computed and a path, and returns the path written. SVG is
-text: the figures diff, and any browser or Markdown viewer shows them.
+(each series its own colour and dash, keyed beside the plot; log-scaled x axis whose ticks read
+"≤ N", y axis from 0 to 1, both stated on the axes, and a note under the title saying what the
+metric is) with the number of runs behind each point under the axis; success against mean tokens
+per run with the Pareto front, its ticks at round numbers, each arm labelled inside the frame where
+no other label or mark is, and a key to its marks. Each function takes the numbers the tables
+computed and a path, and returns the path written. SVG is text: the figures diff, and any browser
+or Markdown viewer shows them.
 """
 
 from __future__ import annotations
@@ -135,21 +136,32 @@ def curves(
     body.append(_text((left + right) / 2, bottom + 32, f"at most N {xlabel} (log scale)"))
     body.append(_text(left - 16, rows_top, "runs (n)", anchor="end", size=9))
     for k, (label, values) in enumerate(series.items()):
-        colour = PALETTE[k % len(PALETTE)]
+        colour, dash = line_style(k)
         points = [at(b, v) for b, (v, _) in zip(budgets, values) if v is not None]
         if len(points) > 1:
             joined = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
             body.append(
-                f'<polyline points="{joined}" fill="none" stroke="{colour}" stroke-width="1.5"/>'
+                f'<polyline points="{joined}" fill="none" stroke="{colour}" stroke-width="1.5"'
+                f"{dash}/>"
             )
         body += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>' for x, y in points]
+        key_y = top + 16 * k + 5
         body.append(
-            f'<rect x="{right + 12}" y="{top + 16 * k}" width="10" height="10" fill="{colour}"/>'
+            f'<line x1="{right + 8}" y1="{key_y}" x2="{right + 26}" y2="{key_y}" stroke="{colour}"'
+            f' stroke-width="2"{dash}/>'
         )
-        body.append(_text(right + 26, top + 16 * k + 9, label, anchor="start", size=10))
+        body.append(_text(right + 30, top + 16 * k + 9, label, anchor="start", size=10))
         for budget, (_, n) in zip(budgets, values):
             body.append(_text(at(budget, 0.0)[0], rows_top + 12 * k, str(n), size=9, fill=colour))
     return _write(path, 640, rows_top + 12 * len(series) + 8, body)
+
+
+def line_style(index: int) -> tuple[str, str]:
+    """The colour and the dash attribute of series ``index``: the palette's colours in solid
+    lines, then again dashed, then dotted, so a figure of more series than colours (a smoke run's
+    twelve arms) tells each apart."""
+    dash = ("", ' stroke-dasharray="6 3"', ' stroke-dasharray="2 2"')[index // len(PALETTE) % 3]
+    return PALETTE[index % len(PALETTE)], dash
 
 
 def pareto(points: Sequence[tuple[str, float | None, float, bool]], title: str, path: Path) -> Path:

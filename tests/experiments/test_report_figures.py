@@ -168,6 +168,24 @@ def test_the_pareto_figure_keeps_its_labels_in_the_frame_and_off_the_marks(tmp_p
             assert not (box[0] < mx + 4 and mx - 4 < box[2] and box[1] < my + 4 and my - 4 < box[3])
 
 
+def test_curves_of_more_series_than_colours_tell_each_apart(tmp_path: Path) -> None:
+    """A smoke run's twelve arms (before: the eleventh and twelfth took the first two's colours and
+    lines, so ``+output+constrained`` read as ``standard``)."""
+    series: dict[str, list[tuple[float | None, int]]] = {
+        f"arm{k}": [(k / 12, 1), (k / 12, 1)] for k in range(12)
+    }
+    path = figures.curves(series, [8, 16], "accuracy", "x", "t", tmp_path / "c.svg")
+    svg = "{http://www.w3.org/2000/svg}"
+    tree = ElementTree.parse(path)
+    lines = [(p.get("stroke"), p.get("stroke-dasharray")) for p in tree.iter(f"{svg}polyline")]
+    keys = [
+        (line.get("stroke"), line.get("stroke-dasharray"))
+        for line in tree.iter(f"{svg}line")
+        if line.get("stroke-width") == "2"
+    ]
+    assert len(set(lines)) == 12 and keys == lines  # the key draws each series' own line
+
+
 @pytest.mark.parametrize(
     ("most", "ticks"),
     [(13206, [0, 5000, 10000, 15000]), (20, [0, 5, 10, 15, 20]), (0.3, [0, 0.1, 0.2, 0.3])],
