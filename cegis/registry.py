@@ -18,9 +18,10 @@ from typing import Any, cast
 
 import attrs
 
+from cegis.errors import BrokenLearner
 from cegis.errors import UnknownLearner as UnknownLearner
 from cegis.learner import AsksMembership, Learner
-from cegis.user_learner import Checked
+from cegis.user_learner import Checked, described
 
 
 @attrs.frozen
@@ -100,7 +101,7 @@ def spec(name: str) -> LearnerSpec:
         raise UnknownLearner(
             f"unknown learner {name!r}; known: {', '.join(sorted(REGISTRY))}, or package.module:factory"
         )
-    learner = _factory(name)()
+    learner = _user_learner(name)
     if not callable(getattr(learner, "propose", None)) or not isinstance(
         getattr(learner, "name", None), str
     ):
@@ -115,6 +116,17 @@ def spec(name: str) -> LearnerSpec:
 def build(name: str) -> Learner:
     """A fresh learner named ``name`` (registered, or ``module:factory``)."""
     return spec(name).build()
+
+
+def _user_learner(name: str) -> Any:
+    """What the factory ``name`` returns; BrokenLearner naming it when importing its module or
+    calling it raises or exits (Ctrl-C passes: it is the user's)."""
+    try:
+        return _factory(name)()
+    except (KeyboardInterrupt, UnknownLearner):
+        raise
+    except BaseException as error:  # noqa: BLE001 - a user's module or factory may raise anything
+        raise BrokenLearner(f"the learner {name}: its factory raised {described(error)}") from error
 
 
 def _factory(constructor: str) -> Any:

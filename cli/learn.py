@@ -44,7 +44,7 @@ from cli.errors import MAX_STATE_LIMIT, BadInput, limit_error
 from cli.interrupts import interruptible
 from cli.lazy import CONTEXT
 from cli.llm_options import llm_options, options_from
-from cli.user_learner import built, user_spec
+from cli.user_learner import user_spec
 from experiments.errors import RunDirectoryBusy
 from experiments.lock import records_lock
 from oracle import SAMPLING_MODES, Example, SuiteOracle, Teacher, TeacherConfig
@@ -424,7 +424,7 @@ def learn(
                 chosen = (
                     from_examples()
                     if given is not None and name == FROM_EXAMPLES
-                    else built(chosen_spec)
+                    else chosen_spec.build()
                 )
                 state = asyncio.run(run_recorded(task, chosen, teacher, config, records))
     except RunDirectoryBusy as error:

@@ -43,6 +43,23 @@ def test_the_loop_refuses_what_a_user_learner_breaks(factory: str, says: str) ->
     assert says in str(raised.value)
 
 
+@pytest.mark.parametrize("factory", ["factory_exits", "factory_custom"])
+def test_a_plan_whose_factory_exits_is_refused_in_one_line(tmp_path: Path, factory: str) -> None:
+    """Before: ``experiment`` ended with exit code 0 and no output (SystemExit(0) at plan load), or
+    a traceback (a BaseException of the factory's own)."""
+    plan = {
+        "name": "plugins",
+        "datasets": [
+            {"kind": "paper-list", "list": "simplyrx", "path": str(write_regex_list(tmp_path))}
+        ],
+        "arms": [{"name": "x", "learner": f"{MODULE}:{factory}"}],
+    }
+    (tmp_path / "plan.toml").write_text(toml_text(plan), encoding="utf-8")
+    done = CliRunner().invoke(main, ["experiment", str(tmp_path / "plan.toml")])
+    assert done.exit_code == 2, done.output
+    assert f"[[arms]] #1: the learner {MODULE}:{factory}: its factory raised" in done.output
+
+
 def test_a_user_learner_is_wrapped_and_a_registered_one_is_not() -> None:
     assert isinstance(build(f"{MODULE}:no_text"), Checked)
     assert not any(isinstance(spec.build(), Checked) for spec in REGISTRY.values())

@@ -122,3 +122,13 @@ def blocking() -> Scripted:
         raise AssertionError("unreachable")
 
     return Scripted(answer)
+
+
+def factory_exits() -> Scripted:
+    """A factory that exits instead of returning a learner."""
+    raise SystemExit(0)
+
+
+def factory_custom() -> Scripted:
+    """A factory that raises a BaseException of its own."""
+    raise Custom("no learner")

@@ -60,6 +60,19 @@ def test_a_broken_plugin_learner_is_one_line_and_exit_2(factory: str, says: str)
     assert "regex:" not in output and "Traceback" not in output
 
 
+@pytest.mark.parametrize(
+    ("factory", "says"),
+    [("factory_exits", "SystemExit: 0"), ("factory_custom", "Custom: no learner")],
+)
+def test_a_factory_that_exits_or_raises_a_base_exception_is_one_line(
+    factory: str, says: str
+) -> None:
+    """Before: exit 0 with no output (SystemExit), or a traceback."""
+    code, output = _learn(factory)
+    assert code == 2, output
+    assert f"Error: --learner: the learner {MODULE}:{factory}: its factory raised {says}" in output
+
+
 def test_a_plugin_learner_without_text_prints_its_regex() -> None:
     code, output = _learn("no_text")
     assert code == 0, output
