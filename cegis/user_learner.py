@@ -57,7 +57,9 @@ class Checked:
         automaton = proposal.automaton
         if automaton is not None and not isinstance(automaton, DFA):
             raise self._broken(f"propose returned an automaton of type {type(automaton).__name__}")
-        text, compiled = self._printed(proposal.regex, proposal.text, context)
+        text, compiled = self._printed(
+            proposal.regex, proposal.text, context, checked=automaton is not None
+        )
         if automaton is not None and not _same_language(automaton, compiled):
             raise self._broken(
                 "propose returned an automaton that is not the language of its regex"
@@ -87,10 +89,12 @@ class Checked:
             raise self._broken(f"propose raised {described(error)}") from error
 
     def _printed(
-        self, regex: object, text: object, context: LearnerContext[Any]
-    ) -> tuple[str, DFA]:
-        """The text a run prints for ``regex`` (its own print when ``text`` is empty) and the
-        regex's automaton; BrokenLearner when the text is not a str of the regex's language."""
+        self, regex: object, text: object, context: LearnerContext[Any], checked: bool = False
+    ) -> tuple[str, DFA | None]:
+        """The text a run prints for ``regex`` (its own print when ``text`` is empty) and, when
+        compiled (another text, or ``checked``: an automaton to check), the regex's automaton;
+        BrokenLearner when the text is not a str of the regex's language. A regex past the state
+        limit is left to the loop, which records it as a proposal that does not compile."""
         if not isinstance(regex, get_args(Regex)):
             raise self._broken(f"propose returned a regex of type {type(regex).__name__}")
         if not isinstance(text, str):
@@ -99,9 +103,18 @@ class Checked:
             printed = unparse(regex, context.dialect, context.universe)
             shown = text or printed
             trees = [regex] if shown == printed else [regex, parse(shown, context.dialect)]
+        except RegexError as error:
+            raise self._broken(f"propose returned the text {_quoted(text)}: {error}") from None
+        if len(trees) == 1 and not checked:
+            return shown, None
+        try:
             dfas = compile_many(trees, context.universe)
-        except (RegexError, AutomataError) as error:
-            raise self._broken(f"its text {_quoted(text)} cannot be checked: {error}") from None
+        except AutomataError:
+            if checked:
+                raise self._broken(
+                    "its automaton cannot be checked: its regex does not compile"
+                ) from None
+            return shown, None
         if not equivalent(dfas[0], dfas[-1]):
             raise self._broken(
                 f"propose returned the text {_quoted(shown)}, which is not its regex"
@@ -130,7 +143,9 @@ def _cancelling() -> bool:
     return task is not None and task.cancelling() > 0
 
 
-def _same_language(automaton: DFA, compiled: DFA) -> bool:
+def _same_language(automaton: DFA, compiled: DFA | None) -> bool:
+    if compiled is None:
+        return False
     try:
         return equivalent(automaton, compiled)
     except AutomataError:  # another universe (or alphabet) is another language

@@ -132,3 +132,13 @@ def factory_exits() -> Scripted:
 def factory_custom() -> Scripted:
     """A factory that raises a BaseException of its own."""
     raise Custom("no learner")
+
+
+def too_large() -> Scripted:
+    """A regex past the state limit, its text spelled otherwise than its print."""
+
+    async def answer(context: LearnerContext) -> Proposal:
+        text = "((a|b)*a(a|b){24})"
+        return Proposal(regex=parse(text, context.dialect, context.universe), text=text)
+
+    return Scripted(answer)

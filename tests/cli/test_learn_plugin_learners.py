@@ -73,6 +73,14 @@ def test_a_factory_that_exits_or_raises_a_base_exception_is_one_line(
     assert f"Error: --learner: the learner {MODULE}:{factory}: its factory raised {says}" in output
 
 
+def test_a_plugin_learners_regex_past_the_state_limit_is_the_loops_failure() -> None:
+    """Its text cannot be checked against a regex that does not compile within the limit: the
+    proposal goes to the loop, which meets the same limit as for any learner, and the run goes on."""
+    code, output = _learn("too_large")
+    assert code == 1 and "Error:" not in output, output
+    assert "status:   not learned" in output, output
+
+
 def test_a_plugin_learner_without_text_prints_its_regex() -> None:
     code, output = _learn("no_text")
     assert code == 0, output
