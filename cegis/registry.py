@@ -101,14 +101,7 @@ def spec(name: str) -> LearnerSpec:
         raise UnknownLearner(
             f"unknown learner {name!r}; known: {', '.join(sorted(REGISTRY))}, or package.module:factory"
         )
-    learner = _user_learner(name)
-    if not callable(getattr(learner, "propose", None)) or not isinstance(
-        getattr(learner, "name", None), str
-    ):
-        raise UnknownLearner(
-            f"{name} did not return a learner (an object with a `name` and an async `propose`)"
-        )
-    membership = isinstance(learner, AsksMembership) and learner.needs_membership
+    learner, membership = _user_learner(name)
     checked = cast(Learner, Checked(learner, name))  # held to the protocol wherever it runs
     return LearnerSpec(name, name, f"user learner {name}", membership, built=checked)
 
@@ -118,11 +111,19 @@ def build(name: str) -> Learner:
     return spec(name).build()
 
 
-def _user_learner(name: str) -> Any:
-    """What the factory ``name`` returns; BrokenLearner naming it when importing its module or
-    calling it raises or exits (Ctrl-C passes: it is the user's)."""
+def _user_learner(name: str) -> tuple[Any, bool]:
+    """What the factory ``name`` returns and whether it asks membership queries; BrokenLearner
+    naming it when importing its module, calling it or reading the learner raises or exits (Ctrl-C
+    passes: it is the user's)."""
     try:
-        return _factory(name)()
+        learner = _factory(name)()
+        if not callable(getattr(learner, "propose", None)) or not isinstance(
+            getattr(learner, "name", None), str
+        ):
+            raise UnknownLearner(
+                f"{name} did not return a learner (an object with a `name` and an async `propose`)"
+            )
+        return learner, isinstance(learner, AsksMembership) and learner.needs_membership
     except (KeyboardInterrupt, UnknownLearner):
         raise
     except BaseException as error:  # noqa: BLE001 - a user's module or factory may raise anything
