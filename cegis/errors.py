@@ -34,6 +34,12 @@ class LearnerExited(CegisError):
     its own failure, never a silent end of the command or of an experiment's other units."""
 
 
+class BrokenLearner(CegisError):
+    """A user's learner (``module:factory``) answered outside its protocol or failed: it raised or
+    exited, was not async, or printed a text (or carried an automaton) of another language than its
+    regex. The message names the factory and what went wrong (:mod:`cegis.user_learner`)."""
+
+
 class NotAProposal(CegisError, TypeError):
     """A learner's ``propose`` returned something other than a :class:`cegis.learner.Proposal`
     (``None``, a string): the loop names the learner and the type instead of failing on a field."""

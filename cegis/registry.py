@@ -6,8 +6,9 @@ whether it needs membership queries, and a rank: the default learner of ``python
 the highest-ranked one that needs no membership queries. Registering a learner is one line in
 :data:`REGISTRY`; a user's own learner needs no registration: wherever a learner is named (``cli
 learn --learner``, a plan file), ``"package.module:factory"`` names a zero-argument callable that
-returns one; it is called once, and its learner says whether it asks membership queries
-(:class:`cegis.learner.AsksMembership`).
+returns one; it is called once, its learner says whether it asks membership queries
+(:class:`cegis.learner.AsksMembership`), and it is handed out wrapped in
+:class:`cegis.user_learner.Checked`, which holds it to the learner protocol.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from typing import Any, cast
 
 import attrs
 
+from cegis.errors import BrokenLearner
 from cegis.errors import UnknownLearner as UnknownLearner
 from cegis.learner import AsksMembership, Learner
+from cegis.user_learner import Checked, described
 
 
 @attrs.frozen
@@ -98,20 +101,33 @@ def spec(name: str) -> LearnerSpec:
         raise UnknownLearner(
             f"unknown learner {name!r}; known: {', '.join(sorted(REGISTRY))}, or package.module:factory"
         )
-    learner = _factory(name)()
-    if not callable(getattr(learner, "propose", None)) or not isinstance(
-        getattr(learner, "name", None), str
-    ):
-        raise UnknownLearner(
-            f"{name} did not return a learner (an object with a `name` and an async `propose`)"
-        )
-    membership = isinstance(learner, AsksMembership) and learner.needs_membership
-    return LearnerSpec(name, name, f"user learner {name}", membership, built=learner)
+    learner, membership = _user_learner(name)
+    checked = cast(Learner, Checked(learner, name))  # held to the protocol wherever it runs
+    return LearnerSpec(name, name, f"user learner {name}", membership, built=checked)
 
 
 def build(name: str) -> Learner:
     """A fresh learner named ``name`` (registered, or ``module:factory``)."""
     return spec(name).build()
+
+
+def _user_learner(name: str) -> tuple[Any, bool]:
+    """What the factory ``name`` returns and whether it asks membership queries; BrokenLearner
+    naming it when importing its module, calling it or reading the learner raises or exits (Ctrl-C
+    passes: it is the user's)."""
+    try:
+        learner = _factory(name)()
+        if not callable(getattr(learner, "propose", None)) or not isinstance(
+            getattr(learner, "name", None), str
+        ):
+            raise UnknownLearner(
+                f"{name} did not return a learner (an object with a `name` and an async `propose`)"
+            )
+        return learner, isinstance(learner, AsksMembership) and learner.needs_membership
+    except (KeyboardInterrupt, UnknownLearner):
+        raise
+    except BaseException as error:  # noqa: BLE001 - a user's module or factory may raise anything
+        raise BrokenLearner(f"the learner {name}: its factory raised {described(error)}") from error
 
 
 def _factory(constructor: str) -> Any:

@@ -63,8 +63,3 @@ class OutputLost(click.ClickException):
     with code 2 whatever the command's own answer was."""
 
     exit_code = 2
-
-
-class BrokenLearner(Exception):
-    """A user's learner answered outside its protocol or failed (raised, exited, was not async);
-    the message names the factory and what went wrong."""

@@ -31,7 +31,7 @@ from automata.errors import DEFAULT_STATE_LIMIT, AutomataError, SizeLimitExceede
 from automata.jit import compile_time
 from cegis.answer import Answer, answer_of
 from cegis.config import Budgets, LoopConfig
-from cegis.errors import LearnerExited, NotAProposal, RecordsError
+from cegis.errors import BrokenLearner, LearnerExited, NotAProposal, RecordsError
 from cegis.generalization import generalizes
 from cegis.given import GivenExamplesError, examples_from_csv, labeled, strings_from_lines
 from cegis.records import run_recorded
@@ -40,11 +40,11 @@ from cegis.registry import REGISTRY, default_passive
 from cegis.setup import exact_setting
 from cegis.state import Task
 from cegis.symbolic.passive import from_examples, listing_hint, printed_for
-from cli.errors import MAX_STATE_LIMIT, BadInput, BrokenLearner, limit_error
+from cli.errors import MAX_STATE_LIMIT, BadInput, limit_error
 from cli.interrupts import interruptible
 from cli.lazy import CONTEXT
 from cli.llm_options import llm_options, options_from
-from cli.user_learner import built, user_spec
+from cli.user_learner import user_spec
 from experiments.errors import RunDirectoryBusy
 from experiments.lock import records_lock
 from oracle import SAMPLING_MODES, Example, SuiteOracle, Teacher, TeacherConfig
@@ -424,7 +424,7 @@ def learn(
                 chosen = (
                     from_examples()
                     if given is not None and name == FROM_EXAMPLES
-                    else built(chosen_spec)
+                    else chosen_spec.build()
                 )
                 state = asyncio.run(run_recorded(task, chosen, teacher, config, records))
     except RunDirectoryBusy as error:

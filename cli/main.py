@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 import click
 
@@ -57,15 +58,20 @@ COMMANDS = {
 
 
 class MainGroup(LazyGroup):
-    """The group that, whatever its command's end, says so when standard output lost output."""
+    """The group that, whatever its command's end (``--help`` and ``--version`` of the group
+    itself included, which end before any command runs), says so when standard output lost
+    output."""
 
-    def invoke(self, ctx: click.Context) -> object:
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        tolerate_closed_stdout()
         try:
-            return super().invoke(ctx)
-        finally:
+            return super().main(*args, **kwargs)
+        except SystemExit:
             lost = output_lost()
-            if lost is not None:
-                raise OutputLost(lost)  # lost output outranks the exit code
+            if lost is None:
+                raise
+            OutputLost(lost).show()  # lost output outranks the exit code
+            raise SystemExit(OutputLost.exit_code) from None
 
 
 @click.group(cls=MainGroup, lazy=COMMANDS, context_settings=CONTEXT)
@@ -73,7 +79,6 @@ class MainGroup(LazyGroup):
 def main() -> None:
     """Counterexample-guided regex learning: tools, benchmarks and experiments."""
     working_directory_importable()
-    tolerate_closed_stdout()
 
 
 def working_directory_importable() -> None:

@@ -47,6 +47,7 @@ from typing import Any, Literal
 import attrs
 
 from cegis.config import Budgets, LoopConfig
+from cegis.errors import BrokenLearner
 from cegis.llm.settings import SETTINGS, LLMSetting
 from cegis.registry import UnknownLearner, spec
 from experiments.plan_values import PlanError as PlanError  # where callers have always found it
@@ -333,10 +334,8 @@ def _arm(table: Mapping[str, Any], index: int) -> ArmSpec:
             spec(learner)
         except UnknownLearner as error:
             raise PlanError(f"{where}: {error} (or 'llm', a model)") from None
-        except Exception as error:  # noqa: BLE001 - a user's factory may raise anything
-            raise PlanError(
-                f"{where}: the factory {learner} failed: {type(error).__name__}: {error}"
-            ) from None
+        except BrokenLearner as error:  # its factory raised or exited
+            raise PlanError(f"{where}: {error}") from None
     setting = table.get("setting")
     if learner == LLM and not (isinstance(setting, str) and setting in SETTINGS):
         raise PlanError(f"{where}: an llm arm needs setting = one of {', '.join(SETTINGS)}")

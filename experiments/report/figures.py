@@ -3,12 +3,13 @@
 Three kinds, the seed paper's: a heatmap of success over #States × StarDepth, titled with its
 metric, that prints each cell's rate, its number of finished runs and any unfinished ones (a cell
 without a target says so) beside a colour scale; lines of a metric over labeled-example budgets
-(log-scaled x axis whose ticks read "≤ N", y axis from 0 to 1, both stated on the axes, and a note
-under the title saying what the metric is) with the number of runs behind each point under the
-axis; success against mean tokens per run with the Pareto front, its ticks at round numbers, each
-arm labelled where no other label is, and a key to its marks. Each function takes the numbers the
-tables computed and a path, and returns the path written. SVG is text: the figures diff, and any
-browser or Markdown viewer shows them.
+(each series its own colour and dash, keyed beside the plot; log-scaled x axis whose ticks read
+"≤ N", y axis from 0 to 1, both stated on the axes, and a note under the title saying what the
+metric is) with the number of runs behind each point under the axis; success against mean tokens
+per run with the Pareto front, its ticks at round numbers, each arm labelled inside the frame where
+no other label or mark is, and a key to its marks. Each function takes the numbers the tables
+computed and a path, and returns the path written. SVG is text: the figures diff, and any browser
+or Markdown viewer shows them.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ PALETTE = (
     "#bcbd22",
     "#17becf",
 )
+#: The width of one character of a 10-pixel label, and the height of its line: the room a label takes.
+LABEL_WIDTH, LABEL_HEIGHT = 6.0, 12.0
 #: Viridis at five stops; a rate is interpolated between them.
 _VIRIDIS = ((68, 1, 84), (59, 82, 139), (33, 145, 140), (94, 201, 98), (253, 231, 37))
 
@@ -133,29 +136,40 @@ def curves(
     body.append(_text((left + right) / 2, bottom + 32, f"at most N {xlabel} (log scale)"))
     body.append(_text(left - 16, rows_top, "runs (n)", anchor="end", size=9))
     for k, (label, values) in enumerate(series.items()):
-        colour = PALETTE[k % len(PALETTE)]
+        colour, dash = line_style(k)
         points = [at(b, v) for b, (v, _) in zip(budgets, values) if v is not None]
         if len(points) > 1:
             joined = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
             body.append(
-                f'<polyline points="{joined}" fill="none" stroke="{colour}" stroke-width="1.5"/>'
+                f'<polyline points="{joined}" fill="none" stroke="{colour}" stroke-width="1.5"'
+                f"{dash}/>"
             )
         body += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>' for x, y in points]
+        key_y = top + 16 * k + 5
         body.append(
-            f'<rect x="{right + 12}" y="{top + 16 * k}" width="10" height="10" fill="{colour}"/>'
+            f'<line x1="{right + 8}" y1="{key_y}" x2="{right + 26}" y2="{key_y}" stroke="{colour}"'
+            f' stroke-width="2"{dash}/>'
         )
-        body.append(_text(right + 26, top + 16 * k + 9, label, anchor="start", size=10))
+        body.append(_text(right + 30, top + 16 * k + 9, label, anchor="start", size=10))
         for budget, (_, n) in zip(budgets, values):
             body.append(_text(at(budget, 0.0)[0], rows_top + 12 * k, str(n), size=9, fill=colour))
     return _write(path, 640, rows_top + 12 * len(series) + 8, body)
 
 
+def line_style(index: int) -> tuple[str, str]:
+    """The colour and the dash attribute of series ``index``: the palette's colours in solid
+    lines, then again dashed, then dotted, so a figure of more series than colours (a smoke run's
+    twelve arms) tells each apart."""
+    dash = ("", ' stroke-dasharray="6 3"', ' stroke-dasharray="2 2"')[index // len(PALETTE) % 3]
+    return PALETTE[index % len(PALETTE)], dash
+
+
 def pareto(points: Sequence[tuple[str, float | None, float, bool]], title: str, path: Path) -> Path:
-    """Success against mean tokens per run, one point per arm, each labelled beside it (moved up or
-    down, with a leader line, where another label already is); the Pareto-optimal arms filled and
-    joined, the others faded, as the key beside the plot says. An arm whose tokens are unknown
-    (None: a server did not report usage) has no place on the token axis: it is named under the
-    figure, not drawn."""
+    """Success against mean tokens per run, one point per arm, each labelled beside it inside the
+    frame (moved up or down, with a leader line, where another label or a mark already is); the
+    Pareto-optimal arms filled and joined, the others faded, as the key beside the plot says. An
+    arm whose tokens are unknown (None: a server did not report usage) has no place on the token
+    axis: it is named under the figure, not drawn."""
     unknown = [label for label, tokens, _, _ in points if tokens is None]
     drawn = [
         (label, tokens, success, optimal)
@@ -185,14 +199,19 @@ def pareto(points: Sequence[tuple[str, float | None, float, bool]], title: str, 
         body.append(
             f'<polyline points="{joined}" fill="none" stroke="black" stroke-dasharray="4 3"/>'
         )
-    placed: list[tuple[float, float, float, float]] = []
-    for k, (label, tokens, success, optimal) in enumerate(drawn):
-        x, y = at(tokens, success)
+    marks = [at(tokens, success) for _, tokens, success, _ in drawn]
+    placed = [(x - 4, y - 4, x + 4, y + 4) for x, y in marks]  # a label covers no mark
+    for k, ((_, _, _, optimal), (x, y)) in enumerate(zip(drawn, marks)):
         body.append(_mark(x, y, PALETTE[k % len(PALETTE)], optimal))
-        lx, ly = _free_spot(x + 7, y - 7, 6.0 * len(label), placed, top - 8)
+    for (label, _, _, _), (x, y) in zip(drawn, marks):
+        width = LABEL_WIDTH * len(label)
+        # beside the mark on its right, or on its left where the frame ends first
+        wanted = x + 7 if x + 7 + width <= right else x - 7 - width
+        lx, ly = _free_spot(wanted, y - 7, width, placed, (top - 8, bottom - 3))
         if abs(ly - (y - 7)) > 1:  # moved: a leader line says whose label it is
+            end = lx - 1 if lx > x else lx + width + 1
             body.append(
-                f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{lx - 1:.1f}" y2="{ly - 4:.1f}"'
+                f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{end:.1f}" y2="{ly - 4:.1f}"'
                 ' stroke="#999999" stroke-width="0.5"/>'
             )
         body.append(_text(lx, ly, label, anchor="start", size=10))
@@ -228,14 +247,15 @@ def _free_spot(
     y: float,
     width: float,
     placed: list[tuple[float, float, float, float]],
-    highest: float,
+    baselines: tuple[float, float],
 ) -> tuple[float, float]:
     """Where a label of ``width`` goes: at (``x``, ``y``) (its baseline) or the nearest line above or
-    below that no placed label overlaps; recorded in ``placed``."""
-    height = 12.0
-    for shift in (0, -1, 1, -2, 2, -3, 3, -4, 4, -5, 5, -6, 6, -7, 7, -8, 8):
+    below, between the ``baselines`` (highest, lowest: inside the frame), that nothing ``placed``
+    (a label or a mark) overlaps; recorded in ``placed``."""
+    height = LABEL_HEIGHT
+    for shift in (0, -1, 1, -2, 2, -3, 3, -4, 4, -5, 5, -6, 6, -7, 7, -8, 8, -9, 9, -10, 10):
         baseline = y + shift * height
-        if baseline < highest:
+        if not baselines[0] <= baseline <= baselines[1]:
             continue
         box = (x, baseline - height + 2, x + width, baseline + 2)
         if not any(_overlap(box, other) for other in placed):

@@ -3,13 +3,14 @@ tests.cli.plugin_learners:<factory>`` (the tests of :mod:`tests.cli.test_learn_p
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
 from automata import compile_regex
-from cegis.learner import LearnerContext, Proposal
+from cegis.learner import Alternative, LearnerContext, Proposal
 from regexlang import parse
 
 
@@ -63,6 +64,20 @@ def no_text() -> Scripted:
     return Scripted(answer)
 
 
+def wrong_candidate() -> Scripted:
+    """``b`` as the proposal, and the target's regex as a candidate printed ``b``."""
+
+    async def answer(context: LearnerContext) -> Proposal:
+        other = parse("b", context.dialect, context.universe)
+        return Proposal(regex=other, text="b", candidates=(Alternative(_target(context), "b"),))
+
+    return Scripted(answer)
+
+
+class Custom(BaseException):
+    """A BaseException of the learner's own."""
+
+
 def raising(error: BaseException) -> Callable[[], Scripted]:
     """A factory of a learner whose propose raises ``error``."""
 
@@ -75,6 +90,9 @@ def raising(error: BaseException) -> Callable[[], Scripted]:
 exits = raising(SystemExit(0))
 value_error = raising(ValueError("bad\nthings"))
 memory_error = raising(MemoryError())
+custom_base = raising(Custom("not an Exception"))
+cancels = raising(asyncio.CancelledError())
+generator_exit = raising(GeneratorExit())
 
 
 def recursion() -> Scripted:
@@ -102,5 +120,25 @@ def blocking() -> Scripted:
         print("proposing", file=sys.stderr, flush=True)
         time.sleep(600)
         raise AssertionError("unreachable")
+
+    return Scripted(answer)
+
+
+def factory_exits() -> Scripted:
+    """A factory that exits instead of returning a learner."""
+    raise SystemExit(0)
+
+
+def factory_custom() -> Scripted:
+    """A factory that raises a BaseException of its own."""
+    raise Custom("no learner")
+
+
+def too_large() -> Scripted:
+    """A regex past the state limit, its text spelled otherwise than its print."""
+
+    async def answer(context: LearnerContext) -> Proposal:
+        text = "((a|b)*a(a|b){24})"
+        return Proposal(regex=parse(text, context.dialect, context.universe), text=text)
 
     return Scripted(answer)

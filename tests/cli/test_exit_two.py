@@ -149,7 +149,9 @@ def test_a_plan_arm_whose_factory_fails_exits_2(tmp_path: Path) -> None:
         plan.read_text(encoding="utf-8").replace('"symbolic"', '"os:system"'), encoding="utf-8"
     )
     code, output = _run("experiment", str(plan), "--out", str(tmp_path / "run"))
-    assert code == 2 and "[[arms]] #1: the factory os:system failed: TypeError" in output, output
+    assert (
+        code == 2 and "[[arms]] #1: the learner os:system: its factory raised TypeError" in output
+    ), output
 
 
 @pytest.mark.parametrize(

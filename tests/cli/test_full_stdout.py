@@ -43,6 +43,8 @@ def test_every_command_says_its_output_was_lost(tmp_path: Path) -> None:
     }
     (tmp_path / "plan.toml").write_text(toml_text(plan), encoding="utf-8")
     for args in (
+        ("--help",),  # the group's own options end before any command (before: a traceback)
+        ("--version",),
         ("regex", "ab*"),
         ("learn", "--positive", "ab", "--negative", "a"),
         ("experiment", "plan.toml", "--out", "run"),

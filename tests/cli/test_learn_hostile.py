@@ -49,10 +49,10 @@ def learners(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ("args", "says"),
     [
         (("--seed", "-1"), "--seed"),
-        (("--learner", "os:system"), "the factory os:system failed: TypeError"),
+        (("--learner", "os:system"), "the learner os:system: its factory raised TypeError"),
         (
             ("--learner", "hostile_learners:raising"),
-            "the factory hostile_learners:raising failed: RuntimeError: no learner today",
+            "the learner hostile_learners:raising: its factory raised RuntimeError: no learner today",
         ),
         (
             ("--learner", "hostile_learners:silent"),

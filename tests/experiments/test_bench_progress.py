@@ -3,6 +3,9 @@ beside the table they print at the end), instead of nothing until the table."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from experiments.bench import examples, learners
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _stderr(command: Any, args: list[str]) -> str:
@@ -55,3 +60,20 @@ def test_bench_learners_counts_its_runs_as_they_end(
     )
     assert "runs 0/2 · succeeded 0 · elapsed" in said
     assert "runs 2/2 · succeeded " in said.splitlines()[-1]
+
+
+def test_the_data_test_above_skips_with_an_empty_data_folder(tmp_path: Path) -> None:
+    """``REGEX_CEGIS_DATA`` naming a folder without the datasets (or a fresh clone without
+    ``../shared/data``): the test skips with the missing file as its reason (before:
+    ``DatasetNotFound``, so the README's ``pytest`` failed)."""
+    test = f"{Path(__file__).relative_to(ROOT)}::test_bench_learners_counts_its_runs_as_they_end"
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", test],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "REGEX_CEGIS_DATA": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0 and "1 skipped" in done.stdout, done.stdout
+    assert f"shared data file not found: {tmp_path / 'cegml' / 'regex_list.json'}" in done.stdout

@@ -143,6 +143,49 @@ def test_the_pareto_figure_labels_every_arm_apart_at_round_ticks_with_a_key(
     assert "Key" in shown and "the Pareto front" in shown and "dominated, or 0% success" in shown
 
 
+def test_the_pareto_figure_keeps_its_labels_in_the_frame_and_off_the_marks(tmp_path: Path) -> None:
+    """Before: a label of an arm at 0 % went under the axis, over the tick labels ("guarded"), and
+    one near the right edge ran past the frame into the key."""
+    crowded = [*SMOKE, ("acegis-exact-long-name", 14900.0, 0.5, False)]
+    tree = ElementTree.parse(figures.pareto(crowded, "t", tmp_path / "p.svg"))
+    svg = "{http://www.w3.org/2000/svg}"
+    frame = next(r for r in tree.iter(f"{svg}rect") if r.get("fill") == "none")
+    left, top = float(frame.get("x", 0)), float(frame.get("y", 0))
+    right, bottom = left + float(frame.get("width", 0)), top + float(frame.get("height", 0))
+    marks = [
+        (float(c.get("cx", 0)), float(c.get("cy", 0)))
+        for c in tree.iter(f"{svg}circle")
+        if float(c.get("cx", 0)) <= right  # the key's marks are beside the frame
+    ]
+    assert len(marks) == len(crowded)
+    names = {arm for arm, _, _, _ in crowded}
+    for text, x, y in _placed(tmp_path / "p.svg"):
+        if text not in names:
+            continue
+        box = (x, y - 10, x + 6.0 * len(text), y + 2)  # 6 px a character at size 10
+        assert left <= box[0] and box[2] <= right and box[3] <= bottom, (text, box)
+        for mx, my in marks:
+            assert not (box[0] < mx + 4 and mx - 4 < box[2] and box[1] < my + 4 and my - 4 < box[3])
+
+
+def test_curves_of_more_series_than_colours_tell_each_apart(tmp_path: Path) -> None:
+    """A smoke run's twelve arms (before: the eleventh and twelfth took the first two's colours and
+    lines, so ``+output+constrained`` read as ``standard``)."""
+    series: dict[str, list[tuple[float | None, int]]] = {
+        f"arm{k}": [(k / 12, 1), (k / 12, 1)] for k in range(12)
+    }
+    path = figures.curves(series, [8, 16], "accuracy", "x", "t", tmp_path / "c.svg")
+    svg = "{http://www.w3.org/2000/svg}"
+    tree = ElementTree.parse(path)
+    lines = [(p.get("stroke"), p.get("stroke-dasharray")) for p in tree.iter(f"{svg}polyline")]
+    keys = [
+        (line.get("stroke"), line.get("stroke-dasharray"))
+        for line in tree.iter(f"{svg}line")
+        if line.get("stroke-width") == "2"
+    ]
+    assert len(set(lines)) == 12 and keys == lines  # the key draws each series' own line
+
+
 @pytest.mark.parametrize(
     ("most", "ticks"),
     [(13206, [0, 5000, 10000, 15000]), (20, [0, 5, 10, 15, 20]), (0.3, [0, 0.1, 0.2, 0.3])],

@@ -41,11 +41,15 @@ def test_a_raising_worker_fails_only_its_own_units(tmp_path: Path) -> None:
         ["exits"] * 2 + ["limit"] * 2 + ["syntax"] * 2
     )
     said = {e["unit"].split("/")[0]: e["error"] for e in errors}
-    assert said["syntax"] == "RegexSyntaxError: unbalanced '(' at 0", said
-    assert said["limit"].startswith("StateLimitExceeded: the learner's DFA needs more than 10"), (
-        said
+    user = "BrokenLearner: the learner tests.experiments.raising_learner"  # cegis.user_learner
+    assert (
+        said["syntax"]
+        == f"{user}:syntax_error: propose raised RegexSyntaxError: unbalanced '(' at 0"
     )
-    assert said["exits"] == "LearnerExited: the learner exiting: propose raised SystemExit(0)"
+    assert said["limit"].startswith(
+        f"{user}:state_limit: propose raised StateLimitExceeded: the learner's DFA needs more than 10"
+    ), said
+    assert said["exits"] == f"{user}:exits: propose raised SystemExit: 0"
     assert "units 8: 0 done before, 8 run now, 2 succeeded, 6 errors" in result.output
 
 
@@ -66,8 +70,9 @@ def test_a_learner_returning_none_or_exiting_is_logged_as_such(tmp_path: Path) -
         main, ["experiment", str(tmp_path / "plan.toml"), "--out", str(tmp_path / "run")]
     )
     logged = (tmp_path / "run" / "errors.jsonl").read_text(encoding="utf-8").splitlines()
+    user = "BrokenLearner: the learner tests.experiments.raising_learner"  # cegis.user_learner
     assert (
         sorted(json.loads(line)["error"] for line in logged)
-        == ["LearnerExited: the learner exiting: propose raised SystemExit(0)"] * 2
-        + ["NotAProposal: the learner none: propose returned NoneType, not a cegis.Proposal"] * 2
+        == [f"{user}:exits: propose raised SystemExit: 0"] * 2
+        + [f"{user}:returns_none: propose returned NoneType, not a cegis.Proposal"] * 2
     )
