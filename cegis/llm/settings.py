@@ -5,7 +5,10 @@ each setting the papers evaluate (seed paper Sec. 4-5 and Appendix D; A-CEGIS; S
 
 * **Standard**: no counterexamples, random labeled samples growing on a log scale (3 → 3000); the
   run succeeds at the first size whose proposal is equivalent. The learner makes one plain draw per
-  epoch; the schedule is its teacher's (:class:`cegis.llm.setup.SampleSchedule`).
+  epoch; the schedule is its teacher's (:class:`cegis.llm.setup.SampleSchedule`). ``standard-96``
+  (a named setting, not the paper's) stops the log scale at 96 strings, 6 epochs: a small local
+  model's context holds that sample (SmolLM2-135M: some 1,800 prompt tokens), where the paper's
+  192 → 3000 strings outgrow it and those calls are never sent.
 * **Single**: one draw per epoch on the accumulated (clustered) counterexamples, regularization on
   or off.
 * **Agentic**: Single plus reflection on the previous epoch and a repair loop, keeping the
@@ -148,6 +151,9 @@ class LLMSetting:
     #: newest half of the examples and an even sample of the older ones, halving until the prompt
     #: fits, and say so in the prompt). Recorded with the setting; the cuts in the epoch's memo.
     overflow: OverflowPolicy = "fail"
+    #: Standard's last sample size: its sizes run 3 → ``sample_total`` on a log scale (the paper's
+    #: 3000, Appendix D); ignored by the settings that learn from counterexamples.
+    sample_total: int = attrs.field(default=3000, validator=attrs.validators.ge(3))
     #: Constrain every reply to the grammar of the answer block (not in the papers: a named option).
     constrained: bool = False
     #: The strategy section's text when a learn step (``python -m cli optimize``) wrote it for the
@@ -180,6 +186,10 @@ class LLMSetting:
         """Draw rounds per proposal: the guard's K, else the repair budget."""
         return self.guard.draws if self.guard is not None else self.repair_budget
 
+    def sample_sizes(self) -> tuple[int, ...]:
+        """Standard's sample sizes, one per epoch: 3 → ``sample_total`` on a log scale."""
+        return log_scale_sizes(total=self.sample_total)
+
     def regularization_for(self, dialect: Dialect) -> Regularization | None:
         """The bounds this setting puts in the prompt (and the guard enforces) for ``dialect``."""
         return REGULARIZATION[dialect] if self.regularization else None
@@ -190,6 +200,7 @@ class LLMSetting:
 
 
 def _presets() -> dict[str, LLMSetting]:
+    standard = LLMSetting("standard", counterexamples=False, clustered=False)
     agentic = LLMSetting("agentic", reflection=True, repair_budget=3)
     multi = attrs.evolve(
         agentic, name="multi", candidates=10, candidate_source="reply", repair_budget=1
@@ -212,7 +223,8 @@ def _presets() -> dict[str, LLMSetting]:
     settings = [
         attrs.evolve(prompt, name="prompt-naive", syntax=False),
         attrs.evolve(prompt, name="prompt-input-only", syntax=False, input_format=True),
-        LLMSetting("standard", counterexamples=False, clustered=False),
+        standard,
+        attrs.evolve(standard, name="standard-96", sample_total=96),
         LLMSetting("single"),
         LLMSetting("single-noreg", regularization=False),
         LLMSetting("single-plain", clustered=False),

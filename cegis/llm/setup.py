@@ -3,7 +3,8 @@ assembly path for the command line (``python -m cli learn --learner llm``), the 
 and the tests.
 
 A setting shapes the loop as well as the prompt: :func:`setting_config` gives the teacher's
-clustering and the epoch budget (Standard: the paper's sizes 3 → 3000 on a log scale, Appendix D;
+clustering and the epoch budget (Standard: the paper's sizes 3 → 3000 on a log scale, Appendix D,
+or 3 → the setting's ``sample_total``;
 A-CEGIS: its 4 or 7 turns), :func:`choose_teacher` what the learner is judged by (the exact
 teacher, Standard's :class:`SampleSchedule` of fresh random labeled strings, or A-CEGIS's
 test-suite oracle, as :class:`TestsOnly`: the learner sees no string but the tests it fails), and
@@ -40,7 +41,7 @@ def setting_config(setting: LLMSetting, base: LoopConfig = LoopConfig()) -> Loop
     """``base`` with the teacher, initial sample and epoch budget that ``setting`` calls for."""
     teacher = attrs.evolve(base.teacher, clustered=setting.clustered)
     if not setting.counterexamples:
-        sizes = log_scale_sizes()
+        sizes = setting.sample_sizes()
         budgets = attrs.evolve(base.budgets, epochs=len(sizes))
         return attrs.evolve(base, teacher=teacher, budgets=budgets, initial_size=sizes[0])
     if (
@@ -129,7 +130,9 @@ def choose_teacher(
                 "the standard setting samples labeled strings from the target; it needs the exact teacher"
             )
         readable = config.example_alphabet == "readable"
-        return SampleSchedule(teacher, seed=config.seed, readable=readable)
+        return SampleSchedule(
+            teacher, sizes=setting.sample_sizes(), seed=config.seed, readable=readable
+        )
     if suite is not None and not setting.exact:
         return TestsOnly(suite)
     return teacher

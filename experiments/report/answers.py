@@ -15,7 +15,8 @@ the request carried (a server that ignores the constraint). Records written befo
 their failure kind count those tries as ``other``. When a run holds the same setting with and
 without constrained answers (two arms whose fingerprints differ only in
 ``llm_setting.constrained``), :func:`constrained_table` sets them side by side, with every such
-pair summed in its last row.
+pair summed in its last row; a call not sent because its prompt outgrew the context stays a
+failed answer there, and its own column says that is why.
 """
 
 from __future__ import annotations
@@ -185,8 +186,9 @@ def _setting_key(runs: Sequence[UnitResult]) -> tuple[object, ...] | None:
 
 def constrained_table(results: Sequence[UnitResult]) -> str | None:
     """Each setting run both with and without constrained answers, side by side: answers, the
-    answer-format rate and the runs that succeeded, free then constrained, and every such pair
-    together; None when no arm has its twin."""
+    answer-format rate, the calls never sent because the prompt did not fit the context (failed
+    answers, counted in the rate) and the runs that succeeded, free then constrained, and every
+    such pair together; None when no arm has its twin."""
     pairs: dict[tuple[object, ...], dict[bool, tuple[str, _ArmCounts]]] = {}
     for arm, (runs, counts) in _by_arm(results).items():
         key = _setting_key(runs)
@@ -207,6 +209,8 @@ def constrained_table(results: Sequence[UnitResult]) -> str | None:
             "answers constrained",
             "rate free",
             "rate constrained",
+            "not sent free",
+            "not sent constrained",
             "outside grammar",
             "succeeded free",
             "succeeded constrained",
@@ -222,6 +226,8 @@ def _side_by_side(name: str, free: _ArmCounts, fixed: _ArmCounts) -> list[object
         fixed.answers,
         free.rate(),
         fixed.rate(),
+        free.kinds["budget"],
+        fixed.kinds["budget"],
         fixed.ignored,
         f"{free.succeeded}/{free.finished}",
         f"{fixed.succeeded}/{fixed.finished}",

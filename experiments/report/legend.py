@@ -65,6 +65,14 @@ COLUMNS = {
     "answers constrained": "answers asked of the model by the arm with constrained answers",
     "rate free": "answer-format rate without constrained answers (parsable ÷ answers)",
     "rate constrained": "answer-format rate with constrained answers (parsable ÷ answers)",
+    "not sent free": (
+        "answers lost without constrained answers to calls not sent, their prompt outgrowing the"
+        " context (failed answers, in the rate)"
+    ),
+    "not sent constrained": (
+        "answers lost with constrained answers to calls not sent, their prompt outgrowing the"
+        " context (failed answers, in the rate)"
+    ),
     "succeeded free": "finished runs the teacher accepted ÷ finished runs, without constrained answers",
     "succeeded constrained": "finished runs the teacher accepted ÷ finished runs, with constrained answers",
     "draws": "samples drawn from the model for them",

@@ -101,6 +101,11 @@ def test_a_setting_run_with_and_without_constrained_answers_reads_side_by_side()
         *arm("agentic", "agentic", False, "no_regex"),
         *arm("single+c", "single", True, None, "inconsistent"),
         *arm("agentic+c", "agentic", True, None),
+        _unit(  # a prompt that outgrew the context: a failed answer, and said why
+            "agentic+c",
+            _epoch(failed_calls=("context_overflow",)),
+            fingerprint=_fingerprint("agentic", True, "t3"),
+        ),
         *arm("multi+c", "multi", True, None),  # no twin without the constraint: left out
         _unit("symbolic", {"type": "epoch", "hypothesis": "a", "failure": None, "memo": None}),
     ]
@@ -109,12 +114,13 @@ def test_a_setting_run_with_and_without_constrained_answers_reads_side_by_side()
     lines = table.splitlines()
     assert lines[0] == (
         "| free arm / constrained arm | answers free | answers constrained | rate free"
-        " | rate constrained | outside grammar | succeeded free | succeeded constrained |"
+        " | rate constrained | not sent free | not sent constrained | outside grammar"
+        " | succeeded free | succeeded constrained |"
     )
     assert lines[2:5] == [
-        "| single / single+c | 4 | 4 | 0.000 | 1.000 | 0 | 0/2 | 1/2 |",
-        "| agentic / agentic+c | 2 | 2 | 0.000 | 1.000 | 0 | 0/2 | 1/2 |",
-        "| all | 6 | 6 | 0.000 | 1.000 | 0 | 0/4 | 2/4 |",
+        "| single / single+c | 4 | 4 | 0.000 | 1.000 | 0 | 0 | 0 | 0/2 | 1/2 |",
+        "| agentic / agentic+c | 2 | 3 | 0.000 | 0.667 | 0 | 1 | 0 | 0/2 | 1/3 |",
+        "| all | 6 | 7 | 0.000 | 0.857 | 0 | 1 | 0 | 0/4 | 2/5 |",
     ]
     assert "(not described)" not in table
     # without a twin, or without fingerprints saying what was constrained, there is no table

@@ -90,6 +90,25 @@ def test_standard_reaches_3000_examples_with_malformed_replies() -> None:
     )
 
 
+def test_standard_96_stops_its_sample_at_96_strings_and_sends_every_call() -> None:
+    # the named setting of a small context: the paper's schedule cut at 96, each size one call
+    def check(server: ScriptedServer, state: EpochState) -> None:
+        seen = [len(record.initial) for record in state.records[:1]]
+        for record in state.records:
+            seen.append(seen[-1] + len(record.added))
+        assert seen[: len(state.records)] == [3, 6, 12, 24, 48, 96]
+        assert server.chat_calls == 6 and len(state.records) == 6
+        assert state.outcome != "equivalent"
+
+    assert setting_named("standard").sample_sizes()[-1] == 3000
+    learn(
+        (Rule(DATA, (Reply(("I am not sure.",)),)),),
+        setting_named("standard-96"),
+        epochs=11,
+        check=check,
+    )
+
+
 def _union_of_positives(config: LoopConfig) -> str:
     """The union of the initial sample's positives: consistent with it (RepairScore 1), not the target."""
     sample = initial_state(
