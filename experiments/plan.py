@@ -360,7 +360,7 @@ def _arm(table: Mapping[str, Any], index: int) -> ArmSpec:
     if fixed and arm.epochs is not None:
         raise PlanError(
             f"{where}: setting {arm.setting!r} runs one epoch per size of its sample schedule"
-            " (3 → 3000), so it cannot honour epochs; remove it"
+            f" (3 → {SETTINGS[arm.setting].sample_total}), so it cannot honour epochs; remove it"
         )
     try:  # the teacher validates mode and the rest at construction
         loop_config(Plan("check", (), (arm,)), arm, 0)

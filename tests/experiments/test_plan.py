@@ -274,8 +274,9 @@ def test_an_arms_epochs_are_honoured_by_a_turn_setting_and_refused_by_standard()
     assert setting is not None and setting.turns == 3
     config = setting_config(setting, loop_config(plan, plan.arms[0], 0))
     assert config.budgets.epochs == 3
-    with pytest.raises(PlanError, match="cannot honour epochs"):
-        plan_from_data({**GOOD, "arms": [{**arm, "setting": "standard"}]})
+    for fixed, schedule in (("standard", "3 → 3000"), ("standard-96", "3 → 96")):
+        with pytest.raises(PlanError, match=f"schedule \\({schedule}\\), so it cannot honour"):
+            plan_from_data({**GOOD, "arms": [{**arm, "setting": fixed}]})
 
 
 def test_an_llm_arm_may_constrain_its_answers_and_load_a_strategy_file(tmp_path: Path) -> None:
