@@ -58,6 +58,10 @@ _EPSILON = Epsilon()
 _INITIAL = -1
 _FINAL = -2
 
+FACTOR_DEPTH = 60
+"""How many unions factoring nests one inside another before it leaves options unfactored
+(:func:`_factor`); readable regexes nest far less, and five Python frames go to each level."""
+
 Order = Literal["fewest-edges", "weight", "farthest", "nearest"]
 ORDERS: tuple[Order, ...] = ("fewest-edges", "weight", "farthest", "nearest")
 
@@ -222,6 +226,8 @@ class Joins:
         self._concats: dict[tuple[Regex, ...], Regex] = {}
         self._unions: dict[tuple[Regex, ...], Regex] = {}
         self._folds: dict[Regex, Regex] = {}
+        self.depth = 0  # the unions being built, one inside the other
+        self.clipped = False  # whether the union being built left a factoring out for depth
 
     def label(self, classes: tuple[CharSet, ...]) -> Chars:
         """The label of an edge taken on ``classes``: their characters as one set."""
@@ -248,11 +254,21 @@ class Joins:
         return found
 
     def union(self, options: Iterable[Regex]) -> Regex:
-        """The union of ``options``, kept small (module doc)."""
+        """The union of ``options``, kept small (module doc). Factoring nests at most
+        :data:`FACTOR_DEPTH` unions deep; a union built past that depth is left unfactored and
+        not remembered, so every union remembered is the one written at any depth."""
         key = tuple(options)
         found = self._unions.get(key)
         if found is None:
-            found = self._unions[key] = _union_of(key, self)
+            clipped_around, self.clipped = self.clipped, False
+            self.depth += 1
+            try:
+                found = _union_of(key, self)
+            finally:
+                self.depth -= 1
+            if not self.clipped:
+                self._unions[key] = found
+            self.clipped = self.clipped or clipped_around
         return found
 
     def fold_runs(self, regex: Regex) -> Regex:
@@ -358,17 +374,23 @@ def _parts(regex: Regex) -> tuple[Regex, ...]:
 
 def _concat_of(parts: tuple[Regex, ...]) -> Regex:
     kept: list[Regex] = []
+    stars: list[int] = []  # where ``kept`` holds a star, the only parts a later run fuses with
     for part in (p for item in parts for p in _parts(item)):
         if type(part) is EmptySet:  # the nodes without fields: equal exactly when of one type
             return _EMPTY
         if type(part) is not Epsilon:
             kept.append(part)
-            _fuse_tail(kept)
+            _fuse_tail(kept, stars)
+            while stars and (stars[-1] >= len(kept) or not isinstance(kept[stars[-1]], Star)):
+                stars.pop()
+            if isinstance(kept[-1], Star) and (not stars or stars[-1] != len(kept) - 1):
+                stars.append(len(kept) - 1)
     return concat(*kept)
 
 
-def _fuse_tail(kept: list[Regex]) -> None:
-    """Rewrite the end of ``kept`` after an append: ``r* r*`` → ``r*``, ``r r*`` and ``r* r`` → ``r+``."""
+def _fuse_tail(kept: list[Regex], stars: list[int]) -> None:
+    """Rewrite the end of ``kept`` after an append: ``r* r*`` → ``r*``, ``r r*`` and ``r* r`` → ``r+``.
+    ``stars``: the positions of the stars before the appended part."""
     last = kept[-1]
     before = kept[-2] if len(kept) >= 2 else None
     if isinstance(last, Star):
@@ -382,13 +404,12 @@ def _fuse_tail(kept: list[Regex]) -> None:
     if isinstance(last, Plus) and isinstance(before, Star) and before.inner == last.inner:
         del kept[-2]
         return
-    for start in range(len(kept) - 2, -1, -1):
+    for start in reversed(stars):
         candidate = kept[start]
-        if (
-            isinstance(candidate, Star)
-            and len(_parts(candidate.inner)) == len(kept) - 1 - start
-            and _parts(candidate.inner) == tuple(kept[start + 1 :])
-        ):
+        assert isinstance(candidate, Star)
+        if len(_parts(candidate.inner)) == len(kept) - 1 - start and _parts(
+            candidate.inner
+        ) == tuple(kept[start + 1 :]):
             kept[start:] = [Plus(candidate.inner)]
             return
 
@@ -448,7 +469,14 @@ def _merge_chars(options: list[Regex]) -> list[Regex]:
 
 
 def _factor(options: list[Regex], joins: Joins) -> Regex:
-    """Factor options sharing a first factor, then options sharing a last one: ``ab|ac`` → ``a(b|c)``."""
+    """Factor options sharing a first factor, then options sharing a last one: ``ab|ac`` → ``a(b|c)``.
+
+    Past :data:`FACTOR_DEPTH` nested unions the options stay as they are (same language): each
+    factoring nests one union in another, and a regex nested deeper than that is neither read nor
+    walked by the recursive passes that follow (printing, normalizing) within Python's stack."""
+    if joins.depth > FACTOR_DEPTH:
+        joins.clipped = True
+        return union(*options)
     for position in (0, -1):
         groups: dict[Regex, list[Regex]] = {}
         for option in options:
@@ -462,10 +490,28 @@ def _factor(options: list[Regex], joins: Joins) -> Regex:
 
 
 def _factored(group: list[Regex], position: int, joins: Joins) -> Regex:
-    common = _parts(group[0])[position]
+    """The options of ``group``, which share their factor at ``position``, with that factor taken
+    out, and at once every further factor that factoring them one at a time would take out next
+    (so a long shared run nests one union, not one per factor).
+
+    A run comes out while what is left of every option keeps two or more factors (the union of a
+    single factor reads it as options: ``r?`` as ``r|ε``), and a last run only when no two options
+    share a first factor (the union of the rests would factor those first)."""
+    parts = [_parts(o) for o in group]
+    shortest = min(map(len, parts))
+    shared = 1
     if position == 0:
-        return joins.concat([common, joins.union(concat(*_parts(o)[1:]) for o in group)])
-    return joins.concat([joins.union(concat(*_parts(o)[:-1]) for o in group), common])
+        while shared + 2 <= shortest and all(p[shared] == parts[0][shared] for p in parts):
+            shared += 1
+        rest = joins.union(concat(*p[shared:]) for p in parts)
+        return joins.concat([*parts[0][:shared], rest])
+    if len({p[0] for p in parts}) == len(parts):
+        while shared + 2 <= shortest and all(
+            p[-1 - shared] == parts[0][-1 - shared] for p in parts
+        ):
+            shared += 1
+    rest = joins.union(concat(*p[:-shared]) for p in parts)
+    return joins.concat([rest, *parts[0][-shared:]])
 
 
 def _fold_runs(regex: Regex, joins: Joins) -> Regex:
@@ -539,16 +585,25 @@ def _fold_sequences(parts: Sequence[Regex]) -> list[Regex]:
     the run is long (``abab`` reads better than ``(ab){2}``, ``abcabcabc`` worse than ``(abc){3}``).
     """
     out: list[Regex] = []
+    where: dict[Regex, list[int]] = {}  # the positions of each part, ascending
+    for position, part in enumerate(parts):
+        where.setdefault(part, []).append(position)
     i = 0
     while i < len(parts):
         best = (0, 0, 0)  # (parts saved, width, count)
-        for width in range(2, (len(parts) - i) // 2 + 1):
-            window = parts[i : i + width]
+        for j in where[parts[i]]:  # a run of width w repeats parts[i] at i + w
+            width = j - i
+            if width < 2:
+                continue
+            if width > (len(parts) - i) // 2:
+                break
             count = 1
-            while tuple(parts[i + count * width : i + (count + 1) * width]) == tuple(window):
+            while _repeats(parts, i, i + count * width, width):
                 count += 1
-            bare = all(isinstance(p, Chars) and p.chars.is_single() for p in window)
-            if count > 1 and (not bare or width * count >= 8) and width * (count - 1) > best[0]:
+            if count == 1 or width * (count - 1) <= best[0]:
+                continue
+            bare = all(isinstance(p, Chars) and p.chars.is_single() for p in parts[i : i + width])
+            if not bare or width * count >= 8:
                 best = (width * (count - 1), width, count)
         _, width, count = best
         if count:
@@ -558,3 +613,10 @@ def _fold_sequences(parts: Sequence[Regex]) -> list[Regex]:
             out.append(parts[i])
             i += 1
     return out
+
+
+def _repeats(parts: Sequence[Regex], start: int, at: int, width: int) -> bool:
+    """Whether the ``width`` parts from ``at`` are those from ``start`` again."""
+    if at + width > len(parts):
+        return False
+    return all(parts[start + k] == parts[at + k] for k in range(width))

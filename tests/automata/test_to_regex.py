@@ -18,7 +18,14 @@ from automata.algebra import ops
 from automata.building.compile import compile_regex, from_text
 from automata.core.dfa import DFA
 from automata.errors import SizeLimitExceeded
-from automata.printing.to_regex import ORDERS, Eliminations, _unsubsumed, to_regex
+from automata.printing.to_regex import (
+    FACTOR_DEPTH,
+    ORDERS,
+    Eliminations,
+    Joins,
+    _unsubsumed,
+    to_regex,
+)
 from regexlang import Dialect, parse, unparse
 from regexlang.ast import (
     Chars,
@@ -31,6 +38,7 @@ from regexlang.ast import (
     Repeat,
     Star,
     Union,
+    concat,
 )
 from regexlang.charset import SIMPLE_ALPHABET, CharSet
 from tests.automata.reference import regexes, strings_up_to
@@ -181,3 +189,27 @@ _SHAPES: list[Regex] = [
 def test_subsumed_options_are_those_the_pairwise_rule_drops(options: list[Regex]) -> None:
     expected = [o for o in options if not any(_subsumes(other, o) for other in options)]
     assert _unsubsumed(options, options) == expected
+
+
+def _word(text: str) -> Regex:
+    return concat(*(Chars(CharSet.of(c)) for c in text))
+
+
+def test_options_sharing_a_long_run_factor_it_out_without_deep_recursion() -> None:
+    # one nested union per shared factor overflowed Python's stack past a few hundred factors
+    stem = "abcdefgh" * 150
+    joins = Joins()
+    front = joins.union([_word(stem + "x"), _word(stem + "yz")])
+    back = joins.union([_word("x" + stem), _word("yz" + stem)])
+    assert unparse(front, "python") == stem + "(?:x|yz)"
+    assert unparse(back, "python") == "(?:x|yz)" + stem
+
+
+def test_factoring_nested_past_its_depth_leaves_the_options_as_they_are() -> None:
+    # a chain of branch points: each factoring nests a union in the one before
+    words = ["ab" * i + "c" for i in range(FACTOR_DEPTH + 20)]
+    joins = Joins()
+    printed = unparse(joins.union([_word(w) for w in words]), "python")
+    assert all(re.fullmatch(printed, w) for w in words)
+    assert not any(re.fullmatch(printed, w + "c") or re.fullmatch(printed, "b" + w) for w in words)
+    assert printed.count("(?:") <= FACTOR_DEPTH  # unbounded, one group per branch point: 79
