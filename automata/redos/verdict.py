@@ -23,9 +23,10 @@ from automata.building.compile import compile_regex
 from automata.errors import AutomataError, StateLimitExceeded
 from automata.redos import ambiguity, graph, space
 from regexlang.ast import Chars, Regex, Star, concat
-from regexlang.charset import UNICODE
+from regexlang.charset import UNICODE, CharSet
 from regexlang.dialects import parse
 from regexlang.errors import UnsupportedFeature
+from regexlang.unicode_classes import word_chars
 
 Semantics = Literal["fullmatch", "match", "search"]
 SEMANTICS: tuple[Semantics, ...] = ("fullmatch", "match", "search")
@@ -115,7 +116,8 @@ def _analyse(
         searched, python=engine == "python", possessive=tuple(i + shift for i in possessive)
     )
     language = regex if semantics == "fullmatch" else concat(searched, _ANY)
-    dfa = compile_regex(language, UNICODE, extra_sets=searched_space.sets[1:])
+    context = (word_chars(), CharSet.of("\n")) if searched_space.asserts else ()
+    dfa = compile_regex(language, UNICODE, extra_sets=(*searched_space.sets[1:], *context))
     failing = graph.build(searched_space, dfa)
     found = ambiguity.analyse(failing)
     verdict = _verdict(failing, found, engine, semantics)
