@@ -3,8 +3,8 @@
 The static verdict is a claim about an engine; this module asks the engine. A child process (Python
 ``re``, or ``node`` for JavaScript when it is on the ``PATH``) compiles the pattern once and times
 the match call on the attack with every pump repeated n times, printing one line per trial, until a
-trial takes ``target`` seconds. The parent kills it at a deadline, so an exponential attack never
-hangs the caller: the trial that was cut counts as at least the time it was given.
+trial takes ``target`` seconds. The parent kills it when a trial runs past a deadline, so an
+exponential attack never hangs the caller: the trial that was cut counts as at least the time it was given.
 
 A trial is the child's CPU time, not the wall clock, and a short trial is the least of
 :data:`REPEATS` runs: on a machine shared with other work the wall clock adds whatever time the
@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import json
 import math
+import queue
 import shutil
 import subprocess
 import sys
-import time
+import threading
 from typing import Any
 
 import attrs
@@ -116,11 +117,15 @@ def engine_command(engine: Engine) -> list[str] | None:
 
 
 def json_lines_child(
-    command: list[str], spec: dict[str, Any], deadline: float
+    command: list[str], spec: dict[str, Any], silence: float
 ) -> tuple[list[Any], bool]:
-    """The JSON lines a child process ``command`` prints for ``spec`` (sent as JSON on its stdin)
-    before ``deadline`` seconds, and whether the deadline cut it (the child is then killed and
-    what it printed so far is kept)."""
+    """The JSON lines a child process ``command`` prints for ``spec`` (sent as JSON on its stdin),
+    each within ``silence`` seconds of the one before (or of the start), and whether one was late:
+    the child is then killed and what it printed so far is kept. A limit per line, not per child,
+    so that many quick trials on a loaded machine are not cut for their sum."""
+    lines: queue.Queue[str | None] = queue.Queue()
+    rows: list[Any] = []
+    cut = False
     with subprocess.Popen(
         command,
         stdin=subprocess.PIPE,
@@ -128,14 +133,35 @@ def json_lines_child(
         stderr=subprocess.DEVNULL,
         text=True,
     ) as child:
+        assert child.stdin is not None and child.stdout is not None
+        out = child.stdout
+
+        def read() -> None:
+            for line in out:
+                lines.put(line)
+            lines.put(None)
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
         try:
-            out, _ = child.communicate(json.dumps(spec), timeout=deadline)
-            cut = False
-        except subprocess.TimeoutExpired:
-            child.kill()
-            out, _ = child.communicate()
-            cut = True
-    return [json.loads(line) for line in out.splitlines() if line.strip()], cut
+            child.stdin.write(json.dumps(spec))
+            child.stdin.close()
+        except BrokenPipeError:
+            pass
+        while True:
+            try:
+                line = lines.get(timeout=silence)
+            except queue.Empty:
+                child.kill()
+                cut = True
+                break
+            if line is None:
+                break
+            if line.strip():
+                rows.append(json.loads(line))
+        child.wait()
+        reader.join()
+    return rows, cut
 
 
 def pump_counts(attack: Attack) -> list[int]:
@@ -160,7 +186,8 @@ def time_attack(
     deadline: float | None = None,
 ) -> tuple[tuple[tuple[int, float], ...], bool] | None:
     """Trials of ``attack`` on ``engine`` (None when the engine is not installed) and whether the
-    last was cut at ``deadline`` seconds (default: three times ``target`` plus start-up)."""
+    last was cut, after ``deadline`` seconds without a result (default: three times ``target``
+    plus start-up); the cut trial counts as that long."""
     command = engine_command(engine)
     if command is None:
         return None
@@ -177,16 +204,12 @@ def time_attack(
         "repeated": REPEATED,
     }
     limit = deadline if deadline is not None else 3 * target + 2.0
-    started = time.perf_counter()
     rows, cut = json_lines_child(command, spec, limit)
-    elapsed = time.perf_counter() - started
-    trials = [tuple(row) for row in rows]
-    timed = tuple((int(n), float(s)) for n, s in trials)
+    timed = tuple((int(n), float(s)) for n, s in rows)
     if cut:
-        done = sum(s for _, s in timed)
         following = [n for n in counts if not timed or n > timed[-1][0]]
         if following:
-            timed += ((int(following[0]), max(elapsed - done, target)),)
+            timed += ((int(following[0]), max(limit, target)),)
     return timed, cut
 
 

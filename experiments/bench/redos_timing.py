@@ -52,7 +52,7 @@ MAX_PUMP = 3
 SEED_LENGTH = 12
 #: Most pumped inputs screened per regex.
 MAX_CANDIDATES = 240
-#: Seconds the screening child may run for one regex.
+#: Seconds the screening child may take over one candidate before it is cut.
 SCREEN_DEADLINE = 8.0
 
 _SCREEN_CHILD = """
