@@ -145,3 +145,24 @@ def _growth_of(
     a = steps(regex, text(small), call)
     b = steps(regex, text(large), call)
     return math.log(b / a) / math.log(large / small)
+
+
+@pytest.mark.parametrize(
+    ("lookarounds", "rest"),
+    [
+        ("(?=[ -`{-\\~]*[a-z])(?=LL)(?!.*YT\\Z)", ".*[AS].*"),
+        ("(?=.*[A-Za-z])(?![a-z]{3})", ".*[!#-\\&*-.:;=@\\^_].*"),
+    ],
+)
+def test_an_attack_passes_the_lookarounds_the_pattern_starts_with(
+    lookarounds: str, rest: str
+) -> None:
+    # a text failing a leading lookaround stops the engine at once, whatever the rest could do
+    pattern = lookarounds + rest
+    found = check(pattern)
+    assert (found.verdict, found.degree) == ("polynomial", 2)
+    assert found.attack is not None
+    for n in (1, 4, 9):
+        text = found.attack.text(n)
+        assert re.match(lookarounds, text) is not None
+        assert re.fullmatch(pattern, text) is None
