@@ -36,6 +36,9 @@ MEASURABLE = 2e-3
 #: Local slopes (between the last two trials) above this are read as exponential growth: a
 #: polynomial's stays near its degree, an exponential's grows with n.
 EXPONENTIAL_SLOPE = 8.0
+#: Fitted slopes (:func:`fitted_slope`) above this are read as exponential growth: the shifted fit
+#: reads a degree 8 as at most about 10.
+EXPONENTIAL_FIT = 16.0
 #: Trials within this factor of the slowest one are fitted (the rest is start-up and noise).
 SPAN = 30.0
 #: Trials within this factor of the largest pump count are fitted too (a high degree crosses the
@@ -266,10 +269,17 @@ def _growth(first: tuple[int, float], last: tuple[int, float]) -> float | None:
 
 
 def exponential(trials: tuple[tuple[int, float], ...], cut: bool) -> bool:
-    """Whether the trials grow exponentially: cut at the deadline, or a local slope past
-    :data:`EXPONENTIAL_SLOPE`."""
+    """Whether the trials grow exponentially: cut at the deadline, a local slope past
+    :data:`EXPONENTIAL_SLOPE`, or a fitted one past :data:`EXPONENTIAL_FIT` (an exponential that
+    reaches the target at a small n, ``(?:.*[A-Za-z].*){7,}`` gaining x3.8 per pump from n = 1 to
+    6, has local slopes near 7 there but fits about 22)."""
     local = local_slope(trials)
-    return cut or (local is not None and local > EXPONENTIAL_SLOPE)
+    fitted = fitted_slope(trials)
+    return (
+        cut
+        or (local is not None and local > EXPONENTIAL_SLOPE)
+        or (fitted is not None and fitted > EXPONENTIAL_FIT)
+    )
 
 
 def confirm(

@@ -42,6 +42,15 @@ def test_the_shifted_fit_reads_a_chain_of_pumps_at_small_n_as_its_degree(degree:
 
 
 def test_one_slow_trial_does_not_make_a_polynomial_exponential() -> None:
-    trials = ((2, 3.9e-3), (3, 43e-3), (4, 0.27), (5, 2.6))  # 4 -> 5 slowed by the machine
-    assert not exponential(trials, cut=False)
+    cubic = [(n, 1e-6 * n**3) for n in range(10, 60, 5)]
+    cubic[-1] = (cubic[-1][0], cubic[-1][1] * 2.5)  # the last trial slowed by the machine
+    assert not exponential(tuple(cubic), cut=False)
     assert exponential(tuple((n, 1e-6 * 2**n) for n in range(10, 24)), cut=False)
+
+
+def test_an_exponential_reaching_the_target_at_small_n_is_exponential() -> None:
+    # (?:.*[A-Za-z].*){7,} on re: x3.8 per pump, 0.1 s at n = 6, local slopes below 8
+    trials = ((1, 1.4e-4), (2, 5.1e-4), (3, 2.0e-3), (4, 8.2e-3), (5, 28.7e-3), (6, 0.1115))
+    assert exponential(trials, cut=False)
+    eighth = tuple((n, 1e-6 * math.prod(n + a for a in range(1, 9))) for n in range(1, 8))
+    assert not exponential(eighth, cut=False)
