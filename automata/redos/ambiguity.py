@@ -14,21 +14,31 @@ for ReDoS by Wüstholz et al. (2017, Rexploiter) and recheck:
   Pumping ``w`` n times gives n paths; a chain of k such pairs, one after another, gives n^k paths,
   and the engine spends n^(k+1) steps on a failing text (each path is walked to its end).
 
-Every search is bounded by a step budget and raises ``StateLimitExceeded`` past it.
+Both are decided with one product each rather than one search per start node: EDA by the
+components of the pair product, IDA per component ``S`` of the product of the two components'
+cycles (the first and third coordinates of a witness walk a cycle of ``S``) by propagating, through
+the triples over ``S``, the set of start pairs ``(x, y)`` that reach each triple (a bitset); the
+witness word is then read off one search from a start that reached its end. Every search is bounded
+by a step budget and raises ``StateLimitExceeded`` past it.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 import attrs
 
 from automata.errors import StateLimitExceeded
 from automata.redos.graph import Graph
 
-#: Steps (pair or triple nodes visited) the searches may take by default.
+#: Steps (product edges visited) the searches may take by default.
 DEFAULT_STEP_LIMIT = 400_000
+
+#: Successors of a node of a product, grouped by the class read: class → distinct targets.
+ByClass = dict[int, tuple[int, ...]]
+#: Product edges out of each product node: (class, target index).
+Edges = list[list[tuple[int, int]]]
 
 
 @attrs.frozen
@@ -60,10 +70,11 @@ class _Budget:
             raise StateLimitExceeded("the ambiguity search", self.limit, "steps")
 
 
-def components(graph: Graph) -> list[int]:
-    """The strongly connected component of each node (iterative Tarjan; components numbered in
-    reverse topological order, so an edge never leads to a higher number)."""
-    n = len(graph.nodes)
+def strongly_connected(successors: Sequence[Iterable[int]]) -> list[int]:
+    """The strongly connected component of each node of a graph given by its successor lists
+    (iterative Tarjan; components numbered in reverse topological order, so an edge never leads
+    to a higher number)."""
+    n = len(successors)
     order = [-1] * n
     low = [0] * n
     comp = [-1] * n
@@ -71,6 +82,7 @@ def components(graph: Graph) -> list[int]:
     on_stack = [False] * n
     counter = 0
     count = 0
+    lists = [list(s) for s in successors]
     for root in range(n):
         if order[root] >= 0:
             continue
@@ -82,10 +94,10 @@ def components(graph: Graph) -> list[int]:
                 counter += 1
                 stack.append(node)
                 on_stack[node] = True
-            edges = graph.edges[node]
-            if i < len(edges):
+            targets = lists[node]
+            if i < len(targets):
                 work.append((node, i + 1))
-                target = edges[i][1]
+                target = targets[i]
                 if order[target] < 0:
                     work.append((target, 0))
                 elif on_stack[target]:
@@ -105,112 +117,175 @@ def components(graph: Graph) -> list[int]:
     return comp
 
 
+def components(graph: Graph) -> list[int]:
+    """The strongly connected component of each node of ``graph`` (see
+    :func:`strongly_connected`)."""
+    return strongly_connected([[t for _, t in edges] for edges in graph.edges])
+
+
+def _cyclic(comp: list[int], successors: Sequence[Iterable[int]]) -> set[int]:
+    """The components of ``comp`` that hold a cycle."""
+    sizes: dict[int, int] = {}
+    for c in comp:
+        sizes[c] = sizes.get(c, 0) + 1
+    found = {c for c, size in sizes.items() if size > 1}
+    for node, targets in enumerate(successors):
+        if node in targets:
+            found.add(comp[node])
+    return found
+
+
+def _grouped(edges: Iterable[tuple[int, int]], keep: Callable[[int], bool]) -> ByClass:
+    by: dict[int, list[int]] = {}
+    for cls, t in edges:
+        if keep(t):
+            targets = by.setdefault(cls, [])
+            if t not in targets:
+                targets.append(t)
+    return {cls: tuple(targets) for cls, targets in by.items()}
+
+
 def analyse(graph: Graph, limit: int = DEFAULT_STEP_LIMIT) -> Ambiguity:
     """The ambiguity of ``graph``: an exponential pump if there is one, else the longest IDA chain."""
     budget = _Budget(limit)
     comp = components(graph)
+    inside = [
+        _grouped(edges, lambda t, c=comp[node]: comp[t] == c)  # type: ignore[misc]
+        for node, edges in enumerate(graph.edges)
+    ]
     members: dict[int, list[int]] = {}
     for node, c in enumerate(comp):
         members.setdefault(c, []).append(node)
-    cyclic = [
-        c
-        for c, nodes in members.items()
-        if len(nodes) > 1 or any(t == nodes[0] for _, t in graph.edges[nodes[0]])
-    ]
+    cyclic = sorted(_cyclic(comp, [[t for _, t in edges] for edges in graph.edges]))
     for c in cyclic:
-        pump = _exponential(graph, comp, c, members[c], budget)
+        pump = _exponential(graph, comp, inside, members[c], budget)
         if pump is not None:
             return Ambiguity(pump, ())
-    return Ambiguity(None, _longest_chain(graph, comp, members, sorted(cyclic), budget))
+    chain = _longest_chain(graph, comp, inside, members, cyclic, budget)
+    return Ambiguity(None, chain)
 
 
-def _inside(graph: Graph, comp: list[int], c: int, node: int) -> list[tuple[int, int]]:
-    return [(cls, t) for cls, t in graph.edges[node] if comp[t] == c]
+def _product(
+    starts: Iterable[tuple[int, ...]],
+    step: Callable[[tuple[int, ...]], Iterable[tuple[int, tuple[int, ...]]]],
+    budget: _Budget,
+) -> tuple[list[tuple[int, ...]], dict[tuple[int, ...], int], Edges]:
+    """The part of a product graph reachable from ``starts``: its nodes, their indices and their
+    labelled edges."""
+    index: dict[tuple[int, ...], int] = {}
+    nodes: list[tuple[int, ...]] = []
+    for start in starts:
+        if start not in index:
+            index[start] = len(nodes)
+            nodes.append(start)
+    edges: Edges = []
+    i = 0
+    while i < len(nodes):
+        out = []
+        for cls, nxt in step(nodes[i]):
+            budget.spend()
+            j = index.get(nxt)
+            if j is None:
+                j = index[nxt] = len(nodes)
+                nodes.append(nxt)
+            out.append((cls, j))
+        edges.append(out)
+        i += 1
+    return nodes, index, edges
+
+
+def _word(edges: Edges, source: int, target: int, keep: Callable[[int], bool]) -> list[int]:
+    """Classes of a shortest path of at least one step from ``source`` to ``target`` through
+    nodes ``keep`` accepts (one must exist)."""
+    parents: dict[int, tuple[int, int]] = {}
+    queue = deque([source])
+    while queue:
+        current = queue.popleft()
+        for cls, nxt in edges[current]:
+            if nxt in parents or not keep(nxt):
+                continue
+            parents[nxt] = (current, cls)
+            if nxt == target:
+                word = []
+                node = target
+                while True:
+                    node, step_cls = parents[node]
+                    word.append(step_cls)
+                    if node == source:
+                        return word[::-1]
+            queue.append(nxt)
+    raise ValueError("no path between the product nodes")
 
 
 def _exponential(
-    graph: Graph, comp: list[int], c: int, nodes: list[int], budget: _Budget
+    graph: Graph, comp: list[int], inside: list[ByClass], nodes: list[int], budget: _Budget
 ) -> Pump | None:
     for node in nodes:
-        inside = _inside(graph, comp, c, node)
-        for edge in set(inside):
-            if inside.count(edge) > 1:
-                cls, target = edge
-                back = _path(graph, comp, c, target, node, budget)
-                return Pump(node, node, (cls, *back))
+        seen: set[tuple[int, int]] = set()
+        for cls, target in graph.edges[node]:
+            if comp[target] != comp[node]:
+                continue
+            if (cls, target) in seen:
+                return Pump(node, node, (cls, *_inner_path(inside, target, node, budget)))
+            seen.add((cls, target))
 
     def step(pair: tuple[int, ...]) -> Iterable[tuple[int, tuple[int, ...]]]:
         a, b = pair
-        right = _inside(graph, comp, c, b)
-        for cls, x in _inside(graph, comp, c, a):
-            for cls2, y in right:
-                if cls == cls2:
-                    yield cls, (x, y)
+        right = inside[b]
+        for cls, xs in inside[a].items():
+            ys = right.get(cls)
+            if ys is not None:
+                for x in xs:
+                    for y in ys:
+                        yield cls, (x, y)
 
-    for node in nodes:
-        start = (node, node)
-        reached = _search(start, step, budget)
-        for pair in reached:
-            if pair[0] != pair[1]:
-                returned = _search(pair, step, budget)
-                if start in returned:
-                    word = _unwind(reached, start, pair) + _unwind(returned, pair, start)
-                    return Pump(node, node, tuple(word))
+    pairs, _, edges = _product(((x, x) for x in nodes), step, budget)
+    pair_comp = strongly_connected([[t for _, t in out] for out in edges])
+    diagonal: dict[int, int] = {}
+    for i, (a, b) in enumerate(pairs):
+        if a == b:
+            diagonal.setdefault(pair_comp[i], i)
+    for i, (a, b) in enumerate(pairs):
+        start = diagonal.get(pair_comp[i])
+        if a != b and start is not None:
+            within = _member_of(pair_comp, pair_comp[i])
+            word = _word(edges, start, i, within) + _word(edges, i, start, within)
+            x = pairs[start][0]
+            return Pump(x, x, tuple(word))
     return None
 
 
-Parents = dict[tuple[int, ...], tuple[tuple[int, ...], int]]
+def _member_of(comp: list[int], c: int) -> Callable[[int], bool]:
+    return lambda node: comp[node] == c
 
 
-def _search(
-    start: tuple[int, ...],
-    step: Callable[[tuple[int, ...]], Iterable[tuple[int, tuple[int, ...]]]],
-    budget: _Budget,
-) -> Parents:
-    """Every product node reachable from ``start`` in at least one step, with a parent each."""
-    parents: Parents = {}
-    queue = deque([start])
-    while queue:
-        current = queue.popleft()
-        for cls, nxt in step(current):
-            budget.spend()
-            if nxt not in parents:
-                parents[nxt] = (current, cls)
-                queue.append(nxt)
-    return parents
-
-
-def _unwind(parents: Parents, start: tuple[int, ...], end: tuple[int, ...]) -> list[int]:
-    """Classes on the search tree's path from ``start`` to ``end`` (at least one step)."""
-    word: list[int] = []
-    current = end
-    while True:
-        previous, cls = parents[current]
-        word.append(cls)
-        if previous == start:
-            return word[::-1]
-        current = previous
-
-
-def _path(
-    graph: Graph, comp: list[int] | None, c: int, source: int, target: int, budget: _Budget
-) -> list[int]:
-    """Classes of a shortest path from ``source`` to ``target`` (inside component ``c`` when
-    ``comp`` is given)."""
-    if source == target:
-        return []
+def _inner_path(inside: list[ByClass], source: int, target: int, budget: _Budget) -> list[int]:
+    """Classes of a shortest path from ``source`` to ``target`` inside their component."""
 
     def step(node: tuple[int, ...]) -> Iterable[tuple[int, tuple[int, ...]]]:
-        edges = graph.edges[node[0]] if comp is None else _inside(graph, comp, c, node[0])
-        for cls, t in edges:
-            yield cls, (t,)
+        for cls, targets in inside[node[0]].items():
+            for t in targets:
+                yield cls, (t,)
 
-    return _unwind(_search((source,), step, budget), (source,), (target,))
+    if source == target:
+        return []
+    _, index, edges = _product([(source,)], step, budget)
+    return _word(edges, 0, index[(target,)], lambda _: True)
 
 
 def path(graph: Graph, source: int, target: int) -> list[int]:
     """Classes of a shortest path from node ``source`` to node ``target``."""
-    return _path(graph, None, 0, source, target, _Budget(DEFAULT_STEP_LIMIT))
+    every = [_grouped(edges, lambda _: True) for edges in graph.edges]
+
+    def step(node: tuple[int, ...]) -> Iterable[tuple[int, tuple[int, ...]]]:
+        for cls, targets in every[node[0]].items():
+            for t in targets:
+                yield cls, (t,)
+
+    if source == target:
+        return []
+    _, index, edges = _product([(source,)], step, _Budget(DEFAULT_STEP_LIMIT))
+    return _word(edges, 0, index[(target,)], lambda _: True)
 
 
 def _reach(graph: Graph, comp: list[int]) -> list[set[int]]:
@@ -230,41 +305,108 @@ def _reach(graph: Graph, comp: list[int]) -> list[set[int]]:
     return reach
 
 
-def _polynomial(
-    graph: Graph,
-    comp: list[int],
-    members: dict[int, list[int]],
-    pair: tuple[int, int],
-    reach: list[set[int]],
+@attrs.frozen
+class _Chains:
+    """What the IDA searches share: the graph, its components, their inside edges and members,
+    the components each reaches, and the step budget."""
+
+    graph: Graph
+    comp: list[int]
+    inside: list[ByClass]
+    members: dict[int, list[int]]
+    reach: list[set[int]]
+    budget: _Budget
+
+
+def _polynomial(chains: _Chains, first: int, second: int) -> Pump | None:
+    """A pump from a node of the first component to a node of the second (IDA), if any."""
+    inside, comp, budget = chains.inside, chains.comp, chains.budget
+
+    def cycle_step(pair: tuple[int, ...]) -> Iterable[tuple[int, tuple[int, ...]]]:
+        a, c = pair
+        right = inside[c]
+        for cls, xs in inside[a].items():
+            zs = right.get(cls)
+            if zs is not None:
+                for x in xs:
+                    for z in zs:
+                        yield cls, (x, z)
+
+    starts = ((x, y) for x in chains.members[first] for y in chains.members[second])
+    pairs, _, pair_edges = _product(starts, cycle_step, budget)
+    successors = [[t for _, t in out] for out in pair_edges]
+    pair_comp = strongly_connected(successors)
+    between = {c for c in chains.reach[first] if second in chains.reach[c]}
+    middle: dict[int, ByClass] = {}
+
+    def middle_of(b: int) -> ByClass:
+        found = middle.get(b)
+        if found is None:
+            found = middle[b] = _grouped(chains.graph.edges[b], lambda t: comp[t] in between)
+        return found
+
+    for cycle in sorted(_cyclic(pair_comp, successors)):
+        ring = [pairs[i] for i in range(len(pairs)) if pair_comp[i] == cycle]
+        pump = _ida_in(ring, inside, middle_of, budget)
+        if pump is not None:
+            return pump
+    return None
+
+
+def _ida_in(
+    ring: list[tuple[int, ...]],
+    inside: list[ByClass],
+    middle_of: Callable[[int], ByClass],
     budget: _Budget,
 ) -> Pump | None:
-    """A pump from a node of the first component to a node of the second (IDA), if any."""
-    first, second = pair
-    between = {c for c in reach[first] if second in reach[c]}
+    """An IDA pump whose first and third coordinates walk the pair component ``ring``: the start
+    pairs ``(x, y)`` that reach each triple are propagated as bits until nothing changes."""
+    on_ring = set(ring)
 
     def step(triple: tuple[int, ...]) -> Iterable[tuple[int, tuple[int, ...]]]:
         a, b, c = triple
-        middle = [(cls, t) for cls, t in graph.edges[b] if comp[t] in between]
-        right = _inside(graph, comp, second, c)
-        for cls, x in _inside(graph, comp, first, a):
-            for cls2, y in middle:
-                if cls2 == cls:
-                    for cls3, z in right:
-                        if cls3 == cls:
+        right = inside[c]
+        mid = middle_of(b)
+        for cls, xs in inside[a].items():
+            ys = mid.get(cls)
+            zs = right.get(cls)
+            if ys is None or zs is None:
+                continue
+            for x in xs:
+                for z in zs:
+                    if (x, z) in on_ring:
+                        for y in ys:
                             yield cls, (x, y, z)
 
-    for x in members[first]:
-        for y in members[second]:
-            start = (x, x, y)
-            reached = _search(start, step, budget)
-            if (x, y, y) in reached:
-                return Pump(x, y, tuple(_unwind(reached, start, (x, y, y))))
+    starts = [(x, x, y) for x, y in ring]
+    triples, index, edges = _product(starts, step, budget)
+    origins = [0] * len(triples)
+    for bit in range(len(starts)):
+        origins[bit] = 1 << bit  # the starts are the first nodes, in order
+    queue = deque(range(len(starts)))
+    queued = [True] * len(starts) + [False] * (len(triples) - len(starts))
+    while queue:
+        current = queue.popleft()
+        queued[current] = False
+        carried = origins[current]
+        for _, nxt in edges[current]:
+            budget.spend()
+            if carried & ~origins[nxt]:
+                origins[nxt] |= carried
+                if not queued[nxt]:
+                    queued[nxt] = True
+                    queue.append(nxt)
+    for bit, (x, y) in enumerate(ring):
+        end = index.get((x, y, y))
+        if end is not None and origins[end] >> bit & 1:
+            return Pump(x, y, tuple(_word(edges, bit, end, lambda _: True)))
     return None
 
 
 def _longest_chain(
     graph: Graph,
     comp: list[int],
+    inside: list[ByClass],
     members: dict[int, list[int]],
     cyclic: list[int],
     budget: _Budget,
@@ -272,6 +414,7 @@ def _longest_chain(
     """The longest chain of IDA pumps, each starting in a component the previous one's end
     reaches (components in topological order: highest number first)."""
     reach = _reach(graph, comp)
+    chains = _Chains(graph, comp, inside, members, reach, budget)
     ending: dict[int, tuple[Pump, ...]] = {}  # best chain whose last pump ends in the component
     for second in sorted(cyclic, reverse=True):
         best: tuple[Pump, ...] = ()
@@ -281,7 +424,7 @@ def _longest_chain(
             before = max((ending[c] for c in ending if first in reach[c]), key=len, default=())
             if len(before) + 1 <= len(best):
                 continue
-            pump = _polynomial(graph, comp, members, (first, second), reach, budget)
+            pump = _polynomial(chains, first, second)
             if pump is not None:
                 best = (*before, pump)
         ending[second] = best

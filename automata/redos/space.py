@@ -11,18 +11,22 @@ whose iteration matched nothing, so ``(a*)*`` has two routes from ``a`` to ``a``
 many. Counts above :data:`MANY` are kept as :data:`MANY`; two routes are all an exponential
 ambiguity needs.
 
-Each route also carries a *guard*, the characters the next character read may not be: a possessive
-loop of one character class (``[a-z]*+``, what the safe printer emits) gives up none of its
-characters, so the rest of the pattern starts on a character outside the class. That is the whole
-search space of such a loop; general atomic groups have none here.
+Each route also carries a *guard* (:class:`Guard`): the characters the next character read may not
+be, and the assertions the route crosses. A possessive loop of one character class (``[a-z]*+``,
+what the safe printer emits) gives up none of its characters, so the rest of the pattern starts on
+a character outside the class. That is the whole search space of such a loop; general atomic groups
+have none here. An assertion (``^``, ``\\b``, ``$`` …) is a route the engine takes only where it
+holds, which :mod:`automata.redos.graph` decides from the character before and the one after:
+``.*`` before ``^`` (how a ``search`` is modelled) cannot reach the rest of the pattern once it
+has read a character, so ``^a*a*b`` under ``search`` is quadratic, not cubic.
 
 Python's parser rewrites alternations before its engine sees them (``re._parser._parse_sub``): a
 first item shared by every alternative moves out of the group (``a|a`` becomes ``a(?:|)``, still two
 routes) and alternatives that are all single characters become one class (``(?i)a|A``, one route).
 :func:`build` replays both for the python flavour, so the space is the one CPython explores; PCRE
-and JavaScript keep alternations as written. Assertions and lookarounds are routes that read
-nothing: the space over-approximates what they filter, and :mod:`automata.redos.analysis` decides
-failure with the exact automaton of the language, which does read them.
+and JavaScript keep alternations as written. Lookarounds are routes that read nothing: the space
+over-approximates what they filter, and :mod:`automata.redos.graph` decides failure with the exact
+automaton of the language, which does read them.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import attrs
 from automata.errors import StateLimitExceeded
 from regexlang.ast import (
     Assertion,
+    AssertKind,
     Chars,
     Complement,
     Concat,
@@ -57,8 +62,28 @@ DEFAULT_POSITION_LIMIT = 4000
 #: The set Python writes as ``.``: its parser never turns it into a class (it is ``ANY``).
 _DOT = UNICODE - CharSet.of("\n")
 
+
+@attrs.frozen(cache_hash=True)
+class Guard:
+    """What a route asks of the text where it lands: characters the next one may not be (what a
+    possessive loop it leaves would have taken) and the assertions it crosses."""
+
+    forbidden: CharSet = EMPTY
+    asserts: frozenset[AssertKind] = frozenset()
+
+    def __or__(self, other: Guard) -> Guard:
+        if other == FREE:
+            return self
+        if self == FREE:
+            return other
+        return Guard(self.forbidden | other.forbidden, self.asserts | other.asserts)
+
+
+#: The guard of a route that asks nothing.
+FREE = Guard()
+
 #: (position, guard) routes; position 0 is the start, before any character is read.
-Routes = tuple[tuple[int, CharSet], ...]
+Routes = tuple[tuple[int, Guard], ...]
 
 
 @attrs.frozen
@@ -72,6 +97,11 @@ class Space:
     lookarounds: tuple[Regex, ...]
 
     @property
+    def asserts(self) -> frozenset[AssertKind]:
+        """The assertions some route crosses."""
+        return frozenset(kind for row in self.links for _, guard in row for kind in guard.asserts)
+
+    @property
     def n_positions(self) -> int:
         """Positions, the start included."""
         return len(self.sets)
@@ -81,7 +111,7 @@ class Space:
 class _Frag:
     """What a subexpression contributes: its ε-routes through (guards), first and last routes."""
 
-    nullable: tuple[CharSet, ...]
+    nullable: tuple[Guard, ...]
     first: Routes
     last: Routes
 
@@ -91,7 +121,7 @@ class _Builder:
         self.python = python
         self.limit = limit
         self.sets: list[CharSet] = [EMPTY]
-        self.links: list[list[tuple[int, CharSet]]] = [[]]
+        self.links: list[list[tuple[int, Guard]]] = [[]]
         self.lookarounds: list[Regex] = []
 
     def position(self, chars: CharSet) -> int:
@@ -112,12 +142,14 @@ class _Builder:
     def build(self, regex: Regex) -> _Frag:
         if isinstance(regex, Chars):
             p = self.position(regex.chars)
-            return _Frag((), ((p, EMPTY),), ((p, EMPTY),))
-        if isinstance(regex, (Epsilon, Assertion)):
-            return _Frag((EMPTY,), (), ())
+            return _Frag((), ((p, FREE),), ((p, FREE),))
+        if isinstance(regex, Epsilon):
+            return _Frag((FREE,), (), ())
+        if isinstance(regex, Assertion):
+            return _Frag((Guard(EMPTY, frozenset({regex.kind})),), (), ())
         if isinstance(regex, Lookaround):
             self.lookarounds.append(regex.inner)
-            return _Frag((EMPTY,), (), ())
+            return _Frag((FREE,), (), ())
         if isinstance(regex, EmptySet):
             return _Frag((), (), ())
         if isinstance(regex, Concat):
@@ -127,10 +159,10 @@ class _Builder:
         if isinstance(regex, (Star, Plus)):
             inner = self.build(regex.inner)
             self.link(inner.last, inner.first)
-            return inner if isinstance(regex, Plus) else _Frag((EMPTY,), inner.first, inner.last)
+            return inner if isinstance(regex, Plus) else _Frag((FREE,), inner.first, inner.last)
         if isinstance(regex, Optional):
             inner = self.build(regex.inner)
-            return _Frag(_capped(inner.nullable + (EMPTY,)), inner.first, inner.last)
+            return _Frag(_capped(inner.nullable + (FREE,)), inner.first, inner.last)
         if isinstance(regex, Repeat):
             return self.repeat(regex)
         if isinstance(regex, (Intersection, Complement)):
@@ -152,7 +184,7 @@ class _Builder:
         return self.sequence(tuple(parts))
 
     def sequence(self, parts: Sequence[Regex]) -> _Frag:
-        frag = _Frag((EMPTY,), (), ())
+        frag = _Frag((FREE,), (), ())
         for part in parts:
             frag = self.then(frag, self.build(part))
         return frag
@@ -182,7 +214,7 @@ class _Builder:
         return self.then(frag, self.union_of(options))
 
     def union_of(self, options: list[tuple[Regex, ...]]) -> _Frag:
-        nullable: tuple[CharSet, ...] = ()
+        nullable: tuple[Guard, ...] = ()
         first: Routes = ()
         last: Routes = ()
         for option in options:
@@ -203,8 +235,8 @@ def _is_class(option: tuple[Regex, ...]) -> bool:
     return len(option) == 1 and isinstance(option[0], Chars) and option[0].chars != _DOT
 
 
-def _capped(guards: tuple[CharSet, ...]) -> tuple[CharSet, ...]:
-    kept: list[CharSet] = []
+def _capped(guards: tuple[Guard, ...]) -> tuple[Guard, ...]:
+    kept: list[Guard] = []
     for guard in guards:
         if kept.count(guard) < MANY:
             kept.append(guard)
@@ -212,7 +244,7 @@ def _capped(guards: tuple[CharSet, ...]) -> tuple[CharSet, ...]:
 
 
 def _capped_routes(routes: Routes) -> Routes:
-    kept: list[tuple[int, CharSet]] = []
+    kept: list[tuple[int, Guard]] = []
     for route in routes:
         if kept.count(route) < MANY:
             kept.append(route)
@@ -235,7 +267,7 @@ def build(
     """
     builder = _Builder(python, limit)
     marked = frozenset(possessive)
-    frag = _Frag((EMPTY,), ((0, EMPTY),), ((0, EMPTY),))
+    frag = _Frag((FREE,), ((0, FREE),), ((0, FREE),))
     for index, part in enumerate(_parts(regex)):
         piece = _possessive(builder, part) if index in marked else builder.build(part)
         frag = builder.then(frag, piece)
@@ -251,10 +283,11 @@ def _possessive(builder: _Builder, part: Regex) -> _Frag:
     chars, low = loop_of(part)
     chain = [builder.position(chars) for _ in range(max(low, 1))]
     for a, b in zip(chain, chain[1:], strict=False):
-        builder.link(((a, EMPTY),), ((b, EMPTY),))
+        builder.link(((a, FREE),), ((b, FREE),))
     loop = chain[-1]
-    builder.link(((loop, EMPTY),), ((loop, EMPTY),))
-    return _Frag((chars,) if low == 0 else (), ((chain[0], EMPTY),), ((loop, chars),))
+    builder.link(((loop, FREE),), ((loop, FREE),))
+    leave = Guard(chars)
+    return _Frag((leave,) if low == 0 else (), ((chain[0], FREE),), ((loop, leave),))
 
 
 def loop_of(part: Regex) -> tuple[CharSet, int]:

@@ -19,13 +19,15 @@ from typing import Literal
 
 import attrs
 
-from automata.building.compile import compile_regex
+from automata.algebra.ops import complement, union
+from automata.building.compile import compile_many, compile_regex
 from automata.errors import AutomataError, StateLimitExceeded
 from automata.redos import ambiguity, graph, space
-from regexlang.ast import Chars, Regex, Star, concat
-from regexlang.charset import UNICODE
+from regexlang.ast import Chars, Concat, Lookaround, Regex, Star, concat
+from regexlang.charset import UNICODE, CharSet
 from regexlang.dialects import parse
 from regexlang.errors import UnsupportedFeature
+from regexlang.unicode_classes import word_chars
 
 Semantics = Literal["fullmatch", "match", "search"]
 SEMANTICS: tuple[Semantics, ...] = ("fullmatch", "match", "search")
@@ -117,7 +119,16 @@ def _analyse(
         searched, python=engine == "python", possessive=tuple(i + shift for i in possessive)
     )
     language = regex if semantics == "fullmatch" else concat(searched, _ANY)
-    dfa = compile_regex(language, UNICODE, extra_sets=searched_space.sets[1:])
+    context = (word_chars(), CharSet.of("\n")) if searched_space.asserts else ()
+    extra = (*searched_space.sets[1:], *context)
+    leading = _leading_lookarounds(searched)
+    if leading:
+        # the engine goes no further than a leading lookaround that fails, so only texts that
+        # pass them all count as failing: the others join what the automaton "accepts"
+        dfa, passing = compile_many([language, concat(*leading, _ANY)], UNICODE, extra_sets=extra)
+        dfa = union(dfa, complement(passing))
+    else:
+        dfa = compile_regex(language, UNICODE, extra_sets=extra)
     failing = graph.build(searched_space, dfa)
     found = ambiguity.analyse(failing)
     verdict = _verdict(failing, found, engine, semantics)
@@ -126,6 +137,17 @@ def _analyse(
         if _rank(inner) > _rank(verdict):
             verdict = attrs.evolve(inner, semantics=semantics, reason="inside a lookaround")
     return verdict
+
+
+def _leading_lookarounds(regex: Regex) -> tuple[Regex, ...]:
+    """The lookarounds the pattern starts with, before it reads anything."""
+    parts = regex.parts if isinstance(regex, Concat) else (regex,)
+    leading: list[Regex] = []
+    for part in parts:
+        if not isinstance(part, Lookaround):
+            break
+        leading.append(part)
+    return tuple(leading)
 
 
 def _rank(verdict: Verdict) -> tuple[int, int]:

@@ -9,7 +9,8 @@ Non-linear is the positive class. The table gives, for ours and each peer instal
 (:mod:`experiments.bench.redos_peers`; none is required): precision, recall, accuracy of the
 exponential-vs-polynomial class on the true positives it flags, degree within ±0.5 of the timed
 slope (polynomial truths), the share of its attacks confirmed on ``re``, verdicts it could not give,
-and its time per regex (median, p95). Per source, the share that is linear as printed, statically
+and its time per regex (median, p95; wall clock, and for ours also the CPU time, which other work on
+a shared machine does not inflate). Per source, the share that is linear as printed, statically
 and by timing, and the regexes where ours and the timing disagree.
 """
 
@@ -47,19 +48,22 @@ class Truth:
 @attrs.frozen
 class Claim:
     """One tool's answer on one regex: flagged (None: no verdict), class and degree when given,
-    whether its attack was confirmed on ``re`` (None: no attack timed), and seconds it took."""
+    whether its attack was confirmed on ``re`` (None: no attack timed), and seconds it took (wall
+    clock, and CPU time of this process when it ran here)."""
 
     flagged: bool | None
     kind: str | None
     degree: int | None
     confirmed: bool | None
     seconds: float
+    cpu_seconds: float | None = None
 
 
-def _ours(entry: Entry) -> tuple[Verdict, float]:
-    started = time.perf_counter()
+def _ours(entry: Entry) -> tuple[Verdict, float, float]:
+    """Our verdict, with the wall-clock and CPU seconds it took."""
+    started, cpu = time.perf_counter(), time.process_time()
     verdict = check(entry.pattern, semantics=entry.semantics)
-    return verdict, time.perf_counter() - started
+    return verdict, time.perf_counter() - started, time.process_time() - cpu
 
 
 def _fits(growth: Growth | None, kind: str) -> bool:
@@ -118,6 +122,7 @@ def _column(claims: list[Claim], truths: list[Truth]) -> dict[str, str]:
     right_degree = sum(abs(t.slope - c.degree) <= 0.5 for c, t in degreed)  # type: ignore[operator]
     timed = [c for c in claims if c.confirmed is not None]
     ms = [c.seconds * 1000 for c in claims]
+    cpu = [c.cpu_seconds * 1000 for c in claims if c.cpu_seconds is not None]
     return {
         "flagged": f"{len(flagged)}",
         "precision": _rate(len(true_pos), len(flagged)),
@@ -128,6 +133,9 @@ def _column(claims: list[Claim], truths: list[Truth]) -> dict[str, str]:
         "no verdict": f"{sum(c.flagged is None for c in claims)}",
         "median ms": f"{statistics.median(ms):.2f}" if ms else "-",
         "p95 ms": f"{_percentile(ms, 0.95):.2f}",
+        "CPU median / p95 ms": f"{statistics.median(cpu):.2f} / {_percentile(cpu, 0.95):.2f}"
+        if cpu
+        else "-",
     }
 
 
@@ -179,7 +187,7 @@ def main(
     truths: list[Truth] = []
     verdicts: list[Verdict] = []
     for index, entry in enumerate(corpus):
-        verdict, took = _ours(entry)
+        verdict, took, cpu = _ours(entry)
         verdicts.append(verdict)
         timed: list[tuple[str, Attack, Growth | None]] = []
         if verdict.attack is not None:
@@ -201,6 +209,7 @@ def main(
                 verdict.degree,
                 None if verdict.attack is None else _fits(ours_growth, verdict.verdict),
                 took,
+                cpu,
             )
         )
         for name in peers:

@@ -7,10 +7,9 @@ family*: from accepted strings ``s`` of the regex, every ``s[:i] + s[i:j] * n + 
 pump ``s[i:j]`` and a tail that makes the match fail. The pumped family is screened at two sizes in
 one child per regex; only the most suspect input is grown until a trial takes ``target`` seconds.
 
-The growth exponent is fitted by least squares on log time over log n across every trial within a
-factor :data:`SPAN` of the slowest (the pump grows by √2 per trial, so that is several sizes),
-where two endpoints alone let one noisy trial or the linear part of the work at small n bend it.
-Growth is exponential when the deadline cut the last trial or the local slope passes
+Every trial is the child's CPU time (the least of a few runs when short), and the growth exponent is
+:func:`automata.redos.confirm.fitted_slope`, the fit the confirmation of an attack uses. Growth is
+exponential when the deadline cut the last trial or the local slope passes
 :data:`automata.redos.confirm.EXPONENTIAL_SLOPE`.
 """
 
@@ -26,13 +25,17 @@ import numpy as np
 from automata.building.compile import compile_regex
 from automata.core.minimize import minimize
 from automata.redos import Attack, Semantics
-from automata.redos.confirm import MEASURABLE, exponential, json_lines_child, time_attack
+from automata.redos.confirm import (
+    MEASURABLE,
+    exponential,
+    fitted_slope,
+    json_lines_child,
+    time_attack,
+)
 from automata.strings.sampling import sample_strings
 from regexlang.charset import UNICODE, CharSet
 from regexlang.dialects import parse
 
-#: Trials within this factor of the slowest one are fitted (the rest is start-up and noise).
-SPAN = 30.0
 #: Pumped texts are screened at these lengths (characters), the second four times the first.
 SCREEN_LENGTHS = (1000, 4000)
 #: Slope between the two screened lengths above which an input is grown (and timed properly).
@@ -49,7 +52,7 @@ MAX_PUMP = 3
 SEED_LENGTH = 12
 #: Most pumped inputs screened per regex.
 MAX_CANDIDATES = 240
-#: Seconds the screening child may run for one regex.
+#: Seconds the screening child may take over one candidate before it is cut.
 SCREEN_DEADLINE = 8.0
 
 _SCREEN_CHILD = """
@@ -60,9 +63,15 @@ for index, (prefix, pump, tail) in enumerate(spec["candidates"]):
     times = []
     for length in spec["lengths"]:
         text = prefix + pump * max(1, length // len(pump)) + tail
-        start = time.perf_counter()
-        call(text)
-        times.append(time.perf_counter() - start)
+        took = None
+        for _ in range(3):
+            start = time.process_time()
+            call(text)
+            once = time.process_time() - start
+            took = once if took is None else min(took, once)
+            if once >= 0.01:
+                break
+        times.append(took)
     print(json.dumps([index, times]), flush=True)
 """
 
@@ -85,24 +94,6 @@ class Growth:
     def seconds(self) -> float:
         """The slowest trial."""
         return max((s for _, s in self.trials), default=0.0)
-
-
-def fitted_slope(trials: tuple[tuple[int, float], ...]) -> float | None:
-    """The least-squares slope of log seconds over log n across the trials within :data:`SPAN`
-    of the slowest, or, when fewer than three are, across every trial of at least
-    :data:`~automata.redos.confirm.MEASURABLE` (a high degree jumps from milliseconds to the target
-    in one step of n); None with fewer than two such trials at distinct n."""
-    slowest = max((s for _, s in trials), default=0.0)
-    kept = [(n, s) for n, s in trials if s >= max(MEASURABLE, slowest / SPAN)]
-    if len(kept) < 3:
-        kept = [(n, s) for n, s in trials if s >= MEASURABLE]
-    if len({n for n, _ in kept}) < 2:
-        return None
-    xs = [math.log(n) for n, _ in kept]
-    ys = [math.log(s) for _, s in kept]
-    mean_x, mean_y = sum(xs) / len(xs), sum(ys) / len(ys)
-    spread = sum((x - mean_x) ** 2 for x in xs)
-    return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / spread
 
 
 def grown(pattern: str, semantics: Semantics, attack: Attack, target: float) -> Growth | None:

@@ -7,9 +7,10 @@ import re
 import pytest
 from click.testing import CliRunner
 
+from automata.redos.confirm import fitted_slope
 from experiments.bench.redos import _recheck_attack
 from experiments.bench.redos_peers import PeerAnswer
-from experiments.bench.redos_timing import fitted_slope, pumped_family
+from experiments.bench.redos_timing import pumped_family
 
 
 def test_the_slope_is_fitted_over_every_slow_enough_trial() -> None:

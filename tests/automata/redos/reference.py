@@ -1,13 +1,17 @@
 """An independent model of a backtracking engine: a continuation-passing matcher over the tree that
 counts its steps, with no optimisation (JavaScript-like), stopping loops whose iteration matched
-nothing, as the engines do."""
+nothing, as the engines do. Assertions are decided on the text around the position (CPython's
+rules, as plain Python); ``search`` tries every start in turn."""
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 
 from regexlang.ast import (
+    Assertion,
+    AssertKind,
     Chars,
     Concat,
     Epsilon,
@@ -22,8 +26,25 @@ from regexlang.ast import (
 Next = Callable[[int], bool]
 
 
-def steps(regex: Regex, text: str) -> int:
-    """Steps a naive backtracking ``fullmatch`` of ``regex`` takes on ``text``."""
+def holds(kind: AssertKind, text: str, i: int) -> bool:
+    """Whether assertion ``kind`` holds at position ``i`` of ``text``."""
+    before = text[i - 1] if i > 0 else ""
+    after = text[i] if i < len(text) else ""
+    word = re.compile(r"\w")
+    if kind in (AssertKind.WORD_BOUNDARY, AssertKind.NOT_WORD_BOUNDARY):
+        boundary = bool(word.match(before)) != bool(word.match(after))
+        return boundary if kind is AssertKind.WORD_BOUNDARY else not boundary and text != ""
+    return {
+        AssertKind.TEXT_START: i == 0,
+        AssertKind.TEXT_END: i == len(text),
+        AssertKind.END_OR_FINAL_NEWLINE: i == len(text) or text[i:] == "\n",
+        AssertKind.LINE_START: i == 0 or before == "\n",
+        AssertKind.LINE_END: i == len(text) or after == "\n",
+    }[kind]
+
+
+def steps(regex: Regex, text: str, semantics: str = "fullmatch") -> int:
+    """Steps a naive backtracking ``fullmatch`` (or ``search``) of ``regex`` takes on ``text``."""
     count = 0
 
     def match(node: Regex, i: int, then: Next) -> bool:
@@ -33,6 +54,8 @@ def steps(regex: Regex, text: str) -> int:
             return i < len(text) and text[i] in node.chars and then(i + 1)
         if isinstance(node, Epsilon):
             return then(i)
+        if isinstance(node, Assertion):
+            return holds(node.kind, text, i) and then(i)
         if isinstance(node, Concat):
             return sequence(node.parts, i, then)
         if isinstance(node, Union):
@@ -67,7 +90,10 @@ def steps(regex: Regex, text: str) -> int:
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20_000))
     try:
-        match(regex, 0, lambda j: j == len(text))
+        if semantics == "search":
+            any(match(regex, start, lambda _: True) for start in range(len(text) + 1))
+        else:
+            match(regex, 0, lambda j: j == len(text))
     finally:
         sys.setrecursionlimit(limit)
     return count

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from automata.redos import check
-from automata.redos.space import build
+from automata.redos.space import FREE, build
 from regexlang import parse, unparse
 from regexlang.ast import Chars, Concat, Optional, Plus, Regex, Star, Union
 from regexlang.charset import CharSet
@@ -62,7 +62,7 @@ def test_backreference_is_unknown_with_reason() -> None:
 def test_python_factors_a_shared_first_item_but_javascript_does_not() -> None:
     # re turns (?:ab|ac)* into a(?:b|c)*-like items: one route; the naive engine keeps two branches
     assert check("(?:ab|ac)*d").linear
-    assert not build(parse("(?:a|a)*", "python"), python=True).links[1][0][1]
+    assert build(parse("(?:a|a)*", "python"), python=True).links[1][0][1] == FREE
 
 
 def _growth(regex: Regex, text: Callable[[int], str], small: int, large: int) -> float:
@@ -115,3 +115,54 @@ def test_ignorecase_letters_written_apart_are_one_class_for_re() -> None:
     assert check("(?i)(a|A)*b").linear
     assert check("(?i)(a|a)*b").verdict == "exponential"
     assert check("(?i)(ab|AB)*c").verdict == "exponential"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "call", "degree"),
+    [
+        ("^a*a*b\\Z", "search", 2),  # the search's skipped prefix cannot cross ^
+        ("\\ba*a*b", "search", 2),  # nor \\b between two word characters
+        ("(?m)^a*a*b", "search", 2),
+        ("a*a*b\\Z", "search", 3),
+        ("(?m)^(?:a*\\n)*a*a*b", "search", 3),  # a line start after each newline
+    ],
+)
+def test_a_route_through_an_assertion_is_taken_only_where_it_holds(
+    pattern: str, call: str, degree: int
+) -> None:
+    found = check(pattern, semantics=call)  # type: ignore[arg-type]
+    assert (found.verdict, found.degree) == ("polynomial", degree)
+    assert found.attack is not None
+    tree = parse(pattern, "python")
+    assert getattr(re, call)(pattern, found.attack.text(20)) is None
+    growth = _growth_of(tree, found.attack.text, call, 20, 40)
+    assert abs(growth - degree) < 0.6
+
+
+def _growth_of(
+    regex: Regex, text: Callable[[int], str], call: str, small: int, large: int
+) -> float:
+    a = steps(regex, text(small), call)
+    b = steps(regex, text(large), call)
+    return math.log(b / a) / math.log(large / small)
+
+
+@pytest.mark.parametrize(
+    ("lookarounds", "rest"),
+    [
+        ("(?=[ -`{-\\~]*[a-z])(?=LL)(?!.*YT\\Z)", ".*[AS].*"),
+        ("(?=.*[A-Za-z])(?![a-z]{3})", ".*[!#-\\&*-.:;=@\\^_].*"),
+    ],
+)
+def test_an_attack_passes_the_lookarounds_the_pattern_starts_with(
+    lookarounds: str, rest: str
+) -> None:
+    # a text failing a leading lookaround stops the engine at once, whatever the rest could do
+    pattern = lookarounds + rest
+    found = check(pattern)
+    assert (found.verdict, found.degree) == ("polynomial", 2)
+    assert found.attack is not None
+    for n in (1, 4, 9):
+        text = found.attack.text(n)
+        assert re.match(lookarounds, text) is not None
+        assert re.fullmatch(pattern, text) is None
