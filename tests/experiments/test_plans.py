@@ -107,7 +107,7 @@ def test_the_local_smoke_plan_runs_every_llm_setting_family_on_small_budgets(
     plan = load_plan(PLANS / "local-smoke.toml")
     settings = {arm.setting for arm in plan.arms}
     assert {
-        "standard",
+        "standard-96",
         "single",
         "agentic",
         "multi",

@@ -41,8 +41,8 @@ async def _run(run_dir: Path, base_urls: tuple[str, ...]) -> RunSummary:
 
 async def _kill_after(server: LatencyServer, calls: int) -> int:
     """Stops ``server`` (listening socket and open connections, calls in flight cut) once it has
-    answered ``calls`` calls; returns how many calls it was holding then."""
-    while server.calls < calls:
+    answered ``calls`` calls and holds some; returns how many it was holding then."""
+    while server.calls < calls or not server.in_flight:
         await asyncio.sleep(0.005)
     cut = server.in_flight
     await server.__aexit__(None, None, None)

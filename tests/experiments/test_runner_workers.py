@@ -78,6 +78,12 @@ def test_an_exception_that_does_not_unpickle_fails_only_its_own_units(tmp_path: 
     assert "units 4: 0 done before, 4 run now, 2 succeeded, 2 errors" in output, output
     errors = _errors(tmp_path)
     assert sorted(key.split("/")[0] for key in errors) == ["unpickling", "unpickling"]
-    assert set(errors.values()) == {"TwoPartError: propose failed: a user bug"}, errors
+    # the learner's own error, named with the learner that raised it (cegis.user_learner)
+    learner = "tests.experiments.raising_learner:unpickling"
+    assert set(errors.values()) == {
+        f"BrokenLearner: the learner {learner}: propose raised TwoPartError: propose failed:"
+        " a user bug"
+    }, errors
     report = (tmp_path / "run" / "report.md").read_text(encoding="utf-8")
-    assert "/simplyrx-s2-d0-0__s0`: TwoPartError: propose failed: a user bug\n" in report
+    assert "/simplyrx-s2-d0-0__s0`: BrokenLearner: the learner " in report
+    assert "propose raised TwoPartError: propose failed: a user bug\n" in report
