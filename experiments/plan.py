@@ -356,11 +356,11 @@ def _arm(table: Mapping[str, Any], index: int) -> ArmSpec:
             arm = attrs.evolve(arm, strategy_text=read_strategy(Path(arm.strategy_file)))
         except StrategyFileError as error:
             raise PlanError(f"{where}: {error}") from None
-    fixed = arm.is_llm and arm.setting is not None and not SETTINGS[arm.setting].counterexamples
-    if fixed and arm.epochs is not None:
+    setting = SETTINGS[arm.setting] if arm.is_llm and arm.setting is not None else None
+    if setting is not None and not setting.counterexamples and arm.epochs is not None:
         raise PlanError(
             f"{where}: setting {arm.setting!r} runs one epoch per size of its sample schedule"
-            f" (3 → {SETTINGS[arm.setting].sample_total}), so it cannot honour epochs; remove it"
+            f" (3 → {setting.sample_total}), so it cannot honour epochs; remove it"
         )
     try:  # the teacher validates mode and the rest at construction
         loop_config(Plan("check", (), (arm,)), arm, 0)

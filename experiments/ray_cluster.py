@@ -43,9 +43,9 @@ from typing import Any
 
 import attrs
 
-from experiments.errors import ExperimentError, ServerFailed
+from experiments.errors import ExperimentError, ServerFailed, UnitRaised
 from experiments.execute import run_llm_unit, run_symbolic_unit, unit_result
-from experiments.model_workers import UnitRaised, shares, worker_count
+from experiments.model_workers import shares, worker_count
 from experiments.plan import Plan, ServerSpec
 from experiments.units import Unit
 from llm.calllog import CallLog, CallRow
