@@ -99,16 +99,17 @@ def safe_form(
     except AutomataError as error:
         return attrs.evolve(kept, reason=str(error))
     tried = 0
+    spent = attrs.evolve(kept, reason=f"no linear form found within the {seconds:g} s budget")
     for candidate, marks in _candidates(tree, target, match, universe, deadline):
         if time.perf_counter() > deadline:
-            return attrs.evolve(
-                kept, reason=f"no linear form found within the {seconds:g} s budget"
-            )
+            return spent
         found = _proved(candidate, marks, target, flavor, match, universe)
         tried += 1
         if found is not None and found[1].linear:
             alternation = isinstance(candidate, Union) and not marks
             return SafeForm(found[0], found[1], True, written, original, "", alternation)
+    if time.perf_counter() > deadline:  # the candidates stopped early: not all were tried
+        return spent
     reason = f"none of the {tried} equivalent prints tried (rewrites, minimal-DFA prints"
     reason += ")" if flavor == "javascript" else ", possessive loops)"
     reason += " is linear" + (f"; {_NO_CUT[flavor]}" if flavor in _NO_CUT else "")
