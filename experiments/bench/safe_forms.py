@@ -105,12 +105,17 @@ def _ms(seconds: Sequence[float], share: float) -> float:
 @click.option("--every", default=1, show_default=True, type=click.IntRange(min=1),
               help="Print every n-th target only (a quicker sample).")  # fmt: skip
 @click.option("--show", default=0, show_default=True, help="Print this many non-linear prints.")
-def main(flavor: Flavor, anchored: Anchoring | None, every: int, show: int) -> None:
+@click.option("--dataset", "datasets", multiple=True, type=click.Choice(tuple(DATASETS)),
+              help="Only this dataset (repeatable; default: all).")  # fmt: skip
+def main(
+    flavor: Flavor, anchored: Anchoring | None, every: int, show: int, datasets: tuple[str, ...]
+) -> None:
     """Print the linear share of each dataset's targets as printed, plain and by default."""
     click.echo(f"{'dataset':16} {'printed':>7} {'plain':>6} {'safe':>6} {'rewritten':>9}"
                f" {'left':>5} {'warned':>6} {'median ms':>9} {'p95 ms':>7}"
                f" {'added median ms':>15} {'added p95 ms':>12}")  # fmt: skip
-    for name, load in DATASETS.items():
+    for name in datasets or tuple(DATASETS):
+        load = DATASETS[name]
         rows: list[Pasted] = []
         for tree, universe in load()[::every]:
             try:
