@@ -1,8 +1,13 @@
 """The ReDoS verdict of every regex the project prints for a backtracking engine, in one place.
 
 ``learn`` and ``regex`` (:mod:`cli`), :func:`cegis.symbolic.passive.learn_regex` and the LLM
-learner's proposal records all ask :func:`checked` about what they print, so a printer that prefers
-safe forms plugs in here, once. A verdict (:mod:`automata.redos`) names the engine and the call it
+learner's proposal records all ask :func:`checked` about what they print. What users paste is
+printed ``safe`` by default: a print that is not linear is replaced by its safe form
+(:func:`automata.safe.safe_form`), an equivalent print proved equal on minimal DFAs over the
+universe in play whose verdict is linear, when one is found within the budget; the print as written
+stays in :attr:`Printed.plain`, and a non-linear print that stays says why in
+:attr:`Printed.reason`. ``plain`` asks for the print as written (the LLM records use it: they
+record what the model proposed). A verdict (:mod:`automata.redos`) names the engine and the call it
 assumes. The python flavour's whole-string print is read back as printed. A pcre or javascript
 print has the structure of the python print of the same tree (the flavours differ in escapes and
 class spellings, not in what the engine walks), which is read for them, under that engine's
@@ -16,16 +21,18 @@ never an exception, so a learn never fails for its sake.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import attrs
 
+from automata.errors import AutomataError
 from automata.redos import Engine, Semantics, Verdict, analyse
+from automata.safe import safe_form
 from regexlang.ast import Regex
 from regexlang.charset import UNICODE, CharSet
 from regexlang.dialects import Dialect, parse
 from regexlang.errors import RegexError
-from regexlang.flavors import DEFAULT_ANCHORING, Anchoring, Flavor, render
+from regexlang.flavors import DEFAULT_ANCHORING, Anchoring, Flavor, anchor, render
 
 #: The flavours whose engines backtrack, and the engine each names.
 ENGINE_OF: dict[Flavor, Engine] = {"python": "python", "pcre": "pcre", "javascript": "javascript"}
@@ -33,15 +40,23 @@ ENGINE_OF: dict[Flavor, Engine] = {"python": "python", "pcre": "pcre", "javascri
 #: ``re`` (2^24 paths), short enough to read; a polynomial one is shown with its pump to repeat.
 SHOWN_PUMPS = 24
 
+#: ``safe``: a non-linear print is replaced by a linear one of the same language when one is found;
+#: ``plain``: the print as written.
+Printing = Literal["safe", "plain"]
+PRINTINGS: tuple[Printing, ...] = ("safe", "plain")
+
 
 @attrs.frozen
 class Printed:
     """A regex as printed for ``flavor`` and its ReDoS verdict (None: the engine does not
-    backtrack)."""
+    backtrack). ``plain``: the print as written when ``text`` is its safe form (None otherwise);
+    ``reason``: why a non-linear ``text`` has no linear form here (empty when none was looked for)."""
 
     text: str
     flavor: Flavor
     verdict: Verdict | None
+    plain: Printed | None = None
+    reason: str = ""
 
 
 def checked(
@@ -50,24 +65,50 @@ def checked(
     flavor: Flavor,
     anchored: Anchoring | None = None,
     universe: CharSet = UNICODE,
+    printing: Printing = "safe",
 ) -> Printed:
     """``text``, the print of ``tree`` for ``flavor`` (anchored for a search call when ``anchored``
-    says so; default: the flavour's usual call), with its ReDoS verdict."""
+    says so; default: the flavour's usual call), with its ReDoS verdict; with ``printing="safe"``,
+    its safe form instead when ``text`` is not linear and one is found (module doc)."""
     engine = ENGINE_OF.get(flavor)
     if engine is None:
         return Printed(text, flavor, None)
     semantics: Semantics = (
         "search" if (anchored or DEFAULT_ANCHORING[flavor]) == "search" else "fullmatch"
     )
+    read: Regex | None = None
     try:
         whole = flavor == "python" and semantics == "fullmatch"
         spelled = text if whole else render(tree, "python", "fullmatch", universe)
-        body = analyse(parse(spelled, "python", universe), engine=engine, semantics="fullmatch")
+        read = parse(spelled, "python", universe)
+        body = analyse(read, engine=engine, semantics="fullmatch")
         verdict = attrs.evolve(body, semantics=semantics)
     except (RegexError, RecursionError, MemoryError) as error:
-        reason = "the pattern nests too deeply" if isinstance(error, RecursionError) else None
-        verdict = Verdict("unknown", None, None, engine, semantics, reason or str(error))
-    return Printed(text, flavor, verdict)
+        verdict = Verdict("unknown", None, None, engine, semantics, _why(error))
+    plain = Printed(text, flavor, verdict)
+    if printing == "plain" or read is None or verdict.verdict in ("linear", "unknown"):
+        return plain
+    return _safe(plain, read, engine, semantics, universe)
+
+
+def _safe(
+    plain: Printed, read: Regex, engine: Engine, semantics: Semantics, universe: CharSet
+) -> Printed:
+    """``plain``'s safe form: its body's (``read``, the python reading of the print) anchored as
+    ``plain`` is, or ``plain`` with the reason there is none."""
+    try:
+        form = safe_form(read, engine, "fullmatch", universe=universe)
+    except (RegexError, AutomataError, RecursionError, MemoryError) as error:
+        return attrs.evolve(plain, reason=_why(error))
+    if not form.rewritten:
+        return attrs.evolve(plain, reason=form.reason)
+    anchoring: Anchoring = "search" if semantics == "search" else "fullmatch"
+    text = anchor(form.text, plain.flavor, anchoring, form.alternation)
+    return Printed(text, plain.flavor, attrs.evolve(form.verdict, semantics=semantics), plain)
+
+
+def _why(error: BaseException) -> str:
+    return "the pattern nests too deeply" if isinstance(error, RecursionError) else str(error)
 
 
 def hypothesis_redos(
@@ -80,7 +121,7 @@ def hypothesis_redos(
         spelled = text if dialect == "python" else render(tree, "python", "fullmatch", universe)
     except RegexError:
         return None
-    return redos_json(checked(tree, spelled, "python", "fullmatch", universe))
+    return redos_json(checked(tree, spelled, "python", "fullmatch", universe, "plain"))
 
 
 def redos_json(printed: Printed) -> dict[str, Any] | None:
@@ -106,15 +147,29 @@ def redos_json(printed: Printed) -> dict[str, Any] | None:
 
 def warning(printed: Printed) -> str | None:
     """The line text output prints under a regex whose verdict is not linear (None: linear, or
-    no verdict)."""
+    no verdict), with the reason it has no linear form when one was looked for."""
     verdict = printed.verdict
     if verdict is None or verdict.linear:
         return None
+    unsafe = f"; no linear form: {printed.reason}" if printed.reason else ""
     attack = verdict.attack
     if attack is None:
-        return verdict.describe()
+        return verdict.describe() + unsafe
     pieces = [repr(attack.prefix)] if attack.prefix else []
     for pump, infix in attack.pumps:
         pieces += [f"{pump!r} × n", *([repr(infix)] if infix else [])]
     pieces += [repr(attack.suffix)] if attack.suffix else []
-    return f"{verdict.describe()}; attack {' + '.join(pieces)} (`python -m cli redos` times it)"
+    timed = "(`python -m cli redos` times it)"
+    return f"{verdict.describe()}; attack {' + '.join(pieces)} {timed}{unsafe}"
+
+
+def rewrite_note(printed: Printed) -> str | None:
+    """The line text output prints under a safe form: the print as written it replaces, that
+    print's verdict and the proof (None: ``printed`` is the print as written)."""
+    plain = printed.plain
+    if plain is None or plain.verdict is None:
+        return None
+    return (
+        f"the linear form of {plain.text} ({plain.verdict.describe()}): the same language, "
+        "proved on minimal DFAs"
+    )

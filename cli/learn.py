@@ -35,7 +35,15 @@ from cegis.errors import BrokenLearner, LearnerExited, NotAProposal, RecordsErro
 from cegis.generalization import generalizes
 from cegis.given import GivenExamplesError, examples_from_csv, labeled, strings_from_lines
 from cegis.records import run_recorded
-from cegis.redos_check import checked, redos_json, warning
+from cegis.redos_check import (
+    PRINTINGS,
+    Printed,
+    Printing,
+    checked,
+    redos_json,
+    rewrite_note,
+    warning,
+)
 from cegis.registry import REGISTRY, default_passive
 from cegis.setup import exact_setting
 from cegis.state import Task
@@ -197,9 +205,12 @@ def _report(
     universe: Any,
     flavor: Flavor | None,
     anchored: Anchoring | None,
-) -> tuple[dict[str, object], str | None]:
-    """The ``--json`` object of a run, and the ReDoS warning of its printed regex (None: linear,
-    or no backtracking engine in play: a dialect other than python and no ``--flavor``)."""
+    printing: Printing,
+) -> tuple[dict[str, object], Printed | None]:
+    """The ``--json`` object of a run, and its printed regex with the ReDoS verdict (None: no
+    backtracking engine in play: a dialect other than python and no ``--flavor``). For an engine
+    that backtracks, ``regex`` is the safe form of the print unless ``printing`` is ``plain``
+    (:func:`cegis.redos_check.checked`); ``plain_regex`` is then the print it replaces."""
     report: dict[str, object] = {
         "regex": answer.regex,
         "dialect": dialect,
@@ -214,7 +225,7 @@ def _report(
         "membership_queries": answer.membership_queries,
         "seconds": round(seconds, 3),
     }
-    report["redos"] = None
+    report["redos"] = report["plain_regex"] = None
     if answer.regex is None:
         return report, None
     try:
@@ -230,9 +241,14 @@ def _report(
     engine: Flavor | None = flavor or ("python" if dialect == "python" else None)
     if engine is None:
         return report, None
-    printed = checked(tree, str(report["regex"]), engine, anchored, universe)
-    report["redos"] = redos_json(printed)
-    return report, warning(printed)
+    printed = checked(tree, str(report["regex"]), engine, anchored, universe, printing)
+    report["regex"] = printed.text
+    report["plain_regex"] = None if printed.plain is None else printed.plain.text
+    redos = redos_json(printed)
+    if redos is not None:
+        redos["no_linear_form"] = printed.reason or None
+    report["redos"] = redos
+    return report, printed
 
 
 def _shown(regex: object) -> str:
@@ -245,7 +261,7 @@ def _shown(regex: object) -> str:
 def _generalizes(report: dict[str, object], given: tuple[Example, ...], task: Task) -> bool | None:
     """Whether the answer accepts a string no positive is (:func:`cegis.generalization.generalizes`);
     ``None`` without an answer."""
-    text = report.get("dialect_regex", report["regex"])
+    text = report.get("dialect_regex", report["plain_regex"] or report["regex"])
     if not isinstance(text, str):
         return None
     return generalizes(
@@ -357,6 +373,11 @@ counts).""",
     metavar="FILE",
     help="Append JSON Lines records (resumes; one run at a time).",
 )
+@click.option(
+    "--print", "printing", type=click.Choice(PRINTINGS), default="safe", show_default=True,
+    help="safe: for python, pcre, javascript, a print that can backtrack super-linearly is replaced by a "
+    "linear one of the same language (proved on minimal DFAs) when one is found; plain: as written.",
+)  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @llm_options
 def learn(
@@ -378,6 +399,7 @@ def learn(
     seed: int,
     state_limit: int,
     records: Path | None,
+    printing: Printing,
     as_json: bool,
     **llm: Any,
 ) -> None:
@@ -451,8 +473,15 @@ def learn(
     except (BrokenLearner, LearnerExited, NotAProposal, ContradictoryTeacher) as error:
         raise BadInput(str(error)) from None
     answer = answer_of(state)
-    report, redos_warning = _report(
-        answer, dialect, name, compile_time.clock() - started, task.universe, flavor, anchored
+    report, printed = _report(
+        answer,
+        dialect,
+        name,
+        compile_time.clock() - started,
+        task.universe,
+        flavor,
+        anchored,
+        printing,
     )
     if given is not None:
         report["generalizes"] = _generalizes(report, given, task)
@@ -473,8 +502,10 @@ def learn(
             else f" (best hypothesis, accuracy {answer.accuracy:.3f})"
         )
         click.echo(f"regex:    {_shown(report['regex'])}{best}")
-        if redos_warning is not None:
-            click.echo(f"warning:  {redos_warning}")
+        if printed is not None:
+            for label, line in (("safe:", rewrite_note(printed)), ("warning:", warning(printed))):
+                if line is not None:
+                    click.echo(f"{label:9} {line}")
         click.echo(f"status:   {status}")
         failed = next((r.failure for r in reversed(state.records) if r.failure), None)
         if report["regex"] is None and failed is not None:  # say why no proposal was usable

@@ -2,7 +2,9 @@
 
 This is the practitioner's quick look at a regex: its canonical form in the dialect, the paper's
 complexity metrics (#States, StarDepth), the shortest strings it accepts, the ReDoS verdict of its
-canonical form under ``re.fullmatch`` (python dialect; :mod:`cegis.redos_check`), and — with
+canonical form under ``re.fullmatch`` (python dialect; :mod:`cegis.redos_check`) with, when that is
+not linear, its safe form: a linear print of the same language, proved on minimal DFAs, to paste
+instead (not with ``--print plain``), and — with
 ``--against`` — whether two regexes denote the same language, with the shortest string that tells
 them apart.
 """
@@ -16,8 +18,9 @@ import click
 from automata.algebra.ops import equivalence_witness, num_states
 from automata.building.compile import compile_many
 from automata.errors import DEFAULT_STATE_LIMIT, AutomataError
+from automata.redos import Verdict
 from automata.strings.sampling import shortest
-from cegis.redos_check import checked, warning
+from cegis.redos_check import PRINTINGS, Printing, checked, warning
 from cli.errors import MAX_STATE_LIMIT, BadInput, limit_error, syntax_error
 from cli.lazy import CONTEXT
 from oracle.compiling import ANSWER_SECONDS
@@ -53,6 +56,11 @@ MAX_EXAMPLES = 1000
     type=click.FloatRange(min=0, min_open=True),
     help="Stop a lookaround construction that runs longer than this.",
 )
+@click.option(
+    "--print", "printing", type=click.Choice(PRINTINGS), default="safe", show_default=True,
+    help="safe: under a canonical form that can backtrack super-linearly, show a linear one of the same "
+    "language (proved on minimal DFAs) when one is found; plain: the canonical form's verdict only.",
+)  # fmt: skip
 def regex(
     text: str,
     dialect: Dialect,
@@ -60,6 +68,7 @@ def regex(
     examples: int,
     state_limit: int,
     seconds: float,
+    printing: Printing,
 ) -> None:
     """Parse TEXT, print its canonical form and metrics, and compile it to a minimal DFA.
 
@@ -97,12 +106,16 @@ def regex(
         + (", ".join(repr(s) for s in strings) if strings else "(the language is empty)")
     )
     if dialect == "python":  # the one dialect pasted into a backtracking engine as it is
-        printed = checked(tree, canonical, "python", universe=universe(dialect))
-        alarm = warning(printed)
+        printed = checked(tree, canonical, "python", universe=universe(dialect), printing=printing)
+        written = printed.plain or printed
+        alarm = warning(written)
         if alarm is not None:
             click.echo(f"warning:    {alarm}")
-        elif printed.verdict is not None:
-            click.echo(f"redos:      {printed.verdict.describe().removeprefix('ReDoS: ')}")
+        elif written.verdict is not None:
+            click.echo(f"redos:      {_linear(written.verdict)}")
+        if printed.plain is not None and printed.verdict is not None:
+            proof = "the same language, proved on minimal DFAs"
+            click.echo(f"safe form:  {printed.text}  ({_linear(printed.verdict)}; {proof})")
     if against is not None:
         try:
             witness = equivalence_witness(dfas[0], dfas[1], state_limit=state_limit)
@@ -114,3 +127,8 @@ def regex(
             side = "the first" if witness.accepted_by == "left" else "--against"
             click.echo(f"equivalent: no — {witness.string!r} is accepted only by {side}")
             sys.exit(1)
+
+
+def _linear(verdict: Verdict) -> str:
+    """``linear backtracking under python re.fullmatch``: a verdict without its ``ReDoS:``."""
+    return verdict.describe().removeprefix("ReDoS: ")

@@ -65,12 +65,24 @@ def render(
     """``regex`` as a pattern of ``flavor``, anchored for a search call when ``anchored`` (default:
     :data:`DEFAULT_ANCHORING`) says so. A class holding all of ``universe`` prints as ``.``
     (``[\\s\\S]`` when it holds a newline of ``universe`` that the engine's ``.`` skips)."""
-    notation = _Notation(flavor, universe)
-    body = printing.unparse(regex, notation)
+    body = printing.unparse(regex, _Notation(flavor, universe))
+    return anchor(body, flavor, anchored, isinstance(regex, Union))
+
+
+def anchor(
+    body: str, flavor: Flavor, anchored: Anchoring | None = None, alternation: bool = False
+) -> str:
+    """``body``, a whole-string print for ``flavor``, anchored for a search call when ``anchored``
+    (default: :data:`DEFAULT_ANCHORING`) says so; ``alternation``: the body is an alternation at
+    its top, which the anchors must not split, so it is grouped first."""
     if (anchored or DEFAULT_ANCHORING[flavor]) == "fullmatch":
         return body
     start, end = _ANCHORS[flavor]
-    return f"{start}{notation.group_open + body + ')' if isinstance(regex, Union) else body}{end}"
+    return f"{start}{_group_open(flavor) + body + ')' if alternation else body}{end}"
+
+
+def _group_open(flavor: Flavor) -> str:
+    return "(" if flavor == "posix" else "(?:"
 
 
 class _Notation:
@@ -86,7 +98,7 @@ class _Notation:
         self.name: str = flavor
         self.flavor = flavor
         self.universe = universe
-        self.group_open = "(" if flavor == "posix" else "(?:"
+        self.group_open = _group_open(flavor)
         self.lookarounds = flavor in LOOKAROUND_FLAVORS
 
     def epsilon(self) -> Printed:

@@ -28,8 +28,8 @@ from automata.printing.to_regex import ORDERS, Eliminations
 from automata.redos import Engine, Semantics, Verdict, analyse
 from automata.safe import possessive
 from automata.safe.rewrites import rewritten
-from regexlang.ast import Chars, Regex, Star, concat
-from regexlang.charset import UNICODE
+from regexlang.ast import Chars, Regex, Star, Union, concat
+from regexlang.charset import UNICODE, CharSet
 from regexlang.dialects import parse
 from regexlang.errors import NotExpressible, UnsupportedFeature
 from regexlang.flavors import render
@@ -40,7 +40,6 @@ DFA_STATE_LIMIT = 60
 PRINT_SIZE_LIMIT = 400
 #: Seconds the search for a linear form may take by default.
 DEFAULT_SECONDS = 0.15
-_ANY = Star(Chars(UNICODE))
 _NO_CUT = {
     "javascript": "JavaScript has no atomic groups or possessive quantifiers to cut backtracking",
 }
@@ -50,7 +49,9 @@ _NO_CUT = {
 class SafeForm:
     """``text``, what to paste, with its ``verdict``; ``rewritten`` when it is not the print of the
     tree as written, whose text and verdict are ``original_text`` and ``original``; ``reason`` says
-    why a non-linear ``text`` has no linear equivalent here."""
+    why a non-linear ``text`` has no linear equivalent here; ``alternation``: ``text`` is an
+    alternation at its top, which anchors for a search call must group
+    (:func:`regexlang.flavors.anchor`)."""
 
     text: str
     verdict: Verdict
@@ -58,6 +59,7 @@ class SafeForm:
     original_text: str
     original: Verdict
     reason: str = ""
+    alternation: bool = False
 
 
 def safe_form(
@@ -65,11 +67,14 @@ def safe_form(
     flavor: Engine = "python",
     match: Semantics = "fullmatch",
     *,
+    universe: CharSet = UNICODE,
     seconds: float = DEFAULT_SECONDS,
 ) -> SafeForm:
     """The first linear print of ``regex`` (a tree, or a python-dialect pattern) for ``flavor``'s
-    engine used with ``match`` that is proved equal to it; the print as written, with the reason,
-    when there is none. The text has no anchors: ``match`` is the call it is used with.
+    engine used with ``match`` that is proved equal to it over ``universe`` (the characters the
+    texts it is used on are made of; a class of all of them prints as ``.``, as in
+    :func:`regexlang.flavors.render`); the print as written, with the reason, when there is none.
+    The text has no anchors: ``match`` is the call it is used with.
 
     Raises ``RegexSyntaxError`` for text that is not a regex, ``NotExpressible`` for a tree
     ``flavor`` has no spelling for."""
@@ -79,34 +84,40 @@ def safe_form(
         except UnsupportedFeature as error:
             unknown = Verdict("unknown", None, None, flavor, match, str(error))
             return SafeForm(regex, unknown, False, regex, unknown, str(error))
-        written = regex if flavor == "python" else render(tree, flavor, "fullmatch")
+        written = regex if flavor == "python" else render(tree, flavor, "fullmatch", universe)
     else:
-        tree, written = regex, render(regex, flavor, "fullmatch")
+        tree, written = regex, render(regex, flavor, "fullmatch", universe)
     original = _verdict(written, tree, flavor, match)
+    kept = SafeForm(
+        written, original, False, written, original, alternation=isinstance(tree, Union)
+    )
     if original.verdict in ("linear", "unknown"):
-        return SafeForm(written, original, False, written, original, original.reason)
+        return attrs.evolve(kept, reason=original.reason)
     deadline = time.perf_counter() + seconds
     try:
-        target = compile_regex(_called(tree, match), UNICODE)
+        target = compile_regex(_called(tree, match, universe), universe)
     except AutomataError as error:
-        return SafeForm(written, original, False, written, original, str(error))
+        return attrs.evolve(kept, reason=str(error))
     tried = 0
-    for candidate, marks in _candidates(tree, target, match, deadline):
+    spent = attrs.evolve(kept, reason=f"no linear form found within the {seconds:g} s budget")
+    for candidate, marks in _candidates(tree, target, match, universe, deadline):
         if time.perf_counter() > deadline:
-            reason = f"no linear form found within the {seconds:g} s budget"
-            return SafeForm(written, original, False, written, original, reason)
-        found = _proved(candidate, marks, target, flavor, match)
+            return spent
+        found = _proved(candidate, marks, target, flavor, match, universe)
         tried += 1
         if found is not None and found[1].linear:
-            return SafeForm(found[0], found[1], True, written, original)
+            alternation = isinstance(candidate, Union) and not marks
+            return SafeForm(found[0], found[1], True, written, original, "", alternation)
+    if time.perf_counter() > deadline:  # the candidates stopped early: not all were tried
+        return spent
     reason = f"none of the {tried} equivalent prints tried (rewrites, minimal-DFA prints"
     reason += ")" if flavor == "javascript" else ", possessive loops)"
     reason += " is linear" + (f"; {_NO_CUT[flavor]}" if flavor in _NO_CUT else "")
-    return SafeForm(written, original, False, written, original, reason)
+    return attrs.evolve(kept, reason=reason)
 
 
 def _candidates(
-    tree: Regex, target: DFA, match: Semantics, deadline: float
+    tree: Regex, target: DFA, match: Semantics, universe: CharSet, deadline: float
 ) -> Iterator[tuple[Regex, tuple[int, ...]]]:
     """Equivalent trees to try, each with the top-level parts to print possessive."""
     seen = {tree}
@@ -116,7 +127,7 @@ def _candidates(
         yield simpler, ()
     prints: list[Regex] = []
     if target.n_states <= DFA_STATE_LIMIT:
-        language = target if match == "fullmatch" else compile_regex(tree, UNICODE)
+        language = target if match == "fullmatch" else compile_regex(tree, universe)
         eliminations = Eliminations(language)
         for order in ORDERS:
             if time.perf_counter() > deadline:
@@ -137,18 +148,23 @@ def _candidates(
 
 
 def _proved(
-    candidate: Regex, marks: tuple[int, ...], target: DFA, flavor: Engine, match: Semantics
+    candidate: Regex,
+    marks: tuple[int, ...],
+    target: DFA,
+    flavor: Engine,
+    match: Semantics,
+    universe: CharSet,
 ) -> tuple[str, Verdict] | None:
-    """The print of ``candidate`` with its verdict, when its language under ``match`` is the
-    target's; ``None`` when it is not or cannot be printed for ``flavor``."""
+    """The print of ``candidate`` with its verdict, when its language under ``match`` over
+    ``universe`` is the target's; ``None`` when it is not or cannot be printed for ``flavor``."""
     if marks and flavor == "javascript":
         return None
     try:
         language = possessive.language(candidate, marks) if marks else candidate
-        if not equivalent(compile_regex(_called(language, match), UNICODE), target):
+        if not equivalent(compile_regex(_called(language, match, universe), universe), target):
             return None
-        text = possessive.render(candidate, marks, flavor) if marks else None
-        text = text or render(candidate, flavor, "fullmatch")
+        text = possessive.render(candidate, marks, flavor, universe) if marks else None
+        text = text or render(candidate, flavor, "fullmatch", universe)
     except (AutomataError, NotExpressible):
         return None
     if marks:
@@ -162,8 +178,9 @@ def _verdict(text: str, tree: Regex, flavor: Engine, match: Semantics) -> Verdic
     return analyse(read, engine=flavor, semantics=match)
 
 
-def _called(regex: Regex, match: Semantics) -> Regex:
+def _called(regex: Regex, match: Semantics, universe: CharSet) -> Regex:
     """The texts ``match`` accepts with ``regex``: all of the text, a prefix, or any part."""
     if match == "fullmatch":
         return regex
-    return concat(regex, _ANY) if match == "match" else concat(_ANY, regex, _ANY)
+    anything = Star(Chars(universe))
+    return concat(regex, anything) if match == "match" else concat(anything, regex, anything)

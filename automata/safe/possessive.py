@@ -69,13 +69,16 @@ def language(regex: Regex, marks: tuple[int, ...]) -> Regex:
     return rest
 
 
-def render(regex: Regex, marks: tuple[int, ...], flavor: Flavor) -> str:
-    """``regex`` printed for ``flavor`` (python or pcre) with the parts ``marks`` possessive.
+def render(
+    regex: Regex, marks: tuple[int, ...], flavor: Flavor, universe: CharSet = UNICODE
+) -> str:
+    """``regex`` printed for ``flavor`` (python or pcre) over ``universe`` (as
+    :func:`regexlang.flavors.render`) with the parts ``marks`` possessive.
 
     Raises ``NotExpressible`` when a marked part does not print as a quantified class."""
     pieces = []
     for index, part in enumerate(_parts(regex)):
-        text = render_flavor(part, flavor, "fullmatch")
+        text = render_flavor(part, flavor, "fullmatch", universe)
         if isinstance(part, Union):
             text = f"(?:{text})"
         if index in marks:

@@ -4,7 +4,9 @@ The symbolic learner reads plain strings through its class prior (digits, letter
 and proposes the regex of the shortest description consistent with every example; when it finds
 none, the positives listed as alternatives are the answer. The result is printed for the engine
 the caller names (:mod:`regexlang.flavors`); an answer with ``&`` or ``~`` is printed through its
-automaton's regex, or with lookaheads when the engine has them and that is shorter. An answer that
+automaton's regex, or with lookaheads when the engine has them and that is shorter. For an engine
+that backtracks, a print that is not linear is replaced by its safe form when one is found
+(:func:`pasteable`, :mod:`cegis.redos_check`). An answer that
 only lists its positives carries a hint: the pattern the fewest negatives block, and those
 negatives. Synchronous: no event loop for the caller."""
 
@@ -26,7 +28,7 @@ from automata.redos import Verdict
 from cegis.errors import ContradictoryExamples as ContradictoryExamples
 from cegis.gc_pause import settle
 from cegis.generalization import generalizes
-from cegis.redos_check import checked
+from cegis.redos_check import Printed, Printing, checked
 from oracle.clustered import misclassified
 from oracle.examples import Example
 from regexlang.ast import (
@@ -64,7 +66,8 @@ if TYPE_CHECKING:
 class LearnedRegex:
     """A learned regex: its text for the engine, whether it labels every example as given, its
     size in nodes, whether it is only a guess (no negative examples), and the ReDoS verdict of
-    the text on the engine (None for RE2 and POSIX, which do not backtrack)."""
+    the text on the engine (None for RE2 and POSIX, which do not backtrack); ``plain``: the print
+    as written when ``regex`` is its safe form (None otherwise)."""
 
     regex: str
     consistent: bool
@@ -74,6 +77,7 @@ class LearnedRegex:
     reasoning: str = attrs.field(default="", repr=False)
     hint: str = ""  # when the answer only lists its positives: what blocks a pattern, what helps
     redos: Verdict | None = None
+    plain: str | None = None
 
 
 def learn_regex(
@@ -83,10 +87,12 @@ def learn_regex(
     flavor: Flavor = "python",
     anchored: Anchoring | None = None,
     universe: CharSet = UNICODE,
+    printing: Printing = "safe",
 ) -> LearnedRegex:
     """A regex accepting every positive and no negative, printed for ``flavor`` (anchored for a
-    search call when ``anchored`` says so; default: what the flavour's usual call needs).
-    ``ContradictoryExamples`` when a string is in both lists."""
+    search call when ``anchored`` says so; default: what the flavour's usual call needs), in its
+    safe form unless ``printing="plain"`` (:func:`pasteable`). ``ContradictoryExamples`` when a
+    string is in both lists."""
 
     wanted = list(dict.fromkeys(positives))
     unwanted = list(dict.fromkeys(negatives))
@@ -102,9 +108,7 @@ def learn_regex(
     hint = "" if generalizes(tree, wanted, universe) else listing_hint(wanted, unwanted, universe)
     dfa = minimize(compile_regex(tree, universe, state_limit=STATE_LIMIT))
     consistent = not misclassified(dfa, examples)
-    printed = checked(
-        tree, printed_for(tree, flavor, anchored, universe), flavor, anchored, universe
-    )
+    printed = pasteable(tree, flavor, anchored, universe, printing)
     return LearnedRegex(
         printed.text,
         consistent,
@@ -114,6 +118,7 @@ def learn_regex(
         proposal.reasoning,
         hint,
         printed.verdict,
+        None if printed.plain is None else printed.plain.text,
     )
 
 
@@ -178,6 +183,21 @@ def printed_for(
         if len(text) < len(printed) and _reads_back(candidate, dfa, universe):
             printed = text
     return printed
+
+
+def pasteable(
+    tree: Regex,
+    flavor: Flavor,
+    anchored: Anchoring | None = None,
+    universe: CharSet = UNICODE,
+    printing: Printing = "safe",
+) -> Printed:
+    """What a user pastes into ``flavor``'s engine for ``tree``: :func:`printed_for`, replaced by
+    its safe form when that print is not linear and ``printing`` is ``safe``, with its ReDoS
+    verdict (:func:`cegis.redos_check.checked`). ``NotExpressible`` as :func:`printed_for`."""
+    return checked(
+        tree, printed_for(tree, flavor, anchored, universe), flavor, anchored, universe, printing
+    )
 
 
 def without_empty_parts(tree: Regex) -> Regex:
