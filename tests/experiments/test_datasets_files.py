@@ -8,7 +8,6 @@ import itertools
 import json
 import os
 import re
-import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from experiments.datasets import (
     python_targets,
 )
 from experiments.datasets.task import Metrics
+from tests.experiments.fifo_support import without_waiting
 
 SIMPLE_CELL = {"Stardepth": 1, "regex_list": ["(a b)*", "a* b", "c c*", "x"]}
 
@@ -234,23 +234,8 @@ def test_a_dataset_file_that_is_no_regular_file_or_too_large_is_refused(
 def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
     fifo = tmp_path / "regex_list.json"
     os.mkfifo(fifo)
-    refused: list[MalformedDataset] = []
-
-    def load() -> None:
-        try:
-            load_paper_list("simplyrx", fifo)
-        except MalformedDataset as error:
-            refused.append(error)
-
-    reader = threading.Thread(target=load, daemon=True)
-    reader.start()
-    reader.join(timeout=30)  # a guard against hanging the suite, not a timing assertion
-    waited = reader.is_alive()
-    if waited:  # a writer end releases the open it blocks in, so the thread ends
-        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-        reader.join()
-    assert not waited, "opening the FIFO waited for a writer"
-    assert refused and "not a regular file" in str(refused[0])
+    refused = without_waiting(fifo, lambda: load_paper_list("simplyrx", fifo))
+    assert isinstance(refused, MalformedDataset) and "not a regular file" in str(refused)
 
 
 def test_a_long_malformed_entry_is_quoted_in_part(tmp_path: Path) -> None:
