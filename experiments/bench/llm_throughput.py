@@ -201,57 +201,52 @@ async def measure(
     )
 
 
-def run_rows(
-    lists: Sequence[str],
-    concurrencies: Sequence[int],
-    latency: float,
-    setting: str,
-    seeds: int,
-    per_cell: int | None,
-    workers: int,
-) -> Iterable[Row]:
+@attrs.frozen
+class Runs:
+    """What every measured run of one invocation shares."""
+
+    latency: float
+    setting: str
+    seeds: int
+    per_cell: int | None
+    workers: int  # the runner's LLM worker processes
+
+    def measured(
+        self, label: str, name: str, concurrency: int, base_urls: Sequence[str], stats: Any
+    ) -> Row:
+        """The row of one run of list ``name`` against ``base_urls`` (``stats``: the reader of
+        the server whose peak is shown)."""
+        plan = bench_plan(
+            LISTS[name], self.setting, self.seeds, self.per_cell, base_urls, concurrency
+        )
+        return asyncio.run(measure(label, plan, concurrency, self.latency, stats, self.workers))
+
+
+def run_rows(lists: Sequence[str], concurrencies: Sequence[int], runs: Runs) -> Iterable[Row]:
     """One measured row per list and concurrency, each against a fresh server."""
     for name in lists:
         for concurrency in concurrencies:
-            with serving(latency) as server:
-                plan = bench_plan(
-                    LISTS[name], setting, seeds, per_cell, (server.base_url,), concurrency
-                )
-                row = measure(name, plan, concurrency, latency, server.stats, workers)
-                yield asyncio.run(row)
+            with serving(runs.latency) as server:
+                yield runs.measured(name, name, concurrency, (server.base_url,), server.stats)
 
 
 def failover_rows(
-    lists: Sequence[str],
-    concurrencies: Sequence[int],
-    latency: float,
-    setting: str,
-    seeds: int,
-    per_cell: int | None,
-    workers: int,
-    kill_after: float,
+    lists: Sequence[str], concurrencies: Sequence[int], runs: Runs, kill_after: float
 ) -> Iterable[tuple[Row, Row]]:
-    """Per list and concurrency: the run against one server alone, and the run against two such
-    servers of which one is killed ``kill_after`` seconds in."""
+    """Per list and concurrency: the row :func:`run_rows` measures against one server alone, and
+    the run against two such servers of which one is killed ``kill_after`` seconds in."""
     for name in lists:
         for concurrency in concurrencies:
-            with serving(latency) as alone:
-                plan = bench_plan(
-                    LISTS[name], setting, seeds, per_cell, (alone.base_url,), concurrency
-                )
-                row = measure(name, plan, concurrency, latency, alone.stats, workers)
-                first = asyncio.run(row)
-            with serving(latency) as doomed, serving(latency) as survivor:
+            (alone,) = run_rows((name,), (concurrency,), runs)
+            with serving(runs.latency) as doomed, serving(runs.latency) as survivor:
                 urls = (doomed.base_url, survivor.base_url)
-                plan = bench_plan(LISTS[name], setting, seeds, per_cell, urls, concurrency)
-                row = measure(f"{name}+kill", plan, concurrency, latency, survivor.stats, workers)
                 killer = threading.Timer(kill_after, doomed.kill)
                 killer.start()
                 try:
-                    second = asyncio.run(row)
+                    killed = runs.measured(f"{name}+kill", name, concurrency, urls, survivor.stats)
                 finally:
                     killer.cancel()
-            yield first, second
+            yield alone, killed
 
 
 @click.command()
@@ -303,20 +298,19 @@ def main(
     kill_one_after: float | None,
 ) -> None:
     """Print calls, wall, ideal, efficiency, peak in flight, loop lag, overhead and CPU per call."""
+    runs = Runs(latency, setting, seeds, per_cell, workers)
     print(
         f"L = {latency:g} s, {setting}, {seeds} seed(s), per cell {per_cell or 'all'},"
         f" {workers} LLM worker process(es)"
     )
     if kill_one_after is None:
         print(HEADER)
-        for row in run_rows(lists, concurrencies, latency, setting, seeds, per_cell, workers):
+        for row in run_rows(lists, concurrencies, runs):
             print(row.line(), flush=True)
         return
     print(f"failover: two servers, one killed {kill_one_after:g} s in, against the survivor alone")
     print(f"{HEADER} {'wall ratio':>10}")
-    trials = failover_rows(
-        lists, concurrencies, latency, setting, seeds, per_cell, workers, kill_one_after
-    )
+    trials = failover_rows(lists, concurrencies, runs, kill_one_after)
     for alone, killed in trials:
         print(alone.line(), flush=True)
         print(f"{killed.line()} {killed.wall / alone.wall:>10.2f}", flush=True)
