@@ -15,6 +15,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+from cegis.records import without_wall_clock
 from tests.cegis.llm.scripted_server import Reply, Rule
 
 RULES = (Rule("TRAINING DATA", (Reply.answer("a b*"),)),)
@@ -83,3 +84,14 @@ def synchronous(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[...,
         asyncio.run(test(*args, **kwargs))
 
     return run
+
+
+def run_records(run_dir: Path) -> dict[str, list[Any]]:
+    """Every unit file of ``run_dir``, its records without their wall-clock keys: what two runs of
+    one plan must agree on."""
+    return {
+        str(path.relative_to(run_dir)): [
+            without_wall_clock(json.loads(line)) for line in path.read_text().splitlines()
+        ]
+        for path in sorted((run_dir / "records").rglob("*.jsonl"))
+    }

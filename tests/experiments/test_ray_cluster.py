@@ -5,7 +5,6 @@ doubled. Run with ``pytest -m ray`` (the ray extra); skipped when Ray is not ins
 from __future__ import annotations
 
 import io
-import json
 import os
 import signal
 from collections.abc import Iterator
@@ -16,7 +15,6 @@ import attrs
 import pytest
 from aiohttp import web
 
-from cegis.records import without_wall_clock
 from cli.experiment import built_in_plan
 from experiments.bench.latency_server import LatencyServer
 from experiments.plan import Plan, plan_from_data
@@ -25,7 +23,7 @@ from experiments.runner import CALL_LOG, RunSummary, run_experiment
 from experiments.units import MANIFEST
 from llm.calllog import CallLog
 from tests.experiments.dying_once_learner import FOLDER
-from tests.experiments.runner_support import plan_data, synchronous, write_regex_list
+from tests.experiments.runner_support import plan_data, run_records, synchronous, write_regex_list
 
 ray = pytest.importorskip("ray", reason="the ray extra is not installed (pip install -e '.[ray]')")
 pytestmark = pytest.mark.ray
@@ -53,15 +51,6 @@ def head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         ray.shutdown()
 
 
-def _records(run_dir: Path) -> dict[str, list[Any]]:
-    return {
-        str(path.relative_to(run_dir)): [
-            without_wall_clock(json.loads(line)) for line in path.read_text().splitlines()
-        ]
-        for path in sorted((run_dir / "records").rglob("*.jsonl"))
-    }
-
-
 async def _run(plan: Plan, run_dir: Path, **options: Any) -> RunSummary:
     return await run_experiment(plan, run_dir, progress=Progress(1, out=io.StringIO()), **options)
 
@@ -73,7 +62,7 @@ def _quick(tasks: int) -> Plan:
 
 
 @synchronous
-async def test_the_quick_plan_on_ray_writes_the_local_runners_records(
+async def test_the_quick_plan_on_ray_writes_the_local_runnersrun_records(
     head: Path, tmp_path: Path
 ) -> None:
     plan = _quick(3)
@@ -81,7 +70,7 @@ async def test_the_quick_plan_on_ray_writes_the_local_runners_records(
     on_ray = await _run(plan, tmp_path / "ray", ray="auto")
     assert on_ray.ran == local.ran == local.units and local.units >= 6
     assert (on_ray.succeeded, on_ray.errors, on_ray.interrupted) == (local.succeeded, 0, ())
-    assert _records(tmp_path / "ray") == _records(tmp_path / "local")
+    assert run_records(tmp_path / "ray") == run_records(tmp_path / "local")
     manifest = (tmp_path / "ray" / MANIFEST).read_text()
     assert manifest == (tmp_path / "local" / MANIFEST).read_text()
     again = await _run(plan, tmp_path / "ray", ray="auto")
@@ -104,7 +93,7 @@ async def test_a_small_llm_plan_on_ray_writes_the_records_and_calls_of_the_local
             assert server.stats.peak <= 2  # the plan's concurrency, across both actors
             again = await _run(plan, tmp_path / where, **options)
             assert again.already_done == 8 and server.stats.calls == calls[where]
-    assert _records(tmp_path / "ray") == _records(tmp_path / "local")
+    assert run_records(tmp_path / "ray") == run_records(tmp_path / "local")
     assert calls["ray"] == calls["local"] > 0
     with (
         CallLog(tmp_path / "ray" / CALL_LOG) as ray_log,
@@ -136,7 +125,7 @@ async def test_an_llm_unit_whose_actor_is_killed_resumes_from_its_records_and_ca
         resumed = await _run(plan, cut, ray="auto")
         assert (resumed.already_done, resumed.ran, resumed.interrupted) == (1, 1, ())
         assert server.stats.calls == before  # every call answered from the call log
-    assert _records(cut) == _records(tmp_path / "whole")
+    assert run_records(cut) == run_records(tmp_path / "whole")
 
 
 @synchronous
@@ -157,8 +146,8 @@ async def test_a_unit_whose_ray_worker_dies_runs_again_neither_lost_nor_doubled(
     assert (on_ray.ran, on_ray.errors, on_ray.interrupted) == (4, 0, ())
     local = await _run(attrs.evolve(plan, concurrency=1), tmp_path / "local")  # none dies now
     assert (local.ran, local.errors) == (4, 0)
-    found = _records(tmp_path / "ray")
-    assert found == _records(tmp_path / "local")
+    found = run_records(tmp_path / "ray")
+    assert found == run_records(tmp_path / "local")
     for lines in found.values():  # one header, one closing line, each epoch once
         kinds = [line["type"] for line in lines]
         assert kinds.count("unit") == kinds.count("run") == 1
@@ -206,4 +195,4 @@ async def test_an_llm_unit_whose_actor_process_is_killed_runs_again_on_a_restart
         on_ray = await _run(plan_from_data(data), tmp_path / "ray", ray="auto")
     assert killing.killed is not None
     assert (on_ray.ran, on_ray.errors, on_ray.interrupted) == (2, 0, ())
-    assert _records(tmp_path / "ray") == _records(tmp_path / "local")
+    assert run_records(tmp_path / "ray") == run_records(tmp_path / "local")

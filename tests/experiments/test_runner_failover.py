@@ -5,28 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 from pathlib import Path
-from typing import Any
 
-from cegis.records import without_wall_clock
 from experiments.bench.latency_server import LatencyServer
 from experiments.plan import plan_from_data
 from experiments.progress import Progress
 from experiments.runner import RunSummary, run_experiment
-from tests.experiments.runner_support import plan_data, synchronous
+from tests.experiments.runner_support import plan_data, run_records, synchronous
 
 SEEDS = 8  # 16 units of the Single arm, each of 1 or 3 calls
 LATENCY = 0.05
-
-
-def _records(run_dir: Path) -> dict[str, list[Any]]:
-    return {
-        str(path.relative_to(run_dir)): [
-            without_wall_clock(json.loads(line)) for line in path.read_text().splitlines()
-        ]
-        for path in sorted((run_dir / "records").rglob("*.jsonl"))
-    }
 
 
 async def _run(run_dir: Path, base_urls: tuple[str, ...]) -> RunSummary:
@@ -66,11 +54,11 @@ async def test_a_server_killed_mid_run_leaves_every_unit_to_the_other(tmp_path: 
         None,
     )
     assert cut > 0 and survivor.calls > 0  # calls were cut mid-flight and went to the other
-    assert _records(tmp_path / "two") == _records(tmp_path / "alone")
+    assert run_records(tmp_path / "two") == run_records(tmp_path / "alone")
     # the calls the records count are the calls answered to the units, once each
     totals = sum(
         line["totals"]["calls"]
-        for lines in _records(tmp_path / "two").values()
+        for lines in run_records(tmp_path / "two").values()
         for line in lines
         if line["type"] == "run"
     )

@@ -4,29 +4,18 @@ between them, and the records are those of the single-process runner."""
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 
 import pytest
 
-from cegis.records import without_wall_clock
 from experiments.bench.latency_server import LatencyServer
 from experiments.model_workers import shares, worker_count
 from experiments.plan import ServerSpec, plan_from_data
 from experiments.progress import Progress
 from experiments.runner import run_experiment
-from tests.experiments.runner_support import plan_data, synchronous
+from tests.experiments.runner_support import plan_data, run_records, synchronous
 
 CONCURRENCY = 6
-
-
-def _records(run_dir: Path) -> dict[str, list[object]]:
-    return {
-        str(path.relative_to(run_dir)): [
-            without_wall_clock(json.loads(line)) for line in path.read_text().splitlines()
-        ]
-        for path in sorted((run_dir / "records").rglob("*.jsonl"))
-    }
 
 
 def test_the_shares_of_an_entry_sum_to_its_concurrency() -> None:
@@ -38,7 +27,7 @@ def test_the_shares_of_an_entry_sum_to_its_concurrency() -> None:
 
 @pytest.mark.slow  # spawns worker processes: about 15 s
 @synchronous
-async def test_two_worker_processes_share_the_budget_and_write_the_same_records(
+async def test_two_worker_processes_share_the_budget_and_write_the_samerun_records(
     tmp_path: Path,
 ) -> None:
     results = {}
@@ -57,7 +46,7 @@ async def test_two_worker_processes_share_the_budget_and_write_the_same_records(
                 llm_workers=workers,
             )
         assert summary.ran == 8 and summary.errors == 0 and summary.interrupted == ()
-        results[workers] = _records(run_dir)
+        results[workers] = run_records(run_dir)
         peaks[workers] = server.stats.peak
     assert peaks == {1: CONCURRENCY, 2: CONCURRENCY}  # all of the budget, never more
     assert results[2] == results[1] and len(results[1]) == 8
