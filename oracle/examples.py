@@ -202,6 +202,8 @@ def identity(example: Counterexample) -> ExampleKey:
 
 def escape_string(string: str) -> str:
     """``string`` with backslashes doubled and unprintable characters as Python escapes."""
+    if string.isprintable() and "\\" not in string:  # most examples, at C speed: prompts hold many
+        return string
     return "".join(_char(c, _STRING_ESCAPES) for c in string)
 
 
