@@ -20,6 +20,7 @@ import click
 from cegis.llm.settings import SETTINGS, setting_named
 from cli.errors import BadInput
 from cli.lazy import CONTEXT
+from experiments.regular_file import read_regular
 from regexlang.dialects import DIALECTS, parse
 from regexlang.errors import RegexError
 
@@ -103,14 +104,20 @@ def optimize(
     click.echo(f"time:       {found.seconds:.1f} s")
 
 
+#: The most a ``--targets`` file may hold: far above any list of regexes a learn step reads.
+MAX_TARGETS_BYTES = 10_000_000
+
+
 def _targets(given: tuple[str, ...], path: Path | None, dialect: str) -> list[str]:
     """The targets of ``--target`` and ``--targets``, each checked to parse in ``dialect``."""
     targets = list(given)
     if path is not None:
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise BadInput(f"--targets: cannot read {path}: {error}") from None
+            text = read_regular(path, MAX_TARGETS_BYTES).decode("utf-8")
+        except OSError as error:
+            raise BadInput(f"--targets: cannot read {path}: {error.strerror or error}") from None
+        except UnicodeDecodeError:
+            raise BadInput(f"--targets: {path} is not UTF-8 text") from None
         targets += [line.strip() for line in text.splitlines() if line.strip()]
     for target in targets:
         try:

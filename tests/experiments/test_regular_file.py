@@ -54,7 +54,18 @@ def test_learn_refuses_a_strategy_fifo_in_one_line(fifo: Path) -> None:
     ]
 
 
-def test_a_plan_file_that_is_a_fifo_is_refusedwithout_waiting(fifo: Path) -> None:
+def test_optimize_refuses_a_targets_fifo_in_one_line(fifo: Path, tmp_path: Path) -> None:
+    args = ["optimize", "--targets", str(fifo), "--out", str(tmp_path / "strategy.txt")]
+    results: list[Result] = []
+    assert without_waiting(fifo, lambda: results.append(CliRunner().invoke(main, args))) is None
+    result = results[0]
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines() == [
+        f"Error: --targets: cannot read {fifo}: not a regular file (a FIFO, device or socket)"
+    ]
+
+
+def test_a_plan_file_that_is_a_fifo_is_refused_without_waiting(fifo: Path) -> None:
     error = without_waiting(fifo, lambda: load_plan(fifo))
     assert isinstance(error, PlanError) and "not a regular file" in str(error)
 
