@@ -41,14 +41,20 @@ def test_a_plan_naming_a_strategy_fifo_is_refused_at_load(fifo: Path) -> None:
     )
 
 
-def test_learn_refuses_a_strategy_fifo_in_one_line(fifo: Path) -> None:
-    args = ["learn", "--learner", "llm", "--base-url", "http://127.0.0.1:9/v1"]
-    args += ["--strategy-file", str(fifo), "--positive", "a", "--negative", "b"]
+def _refused(fifo: Path, args: list[str]) -> list[str]:
+    """The output lines of the command ``args`` (which names ``fifo``), run without waiting on
+    the FIFO and ending with exit code 2."""
     results: list[Result] = []
     assert without_waiting(fifo, lambda: results.append(CliRunner().invoke(main, args))) is None
     result = results[0]
     assert result.exit_code == 2, result.output
-    assert result.output.strip().splitlines() == [
+    return result.output.strip().splitlines()
+
+
+def test_learn_refuses_a_strategy_fifo_in_one_line(fifo: Path) -> None:
+    args = ["learn", "--learner", "llm", "--base-url", "http://127.0.0.1:9/v1"]
+    args += ["--strategy-file", str(fifo), "--positive", "a", "--negative", "b"]
+    assert _refused(fifo, args) == [
         f"Error: --strategy-file: cannot read strategy file {fifo}: not a regular file"
         " (a FIFO, device or socket)"
     ]
@@ -56,11 +62,7 @@ def test_learn_refuses_a_strategy_fifo_in_one_line(fifo: Path) -> None:
 
 def test_optimize_refuses_a_targets_fifo_in_one_line(fifo: Path, tmp_path: Path) -> None:
     args = ["optimize", "--targets", str(fifo), "--out", str(tmp_path / "strategy.txt")]
-    results: list[Result] = []
-    assert without_waiting(fifo, lambda: results.append(CliRunner().invoke(main, args))) is None
-    result = results[0]
-    assert result.exit_code == 2, result.output
-    assert result.output.strip().splitlines() == [
+    assert _refused(fifo, args) == [
         f"Error: --targets: cannot read {fifo}: not a regular file (a FIFO, device or socket)"
     ]
 
