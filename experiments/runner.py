@@ -8,11 +8,10 @@ configured servers and one SQLite call log (``calls.sqlite3`` in the run directo
 mode, so a resumed experiment pays for no call twice); the servers are checked before any unit
 runs, and a server that fails mid-run leaves its units unfinished (:mod:`experiments.servers`), as
 does a model worker process that dies. A unit that raises, or whose symbolic worker process dies
-under it, is logged to
-``errors.jsonl`` with its traceback and the run goes on; a token budget stops launching new LLM
-units once spent, or once a server left some call's usage unreported (the tokens spent are then
-unknown, and a budget counts no estimate), and the runner says so. Running the same command again continues where it
-stopped.
+under it, is logged to ``errors.jsonl`` with its traceback and the run goes on; a token budget
+stops launching new LLM units once spent, or once a server left some call's usage unreported (the
+tokens spent are then unknown, and a budget counts no estimate), and the runner says so. Running
+the same command again continues where it stopped.
 
 Before any unit runs, every existing records file is read: one whose fingerprint
 (:mod:`experiments.fingerprint`) differs from the plan's stops the invocation with
@@ -40,17 +39,8 @@ from typing import Any
 import attrs
 
 from cegis.state import ACCEPTED
-from experiments.errors import (
-    ConfigurationChanged,
-    ServerFailed,
-    ServerUnusable,
-    UnitRaised,
-)
-from experiments.execute import (
-    run_llm_unit,
-    run_symbolic_unit,
-    unit_result,
-)
+from experiments.errors import ConfigurationChanged, ServerFailed, ServerUnusable, UnitRaised
+from experiments.execute import run_llm_unit, run_symbolic_unit, unit_result
 from experiments.fingerprint import differences, fingerprint
 from experiments.lock import run_directory_lock
 from experiments.plan import Plan, ServerSpec, arm_setting, loop_config
@@ -165,9 +155,10 @@ async def _run_locked(
             before[0] += 1
             before[1] += closing["outcome"] in ACCEPTED
             before[2] += _tokens(closing["totals"])
-            before[3] += _unreported(closing["totals"])
-            if _unreported(closing["totals"]):
-                unknown[unit.key] = _unreported(closing["totals"])
+            unreported = _unreported(closing["totals"])
+            before[3] += unreported
+            if unreported:
+                unknown[unit.key] = unreported
     track.resume(*before)
     track.show()
     symbolic = [u for u in pending if not u.arm.is_llm]
@@ -273,9 +264,7 @@ def _check_fingerprints(
 
 
 def _log_error(run_dir: Path, unit: Unit, error: BaseException) -> None:
-    if isinstance(
-        error, UnitRaised
-    ):  # raised in another process: its error line, then its traceback
+    if isinstance(error, UnitRaised):  # raised in another process: its line, then its traceback
         said, _, trace = str(error).partition("\n")
         entry = {"unit": unit.key, "error": said, "traceback": trace.splitlines(keepends=True)}
     else:
@@ -290,9 +279,10 @@ def _log_error(run_dir: Path, unit: Unit, error: BaseException) -> None:
 
 async def _guarded(
     unit: Unit, run_dir: Path, track: Progress, work: Awaitable[dict[str, Any]]
-) -> None:
-    """Await one unit's work, counting its outcome; an exception is logged, never raised, but for
-    a failing server's (the unit stays unfinished)."""
+) -> dict[str, Any] | None:
+    """Await one unit's work, counting its outcome; returns its closing record (None when it
+    raised). An exception is logged, never raised, but for a failing server's (the unit stays
+    unfinished)."""
     try:
         result = await work
     except (ServerFailed, BrokenProcessPool):
@@ -300,9 +290,10 @@ async def _guarded(
     except Exception as error:  # noqa: BLE001 - one broken unit must not end the experiment
         _log_error(run_dir, unit, error)
         track.unit_failed()
-        return
+        return None
     totals = result["totals"]
     track.unit_finished(result["outcome"] in ACCEPTED, _tokens(totals), _unreported(totals))
+    return result
 
 
 async def _run_symbolic(
@@ -435,9 +426,8 @@ async def _run_llm(
                 if interrupted:
                     return
                 try:
-                    await _guarded(unit, run_dir, track, launch(unit))
+                    closing = await _guarded(unit, run_dir, track, launch(unit))
                     calls.ended(unit)
-                    closing = unit_result(unit, run_dir) if budget is not None else None
                     if closing is not None and _unreported(closing["totals"]):
                         unknown[unit.key] = _unreported(closing["totals"])
                 except (ServerFailed, BrokenProcessPool) as error:
