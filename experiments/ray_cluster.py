@@ -96,12 +96,35 @@ def connected(address: str) -> Iterator[Any]:
     try:
         ray.init(address=address, log_to_driver=False, **own)
     except (ConnectionError, RuntimeError, ValueError) as error:
-        message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise RayUnavailable(f"--ray {address}: cannot connect to Ray: {message}") from None
+        raise RayUnavailable(
+            f"--ray {address}: cannot connect to Ray: {_summary(error)}{_token_hint(address)}"
+        ) from None
     try:
         yield ray
     finally:
         ray.shutdown()
+
+
+def _summary(error: Exception) -> str:
+    """The error in one line: its first line, and its last when they differ (Ray's client puts
+    the server's traceback after a first line such as "Initialization failure from server:")."""
+    lines = [line.strip() for line in str(error).strip().splitlines() if line.strip()]
+    if not lines:
+        return type(error).__name__
+    return lines[0] if len(lines) == 1 else f"{lines[0]} … {lines[-1]}"
+
+
+def _token_hint(address: str) -> str:
+    """What to try when a ``ray://`` connection fails without token authentication asked for:
+    heads started by ``ray start`` on Ray 2.59 and later require a token, and a client that sends
+    none only times out."""
+    if not address.startswith("ray://") or os.environ.get("RAY_AUTH_MODE"):
+        return ""
+    return (
+        "; if the cluster requires token authentication (the default for `ray start` from"
+        " Ray 2.59), set RAY_AUTH_MODE=token and the cluster's token (RAY_AUTH_TOKEN, or the"
+        " file ~/.ray/auth_token)"
+    )
 
 
 def complete_lines(path: Path) -> bytes:
