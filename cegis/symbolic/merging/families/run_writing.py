@@ -7,7 +7,10 @@ shown; a level written for every run alike narrows a run only from enough values
 values show the characters they happen to use, except that a zero-padded field of digits whose
 values show a bound has its leading digit bounded (``[0-4][0-9]``, :mod:`.digit_bounds`) in every
 writing, for strings given up front. :func:`narrowest_run` is a run at its narrowest: its value,
-or its class counted from the shortest value to the longest."""
+or its class counted from the shortest value to the longest. A run whose values are a few words,
+one shown again (``ERROR``, ``INFO``, ``ERROR``), is also written as the words listed: as a fitted
+run's last level, which near misses with another word there reach, and as a narrowest writing
+(:func:`listed_words`), so the words, not ``[A-Z]{4,5}``, are a pattern of the prior."""
 
 from __future__ import annotations
 
@@ -30,6 +33,13 @@ _PARTS = (DIGITS, LOWER, UPPER, CharSet.of("_"))
 #: Most distinct values a run may list as alternatives (``com|org|net``) instead of a class, when
 #: each is shown at least twice on average.
 MOST_VALUES = 4
+
+#: Most distinct words a fitted run may list as its last resort (``mon|tue|fri``), when negatives
+#: show other words of the same class there.
+MOST_WORDS = 6
+
+#: Longest word such a list holds: longer values are free text, not a word from a small set.
+LONGEST_WORD = 8
 
 #: Values of a run from which a level written for every run alike may narrow it below its class
 #: (per position, ``[0-2][0-9]``): fewer show the characters they happen to use.
@@ -70,6 +80,15 @@ def narrowest_run(values: Sequence[str], home: Home) -> Regex:
     if len(set(values)) == 1:
         return text_regex(values[0])
     return counted_run(values, False, home, bounded_below=True)
+
+
+def listed_words(values: Sequence[str], home: Home) -> Regex:
+    """A run at its narrowest with words listed: the words shown (``ERROR|INFO|WARN``) where the
+    values read as words from a small set (:func:`_words`), else :func:`narrowest_run`. A person
+    reads ``mon``, ``tue``, ``mon``, ``fri`` as days, not as ``[a-z]{3}``."""
+    if _words(values):
+        return union(*map(text_regex, sorted(set(values))))
+    return narrowest_run(values, home)
 
 
 @attrs.frozen
@@ -140,7 +159,21 @@ def levels(
     if narrowed and len(lengths) > 1:  # the first characters shown, then the rest's (``a[bc]+``)
         shown_firsts = Chars(_span(CharSet.of("".join(v[0] for v in distinct)), home, snap=False))
         options.append(concat(shown_firsts, _shown([v[1:] for v in distinct], home)))
+    if fitting and _words(values):
+        options.append(union(*map(text_regex, distinct)))
     return list(dict.fromkeys(options))
+
+
+def _words(values: Sequence[str]) -> bool:
+    """Whether ``values`` read as words from a small set (``ERROR``, ``WARN``, ``INFO``): two to
+    :data:`MOST_WORDS` distinct values of letters only, two to :data:`LONGEST_WORD` long, one of
+    them shown again (values each shown once are as likely a free field's)."""
+    distinct = set(values)
+    return (
+        2 <= len(distinct) <= MOST_WORDS
+        and len(distinct) < len(values)
+        and all(2 <= len(v) <= LONGEST_WORD and v.isascii() and v.isalpha() for v in distinct)
+    )
 
 
 def _periodic(lengths: Sequence[int]) -> bool:
