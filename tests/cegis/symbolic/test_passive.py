@@ -54,3 +54,15 @@ def test_a_word_from_a_small_set_is_listed_where_near_misses_show_other_words() 
     )
     assert re.fullmatch(r.regex, "green_bike") and not r.hint  # words, not the positives listed
     assert not any(re.fullmatch(r.regex, s) for s in ("pink_car", "gray_bike", "teal_boat"))
+
+
+def test_a_listing_hint_names_the_positives_alone_in_their_shape() -> None:
+    # Written by hand: durations whose near misses block every pattern of classes and counts but
+    # one; the hint names that pattern's blocking negative and the positive that needs company.
+    r = learn_regex(
+        ["P3DT4H", "PT15M", "P1D"],
+        ["P", "PT", "P3DT", "3D", "P3", "PT15", "P1", "PT15X", "P1DT", "P3D4H"],
+        universe=CharSet([(0x20, 0x7E)]),
+    )
+    assert r.regex == "P3DT4H|PT15M|P1D"
+    assert "'PT15X'" in r.hint and "more positives like 'P3DT4H'" in r.hint, r.hint
