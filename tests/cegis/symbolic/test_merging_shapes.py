@@ -84,20 +84,3 @@ def test_the_patterns_of_the_prior_are_marked_and_are_the_narrowest_writings() -
         for c in found.candidates
         if not c.prior_pattern and c.regex is not None
     } >= {"[a-z]+[0-9]+"}
-
-
-def test_words_shown_again_are_a_pattern_of_the_prior_and_words_shown_once_are_not() -> None:
-    # Written by hand: days repeat (``mon`` twice), so the narrowest writing lists them; letters
-    # that never repeat are a field's values, counted as before.
-    def marked(positives: list[str]) -> set[str]:
-        found = shapes.candidates(
-            Evidence.of([Example(p, True) for p in positives], ASCII, RunCache())
-        )
-        return {
-            unparse(c.regex, "python", ASCII)
-            for c in found.candidates
-            if c.prior_pattern and c.regex is not None
-        }
-
-    assert "(?:fri|mon|tue)-[0-7][0-9]" in marked(["mon-12", "tue-03", "mon-07", "fri-22"])
-    assert not any("|" in t for t in marked(["abc-12", "tuv-03", "mon-07", "fri-22"]))

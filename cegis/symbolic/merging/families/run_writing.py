@@ -8,9 +8,11 @@ values show the characters they happen to use, except that a zero-padded field o
 values show a bound has its leading digit bounded (``[0-4][0-9]``, :mod:`.digit_bounds`) in every
 writing, for strings given up front. :func:`narrowest_run` is a run at its narrowest: its value,
 or its class counted from the shortest value to the longest. A run whose values are a few words,
-one shown again (``ERROR``, ``INFO``, ``ERROR``), is also written as the words listed: as a fitted
-run's last level, which near misses with another word there reach, and as a narrowest writing
-(:func:`listed_words`), so the words, not ``[A-Z]{4,5}``, are a pattern of the prior."""
+one shown again (``ERROR``, ``INFO``, ``ERROR``), is also written as the words listed, as a fitted
+run's last level: near misses with another word there (``DEBUG``, ``WARNING``) reach it. It is no
+narrowest writing: a pattern of the prior with words listed and every other run at its narrowest
+count wins on description length where a person writes ``[0-9]+`` (a version tag's
+``v[0-9](?:[0-9]?\\.[0-9]{1,2}|…``)."""
 
 from __future__ import annotations
 
@@ -80,15 +82,6 @@ def narrowest_run(values: Sequence[str], home: Home) -> Regex:
     if len(set(values)) == 1:
         return text_regex(values[0])
     return counted_run(values, False, home, bounded_below=True)
-
-
-def listed_words(values: Sequence[str], home: Home) -> Regex:
-    """A run at its narrowest with words listed: the words shown (``ERROR|INFO|WARN``) where the
-    values read as words from a small set (:func:`_words`), else :func:`narrowest_run`. A person
-    reads ``mon``, ``tue``, ``mon``, ``fri`` as days, not as ``[a-z]{3}``."""
-    if _words(values):
-        return union(*map(text_regex, sorted(set(values))))
-    return narrowest_run(values, home)
 
 
 @attrs.frozen

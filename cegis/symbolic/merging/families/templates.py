@@ -34,7 +34,6 @@ from cegis.symbolic.merging.families.run_writing import (
     bounded_default,
     counted_run,
     levels,
-    listed_words,
     narrowest_run,
 )
 from oracle.examples import Example
@@ -186,15 +185,6 @@ def template_hypotheses(
                 for s in shapes
             }
             add(tightest, "at their narrowest", home, narrowest=True)
-            words = {
-                s: [
-                    listed_words([r[i] for _, r, _ in groups[s]], home)
-                    for i in range(len(groups[s][0][1]))
-                ]
-                for s in shapes
-            }
-            if words != tightest:
-                add(words, "at their narrowest, words listed", home, narrowest=True)
     return list(out.values())
 
 
