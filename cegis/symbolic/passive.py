@@ -7,8 +7,9 @@ the caller names (:mod:`regexlang.flavors`); an answer with ``&`` or ``~`` is pr
 automaton's regex, or with lookaheads when the engine has them and that is shorter. For an engine
 that backtracks, a print that is not linear is replaced by its safe form when one is found
 (:func:`pasteable`, :mod:`cegis.redos_check`). An answer that
-only lists its positives carries a hint: the pattern the fewest negatives block, and those
-negatives. Synchronous: no event loop for the caller."""
+only lists its positives carries a hint: the pattern the fewest negatives block, those
+negatives, and the positives alone in their shape, of which more would help. Synchronous: no
+event loop for the caller."""
 
 from __future__ import annotations
 
@@ -127,31 +128,58 @@ MOST_NAMED = 3
 
 
 def listing_hint(positives: Sequence[str], negatives: Sequence[str], universe: CharSet) -> str:
-    """When an answer only lists its positives: the class-and-count pattern of the prior that the
-    fewest negatives block (:mod:`cegis.symbolic.merging.families.shapes`), the negatives it
-    accepts, and what would help (empty when no such pattern accepts more than the positives)."""
+    """When an answer only lists its positives: the class-and-count pattern of the prior that
+    accepts more than the positives and the fewest negatives
+    (:mod:`cegis.symbolic.merging.families.shapes`), the negatives that block it, and what would
+    help: dropping those negatives, or more positives of the shapes shown once (named); without
+    such a pattern, that the positives share none and which shapes need more positives."""
     from cegis.symbolic.merging.families.shapes import shape_hypotheses
 
     wanted, unwanted = list(dict.fromkeys(positives)), list(dict.fromkeys(negatives))
     best: tuple[int, str, list[str]] | None = None
     for template in shape_hypotheses(wanted, unwanted, universe):
-        if not template.narrowest:
+        if not template.narrowest or not generalizes(template.regex, wanted, universe):
             continue
         pattern = render(template.regex, "python", "fullmatch", universe)
         blocking = [n for n in unwanted if re.fullmatch(pattern, n)]
         if best is None or len(blocking) < best[0]:
             best = (len(blocking), pattern, blocking)
-    if best is None or not best[2]:
+    lone = _shown_once(wanted)
+    more = (
+        f"more positives like {_named(lone)} (each the only one of its shape)"
+        if lone
+        else "more positives of each shape"
+    )
+    if best is None:
+        return (
+            "no pattern of classes and counts fits the positives but their list; add "
+            f"{more}, so one can be read from them"
+        )
+    if not best[2]:
         return ""
     _, pattern, blocking = best
-    named = ", ".join(map(repr, blocking[:MOST_NAMED])) + (
-        " …" if len(blocking) > MOST_NAMED else ""
-    )
     return (
-        f"the pattern {pattern} fits the positives but accepts the negatives {named}; if those "
-        "should match, drop them from the negatives, else add positives of each shape to accept "
-        "(more strings let a narrower pattern tell them apart)"
+        f"the pattern {pattern} fits the positives but accepts the negatives {_named(blocking)}; "
+        f"if those should match, drop them from the negatives, else add {more}, so a narrower "
+        "pattern can tell them apart"
     )
+
+
+def _named(strings: Sequence[str]) -> str:
+    """Up to :data:`MOST_NAMED` of ``strings``, quoted, with an ellipsis for the rest."""
+    return ", ".join(map(repr, strings[:MOST_NAMED])) + (" …" if len(strings) > MOST_NAMED else "")
+
+
+def _shown_once(positives: Sequence[str]) -> list[str]:
+    """The positives alone in their shape (runs of digits, lower and upper case letters between
+    the same separators: ``12px`` and ``3rem`` share one)."""
+    from cegis.symbolic.merging.families.templates import cut_runs
+
+    shapes: dict[tuple[object, ...], list[str]] = {}
+    for p in positives:
+        skeleton, before, _, after = cut_runs(p, "class")
+        shapes.setdefault((before, skeleton, after), []).append(p)
+    return [group[0] for group in shapes.values() if len(group) == 1]
 
 
 def from_examples() -> MergingLearner:

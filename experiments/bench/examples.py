@@ -80,7 +80,9 @@ PRACTICAL: tuple[tuple[str, str], ...] = (
 #: Targets with more structure, as users bring them, one or two per failure class of issue 51
 #: (written for this bench, not tuned to the issue's illustrations): a word from a small set then
 #: a structure; a free-text field; a run or a repeated part whose count varies; repeated segments
-#: whose insides vary; few positives of varied shape; e-mail- and URL-like values.
+#: whose insides vary; few positives of varied shape; e-mail- and URL-like values. The last five
+#: (a level word then free text, a day word then a count, a part repeated, query pairs repeated,
+#: CSS lengths) were added for the word and count rules of issue 51's prior.
 STRUCTURED: tuple[tuple[str, str], ...] = (
     ("http request", r"(GET|POST|PUT|DELETE) /[a-z0-9/]*"),
     ("accessor", r"(get|set|has)[A-Z][a-z]+"),
@@ -95,6 +97,11 @@ STRUCTURED: tuple[tuple[str, str], ...] = (
     ("duration", r"[0-9]+(ms|s|min|h)"),
     ("dotted e-mail", r"[a-z]+(\.[a-z]+)?@[a-z]+\.[a-z]{2,3}"),
     ("url", r"https?://[a-z]+\.(com|org|io)(/[a-z]+)*"),
+    ("log level", r"(ERROR|WARN|INFO): [a-z][a-z ]*"),
+    ("weekday slot", r"(mon|tue|wed)-[0-9]{2}"),
+    ("kebab name", r"[a-z]+(-[a-z]+)+"),
+    ("query string", r"[a-z]+=[a-z0-9]+(&[a-z]+=[a-z0-9]+)*"),
+    ("css length", r"[0-9]+(\.[0-9]+)?(px|em|rem|%)"),
 )
 SIZES = (5, 20, 100, 500)
 HELD_OUT = 1000  # strings of each label

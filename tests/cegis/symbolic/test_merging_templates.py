@@ -223,3 +223,21 @@ def test_lengths_each_shown_once_are_not_read_as_levels() -> None:
     accepted = {s for s in short if re.fullmatch(text, s)}
     assert accepted, text  # it generalizes to lengths no positive has
     assert accepted - {"a"} == {s for s in short if re.fullmatch("a[bc]+", s)}, text
+
+
+def test_a_fitted_run_lists_its_words_only_where_near_misses_show_another_word() -> None:
+    # Written by hand: levels with one shown again; ``DEBUG-12`` and ``TRACE-03`` put another word
+    # of their lengths there, which no class or count rejects. Without them the class stays; words
+    # that never repeat are a field's values, never listed.
+    levels = ["ERROR-12", "INFO-03", "ERROR-07", "WARN-15", "INFO-22"]
+
+    def written(positives: list[str], negatives: list[str]) -> set[str]:
+        found = template_hypotheses(positives, negatives, ASCII, "word")
+        return {unparse(t.regex, "python", ASCII) for t in found}
+
+    assert any(
+        t.startswith("(?:ERROR|INFO|WARN)-") for t in written(levels, ["DEBUG-12", "TRACE-03"])
+    )
+    assert not any("|" in t for t in written(levels, ["INFO-1", "WARN-123"]))
+    once = ["ERROR-12", "INFO-03", "WARN-15"]
+    assert not any("|" in t for t in written(once, ["DEBUG-12", "TRACE-03"]))

@@ -36,3 +36,33 @@ def test_complement_is_printed_through_its_automaton() -> None:
     assert "~" not in printed and "&" not in printed
     for s in ("", "b", "ba", "a", "ab"):
         assert bool(re.fullmatch(printed, s)) == (not s.startswith("a"))
+
+
+def test_a_word_from_a_small_set_is_listed_where_near_misses_show_other_words() -> None:
+    # Written by hand: a level word, then a message; the near misses swap the word for another of
+    # the same class (a longer level, a shorter one, a typo), so a class with a count cannot tell them.
+    r = learn_regex(
+        ["ERROR: disk", "WARN: retry", "INFO: started", "ERROR: timeout", "INFO: ok"],
+        ["DEBUG: x", "WARNING: y", "INFO:", "EROR: disk", "info: ok"],
+        universe=CharSet([(0x20, 0x7E)]),
+    )
+    assert r.regex == "(?:ERROR|INFO|WARN): [a-z]+"
+    r = learn_regex(
+        ["red_car", "blue_bike", "green_car", "red_boat", "blue_car"],
+        ["pink_car", "red-car", "redcar", "gray_bike", "red_"],
+        universe=CharSet([(0x20, 0x7E)]),
+    )
+    assert re.fullmatch(r.regex, "green_bike") and not r.hint  # words, not the positives listed
+    assert not any(re.fullmatch(r.regex, s) for s in ("pink_car", "gray_bike", "teal_boat"))
+
+
+def test_a_listing_hint_names_the_positives_alone_in_their_shape() -> None:
+    # Written by hand: durations whose near misses block every pattern of classes and counts but
+    # one; the hint names that pattern's blocking negative and the positive that needs company.
+    r = learn_regex(
+        ["P3DT4H", "PT15M", "P1D"],
+        ["P", "PT", "P3DT", "3D", "P3", "PT15", "P1", "PT15X", "P1DT", "P3D4H"],
+        universe=CharSet([(0x20, 0x7E)]),
+    )
+    assert r.regex == "P3DT4H|PT15M|P1D"
+    assert "'PT15X'" in r.hint and "more positives like 'P3DT4H'" in r.hint, r.hint

@@ -7,7 +7,12 @@ shown; a level written for every run alike narrows a run only from enough values
 values show the characters they happen to use, except that a zero-padded field of digits whose
 values show a bound has its leading digit bounded (``[0-4][0-9]``, :mod:`.digit_bounds`) in every
 writing, for strings given up front. :func:`narrowest_run` is a run at its narrowest: its value,
-or its class counted from the shortest value to the longest."""
+or its class counted from the shortest value to the longest. A run whose values are a few words,
+one shown again (``ERROR``, ``INFO``, ``ERROR``), is also written as the words listed, as a fitted
+run's last level: near misses with another word there (``DEBUG``, ``WARNING``) reach it. It is no
+narrowest writing: a pattern of the prior with words listed and every other run at its narrowest
+count wins on description length where a person writes ``[0-9]+`` (a version tag's
+``v[0-9](?:[0-9]?\\.[0-9]{1,2}|…``)."""
 
 from __future__ import annotations
 
@@ -30,6 +35,13 @@ _PARTS = (DIGITS, LOWER, UPPER, CharSet.of("_"))
 #: Most distinct values a run may list as alternatives (``com|org|net``) instead of a class, when
 #: each is shown at least twice on average.
 MOST_VALUES = 4
+
+#: Most distinct words a fitted run may list as its last resort (``mon|tue|fri``), when negatives
+#: show other words of the same class there.
+MOST_WORDS = 6
+
+#: Longest word such a list holds: longer values are free text, not a word from a small set.
+LONGEST_WORD = 8
 
 #: Values of a run from which a level written for every run alike may narrow it below its class
 #: (per position, ``[0-2][0-9]``): fewer show the characters they happen to use.
@@ -140,7 +152,21 @@ def levels(
     if narrowed and len(lengths) > 1:  # the first characters shown, then the rest's (``a[bc]+``)
         shown_firsts = Chars(_span(CharSet.of("".join(v[0] for v in distinct)), home, snap=False))
         options.append(concat(shown_firsts, _shown([v[1:] for v in distinct], home)))
+    if fitting and _words(values):
+        options.append(union(*map(text_regex, distinct)))
     return list(dict.fromkeys(options))
+
+
+def _words(values: Sequence[str]) -> bool:
+    """Whether ``values`` read as words from a small set (``ERROR``, ``WARN``, ``INFO``): two to
+    :data:`MOST_WORDS` distinct values of letters only, two to :data:`LONGEST_WORD` long, one of
+    them shown again (values each shown once are as likely a free field's)."""
+    distinct = set(values)
+    return (
+        2 <= len(distinct) <= MOST_WORDS
+        and len(distinct) < len(values)
+        and all(2 <= len(v) <= LONGEST_WORD and v.isascii() and v.isalpha() for v in distinct)
+    )
 
 
 def _periodic(lengths: Sequence[int]) -> bool:
