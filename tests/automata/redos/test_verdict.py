@@ -195,3 +195,44 @@ def test_the_graph_and_ambiguity_searches_stop_at_a_passed_deadline() -> None:
     assert len(ambiguity.analyse(failing).chain) == 2
     with pytest.raises(TimeLimitExceeded):
         ambiguity.analyse(failing, deadline=passed)
+
+
+def _paths_on_prefixes(failing: graph.Graph, text: str) -> int:
+    """Paths of the failing graph reading each prefix of ``text``, summed: the steps a backtracker
+    walking every one of them takes."""
+    current = {0: 1}
+    total = 1
+    for char in text:
+        cls = failing.dfa.alphabet.class_of(char)
+        following: dict[int, int] = {}
+        for node, paths in current.items():
+            for read, target in failing.edges[node]:
+                if read == cls:
+                    following[target] = following.get(target, 0) + paths
+        current = following
+        total += sum(current.values())
+    return total
+
+
+@pytest.mark.parametrize(
+    ("pattern", "degree"),
+    [
+        ("a*a*a*a*b", 4),
+        ("..*[AEIOUaeiou].*dog.*.*", 4),
+        (".*XYX.*ABC.*,.*|.*,.*ABC.*XYX.*", 4),
+        (".*(?:.*sw.*){3}.*", 8),
+    ],
+)
+def test_the_degree_is_the_growth_of_the_paths_the_attack_makes_walk(
+    pattern: str, degree: int
+) -> None:
+    # the high degrees the benchmark's timing reads poorly (a degree 8 reaches a second at n = 5),
+    # counted exactly at n = 200 and 400, where the chain's lower-order terms have faded
+    found = check(pattern)
+    assert (found.verdict, found.degree) == ("polynomial", degree)
+    assert found.attack is not None
+    tree = parse(pattern, "python")
+    space = build(tree, python=True)
+    failing = graph.build(space, compile_regex(tree, UNICODE, extra_sets=space.sets[1:]))
+    small, large = (_paths_on_prefixes(failing, found.attack.text(n)) for n in (200, 400))
+    assert math.log2(large / small) == pytest.approx(degree, abs=0.1)
