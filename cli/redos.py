@@ -16,6 +16,7 @@ import click
 
 from automata.redos import ENGINES, SEMANTICS, Engine, Semantics, Verdict, check
 from automata.redos.confirm import Confirmation, confirm
+from automata.redos.verdict import DEFAULT_SECONDS, OUT_OF_TIME
 from cegis.redos_check import Printed, redos_json
 from cli.errors import BadInput, syntax_error
 from cli.lazy import CONTEXT
@@ -50,8 +51,21 @@ SHOWN = 60
     type=click.FloatRange(min=0.01, max=60),
     help="Grow the attack until one trial takes this long (or the growth fits the class).",
 )
+@click.option(
+    "--analysis-seconds",
+    default=DEFAULT_SECONDS,
+    show_default=True,
+    type=click.FloatRange(min=0.01, max=600),
+    help="Give the static analysis this long; past it the verdict is unknown.",
+)
 def redos(
-    pattern: str, flavor: Engine, semantics: Semantics, as_json: bool, confirm: bool, seconds: float
+    pattern: str,
+    flavor: Engine,
+    semantics: Semantics,
+    as_json: bool,
+    confirm: bool,
+    seconds: float,
+    analysis_seconds: float,
 ) -> None:
     """Decide whether PATTERN backtracks super-linearly under --flavor's engine and --match call.
 
@@ -59,7 +73,7 @@ def redos(
     can gate on it); bad input exits with 2.
     """
     try:
-        verdict = check(pattern, engine=flavor, semantics=semantics)
+        verdict = check(pattern, engine=flavor, semantics=semantics, seconds=analysis_seconds)
     except RegexSyntaxError as error:
         raise syntax_error(error) from None
     except RecursionError:
@@ -70,6 +84,8 @@ def redos(
     else:
         for line in lines(verdict, timed):
             click.echo(line)
+    if verdict.reason.startswith(OUT_OF_TIME):
+        click.echo("pass a larger --analysis-seconds to give it more time", err=True)
     raise SystemExit(0 if verdict.linear else 1)
 
 

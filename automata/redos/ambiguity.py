@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import attrs
 
+from automata.building.deadline import Deadline
 from automata.errors import StateLimitExceeded
 from automata.redos.graph import Graph
 
@@ -59,15 +60,27 @@ class Ambiguity:
     chain: tuple[Pump, ...]
 
 
+#: Steps between two looks at the clock.
+_CLOCK_EVERY = 1024
+
+
 class _Budget:
-    def __init__(self, limit: int) -> None:
+    """Steps left, and the deadline (looked at every :data:`_CLOCK_EVERY` steps)."""
+
+    def __init__(self, limit: int, deadline: Deadline | None = None) -> None:
         self.left = limit
         self.limit = limit
+        self.deadline = deadline
+        self.until_clock = 0  # a deadline already passed is noticed at the first step
 
     def spend(self, steps: int = 1) -> None:
         self.left -= steps
         if self.left < 0:
             raise StateLimitExceeded("the ambiguity search", self.limit, "steps")
+        self.until_clock -= steps
+        if self.until_clock <= 0 and self.deadline is not None:
+            self.until_clock = _CLOCK_EVERY
+            self.deadline.check("the ambiguity search")
 
 
 def strongly_connected(successors: Sequence[Iterable[int]]) -> list[int]:
@@ -145,9 +158,14 @@ def _grouped(edges: Iterable[tuple[int, int]], keep: Callable[[int], bool]) -> B
     return {cls: tuple(targets) for cls, targets in by.items()}
 
 
-def analyse(graph: Graph, limit: int = DEFAULT_STEP_LIMIT) -> Ambiguity:
-    """The ambiguity of ``graph``: an exponential pump if there is one, else the longest IDA chain."""
-    budget = _Budget(limit)
+def analyse(
+    graph: Graph, limit: int = DEFAULT_STEP_LIMIT, deadline: Deadline | None = None
+) -> Ambiguity:
+    """The ambiguity of ``graph``: an exponential pump if there is one, else the longest IDA chain.
+
+    Raises ``StateLimitExceeded`` past ``limit`` product steps and ``TimeLimitExceeded`` past
+    ``deadline``."""
+    budget = _Budget(limit, deadline)
     comp = components(graph)
     inside = [
         _grouped(edges, lambda t, c=comp[node]: comp[t] == c)  # type: ignore[misc]
@@ -288,33 +306,40 @@ def path(graph: Graph, source: int, target: int) -> list[int]:
     return _word(edges, 0, index[(target,)], lambda _: True)
 
 
-def _reach(graph: Graph, comp: list[int]) -> list[set[int]]:
-    """The components reachable from each component (itself included)."""
+def _reach(graph: Graph, comp: list[int], budget: _Budget) -> tuple[list[int], list[int]]:
+    """Bit masks of the components reachable from each component, and of those that reach it
+    (itself included in both): bits rather than sets, since a long chain of components (a counted
+    repeat under a lookahead) would make them quadratic in size."""
     n = max(comp, default=-1) + 1
     successors: list[set[int]] = [set() for _ in range(n)]
     for node, edges in enumerate(graph.edges):
+        budget.spend(len(edges))
         for _, t in edges:
             if comp[t] != comp[node]:
                 successors[comp[node]].add(comp[t])
-    reach: list[set[int]] = []
+    reach = [1 << c for c in range(n)]
     for c in range(n):  # successors have lower numbers
-        reached = {c}
+        budget.spend(len(successors[c]))
         for succ in successors[c]:
-            reached |= reach[succ]
-        reach.append(reached)
-    return reach
+            reach[c] |= reach[succ]
+    reached_by = [1 << c for c in range(n)]
+    for c in reversed(range(n)):  # so predecessors come first
+        for succ in successors[c]:
+            reached_by[succ] |= reached_by[c]
+    return reach, reached_by
 
 
 @attrs.frozen
 class _Chains:
     """What the IDA searches share: the graph, its components, their inside edges and members,
-    the components each reaches, and the step budget."""
+    the components each reaches and is reached by (bit masks), and the step budget."""
 
     graph: Graph
     comp: list[int]
     inside: list[ByClass]
     members: dict[int, list[int]]
-    reach: list[set[int]]
+    reach: list[int]
+    reached_by: list[int]
     budget: _Budget
 
 
@@ -336,13 +361,15 @@ def _polynomial(chains: _Chains, first: int, second: int) -> Pump | None:
     pairs, _, pair_edges = _product(starts, cycle_step, budget)
     successors = [[t for _, t in out] for out in pair_edges]
     pair_comp = strongly_connected(successors)
-    between = {c for c in chains.reach[first] if second in chains.reach[c]}
+    between = chains.reach[first] & chains.reached_by[second]
     middle: dict[int, ByClass] = {}
 
     def middle_of(b: int) -> ByClass:
         found = middle.get(b)
         if found is None:
-            found = middle[b] = _grouped(chains.graph.edges[b], lambda t: comp[t] in between)
+            found = middle[b] = _grouped(
+                chains.graph.edges[b], lambda t: between >> comp[t] & 1 == 1
+            )
         return found
 
     for cycle in sorted(_cyclic(pair_comp, successors)):
@@ -413,15 +440,15 @@ def _longest_chain(
 ) -> tuple[Pump, ...]:
     """The longest chain of IDA pumps, each starting in a component the previous one's end
     reaches (components in topological order: highest number first)."""
-    reach = _reach(graph, comp)
-    chains = _Chains(graph, comp, inside, members, reach, budget)
+    reach, reached_by = _reach(graph, comp, budget)
+    chains = _Chains(graph, comp, inside, members, reach, reached_by, budget)
     ending: dict[int, tuple[Pump, ...]] = {}  # best chain whose last pump ends in the component
     for second in sorted(cyclic, reverse=True):
         best: tuple[Pump, ...] = ()
         for first in cyclic:
-            if first == second or second not in reach[first]:
+            if first == second or not reach[first] >> second & 1:
                 continue
-            before = max((ending[c] for c in ending if first in reach[c]), key=len, default=())
+            before = max((ending[c] for c in ending if reach[c] >> first & 1), key=len, default=())
             if len(before) + 1 <= len(best):
                 continue
             pump = _polynomial(chains, first, second)

@@ -4,7 +4,9 @@ The static verdict is a claim about an engine; this module asks the engine. A ch
 ``re``, or ``node`` for JavaScript when it is on the ``PATH``) compiles the pattern once and times
 the match call on the attack with every pump repeated n times, printing one line per trial, until a
 trial takes ``target`` seconds. The parent kills it when a trial runs past a deadline, so an
-exponential attack never hangs the caller: the trial that was cut counts as at least the time it was given.
+exponential attack never hangs the caller: the trial that was cut counts as at least the time it
+was given. Python's child cuts itself at that deadline in CPU time (``ITIMER_PROF``), the clock its
+trials are read on: a wall-clock cut on a busy machine reads a polynomial trial as exponential.
 
 A trial is the child's CPU time, not the wall clock, and a short trial is the least of
 :data:`REPEATS` runs: on a machine shared with other work the wall clock adds whatever time the
@@ -22,6 +24,7 @@ import json
 import math
 import queue
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -52,20 +55,24 @@ SHIFTS = tuple(i / 4 for i in range(4 * DENSE + 1))
 #: A trial shorter than :data:`REPEATED` seconds is run this many times and the least is kept.
 REPEATS = 3
 REPEATED = 0.05
+#: Python's child is cut at its deadline in CPU time; the wall clock only at this many times it.
+WALL_FACTOR = 4.0
 #: The longest attack text tried.
 MAX_LENGTH = 2_000_000
 
 _PYTHON_CHILD = """
-import json, re, sys, time
+import json, re, signal, sys, time
 spec = json.loads(sys.stdin.read())
 call = getattr(re.compile(spec["pattern"]), spec["call"])
 for n in spec["ns"]:
     text = spec["prefix"] + "".join(p * n + i for p, i in spec["pumps"]) + spec["suffix"]
     took = None
     for _ in range(spec["repeats"]):
+        signal.setitimer(signal.ITIMER_PROF, spec["cpu_limit"])  # SIGPROF ends the child
         start = time.process_time()
         call(text)
         once = time.process_time() - start
+        signal.setitimer(signal.ITIMER_PROF, 0)
         took = once if took is None else min(took, once)
         if once >= spec["repeated"]:
             break
@@ -123,9 +130,10 @@ def json_lines_child(
     command: list[str], spec: dict[str, Any], silence: float
 ) -> tuple[list[Any], bool]:
     """The JSON lines a child process ``command`` prints for ``spec`` (sent as JSON on its stdin),
-    each within ``silence`` seconds of the one before (or of the start), and whether one was late:
-    the child is then killed and what it printed so far is kept. A limit per line, not per child,
-    so that many quick trials on a loaded machine are not cut for their sum."""
+    each within ``silence`` seconds of the one before (or of the start), and whether one was late
+    (the child is then killed and what it printed so far is kept) or the child ended itself on its
+    CPU-time limit (``SIGPROF``). A limit per line, not per child, so that many quick trials on a
+    loaded machine are not cut for their sum."""
     lines: queue.Queue[str | None] = queue.Queue()
     rows: list[Any] = []
     cut = False
@@ -164,7 +172,7 @@ def json_lines_child(
                 rows.append(json.loads(line))
         child.wait()
         reader.join()
-    return rows, cut
+    return rows, cut or child.returncode == -signal.SIGPROF
 
 
 def pump_counts(attack: Attack) -> list[int]:
@@ -190,7 +198,10 @@ def time_attack(
 ) -> tuple[tuple[tuple[int, float], ...], bool] | None:
     """Trials of ``attack`` on ``engine`` (None when the engine is not installed) and whether the
     last was cut, after ``deadline`` seconds without a result (default: three times ``target``
-    plus start-up); the cut trial counts as that long."""
+    plus start-up); the cut trial counts as that long. Python's child cuts itself at ``deadline``
+    seconds of its own CPU time, the clock of its trials, so a loaded machine does not cut a
+    trial that would have fitted; the wall clock cuts only at :data:`WALL_FACTOR` times that
+    (``node`` has no such limit: its deadline is wall-clock time)."""
     command = engine_command(engine)
     if command is None:
         return None
@@ -207,7 +218,9 @@ def time_attack(
         "repeated": REPEATED,
     }
     limit = deadline if deadline is not None else 3 * target + 2.0
-    rows, cut = json_lines_child(command, spec, limit)
+    spec["cpu_limit"] = limit
+    silence = limit * WALL_FACTOR if engine == "python" else limit
+    rows, cut = json_lines_child(command, spec, silence)
     timed = tuple((int(n), float(s)) for n, s in rows)
     if cut:
         following = [n for n in counts if not timed or n > timed[-1][0]]

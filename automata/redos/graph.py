@@ -21,6 +21,7 @@ from collections import deque
 import attrs
 
 from automata.building import assertions
+from automata.building.deadline import Deadline
 from automata.core.dfa import DFA, coreachable_states
 from automata.errors import StateLimitExceeded
 from automata.redos.space import Guard, Space
@@ -32,6 +33,9 @@ _WORD_KINDS = frozenset({AssertKind.WORD_BOUNDARY, AssertKind.NOT_WORD_BOUNDARY}
 
 #: Nodes the failing graph may have by default.
 DEFAULT_NODE_LIMIT = 50_000
+
+#: Nodes between two looks at the clock.
+_CLOCK_EVERY = 256
 
 #: One edge: (class, target node); an edge listed twice is two routes.
 Edge = tuple[int, int]
@@ -69,10 +73,12 @@ def representative(chars: CharSet) -> str:
     return chars.first()
 
 
-def build(space: Space, dfa: DFA, limit: int = DEFAULT_NODE_LIMIT) -> Graph:
+def build(
+    space: Space, dfa: DFA, limit: int = DEFAULT_NODE_LIMIT, deadline: Deadline | None = None
+) -> Graph:
     """The failing graph of ``space`` against ``dfa`` (whose alphabet refines every set and guard
     of the space, and word characters and newline when a route crosses an assertion). Raises
-    ``StateLimitExceeded`` past ``limit`` nodes."""
+    ``StateLimitExceeded`` past ``limit`` nodes and ``TimeLimitExceeded`` past ``deadline``."""
     rows = dfa.transitions.tolist()
     escapable = coreachable_states(rows, [not bool(a) for a in dfa.accepting])
     classes = dfa.alphabet.classes
@@ -88,6 +94,8 @@ def build(space: Space, dfa: DFA, limit: int = DEFAULT_NODE_LIMIT) -> Graph:
     queue = deque([0])
     while queue:
         node = queue.popleft()
+        if deadline is not None and node % _CLOCK_EVERY == 0:
+            deadline.check("the failing search graph")
         position, state = nodes[node]
         row = rows[state]
         out: list[Edge] = []

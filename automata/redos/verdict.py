@@ -15,13 +15,15 @@ a wrong answer or a hang.
 
 from __future__ import annotations
 
+import time
 from typing import Literal
 
 import attrs
 
 from automata.algebra.ops import complement, union
 from automata.building.compile import compile_many, compile_regex
-from automata.errors import AutomataError, StateLimitExceeded
+from automata.building.deadline import Deadline
+from automata.errors import AutomataError, StateLimitExceeded, TimeLimitExceeded
 from automata.redos import ambiguity, graph, space
 from regexlang.ast import Chars, Concat, Lookaround, Regex, Star, concat
 from regexlang.charset import UNICODE, CharSet
@@ -35,6 +37,11 @@ Engine = Literal["python", "pcre", "javascript"]
 ENGINES: tuple[Engine, ...] = ("python", "pcre", "javascript")
 Class = Literal["linear", "polynomial", "exponential", "unknown"]
 _ANY = Star(Chars(UNICODE))
+#: Seconds an analysis may take by default: enough for any regex a person writes (the benchmark's
+#: slowest takes a few tens of milliseconds), short enough to answer at a prompt.
+DEFAULT_SECONDS = 2.0
+#: How the reason of a verdict cut by its time budget starts.
+OUT_OF_TIME = "the analysis took more than its"
 
 
 @attrs.frozen
@@ -79,9 +86,14 @@ class Verdict:
 
 
 def check(
-    pattern: str, *, engine: Engine = "python", semantics: Semantics = "fullmatch"
+    pattern: str,
+    *,
+    engine: Engine = "python",
+    semantics: Semantics = "fullmatch",
+    seconds: float | None = DEFAULT_SECONDS,
 ) -> Verdict:
-    """The verdict of ``pattern`` (read in the python dialect) for ``engine`` and ``semantics``.
+    """The verdict of ``pattern`` (read in the python dialect) for ``engine`` and ``semantics``,
+    within ``seconds`` (see :func:`analyse`).
 
     Raises ``RegexSyntaxError`` for text that is not a regex; a regex the analysis cannot read is
     an ``unknown`` verdict with the reason."""
@@ -89,7 +101,7 @@ def check(
         tree = parse(pattern, "python")
     except UnsupportedFeature as error:
         return Verdict("unknown", None, None, engine, semantics, str(error))
-    return analyse(tree, engine=engine, semantics=semantics)
+    return analyse(tree, engine=engine, semantics=semantics, seconds=seconds)
 
 
 def analyse(
@@ -98,20 +110,33 @@ def analyse(
     engine: Engine = "python",
     semantics: Semantics = "fullmatch",
     possessive: tuple[int, ...] = (),
+    seconds: float | None = DEFAULT_SECONDS,
 ) -> Verdict:
     """The verdict of ``regex`` (with the top-level parts ``possessive`` names possessive, see
-    :func:`automata.redos.space.build`) for ``engine`` and ``semantics``."""
+    :func:`automata.redos.space.build`) for ``engine`` and ``semantics``.
+
+    The analysis stops after ``seconds`` of wall-clock time (None: no time limit) or at its size
+    limits (positions of the search space, nodes of the failing graph, steps of the ambiguity
+    search, DFA states), and the verdict is then ``unknown`` with the limit it passed."""
+    deadline = None if seconds is None else Deadline.after(seconds)
     try:
-        found = _analyse(regex, engine, semantics, possessive)
+        found = _analyse(regex, engine, semantics, possessive, deadline)
     except StateLimitExceeded as error:  # its search limits are no caller's to raise
         return Verdict("unknown", None, None, engine, semantics, error.exceeded)
+    except TimeLimitExceeded as error:  # a construction given what was left names that part
+        reason = f"{OUT_OF_TIME} {seconds:g} s budget (in {error.what})"
+        return Verdict("unknown", None, None, engine, semantics, reason)
     except (AutomataError, ValueError) as error:
         return Verdict("unknown", None, None, engine, semantics, str(error))
     return found
 
 
 def _analyse(
-    regex: Regex, engine: Engine, semantics: Semantics, possessive: tuple[int, ...]
+    regex: Regex,
+    engine: Engine,
+    semantics: Semantics,
+    possessive: tuple[int, ...],
+    deadline: Deadline | None,
 ) -> Verdict:
     searched = concat(_ANY, regex) if semantics == "search" else regex
     shift = 1 if semantics == "search" else 0
@@ -125,18 +150,30 @@ def _analyse(
     if leading:
         # the engine goes no further than a leading lookaround that fails, so only texts that
         # pass them all count as failing: the others join what the automaton "accepts"
-        dfa, passing = compile_many([language, concat(*leading, _ANY)], UNICODE, extra_sets=extra)
+        dfa, passing = compile_many(
+            [language, concat(*leading, _ANY)], UNICODE, extra_sets=extra, seconds=_left(deadline)
+        )
         dfa = union(dfa, complement(passing))
     else:
-        dfa = compile_regex(language, UNICODE, extra_sets=extra)
-    failing = graph.build(searched_space, dfa)
-    found = ambiguity.analyse(failing)
+        dfa = compile_regex(language, UNICODE, extra_sets=extra, seconds=_left(deadline))
+    failing = graph.build(searched_space, dfa, deadline=deadline)
+    found = ambiguity.analyse(failing, deadline=deadline)
     verdict = _verdict(failing, found, engine, semantics)
     for body in searched_space.lookarounds:
-        inner = _analyse(body, engine, "match", ())
+        inner = _analyse(body, engine, "match", (), deadline)
         if _rank(inner) > _rank(verdict):
             verdict = attrs.evolve(inner, semantics=semantics, reason="inside a lookaround")
     return verdict
+
+
+def _left(deadline: Deadline | None) -> float | None:
+    """The seconds left before ``deadline`` (None: no limit), for a construction's budget."""
+    if deadline is None:
+        return None
+    left = deadline.at - time.monotonic()
+    if left <= 0:
+        raise TimeLimitExceeded("the ReDoS analysis", deadline.seconds)
+    return left
 
 
 def _leading_lookarounds(regex: Regex) -> tuple[Regex, ...]:

@@ -141,7 +141,10 @@ def _column(claims: list[Claim], truths: list[Truth]) -> dict[str, str]:
 
 @click.command()
 @click.option(
-    "--seconds", default=0.1, show_default=True, help="Grow each timed input until this long."
+    "--seconds",
+    default=1.0,
+    show_default=True,
+    help="Grow each timed input until one trial takes this long (CPU time).",
 )
 @click.option(
     "--per-source",

@@ -31,3 +31,13 @@ def test_bad_pattern_is_a_one_line_error() -> None:
     result = CliRunner().invoke(main, ["redos", "a(b"])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
+
+
+def test_an_analysis_past_its_budget_is_unknown_and_names_the_option() -> None:
+    result = CliRunner().invoke(
+        main, ["redos", "(?=a{10000})a*", "--analysis-seconds", "0.01", "--json"]
+    )
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["verdict"] == "unknown" and "0.01 s budget" in report["reason"]
+    assert "--analysis-seconds" in result.stderr

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import sys
 
 import pytest
 
@@ -13,7 +14,9 @@ from automata.redos.confirm import (
     MAX_LENGTH,
     exponential,
     fitted_slope,
+    json_lines_child,
     pump_counts,
+    time_attack,
 )
 from automata.redos.verdict import Attack
 
@@ -54,3 +57,17 @@ def test_an_exponential_reaching_the_target_at_small_n_is_exponential() -> None:
     assert exponential(trials, cut=False)
     eighth = tuple((n, 1e-6 * math.prod(n + a for a in range(1, 9))) for n in range(1, 8))
     assert not exponential(eighth, cut=False)
+
+
+def test_a_child_ended_by_its_cpu_time_limit_counts_as_cut() -> None:
+    ends = "import os, signal; print('[1, 0.5]', flush=True); os.kill(os.getpid(), signal.SIGPROF)"
+    rows, cut = json_lines_child([sys.executable, "-c", ends], {}, silence=60.0)
+    assert rows == [[1, 0.5]] and cut
+
+
+def test_an_exponential_attack_is_cut_at_its_deadline_and_counted_that_long() -> None:
+    attack = Attack("", (("a", ""),), "b")
+    timed = time_attack("(a|a)*c", "python", "fullmatch", attack, target=10.0, deadline=0.3)
+    assert timed is not None
+    trials, cut = timed
+    assert cut and trials[-1][1] >= 0.3

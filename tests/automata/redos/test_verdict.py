@@ -11,11 +11,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automata.redos import check
+from automata.building.compile import compile_regex
+from automata.building.deadline import Deadline
+from automata.errors import TimeLimitExceeded
+from automata.redos import ambiguity, check, graph
 from automata.redos.space import FREE, build
+from automata.redos.verdict import OUT_OF_TIME
 from regexlang import parse, unparse
 from regexlang.ast import Chars, Concat, Optional, Plus, Regex, Star, Union
-from regexlang.charset import CharSet
+from regexlang.charset import UNICODE, CharSet
 from tests.automata.redos.reference import steps
 
 PROBES = [
@@ -166,3 +170,69 @@ def test_an_attack_passes_the_lookarounds_the_pattern_starts_with(
         text = found.attack.text(n)
         assert re.match(lookarounds, text) is not None
         assert re.fullmatch(pattern, text) is None
+
+
+def test_a_spent_time_budget_gives_unknown_naming_it() -> None:
+    found = check("(?=a{10000})a*", seconds=0.0)
+    assert found.verdict == "unknown"
+    assert found.reason.startswith(OUT_OF_TIME) and "0 s budget" in found.reason
+
+
+def test_a_long_chain_of_components_is_analysed_without_a_time_limit() -> None:
+    # 2,000 components in a row: their reachability once took memory quadratic in their number
+    assert check("(?=a{2000})a*", seconds=None).linear
+    assert check("(?=a{2000})a*a*b", seconds=None).degree == 2
+
+
+def test_the_graph_and_ambiguity_searches_stop_at_a_passed_deadline() -> None:
+    tree = parse("a*a*a*b", "python")
+    space = build(tree, python=True)
+    dfa = compile_regex(tree, UNICODE, extra_sets=space.sets[1:])
+    passed = Deadline(at=0.0, seconds=1.0)
+    with pytest.raises(TimeLimitExceeded):
+        graph.build(space, dfa, deadline=passed)
+    failing = graph.build(space, dfa)
+    assert len(ambiguity.analyse(failing).chain) == 2
+    with pytest.raises(TimeLimitExceeded):
+        ambiguity.analyse(failing, deadline=passed)
+
+
+def _paths_on_prefixes(failing: graph.Graph, text: str) -> int:
+    """Paths of the failing graph reading each prefix of ``text``, summed: the steps a backtracker
+    walking every one of them takes."""
+    current = {0: 1}
+    total = 1
+    for char in text:
+        cls = failing.dfa.alphabet.class_of(char)
+        following: dict[int, int] = {}
+        for node, paths in current.items():
+            for read, target in failing.edges[node]:
+                if read == cls:
+                    following[target] = following.get(target, 0) + paths
+        current = following
+        total += sum(current.values())
+    return total
+
+
+@pytest.mark.parametrize(
+    ("pattern", "degree"),
+    [
+        ("a*a*a*a*b", 4),
+        ("..*[AEIOUaeiou].*dog.*.*", 4),
+        (".*XYX.*ABC.*,.*|.*,.*ABC.*XYX.*", 4),
+        (".*(?:.*sw.*){3}.*", 8),
+    ],
+)
+def test_the_degree_is_the_growth_of_the_paths_the_attack_makes_walk(
+    pattern: str, degree: int
+) -> None:
+    # the high degrees the benchmark's timing reads poorly (a degree 8 reaches a second at n = 5),
+    # counted exactly at n = 200 and 400, where the chain's lower-order terms have faded
+    found = check(pattern)
+    assert (found.verdict, found.degree) == ("polynomial", degree)
+    assert found.attack is not None
+    tree = parse(pattern, "python")
+    space = build(tree, python=True)
+    failing = graph.build(space, compile_regex(tree, UNICODE, extra_sets=space.sets[1:]))
+    small, large = (_paths_on_prefixes(failing, found.attack.text(n)) for n in (200, 400))
+    assert math.log2(large / small) == pytest.approx(degree, abs=0.1)
