@@ -6,7 +6,8 @@ rewritten (:mod:`automata.safe.rewrites`), the prints of its minimal DFA by stat
 choices to retry) and, for the engines that have them, possessive loops
 (:mod:`automata.safe.possessive`). A candidate is returned only when its language under the call
 equals the original's on minimal DFAs and its ReDoS verdict (:mod:`automata.redos`) is linear.
-The verdict is that of the printed text: for python it is read back from the text.
+The verdict is that of the printed text: for python it is read back from the text, possessive
+loops included (:mod:`regexlang.cuts`), so ``python -m cli redos`` on a print says what it said.
 
 The search is bounded: DFAs past :data:`DFA_STATE_LIMIT` states are not printed, an elimination
 edge past :data:`PRINT_SIZE_LIMIT` nodes is given up, and past ``seconds`` the original comes back
@@ -167,7 +168,7 @@ def _proved(
         text = text or render(candidate, flavor, "fullmatch", universe)
     except (AutomataError, NotExpressible):
         return None
-    if marks:
+    if marks and flavor != "python":
         return text, analyse(candidate, engine=flavor, semantics=match, possessive=marks)
     return text, _verdict(text, candidate, flavor, match)
 
