@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 
+import attrs
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -200,3 +201,17 @@ def test_a_possessive_print_read_back_has_the_verdict_the_printer_gives(regex: R
 )
 def test_a_cut_loop_is_linear_where_the_engine_is(pattern: str, verdict: str) -> None:
     assert check(pattern).verdict == verdict
+
+
+def test_past_its_budget_the_search_gives_the_print_as_written_with_its_verdict() -> None:
+    # a zero budget: not even the target DFA is compiled, let alone a candidate tried
+    form = safe_form(".*[0-9].*", seconds=0)
+    assert (form.text, form.rewritten) == (".*[0-9].*", False)
+    assert form.verdict == check(".*[0-9].*") and form.verdict.verdict == "polynomial"
+    assert "no linear form found within the 0 s budget" in form.reason
+
+
+def test_a_verdict_the_caller_has_is_not_analysed_again() -> None:
+    known = check("(?:a+)+b")
+    form = safe_form("(?:a+)+b", known=attrs.evolve(known, reason="handed in"))
+    assert form.original.reason == "handed in" and form.verdict.linear
