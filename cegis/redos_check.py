@@ -88,16 +88,16 @@ def checked(
     plain = Printed(text, flavor, verdict)
     if printing == "plain" or read is None or verdict.verdict in ("linear", "unknown"):
         return plain
-    return _safe(plain, read, engine, semantics, universe)
+    return _safe(plain, read, body, semantics, universe)
 
 
 def _safe(
-    plain: Printed, read: Regex, engine: Engine, semantics: Semantics, universe: CharSet
+    plain: Printed, read: Regex, body: Verdict, semantics: Semantics, universe: CharSet
 ) -> Printed:
-    """``plain``'s safe form: its body's (``read``, the python reading of the print) anchored as
-    ``plain`` is, or ``plain`` with the reason there is none."""
+    """``plain``'s safe form: its body's (``read``, the python reading of the print, whose verdict
+    is ``body``) anchored as ``plain`` is, or ``plain`` with the reason there is none."""
     try:
-        form = safe_form(read, engine, "fullmatch", universe=universe)
+        form = safe_form(read, body.engine, "fullmatch", universe=universe, known=body)
     except (RegexError, AutomataError, RecursionError, MemoryError) as error:
         return attrs.evolve(plain, reason=_why(error))
     if not form.rewritten:

@@ -11,11 +11,15 @@ and ``(?m:$)`` for the line anchors.
 
 Lookarounds ``(?=…)``, ``(?!…)``, ``(?<=…)``, ``(?<!…)`` are read as the regular languages they
 denote (:class:`~regexlang.ast.Lookaround`; :mod:`automata.building.lookaround` compiles them), a lookbehind
-only with a fixed width, as ``re`` demands. Rejected although ``re`` accepts them, because they are
-not regular in general or the tree cannot hold them: backreferences, conditionals, atomic groups
-and possessive quantifiers (both change the language, ``a*+a`` matches nothing), the ``(?a)`` and
-``(?t)`` flags, and counts above :data:`~regexlang.scanner.MAX_REPEAT_COUNT`. Capture groups,
-names and lazy quantifiers parse and vanish: under ``fullmatch`` they do not change the language.
+only with a fixed width, as ``re`` demands. Possessive quantifiers and atomic groups cut
+backtracking and so change the language (``a*+a`` matches nothing); they are read exactly where
+the cut is a quantified character class (:mod:`regexlang.cuts`): ``C*+`` is ``C*(?!C)``, and an
+atomic group is read when everything in it matches one way, but for a last loop of one class.
+Rejected although ``re`` accepts them, because they are not regular in general or the tree cannot
+hold them: backreferences, conditionals, other possessive quantifiers and atomic groups (their
+language depends on the order ``re`` tries things), the ``(?a)`` and ``(?t)`` flags, and counts
+above :data:`~regexlang.scanner.MAX_REPEAT_COUNT`. Capture groups, names and lazy quantifiers
+parse and vanish: under ``fullmatch`` they do not change the language.
 
 One deliberate simplification of ``re``'s optimiser: ``re`` turns an alternation of single
 characters into a class, which changes the language only under ``(?i)`` for uppercase letters
@@ -37,12 +41,13 @@ from typing import Literal
 
 import attrs
 
-from regexlang import python_printing
+from regexlang import cuts, python_printing
 from regexlang.ast import (
     Assertion,
     AssertKind,
     Chars,
     EmptySet,
+    Epsilon,
     Lookaround,
     Optional,
     Plus,
@@ -100,13 +105,22 @@ class _Item:
 
     ``spec`` is set for single characters and non-negated classes, which ``re`` merges when they
     are the whole of every alternative; ``contents`` holds the items of a plain ``(?:...)`` group,
-    which ``re`` splices into the enclosing sequence.
+    which ``re`` splices into the enclosing sequence. ``lazy`` marks a lazy repetition;
+    ``one_way``, a repetition or group that matches at most one way wherever it starts (a cut).
     """
 
     node: Regex
     kind: _Kind = "unit"
     spec: ClassSpec | None = None
     contents: tuple[_Item, ...] | None = None
+    lazy: bool = False
+    one_way: bool = False
+
+    @property
+    def matches_one_way(self) -> bool:
+        """Whether the item matches at most one way wherever it starts, as an atomic group would."""
+        one_way_node = isinstance(self.node, (Chars, EmptySet, Epsilon, Lookaround))
+        return self.one_way or self.kind == "assert" or (self.kind == "unit" and one_way_node)
 
 
 def _chars_node(chars: CharSet) -> Regex:
@@ -260,15 +274,19 @@ class _Parser:
             raise scan.error("nothing to repeat", at=start)
         if items[-1].kind == "repeat":
             raise scan.error("multiple repeat", at=start)
-        if scan.peek() == "+":
-            raise scan.unsupported(
-                "possessive quantifiers are not supported (their language depends on the order re backtracks in)",
-                at=start,
-            )
-        scan.accept("?")
         inner = items.pop().node
         node = Repeat(inner, *node_for) if isinstance(node_for, tuple) else node_for(inner)
-        items.append(_Item(node, "repeat"))
+        if scan.accept("+"):
+            cut = cuts.possessive(node)
+            if cut is None:
+                raise scan.unsupported(
+                    "a possessive quantifier is supported only on one character class "
+                    "(elsewhere its language depends on the order re backtracks in)",
+                    at=start,
+                )
+            items.append(_Item(cut, "repeat", one_way=True))
+            return
+        items.append(_Item(node, "repeat", lazy=scan.accept("?")))
 
     def group(self, flags: Flag, depth: int, first: bool) -> _Item | None:
         """A parenthesised construct; None for comments and global flags, which add no item."""
@@ -297,10 +315,7 @@ class _Parser:
                     at=start,
                 )
             elif char == ">":
-                raise scan.unsupported(
-                    "atomic groups are not supported (their language depends on the order re backtracks in)",
-                    at=start,
-                )
+                return self.atomic(flags, depth, start)
             elif char in _FLAGS or char in _REJECTED_FLAGS or char == "-":
                 scoped = self.flags(char)
                 if scoped is None:
@@ -335,6 +350,25 @@ class _Parser:
         if behind and len(set(width(body))) != 1:
             raise self.scan.error("look-behind requires fixed-width pattern", at=start)
         return _Item(Lookaround(body, behind, negative))
+
+    def atomic(self, flags: Flag, depth: int, start: int) -> _Item:
+        """The rest of ``(?>``: read where every item of its body matches one way, but for a last
+        loop of one class, which it cuts (:mod:`regexlang.cuts`); rejected elsewhere."""
+        contents = self.group_body(flags, depth, start, plain=True).contents or ()
+        *fixed, last = contents or (_Item(Epsilon()),)
+        cut: Regex | None = None
+        if last.matches_one_way:
+            cut = last.node
+        elif last.kind == "repeat":  # a group's node has lost whether its loop was lazy
+            cut = cuts.lazy_cut(last.node) if last.lazy else cuts.possessive(last.node)
+        if cut is None or not all(item.matches_one_way for item in fixed):
+            raise self.scan.unsupported(
+                "an atomic group is supported only when all in it matches one way but for a last "
+                "loop of one character class (elsewhere its language depends on the order re "
+                "backtracks in)",
+                at=start,
+            )
+        return _Item(concat(*(item.node for item in fixed), cut), one_way=True)
 
     def named_group(self, start: int) -> bool:
         """After ``(?P``: read ``<name>`` and return True (capture); reject ``=name)``."""

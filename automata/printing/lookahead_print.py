@@ -245,15 +245,17 @@ def _lengths(
     shortest = min(depth[q] for q in depth if accepting[q])
     longest: dict[int, int] = {}
     on_path: set[int] = set()
+    unbounded: set[int] = set()  # remembered too: a DFA has many paths to one cycle
 
     def walk(state: int) -> int | None:  # the longest accepted rest from ``state``; None on a cycle
-        if state in on_path:
+        if state in on_path or state in unbounded:
             return None
         if state not in longest:
             on_path.add(state)
             rests = [walk(t) for t in set(rows[state]) if live[t]]
             on_path.discard(state)
             if None in rests:
+                unbounded.add(state)
                 return None
             longest[state] = max(
                 [0 if accepting[state] else -1] + [r + 1 for r in rests if r is not None]

@@ -15,8 +15,11 @@ Each route also carries a *guard* (:class:`Guard`): the characters the next char
 be, and the assertions the route crosses. A possessive loop of one character class (``[a-z]*+``,
 what the safe printer emits) gives up none of its characters, so the rest of the pattern starts on
 a character outside the class. That is the whole search space of such a loop; general atomic groups
-have none here. An assertion (``^``, ``\\b``, ``$`` …) is a route the engine takes only where it
-holds, which :mod:`automata.redos.graph` decides from the character before and the one after:
+have none here. A negative lookahead of one class (``(?![a-z])``) is the same guard: the engine
+decides it on the next character, and the python dialect reads ``[a-z]*+`` as ``[a-z]*(?![a-z])``
+(:mod:`regexlang.cuts`), so a possessive print read back has the space of the loop it marks.
+An assertion (``^``, ``\\b``, ``$`` …) is a route the engine takes only where it holds, which
+:mod:`automata.redos.graph` decides from the character before and the one after:
 ``.*`` before ``^`` (how a ``search`` is modelled) cannot reach the rest of the pattern once it
 has read a character, so ``^a*a*b`` under ``search`` is quadratic, not cubic.
 
@@ -148,6 +151,9 @@ class _Builder:
         if isinstance(regex, Assertion):
             return _Frag((Guard(EMPTY, frozenset({regex.kind})),), (), ())
         if isinstance(regex, Lookaround):
+            if regex.negative and not regex.behind and isinstance(regex.inner, Chars):
+                # decided on the next character alone: a guard on the route, not a sub-match
+                return _Frag((Guard(regex.inner.chars),), (), ())
             self.lookarounds.append(regex.inner)
             return _Frag((FREE,), (), ())
         if isinstance(regex, EmptySet):

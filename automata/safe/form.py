@@ -6,11 +6,16 @@ rewritten (:mod:`automata.safe.rewrites`), the prints of its minimal DFA by stat
 choices to retry) and, for the engines that have them, possessive loops
 (:mod:`automata.safe.possessive`). A candidate is returned only when its language under the call
 equals the original's on minimal DFAs and its ReDoS verdict (:mod:`automata.redos`) is linear.
-The verdict is that of the printed text: for python it is read back from the text.
+The verdict is that of the printed text: for python it is read back from the text, possessive
+loops included (:mod:`regexlang.cuts`), so ``python -m cli redos`` on a print says what it said.
 
-The search is bounded: DFAs past :data:`DFA_STATE_LIMIT` states are not printed, an elimination
-edge past :data:`PRINT_SIZE_LIMIT` nodes is given up, and past ``seconds`` the original comes back
-with the reason, never a hang.
+The search is bounded end to end by ``seconds``, counted from the verdict of the print as written
+(which the caller needs anyway, and may hand in): the target DFA and every candidate's compile past
+:data:`COMPILE_STATE_LIMIT` states or the time left are given up, no candidate starts past the
+deadline, DFAs past :data:`DFA_STATE_LIMIT` states are not printed and an elimination edge past
+:data:`PRINT_SIZE_LIMIT` nodes is given up; the original then comes back with its verdict and the
+reason, never a hang. What can still run past the deadline is the proof and analysis of the one
+candidate started before it.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import attrs
 from automata.algebra.ops import equivalent
 from automata.building.compile import compile_regex
 from automata.core.dfa import DFA
-from automata.errors import AutomataError
+from automata.errors import AutomataError, TimeLimitExceeded
 from automata.printing.to_regex import ORDERS, Eliminations
 from automata.redos import Engine, Semantics, Verdict, analyse
 from automata.safe import possessive
@@ -38,6 +43,8 @@ from regexlang.flavors import render
 DFA_STATE_LIMIT = 60
 #: Regex nodes an elimination edge may grow to before that print is given up.
 PRINT_SIZE_LIMIT = 400
+#: States a DFA compiled for the proof (the target's or a candidate's) may reach.
+COMPILE_STATE_LIMIT = 5000
 #: Seconds the search for a linear form may take by default.
 DEFAULT_SECONDS = 0.15
 _NO_CUT = {
@@ -69,12 +76,14 @@ def safe_form(
     *,
     universe: CharSet = UNICODE,
     seconds: float = DEFAULT_SECONDS,
+    known: Verdict | None = None,
 ) -> SafeForm:
     """The first linear print of ``regex`` (a tree, or a python-dialect pattern) for ``flavor``'s
     engine used with ``match`` that is proved equal to it over ``universe`` (the characters the
     texts it is used on are made of; a class of all of them prints as ``.``, as in
     :func:`regexlang.flavors.render`); the print as written, with the reason, when there is none.
-    The text has no anchors: ``match`` is the call it is used with.
+    The text has no anchors: ``match`` is the call it is used with. ``known``: the verdict of the
+    print as written, when the caller has it (it is not analysed again).
 
     Raises ``RegexSyntaxError`` for text that is not a regex, ``NotExpressible`` for a tree
     ``flavor`` has no spelling for."""
@@ -87,23 +96,25 @@ def safe_form(
         written = regex if flavor == "python" else render(tree, flavor, "fullmatch", universe)
     else:
         tree, written = regex, render(regex, flavor, "fullmatch", universe)
-    original = _verdict(written, tree, flavor, match)
+    original = known or _verdict(written, tree, flavor, match)
     kept = SafeForm(
         written, original, False, written, original, alternation=isinstance(tree, Union)
     )
     if original.verdict in ("linear", "unknown"):
         return attrs.evolve(kept, reason=original.reason)
     deadline = time.perf_counter() + seconds
+    spent = attrs.evolve(kept, reason=f"no linear form found within the {seconds:g} s budget")
     try:
-        target = compile_regex(_called(tree, match, universe), universe)
+        target = _compiled(_called(tree, match, universe), universe, deadline)
+    except TimeLimitExceeded:
+        return spent
     except AutomataError as error:
         return attrs.evolve(kept, reason=str(error))
     tried = 0
-    spent = attrs.evolve(kept, reason=f"no linear form found within the {seconds:g} s budget")
     for candidate, marks in _candidates(tree, target, match, universe, deadline):
         if time.perf_counter() > deadline:
             return spent
-        found = _proved(candidate, marks, target, flavor, match, universe)
+        found = _proved(candidate, marks, target, flavor, match, universe, deadline)
         tried += 1
         if found is not None and found[1].linear:
             alternation = isinstance(candidate, Union) and not marks
@@ -126,8 +137,8 @@ def _candidates(
         seen.add(simpler)
         yield simpler, ()
     prints: list[Regex] = []
-    if target.n_states <= DFA_STATE_LIMIT:
-        language = target if match == "fullmatch" else compile_regex(tree, universe)
+    language = _printable(tree, target, match, universe, deadline)
+    if language is not None:
         eliminations = Eliminations(language)
         for order in ORDERS:
             if time.perf_counter() > deadline:
@@ -147,6 +158,21 @@ def _candidates(
             yield each, marks
 
 
+def _printable(
+    tree: Regex, target: DFA, match: Semantics, universe: CharSet, deadline: float
+) -> DFA | None:
+    """The DFA of ``tree`` itself (the target's, under ``fullmatch``) to print by elimination;
+    None when it is too large to print or to compile in the time left."""
+    if target.n_states > DFA_STATE_LIMIT:
+        return None
+    if match == "fullmatch":
+        return target
+    try:
+        return _compiled(tree, universe, deadline)
+    except AutomataError:
+        return None
+
+
 def _proved(
     candidate: Regex,
     marks: tuple[int, ...],
@@ -154,6 +180,7 @@ def _proved(
     flavor: Engine,
     match: Semantics,
     universe: CharSet,
+    deadline: float,
 ) -> tuple[str, Verdict] | None:
     """The print of ``candidate`` with its verdict, when its language under ``match`` over
     ``universe`` is the target's; ``None`` when it is not or cannot be printed for ``flavor``."""
@@ -161,13 +188,15 @@ def _proved(
         return None
     try:
         language = possessive.language(candidate, marks) if marks else candidate
-        if not equivalent(compile_regex(_called(language, match, universe), universe), target):
+        if not equivalent(
+            _compiled(_called(language, match, universe), universe, deadline), target
+        ):
             return None
         text = possessive.render(candidate, marks, flavor, universe) if marks else None
         text = text or render(candidate, flavor, "fullmatch", universe)
     except (AutomataError, NotExpressible):
         return None
-    if marks:
+    if marks and flavor != "python":
         return text, analyse(candidate, engine=flavor, semantics=match, possessive=marks)
     return text, _verdict(text, candidate, flavor, match)
 
@@ -176,6 +205,14 @@ def _verdict(text: str, tree: Regex, flavor: Engine, match: Semantics) -> Verdic
     """The verdict of a print: read back from the text for python, whose dialect is parsed here."""
     read = parse(text, "python") if flavor == "python" else tree
     return analyse(read, engine=flavor, semantics=match)
+
+
+def _compiled(regex: Regex, universe: CharSet, deadline: float) -> DFA:
+    """The DFA of ``regex``, given up past :data:`COMPILE_STATE_LIMIT` states or the deadline."""
+    left = max(deadline - time.perf_counter(), 0.0)
+    if not left:
+        raise TimeLimitExceeded("the safe-form search", 0.0)
+    return compile_regex(regex, universe, state_limit=COMPILE_STATE_LIMIT, seconds=left)
 
 
 def _called(regex: Regex, match: Semantics, universe: CharSet) -> Regex:

@@ -133,11 +133,8 @@ def datasets(per_source: int, learned: int) -> list[Entry]:
     chosen = problems[:: max(1, len(problems) // max(learned, 1))][:learned]
     outputs: dict[str, Entry] = {}
     for problem in chosen:
-        # the learner's own print: its safe form may use possessive loops, which the python
-        # dialect (and so the analysis under test) does not read
-        result = learn_regex(
-            problem.positives, problem.negatives, universe=problem.task.alphabet, printing="plain"
-        )
+        # the learner's own print, as users get it: its safe form, possessive loops included
+        result = learn_regex(problem.positives, problem.negatives, universe=problem.task.alphabet)
         outputs.setdefault(
             result.regex,
             Entry(

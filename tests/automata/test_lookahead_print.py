@@ -105,3 +105,13 @@ def test_over_a_universe_with_a_newline_prints_read_back_in_python() -> None:
     shown = printed_for(tree, "python", universe=sigma)
     words = ["".join(w) for n in range(5) for w in itertools.product("ab\n", repeat=n)]
     assert [bool(re.fullmatch(shown, w)) for w in words] == accepts_many(dfa, words).tolist()
+
+
+def test_a_dfa_with_many_paths_into_a_loop_is_measured_once_per_state() -> None:
+    # an NL-RX-Turk target: its DFA reaches the loop of .* by exponentially many paths, each of
+    # which the measure of the longest accepted text walked again before it remembered the loop
+    tree = parse("(?:[AEIOUaeiou]|dog.*[A-Z].*){6,}", "python")
+    not_newline = CharSet.of("\n").complement()
+    assert printed_for(tree, "python", "fullmatch", not_newline) == (
+        "(?:[AEIOUaeiou]|dog.*[A-Z].*){6,}"
+    )

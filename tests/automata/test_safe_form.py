@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 
+import attrs
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from automata.algebra.ops import accepts
 from automata.building.compile import compile_regex
-from automata.redos import check
+from automata.redos import analyse, check
 from automata.safe import safe_form
 from automata.safe.possessive import language, loops, render
 from automata.safe.rewrites import rewritten
@@ -179,3 +180,43 @@ def test_dataset_targets_print_linear_and_re_agrees() -> None:
             dfa = compile_regex(parse(form.original_text, "python"), UNICODE)
             for text in sample_strings(dfa, 20, np.random.default_rng(0)):
                 assert re.fullmatch(form.text, text), (form.text, text)
+
+
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(_regexes())
+def test_a_possessive_print_read_back_has_the_verdict_the_printer_gives(regex: Regex) -> None:
+    marks = loops(regex)
+    try:
+        text = render(regex, marks, "python")
+    except NotExpressible:
+        return
+    claimed = analyse(regex, possessive=marks)
+    read = check(text)
+    assert (read.verdict, read.degree) == (claimed.verdict, claimed.degree), text
+
+
+@pytest.mark.parametrize(
+    ("pattern", "verdict"),
+    [
+        ("(?:a*+)*b", "linear"),
+        ("(?:a*(?!a))*b", "linear"),
+        ("(?:a*)*b", "exponential"),
+        ("(?:(?>a+)b?)*c", "linear"),
+    ],
+)
+def test_a_cut_loop_is_linear_where_the_engine_is(pattern: str, verdict: str) -> None:
+    assert check(pattern).verdict == verdict
+
+
+def test_past_its_budget_the_search_gives_the_print_as_written_with_its_verdict() -> None:
+    # a zero budget: not even the target DFA is compiled, let alone a candidate tried
+    form = safe_form(".*[0-9].*", seconds=0)
+    assert (form.text, form.rewritten) == (".*[0-9].*", False)
+    assert form.verdict == check(".*[0-9].*") and form.verdict.verdict == "polynomial"
+    assert "no linear form found within the 0 s budget" in form.reason
+
+
+def test_a_verdict_the_caller_has_is_not_analysed_again() -> None:
+    known = check("(?:a+)+b")
+    form = safe_form("(?:a+)+b", known=attrs.evolve(known, reason="handed in"))
+    assert form.original.reason == "handed in" and form.verdict.linear

@@ -71,8 +71,6 @@ def test_every_safe_form_is_the_language_of_the_print_it_replaces(
         assert _matches(printed.text, text, anchored) == _matches(
             printed.plain.text, text, anchored
         ), (printed.text, printed.plain.text, text)
-    if "++" in printed.text or "*+" in printed.text or "}+" in printed.text:
-        return  # possessive: re agreed above; the python dialect does not read the cut
     if anchored == "fullmatch":
         assert check(printed.text).linear
         safe = compile_regex(parse(printed.text, "python", universe), universe)
