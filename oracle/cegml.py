@@ -29,6 +29,7 @@ reproducible here; the reference draws from a global generator instead.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -201,28 +202,49 @@ def reaching_tokens(
     graph: _Graph, targets: set[int], max_len: int, rng: random.Random
 ) -> Tokens | None:
     """One of the walks a shuffled breadth-first search over (state, depth) pairs finds into
-    ``targets`` (one per depth reached), chosen uniformly; None when no target is reachable."""
-    start = graph.dfa.start
+    ``targets`` (one per depth reached), chosen uniformly; None when no target is reachable.
+
+    The search goes one depth at a time (the order a FIFO queue takes) and shuffles each state's
+    successors as ``rng.sample(range(n), n)`` does, drawing the very numbers it draws (CPython's
+    ``_randbelow``: ``getrandbits`` of ``n``'s bit length until below ``n``) without its per-call
+    checks: this runs once per evaluation string, hundreds of times a run."""
+    getrandbits = rng.getrandbits
+    out = graph.out
     parents: list[tuple[int, CharSet | None]] = [(-1, None)]  # node -> (parent node, step)
-    queue: deque[tuple[int, int, int]] = deque([(start, 0, 0)])  # (state, depth, node)
-    visited = {(start, 0)}
+    level: list[tuple[int, int]] = [(graph.dfa.start, 0)]  # (state, node) at this depth
     hits: list[int] = []
-    while queue:
-        state, depth, node = queue.popleft()
-        if state in targets:
-            hits.append(node)
-        if depth >= max_len:
-            continue
-        successors = graph.out(state)
-        for index in rng.sample(range(len(successors)), len(successors)):
-            target, chars = successors[index]
-            if (target, depth + 1) not in visited:
-                visited.add((target, depth + 1))
-                parents.append((node, chars))
-                queue.append((target, depth + 1, len(parents) - 1))
+    for depth in range(max_len + 1):
+        following: list[tuple[int, int]] = []
+        reached: set[int] = set()
+        for state, node in level:
+            if state in targets:
+                hits.append(node)
+            if depth == max_len:
+                continue
+            successors = out(state)
+            pool = list(range(len(successors)))
+            for left, bits in _countdown(len(successors)):
+                pick = getrandbits(bits)
+                while pick >= left:
+                    pick = getrandbits(bits)
+                target, chars = successors[pool[pick]]
+                pool[pick] = pool[left - 1]
+                if target not in reached:
+                    reached.add(target)
+                    parents.append((node, chars))
+                    following.append((target, len(parents) - 1))
+        if not following:
+            break
+        level = following
     if not hits:
         return None
     return _unwind(parents, hits[rng.randrange(len(hits))])
+
+
+@functools.cache
+def _countdown(n: int) -> tuple[tuple[int, int], ...]:
+    """The bounds ``rng.sample(range(n), n)`` draws below, in order, with their bit lengths."""
+    return tuple((left, left.bit_length()) for left in range(n, 0, -1))
 
 
 def _unwind(parents: Sequence[tuple[int, CharSet | None]], node: int) -> Tokens:

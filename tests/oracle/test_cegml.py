@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import collections
 import itertools
+import random
 import re
 
 import pytest
 
 from automata.building.compile import compile_regex
-from oracle import ExactTeacher, Example, TeacherConfig, evaluation_set, remember, satisfies, score
+from oracle import (
+    ExactTeacher,
+    Example,
+    TeacherConfig,
+    cegml,
+    evaluation_set,
+    remember,
+    satisfies,
+    score,
+)
 from oracle.examples import ClusteredExample
 from regexlang.charset import CharSet
 from regexlang.dialects import parse
@@ -138,6 +149,43 @@ def test_coin_flip_evaluation_set() -> None:
     assert (
         evaluation_set(everything, size=20, profile="cegml").positives == 20
     )  # no complement to flip to
+
+
+def reference_walk(
+    graph: cegml._Graph, targets: set[int], max_len: int, rng: random.Random
+) -> cegml.Tokens | None:
+    """The reference code's walk as written: a FIFO queue and ``rng.sample`` per expansion."""
+    parents: list[tuple[int, CharSet | None]] = [(-1, None)]
+    queue = collections.deque([(graph.dfa.start, 0, 0)])
+    visited = {(graph.dfa.start, 0)}
+    hits = []
+    while queue:
+        state, depth, node = queue.popleft()
+        if state in targets:
+            hits.append(node)
+        if depth >= max_len:
+            continue
+        successors = graph.out(state)
+        for index in rng.sample(range(len(successors)), len(successors)):
+            target, chars = successors[index]
+            if (target, depth + 1) not in visited:
+                visited.add((target, depth + 1))
+                parents.append((node, chars))
+                queue.append((target, depth + 1, len(parents) - 1))
+    return cegml._unwind(parents, hits[rng.randrange(len(hits))]) if hits else None
+
+
+@pytest.mark.parametrize("text", ["(a b* + c)*", "a (b + c)* a", "(a + b + c)* a b c", "c c c"])
+@pytest.mark.parametrize("seed", [0, 11])
+def test_the_walk_draws_what_the_reference_draws(text: str, seed: int) -> None:
+    graph = cegml._Graph(compile_regex(parse(text, "simple"), CharSet.of("abcd")))
+    finals = set(graph.finals())
+    ours, theirs = random.Random(seed), random.Random(seed)
+    for max_len in (0, 3, 12, 32, 7, 32):
+        assert cegml.reaching_tokens(graph, finals, max_len, ours) == reference_walk(
+            graph, finals, max_len, theirs
+        )
+    assert ours.random() == theirs.random()  # the stream is where the reference leaves it
 
 
 def test_a_hypothesis_that_does_not_compile_scores_zero_and_one() -> None:
