@@ -17,18 +17,25 @@ from automata.errors import SizeLimitExceeded, StateLimitExceeded
 from regexlang.ast import Regex, text, union
 from regexlang.charset import CharSet
 
-#: States the answer may compile to; past it the answer is taken to generalize (a list of the
-#: positives is never that large: it has at most one state per character of the positives).
+#: States the answer may compile to, for short examples; past it the answer is taken to generalize
+#: (a list of the positives has at most one state per character of the positives).
 STATE_LIMIT = 20_000
+
+
+def sized_limit(strings: Iterable[str], least: int = STATE_LIMIT) -> int:
+    """States a check over ``strings`` may build: ``least``, or twice their characters when that
+    is more (their listing takes a state a character: examples thousands of characters long are
+    never refused for their length alone)."""
+    return max(least, 2 * sum(map(len, strings)) + 2)
 
 
 def generalizes(answer: Regex, positives: Iterable[str], universe: CharSet) -> bool:
     """Whether ``answer`` accepts some string outside ``positives`` (over ``universe``)."""
-    listed = compile_regex(
-        union(*map(text, dict.fromkeys(positives))), universe, state_limit=STATE_LIMIT
-    )
+    strings = list(dict.fromkeys(positives))
+    limit = sized_limit(strings)
+    listed = compile_regex(union(*map(text, strings)), universe, state_limit=limit)
     try:
-        learned = compile_regex(answer, universe, state_limit=STATE_LIMIT)
-        return not is_empty(difference(learned, listed, state_limit=STATE_LIMIT))
+        learned = compile_regex(answer, universe, state_limit=limit)
+        return not is_empty(difference(learned, listed, state_limit=limit))
     except (SizeLimitExceeded, StateLimitExceeded):
         return True

@@ -197,6 +197,18 @@ def _setting(
     )
 
 
+def _examples_too_large(error: AutomataError, examples: Path | None) -> str:
+    """The message for labeled strings the learner cannot work with: it names the option that
+    gave them and what helps (fewer or shorter strings), never ``--target`` nor ``--state-limit``,
+    which bounds only the teacher of a target."""
+    given = "--examples" if examples is not None else "the positive and negative strings"
+    exceeded = getattr(error, "exceeded", error)  # the limit errors say what exceeded it
+    return (
+        f"{given}: too large to learn from ({exceeded}): give fewer or shorter strings,"
+        " or split them by shape and learn each group apart"
+    )
+
+
 def _report(
     answer: Answer,
     dialect: Dialect,
@@ -457,18 +469,13 @@ def learn(
         raise BadInput(
             f"--records: {records} is not UTF-8 text (byte {error.start} of a line)"
         ) from None
-    except (
-        SizeLimitExceeded
-    ) as error:  # its remedy names a keyword of the library, not an option here
-        if given is not None:  # no --target: the teacher is the examples
+    except AutomataError as error:  # its remedy names a keyword of the library, not an option
+        if given is not None:  # no --target: the teacher is the examples, --state-limit unused
+            raise BadInput(_examples_too_large(error, examples)) from None
+        if isinstance(error, SizeLimitExceeded):
             raise BadInput(
-                f"--positives/--negatives: the examples are too large to learn from "
-                f"({error.exceeded}): give fewer or shorter strings"
+                f"--target: the target is too large for the teacher: {error.exceeded}"
             ) from None
-        raise BadInput(
-            f"--target: the target is too large for the teacher: {error.exceeded}"
-        ) from None
-    except AutomataError as error:
         raise limit_error(error, "--target: the teacher cannot work with this target") from None
     except (BrokenLearner, LearnerExited, NotAProposal, ContradictoryTeacher) as error:
         raise BadInput(str(error)) from None

@@ -28,7 +28,7 @@ from automata.printing.readable import readable
 from automata.redos import Verdict
 from cegis.errors import ContradictoryExamples as ContradictoryExamples
 from cegis.gc_pause import settle
-from cegis.generalization import generalizes
+from cegis.generalization import generalizes, sized_limit
 from cegis.redos_check import Printed, Printing, checked
 from oracle.clustered import misclassified
 from oracle.examples import Example
@@ -107,7 +107,7 @@ def learn_regex(
     proposal = from_examples().learn(examples, "python", universe)
     tree = proposal.regex if proposal.regex is not None else union(*map(text, wanted))
     hint = "" if generalizes(tree, wanted, universe) else listing_hint(wanted, unwanted, universe)
-    dfa = minimize(compile_regex(tree, universe, state_limit=STATE_LIMIT))
+    dfa = minimize(compile_regex(tree, universe, state_limit=sized_limit(wanted + unwanted)))
     consistent = not misclassified(dfa, examples)
     printed = pasteable(tree, flavor, anchored, universe, printing)
     return LearnedRegex(

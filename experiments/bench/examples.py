@@ -48,6 +48,8 @@ from cegis.gc_pause import settle
 from cegis.generalization import generalizes
 from cegis.symbolic.passive import learn_regex
 from experiments.bench.example_tasks import BINARY, HAND_TASKS
+from experiments.bench.long_lines import GOLD as LONG_GOLD
+from experiments.bench.long_lines import long_lines
 from experiments.bench.prior_patterns import consistent_pattern
 from experiments.data_dir import DEFAULT_DATA_DIR
 from experiments.datasets.structured_regex import load_structured_regex
@@ -105,6 +107,7 @@ STRUCTURED: tuple[tuple[str, str], ...] = (
 )
 SIZES = (5, 20, 100, 500)
 HELD_OUT = 1000  # strings of each label
+LONG_HELD_OUT = 200  # long lines of each label
 MAX_LEN = 24
 STATE_LIMIT = 20_000  # for reading grex's answers back
 #: Characters the near misses put in: a few of every class the targets use.
@@ -183,6 +186,34 @@ def structured_targets(size: int, seed: int = 0) -> list[Problem]:
     """The structured targets (:data:`STRUCTURED`) with ``size`` positives and ``size`` near-miss
     negatives each (their near misses also put in separators, :data:`STRUCTURED_POOL`)."""
     return drawn_problems("structured", STRUCTURED, size, seed, STRUCTURED_POOL, 30_000)
+
+
+def long_problems(size: int, seed: int = 0) -> list[Problem]:
+    """Access-log lines of 500 to 800 characters (:mod:`.long_lines`): ``size`` of them and
+    ``size`` near misses, held out 200 more and 200 near misses of those."""
+    gold = parse(LONG_GOLD, "python", UNIVERSE)
+    dfa = minimize(compile_regex(gold, UNIVERSE))
+    rng = np.random.default_rng([seed, size, 51])
+    positives = long_lines(size, rng)
+    negatives = near_misses(dfa, long_lines(size, rng), size, rng, STRUCTURED_POOL)
+    held_rng = np.random.default_rng(40_000)
+    held = long_lines(LONG_HELD_OUT, held_rng)
+    held_negatives = near_misses(dfa, held, LONG_HELD_OUT, held_rng, STRUCTURED_POOL)
+    assert accepts_many(dfa, [*positives, *held]).all(), "a long line the gold rejects"
+    return [
+        Problem(
+            "long lines",
+            "access log",
+            size,
+            gold,
+            tuple(positives),
+            tuple(negatives),
+            tuple(held),
+            tuple(held_negatives),
+            seed,
+            STRUCTURED_POOL,
+        )
+    ]
 
 
 def drawn_problems(
@@ -457,7 +488,8 @@ def _clipped(text: str, most: int = 60) -> str:
     "--targets",
     default="practical,structured",
     show_default=True,
-    help="drawn targets: practical (fixed shapes), structured (separators, word choices, free fields)",
+    help="drawn targets: practical (fixed shapes), structured (separators, word choices, free"
+    " fields), long (access-log lines of 500-800 characters)",
 )
 @click.option("--workers", type=int, default=2, show_default=True)
 @click.option(
@@ -475,7 +507,11 @@ def main(
 ) -> None:
     """Learn from labeled strings, ours against grex, and print the table."""
     draws = [int(seed) for seed in seeds.split(",")]
-    kinds = {"practical": practical_problems, "structured": structured_targets}
+    kinds = {
+        "practical": practical_problems,
+        "structured": structured_targets,
+        "long": long_problems,
+    }
     chosen = [name.strip() for name in targets.split(",") if name.strip()]
     unknown = [name for name in chosen if name not in kinds]
     if unknown:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from automata.errors import AutomataError, SizeLimitExceeded, StateLimitExceeded
 from cli.main import main
 
 
@@ -78,3 +79,30 @@ def test_an_empty_positives_file_is_named(tmp_path: Path) -> None:
     code, output = _run("learn", "--positives", str(empty), "--negative", "b")
     assert code == 2
     assert f"Error: --positives {empty} is empty: give positive strings in" in output, output
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        StateLimitExceeded("the Thompson NFA of this regex", 20_000),
+        SizeLimitExceeded("the readable print", 30_000, 20_000, "nodes", "pass state_limit="),
+    ],
+)
+def test_examples_too_large_name_what_helps_not_target_or_a_keyword(
+    monkeypatch: pytest.MonkeyPatch, error: AutomataError
+) -> None:
+    # Long positives failed with "--target: the target is too large for the teacher" (no
+    # --target was given) or "pass a larger state_limit=" (issue 51, item 9).
+    async def fails(*args: object, **kwargs: object) -> None:
+        raise error
+
+    monkeypatch.setattr("cli.learn.run_recorded", fails)
+    code, output = _run("learn", "--positive", "ab", "--negative", "ba")
+    assert code == 2, output
+    assert output.startswith(
+        "Error: the positive and negative strings: too large to learn from ("
+        f"{error.exceeded}): give fewer or shorter strings"
+    ), output
+    assert (
+        "--target" not in output and "state_limit" not in output and "--state-limit" not in output
+    )

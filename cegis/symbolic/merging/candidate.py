@@ -15,7 +15,9 @@ filled in."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextlib
+from collections.abc import Iterable, Iterator
+from contextvars import ContextVar
 from typing import Literal
 
 import attrs
@@ -24,13 +26,18 @@ from automata.building.compile import compile_regex
 from automata.core.dfa import DFA
 from automata.core.minimize import minimize
 from automata.errors import AutomataError
+from cegis.generalization import sized_limit
 from cegis.symbolic.merging.core.run_cache import RunCache
+from oracle.examples import Counterexample
 from regexlang.ast import Regex
 from regexlang.charset import CharSet
 
 #: States the printed regex, or a part of a spelled regex, may compile to: far below the teacher's
-#: limit, since a hypothesis that large would not print readably either.
+#: limit, since a hypothesis that large would not print readably either. Examples longer than
+#: half of it raise it for their run (:func:`sized_for`).
 CHECK_STATE_LIMIT = 20_000
+
+_RUN_LIMIT: ContextVar[int] = ContextVar("check_state_limit", default=CHECK_STATE_LIMIT)
 
 #: What made a candidate: state merging, a family (by its module's name), the language of the
 #: positives (``positives``, :func:`.families.listing.positives`) or everything but the negatives
@@ -95,14 +102,31 @@ def spelled(
     return Found(tuple(candidates), tuple(problems))
 
 
+def check_state_limit() -> int:
+    """States a check may build in this run (:func:`sized_for`; else :data:`CHECK_STATE_LIMIT`)."""
+    return _RUN_LIMIT.get()
+
+
+@contextlib.contextmanager
+def sized_for(examples: Iterable[Counterexample]) -> Iterator[None]:
+    """Within it, checks may build :data:`CHECK_STATE_LIMIT` states, or twice the characters of
+    the examples' representatives when that is more (:func:`cegis.generalization.sized_limit`)."""
+    token = _RUN_LIMIT.set(sized_limit((e.representative() for e in examples), CHECK_STATE_LIMIT))
+    try:
+        yield
+    finally:
+        _RUN_LIMIT.reset(token)
+
+
 def automaton_of(
-    regex: Regex, universe: CharSet, cache: RunCache, state_limit: int = CHECK_STATE_LIMIT
+    regex: Regex, universe: CharSet, cache: RunCache, state_limit: int | None = None
 ) -> DFA:
     """The minimal DFA of ``regex`` over ``universe``; raises :class:`AutomataError` past
-    ``state_limit`` states. Remembered in the run's ``cache``: the learner makes most of an epoch's
-    spelled hypotheses again the next epoch, and compiles its proposal again as the next epoch's
-    agreement."""
-    found = cache(_automaton, regex, universe, state_limit, limit=REMEMBERED_AUTOMATA)
+    ``state_limit`` states (default: :func:`check_state_limit`). Remembered in the run's
+    ``cache``: the learner makes most of an epoch's spelled hypotheses again the next epoch, and
+    compiles its proposal again as the next epoch's agreement."""
+    limit = check_state_limit() if state_limit is None else state_limit
+    found = cache(_automaton, regex, universe, limit, limit=REMEMBERED_AUTOMATA)
     if isinstance(found, AutomataError):
         raise found.with_traceback(None)
     return found

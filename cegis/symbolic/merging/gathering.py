@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import attrs
 
 from cegis.learner import Proposal
-from cegis.symbolic.merging.candidate import CHECK_STATE_LIMIT, Candidate, Found
+from cegis.symbolic.merging.candidate import Candidate, Found, check_state_limit
 from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.evidence import Evidence, Family
 from cegis.symbolic.merging.families import (
@@ -78,7 +78,7 @@ def learn(
     implied examples known after the call: ``facts`` (those implied before), then those found now.
     The run's ``cache`` remembers the work later calls would do again."""
     known = {e.string: e for e in facts}
-    earlier = Agreements.compile(agreements, dialect, universe, CHECK_STATE_LIMIT, cache)
+    earlier = Agreements.compile(agreements, dialect, universe, check_state_limit(), cache)
     written = learner.class_prior and not any(isinstance(e, ClusteredExample) for e in examples)
     evidence = Evidence.of(examples, universe, cache)
     problems: list[str] = []

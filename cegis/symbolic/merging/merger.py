@@ -19,6 +19,7 @@ import attrs
 
 from cegis.gc_pause import gc_paused
 from cegis.learner import LearnerContext, LearnerCost, Proposal, RestartableLearner
+from cegis.symbolic.merging.candidate import sized_for
 from cegis.symbolic.merging.core.prefix_tree import TreeReading
 from cegis.symbolic.merging.core.redblue import MergeOrder
 from cegis.symbolic.merging.core.run_cache import RunCache
@@ -108,7 +109,7 @@ class MergingLearner(RestartableLearner[MergingMemo]):
         of its own), which the proposal's memo carries on."""
         started = time.perf_counter()
         cache = cache or RunCache()
-        with gc_paused():
+        with gc_paused(), sized_for(examples):
             proposal, facts = _learn(
                 examples,
                 dialect,

@@ -55,6 +55,11 @@ LONGEST_ALTERNATIVE = 16
 #: Marks the end of a string where factors must be suffixes.
 _END = "\0"
 
+#: Most parts (the prefix and suffix, each shared factor) a conjunction intersects: a string can
+#: show any subset of them, and the automaton has a state for each, so past this it would not
+#: compile within the check's states (long examples share scores of short factors by chance).
+MOST_CONJOINED = 16
+
 #: Most of the examples' classes (the most often shown first) that counting hypotheses bound.
 MOST_COUNTED = 3
 
@@ -79,12 +84,14 @@ def factor_hypotheses(
     shared = Shared.of(positives, universe, run)
     held = _held_classes(positives, classes, shared.spelled, run)
     accepted = shared.held(negatives)  # the negatives the conjunction accepts
-    conjunctions = _conjunctions(shared, positives, accepted, held) + _around(
-        shared, positives, accepted
-    )
-    conjunctions += _counted(shared, positives, accepted, shown) + _framed_alternatives(
-        shared, positives, negatives, (*shown, *classes)
-    )
+    if len(shared.parts()) > MOST_CONJOINED:
+        conjunctions = _alone(shared)
+    else:
+        conjunctions = _conjunctions(shared, positives, accepted, held) + _around(
+            shared, positives, accepted
+        )
+        conjunctions += _counted(shared, positives, accepted, shown)
+    conjunctions += _framed_alternatives(shared, positives, negatives, (*shown, *classes))
     return conjunctions + sequence_hypotheses(shared, positives, negatives, held) + alternatives
 
 
@@ -99,11 +106,7 @@ def _conjunctions(
     parts, named = shared.parts(), shared.names()
     out = [(intersection(*parts), f"shared factors ({', '.join(named)})")] if parts else []
     if len(parts) > 1:
-        out += [
-            (contains(text_regex(w), n, shared.anything), f"shared factors ({w} ×{n})")
-            for w, n in shared.inner.items()
-            if n > 1
-        ]
+        out += _alone(shared)
     if not accepted:
         return out
     common = set.intersection(*map(set, accepted))
@@ -150,6 +153,15 @@ def _conjunctions(
             )
         )
     return out
+
+
+def _alone(shared: Shared) -> Hypotheses:
+    """Each factor every positive holds more than once, alone (``fu`` six times)."""
+    return [
+        (contains(text_regex(w), n, shared.anything), f"shared factors ({w} ×{n})")
+        for w, n in shared.inner.items()
+        if n > 1
+    ]
 
 
 def _counted(

@@ -16,7 +16,7 @@ from automata.building.compile import compile_regex
 from automata.core.dfa import DFA
 from automata.core.minimize import minimize
 from automata.errors import AutomataError, StateLimitExceeded
-from cegis.symbolic.merging.candidate import CHECK_STATE_LIMIT, Candidate, Found, spelled
+from cegis.symbolic.merging.candidate import Candidate, Found, check_state_limit, spelled
 from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families.classes import excluded
 from cegis.symbolic.union import as_regex as union_regex
@@ -66,7 +66,7 @@ def all_but_negatives(evidence: Evidence) -> Found:
 def strings_of(examples: Sequence[Counterexample], universe: CharSet) -> DFA:
     """The strings any of ``examples`` stands for, as an automaton over ``universe``."""
     return compile_regex(
-        any_of(*map(union_regex, examples)), universe, state_limit=CHECK_STATE_LIMIT
+        any_of(*map(union_regex, examples)), universe, state_limit=check_state_limit()
     )
 
 
@@ -75,7 +75,7 @@ def only_listed(dfa: DFA, listed: DFA) -> bool:
     the difference is too large to build (the listing of strings thousands of characters long),
     whether ``dfa`` accepts only finitely many strings: a pattern that loops accepts others."""
     try:
-        return is_empty(difference(dfa, listed, state_limit=CHECK_STATE_LIMIT))
+        return is_empty(difference(dfa, listed, state_limit=check_state_limit()))
     except StateLimitExceeded:
         return not infinite(dfa)
 

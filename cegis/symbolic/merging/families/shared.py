@@ -27,29 +27,62 @@ def shared_factors(strings: Sequence[str], shortest: int = SHORTEST_FACTOR) -> d
     """The substrings of at least ``shortest`` characters that every one of ``strings`` contains,
     each with the fewest times a string contains it without overlaps, keeping only those that
     another does not imply (``ugug`` once implies ``ug`` twice, not ``ug`` four times); longest
-    first."""
+    first.
+
+    Linear in the shortest string's length times a logarithm, not cubic (examples of thousands of
+    characters): a longer factor is held no more often, so from each start of the shortest string
+    only the longest factor of each count is a candidate (found by bisection), and a candidate is
+    implied exactly when a factor one character longer is held as often (that one lies inside any
+    longer factor that implies it)."""
     if not strings:
         return {}
     base = min(strings, key=len)
-    counts: dict[str, int] = {}
-    for start in range(len(base)):
-        for end in range(start + shortest, len(base) + 1):
-            factor = base[start:end]
-            if factor not in counts:
-                counts[factor] = (
-                    min(s.count(factor) for s in strings)
-                    if all(factor in s for s in strings)
-                    else 0
-                )
-            if not counts[factor]:
-                break  # a string that lacks it lacks the longer ones too
-    shared = {w: n for w, n in counts.items() if n}
-    kept = {
-        w: n
-        for w, n in shared.items()
-        if not any(v != w and w in v and m >= n for v, m in shared.items())
-    }
+    held = _Held(strings)
+    candidates: dict[str, int] = {}
+    for start in range(len(base) - shortest + 1):
+        end, times = start + shortest, held(base[start : start + shortest])
+        while times:
+            end = _longest(base, start, end, times, held)
+            candidates[base[start:end]] = times
+            times = held(base[start : end + 1]) if end < len(base) else 0
+            end += 1
+    kept = {w: n for w, n in candidates.items() if not _implied(w, n, base, held)}
     return dict(sorted(kept.items(), key=lambda item: (-len(item[0]), item[0])))
+
+
+class _Held:
+    """The fewest times one of ``strings`` holds a factor without overlaps (0: one lacks it),
+    remembered for the call: bisections from neighbouring starts ask for the same factors."""
+
+    def __init__(self, strings: Sequence[str]) -> None:
+        self.strings, self.known = strings, dict[str, int]()
+
+    def __call__(self, factor: str) -> int:
+        known = self.known.get(factor)
+        if known is None:
+            known = self.known[factor] = min(s.count(factor) for s in self.strings)
+        return known
+
+
+def _longest(base: str, start: int, end: int, times: int, held: _Held) -> int:
+    """The largest ``e`` from ``end`` on with ``base[start:e]`` held ``times`` times, given that
+    ``base[start:end]`` is (a longer factor is held no more often: bisection)."""
+    low, high = end, len(base)
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if held(base[start:middle]) >= times else (low, middle - 1)
+    return low
+
+
+def _implied(word: str, times: int, base: str, held: _Held) -> bool:
+    """Whether a factor one character longer than ``word`` (each is in ``base``, which every
+    shared factor is) is held at least ``times`` times."""
+    longer, width, at = set[str](), len(word), base.find(word)
+    while at >= 0:
+        longer |= {base[max(at - 1, 0) : at + width], base[at : at + width + 1]}
+        at = base.find(word, at + 1)
+    longer.discard(word)
+    return any(held(w) >= times for w in longer)
 
 
 @attrs.frozen(eq=False)

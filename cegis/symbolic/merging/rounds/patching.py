@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from automata.algebra.ops import difference, union
 from automata.core.dfa import DFA
-from cegis.symbolic.merging.candidate import CHECK_STATE_LIMIT
+from cegis.symbolic.merging.candidate import check_state_limit
 from cegis.symbolic.merging.families.listing import strings_of
 from oracle.examples import Counterexample
 from regexlang.charset import CharSet
@@ -25,7 +25,7 @@ def patched(dfa: DFA, wrong: Sequence[Counterexample], universe: CharSet) -> DFA
     added = [e for e in wrong if e.label]
     removed = [e for e in wrong if not e.label]
     if added:  # all at once: one product and one minimization, not one per example
-        dfa = union(dfa, strings_of(added, universe), state_limit=CHECK_STATE_LIMIT)
+        dfa = union(dfa, strings_of(added, universe), state_limit=check_state_limit())
     if removed:
-        dfa = difference(dfa, strings_of(removed, universe), state_limit=CHECK_STATE_LIMIT)
+        dfa = difference(dfa, strings_of(removed, universe), state_limit=check_state_limit())
     return dfa

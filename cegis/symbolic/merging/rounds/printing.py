@@ -4,7 +4,7 @@ A spelled candidate prints its regex without redundant parts when the dialect wr
 ``~`` (extended) or the learner reads plain examples through classes, unless the automaton's
 readable regex is shorter; otherwise the automaton's regex is printed (a quick draft in the loop,
 whose last proposal is printed readably). The print must compile back within
-:data:`cegis.symbolic.merging.candidate.CHECK_STATE_LIMIT` states and label every example right
+:func:`cegis.symbolic.merging.candidate.check_state_limit` states and label every example right
 (:func:`check`); a print of a candidate already checked is compared with its automaton instead.
 The simple dialect cannot write the empty language, so one string no example rejects stands in."""
 
@@ -20,7 +20,7 @@ from automata.printing.pruning import pruned
 from automata.printing.readable import draft as quick
 from automata.printing.readable import readable
 from cegis.hypothesis import read_hypothesis
-from cegis.symbolic.merging.candidate import CHECK_STATE_LIMIT, automaton_of
+from cegis.symbolic.merging.candidate import automaton_of, check_state_limit
 from cegis.symbolic.merging.core.run_cache import RunCache
 from oracle.clustered import misclassified
 from oracle.examples import ClusteredExample, Counterexample
@@ -50,7 +50,7 @@ def printed(
     learner reads plain examples through classes (``written``) and the dialect can write it, unless
     the automaton's readable regex is shorter (not tried past :data:`MOST_READABLE_STATES`); else
     that regex (:func:`automata.printing.readable.readable`),
-    which gives up (:class:`SizeLimitExceeded`) past :data:`CHECK_STATE_LIMIT` regex nodes: a regex
+    which gives up (:class:`SizeLimitExceeded`) past :func:`check_state_limit` regex nodes: a regex
     that large would not compile back within the same limit of states. With ``draft``, that
     regex is :func:`automata.printing.readable.draft`'s quick print instead."""
     texts = []
@@ -62,7 +62,7 @@ def printed(
     if texts and dfa.n_states > MOST_READABLE_STATES:
         return texts[0]
     try:
-        regex = (quick if draft else readable)(dfa, size_limit=CHECK_STATE_LIMIT, dialect=dialect)
+        regex = (quick if draft else readable)(dfa, size_limit=check_state_limit(), dialect=dialect)
     except SizeLimitExceeded:
         if texts:
             return texts[0]
