@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from automata.errors import AutomataError, SizeLimitExceeded, StateLimitExceeded
+from automata.errors import SizeLimitExceeded, StateLimitExceeded
 from cli.main import main
 
 
@@ -89,7 +89,7 @@ def test_an_empty_positives_file_is_named(tmp_path: Path) -> None:
     ],
 )
 def test_examples_too_large_name_what_helps_not_target_or_a_keyword(
-    monkeypatch: pytest.MonkeyPatch, error: AutomataError
+    monkeypatch: pytest.MonkeyPatch, error: StateLimitExceeded | SizeLimitExceeded
 ) -> None:
     # Long positives failed with "--target: the target is too large for the teacher" (no
     # --target was given) or "pass a larger state_limit=" (issue 51, item 9).
