@@ -29,7 +29,6 @@ reproducible here; the reference draws from a global generator instead.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -223,7 +222,8 @@ def reaching_tokens(
                 continue
             successors = out(state)
             pool = list(range(len(successors)))
-            for left, bits in _countdown(len(successors)):
+            for left in range(len(successors), 0, -1):  # as rng.sample(range(n), n) draws
+                bits = left.bit_length()
                 pick = getrandbits(bits)
                 while pick >= left:
                     pick = getrandbits(bits)
@@ -239,12 +239,6 @@ def reaching_tokens(
     if not hits:
         return None
     return _unwind(parents, hits[rng.randrange(len(hits))])
-
-
-@functools.cache
-def _countdown(n: int) -> tuple[tuple[int, int], ...]:
-    """The bounds ``rng.sample(range(n), n)`` draws below, in order, with their bit lengths."""
-    return tuple((left, left.bit_length()) for left in range(n, 0, -1))
 
 
 def _unwind(parents: Sequence[tuple[int, CharSet | None]], node: int) -> Tokens:
