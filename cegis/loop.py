@@ -38,7 +38,8 @@ Apart from wall-clock seconds, a run is a pure function of its task, config, lea
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import inspect
+from collections.abc import Awaitable, Callable
 
 import attrs
 
@@ -429,12 +430,14 @@ async def run(
     config: LoopConfig = LoopConfig(),
     *,
     start: EpochState | None = None,
-    on_epoch: Callable[[EpochState], None] | None = None,
+    on_epoch: Callable[[EpochState], Awaitable[None] | None] | None = None,
     clock: Clock = compile_time.clock,
 ) -> EpochState:
     """Fold :func:`step` from ``start`` (default: :func:`initial_state`) until the run has an
-    outcome. ``on_epoch`` sees every new state as it is made (a records sink, a progress bar);
-    the fold itself writes nothing (:func:`cegis.records.run_recorded` keeps JSON Lines records).
+    outcome. ``on_epoch`` sees every new state as it is made (a records sink, a progress bar); when
+    it returns an awaitable, the next epoch starts once that is done (a sink that writes in a
+    thread: what is on disk is never behind what the run went on from). The fold itself writes
+    nothing (:func:`cegis.records.run_recorded` keeps JSON Lines records).
     What earlier runs left is settled first (:func:`cegis.gc_pause.settle`)."""
     settle()
     _counter(
@@ -452,5 +455,7 @@ async def run(
             return attrs.evolve(state, outcome=budget)
         state = await step(state, learner, teacher, config, clock=clock, known=known)
         if on_epoch is not None:
-            on_epoch(state)
+            seen = on_epoch(state)
+            if inspect.isawaitable(seen):
+                await seen
     return state

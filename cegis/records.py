@@ -26,6 +26,7 @@ examples added), and a converter would need a hand-written hook for each field a
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import os
@@ -377,8 +378,9 @@ async def run_recorded(
     clock: Callable[[], float] = compile_time.clock,
 ) -> EpochState:
     """:func:`cegis.loop.run` with JSON Lines records in ``path``: resumed from what the file holds
-    for this run, one line appended per epoch as it ends and one for the run when it ends. With no
-    ``path``, the plain run."""
+    for this run, one line appended per epoch as it ends and one for the run when it ends (built
+    and synced in a worker thread that the run waits for, so the event loop only waits and a kill
+    loses no line the run went on from). With no ``path``, the plain run."""
     if path is None:
         return await loop.run(task, learner, teacher, config, clock=clock)
     log = RecordLog(path)
@@ -387,15 +389,19 @@ async def run_recorded(
     finished_before = (
         start is not None and start.done and any(r["type"] == "run" for r in log.records(run))
     )
+
+    def appended(state: EpochState) -> None:
+        log.append(epoch_json(state.records[-1], run))
+
     state = await loop.run(
         task,
         learner,
         teacher,
         config,
         start=start,
-        on_epoch=lambda s: log.append(epoch_json(s.records[-1], run)),
+        on_epoch=lambda s: asyncio.to_thread(appended, s),
         clock=clock,
     )
     if not finished_before:
-        log.append(run_json(state, config, learner.name, run))
+        await asyncio.to_thread(log.append, run_json(state, config, learner.name, run))
     return state

@@ -215,7 +215,7 @@ class LLMClient:
         request = (
             None if known is None else self._request(known, chat, params, sample_index, repeat)
         )
-        logged = self._lookup(request)
+        logged = await asyncio.to_thread(self._lookup, request)  # hashing, SQLite: off the loop
         if logged is not None:
             self._answered_from_log_as = known.id if known is not None else None
             return logged
@@ -224,7 +224,7 @@ class LLMClient:
             return model
         if model is not known or request is None:
             request = self._request(model, chat, params, sample_index, repeat)
-            logged = self._lookup(request)
+            logged = await asyncio.to_thread(self._lookup, request)
             if logged is not None:
                 return logged
         if self.mode == "replay":

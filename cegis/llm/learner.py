@@ -129,13 +129,10 @@ class LLMLearner(RestartableLearner[LLMMemo]):
     async def propose(self, context: LearnerContext[LLMMemo]) -> Proposal[LLMMemo]:
         """The next hypothesis, or a typed failure (never an exception for model behaviour)."""
         memo = memo_of(context.previous)
-        history = self._history(context, memo)
-        lines = tuple(example.text() for example in context.examples)
         describes = self.setting.prompt == "description"
-        spec = self._spec(context)
-        reflection = (
-            self._reflection(context, memo) if self.setting.reflection and not describes else None
-        )
+        history, lines, spec, reflection = await asyncio.to_thread(
+            self._prompt_parts, context, memo
+        )  # CPU work (examples printed, the last hypothesis compiled): off the event loop
 
         def messages(repair: Repair | None, limit: int | None) -> tuple[Message, ...]:
             if describes:
@@ -172,9 +169,8 @@ class LLMLearner(RestartableLearner[LLMMemo]):
                 break
             repair = self._repair(tried) if round_ > 0 and self._feeds_back else None
             while True:
-                drawn = await self._draw_round(
-                    messages(repair, limit), _sample_base(context, round_), context
-                )
+                prompt = await asyncio.to_thread(messages, repair, limit)
+                drawn = await self._draw_round(prompt, _sample_base(context, round_), context)
                 cost += drawn.cost
                 calls.extend(drawn.calls)
                 errors.extend(f"round {round_}: {error}" for error in drawn.errors)
@@ -236,6 +232,18 @@ class LLMLearner(RestartableLearner[LLMMemo]):
     def _feeds_back(self) -> bool:
         guard = self.setting.guard
         return self.setting.prompt == "examples" and (guard is None or guard.stateful)
+
+    def _prompt_parts(
+        self, context: LearnerContext, memo: LLMMemo
+    ) -> tuple[tuple[Turn, ...], tuple[str, ...], PromptSpec, Reflection | None]:
+        """What every prompt of an epoch is made of: the description turns so far, the examples
+        printed, the prompt's spec and the reflection on the last epoch (if asked)."""
+        describes = self.setting.prompt == "description"
+        reflection = (
+            self._reflection(context, memo) if self.setting.reflection and not describes else None
+        )
+        lines = tuple(example.text() for example in context.examples)
+        return self._history(context, memo), lines, self._spec(context), reflection
 
     def _history(self, context: LearnerContext, memo: LLMMemo) -> tuple[Turn, ...]:
         setting, previous = self.setting, context.previous
