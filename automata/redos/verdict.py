@@ -9,7 +9,8 @@ chain of k-1 polynomial pumps) and is ``None`` for an exponential or unknown ver
 
 Lookaround bodies run as sub-matches wherever the engine reaches them; each is analysed on its own
 under ``match`` and the worse verdict wins. Anything the analysis cannot read (backreferences,
-atomic groups written by hand) or that passes a size limit gives ``unknown`` with the reason, never
+possessive loops and atomic groups of more than one class) or that passes a size limit or the time
+budget gives ``unknown`` with the reason, never
 a wrong answer or a hang.
 """
 
