@@ -18,6 +18,7 @@ alphabet of readable characters nothing is replaced.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
 import numpy as np
@@ -57,7 +58,7 @@ def from_target(
         strings = sample_strings(dfa, k, rng, max_len=max_len)
         if not readable:
             return strings
-        return list(dict.fromkeys(readably_spelled(s, target.alphabet) for s in strings))
+        return list(dict.fromkeys(readably_spelled(strings, target.alphabet)))
 
     want_pos = (n + 1) // 2
     pos = _fresh(drawn(target, want_pos + len(exclude)), exclude, want_pos)
@@ -96,15 +97,26 @@ def from_membership(
     return _alternate(pos, found[False][: n - len(pos)])
 
 
-def readably_spelled(string: str, alphabet: Alphabet) -> str:
-    """``string`` with each character outside the readable members of its class replaced by the
+def readably_spelled(strings: Sequence[str], alphabet: Alphabet) -> list[str]:
+    """``strings`` with each character outside the readable members of its class replaced by the
     member its code point picks; characters of one class are interchangeable, so every DFA over
-    ``alphabet`` labels the two strings alike."""
-    out = []
-    for char, k in zip(string, alphabet.encode(string).tolist()):
-        members = readable_chars(alphabet.classes[k])
-        out.append(char if char in members else members[ord(char) % len(members)])
-    return "".join(out)
+    ``alphabet`` labels each string and its spelling alike. One pass over all the strings' code
+    points, a class at a time."""
+    text = "".join(strings)
+    codes = _code_points(text).copy()
+    classes = alphabet.encode(text)
+    for k in np.unique(classes).tolist():
+        members = _code_points(readable_chars(alphabet.classes[k]))
+        within = classes == k
+        chosen = codes[within]
+        codes[within] = np.where(np.isin(chosen, members), chosen, members[chosen % len(members)])
+    spelled = codes.tobytes().decode("utf-32-le", "surrogatepass")
+    ends = np.cumsum([len(s) for s in strings]).tolist()
+    return [spelled[end - len(s) : end] for s, end in zip(strings, ends)]
+
+
+def _code_points(text: str) -> np.ndarray[tuple[int], np.dtype[np.uint32]]:
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
 def _fresh(strings: list[str], exclude: AbstractSet[str], want: int) -> list[str]:

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+import pytest
+
+from automata import Alphabet, from_text, sample_strings
 from cegis.config import LoopConfig
 from cegis.loop import initial_state
+from cegis.sampling import readably_spelled
 from cegis.state import Task
 from oracle.exact import ExactTeacher
 from oracle.examples import Example
+from oracle.mutations import readable
 
 
 def _initial(task: Task, config: LoopConfig) -> tuple[tuple[str, bool], ...]:
@@ -38,3 +44,24 @@ def test_an_alphabet_of_readable_characters_draws_as_before() -> None:
 
 def test_the_run_record_says_which_alphabet() -> None:
     assert LoopConfig().to_json()["example_alphabet"] == "readable"
+
+
+def _spelled_one_by_one(string: str, alphabet: Alphabet) -> str:
+    """The definition, a character at a time: a readable member of its class stays, any other
+    character becomes the readable member its code point picks."""
+    out = []
+    for char in string:
+        members = readable(alphabet.classes[int(alphabet.encode(char)[0])])
+        out.append(char if char in members else members[ord(char) % len(members)])
+    return "".join(out)
+
+
+@pytest.mark.parametrize("pattern", [".*dog.*[A-Z].*", "[^ab]*a.{3}", "(?:[a-z]+[0-9]){2,}", "é?"])
+def test_strings_are_spelled_together_as_each_one_alone(pattern: str) -> None:
+    dfa = from_text(pattern, "python")
+    strings = sample_strings(dfa, 300, np.random.default_rng(7), max_len=12) + ["", ""]
+    spelled = readably_spelled(strings, dfa.alphabet)
+    assert spelled == [_spelled_one_by_one(s, dfa.alphabet) for s in strings]
+    # a class of all of Unicode draws unreadable characters; [a-z], [0-9] and é are kept
+    assert any(a != b for a, b in zip(spelled, strings)) == ("." in pattern or "^" in pattern)
+    assert readably_spelled([], dfa.alphabet) == []
