@@ -82,9 +82,12 @@ PRACTICAL: tuple[tuple[str, str], ...] = (
 #: Targets with more structure, as users bring them, one or two per failure class of issue 51
 #: (written for this bench, not tuned to the issue's illustrations): a word from a small set then
 #: a structure; a free-text field; a run or a repeated part whose count varies; repeated segments
-#: whose insides vary; few positives of varied shape; e-mail- and URL-like values. The last five
-#: (a level word then free text, a day word then a count, a part repeated, query pairs repeated,
-#: CSS lengths) were added for the word and count rules of issue 51's prior.
+#: whose insides vary; few positives of varied shape; e-mail- and URL-like values. Rows 14-18 (a
+#: level word then free text, a day word then a count, a part repeated, query pairs repeated, CSS
+#: lengths) were added for the word and count rules of issue 51's prior; rows 19-23 for words read
+#: from repeats (:mod:`cegis.symbolic.merging.rounds.word_sets`): three word sets then a structure,
+#: and two free codes of letters that must stay a class. New rows go last: a row's draws are
+#: seeded by its place.
 STRUCTURED: tuple[tuple[str, str], ...] = (
     ("http request", r"(GET|POST|PUT|DELETE) /[a-z0-9/]*"),
     ("accessor", r"(get|set|has)[A-Z][a-z]+"),
@@ -104,6 +107,11 @@ STRUCTURED: tuple[tuple[str, str], ...] = (
     ("kebab name", r"[a-z]+(-[a-z]+)+"),
     ("query string", r"[a-z]+=[a-z0-9]+(&[a-z]+=[a-z0-9]+)*"),
     ("css length", r"[0-9]+(\.[0-9]+)?(px|em|rem|%)"),
+    ("pet record", r"(cat|dog|bird|fish)/[0-9]{1,3}"),
+    ("currency code", r"(usd|eur|gbp|jpy) [0-9]+\.[0-9]{2}"),
+    ("test status", r"(PASS|FAIL|SKIP) [a-z_]+\.py"),
+    ("airport pair", r"[A-Z]{3}-[A-Z]{3}"),
+    ("short code", r"[a-z]{2}[0-9]{4}"),
 )
 SIZES = (5, 20, 100, 500)
 HELD_OUT = 1000  # strings of each label

@@ -362,12 +362,13 @@ def accepts_any(regex: Regex, strings: Sequence[str], cache: RunCache | None = N
 
 def _compiled(regex: Regex) -> re.Pattern[str]:
     """``regex`` compiled (remembered: fitting builds the same writings again and again)."""
-    return re.compile(_pattern(regex))
+    return re.compile(python_pattern(regex))
 
 
-def _pattern(regex: Regex) -> str:
-    """``regex`` (made of the nodes this module writes) as a Python pattern, every character
-    escaped by its code: quicker than the dialect printer, which looks for the shortest spelling."""
+def python_pattern(regex: Regex) -> str:
+    """``regex`` (made of the nodes this module writes) as a Python pattern with no capturing
+    group, every character escaped by its code: quicker than the dialect printer, which looks for
+    the shortest spelling. A node of another kind is written as a pattern that matches nothing."""
     match regex:
         case Chars(chars):
             return (
@@ -379,17 +380,17 @@ def _pattern(regex: Regex) -> str:
                 + "]"
             )
         case Concat(parts):
-            return "".join(f"(?:{_pattern(part)})" for part in parts)
+            return "".join(f"(?:{python_pattern(part)})" for part in parts)
         case Union(options):
-            return "|".join(f"(?:{_pattern(option)})" for option in options)
+            return "|".join(f"(?:{python_pattern(option)})" for option in options)
         case Star(inner):
-            return f"(?:{_pattern(inner)})*"
+            return f"(?:{python_pattern(inner)})*"
         case Plus(inner):
-            return f"(?:{_pattern(inner)})+"
+            return f"(?:{python_pattern(inner)})+"
         case Optional(inner):
-            return f"(?:{_pattern(inner)})?"
+            return f"(?:{python_pattern(inner)})?"
         case Repeat(inner, low, high):
-            return f"(?:{_pattern(inner)}){{{low},{'' if high is None else high}}}"
+            return f"(?:{python_pattern(inner)}){{{low},{'' if high is None else high}}}"
         case Epsilon():
             return ""
     return "(?!)"  # the empty set, or a node no writing here uses

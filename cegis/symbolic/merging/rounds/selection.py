@@ -10,7 +10,8 @@ before it is printed (a print is exact, and printing costs far more than checkin
 language the teacher just rejected too; the first whose print (:mod:`.printing`) compiles back and
 labels every example right is the proposal, carrying the automaton its print compiled to. With a
 listing cap (a practitioner's plain examples, no agreements), the answer is never longer than the
-positives listed, and bounded repetitions are unbounded where the prior prefers (:mod:`.unbounded`)."""
+positives listed, bounded repetitions are unbounded where the prior prefers (:mod:`.unbounded`), and
+class runs whose values repeat too often for the class are the words listed (:mod:`.word_sets`)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ from cegis.symbolic.merging.rounds.agreement import Agreements
 from cegis.symbolic.merging.rounds.printing import check, misses, printed, spelling
 from cegis.symbolic.merging.rounds.scoring import description_length
 from cegis.symbolic.merging.rounds.unbounded import loosened_text
+from cegis.symbolic.merging.rounds.word_sets import listed_words_text
 from cegis.symbolic.merging.settings import Settings
 from cegis.symbolic.union import as_regex as union_regex
 from oracle.clustered import misclassified
@@ -201,8 +203,9 @@ def first_printed(
             continue
         if (
             policy.listing_cap
-        ):  # strings given up front: repetitions unbounded where the prior prefers
+        ):  # strings given up front: repetitions unbounded where the prior prefers, words listed
             text, dfa = loosened_text(text, dfa, examples, positives, dialect, universe, cache)
+            text, dfa = listed_words_text(text, dfa, examples, positives, dialect, universe, cache)
         states = dfa.n_states - (dead_state(dfa) is not None)
         reasoning = f"{how} over {len(dfa.alphabet)} {policy.granularity}: {states} states"
         proposal = _carrying(text, dialect, universe, reasoning, cache, drafted)
