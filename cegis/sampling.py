@@ -18,6 +18,7 @@ alphabet of readable characters nothing is replaced.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
 import numpy as np
@@ -57,7 +58,7 @@ def from_target(
         strings = sample_strings(dfa, k, rng, max_len=max_len)
         if not readable:
             return strings
-        return list(dict.fromkeys(readably_spelled(s, target.alphabet) for s in strings))
+        return list(dict.fromkeys(readably_spelled(strings, target.alphabet)))
 
     want_pos = (n + 1) // 2
     pos = _fresh(drawn(target, want_pos + len(exclude)), exclude, want_pos)
@@ -96,15 +97,22 @@ def from_membership(
     return _alternate(pos, found[False][: n - len(pos)])
 
 
-def readably_spelled(string: str, alphabet: Alphabet) -> str:
-    """``string`` with each character outside the readable members of its class replaced by the
-    member its code point picks; characters of one class are interchangeable, so every DFA over
-    ``alphabet`` labels the two strings alike."""
+def readably_spelled(strings: Sequence[str], alphabet: Alphabet) -> list[str]:
+    """Each of ``strings`` with each character outside the readable members of its class replaced
+    by the member its code point picks; characters of one class are interchangeable, so every DFA
+    over ``alphabet`` labels the two strings alike."""
+    codes = iter(alphabet.encode("".join(strings)).tolist())
+    readable_members: dict[int, str] = {}  # per class, found once per call
     out = []
-    for char, k in zip(string, alphabet.encode(string).tolist()):
-        members = readable_chars(alphabet.classes[k])
-        out.append(char if char in members else members[ord(char) % len(members)])
-    return "".join(out)
+    for string in strings:
+        spelled = []
+        for char, k in zip(string, codes):
+            members = readable_members.get(k)
+            if members is None:
+                members = readable_members[k] = readable_chars(alphabet.classes[k])
+            spelled.append(char if char in members else members[ord(char) % len(members)])
+        out.append("".join(spelled))
+    return out
 
 
 def _fresh(strings: list[str], exclude: AbstractSet[str], want: int) -> list[str]:

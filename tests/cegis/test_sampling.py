@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
+from automata import Alphabet
+from automata.algebra.ops import complement
+from automata.building.compile import from_text
+from automata.strings.sampling import sample_strings
+from cegis import sampling
 from cegis.config import LoopConfig
 from cegis.loop import initial_state
 from cegis.state import Task
 from oracle.exact import ExactTeacher
 from oracle.examples import Example
+from oracle.mutations import readable
 
 
 def _initial(task: Task, config: LoopConfig) -> tuple[tuple[str, bool], ...]:
@@ -38,3 +46,23 @@ def test_an_alphabet_of_readable_characters_draws_as_before() -> None:
 
 def test_the_run_record_says_which_alphabet() -> None:
     assert LoopConfig().to_json()["example_alphabet"] == "readable"
+
+
+def _spelled_one_by_one(string: str, alphabet: Alphabet) -> str:
+    """The speller as it was written per string: each character's class looked up alone."""
+    out = []
+    for char in string:
+        members = readable(alphabet.classes[alphabet.class_of(char)])
+        out.append(char if char in members else members[ord(char) % len(members)])
+    return "".join(out)
+
+
+def test_spelling_many_strings_at_once_spells_each_as_alone() -> None:
+    dfa = from_text(r"[a-z]+\d{2}\W|.é", "python")
+    strings = sample_strings(dfa, 60, np.random.default_rng(3), max_len=12, unique=False)
+    strings += sample_strings(complement(dfa), 60, np.random.default_rng(4), max_len=12)
+    strings += ["", "\ud800x", "\U00058457"]
+    assert not all(s.isascii() for s in strings)  # some are spelled anew
+    assert sampling.readably_spelled(strings, dfa.alphabet) == [
+        _spelled_one_by_one(s, dfa.alphabet) for s in strings
+    ]
