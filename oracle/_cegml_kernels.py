@@ -30,10 +30,15 @@ def next_word(mt: Int64Array) -> int:
     """The generator's next 32-bit word (CPython's ``genrand_uint32``); ``mt`` holds the 624 state
     words and, last, the index of the next one, and is advanced in place."""
     i = mt[_N]
-    if i >= _N:
-        for k in range(_N):
-            y = (mt[k] & _UPPER) | (mt[(k + 1) % _N] & _LOWER)
-            mt[k] = mt[(k + _M) % _N] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
+    if i >= _N:  # the next 624 words, in place (CPython's loop, the wrap-arounds spelled out)
+        for k in range(_N - _M):
+            y = (mt[k] & _UPPER) | (mt[k + 1] & _LOWER)
+            mt[k] = mt[k + _M] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
+        for k in range(_N - _M, _N - 1):
+            y = (mt[k] & _UPPER) | (mt[k + 1] & _LOWER)
+            mt[k] = mt[k + _M - _N] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
+        y = (mt[_N - 1] & _UPPER) | (mt[0] & _LOWER)
+        mt[_N - 1] = mt[_M - 1] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
         i = 0
     y = mt[i]
     mt[_N] = i + 1
