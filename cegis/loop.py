@@ -40,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Awaitable, Callable
+from typing import Generic
 
 import attrs
 
@@ -238,53 +239,14 @@ async def step(
         membership_queries=proposal.cost.membership_queries if counter is None else counter.queries,
     )
     proposal = attrs.evolve(proposal, cost=cost)
-    verdict: Verdict | None = None
-    scores: Scores | None = None
-    outcome: Outcome | None = None
-    added: tuple[Counterexample, ...] = ()
-    source: Source = "none"
-    checked = 0
-    accepted: int | None = None
-    teacher_seconds = 0.0
-    if proposal.regex is not None:
-        verdict = await asyncio.to_thread(_judged, teacher, proposal, state.examples)
-        teacher_seconds = verdict.spend.seconds
-        if any(i.blocking and i.subject == "target" for i in verdict.issues):
-            outcome = "invalid_target"
-        elif verdict.equivalent:
-            outcome = "equivalent" if verdict.exact else "consistent"
-        else:  # every other try meets the teacher too (Alg. 2); the first accepted one wins
-            for index, candidate in enumerate(proposal.candidates):
-                if candidate.text == proposal.text:
-                    continue
-                judged = await asyncio.to_thread(teacher.check, candidate.regex, state.examples)
-                checked += 1
-                teacher_seconds += judged.spend.seconds
-                if judged.equivalent:
-                    proposal = attrs.evolve(
-                        proposal, regex=candidate.regex, text=candidate.text, automaton=None
-                    )
-                    verdict, accepted = judged, index
-                    outcome = "equivalent" if judged.exact else "consistent"
-                    break
-        added = remember(state.examples, verdict)[len(state.examples) :]
-        verdict = attrs.evolve(verdict, counterexamples=added)
-        source = "counterexamples" if added else "none"
-        scores = await asyncio.to_thread(_scores, proposal, task, config, known)
-    if (
-        outcome is None
-        and not added
-        and verdict is not None
-        and verdict.exact
-        and verdict.has("beyond_max_len")
-    ):
-        outcome = "beyond_max_len"  # proven: the teacher has nothing to show within max_len, and random strings neither
-    elif outcome is None and not added and not tests_only(teacher):
-        added = await asyncio.to_thread(
-            _fallback_examples, task, teacher, config, state.epoch + 1, state.examples, known
-        )
-        source = "random" if added else "none"
-        outcome = None if added else "stalled"
+    judged = await asyncio.to_thread(_judgement, state, proposal, teacher, config, known)
+    proposal, verdict, outcome, added = (
+        judged.proposal,
+        judged.verdict,
+        judged.outcome,
+        judged.added,
+    )
+    checked, teacher_seconds = judged.checked, judged.teacher_seconds
     if proposal.draft and (
         outcome is not None or _ends(state, added, RunCost(cost, teacher_seconds), config)
     ):
@@ -310,13 +272,13 @@ async def step(
         verdict=verdict,
         initial=state.examples if state.epoch == 0 else (),
         added=added,
-        source=source,
-        scores=scores,
+        source=judged.source,
+        scores=judged.scores,
         totals=totals,
         outcome=outcome,
         memo=None if codec is None or proposal.memo is None else codec.encode_memo(proposal.memo),
         candidates_checked=checked,
-        accepted_candidate=accepted,
+        accepted_candidate=judged.accepted,
     )
     return EpochState(
         task=task,
@@ -327,6 +289,82 @@ async def step(
         cost=totals,
         records=(*state.records, record),
         outcome=outcome,
+    )
+
+
+@attrs.frozen
+class _Judgement(Generic[Memo]):
+    """What the teacher made of an epoch's proposal (see :func:`_judgement`)."""
+
+    proposal: Proposal[Memo]  # with the accepted candidate's hypothesis, when one was accepted
+    verdict: Verdict | None
+    scores: Scores | None
+    outcome: Outcome | None
+    added: tuple[Counterexample, ...]
+    source: Source
+    checked: int  # other candidates judged
+    accepted: int | None  # the accepted candidate's index
+    teacher_seconds: float
+
+
+def _judgement(
+    state: EpochState,
+    proposal: Proposal[Memo],
+    teacher: Teacher,
+    config: LoopConfig,
+    known: KnownTarget,
+) -> _Judgement[Memo]:
+    """The teacher's verdict on the proposal, every other candidate judged when it rejects (Alg. 2;
+    the first accepted wins), the scores and what the epoch adds: its counterexamples, else the
+    fallback examples. CPU work from end to end: one trip to a thread per epoch."""
+    task = state.task
+    verdict: Verdict | None = None
+    scores: Scores | None = None
+    outcome: Outcome | None = None
+    added: tuple[Counterexample, ...] = ()
+    source: Source = "none"
+    checked = 0
+    accepted: int | None = None
+    teacher_seconds = 0.0
+    if proposal.regex is not None:
+        verdict = _judged(teacher, proposal, state.examples)
+        teacher_seconds = verdict.spend.seconds
+        if any(i.blocking and i.subject == "target" for i in verdict.issues):
+            outcome = "invalid_target"
+        elif verdict.equivalent:
+            outcome = "equivalent" if verdict.exact else "consistent"
+        else:  # every other try meets the teacher too (Alg. 2); the first accepted one wins
+            for index, candidate in enumerate(proposal.candidates):
+                if candidate.text == proposal.text:
+                    continue
+                judged = teacher.check(candidate.regex, state.examples)
+                checked += 1
+                teacher_seconds += judged.spend.seconds
+                if judged.equivalent:
+                    proposal = attrs.evolve(
+                        proposal, regex=candidate.regex, text=candidate.text, automaton=None
+                    )
+                    verdict, accepted = judged, index
+                    outcome = "equivalent" if judged.exact else "consistent"
+                    break
+        added = remember(state.examples, verdict)[len(state.examples) :]
+        verdict = attrs.evolve(verdict, counterexamples=added)
+        source = "counterexamples" if added else "none"
+        scores = _scores(proposal, task, config, known)
+    if (
+        outcome is None
+        and not added
+        and verdict is not None
+        and verdict.exact
+        and verdict.has("beyond_max_len")
+    ):
+        outcome = "beyond_max_len"  # proven: the teacher has nothing to show within max_len, and random strings neither
+    elif outcome is None and not added and not tests_only(teacher):
+        added = _fallback_examples(task, teacher, config, state.epoch + 1, state.examples, known)
+        source = "random" if added else "none"
+        outcome = None if added else "stalled"
+    return _Judgement(
+        proposal, verdict, scores, outcome, added, source, checked, accepted, teacher_seconds
     )
 
 

@@ -84,16 +84,22 @@ async def run_llm_unit(
     setting = arm_setting(unit.arm)
     assert setting is not None
     config = loop_config(plan, unit.arm, unit.seed)
-    prepared = prepare_llm_run(
-        setting, unit.loop_task(), config, client, description=unit.task.description or ""
+    # the target's compile, the fingerprint and the records file's first line: off the event loop
+    prepared = await asyncio.to_thread(
+        prepare_llm_run,
+        setting,
+        unit.loop_task(),
+        config,
+        client,
+        description=unit.task.description or "",
     )
-    path = _path(unit, plan, run_dir, served_model)
+    path = await asyncio.to_thread(_path, unit, plan, run_dir, served_model)
     state = await run_recorded(
         prepared.task, prepared.learner, prepared.teacher, prepared.config, path
     )
     if setting.hardening_cycles > 0 and read_unit_file(path).finished(hardening=True) is None:
         RecordLog(path).append(await _hardening(state, prepared, setting.hardening_cycles))
-    return _closed(unit, run_dir)
+    return await asyncio.to_thread(_closed, unit, run_dir)
 
 
 async def _hardening(state: EpochState, prepared: PreparedRun, cycles: int) -> JSON:

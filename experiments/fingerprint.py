@@ -26,12 +26,17 @@ from experiments.units import Unit
 Fingerprint = dict[str, Any]
 
 
-def project_version() -> str:
-    """The installed version of this project (``unknown`` when run from an uninstalled tree)."""
+def _installed_version() -> str:
     try:
         return metadata.version("regex-cegis")
     except metadata.PackageNotFoundError:
         return "unknown"
+
+
+#: The installed version of this project (``unknown`` when run from an uninstalled tree), read once
+#: per process: ``importlib.metadata`` scans the import path for it on every call (milliseconds,
+#: paid per unit when it was read per fingerprint).
+PROJECT_VERSION = _installed_version()
 
 
 #: The field of the model the server reported, compared only when both sides know it.
@@ -44,7 +49,7 @@ def fingerprint(unit: Unit, plan: Plan, served_model: str | None = None) -> Fing
     task = unit.task
     setting = arm_setting(unit.arm)
     nested = {
-        "version": project_version(),
+        "version": PROJECT_VERSION,
         "dataset": unit.dataset,
         "task": {
             "id": task.id,

@@ -23,6 +23,7 @@ from cegis.registry import build
 from cegis.setup import exact_setting
 from cegis.symbolic.enumerative.search import warm_up
 from oracle import TeacherConfig
+from oracle.evaluation import evaluation_set
 
 #: Targets whose learning touches every kernel: a small simple one, the general subset construction
 #: (assertions) and minimizer (more than a thousand cells), an extended one with counts.
@@ -55,4 +56,5 @@ def warm(done: Callable[[str], object] = lambda target: None) -> float:
             from_text("[abc]*abcab[abc]*", "extended")
         )  # its core: automata.printing.structure.explore
         warm_up()
+        evaluation_set(from_text("(a b* + c)*", "simple"), profile="cegml")
     return compile_time.compile_seconds() - before

@@ -139,13 +139,14 @@ class CallLog:
             (count,) = self._db.execute("SELECT COUNT(*) FROM calls").fetchone()
         return int(count)
 
-    def sending(self, request: Request, sent_at: float) -> int:
+    def sending(self, request: Request, sent_at: float, *, key: str | None = None) -> int:
         """Note that ``request`` is about to be sent; the number to pass to :meth:`append` (or
-        :meth:`unsent`) when it ends."""
+        :meth:`unsent`) when it ends. ``key``: ``request.key()``, when the caller has it."""
+        key = request.key() if key is None else key
         with self._lock, self._guard:
             cursor = self._db.execute(
                 "INSERT INTO sent (key, model, sent_at) VALUES (?, ?, ?)",
-                (request.key(), request.model, sent_at),
+                (key, request.model, sent_at),
             )
         return int(cursor.lastrowid or 0)
 
@@ -168,12 +169,14 @@ class CallLog:
         created_at: float,
         *,
         sent: int | None = None,
+        key: str | None = None,
     ) -> None:
         """Log one call: the body sent for ``request`` and its result, committed at once, together
-        with the answer to its :meth:`sending` note ``sent``."""
+        with the answer to its :meth:`sending` note ``sent``. ``key``: ``request.key()``, when the
+        caller has it."""
         usage = getattr(result, "usage", None)
         row = (
-            request.key(),
+            request.key() if key is None else key,
             request.model,
             result_kind(result),
             _dumps(body),

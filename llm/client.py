@@ -215,7 +215,8 @@ class LLMClient:
         request = (
             None if known is None else self._request(known, chat, params, sample_index, repeat)
         )
-        logged = await asyncio.to_thread(self._lookup, request)  # hashing, SQLite: off the loop
+        # hashing, SQLite: off the loop; the key is hashed once and serves the log's every statement
+        key, logged = await asyncio.to_thread(self._lookup, request)
         if logged is not None:
             self._answered_from_log_as = known.id if known is not None else None
             return logged
@@ -224,11 +225,11 @@ class LLMClient:
             return model
         if model is not known or request is None:
             request = self._request(model, chat, params, sample_index, repeat)
-            logged = await asyncio.to_thread(self._lookup, request)
+            key, logged = await asyncio.to_thread(self._lookup, request)
             if logged is not None:
                 return logged
         if self.mode == "replay":
-            raise ReplayMiss(request.key(), model.id)
+            raise ReplayMiss(key or request.key(), model.id)
         queued = self._clock()
         async with self._semaphore:  # waiting for a free slot is not the server's time
             deadline = started + self.config.call_deadline + (self._clock() - queued)
@@ -238,7 +239,9 @@ class LLMClient:
             note = (  # before it leaves; SQLite commits run off the event loop
                 None
                 if self._record is None
-                else await asyncio.to_thread(self._record.sending, request, self._wall_clock())
+                else await asyncio.to_thread(
+                    self._record.sending, request, self._wall_clock(), key=key
+                )
             )
             exchange = await self._transport.exchange(
                 "POST",
@@ -265,6 +268,7 @@ class LLMClient:
                     result,
                     self._wall_clock(),
                     sent=note,
+                    key=key,
                 )
         return result
 
@@ -331,10 +335,12 @@ class LLMClient:
         estimate = math.ceil(chars * known_tokens / max(known_chars, 1) * ESTIMATE_MARGIN)
         return PromptCount(estimate, "estimated from the usage of an earlier reply")
 
-    def _lookup(self, request: Request | None) -> Result | None:
+    def _lookup(self, request: Request | None) -> tuple[str | None, Result | None]:
+        """``request``'s key (None without a log) and its logged result, if any."""
         if self._log is None or request is None:
-            return None
-        return self._log.lookup(request.key(), accept_failed=self.mode == "replay")
+            return None, None
+        key = request.key()
+        return key, self._log.lookup(key, accept_failed=self.mode == "replay")
 
     def _logged_model(self) -> ModelInfo | None:
         """The model the log says this client's calls went to, if it can tell (read once; None without a log)."""

@@ -31,11 +31,15 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable, Sequence
+
+import attrs
+import numpy as np
 
 from automata.algebra.ops import complement
 from automata.core.dfa import DFA
+from automata.jit.arrays import Int64Array
 from automata.strings.paths import steps_from
+from oracle import _cegml_kernels as kernels
 from oracle.config import TeacherConfig
 from oracle.draws import live_states
 from oracle.examples import ClusteredExample, Counterexample, Example
@@ -63,6 +67,7 @@ class _Graph:
         self.states = sum(self.live)
         self.accepting: list[bool] = dfa.accepting.tolist()
         self._out: dict[int, list[tuple[int, CharSet]]] = {}
+        self._arrays: _Arrays | None = None
 
     def out(self, state: int) -> list[tuple[int, CharSet]]:
         """Live successors of ``state`` in state order, with the characters leading to each."""
@@ -77,6 +82,12 @@ class _Graph:
             self._out[state] = steps
         return self._out[state]
 
+    def arrays(self) -> _Arrays:
+        """The graph as the walk kernels take it."""
+        if self._arrays is None:
+            self._arrays = _Arrays.of(self)
+        return self._arrays
+
     def finals(self) -> list[int]:
         """The live accepting states, in state order."""
         return [s for s, accepting in enumerate(self.accepting) if accepting and self.live[s]]
@@ -88,6 +99,36 @@ class _Graph:
         and ``per_state`` entries per live state, and that many times ``max(4, max_len)`` expansions."""
         frontier = max(floor, for_witnesses, per_state * self.states)
         return frontier, frontier * max(4, max_len)
+
+
+@attrs.frozen
+class _Arrays:
+    """Graphs as the walk kernels take them (:mod:`oracle._cegml_kernels`), the states of each
+    numbered after the previous one's: ``heads[offsets[s]:offsets[s + 1]]`` are the successors of
+    state ``s`` and ``chars[e]`` the characters of edge ``e``."""
+
+    offsets: Int64Array
+    heads: Int64Array
+    chars: tuple[CharSet, ...]
+    starts: tuple[int, ...]  # each graph's first state (add the DFA's state numbers to it)
+
+    @classmethod
+    def of(cls, *graphs: _Graph) -> _Arrays:
+        """Every state and live edge of ``graphs``, in order."""
+        offsets, heads, chars, starts = [0], [], [], []
+        for graph in graphs:
+            starts.append(len(offsets) - 1)
+            for state in range(graph.dfa.n_states):
+                for target, step in graph.out(state):
+                    heads.append(starts[-1] + target)
+                    chars.append(step)
+                offsets.append(len(heads))
+        return cls(
+            np.array(offsets, dtype=np.int64),
+            np.array(heads, dtype=np.int64),
+            tuple(chars),
+            tuple(starts),
+        )
 
 
 def counterexamples(
@@ -204,70 +245,67 @@ def reaching_tokens(
     ``targets`` (one per depth reached), chosen uniformly; None when no target is reachable.
 
     The search goes one depth at a time (the order a FIFO queue takes) and shuffles each state's
-    successors as ``rng.sample(range(n), n)`` does, drawing the very numbers it draws (CPython's
-    ``_randbelow``: ``getrandbits`` of ``n``'s bit length until below ``n``) without its per-call
-    checks: this runs once per evaluation string, hundreds of times a run."""
-    getrandbits = rng.getrandbits
-    out = graph.out
-    parents: list[tuple[int, CharSet | None]] = [(-1, None)]  # node -> (parent node, step)
-    level: list[tuple[int, int]] = [(graph.dfa.start, 0)]  # (state, node) at this depth
-    hits: list[int] = []
-    for depth in range(max_len + 1):
-        following: list[tuple[int, int]] = []
-        reached: set[int] = set()
-        for state, node in level:
-            if state in targets:
-                hits.append(node)
-            if depth == max_len:
-                continue
-            successors = out(state)
-            pool = list(range(len(successors)))
-            for left in range(len(successors), 0, -1):  # as rng.sample(range(n), n) draws
-                bits = left.bit_length()
-                pick = getrandbits(bits)
-                while pick >= left:
-                    pick = getrandbits(bits)
-                target, chars = successors[pool[pick]]
-                pool[pick] = pool[left - 1]
-                if target not in reached:
-                    reached.add(target)
-                    parents.append((node, chars))
-                    following.append((target, len(parents) - 1))
-        if not following:
-            break
-        level = following
-    if not hits:
+    successors as ``rng.sample(range(n), n)`` does, drawing from ``rng`` the very numbers it draws
+    (:func:`oracle._cegml_kernels.walk`, on ``rng``'s state, which it leaves where ``sample``
+    would)."""
+    arrays = graph.arrays()
+    goals = np.zeros(graph.dfa.n_states, dtype=np.bool_)
+    goals[sorted(targets)] = True
+    mt = _generator(rng)
+    path = np.empty(max(max_len, 1), dtype=np.int64)
+    length = kernels.walk(arrays.offsets, arrays.heads, goals, graph.dfa.start, max_len, mt, path)
+    _restore(rng, mt)
+    if length < 0:
         return None
-    return _unwind(parents, hits[rng.randrange(len(hits))])
+    return tuple(arrays.chars[int(e)] for e in path[:length])
 
 
-def _unwind(parents: Sequence[tuple[int, CharSet | None]], node: int) -> Tokens:
-    steps: list[CharSet] = []
-    while node > 0:
-        node, chars = parents[node]
-        assert chars is not None  # only the root has no step
-        steps.append(chars)
-    return tuple(reversed(steps))
+def _generator(rng: random.Random) -> Int64Array:
+    """``rng``'s Mersenne Twister state as the kernels draw from it (624 words and the index)."""
+    return np.array(rng.getstate()[1], dtype=np.int64)
+
+
+def _restore(rng: random.Random, mt: Int64Array) -> None:
+    """Move ``rng`` to where the kernels left the generator ``mt``."""
+    version, _, gauss = rng.getstate()
+    rng.setstate((version, tuple(mt.tolist()), gauss))
 
 
 def coin_flip_set(target: DFA, size: int, max_len: int, seed: int) -> list[Example]:
     """``size`` strings, each from the target or its complement by a fair coin, each the end of a
     shuffled breadth-first walk to any accepting state (the reference code's evaluation strings).
-    A side without any string hands its flips to the other."""
-    rng = random.Random(seed)
-    sides = [(_Graph(target), True), (_Graph(complement(target)), False)]
-    usable: list[tuple[_Graph, bool, set[int]]] = []
-    for graph, label in sides:
-        finals = set(graph.finals())
-        if finals and reaching_tokens(graph, finals, max_len, rng) is not None:
-            usable.append((graph, label, finals))
-    out: list[Example] = []
-    choose: Callable[[], int] = (
-        (lambda: 0 if rng.random() < 0.5 else 1) if len(usable) == 2 else (lambda: 0)
+    A side without any string hands its flips to the other. The draws are those of
+    ``random.Random(seed)``, made by :func:`oracle._cegml_kernels.coin_flips`."""
+    graphs = (_Graph(target), _Graph(complement(target)))
+    arrays = _Arrays.of(*graphs)
+    goals = np.zeros(len(arrays.offsets) - 1, dtype=np.bool_)
+    starts = np.full(2, -1, dtype=np.int64)
+    for side, (graph, first) in enumerate(zip(graphs, arrays.starts)):
+        finals = graph.finals()
+        goals[[first + s for s in finals]] = True
+        if finals:
+            starts[side] = first + graph.dfa.start
+    members = [_members(chars) for chars in arrays.chars]
+    mt = _generator(random.Random(seed))
+    sides, lengths, codes = kernels.coin_flips(
+        arrays.offsets,
+        arrays.heads,
+        goals,
+        starts,
+        np.cumsum([len(m) for m in members], dtype=np.int64),
+        _code_points("".join(members)),
+        size,
+        max_len,
+        mt,
     )
-    for _ in range(size if usable else 0):
-        graph, label, finals = usable[choose()]
-        tokens = reaching_tokens(graph, finals, max_len, rng)
-        assert tokens is not None  # the side was checked to reach an accepting state
-        out.append(Example("".join(_spell(chars, rng) for chars in tokens), label))
-    return out
+    text = codes.astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
+    return [
+        Example(text[i * max_len : i * max_len + length], side == 0)
+        for i, (side, length) in enumerate(zip(sides.tolist(), lengths.tolist()))
+    ]
+
+
+def _code_points(text: str) -> Int64Array:
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(
+        np.int64
+    )

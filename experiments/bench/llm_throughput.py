@@ -10,14 +10,16 @@ directory, and the benchmark prints:
 * ``ideal``: each unit's chain of calls × L, the chains scheduled longest first on the slots: the
   wall time of a runner that costs nothing; ``eff`` = ideal / wall;
 * ``peak``: the most calls in flight the server saw;
-* ``lag p50/p99``: how late a 10 ms timer on the runner's event loop fires (a stalled loop delays
+* ``lag p50/p99``: how late a 50 ms timer on the runner's event loop fires (a stalled loop delays
   every reply's parsing and every next send);
 * ``overhead``: the mean of (answer logged − request noted as sent) − L over the call log, as a
   share of L: what the client adds to a call, queueing for the event loop included;
-* ``CPU/call``: the runner's CPU seconds (its threads and worker processes) per call.
+* ``CPU/call``: the runner's CPU seconds (its threads and worker processes) per call;
+* ``calls/s``: calls over wall time, what the runner delivers.
 
 With ``--workers N`` the LLM units run in N worker processes (:mod:`experiments.model_workers`);
-the loop lag is then the orchestrating process's.
+the loop lag is then the orchestrating process's. Repeated (``--workers 1 --workers 2``), it gives
+one row per count in the same invocation, and the calls/s of each count against the first.
 
 With ``--kill-one-after T`` each row is a failover trial instead: the plan names two servers of the
 same concurrency, one of which is killed T seconds into the run; the row is printed beside the same
@@ -35,6 +37,7 @@ import asyncio
 import contextlib
 import heapq
 import io
+import itertools
 import json
 import resource
 import sqlite3
@@ -55,7 +58,10 @@ from experiments.progress import Progress
 from experiments.runner import CALL_LOG, run_experiment
 
 LISTS = {"simple": "simplyrx", "extended": "extrx"}
-TICK = 0.01
+#: The lag probe's period. The probe runs on the runner's loop and its CPU counts in CPU/call: at
+#: 10 ms it cost about 15 ms of CPU a second on this project's 2-core test machine, 0.9 ms per call
+#: at L = 2 s and 64 in flight; at 50 ms about a fifth of that, with samples enough for a p99.
+TICK = 0.05
 
 
 @attrs.frozen
@@ -64,6 +70,7 @@ class Row:
 
     label: str
     concurrency: int
+    workers: int
     units: int
     calls: int
     wall: float
@@ -78,16 +85,24 @@ class Row:
     def line(self) -> str:
         """The row as the table prints it."""
         return (
-            f"{self.label:<10} {self.concurrency:>5} {self.units:>5} {self.calls:>6} {self.wall:>7.1f}"
+            f"{self.label:<10} {self.concurrency:>5} {self.workers:>3} {self.units:>5}"
+            f" {self.calls:>6} {self.wall:>7.1f}"
             f" {self.ideal:>7.1f} {self.ideal / self.wall:>5.2f} {self.peak:>5}"
             f" {1e3 * self.lag_p50:>6.1f} {1e3 * self.lag_p99:>7.1f}"
             f" {100 * self.overhead / self.latency:>8.2f}% {1e3 * self.cpu / max(self.calls, 1):>8.2f}"
+            f" {self.calls_per_second:>8.1f}"
         )
+
+    @property
+    def calls_per_second(self) -> float:
+        """Calls over wall time."""
+        return self.calls / self.wall
 
 
 HEADER = (
-    f"{'list':<10} {'conc':>5} {'units':>5} {'calls':>6} {'wall s':>7} {'ideal s':>7} {'eff':>5}"
-    f" {'peak':>5} {'lag50':>6} {'lag99 ms':>7} {'overhead':>9} {'CPU ms/call':>8}"
+    f"{'list':<10} {'conc':>5} {'wrk':>3} {'units':>5} {'calls':>6} {'wall s':>7} {'ideal s':>7}"
+    f" {'eff':>5} {'peak':>5} {'lag50':>6} {'lag99 ms':>7} {'overhead':>9} {'CPU ms/call':>8}"
+    f" {'calls/s':>8}"
 )
 
 
@@ -188,6 +203,7 @@ async def measure(
     return Row(
         label,
         concurrency,
+        workers,
         len(chains),
         calls,
         wall,
@@ -209,25 +225,33 @@ class Runs:
     setting: str
     seeds: int
     per_cell: int | None
-    workers: int  # the runner's LLM worker processes
+    workers: tuple[int, ...]  # the runner's LLM worker processes, one row per count
 
     def measured(
-        self, label: str, name: str, concurrency: int, base_urls: Sequence[str], stats: Any
+        self,
+        label: str,
+        name: str,
+        concurrency: int,
+        workers: int,
+        base_urls: Sequence[str],
+        stats: Any,
     ) -> Row:
-        """The row of one run of list ``name`` against ``base_urls`` (``stats``: the reader of
-        the server whose peak is shown)."""
+        """The row of one run of list ``name`` in ``workers`` processes against ``base_urls``
+        (``stats``: the reader of the server whose peak is shown)."""
         plan = bench_plan(
             LISTS[name], self.setting, self.seeds, self.per_cell, base_urls, concurrency
         )
-        return asyncio.run(measure(label, plan, concurrency, self.latency, stats, self.workers))
+        return asyncio.run(measure(label, plan, concurrency, self.latency, stats, workers))
 
 
 def run_rows(lists: Sequence[str], concurrencies: Sequence[int], runs: Runs) -> Iterable[Row]:
-    """One measured row per list and concurrency, each against a fresh server."""
+    """One measured row per list, concurrency and worker count, each against a fresh server."""
     for name in lists:
         for concurrency in concurrencies:
-            with serving(runs.latency) as server:
-                yield runs.measured(name, name, concurrency, (server.base_url,), server.stats)
+            for workers in runs.workers:
+                with serving(runs.latency) as server:
+                    urls = (server.base_url,)
+                    yield runs.measured(name, name, concurrency, workers, urls, server.stats)
 
 
 def failover_rows(
@@ -237,16 +261,35 @@ def failover_rows(
     the run against two such servers of which one is killed ``kill_after`` seconds in."""
     for name in lists:
         for concurrency in concurrencies:
-            (alone,) = run_rows((name,), (concurrency,), runs)
-            with serving(runs.latency) as doomed, serving(runs.latency) as survivor:
-                urls = (doomed.base_url, survivor.base_url)
-                killer = threading.Timer(kill_after, doomed.kill)
-                killer.start()
-                try:
-                    killed = runs.measured(f"{name}+kill", name, concurrency, urls, survivor.stats)
-                finally:
-                    killer.cancel()
-            yield alone, killed
+            for workers in runs.workers:
+                (alone,) = run_rows((name,), (concurrency,), attrs.evolve(runs, workers=(workers,)))
+                with serving(runs.latency) as doomed, serving(runs.latency) as survivor:
+                    urls = (doomed.base_url, survivor.base_url)
+                    killer = threading.Timer(kill_after, doomed.kill)
+                    killer.start()
+                    try:
+                        label = f"{name}+kill"
+                        killed = runs.measured(
+                            label, name, concurrency, workers, urls, survivor.stats
+                        )
+                    finally:
+                        killer.cancel()
+                yield alone, killed
+
+
+def speedups(rows: Sequence[Row]) -> list[str]:
+    """Per list and concurrency measured with several worker counts: each count's calls/s as a
+    multiple of the first count's."""
+    lines: list[str] = []
+    for (label, concurrency), group in itertools.groupby(rows, lambda r: (r.label, r.concurrency)):
+        first, *others = group
+        lines.extend(
+            f"{label} at {concurrency}: {r.workers} worker(s) {r.calls_per_second:.1f} calls/s"
+            f" = {r.calls_per_second / first.calls_per_second:.2f}x {first.workers}"
+            f" ({first.calls_per_second:.1f} calls/s)"
+            for r in others
+        )
+    return lines
 
 
 @click.command()
@@ -277,9 +320,10 @@ def failover_rows(
 @click.option(
     "--workers",
     type=click.IntRange(1),
-    default=1,
+    multiple=True,
+    default=(1,),
     show_default=True,
-    help="the runner's LLM worker processes (lag is the orchestrating loop's)",
+    help="the runner's LLM worker processes (lag is the orchestrating loop's; repeat for a row each)",
 )
 @click.option(
     "--kill-one-after",
@@ -294,19 +338,23 @@ def main(
     setting: str,
     seeds: int,
     per_cell: int | None,
-    workers: int,
+    workers: tuple[int, ...],
     kill_one_after: float | None,
 ) -> None:
     """Print calls, wall, ideal, efficiency, peak in flight, loop lag, overhead and CPU per call."""
     runs = Runs(latency, setting, seeds, per_cell, workers)
     print(
         f"L = {latency:g} s, {setting}, {seeds} seed(s), per cell {per_cell or 'all'},"
-        f" {workers} LLM worker process(es)"
+        f" {'/'.join(map(str, workers))} LLM worker process(es)"
     )
     if kill_one_after is None:
         print(HEADER)
+        rows = []
         for row in run_rows(lists, concurrencies, runs):
             print(row.line(), flush=True)
+            rows.append(row)
+        for line in speedups(rows):
+            print(line)
         return
     print(f"failover: two servers, one killed {kill_one_after:g} s in, against the survivor alone")
     print(f"{HEADER} {'wall ratio':>10}")

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from automata import Alphabet, from_text, sample_strings
+from automata.algebra.ops import complement
 from cegis.config import LoopConfig
 from cegis.loop import initial_state
 from cegis.sampling import readably_spelled
@@ -47,11 +48,10 @@ def test_the_run_record_says_which_alphabet() -> None:
 
 
 def _spelled_one_by_one(string: str, alphabet: Alphabet) -> str:
-    """The definition, a character at a time: a readable member of its class stays, any other
-    character becomes the readable member its code point picks."""
+    """The speller as it was written per string: each character's class looked up alone."""
     out = []
     for char in string:
-        members = readable(alphabet.classes[int(alphabet.encode(char)[0])])
+        members = readable(alphabet.classes[alphabet.class_of(char)])
         out.append(char if char in members else members[ord(char) % len(members)])
     return "".join(out)
 
@@ -65,3 +65,14 @@ def test_strings_are_spelled_together_as_each_one_alone(pattern: str) -> None:
     # a class of all of Unicode draws unreadable characters; [a-z], [0-9] and é are kept
     assert any(a != b for a, b in zip(spelled, strings)) == ("." in pattern or "^" in pattern)
     assert readably_spelled([], dfa.alphabet) == []
+
+
+def test_spelling_many_strings_at_once_spells_each_as_alone() -> None:
+    dfa = from_text(r"[a-z]+\d{2}\W|.é", "python")
+    strings = sample_strings(dfa, 60, np.random.default_rng(3), max_len=12, unique=False)
+    strings += sample_strings(complement(dfa), 60, np.random.default_rng(4), max_len=12)
+    strings += ["", "\ud800x", "\U00058457"]
+    assert not all(s.isascii() for s in strings)  # some are spelled anew
+    assert readably_spelled(strings, dfa.alphabet) == [
+        _spelled_one_by_one(s, dfa.alphabet) for s in strings
+    ]

@@ -9,7 +9,10 @@ import re
 
 import pytest
 
+from automata.algebra.ops import complement
 from automata.building.compile import compile_regex
+from automata.core.dfa import DFA
+from automata.jit import _jit
 from oracle import (
     ExactTeacher,
     Example,
@@ -20,6 +23,7 @@ from oracle import (
     satisfies,
     score,
 )
+from oracle import _cegml_kernels as cegml_kernels
 from oracle.examples import ClusteredExample
 from regexlang.charset import CharSet
 from regexlang.dialects import parse
@@ -172,7 +176,16 @@ def reference_walk(
                 visited.add((target, depth + 1))
                 parents.append((node, chars))
                 queue.append((target, depth + 1, len(parents) - 1))
-    return cegml._unwind(parents, hits[rng.randrange(len(hits))]) if hits else None
+    return _unwind(parents, hits[rng.randrange(len(hits))]) if hits else None
+
+
+def _unwind(parents: list[tuple[int, CharSet | None]], node: int) -> cegml.Tokens:
+    steps: list[CharSet] = []
+    while node > 0:
+        node, chars = parents[node]
+        assert chars is not None  # only the root has no step
+        steps.append(chars)
+    return tuple(reversed(steps))
 
 
 @pytest.mark.parametrize("text", ["(a b* + c)*", "a (b + c)* a", "(a + b + c)* a b c", "c c c"])
@@ -186,6 +199,61 @@ def test_the_walk_draws_what_the_reference_draws(text: str, seed: int) -> None:
             graph, finals, max_len, theirs
         )
     assert ours.random() == theirs.random()  # the stream is where the reference leaves it
+
+
+@pytest.mark.parametrize("form", ["python", "compiled"])
+def test_the_kernels_draw_what_cpython_draws(form: str) -> None:
+    ours, theirs = random.Random(5), random.Random(5)
+    with _jit.forced(form):  # type: ignore[arg-type]
+        mt = cegml._generator(ours)
+        for n in itertools.islice(
+            itertools.cycle([1, 2, 3, 7, 8, 1000, 2**31 + 5, 2**32 - 1]), 700
+        ):
+            assert cegml_kernels.below(mt, n) == theirs.randrange(n)
+            assert cegml_kernels.uniform(mt) == theirs.random()
+        assert cegml_kernels.next_word(mt) == theirs.getrandbits(32)
+    cegml._restore(ours, mt)
+    assert ours.getstate() == theirs.getstate()
+
+
+def reference_coin_flip_set(target: DFA, size: int, max_len: int, seed: int) -> list[Example]:
+    """The evaluation strings as the reference code draws them, on :func:`reference_walk`."""
+    rng = random.Random(seed)
+    usable = []
+    for graph, label in ((cegml._Graph(target), True), (cegml._Graph(complement(target)), False)):
+        finals = set(graph.finals())
+        if finals and reference_walk(graph, finals, max_len, rng) is not None:
+            usable.append((graph, label, finals))
+    out = []
+    for _ in range(size if usable else 0):
+        graph, label, finals = usable[0 if len(usable) == 1 or rng.random() < 0.5 else 1]
+        tokens = reference_walk(graph, finals, max_len, rng)
+        assert tokens is not None
+        members = [cegml._members(chars) for chars in tokens]
+        out.append(Example("".join(m[rng.randrange(len(m))] for m in members), label))
+    return out
+
+
+@pytest.mark.parametrize("form", ["python", "compiled"])
+@pytest.mark.parametrize(
+    ("text", "dialect", "universe"),
+    [
+        ("(a b* + c)*", "simple", CharSet.of("abcd")),
+        ("(a + b + c)*", "simple", CharSet.of("abc")),  # no complement to flip to
+        ("a (b + c)* a", "simple", CharSet.of("abcd")),
+        ("[0-9]{3}-[a-z]+", "python", CharSet.range(" ", "~")),
+        (".*x[^x]", "python", CharSet.range("\x00", "\uffff")),  # steps past 4,096 characters
+    ],
+)
+def test_the_evaluation_set_is_the_reference_codes(
+    form: str, text: str, dialect: str, universe: CharSet
+) -> None:
+    target = compile_regex(parse(text, dialect), universe)  # type: ignore[arg-type]
+    with _jit.forced(form):  # type: ignore[arg-type]
+        for size, max_len, seed in ((60, 32, 0), (40, 5, 7), (10, 0, 3), (0, 32, 1)):
+            assert cegml.coin_flip_set(target, size, max_len, seed) == reference_coin_flip_set(
+                target, size, max_len, seed
+            )
 
 
 def test_a_hypothesis_that_does_not_compile_scores_zero_and_one() -> None:
