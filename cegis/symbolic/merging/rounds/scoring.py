@@ -85,16 +85,24 @@ def score(
     return bits + data_bits, unpumped, changes
 
 
+#: Longest positive for which the counts are exact: past it each count is a big number of
+#: hundreds of digits, and the exact table of even a small automaton took seconds (three positives
+#: of 5,700 characters: four minutes of a call's five), so the counts are carried as floats.
+EXACT_LENGTH = 1000
+
+
 def log_counts(dfa: DFA, longest: int) -> list[float | None]:
     """The log2 of how many strings of each length ``0..longest`` ``dfa`` accepts (None: none).
-    Exact (:func:`automata.strings.counting.count_by_length`) while the table is affordable; past that
-    (examples of thousands of characters) carried as floats scaled at every length
-    (:func:`automata.strings.counting.log_count_by_length`), so learning from long strings never
-    depends on a bound over the longest one's length."""
-    try:
-        return [math.log2(count) if count else None for count in count_by_length(dfa, longest)]
-    except SizeLimitExceeded:
-        return log_count_by_length(dfa, longest)
+    Exact (:func:`automata.strings.counting.count_by_length`) up to :data:`EXACT_LENGTH` while
+    the table is affordable; past that (examples of thousands of characters) carried as floats
+    scaled at every length (:func:`automata.strings.counting.log_count_by_length`), so learning
+    from long strings never depends on a bound over the longest one's length."""
+    if longest <= EXACT_LENGTH:
+        try:
+            return [math.log2(count) if count else None for count in count_by_length(dfa, longest)]
+        except SizeLimitExceeded:
+            pass
+    return log_count_by_length(dfa, longest)
 
 
 def description_length(
