@@ -15,3 +15,5 @@ Int8Array = npt.NDArray[np.int8]
 #: States and classes.
 IntArray = npt.NDArray[np.int32]
 Int64Array = npt.NDArray[np.int64]
+#: Counts carried as scaled floats (:func:`automata.strings.counting.log_count_by_length`).
+FloatArray = npt.NDArray[np.float64]

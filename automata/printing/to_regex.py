@@ -62,6 +62,11 @@ FACTOR_DEPTH = 60
 """How many unions factoring nests one inside another before it leaves options unfactored
 (:func:`_factor`); readable regexes nest far less, and five Python frames go to each level."""
 
+#: States past which an elimination keeps no graph along the way for later orders
+#: (:class:`Eliminations`): each holds a table of the states left, so they take memory quadratic
+#: in the states (about 40 bytes times its square: 160 MB at this limit).
+KEPT_STATES = 2000
+
 Order = Literal["fewest-edges", "weight", "farthest", "nearest"]
 ORDERS: tuple[Order, ...] = ("fewest-edges", "weight", "farthest", "nearest")
 
@@ -86,6 +91,8 @@ class Eliminations:
     The graph after each sequence of removed states is kept, with the largest edge written on the
     way, so an order that removes the same states first starts where an earlier one was (on the
     four orders of every dataset target, about a tenth less time than four separate eliminations).
+    Each kept graph holds a table of the states left, so past :data:`KEPT_STATES` states only the
+    first graph is kept (the listing of twenty log lines, 14,000 states, took gigabytes).
     Without ``shared``, nothing is kept and :meth:`regex` may be called once. ``joins`` is the
     memory of the print this elimination is part of (a fresh one when left out).
     """
@@ -96,6 +103,7 @@ class Eliminations:
         self.distance = _distances(out, dfa.start)
         self.after: dict[tuple[int, ...], tuple[Edges, Edges, int]] = {(): (out, into, 0)}
         self.shared = shared  # without sharing, one order runs on the graph itself
+        self.keeps = shared and dfa.n_states <= KEPT_STATES  # the graphs along the way
 
     def regex(self, order: Order, size_limit: int | None = None) -> Regex:
         """:func:`to_regex` in ``order``."""
@@ -126,7 +134,7 @@ class Eliminations:
                 )
                 written = _eliminate(victim, out, into, self.joins)
                 largest = max(largest, *map(self.joins.size, written), 0)
-                if self.shared:
+                if self.keeps:
                     self.after[removed] = _kept(
                         self.after[removed[:-1]], victim, sources, targets, (out, into, largest)
                     )

@@ -21,10 +21,12 @@ module compiles nothing; the first call compiles (and caches on disk, see :mod:`
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from automata.jit._jit import kernel
-from automata.jit.arrays import BoolArray, Int64Array, IntArray
+from automata.jit.arrays import BoolArray, FloatArray, Int64Array, IntArray
 
 DIGIT_BITS = 32
 _DIGIT_MASK = (1 << DIGIT_BITS) - 1
@@ -70,6 +72,114 @@ def completion_table(
                 top -= 1
             used[r, s] = top
     return table
+
+
+def _scaled_work(
+    transitions: IntArray, sizes: Int64Array, accepting: BoolArray, start: int, max_len: int
+) -> int:
+    return int(transitions.size) * (max_len + 1)
+
+
+@kernel(size=_scaled_work)
+def scaled_counts(
+    transitions: IntArray, sizes: Int64Array, accepting: BoolArray, start: int, max_len: int
+) -> tuple[FloatArray, BoolArray]:
+    """The log2 of the number of strings of each length ``0..max_len`` accepted from ``start``,
+    and whether there is any: the recurrence of :func:`completion_table` in floats, scaled to the
+    largest count at every length. A state's edges to states that reach acceptance are grouped by
+    target, in the order of their first class, so that isomorphic automata get the same bits and
+    a step costs the edges that lead somewhere (a template's chain: one or two a state), not the
+    table."""
+    n_states, n_classes = transitions.shape
+    live = _coreachable(transitions, accepting)
+    bounds = np.zeros(n_states + 1, dtype=np.int64)
+    targets = np.empty(n_states * n_classes, dtype=np.int64)
+    widths = np.zeros(n_states * n_classes, dtype=np.float64)
+    n_edges = 0
+    for s in range(n_states):
+        first = n_edges
+        if live[s]:
+            for k in range(n_classes):
+                target = transitions[s, k]
+                if not live[target]:
+                    continue
+                g = first
+                while g < n_edges and targets[g] != target:
+                    g += 1
+                if g == n_edges:
+                    targets[g] = target
+                    n_edges += 1
+                widths[g] += sizes[k]
+        bounds[s + 1] = n_edges
+    weights = np.zeros(n_states, dtype=np.float64)
+    reach = np.zeros(n_states, dtype=np.bool_)
+    for s in range(n_states):
+        if accepting[s]:
+            weights[s] = 1.0
+            reach[s] = True
+    following = np.zeros(n_states, dtype=np.float64)
+    reach_following = np.zeros(n_states, dtype=np.bool_)
+    logs = np.empty(max_len + 1, dtype=np.float64)
+    reached = np.empty(max_len + 1, dtype=np.bool_)
+    scale = 0.0
+    for length in range(max_len + 1):
+        if length:
+            top = 0.0
+            for s in range(n_states):
+                total = 0.0
+                any_reach = False
+                for g in range(bounds[s], bounds[s + 1]):
+                    total += widths[g] * weights[targets[g]]
+                    any_reach = any_reach or reach[targets[g]]
+                following[s] = total
+                reach_following[s] = any_reach
+                top = max(top, total)
+            weights, following = following, weights
+            reach, reach_following = reach_following, reach
+            if top > 0.0:
+                for s in range(n_states):
+                    weights[s] /= top
+                scale += math.log2(top)
+        here = weights[start]
+        logs[length] = (math.log2(here) if here > 0.0 else -1074.0) + scale
+        reached[length] = reach[start]
+    return logs, reached
+
+
+@kernel
+def _coreachable(transitions: IntArray, accepting: BoolArray) -> BoolArray:
+    """The states from which an accepting state is reached: a search back over the edges."""
+    n_states, n_classes = transitions.shape
+    offsets = np.zeros(n_states + 1, dtype=np.int64)
+    for s in range(n_states):
+        for k in range(n_classes):
+            offsets[transitions[s, k] + 1] += 1
+    for s in range(n_states):
+        offsets[s + 1] += offsets[s]
+    filled = offsets[:-1].copy()
+    sources = np.empty(n_states * n_classes, dtype=np.int64)
+    for s in range(n_states):
+        for k in range(n_classes):
+            target = transitions[s, k]
+            sources[filled[target]] = s
+            filled[target] += 1
+    live = accepting.copy()
+    stack = np.empty(n_states, dtype=np.int64)
+    top = 0
+    for s in range(n_states):
+        if accepting[s]:
+            stack[top] = s
+            top += 1
+    while top:
+        top -= 1
+        target = stack[top]
+        for i in range(offsets[target], offsets[target + 1]):
+            source = sources[i]
+            if not live[source]:
+                live[source] = True
+                stack[top] = source
+                top += 1
+    return live
 
 
 @kernel

@@ -126,6 +126,23 @@ def count_by_length(dfa: DFA, max_len: int) -> list[int]:
     return completions(dfa, max_len).by_length()
 
 
+def log_count_by_length(dfa: DFA, max_len: int) -> list[float | None]:
+    """The log2 of the number of accepted strings of each length ``0..max_len`` (None: none),
+    carried as floats scaled at every length (:func:`automata.strings._count_kernels.scaled_counts`):
+    no table, so any ``max_len`` is affordable (examples of thousands of characters), in time
+    linear in ``max_len`` and in the edges that lead to an accepting state."""
+    if max_len < 0:
+        raise ValueError(f"max_len must be non-negative, got {max_len}")
+    logs, reached = _count_kernels.scaled_counts(
+        np.ascontiguousarray(dfa.transitions, dtype=np.int32),
+        np.asarray(dfa.alphabet.sizes(), dtype=np.int64),
+        np.ascontiguousarray(dfa.accepting, dtype=np.bool_),
+        dfa.start,
+        max_len,
+    )
+    return [log if any_ else None for log, any_ in zip(logs.tolist(), reached.tolist())]
+
+
 def diff_ratio(a: DFA, b: DFA, max_len: int = 32) -> float:
     """Σ_{n≤max_len} |(A △ B)_n| ÷ Σ_{n≤max_len} |(A ∪ B)_n|, and 0.0 when no string up to
     ``max_len`` is in either language (the seed paper's Diff Ratio).

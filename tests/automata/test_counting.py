@@ -7,15 +7,22 @@ independently of the regex compiler.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from automata.core.alphabet import partition
 from automata.core.dfa import DFA, coreachable
-from automata.strings.counting import completions, count_by_length, diff_ratio
+from automata.strings.counting import (
+    completions,
+    count_by_length,
+    diff_ratio,
+    log_count_by_length,
+)
 from regexlang.charset import UNICODE, CharSet
 from tests.automata.reference import strings_up_to
 
@@ -120,6 +127,28 @@ def test_counts_cross_from_float_to_integers_mid_table() -> None:
         [[1, 0], [1, 0]], [False, True], ["#", extended - CharSet.of("#")]
     )
     assert count_by_length(ends_with_hash, 20) == [0] + [63 ** (n - 1) for n in range(1, 21)]
+
+
+@settings(max_examples=150)
+@given(dfas(max_states=8))
+def test_float_log_counts_follow_the_exact_counts(dfa: DFA) -> None:
+    logs = log_count_by_length(dfa, 40)
+    for count, log in zip(count_by_length(dfa, 40), logs, strict=True):
+        assert (log is None) == (count == 0)
+        if count:
+            assert log == pytest.approx(math.log2(count), rel=1e-12, abs=1e-12)
+
+
+def test_float_log_counts_reach_lengths_no_table_holds() -> None:
+    # (ab)* over Unicode at length 20,000: a table would need gigabytes; every odd length is None.
+    other = UNICODE - CharSet.of("ab")
+    pairs = dfa_from_rows(
+        [[1, 2, 2], [2, 0, 2], [2, 2, 2]], [True, False, False], ["a", "b", other]
+    )
+    free = dfa_from_rows([[0, 0]], [True], ["a", UNICODE - CharSet.of("a")])
+    logs = log_count_by_length(pairs, 20_000)
+    assert logs[::2] == [0.0] * 10_001 and set(logs[1::2]) == {None}
+    assert log_count_by_length(free, 20_000)[-1] == pytest.approx(20_000 * math.log2(0x110000))
 
 
 def test_coreachable_marks_states_that_can_accept() -> None:

@@ -19,7 +19,7 @@ from automata.algebra import ops
 from automata.building.compile import compile_many
 from automata.core.dfa import DFA
 from automata.jit import _jit
-from automata.strings.counting import count_by_length
+from automata.strings.counting import count_by_length, log_count_by_length
 from automata.strings.sampling import sample_strings
 from regexlang import ast as A
 from regexlang import parse
@@ -59,6 +59,7 @@ def _pair_workload(left: A.Regex, right: A.Regex, universe: Any) -> Callable[[],
             _arrays(difference),
             _arrays(ops.intersection(a, b)),
             count_by_length(difference, 10),
+            log_count_by_length(difference, 30),
             strings,
             reach,
             member,

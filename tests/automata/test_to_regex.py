@@ -18,6 +18,7 @@ from automata.algebra import ops
 from automata.building.compile import compile_regex, from_text
 from automata.core.dfa import DFA
 from automata.errors import SizeLimitExceeded
+from automata.printing import to_regex as to_regex_module
 from automata.printing.to_regex import (
     FACTOR_DEPTH,
     ORDERS,
@@ -99,6 +100,17 @@ def test_round_trip_preserves_the_language(dfa: DFA) -> None:
 )
 def test_readable_shapes(text: str, dialect: Dialect, printed: str) -> None:
     assert unparse(to_regex(from_text(text, dialect)), "python") == printed
+
+
+def test_eliminations_past_the_kept_states_keep_only_the_first_graph(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    dfa = from_text("(ab|cd)*e[0-9]{3}(f|gh)?", "python")
+    alone = {order: to_regex(dfa, order=order) for order in ORDERS}
+    monkeypatch.setattr(to_regex_module, "KEPT_STATES", dfa.n_states - 1)
+    shared = Eliminations(dfa)
+    assert {order: shared.regex(order) for order in ORDERS} == alone
+    assert list(shared.after) == [()]
 
 
 def test_empty_language_and_empty_string() -> None:

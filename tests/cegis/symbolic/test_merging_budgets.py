@@ -17,12 +17,13 @@ from hypothesis import strategies as st
 from automata.algebra import ops
 from automata.building.compile import from_text
 from automata.core.dfa import DFA
+from automata.errors import SizeLimitExceeded
 from cegis.symbolic.merging import symbolic
 from cegis.symbolic.merging.candidate import Candidate
 from cegis.symbolic.merging.core.prefix_tree import PrefixTree, extended, prefix_tree
 from cegis.symbolic.merging.core.quotient import LabelConflict
 from cegis.symbolic.merging.core.run_cache import RunCache
-from cegis.symbolic.merging.rounds import merges, patching, selection, witnesses
+from cegis.symbolic.merging.rounds import merges, patching, printing, selection, witnesses
 from cegis.symbolic.merging.rounds.printing import printed as print_candidate
 from cegis.symbolic.merging.settings import Settings
 from oracle import ClusteredExample, Counterexample, Example
@@ -180,3 +181,14 @@ def test_a_candidate_that_mislabels_an_example_is_not_printed_and_a_print_of_a_c
         everything.n_states,
         consistent.n_states,
     ]  # the print of the consistent one is not checked
+
+
+def test_a_candidate_past_the_printed_states_without_a_spelling_is_not_printed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    dfa = from_text("(a|b)*a(a|b)(a|b)", "simple")
+    examples = [Example("aab", True), Example("b", False)]
+    assert print_candidate(dfa, "simple", ABC, examples)
+    monkeypatch.setattr(printing, "MOST_PRINTED_STATES", dfa.n_states - 1)
+    with pytest.raises(SizeLimitExceeded):
+        print_candidate(dfa, "simple", ABC, examples)

@@ -15,7 +15,7 @@ from automata.core.minimize import minimize
 from cegis.symbolic.merging.families.aligned import aligned_templates
 from cegis.symbolic.merging.families.fields import free_field_hypotheses
 from cegis.symbolic.merging.families.listing import infinite
-from cegis.symbolic.merging.rounds.scoring import log_counts
+from cegis.symbolic.merging.rounds.scoring import EXACT_LENGTH, log_counts
 from cegis.symbolic.passive import learn_regex, printed_for
 from regexlang import CharSet, parse, unparse
 from regexlang.ast import Epsilon, Star, concat
@@ -94,6 +94,15 @@ def test_log_counts_of_long_lengths_need_no_table() -> None:
     dfa = minimize(compile_regex(parse("[a-z]*", "python", ASCII), ASCII))
     counts = log_counts(dfa, 6000)
     assert counts[6000] == pytest.approx(6000 * math.log2(26))
+
+
+def test_log_counts_past_the_exact_length_follow_the_exact_counts() -> None:
+    dfa = minimize(compile_regex(parse("(ab|c)*d", "python", ASCII), ASCII))
+    longest = EXACT_LENGTH + 50
+    for count, log in zip(count_by_length(dfa, longest), log_counts(dfa, longest), strict=True):
+        assert (log is None) == (count == 0)
+        if count:
+            assert log == pytest.approx(math.log2(count), rel=1e-12)
 
 
 @pytest.mark.slow

@@ -107,7 +107,12 @@ def levels(
     from a few values are chance, which only a negative makes worth writing. To fit negatives, a
     run is bounded below (``h{3,}``) before above, and counted from one before from its shortest;
     its most specific levels are the characters shown, overall or first and then the rest's
-    (``a[bc]+``), and lengths with gaps, unless periodic, only where each is shown twice on average."""
+    (``a[bc]+``), and lengths with gaps, unless periodic, only where each is shown twice on average.
+    Remembered in ``home``'s cache (the same runs recur in the templates of every cut and affix)."""
+    return list(home.cache(_levels, tuple(sorted(values)), home, fitting, evidence))
+
+
+def _levels(values: tuple[str, ...], home: Home, fitting: bool, evidence: int) -> tuple[Regex, ...]:
     distinct = sorted(set(values))
     lengths = sorted({len(v) for v in distinct})
     if fitting:
@@ -154,7 +159,7 @@ def levels(
         options.append(concat(shown_firsts, _shown([v[1:] for v in distinct], home)))
     if fitting and _words(values):
         options.append(union(*map(text_regex, distinct)))
-    return list(dict.fromkeys(options))
+    return tuple(dict.fromkeys(options))
 
 
 def _words(values: Sequence[str]) -> bool:
@@ -287,13 +292,23 @@ def _smallest(chars: CharSet, home: Home) -> CharSet:
     each part of: digits, lower case, upper case, underscore (``[a-c]`` is not read as hex digits);
     else the smallest holding them (the class a person names, not the characters seen).
     Remembered in ``home``'s cache."""
-    return home.cache(_smallest_in, chars, home.universe)
+    return home.cache(_smallest_in, chars, home.universe, home.cache)
 
 
-def _smallest_in(chars: CharSet, universe: CharSet) -> CharSet:
-    holding = [c & universe for c in NAMED if chars.issubset(c)]
-    fitting = [c for c in holding if all(chars & part for part in _PARTS if c & part)] or holding
-    return min(fitting, key=len) if fitting else chars
+def _smallest_in(chars: CharSet, universe: CharSet, cache: RunCache) -> CharSet:
+    holding = [
+        (within, parts)
+        for named, within, parts in cache(_named_within, universe, limit=16)
+        if chars.issubset(named)
+    ]
+    fitting = [h for h in holding if all(chars & part for part in h[1])] or holding
+    return min(fitting, key=lambda h: len(h[0]))[0] if fitting else chars
+
+
+def _named_within(universe: CharSet) -> tuple[tuple[CharSet, CharSet, tuple[CharSet, ...]], ...]:
+    """Each class of the prior, its characters within ``universe``, and the parts those touch."""
+    within = [c & universe for c in NAMED]
+    return tuple((c, w, tuple(p for p in _PARTS if w & p)) for c, w in zip(NAMED, within))
 
 
 def _snapped(chars: CharSet, home: Home) -> CharSet:

@@ -293,8 +293,10 @@ def _fitted(
 
     left = still(levels)
     while left:
+        # the negatives every other run accepts at its level: a trial changes one run
+        others = _all_but_each([accepted[i][level] for i, level in enumerate(levels)])
         trials = [
-            (still([*levels[:i], deeper, *levels[i + 1 :]]), deeper, i)
+            (int((others[i] & accepted[i][deeper]).sum()), deeper, i)
             for i in range(len(ladders))
             for deeper in range(levels[i] + 1, len(ladders[i]))
         ]
@@ -303,6 +305,21 @@ def _fitted(
         left, deeper, i = min(trials)
         levels[i] = deeper
     return [ladder[level] for ladder, level in zip(ladders, levels)]
+
+
+def _all_but_each(rows: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """For each of ``rows`` (boolean vectors), the conjunction of all the others."""
+    if not rows:
+        return []
+    before = [np.ones_like(rows[0])]
+    for row in rows[:-1]:
+        before.append(before[-1] & row)
+    out = [before[-1]]
+    after = np.ones_like(rows[0])
+    for i in range(len(rows) - 1, 0, -1):
+        after = after & rows[i]
+        out.append(before[i - 1] & after)
+    return out[::-1]
 
 
 def _factored(options: Sequence[Sequence[Regex]]) -> Regex:

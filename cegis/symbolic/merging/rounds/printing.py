@@ -35,6 +35,11 @@ from regexlang.errors import RegexError
 #: of 500-630 characters, 826 states) took over a minute and, deep enough, overflowed the stack.
 MOST_READABLE_STATES = 500
 
+#: States past which a candidate without a spelling the dialect writes is not printed: state
+#: elimination takes time quadratic in the states, and the product of shared factors of twenty
+#: log lines (48,000 states) took gigabytes and more than ten minutes without an answer.
+MOST_PRINTED_STATES = 5000
+
 
 def printed(
     dfa: DFA,
@@ -51,7 +56,8 @@ def printed(
     the automaton's readable regex is shorter (not tried past :data:`MOST_READABLE_STATES`); else
     that regex (:func:`automata.printing.readable.readable`),
     which gives up (:class:`SizeLimitExceeded`) past :func:`check_state_limit` regex nodes: a regex
-    that large would not compile back within the same limit of states. With ``draft``, that
+    that large would not compile back within the same limit of states; an automaton past
+    :data:`MOST_PRINTED_STATES` states is not printed at all. With ``draft``, that
     regex is :func:`automata.printing.readable.draft`'s quick print instead."""
     texts = []
     if spelled is not None and (dialect == "extended" or written):
@@ -61,6 +67,14 @@ def printed(
             pass
     if texts and dfa.n_states > MOST_READABLE_STATES:
         return texts[0]
+    if dfa.n_states > MOST_PRINTED_STATES:
+        raise SizeLimitExceeded(
+            "a print of this candidate",
+            dfa.n_states,
+            MOST_PRINTED_STATES,
+            "states",
+            "learn from fewer or shorter strings",
+        )
     try:
         regex = (quick if draft else readable)(dfa, size_limit=check_state_limit(), dialect=dialect)
     except SizeLimitExceeded:

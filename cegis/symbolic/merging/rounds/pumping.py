@@ -14,14 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from automata.core.dfa import DFA, coreachable
+from automata.core.dfa import DFA, coreachable_states
 
 
 def unpumped_loops(dfa: DFA, positives: Sequence[str]) -> int:
     """How many loops of ``dfa`` the ``positives`` (strings it accepts) do not pump."""
     rows = dfa.transitions.tolist()
-    alive = coreachable(dfa).tolist()
-    component = [c if alive[i] else -1 for i, c in enumerate(_loops(rows))]
+    alive = coreachable_states(rows, dfa.accepting.tolist())
+    targets = [list(dict.fromkeys(row)) for row in rows]  # a state's edges, each target once
+    component = [c if alive[i] else -1 for i, c in enumerate(_loops(targets))]
     unpumped = {c for c in component if c >= 0}
     for string in positives:
         if not unpumped:
@@ -35,8 +36,9 @@ def unpumped_loops(dfa: DFA, positives: Sequence[str]) -> int:
 
 
 def _loops(rows: list[list[int]]) -> list[int]:
-    """For each state, the smallest state of its strongly connected component when that holds a
-    cycle (a non-empty path back to itself), else -1: Tarjan's algorithm, iteratively."""
+    """For each state (``rows``: each state's targets), the smallest state of its strongly
+    connected component when that holds a cycle (a non-empty path back to itself), else -1:
+    Tarjan's algorithm, iteratively."""
     n = len(rows)
     index, low, on_stack = [-1] * n, [0] * n, [False] * n
     stack: list[int] = []

@@ -15,10 +15,11 @@ import numpy as np
 
 from automata.algebra.ops import dead_state
 from automata.core.alphabet import Alphabet
-from automata.core.dfa import DFA, classes_by_target
+from automata.core.dfa import DFA
 from automata.errors import SizeLimitExceeded
+from automata.jit.arrays import IntArray
 from automata.printing.to_regex import to_regex
-from automata.strings.counting import count_by_length
+from automata.strings.counting import count_by_length, log_count_by_length
 from cegis.symbolic.merging.candidate import Candidate, automaton_of
 from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.families.prior import NAMED
@@ -84,32 +85,24 @@ def score(
     return bits + data_bits, unpumped, changes
 
 
+#: Longest positive for which the counts are exact: past it each count is a big number of
+#: hundreds of digits, and the exact table of even a small automaton took seconds (three positives
+#: of 5,700 characters: four minutes of a call's five), so the counts are carried as floats.
+EXACT_LENGTH = 1000
+
+
 def log_counts(dfa: DFA, longest: int) -> list[float | None]:
     """The log2 of how many strings of each length ``0..longest`` ``dfa`` accepts (None: none).
-    Exact (:func:`automata.strings.counting.count_by_length`) while the table is affordable; past that
-    (examples of thousands of characters) the counts are carried as floats scaled at every length,
-    so learning from long strings never depends on a bound over the longest one's length."""
-    try:
-        return [math.log2(count) if count else None for count in count_by_length(dfa, longest)]
-    except SizeLimitExceeded:
-        pass
-    sizes = np.asarray(dfa.alphabet.sizes(), dtype=np.float64)
-    transitions = dfa.transitions
-    weights = dfa.accepting.astype(np.float64)
-    reach = dfa.accepting.astype(bool)
-    scale = 0.0
-    out: list[float | None] = []
-    for length in range(longest + 1):
-        if length:
-            weights = (weights[transitions] * sizes).sum(axis=1)
-            reach = np.asarray(reach[transitions].any(axis=1), dtype=bool)
-            top = float(weights.max())
-            if top > 0:
-                weights /= top
-                scale += math.log2(top)
-        here = float(weights[dfa.start])
-        out.append((math.log2(here) if here > 0 else -1074.0) + scale if reach[dfa.start] else None)
-    return out
+    Exact (:func:`automata.strings.counting.count_by_length`) up to :data:`EXACT_LENGTH` while
+    the table is affordable; past that (examples of thousands of characters) carried as floats
+    scaled at every length (:func:`automata.strings.counting.log_count_by_length`), so learning
+    from long strings never depends on a bound over the longest one's length."""
+    if longest <= EXACT_LENGTH:
+        try:
+            return [math.log2(count) if count else None for count in count_by_length(dfa, longest)]
+        except SizeLimitExceeded:
+            pass
+    return log_count_by_length(dfa, longest)
 
 
 def description_length(
@@ -166,20 +159,47 @@ def automaton_bits(dfa: DFA, live: Sequence[int], cache: RunCache) -> float:
     costliest set is "every other character" and free. A set costs the characters and ranges that
     spell it or its complement (a range two ends), each a character of the universe: ``e`` and
     ``[^e]`` cost one, ``[A-Za-z]`` three (its complement ``[#0-9]``). So a word costs its letters,
-    and a state of a table over many classes no more than the edges it really has (the spellings
-    remembered in ``cache``: the same edges recur in every candidate of a call)."""
+    and a state of a table over many classes no more than the edges it really has (the costs of
+    each way of grouping a row's classes remembered in ``cache``: rows of a template's chain group
+    them alike, and the same groupings recur in every candidate of a call)."""
     alphabet = dfa.alphabet
     char_bits = math.log2(len(alphabet.universe) + 1)
     target_bits = math.log2(len(live) + 1)  # a live state or the dead one
+    rows = np.asarray(dfa.transitions[list(live)], dtype=np.int32)
+    keys = [row.tobytes() for row in first_classes(rows)]
+    costs = {key: cache(_row_costs, alphabet, key, char_bits, limit=1 << 16) for key in set(keys)}
     total = 0.0
-    for state in live:
-        edges = classes_by_target(dfa.transitions[state].tolist()).values()
-        costs = [
-            cache(_spelling_ends, alphabet, tuple(classes), limit=1 << 16) * char_bits
-            for classes in edges
-        ]
-        total += 1 + math.log2(len(costs) + 1) + sum(costs) - max(costs) + len(costs) * target_bits
+    for key in keys:
+        edges, spelled, costliest = costs[key]
+        total += 1 + math.log2(edges + 1) + spelled - costliest + edges * target_bits
     return total
+
+
+def first_classes(rows: IntArray) -> IntArray:
+    """For each entry of ``rows`` (a table's rows), the first class of its row that leads to the
+    same target: how the row groups its classes by target, whatever the targets are called."""
+    if not rows.size:
+        return rows
+    order = np.argsort(rows, axis=1, kind="stable")
+    ordered = np.take_along_axis(rows, order, axis=1)
+    starts = np.ones(rows.shape, dtype=np.bool_)
+    starts[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    columns = np.arange(rows.shape[1])
+    group_start = np.maximum.accumulate(np.where(starts, columns, 0), axis=1)
+    out = np.empty_like(rows)
+    np.put_along_axis(out, order, np.take_along_axis(order, group_start, axis=1), axis=1)
+    return out
+
+
+def _row_costs(alphabet: Alphabet, key: bytes, char_bits: float) -> tuple[int, float, float]:
+    """The edges of a row whose classes group as ``key`` says (:func:`first_classes`), the bits
+    of their sets (:func:`_spelling_ends`), and the bits of the costliest."""
+    firsts = np.frombuffer(key, dtype=np.int32).tolist()
+    groups: dict[int, list[int]] = {}
+    for cls, first in enumerate(firsts):
+        groups.setdefault(first, []).append(cls)
+    costs = [_spelling_ends(alphabet, tuple(classes)) * char_bits for classes in groups.values()]
+    return len(costs), sum(costs), max(costs)
 
 
 def _spelling_ends(alphabet: Alphabet, classes: tuple[int, ...]) -> int:
@@ -237,6 +257,10 @@ def _chars_bits(chars: CharSet, universe: CharSet, cache: RunCache) -> float:
     else the characters and ranges that spell the set or its complement. So ``[0-9]`` costs
     less than ``[2-6]``: among few positives the range they happen to show is not worth more
     than the class they belong to, unless a negative asks for it."""
+    return cache(_set_bits, chars, universe, cache)
+
+
+def _set_bits(chars: CharSet, universe: CharSet, cache: RunCache) -> float:
     named = cache(_named, universe, limit=16)
     if chars in named:
         return math.log2(len(named) + 1)
