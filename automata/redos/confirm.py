@@ -8,14 +8,19 @@ exponential attack never hangs the caller: the trial that was cut counts as at l
 was given. Python's child cuts itself at that deadline in CPU time (``ITIMER_PROF``), the clock its
 trials are read on: a wall-clock cut on a busy machine reads a polynomial trial as exponential.
 
-A trial is the child's CPU time, not the wall clock, and a short trial is the least of
-:data:`REPEATS` runs: on a machine shared with other work the wall clock adds whatever time the
-child waited for a core, which bends a slope by more than a whole degree. n takes every value up
-to :data:`DENSE` (a high degree goes from microseconds to the target within a few of them), then
-grows by :data:`GROWTH` per trial. The growth exponent is :func:`fitted_slope`, the one fit the
-benchmark uses too: least squares on log time over log n across the trials within :data:`SPAN` of
-the slowest, where two endpoints alone let one noisy trial or the linear part of the work at small
-n bend it. An exponential attack shows as a deadline cut or a local slope past any small degree.
+A trial is the child's CPU time, not the wall clock, and a trial shorter than :data:`REPEATED` is
+the least of :data:`REPEATS` runs: on a machine shared with other work the wall clock adds whatever
+time the child waited for a core, and even CPU time runs up to twice as long while other processes
+share the caches, which bends a slope by more than a whole degree. n takes every value up to
+:data:`DENSE` (a high degree goes from microseconds to the target within a few of them), then grows
+by :data:`GROWTH` per trial. The growth exponent is :func:`fitted_slope`, the one fit the benchmark
+uses too: least squares on log time over log n across the trials within :data:`SPAN` of the slowest,
+where two endpoints alone let one noisy trial or the linear part of the work at small n bend it.
+That slope is the degree only once the pump count has left the dense range
+(:func:`asymptotic`): a chain of k pumps takes time in the product of k terms ``n + a``, whose
+log-log slope at the n = 5 a degree 8 reaches a second at is about 6.4, and no fit of a few noisy
+trials there tells the degree (a fit of the shift ``a`` read one such chain as 6.2 to 9.3 from run to
+run). An exponential attack shows as a deadline cut or a local slope past any small degree.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ MEASURABLE = 2e-3
 #: Local slopes (between the last two trials) above this are read as exponential growth: a
 #: polynomial's stays near its degree, an exponential's grows with n.
 EXPONENTIAL_SLOPE = 8.0
-#: Fitted slopes (:func:`fitted_slope`) above this are read as exponential growth: the shifted fit
+#: Shifted fits (:func:`_shifted_slope`) above this are read as exponential growth: the shifted fit
 #: reads a degree 8 as at most about 10.
 EXPONENTIAL_FIT = 16.0
 #: Trials within this factor of the slowest one are fitted (the rest is start-up and noise).
@@ -50,11 +55,13 @@ N_SPAN = 3.0
 #: Pump counts take every value up to this one, then grow by :data:`GROWTH` per trial.
 DENSE = 12
 GROWTH = 2 ** (1 / 3)
-#: Shifts of n tried by :func:`fitted_slope`.
+#: Shifts of n tried by :func:`_shifted_slope`.
 SHIFTS = tuple(i / 4 for i in range(4 * DENSE + 1))
-#: A trial shorter than :data:`REPEATED` seconds is run this many times and the least is kept.
+#: A trial shorter than :data:`REPEATED` seconds is run this many times and the least is kept (at
+#: 0.05 s, the fitted trials between 0.05 and 0.25 s were single runs, up to 1.9 times slower than
+#: their least on a loaded machine).
 REPEATS = 3
-REPEATED = 0.05
+REPEATED = 0.25
 #: Python's child is cut at its deadline in CPU time; the wall clock only at this many times it.
 WALL_FACTOR = 4.0
 #: The longest attack text tried.
@@ -230,15 +237,18 @@ def time_attack(
 
 
 def fitted_slope(trials: tuple[tuple[int, float], ...]) -> float | None:
-    """The growth exponent k of ``trials``: least squares of log seconds on log(n + h) across the
-    trials within :data:`SPAN` of the slowest or :data:`N_SPAN` of the largest n (or, when fewer
-    than three are, every trial of at least :data:`MEASURABLE`); None with fewer than two such
-    trials at distinct n.
+    """The growth exponent k of ``trials``: least squares of log seconds on log n across
+    :func:`fitted_trials`; None with fewer than two such trials at distinct n."""
+    kept = fitted_trials(trials)
+    if len({n for n, _ in kept}) < 2:
+        return None
+    return _least_squares([math.log(n) for n, _ in kept], [math.log(s) for _, s in kept])[1]
 
-    The shift ``h`` (0 to :data:`DENSE`, the one that fits best; 0 with two trials)
-    is there because a chain of pumps gives a product of terms ``n + a`` (each pump's split ranges
-    over n plus a few places), whose plain log-log slope at the small n a high degree allows is
-    far below the degree: ``(n+1)…(n+8)`` reads as 6 at n = 4, and as 8 on log(n + 4.5)."""
+
+def fitted_trials(trials: tuple[tuple[int, float], ...]) -> list[tuple[int, float]]:
+    """The trials a slope is fitted on: those within :data:`SPAN` of the slowest or
+    :data:`N_SPAN` of the largest n (or, when fewer than three are, every trial of at least
+    :data:`MEASURABLE`); the rest is start-up and noise."""
     slowest = max((s for _, s in trials), default=0.0)
     largest = max((n for n, _ in trials), default=0)
     kept = [
@@ -246,8 +256,29 @@ def fitted_slope(trials: tuple[tuple[int, float], ...]) -> float | None:
         for n, s in trials
         if s >= MEASURABLE and (s >= slowest / SPAN or n >= largest / N_SPAN)
     ]
-    if len(kept) < 3:
-        kept = [(n, s) for n, s in trials if s >= MEASURABLE]
+    return kept if len(kept) >= 3 else [(n, s) for n, s in trials if s >= MEASURABLE]
+
+
+def asymptotic(trials: tuple[tuple[int, float], ...]) -> bool:
+    """Whether the fitted slope of ``trials`` can be read as a degree: the pump count went past
+    :data:`DENSE`. Before that a chain's lower-order terms (each pump's ``n + a``, with ``a`` up to
+    a few characters) bend the log-log slope by more than half a degree, and the target came too
+    soon to leave them behind: a degree 8 reaches a second at n = 5, where its paths grow as
+    n^6.9, and would take about a thousand times longer at n = 15."""
+    return max((n for n, _ in trials), default=0) > DENSE
+
+
+def _shifted_slope(trials: tuple[tuple[int, float], ...]) -> float | None:
+    """The least-squares slope of log seconds on log(n + h) across :func:`fitted_trials`, the shift
+    ``h`` (0 to :data:`DENSE`) the one that fits best (0 with two trials); None with fewer than
+    two trials at distinct n.
+
+    Only a test for exponential growth (:func:`exponential`), not a degree: a chain of pumps'
+    product of ``(n + a)`` terms fits with some shift, ``(n+1)…(n+8)`` as about 8 and never past
+    :data:`EXPONENTIAL_FIT`, whereas an exponential's log time is straight in n and fits no shift of
+    log n, which reads it far steeper. Fitting the shift costs a degree of freedom that noise fills:
+    as a degree it read one chain of 8 as 6.2 to 9.3 and chains of 4 as up to 5.0."""
+    kept = fitted_trials(trials)
     if len({n for n, _ in kept}) < 2:
         return None
     ys = [math.log(s) for _, s in kept]
@@ -283,15 +314,15 @@ def _growth(first: tuple[int, float], last: tuple[int, float]) -> float | None:
 
 def exponential(trials: tuple[tuple[int, float], ...], cut: bool) -> bool:
     """Whether the trials grow exponentially: cut at the deadline, a local slope past
-    :data:`EXPONENTIAL_SLOPE`, or a fitted one past :data:`EXPONENTIAL_FIT` (an exponential that
+    :data:`EXPONENTIAL_SLOPE`, or a shifted fit past :data:`EXPONENTIAL_FIT` (an exponential that
     reaches the target at a small n, ``(?:.*[A-Za-z].*){7,}`` gaining x3.8 per pump from n = 1 to
     6, has local slopes near 7 there but fits about 22)."""
     local = local_slope(trials)
-    fitted = fitted_slope(trials)
+    shifted = _shifted_slope(trials)
     return (
         cut
         or (local is not None and local > EXPONENTIAL_SLOPE)
-        or (fitted is not None and fitted > EXPONENTIAL_FIT)
+        or (shifted is not None and shifted > EXPONENTIAL_FIT)
     )
 
 

@@ -8,9 +8,10 @@ pump ``s[i:j]`` and a tail that makes the match fail. The pumped family is scree
 one child per regex; only the most suspect input is grown until a trial takes ``target`` seconds.
 
 Every trial is the child's CPU time (the least of a few runs when short), and the growth exponent is
-:func:`automata.redos.confirm.fitted_slope`, the fit the confirmation of an attack uses. Growth is
-exponential when the deadline cut the last trial or the local slope passes
-:data:`automata.redos.confirm.EXPONENTIAL_SLOPE`.
+:func:`automata.redos.confirm.fitted_slope`, the fit the confirmation of an attack uses; it is read
+as a degree only when :func:`automata.redos.confirm.asymptotic` (the target came after the dense
+small pump counts). Growth is exponential when the deadline cut the last trial or the local slope
+passes :data:`automata.redos.confirm.EXPONENTIAL_SLOPE`.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from automata.core.minimize import minimize
 from automata.redos import Attack, Semantics
 from automata.redos.confirm import (
     MEASURABLE,
+    asymptotic,
     exponential,
     fitted_slope,
     json_lines_child,
@@ -89,6 +91,11 @@ class Growth:
     def superlinear(self) -> bool:
         """Exponential, or a fitted slope of at least 1.5."""
         return self.exponential or (self.slope is not None and self.slope >= 1.5)
+
+    @property
+    def asymptotic(self) -> bool:
+        """Whether the slope can be read as a degree (:func:`automata.redos.confirm.asymptotic`)."""
+        return asymptotic(self.trials)
 
     @property
     def seconds(self) -> float:

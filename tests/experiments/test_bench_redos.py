@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from automata.redos.confirm import fitted_slope
-from experiments.bench.redos import _recheck_attack
+from experiments.bench.redos import Claim, _column, _recheck_attack, _shown
 from experiments.bench.redos_peers import PeerAnswer
-from experiments.bench.redos_timing import pumped_family
+from experiments.bench.redos_timing import Growth, pumped_family
 
 
 def test_the_slope_is_fitted_over_every_slow_enough_trial() -> None:
@@ -29,6 +29,18 @@ def test_a_high_degree_is_fitted_from_the_measurable_trials_below_the_span() -> 
 def test_too_few_measurable_trials_give_no_slope() -> None:
     assert fitted_slope(((100, 1e-5), (200, 4e-5))) is None
     assert fitted_slope(((100, 1e-5), (200, 0.4))) is None
+
+
+def test_a_slope_timed_within_the_dense_pump_counts_is_counted_apart_from_the_degrees() -> None:
+    # a degree 8 reached the target at n = 5 (slope 6.4), a degree 4 at n = 152 (slope 3.9)
+    chain8 = Growth(((2, 6e-3), (3, 0.07), (4, 0.45), (5, 2.1)), 6.4, exponential=False)
+    chain4 = Growth(((76, 0.15), (96, 0.37), (120, 0.9), (152, 2.3)), 3.9, exponential=False)
+    truths = [_shown(chain8, "static attack"), _shown(chain4, "static attack")]
+    assert [(t.largest, t.asymptotic) for t in truths] == [(5, False), (152, True)]
+    claims = [Claim(True, "polynomial", 8, True, 1e-3), Claim(True, "polynomial", 4, True, 1e-3)]
+    column = _column(claims, truths)
+    assert column["degree ±0.5 of slope"] == "1.000 of 1"
+    assert column["slope not a degree (n ≤ 12)"] == "1"
 
 
 def test_the_pumped_family_holds_only_failing_inputs_and_finds_the_nested_loop() -> None:
