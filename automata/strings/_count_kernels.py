@@ -27,6 +27,7 @@ import numpy as np
 
 from automata.jit._jit import kernel
 from automata.jit.arrays import BoolArray, FloatArray, Int64Array, IntArray
+from automata.strings._shortest_kernel import live_states
 
 DIGIT_BITS = 32
 _DIGIT_MASK = (1 << DIGIT_BITS) - 1
@@ -91,7 +92,7 @@ def scaled_counts(
     a step costs the edges that lead somewhere (a template's chain: one or two a state), not the
     table."""
     n_states, n_classes = transitions.shape
-    live = _coreachable(transitions, accepting)
+    live = live_states(transitions, accepting)
     bounds = np.zeros(n_states + 1, dtype=np.int64)
     targets = np.empty(n_states * n_classes, dtype=np.int64)
     widths = np.zeros(n_states * n_classes, dtype=np.float64)
@@ -144,42 +145,6 @@ def scaled_counts(
         logs[length] = (math.log2(here) if here > 0.0 else -1074.0) + scale
         reached[length] = reach[start]
     return logs, reached
-
-
-@kernel
-def _coreachable(transitions: IntArray, accepting: BoolArray) -> BoolArray:
-    """The states from which an accepting state is reached: a search back over the edges."""
-    n_states, n_classes = transitions.shape
-    offsets = np.zeros(n_states + 1, dtype=np.int64)
-    for s in range(n_states):
-        for k in range(n_classes):
-            offsets[transitions[s, k] + 1] += 1
-    for s in range(n_states):
-        offsets[s + 1] += offsets[s]
-    filled = offsets[:-1].copy()
-    sources = np.empty(n_states * n_classes, dtype=np.int64)
-    for s in range(n_states):
-        for k in range(n_classes):
-            target = transitions[s, k]
-            sources[filled[target]] = s
-            filled[target] += 1
-    live = accepting.copy()
-    stack = np.empty(n_states, dtype=np.int64)
-    top = 0
-    for s in range(n_states):
-        if accepting[s]:
-            stack[top] = s
-            top += 1
-    while top:
-        top -= 1
-        target = stack[top]
-        for i in range(offsets[target], offsets[target + 1]):
-            source = sources[i]
-            if not live[source]:
-                live[source] = True
-                stack[top] = source
-                top += 1
-    return live
 
 
 @kernel

@@ -41,7 +41,7 @@ def _grown(array: Int64Array, needed: int) -> Int64Array:
 
 
 @kernel
-def _live(transitions: IntArray, accepting: BoolArray) -> BoolArray:
+def live_states(transitions: IntArray, accepting: BoolArray) -> BoolArray:
     """The states from which an accepting state can be reached: a reverse search from those, over
     predecessor lists sorted into one array by target (a counting sort)."""
     n_states, n_classes = transitions.shape
@@ -228,7 +228,7 @@ def shortest_codes(
     (length, state) pairs, more than ``max_cells``, were needed to reach ``length``.
     """
     n_states = transitions.shape[0]
-    live = _live(transitions, accepting)
+    live = live_states(transitions, accepting)
     mark = np.empty(n_states, dtype=np.int64)  # mark[s] == tick: s is in the set being built
     for s in range(n_states):
         mark[s] = -1
