@@ -66,9 +66,9 @@ def test_under_cegml_the_run_ends_beyond_max_len() -> None:
 
 def test_the_cli_learns_a_target_longer_than_max_len_and_says_why_cegml_cannot() -> None:
     improved = CliRunner().invoke(learn, ["--target", "a{33}", "--json"])
-    assert improved.exit_code == 0 and json.loads(improved.output)["regex"] == "a{33}"
+    assert improved.exit_code == 0 and json.loads(improved.stdout)["regex"] == "a{33}"
     cegml = CliRunner().invoke(learn, ["--target", "a{33}", "--profile", "cegml", "--json"])
-    report = json.loads(cegml.output)
+    report = json.loads(cegml.stdout)
     assert (
         cegml.exit_code == 1
         and report["outcome"] == "beyond_max_len"

@@ -200,4 +200,4 @@ async def test_a_server_reporting_absurd_token_counts_is_no_crash_of_the_call_lo
         args = ["learn", "--target", "ab*", "--learner", "llm", "--setting", "single", "--base-url", server.base_url,
                 "--call-log", str(tmp_path / "calls.sqlite3"), "--json"]  # fmt: skip
         result = await asyncio.to_thread(CliRunner().invoke, main, args)
-    assert result.exit_code == 0 and json.loads(result.output)["regex"] == "ab*", result.output
+    assert result.exit_code == 0 and json.loads(result.stdout)["regex"] == "ab*", result.output

@@ -19,7 +19,7 @@ PLAIN = ["--print", "plain"]
 def _learn(*args: str) -> dict[str, object]:
     result = CliRunner().invoke(main, ["learn", *NESTED, "--json", *args])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert isinstance(report, dict)
     return report
 
@@ -62,7 +62,7 @@ def test_the_verdict_names_the_flavour_and_the_call_it_assumes() -> None:
 
 def test_a_linear_print_has_a_linear_verdict_and_no_warning() -> None:
     args = ["learn", "--positive", "ab1", "--positive", "cd22", "--negative", "1"]
-    report = json.loads(CliRunner().invoke(main, [*args, "--json"]).output)
+    report = json.loads(CliRunner().invoke(main, [*args, "--json"]).stdout)
     assert report["redos"]["verdict"] == "linear" and report["redos"]["attack"] is None
     assert "ReDoS" not in CliRunner().invoke(main, args).output
 

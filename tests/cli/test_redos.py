@@ -13,7 +13,7 @@ from cli.main import main
 def test_json_reports_an_exponential_verdict_with_a_failing_attack() -> None:
     result = CliRunner().invoke(main, ["redos", "(a+)+b", "--json", "--no-confirm"])
     assert result.exit_code == 1
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert report["verdict"] == "exponential"
     assert report["degree"] is None
     assert re.fullmatch("(a+)+b", report["attack"]) is None

@@ -94,7 +94,7 @@ def test_every_setting_family_runs_end_to_end(setting: str, base_url: str, tmp_p
     assert result.exit_code in (0, 1), (
         result.output
     )  # 1: not learned, which a 135M model may well be
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert report["learner"] == "llm" and report["epochs"] >= 1
     lines = records(tmp_path / "records.jsonl")
     assert lines[-1]["type"] == "run"
@@ -120,7 +120,7 @@ def test_the_guard_falls_back_to_a_valid_answer_when_the_model_never_conforms(
     args[args.index("--max-completion-tokens") + 1] = "1"
     result = CliRunner().invoke(main, args)
     assert result.exit_code in (0, 1), result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert report["regex"] is not None  # the fallback's answer
     epochs = [line for line in records(tmp_path / "records.jsonl") if line["type"] == "epoch"]
     assert epochs and all(json.dumps(line).count('"fallback"') for line in epochs), epochs[0]
