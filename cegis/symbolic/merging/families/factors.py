@@ -499,14 +499,43 @@ def _frequent_factors(
 ) -> Mapping[str, int]:
     """The factors of ``shortest`` to :data:`LONGEST_ALTERNATIVE` characters (when ``ends``, the
     suffixes) that at least ``least`` of ``texts`` hold, with how many hold each (read-only: the
-    cache shares it); each text's factors are kept in ``cache`` (the same examples come back every
-    epoch and agreement round)."""
+    cache shares it). Each text's factors are kept in ``cache`` when all of them count (the same
+    examples come back every epoch and agreement round); else they are found level by level
+    (:func:`_held_often`)."""
+    if not ends and least > 1:
+        return MappingProxyType(_held_often(texts, shortest, least))
     held = Counter(
         itertools.chain.from_iterable(
             cache(_factors, text, shortest, ends, limit=1 << 10) for text in texts
         )
     )
     return MappingProxyType({w: n for w, n in held.items() if n >= least})
+
+
+def _held_often(texts: Sequence[str], shortest: int, least: int) -> dict[str, int]:
+    """The factors of ``shortest`` to :data:`LONGEST_ALTERNATIVE` characters that at least
+    ``least`` of ``texts`` hold, with how many hold each, found level by level: a factor held that
+    often has its prefix and suffix one character shorter held at least as often, so each length
+    only looks where both were (in lines of hundreds of characters most of the thousands of
+    factors are held by one text)."""
+    found: dict[str, int] = {}
+    starts: list[Sequence[int]] = [range(len(text) - shortest + 1) for text in texts]
+    for length in range(shortest, LONGEST_ALTERNATIVE + 1):
+        held = Counter(
+            itertools.chain.from_iterable(
+                {text[i : i + length] for i in places} for text, places in zip(texts, starts)
+            )
+        )
+        frequent = {w: n for w, n in held.items() if n >= least}
+        if not frequent:
+            break
+        found.update(frequent)
+        kept = [
+            {i for i in places if text[i : i + length] in frequent}
+            for text, places in zip(texts, starts)
+        ]
+        starts = [[i for i in sorted(places) if i + 1 in places] for places in kept]
+    return found
 
 
 def _factors(text: str, shortest: int, ends: bool) -> frozenset[str]:
