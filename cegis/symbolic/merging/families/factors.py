@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 
-from cegis.symbolic.merging.candidate import Found, spelled
+from cegis.symbolic.merging.candidate import Found, check_state_limit, spelled
 from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families.pieces import (
@@ -62,6 +62,11 @@ MOST_CONJOINED = 16
 
 #: Most of the examples' classes (the most often shown first) that counting hypotheses bound.
 MOST_COUNTED = 3
+
+#: States a hypothesis (and the products building it) may reach, however long the examples: a
+#: conjunction of factors shared by lines of hundreds of characters can take tens of thousands
+#: of states before it fails, and one that large is never the answer printed.
+MOST_STATES = 5_000
 
 
 def factor_hypotheses(
@@ -595,4 +600,5 @@ def candidates(evidence: Evidence) -> Found:
         evidence.shown,
         cache=evidence.cache,
     )
-    return spelled(hypotheses, universe, "factors", evidence.cache)
+    limit = min(check_state_limit(), MOST_STATES)
+    return spelled(hypotheses, universe, "factors", evidence.cache, limit)
