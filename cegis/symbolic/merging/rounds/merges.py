@@ -51,8 +51,8 @@ def merged(
     group them with (:func:`cegis.symbolic.merging.core.alike.alike`). The run's ``cache`` keeps
     what the next rounds and epochs would find again, and what it found on an equal tree (the
     readings of plain examples build the same one)."""
-    slot = (merged, built.tree.signature(), built.alphabet, built.words, built.untied)
-    slot += (learner, patch, agreeing)
+    tree = built.tree.signature(), built.alphabet, built.words, built.untied
+    slot = (merged, *tree, learner, patch, agreeing)
     found: Merged | None = cache.latest(slot, None)
     if found is None:
         found = _merged(built, learner, patch, cache, agreeing)
