@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from automata.algebra.ops import difference, is_empty
 from automata.building.compile import compile_regex
+from automata.core.dfa import infinite
 from automata.errors import SizeLimitExceeded, StateLimitExceeded
 from regexlang.ast import Regex, text, union
 from regexlang.charset import CharSet
@@ -33,9 +34,11 @@ def generalizes(answer: Regex, positives: Iterable[str], universe: CharSet) -> b
     """Whether ``answer`` accepts some string outside ``positives`` (over ``universe``)."""
     strings = list(dict.fromkeys(positives))
     limit = sized_limit(strings)
-    listed = compile_regex(union(*map(text, strings)), universe, state_limit=limit)
     try:
         learned = compile_regex(answer, universe, state_limit=limit)
+        if infinite(learned):  # the positives are finitely many: no need to list them
+            return True
+        listed = compile_regex(union(*map(text, strings)), universe, state_limit=limit)
         return not is_empty(difference(learned, listed, state_limit=limit))
     except (SizeLimitExceeded, StateLimitExceeded):
         return True

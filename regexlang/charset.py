@@ -43,8 +43,9 @@ class CharSet:
 
     @classmethod
     def of(cls, chars: Iterable[str]) -> CharSet:
-        """The set of the given characters."""
-        return cls((ord(c), ord(c)) for c in chars)
+        """The set of the given characters (each distinct one normalized once: a run of
+        hundreds of characters holds a few dozen)."""
+        return cls((ord(c), ord(c)) for c in set(chars))
 
     @classmethod
     def range(cls, first: str, last: str) -> CharSet:

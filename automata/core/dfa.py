@@ -122,6 +122,44 @@ def coreachable_states(rows: Sequence[Sequence[int]], accepting: Sequence[bool])
     return live
 
 
+def infinite(dfa: DFA) -> bool:
+    """Whether ``dfa`` accepts infinitely many strings: a cycle among its live states (reachable
+    and reaching acceptance), found by peeling off live states without live predecessors."""
+    table = dfa.transitions.tolist()
+    reached = {dfa.start}
+    frontier = [dfa.start]
+    while frontier:
+        state = frontier.pop()
+        for target in set(table[state]) - reached:
+            reached.add(target)
+            frontier.append(target)
+    sources: dict[int, set[int]] = {state: set() for state in reached}
+    for state in reached:
+        for target in table[state]:
+            sources[target].add(state)
+    live = {state for state in reached if dfa.accepting[state]}
+    frontier = list(live)
+    while frontier:
+        state = frontier.pop()
+        for source in sources[state] - live:
+            live.add(source)
+            frontier.append(source)
+    incoming = {state: 0 for state in live}
+    for state in live:
+        for target in set(table[state]) & live:
+            incoming[target] += 1
+    ready = [state for state, count in incoming.items() if not count]
+    peeled = 0
+    while ready:
+        state = ready.pop()
+        peeled += 1
+        for target in set(table[state]) & live:
+            incoming[target] -= 1
+            if not incoming[target]:
+                ready.append(target)
+    return peeled < len(live)
+
+
 def _read_only(*arrays: IntArray | BoolArray) -> None:
     # A DFA is a value shared by caches, teachers and learners: a write into its table would
     # change every holder's language at once, so numpy refuses writes from here on.

@@ -23,7 +23,7 @@ automaton's own print; RE2 and POSIX have no lookarounds and never ask.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from automata.algebra.ops import complement, difference, equivalent, intersection
 from automata.building.compile import compile_regex
@@ -57,14 +57,20 @@ MAX_STATES = 200
 MAX_EXTRA = 40
 
 
-def lookahead_prints(dfa: DFA, tree: Regex | None = None) -> list[Regex]:
+def lookahead_prints(
+    dfa: DFA, tree: Regex | None = None, worth: Callable[[Regex], bool] | None = None
+) -> list[Regex]:
     """Trees with lookaheads denoting exactly ``dfa``'s language (module doc), checked; ``tree`` is
-    the regex ``dfa`` came from, if any (its intersection is tried as written)."""
+    the regex ``dfa`` came from, if any (its intersection is tried as written). With ``worth``,
+    only the proposals it keeps are checked (compiling one back costs most of the search: the
+    caller keeps a print only when it is shorter)."""
     minimal = minimize(dfa)
     if minimal.n_states > MAX_STATES:
         return []
     found = []
     for candidate in _proposals(minimal, tree):
+        if worth is not None and not worth(candidate):
+            continue
         try:
             if equivalent(
                 minimal,

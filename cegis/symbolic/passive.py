@@ -206,7 +206,15 @@ def printed_for(
     if flavor not in LOOKAROUND_FLAVORS or len(printed) <= LOOKAHEAD_WORTH:
         return printed
     dfa = minimize(compile_regex(tree, universe, state_limit=STATE_LIMIT))
-    for candidate in lookahead_prints(dfa, tree):
+    longest = len(printed)
+
+    def shorter(candidate: Regex) -> bool:
+        try:
+            return len(render(candidate, flavor, anchored, universe)) < longest
+        except NotExpressible:
+            return True  # checked first, as every proposal
+
+    for candidate in lookahead_prints(dfa, tree, shorter):
         text = render(candidate, flavor, anchored, universe)
         if len(text) < len(printed) and _reads_back(candidate, dfa, universe):
             printed = text

@@ -88,15 +88,20 @@ class Found:
 
 
 def spelled(
-    hypotheses: Iterable[tuple[Regex, str]], universe: CharSet, kind: Kind, cache: RunCache
+    hypotheses: Iterable[tuple[Regex, str]],
+    universe: CharSet,
+    kind: Kind,
+    cache: RunCache,
+    state_limit: int | None = None,
 ) -> Found:
     """The spelled ``hypotheses`` (a regex and how it was found) of ``kind`` as candidates over
-    ``universe``, in order; one that does not compile within :data:`CHECK_STATE_LIMIT` states is a
-    problem instead."""
+    ``universe``, in order; one that does not compile within ``state_limit`` states (default:
+    :func:`check_state_limit`) is a problem instead."""
     candidates, problems = [], []
     for regex, how in hypotheses:
         try:
-            candidates.append(Candidate(automaton_of(regex, universe, cache), how, regex, kind))
+            automaton = automaton_of(regex, universe, cache, state_limit)
+            candidates.append(Candidate(automaton, how, regex, kind))
         except AutomataError as error:
             problems.append(f"{how}: {error}")
     return Found(tuple(candidates), tuple(problems))

@@ -18,7 +18,9 @@ from cegis.state import Task
 from cegis.symbolic.merging import symbolic
 from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.families.factors import (
+    LONGEST_ALTERNATIVE,
     _count,
+    _frequent_factors,
     _run_pattern,
     _runs,
     _runs_at_most,
@@ -449,3 +451,28 @@ def test_gaps_are_bounded_by_the_match_each_positive_needs() -> None:
         ["helloworld", "hello######world"],
     )
     assert "factors in order (hello {1,5} world | world {2,2} hello)" in hows
+
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(
+    st.lists(st.text("abc", max_size=30), min_size=1, max_size=6),
+    st.integers(1, 3),
+    st.booleans(),
+    st.integers(1, 6),
+)
+def test_frequent_factors_are_every_factor_held_that_often(
+    texts: list[str], shortest: int, ends: bool, least: int
+) -> None:
+    """The level-by-level search finds what counting every factor of every text finds."""
+    brute: dict[str, int] = {}
+    for text in texts:
+        held = {
+            text[i:j]
+            for i in range(len(text))
+            for j in range(i + shortest, min(len(text), i + LONGEST_ALTERNATIVE) + 1)
+            if not ends or j == len(text)
+        }
+        for w in held:
+            brute[w] = brute.get(w, 0) + 1
+    expected = {w: n for w, n in brute.items() if n >= least}
+    assert dict(_frequent_factors(tuple(texts), shortest, ends, least, RunCache())) == expected

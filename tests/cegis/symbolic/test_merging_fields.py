@@ -11,10 +11,10 @@ import re
 import pytest
 
 from automata import compile_regex, count_by_length, equivalent
+from automata.core.dfa import infinite
 from automata.core.minimize import minimize
 from cegis.symbolic.merging.families.aligned import aligned_templates
 from cegis.symbolic.merging.families.fields import free_field_hypotheses
-from cegis.symbolic.merging.families.listing import infinite
 from cegis.symbolic.merging.rounds.scoring import EXACT_LENGTH, log_counts
 from cegis.symbolic.passive import learn_regex, printed_for
 from regexlang import CharSet, parse, unparse

@@ -8,6 +8,7 @@ package's one mutable object; it lives inside one learner call and never escapes
 from __future__ import annotations
 
 import array
+import hashlib
 import itertools
 import operator
 from collections.abc import Callable, Sequence
@@ -235,6 +236,15 @@ class Quotient:
         in which case the caller must :meth:`undo` (the partial merge stays in the log)."""
         score = int(_kernels.merge(self.arrays, keep, absorb, None))
         return None if score < 0 else score
+
+    def signature(self) -> bytes:
+        """A digest of the quotient as it stands (every node's row): equal for quotients built
+        alike, so the work done on one need not be done again on the other."""
+        digest = hashlib.blake2b(digest_size=32)
+        nodes = self.nodes
+        for name in _PER_NODE:
+            digest.update(getattr(self, name)[:nodes].tobytes())
+        return digest.digest()
 
     def checkpoint(self) -> int:
         """A mark of the undo log to return to with :meth:`undo`."""

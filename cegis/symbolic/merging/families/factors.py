@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 
-from cegis.symbolic.merging.candidate import Found, spelled
+from cegis.symbolic.merging.candidate import Found, check_state_limit, spelled
 from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families.pieces import (
@@ -62,6 +62,11 @@ MOST_CONJOINED = 16
 
 #: Most of the examples' classes (the most often shown first) that counting hypotheses bound.
 MOST_COUNTED = 3
+
+#: States a hypothesis (and the products building it) may reach, however long the examples: a
+#: conjunction of factors shared by lines of hundreds of characters can take tens of thousands
+#: of states before it fails, and one that large is never the answer printed.
+MOST_STATES = 5_000
 
 
 def factor_hypotheses(
@@ -499,14 +504,43 @@ def _frequent_factors(
 ) -> Mapping[str, int]:
     """The factors of ``shortest`` to :data:`LONGEST_ALTERNATIVE` characters (when ``ends``, the
     suffixes) that at least ``least`` of ``texts`` hold, with how many hold each (read-only: the
-    cache shares it); each text's factors are kept in ``cache`` (the same examples come back every
-    epoch and agreement round)."""
+    cache shares it). Each text's factors are kept in ``cache`` when all of them count (the same
+    examples come back every epoch and agreement round); else they are found level by level
+    (:func:`_held_often`)."""
+    if not ends and least > 1:
+        return MappingProxyType(_held_often(texts, shortest, least))
     held = Counter(
         itertools.chain.from_iterable(
             cache(_factors, text, shortest, ends, limit=1 << 10) for text in texts
         )
     )
     return MappingProxyType({w: n for w, n in held.items() if n >= least})
+
+
+def _held_often(texts: Sequence[str], shortest: int, least: int) -> dict[str, int]:
+    """The factors of ``shortest`` to :data:`LONGEST_ALTERNATIVE` characters that at least
+    ``least`` of ``texts`` hold, with how many hold each, found level by level: a factor held that
+    often has its prefix and suffix one character shorter held at least as often, so each length
+    only looks where both were (in lines of hundreds of characters most of the thousands of
+    factors are held by one text)."""
+    found: dict[str, int] = {}
+    starts: list[Sequence[int]] = [range(len(text) - shortest + 1) for text in texts]
+    for length in range(shortest, LONGEST_ALTERNATIVE + 1):
+        held = Counter(
+            itertools.chain.from_iterable(
+                {text[i : i + length] for i in places} for text, places in zip(texts, starts)
+            )
+        )
+        frequent = {w: n for w, n in held.items() if n >= least}
+        if not frequent:
+            break
+        found.update(frequent)
+        kept = [
+            {i for i in places if text[i : i + length] in frequent}
+            for text, places in zip(texts, starts)
+        ]
+        starts = [[i for i in sorted(places) if i + 1 in places] for places in kept]
+    return found
 
 
 def _factors(text: str, shortest: int, ends: bool) -> frozenset[str]:
@@ -566,4 +600,5 @@ def candidates(evidence: Evidence) -> Found:
         evidence.shown,
         cache=evidence.cache,
     )
-    return spelled(hypotheses, universe, "factors", evidence.cache)
+    limit = min(check_state_limit(), MOST_STATES)
+    return spelled(hypotheses, universe, "factors", evidence.cache, limit)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from automata.algebra.ops import difference, is_empty
 from automata.building.compile import compile_regex
-from automata.core.dfa import DFA
+from automata.core.dfa import DFA, infinite
 from automata.core.minimize import minimize
 from automata.errors import AutomataError, StateLimitExceeded
 from cegis.symbolic.merging.candidate import Candidate, Found, check_state_limit, spelled
@@ -38,9 +38,14 @@ EXCLUDED = "everything but the negatives"
 
 def positives(evidence: Evidence) -> Found:
     """The language of the given positives (a clustered one's every string), when it has at most
-    :data:`MAX_LISTING_STATES` states: the family that generalizes nothing."""
+    :data:`MAX_LISTING_STATES` states: the family that generalizes nothing. A positive of ``n``
+    characters alone asks for ``n + 2`` states (a state after each character, the start, and the
+    dead state), so longer positives are not listed at all."""
+    wanted = [e for e in evidence.examples if e.label]
+    if any(len(e.representative()) + 2 > MAX_LISTING_STATES for e in wanted):
+        return Found()
     try:
-        dfa = minimize(strings_of([e for e in evidence.examples if e.label], evidence.universe))
+        dfa = minimize(strings_of(wanted, evidence.universe))
     except AutomataError as error:
         return Found(problems=(f"{LISTING}: {error}",))
     return (
@@ -78,41 +83,3 @@ def only_listed(dfa: DFA, listed: DFA) -> bool:
         return is_empty(difference(dfa, listed, state_limit=check_state_limit()))
     except StateLimitExceeded:
         return not infinite(dfa)
-
-
-def infinite(dfa: DFA) -> bool:
-    """Whether ``dfa`` accepts infinitely many strings: a cycle among its live states (reachable
-    and reaching acceptance), found by peeling off live states without live predecessors."""
-    table = dfa.transitions.tolist()
-    reached = {dfa.start}
-    frontier = [dfa.start]
-    while frontier:
-        state = frontier.pop()
-        for target in set(table[state]) - reached:
-            reached.add(target)
-            frontier.append(target)
-    sources: dict[int, set[int]] = {state: set() for state in reached}
-    for state in reached:
-        for target in table[state]:
-            sources[target].add(state)
-    live = {state for state in reached if dfa.accepting[state]}
-    frontier = list(live)
-    while frontier:
-        state = frontier.pop()
-        for source in sources[state] - live:
-            live.add(source)
-            frontier.append(source)
-    incoming = {state: 0 for state in live}
-    for state in live:
-        for target in set(table[state]) & live:
-            incoming[target] += 1
-    ready = [state for state, count in incoming.items() if not count]
-    peeled = 0
-    while ready:
-        state = ready.pop()
-        peeled += 1
-        for target in set(table[state]) & live:
-            incoming[target] -= 1
-            if not incoming[target]:
-                ready.append(target)
-    return peeled < len(live)

@@ -49,7 +49,20 @@ def merged(
     :data:`MAX_LISTING_STATES` (then its witnesses are given, as without ``patch``). With
     ``agreeing`` (agreements to keep), unread symbols follow the classes positive clusters
     group them with (:func:`cegis.symbolic.merging.core.alike.alike`). The run's ``cache`` keeps
-    what the next rounds and epochs would find again."""
+    what the next rounds and epochs would find again, and what it found on an equal tree (the
+    readings of plain examples build the same one)."""
+    tree = built.tree.signature(), built.alphabet, built.words, built.untied
+    slot = (merged, *tree, learner, patch, agreeing)
+    found: Merged | None = cache.latest(slot, None)
+    if found is None:
+        found = _merged(built, learner, patch, cache, agreeing)
+        cache.keep(slot, found)
+    return found
+
+
+def _merged(
+    built: PrefixTree, learner: Settings, patch: bool, cache: RunCache, agreeing: bool
+) -> Merged:
     alphabet, tree, untied = built.alphabet, built.tree, built.untied
     universe = alphabet.universe
     candidates: dict[tuple[object, ...], Candidate] = {}
