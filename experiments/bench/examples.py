@@ -21,10 +21,11 @@ best (and behind it), and how many of our answers list their positives though a 
 prior is consistent (:mod:`.prior_patterns`: a class-and-count pattern of the positives, checked
 against the negatives apart from the learner). With ``--seeds`` the practical examples are drawn
 again per seed (the held-out strings stay), so "ahead" is counted over more draws than the sixteen
-targets. Run:
+targets. ``--targets long`` adds access-log lines of 500-800 characters (:mod:`.long_lines`),
+one row per size (:data:`LONG_SIZES` unless ``--sizes`` is given). Run:
 
     python -m experiments.bench.examples [--sizes 5,20,100,500] [--seeds 0,1,2] [--split teste]
-        [--limit N] [--targets practical,structured] [--workers 2]
+        [--limit N] [--targets practical,structured,long] [--workers 2]
 """
 
 from __future__ import annotations
@@ -114,6 +115,11 @@ STRUCTURED: tuple[tuple[str, str], ...] = (
     ("short code", r"[a-z]{2}[0-9]{4}"),
 )
 SIZES = (5, 20, 100, 500)
+#: Sizes of the long lines' row when ``--sizes`` is not given: a practitioner's few, and more.
+LONG_SIZES = (5, 20)
+#: Longest positive grex learns from with its ``repetitions`` options: over twenty lines of 800
+#: characters they took minutes and 8 GB.
+GREX_REPETITIONS_MOST_CHARS = 100
 HELD_OUT = 1000  # strings of each label
 LONG_HELD_OUT = 200  # long lines of each label
 MAX_LEN = 24
@@ -336,14 +342,18 @@ def ours(problem: Problem) -> Answer:
 
 
 def grex_best(problem: Problem) -> Answer | None:
-    """grex on ``problem``'s positives with each option set; the best on the held-out strings."""
+    """grex on ``problem``'s positives with each option set (those with ``repetitions`` left out
+    on positives over :data:`GREX_REPETITIONS_MOST_CHARS`); the best on the held-out strings."""
     try:
         from grex import RegExpBuilder
     except ImportError:
         return None
     best: Answer | None = None
     gold = minimize(compile_regex(problem.gold, UNIVERSE))
+    long = max(map(len, problem.positives)) > GREX_REPETITIONS_MOST_CHARS
     for options in GREX_OPTIONS:
+        if long and "repetitions" in options:
+            continue
         started = time.perf_counter()
         builder = RegExpBuilder.from_test_cases(list(problem.positives))
         for option in options:
@@ -413,7 +423,7 @@ def table(results: Sequence[tuple[Problem, Answer, Answer | None]]) -> str:
     (:func:`.prior_patterns.consistent_pattern`)."""
     groups: dict[tuple[str, int], list[tuple[Problem, Answer, Answer | None]]] = defaultdict(list)
     for result in results:
-        drawn = result[0].source in ("practical", "structured")
+        drawn = result[0].source in ("practical", "structured", "long lines")
         groups[(result[0].source, result[0].size if drawn else 0)].append(result)
     head = (
         f"{'source':<17} {'size':>5} {'n':>4} | {'ours acc':>8} {'exact':>5} {'lists':>5} "
@@ -464,12 +474,19 @@ def _clipped(text: str, most: int = 60) -> str:
     return text if len(text) <= most else f"{text[: most - 3]}... ({len(text)} chars)"
 
 
+def _sizes(given: str | None, default: Sequence[int]) -> list[int]:
+    """The sizes ``--sizes`` names (none of 0), else ``default``."""
+    if given is None:
+        return list(default)
+    return [size for size in map(int, given.split(",")) if size]
+
+
 @click.command()
 @click.option(
     "--sizes",
-    default=",".join(map(str, SIZES)),
-    show_default=True,
-    help="practical: positives (= negatives) per problem",
+    default=None,
+    help="drawn targets: positives (= negatives) per problem [default: "
+    f"{','.join(map(str, SIZES))}; long: {','.join(map(str, LONG_SIZES))}]",
 )
 @click.option(
     "--seeds",
@@ -504,7 +521,7 @@ def _clipped(text: str, most: int = 60) -> str:
     "--data", type=click.Path(path_type=Path), default=DEFAULT_DATA_DIR, show_default=True
 )
 def main(
-    sizes: str,
+    sizes: str | None,
     seeds: str,
     split: str,
     limit: int | None,
@@ -528,10 +545,9 @@ def main(
         )
     problems = [
         p
-        for size in map(int, sizes.split(","))
-        if size
-        for seed in draws
         for name in chosen
+        for size in _sizes(sizes, LONG_SIZES if name == "long" else SIZES)
+        for seed in draws
         for p in kinds[name](size, seed)
     ]
     problems += hand_problems() if tasks else []

@@ -27,6 +27,7 @@ from cegis.symbolic.merging.families import (
     factors,
     fields,
     listing,
+    records,
     separated,
     shapes,
     subsequence,
@@ -55,9 +56,14 @@ MOST_SPELLED_POSITIVES = 64
 
 #: The families of templates of plain examples: in the loop, and (with the learner's
 #: ``listing_cap``) of strings given up front: their shapes, templates along a repeated separator,
-#: and a head then a free-text field.
+#: a head then a free-text field, and records of fields.
 TEMPLATES: tuple[Family, ...] = (templates.candidates,)
-GIVEN: tuple[Family, ...] = (shapes.candidates, separated.candidates, fields.candidates)
+GIVEN: tuple[Family, ...] = (
+    shapes.candidates,
+    separated.candidates,
+    fields.candidates,
+    records.candidates,
+)
 
 #: The spelled families made again in agreement rounds with the strings the others imply.
 SPELLED: tuple[Family, ...] = (factors.candidates, anchored.candidates, subsequence.candidates)

@@ -7,6 +7,7 @@ building it again."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import attrs
@@ -15,7 +16,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from automata.algebra import ops
-from automata.building.compile import from_text
+from automata.building.compile import compile_regex, from_text
 from automata.core.dfa import DFA
 from automata.errors import SizeLimitExceeded
 from cegis.symbolic.merging import symbolic
@@ -29,6 +30,8 @@ from cegis.symbolic.merging.settings import Settings
 from oracle import ClusteredExample, Counterexample, Example
 from oracle.clustered import misclassified
 from regexlang import CharSet, parse
+from regexlang.ast import Optional, Regex, concat, literal, union
+from regexlang.ast import text as text_regex
 
 ABC = CharSet.of("abc")
 #: The single-word sample of test_merging: read through one representative path per clustered
@@ -192,3 +195,19 @@ def test_a_candidate_past_the_printed_states_without_a_spelling_is_not_printed(
     monkeypatch.setattr(printing, "MOST_PRINTED_STATES", dfa.n_states - 1)
     with pytest.raises(SizeLimitExceeded):
         print_candidate(dfa, "simple", ABC, examples)
+
+
+def test_a_print_nested_past_the_stack_falls_back_to_the_spelling() -> None:
+    # The prefixes of a 200-letter word: state elimination nests 200 optional groups, deeper than
+    # simplifying them can recurse; the spelling, a flat list of the prefixes, prints instead.
+    word = "abc" * 67
+    nested: Regex = Optional(literal(word[-1]))
+    for char in reversed(word[:-1]):
+        nested = Optional(concat(literal(char), nested))
+    dfa = compile_regex(nested, ABC)
+    examples = [Example(word[:5], True), Example("cc", False)]
+    prefixes = union(*(text_regex(word[:length]) for length in range(len(word) + 1)))
+    spelled = print_candidate(dfa, "python", ABC, examples, prefixes, written=True)
+    assert re.fullmatch(spelled, word[:100]) and not re.fullmatch(spelled, word[:100] + "a")
+    with pytest.raises(SizeLimitExceeded, match="stack frames"):
+        print_candidate(dfa, "python", ABC, examples)

@@ -11,6 +11,7 @@ The simple dialect cannot write the empty language, so one string no example rej
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Sequence
 
 from automata.algebra.ops import equivalent
@@ -76,7 +77,7 @@ def printed(
             "learn from fewer or shorter strings",
         )
     try:
-        regex = (quick if draft else readable)(dfa, size_limit=check_state_limit(), dialect=dialect)
+        regex = _eliminated(dfa, dialect, draft)
     except SizeLimitExceeded:
         if texts:
             return texts[0]
@@ -93,6 +94,23 @@ def printed(
             if not any(_holds(e, word) for e in examples):
                 return unparse(text_regex(word), dialect, universe)
     raise AssertionError("unreachable: fewer examples than lengths")
+
+
+def _eliminated(dfa: DFA, dialect: Dialect, draft: bool) -> Regex:
+    """``dfa``'s readable regex (or quick ``draft``); :class:`SizeLimitExceeded` past
+    :func:`check_state_limit` nodes, or nested deeper than Python's stack lets it be simplified
+    (a chain of optional parts over a few hundred states: 150 already overflowed)."""
+    try:
+        return (quick if draft else readable)(dfa, size_limit=check_state_limit(), dialect=dialect)
+    except RecursionError:
+        depth = sys.getrecursionlimit()
+        raise SizeLimitExceeded(
+            "the nesting of a print of this candidate",
+            depth + 1,
+            depth,
+            "stack frames",
+            "learn from fewer or shorter strings",
+        ) from None
 
 
 def spelling(regex: Regex, dialect: Dialect, universe: CharSet) -> str:

@@ -1,0 +1,270 @@
+"""Hypotheses that read each positive as a record: fields between separators, written column by
+column as a person writes a log line's format.
+
+``10.0.0.7 - anna [02/Mar/2024:13:45:01 +0000] "GET /api/v2?q=x&page=2 HTTP/1.1" 200 5120 "-"``
+is a record: quoted and bracketed parts, then words between spaces, then values between ``.``,
+``/``, ``:``, ``?``, ``&``, ``=``. A separator is an *anchor* when every positive holds it equally
+often and the anchors come in the same order in each: the positives are cut at them into columns
+(:func:`_anchors`), quotes first, then brackets, then spaces, then the other punctuation, so that
+a quoted field's insides are split apart from the rest. A separator that some positives repeat
+more often than others, with pieces of one kind between (a path's ``/``, a query's ``&``), is
+written once with its piece repeated (:func:`_repeated`). A column of neither is free text: the
+classes it shows when it is a token (no space, at most :data:`MOST_TOKEN_PUNCTUATION` punctuation
+characters: ``[%.0-9A-Za-z]+``), else anything but the separator that ends it (``[^"]*``).
+
+A column of word characters (:func:`_leaf`) is a literal when it never varies; a word set when few
+words repeat and none was seen only once (a Good-Turing reading: a word seen once says the set is
+probably incomplete; letters only); digits as ``[0-9]{1,n}`` when short, else ``[0-9]+``; hex as its class; else
+its runs of digits, lower and upper case written by class, or the classes it shows. Two writings
+are made, general and specific (word sets listed whenever few, tokens never free); those that label
+every example right (matched with Python's ``re``) compete with the other families."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from cegis.symbolic.merging.candidate import Found, spelled
+from cegis.symbolic.merging.evidence import Evidence
+from cegis.symbolic.merging.families.prior import DIGITS, LOWER, UPPER
+from cegis.symbolic.merging.families.separated import accepts_all, accepts_any
+from regexlang.ast import Chars, Epsilon, Optional, Plus, Regex, Repeat, Star, concat, union
+from regexlang.ast import text as text_regex
+from regexlang.charset import CharSet
+
+#: Separators by rank: a record is cut at the first rank with anchors, its columns at the next.
+RANKS = ("\"'", "[]()<>{}", " \t")
+
+#: Fewest positives the family reads (one positive is no record to generalize).
+FEWEST_POSITIVES = 2
+
+#: Most words of a column listed as a word set.
+MOST_WORDS = 12
+
+#: Draws of each word, on average, for a word set to be listed.
+WORD_DRAWS = 3
+
+#: Longest number written with its counts (``[0-9]{1,3}``); a longer one that varies is ``+``.
+LONGEST_COUNTED = 3
+
+#: Most punctuation characters a token (free text written by the classes it shows) holds.
+MOST_TOKEN_PUNCTUATION = 2
+
+#: Fewest characters of a column whose letters all lie in ``a-f`` for it to read as hex.
+FEWEST_HEX = 16
+
+_WORD = DIGITS | LOWER | UPPER | CharSet.of("_")
+_HEX_LETTERS = CharSet.range("a", "f") | CharSet.range("A", "F")
+_CLASSES = (DIGITS, LOWER, UPPER, CharSet.of("_"))
+
+
+def candidates(evidence: Evidence) -> Found:
+    """The record hypotheses of the plain examples, compiled (kind ``fields``)."""
+    positives, negatives = evidence.plain
+    return spelled(
+        record_hypotheses(positives, negatives, evidence.universe),
+        evidence.universe,
+        "fields",
+        evidence.cache,
+    )
+
+
+def record_hypotheses(
+    positives: Sequence[str], negatives: Sequence[str], universe: CharSet
+) -> list[tuple[Regex, str]]:
+    """The general and the specific writing of the positives as records, those that accept every
+    positive and no negative; none when the positives have no separator in common."""
+    if len(positives) < FEWEST_POSITIVES or not _anchors(positives, _separators(positives)):
+        return []
+    out: dict[Regex, str] = {}
+    for specific in (False, True):
+        regex = _column(positives, "", universe, specific)
+        out.setdefault(regex, f"records ({'specific' if specific else 'general'} fields)")
+    return [
+        (regex, how)
+        for regex, how in out.items()
+        if accepts_all(regex, positives) and not accepts_any(regex, negatives)
+    ]
+
+
+def _separators(values: Sequence[str]) -> str:
+    """The characters of ``values`` outside word characters, in order of first appearance."""
+    return "".join(dict.fromkeys(c for v in values for c in v if c not in _WORD))
+
+
+def _column(values: Sequence[str], ends: str, universe: CharSet, specific: bool) -> Regex:
+    """The writing of one column's ``values``, followed in the record by ``ends`` (the separator
+    that closes it, or nothing at the end)."""
+    if len(set(values)) == 1:
+        return text_regex(values[0])
+    separators = _separators(values)
+    if not separators:
+        return _leaf(values, universe, specific)
+    anchors = _anchors(values, separators)
+    if anchors:
+        return _cut(values, anchors, ends, universe, specific)
+    repeated = _repeated(values, separators, universe, specific)
+    if repeated is not None:
+        return repeated
+    return _free(values, ends, universe, specific)
+
+
+def _anchors(values: Sequence[str], separators: str) -> str:
+    """The separators of the first rank (quotes, brackets, spaces, the rest) that every value
+    holds equally often, in the same order; empty when no rank has them."""
+    ranks = [*RANKS, "".join(c for c in separators if not any(c in r for r in RANKS))]
+    for rank in ranks:
+        chars = [c for c in rank if c in separators and _constant(values, c)]
+        orders = {"".join(c for c in v if c in chars) for v in values}
+        if chars and len(orders) == 1:
+            return "".join(chars)
+    return ""
+
+
+def _constant(values: Sequence[str], char: str) -> bool:
+    counts = {v.count(char) for v in values}
+    return len(counts) == 1 and 0 not in counts
+
+
+def _cut(
+    values: Sequence[str], anchors: str, ends: str, universe: CharSet, specific: bool
+) -> Regex:
+    """The values cut at their ``anchors`` into columns, each written apart."""
+    rows = [_split(v, anchors) for v in values]
+    order = "".join(c for c in values[0] if c in anchors)
+    parts: list[Regex] = []
+    for index in range(len(order) + 1):
+        closing = order[index] if index < len(order) else ends
+        parts.append(_column([row[index] for row in rows], closing, universe, specific))
+        if index < len(order):
+            parts.append(text_regex(order[index]))
+    return concat(*(p for p in parts if p != Epsilon()))
+
+
+def _split(value: str, anchors: str) -> list[str]:
+    fields, start = [], 0
+    for index, char in enumerate(value):
+        if char in anchors:
+            fields.append(value[start:index])
+            start = index + 1
+    return [*fields, value[start:]]
+
+
+def _repeated(
+    values: Sequence[str], separators: str, universe: CharSet, specific: bool
+) -> Regex | None:
+    """A separator some values repeat more often than others, written once around a piece that
+    repeats, when the pieces between are of one kind (word characters, or all holding anchors):
+    ``(?:/piece)+``, ``piece(?:&piece)*``, ``(?:piece,)+``; the separator seen least first. Not a
+    space: words between spaces are free text."""
+    totals = Counter(c for v in values for c in v if c in separators)
+    for char in sorted(separators.replace(" ", ""), key=lambda c: totals[c]):
+        counts = [v.count(char) for v in values]
+        if max(counts) < 2 or len(set(counts)) == 1:
+            continue
+        leading = all(v.startswith(char) for v in values)
+        trailing = not leading and all(v.endswith(char) for v in values)
+        pieces = [
+            p for v in values for p in (v[1:] if leading else v[:-1] if trailing else v).split(char)
+        ]
+        rest = _separators(pieces)
+        if not pieces or (rest and not _anchors(pieces, rest)) or not all(pieces):
+            continue
+        piece = _column(pieces, char, universe, specific)
+        separator = text_regex(char)
+        if leading:
+            return Plus(concat(separator, piece))
+        if trailing:
+            return Plus(concat(piece, separator))
+        return concat(piece, Star(concat(separator, piece)))
+    return None
+
+
+def _free(values: Sequence[str], ends: str, universe: CharSet, specific: bool) -> Regex:
+    """Free text: a token as the classes it shows, else anything but the separator that ends it
+    (anything but a newline at the record's end)."""
+    repeat = Star if any(not v for v in values) else Plus
+    punctuation = set(_separators(values))
+    if specific or (" " not in punctuation and len(punctuation) <= MOST_TOKEN_PUNCTUATION):
+        return repeat(Chars(_shown("".join(values), universe)))
+    return repeat(Chars(universe - CharSet.of(ends or "\n")))
+
+
+def _leaf(values: Sequence[str], universe: CharSet, specific: bool) -> Regex:
+    """A column of word characters: a word set, digits, hex, runs by class, or the classes shown;
+    optional when some value is empty."""
+    filled = [v for v in values if v]
+    written = _filled(filled, universe, specific)
+    return Optional(written) if len(filled) < len(values) else written
+
+
+def _filled(values: Sequence[str], universe: CharSet, specific: bool) -> Regex:
+    counts = Counter(values)
+    if len(counts) == 1:
+        return text_regex(values[0])
+    words = all(v.isalpha() for v in values) and len(counts) <= MOST_WORDS
+    if words and (specific or _complete(counts)):
+        return union(*map(text_regex, sorted(counts)))
+    joined = "".join(values)
+    shown = _shown(joined, universe)
+    letters = CharSet.of("".join(c for c in set(joined) if c.isalpha()))
+    if len(joined) >= FEWEST_HEX and letters and letters.issubset(_HEX_LETTERS):
+        hex_chars = DIGITS | (_HEX_LETTERS & (LOWER if letters & LOWER else UPPER))
+        if not (letters & LOWER and letters & UPPER):
+            return _counted(hex_chars & universe, [len(v) for v in values])
+    skeletons = {_skeleton(v) for v in values}
+    if len(skeletons) == 1:
+        runs = [_runs(v) for v in values]
+        return concat(
+            *(
+                _counted(_shown(column[0][0], universe), [len(r) for r in column])
+                for column in zip(*runs)
+            )
+        )
+    return _counted(shown, [len(v) for v in values])
+
+
+def _complete(counts: Counter[str]) -> bool:
+    """Whether a word set looks complete: no word seen only once (Good-Turing: the words seen
+    once estimate the share of draws still unseen), each seen :data:`WORD_DRAWS` times on average."""
+    return min(counts.values()) >= 2 and counts.total() >= WORD_DRAWS * len(counts)
+
+
+def _counted(chars: CharSet, lengths: Sequence[int]) -> Regex:
+    """A run of ``chars`` as long as the ``lengths`` say: ``{n}`` when all alike, ``{1,n}`` for
+    short numbers, else ``+``."""
+    low, high = min(lengths), max(lengths)
+    run = Chars(chars)
+    if low == high:
+        return run if low == 1 else Repeat(run, low, low)
+    if high <= LONGEST_COUNTED and chars.issubset(DIGITS):
+        return Repeat(run, 1, high)
+    return Plus(run)
+
+
+def _class_of(char: str) -> int:
+    return next((i for i, k in enumerate(_CLASSES) if char in k), len(_CLASSES))
+
+
+def _skeleton(value: str) -> tuple[int, ...]:
+    return tuple(_class_of(run[0]) for run in _runs(value))
+
+
+def _runs(value: str) -> list[str]:
+    """``value`` cut into runs of one class (digits, lower, upper, underscore)."""
+    runs: list[str] = []
+    for char in value:
+        if runs and _class_of(runs[-1][0]) == _class_of(char):
+            runs[-1] += char
+        else:
+            runs.append(char)
+    return runs
+
+
+def _shown(chars: str, universe: CharSet) -> CharSet:
+    """The classes (digits, lower, upper) that ``chars`` touch, and their other characters."""
+    found = CharSet.of("".join(c for c in set(chars) if not any(c in k for k in _CLASSES[:3])))
+    for kind in _CLASSES[:3]:
+        if any(c in kind for c in chars):
+            found = found | kind
+    return found & universe

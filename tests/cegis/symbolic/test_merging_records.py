@@ -1,0 +1,90 @@
+"""Strings read as records (:mod:`cegis.symbolic.merging.families.records`): fields between
+separators written column by column, as a person writes a log line's format, and learned from a
+few lines well enough for lines never seen. Records written for these tests."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import numpy as np
+
+from cegis.symbolic.merging.families.records import record_hypotheses
+from cegis.symbolic.passive import learn_regex
+from oracle.mutations import one_edit
+from regexlang import CharSet, unparse
+
+ASCII = CharSet([(0x20, 0x7E)])
+
+#: The format the records below follow, as a person writes it.
+GOLD = re.compile(
+    r"2024-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} \[worker-[0-9]+\] level=(?:INFO|WARN|ERROR)"
+    r' msg="[a-z ]+" id=[0-9a-f]+'
+)
+_WORDS = ("disk", "full", "retry", "later", "user", "logged", "in", "cache", "miss", "ok")
+
+
+def record(rng: random.Random) -> str:
+    day = f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
+    time = f"{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}"
+    level = rng.choice(("INFO", "WARN", "ERROR"))
+    message = " ".join(rng.choice(_WORDS) for _ in range(rng.randint(1, 5)))
+    return (
+        f'{day} {time} [worker-{rng.randint(1, 40)}] level={level} msg="{message}"'
+        f" id={rng.getrandbits(64):016x}"
+    )
+
+
+def near_misses(strings: list[str], count: int, rng: random.Random) -> list[str]:
+    """Strings one edit from ``strings`` that the format rejects."""
+    out: list[str] = []
+    generator = np.random.default_rng(rng.randint(0, 2**32))
+    while len(out) < count:
+        edited = one_edit(rng.choice(strings), 'xyz09AZ_-.:"[]= ', generator)
+        if not GOLD.fullmatch(edited) and edited not in out:
+            out.append(edited)
+    return out
+
+
+def printed(strings: list[str], negatives: tuple[str, ...] = ()) -> list[str]:
+    return [unparse(r, "python", ASCII) for r, _ in record_hypotheses(strings, negatives, ASCII)]
+
+
+def test_a_record_is_written_column_by_column() -> None:
+    rng = random.Random(7)
+    general, specific = printed([record(rng) for _ in range(12)])
+    assert general == (
+        r"2024-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} \[worker-[0-9]{1,2}\] level=(?:ERROR|INFO|WARN)"
+        r' msg="[ !#-\~]+" id=[a-f0-9]{16}'
+    )
+    assert 'msg="[a-z ]+"' in specific  # the free text's own classes
+
+
+def test_a_word_seen_once_leaves_the_set_open() -> None:
+    # ``WARN`` once: the words seen are probably not all there are, and the class stays.
+    lines = ["INFO a=1", "INFO a=2", "ERROR a=3", "ERROR a=4", "WARN a=5", "INFO a=6"]
+    assert printed(lines)[0] == "[A-Z]+ a=[0-9]"
+
+
+def test_separators_repeated_are_written_once() -> None:
+    paths = ["/srv/www?a=1&bb=22", "/srv?a=3", "/home/ann/x?c=4&d=5&e=6"]
+    assert printed(paths)[0] == r"(?:/[a-z]+)+\?[a-z]+=[0-9]{1,2}(?:&[a-z]+=[0-9]{1,2})*"
+
+
+def test_no_record_without_a_shared_separator() -> None:
+    assert printed(["abc", "de1", "xyz9"]) == []
+
+
+def test_records_learn_from_a_few_lines_and_hold_out() -> None:
+    rng = random.Random(51)
+    positives = [record(rng) for _ in range(12)]
+    negatives = near_misses([record(rng) for _ in range(12)], 12, rng)
+    learned = learn_regex(positives, negatives, anchored="fullmatch", universe=ASCII)
+    assert learned.consistent
+    answer = re.compile(learned.regex)
+    held = [record(rng) for _ in range(300)]
+    held_negatives = near_misses(held, 300, rng)
+    accepted = sum(answer.fullmatch(s) is not None for s in held)
+    rejected = sum(answer.fullmatch(s) is None for s in held_negatives)
+    assert accepted == len(held), learned.regex
+    assert rejected >= 0.8 * len(held_negatives), learned.regex
