@@ -8,10 +8,10 @@ language under the call is compared with the original's on minimal DFAs, and onl
 whose own verdict is linear is returned. Candidates come from three sources, tried in order of
 readability: language-preserving rewrites of the tree (:mod:`~automata.safe.rewrites`), prints of
 the minimal DFA, and possessive loops where the engine has them (:mod:`~automata.safe.possessive`).
-:mod:`~automata.safe.form` runs the search within a time budget. The room sits above
+:mod:`~automata.safe.form` runs the search within a budget of candidates tried. The room sits above
 ``redos`` and ``printing``: it uses both.
 """
 
-from automata.safe.form import DEFAULT_SECONDS, SafeForm, safe_form
+from automata.safe.form import DEFAULT_TRIES, SafeForm, safe_form
 
-__all__ = ["DEFAULT_SECONDS", "SafeForm", "safe_form"]
+__all__ = ["DEFAULT_TRIES", "SafeForm", "safe_form"]

@@ -70,7 +70,7 @@ def test_a_linear_print_is_kept_as_written() -> None:
 
 
 def test_without_a_linear_form_the_reason_is_given() -> None:
-    form = safe_form("[0-9].*(?:dog|truck|ring).*", "javascript", seconds=5)
+    form = safe_form("[0-9].*(?:dog|truck|ring).*", "javascript")
     assert not form.verdict.linear and not form.rewritten
     assert "JavaScript has no atomic groups or possessive quantifiers" in form.reason
 
@@ -131,7 +131,7 @@ def _regexes() -> st.SearchStrategy[Regex]:
 @given(_regexes())
 def test_every_safe_form_matches_what_the_original_matches(regex: Regex) -> None:
     original = render_flavor(regex, "python", "fullmatch")
-    form = safe_form(regex, seconds=5)
+    form = safe_form(regex)
     if form.rewritten:
         assert form.verdict.linear and check(form.text).linear
         _same_on_short_texts(form.text, original)
@@ -171,7 +171,7 @@ def _printable(tree: Regex) -> bool:
 
 
 def test_dataset_targets_print_linear_and_re_agrees() -> None:
-    forms = [safe_form(tree, seconds=5) for tree in _sample_targets()]
+    forms = [safe_form(tree) for tree in _sample_targets()]
     assert all(form.verdict.linear or form.reason for form in forms)
     assert sum(form.verdict.linear for form in forms) >= 0.9 * len(forms)
     for form in forms:
@@ -209,11 +209,18 @@ def test_a_cut_loop_is_linear_where_the_engine_is(pattern: str, verdict: str) ->
 
 
 def test_past_its_budget_the_search_gives_the_print_as_written_with_its_verdict() -> None:
-    # a zero budget: not even the target DFA is compiled, let alone a candidate tried
-    form = safe_form(".*[0-9].*", seconds=0)
+    # no tries: not even the target DFA is compiled, let alone a candidate tried
+    form = safe_form(".*[0-9].*", tries=0)
     assert (form.text, form.rewritten) == (".*[0-9].*", False)
     assert form.verdict == check(".*[0-9].*") and form.verdict.verdict == "polynomial"
-    assert "no linear form found within the 0 s budget" in form.reason
+    assert "no linear form among the first 0 candidates" in form.reason
+
+
+def test_the_search_tries_as_many_candidates_as_it_is_given() -> None:
+    # the first candidate (the tree rewritten) is not linear; the second (an elimination print) is
+    first = safe_form("(?:a|b)*(?:a|c)*d", tries=1)
+    assert not first.rewritten and "among the first 1 candidates" in first.reason
+    assert safe_form("(?:a|b)*(?:a|c)*d", tries=2).verdict.linear
 
 
 def test_a_verdict_the_caller_has_is_not_analysed_again() -> None:

@@ -110,10 +110,9 @@ def proposed(
         if own is not None
         else []
     )
-    in_order = ranked(candidates, examples, policy, cache, own if patterns else None)
-    return first_printed(
-        in_order, examples, dialect, universe, policy, cache, list(problems), patterns
-    )
+    noted = list(problems)
+    in_order = ranked(candidates, examples, policy, cache, own if patterns else None, noted)
+    return first_printed(in_order, examples, dialect, universe, policy, cache, noted, patterns)
 
 
 def ranked(
@@ -122,17 +121,28 @@ def ranked(
     policy: SelectionPolicy,
     cache: RunCache,
     listed: DFA | None = None,
+    problems: list[str] | None = None,
 ) -> Iterator[Candidate]:
-    """The ``candidates`` by description length (as ``policy`` scores them), each language of the
-    positives preceded by itself with its long runs looped (:func:`_runs_looped`); those labeling
-    every example right that accept no string outside ``listed`` (the positives' own language) come
-    after all others."""
+    """The ``candidates`` that label every example right by description length (as ``policy``
+    scores them), each language of the positives preceded by itself with its long runs looped
+    (:func:`_runs_looped`); those that accept no string outside ``listed`` (the positives' own
+    language) come after all others. A candidate that mislabels an example is never scored (its
+    print would mislabel it too, and scoring a template of long lines costs more than checking
+    it): its problem is added to ``problems``."""
     positives = [representative(e) for e in examples if e.label]
+    noted = [] if problems is None else problems
 
     def rank(found: Sequence[Candidate]) -> list[Candidate]:
-        return sorted(found, key=lambda c: description_length(c, positives, cache, policy.written))
+        right = []
+        for candidate in found:
+            wrong = misclassified(candidate.automaton, examples)
+            if wrong:
+                noted.append(f"{candidate.how}: {misses(wrong)}")
+            else:
+                right.append(candidate)
+        return sorted(right, key=lambda c: description_length(c, positives, cache, policy.written))
 
-    return _listing_last(_runs_looped(rank(candidates), rank, policy.earlier), examples, listed)
+    return _listing_last(_runs_looped(rank(candidates), rank, policy.earlier), listed)
 
 
 def first_printed(
@@ -145,7 +155,8 @@ def first_printed(
     problems: list[str],
     patterns: Sequence[Candidate] = (),
 ) -> Proposal:
-    """The first candidate ``in_order`` whose print labels every example right, or a typed
+    """The first candidate ``in_order`` (each labeling every example right: :func:`ranked`) whose
+    print labels every example right too, or a typed
     failure with every candidate's problem (added to ``problems``). Under a listing cap a print
     longer than the positives listed (and than the spelling of each of ``patterns``) is kept only
     as a fallback, and the listing is the answer when every candidate fails and no pattern of the
@@ -174,10 +185,6 @@ def first_printed(
         dfa, how, regex = candidate.automaton, candidate.how, candidate.regex
         if policy.refuted is not None and equivalent(dfa, policy.refuted):
             problems.append(f"{how}: the teacher rejected this language")
-            continue
-        wrong = misclassified(dfa, examples)
-        if wrong:  # its print would be too (prints are exact), and printing costs far more
-            problems.append(f"{how}: {misses(wrong)}")
             continue
         if (
             policy.listing_cap
@@ -283,19 +290,12 @@ def _runs_looped(
         yield candidate
 
 
-def _listing_last(
-    candidates: Iterable[Candidate], examples: Sequence[Counterexample], listed: DFA | None
-) -> Iterator[Candidate]:
-    """The ``candidates`` in order, except that those labeling every example right that accept no
-    string outside ``listed`` (the positives' own language; None: no candidate is moved) come after
-    all others."""
+def _listing_last(candidates: Iterable[Candidate], listed: DFA | None) -> Iterator[Candidate]:
+    """The ``candidates`` in order, except that those that accept no string outside ``listed``
+    (the positives' own language; None: no candidate is moved) come after all others."""
     later = []
     for candidate in candidates:
-        if (
-            listed is not None
-            and not misclassified(candidate.automaton, examples)
-            and only_listed(candidate.automaton, listed)
-        ):
+        if listed is not None and only_listed(candidate.automaton, listed):
             later.append(candidate)
         else:
             yield candidate
