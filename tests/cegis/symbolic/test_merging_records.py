@@ -90,3 +90,5 @@ def test_records_learn_from_a_few_lines_and_hold_out() -> None:
     rejected = sum(answer.fullmatch(s) is None for s in held_negatives)
     assert accepted == len(held), learned.regex
     assert rejected >= 0.8 * len(held_negatives), learned.regex
+    # The worker's number stays counted: a record's counts are not loosened to ``+``.
+    assert r"\[worker-[0-9]{1,2}\]" in learned.regex

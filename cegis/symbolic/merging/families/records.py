@@ -62,12 +62,12 @@ _CLASSES = (DIGITS, LOWER, UPPER, CharSet.of("_"))
 
 
 def candidates(evidence: Evidence) -> Found:
-    """The record hypotheses of the plain examples, compiled (kind ``fields``)."""
+    """The record hypotheses of the plain examples, compiled."""
     positives, negatives = evidence.plain
     return spelled(
         record_hypotheses(positives, negatives, evidence.universe),
         evidence.universe,
-        "fields",
+        "records",
         evidence.cache,
     )
 

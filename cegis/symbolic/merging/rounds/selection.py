@@ -10,7 +10,8 @@ before it is printed (a print is exact, and printing costs far more than checkin
 language the teacher just rejected too; the first whose print (:mod:`.printing`) compiles back and
 labels every example right is the proposal, carrying the automaton its print compiled to. With a
 listing cap (a practitioner's plain examples, no agreements), the answer is never longer than the
-positives listed, bounded repetitions are unbounded where the prior prefers (:mod:`.unbounded`), and
+positives listed, bounded repetitions are unbounded where the prior prefers (:mod:`.unbounded`; not
+a record's, whose counts are its fields' own: :mod:`..families.records`), and
 class runs whose values repeat too often for the class are the words listed (:mod:`.word_sets`)."""
 
 from __future__ import annotations
@@ -204,7 +205,8 @@ def first_printed(
         if (
             policy.listing_cap
         ):  # strings given up front: repetitions unbounded where the prior prefers, words listed
-            text, dfa = loosened_text(text, dfa, examples, positives, dialect, universe, cache)
+            if candidate.kind != "records":  # a record's counts are its fields' own
+                text, dfa = loosened_text(text, dfa, examples, positives, dialect, universe, cache)
             text, dfa = listed_words_text(text, dfa, examples, positives, dialect, universe, cache)
         states = dfa.n_states - (dead_state(dfa) is not None)
         reasoning = f"{how} over {len(dfa.alphabet)} {policy.granularity}: {states} states"
