@@ -9,7 +9,17 @@ import re
 import pytest
 
 from experiments.bench.example_tasks import BINARY, HAND_TASKS, HandTask
-from experiments.bench.examples import Answer, Problem, hand_problems, ours, table
+from experiments.bench.examples import (
+    GREX_REPETITIONS_MOST_CHARS,
+    LONG_SIZES,
+    Answer,
+    Problem,
+    _sizes,
+    grex_best,
+    hand_problems,
+    ours,
+    table,
+)
 from regexlang import parse
 
 UNIVERSE_TEXT = "".join(map(chr, range(0x20, 0x7F)))
@@ -98,3 +108,36 @@ def test_a_listing_answer_counts_as_avoidable_only_where_a_pattern_of_the_prior_
     )
     answer = ours(words)
     assert answer.lists and not answer.avoidable
+
+
+def test_the_long_lines_print_a_row_per_size() -> None:
+    gold = parse("a+", "python")
+    results = [
+        (
+            Problem("long lines", "access log", size, gold, ("a",), ("b",), ("aa",), ("b",)),
+            mine,
+            None,
+        )
+        for size, mine in ((5, _answer("ours", 0.5, False)), (20, _answer("ours", 1.0, False)))
+    ]
+    rows = [line.split() for line in table(results).splitlines()[2:]]
+    assert [row[:5] for row in rows] == [
+        ["long", "lines", "5", "1", "|"],
+        ["long", "lines", "20", "1", "|"],
+    ]
+    assert _sizes(None, LONG_SIZES) == [5, 20] and _sizes("0,100", LONG_SIZES) == [100]
+
+
+def test_grex_leaves_its_repetitions_out_on_long_positives(monkeypatch: pytest.MonkeyPatch) -> None:
+    grex = pytest.importorskip("grex")
+    asked: list[str] = []
+    builder = grex.RegExpBuilder
+    monkeypatch.setattr(
+        builder,
+        "with_conversion_of_repetitions",
+        lambda self: asked.append("repetitions") or self,  # type: ignore[func-returns-value]
+        raising=True,
+    )
+    line = "x" * (GREX_REPETITIONS_MOST_CHARS + 1)
+    problem = Problem("long lines", "p", 1, parse("x+", "python"), (line,), (), (line,), ("y",))
+    assert grex_best(problem) is not None and not asked

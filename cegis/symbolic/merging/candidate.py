@@ -42,7 +42,8 @@ _RUN_LIMIT: ContextVar[int] = ContextVar("check_state_limit", default=CHECK_STAT
 #: What made a candidate: state merging, a family (by its module's name), the language of the
 #: positives (``positives``, :func:`.families.listing.positives`) or everything but the negatives
 #: (``all_but_negatives``), or the positives' long runs looped (``runs``). The rounds read it
-#: (the language of the positives is tried again with its runs looped); ``how`` is for the record.
+#: (the language of the positives is tried again with its runs looped, a record's fields are
+#: neither loosened nor listed as words); ``how`` is for the record.
 Kind = Literal[
     "merging",
     "templates",
@@ -55,6 +56,7 @@ Kind = Literal[
     "all_but_negatives",
     "runs",
     "fields",
+    "records",
 ]
 
 #: Compiled spelled hypotheses a run remembers: most come back the next epoch.

@@ -241,3 +241,11 @@ def test_a_fitted_run_lists_its_words_only_where_near_misses_show_another_word()
     assert not any("|" in t for t in written(levels, ["INFO-1", "WARN-123"]))
     once = ["ERROR-12", "INFO-03", "WARN-15"]
     assert not any("|" in t for t in written(once, ["DEBUG-12", "TRACE-03"]))
+
+
+def test_a_first_letter_in_one_case_is_a_letter_where_the_rest_shows_both() -> None:
+    # Five hashtags that happen to start in lower case: the first is a letter, not a lower-case one.
+    positives = ["#oy65rLBjGcKAhxIvihAa5", "#zQpoi", "#g", "#g4WMAZHJw", "#lGXL0RGQko"]
+    negatives = ["bt", "#hvvz6gJVm@HeXz", "wTZwXjvQPc", "#UEP$uBGEbwUed", "#4bLOMnh6DU"]
+    learned = learn_regex(positives, negatives, universe=ASCII, anchored="fullmatch")
+    assert same_language(learned.regex, "#[A-Za-z][A-Za-z0-9]*"), learned.regex

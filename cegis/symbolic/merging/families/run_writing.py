@@ -135,7 +135,7 @@ def _levels(values: tuple[str, ...], home: Home, fitting: bool, evidence: int) -
         if lengths[0] <= MOST_SPLIT:
             options.append(_by_first(distinct, home))
     elif narrowed:
-        firsts = Chars(_smallest(CharSet.of("".join(v[0] for v in distinct)), home))
+        firsts = Chars(_first_class(distinct, home))
         options.append(concat(firsts, counted_run([v[1:] for v in distinct], True, home)))
         options.append(_split_single(distinct, home))
     if len(distinct) <= MOST_VALUES and len(values) >= 2 * len(distinct):
@@ -269,6 +269,18 @@ def _split_single(values: Sequence[str], home: Home) -> Regex:
         Chars(_smallest(CharSet.of("".join(singles)), home)),
         concat(firsts, counted_run([v[1:] for v in longer], True, home)),
     )
+
+
+def _first_class(values: Sequence[str], home: Home) -> CharSet:
+    """The smallest run class of the values' first characters; all letters when those are letters
+    and the rest show both cases (``#[A-Za-z][A-Za-z0-9]*``: five hashtags that happened to start in
+    lower case are no rule that they do)."""
+    firsts = _smallest(CharSet.of("".join(v[0] for v in values)), home)
+    rest = CharSet.of("".join(v[1:] for v in values))
+    letters = (LOWER | UPPER) & home.universe
+    if firsts.issubset(letters) and rest & LOWER and rest & UPPER:
+        return letters
+    return firsts
 
 
 def _by_first(values: Sequence[str], home: Home) -> Regex:

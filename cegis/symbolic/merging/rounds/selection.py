@@ -11,7 +11,8 @@ language the teacher just rejected too; the first whose print (:mod:`.printing`)
 labels every example right is the proposal, carrying the automaton its print compiled to. With a
 listing cap (a practitioner's plain examples, no agreements), the answer is never longer than the
 positives listed, bounded repetitions are unbounded where the prior prefers (:mod:`.unbounded`), and
-class runs whose values repeat too often for the class are the words listed (:mod:`.word_sets`)."""
+class runs whose values repeat too often for the class are the words listed (:mod:`.word_sets`);
+not in a record (:mod:`..families.records`), whose fields' counts and word sets are its own."""
 
 from __future__ import annotations
 
@@ -209,7 +210,7 @@ def first_printed(
             problems.append(f"{how}: {problem}")
             continue
         if (
-            policy.listing_cap
+            policy.listing_cap and candidate.kind != "records"
         ):  # strings given up front: repetitions unbounded where the prior prefers, words listed
             text, dfa = loosened_text(text, dfa, examples, positives, dialect, universe, cache)
             text, dfa = listed_words_text(text, dfa, examples, positives, dialect, universe, cache)
