@@ -66,6 +66,7 @@ from oracle.protocol import (
     Verdict,
     remember,
 )
+from regexlang.ast import Regex
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
 
@@ -76,11 +77,13 @@ Clock = Callable[[], float]
 class KnownTarget:
     """What a run with a known target computes once and keeps for its whole length: the target's
     minimal DFA (None when there is no target or it does not compile) and the evaluation set its
-    hypotheses are scored on (None without scoring). The run owns it and drops it when it ends; a
-    cache shared by hundreds of concurrent runs would evict them from each other."""
+    hypotheses are scored on (None without scoring), and the scores of every hypothesis scored so
+    far (a learner often proposes one again). The run owns it and drops it when it
+    ends; a cache shared by hundreds of concurrent runs would evict them from each other."""
 
     dfa: DFA | None = None
     evaluation: EvaluationSet | None = None
+    scored: dict[Regex, Scores | None] = attrs.field(factory=dict, eq=False, repr=False)
 
 
 def target_dfa(target: str, dialect: Dialect, universe: CharSet, state_limit: int) -> DFA | None:
@@ -447,6 +450,15 @@ def _scores(
     target, examples = known.dfa, known.evaluation
     if not config.evaluate or target is None or examples is None or proposal.regex is None:
         return None
+    if proposal.regex not in known.scored:
+        known.scored[proposal.regex] = _scored(proposal, task, config, target, examples)
+    return known.scored[proposal.regex]
+
+
+def _scored(
+    proposal: Proposal[Memo], task: Task, config: LoopConfig, target: DFA, examples: EvaluationSet
+) -> Scores | None:
+    assert proposal.regex is not None
     limit = config.teacher.state_limit
     guess = compile_carried(
         proposal.regex,

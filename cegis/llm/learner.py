@@ -36,6 +36,7 @@ different seeds) are distinct samples even where their prompts coincide.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 from collections.abc import Sequence
@@ -54,6 +55,7 @@ from cegis.learner import (
 )
 from cegis.llm import acegis, guarded
 from cegis.llm.answer_grammar import answer_grammar
+from cegis.llm.answer_memory import AnswerMemory
 from cegis.llm.contract import GUARD_CHECKS, REPAIR_CHECKS, Assessment, CheckName, assess, truncated
 from cegis.llm.description_history import description_history, feedback_text
 from cegis.llm.drafts import CallNote, Drawn, draw
@@ -90,6 +92,8 @@ class LLMLearner(RestartableLearner[LLMMemo]):
     #: Added to the name (e.g. the model id), so runs of one setting with different models keep
     #: apart in a shared records file (the loop keys runs by task, config and learner name).
     label: str = ""
+    #: What the learner worked out about the answer texts it has seen (see the module).
+    memory: AnswerMemory = attrs.field(factory=AnswerMemory, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if self.setting.guard is not None and not self.fallbacks:
@@ -217,8 +221,9 @@ class LLMLearner(RestartableLearner[LLMMemo]):
                 final, selected=next(i for i, a in enumerate(tried) if a.text == proposal.text)
             )
         if isinstance(final, LLMMemo) and proposal.regex is not None:
+            args = (proposal.regex, proposal.text, context.dialect, context.universe)
             redos = await asyncio.to_thread(
-                hypothesis_redos, proposal.regex, proposal.text, context.dialect, context.universe
+                self.memory.remembered, ("redos", *args), functools.partial(hypothesis_redos, *args)
             )
             final = attrs.evolve(final, redos=redos)
         return attrs.evolve(proposal, candidates=_candidates(tries, self.contract), memo=final)
@@ -348,7 +353,13 @@ class LLMLearner(RestartableLearner[LLMMemo]):
             if draft.truncated:
                 judged.append(truncated(draft.content, draft.reasoning, len(context.examples)))
                 continue
-            for answer in draft.answers(context.dialect, context.universe, several=several):
+            answers = self.memory.remembered(
+                ("answers", draft.content, context.dialect, context.universe, several),
+                functools.partial(
+                    draft.answers, context.dialect, context.universe, several=several
+                ),
+            )
+            for answer in answers:
                 judged.append(
                     assess(
                         answer,
@@ -360,6 +371,7 @@ class LLMLearner(RestartableLearner[LLMMemo]):
                         state_limit=self.state_limit,
                         reading=context.reading,
                         seconds=self.compile_seconds,
+                        memory=self.memory,
                     )
                 )
         return judged
