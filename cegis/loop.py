@@ -66,6 +66,7 @@ from oracle.protocol import (
     Verdict,
     remember,
 )
+from regexlang.ast import Regex
 from regexlang.charset import CharSet
 from regexlang.dialects import Dialect
 
@@ -76,11 +77,22 @@ Clock = Callable[[], float]
 class KnownTarget:
     """What a run with a known target computes once and keeps for its whole length: the target's
     minimal DFA (None when there is no target or it does not compile) and the evaluation set its
-    hypotheses are scored on (None without scoring). The run owns it and drops it when it ends; a
-    cache shared by hundreds of concurrent runs would evict them from each other."""
+    hypotheses are scored on (None without scoring), the scores of every hypothesis scored so far
+    (a learner often proposes one again) and the sampler of its random examples. The run owns it and drops it when it
+    ends; a cache shared by hundreds of concurrent runs would evict them from each other."""
 
     dfa: DFA | None = None
     evaluation: EvaluationSet | None = None
+    scored: dict[Regex, Scores | None] = attrs.field(factory=dict, eq=False, repr=False)
+    #: Draws the run's random examples from ``dfa`` (None without it), its samplers kept.
+    sampler: sampling.TargetSampler | None = attrs.field(
+        default=attrs.Factory(
+            lambda known: None if known.dfa is None else sampling.TargetSampler(known.dfa),
+            takes_self=True,
+        ),
+        eq=False,
+        repr=False,
+    )
 
 
 def target_dfa(target: str, dialect: Dialect, universe: CharSet, state_limit: int) -> DFA | None:
@@ -138,17 +150,15 @@ def random_examples(
     rng = sampling.rng_for(config.seed, epoch)
     if task.target is not None:
         target = _target(task, config, known)
-        return (
-            ()
-            if target is None
-            else sampling.from_target(
-                target,
-                n,
-                rng,
-                max_len=config.max_len,
-                exclude=exclude,
-                readable=config.example_alphabet == "readable",
-            )
+        if target is None:
+            return ()
+        sampler = known.sampler if known is not None else None
+        return (sampler or sampling.TargetSampler(target)).examples(
+            n,
+            rng,
+            max_len=config.max_len,
+            exclude=exclude,
+            readable=config.example_alphabet == "readable",
         )
     labeler = _labeler(teacher)
     if labeler is not None:
@@ -447,6 +457,15 @@ def _scores(
     target, examples = known.dfa, known.evaluation
     if not config.evaluate or target is None or examples is None or proposal.regex is None:
         return None
+    if proposal.regex not in known.scored:
+        known.scored[proposal.regex] = _scored(proposal, task, config, target, examples)
+    return known.scored[proposal.regex]
+
+
+def _scored(
+    proposal: Proposal[Memo], task: Task, config: LoopConfig, target: DFA, examples: EvaluationSet
+) -> Scores | None:
+    assert proposal.regex is not None
     limit = config.teacher.state_limit
     guess = compile_carried(
         proposal.regex,

@@ -3,7 +3,7 @@
 Appendix D of the seed paper starts a run from at most 8 random labeled examples, balanced between
 the target language and its complement, and the reference code adds the next 8 random ones when a
 proposal yields nothing usable. With the target's DFA both halves are drawn exactly (uniform length,
-then a uniform string of that length, :func:`automata.strings.sampling.sample_strings`); with only a
+then a uniform string of that length, :class:`automata.strings.sampling.StringSampler`); with only a
 membership oracle, random strings over readable characters of the universe are labeled by it and
 kept so that the two labels stay as balanced as the draw allows. Each draw is seeded by the run's
 seed and the epoch, so it is a pure function of them.
@@ -18,6 +18,7 @@ alphabet of readable characters nothing is replaced.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
@@ -26,7 +27,7 @@ import numpy as np
 from automata import Alphabet
 from automata.algebra.ops import complement
 from automata.core.dfa import DFA
-from automata.strings.sampling import sample_strings
+from automata.strings.sampling import StringSampler
 from oracle.examples import Example
 from oracle.mutations import readable as readable_chars
 from oracle.protocol import MembershipOracle
@@ -53,19 +54,53 @@ def from_target(
     """Up to ``n`` new labeled strings, half in ``target`` and half outside it (one side fills in
     for the other when it runs short), alternating positive and negative; with ``readable`` every
     character is a readable member of its class (see the module doc)."""
+    return TargetSampler(target).examples(
+        n, rng, max_len=max_len, exclude=exclude, readable=readable
+    )
 
-    def drawn(dfa: DFA, k: int) -> list[str]:
-        strings = sample_strings(dfa, k, rng, max_len=max_len)
-        if not readable:
-            return strings
-        return list(dict.fromkeys(readably_spelled(strings, target.alphabet)))
 
-    want_pos = (n + 1) // 2
-    pos = _fresh(drawn(target, want_pos + len(exclude)), exclude, want_pos)
-    neg = _fresh(drawn(complement(target), n - len(pos) + len(exclude)), exclude, n - len(pos))
-    if len(pos) + len(neg) < n:
-        pos = _fresh(drawn(target, n + len(exclude)), exclude, n - len(neg))
-    return _alternate([Example(s, True) for s in pos], [Example(s, False) for s in neg])
+class TargetSampler:
+    """:func:`from_target` for one target, its samplers (of the target and of its complement)
+    built at the first draw and kept: a run draws from its target every failed epoch."""
+
+    def __init__(self, target: DFA) -> None:
+        self.target = target
+        self._samplers: dict[tuple[bool, int], StringSampler] = {}
+        self._complement: DFA | None = None
+
+    def examples(
+        self,
+        n: int,
+        rng: np.random.Generator,
+        *,
+        max_len: int,
+        exclude: AbstractSet[str] = frozenset(),
+        readable: bool = True,
+    ) -> tuple[Example, ...]:
+        """What :func:`from_target` draws from the sampler's target."""
+
+        def drawn(positive: bool, k: int) -> list[str]:
+            strings = self._sampler(positive, max_len).draw(k, rng)
+            if not readable:
+                return strings
+            return list(dict.fromkeys(readably_spelled(strings, self.target.alphabet)))
+
+        want_pos = (n + 1) // 2
+        pos = _fresh(drawn(True, want_pos + len(exclude)), exclude, want_pos)
+        neg = _fresh(drawn(False, n - len(pos) + len(exclude)), exclude, n - len(pos))
+        if len(pos) + len(neg) < n:
+            pos = _fresh(drawn(True, n + len(exclude)), exclude, n - len(neg))
+        return _alternate([Example(s, True) for s in pos], [Example(s, False) for s in neg])
+
+    def _sampler(self, positive: bool, max_len: int) -> StringSampler:
+        if (positive, max_len) not in self._samplers:
+            if positive:
+                dfa = self.target
+            else:
+                self._complement = self._complement or complement(self.target)
+                dfa = self._complement
+            self._samplers[positive, max_len] = StringSampler(dfa, max_len)
+        return self._samplers[positive, max_len]
 
 
 def from_membership(
@@ -102,17 +137,32 @@ def readably_spelled(strings: Sequence[str], alphabet: Alphabet) -> list[str]:
     member its code point picks; characters of one class are interchangeable, so every DFA over
     ``alphabet`` labels each string and its spelling alike. One pass over all the strings' code
     points, a class at a time."""
+    readable = _readable_members(alphabet)
+    if readable is None:  # every character is readable: nothing to replace
+        return list(strings)
     text = "".join(strings)
     codes = _code_points(text).copy()
     classes = alphabet.encode(text)
     for k in np.unique(classes).tolist():
-        members = _code_points(readable_chars(alphabet.classes[k]))
+        members = readable[k]
         within = classes == k
         chosen = codes[within]
         codes[within] = np.where(np.isin(chosen, members), chosen, members[chosen % len(members)])
     spelled = codes.tobytes().decode("utf-32-le", "surrogatepass")
     ends = np.cumsum([len(s) for s in strings]).tolist()
     return [spelled[end - len(s) : end] for s, end in zip(strings, ends)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _readable_members(
+    alphabet: Alphabet,
+) -> tuple[np.ndarray[tuple[int], np.dtype[np.uint32]], ...] | None:
+    """The code points of each class's readable members; None when they are every member of
+    every class."""
+    members = tuple(_code_points(readable_chars(chars)) for chars in alphabet.classes)
+    if all(len(m) == size for m, size in zip(members, alphabet.sizes())):
+        return None
+    return members
 
 
 def _code_points(text: str) -> np.ndarray[tuple[int], np.dtype[np.uint32]]:

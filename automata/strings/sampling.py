@@ -78,6 +78,7 @@ class _Unranker:
             self.groups.append(groups)
         # Rows below ``int64_rows`` (and every block within them) fit the compiled unranker.
         self.int64_rows = table.int64_rows()
+        self._flat: tuple[Int64Array, ...] = ()  # the kernel's arrays, built at the first draw
 
     def strings(self, picks: list[tuple[int, int]]) -> list[str]:
         """The strings named by ``(length, index)`` pairs, in order.
@@ -99,9 +100,17 @@ class _Unranker:
             remaining.append(length - len(head))
             indices.append(index)
         lengths = np.asarray(remaining, dtype=np.int64)
+        if not self._flat:
+            self._flat = (*self._arrays(), self.table.int64_table(self.int64_rows))
+        groups, targets, sizes, intervals, starts, offsets, table = self._flat
         codes = _count_kernels.unrank(
-            *self._arrays(),
-            self.table.int64_table(self.int64_rows),
+            groups,
+            targets,
+            sizes,
+            intervals,
+            starts,
+            offsets,
+            table,
             np.asarray(states, dtype=np.int64),
             lengths,
             np.asarray(indices, dtype=np.int64),
@@ -187,32 +196,55 @@ def sample_strings(
     and fewer than ``n`` come back when the language in range has fewer (or after ``8 * n + 64``
     duplicate draws, which needs very skewed counts).
     """
-    draw = random.Random(int(rng.integers(2**63)))  # exact for big ints, and fast per call
-    unranker = _Unranker(completions(dfa, max_len, per_class=mode == "representatives"))
-    counts = unranker.table.by_length()
-    available = [length for length in range(min_len, max_len + 1) if counts[length]]
-    drawn = dict.fromkeys(available, 0)
-    picks: list[tuple[int, int]] = []  # (length, index): distinct pairs name distinct strings
-    seen: set[tuple[int, int]] = set()
-    misses = 0
-    # What ``randrange(k)`` returns for k > 0 (the same draws), without its argument checks.
-    below: Callable[[int], int] = getattr(draw, "_randbelow", draw.randrange)
-    while len(picks) < n and available and misses <= 8 * n + 64:
-        if lengths == "uniform":
-            length = available[below(len(available))]
-        else:
-            length = _proportional_length(draw, available, counts)
-        pick = (length, below(counts[length]))
-        if unique:
-            if pick in seen:
-                misses += 1
-                continue
-            seen.add(pick)
-            drawn[length] += 1
-            if drawn[length] == counts[length]:
-                available.remove(length)
-        picks.append(pick)
-    return unranker.strings(picks)
+    return StringSampler(dfa, max_len, mode).draw(
+        n, rng, min_len=min_len, lengths=lengths, unique=unique
+    )
+
+
+class StringSampler:
+    """:func:`sample_strings` of one DFA, its strings up to ``max_len`` and one ``mode``, built once
+    (the counts, the edge groups, the kernel's arrays) for many draws: a run that draws from its
+    target every epoch keeps one."""
+
+    def __init__(self, dfa: DFA, max_len: int, mode: Mode = "uniform") -> None:
+        self._unranker = _Unranker(completions(dfa, max_len, per_class=mode == "representatives"))
+        self._counts = self._unranker.table.by_length()
+
+    def draw(
+        self,
+        n: int,
+        rng: np.random.Generator,
+        *,
+        min_len: int = 0,
+        lengths: LengthDistribution = "uniform",
+        unique: bool = True,
+    ) -> list[str]:
+        """What :func:`sample_strings` draws with the sampler's DFA, ``max_len`` and ``mode``."""
+        draw = random.Random(int(rng.integers(2**63)))  # exact for big ints, and fast per call
+        counts = self._counts
+        available = [length for length in range(min_len, len(counts)) if counts[length]]
+        drawn = dict.fromkeys(available, 0)
+        picks: list[tuple[int, int]] = []  # (length, index): distinct pairs name distinct strings
+        seen: set[tuple[int, int]] = set()
+        misses = 0
+        # What ``randrange(k)`` returns for k > 0 (the same draws), without its argument checks.
+        below: Callable[[int], int] = getattr(draw, "_randbelow", draw.randrange)
+        while len(picks) < n and available and misses <= 8 * n + 64:
+            if lengths == "uniform":
+                length = available[below(len(available))]
+            else:
+                length = _proportional_length(draw, available, counts)
+            pick = (length, below(counts[length]))
+            if unique:
+                if pick in seen:
+                    misses += 1
+                    continue
+                seen.add(pick)
+                drawn[length] += 1
+                if drawn[length] == counts[length]:
+                    available.remove(length)
+            picks.append(pick)
+        return self._unranker.strings(picks)
 
 
 def _proportional_length(draw: random.Random, available: list[int], counts: list[int]) -> int:

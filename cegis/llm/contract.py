@@ -18,6 +18,7 @@ An answer that does not compile has no language, so its misclassified set is und
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Literal
 
@@ -25,6 +26,7 @@ import attrs
 
 from automata.core.dfa import DFA
 from cegis.learner import FailureKind
+from cegis.llm.answer_memory import AnswerMemory
 from cegis.llm.answers import AnswerError, ParsedAnswer
 from cegis.llm.prompts import Regularization
 from oracle.clustered import ClusteredReading, misclassified
@@ -129,15 +131,44 @@ def assess(
     state_limit: int,
     reading: ClusteredReading = "universal",
     seconds: float = ANSWER_SECONDS,
+    memory: AnswerMemory | None = None,
 ) -> Assessment:
     """Run every check on one parsed (or unparsable) answer; ``reading`` is how clustered negatives
     are scored (the ``cegml`` teacher profile's ``loose`` reading, or ``universal``); its compile
-    stops at ``state_limit`` states or after ``seconds``, a ``compiles`` violation either way."""
+    stops at ``state_limit`` states or after ``seconds``, a ``compiles`` violation either way.
+    ``memory``: the run's :class:`AnswerMemory`, so an answer seen before is not checked again."""
     if isinstance(answer, AnswerError):
         check: CheckName = "answer" if answer.kind == "missing" else "syntax"
         violation = Violation(check, answer.feedback())
         return Assessment(answer.text, reasoning, None, None, (), len(examples), (violation,))
-    violations = list(_bound_violations(answer, universe, bounds))
+    memory = AnswerMemory() if memory is None else memory
+    key = (answer, dialect, universe, bounds, state_limit, seconds)
+    checked, dfa = memory.remembered(key, functools.partial(_compiled, *key))
+    if dfa is None:
+        return Assessment(answer.text, reasoning, answer, None, (), len(examples), checked)
+    found = dfa
+    wrong = memory.misclassified(
+        (key, reading), examples, lambda: misclassified(found, examples, reading=reading)
+    )
+    violations = list(checked)
+    if wrong:
+        violations.append(
+            Violation("consistent", f"it labels {len(wrong)} of {len(examples)} examples wrongly")
+        )
+    return Assessment(answer.text, reasoning, answer, dfa, wrong, len(examples), tuple(violations))
+
+
+def _compiled(
+    answer: ParsedAnswer,
+    dialect: Dialect,
+    universe: CharSet,
+    bounds: Regularization | None,
+    state_limit: int,
+    seconds: float,
+) -> tuple[tuple[Violation, ...], DFA | None]:
+    """The checks of ``answer`` that do not read the examples (its compile first when it fails),
+    and its minimal DFA (None when it does not compile)."""
+    violations = _bound_violations(answer, universe, bounds)
     compiled = compile_subject(
         answer.regex,
         "hypothesis",
@@ -146,19 +177,10 @@ def assess(
         state_limit=state_limit,
         seconds=seconds,
     )
-    dfa: DFA | None = compiled.dfa
-    if dfa is None:
+    if compiled.dfa is None:
         reason = "; ".join(str(issue) for issue in compiled.issues if issue.blocking)
         violations.insert(0, Violation("compiles", f"the regex cannot be compiled ({reason})"))
-        return Assessment(
-            answer.text, reasoning, answer, None, (), len(examples), tuple(violations)
-        )
-    wrong = misclassified(dfa, examples, reading=reading)
-    if wrong:
-        violations.append(
-            Violation("consistent", f"it labels {len(wrong)} of {len(examples)} examples wrongly")
-        )
-    return Assessment(answer.text, reasoning, answer, dfa, wrong, len(examples), tuple(violations))
+    return tuple(violations), compiled.dfa
 
 
 def _bound_violations(

@@ -36,6 +36,7 @@ different seeds) are distinct samples even where their prompts coincide.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 from collections.abc import Sequence
@@ -54,6 +55,7 @@ from cegis.learner import (
 )
 from cegis.llm import acegis, guarded
 from cegis.llm.answer_grammar import answer_grammar
+from cegis.llm.answer_memory import AnswerMemory
 from cegis.llm.contract import GUARD_CHECKS, REPAIR_CHECKS, Assessment, CheckName, assess, truncated
 from cegis.llm.description_history import description_history, feedback_text
 from cegis.llm.drafts import CallNote, Drawn, draw
@@ -90,6 +92,8 @@ class LLMLearner(RestartableLearner[LLMMemo]):
     #: Added to the name (e.g. the model id), so runs of one setting with different models keep
     #: apart in a shared records file (the loop keys runs by task, config and learner name).
     label: str = ""
+    #: What the learner worked out about the answer texts it has seen (see the module).
+    memory: AnswerMemory = attrs.field(factory=AnswerMemory, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if self.setting.guard is not None and not self.fallbacks:
@@ -130,25 +134,10 @@ class LLMLearner(RestartableLearner[LLMMemo]):
         """The next hypothesis, or a typed failure (never an exception for model behaviour)."""
         memo = memo_of(context.previous)
         describes = self.setting.prompt == "description"
-        history, lines, spec, reflection = await asyncio.to_thread(
-            self._prompt_parts, context, memo
-        )  # CPU work (examples printed, the last hypothesis compiled): off the event loop
-
-        def messages(repair: Repair | None, limit: int | None) -> tuple[Message, ...]:
-            if describes:
-                return description_history(
-                    self.description, [(t.reply, t.feedback) for t in history]
-                )
-            shown = shown_examples(lines, limit)
-            return example_prompt(
-                spec,
-                shown,
-                reflection=reflection,
-                repair=repair,
-                candidates=self._asked,
-                total=len(lines),
-            )
-
+        # CPU work (examples printed, the last hypothesis compiled, the first prompt): off the loop
+        prompts, opening = await asyncio.to_thread(self._opening, context, memo)
+        prompt: tuple[Message, ...] | None = opening
+        lines = prompts.lines
         guard = self.setting.guard
         tried: list[Assessment] = []
         rounds: list[list[Assessment]] = []
@@ -160,17 +149,19 @@ class LLMLearner(RestartableLearner[LLMMemo]):
         limit: int | None = (
             None  # how many examples a prompt shows (None: all; see the overflow policy)
         )
+        budget = self.setting.proposal_tokens
         for round_ in range(self.setting.attempts):
-            budget = self.setting.proposal_tokens
             if budget is not None and cost.tokens >= budget:
                 stop = ProposalFailure(
                     "budget", f"{cost.tokens} tokens spent; the proposal may spend {budget}"
                 )
                 break
-            repair = self._repair(tried) if round_ > 0 and self._feeds_back else None
             while True:
-                prompt = await asyncio.to_thread(messages, repair, limit)
+                if prompt is None:
+                    repair = self._repair(tried) if round_ > 0 and self._feeds_back else None
+                    prompt = await asyncio.to_thread(prompts.messages, repair, limit)
                 drawn = await self._draw_round(prompt, _sample_base(context, round_), context)
+                prompt = None
                 cost += drawn.cost
                 calls.extend(drawn.calls)
                 errors.extend(f"round {round_}: {error}" for error in drawn.errors)
@@ -187,7 +178,11 @@ class LLMLearner(RestartableLearner[LLMMemo]):
                 stop = drawn.failure
                 break
             reply = drawn.drafts[-1].content if drawn.drafts else reply
-            rounds.append(await asyncio.to_thread(self._assess, drawn, context))
+            ahead = round_ + 1 < self.setting.attempts and (budget is None or cost.tokens < budget)
+            judged, prompt = await asyncio.to_thread(
+                self._assessed, drawn, context, tried, prompts, limit, ahead
+            )  # the next round's prompt in the same trip, when there will be one
+            rounds.append(judged)
             tried.extend(rounds[-1])
             if any(a.meets(self.contract) for a in tried) and not (
                 guard is not None and guard.draw_all
@@ -196,8 +191,8 @@ class LLMLearner(RestartableLearner[LLMMemo]):
         conforming = sum(a.meets(self.contract) for a in tried)
         scored = tuple(Scored(a.text, a.score, a.failure_kind(self.contract)) for a in tried)
         memo = LLMMemo(
-            len(context.examples), history, len(tried), conforming, None, memo.tally, tuple(errors), None, tuple(calls),
-            limit, scored, reply=reply,
+            len(context.examples), prompts.history, len(tried), conforming, None, memo.tally,
+            tuple(errors), None, tuple(calls), limit, scored, reply=reply,
         )  # fmt: skip
         # a multi-candidate round puts only its best answer before the teacher (Sec. 5.6)
         tries = (
@@ -217,8 +212,9 @@ class LLMLearner(RestartableLearner[LLMMemo]):
                 final, selected=next(i for i, a in enumerate(tried) if a.text == proposal.text)
             )
         if isinstance(final, LLMMemo) and proposal.regex is not None:
+            args = (proposal.regex, proposal.text, context.dialect, context.universe)
             redos = await asyncio.to_thread(
-                hypothesis_redos, proposal.regex, proposal.text, context.dialect, context.universe
+                self.memory.remembered, ("redos", *args), functools.partial(hypothesis_redos, *args)
             )
             final = attrs.evolve(final, redos=redos)
         return attrs.evolve(proposal, candidates=_candidates(tries, self.contract), memo=final)
@@ -233,17 +229,42 @@ class LLMLearner(RestartableLearner[LLMMemo]):
         guard = self.setting.guard
         return self.setting.prompt == "examples" and (guard is None or guard.stateful)
 
-    def _prompt_parts(
+    def _opening(
         self, context: LearnerContext, memo: LLMMemo
-    ) -> tuple[tuple[Turn, ...], tuple[str, ...], PromptSpec, Reflection | None]:
-        """What every prompt of an epoch is made of: the description turns so far, the examples
-        printed, the prompt's spec and the reflection on the last epoch (if asked)."""
+    ) -> tuple[_Prompts, tuple[Message, ...]]:
+        """What every prompt of an epoch is made of (the description turns so far, the examples
+        printed, the prompt's spec and the reflection on the last epoch, if asked), and the
+        epoch's first prompt."""
         describes = self.setting.prompt == "description"
         reflection = (
             self._reflection(context, memo) if self.setting.reflection and not describes else None
         )
         lines = tuple(example.text() for example in context.examples)
-        return self._history(context, memo), lines, self._spec(context), reflection
+        prompts = _Prompts(
+            self, self._history(context, memo), lines, self._spec(context), reflection
+        )
+        return prompts, prompts.messages(None, None)
+
+    def _assessed(
+        self,
+        drawn: Drawn,
+        context: LearnerContext,
+        tried: Sequence[Assessment],
+        prompts: _Prompts,
+        limit: int | None,
+        ahead: bool,
+    ) -> tuple[list[Assessment], tuple[Message, ...] | None]:
+        """The round's assessments and, when ``ahead`` (a round may follow) and none so far meets
+        the contract (or the guard draws all), the next round's prompt showing ``limit`` examples."""
+        judged = self._assess(drawn, context)
+        so_far = [*tried, *judged]
+        guard = self.setting.guard
+        if not ahead or (
+            any(a.meets(self.contract) for a in so_far)
+            and not (guard is not None and guard.draw_all)
+        ):
+            return judged, None
+        return judged, prompts.messages(self._repair(so_far) if self._feeds_back else None, limit)
 
     def _history(self, context: LearnerContext, memo: LLMMemo) -> tuple[Turn, ...]:
         setting, previous = self.setting, context.previous
@@ -348,7 +369,13 @@ class LLMLearner(RestartableLearner[LLMMemo]):
             if draft.truncated:
                 judged.append(truncated(draft.content, draft.reasoning, len(context.examples)))
                 continue
-            for answer in draft.answers(context.dialect, context.universe, several=several):
+            answers = self.memory.remembered(
+                ("answers", draft.content, context.dialect, context.universe, several),
+                functools.partial(
+                    draft.answers, context.dialect, context.universe, several=several
+                ),
+            )
+            for answer in answers:
                 judged.append(
                     assess(
                         answer,
@@ -360,6 +387,7 @@ class LLMLearner(RestartableLearner[LLMMemo]):
                         state_limit=self.state_limit,
                         reading=context.reading,
                         seconds=self.compile_seconds,
+                        memory=self.memory,
                     )
                 )
         return judged
@@ -400,6 +428,33 @@ class LLMLearner(RestartableLearner[LLMMemo]):
     def decode_memo(self, data: object) -> LLMMemo | None:
         """The :class:`LLMMemo` that :meth:`encode_memo` wrote."""
         return decoded(data)
+
+
+@attrs.frozen(eq=False)
+class _Prompts:
+    """What every prompt of an epoch is made of, and its prompts."""
+
+    learner: LLMLearner
+    history: tuple[Turn, ...]
+    lines: tuple[str, ...]
+    spec: PromptSpec
+    reflection: Reflection | None
+
+    def messages(self, repair: Repair | None, limit: int | None) -> tuple[Message, ...]:
+        """A prompt with ``repair`` (None: the base prompt) showing at most ``limit`` examples."""
+        learner = self.learner
+        if learner.setting.prompt == "description":
+            return description_history(
+                learner.description, [(t.reply, t.feedback) for t in self.history]
+            )
+        return example_prompt(
+            self.spec,
+            shown_examples(self.lines, limit),
+            reflection=self.reflection,
+            repair=repair,
+            candidates=learner._asked,
+            total=len(self.lines),
+        )
 
 
 def shown_examples(lines: Sequence[str], limit: int | None) -> tuple[str, ...]:

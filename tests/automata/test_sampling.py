@@ -8,9 +8,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from automata import from_text
 from automata.core.dfa import DFA
 from automata.strings.counting import count_by_length
-from automata.strings.sampling import sample, sample_strings, shortest
+from automata.strings.sampling import StringSampler, sample, sample_strings, shortest
 from regexlang.charset import UNICODE, CharSet
 from tests.automata.reference import strings_up_to
 from tests.automata.test_counting import acceptor, dfa_from_rows, dfas
@@ -132,3 +133,15 @@ def test_shortest_of_finite_and_empty_languages() -> None:
     assert shortest(TINY, 10) == ["ac", "fa"]
     empty = dfa_from_rows([[0, 0]], [False], ["a", "b"])
     assert shortest(empty, 3) == []
+
+
+def test_a_kept_sampler_draws_what_sample_strings_draws() -> None:
+    dfa = from_text("(a|bc)*d?", "python")
+    kept = StringSampler(dfa, 10)
+    for seed in range(5):
+        for unique in (True, False):
+            expected = sample_strings(
+                dfa, 30, np.random.default_rng(seed), max_len=10, min_len=2, unique=unique
+            )
+            drawn = kept.draw(30, np.random.default_rng(seed), min_len=2, unique=unique)
+            assert drawn == expected

@@ -11,7 +11,7 @@ from automata import Alphabet, from_text, sample_strings
 from automata.algebra.ops import complement
 from cegis.config import LoopConfig
 from cegis.loop import initial_state
-from cegis.sampling import readably_spelled
+from cegis.sampling import TargetSampler, from_target, readably_spelled, rng_for
 from cegis.state import Task
 from oracle.exact import ExactTeacher
 from oracle.examples import Example
@@ -76,3 +76,19 @@ def test_spelling_many_strings_at_once_spells_each_as_alone() -> None:
     assert readably_spelled(strings, dfa.alphabet) == [
         _spelled_one_by_one(s, dfa.alphabet) for s in strings
     ]
+
+
+@pytest.mark.parametrize(
+    ("dialect", "pattern"), [("simple", "a (b + c)*"), ("python", "[a-z]+dog|é+")]
+)
+def test_a_kept_target_sampler_draws_what_fresh_draws_do(dialect: str, pattern: str) -> None:
+    """A run's sampler, drawing epoch after epoch, gives each epoch what from_target gives it."""
+    target = from_text(pattern, dialect)
+    kept = TargetSampler(target)
+    have: set[str] = set()
+    for epoch in range(6):
+        fresh = from_target(target, 8, rng_for(3, epoch), max_len=12, exclude=frozenset(have))
+        again = kept.examples(8, rng_for(3, epoch), max_len=12, exclude=frozenset(have))
+        assert again == fresh
+        have.update(e.string for e in fresh)
+    assert len(have) >= 40
