@@ -31,6 +31,7 @@ from typing import Any
 
 import attrs
 
+from cegis.gc_pause import collections_kept_short
 from experiments.errors import ServerFailed, UnitRaised
 from experiments.execute import run_llm_unit
 from experiments.plan import Plan, ServerSpec
@@ -177,7 +178,8 @@ def _serve(
     served: dict[str | None, str | None],
 ) -> None:
     """A worker process: run each unit it is sent as a task on its own loop until told to stop."""
-    asyncio.run(_worker(conn, plan, run_dir, log_path, servers, served))
+    with collections_kept_short():
+        asyncio.run(_worker(conn, plan, run_dir, log_path, servers, served))
 
 
 async def _worker(

@@ -38,6 +38,7 @@ from typing import Any
 
 import attrs
 
+from cegis.gc_pause import collections_kept_short
 from cegis.state import ACCEPTED
 from experiments.errors import ConfigurationChanged, ServerFailed, ServerUnusable, UnitRaised
 from experiments.execute import run_llm_unit, run_symbolic_unit, unit_result
@@ -474,15 +475,16 @@ async def _launcher(
         return
     from experiments.servers import server_pools  # the HTTP edge loads only when a model is asked
 
-    async with server_pools(servers, run_dir / CALL_LOG) as pool_for:
+    with collections_kept_short():  # units run here: no full collection walks all their examples
+        async with server_pools(servers, run_dir / CALL_LOG) as pool_for:
 
-        async def launch(unit: Unit) -> dict[str, Any]:
-            client = attrs.evolve(
-                await pool_for(unit.arm.model), on_answer=lambda: counted(unit.key)
-            )
-            return await run_llm_unit(unit, plan, run_dir, client, served.get(unit.arm.model))
+            async def launch(unit: Unit) -> dict[str, Any]:
+                client = attrs.evolve(
+                    await pool_for(unit.arm.model), on_answer=lambda: counted(unit.key)
+                )
+                return await run_llm_unit(unit, plan, run_dir, client, served.get(unit.arm.model))
 
-        yield launch
+            yield launch
 
 
 def most_calls(unit: Unit, plan: Plan) -> int:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from cegis.gc_pause import gc_paused, settle
+from cegis.gc_pause import collections_kept_short, gc_paused, settle
 from cegis.symbolic.merging.merger import symbolic
 from oracle.examples import Example
 from regexlang import universe
@@ -103,6 +103,33 @@ def test_settle_collects_the_cycles_left_then_freezes_what_survives() -> None:
         assert fresh in gc.get_objects()  # objects made after it are collected as usual
     finally:
         gc.unfreeze()
+
+
+def test_kept_short_freezes_what_each_full_collection_leaves_and_only_inside() -> None:
+    garbage = _Node()
+    garbage.loop = garbage
+    gone = weakref.ref(garbage)
+    del garbage
+    gc.unfreeze()
+    try:
+        with collections_kept_short():
+            survivor = _Node()
+            gc.collect()
+            assert gone() is None  # the collection still frees cycles
+            assert not _walked(survivor)  # frozen: the next one does not walk it
+            later = _Node()
+            gc.collect(1)  # a younger collection freezes nothing
+            assert _walked(later)
+        gc.unfreeze()
+        gc.collect()
+        assert _walked(survivor)  # outside the block a full collection freezes nothing
+    finally:
+        gc.unfreeze()
+
+
+def _walked(node: _Node) -> bool:
+    """Whether collections walk ``node`` (it is not frozen)."""
+    return any(o is node for o in gc.get_objects())
 
 
 MANY_RUNS = """
