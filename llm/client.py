@@ -215,41 +215,56 @@ class LLMClient:
         request = (
             None if known is None else self._request(known, chat, params, sample_index, repeat)
         )
-        # hashing, SQLite: off the loop; the key is hashed once and serves the log's every statement
-        key, logged = await asyncio.to_thread(self._lookup, request)
-        if logged is not None:
-            self._answered_from_log_as = known.id if known is not None else None
-            return logged
-        model = await self._discover(started + self.config.call_deadline)
-        if isinstance(model, Failed):
-            return model
-        if model is not known or request is None:
-            request = self._request(model, chat, params, sample_index, repeat)
+        if (
+            known is not None
+            and request is not None
+            and known is self._model
+            and known.max_model_len is None
+            and self._record is not None
+            and not self._semaphore.locked()
+        ):  # a slot is free and the request leaves as it is: one trip looks it up and notes it sent
+            async with self._semaphore:
+                key, logged, note = await asyncio.to_thread(
+                    self._lookup_or_note, request, self._wall_clock()
+                )
+                if logged is not None:
+                    self._answered_from_log_as = known.id
+                    return logged
+                model, sent, count = known, request, None
+                exchange = await self._exchange(sent, started + self.config.call_deadline)
+        else:
+            # hashing, SQLite: off the loop; the key is hashed once and serves the log's every
+            # statement
             key, logged = await asyncio.to_thread(self._lookup, request)
             if logged is not None:
+                self._answered_from_log_as = known.id if known is not None else None
                 return logged
-        if self.mode == "replay":
-            raise ReplayMiss(key or request.key(), model.id)
-        queued = self._clock()
-        async with self._semaphore:  # waiting for a free slot is not the server's time
-            deadline = started + self.config.call_deadline + (self._clock() - queued)
-            sent, count = await self._fitted(model, request, deadline)
-            if isinstance(sent, Failed):
-                return sent
-            note = (  # before it leaves; SQLite commits run off the event loop
-                None
-                if self._record is None
-                else await asyncio.to_thread(
-                    self._record.sending, request, self._wall_clock(), key=key
+            found = await self._discover(started + self.config.call_deadline)
+            if isinstance(found, Failed):
+                return found
+            model = found
+            if model is not known or request is None:
+                request = self._request(model, chat, params, sample_index, repeat)
+                key, logged = await asyncio.to_thread(self._lookup, request)
+                if logged is not None:
+                    return logged
+            if self.mode == "replay":
+                raise ReplayMiss(key or request.key(), model.id)
+            queued = self._clock()
+            async with self._semaphore:  # waiting for a free slot is not the server's time
+                deadline = started + self.config.call_deadline + (self._clock() - queued)
+                fitted, count = await self._fitted(model, request, deadline)
+                if isinstance(fitted, Failed):
+                    return fitted
+                sent = fitted
+                note = (  # before it leaves; SQLite commits run off the event loop
+                    None
+                    if self._record is None
+                    else await asyncio.to_thread(
+                        self._record.sending, request, self._wall_clock(), key=key
+                    )
                 )
-            )
-            exchange = await self._transport.exchange(
-                "POST",
-                "/chat/completions",
-                lambda options: request_body(sent, options),
-                parse_completion,
-                deadline,
-            )
+                exchange = await self._exchange(sent, deadline)
         result = _chat_result(model.id, sent.params, exchange, count)
         if not isinstance(result, Failed) and result.usage.prompt_tokens:
             self._calibration = (prompt_chars(chat), result.usage.prompt_tokens)
@@ -271,6 +286,26 @@ class LLMClient:
                     key=key,
                 )
         return result
+
+    async def _exchange(self, sent: Request, deadline: float) -> Exchange[Completed]:
+        """``sent`` posted to the server (its retries included) by ``deadline``."""
+        return await self._transport.exchange(
+            "POST",
+            "/chat/completions",
+            lambda options: request_body(sent, options),
+            parse_completion,
+            deadline,
+        )
+
+    def _lookup_or_note(
+        self, request: Request, sent_at: float
+    ) -> tuple[str | None, Result | None, int | None]:
+        """``request``'s key and logged result (:meth:`_lookup`), else the number of its
+        :meth:`~llm.calllog.CallLog.sending` note taken at ``sent_at``."""
+        key, logged = self._lookup(request)
+        if logged is not None or self._record is None:
+            return key, logged, None
+        return key, None, self._record.sending(request, sent_at, key=key)
 
     def _request(
         self,

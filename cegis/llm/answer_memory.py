@@ -33,6 +33,10 @@ class AnswerMemory:
     _examples: Sequence[Counterexample] | None = None
     _wrong: dict[Hashable, tuple[Counterexample, ...]] = attrs.field(factory=dict)
 
+    def holds(self, key: Hashable) -> bool:
+        """Whether :meth:`remembered` has the result of ``key`` (and would do no work)."""
+        return key in self._seen
+
     def remembered(self, key: Hashable, work: Callable[[], T]) -> T:
         """``work()``, done once per ``key``: its result must depend on nothing else."""
         if key in self._seen:

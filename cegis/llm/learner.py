@@ -213,8 +213,11 @@ class LLMLearner(RestartableLearner[LLMMemo]):
             )
         if isinstance(final, LLMMemo) and proposal.regex is not None:
             args = (proposal.regex, proposal.text, context.dialect, context.universe)
-            redos = await asyncio.to_thread(
-                self.memory.remembered, ("redos", *args), functools.partial(hypothesis_redos, *args)
+            key, work = ("redos", *args), functools.partial(hypothesis_redos, *args)
+            redos = (  # a verdict already found costs no trip to a thread
+                self.memory.remembered(key, work)
+                if self.memory.holds(key)
+                else await asyncio.to_thread(self.memory.remembered, key, work)
             )
             final = attrs.evolve(final, redos=redos)
         return attrs.evolve(proposal, candidates=_candidates(tries, self.contract), memo=final)

@@ -45,3 +45,28 @@ async def test_call_log_commits_run_off_the_event_loop(
     assert all(isinstance(r, Completion) for r in results)
     assert threads["sending"] and threads["append"]
     assert loop_thread not in threads["sending"] | threads["append"]
+
+
+@synchronous
+async def test_with_a_free_slot_one_trip_looks_a_call_up_and_notes_it_sent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    trips: list[str] = []
+    real = asyncio.to_thread
+
+    async def counted(work: Any, /, *args: Any, **kw: Any) -> Any:
+        trips.append(getattr(work, "__name__", repr(work)))
+        return await real(work, *args, **kw)
+
+    async with LatencyServer(0.0) as server:
+        with CallLog(tmp_path / "calls.sqlite3") as log:
+            config = ClientConfig(base_url=server.base_url, model=MODEL)
+            async with LLMClient(config, log=log, mode="record") as client:
+                await client.complete([Message("user", "first")])  # the model is found
+                monkeypatch.setattr(asyncio, "to_thread", counted)
+                fresh = await client.complete([Message("user", "second")])
+                again = await client.complete([Message("user", "second")])
+            assert len(log) == 2 and log.unanswered() == 0
+    assert isinstance(fresh, Completion) and isinstance(again, Completion)
+    assert again.from_log and again.choices == fresh.choices
+    assert trips == ["_lookup_or_note", "append", "_lookup_or_note"]
