@@ -18,7 +18,6 @@ alphabet of readable characters nothing is replaced.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
@@ -153,7 +152,6 @@ def readably_spelled(strings: Sequence[str], alphabet: Alphabet) -> list[str]:
     return [spelled[end - len(s) : end] for s, end in zip(strings, ends)]
 
 
-@functools.lru_cache(maxsize=1024)
 def _readable_members(
     alphabet: Alphabet,
 ) -> tuple[np.ndarray[tuple[int], np.dtype[np.uint32]], ...] | None:

@@ -26,7 +26,6 @@ shortest string telling ``.*`` from ``(?s).*`` is a newline).
 
 from __future__ import annotations
 
-import functools
 import itertools
 import operator
 import re
@@ -247,7 +246,6 @@ def _class_body(chars: CharSet) -> str:
     return "".join(parts)
 
 
-@functools.lru_cache(maxsize=8192)  # prompts print the same positions epoch after epoch
 def format_position(
     chars: CharSet, universe: CharSet = UNICODE, spelling: Spelling = "escaped"
 ) -> str:

@@ -129,13 +129,20 @@ def automaton_of(
     regex: Regex, universe: CharSet, cache: RunCache, state_limit: int | None = None
 ) -> DFA:
     """The minimal DFA of ``regex`` over ``universe``; raises :class:`AutomataError` past
-    ``state_limit`` states (default: :func:`check_state_limit`). Remembered in the run's
+    ``state_limit`` states (default: :func:`check_state_limit`) unless the run already holds it. Remembered in the run's
     ``cache``: the learner makes most of an epoch's spelled hypotheses again the next epoch, and
     compiles its proposal again as the next epoch's agreement."""
-    limit = check_state_limit() if state_limit is None else state_limit
+    run_limit = check_state_limit()
+    limit = run_limit if state_limit is None else state_limit
+    if limit < run_limit:  # a DFA the run's limit gave is an answer within any budget
+        known = cache.known(_automaton, regex, universe, run_limit)
+        if isinstance(known, DFA):
+            return known
     found = cache(_automaton, regex, universe, limit, limit=REMEMBERED_AUTOMATA)
     if isinstance(found, AutomataError):
         raise found.with_traceback(None)
+    if limit < run_limit:  # what fits in fewer states is what the run's limit gives
+        cache.put(_automaton, regex, universe, run_limit, value=found, limit=REMEMBERED_AUTOMATA)
     return found
 
 

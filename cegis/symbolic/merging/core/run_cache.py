@@ -43,19 +43,35 @@ class RunCache:
     ) -> R:
         """``function(*args)``, computed once while remembered (at most ``limit`` results of
         ``function``: the oldest is forgotten first)."""
-        table = self._tables.get(function)
-        if table is None:
-            table = self._tables[function] = {}
+        table = self._tables.get(function, {})
         key = cast(tuple[object, ...], args)
         try:
             return cast(R, table[key])
         except KeyError:
             pass
         value = function(*args)
+        self.put(function, *args, value=value, limit=limit)
+        return value
+
+    def known(self, function: Callable[[Unpack[Args]], R], *args: *Args) -> R | None:
+        """``function(*args)`` if remembered, else ``None`` (nothing is computed)."""
+        return cast("R | None", self._tables.get(function, {}).get(cast(tuple[object, ...], args)))
+
+    def put(
+        self,
+        function: Callable[[Unpack[Args]], R],
+        *args: *Args,
+        value: R,
+        limit: int = DEFAULT_LIMIT,
+    ) -> None:
+        """Remember ``value`` as ``function(*args)``, known another way (at most ``limit``
+        results of ``function``: the oldest is forgotten first)."""
+        table = self._tables.setdefault(function, {})
+        key = cast(tuple[object, ...], args)
+        table.pop(key, None)
         if len(table) >= limit:
             del table[next(iter(table))]
         table[key] = value
-        return value
 
     def latest(self, slot: Hashable, default: T) -> T:
         """What :meth:`keep` put in ``slot`` last (``default`` before)."""
