@@ -35,6 +35,7 @@ from cegis.gc_pause import collections_kept_short
 from experiments.errors import ServerFailed, UnitRaised
 from experiments.execute import run_llm_unit
 from experiments.plan import Plan, ServerSpec
+from experiments.unit_threads import few_threads
 from experiments.units import Unit
 
 JSON = dict[str, Any]
@@ -207,29 +208,32 @@ async def _worker(
 
     threading.Thread(target=listen, name="model-worker-inbox", daemon=True).start()
     running: set[asyncio.Task[None]] = set()
-    async with server_pools(servers, log_path) as pool_for:
+    with few_threads():  # as in the runner's own loop
+        async with server_pools(servers, log_path) as pool_for:
 
-        async def one(unit: Unit) -> None:
-            def answered() -> None:
-                conn.send(("call", unit.key, None))
+            async def one(unit: Unit) -> None:
+                def answered() -> None:
+                    conn.send(("call", unit.key, None))
 
-            try:
-                client = attrs.evolve(await pool_for(unit.arm.model), on_answer=answered)
-                result = await run_llm_unit(unit, plan, run_dir, client, served.get(unit.arm.model))
-            except ServerFailed as error:
-                conn.send(("server_failed", unit.key, str(error)))
-            except Exception as error:  # noqa: BLE001 - the runner logs it, as for a local unit
-                text = "".join(traceback.format_exception(error))
-                conn.send(("raised", unit.key, f"{type(error).__name__}: {error}\n{text}"))
-            else:
-                conn.send(("done", unit.key, result))
+                try:
+                    client = attrs.evolve(await pool_for(unit.arm.model), on_answer=answered)
+                    result = await run_llm_unit(
+                        unit, plan, run_dir, client, served.get(unit.arm.model)
+                    )
+                except ServerFailed as error:
+                    conn.send(("server_failed", unit.key, str(error)))
+                except Exception as error:  # noqa: BLE001 - the runner logs it, as for a local unit
+                    text = "".join(traceback.format_exception(error))
+                    conn.send(("raised", unit.key, f"{type(error).__name__}: {error}\n{text}"))
+                else:
+                    conn.send(("done", unit.key, result))
 
-        while True:
-            kind, unit = await inbox.get()
-            if kind == "stop":
-                break
-            task = asyncio.create_task(one(unit))
-            running.add(task)
-            task.add_done_callback(running.discard)
-        if running:
-            await asyncio.gather(*running)
+            while True:
+                kind, unit = await inbox.get()
+                if kind == "stop":
+                    break
+                task = asyncio.create_task(one(unit))
+                running.add(task)
+                task.add_done_callback(running.discard)
+            if running:
+                await asyncio.gather(*running)

@@ -49,6 +49,7 @@ from experiments.progress import Progress
 from experiments.ray_cluster import Cluster, cluster
 from experiments.symbolic_workers import SymbolicWorkers, compiles_announced
 from experiments.unit_file import UnitFile, read_unit_file, refuse_damage
+from experiments.unit_threads import few_threads
 from experiments.units import MANIFEST, Unit, available_datasets, units, write_manifest
 from llm.calllog import CallLog
 from llm.errors import CallLogError, ConfigError
@@ -475,7 +476,8 @@ async def _launcher(
         return
     from experiments.servers import server_pools  # the HTTP edge loads only when a model is asked
 
-    with collections_kept_short():  # units run here: no full collection walks all their examples
+    # units run here: no full collection walks all their examples, and few threads vie with the loop
+    with collections_kept_short(), few_threads():
         async with server_pools(servers, run_dir / CALL_LOG) as pool_for:
 
             async def launch(unit: Unit) -> dict[str, Any]:
