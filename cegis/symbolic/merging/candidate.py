@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
-from typing import Literal
+from typing import Literal, cast
 
 import attrs
 
@@ -142,7 +142,10 @@ def automaton_of(
     if isinstance(found, AutomataError):
         raise found.with_traceback(None)
     if limit < run_limit:  # what fits in fewer states is what the run's limit gives
-        cache.put(_automaton, regex, universe, run_limit, value=found, limit=REMEMBERED_AUTOMATA)
+        remembered = cast("DFA | AutomataError", found)
+        cache.put(
+            _automaton, regex, universe, run_limit, value=remembered, limit=REMEMBERED_AUTOMATA
+        )
     return found
 
 

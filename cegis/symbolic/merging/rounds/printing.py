@@ -10,9 +10,10 @@ The simple dialect cannot write the empty language, so one string no example rej
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from automata.algebra.ops import equivalent
 from automata.core.dfa import DFA
@@ -77,15 +78,16 @@ def printed(
             "learn from fewer or shorter strings",
         )
     try:
-        regex = _eliminated(dfa, dialect, draft)
+        with _within_the_stack():
+            regex = _eliminated(dfa, dialect, draft)
+            if regex != EmptySet() or dialect == "python":
+                texts.append(unparse(regex, dialect, universe))
+            elif dialect == "extended":  # no spelling of the empty set: the complement of all
+                texts.append(unparse(Complement(Star(Chars(universe))), dialect, universe))
     except SizeLimitExceeded:
         if texts:
             return texts[0]
         raise
-    if regex != EmptySet() or dialect == "python":
-        texts.append(unparse(regex, dialect, universe))
-    elif dialect == "extended":  # no spelling of the empty set, but the complement of everything
-        texts.append(unparse(Complement(Star(Chars(universe))), dialect, universe))
     if texts:
         return min(texts, key=len)
     # The simple dialect cannot write the empty language: accept one string no example rejects.
@@ -98,10 +100,17 @@ def printed(
 
 def _eliminated(dfa: DFA, dialect: Dialect, draft: bool) -> Regex:
     """``dfa``'s readable regex (or quick ``draft``); :class:`SizeLimitExceeded` past
-    :func:`check_state_limit` nodes, or nested deeper than Python's stack lets it be simplified
-    (a chain of optional parts over a few hundred states: 150 already overflowed)."""
+    :func:`check_state_limit` nodes."""
+    return (quick if draft else readable)(dfa, size_limit=check_state_limit(), dialect=dialect)
+
+
+@contextlib.contextmanager
+def _within_the_stack() -> Iterator[None]:
+    """A print nested deeper than Python's stack lets it be simplified or written (a chain of
+    optional parts over a few hundred states: 150 already overflowed) is too large: a
+    :class:`RecursionError` inside becomes :class:`SizeLimitExceeded`."""
     try:
-        return (quick if draft else readable)(dfa, size_limit=check_state_limit(), dialect=dialect)
+        yield
     except RecursionError:
         depth = sys.getrecursionlimit()
         raise SizeLimitExceeded(
