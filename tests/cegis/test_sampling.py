@@ -16,6 +16,7 @@ from cegis.state import Task
 from oracle.exact import ExactTeacher
 from oracle.examples import Example
 from oracle.mutations import readable
+from regexlang.dialects import Dialect
 
 
 def _initial(task: Task, config: LoopConfig) -> tuple[tuple[str, bool], ...]:
@@ -81,7 +82,7 @@ def test_spelling_many_strings_at_once_spells_each_as_alone() -> None:
 @pytest.mark.parametrize(
     ("dialect", "pattern"), [("simple", "a (b + c)*"), ("python", "[a-z]+dog|é+")]
 )
-def test_a_kept_target_sampler_draws_what_fresh_draws_do(dialect: str, pattern: str) -> None:
+def test_a_kept_target_sampler_draws_what_fresh_draws_do(dialect: Dialect, pattern: str) -> None:
     """A run's sampler, drawing epoch after epoch, gives each epoch what from_target gives it."""
     target = from_text(pattern, dialect)
     kept = TargetSampler(target)

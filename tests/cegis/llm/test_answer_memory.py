@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import oracle.compiling
 from automata.errors import DEFAULT_STATE_LIMIT
 from cegis.llm import contract
 from cegis.llm.answer_memory import AnswerMemory
@@ -61,11 +64,14 @@ def test_remembered_assessments_equal_fresh_ones(
 def test_an_answer_seen_again_is_compiled_once_and_rechecked_on_new_examples(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    compiles = []
-    real = contract.compile_subject
-    monkeypatch.setattr(
-        contract, "compile_subject", lambda *a, **k: compiles.append(a) or real(*a, **k)
-    )
+    compiles: list[tuple[object, ...]] = []
+    real = oracle.compiling.compile_subject
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        compiles.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(contract, "compile_subject", counted)
     memory = AnswerMemory()
     first = (Example("aa", True), Example("b", False))
     assert _judged("a*", first, memory).misclassified == ()
