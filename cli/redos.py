@@ -56,7 +56,7 @@ SHOWN = 60
     default=DEFAULT_SECONDS,
     show_default=True,
     type=click.FloatRange(min=0.01, max=600),
-    help="Give the static analysis this long; past it the verdict is unknown.",
+    help="Give the static analysis this many CPU seconds; past them the verdict is unknown.",
 )
 def redos(
     pattern: str,

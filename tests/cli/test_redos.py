@@ -39,5 +39,5 @@ def test_an_analysis_past_its_budget_is_unknown_and_names_the_option() -> None:
     )
     assert result.exit_code == 1
     report = json.loads(result.stdout)
-    assert report["verdict"] == "unknown" and "0.01 s budget" in report["reason"]
+    assert report["verdict"] == "unknown" and "0.01 s CPU budget" in report["reason"]
     assert "--analysis-seconds" in result.stderr
