@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import json
 import multiprocessing
+import time
 from collections.abc import Iterator
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -34,10 +35,12 @@ ANSWER = "<reasoning>a guess</reasoning>\n<ans>a*</ans>"
 
 @attrs.frozen
 class ServerStats:
-    """What the server saw: calls answered and the most it held at once."""
+    """What the server saw: calls answered, the most it held at once, and the CPU seconds its
+    process has spent so far (what the loopback server takes from the cores the runner shares)."""
 
     calls: int
     peak: int
+    cpu: float = 0.0
 
 
 class LatencyServer(LoopbackServer):
@@ -57,8 +60,8 @@ class LatencyServer(LoopbackServer):
 
     @property
     def stats(self) -> ServerStats:
-        """Calls answered so far and the peak in flight."""
-        return ServerStats(self.calls, self.peak)
+        """Calls answered so far, the peak in flight and this process's CPU seconds."""
+        return ServerStats(self.calls, self.peak, time.process_time())
 
     async def _chat(self, request: web.Request) -> web.StreamResponse:
         body = await request.json()

@@ -15,6 +15,8 @@ directory, and the benchmark prints:
 * ``overhead``: the mean of (answer logged − request noted as sent) − L over the call log, as a
   share of L: what the client adds to a call, queueing for the event loop included;
 * ``CPU/call``: the runner's CPU seconds (its threads and worker processes) per call;
+* ``srv ms``: the loopback server's own CPU per call, taken from the same cores as the runner's
+  (a real server runs elsewhere);
 * ``calls/s``: calls over wall time, what the runner delivers.
 
 With ``--workers N`` the LLM units run in N worker processes (:mod:`experiments.model_workers`);
@@ -81,6 +83,7 @@ class Row:
     overhead: float  # mean seconds per call beyond L
     cpu: float
     latency: float
+    server_cpu: float  # the loopback server's CPU seconds over the run
 
     def line(self) -> str:
         """The row as the table prints it."""
@@ -90,7 +93,7 @@ class Row:
             f" {self.ideal:>7.1f} {self.ideal / self.wall:>5.2f} {self.peak:>5}"
             f" {1e3 * self.lag_p50:>6.1f} {1e3 * self.lag_p99:>7.1f}"
             f" {100 * self.overhead / self.latency:>8.2f}% {1e3 * self.cpu / max(self.calls, 1):>8.2f}"
-            f" {self.calls_per_second:>8.1f}"
+            f" {1e3 * self.server_cpu / max(self.calls, 1):>7.2f} {self.calls_per_second:>8.1f}"
         )
 
     @property
@@ -102,7 +105,7 @@ class Row:
 HEADER = (
     f"{'list':<10} {'conc':>5} {'wrk':>3} {'units':>5} {'calls':>6} {'wall s':>7} {'ideal s':>7}"
     f" {'eff':>5} {'peak':>5} {'lag50':>6} {'lag99 ms':>7} {'overhead':>9} {'CPU ms/call':>8}"
-    f" {'calls/s':>8}"
+    f" {'srv ms':>7} {'calls/s':>8}"
 )
 
 
@@ -186,17 +189,19 @@ def _cpu() -> float:
 
 
 async def measure(
-    label: str, plan: Plan, concurrency: int, latency: float, peak: Any, workers: int
+    label: str, plan: Plan, concurrency: int, latency: float, stats: Any, workers: int
 ) -> Row:
-    """Run ``plan`` into a fresh directory and measure it (``peak``: the server's stats reader;
+    """Run ``plan`` into a fresh directory and measure it (``stats``: the server's stats reader;
     ``workers``: the runner's LLM worker processes)."""
     with tempfile.TemporaryDirectory(prefix="llm-throughput-") as folder:
         run_dir = Path(folder) / "run"
         quiet = Progress(0, out=io.StringIO())
+        server_before = stats()
         cpu, wall = _cpu(), time.perf_counter()
         async with loop_lag() as lags:
             await run_experiment(plan, run_dir, progress=quiet, llm_workers=workers)
         wall, cpu = time.perf_counter() - wall, _cpu() - cpu
+        server = stats()
         calls, overhead = _overhead(run_dir / CALL_LOG, latency)
         chains = _chains(run_dir)
     p50, p99 = np.percentile(lags, [50, 99]) if lags else (0.0, 0.0)
@@ -208,12 +213,13 @@ async def measure(
         calls,
         wall,
         ideal_wall(chains, concurrency, latency),
-        peak().peak,
+        server.peak,
         float(p50),
         float(p99),
         overhead,
         cpu,
         latency,
+        server.cpu - server_before.cpu,
     )
 
 

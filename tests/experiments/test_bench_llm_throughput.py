@@ -6,7 +6,7 @@ from experiments.bench.llm_throughput import Row, ideal_wall, speedups
 
 
 def _row(label: str, concurrency: int, workers: int, wall: float) -> Row:
-    return Row(label, concurrency, workers, 10, 1000, wall, 1.0, concurrency, 0, 0, 0, 1, 0.25)
+    return Row(label, concurrency, workers, 10, 1000, wall, 1.0, concurrency, 0, 0, 0, 1, 0.25, 0.1)
 
 
 def test_the_ideal_schedules_the_longest_chains_first() -> None:
