@@ -6,6 +6,8 @@ call after ``L`` seconds with unbounded concurrency, as vLLM's continuous batchi
 paper list and each concurrency the runner runs one LLM arm (Agentic by default) into a fresh run
 directory, and the benchmark prints:
 
+* ``units``: the units that finished (units that raised are counted under the row, with the
+  first one's error);
 * ``calls``, ``wall``: model calls made and the run's wall time;
 * ``ideal``: each unit's chain of calls × L, the chains scheduled longest first on the slots: the
   wall time of a runner that costs nothing; ``eff`` = ideal / wall;
@@ -57,7 +59,7 @@ import numpy as np
 from experiments.bench.latency_server import serving
 from experiments.plan import Plan, plan_from_data
 from experiments.progress import Progress
-from experiments.runner import CALL_LOG, run_experiment
+from experiments.runner import CALL_LOG, ERRORS, run_experiment
 
 LISTS = {"simple": "simplyrx", "extended": "extrx"}
 #: The lag probe's period. The probe runs on the runner's loop and its CPU counts in CPU/call: at
@@ -84,6 +86,7 @@ class Row:
     cpu: float
     latency: float
     server_cpu: float  # the loopback server's CPU seconds over the run
+    errors: tuple[str, ...] = ()  # what the units that raised said (they count in no column)
 
     def line(self) -> str:
         """The row as the table prints it."""
@@ -182,6 +185,13 @@ def _overhead(log: Path, latency: float) -> tuple[int, float]:
     return int(calls), (logged - sent) / max(calls, 1) - latency
 
 
+def unit_errors(run_dir: Path) -> tuple[str, ...]:
+    """What each unit that raised said, from the run's error log."""
+    log = run_dir / ERRORS
+    lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+    return tuple(f"{e['unit']}: {e['error']}" for e in map(json.loads, lines))
+
+
 def _cpu() -> float:
     """CPU seconds of this process and of its reaped children (the runner's worker processes)."""
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -204,6 +214,7 @@ async def measure(
         server = stats()
         calls, overhead = _overhead(run_dir / CALL_LOG, latency)
         chains = _chains(run_dir)
+        errors = unit_errors(run_dir)
     p50, p99 = np.percentile(lags, [50, 99]) if lags else (0.0, 0.0)
     return Row(
         label,
@@ -220,6 +231,7 @@ async def measure(
         cpu,
         latency,
         server.cpu - server_before.cpu,
+        errors,
     )
 
 
@@ -298,6 +310,14 @@ def speedups(rows: Sequence[Row]) -> list[str]:
     return lines
 
 
+def _say_errors(row: Row) -> None:
+    """Under a row whose run had units that raised: how many, and the first one's error."""
+    if row.errors:
+        print(
+            f"  {len(row.errors)} unit(s) raised and are not in the row; the first: {row.errors[0]}"
+        )
+
+
 @click.command()
 @click.option("--latency", "-L", default=2.0, show_default=True, help="seconds per model call")
 @click.option(
@@ -358,6 +378,7 @@ def main(
         rows = []
         for row in run_rows(lists, concurrencies, runs):
             print(row.line(), flush=True)
+            _say_errors(row)
             rows.append(row)
         for line in speedups(rows):
             print(line)
@@ -367,7 +388,9 @@ def main(
     trials = failover_rows(lists, concurrencies, runs, kill_one_after)
     for alone, killed in trials:
         print(alone.line(), flush=True)
+        _say_errors(alone)
         print(f"{killed.line()} {killed.wall / alone.wall:>10.2f}", flush=True)
+        _say_errors(killed)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from cli.main import main
+from experiments.bench.llm_throughput import unit_errors
 from tests.experiments.runner_support import toml_text, write_regex_list
 
 
@@ -41,6 +42,7 @@ def test_a_raising_worker_fails_only_its_own_units(tmp_path: Path) -> None:
         ["exits"] * 2 + ["limit"] * 2 + ["syntax"] * 2
     )
     said = {e["unit"].split("/")[0]: e["error"] for e in errors}
+    assert unit_errors(tmp_path / "run") == tuple(f"{e['unit']}: {e['error']}" for e in errors)
     user = "BrokenLearner: the learner tests.experiments.raising_learner"  # cegis.user_learner
     assert (
         said["syntax"]
