@@ -4,6 +4,7 @@ doubled. Run with ``pytest -m ray`` (the ray extra); skipped when Ray is not ins
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
 import signal
@@ -13,7 +14,6 @@ from typing import Any
 
 import attrs
 import pytest
-from aiohttp import web
 
 from cli.experiment import built_in_plan
 from experiments.bench.latency_server import LatencyServer
@@ -161,12 +161,12 @@ class KillingServer(LatencyServer):
 
     killed: int | None = None
 
-    async def _chat(self, request: web.Request) -> web.StreamResponse:
+    async def chat(self, body: bytes) -> tuple[int, bytes]:
         if self.killed is None:
             self.killed = _actor_process()
             os.kill(self.killed, signal.SIGKILL)
-            raise ConnectionResetError("the caller is gone")
-        return await super()._chat(request)
+            await asyncio.Event().wait()  # never answered: the caller's connection is cut
+        return await super().chat(body)
 
 
 def _actor_process() -> int:
