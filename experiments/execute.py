@@ -31,7 +31,6 @@ from experiments.errors import UnitRaised
 from experiments.fingerprint import fingerprint
 from experiments.plan import Plan, arm_setting, loop_config
 from experiments.unit_file import UnitFile, read_unit_file
-from experiments.unit_threads import starting_unit
 from experiments.units import Unit
 from llm.protocol import ChatClient
 from oracle.exact import ExactTeacher
@@ -82,7 +81,6 @@ async def run_llm_unit(
     """Run (or resume) a unit whose learner asks a model through ``client`` (which serves
     ``served_model``, when known: part of the unit's fingerprint), hardening after the loop when
     its setting says so."""
-    starting_unit()  # its thread work waits behind that of units started before it, not beside
     setting = arm_setting(unit.arm)
     assert setting is not None
     config = loop_config(plan, unit.arm, unit.seed)
