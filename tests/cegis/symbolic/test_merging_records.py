@@ -81,6 +81,18 @@ def test_words_a_line_repeats_count_once_for_the_set() -> None:
     assert printed(levels) == ["(?:ERROR|INFO|WARN) a=[0-9]"]
 
 
+def test_a_near_miss_narrows_only_the_column_it_falls_in() -> None:
+    # Three methods in five lines, and numbers of two digits: written general, ``[A-Z]+`` and
+    # ``[0-9]{1,2}``. A near miss in the words writes them as seen; the numbers stay general.
+    lines = ["GET /cart n=12", "POST /items n=34", "PUT /users n=56", "GET /search n=78"]
+    lines.append("GET /img n=91")
+    assert printed(lines) == [r"[A-Z]+ /[a-z]+ n=[0-9]{1,2}"]
+    (method,) = printed(lines, ("GOT /cart n=12",))
+    assert method == r"(?:GET|POST|PUT) /[a-z]+ n=[0-9]{1,2}"
+    assert re.fullmatch(method, "PUT /orders n=7") and not re.fullmatch(method, "GOT /cart n=12")
+    assert printed(lines, ("GET /cart n=1",)) == []  # a number is no word set: the record fails
+
+
 def test_separators_repeated_are_written_once() -> None:
     paths = ["/srv/www?a=1&bb=22", "/srv?a=3", "/home/ann/x?c=4&d=5&e=6"]
     assert printed(paths)[0] == r"(?:/[a-z]+)+\?[a-z]+=[0-9]{1,2}(?:&[a-z]+=[0-9]{1,2})*"
