@@ -82,15 +82,19 @@ def test_words_a_line_repeats_count_once_for_the_set() -> None:
 
 
 def test_a_near_miss_narrows_only_the_column_it_falls_in() -> None:
-    # Three methods in five lines, and numbers of two digits: written general, ``[A-Z]+`` and
-    # ``[0-9]{1,2}``. A near miss in the words writes them as seen; the numbers stay general.
-    lines = ["GET /cart n=12", "POST /items n=34", "PUT /users n=56", "GET /search n=78"]
-    lines.append("GET /img n=91")
+    # Three methods, each in two of six lines, and numbers of two digits: written general,
+    # ``[A-Z]+`` and ``[0-9]{1,2}``. A near miss in the words writes them as seen; the numbers
+    # stay general.
+    methods = ("GET", "POST", "PUT") * 2
+    paths = ("cart", "items", "users", "search", "img", "tags")
+    lines = [f"{m} /{p} n={n}" for m, p, n in zip(methods, paths, (12, 34, 56, 78, 91, 23))]
     assert printed(lines) == [r"[A-Z]+ /[a-z]+ n=[0-9]{1,2}"]
     (method,) = printed(lines, ("GOT /cart n=12",))
     assert method == r"(?:GET|POST|PUT) /[a-z]+ n=[0-9]{1,2}"
     assert re.fullmatch(method, "PUT /orders n=7") and not re.fullmatch(method, "GOT /cart n=12")
     assert printed(lines, ("GET /cart n=1",)) == []  # a number is no word set: the record fails
+    # A word seen in one line only: the words seen are not all there are, whatever a near miss.
+    assert printed([*lines, "DELETE /x n=45"], ("GOT /cart n=12",)) == []
 
 
 def test_separators_repeated_are_written_once() -> None:

@@ -21,13 +21,13 @@ the classes it shows. Numbers with no leading zero are counted from one digit (`
 five addresses whose third part happened to be three digits long each rejected two in five new
 ones). The general writing competes with the other families when it labels every example right
 (matched with Python's ``re``). Where a near miss falls in a column of words written as a class
-(a method ``AET`` in ``[A-Z]+``), the fewest such columns are written as seen (the words listed)
-and the rest stay general: giving the record up for one near miss left a loose free field to win
-(0.55 held-out, long lines at 5 + 5, seed 12). Numbers are not: a minute ``7`` that a record
-``[0-9]{1,2}`` lets in leaves the hours and minutes to the digit bounds
-(:mod:`.digit_bounds`). Else the specific one (free text as the classes it shows): it wins on description
-length where both do, and generalizes worse (listing the words seen as well rejected every new
-line)."""
+(a method ``AET`` in ``[A-Z]+``), the fewest such columns are written as seen (the words listed,
+where none was seen in one positive only) and the rest stay general: giving the record up for
+one near miss left a loose free field to win (0.55 held-out, long lines at 5 + 5, seed 12).
+Numbers are not: a minute ``7`` that ``[0-9]{1,2}`` lets in leaves the hours and minutes to the
+digit bounds (:mod:`.digit_bounds`). Else the specific one (free text as the classes it shows):
+it wins on description length where both do, and generalizes worse (listing the words seen as
+well rejected every new line)."""
 
 from __future__ import annotations
 
@@ -285,12 +285,12 @@ def _leaf(values: Sequence[str], owners: Sequence[int], universe: CharSet, style
 def _filled(
     values: Sequence[str], owners: Sequence[int], universe: CharSet, as_seen: bool = False
 ) -> Regex:
-    """The writing of a column of word characters; ``as_seen``: its words listed though the set
-    looks incomplete."""
+    """The writing of a column of word characters; ``as_seen``: its words listed though they are
+    few draws, when no word is seen in one positive only."""
     counts = Counter(values)
     if len(counts) == 1:
         return text_regex(values[0])
-    words = as_seen or _complete(values, owners)
+    words = _complete(values, owners, as_seen)
     if all(v.isalpha() for v in values) and len(counts) <= MOST_WORDS and words:
         return union(*map(text_regex, sorted(counts)))
     if (
@@ -318,16 +318,18 @@ def _filled(
     return _counted(shown, [len(v) for v in values])
 
 
-def _complete(values: Sequence[str], owners: Sequence[int]) -> bool:
+def _complete(values: Sequence[str], owners: Sequence[int], as_seen: bool = False) -> bool:
     """Whether a word set looks complete, counted in the positives the words were drawn in (of
     each word's value, ``owners``): no word seen in one positive only (Good-Turing: the words seen
-    once estimate the share of new positives that hold a word still unseen), and
-    :data:`WORD_DRAWS` positives per word. A new line is judged whole: the eight keys a query of
-    five lines repeats are eight draws for each new line, and ten keys seen twice or more in 41
-    draws were not all eleven (one in two new lines held the eleventh, bench examples, long
-    lines at 5 + 5, seed 4); counted by lines, five are too few for ten words."""
+    once estimate the share of new positives that hold a word still unseen), and (unless written
+    ``as_seen``, where a near miss asks for the words) :data:`WORD_DRAWS` positives per word. A
+    new line is judged whole: the eight keys a query of five lines repeats are eight draws for
+    each new line, and ten keys seen twice or more in 41 draws were not all eleven (one in two new
+    lines held the eleventh, bench examples, long lines at 5 + 5, seed 4); counted by lines, five
+    are too few for ten words."""
     seen_in = Counter(word for word, _ in set(zip(values, owners)))
-    return min(seen_in.values()) >= 2 and len(set(owners)) >= WORD_DRAWS * len(seen_in)
+    drawn = as_seen or len(set(owners)) >= WORD_DRAWS * len(seen_in)
+    return min(seen_in.values()) >= 2 and drawn
 
 
 def _counted(chars: CharSet, lengths: Sequence[int]) -> Regex:
