@@ -1,5 +1,6 @@
 """Description length (MDL) of a hypothesis: the bits of its automaton or regex parts plus the
-bits that name each positive among the accepted strings of its length.
+bits that name each positive among the accepted strings of its length, or along its path through
+the hypothesis where that is shorter (:mod:`.paths`).
 
 The merging learner proposes the consistent candidate of the shortest description: small hypotheses
 generalize better from the same evidence (Occam) and read better; the data term keeps a small
@@ -23,6 +24,7 @@ from automata.strings.counting import count_by_length, log_count_by_length
 from cegis.symbolic.merging.candidate import Candidate, automaton_of
 from cegis.symbolic.merging.core.run_cache import RunCache
 from cegis.symbolic.merging.families.prior import NAMED
+from cegis.symbolic.merging.rounds.paths import path_bits
 from cegis.symbolic.merging.rounds.pumping import unpumped_loops
 from regexlang.ast import (
     Chars,
@@ -59,7 +61,11 @@ def score(
     through the class prior) the automaton may be described by its regex (:func:`regex_bits`, so
     ``[0-9]{5}`` costs one class and a count), and each positive's length is named among the
     lengths up to the longest positive's that the hypothesis accepts (a hypothesis that accepts
-    lengths the positives never show pays for it on every positive). On a tie, fewer unpumped loops, then
+    lengths the positives never show pays for it on every positive); or, when shorter, each
+    positive is named along its path (:func:`.paths.path_bits`: a record's hex field costs four
+    bits a digit however wide its free-text field). Only with ``written``: a path names where its
+    string ends, and only then does the other code name the lengths too. On a tie, fewer
+    unpumped loops, then
     fewer transitions off each row's first target. The run's ``cache`` remembers the parts: the
     same words, gaps and edges recur in many hypotheses, epoch after epoch."""
     unpumped = unpumped_loops(dfa, positives)
@@ -81,6 +87,7 @@ def score(
             bits = min(bits, regex_bits(spelled, dfa.alphabet.universe, cache))
         shown = sum(1 for count in counts if count is not None)
         data_bits += len(positives) * math.log2(max(1, shown))
+        data_bits = min(data_bits, path_bits(dfa, positives))
     changes = int((dfa.transitions != dfa.transitions[:, :1]).sum())
     return bits + data_bits, unpumped, changes
 
