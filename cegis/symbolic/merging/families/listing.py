@@ -13,7 +13,6 @@ from collections.abc import Sequence
 
 from automata.algebra.ops import difference, is_empty
 from automata.building.compile import compile_regex
-from automata.building.listed import listed_strings
 from automata.core.dfa import DFA, infinite
 from automata.core.minimize import minimize
 from automata.errors import AutomataError, StateLimitExceeded
@@ -21,7 +20,7 @@ from cegis.symbolic.merging.candidate import Candidate, Found, check_state_limit
 from cegis.symbolic.merging.evidence import Evidence
 from cegis.symbolic.merging.families.classes import excluded
 from cegis.symbolic.union import as_regex as union_regex
-from oracle.examples import Counterexample, Example
+from oracle.examples import Counterexample
 from regexlang.ast import union as any_of
 from regexlang.charset import CharSet
 
@@ -70,11 +69,7 @@ def all_but_negatives(evidence: Evidence) -> Found:
 
 
 def strings_of(examples: Sequence[Counterexample], universe: CharSet) -> DFA:
-    """The strings any of ``examples`` stands for, as an automaton over ``universe`` (plain
-    strings read off their trie: :func:`automata.building.listed.listed_strings`)."""
-    if all(isinstance(e, Example) for e in examples):
-        strings = [e.string for e in examples if isinstance(e, Example)]
-        return listed_strings(strings, universe, state_limit=check_state_limit())
+    """The strings any of ``examples`` stands for, as an automaton over ``universe``."""
     return compile_regex(
         any_of(*map(union_regex, examples)), universe, state_limit=check_state_limit()
     )
