@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from automata.algebra import ops
-from automata.building import assertions, lookaround, positions
+from automata.building import assertions, listed, lookaround, positions
 from automata.building.deadline import Deadline
 from automata.building.determinize import determinize
 from automata.building.nfa import thompson
@@ -203,5 +203,8 @@ def _compile(
             built, alphabet, positions.classes_read(built, members), state_limit
         )
     except positions.Fallback:
+        strings = listed.literals(regex)  # the positives listed: their trie is the DFA
+        if strings is not None and listed.fits(strings, state_limit):
+            return listed.trie(strings, alphabet)
         nfa = thompson(regex, alphabet, members, nested, state_limit=state_limit)
         return minimize(determinize(nfa, state_limit=state_limit))

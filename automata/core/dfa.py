@@ -21,6 +21,7 @@ import attrs
 import numpy as np
 
 from automata.core.alphabet import Alphabet
+from automata.jit._jit import kernel
 from automata.jit.arrays import BoolArray, IntArray
 
 
@@ -124,40 +125,87 @@ def coreachable_states(rows: Sequence[Sequence[int]], accepting: Sequence[bool])
 
 def infinite(dfa: DFA) -> bool:
     """Whether ``dfa`` accepts infinitely many strings: a cycle among its live states (reachable
-    and reaching acceptance), found by peeling off live states without live predecessors."""
-    table = dfa.transitions.tolist()
-    reached = {dfa.start}
-    frontier = [dfa.start]
-    while frontier:
-        state = frontier.pop()
-        for target in set(table[state]) - reached:
-            reached.add(target)
-            frontier.append(target)
-    sources: dict[int, set[int]] = {state: set() for state in reached}
-    for state in reached:
-        for target in table[state]:
-            sources[target].add(state)
-    live = {state for state in reached if dfa.accepting[state]}
-    frontier = list(live)
-    while frontier:
-        state = frontier.pop()
-        for source in sources[state] - live:
-            live.add(source)
-            frontier.append(source)
-    incoming = {state: 0 for state in live}
-    for state in live:
-        for target in set(table[state]) & live:
-            incoming[target] += 1
-    ready = [state for state, count in incoming.items() if not count]
-    peeled = 0
-    while ready:
-        state = ready.pop()
-        peeled += 1
-        for target in set(table[state]) & live:
-            incoming[target] -= 1
-            if not incoming[target]:
-                ready.append(target)
-    return peeled < len(live)
+    and reaching acceptance), one walk over the table (:func:`_live_cycle`)."""
+    return bool(
+        _live_cycle(
+            np.ascontiguousarray(dfa.transitions, dtype=np.int32),
+            np.ascontiguousarray(dfa.accepting, dtype=np.bool_),
+            dfa.start,
+        )
+    )
+
+
+@kernel
+def _live_cycle(transitions: IntArray, accepting: BoolArray, start: int) -> bool:
+    """Whether a cycle runs through a state reachable from ``start`` that reaches acceptance:
+    Tarjan's strongly connected components, iteratively, from ``start``. A component is complete
+    only after every component it reaches, so whether it reaches acceptance is known then (an
+    accepting member, or an edge to a complete component that does); a live component with two
+    members or a loop holds the cycle. Linear in the table: the listing of a hundred log lines
+    (65,000 states) took 3 s as Python sets."""
+    n, width = transitions.shape
+    index = np.empty(n, dtype=np.int64)
+    low = np.empty(n, dtype=np.int64)
+    for s in range(n):  # loops: numba compiles ``np.full`` slowly
+        index[s] = -1
+    on_stack = np.zeros(n, dtype=np.bool_)
+    done = np.zeros(n, dtype=np.bool_)
+    live = np.zeros(n, dtype=np.bool_)
+    members = np.empty(n, dtype=np.int64)  # Tarjan's stack
+    path = np.empty(n, dtype=np.int64)  # the walk's stack: a state and its next symbol
+    symbol = np.empty(n, dtype=np.int64)
+    index[start] = low[start] = 0
+    members[0] = path[0] = start
+    on_stack[start] = True
+    symbol[0] = 0
+    count, n_members, depth = 1, 1, 1
+    while depth:
+        state = path[depth - 1]
+        c = symbol[depth - 1]
+        if c < width:
+            symbol[depth - 1] = c + 1
+            target = transitions[state, c]
+            if target < 0:
+                continue
+            if index[target] < 0:
+                index[target] = low[target] = count
+                count += 1
+                members[n_members] = target
+                n_members += 1
+                on_stack[target] = True
+                path[depth] = target
+                symbol[depth] = 0
+                depth += 1
+            elif on_stack[target] and index[target] < low[state]:
+                low[state] = index[target]
+            continue
+        depth -= 1
+        if depth and low[state] < low[path[depth - 1]]:
+            low[path[depth - 1]] = low[state]
+        if low[state] != index[state]:
+            continue
+        first = n_members - 1
+        while members[first] != state:
+            first -= 1
+        reaches, loops = False, n_members - first > 1
+        for m in range(first, n_members):
+            member = members[m]
+            reaches = reaches or accepting[member]
+            for k in range(width):
+                target = transitions[member, k]
+                if target == member:
+                    loops = True
+                elif target >= 0 and done[target] and live[target]:
+                    reaches = True
+        if reaches and loops:
+            return True
+        for m in range(first, n_members):
+            member = members[m]
+            on_stack[member] = False
+            done[member] = True
+            live[member] = reaches
+        n_members = first
+    return False
 
 
 def _read_only(*arrays: IntArray | BoolArray) -> None:

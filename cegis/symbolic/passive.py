@@ -23,6 +23,7 @@ from automata.algebra.ops import equivalent
 from automata.building.compile import compile_regex
 from automata.core.dfa import DFA
 from automata.core.minimize import minimize
+from automata.errors import StateLimitExceeded
 from automata.printing.lookahead_print import lookahead_prints
 from automata.printing.readable import readable
 from automata.redos import Verdict
@@ -196,7 +197,8 @@ def printed_for(
     anything else the flavour cannot write, the regex of its automaton instead (``NotExpressible``
     when even that cannot be written, e.g. the empty language in POSIX). Flavours with lookarounds
     get the language written with lookaheads instead when that is shorter and reads back exactly
-    (:mod:`automata.printing.lookahead_print`)."""
+    (:mod:`automata.printing.lookahead_print`), unless its automaton has more than
+    :data:`STATE_LIMIT` states (the positives of long lines listed)."""
     tree = without_empty_parts(tree)
     try:
         printed = render(tree, flavor, anchored, universe)
@@ -205,7 +207,10 @@ def printed_for(
         printed = render(readable(dfa, size_limit=STATE_LIMIT), flavor, anchored, universe)
     if flavor not in LOOKAROUND_FLAVORS or len(printed) <= LOOKAHEAD_WORTH:
         return printed
-    dfa = minimize(compile_regex(tree, universe, state_limit=STATE_LIMIT))
+    try:
+        dfa = minimize(compile_regex(tree, universe, state_limit=STATE_LIMIT))
+    except StateLimitExceeded:
+        return printed
     longest = len(printed)
 
     def shorter(candidate: Regex) -> bool:

@@ -138,4 +138,4 @@ def representative(example: Counterexample) -> str:
 def _classes_shown(example: ClusteredExample) -> tuple[CharSet, ...]:
     """The classes of more than one character at the positions of ``example``, each as often as
     it stands there (remembered: every epoch counts the same examples again)."""
-    return tuple(p for p in example.positions if len(p) > 1)
+    return tuple(p for p in example.positions if p and not p.is_single())  # no count of all

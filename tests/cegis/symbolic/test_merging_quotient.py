@@ -5,7 +5,7 @@ a conflict is reported exactly when two labels meet, and undo restores every arr
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from cegis.symbolic.merging.core import _kernels
@@ -216,3 +216,37 @@ def test_a_tree_built_after_another_of_the_same_first_examples_is_the_one_built_
     )
     for name in ("succ", "parent", "label", "labeled_by"):
         assert (getattr(after.tree, name) == getattr(alone.tree, name)).all()
+
+
+@settings(derandomize=True, max_examples=150, deadline=None)
+@given(
+    st.dictionaries(st.text("012", max_size=6), st.booleans(), min_size=2, max_size=20), st.data()
+)
+def test_each_rows_degree_counts_its_children_through_merges_and_undo(
+    labels: dict[str, bool], data: st.DataObject
+) -> None:
+    """The merge reads a row only up to its last child (``degree``): after words tied in, merges
+    taken or refused and undone, each node's degree is the children its row holds."""
+
+    def counted() -> bool:
+        nodes = tree.nodes
+        return bool(np.array_equal(tree.degree[:nodes], (tree.succ[:nodes] >= 0).sum(axis=1)))
+
+    words = [
+        SymbolicWord(tuple((int(c),) if c != "2" else (1, 2) for c in s), label)
+        for s, label in labels.items()
+    ]
+    try:
+        tree, _ = Quotient.prefix_tree(words)
+    except LabelConflict:  # words tied into one state with two labels
+        assume(False)
+    assert counted()
+    nodes = st.integers(0, tree.nodes - 1)
+    start = tree.checkpoint()
+    for _ in range(data.draw(st.integers(1, 4))):
+        mark = tree.checkpoint()
+        if tree.merge(tree.find(data.draw(nodes)), tree.find(data.draw(nodes))) is None:
+            tree.undo(mark)
+        assert counted()
+    tree.undo(start)
+    assert counted()

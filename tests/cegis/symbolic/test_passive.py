@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -9,7 +10,8 @@ import pytest
 from cegis import learn_regex
 from cegis.symbolic.passive import ContradictoryExamples, printed_for
 from regexlang import CharSet, parse
-from regexlang.ast import Complement, concat, text
+from regexlang.ast import Complement, concat, text, union
+from regexlang.flavors import render
 
 
 def test_the_readme_call_answers_a_consistent_regex_with_its_size() -> None:
@@ -36,6 +38,18 @@ def test_complement_is_printed_through_its_automaton() -> None:
     assert "~" not in printed and "&" not in printed
     for s in ("", "b", "ba", "a", "ab"):
         assert bool(re.fullmatch(printed, s)) == (not s.startswith("a"))
+
+
+def test_a_listing_past_the_state_limit_is_printed_as_written() -> None:
+    """Lines whose listing has more states than the print may build (the positives of long lines
+    an answer lists): printed as the tree reads, not refused."""
+    rng = random.Random(5)
+    lines = ["".join(rng.choice("abcdefghij") for _ in range(500)) for _ in range(45)]
+    tree = union(*map(text, lines))
+    printed = printed_for(tree, "python", "fullmatch", CharSet.of("abcdefghij"))
+    assert printed == render(tree, "python", "fullmatch", CharSet.of("abcdefghij"))
+    assert all(re.fullmatch(printed, line) for line in lines[:3])
+    assert not re.fullmatch(printed, lines[0][:-1])
 
 
 def test_a_word_from_a_small_set_is_listed_where_near_misses_show_other_words() -> None:

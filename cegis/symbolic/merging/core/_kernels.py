@@ -3,14 +3,17 @@ insertion into the prefix tree, and the check of packed words on a table; the re
 tries a merge for every red/blue pair calls them (:mod:`._redblue_kernels`).
 
 They work in place on the arrays of a :class:`cegis.symbolic.merging.core.quotient.Quotient`, passed as one tuple
-``tree = (succ, parent, label, depth, labeled_by, log, meta, stack)``:
+``tree = (succ, parent, label, depth, labeled_by, log, meta, stack, degree)``:
 
 * ``succ[node, symbol]``: the child a tree node reads ``symbol`` into, ``-1`` for none (only the
   rows of representatives are current);
 * ``parent``: the union-find forest; ``label``: ``UNKNOWN``/``REJECT``/``ACCEPT`` per
   representative; ``depth``: per tree node; ``labeled_by``: the example that labeled a node, or -1;
 * ``log[i] = (kind, node, value)``: the undo log (0 parent, 1 label, 2 edge added, 3 node created);
-* ``meta = [nodes, log length, conflict a, conflict b]``; ``stack``: scratch for merge's pairs.
+* ``meta = [nodes, log length, conflict a, conflict b]``; ``stack``: scratch for merge's pairs;
+* ``degree[node]``: the children in the row of ``node`` (kept with every edge added or taken back),
+  so a row is read only up to its last child: a prefix tree of long lines has one child a node,
+  and a merge folds thousands of them.
 
 Evidence-driven merging tries every red/blue pair at every step, so a learner call runs hundreds of
 thousands of trial merges: in Python they would be most of a learner's time.
@@ -24,7 +27,9 @@ from automata.jit._jit import kernel  # the project's one numba decorator (cache
 from automata.jit.arrays import BoolArray, Int8Array, Int64Array, IntArray
 
 #: The arrays of a quotient, in the order the kernels unpack them.
-Arrays = tuple[IntArray, IntArray, Int8Array, IntArray, IntArray, IntArray, Int64Array, IntArray]
+Arrays = tuple[
+    IntArray, IntArray, Int8Array, IntArray, IntArray, IntArray, Int64Array, IntArray, IntArray
+]
 
 UNKNOWN, REJECT, ACCEPT = -1, 0, 1
 NODES, LOG, CONFLICT_A, CONFLICT_B = 0, 1, 2, 3
@@ -69,6 +74,7 @@ def merge(tree: Arrays, keep: int, absorb: int, met: IntArray | None) -> int:
     the states changed since gives the same result again
     (:func:`cegis.symbolic.merging.core._redblue_kernels.red_blue` keeps scores so)."""
     succ, parent, label, log, meta, stack = tree[0], tree[1], tree[2], tree[5], tree[6], tree[7]
+    degree = tree[8]
     top = meta[
         LOG
     ]  # the undo log written here, not by :func:`log_change`: a call per change costs more than the change
@@ -105,13 +111,18 @@ def merge(tree: Arrays, keep: int, absorb: int, met: IntArray | None) -> int:
         parent[b] = a
         log[top, 0], log[top, 1], log[top, 2] = PARENT, b, b
         top += 1
+        left = degree[b]  # a != b: the edges added go to ``a``'s row, not this one
         for symbol in range(succ.shape[1]):
+            if left == 0:
+                break
             child = succ[b, symbol]
             if child < 0:
                 continue
+            left -= 1
             here = succ[a, symbol]
             if here < 0:
                 succ[a, symbol] = child
+                degree[a] += 1
                 log[top, 0], log[top, 1], log[top, 2] = EDGE, a, symbol
                 top += 1
             else:
@@ -127,13 +138,14 @@ def merge(tree: Arrays, keep: int, absorb: int, met: IntArray | None) -> int:
 @kernel(size=used)
 def undo(tree: Arrays, mark: int) -> None:
     """Take back every change logged since ``mark``."""
-    succ, parent, label, labeled_by, log, meta = (
+    succ, parent, label, labeled_by, log, meta, degree = (
         tree[0],
         tree[1],
         tree[2],
         tree[4],
         tree[5],
         tree[6],
+        tree[8],
     )
     top = meta[LOG]
     while top > mark:
@@ -146,8 +158,10 @@ def undo(tree: Arrays, mark: int) -> None:
             labeled_by[node] = -1
         elif kind == EDGE:
             succ[node, value] = -1
+            degree[node] -= 1
         else:  # the node created last
             succ[node, :] = -1
+            degree[node] = 0
             parent[node] = node
             label[node] = UNKNOWN
             labeled_by[node] = -1
@@ -174,6 +188,7 @@ def insert_literals(
             if child < 0:
                 child = new_node(tree, node)
                 succ[node, symbol] = child
+                tree[8][node] += 1
                 log_change(tree, EDGE, node, symbol)
             node = child
         begin = ends[w]
@@ -267,6 +282,7 @@ def insert_tied(
             for k in range(position_ends[p - 1] if p > 0 else 0, position_ends[p]):
                 if succ[node, classes[k]] < 0:
                     succ[node, classes[k]] = child
+                    tree[8][node] += 1
                     log_change(tree, EDGE, node, classes[k])
             node = child
         if clash or labeled(tree, node, accept[w], owners[w]) >= 0:

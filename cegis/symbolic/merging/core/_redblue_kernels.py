@@ -42,7 +42,7 @@ def blue_states(
     ``sink[s]``: known not to, while no state its search saw (``owner``) changes; a search that
     finds no acceptance marks the states it saw ``owner[s] = blue`` (a sink they were marked for
     before loses its ``sink`` mark: one owner per state)."""
-    succ, parent, label, depth = tree[0], tree[1], tree[2], tree[3]
+    succ, parent, label, depth, degree = tree[0], tree[1], tree[2], tree[3], tree[8]
     n = tree[6][NODES]  # the arrays are sized for the largest tree the examples could make
     is_red = np.zeros(n, dtype=np.bool_)
     for r in red:
@@ -51,9 +51,13 @@ def blue_states(
     ordered = np.empty(n, dtype=np.int64)
     count = 0
     for r in red:
+        left = degree[r]  # a row is read up to its last child
         for symbol in range(succ.shape[1]):
+            if left == 0:
+                break
             child = succ[r, symbol]
             if child >= 0:
+                left -= 1
                 blue = find(parent, child)
                 if is_red[blue] or found[blue]:
                     continue
@@ -88,9 +92,13 @@ def blue_states(
                 if label[current] == ACCEPT:
                     positive[blue] = 1
                     break
+                left = degree[current]
                 for symbol in range(succ.shape[1]):
+                    if left == 0:
+                        break
                     child = succ[current, symbol]
                     if child >= 0:
+                        left -= 1
                         rep = find(parent, child)
                         if not seen[rep]:
                             seen[rep] = True

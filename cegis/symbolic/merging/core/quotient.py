@@ -35,7 +35,7 @@ _POSITIONS, _COMBINATIONS, _LARGEST, _LABEL, _SPELLING = map(
 )
 
 #: The arrays with a row per tree node.
-_PER_NODE = ("succ", "parent", "label", "depth", "labeled_by")
+_PER_NODE = ("succ", "parent", "label", "depth", "labeled_by", "degree")
 
 
 class Quotient:
@@ -59,6 +59,7 @@ class Quotient:
         self.stack = np.empty(
             (capacity * symbols + 1, 2), dtype=np.int32
         )  # merge's pairs (written before read)
+        self.degree = np.zeros(capacity, dtype=np.int32)  # children in each row
         self.arrays: _kernels.Arrays = (
             self.succ,
             self.parent,
@@ -68,6 +69,7 @@ class Quotient:
             self.log,
             self.meta,
             self.stack,
+            self.degree,
         )
         self.bound = (
             capacity  # the nodes the words in the tree could need (checked against MAX_NODES)

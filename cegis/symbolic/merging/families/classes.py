@@ -68,7 +68,7 @@ def inferred_classes(
 
 def _inferred(given: frozenset[Example], universe: CharSet) -> tuple[CharSet, ...]:
     examples = sorted(given, key=lambda e: (e.string, e.label))
-    chars = sorted({c for e in examples for c in e.string if c in universe})
+    chars = sorted(c for c in set().union(*(e.string for e in examples)) if c in universe)
     index = {c: i for i, c in enumerate(chars)}
     width = max((len(e.string) for e in examples), default=0)
     codes = np.full((len(examples), width), len(chars), dtype=np.int64)  # the last code pads

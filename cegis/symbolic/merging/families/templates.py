@@ -230,7 +230,8 @@ def cut_runs(string: str, cut: Cut) -> tuple[_Skeleton, str, list[str], str]:
     it, and its runs in order."""
     skeleton: list[str | int] = []
     runs: list[str] = []
-    for kind, chars in itertools.groupby(string, lambda c: _kind(c, cut)):
+    kinds = {char: _kind(char, cut) for char in set(string)}  # long strings repeat few characters
+    for kind, chars in itertools.groupby(string, kinds.__getitem__):
         if kind >= 0:
             skeleton.append(kind)
             runs.append("".join(chars))
