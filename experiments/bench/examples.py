@@ -30,6 +30,7 @@ one row per size (:data:`LONG_SIZES` unless ``--sizes`` is given). Run:
 
 from __future__ import annotations
 
+import functools
 import re
 import statistics
 import time
@@ -37,6 +38,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import attrs
 import click
@@ -48,6 +50,7 @@ from automata.errors import AutomataError
 from cegis.gc_pause import settle
 from cegis.generalization import generalizes
 from cegis.symbolic.passive import learn_regex
+from experiments.bench.contained import contained
 from experiments.bench.example_tasks import BINARY, HAND_TASKS
 from experiments.bench.long_lines import GOLD as LONG_GOLD
 from experiments.bench.long_lines import long_lines
@@ -343,7 +346,8 @@ def ours(problem: Problem) -> Answer:
 
 def grex_best(problem: Problem) -> Answer | None:
     """grex on ``problem``'s positives with each option set (those with ``repetitions`` left out
-    on positives over :data:`GREX_REPETITIONS_MOST_CHARS`); the best on the held-out strings."""
+    on positives over :data:`GREX_REPETITIONS_MOST_CHARS`), each :func:`contained` (a set that runs
+    out of memory or time gives no answer); the best on the held-out strings."""
     try:
         from grex import RegExpBuilder
     except ImportError:
@@ -355,11 +359,10 @@ def grex_best(problem: Problem) -> Answer | None:
         if long and "repetitions" in options:
             continue
         started = time.perf_counter()
-        builder = RegExpBuilder.from_test_cases(list(problem.positives))
-        for option in options:
-            builder = getattr(builder, f"with_conversion_of_{option}")()
-        text = builder.build()
+        text = contained(functools.partial(_grex, RegExpBuilder, problem.positives, options))
         seconds = time.perf_counter() - started
+        if text is None:  # grex ran out of memory or time on these positives: no answer
+            continue
         compiled = re.compile(text)
         accuracy = _accuracy(
             [compiled.search(s) is not None for s in problem.held_positives],
@@ -380,6 +383,14 @@ def grex_best(problem: Problem) -> Answer | None:
         if best is None or answer.accuracy > best.accuracy:
             best = answer
     return best
+
+
+def _grex(builder: Any, positives: Sequence[str], options: tuple[str, ...]) -> str:
+    """grex's regex for ``positives`` with ``options`` (``builder``: its ``RegExpBuilder``)."""
+    built = builder.from_test_cases(list(positives))
+    for option in options:
+        built = getattr(built, f"with_conversion_of_{option}")()
+    return str(built.build())
 
 
 def _grex_tree(text: str) -> Regex | None:
