@@ -35,6 +35,7 @@ from cegis.gc_pause import collections_kept_short
 from experiments.errors import ServerFailed, UnitRaised
 from experiments.execute import run_llm_unit
 from experiments.plan import Plan, ServerSpec
+from experiments.starting import Starting
 from experiments.unit_threads import few_threads
 from experiments.units import Unit
 
@@ -210,16 +211,20 @@ async def _worker(
     running: set[asyncio.Task[None]] = set()
     with few_threads():  # as in the runner's own loop
         async with server_pools(servers, log_path) as pool_for:
+            starting = Starting()  # as in the runner's own loop
 
             async def one(unit: Unit) -> None:
                 def answered() -> None:
                     conn.send(("call", unit.key, None))
 
                 try:
-                    client = attrs.evolve(await pool_for(unit.arm.model), on_answer=answered)
-                    result = await run_llm_unit(
-                        unit, plan, run_dir, client, served.get(unit.arm.model)
-                    )
+                    async with starting.unit() as started:
+                        client = attrs.evolve(
+                            await pool_for(unit.arm.model), on_answer=answered, on_call=started
+                        )
+                        result = await run_llm_unit(
+                            unit, plan, run_dir, client, served.get(unit.arm.model)
+                        )
                 except ServerFailed as error:
                     conn.send(("server_failed", unit.key, str(error)))
                 except Exception as error:  # noqa: BLE001 - the runner logs it, as for a local unit

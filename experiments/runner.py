@@ -47,6 +47,7 @@ from experiments.lock import run_directory_lock
 from experiments.plan import Plan, ServerSpec, arm_setting, loop_config
 from experiments.progress import Progress
 from experiments.ray_cluster import Cluster, cluster
+from experiments.starting import Starting
 from experiments.symbolic_workers import SymbolicWorkers, compiles_announced
 from experiments.unit_file import UnitFile, read_unit_file, refuse_damage
 from experiments.unit_threads import few_threads
@@ -479,12 +480,18 @@ async def _launcher(
     # units run here: no full collection walks all their examples, and few threads vie with the loop
     with collections_kept_short(), few_threads():
         async with server_pools(servers, run_dir / CALL_LOG) as pool_for:
+            starting = Starting()
 
             async def launch(unit: Unit) -> dict[str, Any]:
-                client = attrs.evolve(
-                    await pool_for(unit.arm.model), on_answer=lambda: counted(unit.key)
-                )
-                return await run_llm_unit(unit, plan, run_dir, client, served.get(unit.arm.model))
+                async with starting.unit() as started:
+                    client = attrs.evolve(
+                        await pool_for(unit.arm.model),
+                        on_answer=lambda: counted(unit.key),
+                        on_call=started,
+                    )
+                    return await run_llm_unit(
+                        unit, plan, run_dir, client, served.get(unit.arm.model)
+                    )
 
             yield launch
 

@@ -56,6 +56,7 @@ class Watched:
     on_answer: Callable[[], None] | None = (
         None  # told of every answered call (progress counts them)
     )
+    on_call: Callable[[], None] | None = None  # told as each call is made, before it leaves
 
     async def complete(
         self,
@@ -65,6 +66,8 @@ class Watched:
         sample_index: int = 0,
     ) -> Result:
         """The client's answer; raises :class:`ServerFailed` when it blames the infrastructure."""
+        if self.on_call is not None:
+            self.on_call()
         result = await self.client.complete(messages, params, sample_index=sample_index)
         if self.on_answer is not None:
             self.on_answer()
