@@ -53,9 +53,11 @@ def printed(strings: list[str], negatives: tuple[str, ...] = ()) -> list[str]:
 def test_a_record_is_written_column_by_column() -> None:
     rng = random.Random(7)
     lines = [record(rng) for _ in range(12)]
+    # Months, days, hours and minutes are zero-padded and twelve lines show them bounded: their
+    # leading digits are bounded (months at most 12: ``[0-2]``), as the digit bounds read them.
     assert printed(lines) == [
-        r"2024-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} \[worker-[0-9]{1,2}\] level=(?:ERROR|INFO|WARN)"
-        r' msg="[ !#-\~]+" id=[a-f0-9]{16}'
+        r"2024-[0-2][0-9]-[0-4][0-9] [0-3][0-9]:[0-7][0-9] \[worker-[0-9]{1,2}\]"
+        r' level=(?:ERROR|INFO|WARN) msg="[ !#-\~]+" id=[a-f0-9]{16}'
     ]
     # A negative that puts a digit in the free text: written as the classes it shows instead.
     negative = lines[0].replace('msg="', 'msg="7')
@@ -84,7 +86,7 @@ def test_words_a_line_repeats_count_once_for_the_set() -> None:
 def test_a_near_miss_narrows_only_the_column_it_falls_in() -> None:
     # Three methods, each in two of six lines, and numbers of two digits: written general,
     # ``[A-Z]+`` and ``[0-9]{1,2}``. A near miss in the words writes them as seen; the numbers
-    # stay general.
+    # stay general, and a near miss in the numbers writes them as long as seen.
     methods = ("GET", "POST", "PUT") * 2
     paths = ("cart", "items", "users", "search", "img", "tags")
     lines = [f"{m} /{p} n={n}" for m, p, n in zip(methods, paths, (12, 34, 56, 78, 91, 23))]
@@ -92,9 +94,39 @@ def test_a_near_miss_narrows_only_the_column_it_falls_in() -> None:
     (method,) = printed(lines, ("GOT /cart n=12",))
     assert method == r"(?:GET|POST|PUT) /[a-z]+ n=[0-9]{1,2}"
     assert re.fullmatch(method, "PUT /orders n=7") and not re.fullmatch(method, "GOT /cart n=12")
-    assert printed(lines, ("GET /cart n=1",)) == []  # a number is no word set: the record fails
+    assert printed(lines, ("GET /cart n=1",)) == [r"[A-Z]+ /[a-z]+ n=[0-9]{2}"]
     # A word seen in one line only: the words seen are not all there are, whatever a near miss.
     assert printed([*lines, "DELETE /x n=45"], ("GOT /cart n=12",)) == []
+
+
+def entry(rng: random.Random, year: int = 0, status: int = 0) -> str:
+    """A line whose year has four digits and status three, ``year`` and ``status`` if given."""
+    return (
+        f"{year or rng.randint(2019, 2026)}-{rng.randint(1, 12):02d}"
+        f" {rng.choice(('GET', 'PUT', 'POST'))} /{rng.choice(('cart', 'items', 'users'))}"
+        f" {status or rng.choice((200, 204, 301, 404, 500))} took={rng.randint(1, 9999)}ms"
+    )
+
+
+def test_a_near_miss_in_a_number_writes_it_as_long_as_seen() -> None:
+    # Numbers with no leading zero are counted from one digit: the year ``[0-9]+``, the status
+    # ``[0-9]{1,3}``. A near miss with a year of three digits or a status of two writes those
+    # numbers as long as the positives show them, and the record stays: given up, it left a
+    # listing of the positives or a class soup to win (long lines at 100 + 100, seeds 1 and 2).
+    rng = random.Random(5)
+    lines = [entry(rng) for _ in range(30)]
+    (general,) = printed(lines)
+    assert "[0-9]+-[01][0-9] " in general and " [0-9]{1,3} took=" in general
+    negatives = (entry(rng, year=202), entry(rng, status=40))
+    assert all(re.fullmatch(general, n) for n in negatives)
+    (narrowed,) = printed(lines, negatives)
+    assert "[0-9]{4}-[01][0-9] " in narrowed and " [0-9]{3} took=" in narrowed
+    learned = learn_regex(lines, negatives, anchored="fullmatch", universe=ASCII)
+    answer = re.compile(learned.regex)
+    assert all(answer.fullmatch(s) for s in lines), learned.regex
+    assert not any(answer.fullmatch(s) for s in negatives), learned.regex
+    assert all(answer.fullmatch(entry(rng)) for _ in range(200)), learned.regex
+    assert not answer.fullmatch(entry(rng, year=20245)), learned.regex
 
 
 def test_separators_repeated_are_written_once() -> None:

@@ -16,18 +16,20 @@ A column of word characters (:func:`_leaf`) is a literal when it never varies; a
 words repeat and none was seen in one positive only (a Good-Turing reading: a word seen once says
 the set is probably incomplete; letters only; counted by positives, not by the pieces a positive
 repeats, since a new line is right or wrong whole); digits as ``[0-9]{1,n}`` when short, else
-``[0-9]+``; hex as its class; else its runs of digits, lower and upper case written by class, or
-the classes it shows. Numbers with no leading zero are counted from one digit (``[0-9]{1,3}``:
-five addresses whose third part happened to be three digits long each rejected two in five new
-ones). The general writing competes with the other families when it labels every example right
-(matched with Python's ``re``). Where a near miss falls in a column of words written as a class
-(a method ``AET`` in ``[A-Z]+``), the fewest such columns are written as seen (the words listed,
-where none was seen in one positive only) and the rest stay general: giving the record up for
-one near miss left a loose free field to win (0.55 held-out, long lines at 5 + 5, seed 12).
-Numbers are not: a minute ``7`` that ``[0-9]{1,2}`` lets in leaves the hours and minutes to the
-digit bounds (:mod:`.digit_bounds`). Else the specific one (free text as the classes it shows):
-it wins on description length where both do, and generalizes worse (listing the words seen as
-well rejected every new line)."""
+``[0-9]+``; a zero-padded number whose values show a bound with its leading digit bounded
+(``[0-2][0-9]``, :mod:`.digit_bounds`, as the other families given strings up front write it);
+hex as its class; else its runs of digits, lower and upper case written by class, or the classes
+it shows. Numbers with no leading zero are counted from one digit (``[0-9]{1,3}``: five addresses
+whose third part happened to be three digits long each rejected two in five new ones). The
+general writing competes with the other families when it labels every example right (matched
+with Python's ``re``). Where a near miss falls in a column written looser than seen (a method
+``AET`` in ``[A-Z]+``, a year ``202`` in ``[0-9]+``, a status ``40`` in ``[0-9]{1,3}``), the
+fewest such columns are written as seen (the words listed, where none was seen in one positive
+only; a number as long as the positives show it, ``[0-9]{4}``) and the rest stay general: giving
+the record up for one near miss left a loose free field to win (0.55 held-out, long lines at 5 +
+5, seed 12; a listing of the positives or a class soup at 100 + 100, seeds 1 and 2). Else the
+specific one (free text as the classes it shows): it wins on description length where both do,
+and generalizes worse (listing the words seen as well rejected every new line)."""
 
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ import attrs
 
 from cegis.symbolic.merging.candidate import Found, spelled
 from cegis.symbolic.merging.evidence import Evidence
+from cegis.symbolic.merging.families.digit_bounds import bounded_field
 from cegis.symbolic.merging.families.prior import DIGITS, LOWER, UPPER
 from cegis.symbolic.merging.families.separated import accepts_all, accepts_any
 from regexlang.ast import Chars, Epsilon, Optional, Plus, Regex, Repeat, Star, concat, union
@@ -286,7 +289,7 @@ def _filled(
     values: Sequence[str], owners: Sequence[int], universe: CharSet, as_seen: bool = False
 ) -> Regex:
     """The writing of a column of word characters; ``as_seen``: its words listed though they are
-    few draws, when no word is seen in one positive only."""
+    few draws, when no word is seen in one positive only, and a number as long as seen."""
     counts = Counter(values)
     if len(counts) == 1:
         return text_regex(values[0])
@@ -298,7 +301,11 @@ def _filled(
         and len(counts) > 2
         and not any(v[0] == "0" for v in values)
     ):
-        return _counted(DIGITS & universe, [1, max(map(len, values))])  # a number, not a code
+        lengths = [len(v) for v in values]  # a number, not a code
+        return _counted(DIGITS & universe, lengths if as_seen else [1, max(lengths)])
+    leading = bounded_field(values)
+    if leading is not None:  # a zero-padded number whose values show a bound
+        return concat(Chars(leading & universe), _counted(DIGITS & universe, [len(values[0]) - 1]))
     joined = "".join(values)
     shown = _shown(joined, universe)
     letters = CharSet.of("".join(c for c in set(joined) if c.isalpha()))
