@@ -4,15 +4,15 @@ leaves (``on_call`` of the watched client, told before the call) or it ends, rai
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
 
 import pytest
 
 from experiments.servers import Watched
 from experiments.starting import Starting
-from llm.chat import Message, SamplingParams
-from llm.results import Failed, Result
+from llm.chat import Message
+from llm.results import Failed
 from tests.experiments.runner_support import synchronous
+from tests.llm.test_servers import FakeServer
 
 
 @synchronous
@@ -53,28 +53,14 @@ async def test_a_unit_that_raises_before_its_first_call_frees_its_start() -> Non
             pass
 
 
-class _Client:
-    def __init__(self, seen: list[str]) -> None:
-        self.seen = seen
-
-    async def complete(
-        self,
-        messages: Sequence[Message],
-        params: SamplingParams = SamplingParams(),
-        *,
-        sample_index: int = 0,
-    ) -> Result:
-        self.seen.append("sent")
-        return Failed("bad_request", "the model's own failure, not the server's")
-
-
 @synchronous
 async def test_the_watched_client_tells_of_a_call_before_it_leaves() -> None:
-    seen: list[str] = []
+    server = FakeServer(Failed("bad_request", "the model's own failure, not the server's"))
+    seen: list[tuple[str, int]] = []
     client = Watched(
-        _Client(seen),
-        on_answer=lambda: seen.append("answered"),
-        on_call=lambda: seen.append("call"),
+        server,
+        on_answer=lambda: seen.append(("answered", server.calls)),
+        on_call=lambda: seen.append(("call", server.calls)),
     )
     assert isinstance(await client.complete([Message("user", "x")]), Failed)
-    assert seen == ["call", "sent", "answered"]
+    assert seen == [("call", 0), ("answered", 1)]
