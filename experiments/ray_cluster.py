@@ -35,6 +35,7 @@ import asyncio
 import contextlib
 import os
 import tempfile
+import time
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
@@ -53,6 +54,13 @@ from llm.calllog import CallLog, CallRow
 JSON = dict[str, Any]
 #: How often Ray runs a unit again after its worker process died, before leaving it unfinished.
 RETRIES = 3
+#: Connections tried when a ``ray://`` head's client server fails to start the process that would
+#: serve this client (its proxy forks one per client; under load the fork can die at birth, a
+#: zombie or a gRPC poller error in its log), and the seconds before the second try (doubling).
+CONNECT_ATTEMPTS = 4
+CONNECT_BACKOFF = 1.0
+#: What Ray's client says when the head failed to start that process.
+_SERVER_START_FAILED = "Initialization failure from server"
 _SCRATCH_LOG = "calls.sqlite3"
 
 
@@ -87,18 +95,25 @@ def _ray() -> Any:
 def connected(address: str) -> Iterator[Any]:
     """Ray, connected to the cluster at ``address`` (as ``ray.init`` takes it: ``auto``, ``local``
     to start one on this machine, ``ray://HOST:10001``) unless this process already is; a
-    connection made here is shut down when the block ends."""
+    connection made here is shut down when the block ends. A head whose client server failed to
+    start this client's server process is tried again, up to :data:`CONNECT_ATTEMPTS` times."""
     ray = _ray()
     if ray.is_initialized():
         yield ray
         return
     own = {"include_dashboard": False} if address == "local" else {}
-    try:
-        ray.init(address=address, log_to_driver=False, **own)
-    except (ConnectionError, RuntimeError, ValueError) as error:
-        raise RayUnavailable(
-            f"--ray {address}: cannot connect to Ray: {_summary(error)}{_token_hint(address)}"
-        ) from None
+    for attempt in range(CONNECT_ATTEMPTS):
+        try:
+            ray.init(address=address, log_to_driver=False, **own)
+            break
+        except (ConnectionError, RuntimeError, ValueError) as error:
+            if attempt + 1 == CONNECT_ATTEMPTS or _SERVER_START_FAILED not in str(error):
+                hint = _token_hint(address)
+                raise RayUnavailable(
+                    f"--ray {address}: cannot connect to Ray: {_summary(error)}{hint}"
+                ) from None
+            ray.shutdown()
+            time.sleep(CONNECT_BACKOFF * 2**attempt)
     try:
         yield ray
     finally:
