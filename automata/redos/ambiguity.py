@@ -25,11 +25,12 @@ by a step budget and raises ``StateLimitExceeded`` past it.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 
 import attrs
 
 from automata.building.deadline import Deadline
+from automata.core.components import cyclic, strongly_connected
 from automata.errors import StateLimitExceeded
 from automata.redos.graph import Graph
 
@@ -83,71 +84,6 @@ class _Budget:
             self.deadline.check("the ambiguity search")
 
 
-def strongly_connected(successors: Sequence[Iterable[int]]) -> list[int]:
-    """The strongly connected component of each node of a graph given by its successor lists
-    (iterative Tarjan; components numbered in reverse topological order, so an edge never leads
-    to a higher number)."""
-    n = len(successors)
-    order = [-1] * n
-    low = [0] * n
-    comp = [-1] * n
-    stack: list[int] = []
-    on_stack = [False] * n
-    counter = 0
-    count = 0
-    lists = [list(s) for s in successors]
-    for root in range(n):
-        if order[root] >= 0:
-            continue
-        work = [(root, 0)]
-        while work:
-            node, i = work.pop()
-            if i == 0:
-                order[node] = low[node] = counter
-                counter += 1
-                stack.append(node)
-                on_stack[node] = True
-            targets = lists[node]
-            if i < len(targets):
-                work.append((node, i + 1))
-                target = targets[i]
-                if order[target] < 0:
-                    work.append((target, 0))
-                elif on_stack[target]:
-                    low[node] = min(low[node], order[target])
-                continue
-            if low[node] == order[node]:
-                while True:
-                    member = stack.pop()
-                    on_stack[member] = False
-                    comp[member] = count
-                    if member == node:
-                        break
-                count += 1
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-    return comp
-
-
-def components(graph: Graph) -> list[int]:
-    """The strongly connected component of each node of ``graph`` (see
-    :func:`strongly_connected`)."""
-    return strongly_connected([[t for _, t in edges] for edges in graph.edges])
-
-
-def _cyclic(comp: list[int], successors: Sequence[Iterable[int]]) -> set[int]:
-    """The components of ``comp`` that hold a cycle."""
-    sizes: dict[int, int] = {}
-    for c in comp:
-        sizes[c] = sizes.get(c, 0) + 1
-    found = {c for c, size in sizes.items() if size > 1}
-    for node, targets in enumerate(successors):
-        if node in targets:
-            found.add(comp[node])
-    return found
-
-
 def _grouped(edges: Iterable[tuple[int, int]], keep: Callable[[int], bool]) -> ByClass:
     by: dict[int, list[int]] = {}
     for cls, t in edges:
@@ -166,7 +102,8 @@ def analyse(
     Raises ``StateLimitExceeded`` past ``limit`` product steps and ``TimeLimitExceeded`` past
     ``deadline``."""
     budget = _Budget(limit, deadline)
-    comp = components(graph)
+    successors = [[t for _, t in edges] for edges in graph.edges]
+    comp = strongly_connected(successors)  # numbered in reverse topological order
     inside = [
         _grouped(edges, lambda t, c=comp[node]: comp[t] == c)  # type: ignore[misc]
         for node, edges in enumerate(graph.edges)
@@ -174,12 +111,12 @@ def analyse(
     members: dict[int, list[int]] = {}
     for node, c in enumerate(comp):
         members.setdefault(c, []).append(node)
-    cyclic = sorted(_cyclic(comp, [[t for _, t in edges] for edges in graph.edges]))
-    for c in cyclic:
+    loops = sorted(cyclic(comp, successors))
+    for c in loops:
         pump = _exponential(graph, comp, inside, members[c], budget)
         if pump is not None:
             return Ambiguity(pump, ())
-    chain = _longest_chain(graph, comp, inside, members, cyclic, budget)
+    chain = _longest_chain(graph, comp, inside, members, loops, budget)
     return Ambiguity(None, chain)
 
 
@@ -372,7 +309,7 @@ def _polynomial(chains: _Chains, first: int, second: int) -> Pump | None:
             )
         return found
 
-    for cycle in sorted(_cyclic(pair_comp, successors)):
+    for cycle in sorted(cyclic(pair_comp, successors)):
         ring = [pairs[i] for i in range(len(pairs)) if pair_comp[i] == cycle]
         pump = _ida_in(ring, inside, middle_of, budget)
         if pump is not None:
@@ -435,7 +372,7 @@ def _longest_chain(
     comp: list[int],
     inside: list[ByClass],
     members: dict[int, list[int]],
-    cyclic: list[int],
+    loops: list[int],
     budget: _Budget,
 ) -> tuple[Pump, ...]:
     """The longest chain of IDA pumps, each starting in a component the previous one's end
@@ -443,9 +380,9 @@ def _longest_chain(
     reach, reached_by = _reach(graph, comp, budget)
     chains = _Chains(graph, comp, inside, members, reach, reached_by, budget)
     ending: dict[int, tuple[Pump, ...]] = {}  # best chain whose last pump ends in the component
-    for second in sorted(cyclic, reverse=True):
+    for second in sorted(loops, reverse=True):
         best: tuple[Pump, ...] = ()
-        for first in cyclic:
+        for first in loops:
             if first == second or not reach[first] >> second & 1:
                 continue
             before = max((ending[c] for c in ending if reach[c] >> first & 1), key=len, default=())

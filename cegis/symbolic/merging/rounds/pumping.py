@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from automata.core.components import cyclic, strongly_connected
 from automata.core.dfa import DFA, coreachable_states
 
 
@@ -37,50 +38,14 @@ def unpumped_loops(dfa: DFA, positives: Sequence[str]) -> int:
 
 def _loops(rows: list[list[int]]) -> list[int]:
     """For each state (``rows``: each state's targets), the smallest state of its strongly
-    connected component when that holds a cycle (a non-empty path back to itself), else -1:
-    Tarjan's algorithm, iteratively."""
-    n = len(rows)
-    index, low, on_stack = [-1] * n, [0] * n, [False] * n
-    stack: list[int] = []
-    out = [-1] * n
-    counter = 0
-    for root in range(n):
-        if index[root] >= 0:
-            continue
-        work = [(root, 0)]
-        while work:
-            state, edge = work.pop()
-            if edge == 0:
-                index[state] = low[state] = counter
-                counter += 1
-                stack.append(state)
-                on_stack[state] = True
-            row = rows[state]
-            while edge < len(row):
-                target = row[edge]
-                edge += 1
-                if index[target] < 0:
-                    work.append((state, edge))
-                    work.append((target, 0))
-                    break
-                if on_stack[target]:
-                    low[state] = min(low[state], index[target])
-            else:
-                if work and low[state] < low[work[-1][0]]:
-                    low[work[-1][0]] = low[state]
-                if low[state] == index[state]:
-                    members = []
-                    while True:
-                        member = stack.pop()
-                        on_stack[member] = False
-                        members.append(member)
-                        if member == state:
-                            break
-                    if len(members) > 1 or state in row:
-                        smallest = min(members)
-                        for member in members:
-                            out[member] = smallest
-    return out
+    connected component when that holds a cycle (a non-empty path back to itself), else -1."""
+    labels = strongly_connected(rows)
+    looping = cyclic(labels, rows)
+    smallest: dict[int, int] = {}
+    for state, label in enumerate(labels):
+        if label in looping:
+            smallest.setdefault(label, state)  # states in increasing order: the first is smallest
+    return [smallest.get(label, -1) for label in labels]
 
 
 def _rounds(
