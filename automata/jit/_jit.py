@@ -251,7 +251,8 @@ def _compiling(k: Kernel[Any], *, wait: bool) -> Iterator[bool]:
                 return
             from automata.jit import compile_time
 
-            with compile_time.compiling():  # waiting for another's compilation is not run time
+            # waiting for another's compilation is not run time, and that one says it compiles
+            with compile_time.compiling(announce=False):
                 fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield True

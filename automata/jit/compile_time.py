@@ -69,14 +69,15 @@ def clock() -> float:
         return now - _total - running
 
 
-def _started() -> None:
+def _started(announce: bool = True) -> None:
     global _depth, _began
     with _lock:
         _depth += 1
         if _depth > 1:
             return
         _began = time.perf_counter()
-    _tell()
+    if announce:
+        _tell()
 
 
 def _ended() -> None:
@@ -88,9 +89,11 @@ def _ended() -> None:
 
 
 @contextlib.contextmanager
-def compiling() -> Iterator[None]:
-    """Count the block as compile time (for waiting on another process's compilation)."""
-    _started()
+def compiling(*, announce: bool = True) -> Iterator[None]:
+    """Count the block as compile time. A process waiting for another's compilation of a kernel
+    passes ``announce=False``: the other says it compiles, and a wait that ends in loading the
+    machine code it cached (milliseconds, two workers starting together) compiles nothing."""
+    _started(announce)
     try:
         yield
     finally:

@@ -31,6 +31,20 @@ def test_compile_seconds_grow_by_the_compilation(monkeypatch: pytest.MonkeyPatch
     assert compile_time.compile_seconds() - before == 2.5
 
 
+def test_waiting_for_another_process_compiling_counts_but_says_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    said: list[str] = []
+    monkeypatch.setattr(compile_time, "_tell", lambda: said.append("compiling"))
+    before = compile_time.compile_seconds()
+    with compile_time.compiling(announce=False):
+        pass
+    assert said == [] and compile_time.compile_seconds() > before
+    with compile_time.compiling():  # a compilation of this process's own is said
+        pass
+    assert said == ["compiling"]
+
+
 # A kernel numba has never seen (no cache: compiled in memory), forced to compile, twice.
 _PROBE = """
 import numba
