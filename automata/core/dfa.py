@@ -143,9 +143,7 @@ def _live_cycle(
     ``start`` looks for one. Linear in the table: the listing of a hundred log lines (65,000
     states) took 3 s as Python sets."""
     n, width = transitions.shape
-    count = 0
-    for s in range(n):
-        count = max(count, labels[s] + 1)
+    count = labels.max() + 1  # a DFA has a state: its start
     first = np.zeros(count + 1, dtype=np.int64)  # the states grouped by component (counting sort)
     for s in range(n):
         first[labels[s] + 1] += 1
