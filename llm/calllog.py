@@ -59,7 +59,8 @@ CREATE TABLE IF NOT EXISTS calls (
     cached_tokens INTEGER,
     latency_s REAL NOT NULL,
     attempts INTEGER NOT NULL,
-    created_at REAL NOT NULL
+    created_at REAL NOT NULL,
+    sent INTEGER
 );
 CREATE INDEX IF NOT EXISTS calls_by_key ON calls (key, kind);
 CREATE TABLE IF NOT EXISTS sent (
@@ -75,6 +76,13 @@ CREATE TABLE IF NOT EXISTS models (
     recorded_at REAL NOT NULL
 );
 """
+#: A call logged with the number of its sending note answers that note in the same statement.
+_ANSWERING = """
+CREATE TRIGGER IF NOT EXISTS calls_answer AFTER INSERT ON calls WHEN NEW.sent IS NOT NULL
+BEGIN
+    UPDATE sent SET answered = 1 WHERE id = NEW.sent;
+END;
+"""
 
 
 #: The columns of a logged call but its id, in the order of a :data:`CallRow`.
@@ -82,6 +90,7 @@ _COLUMNS = (
     "key, model, kind, request, result, prompt_tokens, completion_tokens, reasoning_tokens,"
     " cached_tokens, latency_s, attempts, created_at"
 )
+_MARKS = ", ".join("?" * len(_COLUMNS.split(", ")))
 #: One logged call as :meth:`CallLog.rows_after` reads it: the values of :data:`_COLUMNS`.
 CallRow = tuple[Any, ...]
 
@@ -118,6 +127,10 @@ class CallLog:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(calls)")}
+            if "sent" not in columns:  # a log written before calls named their note
+                self._db.execute("ALTER TABLE calls ADD COLUMN sent INTEGER")
+            self._db.executescript(_ANSWERING)
 
     def __enter__(self) -> CallLog:
         return self
@@ -149,6 +162,27 @@ class CallLog:
                 (key, request.model, sent_at),
             )
         return int(cursor.lastrowid or 0)
+
+    def logged_or_sending(
+        self, request: Request, sent_at: float, *, key: str
+    ) -> tuple[Result | None, int | None]:
+        """The result a record-mode :meth:`lookup` reuses for ``key``, else ``request`` noted as
+        about to be sent (:meth:`sending`) and its note's number: when nothing is logged (a run's
+        usual case), one statement looks and notes."""
+        with self._lock, self._guard:
+            noted = self._db.execute(
+                "INSERT INTO sent (key, model, sent_at) SELECT ?, ?, ? WHERE NOT EXISTS"
+                " (SELECT 1 FROM calls WHERE key = ? AND kind != 'failed')",
+                (key, request.model, sent_at, key),
+            )
+        if noted.rowcount == 1:
+            return None, int(noted.lastrowid or 0)
+        logged = self.lookup(key, accept_failed=False)
+        return (
+            (logged, None)
+            if logged is not None
+            else (None, self.sending(request, sent_at, key=key))
+        )
 
     def unsent(self, sent: int) -> None:
         """Forget a :meth:`sending` note whose request never left (its deadline had passed)."""
@@ -189,21 +223,10 @@ class CallLog:
             result.attempts,
             created_at,
         )
-        with self._lock, self._guard:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute(
-                    "INSERT INTO calls (key, model, kind, request, result, prompt_tokens, completion_tokens,"
-                    " reasoning_tokens, cached_tokens, latency_s, attempts, created_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    row,
-                )
-                if sent is not None:
-                    self._db.execute("UPDATE sent SET answered = 1 WHERE id = ?", (sent,))
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        with self._lock, self._guard:  # one statement: its trigger answers the note
+            self._db.execute(
+                f"INSERT INTO calls ({_COLUMNS}, sent) VALUES ({_MARKS}, ?)", (*row, sent)
+            )
 
     def lookup(self, key: str, *, accept_failed: bool) -> Result | None:
         """The logged result for ``key`` (see the module doc for which one), or ``None``."""
@@ -232,11 +255,10 @@ class CallLog:
 
     def copy_in(self, rows: list[CallRow]) -> None:
         """Log calls read from another log with :meth:`rows_after`, committed together."""
-        marks = ", ".join("?" * len(_COLUMNS.split(", ")))
         with self._lock, self._guard:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                self._db.executemany(f"INSERT INTO calls ({_COLUMNS}) VALUES ({marks})", rows)
+                self._db.executemany(f"INSERT INTO calls ({_COLUMNS}) VALUES ({_MARKS})", rows)
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise

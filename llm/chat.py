@@ -211,7 +211,23 @@ class Request:
         text = json.dumps(
             self.canonical(), sort_keys=True, separators=(",", ":"), ensure_ascii=False
         )
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+        return sha256_holding_gil(text.encode("utf-8"))
+
+
+#: hashlib lets other threads run while it hashes this many bytes or more at once.
+_HASH_RELEASES_GIL = 2048
+
+
+def sha256_holding_gil(data: bytes) -> str:
+    """The SHA-256 hex digest of ``data``, fed in pieces too small for hashlib to release the GIL.
+
+    A prompt takes a few microseconds to hash, but a thread that lets the GIL go while a busy
+    event loop or another thread waits for it must wait in turn to get it back: in an LLM run at
+    256 calls in flight that cost about 0.1 ms of CPU a time, for each call's key."""
+    digest, view = hashlib.sha256(), memoryview(data)
+    for start in range(0, len(view), _HASH_RELEASES_GIL - 1):
+        digest.update(view[start : start + _HASH_RELEASES_GIL - 1])
+    return digest.hexdigest()
 
 
 def prompt_chars(messages: tuple[Message, ...]) -> int:

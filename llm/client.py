@@ -302,10 +302,11 @@ class LLMClient:
     ) -> tuple[str | None, Result | None, int | None]:
         """``request``'s key and logged result (:meth:`_lookup`), else the number of its
         :meth:`~llm.calllog.CallLog.sending` note taken at ``sent_at``."""
-        key, logged = self._lookup(request)
-        if logged is not None or self._record is None:
-            return key, logged, None
-        return key, None, self._record.sending(request, sent_at, key=key)
+        if self._record is None:
+            return (*self._lookup(request), None)
+        key = request.key()
+        logged, note = self._record.logged_or_sending(request, sent_at, key=key)
+        return key, logged, note
 
     def _request(
         self,

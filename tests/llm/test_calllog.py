@@ -340,3 +340,43 @@ def test_an_api_key_a_server_echoes_in_a_completion_is_redacted_before_anything_
     assert key not in (result.choices[0].reasoning or "")
     stored = b"".join(p.read_bytes() for p in tmp_path.iterdir())
     assert key.encode() not in stored and json.dumps(key)[1:-1].encode() not in stored
+
+
+#: The tables as logs were written before a logged call named the sending note it answers.
+_OLDER_SCHEMA = """
+CREATE TABLE calls (id INTEGER PRIMARY KEY, key TEXT NOT NULL, model TEXT NOT NULL,
+    kind TEXT NOT NULL, request TEXT NOT NULL, result TEXT NOT NULL, prompt_tokens INTEGER,
+    completion_tokens INTEGER, reasoning_tokens INTEGER, cached_tokens INTEGER,
+    latency_s REAL NOT NULL, attempts INTEGER NOT NULL, created_at REAL NOT NULL);
+CREATE INDEX calls_by_key ON calls (key, kind);
+CREATE TABLE sent (id INTEGER PRIMARY KEY, key TEXT NOT NULL, model TEXT NOT NULL,
+    sent_at REAL NOT NULL, answered INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE models (id TEXT PRIMARY KEY, max_model_len INTEGER, recorded_at REAL NOT NULL);
+INSERT INTO sent (key, model, sent_at) VALUES ('lost', 'm', 1.0);
+"""
+
+
+def test_a_log_of_the_older_schema_keeps_its_notes_and_answers_new_ones(tmp_path: Path) -> None:
+    path = tmp_path / "calls.sqlite"
+    with sqlite3.connect(path) as db:
+        db.executescript(_OLDER_SCHEMA)
+    request = Request("m", MESSAGES)
+    with CallLog(path) as log:
+        assert log.unanswered() == 1  # the older run's call in flight is still counted
+        logged, note = log.logged_or_sending(request, 2.0, key=request.key())
+        assert logged is None and note is not None and log.unanswered() == 2
+        log.append(request, {"messages": []}, Completion("m", (Choice("a"),)), 3.0, sent=note)
+        assert log.unanswered() == 1 and len(log) == 1
+
+
+def test_looking_up_before_sending_notes_only_a_call_not_logged_yet(tmp_path: Path) -> None:
+    request, failing = Request("m", MESSAGES), Request("m", OTHER)
+    with CallLog(tmp_path / "calls.sqlite") as log:
+        log.append(request, {}, Completion("m", (Choice("paid for"),)), 1.0)
+        log.append(failing, {}, Failed("http_error", "503"), 1.0)
+        logged, note = log.logged_or_sending(request, 2.0, key=request.key())
+        assert note is None and isinstance(logged, Completion)
+        assert logged.choices[0].content == "paid for"
+        logged, note = log.logged_or_sending(failing, 2.0, key=failing.key())
+        assert logged is None and note is not None  # a failure is asked again, and noted
+        assert log.unanswered() == 1

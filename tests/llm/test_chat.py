@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from llm.calllog import CallLog
-from llm.chat import Request, SamplingParams
+from llm.chat import Request, SamplingParams, sha256_holding_gil
 from llm.errors import ConfigError
 from llm.results import Completion
 from tests.llm.fake_server import FakeServer
@@ -113,3 +114,9 @@ def test_record_mode_does_not_answer_a_warmer_request_with_a_greedy_one(tmp_path
         assert isinstance(warm, Completion) and not warm.from_log
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("size", [0, 1, 2046, 2047, 2048, 4094, 4095, 10_000])
+def test_hashing_in_pieces_gives_hashlib_s_digest(size: int) -> None:
+    data = bytes(i * 7 % 251 for i in range(size))
+    assert sha256_holding_gil(data) == hashlib.sha256(data).hexdigest()
