@@ -25,7 +25,7 @@ _MATRIX_A = 0x9908B0DF
 _UPPER, _LOWER = 0x80000000, 0x7FFFFFFF
 
 
-@kernel
+@kernel(inline=True)
 def next_word(mt: Int64Array) -> int:
     """The generator's next 32-bit word (CPython's ``genrand_uint32``); ``mt`` holds the 624 state
     words and, last, the index of the next one, and is advanced in place."""
@@ -49,7 +49,7 @@ def next_word(mt: Int64Array) -> int:
     return int(y)
 
 
-@kernel
+@kernel(inline=True)
 def below(mt: Int64Array, n: int) -> int:
     """CPython's ``_randbelow(n)`` for ``1 <= n < 2**32``: ``getrandbits(n.bit_length())`` until
     below ``n``."""
@@ -64,7 +64,7 @@ def below(mt: Int64Array, n: int) -> int:
     return int(pick)
 
 
-@kernel
+@kernel(inline=True)
 def uniform(mt: Int64Array) -> float:
     """CPython's ``random()``: 53 bits from two words."""
     a = next_word(mt) >> 5

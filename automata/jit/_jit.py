@@ -77,7 +77,7 @@ _PAST_CAP: Any = object()
 _mode: Mode = (
     cast(Mode, os.environ[ENV]) if os.environ.get(ENV) in ("compiled", "python") else "auto"
 )
-_lock = threading.Lock()
+_lock = threading.RLock()  # a dispatcher made under it makes those of the kernels it inlines
 
 
 class Kernel(Generic[F]):
@@ -89,8 +89,10 @@ class Kernel(Generic[F]):
         size: Callable[..., int] | None = None,
         limit: str | None = None,
         refused: Callable[[Any], bool] | None = None,
+        inline: bool = False,
     ) -> None:
         self.py_func = function
+        self.inline = inline
         self._size = size or _elements
         self._limit = None if limit is None else function.__code__.co_varnames.index(limit)
         self._refused = refused or (lambda result: False)
@@ -170,7 +172,7 @@ class Kernel(Generic[F]):
         if self._dispatcher is None:
             with _lock:
                 if self._dispatcher is None:
-                    self._dispatcher = _njit(self.py_func)
+                    self._dispatcher = _njit(_inlining(self.py_func), inline=self.inline)
         return self._dispatcher
 
 
@@ -184,6 +186,7 @@ def kernel(
     size: Callable[..., int] | None = None,
     limit: str | None = None,
     refused: Callable[[Any], bool] | None = None,
+    inline: bool = False,
 ) -> Callable[[F], F]: ...
 
 
@@ -193,15 +196,18 @@ def kernel(
     size: Callable[..., int] | None = None,
     limit: str | None = None,
     refused: Callable[[Any], bool] | None = None,
+    inline: bool = False,
 ) -> Any:
     """``function`` as a :class:`Kernel` (typed as the function it wraps). ``size(*args)`` measures
     a call's work for :data:`SMALL` (default: the elements of its array arguments), for kernels
     whose arrays are allocated larger than the part a call reads. ``limit`` names the argument
     that bounds the rest of its work (a state limit) and ``refused(result)`` tells a result that
-    says the limit was reached; the Python form runs under at most :data:`PYTHON_STATES` of it."""
+    says the limit was reached; the Python form runs under at most :data:`PYTHON_STATES` of it.
+    ``inline``: compiled into every kernel that calls it, for a small kernel called in a hot loop
+    (a call passes each array by reference count, atomically, in and out)."""
     if function is None:
-        return lambda f: Kernel(f, size, limit, refused)
-    return Kernel(function, size, limit, refused)
+        return lambda f: Kernel(f, size, limit, refused, inline)
+    return Kernel(function, size, limit, refused, inline)
 
 
 @contextlib.contextmanager
@@ -306,19 +312,41 @@ def _globals(module: str) -> dict[str, Any]:
     return found
 
 
-def _njit(function: Callable[..., Any]) -> Any:
-    """``numba.njit(cache=True)``, or ``numba.njit`` with one warning when no cache directory is usable."""
+def _inlining(function: F) -> F:
+    """``function``, or its copy over globals in which each kernel it may inline is numba's
+    dispatcher: numba inlines only a call to a dispatcher it can see."""
+    inlined = {
+        name: value.dispatcher
+        for name, value in function.__globals__.items()
+        if isinstance(value, Kernel) and value.inline and name in function.__code__.co_names
+    }
+    if not inlined:
+        return function
+    rebound = types.FunctionType(
+        function.__code__,
+        {**function.__globals__, **inlined},
+        function.__name__,
+        function.__defaults__,
+        function.__closure__,
+    )
+    return cast(F, functools.update_wrapper(rebound, function))
+
+
+def _njit(function: Callable[..., Any], *, inline: bool = False) -> Any:
+    """``numba.njit(cache=True)``, or ``numba.njit`` with one warning when no cache directory is
+    usable; ``inline``: inlined where kernels call it."""
     import numba
 
     _register_with_numba()
     njit: Any = numba.njit  # its stubs leave out ``no_cfunc_wrapper``
+    options = {**_OPTIONS, **({"inline": "always"} if inline else {})}
     try:
-        return njit(cache=True, **_OPTIONS)(function)
+        return njit(cache=True, **options)(function)
     except RuntimeError as error:
         if _NO_LOCATOR not in str(error):
             raise
         _warn_uncached()
-        return njit(**_OPTIONS)(function)
+        return njit(**options)(function)
 
 
 @functools.cache

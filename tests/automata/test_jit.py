@@ -55,3 +55,17 @@ def test_while_another_process_compiles_a_kernel_small_calls_go_on_in_python(
         assert not k._compiled
     assert k(table, 0).tolist() == [True]
     assert k._compiled
+
+
+def test_a_kernel_compiles_over_the_dispatchers_of_the_kernels_it_inlines() -> None:
+    from oracle import _cegml_kernels as kernels
+
+    walk = cast(Any, kernels.walk)
+    compiled = walk.dispatcher.py_func
+    assert compiled is not walk.py_func and compiled.__code__ is walk.py_func.__code__
+    below = compiled.__globals__["below"]  # numba sees the dispatcher, so it inlines the call
+    assert below is cast(Any, kernels.below).dispatcher
+    assert below.targetoptions["inline"] == "always"
+    assert walk.py_func.__globals__["below"] is kernels.below  # the module itself is unchanged
+    word = cast(Any, kernels.next_word).py_func
+    assert _jit._inlining(word) is word  # a kernel that inlines nothing compiles its own function
