@@ -35,13 +35,14 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 import attrs
 
-from llm.chat import ModelInfo, Request
+from llm.chat import ModelInfo, Request, canonical_json
 from llm.errors import DAMAGED, CallLogError
 from llm.results import Result, result_from_data, result_kind, result_to_data
 
@@ -198,23 +199,23 @@ class CallLog:
     def append(
         self,
         request: Request,
-        body: dict[str, Any],
+        body: Mapping[str, Any] | str,
         result: Result,
         created_at: float,
         *,
         sent: int | None = None,
         key: str | None = None,
     ) -> None:
-        """Log one call: the body sent for ``request`` and its result, committed at once, together
-        with the answer to its :meth:`sending` note ``sent``. ``key``: ``request.key()``, when the
-        caller has it."""
+        """Log one call: the body sent for ``request`` (as data, or the JSON text sent) and its
+        result, committed at once, together with the answer to its :meth:`sending` note ``sent``.
+        ``key``: ``request.key()``, when the caller has it."""
         usage = getattr(result, "usage", None)
         row = (
             request.key() if key is None else key,
             request.model,
             result_kind(result),
-            _dumps(body),
-            _dumps(result_to_data(result)),
+            body if isinstance(body, str) else canonical_json(body),
+            canonical_json(result_to_data(result)),
             None if usage is None else usage.prompt_tokens,
             None if usage is None else usage.completion_tokens,
             None if usage is None else usage.reasoning_tokens,
@@ -331,7 +332,3 @@ def _advice(error: sqlite3.DatabaseError) -> str:
     if code == sqlite3.SQLITE_CANTOPEN:
         return "The file cannot be opened: check that its folder exists and is writable."
     return DAMAGED
-
-
-def _dumps(data: object) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

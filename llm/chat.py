@@ -208,10 +208,13 @@ class Request:
 
     def key(self) -> str:
         """SHA-256 hex digest of the canonical JSON."""
-        text = json.dumps(
-            self.canonical(), sort_keys=True, separators=(",", ":"), ensure_ascii=False
-        )
-        return sha256_holding_gil(text.encode("utf-8"))
+        return sha256_holding_gil(canonical_json(self.canonical()).encode("utf-8"))
+
+
+def canonical_json(data: object) -> str:
+    """``data`` as the one JSON text the package writes: keys sorted, no spaces, Unicode kept (a
+    request's key hashes it; a request body is sent and logged as it)."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 #: hashlib lets other threads run while it hashes this many bytes or more at once.

@@ -273,13 +273,13 @@ class LLMClient:
                     0, result.usage.prompt_tokens - count.untemplated
                 ) / len(chat)
         if self._record is not None and note is not None:
-            if exchange.body is None:
+            if exchange.body_text is None:
                 await asyncio.to_thread(self._record.unsent, note)
             else:
                 await asyncio.to_thread(
                     self._record.append,
                     request,
-                    exchange.body,
+                    exchange.body_text,
                     result,
                     self._wall_clock(),
                     sent=note,

@@ -29,6 +29,7 @@ import numpy as np
 from aiohttp.helpers import get_env_proxy_for_url
 from yarl import URL
 
+from llm.chat import canonical_json
 from llm.config import DUMMY_API_KEY, ClientConfig
 from llm.errors import MalformedResponse
 from llm.results import Failed, FailureReason
@@ -40,6 +41,7 @@ _T = TypeVar("_T")
 REDACTED = "[api key redacted]"
 #: The ``error_code`` of a connection that every address refused (nothing listens there).
 REFUSED = "ECONNREFUSED"
+_JSON_HEADERS = {"Content-Type": "application/json"}
 #: When a call's deadline passes: during an attempt, after one, or ahead (before the next attempt).
 _DeadlineAt = Literal["during", "after", "ahead"]
 
@@ -53,12 +55,14 @@ class _Reply:
 
 @attrs.frozen
 class Exchange(Generic[_T]):
-    """The outcome of one call with its retries, and the body that was sent last."""
+    """The outcome of one call with its retries, and the body that was sent last (as data and as
+    the JSON text that went on the wire, which the call log stores)."""
 
     value: _T | Failed
     body: dict[str, Any] | None
     attempts: int
     latency_s: float
+    body_text: str | None = None
 
 
 class Transport:
@@ -123,6 +127,7 @@ class Transport:
         start = self._clock()
         attempts = 0
         body: dict[str, Any] | None = None
+        text: str | None = None
         previous: Failed | None = None  # the last attempt's failure, for the deadline's message
         while True:
             left = deadline - self._clock()
@@ -130,8 +135,9 @@ class Transport:
                 failure = self._deadline_failure(method, path, previous, attempts, "after")
                 break
             body = make_body(self.options)
+            text = None if body is None else canonical_json(body)
             attempts += 1
-            reply = self._scrubbed(await self._send(method, path, body, left))
+            reply = self._scrubbed(await self._send(method, path, text, left))
             retry_after = None
             retryable = True
             if isinstance(reply, Failed) and reply.reason == "deadline":
@@ -142,7 +148,7 @@ class Transport:
                 retryable = policy.retry_refused or reply.error_code != REFUSED
             elif reply.status < 300:
                 try:
-                    return Exchange(parse(reply.body), body, attempts, self._clock() - start)
+                    return Exchange(parse(reply.body), body, attempts, self._clock() - start, text)
                 except MalformedResponse as error:
                     failure = Failed("malformed_response", str(error), status=reply.status)
             else:
@@ -178,28 +184,29 @@ class Transport:
         failed = attrs.evolve(
             self._redact(failure), attempts=attempts, latency_s=self._clock() - start
         )
-        return Exchange(failed, body, attempts, failed.latency_s)
+        return Exchange(failed, body, attempts, failed.latency_s, text)
 
-    async def _send(
-        self, method: str, path: str, body: dict[str, Any] | None, left: float
-    ) -> _Reply | Failed:
+    async def _send(self, method: str, path: str, body: str | None, left: float) -> _Reply | Failed:
         if self._session is None:
             raise RuntimeError("use the client as `async with LLMClient(...) as client:`")
         config = self.config
         cut_by_deadline = left < config.total_timeout
         url = config.base_url + path
+        # the body's JSON text, made once: the call log stores the same text
+        data, headers = (None, None) if body is None else (body.encode(), _JSON_HEADERS)
         # the session's timeouts are the usual case; a nearer deadline needs its own (None would mean none)
         sending = (
             self._session.request(
                 method,
                 url,
-                json=body,
+                data=data,
+                headers=headers,
                 timeout=aiohttp.ClientTimeout(
                     total=left, sock_connect=config.connect_timeout, sock_read=config.read_timeout
                 ),
             )
             if cut_by_deadline
-            else self._session.request(method, url, json=body)
+            else self._session.request(method, url, data=data, headers=headers)
         )
         try:
             async with sending as response:

@@ -380,3 +380,20 @@ def test_looking_up_before_sending_notes_only_a_call_not_logged_yet(tmp_path: Pa
         logged, note = log.logged_or_sending(failing, 2.0, key=failing.key())
         assert logged is None and note is not None  # a failure is asked again, and noted
         assert log.unanswered() == 1
+
+
+def test_the_logged_request_is_the_json_text_the_server_was_sent(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with FakeServer() as server:
+            with CallLog(tmp_path / "calls.sqlite") as log:
+                async with make_client(server.base_url, log=log, mode="record") as client:
+                    await client.complete(MESSAGES)
+                (_, [row]) = log.rows_after()
+            logged = row[3]  # the request column
+            assert json.loads(logged) == server.requests[0]
+            assert server.headers[0]["Content-Type"] == "application/json"
+            assert logged == json.dumps(
+                server.requests[0], sort_keys=True, separators=(",", ":"), ensure_ascii=False
+            )
+
+    asyncio.run(scenario())
