@@ -302,7 +302,9 @@ def test_a_call_in_flight_when_its_run_stops_is_left_noted_as_sent_and_unanswere
     asyncio.run(scenario())
 
 
-def test_an_answered_call_leaves_nothing_unanswered(tmp_path: Path) -> None:
+def test_an_answered_call_leaves_nothing_unanswered_and_logs_the_json_text_sent(
+    tmp_path: Path,
+) -> None:
     async def scenario() -> None:
         async with FakeServer() as server:
             with CallLog(tmp_path / "calls.sqlite") as log:
@@ -310,6 +312,12 @@ def test_an_answered_call_leaves_nothing_unanswered(tmp_path: Path) -> None:
                     await client.complete(MESSAGES)
                     await client.complete(MESSAGES, SamplingParams(temperature=0.5))
                 assert log.unanswered() == 0 and len(log) == 2
+                _, rows = log.rows_after()
+            for row, received in zip(rows, server.requests, strict=True):
+                assert row[3] == json.dumps(  # the request column: the canonical text, as sent
+                    received, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+                )
+            assert {headers["Content-Type"] for headers in server.headers} == {"application/json"}
 
     asyncio.run(scenario())
 
@@ -380,20 +388,3 @@ def test_looking_up_before_sending_notes_only_a_call_not_logged_yet(tmp_path: Pa
         logged, note = log.logged_or_sending(failing, 2.0, key=failing.key())
         assert logged is None and note is not None  # a failure is asked again, and noted
         assert log.unanswered() == 1
-
-
-def test_the_logged_request_is_the_json_text_the_server_was_sent(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with FakeServer() as server:
-            with CallLog(tmp_path / "calls.sqlite") as log:
-                async with make_client(server.base_url, log=log, mode="record") as client:
-                    await client.complete(MESSAGES)
-                (_, [row]) = log.rows_after()
-            logged = row[3]  # the request column
-            assert json.loads(logged) == server.requests[0]
-            assert server.headers[0]["Content-Type"] == "application/json"
-            assert logged == json.dumps(
-                server.requests[0], sort_keys=True, separators=(",", ":"), ensure_ascii=False
-            )
-
-    asyncio.run(scenario())
