@@ -292,9 +292,8 @@ class RecordLog:
 
     def append(self, record: JSON) -> None:
         """Write one record as one line."""
-        line = (
-            json.dumps(record) + "\n"
-        ).encode()  # ASCII escapes: a lone surrogate stays writable
+        # ASCII escapes: a lone surrogate in a string stays writable
+        line = (json.dumps(record) + "\n").encode()
         # four system calls, where a text file opened for appending makes nine: each lets the GIL
         # go, and a worker thread of a busy LLM run pays to get it back
         handle = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o666)

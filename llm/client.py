@@ -225,7 +225,7 @@ class LLMClient:
         ):  # a slot is free and the request leaves as it is: one trip looks it up and notes it sent
             async with self._semaphore:
                 key, logged, note = await asyncio.to_thread(
-                    self._lookup_or_note, request, self._wall_clock()
+                    self._lookup_or_note, self._record, request, self._wall_clock()
                 )
                 if logged is not None:
                     self._answered_from_log_as = known.id
@@ -298,15 +298,12 @@ class LLMClient:
         )
 
     def _lookup_or_note(
-        self, request: Request, sent_at: float
+        self, log: CallLog, request: Request, sent_at: float
     ) -> tuple[str | None, Result | None, int | None]:
-        """``request``'s key and logged result (:meth:`_lookup`), else the number of its
+        """``request``'s key and what ``log`` holds for it in record mode, else the number of its
         :meth:`~llm.calllog.CallLog.sending` note taken at ``sent_at``."""
-        if self._record is None:
-            return (*self._lookup(request), None)
         key = request.key()
-        logged, note = self._record.logged_or_sending(request, sent_at, key=key)
-        return key, logged, note
+        return key, *log.logged_or_sending(request, sent_at, key=key)
 
     def _request(
         self,
