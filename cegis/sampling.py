@@ -78,17 +78,23 @@ class TargetSampler:
     ) -> tuple[Example, ...]:
         """What :func:`from_target` draws from the sampler's target."""
 
-        def drawn(positive: bool, k: int) -> list[str]:
-            strings = self._sampler(positive, max_len).draw(k, rng)
-            if not readable:
-                return strings
-            return list(dict.fromkeys(readably_spelled(strings, self.target.alphabet)))
+        def fresh(positive: bool, k: int, want: int) -> list[str]:
+            """The first ``want`` strings outside ``exclude`` among ``k`` drawn (respelled readably
+            and without repeats), drawing only as far as those take."""
+            pieces = self._sampler(positive, max_len).pieces(k, rng, first=want + 4)
+            found: dict[str, None] = {}
+            for piece in pieces:
+                spelled = readably_spelled(piece, self.target.alphabet) if readable else piece
+                found.update(dict.fromkeys(s for s in spelled if s not in exclude))
+                if len(found) >= want:
+                    break
+            return list(found)[:want]
 
         want_pos = (n + 1) // 2
-        pos = _fresh(drawn(True, want_pos + len(exclude)), exclude, want_pos)
-        neg = _fresh(drawn(False, n - len(pos) + len(exclude)), exclude, n - len(pos))
+        pos = fresh(True, want_pos + len(exclude), want_pos)
+        neg = fresh(False, n - len(pos) + len(exclude), n - len(pos))
         if len(pos) + len(neg) < n:
-            pos = _fresh(drawn(True, n + len(exclude)), exclude, n - len(neg))
+            pos = fresh(True, n + len(exclude), n - len(neg))
         return _alternate([Example(s, True) for s in pos], [Example(s, False) for s in neg])
 
     def _sampler(self, positive: bool, max_len: int) -> StringSampler:
@@ -165,10 +171,6 @@ def _readable_members(
 
 def _code_points(text: str) -> np.ndarray[tuple[int], np.dtype[np.uint32]]:
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-
-
-def _fresh(strings: list[str], exclude: AbstractSet[str], want: int) -> list[str]:
-    return [s for s in strings if s not in exclude][:want]
 
 
 def _alternate(pos: list[Example], neg: list[Example]) -> tuple[Example, ...]:

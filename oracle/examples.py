@@ -26,6 +26,7 @@ shortest string telling ``.*`` from ``(?s).*`` is a newline).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import operator
 import re
@@ -172,6 +173,11 @@ class ClusteredExample:
 
     def pattern(self) -> str:
         """The positions printed compactly, e.g. ``S[0-9]#run``."""
+        return self._printed
+
+    @functools.cached_property
+    def _printed(self) -> str:
+        # Printed once per example: a learner prints every example into every prompt of a run.
         return "".join(format_position(p, self.universe, self.spelling) for p in self.positions)
 
     def text(self) -> str:

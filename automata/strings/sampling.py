@@ -32,9 +32,10 @@ characters costs a hundred thousand (length, state) pairs, not a dense table per
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Literal
 
 import numpy as np
@@ -220,16 +221,48 @@ class StringSampler:
         unique: bool = True,
     ) -> list[str]:
         """What :func:`sample_strings` draws with the sampler's DFA, ``max_len`` and ``mode``."""
+        pieces = self.pieces(n, rng, first=n, min_len=min_len, lengths=lengths, unique=unique)
+        return [string for piece in pieces for string in piece]
+
+    def pieces(
+        self,
+        n: int,
+        rng: np.random.Generator,
+        *,
+        first: int,
+        min_len: int = 0,
+        lengths: LengthDistribution = "uniform",
+        unique: bool = True,
+    ) -> Iterator[list[str]]:
+        """:meth:`draw`'s strings in order, built lazily in pieces of ``first`` strings, then twice
+        as many each time: a caller that needs only some of them (the first few not seen before)
+        stops early and builds no more, and the strings it took are those :meth:`draw` gives.
+        ``rng`` is read here, once, as by :meth:`draw`."""
         draw = random.Random(int(rng.integers(2**63)))  # exact for big ints, and fast per call
+        return self._unranked(self._picks(n, draw, min_len, lengths, unique), max(first, 1))
+
+    def _unranked(self, picks: Iterator[tuple[int, int]], size: int) -> Iterator[list[str]]:
+        while chunk := list(itertools.islice(picks, size)):
+            yield self._unranker.strings(chunk)
+            size *= 2
+
+    def _picks(
+        self,
+        n: int,
+        draw: random.Random,
+        min_len: int,
+        lengths: LengthDistribution,
+        unique: bool,
+    ) -> Iterator[tuple[int, int]]:
+        """Up to ``n`` (length, index) pairs; with ``unique`` distinct pairs name distinct strings."""
         counts = self._counts
         available = [length for length in range(min_len, len(counts)) if counts[length]]
         drawn = dict.fromkeys(available, 0)
-        picks: list[tuple[int, int]] = []  # (length, index): distinct pairs name distinct strings
         seen: set[tuple[int, int]] = set()
-        misses = 0
+        picked = misses = 0
         # What ``randrange(k)`` returns for k > 0 (the same draws), without its argument checks.
         below: Callable[[int], int] = getattr(draw, "_randbelow", draw.randrange)
-        while len(picks) < n and available and misses <= 8 * n + 64:
+        while picked < n and available and misses <= 8 * n + 64:
             if lengths == "uniform":
                 length = available[below(len(available))]
             else:
@@ -243,8 +276,8 @@ class StringSampler:
                 drawn[length] += 1
                 if drawn[length] == counts[length]:
                     available.remove(length)
-            picks.append(pick)
-        return self._unranker.strings(picks)
+            picked += 1
+            yield pick
 
 
 def _proportional_length(draw: random.Random, available: list[int], counts: list[int]) -> int:

@@ -145,3 +145,24 @@ def test_a_kept_sampler_draws_what_sample_strings_draws() -> None:
             )
             drawn = kept.draw(30, np.random.default_rng(seed), min_len=2, unique=unique)
             assert drawn == expected
+
+
+@settings(max_examples=60, derandomize=True)
+@given(dfas(max_states=4), st.integers(0, 60), st.integers(1, 7), st.booleans())
+def test_pieces_are_the_draw_cut_in_doubling_sizes(
+    dfa: DFA, n: int, first: int, unique: bool
+) -> None:
+    kept = StringSampler(dfa, 6)
+    whole = kept.draw(n, np.random.default_rng(n), unique=unique)
+    pieces = list(kept.pieces(n, np.random.default_rng(n), first=first, unique=unique))
+    assert [s for piece in pieces for s in piece] == whole
+    assert [len(piece) for piece in pieces[:-1]] == [first * 2**i for i in range(len(pieces) - 1)]
+
+
+def test_pieces_read_the_generator_once_however_far_they_are_taken() -> None:
+    kept = StringSampler(from_text("(a|bc)*d?", "python"), 10)
+    taken, untouched = np.random.default_rng(1), np.random.default_rng(1)
+    pieces = kept.pieces(40, taken, first=3)
+    kept.pieces(40, untouched, first=3)
+    assert next(pieces) == kept.draw(3, np.random.default_rng(1))
+    assert taken.integers(2**63) == untouched.integers(2**63)

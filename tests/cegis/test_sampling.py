@@ -9,6 +9,7 @@ import pytest
 
 from automata import Alphabet, from_text, sample_strings
 from automata.algebra.ops import complement
+from automata.core.dfa import DFA
 from cegis.config import LoopConfig
 from cegis.loop import initial_state
 from cegis.sampling import TargetSampler, from_target, readably_spelled, rng_for
@@ -93,3 +94,39 @@ def test_a_kept_target_sampler_draws_what_fresh_draws_do(dialect: Dialect, patte
         assert again == fresh
         have.update(e.string for e in fresh)
     assert len(have) >= 40
+
+
+@pytest.mark.parametrize(
+    ("dialect", "pattern"), [("simple", "a (b + c)*"), ("python", "[ab]{0,3}"), ("python", ".*x")]
+)
+def test_examples_are_the_first_new_strings_of_one_whole_draw(
+    dialect: Dialect, pattern: str
+) -> None:
+    """Drawing only as far as needed gives what one draw of ``want + |exclude|`` strings, filtered,
+    gives; ``[ab]{0,3}`` runs out of new strings, so both sides fill in for each other."""
+    target = from_text(pattern, dialect)
+    sides = {True: target, False: complement(target)}
+    kept = TargetSampler(target)
+    have: set[str] = set()
+    for epoch in range(8):
+        exclude, reference = frozenset(have), rng_for(5, epoch)
+        pos = _first_new(sides[True], 4 + len(exclude), 4, reference, exclude)
+        neg = _first_new(
+            sides[False], 8 - len(pos) + len(exclude), 8 - len(pos), reference, exclude
+        )
+        if len(pos) + len(neg) < 8:
+            pos = _first_new(sides[True], 8 + len(exclude), 8 - len(neg), reference, exclude)
+        drawn = kept.examples(8, rng_for(5, epoch), max_len=6, exclude=exclude)
+        assert [e.string for e in drawn if e.label] == pos
+        assert [e.string for e in drawn if not e.label] == neg
+        have.update(e.string for e in drawn)
+
+
+def _first_new(
+    side: DFA, k: int, want: int, rng: np.random.Generator, exclude: frozenset[str]
+) -> list[str]:
+    """The first ``want`` strings outside ``exclude`` of one draw of ``k``, spelled readably."""
+    spelled = dict.fromkeys(
+        readably_spelled(sample_strings(side, k, rng, max_len=6), side.alphabet)
+    )
+    return [s for s in spelled if s not in exclude][:want]
