@@ -98,7 +98,8 @@ async def run_llm_unit(
         prepared.task, prepared.learner, prepared.teacher, prepared.config, path
     )
     if setting.hardening_cycles > 0 and read_unit_file(path).finished(hardening=True) is None:
-        RecordLog(path).append(await _hardening(state, prepared, setting.hardening_cycles))
+        hardening = await _hardening(state, prepared, setting.hardening_cycles)
+        await asyncio.to_thread(lambda: RecordLog(path).append(hardening, sync=True))
     return await asyncio.to_thread(_closed, unit, run_dir)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -80,6 +81,26 @@ def test_a_finished_run_is_not_run_again_and_other_runs_share_the_file(tmp_path:
     assert both[: len(first)] == first and len({r["run"] for r in both}) == 2  # type: ignore[index]
     shutil.copy(records, tmp_path / "copy.jsonl")
     assert complete(tmp_path / "copy.jsonl", task, UnionLearner(), LoopConfig(seed=2)) == both
+
+
+def test_only_a_runs_closing_line_is_synced_to_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Epoch lines are written (a kill loses none); the run's line syncs them all to disk."""
+    records = tmp_path / "runs.jsonl"
+    synced: list[int] = []  # the file's line count at each sync
+    sync = os.fsync
+
+    def counting(handle: int) -> None:
+        synced.append(len(records.read_text().splitlines()))
+        sync(handle)
+
+    monkeypatch.setattr(os, "fsync", counting)
+    written = complete(
+        records, Task("simple", "(a b)* c"), FailingLearner(), LoopConfig(budgets=Budgets(epochs=3))
+    )
+    assert [r["type"] for r in written] == ["epoch"] * 3 + ["run"]  # type: ignore[index]
+    assert synced == [4]
 
 
 def test_a_corrupt_records_file_is_a_records_error(tmp_path: Path) -> None:
