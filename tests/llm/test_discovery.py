@@ -13,7 +13,16 @@ from llm.calllog import CallLog
 from llm.chat import Message
 from llm.errors import ModelDiscoveryError
 from llm.results import Completion, Failed
-from tests.llm.fake_server import Action, Answer, Drop, FakeServer, Garbage, Status
+from tests.llm.fake_server import (
+    Action,
+    Answer,
+    Delay,
+    Drop,
+    FakeServer,
+    Garbage,
+    Status,
+    openai_error,
+)
 from tests.llm.support import MESSAGES, fast_retries, make_client
 
 OTHER = (Message("user", "not asked before"),)
@@ -69,8 +78,12 @@ def test_a_log_answered_as_one_model_does_not_silently_continue_with_another(
 
 
 def test_concurrent_callers_share_one_failed_discovery() -> None:
+    # Each listing answers 503 after 0.2 s: every caller joins the first cycle even on a loaded
+    # machine, where their trips to a thread before discovery can take longer than a fast cycle.
+    failing = Delay(0.2, Status(503, openai_error("no such route")))
+
     async def scenario() -> None:
-        async with FakeServer(models_status=503) as server:
+        async with FakeServer(models_action=failing) as server:
             async with make_client(server.base_url, retry=fast_retries(3)) as client:
                 first = await asyncio.gather(
                     *(client.complete(MESSAGES, sample_index=i) for i in range(10))
