@@ -107,6 +107,11 @@ class Row:
         """Calls over wall time."""
         return self.calls / self.wall
 
+    @property
+    def ceiling(self) -> float:
+        """Calls over the ideal wall time: what a runner that costs nothing would deliver."""
+        return self.calls / self.ideal
+
 
 HEADER = (
     f"{'list':<10} {'conc':>5} {'wrk':>3} {'units':>5} {'calls':>6} {'wall s':>7} {'ideal s':>7}"
@@ -300,8 +305,7 @@ def failover_rows(
 
 def speedups(rows: Sequence[Row]) -> list[str]:
     """Per list and concurrency measured with several worker counts: each count's calls/s as a
-    multiple of the first count's, and the most any count could reach (a runner that costs
-    nothing: calls over the ideal wall time), as a multiple too."""
+    multiple of the first count's, and its :attr:`Row.ceiling` as a multiple too."""
     lines: list[str] = []
     for (label, concurrency), group in itertools.groupby(rows, lambda r: (r.label, r.concurrency)):
         first, *others = group
@@ -309,7 +313,7 @@ def speedups(rows: Sequence[Row]) -> list[str]:
             f"{label} at {concurrency}: {r.workers} worker(s) {r.calls_per_second:.1f} calls/s"
             f" = {r.calls_per_second / first.calls_per_second:.2f}x {first.workers}"
             f" ({first.calls_per_second:.1f} calls/s); at most"
-            f" {r.calls / r.ideal:.1f} calls/s = {r.calls / r.ideal / first.calls_per_second:.2f}x"
+            f" {r.ceiling:.1f} calls/s = {r.ceiling / first.calls_per_second:.2f}x"
             for r in others
         )
     return lines
