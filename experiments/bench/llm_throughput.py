@@ -19,14 +19,20 @@ directory, and the benchmark prints:
 * ``CPU/call``: the runner's CPU seconds (its threads and worker processes) per call;
 * ``srv ms``: the loopback server's own CPU per call, taken from the same cores as the runner's
   (a real server runs elsewhere);
-* ``calls/s``: calls over wall time, what the runner delivers.
+* ``calls/s``: calls over wall time, what the runner delivers;
+* ``full/s``: calls answered per second from the run's start until fewer units were left than
+  slots (until the first unit ended with none waiting): what the runner delivers while it has a
+  unit for every slot, before the workload's last units run alone (``-`` when the units never
+  outnumber the slots).
 
 With ``--workers N`` the LLM units run in N worker processes (:mod:`experiments.model_workers`);
 the loop lag is then the orchestrating process's. Repeated (``--workers 1 --workers 2``), it gives
 one row per count in the same invocation, and the calls/s of each count against the first,
-beside the most a runner that cost nothing would deliver (calls over the ideal wall time): the
-chains of the last units leave slots empty, so with few seeds that ceiling, not the runner, can
-bound the ratio (Simple, 3 seeds, L = 0.25 s, 256 in flight: 698 calls/s).
+beside the most a runner that cost nothing would deliver (calls over the ideal wall time) and the
+ratio of their ``full/s``. The chains of the last units leave slots empty, so with few seeds that
+ceiling, not the runner, can bound the ratio of calls/s: Simple at 3 seeds is 525 units of 36
+calls on 256 slots, and its last 13 units run alone for 36 × L whatever the runner does (at
+L = 0.25 s, 256 in flight: 698 calls/s at most); ``full/s`` leaves that tail out.
 
 With ``--kill-one-after T`` each row is a failover trial instead: the plan names two servers of the
 same concurrency, one of which is killed T seconds into the run; the row is printed beside the same
@@ -41,6 +47,7 @@ Run (no GPU needed; the lists are the paper's, from ``$REGEX_CEGIS_DATA``)::
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import heapq
 import io
@@ -90,6 +97,7 @@ class Row:
     latency: float
     server_cpu: float  # the loopback server's CPU seconds over the run
     errors: tuple[str, ...] = ()  # what the units that raised said (they count in no column)
+    full: float | None = None  # calls/s while a unit held every slot (:func:`full_rate`)
 
     def line(self) -> str:
         """The row as the table prints it."""
@@ -100,6 +108,7 @@ class Row:
             f" {1e3 * self.lag_p50:>6.1f} {1e3 * self.lag_p99:>7.1f}"
             f" {100 * self.overhead / self.latency:>8.2f}% {1e3 * self.cpu / max(self.calls, 1):>8.2f}"
             f" {1e3 * self.server_cpu / max(self.calls, 1):>7.2f} {self.calls_per_second:>8.1f}"
+            f" {'-' if self.full is None else f'{self.full:.1f}':>8}"
         )
 
     @property
@@ -116,7 +125,7 @@ class Row:
 HEADER = (
     f"{'list':<10} {'conc':>5} {'wrk':>3} {'units':>5} {'calls':>6} {'wall s':>7} {'ideal s':>7}"
     f" {'eff':>5} {'peak':>5} {'lag50':>6} {'lag99 ms':>7} {'overhead':>9} {'CPU ms/call':>8}"
-    f" {'srv ms':>7} {'calls/s':>8}"
+    f" {'srv ms':>7} {'calls/s':>8} {'full/s':>8}"
 )
 
 
@@ -127,6 +136,42 @@ def ideal_wall(chains: Iterable[int], slots: int, latency: float) -> float:
     for calls in sorted(chains, reverse=True):
         heapq.heapreplace(ends, ends[0] + calls * latency)
     return max(ends)
+
+
+@attrs.define
+class _Timed(Progress):
+    """A progress line that also keeps when each call was answered and each unit ended."""
+
+    answered: list[float] = attrs.field(factory=list)
+    ended: list[float] = attrs.field(factory=list)
+
+    def call_made(self) -> None:
+        self.answered.append(self.clock())
+        super().call_made()
+
+    def unit_finished(self, success: bool, tokens: int, unreported: int = 0) -> None:
+        self.ended.append(self.clock())
+        super().unit_finished(success, tokens, unreported)
+
+    def unit_failed(self) -> None:
+        self.ended.append(self.clock())
+        super().unit_failed()
+
+    def unit_interrupted(self) -> None:
+        self.ended.append(self.clock())
+        super().unit_interrupted()
+
+
+def full_rate(
+    start: float, answered: Sequence[float], ended: Sequence[float], slots: int
+) -> float | None:
+    """Calls answered per second from ``start`` until fewer units were left than ``slots``: the
+    (N - slots + 1)-th of the N units' end times (``ended``), when the last unit had started and
+    the first slot fell empty. None when fewer units than slots ran."""
+    if len(ended) < slots:
+        return None
+    until = sorted(ended)[len(ended) - slots]
+    return bisect.bisect_right(sorted(answered), until) / (until - start)
 
 
 @contextlib.asynccontextmanager
@@ -213,9 +258,9 @@ async def measure(
     ``workers``: the runner's LLM worker processes)."""
     with tempfile.TemporaryDirectory(prefix="llm-throughput-") as folder:
         run_dir = Path(folder) / "run"
-        quiet = Progress(0, out=io.StringIO())
+        quiet = _Timed(0, out=io.StringIO(), clock=time.perf_counter)
         server_before = stats()
-        cpu, wall = _cpu(), time.perf_counter()
+        cpu, wall = _cpu(), quiet.started
         async with loop_lag() as lags:
             await run_experiment(plan, run_dir, progress=quiet, llm_workers=workers)
         wall, cpu = time.perf_counter() - wall, _cpu() - cpu
@@ -240,6 +285,7 @@ async def measure(
         latency,
         server.cpu - server_before.cpu,
         errors,
+        full_rate(quiet.started, quiet.answered, quiet.ended, concurrency),
     )
 
 
@@ -305,7 +351,8 @@ def failover_rows(
 
 def speedups(rows: Sequence[Row]) -> list[str]:
     """Per list and concurrency measured with several worker counts: each count's calls/s as a
-    multiple of the first count's, and its :attr:`Row.ceiling` as a multiple too."""
+    multiple of the first count's, its :attr:`Row.ceiling` as a multiple too, and its
+    :attr:`Row.full` as a multiple of the first's when both have one."""
     lines: list[str] = []
     for (label, concurrency), group in itertools.groupby(rows, lambda r: (r.label, r.concurrency)):
         first, *others = group
@@ -314,6 +361,12 @@ def speedups(rows: Sequence[Row]) -> list[str]:
             f" = {r.calls_per_second / first.calls_per_second:.2f}x {first.workers}"
             f" ({first.calls_per_second:.1f} calls/s); at most"
             f" {r.ceiling:.1f} calls/s = {r.ceiling / first.calls_per_second:.2f}x"
+            + (
+                ""
+                if r.full is None or first.full is None
+                else f"; every slot held: {r.full:.1f} calls/s = {r.full / first.full:.2f}x"
+                f" ({first.full:.1f} calls/s)"
+            )
             for r in others
         )
     return lines
