@@ -90,9 +90,11 @@ class Kernel(Generic[F]):
         limit: str | None = None,
         refused: Callable[[Any], bool] | None = None,
         inline: bool = False,
+        nogil: bool = False,
     ) -> None:
         self.py_func = function
         self.inline = inline
+        self.nogil = nogil
         self._size = size or _elements
         self._limit = None if limit is None else function.__code__.co_varnames.index(limit)
         self._refused = refused or (lambda result: False)
@@ -172,7 +174,9 @@ class Kernel(Generic[F]):
         if self._dispatcher is None:
             with _lock:
                 if self._dispatcher is None:
-                    self._dispatcher = _njit(_inlining(self.py_func), inline=self.inline)
+                    self._dispatcher = _njit(
+                        _inlining(self.py_func), inline=self.inline, nogil=self.nogil
+                    )
         return self._dispatcher
 
 
@@ -187,6 +191,7 @@ def kernel(
     limit: str | None = None,
     refused: Callable[[Any], bool] | None = None,
     inline: bool = False,
+    nogil: bool = False,
 ) -> Callable[[F], F]: ...
 
 
@@ -197,6 +202,7 @@ def kernel(
     limit: str | None = None,
     refused: Callable[[Any], bool] | None = None,
     inline: bool = False,
+    nogil: bool = False,
 ) -> Any:
     """``function`` as a :class:`Kernel` (typed as the function it wraps). ``size(*args)`` measures
     a call's work for :data:`SMALL` (default: the elements of its array arguments), for kernels
@@ -204,10 +210,12 @@ def kernel(
     that bounds the rest of its work (a state limit) and ``refused(result)`` tells a result that
     says the limit was reached; the Python form runs under at most :data:`PYTHON_STATES` of it.
     ``inline``: compiled into every kernel that calls it, for a small kernel called in a hot loop
-    (the evaluation set's random draws: 9.0 -> 6.3 ms a set inlined)."""
+    (the evaluation set's random draws: 9.0 -> 6.3 ms a set inlined). ``nogil``: the compiled
+    form lets the GIL go while it runs, for a kernel long enough to stall the other threads of its
+    process (an event loop's among them), as the 5-15 ms of an evaluation set did."""
     if function is None:
-        return lambda f: Kernel(f, size, limit, refused, inline)
-    return Kernel(function, size, limit, refused, inline)
+        return lambda f: Kernel(f, size, limit, refused, inline, nogil)
+    return Kernel(function, size, limit, refused, inline, nogil)
 
 
 @contextlib.contextmanager
@@ -331,14 +339,18 @@ def _over(function: Callable[..., Any], names: dict[str, Any]) -> types.Function
     )
 
 
-def _njit(function: Callable[..., Any], *, inline: bool = False) -> Any:
+def _njit(function: Callable[..., Any], *, inline: bool = False, nogil: bool = False) -> Any:
     """``numba.njit(cache=True)``, or ``numba.njit`` with one warning when no cache directory is
-    usable; ``inline``: inlined where kernels call it."""
+    usable; ``inline``: inlined where kernels call it; ``nogil``: run without the GIL."""
     import numba
 
     _register_with_numba()
     njit: Any = numba.njit  # its stubs leave out ``no_cfunc_wrapper``
-    options = {**_OPTIONS, **({"inline": "always"} if inline else {})}
+    options = {
+        **_OPTIONS,
+        **({"inline": "always"} if inline else {}),
+        **({"nogil": True} if nogil else {}),
+    }
     try:
         return njit(cache=True, **options)(function)
     except RuntimeError as error:

@@ -258,8 +258,8 @@ async def measure(
     ``workers``: the runner's LLM worker processes)."""
     with tempfile.TemporaryDirectory(prefix="llm-throughput-") as folder:
         run_dir = Path(folder) / "run"
-        quiet = _Timed(0, out=io.StringIO(), clock=time.perf_counter)
         server_before = stats()
+        quiet = _Timed(0, out=io.StringIO(), clock=time.perf_counter)  # its start is the wall's
         cpu, wall = _cpu(), quiet.started
         async with loop_lag() as lags:
             await run_experiment(plan, run_dir, progress=quiet, llm_workers=workers)

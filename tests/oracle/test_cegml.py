@@ -6,7 +6,9 @@ import collections
 import itertools
 import random
 import re
+import threading
 
+import numpy as np
 import pytest
 
 from automata.algebra.ops import complement
@@ -214,6 +216,35 @@ def test_the_kernels_draw_what_cpython_draws(form: str) -> None:
         assert cegml_kernels.next_word(mt) == theirs.getrandbits(32)
     cegml._restore(ours, mt)
     assert ours.getstate() == theirs.getstate()
+
+
+def test_other_threads_run_while_the_evaluation_sets_kernel_draws(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The compiled draws let the GIL go: this thread reads the generator's index between its
+    value before the kernel and after it (holding the GIL, the kernel would let it see only those
+    two)."""
+    generators: list[np.ndarray] = []
+    generator = cegml._generator
+
+    def kept(rng: random.Random) -> np.ndarray:
+        generators.append(generator(rng))
+        return generators[-1]
+
+    monkeypatch.setattr(cegml, "_generator", kept)
+    target = compile_regex(parse("(a b* + c)*", "simple"), CharSet.of("abcd"))
+    with _jit.forced("compiled"):
+        cegml.coin_flip_set(target, 10, 32, 0)  # compiled (or loaded) before the watch
+        generators.clear()
+        drawing = threading.Thread(target=cegml.coin_flip_set, args=(target, 20_000, 32, 1))
+        seen = set()
+        drawing.start()
+        while drawing.is_alive():
+            if generators:
+                seen.add(int(generators[0][624]))
+        drawing.join()
+    before, after = random.Random(1).getstate()[1][624], int(generators[0][624])
+    assert seen - {before, after}
 
 
 def reference_coin_flip_set(target: DFA, size: int, max_len: int, seed: int) -> list[Example]:
