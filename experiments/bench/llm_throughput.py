@@ -37,7 +37,9 @@ L = 0.25 s, 256 in flight: 698 calls/s at most); ``full/s`` leaves that tail out
 With ``--kill-one-after T`` each row is a failover trial instead: the plan names two servers of the
 same concurrency, one of which is killed T seconds into the run; the row is printed beside the same
 run against the survivor alone, with the ratio of their wall times (what the dead server cost:
-1.00 is free failover; ``peak`` is the survivor's).
+1.00 is free failover; ``peak`` is the survivor's). Its ``ideal``, ``eff`` and ``full/s`` are
+``-``: the run has both servers' slots until the kill and one's after, so no one schedule of
+slots is its ideal.
 
 Run (no GPU needed; the lists are the paper's, from ``$REGEX_CEGIS_DATA``)::
 
@@ -88,7 +90,7 @@ class Row:
     units: int
     calls: int
     wall: float
-    ideal: float
+    ideal: float | None  # None for a failover trial: its slots change when a server dies
     peak: int
     lag_p50: float
     lag_p99: float
@@ -104,12 +106,17 @@ class Row:
         return (
             f"{self.label:<10} {self.concurrency:>5} {self.workers:>3} {self.units:>5}"
             f" {self.calls:>6} {self.wall:>7.1f}"
-            f" {self.ideal:>7.1f} {self.ideal / self.wall:>5.2f} {self.peak:>5}"
+            f" {_shown(self.ideal, 7, '.1f')} {_shown(self.efficiency, 5, '.2f')} {self.peak:>5}"
             f" {1e3 * self.lag_p50:>6.1f} {1e3 * self.lag_p99:>7.1f}"
             f" {100 * self.overhead / self.latency:>8.2f}% {1e3 * self.cpu / max(self.calls, 1):>8.2f}"
             f" {1e3 * self.server_cpu / max(self.calls, 1):>7.2f} {self.calls_per_second:>8.1f}"
-            f" {'-' if self.full is None else f'{self.full:.1f}':>8}"
+            f" {_shown(self.full, 8, '.1f')}"
         )
+
+    @property
+    def efficiency(self) -> float | None:
+        """The ideal wall time over the measured one."""
+        return None if self.ideal is None else self.ideal / self.wall
 
     @property
     def calls_per_second(self) -> float:
@@ -117,9 +124,14 @@ class Row:
         return self.calls / self.wall
 
     @property
-    def ceiling(self) -> float:
+    def ceiling(self) -> float | None:
         """Calls over the ideal wall time: what a runner that costs nothing would deliver."""
-        return self.calls / self.ideal
+        return None if self.ideal is None else self.calls / self.ideal
+
+
+def _shown(value: float | None, width: int, spec: str) -> str:
+    """``value`` formatted by ``spec`` in ``width`` columns, ``-`` when there is none."""
+    return f"{'-' if value is None else format(value, spec):>{width}}"
 
 
 HEADER = (
@@ -346,7 +358,8 @@ def failover_rows(
                         )
                     finally:
                         killer.cancel()
-                yield alone, killed
+                # two servers' slots until the kill, one's after: no one schedule is ideal
+                yield alone, attrs.evolve(killed, ideal=None, full=None)
 
 
 def speedups(rows: Sequence[Row]) -> list[str]:
@@ -359,8 +372,12 @@ def speedups(rows: Sequence[Row]) -> list[str]:
         lines.extend(
             f"{label} at {concurrency}: {r.workers} worker(s) {r.calls_per_second:.1f} calls/s"
             f" = {r.calls_per_second / first.calls_per_second:.2f}x {first.workers}"
-            f" ({first.calls_per_second:.1f} calls/s); at most"
-            f" {r.ceiling:.1f} calls/s = {r.ceiling / first.calls_per_second:.2f}x"
+            f" ({first.calls_per_second:.1f} calls/s)"
+            + (
+                ""
+                if r.ceiling is None
+                else f"; at most {r.ceiling:.1f} calls/s = {r.ceiling / first.calls_per_second:.2f}x"
+            )
             + (
                 ""
                 if r.full is None or first.full is None

@@ -49,3 +49,13 @@ def test_the_ratio_of_full_rates_is_given_when_both_rows_have_one() -> None:
         " at most 250.0 calls/s = 2.50x; every slot held: 240.0 calls/s = 2.00x (120.0 calls/s)"
     ]
     assert "      -" in first.line() and "   240.0" in attrs.evolve(second, full=240.0).line()
+
+
+def test_a_row_without_an_ideal_shows_none_of_its_figures() -> None:
+    """A failover trial's slots change mid-run: no ideal, efficiency or ceiling is printed."""
+    trial = attrs.evolve(_row("simple", 64, 2, 5.0), ideal=None)
+    assert trial.efficiency is None and trial.ceiling is None
+    assert "  5.0       -     -    64" in trial.line()
+    assert speedups([_row("simple", 64, 1, 10.0), trial]) == [
+        "simple at 64: 2 worker(s) 200.0 calls/s = 2.00x 1 (100.0 calls/s)"
+    ]
